@@ -1,0 +1,33 @@
+/**
+ * The single list of Switchyard error codes. Each code names its area and what went wrong;
+ * `docs/errors.md` documents every one (a unit test keeps the two in step).
+ *
+ * Wire envelopes (decision-engine 1.4.x compatibility) are chosen in `api/plugins/errors.ts`,
+ * never here: the domain only knows codes.
+ */
+export const errorCodes = {
+  SY_CONFIG_INVALID: 'A configuration value read from the environment is missing or malformed.',
+  SY_REQUEST_INVALID: 'A request body, path or query failed schema validation.',
+  SY_MERCHANT_NOT_FOUND: 'The merchant named in the request does not exist.',
+  SY_MERCHANT_EXISTS: 'A merchant with this id already exists.',
+  SY_RULE_CONFIG_EXISTS: 'The rule configuration already exists for this merchant.',
+  SY_RULE_CONFIG_NOT_FOUND: 'The rule configuration does not exist for this merchant.',
+  SY_ROUTING_GATEWAY_NOT_FOUND: 'No eligible gateway could be scored for the payment.',
+  SY_ROUTING_DEBIT_DISABLED: 'Network (debit) routing is not enabled for the merchant.',
+  SY_ROUTING_COBADGE_NOT_FOUND: 'The co-badged card networks could not be determined from the payment metadata.',
+  SY_ROUTING_INVALID_INPUT: 'The decision or feedback request could not be parsed.',
+  SY_AUTH_MISSING_CREDENTIALS: 'A protected route was called without a bearer token or API key.',
+  SY_AUTH_INVALID_TOKEN: 'The bearer token is malformed, expired, not yet valid, revoked or signed wrongly.',
+  SY_AUTH_INVALID_API_KEY: 'The API key is unknown.',
+  SY_AUTH_REVOKED_API_KEY: 'The API key has been revoked.',
+  SY_AUTH_INVALID_ADMIN_SECRET: 'The x-admin-secret header is missing or wrong.',
+  SY_AUTH_FORBIDDEN_MERCHANT: 'The credential belongs to another merchant than the one the request names.',
+  SY_STATE_UNAVAILABLE: 'The state store (Redis or embedded) cannot be reached.',
+  SY_BUS_UNAVAILABLE: 'The event bus cannot accept events and its spool is full.',
+  SY_ANALYTICS_UNAVAILABLE: 'The analytics store (ClickHouse or chDB) cannot be reached.',
+  SY_EVENT_INVALID: 'An event failed validation against its schema.',
+  SY_SHUTTING_DOWN: 'The service is draining and accepts no new work.',
+  SY_INTERNAL: 'An unexpected failure; the log has the cause.',
+} as const;
+
+export type ErrorCode = keyof typeof errorCodes;

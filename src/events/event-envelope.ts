@@ -1,0 +1,59 @@
+import type {
+  ApiRequestedV1,
+  DecisionCreatedV1,
+  DecisionFailedV1,
+  FeedbackReceivedV1,
+  ScoreUpdatedV1,
+} from '../generated/schema-types.js';
+import { uuidV7 } from './uuid-v7.js';
+
+/** Payload type per event type, at the version we publish. Consumers check `version` first. */
+export interface EventPayloads {
+  'decision.created': DecisionCreatedV1;
+  'decision.failed': DecisionFailedV1;
+  'feedback.received': FeedbackReceivedV1;
+  'score.updated': ScoreUpdatedV1;
+  'api.requested': ApiRequestedV1;
+}
+
+export type EventType = keyof EventPayloads;
+
+/** The wire envelope of every event (ARCHITECTURE.md, Event rules), discriminated by `type`. */
+export type EventEnvelope<T extends EventType = EventType> = {
+  [K in T]: {
+    readonly id: string;
+    readonly type: K;
+    readonly version: number;
+    readonly occurredAt: number;
+    readonly merchantId: string;
+    readonly payload: EventPayloads[K];
+  };
+}[T];
+
+/** Which topic each event type travels on. Routing events share a topic so that, keyed by payment,
+ * a payment's decision is always consumed before its feedback. */
+export const topicOf = {
+  'decision.created': 'routing',
+  'decision.failed': 'routing',
+  'feedback.received': 'routing',
+  'score.updated': 'scores',
+  'api.requested': 'api',
+} as const satisfies Record<EventType, string>;
+
+export type Topic = (typeof topicOf)[EventType];
+export const topics: readonly Topic[] = ['routing', 'scores', 'api'];
+
+/** The Kafka message key: the entity whose order matters (the payment when there is one). */
+export function partitionKeyOf(event: EventEnvelope): string {
+  const payload = event.payload as { paymentId?: string | null };
+  return payload.paymentId ?? event.merchantId;
+}
+
+export function createEvent<K extends EventType>(
+  type: K,
+  merchantId: string,
+  payload: EventPayloads[K],
+  nowMs: number = Date.now(),
+): EventEnvelope<K> {
+  return { id: uuidV7(nowMs), type, version: 1, occurredAt: nowMs, merchantId, payload } as EventEnvelope<K>;
+}

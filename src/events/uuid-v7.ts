@@ -1,0 +1,27 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * UUID version 7 (RFC 9562): 48-bit Unix milliseconds, then random bits. Ids sort by creation
+ * time, which keeps ClickHouse ORDER BY keys and Kafka logs in a natural order.
+ * Within one millisecond a counter in the random field keeps ids from one process monotonic.
+ */
+let lastMs = 0;
+let sequence = 0;
+
+export function uuidV7(nowMs: number = Date.now()): string {
+  const bytes = randomBytes(16);
+  if (nowMs <= lastMs) {
+    sequence = (sequence + 1) & 0xfff;
+    if (sequence === 0) lastMs += 1;
+    nowMs = lastMs;
+  } else {
+    lastMs = nowMs;
+    sequence = bytes.readUInt16BE(6) & 0x7ff; // start low so the counter has room
+  }
+  bytes.writeUIntBE(nowMs, 0, 6);
+  bytes[6] = 0x70 | ((sequence >> 8) & 0x0f);
+  bytes[7] = sequence & 0xff;
+  bytes[8] = 0x80 | ((bytes[8] ?? 0) & 0x3f);
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -1,0 +1,60 @@
+import type { EventEnvelope, Topic } from '../events/event-envelope.js';
+
+/**
+ * Moves events from the API to the workers. At-least-once: a handler that throws gets the same
+ * events again, so every consumer effect must be idempotent by event id.
+ *
+ * @remarks No ordering across topics and no exactly-once delivery: consumers de-duplicate.
+ * Publishing never waits on a broker round trip; adapters buffer (and spool to disk when the
+ * broker is down) and only reject when they cannot keep the event at all.
+ */
+export interface EventBus {
+  /**
+   * Accepts events for delivery. Resolves once the events are durably accepted by the adapter
+   * (buffered, spooled or sent), never after a consumer handled them. Each event goes to
+   * `topicOf[event.type]`, keyed by `partitionKeyOf(event)`.
+   * @throws SwitchyardError `SY_BUS_UNAVAILABLE` when the event cannot be kept (spool full).
+   * @throws SwitchyardError `SY_EVENT_INVALID` when an event fails its schema.
+   */
+  publish(events: readonly EventEnvelope[]): Promise<void>;
+
+  /**
+   * Joins consumer group `group` on `topics`. Each group sees every event once (at least);
+   * members of one group share the partitions. The handler gets batches in partition order;
+   * the batch is committed after the handler resolves and redelivered when it throws.
+   */
+  subscribe(options: SubscribeOptions): Promise<Subscription>;
+
+  /** Current delivery health for /health/diagnostics and metrics. */
+  health(): BusHealth;
+
+  /** Flushes buffered events (to the broker or the spool), stops consumers, releases connections. */
+  close(): Promise<void>;
+}
+
+export interface SubscribeOptions {
+  readonly group: string;
+  readonly topics: readonly Topic[];
+  /** Largest batch handed to the handler at once. */
+  readonly maxBatchSize?: number;
+  readonly handler: (batch: readonly EventEnvelope[]) => Promise<void>;
+}
+
+export interface Subscription {
+  /**
+   * Resolves once every event published to the subscribed topics before the call has been
+   * handled and committed by this group. Tests and benchmarks await this instead of sleeping.
+   */
+  caughtUp(): Promise<void>;
+  /** Finishes the batch in hand, commits it and leaves the group. */
+  close(): Promise<void>;
+}
+
+export interface BusHealth {
+  readonly connected: boolean;
+  /** Events waiting in the local spool because the broker was unreachable. */
+  readonly spooled: number;
+  /** True when the spool reached its bound: new events are being refused (never silently dropped). */
+  readonly spoolFull: boolean;
+  readonly published: number;
+}

@@ -1,0 +1,214 @@
+import type {
+  DebitRoutingConfig,
+  EliminationConfig,
+  SrDimensionConfig,
+  SuccessRateConfig,
+} from '../generated/schema-types.js';
+
+/**
+ * Hot state the API reads on every decision and the workers write: merchants, their configs,
+ * success-rate windows, elimination scores, decision contexts and operator credentials.
+ * Grouped into small stores that speak routing words; an adapter (memory or Redis) provides all.
+ *
+ * @remarks No transactions or connection handles cross this port: each method is atomic on its own
+ * (Redis adapters use Lua/MULTI), which is all the domain needs.
+ */
+export interface StateStore {
+  readonly merchants: MerchantStore;
+  readonly configs: ConfigStore;
+  readonly scores: ScoreStore;
+  readonly users: UserStore;
+  readonly apiKeys: ApiKeyStore;
+  readonly sessions: SessionStore;
+
+  /**
+   * Cache invalidation that reaches every API replica sharing this store (Redis pub/sub, or
+   * direct calls in the embedded store). Listeners get the invalidated cache key.
+   */
+  publishInvalidation(key: string): Promise<void>;
+  onInvalidation(listener: (key: string) => void): () => void;
+
+  /** Write → read → delete probe for /health/diagnostics; reports the first failing stage. */
+  probe(): Promise<StoreProbe>;
+
+  /** True while the backing store answers; false while it is down (the API degrades, logs, recovers). */
+  isAvailable(): boolean;
+
+  /** Flushes pending writes and releases connections. */
+  close(): Promise<void>;
+}
+
+export type ProbeStage = 'connection' | 'write' | 'read' | 'delete';
+export type StoreProbe = { readonly ok: true } | { readonly ok: false; readonly failedStage: ProbeStage };
+
+// ---------------------------------------------------------------- merchants and configs
+
+export interface MerchantAccount {
+  readonly merchantId: string;
+  readonly merchantName: string | null;
+  /** Raw legacy column echoed by GET /merchant-account; elimination config is kept separately. */
+  readonly deciderInput: string | null;
+  readonly createdAt: number;
+}
+
+export interface MerchantStore {
+  get(merchantId: string): Promise<MerchantAccount | undefined>;
+  /** Creates the account unless the id is taken. */
+  create(account: MerchantAccount): Promise<'created' | 'exists'>;
+  /** Removes the account; false when there was none. Configs stay (decision-engine compatibility). */
+  delete(merchantId: string): Promise<boolean>;
+}
+
+/** Every per-merchant config document, by name. */
+export interface MerchantConfigs {
+  successRate: SuccessRateConfig;
+  elimination: EliminationConfig;
+  debitRouting: DebitRoutingConfig;
+  debitRoutingEnabled: boolean;
+  srDimension: SrDimensionConfig;
+}
+export type ConfigName = keyof MerchantConfigs;
+
+export interface ConfigStore {
+  get<K extends ConfigName>(merchantId: string, name: K): Promise<MerchantConfigs[K] | undefined>;
+  /**
+   * Writes a config. `create` fails with 'exists' when present, `update` with 'missing' when absent,
+   * `upsert` always writes.
+   */
+  put<K extends ConfigName>(
+    merchantId: string,
+    name: K,
+    value: MerchantConfigs[K],
+    mode: 'create' | 'update' | 'upsert',
+  ): Promise<'written' | 'exists' | 'missing'>;
+  delete(merchantId: string, name: ConfigName): Promise<boolean>;
+}
+
+// ---------------------------------------------------------------- success-rate windows and elimination
+
+/** A window's outcome history: `successes` of the last `length` outcomes (length ≤ bucket size). */
+export interface WindowRead {
+  readonly successes: number;
+  readonly length: number;
+}
+
+export interface EliminationScore {
+  readonly score: number;
+  readonly transactionCount: number;
+  readonly updatedAt: number;
+}
+
+/** What a decision leaves behind so that later feedback on the same payment finds its windows. */
+export interface DecisionContext {
+  readonly merchantId: string;
+  readonly paymentId: string;
+  readonly decidedAt: number;
+  readonly decisionEventId: string;
+  readonly windowDimension: string | null;
+  readonly eliminationDimension: string;
+  readonly eliminationEnabled: boolean;
+  readonly routingApproach: string;
+  readonly orderType: string;
+  readonly payment: import('../generated/schema-types.js').PaymentDimensions;
+}
+
+export interface ScoreStore {
+  /** The last `bucketSize` outcomes of each window key; undefined where a window has no history. */
+  readWindows(keys: readonly string[], bucketSize: number): Promise<readonly (WindowRead | undefined)[]>;
+
+  /**
+   * Pushes one outcome (1 success, 0 failure) onto a window, keeping the newest `bucketSize`.
+   * A window that does not exist yet is first seeded with `bucketSize` successes (optimistic start).
+   * Idempotent: when `dedupeKey` was already applied (within `dedupeTtlSeconds`), nothing changes.
+   */
+  recordOutcome(input: {
+    readonly windowKey: string;
+    readonly outcome: 0 | 1;
+    readonly bucketSize: number;
+    readonly dedupeKey: string;
+    readonly dedupeTtlSeconds: number;
+    readonly windowTtlSeconds: number;
+  }): Promise<{ readonly applied: boolean; readonly window: WindowRead }>;
+
+  readEliminations(keys: readonly string[]): Promise<readonly (EliminationScore | undefined)[]>;
+
+  /**
+   * Multiplies an elimination score by `factor` (clamped to [0, 1]); an absent or expired key starts
+   * at 1.0. `countsTransaction` increments the transaction count. Idempotent by `dedupeKey`.
+   */
+  applyElimination(input: {
+    readonly key: string;
+    readonly factor: number;
+    readonly countsTransaction: boolean;
+    readonly nowMs: number;
+    readonly ttlMs: number;
+    readonly dedupeKey: string;
+    readonly dedupeTtlSeconds: number;
+  }): Promise<{ readonly applied: boolean; readonly score: EliminationScore }>;
+
+  putDecisionContext(context: DecisionContext, ttlSeconds: number): Promise<void>;
+  getDecisionContext(merchantId: string, paymentId: string): Promise<DecisionContext | undefined>;
+}
+
+// ---------------------------------------------------------------- operator credentials (issue: auth)
+
+export type MerchantRole = 'admin' | 'member';
+
+export interface UserRecord {
+  readonly userId: string;
+  readonly email: string;
+  readonly passwordHash: string;
+  /** The merchant the user's sessions start in; '' until the user joins or onboards one. */
+  readonly currentMerchantId: string;
+  readonly isActive: boolean;
+  readonly createdAt: number;
+}
+
+export interface Membership {
+  readonly userId: string;
+  readonly merchantId: string;
+  readonly role: MerchantRole;
+}
+
+export interface UserStore {
+  /** Creates a user; 'exists' when the email is taken (emails compared verbatim). */
+  create(user: UserRecord): Promise<'created' | 'exists'>;
+  findByEmail(email: string): Promise<UserRecord | undefined>;
+  findById(userId: string): Promise<UserRecord | undefined>;
+  setCurrentMerchant(userId: string, merchantId: string): Promise<void>;
+  addMembership(membership: Membership): Promise<void>;
+  memberships(userId: string): Promise<readonly Membership[]>;
+}
+
+export interface ApiKeyRecord {
+  readonly keyId: string;
+  readonly merchantId: string;
+  /** SHA-256 hex of the raw key; the raw key is never stored. */
+  readonly keyHash: string;
+  readonly keyPrefix: string;
+  readonly description: string | null;
+  readonly isActive: boolean;
+  readonly createdAt: number;
+}
+
+export interface ApiKeyStore {
+  create(record: ApiKeyRecord): Promise<void>;
+  findByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
+  findById(keyId: string): Promise<ApiKeyRecord | undefined>;
+  listByMerchant(merchantId: string): Promise<readonly ApiKeyRecord[]>;
+  /** Marks the key inactive; returns the record as it was, or undefined when unknown. */
+  revoke(keyId: string): Promise<ApiKeyRecord | undefined>;
+}
+
+export interface SessionStore {
+  /** Denies a token id until `expiresAtMs` (its own expiry); visible to every replica at once. */
+  revokeToken(tokenId: string, expiresAtMs: number): Promise<void>;
+  isTokenRevoked(tokenId: string): Promise<boolean>;
+  /**
+   * Counts a failed login for `subject` (an account or a source address) inside a sliding window;
+   * returns the failures counted so far in the window.
+   */
+  recordLoginFailure(subject: string, windowSeconds: number): Promise<number>;
+  loginFailures(subject: string): Promise<number>;
+  clearLoginFailures(subject: string): Promise<void>;
+}
