@@ -11,6 +11,7 @@ export const errorCodes = {
   SY_MERCHANT_NOT_FOUND: 'The merchant named in the request does not exist.',
   SY_MERCHANT_EXISTS: 'A merchant with this id already exists.',
   SY_RULE_CONFIG_EXISTS: 'The rule configuration already exists for this merchant.',
+  SY_SR_DIMENSION_INVALID: 'The success-rate dimension configuration names a field that is not a dimension.',
   SY_RULE_CONFIG_NOT_FOUND: 'The rule configuration does not exist for this merchant.',
   SY_ROUTING_GATEWAY_NOT_FOUND: 'No eligible gateway could be scored for the payment.',
   SY_ROUTING_DEBIT_DISABLED: 'Network (debit) routing is not enabled for the merchant.',

@@ -54,6 +54,7 @@ export function createEvent<K extends EventType>(
   merchantId: string,
   payload: EventPayloads[K],
   nowMs: number = Date.now(),
+  id: string = uuidV7(nowMs),
 ): EventEnvelope<K> {
-  return { id: uuidV7(nowMs), type, version: 1, occurredAt: nowMs, merchantId, payload } as EventEnvelope<K>;
+  return { id, type, version: 1, occurredAt: nowMs, merchantId, payload } as EventEnvelope<K>;
 }

@@ -1,0 +1,38 @@
+# Quick start: `make start` (the service, embedded mode) and `make test` (every test).
+# Both do all set-up on a fresh machine: Node 24 (from the npm registry when the machine's Node
+# is older), dependencies, build; `make test` also installs and starts Redis, Kafka and ClickHouse.
+SHELL := /bin/bash
+NODE_BIN := $(shell scripts/ensure-node.sh)
+export PATH := $(NODE_BIN):$(PATH)
+
+.PHONY: setup build start test test-unit services services-stop bench generate check-generated
+
+setup: node_modules/.installed
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+build: setup
+	npm run --silent build
+
+start: build
+	node dist/cli/main.js serve
+
+services:
+	bash deploy/local/start.sh all
+
+services-stop:
+	bash deploy/local/stop.sh
+
+test: build services
+	bash scripts/run-tests.sh
+
+test-unit: setup
+	npx vitest run --project unit
+
+generate: setup
+	node scripts/generate-types.mjs
+
+bench: build
+	node bench/decide-bench.mjs

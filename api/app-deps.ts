@@ -1,0 +1,21 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { EventBus } from '../src/ports/event-bus.js';
+import type { StateStore } from '../src/ports/state-store.js';
+import type { AnalyticsStore } from '../src/ports/analytics-store.js';
+import type { RandomSource } from '../src/routing/random-source.js';
+import type { RoutingDefaults } from '../src/routing/routing-defaults.js';
+import type { Clock } from '../src/time/clock.js';
+import type { Readiness } from './readiness.js';
+
+/** What buildApp is given by its composition root (CLI entry or a test). */
+export interface AppDeps {
+  readonly state: StateStore;
+  readonly bus: EventBus;
+  readonly analytics: AnalyticsStore | undefined;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly routingDefaults: RoutingDefaults;
+  readonly readiness: Readiness;
+  /** The root pino logger; fastify makes a child per request carrying the request id. */
+  readonly logger: FastifyBaseLogger;
+}

@@ -1,0 +1,79 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../src/config/load-config.js';
+import type { AppDeps } from './app-deps.js';
+import { httpSchemas } from './http-schemas.js';
+import { registerApiEvents } from './plugins/api-events.js';
+import { registerErrorHandling } from './plugins/errors.js';
+import { configRoutes } from './routes/config.js';
+import { gatewayDecisionRoutes } from './routes/gateway-decision.js';
+import { healthRoutes } from './routes/health.js';
+import { merchantAccountRoutes } from './routes/merchant-account.js';
+import { ruleConfigurationRoutes } from './routes/rule-configuration.js';
+import { scoreFeedbackRoutes } from './routes/score-feedback.js';
+
+/** A caller's x-request-id is honoured when it is a sane token; anything else (log injection, huge) is replaced. */
+const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Builds the HTTP app without listening (tests use `inject`; api/server.ts listens).
+ * Every adapter arrives in `deps`; nothing here picks infrastructure.
+ */
+export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    disableRequestLogging: !config.logRequests,
+    bodyLimit: config.bodyLimitBytes,
+    requestIdHeader: false,
+    requestIdLogLabel: 'reqId',
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
+    },
+    ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerErrorHandling(app);
+  for (const schema of httpSchemas) app.addSchema(schema);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Switchyard payment routing', version: '1.4.0', description: 'Gateway decisions wire-compatible with decision-engine 1.4.x.' },
+      components: {
+        securitySchemes: {
+          BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => String(json['$id'] ?? `def-${index}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  registerApiEvents(app, deps);
+  await app.register(async (scope) => healthRoutes(scope, deps));
+  await app.register(async (scope) => merchantAccountRoutes(scope, { ...deps, adminSecret: config.adminSecret, adminSecretHeader: config.adminSecretHeader }));
+  await app.register(async (scope) => ruleConfigurationRoutes(scope, deps));
+  await app.register(async (scope) => configRoutes(scope, deps));
+  await app.register(async (scope) => {
+    // decision-engine reads these bodies itself, whatever the Content-Type says.
+    scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+      try {
+        done(null, JSON.parse(body as string));
+      } catch (error) {
+        // A body that is not JSON is the client's mistake: 400 with the decider envelope.
+        done(Object.assign(error as Error, { statusCode: 400 }), undefined);
+      }
+    });
+    await gatewayDecisionRoutes(scope, deps);
+    await scoreFeedbackRoutes(scope, deps);
+  });
+  return app;
+}

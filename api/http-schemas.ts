@@ -1,0 +1,44 @@
+import srDimensionConfig from '../schemas/http/config/sr-dimension-config.json' with { type: 'json' };
+import srDimensionRequest from '../schemas/http/config/sr-dimension-request.json' with { type: 'json' };
+import coBadgedMetadata from '../schemas/http/gateway-decision/co-badged-metadata.json' with { type: 'json' };
+import decideGatewayRequest from '../schemas/http/gateway-decision/decide-gateway-request.json' with { type: 'json' };
+import decidedGateway from '../schemas/http/gateway-decision/decided-gateway.json' with { type: 'json' };
+import paymentInfo from '../schemas/http/gateway-decision/payment-info.json' with { type: 'json' };
+import debitRoutingToggle from '../schemas/http/merchant-account/debit-routing-toggle.json' with { type: 'json' };
+import merchantAccountCreate from '../schemas/http/merchant-account/merchant-account-create.json' with { type: 'json' };
+import debitRoutingConfig from '../schemas/http/rule-configuration/debit-routing-config.json' with { type: 'json' };
+import eliminationConfig from '../schemas/http/rule-configuration/elimination-config.json' with { type: 'json' };
+import ruleConfigLookup from '../schemas/http/rule-configuration/rule-config-lookup.json' with { type: 'json' };
+import ruleConfigRequest from '../schemas/http/rule-configuration/rule-config-request.json' with { type: 'json' };
+import successRateConfig from '../schemas/http/rule-configuration/success-rate-config.json' with { type: 'json' };
+import successRateSubLevelConfig from '../schemas/http/rule-configuration/success-rate-sub-level-config.json' with { type: 'json' };
+import updateGatewayScoreRequest from '../schemas/http/score-feedback/update-gateway-score-request.json' with { type: 'json' };
+import updateScoreLegacyRequest from '../schemas/http/score-feedback/update-score-legacy-request.json' with { type: 'json' };
+
+/**
+ * Every HTTP schema under schemas/http, registered once with fastify (`app.addSchema`) so routes
+ * refer to them by `$id` and /openapi.json is generated from the same documents.
+ */
+export const httpSchemas: readonly { readonly $id: string }[] = [
+  srDimensionConfig,
+  srDimensionRequest,
+  coBadgedMetadata,
+  paymentInfo,
+  decideGatewayRequest,
+  decidedGateway,
+  debitRoutingToggle,
+  merchantAccountCreate,
+  debitRoutingConfig,
+  eliminationConfig,
+  successRateSubLevelConfig,
+  successRateConfig,
+  ruleConfigRequest,
+  ruleConfigLookup,
+  updateGatewayScoreRequest,
+  updateScoreLegacyRequest,
+];
+
+/** A `$ref` to a registered schema, as fastify route schemas want it. */
+export function ref(id: string): { $ref: string } {
+  return { $ref: `${id}#` };
+}

@@ -1,0 +1,84 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createEvent } from '../../src/events/event-envelope.js';
+import type { ApiRequestedV1 } from '../../src/generated/schema-types.js';
+import type { EventBus } from '../../src/ports/event-bus.js';
+import type { Clock } from '../../src/time/clock.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set on routes whose calls become `api.requested` events (decision-engine's classified flows). */
+    flowType?: string;
+  }
+}
+
+const apiFlowOf = (flowType: string): ApiRequestedV1['apiFlow'] => {
+  if (flowType.startsWith('merchant_account')) return 'merchant_account';
+  if (flowType.startsWith('rule_config') || flowType.startsWith('routing_') || flowType === 'config_sr_dimension') return 'rule_based_routing';
+  if (flowType.startsWith('analytics')) return 'analytics';
+  return 'dynamic_routing';
+};
+
+type Body = Record<string, unknown> | undefined;
+
+/** The merchant and payment a request is about, from whichever body shape the route takes. */
+function subjectOf(request: FastifyRequest): { merchantId: string; paymentId: string | null } {
+  const body = (typeof request.body === 'object' && request.body !== null ? request.body : undefined) as Body;
+  const params = request.params as Record<string, string> | undefined;
+  const detail = body?.['txn_detail'] as Body;
+  const paymentInfo = body?.['paymentInfo'] as Body;
+  const merchantId = body?.['merchantId'] ?? body?.['merchant_id'] ?? detail?.['merchantId'] ?? params?.['merchantId'] ?? '';
+  const paymentId = paymentInfo?.['paymentId'] ?? body?.['paymentId'] ?? detail?.['txnUuid'] ?? null;
+  return { merchantId: typeof merchantId === 'string' ? merchantId : '', paymentId: typeof paymentId === 'string' ? paymentId : null };
+}
+
+/** Error code and message of a rejected call, from whichever envelope the route answered with. */
+function errorOf(payload: unknown): { code: string | null; message: string | null } {
+  if (typeof payload !== 'string' || !payload.startsWith('{')) return { code: null, message: typeof payload === 'string' && payload !== '' ? payload.slice(0, 512) : null };
+  try {
+    const body = JSON.parse(payload) as Record<string, unknown>;
+    const info = body['error_info'] as Record<string, unknown> | undefined;
+    const code = info?.['code'] ?? body['code'] ?? null;
+    const message = body['error_message'] ?? body['message'] ?? null;
+    return { code: typeof code === 'string' ? code : null, message: typeof message === 'string' ? message : null };
+  } catch (error) {
+    return { code: null, message: error instanceof Error ? `unparseable error body: ${error.message}` : null };
+  }
+}
+
+/**
+ * Publishes one `api.requested` event per call of a classified route (after the response is sent,
+ * so it never adds latency). These feed /analytics/log-summaries, overview and payment-audit.
+ */
+export function registerApiEvents(app: FastifyInstance, deps: { bus: EventBus; clock: Clock }): void {
+  const errorPayloads = new WeakMap<FastifyRequest, unknown>();
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (reply.statusCode >= 400 && request.routeOptions.config.flowType !== undefined) errorPayloads.set(request, payload);
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const flowType = request.routeOptions.config.flowType;
+    if (flowType === undefined) return;
+    const { merchantId, paymentId } = subjectOf(request);
+    const failed = reply.statusCode >= 400 ? errorOf(errorPayloads.get(request)) : { code: null, message: null };
+    const userAgent = request.headers['user-agent'];
+    try {
+      await deps.bus.publish([
+        createEvent('api.requested', merchantId, {
+          requestId: String(request.id),
+          flowType,
+          apiFlow: apiFlowOf(flowType),
+          route: request.routeOptions.url ?? request.url,
+          method: request.method,
+          statusCode: reply.statusCode,
+          latencyMs: Math.round(reply.elapsedTime * 1000) / 1000,
+          paymentId,
+          errorCode: failed.code,
+          errorMessage: failed.message,
+          userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 256) : null,
+        }, deps.clock.now()),
+      ]);
+    } catch (error) {
+      request.log.error({ err: error, flowType }, 'api event not published');
+    }
+  });
+}

@@ -1,0 +1,113 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorCode } from '../../src/errors/codes.js';
+import { SwitchyardError } from '../../src/errors/switchyard-error.js';
+import { deciderError, deciderParseError } from '../wire/decider-error-envelope.js';
+import { describeValidationError } from '../wire/describe-validation-error.js';
+import { genericError } from '../wire/generic-error-envelope.js';
+
+/** Which 1.4.x error shape a route answers with (set as route `config.envelope`). */
+export type EnvelopeKind = 'decider' | 'generic';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    envelope?: EnvelopeKind;
+  }
+}
+
+type Wire =
+  | { readonly kind: 'generic'; readonly status: number; readonly code: string }
+  | { readonly kind: 'text'; readonly status: number }
+  | { readonly kind: 'decider'; readonly status: 400; readonly infoCode: string; readonly errorCode: string; readonly statusText: string };
+
+/**
+ * The one table from our error codes to HTTP statuses and 1.4.x envelopes. The message sent is the
+ * error's own message (routes set the exact compatibility string when they throw).
+ */
+const wireOf: Readonly<Record<ErrorCode, Wire>> = {
+  SY_CONFIG_INVALID: { kind: 'generic', status: 500, code: 'TE_00' },
+  SY_REQUEST_INVALID: { kind: 'generic', status: 400, code: 'TE_03' },
+  SY_MERCHANT_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
+  SY_MERCHANT_EXISTS: { kind: 'generic', status: 400, code: 'TE_04' },
+  SY_RULE_CONFIG_EXISTS: { kind: 'generic', status: 400, code: 'TE_04' },
+  SY_SR_DIMENSION_INVALID: { kind: 'generic', status: 400, code: 'TE_04' },
+  SY_RULE_CONFIG_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
+  SY_ROUTING_GATEWAY_NOT_FOUND: { kind: 'decider', status: 400, infoCode: 'GATEWAY_NOT_FOUND', errorCode: 'invalid_request_error', statusText: 'Invalid Request' },
+  SY_ROUTING_DEBIT_DISABLED: { kind: 'decider', status: 400, infoCode: 'TE_05', errorCode: 'debit_routing_not_enabled', statusText: 'Forbidden' },
+  SY_ROUTING_COBADGE_NOT_FOUND: { kind: 'decider', status: 400, infoCode: 'CO_BADGED_NETWORK_NOT_FOUND', errorCode: 'invalid_request_error', statusText: 'Invalid Request' },
+  SY_ROUTING_INVALID_INPUT: { kind: 'decider', status: 400, infoCode: 'INVALID_INPUT', errorCode: '400', statusText: '400' },
+  SY_AUTH_MISSING_CREDENTIALS: { kind: 'text', status: 401 },
+  SY_AUTH_INVALID_TOKEN: { kind: 'text', status: 401 },
+  SY_AUTH_INVALID_API_KEY: { kind: 'text', status: 401 },
+  SY_AUTH_REVOKED_API_KEY: { kind: 'text', status: 401 },
+  SY_AUTH_INVALID_ADMIN_SECRET: { kind: 'generic', status: 401, code: 'TE_04' },
+  SY_AUTH_FORBIDDEN_MERCHANT: { kind: 'text', status: 403 },
+  SY_STATE_UNAVAILABLE: { kind: 'generic', status: 503, code: 'TE_01' },
+  SY_BUS_UNAVAILABLE: { kind: 'generic', status: 503, code: 'TE_00' },
+  SY_ANALYTICS_UNAVAILABLE: { kind: 'generic', status: 500, code: 'TE_01' },
+  SY_EVENT_INVALID: { kind: 'generic', status: 500, code: 'TE_00' },
+  SY_SHUTTING_DOWN: { kind: 'generic', status: 503, code: 'TE_00' },
+  SY_INTERNAL: { kind: 'generic', status: 500, code: 'TE_00' },
+};
+
+export function statusOf(code: ErrorCode): number {
+  return wireOf[code].status;
+}
+
+function sendSwitchyardError(error: SwitchyardError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const wire = wireOf[error.code];
+  const log = wire.status >= 500 ? request.log.error.bind(request.log) : request.log.info.bind(request.log);
+  log({ err: error, code: error.code }, wire.status >= 500 ? 'request failed' : 'request rejected');
+  reply.code(wire.status);
+  switch (wire.kind) {
+    case 'text':
+      return reply.type('text/plain; charset=utf-8').send(error.message);
+    case 'decider':
+      return reply.send(deciderError({ status: wire.statusText, errorCode: wire.errorCode, message: error.message, infoCode: wire.infoCode, developerMessage: String(error.details?.['developerMessage'] ?? error.message) }));
+    case 'generic':
+      return reply.send(genericError(wire.code, wire.status >= 500 && error.code === 'SY_INTERNAL' ? 'Something went wrong' : error.message));
+  }
+}
+
+/**
+ * Maps every error to a status and a 1.4.x envelope. The only place that does so.
+ * Client mistakes (schema, JSON syntax, content type, size) are 4xx and logged at info; only our
+ * own failures are 5xx and logged at error.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (SwitchyardError.isInstance(error)) return sendSwitchyardError(error, request, reply);
+    const envelope = request.routeOptions.config.envelope ?? 'generic';
+
+    if (error.validation !== undefined) {
+      const problem = describeValidationError(error.validation, error.validationContext);
+      request.log.info({ problem }, 'request failed validation');
+      if (envelope === 'decider') return reply.code(400).send(deciderParseError(problem));
+      // 1.4.x answers shape errors of JSON bodies with 422 and this text.
+      if (error.validationContext === 'body') {
+        return reply.code(422).type('text/plain; charset=utf-8').send(`Failed to deserialize the JSON body into the target type: ${problem}`);
+      }
+      return reply.code(400).send(genericError('TE_03', `Invalid request: ${problem}`));
+    }
+
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      request.log.info({ err: error }, 'request rejected');
+      if (envelope === 'decider') return reply.code(400).send(deciderParseError(error.message));
+      if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+        return reply.code(415).type('text/plain; charset=utf-8').send('Expected request with `Content-Type: application/json`');
+      }
+      if (error.code === 'FST_ERR_CTP_INVALID_JSON' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError) {
+        return reply.code(400).type('text/plain; charset=utf-8').send(`Failed to parse the request body as JSON: ${error.message}`);
+      }
+      return reply.code(status).send(genericError('TE_03', error.message));
+    }
+
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send(genericError('TE_00', 'Something went wrong'));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    request.log.info({ url: request.url, method: request.method }, 'route not found');
+    return reply.code(404).send(genericError('TE_02', `Route ${request.method} ${request.url.split('?')[0]} not found`));
+  });
+}

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger as PinoLogger } from 'pino';
+import { createRuntime, runtimeDefaults, type Runtime } from '../cli/create-runtime.js';
+import type { Config } from '../src/config/load-config.js';
+import * as srWindows from '../workers/sr-windows.js';
+import type { WorkerHandle } from '../workers/worker-handle.js';
+import { buildApp } from './app.js';
+import { createReadiness } from './readiness.js';
+
+export interface RunningServer {
+  readonly app: FastifyInstance;
+  readonly runtime: Runtime;
+  readonly workers: readonly WorkerHandle[];
+  readonly url: string;
+  /** Graceful stop: readiness Down, in-flight requests finish, workers finish their batch, the bus drains. */
+  stop(): Promise<void>;
+}
+
+/** Starts the API (and, when configured, the workers in-process) and listens on config.host:port. */
+export async function startServer(config: Config, logger: PinoLogger): Promise<RunningServer> {
+  const runtime = await createRuntime(config, logger);
+  const readiness = createReadiness();
+  const app = await buildApp(config, { ...runtimeDefaults, state: runtime.state, bus: runtime.bus, analytics: runtime.analytics, readiness, logger });
+  const workers: WorkerHandle[] = [];
+  if (config.embeddedWorkers) {
+    workers.push(await srWindows.start({ bus: runtime.bus, state: runtime.state, clock: runtimeDefaults.clock, logger, defaults: runtimeDefaults.routingDefaults }));
+  }
+  const url = await app.listen({ port: config.port, host: config.host });
+  logger.info({ url, mode: runtime.mode, workers: workers.map((w) => w.name) }, 'switchyard listening');
+
+  let stopping: Promise<void> | undefined;
+  return {
+    app,
+    runtime,
+    workers,
+    url,
+    stop() {
+      stopping ??= (async () => {
+        readiness.markDown();
+        logger.info({ graceMs: config.shutdownGraceMs }, 'shutting down: readiness down, draining');
+        await app.close(); // stops accepting, lets in-flight requests finish
+        await runtime.bus.close(); // drains: every published event is handled by the in-process workers
+        for (const worker of workers) await worker.close();
+        await runtime.close();
+        logger.info({}, 'shutdown complete');
+      })();
+      return stopping;
+    },
+  };
+}

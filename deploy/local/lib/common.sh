@@ -1,0 +1,130 @@
+# shellcheck shell=bash
+# Shared helpers for deploy/local/*.sh. Sourced, never executed.
+#
+# Why a shared file: every service script needs the same run-directory layout, the same
+# apt install path (root or sudo, waiting for the dpkg lock that another apt may hold),
+# the same pid-file handling and the same "wait until it answers" loop, and CI needs all of
+# them to fail the same loud way.
+
+SWITCHYARD_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
+DEPLOY_LOCAL_DIR="$SWITCHYARD_ROOT/deploy/local"
+RUN_DIR="${SWITCHYARD_RUN_DIR:-$SWITCHYARD_ROOT/.run}"
+
+export DEBIAN_FRONTEND=noninteractive
+
+# Progress and errors go to stderr so stdout stays machine-readable (start.sh prints KEY=VALUE lines there).
+log() { printf '[%s] %s\n' "${LOG_TAG:-local}" "$*" >&2; }
+die() { printf '[%s] ERROR: %s\n' "${LOG_TAG:-local}" "$*" >&2; exit 1; }
+
+now_s() { date +%s; }
+
+# Runs a command as root: directly when we are root, through sudo otherwise.
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then
+    "$@"
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo -E "$@"
+  else
+    die "need root (or sudo) to run: $*"
+  fi
+}
+
+_APT_UPDATED=0
+# apt_install PKG...: apt-get update once per process, then install. Waits up to 10 min for the dpkg
+# lock so a concurrent apt (another script, unattended-upgrades) does not fail us.
+apt_install() {
+  command -v apt-get >/dev/null 2>&1 || die "apt-get not found: install $* by hand (this script targets Debian 12)"
+  local t0; t0=$(now_s)
+  if [ "$_APT_UPDATED" -eq 0 ]; then
+    log "apt-get update (installing: $*) ..."
+    as_root apt-get -o DPkg::Lock::Timeout=600 update -q >&2 || die "apt-get update failed"
+    _APT_UPDATED=1
+  fi
+  log "apt-get install -y $* ..."
+  as_root apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "$@" >&2 \
+    || die "apt-get install $* failed"
+  log "installed $* in $(( $(now_s) - t0 ))s"
+}
+
+# need_cmd CMD PKG: installs PKG with apt when CMD is not on PATH.
+need_cmd() {
+  local cmd="$1" pkg="$2"
+  command -v "$cmd" >/dev/null 2>&1 || apt_install "$pkg"
+  command -v "$cmd" >/dev/null 2>&1 || die "$cmd still missing after installing $pkg"
+}
+
+# port_open PORT: true when something accepts TCP connections on 127.0.0.1:PORT.
+port_open() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") >/dev/null 2>&1
+}
+
+# pid_alive PIDFILE [PATTERN]: prints the pid and succeeds when the pid file names a live process
+# whose command line contains PATTERN (guards against a recycled pid after a reboot or crash).
+pid_alive() {
+  local file="$1" pattern="${2:-}" pid
+  [ -s "$file" ] || return 1
+  pid="$(tr -dc '0-9' <"$file")"
+  [ -n "$pid" ] || return 1
+  kill -0 "$pid" 2>/dev/null || return 1
+  if [ -n "$pattern" ] && [ -r "/proc/$pid/cmdline" ]; then
+    tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "$pattern" || return 1
+  fi
+  printf '%s' "$pid"
+}
+
+# stop_pid PIDFILE PATTERN NAME TIMEOUT_S: SIGTERM, wait, SIGKILL as a last resort.
+stop_pid() {
+  local file="$1" pattern="$2" name="$3" timeout="$4" pid i
+  if ! pid="$(pid_alive "$file" "$pattern")"; then
+    rm -f "$file"
+    return 1
+  fi
+  log "stopping $name (pid $pid, SIGTERM) ..."
+  kill -TERM "$pid" 2>/dev/null || true
+  for ((i = 0; i < timeout * 10; i++)); do
+    kill -0 "$pid" 2>/dev/null || { rm -f "$file"; log "$name stopped"; return 0; }
+    sleep 0.1
+  done
+  log "$name did not exit within ${timeout}s; sending SIGKILL"
+  kill -KILL "$pid" 2>/dev/null || true
+  for ((i = 0; i < 50; i++)); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  rm -f "$file"
+  return 0
+}
+
+# wait_until TIMEOUT_S DESCRIPTION PIDFILE PATTERN LOGFILE -- CMD...: polls CMD every 0.2 s until it
+# succeeds; fails early (showing the log tail) when the process behind PIDFILE dies.
+wait_until() {
+  local timeout="$1" what="$2" pidfile="$3" pattern="$4" logfile="$5"
+  shift 6
+  local deadline=$(( $(now_s) + timeout )) next_note=$(( $(now_s) + 5 ))
+  until "$@" >/dev/null 2>&1; do
+    if [ -n "$pidfile" ] && ! pid_alive "$pidfile" "$pattern" >/dev/null; then
+      [ -f "$logfile" ] && { log "last lines of $logfile:"; tail -n 30 "$logfile" >&2; }
+      die "$what: process exited before it became ready"
+    fi
+    if [ "$(now_s)" -ge "$deadline" ]; then
+      [ -f "$logfile" ] && { log "last lines of $logfile:"; tail -n 30 "$logfile" >&2; }
+      die "$what: not ready after ${timeout}s"
+    fi
+    if [ "$(now_s)" -ge "$next_note" ]; then
+      log "still waiting for $what ..."
+      next_note=$(( $(now_s) + 5 ))
+    fi
+    sleep 0.2
+  done
+}
+
+# with_lock NAME CMD...: serialises start/stop of one service across concurrent callers.
+with_lock() {
+  local name="$1"; shift
+  mkdir -p "$RUN_DIR"
+  if command -v flock >/dev/null 2>&1; then
+    exec {lock_fd}>"$RUN_DIR/.$name.lock"
+    flock -w 900 "$lock_fd" || die "timed out waiting for the $name lock ($RUN_DIR/.$name.lock)"
+  fi
+  "$@"
+}

@@ -1,0 +1,219 @@
+import { partitionKeyOf, topicOf, type EventEnvelope, type Topic } from '../../events/event-envelope.js';
+import type { Logger } from '../../logging/logger.js';
+import type { BusHealth, EventBus, SubscribeOptions, Subscription } from '../../ports/event-bus.js';
+
+export interface MemoryEventBusOptions {
+  readonly logger: Logger;
+  /** Partitions per topic: members of one group split them, as Kafka consumers do. */
+  readonly partitions?: number;
+  /** Delay before a failed batch is handed out again, in ms. */
+  readonly redeliveryDelayMs?: number;
+  readonly validate?: (event: unknown) => void;
+}
+
+interface Partition {
+  /** Offset of `events[0]`; entries every group has committed are trimmed off the front. */
+  base: number;
+  events: EventEnvelope[];
+}
+
+interface Member {
+  readonly options: SubscribeOptions;
+  closed: boolean;
+  inFlight: Promise<void> | undefined;
+}
+
+interface Group {
+  readonly name: string;
+  readonly topics: Set<Topic>;
+  readonly members: Member[];
+  /** committed offset per `topic#partition` */
+  readonly committed: Map<string, number>;
+  readonly busy: Set<string>;
+  readonly waiters: { target: Map<string, number>; resolve: () => void }[];
+}
+
+/**
+ * The embedded EventBus: same topics, consumer groups and at-least-once semantics as the Kafka
+ * adapter, inside the process. Delivery is asynchronous (never on the publisher's stack), batches
+ * are committed only after the handler resolves, and a throwing handler gets the batch again.
+ *
+ * @remarks Not durable across a crash: events in memory are lost with the process. A graceful
+ * close() drains every group first. Use the Kafka adapter where that matters.
+ */
+export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
+  const partitionCount = options.partitions ?? 4;
+  const redeliveryDelayMs = options.redeliveryDelayMs ?? 50;
+  const log = options.logger;
+  const logs = new Map<Topic, Partition[]>();
+  const groups = new Map<string, Group>();
+  let published = 0;
+  let closing = false;
+
+  function partitionsOf(topic: Topic): Partition[] {
+    let parts = logs.get(topic);
+    if (parts === undefined) {
+      parts = Array.from({ length: partitionCount }, () => ({ base: 0, events: [] }));
+      logs.set(topic, parts);
+    }
+    return parts;
+  }
+
+  function partitionIndex(key: string): number {
+    let hash = 0;
+    for (let i = 0; i < key.length; i++) hash = (hash * 31 + key.charCodeAt(i)) | 0;
+    return Math.abs(hash) % partitionCount;
+  }
+
+  function ownerOf(group: Group, slot: number): Member | undefined {
+    const live = group.members.filter((member) => !member.closed);
+    return live.length === 0 ? undefined : live[slot % live.length];
+  }
+
+  function endOffset(part: Partition): number {
+    return part.base + part.events.length;
+  }
+
+  /** Drops events every group subscribed to the topic has committed. */
+  function trim(topic: Topic, index: number): void {
+    const part = partitionsOf(topic)[index]!;
+    let min = Infinity;
+    for (const group of groups.values()) {
+      if (!group.topics.has(topic)) continue;
+      min = Math.min(min, group.committed.get(`${topic}#${index}`) ?? part.base);
+    }
+    if (min === Infinity || min <= part.base) return;
+    part.events.splice(0, min - part.base);
+    part.base = min;
+  }
+
+  function settleWaiters(group: Group): void {
+    for (let i = group.waiters.length - 1; i >= 0; i--) {
+      const waiter = group.waiters[i]!;
+      let done = true;
+      for (const [slot, target] of waiter.target) {
+        if ((group.committed.get(slot) ?? 0) < target) done = false;
+      }
+      if (done) {
+        group.waiters.splice(i, 1);
+        waiter.resolve();
+      }
+    }
+  }
+
+  function pump(group: Group, topic: Topic, index: number): void {
+    const slot = `${topic}#${index}`;
+    if (group.busy.has(slot)) return;
+    const part = partitionsOf(topic)[index]!;
+    const committed = group.committed.get(slot) ?? part.base;
+    if (committed >= endOffset(part)) return;
+    const member = ownerOf(group, index);
+    if (member === undefined) return;
+    const max = member.options.maxBatchSize ?? 500;
+    const batch = part.events.slice(committed - part.base, committed - part.base + max);
+    group.busy.add(slot);
+    const run = (async () => {
+      try {
+        for (const event of batch) options.validate?.(event);
+        await member.options.handler(batch);
+        group.committed.set(slot, committed + batch.length);
+        group.busy.delete(slot);
+        trim(topic, index);
+        settleWaiters(group);
+        setImmediate(() => pump(group, topic, index));
+      } catch (error) {
+        log.error({ err: error, group: group.name, topic, partition: index, size: batch.length }, 'event handler failed; batch will be redelivered');
+        setTimeout(() => {
+          group.busy.delete(slot);
+          pump(group, topic, index);
+        }, redeliveryDelayMs).unref();
+      }
+    })();
+    member.inFlight = run;
+  }
+
+  function pumpAll(topic: Topic, index: number): void {
+    for (const group of groups.values()) if (group.topics.has(topic)) pump(group, topic, index);
+  }
+
+  return {
+    async publish(events) {
+      if (closing) throw new Error('event bus is closed');
+      const touched = new Set<string>();
+      for (const event of events) {
+        options.validate?.(event);
+        const topic = topicOf[event.type];
+        const index = partitionIndex(partitionKeyOf(event));
+        partitionsOf(topic)[index]!.events.push(event);
+        touched.add(`${topic}#${index}`);
+        published++;
+      }
+      if (touched.size > 0) {
+        setImmediate(() => {
+          for (const slot of touched) {
+            const [topic, index] = slot.split('#') as [Topic, string];
+            pumpAll(topic, Number(index));
+          }
+        });
+      }
+    },
+
+    async subscribe(subscribeOptions): Promise<Subscription> {
+      let group = groups.get(subscribeOptions.group);
+      if (group === undefined) {
+        group = { name: subscribeOptions.group, topics: new Set(), members: [], committed: new Map(), busy: new Set(), waiters: [] };
+        groups.set(group.name, group);
+      }
+      const owned = group;
+      // A new group starts at the earliest retained event of each partition, like Kafka's `earliest`.
+      for (const topic of subscribeOptions.topics) {
+        owned.topics.add(topic);
+        partitionsOf(topic).forEach((part, index) => {
+          const slot = `${topic}#${index}`;
+          if (!owned.committed.has(slot)) owned.committed.set(slot, part.base);
+        });
+      }
+      const member: Member = { options: subscribeOptions, closed: false, inFlight: undefined };
+      owned.members.push(member);
+      for (const topic of subscribeOptions.topics) for (let i = 0; i < partitionCount; i++) pump(owned, topic, i);
+      return {
+        caughtUp() {
+          const target = new Map<string, number>();
+          for (const topic of subscribeOptions.topics) {
+            partitionsOf(topic).forEach((part, index) => target.set(`${topic}#${index}`, endOffset(part)));
+          }
+          return new Promise<void>((resolve) => {
+            owned.waiters.push({ target, resolve });
+            settleWaiters(owned);
+          });
+        },
+        async close() {
+          member.closed = true;
+          await member.inFlight?.catch(() => undefined);
+          // Partitions this member owned move to the remaining members.
+          for (const topic of subscribeOptions.topics) for (let i = 0; i < partitionCount; i++) pump(owned, topic, i);
+        },
+      };
+    },
+
+    health(): BusHealth {
+      return { connected: !closing, spooled: 0, spoolFull: false, published };
+    },
+
+    async close() {
+      // Drain: wait until every live group has handled what was published, then refuse new events.
+      const drains: Promise<void>[] = [];
+      for (const group of groups.values()) {
+        if (group.members.every((member) => member.closed)) continue;
+        const target = new Map<string, number>();
+        for (const topic of group.topics) partitionsOf(topic).forEach((part, index) => target.set(`${topic}#${index}`, endOffset(part)));
+        drains.push(new Promise<void>((resolve) => {
+          group.waiters.push({ target, resolve });
+          settleWaiters(group);
+        }));
+      }
+      await Promise.all(drains);
+      closing = true;
+    },
+  };
+}

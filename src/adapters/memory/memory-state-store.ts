@@ -1,0 +1,236 @@
+import type { Clock } from '../../time/clock.js';
+import { systemClock } from '../../time/clock.js';
+import type { Logger } from '../../logging/logger.js';
+import type {
+  ApiKeyRecord,
+  ApiKeyStore,
+  ConfigStore,
+  DecisionContext,
+  EliminationScore,
+  MerchantAccount,
+  MerchantStore,
+  Membership,
+  ScoreStore,
+  SessionStore,
+  StateStore,
+  UserRecord,
+  UserStore,
+  WindowRead,
+} from '../../ports/state-store.js';
+import { JournaledTables } from './journaled-tables.js';
+
+export interface MemoryStateStoreOptions {
+  /** Where durable tables are journaled; undefined keeps everything in memory (tests). */
+  readonly dataDir: string | undefined;
+  readonly logger: Logger;
+  readonly clock?: Clock;
+}
+
+/** Outcomes newest first, already trimmed to the largest bucket size seen. */
+type Window = number[];
+
+const durableTables = ['merchants', 'configs', 'windows', 'eliminations', 'users', 'emails', 'memberships', 'apiKeys', 'apiKeyHashes', 'revokedTokens'];
+const sweepIntervalMs = 60_000; // 1 min: bounds memory held by expired decision contexts and dedupe marks
+
+/**
+ * The embedded StateStore: everything in process memory, durable tables journaled under the data
+ * directory. Two app instances given the same store object behave like two replicas on one Redis
+ * (invalidations reach both).
+ */
+export function createMemoryStateStore(options: MemoryStateStoreOptions): StateStore {
+  const clock = options.clock ?? systemClock;
+  const db = new JournaledTables({ dir: options.dataDir, durableTables, now: () => clock.now(), logger: options.logger });
+  const listeners = new Set<(key: string) => void>();
+  const sweeper = setInterval(() => {
+    db.sweepUniformTtl('decisions');
+    db.sweepUniformTtl('dedupe');
+  }, sweepIntervalMs);
+  sweeper.unref();
+
+  /** Marks `key` as applied; false when it already was (the idempotency guard of every score write). */
+  function firstTime(key: string, ttlSeconds: number): boolean {
+    if (db.has('dedupe', key)) return false;
+    db.set('dedupe', key, 1, ttlSeconds * 1000);
+    return true;
+  }
+
+  function windowRead(window: Window | undefined, bucketSize: number): WindowRead | undefined {
+    if (window === undefined || window.length === 0) return undefined;
+    const length = Math.min(bucketSize, window.length);
+    let successes = 0;
+    for (let i = 0; i < length; i++) successes += window[i]!;
+    return { successes, length };
+  }
+
+  const merchants: MerchantStore = {
+    async get(merchantId) {
+      return db.get<MerchantAccount>('merchants', merchantId);
+    },
+    async create(account) {
+      if (db.has('merchants', account.merchantId)) return 'exists';
+      db.set('merchants', account.merchantId, account);
+      return 'created';
+    },
+    async delete(merchantId) {
+      return db.delete('merchants', merchantId);
+    },
+  };
+
+  const configs: ConfigStore = {
+    async get(merchantId, name) {
+      return db.get('configs', `${merchantId}\u0000${name}`);
+    },
+    async put(merchantId, name, value, mode) {
+      const key = `${merchantId}\u0000${name}`;
+      const exists = db.has('configs', key);
+      if (mode === 'create' && exists) return 'exists';
+      if (mode === 'update' && !exists) return 'missing';
+      db.set('configs', key, value);
+      return 'written';
+    },
+    async delete(merchantId, name) {
+      return db.delete('configs', `${merchantId}\u0000${name}`);
+    },
+  };
+
+  const scores: ScoreStore = {
+    async readWindows(keys, bucketSize) {
+      return keys.map((key) => windowRead(db.get<Window>('windows', key), bucketSize));
+    },
+    async recordOutcome(input) {
+      const current = db.get<Window>('windows', input.windowKey);
+      if (!firstTime(input.dedupeKey, input.dedupeTtlSeconds)) {
+        return { applied: false, window: windowRead(current, input.bucketSize) ?? { successes: input.bucketSize, length: input.bucketSize } };
+      }
+      const next: Window = current === undefined ? new Array<number>(input.bucketSize).fill(1) : current.slice(0, input.bucketSize);
+      next.unshift(input.outcome);
+      next.length = Math.min(next.length, input.bucketSize);
+      db.set('windows', input.windowKey, next, input.windowTtlSeconds * 1000);
+      return { applied: true, window: windowRead(next, input.bucketSize)! };
+    },
+    async readEliminations(keys) {
+      return keys.map((key) => db.get<EliminationScore>('eliminations', key));
+    },
+    async applyElimination(input) {
+      const current = db.get<EliminationScore>('eliminations', input.key);
+      if (!firstTime(input.dedupeKey, input.dedupeTtlSeconds)) {
+        return { applied: false, score: current ?? { score: 1, transactionCount: 0, updatedAt: input.nowMs } };
+      }
+      const base = current?.score ?? 1;
+      const score: EliminationScore = {
+        score: Math.min(1, Math.max(0, base * input.factor)),
+        transactionCount: (current?.transactionCount ?? 0) + (input.countsTransaction ? 1 : 0),
+        updatedAt: input.nowMs,
+      };
+      db.set('eliminations', input.key, score, input.ttlMs);
+      return { applied: true, score };
+    },
+    async putDecisionContext(context, ttlSeconds) {
+      db.set('decisions', `${context.merchantId}\u0000${context.paymentId}`, context, ttlSeconds * 1000);
+    },
+    async getDecisionContext(merchantId, paymentId) {
+      return db.get<DecisionContext>('decisions', `${merchantId}\u0000${paymentId}`);
+    },
+  };
+
+  const users: UserStore = {
+    async create(user) {
+      if (db.has('emails', user.email)) return 'exists';
+      db.set('emails', user.email, user.userId);
+      db.set('users', user.userId, user);
+      return 'created';
+    },
+    async findByEmail(email) {
+      const userId = db.get<string>('emails', email);
+      return userId === undefined ? undefined : db.get<UserRecord>('users', userId);
+    },
+    async findById(userId) {
+      return db.get<UserRecord>('users', userId);
+    },
+    async setCurrentMerchant(userId, merchantId) {
+      const user = db.get<UserRecord>('users', userId);
+      if (user !== undefined) db.set('users', userId, { ...user, currentMerchantId: merchantId });
+    },
+    async addMembership(membership) {
+      const list = db.get<Membership[]>('memberships', membership.userId) ?? [];
+      const rest = list.filter((m) => m.merchantId !== membership.merchantId);
+      db.set('memberships', membership.userId, [...rest, membership]);
+    },
+    async memberships(userId) {
+      return db.get<Membership[]>('memberships', userId) ?? [];
+    },
+  };
+
+  const apiKeys: ApiKeyStore = {
+    async create(record) {
+      db.set('apiKeys', record.keyId, record);
+      db.set('apiKeyHashes', record.keyHash, record.keyId);
+    },
+    async findByHash(keyHash) {
+      const keyId = db.get<string>('apiKeyHashes', keyHash);
+      return keyId === undefined ? undefined : db.get<ApiKeyRecord>('apiKeys', keyId);
+    },
+    async findById(keyId) {
+      return db.get<ApiKeyRecord>('apiKeys', keyId);
+    },
+    async listByMerchant(merchantId) {
+      const out: ApiKeyRecord[] = [];
+      for (const [, record] of db.entries<ApiKeyRecord>('apiKeys')) if (record.merchantId === merchantId) out.push(record);
+      return out.sort((a, b) => a.createdAt - b.createdAt);
+    },
+    async revoke(keyId) {
+      const record = db.get<ApiKeyRecord>('apiKeys', keyId);
+      if (record === undefined) return undefined;
+      if (record.isActive) db.set('apiKeys', keyId, { ...record, isActive: false });
+      return record;
+    },
+  };
+
+  const sessions: SessionStore = {
+    async revokeToken(tokenId, expiresAtMs) {
+      db.set('revokedTokens', tokenId, 1, Math.max(1000, expiresAtMs - clock.now()));
+    },
+    async isTokenRevoked(tokenId) {
+      return db.has('revokedTokens', tokenId);
+    },
+    async recordLoginFailure(subject, windowSeconds) {
+      const count = (db.get<number>('loginFailures', subject) ?? 0) + 1;
+      db.set('loginFailures', subject, count, windowSeconds * 1000);
+      return count;
+    },
+    async loginFailures(subject) {
+      return db.get<number>('loginFailures', subject) ?? 0;
+    },
+    async clearLoginFailures(subject) {
+      db.delete('loginFailures', subject);
+    },
+  };
+
+  return {
+    merchants,
+    configs,
+    scores,
+    users,
+    apiKeys,
+    sessions,
+    async publishInvalidation(key) {
+      for (const listener of listeners) listener(key);
+    },
+    onInvalidation(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async probe() {
+      const key = `probe-${clock.now()}-${Math.random()}`;
+      db.set('probe', key, 1);
+      if (!db.has('probe', key)) return { ok: false, failedStage: 'read' };
+      if (!db.delete('probe', key)) return { ok: false, failedStage: 'delete' };
+      return { ok: true };
+    },
+    isAvailable: () => true,
+    async close() {
+      clearInterval(sweeper);
+      db.close();
+    },
+  };
+}

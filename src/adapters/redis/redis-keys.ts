@@ -1,0 +1,57 @@
+/**
+ * The Redis key layout of the state store, in one place so ops can find any key.
+ *
+ * Keys that one script or MULTI touches together share a Redis-cluster hash tag (`{…}`): a window and
+ * its dedupe markers (`{<window>_}`, the decision-engine SR v3 layout), an elimination score and its
+ * markers, all operator-user keys (`{users}`) and all API-key keys (`{api-keys}`). The prefix comes
+ * first and must not contain braces, or it would become the hash tag itself.
+ */
+export interface RedisKeys {
+  merchant(merchantId: string): string;
+  config(merchantId: string, name: string): string;
+  /** decision-engine `{gw_sr_v3_score_…_}queue`: outcomes of one window, newest first. */
+  window(windowKey: string): string;
+  windowDedupe(windowKey: string, dedupeKey: string): string;
+  elimination(eliminationKey: string): string;
+  eliminationDedupe(eliminationKey: string, dedupeKey: string): string;
+  /** decision-engine `gateway_scoring_data_<paymentId>`, scoped by merchant. */
+  decisionContext(merchantId: string, paymentId: string): string;
+  user(userId: string): string;
+  userEmail(email: string): string;
+  userMemberships(userId: string): string;
+  apiKey(keyId: string): string;
+  apiKeyHash(keyHash: string): string;
+  merchantApiKeys(merchantId: string): string;
+  /** decision-engine `jwt_revoked:<jti>`. */
+  revokedToken(tokenId: string): string;
+  loginFailures(subject: string): string;
+  probe(nonce: string): string;
+  invalidationChannel(): string;
+}
+
+export function createRedisKeys(prefix: string): RedisKeys {
+  if (prefix.includes('{') || prefix.includes('}')) {
+    throw new TypeError('keyPrefix must not contain "{" or "}": it would become the cluster hash tag');
+  }
+  // Merchant ids are free text; encoding them keeps `<merchant>:<payment>` unambiguous when an id holds ':'.
+  const part = (value: string): string => encodeURIComponent(value);
+  return {
+    merchant: (merchantId) => `${prefix}merchant:${merchantId}`,
+    config: (merchantId, name) => `${prefix}config:${part(merchantId)}:${name}`,
+    window: (windowKey) => `${prefix}{${windowKey}_}queue`,
+    windowDedupe: (windowKey, dedupeKey) => `${prefix}{${windowKey}_}dedupe:${dedupeKey}`,
+    elimination: (eliminationKey) => `${prefix}{${eliminationKey}}`,
+    eliminationDedupe: (eliminationKey, dedupeKey) => `${prefix}{${eliminationKey}}dedupe:${dedupeKey}`,
+    decisionContext: (merchantId, paymentId) => `${prefix}gateway_scoring_data:${part(merchantId)}:${paymentId}`,
+    user: (userId) => `${prefix}{users}user:${userId}`,
+    userEmail: (email) => `${prefix}{users}email:${email}`,
+    userMemberships: (userId) => `${prefix}{users}memberships:${userId}`,
+    apiKey: (keyId) => `${prefix}{api-keys}key:${keyId}`,
+    apiKeyHash: (keyHash) => `${prefix}{api-keys}hash:${keyHash}`,
+    merchantApiKeys: (merchantId) => `${prefix}{api-keys}merchant:${merchantId}`,
+    revokedToken: (tokenId) => `${prefix}jwt_revoked:${tokenId}`,
+    loginFailures: (subject) => `${prefix}login_failures:${subject}`,
+    probe: (nonce) => `${prefix}probe:${nonce}`,
+    invalidationChannel: () => `${prefix}invalidation`,
+  };
+}

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import type { Redis } from 'ioredis';
+
+/**
+ * The Lua scripts beside this file, registered as commands on a client (EVALSHA, falling back to
+ * EVAL once per connection when the server has not cached the script).
+ *
+ * @remarks The `.lua` files are read relative to this module at client creation (never at import),
+ * so the build must copy `src/adapters/redis/*.lua` next to the compiled `.js`.
+ */
+export interface ScriptCommands {
+  /** record-outcome.lua → [applied, successes, length] */
+  recordOutcome(
+    windowKey: string,
+    dedupeKey: string,
+    outcome: string,
+    bucketSize: number,
+    dedupeTtlSeconds: number,
+    windowTtlSeconds: number,
+  ): Promise<[number, number, number]>;
+  /** apply-elimination.lua → [applied, document JSON | null] */
+  applyElimination(
+    scoreKey: string,
+    dedupeKey: string,
+    factor: string,
+    countsTransaction: string,
+    nowMs: number,
+    ttlMs: number,
+    dedupeTtlSeconds: number,
+  ): Promise<[number, string | null]>;
+  /** create-user.lua → 1 created, 0 email taken */
+  createUser(emailKey: string, userKey: string, userId: string, ...fieldValues: string[]): Promise<number>;
+  /** update-hash-if-exists.lua → previous fields (flat) or null */
+  updateHashIfExists(key: string, ...fieldValues: string[]): Promise<string[] | null>;
+}
+
+export type ScriptedRedis = Redis & ScriptCommands;
+
+const scripts: readonly { name: keyof ScriptCommands; file: string; keys: number }[] = [
+  { name: 'recordOutcome', file: 'record-outcome.lua', keys: 2 },
+  { name: 'applyElimination', file: 'apply-elimination.lua', keys: 2 },
+  { name: 'createUser', file: 'create-user.lua', keys: 2 },
+  { name: 'updateHashIfExists', file: 'update-hash-if-exists.lua', keys: 1 },
+];
+
+export function defineScripts(redis: Redis): ScriptedRedis {
+  for (const script of scripts) {
+    const lua = readFileSync(new URL(`./${script.file}`, import.meta.url), 'utf8');
+    redis.defineCommand(script.name, { numberOfKeys: script.keys, lua });
+  }
+  return redis as ScriptedRedis;
+}

@@ -1,0 +1,309 @@
+import { randomUUID } from 'node:crypto';
+import { SwitchyardError } from '../errors/switchyard-error.js';
+import type {
+  ApiKeyRecord,
+  ApiKeyStore,
+  MerchantRole,
+  MerchantStore,
+  SessionStore,
+  UserRecord,
+  UserStore,
+} from '../ports/state-store.js';
+import type { Clock } from '../time/clock.js';
+import { generateApiKey, hashApiKey, isApiKeyFormat } from './api-key.js';
+import type {
+  ApiKeyAuthentication,
+  AuthSession,
+  Authentication,
+  BearerAuthentication,
+  CreatedApiKey,
+  LoginResult,
+  MerchantMembershipInfo,
+  MeResult,
+  MerchantsResult,
+  OnboardMerchantResult,
+  RevokeApiKeyResult,
+  SignupResult,
+  SwitchMerchantResult,
+} from './auth-outcomes.js';
+import { safeEqual } from './constant-time.js';
+import { LoginThrottle, type LoginThrottlePolicy } from './login-throttle.js';
+import { defaultScryptParams, hashPassword, verifyPassword, type ScryptParams } from './password-hash.js';
+import { checkPassword } from './password-policy.js';
+import type { SessionClaims, TokenService } from './token-service.js';
+
+export interface AuthServiceDependencies {
+  readonly users: UserStore;
+  readonly apiKeys: ApiKeyStore;
+  readonly sessions: SessionStore;
+  readonly merchants: MerchantStore;
+  readonly tokens: TokenService;
+  readonly clock: Clock;
+  /** User ids, API key ids and the random part of onboarded merchant ids; UUID v4 by default. */
+  readonly generateId?: () => string;
+  /** scrypt cost for new hashes (tests inject a low `logN`); defaults to `defaultScryptParams`. */
+  readonly passwordHashing?: ScryptParams;
+  readonly loginThrottle?: LoginThrottlePolicy;
+}
+
+export interface SignupInput {
+  readonly email: string;
+  readonly password: string;
+  /** An existing merchant to join as admin; trimmed, and '' means none (decision-engine). */
+  readonly merchantId?: string | null | undefined;
+}
+
+/** Tries at a fresh merchant id before giving up; 48 random bits make even a second try unlikely. */
+const merchantIdAttempts = 3;
+
+/**
+ * Operator access: signup, login, sessions, merchant membership and API keys, over the state-store
+ * ports. Expected failures come back as `kind` values (see `AuthFailure` for the wire mapping);
+ * store outages and bugs throw. Knows no HTTP.
+ */
+export class AuthService {
+  readonly #deps: AuthServiceDependencies;
+  readonly #generateId: () => string;
+  readonly #passwordHashing: ScryptParams;
+  readonly #throttle: LoginThrottle;
+  #dummyHash: Promise<string> | undefined;
+
+  constructor(dependencies: AuthServiceDependencies) {
+    this.#deps = dependencies;
+    this.#generateId = dependencies.generateId ?? randomUUID;
+    this.#passwordHashing = dependencies.passwordHashing ?? defaultScryptParams;
+    this.#throttle = new LoginThrottle(dependencies.sessions, dependencies.loginThrottle);
+  }
+
+  /**
+   * Creates a user. Checks in decision-engine's order: email taken, weak password, unknown
+   * merchant. Joining a merchant makes the user its admin, as decision-engine does (so signup to an
+   * existing merchant should sit behind the admin secret; the API layer decides).
+   */
+  async signup(input: SignupInput): Promise<SignupResult> {
+    const { users, merchants, clock } = this.#deps;
+    if (await users.findByEmail(input.email)) return { kind: 'email_taken' };
+    const password = checkPassword(input.password, input.email);
+    if (!password.ok) return { kind: 'weak_password', reason: password.reason, message: password.message };
+    const merchantId = input.merchantId?.trim() ?? '';
+    if (merchantId !== '' && !(await merchants.get(merchantId))) return { kind: 'merchant_not_found' };
+
+    const user: UserRecord = {
+      userId: this.#generateId(),
+      email: input.email,
+      passwordHash: await hashPassword(input.password, this.#passwordHashing),
+      currentMerchantId: merchantId,
+      isActive: true,
+      createdAt: clock.now(),
+    };
+    // Two signups racing for one email both pass the lookup; the store settles it.
+    if ((await users.create(user)) === 'exists') return { kind: 'email_taken' };
+    if (merchantId !== '') await users.addMembership({ userId: user.userId, merchantId, role: 'admin' });
+    return { kind: 'ok', session: await this.#sessionFor(user, merchantId) };
+  }
+
+  /**
+   * Signs a user in. Unknown email and wrong password give the same answer, and an unknown email
+   * still pays for one scrypt verification, so neither the answer nor its timing tells whether an
+   * account exists. `inactive` is only told to someone who knows the password.
+   */
+  async login(email: string, password: string, sourceAddress: string): Promise<LoginResult> {
+    const throttle = await this.#throttle.check(email, sourceAddress);
+    if (!throttle.allowed) return { kind: 'throttled', retryAfterMs: throttle.retryAfterMs };
+
+    const user = await this.#deps.users.findByEmail(email);
+    const passwordMatches = user
+      ? await verifyPassword(password, user.passwordHash)
+      : await verifyPassword(password, await this.#dummyPasswordHash()).then(() => false);
+    if (!user || !passwordMatches) {
+      await this.#throttle.recordFailure(email, sourceAddress);
+      return { kind: 'invalid_credentials' };
+    }
+    await this.#throttle.recordSuccess(email);
+    if (!user.isActive) return { kind: 'inactive' };
+    return { kind: 'ok', session: await this.#sessionFor(user, user.currentMerchantId) };
+  }
+
+  /** Revokes this token only; the user's other sessions stay valid (decision-engine behaviour). */
+  async logout(claims: SessionClaims): Promise<void> {
+    await this.#deps.tokens.revoke(claims);
+  }
+
+  /** The signed-in user, in the merchant context of the token. */
+  async me(claims: SessionClaims): Promise<MeResult> {
+    const user = await this.#activeUser(claims);
+    if (user.kind !== 'ok') return user;
+    return {
+      kind: 'ok',
+      profile: {
+        userId: user.user.userId,
+        email: user.user.email,
+        merchantId: claims.merchantId,
+        role: claims.role,
+        emailVerified: true,
+        merchants: await this.#membershipInfos(user.user.userId),
+      },
+    };
+  }
+
+  async merchants(claims: SessionClaims): Promise<MerchantsResult> {
+    const user = await this.#activeUser(claims);
+    if (user.kind !== 'ok') return user;
+    return { kind: 'ok', merchants: await this.#membershipInfos(user.user.userId) };
+  }
+
+  /**
+   * Issues a token for another merchant the user belongs to and makes it the user's current one.
+   * Not a member answers `merchant_not_found`, as decision-engine does (it does not confirm that
+   * the merchant exists). The old token stays valid.
+   */
+  async switchMerchant(claims: SessionClaims, merchantId: string): Promise<SwitchMerchantResult> {
+    const user = await this.#activeUser(claims);
+    if (user.kind !== 'ok') return user;
+    const target = merchantId.trim();
+    const memberships = await this.#deps.users.memberships(user.user.userId);
+    if (!memberships.some((membership) => membership.merchantId === target)) return { kind: 'merchant_not_found' };
+    await this.#deps.users.setCurrentMerchant(user.user.userId, target);
+    return { kind: 'ok', session: await this.#sessionFor(user.user, target) };
+  }
+
+  /** Creates a merchant (`merchant_` + 12 hex), makes the user its admin and switches to it. */
+  async onboardMerchant(claims: SessionClaims, merchantName: string): Promise<OnboardMerchantResult> {
+    const user = await this.#activeUser(claims);
+    if (user.kind !== 'ok') return user;
+    const merchantId = await this.#createMerchant(merchantName);
+    const { userId } = user.user;
+    await this.#deps.users.addMembership({ userId, merchantId, role: 'admin' });
+    await this.#deps.users.setCurrentMerchant(userId, merchantId);
+    return { kind: 'ok', onboarded: { merchantName, session: await this.#sessionFor(user.user, merchantId) } };
+  }
+
+  /**
+   * Mints an API key for a merchant. Like decision-engine, it neither checks that the merchant
+   * exists nor who asks; ownership rules, if any, belong to the API layer.
+   */
+  async createApiKey(merchantId: string, description: string | null): Promise<CreatedApiKey> {
+    const key = generateApiKey();
+    const record: ApiKeyRecord = {
+      keyId: this.#generateId(),
+      merchantId,
+      keyHash: key.hash,
+      keyPrefix: key.prefix,
+      description,
+      isActive: true,
+      createdAt: this.#deps.clock.now(),
+    };
+    await this.#deps.apiKeys.create(record);
+    return { record, rawKey: key.raw };
+  }
+
+  /** Active and revoked keys; records hold only hashes and prefixes. */
+  async listApiKeys(merchantId: string): Promise<readonly ApiKeyRecord[]> {
+    return this.#deps.apiKeys.listByMerchant(merchantId);
+  }
+
+  /** Idempotent: revoking a revoked key is `ok` again. */
+  async revokeApiKey(keyId: string): Promise<RevokeApiKeyResult> {
+    const previous = await this.#deps.apiKeys.revoke(keyId);
+    return previous ? { kind: 'ok', keyId } : { kind: 'api_key_not_found' };
+  }
+
+  /**
+   * Checks an `x-api-key` value. The format is checked before hashing; the store is searched by
+   * hash, and the hash it returns is compared again in constant time, so no comparison of the raw
+   * key (or of its hash) ever short-circuits on the first differing byte.
+   */
+  async authenticateApiKey(raw: string): Promise<ApiKeyAuthentication> {
+    if (!isApiKeyFormat(raw)) return { kind: 'invalid_api_key' };
+    const hash = hashApiKey(raw);
+    const record = await this.#deps.apiKeys.findByHash(hash);
+    if (!record || !safeEqual(record.keyHash, hash)) return { kind: 'invalid_api_key' };
+    if (!record.isActive) return { kind: 'revoked_api_key' };
+    return { kind: 'ok', merchantId: record.merchantId, keyId: record.keyId };
+  }
+
+  async authenticateBearer(token: string): Promise<BearerAuthentication> {
+    const verification = await this.#deps.tokens.verify(token);
+    return verification.ok
+      ? { kind: 'ok', claims: verification.claims }
+      : { kind: 'invalid_token', reason: verification.reason };
+  }
+
+  /**
+   * decision-engine's precedence for protected routes: a Bearer token wins and, when invalid,
+   * never falls back to an API key; then the API key; neither is `missing_credentials`.
+   *
+   * @remarks The admin-secret pass and compat mode (`apiKeyAuthEnabled=false`) depend on config
+   * and stay in the API layer, between the Bearer and the API-key steps.
+   */
+  async authenticate(credentials: { readonly bearerToken?: string | undefined; readonly apiKey?: string | undefined }): Promise<Authentication> {
+    if (credentials.bearerToken !== undefined) {
+      const bearer = await this.authenticateBearer(credentials.bearerToken);
+      return bearer.kind === 'ok' ? { kind: 'ok', context: { via: 'bearer', claims: bearer.claims } } : bearer;
+    }
+    if (credentials.apiKey === undefined) return { kind: 'missing_credentials' };
+    const key = await this.authenticateApiKey(credentials.apiKey);
+    return key.kind === 'ok'
+      ? { kind: 'ok', context: { via: 'api_key', merchantId: key.merchantId, keyId: key.keyId } }
+      : key;
+  }
+
+  async #activeUser(
+    claims: SessionClaims,
+  ): Promise<{ kind: 'ok'; user: UserRecord } | { kind: 'invalid_token'; reason: 'unknown_user' } | { kind: 'inactive' }> {
+    const user = await this.#deps.users.findById(claims.userId);
+    if (!user) return { kind: 'invalid_token', reason: 'unknown_user' };
+    if (!user.isActive) return { kind: 'inactive' };
+    return { kind: 'ok', user };
+  }
+
+  async #sessionFor(user: UserRecord, merchantId: string): Promise<AuthSession> {
+    const merchants = await this.#membershipInfos(user.userId);
+    // No merchant yet: decision-engine's users.role default ('admin'); a merchant without a
+    // membership row (data drift) gets the least privilege.
+    const role: MerchantRole =
+      merchants.find((membership) => membership.merchantId === merchantId)?.role ?? (merchantId === '' ? 'admin' : 'member');
+    const issued = await this.#deps.tokens.issue({ userId: user.userId, email: user.email, merchantId, role });
+    return {
+      token: issued.token,
+      tokenId: issued.tokenId,
+      expiresAt: issued.expiresAt,
+      userId: user.userId,
+      email: user.email,
+      merchantId,
+      role,
+      merchants,
+    };
+  }
+
+  async #membershipInfos(userId: string): Promise<readonly MerchantMembershipInfo[]> {
+    const memberships = await this.#deps.users.memberships(userId);
+    return Promise.all(
+      memberships.map(async ({ merchantId, role }) => ({
+        merchantId,
+        merchantName: (await this.#deps.merchants.get(merchantId))?.merchantName ?? null,
+        role,
+      })),
+    );
+  }
+
+  async #createMerchant(merchantName: string): Promise<string> {
+    for (let attempt = 0; attempt < merchantIdAttempts; attempt += 1) {
+      const merchantId = `merchant_${this.#generateId().replace(/-/g, '').slice(0, 12)}`;
+      const outcome = await this.#deps.merchants.create({
+        merchantId,
+        merchantName,
+        deciderInput: null,
+        createdAt: this.#deps.clock.now(),
+      });
+      if (outcome === 'created') return merchantId;
+    }
+    throw new SwitchyardError('SY_INTERNAL', { message: 'could not find a free merchant id', details: { attempts: merchantIdAttempts } });
+  }
+
+  /** A real hash of a random password, made once with the current parameters, for unknown emails. */
+  #dummyPasswordHash(): Promise<string> {
+    this.#dummyHash ??= hashPassword(randomUUID(), this.#passwordHashing);
+    return this.#dummyHash;
+  }
+}

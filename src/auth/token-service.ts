@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { SwitchyardError } from '../errors/switchyard-error.js';
+import type { MerchantRole, SessionStore } from '../ports/state-store.js';
+import type { Clock } from '../time/clock.js';
+import { resolveTokenKeys, type TokenKeyConfig } from './token-keys.js';
+
+export type { TokenAlgorithm } from './token-keys.js';
+
+/** The config slice the token service needs (built by the composition root from `Config`). */
+export interface TokenConfig extends TokenKeyConfig {
+  readonly issuer: string;
+  readonly audience: string;
+  /** Token lifetime; the config default is 86,400 s (24 h, decision-engine's `jwt_expiry_seconds`). */
+  readonly ttlSeconds: number;
+}
+
+/** Who a token speaks for: the user and the merchant context the session works in. */
+export interface TokenSubject {
+  readonly userId: string;
+  readonly email: string;
+  /** '' when the user belongs to no merchant yet (signup without merchant, before onboarding). */
+  readonly merchantId: string;
+  readonly role: MerchantRole;
+}
+
+/** A verified token's claims, in domain words. Times are epoch milliseconds, like `Clock`. */
+export interface SessionClaims extends TokenSubject {
+  /** The `jti`: what logout revokes. */
+  readonly tokenId: string;
+  readonly issuedAt: number;
+  readonly expiresAt: number;
+}
+
+export interface IssuedToken {
+  readonly token: string;
+  readonly tokenId: string;
+  /** Epoch milliseconds (the `exp` claim × 1000). */
+  readonly expiresAt: number;
+  readonly claims: SessionClaims;
+}
+
+/**
+ * Why a token was refused. The API answers all of them the same way (401 `Invalid or expired
+ * token`); the reason is for logs and metrics.
+ */
+export type TokenRejection = 'malformed' | 'expired' | 'not_yet_valid' | 'bad_signature' | 'claims' | 'revoked';
+
+export type TokenVerification =
+  | { readonly ok: true; readonly claims: SessionClaims }
+  | { readonly ok: false; readonly reason: TokenRejection };
+
+/**
+ * Issues and checks operator session tokens (JWS compact JWTs).
+ *
+ * Wire claims, compatible with decision-engine 1.4.x: `sub` (= `user_id`), `user_id`, `email`,
+ * `merchant_id`, `role`, `jti`, `iat`, `exp`, plus `nbf`, `iss` and `aud`, which we also require.
+ */
+export interface TokenService {
+  issue(subject: TokenSubject): Promise<IssuedToken>;
+  /**
+   * Checks, in order: shape, algorithm allow-list and signature, `exp` (no leeway, as in
+   * decision-engine), `nbf`, `iss`, `aud`, our claims, then the revocation list.
+   * Expected failures are returned; a store outage during the revocation check throws.
+   */
+  verify(token: string): Promise<TokenVerification>;
+  /** Denies the token's id until the token would have expired anyway, on every replica. */
+  revoke(claims: SessionClaims): Promise<void>;
+}
+
+export interface TokenServiceDependencies {
+  readonly sessions: SessionStore;
+  readonly clock: Clock;
+  /** Token ids; UUID v4 by default, like decision-engine's `jti`. */
+  readonly generateTokenId?: () => string;
+}
+
+/** Tokens longer than this are refused before parsing; ours are about 500 bytes. */
+const maxTokenLength = 8 * 1024;
+
+/** decision-engine keeps a revocation for at least 1 s, so a token expiring now is still denied. */
+const minRevocationMs = 1000;
+
+const roles: ReadonlySet<string> = new Set<MerchantRole>(['admin', 'member']);
+
+/**
+ * Builds the token service. Key material is checked here, once, so a bad key or an algorithm
+ * that does not fit it fails at start (`SY_CONFIG_INVALID`), not on the first login.
+ */
+export function createTokenService(config: TokenConfig, dependencies: TokenServiceDependencies): TokenService {
+  if (!Number.isInteger(config.ttlSeconds) || config.ttlSeconds <= 0) {
+    throw new SwitchyardError('SY_CONFIG_INVALID', { message: 'JWT_TTL_SECONDS (jwtTtlSeconds) must be a positive integer' });
+  }
+  const keys = resolveTokenKeys(config);
+  const { sessions, clock } = dependencies;
+  const generateTokenId = dependencies.generateTokenId ?? randomUUID;
+  const algorithms = [...config.algorithms];
+
+  async function issue(subject: TokenSubject): Promise<IssuedToken> {
+    if (keys.signKey === undefined) {
+      throw new SwitchyardError('SY_CONFIG_INVALID', {
+        message: 'JWT_PRIVATE_KEY (jwtPrivateKey) is required to issue tokens with an asymmetric algorithm',
+      });
+    }
+    const issuedAtSeconds = Math.floor(clock.now() / 1000);
+    const expiresAtSeconds = issuedAtSeconds + config.ttlSeconds;
+    const tokenId = generateTokenId();
+    const token = await new SignJWT({
+      user_id: subject.userId,
+      email: subject.email,
+      merchant_id: subject.merchantId,
+      role: subject.role,
+    })
+      .setProtectedHeader({ alg: keys.signingAlgorithm, typ: 'JWT' })
+      .setSubject(subject.userId)
+      .setJti(tokenId)
+      .setIssuedAt(issuedAtSeconds)
+      .setNotBefore(issuedAtSeconds)
+      .setExpirationTime(expiresAtSeconds)
+      .setIssuer(config.issuer)
+      .setAudience(config.audience)
+      .sign(keys.signKey);
+    const claims: SessionClaims = {
+      ...subject,
+      tokenId,
+      issuedAt: issuedAtSeconds * 1000,
+      expiresAt: expiresAtSeconds * 1000,
+    };
+    return { token, tokenId, expiresAt: claims.expiresAt, claims };
+  }
+
+  async function verify(token: string): Promise<TokenVerification> {
+    if (token.length > maxTokenLength || token.split('.').length !== 3) return { ok: false, reason: 'malformed' };
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, keys.verifyKey, {
+        algorithms,
+        issuer: config.issuer,
+        audience: config.audience,
+        currentDate: new Date(clock.now()),
+        requiredClaims: ['sub', 'jti', 'iat', 'exp', 'nbf'],
+      }));
+    } catch (error) {
+      return { ok: false, reason: mapJoseError(error) };
+    }
+    const claims = toSessionClaims(payload);
+    if (claims === undefined) return { ok: false, reason: 'claims' };
+    if (await sessions.isTokenRevoked(claims.tokenId)) return { ok: false, reason: 'revoked' };
+    return { ok: true, claims };
+  }
+
+  async function revoke(claims: SessionClaims): Promise<void> {
+    await sessions.revokeToken(claims.tokenId, Math.max(claims.expiresAt, clock.now() + minRevocationMs));
+  }
+
+  return { issue, verify, revoke };
+}
+
+/**
+ * jose reports every refusal as a `JOSEError` with a stable `code`; anything else is a bug and
+ * is rethrown rather than passed off as a bad token.
+ */
+function mapJoseError(error: unknown): TokenRejection {
+  if (!(error instanceof errors.JOSEError)) throw error;
+  switch (error.code) {
+    case 'ERR_JWT_EXPIRED':
+      return 'expired';
+    case 'ERR_JWT_CLAIM_VALIDATION_FAILED':
+      return error instanceof errors.JWTClaimValidationFailed && error.claim === 'nbf' && error.reason === 'check_failed'
+        ? 'not_yet_valid'
+        : 'claims';
+    case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
+    case 'ERR_JOSE_ALG_NOT_ALLOWED':
+      return 'bad_signature';
+    default:
+      return 'malformed';
+  }
+}
+
+function toSessionClaims(payload: JWTPayload): SessionClaims | undefined {
+  const { sub, jti, iat, exp } = payload;
+  const userId = payload['user_id'];
+  const email = payload['email'];
+  const merchantId = payload['merchant_id'];
+  const role = payload['role'];
+  if (
+    typeof userId !== 'string' || userId === '' || sub !== userId ||
+    typeof email !== 'string' || typeof merchantId !== 'string' ||
+    typeof role !== 'string' || !roles.has(role) ||
+    typeof jti !== 'string' || jti === '' ||
+    typeof iat !== 'number' || typeof exp !== 'number'
+  ) {
+    return undefined;
+  }
+  return { userId, email, merchantId, role: role as MerchantRole, tokenId: jti, issuedAt: iat * 1000, expiresAt: exp * 1000 };
+}

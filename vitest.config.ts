@@ -1,0 +1,34 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Projects: unit (pure), contract (HTTP via inject on buildApp), ports (shared port suites against
+ * every adapter), integration (real Redis, Kafka, ClickHouse, chDB) and fault (stops and starts the
+ * shared servers, so its files run one at a time after the rest).
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { test: { name: 'contract', include: ['test/contract/**/*.test.ts'] } },
+      { test: { name: 'ports', include: ['test/ports/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          exclude: ['test/integration/**/*.fault.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'fault',
+          include: ['test/integration/**/*.fault.test.ts'],
+          fileParallelism: false,
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,51 @@
+import { createEvent, type EventEnvelope } from '../src/events/event-envelope.js';
+import { derivedUuidV7 } from '../src/events/uuid-v7.js';
+import { applyFeedback, recordDecision } from '../src/feedback/apply-feedback.js';
+import type { Logger } from '../src/logging/logger.js';
+import type { EventBus } from '../src/ports/event-bus.js';
+import type { StateStore } from '../src/ports/state-store.js';
+import type { RoutingDefaults } from '../src/routing/routing-defaults.js';
+import type { Clock } from '../src/time/clock.js';
+import { handleOf, type WorkerHandle } from './worker-handle.js';
+
+export interface SrWindowsDeps {
+  readonly bus: EventBus;
+  readonly state: StateStore;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly defaults: RoutingDefaults;
+}
+
+export const srWindowsGroup = 'sr-windows';
+
+/**
+ * The sr-windows worker: consumes decisions (stores what feedback will need) and feedback (updates
+ * the success-rate window and elimination score, idempotently), then publishes a score snapshot.
+ * Events of one payment share a partition, so its decision is always handled before its feedback.
+ */
+export async function start(deps: SrWindowsDeps): Promise<WorkerHandle> {
+  const log = deps.logger.child({ worker: srWindowsGroup });
+  const subscription = await deps.bus.subscribe({
+    group: srWindowsGroup,
+    topics: ['routing'],
+    maxBatchSize: 500,
+    handler: async (batch) => {
+      const snapshots: EventEnvelope[] = [];
+      for (const event of batch) {
+        if (event.type === 'decision.created') {
+          await recordDecision(event, { scores: deps.state.scores, defaults: deps.defaults });
+        } else if (event.type === 'feedback.received') {
+          const result = await applyFeedback(event, { scores: deps.state.scores, configs: deps.state.configs, clock: deps.clock, defaults: deps.defaults });
+          log.debug({ eventId: event.id, merchantId: event.merchantId, result: result.kind }, 'feedback applied');
+          if (result.kind === 'applied' || result.kind === 'duplicate') {
+            // Derived id: a redelivered feedback republishes the same snapshot, which analytics counts once.
+            snapshots.push(createEvent('score.updated', event.merchantId, result.snapshot, deps.clock.now(), derivedUuidV7(event.id, 'score.updated')));
+          }
+        }
+      }
+      if (snapshots.length > 0) await deps.bus.publish(snapshots);
+    },
+  });
+  log.info({ group: srWindowsGroup }, 'worker started');
+  return handleOf(srWindowsGroup, subscription);
+}
