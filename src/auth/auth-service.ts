@@ -303,7 +303,10 @@ export class AuthService {
 
   /** A real hash of a random password, made once with the current parameters, for unknown emails. */
   #dummyPasswordHash(): Promise<string> {
-    this.#dummyHash ??= hashPassword(randomUUID(), this.#passwordHashing);
+    this.#dummyHash ??= hashPassword(randomUUID(), this.#passwordHashing).catch((error: unknown) => {
+      this.#dummyHash = undefined; // let the next login try again instead of caching the failure
+      throw error;
+    });
     return this.#dummyHash;
   }
 }

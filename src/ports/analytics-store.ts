@@ -1,13 +1,60 @@
+import type { ParsedAnalyticsQuery } from '../analytics/analytics-query.js';
+import type {
+  DecisionsReport,
+  GatewayScoresReport,
+  LogSummariesReport,
+  OverviewReport,
+  PaymentAuditReport,
+  RoutingStatsReport,
+} from '../analytics/analytics-reports.js';
+import type { AnalyticsRows } from '../analytics/analytics-rows.js';
+
 /**
- * Analytics rows written by the analytics-sink worker and read by /analytics/*.
- * One SQL dialect serves ClickHouse server (18.16) and chDB (26.x); see schemas/clickhouse/.
+ * Analytics rows written by the analytics-sink worker and read by /analytics/*. One SQL dialect
+ * serves ClickHouse server (18.16) and chDB (26.x); the DDL is schemas/clickhouse/.
  *
- * @remarks Owned by the event-spine issue; this file is its contract.
+ * Idempotence is the contract that lets the sink retry: every row carries its event id, and every
+ * read de-duplicates by it (ReplacingMergeTree keyed on the event id, read with FINAL), so a batch
+ * inserted twice, or replayed after a worker restart, never counts twice, whatever the merge timing.
+ *
+ * Every read is scoped to `query.merchantId` (the credential's merchant) and to the query window,
+ * and returns the decision-engine 1.4.x response body for its endpoint.
+ *
+ * @remarks Failures of the engine surface as SwitchyardError `SY_ANALYTICS_UNAVAILABLE` (with
+ * `isRetryable` when the engine could not be reached). There is no write-path buffering here: the
+ * sink batches and retries. No in-memory fallback exists, as in the reference.
  */
 export interface AnalyticsStore {
-  /** Applies schemas/clickhouse migrations in order; safe to call on every start. */
+  /** Applies schemas/clickhouse migrations in order, each once (recorded in `schema_migrations`); safe on every start. */
   migrate(): Promise<void>;
+
+  /** Writes a batch of rows. Safe to retry: re-inserted rows are de-duplicated by event id on read. */
+  insert(batch: AnalyticsRows): Promise<void>;
+
+  /** GET /analytics/overview: KPI counts, route hits, top scores, errors and rules. */
+  overview(query: ParsedAnalyticsQuery): Promise<OverviewReport>;
+  /** GET /analytics/decisions: decision tiles, per-bucket counts by approach, approach totals. */
+  decisions(query: ParsedAnalyticsQuery): Promise<DecisionsReport>;
+  /** GET /analytics/gateway-scores: latest score per (PMT, PM, gateway) and the score series. */
+  gatewayScores(query: ParsedAnalyticsQuery): Promise<GatewayScoresReport>;
+  /** GET /analytics/log-summaries: grouped errors and a page of error samples, newest first. */
+  logSummaries(query: ParsedAnalyticsQuery): Promise<LogSummariesReport>;
+  /** GET /analytics/payment-audit: per-payment summaries of dynamic flows and one timeline. */
+  paymentAudit(query: ParsedAnalyticsQuery): Promise<PaymentAuditReport>;
+  /** GET /analytics/preview-trace: as payment-audit, over rule-evaluation (preview) flows. */
+  previewTrace(query: ParsedAnalyticsQuery): Promise<PaymentAuditReport>;
+  /** GET /analytics/routing-stats: gateway share, top rules, score trend and the filter values seen. */
+  routingStats(query: ParsedAnalyticsQuery): Promise<RoutingStatsReport>;
+
+  /**
+   * Retention: drops every daily partition (UTC days) strictly before the day containing `dayMs`.
+   * Partition drops are cheap and final, unlike row deletes. Returns how many partitions went.
+   */
+  dropPartitionsBefore(dayMs: number): Promise<number>;
+
   /** Pings the engine; false when it cannot answer. */
   ping(): Promise<boolean>;
+
+  /** Releases the engine connection (or stops the chDB worker thread). */
   close(): Promise<void>;
 }

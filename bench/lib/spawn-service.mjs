@@ -1,0 +1,60 @@
+// Starts `switchyard serve` from dist/ as a child process on a free loopback port and waits until
+// /health/ready answers; returns its base URL and a stop() that sends SIGTERM and awaits exit.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = new URL('../..', import.meta.url).pathname;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function spawnService(env = {}) {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-bench-'));
+  const child = spawn(process.execPath, [join(root, 'dist/cli/main.js'), 'serve'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_SECRET: 'bench-secret', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const response = await fetch(`${url}/health/ready`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet: the loop polls the real condition (the port answering)
+    }
+    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
+    if (attempt > 600) throw new Error('service did not become ready in 60 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export async function json(url, path, body, headers = {}) {
+  const response = await fetch(`${url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${path} → ${response.status} ${text}`);
+  return text.startsWith('{') ? JSON.parse(text) : text;
+}

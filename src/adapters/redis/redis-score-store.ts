@@ -1,0 +1,102 @@
+import type { DecisionContext, EliminationScore, ScoreStore, WindowRead } from '../../ports/state-store.js';
+import { parseStored, type RedisContext } from './redis-context.js';
+
+/** decision-engine's elimination score document, as stored (apply-elimination.lua writes it). */
+interface ScoreDocument {
+  readonly score: number;
+  readonly timestamp: number;
+  readonly lastResetTimestamp?: number;
+  readonly transactionCount: number;
+}
+
+function toEliminationScore(document: ScoreDocument): EliminationScore {
+  return { score: document.score, transactionCount: document.transactionCount, updatedAt: document.timestamp };
+}
+
+function summarise(entries: readonly string[]): WindowRead | undefined {
+  if (entries.length === 0) return undefined;
+  let successes = 0;
+  for (const entry of entries) if (entry === '1') successes++;
+  return { successes, length: entries.length };
+}
+
+/**
+ * Success-rate windows (LIST per window, decision-engine SR v3 layout), elimination scores (JSON per
+ * key) and decision contexts. Writes run as Lua scripts so the dedupe check, the seed, the push and
+ * the trim happen atomically; reads of many keys are one pipelined round trip.
+ *
+ * @remarks Dedupe markers live in the same hash slot as the key they guard, so a dedupe key is
+ * scoped to its window (or elimination key): the same dedupe key on two windows applies to both.
+ */
+export function createRedisScoreStore(context: RedisContext): ScoreStore {
+  const { keys } = context;
+  return {
+    readWindows: (windowKeys, bucketSize) =>
+      context.call('scores.readWindows', async (redis) => {
+        if (windowKeys.length === 0) return [];
+        const pipeline = redis.pipeline();
+        for (const key of windowKeys) pipeline.lrange(keys.window(key), 0, bucketSize - 1);
+        const replies = (await pipeline.exec()) ?? [];
+        return windowKeys.map((_, index) => {
+          const [error, entries] = replies[index] ?? [new Error('missing pipeline reply'), null];
+          if (error) throw error;
+          return summarise(entries as string[]);
+        });
+      }),
+
+    recordOutcome: (input) =>
+      context.call('scores.recordOutcome', async (redis) => {
+        const [applied, successes, length] = await redis.recordOutcome(
+          keys.window(input.windowKey),
+          keys.windowDedupe(input.windowKey, input.dedupeKey),
+          String(input.outcome),
+          input.bucketSize,
+          input.dedupeTtlSeconds,
+          input.windowTtlSeconds,
+        );
+        // A duplicate on a window that does not exist reads as the optimistic start (no history ⇒ 1.0).
+        const window = length === 0 ? { successes: input.bucketSize, length: input.bucketSize } : { successes, length };
+        return { applied: applied === 1, window };
+      }),
+
+    readEliminations: (eliminationKeys) =>
+      context.call('scores.readEliminations', async (redis) => {
+        if (eliminationKeys.length === 0) return [];
+        const pipeline = redis.pipeline();
+        for (const key of eliminationKeys) pipeline.get(keys.elimination(key));
+        const replies = (await pipeline.exec()) ?? [];
+        return eliminationKeys.map((_, index) => {
+          const [error, raw] = replies[index] ?? [new Error('missing pipeline reply'), null];
+          if (error) throw error;
+          const document = parseStored<ScoreDocument>(raw as string | null);
+          return document === undefined ? undefined : toEliminationScore(document);
+        });
+      }),
+
+    applyElimination: (input) =>
+      context.call('scores.applyElimination', async (redis) => {
+        const [applied, raw] = await redis.applyElimination(
+          keys.elimination(input.key),
+          keys.eliminationDedupe(input.key, input.dedupeKey),
+          String(input.factor),
+          input.countsTransaction ? '1' : '0',
+          input.nowMs,
+          input.ttlMs,
+          input.dedupeTtlSeconds,
+        );
+        const document = parseStored<ScoreDocument>(raw);
+        const score = document === undefined ? { score: 1, transactionCount: 0, updatedAt: input.nowMs } : toEliminationScore(document);
+        return { applied: applied === 1, score };
+      }),
+
+    putDecisionContext: (decision, ttlSeconds) =>
+      context.call('scores.putDecisionContext', async (redis) => {
+        await redis.set(keys.decisionContext(decision.merchantId, decision.paymentId), JSON.stringify(decision), 'EX', ttlSeconds);
+      }),
+
+    getDecisionContext: (merchantId, paymentId) =>
+      context.call('scores.getDecisionContext', async (redis) =>
+        parseStored<DecisionContext>(await redis.get(keys.decisionContext(merchantId, paymentId))),
+      ),
+  };
+}

@@ -1,0 +1,41 @@
+import type { SessionStore } from '../../ports/state-store.js';
+import type { RedisContext } from './redis-context.js';
+
+/** 1 s: decision-engine's floor for a revocation TTL (a token about to expire is still denied). */
+const minimumRevocationMs = 1000;
+
+/**
+ * Revoked JWT ids (decision-engine `jwt_revoked:<jti>`, kept until the token's own expiry) and
+ * login-failure counters.
+ *
+ * @remarks The login-failure "sliding window" is approximated by one counter whose TTL is renewed on
+ * every failure (INCR + EXPIRE in one MULTI): it resets after `windowSeconds` without a failure,
+ * so a steady attacker stays counted, which is the property lockout needs. Exact per-attempt
+ * expiry would need a sorted set per subject.
+ */
+export function createRedisSessionStore(context: RedisContext): SessionStore {
+  const { keys, clock } = context;
+  return {
+    revokeToken: (tokenId, expiresAtMs) =>
+      context.call('sessions.revokeToken', async (redis) => {
+        const ttlMs = Math.max(minimumRevocationMs, Math.ceil(expiresAtMs - clock.now()));
+        await redis.set(keys.revokedToken(tokenId), '1', 'PX', ttlMs);
+      }),
+    isTokenRevoked: (tokenId) =>
+      context.call('sessions.isTokenRevoked', async (redis) => (await redis.exists(keys.revokedToken(tokenId))) === 1),
+    recordLoginFailure: (subject, windowSeconds) =>
+      context.call('sessions.recordLoginFailure', async (redis) => {
+        const key = keys.loginFailures(subject);
+        const replies = await redis.multi().incr(key).expire(key, windowSeconds).exec();
+        const [error, count] = replies?.[0] ?? [new Error('MULTI aborted'), null];
+        if (error) throw error;
+        return Number(count);
+      }),
+    loginFailures: (subject) =>
+      context.call('sessions.loginFailures', async (redis) => Number((await redis.get(keys.loginFailures(subject))) ?? 0)),
+    clearLoginFailures: (subject) =>
+      context.call('sessions.clearLoginFailures', async (redis) => {
+        await redis.del(keys.loginFailures(subject));
+      }),
+  };
+}

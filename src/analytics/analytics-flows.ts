@@ -1,0 +1,23 @@
+/**
+ * Which domain `flow_type`s each read counts (decision-engine §7.1 catalogue). The ClickHouse
+ * queries receive these as bound arrays, so this is the only list.
+ */
+export const analyticsFlows = {
+  decision: 'decide_gateway_decision',
+  decisionError: 'decide_gateway_error',
+  ruleHit: 'decide_gateway_rule_hit',
+  /** Score snapshots, including the legacy /update-score flavour. */
+  snapshots: ['update_gateway_score_score_snapshot', 'update_score_legacy_score_snapshot'],
+  /** Structured failure summaries of every route. */
+  errors: ['decide_gateway_error', 'update_gateway_score_error', 'update_score_legacy_error', 'routing_evaluate_error'],
+} as const;
+
+/** Overview `route_hits`: always these three routes, in this order, 0 when absent. */
+export const routeHitFlows: readonly { readonly route: string; readonly flowType: string }[] = [
+  { route: '/decide_gateway', flowType: 'decide_gateway_request_hit' },
+  { route: '/update_gateway', flowType: 'update_gateway_score_request_hit' },
+  { route: '/rule_evaluate', flowType: 'routing_evaluate_request_hit' },
+];
+
+/** Status values of rows that record no outcome; `latest_status` of an audit result skips them. */
+export const outcomeFreeStatuses: readonly string[] = ['received', 'snapshot'];

@@ -1,0 +1,89 @@
+import type { AnalyticsQuery } from '../generated/schema-types.js';
+
+/** Look-back presets accepted by `range` (the enum comes from schemas/http/analytics/analytics-query.json). */
+export type AnalyticsRange = NonNullable<AnalyticsQuery['range']>;
+
+/** The seven reads; the endpoint decides the default page size. */
+export type AnalyticsEndpoint =
+  | 'overview'
+  | 'decisions'
+  | 'gateway-scores'
+  | 'log-summaries'
+  | 'payment-audit'
+  | 'preview-trace'
+  | 'routing-stats';
+
+/** Payment dimensions that can filter score snapshots, error summaries, log samples and gateway share. */
+export const dimensionKeys = [
+  'payment_method_type',
+  'payment_method',
+  'card_network',
+  'card_is_in',
+  'currency',
+  'country',
+  'auth_type',
+] as const;
+export type DimensionKey = (typeof dimensionKeys)[number];
+
+/** Labels shown by routing-stats `available_filters` for each dimension. */
+export const dimensionLabels: Readonly<Record<DimensionKey, string>> = {
+  payment_method_type: 'Payment method type',
+  payment_method: 'Payment method',
+  card_network: 'Card network',
+  card_is_in: 'Card ISIN',
+  currency: 'Currency',
+  country: 'Country',
+  auth_type: 'Auth type',
+};
+
+/**
+ * How payment-audit / preview-trace filter on `status`: the two families the reference names
+ * (`success`, `failure`) or one exact status (compared case-insensitively).
+ */
+export type StatusFilter =
+  | { readonly kind: 'any' }
+  | { readonly kind: 'success' }
+  | { readonly kind: 'failure' }
+  | { readonly kind: 'exact'; readonly status: string };
+
+/** Filters only payment-audit and preview-trace use. Null means "not given". */
+export interface AuditFilters {
+  readonly paymentId: string | null;
+  readonly requestId: string | null;
+  /** The `gateway` parameter as given, echoed by the audit responses. */
+  readonly gateway: string | null;
+  /** The `route` parameter as given, echoed by the audit responses. */
+  readonly route: string | null;
+  /** Stored route values the `route` parameter stands for (empty: no route filter). */
+  readonly routes: readonly string[];
+  /** The `status` parameter as given, echoed by the audit responses. */
+  readonly status: string | null;
+  readonly statusFilter: StatusFilter;
+  readonly flowType: string | null;
+  readonly routingApproach: string | null;
+  readonly excludeRoutingApproach: string | null;
+  readonly errorCode: string | null;
+}
+
+/**
+ * An analytics request after parsing: every default applied, every bound enforced, the window
+ * resolved to absolute epoch milliseconds. Stores take only this, never the raw query string.
+ */
+export interface ParsedAnalyticsQuery {
+  /** The authenticated merchant; a `merchant_id` query parameter is never used. */
+  readonly merchantId: string;
+  /** Echoed as the response `range`: the preset, or `custom` when start_ms/end_ms applied. */
+  readonly range: AnalyticsRange | 'custom';
+  /** Inclusive window bounds, epoch ms. */
+  readonly startMs: number;
+  readonly endMs: number;
+  /** Width of a series bucket, ms; `bucket_ms` values are multiples of it. */
+  readonly bucketMs: number;
+  readonly page: number;
+  readonly pageSize: number;
+  /** Exact-match dimension filters; absent keys do not filter. */
+  readonly dimensions: Readonly<Partial<Record<DimensionKey, string>>>;
+  /** Gateways from the comma-separated `gateway` parameter; empty means all. */
+  readonly gateways: readonly string[];
+  readonly audit: AuditFilters;
+}

@@ -1,0 +1,71 @@
+/**
+ * One row of `analytics_domain_events` (schemas/clickhouse/0001_domain_events.sql): a routing fact
+ * (decision, decision failure, feedback, score snapshot, request hit) in the reference's domain-row
+ * vocabulary. String columns use '' for "absent" (never NULL: filters and keys stay simple on both
+ * engines); reads turn '' back into null. Numeric metrics are null when unknown.
+ */
+export interface DomainEventRow {
+  /** The envelope id: the de-duplication key of every read. */
+  readonly event_id: string;
+  readonly merchant_id: string;
+  readonly created_at_ms: number;
+  readonly api_flow: string;
+  readonly flow_type: string;
+  /** `dynamic` (payment-audit), `preview` (preview-trace) or '' (in neither). */
+  readonly summary_kind: string;
+  readonly payment_id: string;
+  readonly request_id: string;
+  /** Groups a payment's events in payment-audit: payment id, else request id, else event id. */
+  readonly lookup_key: string;
+  readonly global_request_id: string;
+  readonly trace_id: string;
+  readonly payment_method_type: string;
+  readonly payment_method: string;
+  readonly card_network: string;
+  readonly card_is_in: string;
+  readonly currency: string;
+  readonly country: string;
+  readonly auth_type: string;
+  readonly gateway: string;
+  readonly event_stage: string;
+  readonly routing_approach: string;
+  readonly rule_name: string;
+  readonly status: string;
+  readonly error_code: string;
+  readonly error_message: string;
+  readonly score_value: number | null;
+  readonly sigma_factor: number | null;
+  readonly average_latency: number | null;
+  readonly tp99_latency: number | null;
+  readonly transaction_count: number | null;
+  readonly route: string;
+  /** The event payload as a JSON string, cut to {@link maxDetailsBytes}. */
+  readonly details: string;
+}
+
+/** One row of `analytics_api_events` (schemas/clickhouse/0002_api_events.sql): one HTTP call. */
+export interface ApiEventRow {
+  readonly event_id: string;
+  readonly merchant_id: string;
+  readonly created_at_ms: number;
+  readonly request_id: string;
+  readonly payment_id: string;
+  readonly api_flow: string;
+  readonly flow_type: string;
+  readonly url_path: string;
+  readonly http_method: string;
+  readonly status_code: number;
+  readonly latency_ms: number;
+  readonly error_code: string;
+  readonly error_message: string;
+  readonly user_agent: string;
+}
+
+/** A batch for {@link AnalyticsStore.insert}: rows of both tables, written together, safe to resend. */
+export interface AnalyticsRows {
+  readonly domain: readonly DomainEventRow[];
+  readonly api: readonly ApiEventRow[];
+}
+
+/** `details` is cut to 64 KiB, the reference's bound on a domain row's details. */
+export const maxDetailsBytes = 65_536;

@@ -1,0 +1,205 @@
+import { SwitchyardError } from '../errors/switchyard-error.js';
+import type { EventEnvelope } from '../events/event-envelope.js';
+import type { PaymentDimensions } from '../generated/schema-types.js';
+import { maxDetailsBytes, type AnalyticsRows, type ApiEventRow, type DomainEventRow } from './analytics-rows.js';
+
+/**
+ * API flow types whose calls also count as a domain "request hit" (overview `route_hits`, and the
+ * first entry of a payment's audit timeline), with the summary they belong to. Request hits are
+ * derived here, once, from `api.requested`, so the reads only ever look at domain rows.
+ */
+const requestHitFlows: Readonly<Record<string, { readonly flowType: string; readonly summaryKind: string }>> = {
+  decide_gateway: { flowType: 'decide_gateway_request_hit', summaryKind: 'dynamic' },
+  update_gateway_score: { flowType: 'update_gateway_score_request_hit', summaryKind: 'dynamic' },
+  routing_evaluate: { flowType: 'routing_evaluate_request_hit', summaryKind: 'preview' },
+};
+
+/**
+ * Maps bus events to analytics rows. Deterministic (same event → same rows), so a re-mapped,
+ * re-sent batch de-duplicates by event id.
+ *
+ * - `decision.created` → `decide_gateway_decision` (status `success`, stage `gateway_decided`).
+ * - `decision.failed` → `decide_gateway_error` (status `failure`, stage = the failing stage).
+ * - `feedback.received` → `update_gateway_score_update` (status = the transaction status).
+ * - `score.updated` → `update_gateway_score_score_snapshot` (score_value, transaction_count = bucket size).
+ * - `api.requested` → one API row, plus a `<flow>_request_hit` domain row for decide / feedback / evaluate calls.
+ *
+ * @throws SwitchyardError `SY_EVENT_INVALID` for an event version this mapper does not know.
+ */
+export function mapEventsToAnalyticsRows(events: readonly EventEnvelope[]): AnalyticsRows {
+  const domain: DomainEventRow[] = [];
+  const api: ApiEventRow[] = [];
+  for (const event of events) {
+    const rows = mapEventToRows(event);
+    domain.push(...rows.domain);
+    api.push(...rows.api);
+  }
+  return { domain, api };
+}
+
+export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
+  if (event.version !== 1) {
+    throw new SwitchyardError('SY_EVENT_INVALID', {
+      message: `No analytics mapping for ${event.type} version ${event.version}`,
+      details: { eventId: event.id, type: event.type, version: event.version },
+    });
+  }
+  switch (event.type) {
+    case 'decision.created': {
+      const p = event.payload;
+      return domainOnly({
+        ...base(event, p.paymentId, p.requestId, 'decide_gateway_decision', 'dynamic'),
+        ...dimensionsOf(p.payment),
+        gateway: p.gateway,
+        routing_approach: p.routingApproach,
+        status: 'success',
+        event_stage: 'gateway_decided',
+        route: 'decide_gateway',
+        details: detailsOf(p),
+      });
+    }
+    case 'decision.failed': {
+      const p = event.payload;
+      return domainOnly({
+        ...base(event, p.paymentId, p.requestId, 'decide_gateway_error', 'dynamic'),
+        status: 'failure',
+        event_stage: p.stage,
+        error_code: p.errorCode,
+        error_message: p.errorMessage,
+        route: 'decide_gateway',
+        details: detailsOf(p),
+      });
+    }
+    case 'feedback.received': {
+      const p = event.payload;
+      return domainOnly({
+        ...base(event, p.paymentId, p.requestId, 'update_gateway_score_update', 'dynamic'),
+        gateway: p.gateway,
+        status: p.status,
+        event_stage: 'score_updated',
+        route: p.source === 'update_score_legacy' ? 'update_score' : 'update_gateway_score',
+        details: detailsOf(p),
+      });
+    }
+    case 'score.updated': {
+      const p = event.payload;
+      return domainOnly({
+        ...base(event, p.paymentId, null, 'update_gateway_score_score_snapshot', 'dynamic'),
+        ...dimensionsOf(p.payment),
+        gateway: p.gateway,
+        status: 'snapshot',
+        event_stage: 'score_snapshot',
+        score_value: p.scoreValue,
+        transaction_count: p.bucketSize,
+        route: 'update_gateway_score',
+        details: detailsOf(p),
+      });
+    }
+    case 'api.requested': {
+      const p = event.payload;
+      const apiRow: ApiEventRow = {
+        event_id: event.id,
+        merchant_id: event.merchantId,
+        created_at_ms: event.occurredAt,
+        request_id: p.requestId,
+        payment_id: p.paymentId ?? '',
+        api_flow: p.apiFlow,
+        flow_type: p.flowType,
+        url_path: p.route,
+        http_method: p.method,
+        status_code: p.statusCode,
+        latency_ms: p.latencyMs,
+        error_code: p.errorCode ?? '',
+        error_message: p.errorMessage ?? '',
+        user_agent: p.userAgent ?? '',
+      };
+      const hit = requestHitFlows[p.flowType];
+      if (hit === undefined) return { domain: [], api: [apiRow] };
+      const hitRow: DomainEventRow = {
+        ...base(event, p.paymentId, p.requestId, hit.flowType, hit.summaryKind),
+        api_flow: p.apiFlow,
+        status: 'received',
+        event_stage: 'request_received',
+        error_code: p.errorCode ?? '',
+        error_message: p.errorMessage ?? '',
+        route: p.flowType,
+        details: detailsOf({ method: p.method, path: p.route, statusCode: p.statusCode, latencyMs: p.latencyMs }),
+      };
+      return { domain: [hitRow], api: [apiRow] };
+    }
+  }
+}
+
+function domainOnly(row: DomainEventRow): AnalyticsRows {
+  return { domain: [row], api: [] };
+}
+
+function base(
+  event: EventEnvelope,
+  paymentId: string | null,
+  requestId: string | null,
+  flowType: string,
+  summaryKind: string,
+): DomainEventRow {
+  const payment = paymentId ?? '';
+  const request = requestId ?? '';
+  return {
+    event_id: event.id,
+    merchant_id: event.merchantId,
+    created_at_ms: event.occurredAt,
+    api_flow: 'dynamic_routing',
+    flow_type: flowType,
+    summary_kind: summaryKind,
+    payment_id: payment,
+    request_id: request,
+    // The event id is a last resort so that anonymous failures never merge into one audit entry.
+    lookup_key: payment !== '' ? payment : request !== '' ? request : event.id,
+    global_request_id: '',
+    trace_id: '',
+    payment_method_type: '',
+    payment_method: '',
+    card_network: '',
+    card_is_in: '',
+    currency: '',
+    country: '',
+    auth_type: '',
+    gateway: '',
+    event_stage: '',
+    routing_approach: '',
+    rule_name: '',
+    status: '',
+    error_code: '',
+    error_message: '',
+    score_value: null,
+    sigma_factor: null,
+    average_latency: null,
+    tp99_latency: null,
+    transaction_count: null,
+    route: '',
+    details: '',
+  };
+}
+
+function dimensionsOf(payment: PaymentDimensions) {
+  return {
+    payment_method_type: payment.paymentMethodType,
+    payment_method: payment.paymentMethod,
+    card_network: payment.cardNetwork ?? '',
+    card_is_in: payment.cardIsIn ?? '',
+    currency: payment.currency,
+    country: payment.country ?? '',
+    auth_type: payment.authType ?? '',
+  };
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** The payload as JSON, cut to {@link maxDetailsBytes} on a character boundary when larger. */
+export function detailsOf(value: unknown): string {
+  const json = JSON.stringify(value);
+  const bytes = encoder.encode(json);
+  if (bytes.length <= maxDetailsBytes) return json;
+  // Decoding a cut buffer may end in a replacement char for a split code point; drop it.
+  return decoder.decode(bytes.subarray(0, maxDetailsBytes)).replace(/\uFFFD$/, '');
+}

@@ -1,0 +1,66 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+describe('health routes', () => {
+  let t: TestApp;
+  beforeEach(async () => {
+    t = await createTestApp();
+  });
+  afterEach(async () => t.close());
+
+  it('answers the 1.4.x liveness message', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/health' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ message: 'Health is good' });
+  });
+
+  it('reports Up until shutdown marks readiness down, then 400 Down', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/health/ready' })).json()).toEqual({ message: 'Up' });
+    t.readiness.markDown();
+    const response = await t.app.inject({ method: 'GET', url: '/health/ready' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ message: 'Down' });
+  });
+
+  it('probes the state store write, read and delete', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/health/diagnostics' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      key_custodian_locked: false,
+      database: { database_connection: 'Working', database_read: 'Working', database_write: 'Working', database_delete: 'Working' },
+    });
+  });
+
+  it('marks the failing probe stage and every later stage Failing', async () => {
+    const probe = t.state.probe;
+    (t.state as { probe: typeof probe }).probe = async () => ({ ok: false, failedStage: 'read' });
+    const response = await t.app.inject({ method: 'GET', url: '/health/diagnostics' });
+    expect(response.json().database).toEqual({ database_connection: 'Working', database_write: 'Working', database_read: 'Failing', database_delete: 'Failing' });
+  });
+
+  it('echoes a caller x-request-id and generates one otherwise', async () => {
+    const echoed = await t.app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'req-abc.123' } });
+    expect(echoed.headers['x-request-id']).toBe('req-abc.123');
+    const generated = await t.app.inject({ method: 'GET', url: '/health' });
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const hostile = await t.app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'bad id\nwith newline' } });
+    expect(hostile.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('serves an OpenAPI 3.1 document and a browsable page', async () => {
+    const spec = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(spec.statusCode).toBe(200);
+    const document = spec.json() as { openapi: string; paths: Record<string, unknown> };
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/decide-gateway', '/update-gateway-score', '/rule/create', '/merchant-account/create']));
+    const docs = await t.app.inject({ method: 'GET', url: '/docs/' });
+    expect(docs.statusCode).toBe(200);
+    expect(docs.headers['content-type']).toContain('text/html');
+  });
+
+  it('answers an unknown route with a 404 envelope', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/nope' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ code: 'TE_02' });
+  });
+});

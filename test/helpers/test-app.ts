@@ -1,0 +1,108 @@
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { buildApp } from '../../api/app.js';
+import { createReadiness, type Readiness } from '../../api/readiness.js';
+import { createMemoryEventBus } from '../../src/adapters/memory/memory-event-bus.js';
+import { createMemoryStateStore } from '../../src/adapters/memory/memory-state-store.js';
+import { loadConfig, type Config } from '../../src/config/load-config.js';
+import { validateEvent } from '../../src/events/validate-event.js';
+import type { EventEnvelope } from '../../src/events/event-envelope.js';
+import { silentLogger } from '../../src/logging/logger.js';
+import type { EventBus } from '../../src/ports/event-bus.js';
+import type { StateStore } from '../../src/ports/state-store.js';
+import type { RandomSource } from '../../src/routing/random-source.js';
+import { defaultRoutingDefaults, type RoutingDefaults } from '../../src/routing/routing-defaults.js';
+import { createManualClock } from '../../src/time/clock.js';
+import * as srWindows from '../../workers/sr-windows.js';
+import type { WorkerHandle } from '../../workers/worker-handle.js';
+
+export const adminSecret = 'contract-admin-secret';
+
+/** A random source that never hedges (0.99 · 100 ≥ any hedging percent below 99). */
+export const neverHedge: RandomSource = { next: () => 0.99 };
+
+export interface TestApp {
+  readonly app: FastifyInstance;
+  readonly config: Config;
+  readonly state: StateStore;
+  readonly bus: EventBus;
+  readonly clock: ReturnType<typeof createManualClock>;
+  readonly readiness: Readiness;
+  readonly worker: WorkerHandle;
+  /** Every event published, in order (a consumer group of its own). */
+  readonly events: EventEnvelope[];
+  close(): Promise<void>;
+}
+
+/** The real app on the embedded adapters, with a manual clock and a fixed random source. */
+export async function createTestApp(options: {
+  env?: Record<string, string>;
+  random?: RandomSource;
+  state?: StateStore;
+  routingDefaults?: Partial<RoutingDefaults>;
+} = {}): Promise<TestApp> {
+  const config = loadConfig({ ADMIN_SECRET: adminSecret, LOG_LEVEL: 'silent', ...options.env });
+  const clock = createManualClock(Date.now());
+  const state = options.state ?? createMemoryStateStore({ dataDir: undefined, logger: silentLogger, clock });
+  const bus = createMemoryEventBus({ logger: silentLogger, validate: validateEvent });
+  const readiness = createReadiness();
+  const routingDefaults = { ...defaultRoutingDefaults, ...options.routingDefaults };
+  const app = await buildApp(config, {
+    state,
+    bus,
+    analytics: undefined,
+    clock,
+    random: options.random ?? neverHedge,
+    routingDefaults,
+    readiness,
+    logger: pino({ level: 'silent' }),
+  });
+  const worker = await srWindows.start({ bus, state, clock, logger: silentLogger, defaults: routingDefaults });
+  const events: EventEnvelope[] = [];
+  await bus.subscribe({ group: 'test-recorder', topics: ['routing', 'scores', 'api'], handler: async (batch) => void events.push(...batch) });
+  return {
+    app,
+    config,
+    state,
+    bus,
+    clock,
+    readiness,
+    worker,
+    events,
+    async close() {
+      await app.close();
+      await bus.close();
+      await worker.close();
+      if (options.state === undefined) await state.close();
+    },
+  };
+}
+
+export async function createMerchant(app: FastifyInstance, merchantId: string): Promise<{ apiKey: string }> {
+  const response = await app.inject({ method: 'POST', url: '/merchant-account/create', headers: { 'x-admin-secret': adminSecret }, payload: { merchant_id: merchantId } });
+  if (response.statusCode !== 200) throw new Error(`merchant create failed: ${response.statusCode} ${response.body}`);
+  return { apiKey: (response.json() as { api_key: string }).api_key };
+}
+
+export function decideBody(merchantId: string, paymentId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    merchantId,
+    eligibleGatewayList: ['stripe', 'adyen'],
+    rankingAlgorithm: 'SR_BASED_ROUTING',
+    eliminationEnabled: false,
+    paymentInfo: {
+      paymentId,
+      amount: 100,
+      currency: 'USD',
+      country: 'US',
+      paymentType: 'ORDER_PAYMENT',
+      paymentMethodType: 'CARD',
+      paymentMethod: 'CREDIT',
+      authType: 'THREE_DS',
+      cardIsin: '411111',
+      cardType: 'CREDIT',
+      cardSwitchProvider: 'VISA',
+    },
+    ...overrides,
+  };
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { envNameOf, loadConfig } from '../../../src/config/load-config.js';
+
+describe('loadConfig', () => {
+  it('fills every default from schemas/config.json when the environment is empty', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 8080, dataDir: './data', adminSecretHeader: 'x-admin-secret', jwtTtlSeconds: 86400, embeddedWorkers: true });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('coerces numbers and booleans from their variables', () => {
+    expect(loadConfig({ PORT: '9090', EMBEDDED_WORKERS: 'false' })).toMatchObject({ port: 9090, embeddedWorkers: false });
+  });
+
+  it('names the variable of a bad value', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT \(port\)/);
+    expect(() => loadConfig({ REDIS_URL: 'localhost:6379' })).toThrow(/REDIS_URL/);
+    expect(() => loadConfig({ JWT_SECRET: 'short' })).toThrow(/JWT_SECRET/);
+  });
+
+  it('maps camelCase properties to UPPER_SNAKE variables', () => {
+    expect(envNameOf('clickhouseUrl')).toBe('CLICKHOUSE_URL');
+    expect(envNameOf('jwtTtlSeconds')).toBe('JWT_TTL_SECONDS');
+  });
+});
