@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../src/config/load-config.js';
 import type { AppDeps } from './app-deps.js';
@@ -24,10 +24,11 @@ const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger,
-    disableRequestLogging: !config.logRequests,
+    // Per-request log lines are off by default: at thousands of decisions a second they cost more
+    // than the decision itself. Errors are still logged by api/plugins/errors.ts.
+    logController: new LogController({ disableRequestLogging: !config.logRequests, requestIdLogLabel: 'reqId' }),
     bodyLimit: config.bodyLimitBytes,
     requestIdHeader: false,
-    requestIdLogLabel: 'reqId',
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
@@ -39,6 +40,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app);
+  // Only JSON bodies are accepted (415 otherwise), except on the decision routes below.
+  app.removeContentTypeParser('text/plain');
   for (const schema of httpSchemas) app.addSchema(schema);
 
   await app.register(swagger, {

@@ -96,7 +96,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
         return reply.code(415).type('text/plain; charset=utf-8').send('Expected request with `Content-Type: application/json`');
       }
-      if (error.code === 'FST_ERR_CTP_INVALID_JSON' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError) {
+      if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError) {
         return reply.code(400).type('text/plain; charset=utf-8').send(`Failed to parse the request body as JSON: ${error.message}`);
       }
       return reply.code(status).send(genericError('TE_03', error.message));

@@ -12,7 +12,16 @@ export function toDecidedGateway(decision: Decision, latencyMs: number | null): 
     routing_approach: decision.routingApproach,
     gateway_before_evaluation: decision.gatewayBeforeEvaluation,
     priority_logic_output: decision.priorityLogicOutput as DecidedGateway['priority_logic_output'],
-    debit_routing_output: decision.debitRoutingOutput as DecidedGateway['debit_routing_output'],
+    debit_routing_output:
+      decision.debitRoutingOutput === null
+        ? null
+        : {
+            co_badged_card_networks_info: decision.debitRoutingOutput.coBadgedCardNetworksInfo.map((info) => ({ network: info.network, saving_percentage: info.savingPercentage })),
+            issuer_country: decision.debitRoutingOutput.issuerCountry,
+            is_regulated: decision.debitRoutingOutput.isRegulated,
+            regulated_name: decision.debitRoutingOutput.regulatedName,
+            card_type: decision.debitRoutingOutput.cardType,
+          },
     reset_approach: decision.resetApproach,
     routing_dimension: decision.routingDimension,
     routing_dimension_level: decision.routingDimensionLevel,

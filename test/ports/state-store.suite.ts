@@ -289,10 +289,9 @@ export function stateStoreSuite(adapterName: string, open: () => Promise<StateSt
       it('stores a decision context and overwrites it on the next decision', async () => {
         const merchantId = unique('m');
         const paymentId = unique('pay');
-        await store.scores.putDecisionContext(decisionContext(merchantId, paymentId, 'SR_SELECTION_V3_ROUTING'), 1800);
-        expect(await store.scores.getDecisionContext(merchantId, paymentId)).toEqual(
-          decisionContext(merchantId, paymentId, 'SR_SELECTION_V3_ROUTING'),
-        );
+        const original = decisionContext(merchantId, paymentId, 'SR_SELECTION_V3_ROUTING');
+        await store.scores.putDecisionContext(original, 1800);
+        expect(await store.scores.getDecisionContext(merchantId, paymentId)).toEqual(original);
         const replacement = decisionContext(merchantId, paymentId, 'PRIORITY_LOGIC');
         await store.scores.putDecisionContext(replacement, 1800);
         expect(await store.scores.getDecisionContext(merchantId, paymentId)).toEqual(replacement);

@@ -1,0 +1,69 @@
+import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
+import { assertTableName, toAnalyticsUnavailable, type ClickHouseExecutor } from './clickhouse-executor.js';
+
+export interface ClickHouseServerExecutorOptions {
+  /** HTTP endpoint, e.g. http://127.0.0.1:8123 (config `clickhouseUrl`). */
+  readonly url: string;
+  readonly username?: string;
+  readonly password?: string;
+  /** Per-request timeout, ms. Default 30 s: the client's own default. */
+  readonly requestTimeoutMs?: number;
+}
+
+/**
+ * Executes analytics SQL on a ClickHouse server (18.16 and later) with @clickhouse/client.
+ *
+ * No default database is set on the connection: statements name their database, so the same
+ * connection can create it during migrations. The client's own logger is off because every error
+ * is rethrown (as `SY_ANALYTICS_UNAVAILABLE`) and logged once by whoever handles it.
+ */
+export class ClickHouseServerExecutor implements ClickHouseExecutor {
+  readonly #client: ClickHouseClient;
+
+  constructor(options: ClickHouseServerExecutorOptions) {
+    this.#client = createClient({
+      url: options.url,
+      username: options.username ?? 'default',
+      password: options.password ?? '',
+      request_timeout: options.requestTimeoutMs ?? 30_000,
+      // 18.16 quotes 64-bit integers in JSON by default; chDB does not. Both return numbers with this.
+      clickhouse_settings: { output_format_json_quote_64bit_integers: 0 },
+      log: { level: ClickHouseLogLevel.OFF },
+    });
+  }
+
+  async command(sql: string): Promise<void> {
+    try {
+      await this.#client.command({ query: sql });
+    } catch (error) {
+      throw toAnalyticsUnavailable(error, { engine: 'clickhouse', operation: 'command' });
+    }
+  }
+
+  async query<T>(sql: string): Promise<T[]> {
+    try {
+      const result = await this.#client.query({ query: sql, format: 'JSONEachRow' });
+      return await result.json<T>();
+    } catch (error) {
+      throw toAnalyticsUnavailable(error, { engine: 'clickhouse', operation: 'query' });
+    }
+  }
+
+  async insert(table: string, rows: readonly object[]): Promise<void> {
+    assertTableName(table);
+    if (rows.length === 0) return;
+    try {
+      await this.#client.insert({ table, values: [...rows], format: 'JSONEachRow' });
+    } catch (error) {
+      throw toAnalyticsUnavailable(error, { engine: 'clickhouse', operation: 'insert' });
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#client.close();
+  }
+}
+
+export function createClickHouseServerExecutor(options: ClickHouseServerExecutorOptions): ClickHouseExecutor {
+  return new ClickHouseServerExecutor(options);
+}

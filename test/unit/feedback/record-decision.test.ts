@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { createEvent } from '../../../src/events/event-envelope.js';
+import { recordDecision } from '../../../src/feedback/record-decision.js';
+import type { DecisionCreatedV1 } from '../../../src/generated/schema-types.js';
+import { defaultRoutingDefaults } from '../../../src/routing/routing-defaults.js';
+import { createMapScoreStore } from './map-score-store.js';
+
+const payload: DecisionCreatedV1 = {
+  paymentId: 'pay_1',
+  requestId: 'req_1',
+  gateway: 'stripe',
+  routingApproach: 'SR_V3_HEDGING',
+  gatewayPriorityMap: { stripe: 1, adyen: 0.5 },
+  rankingAlgorithm: 'SR_BASED_ROUTING',
+  eliminationEnabled: true,
+  latencyMs: 2,
+  payment: {
+    orderType: 'ORDER_PAYMENT',
+    paymentMethodType: 'CARD',
+    paymentMethod: 'CREDIT',
+    cardType: 'CREDIT',
+    cardNetwork: 'VISA',
+    cardIsIn: '411111',
+    currency: 'USD',
+    country: 'US',
+    authType: 'THREE_DS',
+    amount: 10,
+  },
+  windowDimension: 'gw_sr_v3_score_m1_ORDER_PAYMENT_CARD_CREDIT',
+  eliminationDimension: 'gw_score_m1_ORDER_PAYMENT_CARD_CREDIT_CREDIT',
+};
+
+describe('recordDecision', () => {
+  it('stores the decision context for 1800 s, timed by the event', async () => {
+    const scores = createMapScoreStore();
+    const event = createEvent('decision.created', 'm1', payload, 1_700_000_000_000);
+    const context = await recordDecision(event, { scores, defaults: defaultRoutingDefaults });
+    expect(context).toEqual({
+      merchantId: 'm1',
+      paymentId: 'pay_1',
+      decidedAt: 1_700_000_000_000,
+      decisionEventId: event.id,
+      windowDimension: payload.windowDimension,
+      eliminationDimension: payload.eliminationDimension,
+      eliminationEnabled: true,
+      routingApproach: 'SR_V3_HEDGING',
+      orderType: 'ORDER_PAYMENT',
+      payment: payload.payment,
+    });
+    expect(scores.contexts.get('m1:pay_1')).toEqual({ context, ttlSeconds: 1800 });
+  });
+
+  it('overwrites an earlier decision for the same payment', async () => {
+    const scores = createMapScoreStore();
+    await recordDecision(createEvent('decision.created', 'm1', payload, 1_000), { scores, defaults: defaultRoutingDefaults });
+    const later = createEvent('decision.created', 'm1', { ...payload, routingApproach: 'SR_SELECTION_V3_ROUTING' }, 2_000);
+    await recordDecision(later, { scores, defaults: defaultRoutingDefaults });
+    expect(await scores.getDecisionContext('m1', 'pay_1')).toMatchObject({ decidedAt: 2_000, decisionEventId: later.id, routingApproach: 'SR_SELECTION_V3_ROUTING' });
+  });
+});
