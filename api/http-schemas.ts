@@ -1,3 +1,4 @@
+import analyticsQuery from '../schemas/http/analytics/analytics-query.json' with { type: 'json' };
 import srDimensionConfig from '../schemas/http/config/sr-dimension-config.json' with { type: 'json' };
 import srDimensionRequest from '../schemas/http/config/sr-dimension-request.json' with { type: 'json' };
 import coBadgedMetadata from '../schemas/http/gateway-decision/co-badged-metadata.json' with { type: 'json' };
@@ -20,6 +21,7 @@ import updateScoreLegacyRequest from '../schemas/http/score-feedback/update-scor
  * refer to them by `$id` and /openapi.json is generated from the same documents.
  */
 export const httpSchemas: readonly { readonly $id: string }[] = [
+  analyticsQuery,
   srDimensionConfig,
   srDimensionRequest,
   coBadgedMetadata,

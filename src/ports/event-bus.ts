@@ -37,6 +37,11 @@ export interface SubscribeOptions {
   readonly topics: readonly Topic[];
   /** Largest batch handed to the handler at once. */
   readonly maxBatchSize?: number;
+  /**
+   * How long a batch smaller than `maxBatchSize` may wait for more events before delivery, in ms
+   * (the time bound of a batching consumer; 0 delivers at once).
+   */
+  readonly lingerMs?: number;
   readonly handler: (batch: readonly EventEnvelope[]) => Promise<void>;
 }
 

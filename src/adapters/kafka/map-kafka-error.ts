@@ -1,5 +1,11 @@
-import { KafkaJSError } from 'kafkajs';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
+
+/** kafkajs errors carry `retriable`; read structurally because kafkajs (CommonJS) does not expose its error classes as ESM named exports. */
+function retriableFlag(error: unknown): boolean | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const flag = (error as { retriable?: unknown }).retriable;
+  return typeof flag === 'boolean' ? flag : undefined;
+}
 
 /**
  * Turns a kafkajs failure into our error at the adapter edge: SY_BUS_UNAVAILABLE, retryable when
@@ -8,11 +14,10 @@ import { SwitchyardError } from '../../errors/switchyard-error.js';
  */
 export function toBusError(error: unknown, operation: string, message?: string): SwitchyardError {
   if (SwitchyardError.isInstance(error)) return error;
-  const isRetryable = error instanceof KafkaJSError ? error.retriable : true;
   return new SwitchyardError('SY_BUS_UNAVAILABLE', {
     ...(message === undefined ? {} : { message }),
     cause: error,
-    isRetryable,
+    isRetryable: retriableFlag(error) ?? true,
     details: { operation },
   });
 }

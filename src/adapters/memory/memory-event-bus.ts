@@ -30,6 +30,9 @@ interface Group {
   /** committed offset per `topic#partition` */
   readonly committed: Map<string, number>;
   readonly busy: Set<string>;
+  /** Slots whose small batch is waiting out its linger, and slots whose linger has expired. */
+  readonly lingering: Set<string>;
+  readonly lingered: Set<string>;
   readonly waiters: { target: Map<string, number>; resolve: () => void }[];
 }
 
@@ -110,6 +113,19 @@ export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
     const member = ownerOf(group, index);
     if (member === undefined) return;
     const max = member.options.maxBatchSize ?? 500;
+    const lingerMs = member.options.lingerMs ?? 0;
+    if (lingerMs > 0 && endOffset(part) - committed < max && !group.lingered.has(slot)) {
+      if (!group.lingering.has(slot)) {
+        group.lingering.add(slot);
+        setTimeout(() => {
+          group.lingering.delete(slot);
+          group.lingered.add(slot);
+          pump(group, topic, index);
+        }, lingerMs).unref();
+      }
+      return;
+    }
+    group.lingered.delete(slot);
     const batch = part.events.slice(committed - part.base, committed - part.base + max);
     group.busy.add(slot);
     const run = (async () => {
@@ -161,7 +177,7 @@ export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
     async subscribe(subscribeOptions): Promise<Subscription> {
       let group = groups.get(subscribeOptions.group);
       if (group === undefined) {
-        group = { name: subscribeOptions.group, topics: new Set(), members: [], committed: new Map(), busy: new Set(), waiters: [] };
+        group = { name: subscribeOptions.group, topics: new Set(), members: [], committed: new Map(), busy: new Set(), lingering: new Set(), lingered: new Set(), waiters: [] };
         groups.set(group.name, group);
       }
       const owned = group;
@@ -202,17 +218,24 @@ export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
 
     async close() {
       // Drain: wait until every live group has handled what was published, then refuse new events.
-      const drains: Promise<void>[] = [];
-      for (const group of groups.values()) {
-        if (group.members.every((member) => member.closed)) continue;
-        const target = new Map<string, number>();
-        for (const topic of group.topics) partitionsOf(topic).forEach((part, index) => target.set(`${topic}#${index}`, endOffset(part)));
-        drains.push(new Promise<void>((resolve) => {
-          group.waiters.push({ target, resolve });
-          settleWaiters(group);
-        }));
+      // Handlers may publish follow-ups (score snapshots) while draining, so repeat until quiet.
+      let seen = -1;
+      while (seen !== published) {
+        seen = published;
+        const drains: Promise<void>[] = [];
+        for (const group of groups.values()) {
+          if (group.members.every((member) => member.closed)) continue;
+          const target = new Map<string, number>();
+          for (const topic of group.topics) partitionsOf(topic).forEach((part, index) => target.set(`${topic}#${index}`, endOffset(part)));
+          drains.push(
+            new Promise<void>((resolve) => {
+              group.waiters.push({ target, resolve });
+              settleWaiters(group);
+            }),
+          );
+        }
+        await Promise.all(drains);
       }
-      await Promise.all(drains);
       closing = true;
     },
   };

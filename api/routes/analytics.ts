@@ -1,0 +1,43 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AnalyticsEndpoint } from '../../src/analytics/analytics-query.js';
+import { analyticsQueryError, parseAnalyticsQuery } from '../../src/analytics/parse-analytics-query.js';
+import { SwitchyardError } from '../../src/errors/switchyard-error.js';
+import type { AnalyticsStore } from '../../src/ports/analytics-store.js';
+import type { AppDeps } from '../app-deps.js';
+import { ref } from '../http-schemas.js';
+
+type Read = keyof Pick<AnalyticsStore, 'overview' | 'decisions' | 'gatewayScores' | 'logSummaries' | 'paymentAudit' | 'previewTrace' | 'routingStats'>;
+
+const endpoints: readonly { readonly endpoint: AnalyticsEndpoint; readonly read: Read; readonly summary: string }[] = [
+  { endpoint: 'overview', read: 'overview', summary: 'KPI counts, route hits, top scores, errors and rules' },
+  { endpoint: 'decisions', read: 'decisions', summary: 'Decision counts by routing approach over time' },
+  { endpoint: 'gateway-scores', read: 'gatewayScores', summary: 'Latest gateway scores and their series' },
+  { endpoint: 'log-summaries', read: 'logSummaries', summary: 'Grouped errors and error samples' },
+  { endpoint: 'payment-audit', read: 'paymentAudit', summary: 'Per-payment audit of decisions and feedback' },
+  { endpoint: 'preview-trace', read: 'previewTrace', summary: 'Traces of rule previews' },
+  { endpoint: 'routing-stats', read: 'routingStats', summary: 'Gateway share, top rules and score trend' },
+];
+
+/**
+ * Analytics: the seven read-only endpoints over the AnalyticsStore. The merchant is always the
+ * credential's (a `merchant_id` parameter naming another merchant is refused by the auth guard).
+ */
+export async function analyticsRoutes(app: FastifyInstance, deps: AppDeps & { merchantOf: (request: FastifyRequest) => string }): Promise<void> {
+  for (const { endpoint, read, summary } of endpoints) {
+    const handler = async (request: FastifyRequest) => {
+      const tenant = request.headers['x-tenant-id'];
+      // 1.4.x requires x-tenant-id: public; we accept its absence but refuse any other tenant.
+      if (tenant !== undefined && tenant !== 'public') {
+        throw new SwitchyardError('SY_REQUEST_INVALID', { message: 'Tenant error: Invalid x-tenant-id' });
+      }
+      const parsed = parseAnalyticsQuery(request.query as Record<string, unknown>, { merchantId: deps.merchantOf(request), nowMs: deps.clock.now(), endpoint });
+      if (!parsed.ok) throw analyticsQueryError(parsed.issues);
+      if (deps.analytics === undefined) throw new SwitchyardError('SY_ANALYTICS_UNAVAILABLE', { message: 'Failed while connecting to database' });
+      return deps.analytics[read](parsed.query);
+    };
+    const urls = endpoint === 'overview' ? ['/analytics/overview', '/analytics'] : [`/analytics/${endpoint}`];
+    for (const url of urls) {
+      app.get(url, { schema: { tags: ['Analytics'], summary, querystring: ref('AnalyticsQuery'), hide: url === '/analytics' }, config: { flowType: `analytics_${endpoint.replaceAll('-', '_')}` } }, handler);
+    }
+  }
+}

@@ -1,0 +1,207 @@
+import type { AnalyticsStore } from '../../ports/analytics-store.js';
+import type { ParsedAnalyticsQuery } from '../../analytics/analytics-query.js';
+import type {
+  AuditResultFact,
+  AuditTotalsFact,
+  BucketCountFact,
+  CountFact,
+  ErrorFact,
+  FilterValuesFact,
+  LogSampleFact,
+  ScorePointFact,
+  SnapshotFact,
+  TimelineFact,
+} from '../../analytics/analytics-facts.js';
+import { analyticsFlows, outcomeFreeStatuses, routeHitFlows } from '../../analytics/analytics-flows.js';
+import type { AnalyticsRows } from '../../analytics/analytics-rows.js';
+import type { PaymentAuditReport } from '../../analytics/analytics-reports.js';
+import { shapeDecisionsReport } from '../../analytics/shape-decisions-report.js';
+import { logSummariesErrorLimit, shapeLogSummariesReport } from '../../analytics/shape-log-summaries-report.js';
+import { overviewTopLimit, shapeOverviewReport } from '../../analytics/shape-overview-report.js';
+import { auditTimelineLimit, shapePaymentAuditReport } from '../../analytics/shape-payment-audit-report.js';
+import { routingStatsRuleLimit, shapeRoutingStatsReport } from '../../analytics/shape-routing-stats-report.js';
+import { shapeGatewayScoresReport } from '../../analytics/shape-score-reports.js';
+import { SwitchyardError } from '../../errors/switchyard-error.js';
+import { systemClock, type Clock } from '../../time/clock.js';
+import { bindSql, type SqlValue } from './bind-sql.js';
+import type { ClickHouseExecutor } from './clickhouse-executor.js';
+import { applyClickHouseMigrations, defaultMigrationsDir, loadClickHouseMigrations } from './clickhouse-migrator.js';
+import { domainFilterParams } from './domain-filter-params.js';
+import { approachCountsSql, decisionTotalsSql, flowCountsSql, ruleCountsSql } from './sql/count-sql.js';
+import { errorGroupsSql, errorSamplesSql, errorTotalSql } from './sql/error-sql.js';
+import { filterValuesSql } from './sql/filter-values-sql.js';
+import { auditResultsSql, auditTimelineSql, auditTotalsSql } from './sql/payment-audit-sql.js';
+import { dropPartitionSql, partitionsSql } from './sql/retention-sql.js';
+import { decisionSeriesSql, gatewayShareSql, scoreSeriesSql } from './sql/series-sql.js';
+import { latestSnapshotsSql } from './sql/snapshot-sql.js';
+
+export interface ClickHouseAnalyticsStoreOptions {
+  /** Database holding the analytics tables (config `clickhouseDatabase`); created by migrate(). */
+  readonly database: string;
+  /** Folder of NNNN_<name>.sql migrations; defaults to schemas/clickhouse/. */
+  readonly migrationsDir?: string;
+  /** Stamps `schema_migrations.applied_at`. */
+  readonly clock?: Clock;
+}
+
+const domainTable = 'analytics_domain_events';
+const apiTable = 'analytics_api_events';
+
+/** gateway-scores lists every (PMT, PM, gateway) combination; this only bounds a runaway merchant. */
+const snapshotLimit = 1_000;
+
+/** Every flow the overview counts, bound as one array. */
+const overviewFlows: readonly string[] = [
+  analyticsFlows.decision,
+  analyticsFlows.ruleHit,
+  ...analyticsFlows.snapshots,
+  ...analyticsFlows.errors,
+  ...routeHitFlows.map((flow) => flow.flowType),
+];
+
+const identifierPattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * The analytics store over any {@link ClickHouseExecutor}: ClickHouse server
+ * (`createClickHouseServerExecutor`) or embedded chDB (`createChdbExecutor`). The SQL is the same
+ * for both; values reach it only through `bindSql`.
+ *
+ * @throws SwitchyardError `SY_CONFIG_INVALID` when `database` is not a plain identifier.
+ */
+export function createClickHouseAnalyticsStore(
+  executor: ClickHouseExecutor,
+  options: ClickHouseAnalyticsStoreOptions,
+): AnalyticsStore {
+  const { database } = options;
+  if (!identifierPattern.test(database)) {
+    throw new SwitchyardError('SY_CONFIG_INVALID', {
+      message: 'The ClickHouse database name must match [A-Za-z_][A-Za-z0-9_]*',
+      details: { option: 'clickhouseDatabase' },
+    });
+  }
+  const clock = options.clock ?? systemClock;
+  const read = <T>(sql: string, params: Readonly<Record<string, SqlValue>>): Promise<T[]> => executor.query<T>(bindSql(sql, params));
+  const filters = (query: ParsedAnalyticsQuery, summaryKind?: string) => domainFilterParams(database, query, summaryKind);
+  const offsetOf = (query: ParsedAnalyticsQuery) => (query.page - 1) * query.pageSize;
+
+  async function audit(query: ParsedAnalyticsQuery, summaryKind: 'dynamic' | 'preview'): Promise<PaymentAuditReport> {
+    const params = { ...filters(query, summaryKind), outcome_free_statuses: outcomeFreeStatuses };
+    const [totals, results] = await Promise.all([
+      read<AuditTotalsFact>(auditTotalsSql, params),
+      read<AuditResultFact>(auditResultsSql, { ...params, limit: query.pageSize, offset: offsetOf(query) }),
+    ]);
+    const first = results[0];
+    const timeline =
+      first === undefined
+        ? []
+        : await read<TimelineFact>(auditTimelineSql, { ...params, lookup_key: first.lookup_key, limit: auditTimelineLimit });
+    return shapePaymentAuditReport(query, {
+      totals: totals[0] ?? { total_results: 0, total_success: 0, total_failure: 0 },
+      results,
+      timeline,
+    });
+  }
+
+  return {
+    async migrate() {
+      const migrations = await loadClickHouseMigrations(options.migrationsDir ?? defaultMigrationsDir);
+      await applyClickHouseMigrations(executor, database, migrations, clock.now());
+    },
+
+    async insert(batch: AnalyticsRows) {
+      const withSeconds = <T extends { created_at_ms: number }>(row: T) => ({ ...row, created_at: Math.floor(row.created_at_ms / 1000) });
+      await executor.insert(`${database}.${domainTable}`, batch.domain.map(withSeconds));
+      await executor.insert(`${database}.${apiTable}`, batch.api.map(withSeconds));
+    },
+
+    async overview(query) {
+      const params = filters(query);
+      const [flowCounts, topScores, topErrors, topRules] = await Promise.all([
+        read<CountFact>(flowCountsSql, { ...params, flows: overviewFlows }),
+        read<SnapshotFact>(latestSnapshotsSql, { ...params, limit: overviewTopLimit }),
+        read<ErrorFact>(errorGroupsSql, { ...params, limit: overviewTopLimit }),
+        read<CountFact>(ruleCountsSql, { ...params, limit: overviewTopLimit }),
+      ]);
+      return shapeOverviewReport(query, { flowCounts, topScores, topErrors, topRules });
+    },
+
+    async decisions(query) {
+      const params = filters(query);
+      const [totals, series, approaches] = await Promise.all([
+        read<{ decisions: number; failures: number }>(decisionTotalsSql, params),
+        read<BucketCountFact>(decisionSeriesSql, params),
+        read<CountFact>(approachCountsSql, params),
+      ]);
+      return shapeDecisionsReport(query, {
+        decisions: totals[0]?.decisions ?? 0,
+        failures: totals[0]?.failures ?? 0,
+        series,
+        approaches,
+      });
+    },
+
+    async gatewayScores(query) {
+      const params = filters(query);
+      const [snapshots, series] = await Promise.all([
+        read<SnapshotFact>(latestSnapshotsSql, { ...params, limit: snapshotLimit }),
+        read<ScorePointFact>(scoreSeriesSql, params),
+      ]);
+      return shapeGatewayScoresReport(query, { snapshots, series });
+    },
+
+    async logSummaries(query) {
+      const params = filters(query);
+      const [total, errors, samples] = await Promise.all([
+        read<{ count: number }>(errorTotalSql, params),
+        read<ErrorFact>(errorGroupsSql, { ...params, limit: logSummariesErrorLimit }),
+        read<LogSampleFact>(errorSamplesSql, { ...params, limit: query.pageSize, offset: offsetOf(query) }),
+      ]);
+      return shapeLogSummariesReport(query, { totalErrors: total[0]?.count ?? 0, errors, samples });
+    },
+
+    paymentAudit: (query) => audit(query, 'dynamic'),
+    previewTrace: (query) => audit(query, 'preview'),
+
+    async routingStats(query) {
+      const params = filters(query);
+      const [gatewayShare, topRules, trend, values] = await Promise.all([
+        read<BucketCountFact>(gatewayShareSql, params),
+        read<CountFact>(ruleCountsSql, { ...params, limit: routingStatsRuleLimit }),
+        read<ScorePointFact>(scoreSeriesSql, params),
+        read<FilterValuesFact>(filterValuesSql, params),
+      ]);
+      return shapeRoutingStatsReport(query, { gatewayShare, topRules, trend, filterValues: values[0] ?? {} });
+    },
+
+    async dropPartitionsBefore(dayMs) {
+      const cutoff = utcDayNumber(dayMs);
+      const parts = await read<{ table: string; partition: string }>(partitionsSql, { database, tables: [domainTable, apiTable] });
+      let dropped = 0;
+      for (const { table, partition } of parts) {
+        // Only our own YYYYMMDD partitions; anything else in the table is left alone.
+        if (!/^\d{8}$/.test(partition) || Number(partition) >= cutoff) continue;
+        await executor.command(bindSql(dropPartitionSql, { database, table, partition: Number(partition) }));
+        dropped++;
+      }
+      return dropped;
+    },
+
+    async ping() {
+      try {
+        await executor.query('SELECT 1 AS ok');
+        return true;
+      } catch (error) {
+        if (SwitchyardError.isInstance(error) && error.code === 'SY_ANALYTICS_UNAVAILABLE') return false;
+        throw error;
+      }
+    },
+
+    close: () => executor.close(),
+  };
+}
+
+/** YYYYMMDD of the UTC day containing `ms`, as the partition key names it. */
+export function utcDayNumber(ms: number): number {
+  const date = new Date(ms);
+  return date.getUTCFullYear() * 10_000 + (date.getUTCMonth() + 1) * 100 + date.getUTCDate();
+}
