@@ -47,7 +47,7 @@ export async function gatewayDecisionRoutes(app: FastifyInstance, deps: AppDeps)
         payment: decision.payment,
         windowDimension: decision.windowDimension,
         eliminationDimension: decision.eliminationDimension,
-      }, now),
+      }, decision.decidedAt),
     ]);
     const isNetworkOnly = body.rankingAlgorithm === 'NTW_BASED_ROUTING';
     return { ok: true as const, response: toDecidedGateway(decision, isNetworkOnly ? null : latencyMs) };

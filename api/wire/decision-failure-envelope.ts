@@ -18,7 +18,7 @@ export function decisionFailureEnvelope(failure: DecisionFailure, merchantId: st
     case 'debit_routing_not_enabled':
       return deciderError({ status: 'Forbidden', errorCode: 'debit_routing_not_enabled', message: `Debit routing is not enabled for merchant: ${merchantId}`, infoCode: 'TE_05' });
     case 'co_badged_network_not_found':
-      return deciderError({ status: 'Invalid Request', errorCode: 'invalid_request_error', message: "Can't find the co-badged card network", infoCode: 'CO_BADGED_NETWORK_NOT_FOUND', developerMessage: failure.message });
+      return deciderError({ status: 'Invalid Request', errorCode: 'invalid_request_error', message: "Can't find the co-badged card network", infoCode: 'CO_BADGED_NETWORK_NOT_FOUND', developerMessage: failure.detail });
     case 'invalid_input':
       return deciderParseError(failure.message);
   }

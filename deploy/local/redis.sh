@@ -61,7 +61,7 @@ start() {
   write_config
   rm -f "$PIDFILE"
   log "starting redis-server on $URL (data $DIR/data) ..."
-  redis-server "$CONF" || die "redis-server failed to start; see $LOGFILE"
+  without_lock_fd redis-server "$CONF" || die "redis-server failed to start; see $LOGFILE"
   wait_until 30 "redis PING on $URL" "" "" "$LOGFILE" -- ping_ok
   log "ready: $URL (pid $(cat "$PIDFILE" 2>/dev/null || echo '?'))"
 }

@@ -118,13 +118,37 @@ wait_until() {
   done
 }
 
+LOCK_FD=""
 # with_lock NAME CMD...: serialises start/stop of one service across concurrent callers.
 with_lock() {
   local name="$1"; shift
   mkdir -p "$RUN_DIR"
   if command -v flock >/dev/null 2>&1; then
-    exec {lock_fd}>"$RUN_DIR/.$name.lock"
-    flock -w 900 "$lock_fd" || die "timed out waiting for the $name lock ($RUN_DIR/.$name.lock)"
+    exec {LOCK_FD}>"$RUN_DIR/.$name.lock"
+    flock -w 900 "$LOCK_FD" || die "timed out waiting for the $name lock ($RUN_DIR/.$name.lock)"
   fi
   "$@"
+}
+
+# without_lock_fd CMD...: runs CMD with the lock descriptor closed. A daemon that inherited it would
+# hold the lock for its whole life and every later start/stop would block on it.
+without_lock_fd() {
+  if [ -n "$LOCK_FD" ]; then
+    "$@" {LOCK_FD}>&-
+  else
+    "$@"
+  fi
+}
+
+# spawn_detached LOGFILE CMD...: starts CMD in its own session, stdin from /dev/null, output appended
+# to LOGFILE, lock descriptor closed, so that neither our caller's pipes nor the lock stay attached to
+# it. Prints the pid.
+spawn_detached() {
+  local logfile="$1"; shift
+  if [ -n "$LOCK_FD" ]; then
+    setsid "$@" </dev/null >>"$logfile" 2>&1 {LOCK_FD}>&- &
+  else
+    setsid "$@" </dev/null >>"$logfile" 2>&1 &
+  fi
+  printf '%s' "$!"
 }

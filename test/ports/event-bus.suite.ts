@@ -1,0 +1,270 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createEvent, topicOf, type EventEnvelope, type Topic } from '../../src/events/event-envelope.js';
+import type { EventBus } from '../../src/ports/event-bus.js';
+
+/** One EventBus under test, on a namespace (topics, groups) of its own. */
+export interface EventBusFixture {
+  readonly bus: EventBus;
+  /** Closes the bus (if the test did not) and removes the namespace. */
+  dispose(): Promise<void>;
+}
+
+const merchantId = 'm-contract';
+
+function apiRequested(paymentId: string): EventEnvelope {
+  return createEvent('api.requested', merchantId, {
+    requestId: randomUUID(),
+    flowType: 'decide_gateway',
+    apiFlow: 'dynamic_routing',
+    route: '/decide-gateway',
+    method: 'POST',
+    statusCode: 200,
+    latencyMs: 3,
+    paymentId,
+    errorCode: null,
+    errorMessage: null,
+    userAgent: null,
+  });
+}
+
+function feedbackReceived(paymentId: string): EventEnvelope {
+  return createEvent('feedback.received', merchantId, {
+    paymentId,
+    gateway: 'stripe',
+    status: 'CHARGED',
+    outcome: 'success',
+    enforceDynamicRoutingFailure: false,
+    gatewayLatencyMs: null,
+    requestId: null,
+    source: 'update_gateway_score',
+  });
+}
+
+function scoreUpdated(paymentId: string): EventEnvelope {
+  return createEvent('score.updated', merchantId, {
+    paymentId,
+    gateway: 'stripe',
+    status: 'CHARGED',
+    scoringType: 'reward',
+    scoreValue: 0.9,
+    bucketSize: 10,
+    eliminationScore: null,
+    payment: {
+      orderType: 'ORDER_PAYMENT',
+      paymentMethodType: 'UPI',
+      paymentMethod: 'UPI_PAY',
+      cardType: null,
+      cardNetwork: null,
+      cardIsIn: null,
+      currency: 'INR',
+      country: null,
+      authType: null,
+      amount: 1,
+    },
+    feedbackEventId: randomUUID(),
+  });
+}
+
+/** `count` events on `topic`, each keyed by its own payment so they spread over partitions. */
+function eventsOn(topic: Topic, count: number): EventEnvelope[] {
+  const make = { api: apiRequested, routing: feedbackReceived, scores: scoreUpdated }[topic];
+  return Array.from({ length: count }, () => make(`pay-${randomUUID()}`));
+}
+
+/** Records what a handler saw: every batch, and the ids in arrival order. */
+function recorder() {
+  const batches: EventEnvelope[][] = [];
+  const ids: string[] = [];
+  return {
+    batches,
+    ids,
+    handler: async (batch: readonly EventEnvelope[]) => {
+      batches.push([...batch]);
+      for (const event of batch) ids.push(event.id);
+    },
+  };
+}
+
+function idsOf(events: readonly EventEnvelope[]): string[] {
+  return events.map((event) => event.id).sort();
+}
+
+/**
+ * The EventBus contract, run against every adapter (memory and Kafka). It relies only on the port
+ * in src/ports/event-bus.ts: subscribe before or after publishing, await caughtUp() or close(),
+ * never a timer.
+ */
+export function eventBusSuite(adapterName: string, open: () => Promise<EventBusFixture>): void {
+  describe(`EventBus contract (${adapterName})`, () => {
+    let fixture: EventBusFixture;
+    let bus: EventBus;
+
+    beforeEach(async () => {
+      fixture = await open();
+      bus = fixture.bus;
+    });
+
+    afterEach(async () => {
+      await fixture.dispose();
+    });
+
+    it('delivers published events, unchanged, to a subscribed group', async () => {
+      const seen = recorder();
+      const subscription = await bus.subscribe({ group: 'sr-windows', topics: ['routing', 'api'], handler: seen.handler });
+      const published = [...eventsOn('routing', 10), ...eventsOn('api', 10)];
+      await bus.publish(published);
+      await subscription.caughtUp();
+      expect([...seen.ids].sort()).toEqual(idsOf(published));
+      const byId = new Map(seen.batches.flat().map((event) => [event.id, event]));
+      for (const event of published) expect(byId.get(event.id)).toEqual(event);
+    });
+
+    it('delivers events published before the group subscribed', async () => {
+      const published = eventsOn('api', 5);
+      await bus.publish(published);
+      const seen = recorder();
+      const subscription = await bus.subscribe({ group: 'late-joiner', topics: ['api'], handler: seen.handler });
+      await subscription.caughtUp();
+      expect([...seen.ids].sort()).toEqual(idsOf(published));
+    });
+
+    it('delivers only the topics a group subscribed to', async () => {
+      const seen = recorder();
+      const subscription = await bus.subscribe({ group: 'analytics', topics: ['scores'], handler: seen.handler });
+      const scores = eventsOn('scores', 5);
+      await bus.publish([...eventsOn('routing', 5), ...scores, ...eventsOn('api', 5)]);
+      await subscription.caughtUp();
+      expect([...seen.ids].sort()).toEqual(idsOf(scores));
+      for (const event of seen.batches.flat()) expect(topicOf[event.type]).toBe('scores');
+    });
+
+    it('gives every event to each of two groups', async () => {
+      const first = recorder();
+      const second = recorder();
+      const a = await bus.subscribe({ group: 'group-a', topics: ['routing'], handler: first.handler });
+      const b = await bus.subscribe({ group: 'group-b', topics: ['routing'], handler: second.handler });
+      const published = eventsOn('routing', 40);
+      await bus.publish(published);
+      await Promise.all([a.caughtUp(), b.caughtUp()]);
+      expect([...first.ids].sort()).toEqual(idsOf(published));
+      expect([...second.ids].sort()).toEqual(idsOf(published));
+    });
+
+    it('splits events between two members of one group', async () => {
+      const first = recorder();
+      const second = recorder();
+      const a = await bus.subscribe({ group: 'shared', topics: ['routing'], handler: first.handler });
+      const b = await bus.subscribe({ group: 'shared', topics: ['routing'], handler: second.handler });
+      const published = eventsOn('routing', 200);
+      await bus.publish(published);
+      await Promise.all([a.caughtUp(), b.caughtUp()]);
+      expect(first.ids.length).toBeGreaterThan(0);
+      expect(second.ids.length).toBeGreaterThan(0);
+      expect(first.ids.filter((id) => second.ids.includes(id))).toEqual([]);
+      expect([...first.ids, ...second.ids].sort()).toEqual(idsOf(published));
+    });
+
+    it('hands the partitions of a closed member to the remaining one', async () => {
+      const first = recorder();
+      const second = recorder();
+      const a = await bus.subscribe({ group: 'shrinking', topics: ['api'], handler: first.handler });
+      const b = await bus.subscribe({ group: 'shrinking', topics: ['api'], handler: second.handler });
+      await b.close();
+      const published = eventsOn('api', 50);
+      await bus.publish(published);
+      await a.caughtUp();
+      expect([...first.ids].sort()).toEqual(idsOf(published));
+      expect(second.ids).toEqual([]);
+    });
+
+    it('redelivers a batch when the handler throws', async () => {
+      const attempts = new Map<string, number>();
+      const handled = new Set<string>();
+      let failedOnce = false;
+      const subscription = await bus.subscribe({
+        group: 'flaky',
+        topics: ['routing'],
+        handler: async (batch) => {
+          for (const event of batch) attempts.set(event.id, (attempts.get(event.id) ?? 0) + 1);
+          if (!failedOnce) {
+            failedOnce = true;
+            throw new Error('transient handler failure');
+          }
+          for (const event of batch) handled.add(event.id);
+        },
+      });
+      const [event] = eventsOn('routing', 1);
+      await bus.publish([event!]);
+      await subscription.caughtUp();
+      expect(failedOnce).toBe(true);
+      expect(attempts.get(event!.id)).toBe(2);
+      expect([...handled]).toEqual([event!.id]);
+    });
+
+    it('resolves caughtUp only after the handler has finished', async () => {
+      let entered!: () => void;
+      const handlerEntered = new Promise<void>((resolve) => {
+        entered = resolve;
+      });
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let finished = false;
+      const subscription = await bus.subscribe({
+        group: 'slow',
+        topics: ['api'],
+        handler: async () => {
+          entered();
+          await gate;
+          finished = true;
+        },
+      });
+      await bus.publish(eventsOn('api', 1));
+      let caughtUp = false;
+      const waiting = subscription.caughtUp().then(() => {
+        caughtUp = true;
+      });
+      await handlerEntered;
+      expect(caughtUp).toBe(false);
+      release();
+      await waiting;
+      expect(finished).toBe(true);
+    });
+
+    it('keeps the order of events that share a partition key', async () => {
+      const seen = recorder();
+      const subscription = await bus.subscribe({ group: 'ordered', topics: ['routing'], maxBatchSize: 7, handler: seen.handler });
+      const paymentId = `pay-${randomUUID()}`;
+      const published = Array.from({ length: 30 }, () => feedbackReceived(paymentId));
+      for (const event of published) await bus.publish([event]);
+      await subscription.caughtUp();
+      expect(seen.ids).toEqual(published.map((event) => event.id));
+      for (const batch of seen.batches) expect(batch.length).toBeLessThanOrEqual(7);
+    });
+
+    it('handles everything published before close resolves', async () => {
+      const seen = recorder();
+      await bus.subscribe({ group: 'draining', topics: ['api'], handler: seen.handler });
+      const published = eventsOn('api', 25);
+      await bus.publish(published);
+      await bus.close();
+      expect([...seen.ids].sort()).toEqual(idsOf(published));
+    });
+
+    it('refuses events after close', async () => {
+      await bus.close();
+      await expect(bus.publish(eventsOn('api', 1))).rejects.toThrow();
+    });
+
+    it('reports a connected bus with nothing spooled once events are delivered', async () => {
+      const seen = recorder();
+      const subscription = await bus.subscribe({ group: 'health', topics: ['scores'], handler: seen.handler });
+      await bus.publish(eventsOn('scores', 3));
+      await subscription.caughtUp();
+      expect(bus.health()).toMatchObject({ connected: true, spooled: 0, spoolFull: false });
+      expect(bus.health().published).toBeGreaterThanOrEqual(3);
+    });
+  });
+}

@@ -1,0 +1,57 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Kafka, logLevel, type Admin } from 'kafkajs';
+import { afterAll, beforeAll } from 'vitest';
+import { createKafkaEventBus } from '../../src/adapters/kafka/kafka-event-bus.js';
+import { topics } from '../../src/events/event-envelope.js';
+import { silentLogger } from '../../src/logging/logger.js';
+import { kafkaBrokers, uniqueNamespace } from '../integration/adapters/local-services.js';
+import { eventBusSuite } from './event-bus.suite.js';
+
+let admin: Admin;
+
+beforeAll(async () => {
+  admin = new Kafka({ clientId: 'sytest-admin', brokers: [...kafkaBrokers], logLevel: logLevel.NOTHING, retry: { retries: 2 } }).admin();
+  try {
+    await admin.connect();
+    await admin.describeCluster();
+  } catch (error) {
+    throw new Error(`Kafka is not reachable at ${kafkaBrokers.join(',')}: start it with \`bash deploy/local/start.sh kafka\``, { cause: error });
+  }
+});
+
+afterAll(async () => {
+  await admin?.disconnect();
+});
+
+/** Removes a test's topics and consumer groups (everything under its prefix). */
+export async function deleteKafkaNamespace(kafkaAdmin: Admin, prefix: string): Promise<void> {
+  const { groups } = await kafkaAdmin.listGroups();
+  const mine = groups.map((group) => group.groupId).filter((groupId) => groupId.startsWith(prefix));
+  if (mine.length > 0) await kafkaAdmin.deleteGroups(mine);
+  await kafkaAdmin.deleteTopics({ topics: topics.map((topic) => `${prefix}${topic}`) });
+}
+
+eventBusSuite('kafka', async () => {
+  const topicPrefix = `${uniqueNamespace('bus')}.`;
+  const spoolDir = await mkdtemp(join(tmpdir(), 'sytest-spool-'));
+  const bus = await createKafkaEventBus({
+    brokers: kafkaBrokers,
+    clientId: topicPrefix,
+    topicPrefix,
+    partitions: 4,
+    spoolDir,
+    spoolMaxEvents: 10_000,
+    lingerMs: 5,
+    logger: silentLogger,
+  });
+  return {
+    bus,
+    async dispose() {
+      await bus.close();
+      await deleteKafkaNamespace(admin, topicPrefix);
+      await rm(spoolDir, { recursive: true, force: true });
+    },
+  };
+});
