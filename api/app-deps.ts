@@ -1,4 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { LoginThrottlePolicy } from '../src/auth/login-throttle.js';
+import type { ScryptParams } from '../src/auth/password-hash.js';
+import type { TokenConfig } from '../src/auth/token-service.js';
 import type { EventBus } from '../src/ports/event-bus.js';
 import type { StateStore } from '../src/ports/state-store.js';
 import type { AnalyticsStore } from '../src/ports/analytics-store.js';
@@ -18,4 +21,13 @@ export interface AppDeps {
   readonly readiness: Readiness;
   /** The root pino logger; fastify makes a child per request carrying the request id. */
   readonly logger: FastifyBaseLogger;
+  /**
+   * Session token settings with the key material already resolved by the composition root
+   * (JWT_SECRET, PEM keys, or the embedded mode's DATA_DIR/jwt-secret; see api/resolve-token-config.ts).
+   */
+  readonly tokens: TokenConfig;
+  /** scrypt cost of new password hashes; unset means the OWASP minimum. Tests lower it to stay fast. */
+  readonly passwordHashing?: ScryptParams;
+  /** Login backoff; unset means `defaultLoginThrottlePolicy`. */
+  readonly loginThrottle?: LoginThrottlePolicy;
 }

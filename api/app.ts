@@ -2,11 +2,17 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { AuthService } from '../src/auth/auth-service.js';
+import { createTokenService } from '../src/auth/token-service.js';
 import type { Config } from '../src/config/load-config.js';
 import type { AppDeps } from './app-deps.js';
 import { httpSchemas } from './http-schemas.js';
 import { registerApiEvents } from './plugins/api-events.js';
+import { credentialMerchantOf, registerAuthentication } from './plugins/authentication.js';
 import { registerErrorHandling } from './plugins/errors.js';
+import { analyticsRoutes } from './routes/analytics.js';
+import { apiKeyRoutes } from './routes/api-keys.js';
+import { authRoutes } from './routes/auth.js';
 import { configRoutes } from './routes/config.js';
 import { gatewayDecisionRoutes } from './routes/gateway-decision.js';
 import { healthRoutes } from './routes/health.js';
@@ -40,6 +46,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app);
+  const { users, apiKeys, sessions, merchants } = deps.state;
+  const tokens = createTokenService(deps.tokens, { sessions, clock: deps.clock });
+  const auth = new AuthService({ users, apiKeys, sessions, merchants, tokens, clock: deps.clock, passwordHashing: deps.passwordHashing, loginThrottle: deps.loginThrottle });
+  // Before every route (swagger-ui's included): the guard sees, records and protects them all.
+  registerAuthentication(app, { auth });
   // Only JSON bodies are accepted (415 otherwise), except on the decision routes below.
   app.removeContentTypeParser('text/plain');
   for (const schema of httpSchemas) app.addSchema(schema);
@@ -58,13 +69,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => String(json['$id'] ?? `def-${index}`) },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
 
   registerApiEvents(app, deps);
   await app.register(async (scope) => healthRoutes(scope, deps));
+  await app.register(async (scope) => authRoutes(scope, { auth, adminSecret: config.adminSecret, adminSecretHeader: config.adminSecretHeader }));
+  await app.register(async (scope) => apiKeyRoutes(scope, { auth, state: deps.state }));
   await app.register(async (scope) => merchantAccountRoutes(scope, { ...deps, adminSecret: config.adminSecret, adminSecretHeader: config.adminSecretHeader }));
   await app.register(async (scope) => ruleConfigurationRoutes(scope, deps));
   await app.register(async (scope) => configRoutes(scope, deps));
+  await app.register(async (scope) => analyticsRoutes(scope, { ...deps, merchantOf: credentialMerchantOf }));
   await app.register(async (scope) => {
     // decision-engine reads these bodies itself, whatever the Content-Type says.
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {

@@ -1,4 +1,17 @@
 import analyticsQuery from '../schemas/http/analytics/analytics-query.json' with { type: 'json' };
+import apiKeyCreateRequest from '../schemas/http/api-keys/api-key-create-request.json' with { type: 'json' };
+import apiKeyCreated from '../schemas/http/api-keys/api-key-created.json' with { type: 'json' };
+import apiKeyListItem from '../schemas/http/api-keys/api-key-list-item.json' with { type: 'json' };
+import apiKeyRevoked from '../schemas/http/api-keys/api-key-revoked.json' with { type: 'json' };
+import authResponse from '../schemas/http/auth/auth-response.json' with { type: 'json' };
+import loginRequest from '../schemas/http/auth/login-request.json' with { type: 'json' };
+import logoutResponse from '../schemas/http/auth/logout-response.json' with { type: 'json' };
+import meResponse from '../schemas/http/auth/me-response.json' with { type: 'json' };
+import merchantInfo from '../schemas/http/auth/merchant-info.json' with { type: 'json' };
+import onboardingRequest from '../schemas/http/auth/onboarding-request.json' with { type: 'json' };
+import onboardingResponse from '../schemas/http/auth/onboarding-response.json' with { type: 'json' };
+import signupRequest from '../schemas/http/auth/signup-request.json' with { type: 'json' };
+import switchMerchantRequest from '../schemas/http/auth/switch-merchant-request.json' with { type: 'json' };
 import srDimensionConfig from '../schemas/http/config/sr-dimension-config.json' with { type: 'json' };
 import srDimensionRequest from '../schemas/http/config/sr-dimension-request.json' with { type: 'json' };
 import coBadgedMetadata from '../schemas/http/gateway-decision/co-badged-metadata.json' with { type: 'json' };
@@ -22,6 +35,19 @@ import updateScoreLegacyRequest from '../schemas/http/score-feedback/update-scor
  */
 export const httpSchemas: readonly { readonly $id: string }[] = [
   analyticsQuery,
+  apiKeyCreateRequest,
+  apiKeyCreated,
+  apiKeyListItem,
+  apiKeyRevoked,
+  merchantInfo,
+  signupRequest,
+  loginRequest,
+  switchMerchantRequest,
+  onboardingRequest,
+  authResponse,
+  meResponse,
+  onboardingResponse,
+  logoutResponse,
   srDimensionConfig,
   srDimensionRequest,
   coBadgedMetadata,

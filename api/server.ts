@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
 import { createRuntime, runtimeDefaults, type Runtime } from '../cli/create-runtime.js';
 import type { Config } from '../src/config/load-config.js';
+import * as analyticsSink from '../workers/analytics-sink.js';
 import * as srWindows from '../workers/sr-windows.js';
 import type { WorkerHandle } from '../workers/worker-handle.js';
 import { buildApp } from './app.js';
 import { createReadiness } from './readiness.js';
+import { resolveTokenConfig } from './resolve-token-config.js';
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -18,12 +20,15 @@ export interface RunningServer {
 
 /** Starts the API (and, when configured, the workers in-process) and listens on config.host:port. */
 export async function startServer(config: Config, logger: PinoLogger): Promise<RunningServer> {
+  // Before any adapter opens: a distributed start without a shared JWT secret fails fast, naming JWT_SECRET.
+  const tokens = await resolveTokenConfig(config, logger);
   const runtime = await createRuntime(config, logger);
   const readiness = createReadiness();
-  const app = await buildApp(config, { ...runtimeDefaults, state: runtime.state, bus: runtime.bus, analytics: runtime.analytics, readiness, logger });
+  const app = await buildApp(config, { ...runtimeDefaults, state: runtime.state, bus: runtime.bus, analytics: runtime.analytics, readiness, logger, tokens });
   const workers: WorkerHandle[] = [];
   if (config.embeddedWorkers) {
     workers.push(await srWindows.start({ bus: runtime.bus, state: runtime.state, clock: runtimeDefaults.clock, logger, defaults: runtimeDefaults.routingDefaults }));
+    if (runtime.analytics !== undefined) workers.push(await analyticsSink.start({ bus: runtime.bus, analytics: runtime.analytics, logger }));
   }
   const url = await app.listen({ port: config.port, host: config.host });
   logger.info({ url, mode: runtime.mode, workers: workers.map((w) => w.name) }, 'switchyard listening');
@@ -39,8 +44,10 @@ export async function startServer(config: Config, logger: PinoLogger): Promise<R
         readiness.markDown();
         logger.info({ graceMs: config.shutdownGraceMs }, 'shutting down: readiness down, draining');
         await app.close(); // stops accepting, lets in-flight requests finish
-        await runtime.bus.close(); // drains: every published event is handled by the in-process workers
-        for (const worker of workers) await worker.close();
+        await runtime.drainBus(); // every published event is handled (in-process) or flushed to the broker
+        for (const worker of workers) {
+          await worker.close().catch((error: unknown) => logger.error({ err: error, worker: worker.name }, 'worker did not close cleanly'));
+        }
         await runtime.close();
         logger.info({}, 'shutdown complete');
       })();

@@ -1,7 +1,12 @@
 import { join } from 'node:path';
 import type { Logger as PinoLogger } from 'pino';
+import { createCachedStateStore } from '../src/adapters/cache/cached-state-store.js';
+import { createChdbAnalyticsStore } from '../src/adapters/chdb/chdb-analytics-store.js';
+import { createClickHouseServerAnalyticsStore } from '../src/adapters/clickhouse/clickhouse-server-analytics-store.js';
+import { createKafkaEventBus } from '../src/adapters/kafka/kafka-event-bus.js';
 import { createMemoryEventBus } from '../src/adapters/memory/memory-event-bus.js';
 import { createMemoryStateStore } from '../src/adapters/memory/memory-state-store.js';
+import { createRedisStateStore } from '../src/adapters/redis/redis-state-store.js';
 import type { Config } from '../src/config/load-config.js';
 import { validateEvent } from '../src/events/validate-event.js';
 import type { AnalyticsStore } from '../src/ports/analytics-store.js';
@@ -17,21 +22,75 @@ export interface Runtime {
   readonly state: StateStore;
   readonly bus: EventBus;
   readonly analytics: AnalyticsStore | undefined;
+  /** Flushes and drains the bus (in-process consumers handle everything published). Idempotent. */
+  drainBus(): Promise<void>;
+  /** Drains the bus (if not yet), then closes the stores. */
   close(): Promise<void>;
 }
 
-/** The composition root's adapter choice. The only place (with the workers' mains) that picks infrastructure. */
-export async function createRuntime(config: Config, logger: PinoLogger): Promise<Runtime> {
-  const state = createMemoryStateStore({ dataDir: join(config.dataDir, 'state'), logger: logger.child({ component: 'state' }) });
-  const bus = createMemoryEventBus({ logger: logger.child({ component: 'bus' }), validate: validateEvent });
+export interface RuntimeNeeds {
+  /** Whether this process reads or writes analytics (the API and the analytics-sink do; sr-windows does not). */
+  readonly analytics: boolean;
+}
+
+/**
+ * The composition root's adapter choice, the one place (with buildApp's callers) that picks
+ * infrastructure: REDIS_URL → Redis (behind an invalidating cache), KAFKA_BROKERS → Kafka,
+ * CLICKHOUSE_URL → ClickHouse server; each unset one stays embedded (in-process, chDB).
+ */
+export async function createRuntime(config: Config, logger: PinoLogger, needs: RuntimeNeeds = { analytics: true }): Promise<Runtime> {
+  const clock = systemClock;
+  const state: StateStore =
+    config.redisUrl === undefined
+      ? createMemoryStateStore({ dataDir: join(config.dataDir, 'state'), logger: logger.child({ component: 'state' }), clock })
+      : createCachedStateStore(await createRedisStateStore({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, logger: logger.child({ component: 'state' }), clock }), {
+          logger: logger.child({ component: 'state-cache' }),
+          clock,
+        });
+
+  const bus: EventBus =
+    config.kafkaBrokers === undefined
+      ? createMemoryEventBus({ logger: logger.child({ component: 'bus' }), validate: validateEvent })
+      : await createKafkaEventBus({
+          brokers: config.kafkaBrokers.split(',').map((broker) => broker.trim()).filter((broker) => broker !== ''),
+          clientId: config.kafkaClientId,
+          topicPrefix: config.kafkaTopicPrefix,
+          partitions: config.kafkaPartitions,
+          spoolDir: join(config.dataDir, 'spool'),
+          spoolMaxEvents: config.spoolMaxEvents,
+          lingerMs: config.kafkaLingerMs,
+          logger: logger.child({ component: 'bus' }),
+          validate: validateEvent,
+        });
+
+  let busClosing: Promise<void> | undefined;
+  let analytics: AnalyticsStore | undefined;
+  if (needs.analytics) {
+    analytics =
+      config.clickhouseUrl === undefined
+        ? createChdbAnalyticsStore({ path: join(config.dataDir, 'analytics'), database: config.clickhouseDatabase })
+        : createClickHouseServerAnalyticsStore({ url: config.clickhouseUrl, username: config.clickhouseUser, password: config.clickhousePassword, database: config.clickhouseDatabase });
+    await analytics.migrate();
+  }
+
   return {
-    mode: { state: 'embedded', bus: 'embedded', analytics: 'none' },
+    mode: {
+      state: config.redisUrl === undefined ? 'embedded' : 'redis',
+      bus: config.kafkaBrokers === undefined ? 'embedded' : 'kafka',
+      analytics: analytics === undefined ? 'none' : config.clickhouseUrl === undefined ? 'chdb' : 'clickhouse',
+    },
     state,
     bus,
-    analytics: undefined,
+    analytics,
     async close() {
-      await bus.close();
+      busClosing ??= bus.close();
+      await busClosing;
       await state.close();
+      await analytics?.close();
+    },
+    drainBus() {
+      busClosing ??= bus.close();
+      return busClosing;
     },
   };
 }

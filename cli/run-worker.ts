@@ -1,31 +1,42 @@
 import type { Logger as PinoLogger } from 'pino';
 import type { Config } from '../src/config/load-config.js';
+import * as analyticsSink from '../workers/analytics-sink.js';
 import * as srWindows from '../workers/sr-windows.js';
 import type { WorkerHandle } from '../workers/worker-handle.js';
 import { createRuntime, runtimeDefaults } from './create-runtime.js';
 
 const workerNames = ['sr-windows', 'analytics-sink'] as const;
+type WorkerName = (typeof workerNames)[number];
 
-/** `switchyard worker <name>`: one worker as its own process; SIGTERM finishes the batch, commits, leaves the group. */
+/**
+ * `switchyard worker <name>`: one worker as its own process, scaled by running more of them (they
+ * share a consumer group). SIGTERM finishes the batch in hand, commits it and leaves the group.
+ */
 export async function runWorker(name: string | undefined, config: Config, logger: PinoLogger): Promise<number> {
   if (name === undefined || !(workerNames as readonly string[]).includes(name)) {
     process.stderr.write(`worker name required: ${workerNames.join(' | ')}\n`);
     return 2;
   }
-  const runtime = await createRuntime(config, logger);
-  let handle: WorkerHandle;
-  if (name === 'sr-windows') {
-    handle = await srWindows.start({ bus: runtime.bus, state: runtime.state, clock: runtimeDefaults.clock, logger, defaults: runtimeDefaults.routingDefaults });
-  } else {
-    process.stderr.write('analytics-sink needs the analytics store (event-spine issue)\n');
-    await runtime.close();
-    return 2;
-  }
+  const worker = name as WorkerName;
+  const runtime = await createRuntime(config, logger, { analytics: worker === 'analytics-sink' });
+  const handle: WorkerHandle =
+    worker === 'sr-windows'
+      ? await srWindows.start({ bus: runtime.bus, state: runtime.state, clock: runtimeDefaults.clock, logger, defaults: runtimeDefaults.routingDefaults })
+      : await analyticsSink.start({ bus: runtime.bus, analytics: runtime.analytics!, logger });
+  logger.info({ worker, mode: runtime.mode }, 'worker running');
+  let stopping = false;
   const stop = async (signal: string) => {
-    logger.info({ signal, worker: name }, 'worker stopping');
-    await handle.close();
-    await runtime.close();
-    process.exit(0);
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, worker }, 'worker stopping: finishing the batch in hand');
+    try {
+      await handle.close();
+      await runtime.close();
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error, worker }, 'worker stop failed');
+      process.exit(1);
+    }
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));

@@ -28,7 +28,7 @@ export async function start(deps: SrWindowsDeps): Promise<WorkerHandle> {
   const subscription = await deps.bus.subscribe({
     group: srWindowsGroup,
     topics: ['routing'],
-    maxBatchSize: 500,
+    maxBatchSize: 64,
     handler: async (batch) => {
       const snapshots: EventEnvelope[] = [];
       for (const event of batch) {

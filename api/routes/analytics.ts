@@ -37,7 +37,7 @@ export async function analyticsRoutes(app: FastifyInstance, deps: AppDeps & { me
     };
     const urls = endpoint === 'overview' ? ['/analytics/overview', '/analytics'] : [`/analytics/${endpoint}`];
     for (const url of urls) {
-      app.get(url, { schema: { tags: ['Analytics'], summary, querystring: ref('AnalyticsQuery'), hide: url === '/analytics' }, config: { flowType: `analytics_${endpoint.replaceAll('-', '_')}` } }, handler);
+      app.get(url, { schema: { tags: ['Analytics'], summary, querystring: ref('AnalyticsQuery'), hide: url === '/analytics' }, config: { flowType: `analytics_${endpoint.replaceAll('-', '_')}`, auth: 'either', merchantFrom: 'credential' } }, handler);
     }
   }
 }

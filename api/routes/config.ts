@@ -10,7 +10,7 @@ const validDimensions = ['currency', 'country', 'auth_type', 'card_is_in', 'card
 export async function configRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.post<{ Body: SrDimensionRequest }>(
     '/config-sr-dimension',
-    { schema: { tags: ['Config'], summary: 'Configure success-rate window dimensions', body: ref('SrDimensionRequest') }, config: { flowType: 'config_sr_dimension' } },
+    { schema: { tags: ['Config'], summary: 'Configure success-rate window dimensions', body: ref('SrDimensionRequest') }, config: { flowType: 'config_sr_dimension', auth: 'either', merchantFrom: { body: ['merchant_id'] } } },
     async (request, reply) => {
       const { merchant_id: merchantId, paymentInfo } = request.body;
       const invalid = (paymentInfo.fields ?? []).filter((field) => !(validDimensions as readonly string[]).includes(field));

@@ -63,7 +63,7 @@ export async function gatewayDecisionRoutes(app: FastifyInstance, deps: AppDeps)
           body: ref('DecideGatewayRequest'),
           response: { 200: ref('DecidedGateway') },
         },
-        config: { envelope: 'decider', flowType: url === '/decide-gateway' ? 'decide_gateway' : 'decision_gateway_legacy' },
+        config: { envelope: 'decider', flowType: url === '/decide-gateway' ? 'decide_gateway' : 'decision_gateway_legacy', auth: 'either', merchantFrom: { body: ['merchantId'] } },
       },
       async (request, reply) => {
         const startedAt = performance.now();

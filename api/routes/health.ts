@@ -6,15 +6,15 @@ const stages: readonly ProbeStage[] = ['connection', 'write', 'read', 'delete'];
 
 /** Health: liveness, readiness (turns Down on shutdown), and a StateStore write/read/delete probe. */
 export async function healthRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  app.get('/health', { schema: { tags: ['Health'], summary: 'Liveness' } }, async () => ({ message: 'Health is good' }));
+  app.get('/health', { schema: { tags: ['Health'], summary: 'Liveness' }, config: { auth: 'none' } }, async () => ({ message: 'Health is good' }));
 
-  app.get('/health/ready', { schema: { tags: ['Health'], summary: 'Readiness: Down while draining for shutdown' } }, async (_request, reply) => {
+  app.get('/health/ready', { schema: { tags: ['Health'], summary: 'Readiness: Down while draining for shutdown' }, config: { auth: 'none' } }, async (_request, reply) => {
     // 1.4.x answers 400 (not 503) once the readiness flag is cleared; load balancers only need non-2xx.
     if (!deps.readiness.isReady()) return reply.code(400).send({ message: 'Down' });
     return { message: 'Up' };
   });
 
-  app.get('/health/diagnostics', { schema: { tags: ['Health'], summary: 'State store write/read/delete probe and event bus health' } }, async (request) => {
+  app.get('/health/diagnostics', { schema: { tags: ['Health'], summary: 'State store write/read/delete probe and event bus health' }, config: { auth: 'none' } }, async (request) => {
     let failedAt = stages.length;
     try {
       const probe = await deps.state.probe();

@@ -21,7 +21,7 @@ export async function merchantAccountRoutes(app: FastifyInstance, deps: AppDeps 
     '/merchant-account/create',
     {
       schema: { tags: ['Merchant Account'], summary: 'Create a merchant account (admin secret)', body: ref('MerchantAccountCreate') },
-      config: { flowType: 'merchant_account_create' },
+      config: { flowType: 'merchant_account_create', auth: 'admin-secret' },
     },
     async (request) => {
       const presented = request.headers[deps.adminSecretHeader];
@@ -60,7 +60,7 @@ export async function merchantAccountRoutes(app: FastifyInstance, deps: AppDeps 
 
   app.get<{ Params: { merchantId: string } }>(
     '/merchant-account/:merchantId',
-    { schema: { tags: ['Merchant Account'], summary: 'Read a merchant account', params: merchantIdParams }, config: { flowType: 'merchant_account_get' } },
+    { schema: { tags: ['Merchant Account'], summary: 'Read a merchant account', params: merchantIdParams }, config: { flowType: 'merchant_account_get', auth: 'either', merchantFrom: { params: 'merchantId' } } },
     async (request) => {
       const { merchantId } = request.params;
       const merchant = await deps.state.merchants.get(merchantId);
@@ -75,7 +75,7 @@ export async function merchantAccountRoutes(app: FastifyInstance, deps: AppDeps 
 
   app.delete<{ Params: { merchantId: string } }>(
     '/merchant-account/:merchantId',
-    { schema: { tags: ['Merchant Account'], summary: 'Delete a merchant account', params: merchantIdParams }, config: { flowType: 'merchant_account_delete' } },
+    { schema: { tags: ['Merchant Account'], summary: 'Delete a merchant account', params: merchantIdParams }, config: { flowType: 'merchant_account_delete', auth: 'either', merchantFrom: { params: 'merchantId' } } },
     async (request) => {
       const { merchantId } = request.params;
       // 1.4.x answers 500 for an unknown id; a client mistake is a 404 here.
@@ -88,7 +88,7 @@ export async function merchantAccountRoutes(app: FastifyInstance, deps: AppDeps 
 
   app.get<{ Params: { merchantId: string } }>(
     '/merchant-account/:merchantId/debit-routing',
-    { schema: { tags: ['Merchant Account'], summary: 'Is network (debit) routing enabled', params: merchantIdParams } },
+    { schema: { tags: ['Merchant Account'], summary: 'Is network (debit) routing enabled', params: merchantIdParams }, config: { auth: 'either', merchantFrom: { params: 'merchantId' } } },
     async (request) => {
       const { merchantId } = request.params;
       if ((await deps.state.merchants.get(merchantId)) === undefined) throw merchantNotFound();
@@ -99,7 +99,7 @@ export async function merchantAccountRoutes(app: FastifyInstance, deps: AppDeps 
 
   app.post<{ Params: { merchantId: string }; Body: DebitRoutingToggle }>(
     '/merchant-account/:merchantId/debit-routing',
-    { schema: { tags: ['Merchant Account'], summary: 'Enable or disable network (debit) routing', params: merchantIdParams, body: ref('DebitRoutingToggle') } },
+    { schema: { tags: ['Merchant Account'], summary: 'Enable or disable network (debit) routing', params: merchantIdParams, body: ref('DebitRoutingToggle') }, config: { auth: 'either', merchantFrom: { params: 'merchantId' } } },
     async (request) => {
       const { merchantId } = request.params;
       if ((await deps.state.merchants.get(merchantId)) === undefined) throw merchantNotFound();

@@ -49,7 +49,7 @@ export async function ruleConfigurationRoutes(app: FastifyInstance, deps: AppDep
       `/rule/${mode}`,
       {
         schema: { tags: ['Rule Configuration'], summary: `${mode === 'create' ? 'Create' : 'Update'} a merchant's rule configuration`, body: ref('RuleConfigRequest') },
-        config: { flowType: `rule_config_${mode}` },
+        config: { flowType: `rule_config_${mode}`, auth: 'either', merchantFrom: { body: ['merchant_id'] } },
       },
       async (request) => {
         const body = request.body;
@@ -67,7 +67,7 @@ export async function ruleConfigurationRoutes(app: FastifyInstance, deps: AppDep
 
   app.post<{ Body: RuleConfigLookup }>(
     '/rule/get',
-    { schema: { tags: ['Rule Configuration'], summary: "Read a merchant's rule configuration", body: ref('RuleConfigLookup') }, config: { flowType: 'rule_config_get' } },
+    { schema: { tags: ['Rule Configuration'], summary: "Read a merchant's rule configuration", body: ref('RuleConfigLookup') }, config: { flowType: 'rule_config_get', auth: 'either', merchantFrom: { body: ['merchant_id'] } } },
     async (request) => {
       const { merchant_id: merchantId, algorithm } = request.body;
       await requireMerchant(merchantId);
@@ -79,7 +79,7 @@ export async function ruleConfigurationRoutes(app: FastifyInstance, deps: AppDep
 
   app.post<{ Body: RuleConfigLookup }>(
     '/rule/delete',
-    { schema: { tags: ['Rule Configuration'], summary: "Delete a merchant's rule configuration", body: ref('RuleConfigLookup') }, config: { flowType: 'rule_config_delete' } },
+    { schema: { tags: ['Rule Configuration'], summary: "Delete a merchant's rule configuration", body: ref('RuleConfigLookup') }, config: { flowType: 'rule_config_delete', auth: 'either', merchantFrom: { body: ['merchant_id'] } } },
     async (request) => {
       const { merchant_id: merchantId, algorithm } = request.body;
       await requireMerchant(merchantId);

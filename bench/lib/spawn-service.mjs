@@ -22,7 +22,7 @@ function freePort() {
 export async function spawnService(env = {}) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-bench-'));
-  const child = spawn(process.execPath, [join(root, 'dist/cli/main.js'), 'serve'], {
+  const child = spawn(process.execPath, [...(process.env.SERVICE_NODE_FLAGS ?? '').split(' ').filter(Boolean), join(root, 'dist/cli/main.js'), 'serve'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_SECRET: 'bench-secret', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

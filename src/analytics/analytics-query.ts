@@ -38,7 +38,8 @@ export const dimensionLabels: Readonly<Record<DimensionKey, string>> = {
 
 /**
  * How payment-audit / preview-trace filter on `status`: the two families the reference names
- * (`success`, `failure`) or one exact status (compared case-insensitively).
+ * (`success`, `failure`) or one exact status (compared case-insensitively). It applies to each
+ * result's latest outcome status, so `status=success` lists payments that ended well.
  */
 export type StatusFilter =
   | { readonly kind: 'any' }

@@ -1,4 +1,13 @@
-import type { ApiKeyRecord, MerchantRole } from '../ports/state-store.js';
+import type {
+  ApiKeyCreated,
+  ApiKeyListItem,
+  ApiKeyRevoked,
+  AuthResponse,
+  MeResponse,
+  MerchantInfo,
+  OnboardingResponse,
+} from '../generated/schema-types.js';
+import type { ApiKeyRecord } from '../ports/state-store.js';
 import type {
   AuthFailure,
   AuthSession,
@@ -10,62 +19,17 @@ import type {
 
 /*
  * decision-engine 1.4.x response bodies for /auth/*, /onboarding/merchant and /api-key/*
- * (snake_case). Pure mapping, no HTTP: the route modules send what these return.
+ * (snake_case). Pure mapping, no HTTP: the route modules send what these return. The shapes are
+ * the schemas under schemas/http/auth and schemas/http/api-keys (types generated from them).
  */
 
-export interface MerchantInfoView {
-  readonly merchant_id: string;
-  readonly merchant_name: string;
-  readonly role: MerchantRole;
-}
-
-export interface AuthResponseView {
-  readonly token: string;
-  readonly user_id: string;
-  readonly email: string;
-  readonly merchant_id: string;
-  readonly role: MerchantRole;
-  readonly merchants: readonly MerchantInfoView[];
-}
-
-export interface MeResponseView {
-  readonly user_id: string;
-  readonly email: string;
-  readonly merchant_id: string;
-  readonly role: MerchantRole;
-  readonly email_verified: boolean;
-  readonly merchants: readonly MerchantInfoView[];
-}
-
-export interface OnboardingResponseView {
-  readonly token: string;
-  readonly merchant_id: string;
-  readonly merchant_name: string;
-  readonly merchants: readonly MerchantInfoView[];
-}
-
-export interface ApiKeyCreatedView {
-  readonly key_id: string;
-  readonly api_key: string;
-  readonly key_prefix: string;
-  readonly merchant_id: string;
-  readonly description: string | null;
-  readonly created_at: string;
-}
-
-export interface ApiKeyListItemView {
-  readonly key_id: string;
-  readonly key_prefix: string;
-  readonly merchant_id: string;
-  readonly description: string | null;
-  readonly is_active: boolean;
-  readonly created_at: string;
-}
-
-export interface ApiKeyRevokedView {
-  readonly key_id: string;
-  readonly message: string;
-}
+export type MerchantInfoView = MerchantInfo;
+export type AuthResponseView = AuthResponse;
+export type MeResponseView = MeResponse;
+export type OnboardingResponseView = OnboardingResponse;
+export type ApiKeyCreatedView = ApiKeyCreated;
+export type ApiKeyListItemView = ApiKeyListItem;
+export type ApiKeyRevokedView = ApiKeyRevoked;
 
 /** decision-engine's message for each failure kind (statuses: see `AuthFailure`). */
 export const authFailureMessages = Object.freeze({

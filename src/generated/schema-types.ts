@@ -242,6 +242,174 @@ export interface AnalyticsQuery {
   [k: string]: unknown;
 }
 /**
+ * Body of POST /api-key/create. merchant_id must be the credential's own merchant.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ApiKeyCreateRequest".
+ */
+export interface ApiKeyCreateRequest {
+  merchant_id: string;
+  description?: string | null;
+}
+/**
+ * Answer of POST /api-key/create: the only response that carries the raw key (DE_ + 64 hex); only its SHA-256 and prefix are stored.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ApiKeyCreated".
+ */
+export interface ApiKeyCreated {
+  key_id: string;
+  api_key: string;
+  /**
+   * DE_ + the first 8 hex characters.
+   */
+  key_prefix: string;
+  merchant_id: string;
+  description: string | null;
+  /**
+   * UTC without zone, decision-engine's database format: 2026-04-26 10:00:00.123000.
+   */
+  created_at: string;
+}
+/**
+ * One key in GET /api-key/list/{merchant_id}: active and revoked keys, never the raw key.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ApiKeyListItem".
+ */
+export interface ApiKeyListItem {
+  key_id: string;
+  key_prefix: string;
+  merchant_id: string;
+  description: string | null;
+  is_active: boolean;
+  created_at: string;
+}
+/**
+ * Answer of DELETE /api-key/{key_id}; revoking a revoked key answers the same.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ApiKeyRevoked".
+ */
+export interface ApiKeyRevoked {
+  key_id: string;
+  message: string;
+}
+/**
+ * Answer of signup, login and switch-merchant: a session token and the merchant context it carries. merchant_id is "" until the user joins or onboards a merchant.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "AuthResponse".
+ */
+export interface AuthResponse {
+  /**
+   * JWS compact JWT; send it as Authorization: Bearer <token>.
+   */
+  token: string;
+  user_id: string;
+  email: string;
+  merchant_id: string;
+  role: 'admin' | 'member';
+  merchants: MerchantInfo[];
+}
+/**
+ * One merchant a user belongs to. merchant_name falls back to the merchant id when the account has no name.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "MerchantInfo".
+ */
+export interface MerchantInfo {
+  merchant_id: string;
+  merchant_name: string;
+  role: 'admin' | 'member';
+}
+/**
+ * Body of POST /auth/login. No format check on the email: a malformed one fails like an unknown one.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LoginRequest".
+ */
+export interface LoginRequest {
+  email: string;
+  password: string;
+}
+/**
+ * Answer of POST /auth/logout. Only the presented token is revoked; the user's other sessions stay valid.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LogoutResponse".
+ */
+export interface LogoutResponse {
+  message: string;
+}
+/**
+ * Answer of GET /auth/me: the signed-in user in the merchant context of the token.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "MeResponse".
+ */
+export interface MeResponse {
+  user_id: string;
+  email: string;
+  merchant_id: string;
+  role: 'admin' | 'member';
+  /**
+   * Always true: email verification is not implemented (decision-engine 1.4.x reports true too).
+   */
+  email_verified: boolean;
+  merchants: MerchantInfo[];
+}
+/**
+ * Body of POST /onboarding/merchant: the display name of the merchant to create.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "OnboardingRequest".
+ */
+export interface OnboardingRequest {
+  merchant_name: string;
+}
+/**
+ * Answer of POST /onboarding/merchant: the new merchant (merchant_ + 12 hex) and a token scoped to it.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "OnboardingResponse".
+ */
+export interface OnboardingResponse {
+  token: string;
+  merchant_id: string;
+  merchant_name: string;
+  merchants: MerchantInfo[];
+}
+/**
+ * Body of POST /auth/signup. With a non-empty merchant_id the new user joins that existing merchant as its admin, so the admin secret header is then required; without one the user onboards a merchant later (POST /onboarding/merchant).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "SignupRequest".
+ */
+export interface SignupRequest {
+  /**
+   * Compared verbatim (case-sensitive, untrimmed), as decision-engine does.
+   */
+  email: string;
+  /**
+   * Checked against the password policy (ASVS 5.0: 10 to 128 characters, not common, not built from the email).
+   */
+  password: string;
+  /**
+   * An existing merchant to join as admin; trimmed, and empty means none.
+   */
+  merchant_id?: string | null;
+}
+/**
+ * Body of POST /auth/switch-merchant: a merchant the signed-in user belongs to.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "SwitchMerchantRequest".
+ */
+export interface SwitchMerchantRequest {
+  merchant_id: string;
+}
+/**
  * Extra success-rate window dimensions: payment fields (in order) and udf indexes appended to window keys.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSequenceRandom } from '../../src/routing/random-source.js';
-import { createMerchant, createTestApp, decideBody, type TestApp } from '../helpers/test-app.js';
+import { createKeyFor, createMerchant, createTestApp, decideBody, withKey, type TestApp } from '../helpers/test-app.js';
 
 const coBadged = (overrides: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -11,13 +11,14 @@ const coBadged = (overrides: Record<string, unknown> = {}) =>
 
 describe('POST /decide-gateway', () => {
   let t: TestApp;
+  let apiKey: string;
   beforeEach(async () => {
     t = await createTestApp();
-    await createMerchant(t.app, 'm1');
+    ({ apiKey } = await createMerchant(t.app, 'm1'));
   });
   afterEach(async () => t.close());
 
-  const decide = (payload: unknown, url = '/decide-gateway') => t.app.inject({ method: 'POST', url, payload: payload as Record<string, unknown> });
+  const decide = (payload: unknown, url = '/decide-gateway', key = apiKey) => t.app.inject({ method: 'POST', url, headers: withKey(key), payload: payload as Record<string, unknown> });
 
   it('answers an SR decision with every 1.4.x response key', async () => {
     const response = await decide(decideBody('m1', 'p1'));
@@ -58,7 +59,7 @@ describe('POST /decide-gateway', () => {
   it('hedges when the injected random draw falls under the hedging percent', async () => {
     await t.close();
     t = await createTestApp({ random: createSequenceRandom([0.01]) });
-    await createMerchant(t.app, 'm1');
+    ({ apiKey } = await createMerchant(t.app, 'm1'));
     const body = (await decide(decideBody('m1', 'p1'))).json();
     expect(body.routing_approach).toBe('SR_V3_HEDGING');
     expect(body.gateway_priority_map).toEqual({ stripe: 0.5, adyen: 1 });
@@ -95,7 +96,7 @@ describe('POST /decide-gateway', () => {
     });
 
     it('when the body is not JSON, whatever the content type', async () => {
-      const response = await t.app.inject({ method: 'POST', url: '/decide-gateway', headers: { 'content-type': 'text/plain' }, payload: '{"merchantId":' });
+      const response = await t.app.inject({ method: 'POST', url: '/decide-gateway', headers: { 'content-type': 'text/plain', ...withKey(apiKey) }, payload: '{"merchantId":' });
       expect(response.statusCode).toBe(400);
       expect(response.json().error_info.code).toBe('INVALID_INPUT');
     });
@@ -110,7 +111,7 @@ describe('POST /decide-gateway', () => {
     });
 
     it('when the merchant is unknown', async () => {
-      const response = await decide(decideBody('ghost', 'p1'));
+      const response = await decide(decideBody('ghost', 'p1'), '/decide-gateway', await createKeyFor(t.state, 'ghost'));
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ status: 'Invalid Request', error_code: 'invalid_request_error', error_message: 'Merchant not found', error_info: { code: 'MERCHANT_NOT_FOUND', user_message: 'Merchant not found' } });
     });
@@ -122,7 +123,7 @@ describe('POST /decide-gateway', () => {
     });
 
     it('when the metadata is malformed', async () => {
-      await t.app.inject({ method: 'POST', url: '/merchant-account/m1/debit-routing', payload: { enabled: true } });
+      await t.app.inject({ method: 'POST', url: '/merchant-account/m1/debit-routing', headers: withKey(apiKey), payload: { enabled: true } });
       for (const metadata of ['{not json', JSON.stringify({ merchant_category_code: 'merchant_category_code_0001', acquirer_country: 'US' }), coBadged({ co_badged_card_networks: ['AMEX', 'DINERS'] })]) {
         const body = decideBody('m1', 'p1', { rankingAlgorithm: 'NTW_BASED_ROUTING' });
         (body['paymentInfo'] as Record<string, unknown>)['metadata'] = metadata;
@@ -136,7 +137,7 @@ describe('POST /decide-gateway', () => {
 
   describe('network routing', () => {
     beforeEach(async () => {
-      await t.app.inject({ method: 'POST', url: '/merchant-account/m1/debit-routing', payload: { enabled: true } });
+      await t.app.inject({ method: 'POST', url: '/merchant-account/m1/debit-routing', headers: withKey(apiKey), payload: { enabled: true } });
     });
 
     it('ranks co-badged networks by fee with the reference numbers', async () => {

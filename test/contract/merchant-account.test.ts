@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { adminSecret, createMerchant, createTestApp, decideBody, type TestApp } from '../helpers/test-app.js';
+import { adminSecret, createKeyFor, createMerchant, createTestApp, decideBody, withKey, type TestApp } from '../helpers/test-app.js';
 
 describe('merchant account routes', () => {
   let t: TestApp;
@@ -51,37 +51,37 @@ describe('merchant account routes', () => {
   });
 
   it('reads a merchant, with "" as the decider input until an elimination config exists', async () => {
-    await createMerchant(t.app, 'm1');
-    expect((await t.app.inject({ method: 'GET', url: '/merchant-account/m1' })).json()).toEqual({ merchant_id: 'm1', gateway_success_rate_based_decider_input: '' });
-    await t.app.inject({ method: 'POST', url: '/rule/create', payload: { merchant_id: 'm1', config: { type: 'elimination', data: { threshold: 0.35, txnLatency: { gatewayLatency: 5000 } } } } });
-    const input = JSON.parse((await t.app.inject({ method: 'GET', url: '/merchant-account/m1' })).json().gateway_success_rate_based_decider_input);
+    const headers = withKey((await createMerchant(t.app, 'm1')).apiKey);
+    expect((await t.app.inject({ method: 'GET', url: '/merchant-account/m1', headers })).json()).toEqual({ merchant_id: 'm1', gateway_success_rate_based_decider_input: '' });
+    await t.app.inject({ method: 'POST', url: '/rule/create', headers, payload: { merchant_id: 'm1', config: { type: 'elimination', data: { threshold: 0.35, txnLatency: { gatewayLatency: 5000 } } } } });
+    const input = JSON.parse((await t.app.inject({ method: 'GET', url: '/merchant-account/m1', headers })).json().gateway_success_rate_based_decider_input);
     expect(input).toMatchObject({ defaultEliminationThreshold: 0.35, defaultEliminationLevel: 'PAYMENT_METHOD', txnLatency: { gatewayLatency: 5000 } });
   });
 
   it('answers 404 for an unknown merchant', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/merchant-account/ghost' });
+    const response = await t.app.inject({ method: 'GET', url: '/merchant-account/ghost', headers: withKey(await createKeyFor(t.state, 'ghost')) });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ code: 'TE_04', message: 'MerchantId not found', data: null });
   });
 
   it('deletes a merchant so that the very next decision no longer finds it', async () => {
-    await createMerchant(t.app, 'm1');
-    expect((await t.app.inject({ method: 'POST', url: '/decide-gateway', payload: decideBody('m1', 'p1') })).statusCode).toBe(200);
-    const deleted = await t.app.inject({ method: 'DELETE', url: '/merchant-account/m1' });
+    const headers = withKey((await createMerchant(t.app, 'm1')).apiKey);
+    expect((await t.app.inject({ method: 'POST', url: '/decide-gateway', headers, payload: decideBody('m1', 'p1') })).statusCode).toBe(200);
+    const deleted = await t.app.inject({ method: 'DELETE', url: '/merchant-account/m1', headers });
     expect(deleted.json()).toEqual({ message: 'Merchant account deleted successfully', merchant_id: 'm1' });
-    const decision = await t.app.inject({ method: 'POST', url: '/decide-gateway', payload: decideBody('m1', 'p2') });
+    const decision = await t.app.inject({ method: 'POST', url: '/decide-gateway', headers, payload: decideBody('m1', 'p2') });
     expect(decision.statusCode).toBe(400);
     expect(decision.json().error_info.code).toBe('MERCHANT_NOT_FOUND');
-    expect((await t.app.inject({ method: 'DELETE', url: '/merchant-account/m1' })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'DELETE', url: '/merchant-account/m1', headers })).statusCode).toBe(404);
   });
 
   it('toggles debit routing and reads it back', async () => {
-    await createMerchant(t.app, 'm1');
-    expect((await t.app.inject({ method: 'GET', url: '/merchant-account/m1/debit-routing' })).json()).toEqual({ merchant_id: 'm1', debit_routing_enabled: false });
-    const set = await t.app.inject({ method: 'POST', url: '/merchant-account/m1/debit-routing', payload: { enabled: true } });
+    const headers = withKey((await createMerchant(t.app, 'm1')).apiKey);
+    expect((await t.app.inject({ method: 'GET', url: '/merchant-account/m1/debit-routing', headers })).json()).toEqual({ merchant_id: 'm1', debit_routing_enabled: false });
+    const set = await t.app.inject({ method: 'POST', url: '/merchant-account/m1/debit-routing', headers, payload: { enabled: true } });
     expect(set.json()).toEqual({ merchant_id: 'm1', debit_routing_enabled: true });
-    expect((await t.app.inject({ method: 'GET', url: '/merchant-account/m1/debit-routing' })).json().debit_routing_enabled).toBe(true);
-    expect((await t.app.inject({ method: 'GET', url: '/merchant-account/ghost/debit-routing' })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'POST', url: '/merchant-account/m1/debit-routing', payload: { enabled: 'yes' } })).statusCode).toBe(422);
+    expect((await t.app.inject({ method: 'GET', url: '/merchant-account/m1/debit-routing', headers })).json().debit_routing_enabled).toBe(true);
+    expect((await t.app.inject({ method: 'GET', url: '/merchant-account/ghost/debit-routing', headers: withKey(await createKeyFor(t.state, 'ghost')) })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'POST', url: '/merchant-account/m1/debit-routing', headers, payload: { enabled: 'yes' } })).statusCode).toBe(422);
   });
 });

@@ -1,15 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMerchant, createTestApp, decideBody, type TestApp } from '../helpers/test-app.js';
+import { createKeyFor, createMerchant, createTestApp, decideBody, withKey, type TestApp } from '../helpers/test-app.js';
 
 describe('rule configuration routes', () => {
   let t: TestApp;
+  let headers: Record<string, string>;
   beforeEach(async () => {
     t = await createTestApp();
-    await createMerchant(t.app, 'm1');
+    headers = withKey((await createMerchant(t.app, 'm1')).apiKey);
   });
   afterEach(async () => t.close());
 
-  const post = (url: string, payload: unknown) => t.app.inject({ method: 'POST', url, payload: payload as Record<string, unknown> });
+  const post = (url: string, payload: unknown, as = headers) => t.app.inject({ method: 'POST', url, headers: as, payload: payload as Record<string, unknown> });
   const sr = { type: 'successRate', data: { defaultBucketSize: 10, defaultHedgingPercent: 0, defaultLatencyThreshold: 90 } };
 
   it('creates, reads, updates and deletes a success-rate config with the 1.4.x messages', async () => {
@@ -55,13 +56,14 @@ describe('rule configuration routes', () => {
   });
 
   it('answers 404 MerchantId not found for an unknown merchant on every operation', async () => {
+    const ghost = withKey(await createKeyFor(t.state, 'ghost'));
     for (const [url, payload] of [
       ['/rule/create', { merchant_id: 'ghost', config: sr }],
       ['/rule/update', { merchant_id: 'ghost', config: sr }],
       ['/rule/get', { merchant_id: 'ghost', algorithm: 'successRate' }],
       ['/rule/delete', { merchant_id: 'ghost', algorithm: 'successRate' }],
     ] as const) {
-      const response = await post(url, payload);
+      const response = await post(url, payload, ghost);
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ code: 'TE_04', message: 'MerchantId not found', data: null });
     }
@@ -80,13 +82,13 @@ describe('rule configuration routes', () => {
   it('makes an update visible to the very next decision', async () => {
     await post('/rule/create', { merchant_id: 'm1', config: { type: 'successRate', data: { defaultBucketSize: 10, defaultHedgingPercent: 0 } } });
     // One failure on stripe with B=10 → 0.9.
-    await t.app.inject({ method: 'POST', url: '/decide-gateway', payload: decideBody('m1', 'p1') });
-    await t.app.inject({ method: 'POST', url: '/update-gateway-score', payload: { merchantId: 'm1', gateway: 'stripe', paymentId: 'p1', status: 'FAILURE' } });
+    await t.app.inject({ method: 'POST', url: '/decide-gateway', headers, payload: decideBody('m1', 'p1') });
+    await t.app.inject({ method: 'POST', url: '/update-gateway-score', headers, payload: { merchantId: 'm1', gateway: 'stripe', paymentId: 'p1', status: 'FAILURE' } });
     await t.worker.caughtUp();
-    const before = (await t.app.inject({ method: 'POST', url: '/decide-gateway', payload: decideBody('m1', 'p2') })).json();
+    const before = (await t.app.inject({ method: 'POST', url: '/decide-gateway', headers, payload: decideBody('m1', 'p2') })).json();
     expect(before.gateway_priority_map.stripe).toBeCloseTo(0.9, 10);
     await post('/rule/update', { merchant_id: 'm1', config: { type: 'successRate', data: { defaultBucketSize: 5, defaultHedgingPercent: 0 } } });
-    const after = (await t.app.inject({ method: 'POST', url: '/decide-gateway', payload: decideBody('m1', 'p3') })).json();
+    const after = (await t.app.inject({ method: 'POST', url: '/decide-gateway', headers, payload: decideBody('m1', 'p3') })).json();
     // The same window read over the last 5 outcomes: one failure in five.
     expect(after.gateway_priority_map.stripe).toBeCloseTo(0.8, 10);
   });

@@ -1,17 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMerchant, createTestApp, decideBody, type TestApp } from '../helpers/test-app.js';
+import { createKeyFor, createMerchant, createTestApp, decideBody, withKey, type TestApp } from '../helpers/test-app.js';
 
 describe('score feedback routes', () => {
   let t: TestApp;
+  let headers: Record<string, string>;
   beforeEach(async () => {
     t = await createTestApp();
-    await createMerchant(t.app, 'm1');
-    await t.app.inject({ method: 'POST', url: '/rule/create', payload: { merchant_id: 'm1', config: { type: 'successRate', data: { defaultBucketSize: 10, defaultHedgingPercent: 0 } } } });
+    headers = withKey((await createMerchant(t.app, 'm1')).apiKey);
+    await t.app.inject({ method: 'POST', url: '/rule/create', headers, payload: { merchant_id: 'm1', config: { type: 'successRate', data: { defaultBucketSize: 10, defaultHedgingPercent: 0 } } } });
   });
   afterEach(async () => t.close());
 
-  const feedback = (payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/update-gateway-score', payload });
-  const decide = async (paymentId: string) => (await t.app.inject({ method: 'POST', url: '/decide-gateway', payload: decideBody('m1', paymentId) })).json();
+  const feedback = (payload: Record<string, unknown>, as = headers) => t.app.inject({ method: 'POST', url: '/update-gateway-score', headers: as, payload });
+  const decide = async (paymentId: string) => (await t.app.inject({ method: 'POST', url: '/decide-gateway', headers, payload: decideBody('m1', paymentId) })).json();
 
   it('answers at once with the exact 1.4.x message and publishes a feedback event', async () => {
     await decide('p1');
@@ -61,7 +62,7 @@ describe('score feedback routes', () => {
     expect(badStatus.json().error_info.developer_message).toContain('status');
     const missing = await feedback({ merchantId: 'm1', paymentId: 'p1', status: 'CHARGED' });
     expect(missing.json().error_info.developer_message).toContain('gateway');
-    const ghost = await feedback({ merchantId: 'ghost', gateway: 'stripe', paymentId: 'p1', status: 'CHARGED' });
+    const ghost = await feedback({ merchantId: 'ghost', gateway: 'stripe', paymentId: 'p1', status: 'CHARGED' }, withKey(await createKeyFor(t.state, 'ghost')));
     expect(ghost.statusCode).toBe(400);
     expect(ghost.json().error_info.code).toBe('MERCHANT_NOT_FOUND');
   });
@@ -71,13 +72,14 @@ describe('score feedback routes', () => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/update-score',
+      headers,
       payload: { txn_detail: { merchantId: 'm1', gateway: 'stripe', status: 'AUTHORIZATION_FAILED', txnUuid: 'p1' }, txn_card_info: {}, log_message: 'x' },
     });
     expect(response.statusCode).toBe(200);
     expect(response.body).toBe('Success');
     await t.worker.caughtUp();
     expect((await decide('p2')).gateway_priority_map.stripe).toBeCloseTo(0.9, 10);
-    const empty = await t.app.inject({ method: 'POST', url: '/update-score', payload: { txn_detail: { merchantId: 'm1', gateway: '', status: 'CHARGED', txnUuid: 'p1' }, txn_card_info: {} } });
+    const empty = await t.app.inject({ method: 'POST', url: '/update-score', headers, payload: { txn_detail: { merchantId: 'm1', gateway: '', status: 'CHARGED', txnUuid: 'p1' }, txn_card_info: {} } });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().error_info.code).toBe('GATEWAY_NOT_FOUND');
   });

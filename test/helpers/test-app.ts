@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { buildApp } from '../../api/app.js';
 import { createReadiness, type Readiness } from '../../api/readiness.js';
+import { resolveTokenConfig } from '../../api/resolve-token-config.js';
+import { generateApiKey } from '../../src/auth/api-key.js';
 import { createMemoryEventBus } from '../../src/adapters/memory/memory-event-bus.js';
 import { createMemoryStateStore } from '../../src/adapters/memory/memory-state-store.js';
 import { loadConfig, type Config } from '../../src/config/load-config.js';
@@ -17,6 +20,15 @@ import * as srWindows from '../../workers/sr-windows.js';
 import type { WorkerHandle } from '../../workers/worker-handle.js';
 
 export const adminSecret = 'contract-admin-secret';
+
+/** One JWT secret for every test app, so two apps on one store act as replicas. */
+export const testJwtSecret = 'contract-jwt-secret-0123456789abcdef-0123456789';
+
+/** A password the policy accepts (long, not common, not built from the test emails). */
+export const testPassword = 'violet-harbour-lantern-42';
+
+/** scrypt at 2^4: the real algorithm and format at a cost that keeps contract tests fast. */
+const testPasswordHashing = { logN: 4, r: 8, p: 1 } as const;
 
 /** A random source that never hedges (0.99 · 100 ≥ any hedging percent below 99). */
 export const neverHedge: RandomSource = { next: () => 0.99 };
@@ -41,7 +53,7 @@ export async function createTestApp(options: {
   state?: StateStore;
   routingDefaults?: Partial<RoutingDefaults>;
 } = {}): Promise<TestApp> {
-  const config = loadConfig({ ADMIN_SECRET: adminSecret, LOG_LEVEL: 'silent', ...options.env });
+  const config = loadConfig({ ADMIN_SECRET: adminSecret, LOG_LEVEL: 'silent', JWT_SECRET: testJwtSecret, ...options.env });
   const clock = createManualClock(Date.now());
   const state = options.state ?? createMemoryStateStore({ dataDir: undefined, logger: silentLogger, clock });
   const bus = createMemoryEventBus({ logger: silentLogger, validate: validateEvent });
@@ -56,6 +68,8 @@ export async function createTestApp(options: {
     routingDefaults,
     readiness,
     logger: pino({ level: 'silent' }),
+    tokens: await resolveTokenConfig(config, silentLogger),
+    passwordHashing: testPasswordHashing,
   });
   const worker = await srWindows.start({ bus, state, clock, logger: silentLogger, defaults: routingDefaults });
   const events: EventEnvelope[] = [];
@@ -105,4 +119,48 @@ export function decideBody(merchantId: string, paymentId: string, overrides: Rec
     },
     ...overrides,
   };
+}
+
+/** Headers carrying a merchant's API key. */
+export function withKey(apiKey: string): Record<string, string> {
+  return { 'x-api-key': apiKey };
+}
+
+/** Headers carrying a session token. */
+export function withToken(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}` };
+}
+
+/**
+ * Signs a user up (joining `merchantId` as its admin when given, which needs the admin secret) and
+ * returns the session token.
+ */
+export async function signUp(app: FastifyInstance, email: string, merchantId?: string): Promise<{ token: string; userId: string }> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/auth/signup',
+    headers: merchantId === undefined ? {} : { 'x-admin-secret': adminSecret },
+    payload: { email, password: testPassword, ...(merchantId === undefined ? {} : { merchant_id: merchantId }) },
+  });
+  if (response.statusCode !== 200) throw new Error(`signup failed: ${response.statusCode} ${response.body}`);
+  const body = response.json() as { token: string; user_id: string };
+  return { token: body.token, userId: body.user_id };
+}
+
+/** A fresh session token for an existing user. */
+export async function logIn(app: FastifyInstance, email: string): Promise<string> {
+  const response = await app.inject({ method: 'POST', url: '/auth/login', payload: { email, password: testPassword } });
+  if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+  return (response.json() as { token: string }).token;
+}
+
+/**
+ * An API key for `merchantId` written straight into the store, whether or not the merchant exists:
+ * what a key looks like after its merchant was deleted (keys outlive their merchant). Lets tests
+ * reach the "unknown merchant" answers, which a credential for an existing merchant never can.
+ */
+export async function createKeyFor(state: StateStore, merchantId: string): Promise<string> {
+  const key = generateApiKey();
+  await state.apiKeys.create({ keyId: randomUUID(), merchantId, keyHash: key.hash, keyPrefix: key.prefix, description: null, isActive: true, createdAt: Date.now() });
+  return key.raw;
 }

@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { afterAll, beforeAll } from 'vitest';
 import { createKafkaEventBus } from '../../src/adapters/kafka/kafka-event-bus.js';
-import { topics } from '../../src/events/event-envelope.js';
 import { silentLogger } from '../../src/logging/logger.js';
-import { kafkaBrokers, uniqueNamespace } from '../integration/adapters/local-services.js';
+import { deleteKafkaNamespace, kafkaBrokers, uniqueNamespace } from '../integration/adapters/local-services.js';
 import { eventBusSuite } from './event-bus.suite.js';
 
 let admin: Admin;
@@ -24,14 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await admin?.disconnect();
 });
-
-/** Removes a test's topics and consumer groups (everything under its prefix). */
-export async function deleteKafkaNamespace(kafkaAdmin: Admin, prefix: string): Promise<void> {
-  const { groups } = await kafkaAdmin.listGroups();
-  const mine = groups.map((group) => group.groupId).filter((groupId) => groupId.startsWith(prefix));
-  if (mine.length > 0) await kafkaAdmin.deleteGroups(mine);
-  await kafkaAdmin.deleteTopics({ topics: topics.map((topic) => `${prefix}${topic}`) });
-}
 
 eventBusSuite('kafka', async () => {
   const topicPrefix = `${uniqueNamespace('bus')}.`;

@@ -3,32 +3,28 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStateStore } from '../../src/adapters/redis/redis-state-store.js';
 import { silentLogger } from '../../src/logging/logger.js';
 import type { StateStore } from '../../src/ports/state-store.js';
-import { redisUrl, uniqueNamespace } from '../integration/adapters/local-services.js';
+import { deleteRedisNamespace, redisUrl, uniqueNamespace } from '../integration/adapters/local-services.js';
 import { stateStoreSuite } from './state-store.suite.js';
-
-/** Deletes every key under a prefix (SCAN, never KEYS, so a shared server is not blocked). */
-async function deleteNamespace(admin: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, found] = await admin.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-    cursor = next;
-    if (found.length > 0) await admin.del(...found);
-  } while (cursor !== '0');
-}
 
 let admin: Redis;
 
 beforeAll(async () => {
   admin = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  let connectionError: unknown;
+  admin.on('error', (error: unknown) => {
+    connectionError = error;
+  });
   try {
     await admin.connect();
   } catch (error) {
-    throw new Error(`Redis is not reachable at ${redisUrl}: start it with \`bash deploy/local/start.sh redis\``, { cause: error });
+    throw new Error(`Redis is not reachable at ${redisUrl}: start it with \`bash deploy/local/start.sh redis\``, {
+      cause: connectionError ?? error,
+    });
   }
 });
 
-afterAll(async () => {
-  await admin?.quit();
+afterAll(() => {
+  admin?.disconnect();
 });
 
 stateStoreSuite('redis', async () => {
@@ -46,7 +42,7 @@ stateStoreSuite('redis', async () => {
     openPeer: open,
     async dispose() {
       await Promise.all(opened.map((instance) => instance.close()));
-      await deleteNamespace(admin, keyPrefix);
+      await deleteRedisNamespace(admin, keyPrefix);
     },
   };
 });
@@ -62,7 +58,7 @@ describe('RedisStateStore key layout', () => {
 
   afterAll(async () => {
     await store?.close();
-    await deleteNamespace(admin, keyPrefix);
+    await deleteRedisNamespace(admin, keyPrefix);
   });
 
   it('writes a window in the decision-engine queue layout with its TTL when an outcome is recorded', async () => {

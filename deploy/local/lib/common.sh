@@ -7,6 +7,7 @@
 # them to fail the same loud way.
 
 SWITCHYARD_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
+# shellcheck disable=SC2034 # used by the scripts that source this file
 DEPLOY_LOCAL_DIR="$SWITCHYARD_ROOT/deploy/local"
 RUN_DIR="${SWITCHYARD_RUN_DIR:-$SWITCHYARD_ROOT/.run}"
 

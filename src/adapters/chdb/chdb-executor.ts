@@ -106,7 +106,8 @@ export class ChdbExecutor implements ClickHouseExecutor {
     const pending = this.#pending.get(response.id);
     if (pending === undefined) return;
     this.#pending.delete(response.id);
-    if (this.#pending.size === 0) this.#worker?.unref();
+    // While closing, stay ref'd until the worker has exited, so close() can be awaited to the end.
+    if (this.#pending.size === 0 && !this.#closed) this.#worker?.unref();
     if (response.ok) pending.resolve(response.rows);
     else {
       const cause = Object.assign(new Error(response.error.message), { name: response.error.name });

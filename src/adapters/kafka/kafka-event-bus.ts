@@ -172,7 +172,11 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
           if (result.status === 'rejected') log.warn({ err: result.reason }, 'subscription did not close cleanly');
         }
         await publisher.close();
-        await admin.disconnect();
+        try {
+          await admin.disconnect();
+        } catch (error) {
+          throw toBusError(error, 'close');
+        }
       })();
       return closing;
     },

@@ -6,7 +6,9 @@ import type { Logger } from '../../logging/logger.js';
  *
  * kafkajs logs every failed connection attempt at ERROR; during an outage that is a line per retry.
  * The adapter logs the outage once at error itself, so kafkajs ERROR and WARN go to warn and
- * everything else to debug.
+ * everything else to debug. Expect one warn per producer ("Limiting retries for the idempotent
+ * producer may invalidate EoS guarantees"): retries are bounded on purpose so a dead broker sends
+ * events to the spool within about a second; duplicates are allowed, consumers de-duplicate by id.
  */
 export function createKafkaLogCreator(logger: Logger): logCreator {
   const log = logger.child({ component: 'kafkajs' });

@@ -1,7 +1,11 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import type { Redis } from 'ioredis';
+import type { Admin } from 'kafkajs';
+import { topics } from '../../../src/events/event-envelope.js';
 
 /**
  * Where the integration and port tests find the local servers (deploy/local/), and how fault tests
@@ -33,4 +37,51 @@ export async function localService(service: 'redis' | 'kafka', action: 'start' |
     const output = error as { stderr?: string; stdout?: string };
     throw new Error(`deploy/local/${service}.sh ${action} failed:\n${output.stderr ?? ''}${output.stdout ?? ''}`, { cause: error });
   }
+  if (action === 'stop') {
+    const { host, port } = service === 'redis' ? hostPort(new URL(redisUrl).host) : hostPort(kafkaBrokers[0] ?? '');
+    if (await accepts(host, port)) {
+      throw new Error(
+        `deploy/local/${service}.sh stop left ${host}:${port} answering: that server was not started by the script ` +
+          `(another run dir?). Stop it and start it with \`bash deploy/local/${service}.sh start\` so fault tests can restart it.`,
+      );
+    }
+  }
+}
+
+function hostPort(address: string): { host: string; port: number } {
+  const colon = address.lastIndexOf(':');
+  return { host: address.slice(0, colon), port: Number(address.slice(colon + 1)) };
+}
+
+/** One TCP connect attempt: true when something accepts connections on host:port. */
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+/** Deletes every key under a prefix (SCAN, never KEYS, so a shared server is not blocked). */
+export async function deleteRedisNamespace(admin: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, found] = await admin.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+    cursor = next;
+    if (found.length > 0) await admin.del(...found);
+  } while (cursor !== '0');
+}
+
+/** Removes a test's topics and consumer groups (everything under its prefix). */
+export async function deleteKafkaNamespace(admin: Admin, prefix: string): Promise<void> {
+  const { groups } = await admin.listGroups();
+  const mine = groups.map((group) => group.groupId).filter((groupId) => groupId.startsWith(prefix));
+  if (mine.length > 0) await admin.deleteGroups(mine);
+  await admin.deleteTopics({ topics: topics.map((topic) => `${prefix}${topic}`) });
 }

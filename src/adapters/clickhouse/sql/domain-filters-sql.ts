@@ -8,8 +8,8 @@
  *   windowWhere:    {merchant_id:String} {start_ms:UInt64} {end_ms:UInt64} {start_s:UInt32} {end_s:UInt32}
  *   dimensionWhere: {f_payment_method_type:String} … {f_auth_type:String} ('' = no filter), {f_gateways:Array(String)} ([] = all)
  *   auditWhere:     {summary_kind:String} {a_payment_id:String} {a_request_id:String} {a_routes:Array(String)}
- *                   {a_flow_type:String} {a_routing_approach:String} {a_exclude_routing_approach:String}
- *                   {a_error_code:String} {a_status_kind:String} ('any'|'success'|'failure'|'exact') {a_status:String}
+ *                   {a_flow_type:String} {a_routing_approach:String} {a_exclude_routing_approach:String} {a_error_code:String}
+ *   auditStatusCondition: {a_status_kind:String} ('any'|'success'|'failure'|'exact') {a_status:String}
  *                   {success_statuses:Array(String)} {failure_markers:Array(String)}
  * Outputs: boolean SQL expressions; no rows.
  */
@@ -43,11 +43,13 @@ export const auditWhere = `summary_kind = {summary_kind:String}
   AND ({a_flow_type:String} = '' OR flow_type = {a_flow_type:String})
   AND ({a_routing_approach:String} = '' OR routing_approach = {a_routing_approach:String})
   AND ({a_exclude_routing_approach:String} = '' OR routing_approach != {a_exclude_routing_approach:String})
-  AND ({a_error_code:String} = '' OR error_code = {a_error_code:String})
-  AND ({a_status_kind:String} = 'any'
-    OR ({a_status_kind:String} = 'success' AND ${isSuccessStatus('status')})
-    OR ({a_status_kind:String} = 'failure' AND ${isFailureStatus('status')})
-    OR ({a_status_kind:String} = 'exact' AND upper(status) = upper({a_status:String})))`;
+  AND ({a_error_code:String} = '' OR error_code = {a_error_code:String})`;
+
+/** The `status` filter, applied to a result's latest outcome status (not to any one event). */
+export const auditStatusCondition = (column: string) => `({a_status_kind:String} = 'any'
+    OR ({a_status_kind:String} = 'success' AND ${isSuccessStatus(column)})
+    OR ({a_status_kind:String} = 'failure' AND ${isFailureStatus(column)})
+    OR ({a_status_kind:String} = 'exact' AND upper(${column}) = upper({a_status:String})))`;
 
 /** Tie-break for "latest": time first, then event id, so both engines pick the same row. */
 export const latestKey = 'tuple(created_at_ms, event_id)';

@@ -1,9 +1,10 @@
-import { auditWhere, dimensionWhere, domainEvents, isFailureStatus, isSuccessStatus, latestKey, windowWhere } from './domain-filters-sql.js';
+import { auditStatusCondition, auditWhere, dimensionWhere, domainEvents, isFailureStatus, isSuccessStatus, latestKey, windowWhere } from './domain-filters-sql.js';
 
 /**
  * Payment audit and preview trace: events grouped by lookup key (payment id, else request id).
- * A key is a result when any of its events in the window matches every filter; its summary then
- * covers all of its events of that summary kind in the window.
+ * A key is a result when any of its events in the window matches every event filter and its latest
+ * outcome status matches the `status` filter; its summary covers all of its events of that summary
+ * kind in the window.
  *
  * Inputs: the window, dimension and audit inputs of domain-filters-sql.ts, {outcome_free_statuses:Array(String)}, plus
  *   auditResultsSql:  {limit:UInt32} {offset:UInt64}
@@ -34,6 +35,7 @@ FROM (
   FROM ${domainEvents} FINAL
   WHERE ${summaryWhere}
   GROUP BY lookup_key
+  HAVING ${auditStatusCondition('latest_status')}
 )`;
 
 // Aggregates get r_ aliases inside and their wire names outside: an alias equal to the column it
@@ -55,6 +57,7 @@ FROM (
   FROM ${domainEvents} FINAL
   WHERE ${summaryWhere}
   GROUP BY lookup_key
+  HAVING ${auditStatusCondition('latest_status')}
 )
 ORDER BY last_seen_ms DESC, lookup_key
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;

@@ -1,0 +1,262 @@
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { AuthFailure } from '../../src/auth/auth-outcomes.js';
+import type { AuthService } from '../../src/auth/auth-service.js';
+import { authFailureMessage } from '../../src/auth/auth-views.js';
+import type { SessionClaims } from '../../src/auth/token-service.js';
+import type { ErrorCode } from '../../src/errors/codes.js';
+import { SwitchyardError } from '../../src/errors/switchyard-error.js';
+import { genericError } from '../wire/generic-error-envelope.js';
+
+/**
+ * How a route is guarded (route `config.auth`). Every route declares one; a route that does not is
+ * still guarded as 'either', and the guard-matrix contract test fails until it declares one.
+ *
+ * - 'none': public (health, docs, signup, login).
+ * - 'admin-secret': the handler checks the admin secret header itself (merchant creation).
+ * - 'bearer': a session token only; API keys are not accepted (decision-engine's /auth/* and onboarding).
+ * - 'either': a session token or an x-api-key.
+ */
+export type RouteAuth = 'none' | 'admin-secret' | 'bearer' | 'either';
+
+/**
+ * Where a request names the merchant it acts on (route `config.merchantFrom`), so the guard can
+ * check it is the credential's own:
+ * - `{ body: [...] }` a path into the validated body, `{ params: key }`, `{ query: key }`;
+ * - 'credential': the route works on the credential's merchant; a `merchant_id` query parameter,
+ *   when given, must still name it;
+ * - 'resource': the handler looks the resource up and checks its owner (`assertOwnMerchant`).
+ */
+export type MerchantSource =
+  | { readonly body: readonly string[] }
+  | { readonly params: string }
+  | { readonly query: string }
+  | 'credential'
+  | 'resource';
+
+/** Who a request acts for, attached as `request.credential` on guarded routes. */
+export type Credential =
+  | { readonly kind: 'session'; readonly claims: SessionClaims }
+  | { readonly kind: 'api_key'; readonly merchantId: string; readonly keyId: string };
+
+/** One registered route and its guard, as declared (undefined where the route declared nothing). */
+export interface RouteTableEntry {
+  readonly method: string;
+  readonly url: string;
+  readonly auth: RouteAuth | undefined;
+  readonly merchantFrom: MerchantSource | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: RouteAuth;
+    merchantFrom?: MerchantSource;
+  }
+  interface FastifyRequest {
+    /** Set by the guard on 'bearer' and 'either' routes; null on public ones. */
+    credential: Credential | null;
+  }
+  interface FastifyInstance {
+    /** Every route with its guard, collected as routes are added (the guard-matrix test iterates it). */
+    readonly routeTable: readonly RouteTableEntry[];
+  }
+}
+
+const bearerPattern = /^Bearer(?:[ \t]+(.*))?$/i;
+
+/** A merchant id echoed in a 403 is cut here: it may come from an unvalidated query string. */
+const maxEchoedIdLength = 128;
+
+/** The plain-text 401s of decision-engine's middleware, one error code each. */
+const credentialErrorCode = {
+  missing_credentials: 'SY_AUTH_MISSING_CREDENTIALS',
+  invalid_token: 'SY_AUTH_INVALID_TOKEN',
+  invalid_api_key: 'SY_AUTH_INVALID_API_KEY',
+  revoked_api_key: 'SY_AUTH_REVOKED_API_KEY',
+} as const satisfies Partial<Record<AuthFailure['kind'], ErrorCode>>;
+
+/** Statuses of the user-auth failures answered with envelope 1 (`TE_04`), per `AuthFailure`'s table. */
+const envelopeStatus = {
+  email_taken: 409,
+  weak_password: 400,
+  merchant_not_found: 404,
+  invalid_credentials: 401,
+  inactive: 403,
+  throttled: 429,
+  // decision-engine answers 500 for an unknown key id; a client mistake is a 404 here.
+  api_key_not_found: 404,
+} as const satisfies Record<Exclude<AuthFailure['kind'], keyof typeof credentialErrorCode>, number>;
+
+function isCredentialFailure(failure: AuthFailure): failure is Extract<AuthFailure, { kind: keyof typeof credentialErrorCode }> {
+  return failure.kind in credentialErrorCode;
+}
+
+function credentialError(failure: Extract<AuthFailure, { kind: keyof typeof credentialErrorCode }>): SwitchyardError {
+  return new SwitchyardError(credentialErrorCode[failure.kind], {
+    message: authFailureMessage(failure),
+    // Why a token was refused is for the log only: the wire answer is the same for every reason.
+    details: failure.kind === 'invalid_token' ? { reason: failure.reason } : undefined,
+  });
+}
+
+/**
+ * Answers an `AuthFailure` the way decision-engine does: middleware failures as plain-text 401s
+ * (thrown, for api/plugins/errors.ts), user-auth failures as `{code:"TE_04",message,data:null}`
+ * with the status of `AuthFailure`'s table, and throttling as 429 with `Retry-After` (seconds).
+ */
+export function sendAuthFailure(request: FastifyRequest, reply: FastifyReply, failure: AuthFailure): FastifyReply {
+  if (isCredentialFailure(failure)) throw credentialError(failure);
+  request.log.info({ kind: failure.kind }, 'request rejected');
+  if (failure.kind === 'throttled') reply.header('retry-after', String(Math.max(1, Math.ceil(failure.retryAfterMs / 1000))));
+  return reply.code(envelopeStatus[failure.kind]).send(genericError('TE_04', authFailureMessage(failure)));
+}
+
+function forbidden(message: string): SwitchyardError {
+  return new SwitchyardError('SY_AUTH_FORBIDDEN_MERCHANT', { message });
+}
+
+function echo(id: string): string {
+  return id.length > maxEchoedIdLength ? `${id.slice(0, maxEchoedIdLength)}…` : id;
+}
+
+/** The merchant a credential acts for; '' for a session whose user has no merchant yet. */
+export function merchantOfCredential(credential: Credential): string {
+  return credential.kind === 'session' ? credential.claims.merchantId : credential.merchantId;
+}
+
+/** The guarded request's credential; a route that reaches for it without a guard is a bug. */
+export function credentialOf(request: FastifyRequest): Credential {
+  if (request.credential === null) {
+    throw new SwitchyardError('SY_INTERNAL', { message: 'route reads a credential but is not guarded', details: { url: request.routeOptions.url } });
+  }
+  return request.credential;
+}
+
+/** The session of a 'bearer' route. */
+export function sessionOf(request: FastifyRequest): SessionClaims {
+  const credential = credentialOf(request);
+  if (credential.kind !== 'session') {
+    throw new SwitchyardError('SY_INTERNAL', { message: 'bearer route reached with an API key', details: { url: request.routeOptions.url } });
+  }
+  return credential.claims;
+}
+
+/** The merchant the request's credential acts for (what 'credential' routes such as analytics read). */
+export function credentialMerchantOf(request: FastifyRequest): string {
+  return merchantOfCredential(credentialOf(request));
+}
+
+/** For 'resource' routes: 403 unless `owner` (the looked-up resource's merchant) is the credential's. */
+export function assertOwnMerchant(request: FastifyRequest, owner: string): void {
+  const own = credentialMerchantOf(request);
+  if (owner !== own) throw forbidden(`Forbidden: this credential is for merchant '${echo(own)}', not '${echo(owner)}'`);
+}
+
+function headerValue(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * The Bearer token, '' for an Authorization header that says Bearer but carries nothing (refused
+ * as an invalid token), or undefined when there is no Bearer header (another scheme is ignored).
+ */
+function bearerTokenOf(request: FastifyRequest): string | undefined {
+  const header = headerValue(request, 'authorization');
+  if (header === undefined) return undefined;
+  const match = bearerPattern.exec(header.trim());
+  return match === null ? undefined : (match[1] ?? '').trim();
+}
+
+/** Values at a path in an object parsed from JSON; undefined when any step is missing. */
+function valueAt(root: unknown, path: readonly string[]): unknown {
+  let node = root;
+  for (const step of path) {
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined;
+    node = (node as Record<string, unknown>)[step];
+  }
+  return node;
+}
+
+/** Every merchant id the request names at `source`; [] when it names none there. */
+function namedMerchants(request: FastifyRequest, source: MerchantSource): readonly string[] {
+  let value: unknown;
+  if (source === 'resource') return [];
+  if (source === 'credential') value = valueAt(request.query, ['merchant_id']);
+  else if ('body' in source) value = valueAt(request.body, source.body);
+  else if ('params' in source) value = valueAt(request.params, [source.params]);
+  else value = valueAt(request.query, [source.query]);
+  if (value === undefined) return [];
+  // A repeated query parameter arrives as an array: every value must name the credential's merchant.
+  return (Array.isArray(value) ? value : [value]).map((item) => (typeof item === 'string' ? item : JSON.stringify(item) ?? ''));
+}
+
+export interface AuthenticationOptions {
+  readonly auth: AuthService;
+}
+
+/**
+ * The guard of every route, registered at the root before any route so that no route escapes it.
+ *
+ * 1. `onRoute` records each route in `app.routeTable`; /docs* (added by @fastify/swagger-ui) is
+ *    made public; the OpenAPI document gets each route's security requirement.
+ * 2. `preValidation` authenticates (before body validation, so a caller without credentials learns
+ *    nothing about body shapes): Bearer first, and a Bearer header that fails never falls back to
+ *    the API key; then `x-api-key` on 'either' routes. All 401s are decision-engine's plain texts.
+ * 3. `preHandler` checks that the merchant the request names is the credential's (403 otherwise).
+ *    It runs after validation on purpose: it checks the very values the handler will use, after
+ *    ajv's type coercion (which would turn `["b"]` into `"b"`).
+ *
+ * @remarks Stricter than decision-engine: it trusts merchant ids in bodies and paths; here a key or
+ * a session only ever acts for its own merchant. `apiKeyAuthEnabled=false` (decision-engine's
+ * "compat mode", which lets requests through without credentials) is not honoured: credentials
+ * are always required.
+ */
+export function registerAuthentication(app: FastifyInstance, options: AuthenticationOptions): void {
+  const table: RouteTableEntry[] = [];
+  app.decorate('routeTable', table);
+  app.decorateRequest('credential', null);
+
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const config: FastifyContextConfig = route.config ?? {};
+    if (config.auth === undefined && route.url.startsWith('/docs')) {
+      route.config = { ...config, auth: 'none' };
+    }
+    const declared = route.config?.auth;
+    for (const method of [route.method].flat()) {
+      table.push({ method, url: route.url, auth: declared, merchantFrom: route.config?.merchantFrom });
+    }
+    if (declared === undefined) app.log.warn({ url: route.url }, 'route declares no auth: guarded as either');
+    const effective = declared ?? 'either';
+    if (effective === 'bearer' || effective === 'either') {
+      const security: Record<string, string[]>[] = effective === 'bearer' ? [{ BearerAuth: [] }] : [{ BearerAuth: [] }, { ApiKeyAuth: [] }];
+      route.schema = { ...route.schema, security };
+    }
+  });
+
+  app.addHook('preValidation', async (request) => {
+    if (request.is404) return;
+    const guard = request.routeOptions.config.auth ?? 'either';
+    if (guard === 'none' || guard === 'admin-secret') return;
+    const bearerToken = bearerTokenOf(request);
+    const apiKey = guard === 'either' ? headerValue(request, 'x-api-key') : undefined;
+    const result = await options.auth.authenticate({ bearerToken, apiKey: apiKey === '' ? undefined : apiKey });
+    if (result.kind !== 'ok') throw credentialError(result);
+    const context = result.context;
+    request.credential = context.via === 'bearer'
+      ? { kind: 'session', claims: context.claims }
+      : { kind: 'api_key', merchantId: context.merchantId, keyId: context.keyId };
+  });
+
+  app.addHook('preHandler', async (request) => {
+    const credential = request.credential;
+    if (credential === null) return;
+    const config = request.routeOptions.config;
+    const own = merchantOfCredential(credential);
+    if (own === '' && (config.auth ?? 'either') === 'either') {
+      throw forbidden('Forbidden: this session has no merchant yet; create one with POST /onboarding/merchant or join one with POST /auth/switch-merchant');
+    }
+    for (const named of namedMerchants(request, config.merchantFrom ?? 'credential')) {
+      if (named !== own) throw forbidden(`Forbidden: this credential is for merchant '${echo(own)}', not '${echo(named)}'`);
+    }
+  });
+}

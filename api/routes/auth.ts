@@ -1,0 +1,123 @@
+import type { FastifyInstance } from 'fastify';
+import { matchesAdminSecret } from '../../src/auth/admin-secret.js';
+import type { AuthService } from '../../src/auth/auth-service.js';
+import { logoutResponse, toAuthResponse, toMeResponse, toMerchantInfo, toOnboardingResponse } from '../../src/auth/auth-views.js';
+import { SwitchyardError } from '../../src/errors/switchyard-error.js';
+import type { LoginRequest, OnboardingRequest, SignupRequest, SwitchMerchantRequest } from '../../src/generated/schema-types.js';
+import { ref } from '../http-schemas.js';
+import { sendAuthFailure, sessionOf } from '../plugins/authentication.js';
+
+export interface AuthRouteDeps {
+  readonly auth: AuthService;
+  readonly adminSecret: string;
+  readonly adminSecretHeader: string;
+}
+
+const tags = ['Auth'];
+
+/**
+ * Auth: signup, login, logout, me, merchants, switch-merchant and merchant onboarding, with
+ * decision-engine 1.4.x's shapes and messages. Session routes take a Bearer token only.
+ *
+ * @remarks Stricter than decision-engine: signing up into an existing merchant (`merchant_id`)
+ * makes the new user that merchant's admin, so it needs the admin secret header; otherwise anyone
+ * who knows a merchant id could take it over. Signup without a merchant needs nothing.
+ */
+export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Promise<void> {
+  const adminSecretHeader = deps.adminSecretHeader.toLowerCase();
+
+  app.post<{ Body: SignupRequest }>(
+    '/auth/signup',
+    {
+      schema: { tags, summary: 'Create a user, optionally joining an existing merchant (admin secret)', body: ref('SignupRequest'), response: { 200: ref('AuthResponse') } },
+      config: { auth: 'none' },
+    },
+    async (request, reply) => {
+      const { email, password, merchant_id: merchantId } = request.body;
+      if ((merchantId?.trim() ?? '') !== '') {
+        const presented = request.headers[adminSecretHeader];
+        if (!matchesAdminSecret(typeof presented === 'string' ? presented : undefined, deps.adminSecret)) {
+          throw new SwitchyardError('SY_AUTH_INVALID_ADMIN_SECRET', { message: 'Invalid admin secret' });
+        }
+      }
+      const result = await deps.auth.signup({ email, password, merchantId });
+      if (result.kind !== 'ok') return sendAuthFailure(request, reply, result);
+      request.log.info({ userId: result.session.userId, merchantId: result.session.merchantId }, 'user signed up');
+      return toAuthResponse(result.session);
+    },
+  );
+
+  app.post<{ Body: LoginRequest }>(
+    '/auth/login',
+    {
+      schema: { tags, summary: 'Sign in; repeated failures are slowed down per account and per address', body: ref('LoginRequest'), response: { 200: ref('AuthResponse') } },
+      config: { auth: 'none' },
+    },
+    async (request, reply) => {
+      // request.ip is the socket's peer; behind a proxy every user shares its address (see README).
+      const result = await deps.auth.login(request.body.email, request.body.password, request.ip);
+      if (result.kind !== 'ok') return sendAuthFailure(request, reply, result);
+      return toAuthResponse(result.session);
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    { schema: { tags, summary: 'Revoke this session token on every replica', response: { 200: ref('LogoutResponse') } }, config: { auth: 'bearer', merchantFrom: 'credential' } },
+    async (request) => {
+      await deps.auth.logout(sessionOf(request));
+      return logoutResponse;
+    },
+  );
+
+  app.get(
+    '/auth/me',
+    { schema: { tags, summary: 'The signed-in user', response: { 200: ref('MeResponse') } }, config: { auth: 'bearer', merchantFrom: 'credential' } },
+    async (request, reply) => {
+      const result = await deps.auth.me(sessionOf(request));
+      if (result.kind !== 'ok') return sendAuthFailure(request, reply, result);
+      return toMeResponse(result.profile);
+    },
+  );
+
+  app.get(
+    '/auth/merchants',
+    {
+      schema: { tags, summary: 'The merchants the signed-in user belongs to', response: { 200: { type: 'array', items: ref('MerchantInfo') } } },
+      config: { auth: 'bearer', merchantFrom: 'credential' },
+    },
+    async (request, reply) => {
+      const result = await deps.auth.merchants(sessionOf(request));
+      if (result.kind !== 'ok') return sendAuthFailure(request, reply, result);
+      return result.merchants.map(toMerchantInfo);
+    },
+  );
+
+  app.post<{ Body: SwitchMerchantRequest }>(
+    '/auth/switch-merchant',
+    {
+      schema: { tags, summary: 'A new token for another merchant the user belongs to', body: ref('SwitchMerchantRequest'), response: { 200: ref('AuthResponse') } },
+      // The body names the target, not the current merchant: only membership decides (in the service).
+      config: { auth: 'bearer', merchantFrom: 'credential' },
+    },
+    async (request, reply) => {
+      const result = await deps.auth.switchMerchant(sessionOf(request), request.body.merchant_id);
+      if (result.kind !== 'ok') return sendAuthFailure(request, reply, result);
+      return toAuthResponse(result.session);
+    },
+  );
+
+  app.post<{ Body: OnboardingRequest }>(
+    '/onboarding/merchant',
+    {
+      schema: { tags, summary: 'Create a merchant owned by the signed-in user and switch to it', body: ref('OnboardingRequest'), response: { 200: ref('OnboardingResponse') } },
+      config: { auth: 'bearer', merchantFrom: 'credential' },
+    },
+    async (request, reply) => {
+      const result = await deps.auth.onboardMerchant(sessionOf(request), request.body.merchant_name);
+      if (result.kind !== 'ok') return sendAuthFailure(request, reply, result);
+      request.log.info({ merchantId: result.onboarded.session.merchantId }, 'merchant onboarded');
+      return toOnboardingResponse(result.onboarded);
+    },
+  );
+}

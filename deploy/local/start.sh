@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Starts the distributed-mode infrastructure without Docker:
+#   deploy/local/start.sh [redis|clickhouse|kafka|all]...   (default: all)
+# Each service is installed on first use, reused when already running, and waited for until it
+# answers. Progress goes to stderr; stdout gets one "# <service> <url> ready" line per service and
+# then KEY=VALUE lines, so either of these works:
+#   set -a; eval "$(deploy/local/start.sh)"; set +a
+#   deploy/local/start.sh | grep -v '^#' >> "$GITHUB_ENV"
+# Exits non-zero, naming the service, when any requested service fails to start.
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+LOG_TAG=start
+# shellcheck source=lib/common.sh
+. "$HERE/lib/common.sh"
+
+services=()
+for arg in "${@:-all}"; do
+  case "$arg" in
+    all) services+=(redis clickhouse kafka) ;;
+    redis | clickhouse | kafka) services+=("$arg") ;;
+    *) echo "usage: $0 [redis|clickhouse|kafka|all]..." >&2; exit 2 ;;
+  esac
+done
+
+url_of() {
+  case "$1" in
+    redis) echo "redis://127.0.0.1:${REDIS_PORT:-6379}" ;;
+    clickhouse) echo "http://127.0.0.1:${CLICKHOUSE_HTTP_PORT:-8123}" ;;
+    kafka) echo "127.0.0.1:${KAFKA_PORT:-9092}" ;;
+  esac
+}
+env_of() {
+  case "$1" in
+    redis) echo "REDIS_URL=$(url_of redis)" ;;
+    clickhouse) echo "CLICKHOUSE_URL=$(url_of clickhouse)" ;;
+    kafka) echo "KAFKA_BROKERS=$(url_of kafka)" ;;
+  esac
+}
+
+t_all=$(now_s)
+log "run dir: $RUN_DIR"
+started=() failed=()
+for svc in "${services[@]}"; do
+  t0=$(now_s)
+  if "$HERE/$svc.sh" start; then
+    started+=("$svc")
+    printf '# %-10s %-28s ready (%ss)\n' "$svc" "$(url_of "$svc")" "$(( $(now_s) - t0 ))"
+  else
+    failed+=("$svc")
+    printf '# %-10s %-28s FAILED (see %s)\n' "$svc" "$(url_of "$svc")" "$RUN_DIR/$svc"
+  fi
+done
+for svc in "${started[@]}"; do env_of "$svc"; done
+log "done in $(( $(now_s) - t_all ))s"
+if [ "${#failed[@]}" -gt 0 ]; then
+  die "failed to start: ${failed[*]}"
+fi

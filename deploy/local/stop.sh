@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Stops what deploy/local/start.sh started: deploy/local/stop.sh [redis|clickhouse|kafka|all]...
+# (default: all). Data stays in the run dir; services this script did not start are left alone.
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+services=()
+for arg in "${@:-all}"; do
+  case "$arg" in
+    all) services+=(kafka clickhouse redis) ;;   # producers' broker first, state store last
+    redis | clickhouse | kafka) services+=("$arg") ;;
+    *) echo "usage: $0 [redis|clickhouse|kafka|all]..." >&2; exit 2 ;;
+  esac
+done
+rc=0
+for svc in "${services[@]}"; do
+  "$HERE/$svc.sh" stop || { echo "[stop] ERROR: stopping $svc failed" >&2; rc=1; }
+done
+exit "$rc"

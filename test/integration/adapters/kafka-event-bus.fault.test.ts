@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Kafka, logLevel, type Admin } from 'kafkajs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createKafkaEventBus, type KafkaEventBus, type KafkaEventBusOptions } from '../../../src/adapters/kafka/kafka-event-bus.js';
+import { createEvent, type EventEnvelope } from '../../../src/events/event-envelope.js';
+import { SwitchyardError } from '../../../src/errors/switchyard-error.js';
+import { silentLogger } from '../../../src/logging/logger.js';
+import { createLogSink, levels } from './log-sink.js';
+import { deleteKafkaNamespace, kafkaBrokers, localService, uniqueNamespace } from './local-services.js';
+
+function apiEvents(count: number): EventEnvelope[] {
+  return Array.from({ length: count }, (_, index) =>
+    createEvent('api.requested', 'm-fault', {
+      requestId: randomUUID(),
+      flowType: 'decide_gateway',
+      apiFlow: 'dynamic_routing',
+      route: '/decide-gateway',
+      method: 'POST',
+      statusCode: 200,
+      latencyMs: index,
+      paymentId: `pay-${randomUUID()}`,
+      errorCode: null,
+      errorMessage: null,
+      userAgent: null,
+    }),
+  );
+}
+
+/** Yields to the event loop, so publishing interleaves with the broker shutting down. */
+const nextTick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe('KafkaEventBus across a broker outage', () => {
+  let admin: Admin;
+  const cleanups: (() => Promise<void>)[] = [];
+
+  async function namespace(): Promise<{ topicPrefix: string; spoolDir: string }> {
+    const topicPrefix = `${uniqueNamespace('fault')}.`;
+    const spoolDir = await mkdtemp(join(tmpdir(), 'sytest-spool-'));
+    cleanups.push(async () => {
+      await deleteKafkaNamespace(admin, topicPrefix);
+      await rm(spoolDir, { recursive: true, force: true });
+    });
+    return { topicPrefix, spoolDir };
+  }
+
+  function busOptions(topicPrefix: string, spoolDir: string, overrides: Partial<KafkaEventBusOptions> = {}): KafkaEventBusOptions {
+    return {
+      brokers: kafkaBrokers,
+      clientId: topicPrefix,
+      topicPrefix,
+      partitions: 3,
+      spoolDir,
+      spoolMaxEvents: 10_000,
+      lingerMs: 5,
+      logger: silentLogger,
+      ...overrides,
+    };
+  }
+
+  beforeAll(async () => {
+    await localService('kafka', 'start');
+    admin = new Kafka({ clientId: 'sytest-fault-admin', brokers: [...kafkaBrokers], logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+  });
+
+  afterEach(async () => {
+    await localService('kafka', 'start');
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+
+  afterAll(async () => {
+    await admin?.disconnect();
+  });
+
+  it('delivers every event published while the broker stops and starts again', async () => {
+    const { topicPrefix, spoolDir } = await namespace();
+    const sink = createLogSink();
+    const bus: KafkaEventBus = await createKafkaEventBus(busOptions(topicPrefix, spoolDir, { logger: sink.logger }));
+    const received = new Map<string, number>();
+    const subscription = await bus.subscribe({
+      group: 'fault-sink',
+      topics: ['api'],
+      handler: async (batch) => {
+        for (const event of batch) received.set(event.id, (received.get(event.id) ?? 0) + 1);
+      },
+    });
+    const published: EventEnvelope[] = [];
+    const publish = async (events: EventEnvelope[]) => {
+      await bus.publish(events);
+      published.push(...events);
+    };
+
+    for (let i = 0; i < 20; i++) await publish(apiEvents(10));
+    const stopping = localService('kafka', 'stop');
+    for (let i = 0; i < 10; i++) {
+      await publish(apiEvents(10));
+      await nextTick();
+    }
+    await stopping;
+    for (let i = 0; i < 20; i++) await publish(apiEvents(10));
+    expect(published).toHaveLength(500);
+
+    await sink.once('event bus unavailable; spooling events to disk');
+    expect(bus.health()).toMatchObject({ connected: false, spoolFull: false });
+
+    await localService('kafka', 'start');
+    await subscription.caughtUp();
+    await sink.once('event bus recovered; spool replayed');
+
+    expect(new Set(received.keys())).toEqual(new Set(published.map((event) => event.id)));
+    expect(bus.health()).toMatchObject({ connected: true, spooled: 0, spoolFull: false, refused: 0 });
+    expect(sink.count('event bus unavailable; spooling events to disk')).toBe(1);
+    expect(sink.entries.find((entry) => entry.msg === 'event bus unavailable; spooling events to disk')?.level).toBe(levels.error);
+    await bus.close();
+    expect(await readdir(spoolDir)).toEqual([]);
+  });
+
+  it('refuses events once the spool is full and replays the accepted ones on the next start', async () => {
+    const { topicPrefix, spoolDir } = await namespace();
+    const sink = createLogSink();
+    const first = await createKafkaEventBus(busOptions(topicPrefix, spoolDir, { spoolMaxEvents: 50, logger: sink.logger }));
+
+    await localService('kafka', 'stop');
+    const accepted = apiEvents(1);
+    await first.publish(accepted);
+    await sink.once('event bus unavailable; spooling events to disk');
+    const more = apiEvents(49);
+    await first.publish(more);
+    accepted.push(...more);
+
+    const refusal = await first.publish(apiEvents(1)).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(SwitchyardError.isInstance(refusal)).toBe(true);
+    expect(refusal).toMatchObject({ code: 'SY_BUS_UNAVAILABLE', isRetryable: true });
+    expect(first.health()).toMatchObject({ spoolFull: true, refused: 1, connected: false });
+    expect(sink.count('event spool full; refusing events')).toBe(1);
+    expect(sink.entries.find((entry) => entry.msg === 'event spool full; refusing events')?.level).toBe(levels.error);
+
+    // The process goes away with the broker still down: accepted events stay on disk.
+    await first.close();
+    expect(first.health().spooled).toBe(50);
+
+    await localService('kafka', 'start');
+    const second = await createKafkaEventBus(busOptions(topicPrefix, spoolDir));
+    const received = new Set<string>();
+    const subscription = await second.subscribe({
+      group: 'spool-check',
+      topics: ['api'],
+      handler: async (batch) => {
+        for (const event of batch) received.add(event.id);
+      },
+    });
+    await subscription.caughtUp();
+    expect(received).toEqual(new Set(accepted.map((event) => event.id)));
+    expect(second.health()).toMatchObject({ connected: true, spooled: 0, spoolFull: false });
+    await second.close();
+  });
+});

@@ -1,0 +1,474 @@
+import { afterAll, beforeAll, describe, expect, it as vitestIt } from 'vitest';
+import type { AnalyticsEndpoint, ParsedAnalyticsQuery } from '../../../src/analytics/analytics-query.js';
+import { mapEventsToAnalyticsRows } from '../../../src/analytics/map-event-to-rows.js';
+import { parseAnalyticsQuery } from '../../../src/analytics/parse-analytics-query.js';
+import type { ClickHouseExecutor } from '../../../src/adapters/clickhouse/clickhouse-executor.js';
+import { SwitchyardError } from '../../../src/errors/switchyard-error.js';
+import type { AnalyticsStore } from '../../../src/ports/analytics-store.js';
+import {
+  eventId,
+  fixtureEvents,
+  hostileGateway,
+  hostilePaymentId,
+  merchantId,
+  now,
+  oldEvent,
+  otherMerchantId,
+  t0,
+} from './analytics-fixture.js';
+
+export interface AnalyticsStoreHarness {
+  readonly store: AnalyticsStore;
+  /** The executor under the store, to look at `schema_migrations` directly. */
+  readonly executor: ClickHouseExecutor;
+  readonly database: string;
+  /** Drops whatever the run created and closes the store. */
+  readonly teardown: () => Promise<void>;
+}
+
+/** Setup can take a while on a cold engine (chDB worker start, first DDL on the server). */
+const setupTimeoutMs = 60_000;
+
+function query(endpoint: AnalyticsEndpoint, raw: Record<string, unknown> = {}, merchant = merchantId): ParsedAnalyticsQuery {
+  const parsed = parseAnalyticsQuery(raw, { merchantId: merchant, nowMs: now, endpoint });
+  if (!parsed.ok) throw new Error(`fixture query rejected: ${JSON.stringify(parsed.issues)}`);
+  return parsed.query;
+}
+
+const snapshotStripe = {
+  merchant_id: merchantId,
+  payment_method_type: 'CARD',
+  payment_method: 'CREDIT',
+  gateway: 'stripe',
+  score_value: 0.85,
+  sigma_factor: null,
+  average_latency: null,
+  tp99_latency: null,
+  transaction_count: 10,
+  last_updated_ms: t0 + 790_000,
+};
+const snapshotAdyen = { ...snapshotStripe, payment_method: 'DEBIT', gateway: 'adyen', score_value: 0.8, last_updated_ms: t0 + 361_000 };
+const hostileMessage = "It's a \"bad\" \\ request -- /* x */";
+const errorInvalid = { route: 'decide_gateway', error_code: 'INVALID_REQUEST', error_message: hostileMessage, count: 1, last_seen_ms: t0 + 1_260_000 };
+const errorNoGateway = { route: 'decide_gateway', error_code: 'GATEWAY_NOT_FOUND', error_message: 'No eligible gateway', count: 1, last_seen_ms: t0 + 1_200_000 };
+const scoreSeries = [
+  { bucket_ms: t0, merchant_id: merchantId, payment_method_type: 'CARD', payment_method: 'CREDIT', gateway: 'stripe', score_value: 0.95 },
+  { bucket_ms: t0 + 300_000, merchant_id: merchantId, payment_method_type: 'CARD', payment_method: 'DEBIT', gateway: 'adyen', score_value: 0.8 },
+  { bucket_ms: t0 + 600_000, merchant_id: merchantId, payment_method_type: 'CARD', payment_method: 'CREDIT', gateway: 'stripe', score_value: 0.875 },
+];
+const auditEcho = {
+  payment_id: null,
+  request_id: null,
+  gateway: null,
+  route: null,
+  status: null,
+  flow_type: null,
+  routing_approach: null,
+  error_code: null,
+};
+const hostileResult = {
+  lookup_key: hostilePaymentId,
+  payment_id: hostilePaymentId,
+  request_id: 'req_decide_17',
+  merchant_id: merchantId,
+  first_seen_ms: t0 + 1_500_000,
+  last_seen_ms: t0 + 1_500_000,
+  event_count: 1,
+  latest_status: 'success',
+  latest_gateway: hostileGateway,
+  latest_stage: 'gateway_decided',
+  gateways: [hostileGateway],
+  routes: ['decide_gateway'],
+};
+const pay1Result = {
+  lookup_key: 'pay_1',
+  payment_id: 'pay_1',
+  request_id: 'req_feedback_4',
+  merchant_id: merchantId,
+  first_seen_ms: t0,
+  last_seen_ms: t0 + 61_000,
+  event_count: 5,
+  latest_status: 'CHARGED',
+  latest_gateway: 'stripe',
+  latest_stage: 'score_snapshot',
+  gateways: ['stripe'],
+  routes: ['decide_gateway', 'update_gateway_score'],
+};
+
+/**
+ * The AnalyticsStore contract, run against every engine (chDB and ClickHouse server). Every
+ * expectation is an exact literal, so two engines that pass both return the same JSON.
+ */
+export function describeAnalyticsStore(engine: string, setup: () => Promise<AnalyticsStoreHarness>): void {
+  describe(`AnalyticsStore on ${engine}`, () => {
+    let harness: AnalyticsStoreHarness | undefined;
+    let store: AnalyticsStore;
+    let setupFailure: unknown;
+
+    beforeAll(async () => {
+      try {
+        harness = await setup();
+        store = harness.store;
+        await store.migrate();
+        const rows = mapEventsToAnalyticsRows(fixtureEvents);
+        await store.insert(rows);
+        // A retried batch, and a batch that repeats events within itself: neither may count twice.
+        await store.insert(rows);
+        await store.insert(mapEventsToAnalyticsRows([...fixtureEvents.slice(0, 5), ...fixtureEvents.slice(0, 5)]));
+      } catch (error) {
+        // Kept and rethrown by every test: an engine that is down fails each test, never skips it.
+        setupFailure = error;
+      }
+    }, setupTimeoutMs);
+
+    afterAll(async () => {
+      await harness?.teardown();
+    }, setupTimeoutMs);
+
+    const ready = (): AnalyticsStoreHarness => {
+      if (harness === undefined) throw new Error('the harness was not set up');
+      return harness;
+    };
+
+    /** A test that needs the engine set up; it fails with the setup error when there is one. */
+    const it = (name: string, test: () => Promise<void>) =>
+      vitestIt(name, async () => {
+        if (setupFailure !== undefined) throw setupFailure;
+        await test();
+      });
+
+    it('applies each migration once when migrate runs again', async () => {
+      await store.migrate();
+      const rows = await ready().executor.query<{ version: string; copies: number }>(
+        `SELECT version, count() AS copies FROM ${ready().database}.schema_migrations FINAL GROUP BY version ORDER BY version`,
+      );
+      expect(rows).toEqual([
+        { version: '0001', copies: 1 },
+        { version: '0002', copies: 1 },
+      ]);
+    });
+
+    it('answers ping when the engine is up', async () => {
+      expect(await store.ping()).toBe(true);
+    });
+
+    it('returns the overview counting re-sent events once', async () => {
+      expect(await store.overview(query('overview'))).toEqual({
+        merchant_id: merchantId,
+        kpis: [
+          { label: 'Decision events / 1h', value: '4', subtitle: 'Counts decision events, not unique payments' },
+          { label: 'Score snapshots', value: '4', subtitle: 'Latest gateway score updates' },
+          { label: 'Rule hits', value: '0', subtitle: 'Priority-logic hits' },
+          { label: 'Errors', value: '2', subtitle: 'Structured failure summaries' },
+        ],
+        route_hits: [
+          { route: '/decide_gateway', count: 3 },
+          { route: '/update_gateway', count: 2 },
+          { route: '/rule_evaluate', count: 1 },
+        ],
+        top_scores: [snapshotStripe, snapshotAdyen],
+        top_errors: [errorInvalid, errorNoGateway],
+        top_rules: [],
+        smart_retry_stats: { retried_count: 0, recovered_count: 0, by_trigger: [], by_fallback: [] },
+      });
+    });
+
+    it('returns decision tiles, series and approaches', async () => {
+      expect(await store.decisions(query('decisions'))).toEqual({
+        merchant_id: merchantId,
+        range: '1h',
+        tiles: [
+          { label: 'Decisions', value: '4', subtitle: 'Gateway decisions in the selected window' },
+          { label: 'Error rate', value: '33.33%', subtitle: 'Failed decision requests / all decision events' },
+        ],
+        series: [
+          { bucket_ms: t0, routing_approach: 'SR_SELECTION_V3_ROUTING', count: 1 },
+          { bucket_ms: t0 + 300_000, routing_approach: 'PRIORITY_LOGIC', count: 1 },
+          { bucket_ms: t0 + 600_000, routing_approach: 'SR_SELECTION_V3_ROUTING', count: 1 },
+          { bucket_ms: t0 + 1_500_000, routing_approach: 'SR_SELECTION_V3_ROUTING', count: 1 },
+        ],
+        approaches: [
+          { rule_name: 'SR_SELECTION_V3_ROUTING', count: 3 },
+          { rule_name: 'PRIORITY_LOGIC', count: 1 },
+        ],
+      });
+    });
+
+    it('counts events outside the default window when the range is 12h', async () => {
+      const report = await store.decisions(query('decisions', { range: '12h' }));
+      expect(report.range).toBe('12h');
+      expect(report.tiles[0]?.value).toBe('5');
+      expect(report.series).toEqual([
+        { bucket_ms: now - 2 * 3_600_000, routing_approach: 'SR_SELECTION_V3_ROUTING', count: 1 },
+        { bucket_ms: now - 3_600_000, routing_approach: 'PRIORITY_LOGIC', count: 1 },
+        { bucket_ms: now - 3_600_000, routing_approach: 'SR_SELECTION_V3_ROUTING', count: 3 },
+      ]);
+    });
+
+    it('returns the latest snapshot per gateway and the averaged series', async () => {
+      expect(await store.gatewayScores(query('gateway-scores'))).toEqual({
+        merchant_id: merchantId,
+        range: '1h',
+        snapshots: [snapshotStripe, snapshotAdyen],
+        series: scoreSeries,
+      });
+    });
+
+    it('keeps only the listed gateways when gateway is a comma-separated filter', async () => {
+      const report = await store.gatewayScores(query('gateway-scores', { gateway: 'adyen, unknown' }));
+      expect(report.snapshots).toEqual([snapshotAdyen]);
+      expect(report.series.map((point) => point.gateway)).toEqual(['adyen']);
+    });
+
+    it('returns error groups and pages of samples newest first', async () => {
+      const first = await store.logSummaries(query('log-summaries', { page_size: '1' }));
+      expect(first).toEqual({
+        merchant_id: merchantId,
+        range: '1h',
+        total_errors: 2,
+        errors: [errorInvalid, errorNoGateway],
+        samples: [
+          {
+            route: 'decide_gateway',
+            merchant_id: merchantId,
+            payment_id: null,
+            request_id: 'req_x',
+            global_request_id: null,
+            trace_id: null,
+            gateway: null,
+            routing_approach: null,
+            status: 'failure',
+            error_code: 'INVALID_REQUEST',
+            error_message: hostileMessage,
+            flow_type: 'decide_gateway_error',
+            created_at_ms: t0 + 1_260_000,
+          },
+        ],
+        page: 1,
+        page_size: 1,
+      });
+      const second = await store.logSummaries(query('log-summaries', { page: '2', page_size: '1' }));
+      expect(second.samples.map((sample) => [sample.payment_id, sample.error_code])).toEqual([['pay_4', 'GATEWAY_NOT_FOUND']]);
+      const third = await store.logSummaries(query('log-summaries', { page: '3', page_size: '1' }));
+      expect(third.samples).toEqual([]);
+    });
+
+    it('summarises every dynamic lookup key with the first result timeline', async () => {
+      const report = await store.paymentAudit(query('payment-audit'));
+      expect({ ...report, results: undefined, timeline: undefined }).toEqual({
+        merchant_id: merchantId,
+        range: '1h',
+        ...auditEcho,
+        page: 1,
+        page_size: 12,
+        total_results: 6,
+        total_success: 3,
+        total_failure: 3,
+        results: undefined,
+        timeline: undefined,
+      });
+      expect(report.results.map((result) => result.lookup_key)).toEqual([hostilePaymentId, 'req_x', 'pay_4', 'pay_3', 'pay_2', 'pay_1']);
+      expect(report.results[0]).toEqual(hostileResult);
+      expect(report.results[1]).toEqual({
+        lookup_key: 'req_x',
+        payment_id: null,
+        request_id: 'req_x',
+        merchant_id: merchantId,
+        first_seen_ms: t0 + 1_260_000,
+        last_seen_ms: t0 + 1_260_000,
+        event_count: 1,
+        latest_status: 'failure',
+        latest_gateway: null,
+        latest_stage: 'request_parse_failed',
+        gateways: [],
+        routes: ['decide_gateway'],
+      });
+      expect(report.results[5]).toEqual(pay1Result);
+      const hostileDecision = fixtureEvents.find((e) => e.id === eventId(17));
+      expect(report.timeline).toEqual([
+        {
+          id: eventId(17),
+          flow_type: 'decide_gateway_decision',
+          event_stage: 'gateway_decided',
+          route: 'decide_gateway',
+          merchant_id: merchantId,
+          payment_id: hostilePaymentId,
+          request_id: 'req_decide_17',
+          global_request_id: null,
+          trace_id: null,
+          payment_method_type: 'UPI',
+          payment_method: 'UPI_COLLECT',
+          gateway: hostileGateway,
+          routing_approach: 'SR_SELECTION_V3_ROUTING',
+          rule_name: null,
+          status: 'success',
+          error_code: null,
+          error_message: null,
+          score_value: null,
+          sigma_factor: null,
+          average_latency: null,
+          tp99_latency: null,
+          transaction_count: null,
+          details: JSON.stringify(hostileDecision?.payload),
+          details_json: hostileDecision?.payload,
+          created_at_ms: t0 + 1_500_000,
+        },
+      ]);
+    });
+
+    it('returns one payment and its whole timeline when payment_id is given', async () => {
+      const report = await store.paymentAudit(query('payment-audit', { payment_id: 'pay_1' }));
+      expect(report.payment_id).toBe('pay_1');
+      expect(report.results).toEqual([pay1Result]);
+      expect(report.timeline.map((entry) => [entry.id, entry.flow_type, entry.status])).toEqual([
+        [eventId(1), 'decide_gateway_request_hit', 'received'],
+        [eventId(2), 'decide_gateway_decision', 'success'],
+        [eventId(3), 'update_gateway_score_request_hit', 'received'],
+        [eventId(4), 'update_gateway_score_update', 'CHARGED'],
+        [eventId(5), 'update_gateway_score_score_snapshot', 'snapshot'],
+      ]);
+      expect(report.timeline[4]).toMatchObject({ score_value: 0.95, transaction_count: 10, gateway: 'stripe', payment_method_type: 'CARD' });
+    });
+
+    it('filters audit results by status family, route label, approach and error code', async () => {
+      const failures = await store.paymentAudit(query('payment-audit', { status: 'failure' }));
+      expect(failures.results.map((r) => r.lookup_key)).toEqual(['req_x', 'pay_4', 'pay_2']);
+      expect(failures.status).toBe('failure');
+      const successes = await store.paymentAudit(query('payment-audit', { status: 'SUCCESS' }));
+      expect(successes.results.map((r) => r.lookup_key)).toEqual([hostilePaymentId, 'pay_3', 'pay_1']);
+      const charged = await store.paymentAudit(query('payment-audit', { status: 'charged' }));
+      expect(charged.results.map((r) => r.lookup_key)).toEqual(['pay_1']);
+      const updates = await store.paymentAudit(query('payment-audit', { route: 'Update Gateway' }));
+      expect(updates.results.map((r) => r.lookup_key)).toEqual(['pay_3', 'pay_2', 'pay_1']);
+      expect(updates.route).toBe('Update Gateway');
+      const notSr = await store.paymentAudit(query('payment-audit', { flow_type: 'decide_gateway_decision', exclude_routing_approach: 'SR_SELECTION_V3_ROUTING' }));
+      expect(notSr.results.map((r) => r.lookup_key)).toEqual(['pay_2']);
+      const byError = await store.paymentAudit(query('payment-audit', { error_code: 'GATEWAY_NOT_FOUND' }));
+      expect(byError.results.map((r) => r.lookup_key)).toEqual(['pay_4']);
+      expect(byError.total_results).toBe(1);
+    });
+
+    it('pages audit results', async () => {
+      const page = await store.paymentAudit(query('payment-audit', { page: '2', page_size: '4' }));
+      expect(page.total_results).toBe(6);
+      expect(page.results.map((r) => r.lookup_key)).toEqual(['pay_2', 'pay_1']);
+      expect(page.timeline.map((entry) => entry.id)).toEqual([eventId(6), eventId(7), eventId(8), eventId(9), eventId(10)]);
+    });
+
+    it('returns rule evaluations in preview-trace only', async () => {
+      expect(await store.previewTrace(query('preview-trace'))).toEqual({
+        merchant_id: merchantId,
+        range: '1h',
+        ...auditEcho,
+        page: 1,
+        page_size: 12,
+        total_results: 1,
+        total_success: 0,
+        total_failure: 0,
+        results: [
+          {
+            lookup_key: 'req_eval',
+            payment_id: null,
+            request_id: 'req_eval',
+            merchant_id: merchantId,
+            first_seen_ms: t0 + 1_800_000,
+            last_seen_ms: t0 + 1_800_000,
+            event_count: 1,
+            latest_status: null,
+            latest_gateway: null,
+            latest_stage: 'request_received',
+            gateways: [],
+            routes: ['routing_evaluate'],
+          },
+        ],
+        timeline: [
+          expect.objectContaining({
+            id: eventId(18),
+            flow_type: 'routing_evaluate_request_hit',
+            route: 'routing_evaluate',
+            status: 'received',
+            details_json: { method: 'POST', path: '/routing/evaluate', statusCode: 200, latencyMs: 4.5 },
+          }),
+        ],
+      });
+    });
+
+    it('returns gateway share, score trend and the filter values seen', async () => {
+      expect(await store.routingStats(query('routing-stats'))).toEqual({
+        merchant_id: merchantId,
+        range: '1h',
+        gateway_share: [
+          { bucket_ms: t0, gateway: 'stripe', count: 1 },
+          { bucket_ms: t0 + 300_000, gateway: 'adyen', count: 1 },
+          { bucket_ms: t0 + 600_000, gateway: 'stripe', count: 1 },
+          { bucket_ms: t0 + 1_500_000, gateway: hostileGateway, count: 1 },
+        ],
+        top_rules: [],
+        sr_trend: scoreSeries,
+        available_filters: {
+          dimensions: [
+            { key: 'payment_method_type', label: 'Payment method type', values: ['CARD', 'UPI'] },
+            { key: 'payment_method', label: 'Payment method', values: ['CREDIT', 'DEBIT', 'UPI_COLLECT'] },
+            { key: 'card_network', label: 'Card network', values: ['MASTERCARD', 'VISA'] },
+            { key: 'card_is_in', label: 'Card ISIN', values: ['411111'] },
+            { key: 'currency', label: 'Currency', values: ['EUR', 'INR', 'USD'] },
+            { key: 'country', label: 'Country', values: ['DE', 'IN', 'US'] },
+            { key: 'auth_type', label: 'Auth type', values: ['NO_THREE_DS', 'THREE_DS'] },
+          ],
+          missing_dimensions: [],
+          gateways: ['adyen', hostileGateway, 'stripe'],
+        },
+      });
+    });
+
+    it('matches hostile filter values literally', async () => {
+      const byId = await store.paymentAudit(query('payment-audit', { payment_id: hostilePaymentId }));
+      expect(byId.results).toEqual([hostileResult]);
+      const share = await store.routingStats(query('routing-stats', { gateway: hostileGateway, currency: 'INR' }));
+      expect(share.gateway_share).toEqual([{ bucket_ms: t0 + 1_500_000, gateway: hostileGateway, count: 1 }]);
+      for (const hostile of ["' OR '1'='1", "x\\' OR 1=1 --", "'); DROP TABLE analytics_domain_events; --", '/* */', '\0', '💳']) {
+        const audit = await store.paymentAudit(query('payment-audit', { payment_id: hostile, route: hostile, flow_type: hostile }));
+        expect(audit.total_results).toBe(0);
+        const scores = await store.gatewayScores(query('gateway-scores', { currency: hostile, gateway: hostile }));
+        expect(scores.snapshots).toEqual([]);
+      }
+      expect((await store.overview(query('overview'))).kpis[0]?.value).toBe('4');
+    });
+
+    it('shows another merchant none of these events', async () => {
+      const overview = await store.overview(query('overview', {}, otherMerchantId));
+      expect(overview.kpis.map((kpi) => kpi.value)).toEqual(['1', '0', '0', '0']);
+      const audit = await store.paymentAudit(query('payment-audit', {}, otherMerchantId));
+      expect(audit.results.map((r) => r.lookup_key)).toEqual(['pay_other']);
+    });
+
+    it('answers every read with the JSON both engines share', async () => {
+      // One file for both engines: any difference between chDB and the server fails one of them.
+      const answers = {
+        overview: await store.overview(query('overview')),
+        decisions: await store.decisions(query('decisions', { range: '12h' })),
+        gatewayScores: await store.gatewayScores(query('gateway-scores')),
+        logSummaries: await store.logSummaries(query('log-summaries')),
+        paymentAudit: await store.paymentAudit(query('payment-audit', { payment_id: 'pay_2' })),
+        previewTrace: await store.previewTrace(query('preview-trace')),
+        routingStats: await store.routingStats(query('routing-stats', { range: '1d', payment_method_type: 'CARD' })),
+      };
+      await expect(`${JSON.stringify(answers, null, 2)}\n`).toMatchFileSnapshot('./analytics-store.golden.json');
+    });
+
+    it('fails with SY_ANALYTICS_UNAVAILABLE when the engine rejects a statement', async () => {
+      const failure = await ready().executor.query('SELECT no_such_column FROM system.one').catch((error: unknown) => error);
+      expect(SwitchyardError.isInstance(failure) && failure.code).toBe('SY_ANALYTICS_UNAVAILABLE');
+      expect(SwitchyardError.isInstance(failure) && failure.isRetryable).toBe(false);
+    });
+
+    it('drops whole days before the cutoff and keeps the rest', async () => {
+      await store.insert(mapEventsToAnalyticsRows([oldEvent]));
+      const window = { start_ms: String(now - 4 * 86_400_000), end_ms: String(now) };
+      expect((await store.decisions(query('decisions', window))).tiles[0]?.value).toBe('6');
+      expect(await store.dropPartitionsBefore(now)).toBe(1);
+      expect((await store.decisions(query('decisions', window))).tiles[0]?.value).toBe('5');
+      expect(await store.dropPartitionsBefore(now)).toBe(0);
+    });
+  });
+}

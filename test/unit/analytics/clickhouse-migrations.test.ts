@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { bindSql } from '../../../src/adapters/clickhouse/bind-sql.js';
+import { loadClickHouseMigrations, splitStatements } from '../../../src/adapters/clickhouse/clickhouse-migrator.js';
+
+describe('ClickHouse migrations', () => {
+  it('loads schemas/clickhouse in version order', async () => {
+    const migrations = await loadClickHouseMigrations();
+    expect(migrations.map((m) => `${m.version}_${m.name}`)).toEqual(['0001_domain_events', '0002_api_events']);
+  });
+
+  it('uses only SQL both engines accept', async () => {
+    // clickhouse-compat.md: these fail on the 18.16 server.
+    const forbidden = [/DateTime64/i, /toStartOfInterval/i, /async_insert/i, /insert_deduplication_token/i, /LowCardinality/i, /\bTTL\b/];
+    for (const migration of await loadClickHouseMigrations()) {
+      for (const statement of migration.statements) {
+        for (const pattern of forbidden) expect(statement).not.toMatch(pattern);
+        expect(statement).toMatch(/IF NOT EXISTS/);
+        expect(bindSql(statement, { database: 'db' })).not.toMatch(/\{[a-z_]+:[A-Za-z()]+\}/);
+      }
+    }
+  });
+
+  it('splits on line-ending semicolons and drops comment lines with their placeholders', () => {
+    const sql = '-- header {database:Identifier}\nCREATE TABLE a (x String);\n\n  -- note; with semicolon\nCREATE TABLE b (y String) ;\n';
+    expect(splitStatements(sql)).toEqual(['CREATE TABLE a (x String)', 'CREATE TABLE b (y String)']);
+  });
+});
