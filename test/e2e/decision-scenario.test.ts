@@ -59,5 +59,30 @@ describe('decision scenario on the embedded service', () => {
     expect((await call(server, 'GET', '/merchant-account/shop', undefined, auth)).status).toBe(200);
     const again = await call(server, 'POST', '/decide-gateway', decideBody('shop', 'pay-after', { eligibleGatewayList: [chosen, other] }), auth);
     expect(again.body.decided_gateway).toBe(other);
+    // chDB holds one data directory per process: release it before the next test opens another.
+    await server.stop();
+    server = undefined;
+  });
+
+  it('drains the bus on shutdown, so feedback accepted just before it still counts after a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'switchyard-drain-'));
+    const drainEnv = { ...env, DATA_DIR: dir };
+    let running = await startServer(loadConfig(drainEnv), pino({ level: 'silent' }));
+    try {
+      const created = await call(running, 'POST', '/merchant-account/create', { merchant_id: 'drain' }, { 'x-admin-secret': 'scenario-secret' });
+      const auth = { 'x-api-key': created.body.api_key as string };
+      await call(running, 'POST', '/rule/create', { merchant_id: 'drain', config: { type: 'successRate', data: { defaultBucketSize: 10, defaultHedgingPercent: 0 } } }, auth);
+      await call(running, 'POST', '/decide-gateway', decideBody('drain', 'p1'), auth);
+      const accepted = await call(running, 'POST', '/update-gateway-score', { merchantId: 'drain', gateway: 'stripe', paymentId: 'p1', status: 'FAILURE' }, auth);
+      expect(accepted.status).toBe(200);
+      // No caughtUp(): stop() itself must drain what was accepted.
+      await running.stop();
+      running = await startServer(loadConfig(drainEnv), pino({ level: 'silent' }));
+      const next = await call(running, 'POST', '/decide-gateway', decideBody('drain', 'p2'), auth);
+      expect(next.body.gateway_priority_map).toEqual({ stripe: 0.9, adyen: 1 });
+    } finally {
+      await running.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

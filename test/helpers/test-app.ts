@@ -51,10 +51,12 @@ export async function createTestApp(options: {
   env?: Record<string, string>;
   random?: RandomSource;
   state?: StateStore;
+  /** Share one clock between apps that act as replicas of one service (token times must agree). */
+  clock?: ReturnType<typeof createManualClock>;
   routingDefaults?: Partial<RoutingDefaults>;
 } = {}): Promise<TestApp> {
   const config = loadConfig({ ADMIN_SECRET: adminSecret, LOG_LEVEL: 'silent', JWT_SECRET: testJwtSecret, ...options.env });
-  const clock = createManualClock(Date.now());
+  const clock = options.clock ?? createManualClock(Date.now());
   const state = options.state ?? createMemoryStateStore({ dataDir: undefined, logger: silentLogger, clock });
   const bus = createMemoryEventBus({ logger: silentLogger, validate: validateEvent });
   const readiness = createReadiness();

@@ -1,0 +1,195 @@
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MerchantSource, RouteTableEntry } from '../../api/plugins/authentication.js';
+import { createMerchant, createTestApp, decideBody, logIn, signUp, withKey, withToken, type TestApp } from '../helpers/test-app.js';
+
+/*
+ * The guard matrix, generated from the app's own route table: every route that is not public is
+ * called without a credential, with a bad token, a revoked token, a revoked key, a credential of
+ * another merchant, and the right credential. A new route fails this file until it declares its
+ * guard (`config.auth`, `config.merchantFrom`) and gets a fixture below.
+ */
+
+/** A well-formed request for a route, naming `merchantId` where the handler reads it. */
+interface GuardFixture {
+  readonly body?: (merchantId: string) => Record<string, unknown>;
+  /** Path parameters other than the merchant's. */
+  readonly params?: Readonly<Record<string, string>>;
+  /** For 'resource' routes: creates the resource under `merchantId`, returns the path parameters naming it. */
+  readonly resource?: (t: TestApp, merchantApiKey: string, merchantId: string) => Promise<Record<string, string>>;
+}
+
+const successRate = { type: 'successRate', data: { defaultBucketSize: 10 } };
+
+/** One entry per protected route, keyed `METHOD url` as fastify registers it. */
+const fixtures: Readonly<Record<string, GuardFixture>> = {
+  'POST /decide-gateway': { body: (m) => decideBody(m, 'guard-p1') },
+  'POST /decision_gateway': { body: (m) => decideBody(m, 'guard-p1') },
+  'POST /update-gateway-score': { body: (m) => ({ merchantId: m, gateway: 'stripe', paymentId: 'guard-p1', status: 'CHARGED' }) },
+  'POST /update-score': { body: (m) => ({ txn_detail: { merchantId: m, gateway: 'stripe', status: 'CHARGED', txnUuid: 'guard-p1' }, txn_card_info: {} }) },
+  'POST /rule/create': { body: (m) => ({ merchant_id: m, config: successRate }) },
+  'POST /rule/update': { body: (m) => ({ merchant_id: m, config: successRate }) },
+  'POST /rule/get': { body: (m) => ({ merchant_id: m, algorithm: 'successRate' }) },
+  'POST /rule/delete': { body: (m) => ({ merchant_id: m, algorithm: 'successRate' }) },
+  'POST /config-sr-dimension': { body: (m) => ({ merchant_id: m, paymentInfo: { udfs: [], fields: ['currency'] } }) },
+  'GET /merchant-account/:merchantId': {},
+  'DELETE /merchant-account/:merchantId': {},
+  'GET /merchant-account/:merchantId/debit-routing': {},
+  'POST /merchant-account/:merchantId/debit-routing': { body: () => ({ enabled: true }) },
+  'POST /auth/logout': {},
+  'GET /auth/me': {},
+  'GET /auth/merchants': {},
+  'POST /auth/switch-merchant': { body: (m) => ({ merchant_id: m }) },
+  'POST /onboarding/merchant': { body: () => ({ merchant_name: 'Guard Shop' }) },
+  'POST /api-key/create': { body: (m) => ({ merchant_id: m, description: 'guard' }) },
+  'GET /api-key/list/:merchant_id': {},
+  'DELETE /api-key/:key_id': {
+    resource: async (t, apiKey, merchantId) => {
+      const response = await t.app.inject({ method: 'POST', url: '/api-key/create', headers: withKey(apiKey), payload: { merchant_id: merchantId } });
+      return { key_id: (response.json() as { key_id: string }).key_id };
+    },
+  },
+  'GET /analytics': {},
+  'GET /analytics/overview': {},
+  'GET /analytics/decisions': {},
+  'GET /analytics/gateway-scores': {},
+  'GET /analytics/log-summaries': {},
+  'GET /analytics/payment-audit': {},
+  'GET /analytics/preview-trace': {},
+  'GET /analytics/routing-stats': {},
+};
+
+/** The only routes allowed to skip the guard; anything else declared 'none' or 'admin-secret' fails. */
+const publicRoutes = ['GET /health', 'GET /health/ready', 'GET /health/diagnostics', 'GET /openapi.json', 'POST /auth/signup', 'POST /auth/login'];
+const adminSecretRoutes = ['POST /merchant-account/create'];
+
+const keyOf = (route: RouteTableEntry) => `${route.method} ${route.url}`;
+
+// The route table of a real app, read once to generate the tests below.
+const probe = await createTestApp();
+await probe.app.ready();
+const allRoutes = [...probe.app.routeTable];
+await probe.close();
+
+/** fastify adds a HEAD twin (same config) for every GET; the GET stands for both. */
+const routes = allRoutes.filter((route) => route.method !== 'HEAD' || !allRoutes.some((other) => other.method === 'GET' && other.url === route.url));
+const guarded = routes.filter((route) => route.auth !== 'none' && route.auth !== 'admin-secret');
+
+function valueAt(root: unknown, path: readonly string[]): unknown {
+  let node = root;
+  for (const step of path) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[step] : undefined;
+  return node;
+}
+
+/** Builds the request for `route` naming merchant `target`, with its merchant where `merchantFrom` says. */
+async function requestFor(t: TestApp, route: RouteTableEntry, targetKey: string, target: string): Promise<InjectOptions> {
+  const fixture = fixtures[keyOf(route)] ?? {};
+  const from = route.merchantFrom as MerchantSource;
+  const params: Record<string, string> = from === 'resource' ? await fixture.resource!(t, targetKey, target) : { ...fixture.params };
+  if (typeof from === 'object' && 'params' in from) params[from.params] = target;
+  const url = route.url.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`fixture for ${keyOf(route)} gives no value for :${name}`);
+    return encodeURIComponent(value);
+  });
+  const query = typeof from === 'object' && 'query' in from ? { [from.query]: target } : from === 'credential' ? { merchant_id: target } : {};
+  const payload = fixture.body?.(target);
+  if (typeof from === 'object' && 'body' in from) {
+    // The declaration and the handler's body shape must agree, or the guard checks a field nobody reads.
+    expect(valueAt(payload, from.body), `${keyOf(route)}: merchantFrom ${from.body.join('.')} is not where the fixture names the merchant`).toBe(target);
+  }
+  return { method: route.method as InjectOptions['method'], url, query, ...(payload === undefined ? {} : { payload }) };
+}
+
+describe('the guard route table', () => {
+  it('has every route declare its guard', () => {
+    expect(routes.filter((route) => route.auth === undefined).map(keyOf)).toEqual([]);
+  });
+
+  it('leaves only the known public and admin-secret routes unguarded', () => {
+    const unguarded = routes.filter((route) => (route.auth === 'none' || route.auth === 'admin-secret') && !route.url.startsWith('/docs'));
+    expect(unguarded.filter((route) => route.auth === 'none').map(keyOf).sort()).toEqual([...publicRoutes].sort());
+    expect(unguarded.filter((route) => route.auth === 'admin-secret').map(keyOf)).toEqual(adminSecretRoutes);
+  });
+
+  it('has every guarded route declare where it names its merchant', () => {
+    expect(guarded.filter((route) => route.merchantFrom === undefined).map(keyOf)).toEqual([]);
+  });
+
+  it('has a guard fixture for every guarded route', () => {
+    expect(guarded.filter((route) => fixtures[keyOf(route)] === undefined).map((route) => `${keyOf(route)} has no fixture in guard-matrix.test.ts`)).toEqual([]);
+  });
+
+  it('covers the routes of every protected area', () => {
+    const urls = guarded.map((route) => route.url);
+    for (const url of ['/decide-gateway', '/update-gateway-score', '/merchant-account/:merchantId', '/rule/create', '/config-sr-dimension', '/api-key/create', '/auth/me']) {
+      expect(urls).toContain(url);
+    }
+  });
+});
+
+for (const route of guarded) {
+  describe(`guard of ${keyOf(route)}`, () => {
+    let t: TestApp;
+    /** Merchant "ma" is the intruder, "mb" the merchant every request names. */
+    let intruderKey: string;
+    let ownerKey: string;
+
+    beforeAll(async () => {
+      t = await createTestApp();
+      intruderKey = (await createMerchant(t.app, 'ma')).apiKey;
+      ownerKey = (await createMerchant(t.app, 'mb')).apiKey;
+      await signUp(t.app, 'intruder@example.com', 'ma');
+      await signUp(t.app, 'owner@example.com', 'mb');
+    });
+    afterAll(async () => t.close());
+
+    const acceptsKeys = route.auth !== 'bearer';
+    const call = async (headers: Record<string, string>) => t.app.inject({ ...(await requestFor(t, route, ownerKey, 'mb')), headers });
+
+    it('answers 401 Missing authentication credentials without a credential', async () => {
+      const response = await call({});
+      expect(response.statusCode).toBe(401);
+      expect(response.body).toBe('Missing authentication credentials');
+    });
+
+    it('answers 401 Invalid or expired token for a bad token', async () => {
+      const response = await call({ authorization: 'Bearer not.a.token' });
+      expect(response.statusCode).toBe(401);
+      expect(response.body).toBe('Invalid or expired token');
+    });
+
+    it('answers 401 Invalid or expired token for a revoked token', async () => {
+      const token = await logIn(t.app, 'owner@example.com');
+      expect((await t.app.inject({ method: 'POST', url: '/auth/logout', headers: withToken(token) })).statusCode).toBe(200);
+      const response = await call(withToken(token));
+      expect(response.statusCode).toBe(401);
+      expect(response.body).toBe('Invalid or expired token');
+    });
+
+    it('answers 401 for a revoked API key', async () => {
+      const created = (await t.app.inject({ method: 'POST', url: '/api-key/create', headers: withKey(ownerKey), payload: { merchant_id: 'mb' } })).json() as { key_id: string; api_key: string };
+      expect((await t.app.inject({ method: 'DELETE', url: `/api-key/${created.key_id}`, headers: withKey(ownerKey) })).statusCode).toBe(200);
+      const response = await call(withKey(created.api_key));
+      expect(response.statusCode).toBe(401);
+      expect(response.body).toBe(acceptsKeys ? 'API key is revoked' : 'Missing authentication credentials');
+    });
+
+    it("answers 403 to another merchant's credential", async () => {
+      const credentials = [withToken(await logIn(t.app, 'intruder@example.com')), ...(acceptsKeys ? [withKey(intruderKey)] : [])];
+      for (const headers of credentials) {
+        const response = await call(headers);
+        expect(response.statusCode).toBe(403);
+        expect(response.body).toBe("Forbidden: this credential is for merchant 'ma', not 'mb'");
+      }
+    });
+
+    it('lets the right credential through', async () => {
+      const credentials = [...(acceptsKeys ? [withKey(ownerKey)] : []), withToken(await logIn(t.app, 'owner@example.com'))];
+      for (const headers of credentials) {
+        const response = await call(headers);
+        expect([401, 403], `${response.statusCode} ${response.body}`).not.toContain(response.statusCode);
+      }
+    });
+  });
+}
