@@ -26,8 +26,8 @@ export async function start(deps: AnalyticsSinkDeps): Promise<WorkerHandle> {
   const subscription = await deps.bus.subscribe({
     group: analyticsSinkGroup,
     topics: ['routing', 'scores', 'api'],
-    maxBatchSize: deps.maxBatchSize ?? 5000,
-    lingerMs: deps.lingerMs ?? 200,
+    maxBatchSize: deps.maxBatchSize ?? 20_000,
+    lingerMs: deps.lingerMs ?? 500,
     handler: async (batch) => {
       const rows = mapEventsToAnalyticsRows(batch);
       const started = performance.now();

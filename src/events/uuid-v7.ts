@@ -8,8 +8,23 @@ import { createHash, randomBytes } from 'node:crypto';
 let lastMs = 0;
 let sequence = 0;
 
+// Random bytes are drawn 4 KiB at a time: one CSPRNG call per 256 ids instead of per id (hot path).
+const poolSize = 4096;
+let pool = randomBytes(poolSize);
+let poolOffset = 0;
+
+function sixteenRandomBytes(): Buffer {
+  if (poolOffset + 16 > poolSize) {
+    pool = randomBytes(poolSize);
+    poolOffset = 0;
+  }
+  const bytes = Buffer.from(pool.subarray(poolOffset, poolOffset + 16));
+  poolOffset += 16;
+  return bytes;
+}
+
 export function uuidV7(nowMs: number = Date.now()): string {
-  const bytes = randomBytes(16);
+  const bytes = sixteenRandomBytes();
   if (nowMs <= lastMs) {
     sequence = (sequence + 1) & 0xfff;
     if (sequence === 0) lastMs += 1;

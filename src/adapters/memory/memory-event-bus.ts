@@ -4,7 +4,10 @@ import type { BusHealth, EventBus, SubscribeOptions, Subscription } from '../../
 
 export interface MemoryEventBusOptions {
   readonly logger: Logger;
-  /** Partitions per topic: members of one group split them, as Kafka consumers do. */
+  /**
+   * Partitions per topic: members of one group split them, as Kafka consumers do. Default 1: in one
+   * process a group has one member, and fewer slots make bigger batches for the analytics sink.
+   */
   readonly partitions?: number;
   /** Delay before a failed batch is handed out again, in ms. */
   readonly redeliveryDelayMs?: number;
@@ -45,7 +48,7 @@ interface Group {
  * close() drains every group first. Use the Kafka adapter where that matters.
  */
 export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
-  const partitionCount = options.partitions ?? 4;
+  const partitionCount = options.partitions ?? 1;
   const redeliveryDelayMs = options.redeliveryDelayMs ?? 50;
   const log = options.logger;
   const logs = new Map<Topic, Partition[]>();
