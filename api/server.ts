@@ -28,7 +28,7 @@ export async function startServer(config: Config, logger: PinoLogger): Promise<R
   const workers: WorkerHandle[] = [];
   if (config.embeddedWorkers) {
     workers.push(await srWindows.start({ bus: runtime.bus, state: runtime.state, clock: runtimeDefaults.clock, logger, defaults: runtimeDefaults.routingDefaults }));
-    if (runtime.analytics !== undefined) workers.push(await analyticsSink.start({ bus: runtime.bus, analytics: runtime.analytics, logger }));
+    if (runtime.analytics !== undefined) workers.push(await analyticsSink.start({ bus: runtime.bus, analytics: runtime.analytics, logger, clock: runtimeDefaults.clock, retentionDays: config.analyticsRetentionDays }));
   }
   const url = await app.listen({ port: config.port, host: config.host });
   logger.info({ url, mode: runtime.mode, workers: workers.map((w) => w.name) }, 'switchyard listening');

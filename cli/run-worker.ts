@@ -22,7 +22,7 @@ export async function runWorker(name: string | undefined, config: Config, logger
   const handle: WorkerHandle =
     worker === 'sr-windows'
       ? await srWindows.start({ bus: runtime.bus, state: runtime.state, clock: runtimeDefaults.clock, logger, defaults: runtimeDefaults.routingDefaults })
-      : await analyticsSink.start({ bus: runtime.bus, analytics: runtime.analytics!, logger });
+      : await analyticsSink.start({ bus: runtime.bus, analytics: runtime.analytics!, logger, clock: runtimeDefaults.clock, retentionDays: config.analyticsRetentionDays });
   logger.info({ worker, mode: runtime.mode }, 'worker running');
   let stopping = false;
   const stop = async (signal: string) => {

@@ -2,6 +2,7 @@ import { mapEventsToAnalyticsRows } from '../src/analytics/map-event-to-rows.js'
 import type { Logger } from '../src/logging/logger.js';
 import type { AnalyticsStore } from '../src/ports/analytics-store.js';
 import type { EventBus } from '../src/ports/event-bus.js';
+import type { Clock } from '../src/time/clock.js';
 import { handleOf, type WorkerHandle } from './worker-handle.js';
 
 export interface AnalyticsSinkDeps {
@@ -12,7 +13,12 @@ export interface AnalyticsSinkDeps {
   readonly maxBatchSize?: number;
   /** How long a small batch may wait for company before it is written (time bound), in ms. */
   readonly lingerMs?: number;
+  /** Rows older than this are dropped, a whole UTC day (partition) at a time. */
+  readonly retentionDays: number;
+  readonly clock: Clock;
 }
+
+const dayMs = 86_400_000;
 
 export const analyticsSinkGroup = 'analytics-sink';
 
@@ -35,6 +41,25 @@ export async function start(deps: AnalyticsSinkDeps): Promise<WorkerHandle> {
       log.debug({ events: batch.length, domainRows: rows.domain.length, apiRows: rows.api.length, ms: Math.round(performance.now() - started) }, 'analytics batch written');
     },
   });
+  // Retention by partition drop (cheap and final, unlike row deletes): at start, then daily.
+  const enforceRetention = async () => {
+    try {
+      const dropped = await deps.analytics.dropPartitionsBefore(deps.clock.now() - deps.retentionDays * dayMs);
+      if (dropped > 0) log.info({ dropped, retentionDays: deps.retentionDays }, 'analytics partitions dropped');
+    } catch (error) {
+      log.error({ err: error }, 'analytics retention failed; will retry tomorrow');
+    }
+  };
+  await enforceRetention();
+  const retentionTimer = setInterval(() => void enforceRetention(), dayMs);
+  retentionTimer.unref();
   log.info({ group: analyticsSinkGroup }, 'worker started');
-  return handleOf(analyticsSinkGroup, subscription);
+  const handle = handleOf(analyticsSinkGroup, subscription);
+  return {
+    ...handle,
+    async close() {
+      clearInterval(retentionTimer);
+      await handle.close();
+    },
+  };
 }

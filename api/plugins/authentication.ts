@@ -199,9 +199,10 @@ export interface AuthenticationOptions {
  *
  * 1. `onRoute` records each route in `app.routeTable`; /docs* (added by @fastify/swagger-ui) is
  *    made public; the OpenAPI document gets each route's security requirement.
- * 2. `preValidation` authenticates (before body validation, so a caller without credentials learns
- *    nothing about body shapes): Bearer first, and a Bearer header that fails never falls back to
- *    the API key; then `x-api-key` on 'either' routes. All 401s are decision-engine's plain texts.
+ * 2. `onRequest` authenticates, before the body is even read: a caller without a valid credential
+ *    costs no body parsing and learns nothing about body shapes. Bearer first, and a Bearer header
+ *    that fails never falls back to the API key; then `x-api-key` on 'either' routes. All 401s are
+ *    decision-engine's plain texts.
  * 3. `preHandler` checks that the merchant the request names is the credential's (403 otherwise).
  *    It runs after validation on purpose: it checks the very values the handler will use, after
  *    ajv's type coercion (which would turn `["b"]` into `"b"`).
@@ -218,7 +219,7 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
 
   app.addHook('onRoute', (route: RouteOptions) => {
     const config: FastifyContextConfig = route.config ?? {};
-    if (config.auth === undefined && route.url.startsWith('/docs')) {
+    if (config.auth === undefined && (route.url === '/docs' || route.url.startsWith('/docs/'))) {
       route.config = { ...config, auth: 'none' };
     }
     const declared = route.config?.auth;
@@ -233,7 +234,7 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
     }
   });
 
-  app.addHook('preValidation', async (request) => {
+  app.addHook('onRequest', async (request) => {
     if (request.is404) return;
     const guard = request.routeOptions.config.auth ?? 'either';
     if (guard === 'none' || guard === 'admin-secret') return;

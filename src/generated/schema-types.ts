@@ -58,6 +58,10 @@ export interface SwitchyardConfig {
    * run the sr-windows and analytics-sink workers inside the API process
    */
   embeddedWorkers: boolean;
+  /**
+   * analytics rows older than this many days are dropped by whole daily partitions (548 days ≈ the reference's 18 months)
+   */
+  analyticsRetentionDays: number;
 }
 /**
  * One HTTP call on a decision route (decide, feedback, rule config, merchant account). Bodies are not kept: they may hold card data.

@@ -55,7 +55,7 @@ describe('operator auth routes', () => {
     });
 
     it('refuses to join a merchant without the right admin secret', async () => {
-      for (const headers of [{}, { 'x-admin-secret': 'wrong' }]) {
+      for (const headers of [{}, { 'x-admin-secret': 'wrong' }] as Record<string, string>[]) {
         const response = await signup({ email: 'ops@example.com', password: testPassword, merchant_id: 'm1' }, headers);
         expect(response.statusCode).toBe(401);
         expect(response.json()).toEqual({ code: 'TE_04', message: 'Invalid admin secret', data: null });

@@ -1,0 +1,174 @@
+import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as pause } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { Kafka, logLevel } from 'kafkajs';
+import { deleteKafkaNamespace, deleteRedisNamespace, kafkaBrokers, redisUrl } from '../adapters/local-services.js';
+
+/** The ClickHouse server from deploy/local (or CI). A server that is down fails the test, never skips it. */
+export const clickhouseUrl: string = process.env['CLICKHOUSE_URL'] ?? 'http://127.0.0.1:8123';
+
+export const adminSecret = 'pipeline-admin-secret';
+
+/**
+ * One test's private corner of every shared server: a Redis key prefix, a Kafka topic (and group)
+ * prefix, a ClickHouse database and a data directory. Nothing another test or run uses.
+ */
+export interface PipelineNamespace {
+  readonly id: string;
+  readonly redisKeyPrefix: string;
+  readonly kafkaTopicPrefix: string;
+  readonly clickhouseDatabase: string;
+  readonly dataDir: string;
+}
+
+export async function createPipelineNamespace(): Promise<PipelineNamespace> {
+  const id = `${Date.now().toString(36)}${randomBytes(4).toString('hex')}`;
+  return {
+    id,
+    redisKeyPrefix: `t${id}:`,
+    kafkaTopicPrefix: `t${id}.`,
+    clickhouseDatabase: `t_${id}`,
+    dataDir: await mkdtemp(join(tmpdir(), `sytest-pipeline-${id}-`)),
+  };
+}
+
+export interface PipelineEnvOptions {
+  /** Redis, Kafka and ClickHouse URLs set (distributed), or none (embedded: memory bus and state, chDB). */
+  readonly distributed: boolean;
+  readonly embeddedWorkers: boolean;
+  readonly extra?: Readonly<Record<string, string>>;
+}
+
+/** The environment `loadConfig` (or a child `switchyard` process) gets for this namespace. */
+export function pipelineEnv(namespace: PipelineNamespace, options: PipelineEnvOptions): Record<string, string> {
+  return {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    ADMIN_SECRET: adminSecret,
+    // Distributed mode refuses to start without a shared JWT secret (replicas must agree on it).
+    JWT_SECRET: 'pipeline-jwt-secret-0123456789abcdef-0123456789',
+    DATA_DIR: namespace.dataDir,
+    REDIS_KEY_PREFIX: namespace.redisKeyPrefix,
+    KAFKA_TOPIC_PREFIX: namespace.kafkaTopicPrefix,
+    KAFKA_CLIENT_ID: `t${namespace.id}`,
+    CLICKHOUSE_DATABASE: namespace.clickhouseDatabase,
+    EMBEDDED_WORKERS: String(options.embeddedWorkers),
+    ...(options.distributed ? { REDIS_URL: redisUrl, KAFKA_BROKERS: kafkaBrokers.join(','), CLICKHOUSE_URL: clickhouseUrl } : {}),
+    ...options.extra,
+  };
+}
+
+/** Removes everything the namespace left on the shared servers, and its data directory. */
+export async function deletePipelineNamespace(namespace: PipelineNamespace, options: { readonly distributed: boolean }): Promise<void> {
+  if (options.distributed) {
+    const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
+    try {
+      await redis.connect();
+      await deleteRedisNamespace(redis, namespace.redisKeyPrefix);
+    } finally {
+      redis.disconnect();
+    }
+    const admin = new Kafka({ clientId: `t${namespace.id}-cleanup`, brokers: [...kafkaBrokers], logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    try {
+      await deleteKafkaNamespace(admin, namespace.kafkaTopicPrefix);
+    } finally {
+      await admin.disconnect();
+    }
+    const clickhouse = createClickHouse();
+    try {
+      await clickhouse.command({ query: `DROP DATABASE IF EXISTS ${namespace.clickhouseDatabase}` });
+    } finally {
+      await clickhouse.close();
+    }
+  }
+  await rm(namespace.dataDir, { recursive: true, force: true });
+}
+
+export function createClickHouse(): ClickHouseClient {
+  return createClient({ url: clickhouseUrl, clickhouse_settings: { output_format_json_quote_64bit_integers: 0 } });
+}
+
+/** Decision rows of one merchant in ClickHouse: rows as read (FINAL) and distinct event ids. */
+export async function decisionRowCounts(clickhouse: ClickHouseClient, database: string, merchantId: string): Promise<{ rows: number; unique: number }> {
+  const result = await clickhouse.query({
+    query: `SELECT count() AS rows, uniqExact(event_id) AS unique FROM ${database}.analytics_domain_events FINAL
+            WHERE merchant_id = {merchant:String} AND flow_type = 'decide_gateway_decision'`,
+    query_params: { merchant: merchantId },
+    format: 'JSONEachRow',
+  });
+  const [row] = await result.json<{ rows: number; unique: number }>();
+  return { rows: Number(row?.rows ?? 0), unique: Number(row?.unique ?? 0) };
+}
+
+export interface HttpResult {
+  readonly status: number;
+  // Response bodies are checked by the assertions that read them.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly body: any;
+}
+
+/** One HTTP call against a listening server; JSON bodies are parsed, anything else is kept as text. */
+export async function call(baseUrl: string, method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text };
+}
+
+/** Creates a merchant with a success-rate config that never hedges; returns its API-key headers. */
+export async function createMerchant(baseUrl: string, merchantId: string): Promise<Record<string, string>> {
+  const created = await call(baseUrl, 'POST', '/merchant-account/create', { merchant_id: merchantId }, { 'x-admin-secret': adminSecret });
+  if (created.status !== 200) throw new Error(`merchant create failed: ${created.status} ${JSON.stringify(created.body)}`);
+  const auth = { 'x-api-key': String(created.body.api_key) };
+  const rule = await call(
+    baseUrl,
+    'POST',
+    '/rule/create',
+    { merchant_id: merchantId, config: { type: 'successRate', data: { defaultBucketSize: 20, defaultHedgingPercent: 0 } } },
+    auth,
+  );
+  if (rule.status !== 200) throw new Error(`rule create failed: ${rule.status} ${JSON.stringify(rule.body)}`);
+  return auth;
+}
+
+/** 50 ms between reads of a condition that only the system under test can make true. */
+const pollIntervalMs = 50;
+
+/**
+ * Reads `read()` until `accept` holds, failing after `timeoutMs` with the last value seen. This
+ * polls the real condition (an analytics count, a key); it never waits a fixed time instead.
+ */
+export async function pollUntil<T>(what: string, read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      last = await read();
+      if (accept(last)) return last;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`${what}: condition not met within ${timeoutMs} ms; last value ${JSON.stringify(last)}`, { cause: lastError });
+    }
+    await pause(pollIntervalMs);
+  }
+}
+
+/** Decision count shown by GET /analytics/decisions (the "Decisions" tile), over the last day. */
+export async function decisionsTile(baseUrl: string, auth: Record<string, string>): Promise<number> {
+  const report = await call(baseUrl, 'GET', '/analytics/decisions?range=1d', undefined, auth);
+  if (report.status !== 200) throw new Error(`/analytics/decisions → ${report.status} ${JSON.stringify(report.body)}`);
+  const tile = (report.body.tiles as { label: string; value: string }[]).find((entry) => entry.label === 'Decisions');
+  return Number(tile?.value ?? Number.NaN);
+}
