@@ -207,8 +207,8 @@ export interface AuthenticationOptions {
  *    It runs after validation on purpose: it checks the very values the handler will use, after
  *    ajv's type coercion (which would turn `["b"]` into `"b"`).
  *
- * @remarks Stricter than decision-engine: it trusts merchant ids in bodies and paths; here a key or
- * a session only ever acts for its own merchant. `apiKeyAuthEnabled=false` (decision-engine's
+ * @remarks Stricter than decision-engine, which trusts the merchant ids in bodies and paths: here a
+ * key or a session only ever acts for its own merchant. `apiKeyAuthEnabled=false` (decision-engine's
  * "compat mode", which lets requests through without credentials) is not honoured: credentials
  * are always required.
  */

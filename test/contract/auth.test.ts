@@ -279,10 +279,17 @@ describe('operator auth routes', () => {
 
   describe('the guard on protected routes', () => {
     it('answers 401 Missing authentication credentials in plain text before looking at the body', async () => {
-      const response = await t.app.inject({ method: 'POST', url: '/rule/create', payload: { nonsense: true } });
-      expect(response.statusCode).toBe(401);
-      expect(response.headers['content-type']).toBe(plainText);
-      expect(response.body).toBe('Missing authentication credentials');
+      for (const request of [
+        { payload: { nonsense: true } },
+        { headers: { 'content-type': 'application/json' }, payload: '{"merchant_id":' },
+        { headers: { 'content-type': 'text/plain' }, payload: 'not json' },
+      ]) {
+        const response = await t.app.inject({ method: 'POST', url: '/rule/create', ...request });
+        expect(response.statusCode).toBe(401);
+        expect(response.headers['content-type']).toBe(plainText);
+        expect(response.body).toBe('Missing authentication credentials');
+        expect(response.headers['x-request-id']).toBeDefined();
+      }
     });
 
     it('answers 401 Invalid API key for a key that is malformed or unknown', async () => {
@@ -323,6 +330,20 @@ describe('operator auth routes', () => {
       const { apiKey } = await createMerchant(t.app, 'm3');
       const response = await t.app.inject({ method: 'POST', url: '/rule/get', headers: withKey(apiKey), payload: { merchant_id: ['m1'], algorithm: 'successRate' } });
       expect(response.statusCode).toBe(403);
+    });
+
+    it('guards a route that declares no guard as either, and lists it as undeclared', async () => {
+      const fresh = await createTestApp();
+      try {
+        fresh.app.get('/undeclared', async () => 'reached');
+        const { apiKey } = await createMerchant(fresh.app, 'm9');
+        expect(fresh.app.routeTable.find((route) => route.url === '/undeclared')).toEqual({ method: 'GET', url: '/undeclared', auth: undefined, merchantFrom: undefined });
+        expect((await fresh.app.inject({ method: 'GET', url: '/undeclared' })).statusCode).toBe(401);
+        expect((await fresh.app.inject({ method: 'GET', url: '/undeclared', headers: withKey(apiKey) })).body).toBe('reached');
+        expect((await fresh.app.inject({ method: 'GET', url: '/undeclared?merchant_id=m1', headers: withKey(apiKey) })).statusCode).toBe(403);
+      } finally {
+        await fresh.close();
+      }
     });
 
     it('answers 404 for an unknown route without asking for credentials', async () => {

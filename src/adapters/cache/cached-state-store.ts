@@ -1,6 +1,6 @@
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
-import type { ApiKeyRecord, ConfigName, MerchantAccount, StateStore } from '../../ports/state-store.js';
+import type { ConfigName, MerchantAccount, StateStore } from '../../ports/state-store.js';
 import type { Clock } from '../../time/clock.js';
 
 export interface CachedStateStoreOptions {
@@ -23,8 +23,8 @@ export const cacheKeys = {
 } as const;
 
 /**
- * A read-through cache in front of a remote StateStore (Redis), for what every request reads:
- * merchants, their configs and API keys. Every write through this store invalidates its key here
+ * A read-through cache in front of a remote StateStore (Redis), for what every decision reads:
+ * merchants and their configs. Every write through this store invalidates its key here
  * and, through the store's pub/sub, on every other replica before the call returns.
  *
  * While the backing store is down the API degrades instead of failing: cached entries are served
@@ -127,18 +127,10 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
       getDecisionContext: (merchantId, paymentId) => inner.scores.getDecisionContext(merchantId, paymentId),
     },
     users: inner.users,
-    apiKeys: {
-      create: (record) => inner.apiKeys.create(record),
-      findByHash: (keyHash) => readThrough<ApiKeyRecord | undefined>(cacheKeys.apiKey(keyHash), () => inner.apiKeys.findByHash(keyHash)),
-      findById: (keyId) => inner.apiKeys.findById(keyId),
-      listByMerchant: (merchantId) => inner.apiKeys.listByMerchant(merchantId),
-      async revoke(keyId) {
-        const record = await inner.apiKeys.revoke(keyId);
-        if (record !== undefined) await invalidate(cacheKeys.apiKey(record.keyHash));
-        return record;
-      },
-    },
-    // Session state is never cached: a revoked token must fail on every replica at once.
+    // Credentials are never cached: a revoked key or token must fail on every replica the moment the
+    // revoke call returns, and a pub/sub message can arrive late or not at all. One Redis read per
+    // authenticated request is the price.
+    apiKeys: inner.apiKeys,
     sessions: inner.sessions,
     publishInvalidation: (key) => invalidate(key),
     onInvalidation: (listener) => inner.onInvalidation(listener),

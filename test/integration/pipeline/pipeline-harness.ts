@@ -106,15 +106,11 @@ export async function decisionRowCounts(clickhouse: ClickHouseClient, database: 
   return { rows: Number(row?.rows ?? 0), unique: Number(row?.unique ?? 0) };
 }
 
-export interface HttpResult {
-  readonly status: number;
-  // Response bodies are checked by the assertions that read them.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  readonly body: any;
-}
-
-/** One HTTP call against a listening server; JSON bodies are parsed, anything else is kept as text. */
-export async function call(baseUrl: string, method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult> {
+/**
+ * One HTTP call against a listening server; JSON bodies are parsed (untyped: the assertions that
+ * read them are the check), anything else is kept as text.
+ */
+export async function call(baseUrl: string, method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
