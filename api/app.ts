@@ -34,6 +34,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     // than the decision itself. Errors are still logged by api/plugins/errors.ts.
     logController: new LogController({ disableRequestLogging: !config.logRequests, requestIdLogLabel: 'reqId' }),
     bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
     requestIdHeader: false,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];

@@ -62,6 +62,10 @@ export interface SwitchyardConfig {
    * analytics rows older than this many days are dropped by whole daily partitions (548 days ≈ the reference's 18 months)
    */
   analyticsRetentionDays: number;
+  /**
+   * trust X-Forwarded-For from a reverse proxy (login throttling keys on the client address)
+   */
+  trustProxy: boolean;
 }
 /**
  * One HTTP call on a decision route (decide, feedback, rule config, merchant account). Bodies are not kept: they may hold card data.
