@@ -18,7 +18,7 @@ LOGFILE="$DIR/redis.log"
 URL="redis://127.0.0.1:$REDIS_PORT"
 
 ping_ok() {
-  [ "$(redis-cli -h 127.0.0.1 -p "$REDIS_PORT" --no-auth-warning ping 2>/dev/null)" = "PONG" ]
+  [ "$(timeout 3 redis-cli -h 127.0.0.1 -p "$REDIS_PORT" --no-auth-warning ping 2>/dev/null)" = "PONG" ]
 }
 
 write_config() {
@@ -71,7 +71,7 @@ stop() {
   if pid_alive "$PIDFILE" redis-server >/dev/null; then
     # SHUTDOWN saves the dataset when save points are configured, then exits; fall back to SIGTERM
     # (which Redis also handles gracefully) when the client cannot reach it.
-    redis-cli -h 127.0.0.1 -p "$REDIS_PORT" shutdown >/dev/null 2>&1 || true
+    timeout 10 redis-cli -h 127.0.0.1 -p "$REDIS_PORT" shutdown >/dev/null 2>&1 || true
     stop_pid "$PIDFILE" redis-server redis 30 || true
     log "stopped"
   elif ping_ok; then
