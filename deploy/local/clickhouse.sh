@@ -139,13 +139,15 @@ start() {
   port_open "$HTTP_PORT" && die "port 127.0.0.1:$HTTP_PORT is taken by something that does not answer GET /ping; set CLICKHOUSE_HTTP_PORT"
   port_open "$TCP_PORT" && die "port 127.0.0.1:$TCP_PORT is taken; set CLICKHOUSE_TCP_PORT"
   write_config
+  mark_start "$DIR"
+  rotate_log "$STDOUT_LOG"
   log "starting $SERVER_BIN on $URL (tcp $TCP_PORT, data $DIR/data) ..."
   # The config's directory is the server's working directory for relative paths and preprocessed
   # config files, so run from there.
   local pid
   pid="$(cd "$DIR" && spawn_detached "$STDOUT_LOG" "$SERVER_BIN" --config-file="$CONF")"
   echo "$pid" >"$PIDFILE"
-  wait_until 60 "clickhouse GET $URL/ping" "$PIDFILE" clickhouse-server "$LOGDIR/clickhouse-server.err.log" -- ping_ok
+  wait_until 60 "clickhouse GET $URL/ping" "$PIDFILE" clickhouse-server "$STDOUT_LOG:$LOGDIR/clickhouse-server.err.log" -- ping_ok
   log "ready: $URL (pid $pid)"
 }
 

@@ -173,6 +173,8 @@ start() {
   format_storage "$(cluster_id)"
   local heap="${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}"
   local t0; t0=$(now_s)
+  mark_start "$DIR"
+  rotate_log "$STDOUT_LOG"
   log "starting Kafka $(basename "$(compgen -G "$LIBS/kafka_2.13-*.jar" | head -n1)" .jar) on $BOOTSTRAP (heap: $heap) ..."
   # shellcheck disable=SC2086
   pid="$(spawn_detached "$STDOUT_LOG" java $heap \
@@ -182,9 +184,9 @@ start() {
     ${KAFKA_JVM_OPTS:-} \
     -cp "$LIBS/*" kafka.Kafka "$CONF")"
   echo "$pid" >"$PIDFILE"
-  wait_until "$START_TIMEOUT" "kafka port $BOOTSTRAP" "$PIDFILE" "$PATTERN" "$LOGDIR/server.log" -- port_open "$KAFKA_PORT"
+  wait_until "$START_TIMEOUT" "kafka port $BOOTSTRAP" "$PIDFILE" "$PATTERN" "$STDOUT_LOG:$LOGDIR/server.log" -- port_open "$KAFKA_PORT"
   if ! out="$(probe "$START_TIMEOUT" "$pid")"; then
-    log "last lines of $LOGDIR/server.log:"; tail -n 30 "$LOGDIR/server.log" >&2 || true
+    show_logs "$STDOUT_LOG:$LOGDIR/server.log"
     die "broker on $BOOTSTRAP did not answer metadata requests within ${START_TIMEOUT}s"
   fi
   log "ready: $BOOTSTRAP (pid $pid, $out) in $(( $(now_s) - t0 ))s"

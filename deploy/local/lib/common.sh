@@ -96,19 +96,46 @@ stop_pid() {
   return 0
 }
 
-# wait_until TIMEOUT_S DESCRIPTION PIDFILE PATTERN LOGFILE -- CMD...: polls CMD every 0.2 s until it
-# succeeds; fails early (showing the log tail) when the process behind PIDFILE dies.
+START_MARKER=""
+# mark_start DIR: remembers when this start attempt began, so show_logs skips files that the
+# attempt never wrote to (their tails belong to an earlier run and would mislead).
+mark_start() {
+  START_MARKER="$1/.start-marker"
+  touch "$START_MARKER"
+}
+
+# rotate_log FILE: keeps one previous copy, so each start's stdout/stderr capture begins empty.
+rotate_log() {
+  [ -f "$1" ] && mv -f "$1" "$1.1"
+  : >"$1"
+}
+
+# show_logs LOGFILES: prints the tail of each file in a ':'-separated list that this start wrote to.
+show_logs() {
+  local f
+  IFS=':' read -r -a _files <<<"$1"
+  for f in "${_files[@]}"; do
+    [ -s "$f" ] || continue
+    if [ -n "$START_MARKER" ] && [ -f "$START_MARKER" ] && [ "$START_MARKER" -nt "$f" ]; then continue; fi
+    log "last lines of $f:"
+    tail -n 30 "$f" >&2
+  done
+}
+
+# wait_until TIMEOUT_S DESCRIPTION PIDFILE PATTERN LOGFILES -- CMD...: polls CMD every 0.2 s until it
+# succeeds; fails early (showing the tails of the ':'-separated LOGFILES) when the process behind
+# PIDFILE dies.
 wait_until() {
   local timeout="$1" what="$2" pidfile="$3" pattern="$4" logfile="$5"
   shift 6
   local deadline=$(( $(now_s) + timeout )) next_note=$(( $(now_s) + 5 ))
   until "$@" >/dev/null 2>&1; do
     if [ -n "$pidfile" ] && ! pid_alive "$pidfile" "$pattern" >/dev/null; then
-      [ -f "$logfile" ] && { log "last lines of $logfile:"; tail -n 30 "$logfile" >&2; }
+      show_logs "$logfile"
       die "$what: process exited before it became ready"
     fi
     if [ "$(now_s)" -ge "$deadline" ]; then
-      [ -f "$logfile" ] && { log "last lines of $logfile:"; tail -n 30 "$logfile" >&2; }
+      show_logs "$logfile"
       die "$what: not ready after ${timeout}s"
     fi
     if [ "$(now_s)" -ge "$next_note" ]; then

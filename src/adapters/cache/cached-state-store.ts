@@ -23,13 +23,20 @@ export const cacheKeys = {
 } as const;
 
 /**
+ * 15 min: how long a credential last confirmed by the store may still be accepted during an outage
+ * (long enough to ride out a restart or failover, short enough that a forgotten key does not live on).
+ */
+const credentialFallbackMaxAgeMs = 15 * 60_000;
+
+/**
  * A read-through cache in front of a remote StateStore (Redis), for what every decision reads:
  * merchants and their configs. Every write through this store invalidates its key here
  * and, through the store's pub/sub, on every other replica before the call returns.
  *
  * While the backing store is down the API degrades instead of failing: cached entries are served
- * even when stale, and score reads answer "no history" (the optimistic default), logged once per
- * outage. Writes still fail, so nothing is silently lost.
+ * even when stale, API keys the store confirmed recently are still accepted, and score reads answer
+ * "no history" (the optimistic default), logged once per outage. Writes still fail, so nothing is
+ * silently lost.
  */
 export function createCachedStateStore(inner: StateStore, options: CachedStateStoreOptions): StateStore {
   const ttlMs = options.ttlMs ?? 60_000; // 1 min: bounds staleness if an invalidation message is ever lost
@@ -67,6 +74,40 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
       if (hit !== undefined && SwitchyardError.isInstance(error) && error.code === 'SY_STATE_UNAVAILABLE') {
         noteOutage(error, 'read');
         return hit.value;
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Reads a credential from the store on every call and remembers the record; the remembered
+   * record is served only when the store is unreachable (SY_STATE_UNAVAILABLE) and was confirmed
+   * less than {@link credentialFallbackMaxAgeMs} ago. A revoke is a store write, so none succeeds
+   * during the outage, and one that returned before it was seen by every read since (which
+   * replaced the record) or dropped the record through its invalidation.
+   *
+   * @remarks The one gap left open on purpose: a key revoked while this replica neither read it
+   * nor received the invalidation, followed by an outage, is still accepted here until the outage
+   * ends or the record ages out. Unknown keys are never remembered, so guessing keys cannot grow
+   * the cache.
+   */
+  async function lastKnownCredential<T>(key: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
+    try {
+      const value = await load();
+      if (value === undefined) cache.delete(key);
+      else cache.set(key, { value, loadedAt: options.clock.now() });
+      noteRecovery();
+      return value;
+    } catch (error) {
+      const known = cache.get(key) as Cached<T> | undefined;
+      if (
+        known !== undefined &&
+        options.clock.now() - known.loadedAt < credentialFallbackMaxAgeMs &&
+        SwitchyardError.isInstance(error) &&
+        error.code === 'SY_STATE_UNAVAILABLE'
+      ) {
+        noteOutage(error, 'credential');
+        return known.value;
       }
       throw error;
     }
@@ -127,10 +168,22 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
       getDecisionContext: (merchantId, paymentId) => inner.scores.getDecisionContext(merchantId, paymentId),
     },
     users: inner.users,
-    // Credentials are never cached: a revoked key or token must fail on every replica the moment the
-    // revoke call returns, and a pub/sub message can arrive late or not at all. One Redis read per
-    // authenticated request is the price.
-    apiKeys: inner.apiKeys,
+    // Credentials are never served from memory while the store answers: a revoked key must fail on
+    // every replica the moment the revoke call returns, and a pub/sub message can arrive late or not
+    // at all. One Redis read per authenticated request is the price. Only during an outage is the
+    // last record read for a key served (see lastKnownCredential), or no request could authenticate.
+    apiKeys: {
+      create: (record) => inner.apiKeys.create(record),
+      findByHash: (keyHash) => lastKnownCredential(cacheKeys.apiKey(keyHash), () => inner.apiKeys.findByHash(keyHash)),
+      findById: (keyId) => inner.apiKeys.findById(keyId),
+      listByMerchant: (merchantId) => inner.apiKeys.listByMerchant(merchantId),
+      async revoke(keyId) {
+        const record = await inner.apiKeys.revoke(keyId);
+        // Other replicas drop their outage fallback for this key too.
+        if (record !== undefined) await invalidate(cacheKeys.apiKey(record.keyHash));
+        return record;
+      },
+    },
     sessions: inner.sessions,
     publishInvalidation: (key) => invalidate(key),
     onInvalidation: (listener) => inner.onInvalidation(listener),

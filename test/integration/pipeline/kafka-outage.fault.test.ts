@@ -57,6 +57,9 @@ describe('distributed pipeline across a Kafka outage', () => {
 
     expect(load.failures).toEqual([]);
     expect(load.byPhase.get('down')).toBe(300);
+    // Traffic kept coming while the broker went away and while it came back.
+    expect(load.byPhase.get('stopping')).toBeGreaterThan(0);
+    expect(load.byPhase.get('starting')).toBeGreaterThan(0);
 
     // Every accepted event reaches the broker (spool replayed) and both workers handle it.
     for (const worker of server!.workers) await withDeadline(`${worker.name} catching up`, worker.caughtUp(), 180_000);

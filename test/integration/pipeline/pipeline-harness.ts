@@ -1,11 +1,12 @@
-import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, type Admin } from 'kafkajs';
+import { topics } from '../../../src/events/event-envelope.js';
 import { deleteKafkaNamespace, deleteRedisNamespace, kafkaBrokers, redisUrl } from '../adapters/local-services.js';
 
 /** The ClickHouse server from deploy/local (or CI). A server that is down fails the test, never skips it. */
@@ -91,15 +92,17 @@ export async function deletePipelineNamespace(namespace: PipelineNamespace, opti
 }
 
 export function createClickHouse(): ClickHouseClient {
-  return createClient({ url: clickhouseUrl, clickhouse_settings: { output_format_json_quote_64bit_integers: 0 } });
+  // The client's own error log is off: every failure is rethrown into the test that made the call.
+  return createClient({ url: clickhouseUrl, clickhouse_settings: { output_format_json_quote_64bit_integers: 0 }, log: { level: ClickHouseLogLevel.OFF } });
 }
 
 /** Decision rows of one merchant in ClickHouse: rows as read (FINAL) and distinct event ids. */
 export async function decisionRowCounts(clickhouse: ClickHouseClient, database: string, merchantId: string): Promise<{ rows: number; unique: number }> {
+  // ClickHouse 18.16 has no query parameters; test merchant ids are plain words, checked here.
+  if (!/^[A-Za-z0-9_-]+$/.test(merchantId) || !/^[A-Za-z0-9_]+$/.test(database)) throw new TypeError(`unsafe identifier: ${database} / ${merchantId}`);
   const result = await clickhouse.query({
     query: `SELECT count() AS rows, uniqExact(event_id) AS unique FROM ${database}.analytics_domain_events FINAL
-            WHERE merchant_id = {merchant:String} AND flow_type = 'decide_gateway_decision'`,
-    query_params: { merchant: merchantId },
+            WHERE merchant_id = '${merchantId}' AND flow_type = 'decide_gateway_decision'`,
     format: 'JSONEachRow',
   });
   const [row] = await result.json<{ rows: number; unique: number }>();
@@ -259,4 +262,23 @@ export function createDecisionLoad(baseUrl: string, auth: Record<string, string>
       return result.value;
     },
   };
+}
+
+export function createKafkaAdmin(namespace: PipelineNamespace): Admin {
+  return new Kafka({ clientId: `t${namespace.id}-admin`, brokers: [...kafkaBrokers], logLevel: logLevel.NOTHING }).admin();
+}
+
+/**
+ * Messages a consumer group (`<topic prefix><group>`) has not committed yet, over every topic of
+ * the namespace: 0 means a worker in another process has handled everything on the broker.
+ */
+export async function consumerGroupLag(admin: Admin, namespace: PipelineNamespace, group: string): Promise<number> {
+  const topicNames = topics.map((topic) => `${namespace.kafkaTopicPrefix}${topic}`);
+  const committed = await admin.fetchOffsets({ groupId: `${namespace.kafkaTopicPrefix}${group}`, topics: topicNames });
+  let lag = 0;
+  for (const topic of topicNames) {
+    const done = new Map((committed.find((entry) => entry.topic === topic)?.partitions ?? []).map((p) => [p.partition, p.offset === '-1' ? 0n : BigInt(p.offset)]));
+    for (const { partition, high } of await admin.fetchTopicOffsets(topic)) lag += Number(BigInt(high) - (done.get(partition) ?? 0n));
+  }
+  return lag;
 }
