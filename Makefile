@@ -25,8 +25,11 @@ services:
 services-stop:
 	bash deploy/local/stop.sh
 
-test: build services
-	bash scripts/run-tests.sh
+# The servers' URLs come from start.sh (which honours REDIS_PORT, KAFKA_PORT, CLICKHOUSE_HTTP_PORT…).
+test: build
+	@mkdir -p .run
+	bash deploy/local/start.sh all > .run/services.env
+	set -a && . ./.run/services.env && set +a && bash scripts/run-tests.sh
 
 test-unit: setup
 	npx vitest run --project unit

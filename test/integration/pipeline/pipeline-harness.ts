@@ -77,7 +77,8 @@ export async function deletePipelineNamespace(namespace: PipelineNamespace, opti
     const admin = new Kafka({ clientId: `t${namespace.id}-cleanup`, brokers: [...kafkaBrokers], logLevel: logLevel.NOTHING }).admin();
     await admin.connect();
     try {
-      await deleteKafkaNamespace(admin, namespace.kafkaTopicPrefix);
+      // A group keeps a killed member until its session expires (10 s): deletion is retried until then.
+      await pollUntil('kafka namespace deleted', () => deleteKafkaNamespace(admin, namespace.kafkaTopicPrefix), () => true, 30_000);
     } finally {
       await admin.disconnect();
     }

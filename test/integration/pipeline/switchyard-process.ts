@@ -52,6 +52,8 @@ export interface SwitchyardProcess {
   readonly lines: LogLine[];
   /** Resolves with the first line whose msg starts with `prefix`; rejects if the process exits first. */
   once(prefix: string): Promise<LogLine>;
+  /** As once(), but only for a line logged after this call. */
+  next(prefix: string): Promise<LogLine>;
   count(prefix: string): number;
   /** Resolves with the exit code (or signal) once the process is gone. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -88,6 +90,10 @@ export function spawnSwitchyard(args: readonly string[], env: Readonly<Record<st
       resolve(exitState);
     });
   });
+  function future(prefix: string): Promise<LogLine> {
+    if (exitState !== undefined) return Promise.reject(new Error(`switchyard ${args.join(' ')} already exited\n${stderr}`));
+    return new Promise((resolve, reject) => waiters.push({ prefix, resolve, reject }));
+  }
   return {
     child,
     lines,
@@ -95,9 +101,9 @@ export function spawnSwitchyard(args: readonly string[], env: Readonly<Record<st
     once(prefix) {
       const found = lines.find((line) => matches(line, prefix));
       if (found !== undefined) return Promise.resolve(found);
-      if (exitState !== undefined) return Promise.reject(new Error(`switchyard ${args.join(' ')} already exited\n${stderr}`));
-      return new Promise((resolve, reject) => waiters.push({ prefix, resolve, reject }));
+      return future(prefix);
     },
+    next: future,
     count: (prefix) => lines.filter((line) => matches(line, prefix)).length,
     async kill(signal) {
       if (exitState === undefined) child.kill(signal);
