@@ -68,8 +68,7 @@ export async function apiKeyRoutes(app: FastifyInstance, deps: ApiKeyRouteDeps):
       assertOwnMerchant(request, record.merchantId);
       const result = await deps.auth.revokeApiKey(keyId);
       if (result.kind !== 'ok') return reply.code(404).send(genericError('TE_04', 'API key not found'));
-      // Every replica drops its cached copy of the key before this call returns.
-      await deps.state.publishInvalidation(`apikey:${record.keyHash}`);
+      // Keys are never cached (src/adapters/cache/cached-state-store.ts): the next request on any replica reads the revocation.
       request.log.info({ merchantId: record.merchantId, keyId }, 'api key revoked');
       return toApiKeyRevoked(keyId);
     },

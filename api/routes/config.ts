@@ -20,7 +20,6 @@ export async function configRoutes(app: FastifyInstance, deps: AppDeps): Promise
         });
       }
       await deps.state.configs.put(merchantId, 'srDimension', paymentInfo, 'upsert');
-      await deps.state.publishInvalidation(`config:${merchantId}:srDimension`);
       // 1.4.x answers with a JSON string body.
       return reply.type('application/json; charset=utf-8').send(JSON.stringify('SR Dimension configuration updated successfully'));
     },

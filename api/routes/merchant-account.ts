@@ -37,7 +37,6 @@ export async function merchantAccountRoutes(app: FastifyInstance, deps: AppDeps 
         createdAt: now,
       });
       if (created === 'exists') throw new SwitchyardError('SY_MERCHANT_EXISTS', { message: 'Merchant account already exists' });
-      await deps.state.publishInvalidation(`merchant:${body.merchant_id}`);
       const key = generateApiKey();
       await deps.state.apiKeys.create({
         keyId: crypto.randomUUID(),
@@ -80,7 +79,6 @@ export async function merchantAccountRoutes(app: FastifyInstance, deps: AppDeps 
       const { merchantId } = request.params;
       // 1.4.x answers 500 for an unknown id; a client mistake is a 404 here.
       if (!(await deps.state.merchants.delete(merchantId))) throw merchantNotFound();
-      await deps.state.publishInvalidation(`merchant:${merchantId}`);
       request.log.info({ merchantId }, 'merchant account deleted');
       return { message: 'Merchant account deleted successfully', merchant_id: merchantId };
     },
@@ -104,7 +102,6 @@ export async function merchantAccountRoutes(app: FastifyInstance, deps: AppDeps 
       const { merchantId } = request.params;
       if ((await deps.state.merchants.get(merchantId)) === undefined) throw merchantNotFound();
       await deps.state.configs.put(merchantId, 'debitRoutingEnabled', request.body.enabled, 'upsert');
-      await deps.state.publishInvalidation(`config:${merchantId}:debitRoutingEnabled`);
       return { merchant_id: merchantId, debit_routing_enabled: request.body.enabled };
     },
   );

@@ -41,7 +41,6 @@ export async function ruleConfigurationRoutes(app: FastifyInstance, deps: AppDep
     const result = await deps.state.configs.put(merchantId, config.type as ConfigName, config.data as never, effective);
     if (result === 'exists') throw new SwitchyardError('SY_RULE_CONFIG_EXISTS', { message: 'Rule configuration already exists' });
     if (result === 'missing') throw notFound();
-    await deps.state.publishInvalidation(`config:${merchantId}:${config.type}`);
   }
 
   for (const mode of ['create', 'update'] as const) {
@@ -84,7 +83,6 @@ export async function ruleConfigurationRoutes(app: FastifyInstance, deps: AppDep
       const { merchant_id: merchantId, algorithm } = request.body;
       await requireMerchant(merchantId);
       if (!(await deps.state.configs.delete(merchantId, algorithm))) throw notFound();
-      await deps.state.publishInvalidation(`config:${merchantId}:${algorithm}`);
       request.log.info({ merchantId, algorithm, flow: flowSuffixOf[algorithm] }, 'rule configuration deleted');
       return { message: `${labelOf[algorithm]} Configuration deleted successfully`, merchant_id: merchantId };
     },

@@ -23,7 +23,8 @@ export interface StateStore {
 
   /**
    * Cache invalidation that reaches every API replica sharing this store (Redis pub/sub, or
-   * direct calls in the embedded store). Listeners get the invalidated cache key.
+   * direct calls in the embedded store). Listeners get the invalidated cache key. The caching
+   * decorator (src/adapters/cache/) publishes on every write it passes through; routes never do.
    */
   publishInvalidation(key: string): Promise<void>;
   onInvalidation(listener: (key: string) => void): () => void;
