@@ -9,8 +9,10 @@ export PATH := $(NODE_BIN):$(PATH)
 
 setup: node_modules/.installed
 
+# `npm install`, not `npm ci`: the npm 11 on these machines writes lock files without the other
+# platforms' optional packages and then refuses its own lock in `npm ci` (EUSAGE "Missing: … from lock file").
 node_modules/.installed: package.json package-lock.json
-	npm ci --no-audit --no-fund
+	npm install --no-audit --no-fund
 	@touch $@
 
 build: setup
