@@ -74,10 +74,10 @@ async function decisionRows(merchant, final) {
   return { rows: Number(row.rows), unique: Number(row.unique) };
 }
 
-/** Messages the analytics-sink group has not committed yet, over the namespace's topics. */
-async function sinkGroupLag() {
-  const names = ['routing', 'scores', 'api'].map((topic) => `${namespace.kafkaTopicPrefix}${topic}`);
-  const committed = await kafkaAdmin.fetchOffsets({ groupId: `${namespace.kafkaTopicPrefix}analytics-sink`, topics: names });
+/** Messages a worker's consumer group has not committed yet, over the topics it reads. */
+async function groupLag(group = 'analytics-sink', topics = ['routing', 'scores', 'api']) {
+  const names = topics.map((topic) => `${namespace.kafkaTopicPrefix}${topic}`);
+  const committed = await kafkaAdmin.fetchOffsets({ groupId: `${namespace.kafkaTopicPrefix}${group}`, topics: names });
   let lag = 0;
   for (const name of names) {
     const done = new Map((committed.find((entry) => entry.topic === name)?.partitions ?? []).map((p) => [p.partition, p.offset === '-1' ? 0 : Number(p.offset)]));
@@ -161,7 +161,7 @@ async function sustainedRun(url, auth, merchant) {
       await sleep(Math.max(0, started + second * 1000 - performance.now()));
       if (!loading) break;
       const okAtSample = answered;
-      const [{ rows }, kafkaLag] = await Promise.all([decisionRows(merchant, false), sinkGroupLag()]);
+      const [{ rows }, kafkaLag] = await Promise.all([decisionRows(merchant, false), groupLag()]);
       lagSamples.push({ t: (performance.now() - started) / 1000, answered: okAtSample, rows, lag: Math.max(0, okAtSample - rows), kafkaLag });
     }
   })();
@@ -178,7 +178,15 @@ async function sustainedRun(url, auth, merchant) {
     final = await decisionRows(merchant, true);
   }
   const drained = performance.now();
-  return { answered, refused, errors: result.errors, final, started, loadEnded, drained, lagAtEnd, lagSamples, latency: result };
+  // sr-windows reads the same decisions (to keep what feedback needs); the feedback probe below
+  // starts once it has caught up, so it measures the steady state, not this backlog.
+  while ((await groupLag('sr-windows', ['routing'])) > 0) {
+    if (performance.now() - loadEnded > drainTimeoutMs) throw new Error(`sr-windows still behind ${drainTimeoutMs / 1000} s after the load`);
+    await sleep(100);
+  }
+  const windowsCaughtUp = performance.now();
+  return {
+    windowsCaughtUp, answered, refused, errors: result.errors, final, started, loadEnded, drained, lagAtEnd, lagSamples, latency: result };
 }
 
 function printSustained(run) {
@@ -194,6 +202,7 @@ function printSustained(run) {
   console.log(`(i) sustained load: ${rate === undefined ? `closed loop at ${loadConnections} connections` : `${rate} req/s fixed rate`}, ${fmt(loadS, 1)} s, workers ${workersMode}`);
   console.log(`    API answered ${run.answered} decisions (${fmt(run.answered / loadS)} req/s, p50 ${fmt(run.latency.p50, 1)} ms, p99 ${fmt(run.latency.p99, 1)} ms; ${run.refused} non-200, ${run.errors} errors)`);
   console.log(`    end to end into ClickHouse: ${fmt(run.answered / totalS)} decisions/s (all ${run.answered} rows present ${fmt((run.drained - run.loadEnded) / 1000, 2)} s after the load ended)`);
+  console.log(`    sr-windows caught up ${fmt((run.windowsCaughtUp - run.loadEnded) / 1000, 2)} s after the load ended`);
   console.log(`    exactly once: ${run.final.rows === run.answered && run.final.unique === run.final.rows ? 'yes' : 'NO'} (FINAL rows ${run.final.rows}, uniqExact(event_id) ${run.final.unique})`);
   console.log(`    sink lag at end of load: ${run.lagAtEnd} decisions; max ${Math.max(0, ...lags)}; mean ${fmt(mean(lags.slice(0, half)))} (first half) → ${fmt(mean(lags.slice(half)))} (second half)`);
   console.log(`    lag trend ${trend >= 0 ? '+' : ''}${fmt(trend, 1)} decisions/s (${fmt(100 * share, 1)} % of the input rate): ${verdict}`);

@@ -51,9 +51,26 @@ function toInvalidEventError(error: unknown): SwitchyardError {
   return new SwitchyardError('SY_EVENT_INVALID', { cause: error });
 }
 
-async function ensureTopics(admin: Admin, names: readonly string[], partitions: number): Promise<void> {
-  // false (not an error) when they already exist, whoever created them.
-  await admin.createTopics({ waitForLeaders: true, topics: names.map((topic) => ({ topic, numPartitions: partitions })) });
+/** 30 s: a busy single-node KRaft broker can take several seconds to elect leaders for new partitions. */
+const topicReadyDeadlineMs = 30_000;
+
+async function ensureTopics(admin: Admin, names: readonly string[], partitions: number, log: Logger): Promise<void> {
+  const deadline = Date.now() + topicReadyDeadlineMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      // false (not an error) when they already exist, whoever created them.
+      await admin.createTopics({ waitForLeaders: true, topics: names.map((topic) => ({ topic, numPartitions: partitions })) });
+      // Metadata that names a leader for every partition: producers and consumers can start.
+      const { topics: described } = await admin.fetchTopicMetadata({ topics: [...names] });
+      if (described.every((topic) => topic.partitions.length > 0 && topic.partitions.every((partition) => partition.leader >= 0))) return;
+      throw new SwitchyardError('SY_BUS_UNAVAILABLE', { message: 'topic partitions have no leader yet', isRetryable: true });
+    } catch (error) {
+      const retriable = (error as { retriable?: boolean }).retriable === true || (SwitchyardError.isInstance(error) && error.isRetryable);
+      if (!retriable || Date.now() > deadline) throw error;
+      log.warn({ err: error, attempt }, 'topics not ready yet; retrying');
+      await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** attempt)));
+    }
+  }
 }
 
 /**
@@ -79,7 +96,7 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
   const admin = kafka.admin();
   try {
     await admin.connect();
-    await ensureTopics(admin, topics.map(topicName), options.partitions);
+    await ensureTopics(admin, topics.map(topicName), options.partitions, log);
   } catch (error) {
     await admin.disconnect().catch((disconnectError: unknown) => log.debug({ err: disconnectError }, 'admin disconnect after failed start'));
     throw toBusError(error, 'start', `event bus unreachable at ${options.brokers.join(',')}`);

@@ -76,7 +76,7 @@ describe('analytics-sink process killed mid-batch', () => {
     if (namespace !== undefined) await deletePipelineNamespace(namespace, { distributed: true });
   });
 
-  it('writes every decision exactly once across a SIGKILL and a restart of the sink', async () => {
+  it('writes every decision exactly once when the sink process is killed mid-batch and started again', async () => {
     const url = server!.url;
     const auth = await createMerchant(url, merchantId);
     const load = createDecisionLoad(url, auth, merchantId, decideBody);

@@ -14,6 +14,7 @@ import {
   deletePipelineNamespace,
   pipelineEnv,
   pollUntil,
+  scanKeys,
   type PipelineNamespace,
 } from './pipeline-harness.js';
 import { createPinoSink } from './pino-sink.js';
@@ -83,7 +84,7 @@ describe('distributed pipeline (Redis, Kafka, ClickHouse)', () => {
     if (namespace !== undefined) await deletePipelineNamespace(namespace, { distributed: true });
   });
 
-  it('carries a decision through Kafka into ClickHouse and a feedback through Redis into the next decision', async () => {
+  it('carries a decision through Kafka into ClickHouse and its feedback through Redis into the next decision when every adapter is distributed', async () => {
     const url = server!.url;
     const first = await call(url, 'POST', '/decide-gateway', decideBody(merchantId, 'pay-1'), auth);
     expect(first.status).toBe(200);
@@ -111,9 +112,8 @@ describe('distributed pipeline (Redis, Kafka, ClickHouse)', () => {
     const feedback = await call(url, 'POST', '/update-gateway-score', { merchantId, gateway: chosen, paymentId: 'pay-1', status: 'FAILURE' }, auth);
     expect(feedback.status).toBe(200);
     for (const worker of server!.workers) await worker.caughtUp();
-    const windowKeys = await redis!.keys(`${namespace.redisKeyPrefix}{*_}queue`);
+    const windowKeys = await scanKeys(redis!, `${namespace.redisKeyPrefix}{*_}queue`);
     expect(windowKeys.some((key) => key.includes(chosen))).toBe(true);
-    expect(await redis!.keys(`${namespace.redisKeyPrefix}*`)).not.toHaveLength(0);
 
     // The next decision sees the failure.
     const second = await call(url, 'POST', '/decide-gateway', decideBody(merchantId, 'pay-2'), auth);
@@ -138,7 +138,7 @@ describe('distributed pipeline (Redis, Kafka, ClickHouse)', () => {
     expect(overview.body.top_scores[0]).toMatchObject({ merchant_id: merchantId, gateway: chosen });
   });
 
-  it('answers every analytics endpoint with the reference shape', async () => {
+  it('answers every analytics endpoint with the reference shape when asked with default parameters', async () => {
     const url = server!.url;
     for (const endpoint of analyticsEndpointNames) {
       const response = await call(url, 'GET', `/analytics/${endpoint}`, undefined, { ...auth, 'x-tenant-id': 'public' });
@@ -150,7 +150,7 @@ describe('distributed pipeline (Redis, Kafka, ClickHouse)', () => {
     expectAnalyticsShape('overview', bare.body, merchantId);
   });
 
-  it('refuses an invalid analytics parameter with 400 naming it', async () => {
+  it('answers 400 naming the parameter when an analytics parameter is invalid', async () => {
     const url = server!.url;
     for (const [endpoint, query, parameter] of [
       ['log-summaries', 'page=abc', 'page'],

@@ -32,7 +32,7 @@ describe('embedded pipeline (memory bus and state, chDB)', () => {
     if (namespace !== undefined) await deletePipelineNamespace(namespace, { distributed: false });
   });
 
-  it('shows a decision in /analytics/decisions and its feedback in the next decision', async () => {
+  it('shows a decision in /analytics/decisions and applies its feedback to the next decision when the workers have caught up', async () => {
     const url = server!.url;
     const first = await call(url, 'POST', '/decide-gateway', decideBody(merchantId, 'emb-1'), auth);
     expect(first.status).toBe(200);
@@ -66,7 +66,7 @@ describe('embedded pipeline (memory bus and state, chDB)', () => {
     );
   });
 
-  it('lists a refused decision in /analytics/log-summaries and counts it in the overview', async () => {
+  it('lists a decision in /analytics/log-summaries and the overview errors when it was refused for an empty gateway list', async () => {
     const url = server!.url;
     const refused = await call(url, 'POST', '/decide-gateway', decideBody(merchantId, 'emb-bad', { eligibleGatewayList: [] }), auth);
     expect(refused.status).toBe(400);
@@ -85,7 +85,7 @@ describe('embedded pipeline (memory bus and state, chDB)', () => {
     expect(decisions.body.tiles.find((tile: { label: string }) => tile.label === 'Error rate').value).not.toBe('0.00%');
   });
 
-  it('answers every analytics endpoint with the reference shape', async () => {
+  it('answers every analytics endpoint with the reference shape, and 400 when a parameter is invalid', async () => {
     for (const endpoint of analyticsEndpointNames) {
       const response = await call(server!.url, 'GET', `/analytics/${endpoint}`, undefined, auth);
       expect(response.status, endpoint).toBe(200);

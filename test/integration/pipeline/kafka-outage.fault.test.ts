@@ -41,7 +41,7 @@ describe('distributed pipeline across a Kafka outage', () => {
     if (namespace !== undefined) await deletePipelineNamespace(namespace, { distributed: true });
   });
 
-  it('answers every decision during the outage and lands each one in ClickHouse exactly once', async () => {
+  it('answers every decision and lands each one in ClickHouse exactly once when the broker stops and starts under traffic', async () => {
     const url = server!.url;
     const auth = await createMerchant(url, merchantId);
     const load = createDecisionLoad(url, auth, merchantId, decideBody);

@@ -92,6 +92,18 @@ export async function deletePipelineNamespace(namespace: PipelineNamespace, opti
   await rm(namespace.dataDir, { recursive: true, force: true });
 }
 
+/** Keys matching a pattern, by SCAN (never KEYS, which would block a shared server). */
+export async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {
+  const found: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+    cursor = next;
+    found.push(...keys);
+  } while (cursor !== '0');
+  return found;
+}
+
 export function createClickHouse(): ClickHouseClient {
   // The client's own error log is off: every failure is rethrown into the test that made the call.
   return createClient({ url: clickhouseUrl, clickhouse_settings: { output_format_json_quote_64bit_integers: 0 }, log: { level: ClickHouseLogLevel.OFF } });

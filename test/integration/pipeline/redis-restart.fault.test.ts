@@ -41,7 +41,7 @@ describe('distributed pipeline across a Redis restart', () => {
     if (namespace !== undefined) await deletePipelineNamespace(namespace, { distributed: true });
   });
 
-  it('keeps deciding from cached state with optimistic scores while Redis is down, then learns again', async () => {
+  it('keeps deciding from cached state with optimistic scores when Redis is down, and learns from feedback again after it restarts', async () => {
     const url = server!.url;
     const auth = await createMerchant(url, merchantId);
     const decide = (paymentId: string) => call(url, 'POST', '/decide-gateway', decideBody(merchantId, paymentId), auth);
