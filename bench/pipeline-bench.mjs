@@ -185,8 +185,7 @@ async function sustainedRun(url, auth, merchant) {
     await sleep(100);
   }
   const windowsCaughtUp = performance.now();
-  return {
-    windowsCaughtUp, answered, refused, errors: result.errors, final, started, loadEnded, drained, lagAtEnd, lagSamples, latency: result };
+  return { answered, refused, errors: result.errors, final, started, loadEnded, drained, windowsCaughtUp, lagAtEnd, lagSamples, latency: result };
 }
 
 function printSustained(run) {

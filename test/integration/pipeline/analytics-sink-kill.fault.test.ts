@@ -8,7 +8,6 @@ import {
   clickhouseUrl,
   consumerGroupLag,
   createClickHouse,
-  createDecisionLoad,
   createKafkaAdmin,
   createMerchant,
   createPipelineNamespace,
@@ -19,6 +18,7 @@ import {
   withDeadline,
   type PipelineNamespace,
 } from './pipeline-harness.js';
+import { createDecisionLoad } from './decision-load.js';
 import { createPinoSink } from './pino-sink.js';
 import { ensureDistBuilt, spawnSwitchyard, type SwitchyardProcess } from './switchyard-process.js';
 

@@ -5,7 +5,6 @@ import { decideBody } from '../../helpers/test-app.js';
 import { localService } from '../adapters/local-services.js';
 import {
   createClickHouse,
-  createDecisionLoad,
   createMerchant,
   createPipelineNamespace,
   decisionRowCounts,
@@ -15,6 +14,7 @@ import {
   withDeadline,
   type PipelineNamespace,
 } from './pipeline-harness.js';
+import { createDecisionLoad } from './decision-load.js';
 import { createPinoSink } from './pino-sink.js';
 
 /** At most this many decisions while the broker is stopping or starting (each phase). */

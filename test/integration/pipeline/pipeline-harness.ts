@@ -64,32 +64,45 @@ export function pipelineEnv(namespace: PipelineNamespace, options: PipelineEnvOp
   };
 }
 
-/** Removes everything the namespace left on the shared servers, and its data directory. */
+/**
+ * Removes everything the namespace left on the shared servers, and its data directory. Every step
+ * is attempted even when an earlier one fails; the failures are reported together at the end.
+ */
 export async function deletePipelineNamespace(namespace: PipelineNamespace, options: { readonly distributed: boolean }): Promise<void> {
+  const steps: (() => Promise<void>)[] = [() => rm(namespace.dataDir, { recursive: true, force: true })];
   if (options.distributed) {
-    const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
-    try {
-      await redis.connect();
-      await deleteRedisNamespace(redis, namespace.redisKeyPrefix);
-    } finally {
-      redis.disconnect();
-    }
-    const admin = new Kafka({ clientId: `t${namespace.id}-cleanup`, brokers: [...kafkaBrokers], logLevel: logLevel.NOTHING }).admin();
-    await admin.connect();
-    try {
-      // A group keeps a killed member until its session expires (10 s): deletion is retried until then.
-      await pollUntil('kafka namespace deleted', () => deleteKafkaNamespace(admin, namespace.kafkaTopicPrefix), () => true, 30_000);
-    } finally {
-      await admin.disconnect();
-    }
-    const clickhouse = createClickHouse();
-    try {
-      await clickhouse.command({ query: `DROP DATABASE IF EXISTS ${namespace.clickhouseDatabase}` });
-    } finally {
-      await clickhouse.close();
-    }
+    steps.push(
+      async () => {
+        const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
+        try {
+          await redis.connect();
+          await deleteRedisNamespace(redis, namespace.redisKeyPrefix);
+        } finally {
+          redis.disconnect();
+        }
+      },
+      async () => {
+        const admin = createKafkaAdmin(namespace);
+        await admin.connect();
+        try {
+          // A group keeps a killed member until its session expires (10 s): deletion is retried until then.
+          await pollUntil('kafka namespace deleted', () => deleteKafkaNamespace(admin, namespace.kafkaTopicPrefix), () => true, 30_000);
+        } finally {
+          await admin.disconnect();
+        }
+      },
+      async () => {
+        const clickhouse = createClickHouse();
+        try {
+          await clickhouse.command({ query: `DROP DATABASE IF EXISTS ${namespace.clickhouseDatabase}` });
+        } finally {
+          await clickhouse.close();
+        }
+      },
+    );
   }
-  await rm(namespace.dataDir, { recursive: true, force: true });
+  const failures = (await Promise.allSettled(steps.map((step) => step()))).filter((result) => result.status === 'rejected');
+  if (failures.length > 0) throw new AggregateError(failures.map((failure) => failure.reason), `cleanup of namespace ${namespace.id} failed`);
 }
 
 /** Keys matching a pattern, by SCAN (never KEYS, which would block a shared server). */
@@ -196,85 +209,6 @@ export async function withDeadline<T>(what: string, promise: Promise<T>, timeout
   } finally {
     clearTimeout(timer);
   }
-}
-
-export interface DecisionFailure {
-  readonly paymentId: string;
-  readonly phase: string;
-  readonly status: number;
-  readonly body: unknown;
-}
-
-/**
- * Decision traffic for fault tests: every call gets a fresh payment id; 200s are counted (each is
- * one decision row analytics must end up with), anything else is kept for the assertion message.
- */
-export interface DecisionLoad {
-  /** Payment ids of decisions answered 200. */
-  readonly decided: string[];
-  readonly failures: DecisionFailure[];
-  /** 200 answers per phase label. */
-  readonly byPhase: Map<string, number>;
-  /** Makes exactly `count` decisions, `lanes` in flight. */
-  run(phase: string, count: number, lanes?: number): Promise<void>;
-  /** Keeps deciding while `until` is pending (at most `cap` decisions), then settles as `until` does. */
-  during<T>(phase: string, until: Promise<T>, cap: number, lanes?: number): Promise<T>;
-}
-
-export function createDecisionLoad(baseUrl: string, auth: Record<string, string>, merchantId: string, decide: (merchantId: string, paymentId: string) => unknown): DecisionLoad {
-  const decided: string[] = [];
-  const failures: DecisionFailure[] = [];
-  const byPhase = new Map<string, number>();
-  let next = 0;
-
-  async function one(phase: string): Promise<void> {
-    const paymentId = `${phase}-${next++}`;
-    try {
-      const response = await call(baseUrl, 'POST', '/decide-gateway', decide(merchantId, paymentId), auth);
-      if (response.status === 200) {
-        decided.push(paymentId);
-        byPhase.set(phase, (byPhase.get(phase) ?? 0) + 1);
-      } else {
-        failures.push({ paymentId, phase, status: response.status, body: response.body });
-      }
-    } catch (error) {
-      failures.push({ paymentId, phase, status: 0, body: error instanceof Error ? error.message : String(error) });
-    }
-  }
-
-  async function lanesOf(lanes: number, more: () => boolean, phase: string): Promise<void> {
-    await Promise.all(
-      Array.from({ length: lanes }, async () => {
-        while (more()) await one(phase);
-      }),
-    );
-  }
-
-  return {
-    decided,
-    failures,
-    byPhase,
-    async run(phase, count, lanes = 4) {
-      let issued = 0;
-      await lanesOf(lanes, () => issued++ < count, phase);
-    },
-    async during(phase, until, cap, lanes = 4) {
-      let settled = false;
-      // Observed at once (no unhandled rejection while the lanes run), rethrown after them.
-      const outcome = until.then(
-        (value) => ({ ok: true as const, value }),
-        (error: unknown) => ({ ok: false as const, error }),
-      );
-      void outcome.then(() => {
-        settled = true;
-      });
-      let issued = 0;
-      await lanesOf(lanes, () => !settled && issued++ < cap, phase);
-      const result = await outcome;
-      if (!result.ok) throw result.error;
-      return result.value;
-    },
-  };
 }
 
 export function createKafkaAdmin(namespace: PipelineNamespace): Admin {

@@ -6,7 +6,6 @@ import { levels } from '../adapters/log-sink.js';
 import { localService } from '../adapters/local-services.js';
 import {
   call,
-  createDecisionLoad,
   createMerchant,
   createPipelineNamespace,
   deletePipelineNamespace,
@@ -14,6 +13,7 @@ import {
   withDeadline,
   type PipelineNamespace,
 } from './pipeline-harness.js';
+import { createDecisionLoad } from './decision-load.js';
 import { createPinoSink } from './pino-sink.js';
 
 /** At most this many decisions while Redis is stopping or starting (each phase). */
