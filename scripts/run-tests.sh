@@ -8,7 +8,7 @@ rm -f .run/vitest-main.json .run/vitest-fault.json
 status=0
 npx vitest run --project unit --project contract --project ports --project integration \
   --reporter=default --reporter=json --outputFile.json=.run/vitest-main.json || status=1
-npx vitest run --project fault --passWithNoTests \
+npx vitest run --project fault --passWithNoTests --no-file-parallelism \
   --reporter=default --reporter=json --outputFile.json=.run/vitest-fault.json || status=1
 node scripts/test-summary.mjs .run/vitest-main.json .run/vitest-fault.json || status=1
 exit $status

@@ -52,11 +52,15 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
   const { groupId, subscribe } = options;
   const log = options.logger.child({ group: groupId });
   const maxBatchSize = subscribe.maxBatchSize ?? defaultMaxBatchSize;
+  const lingerMs = subscribe.lingerMs ?? 0;
   const consumer = options.kafka.consumer({
     groupId,
     allowAutoTopicCreation: false,
-    // 500 ms: an idle fetch returns quickly enough that close() does not wait on a long poll.
-    maxWaitTimeInMs: 500,
+    // The subscriber's linger is the broker-side batching window: a fetch waits until ~1 MiB is
+    // there or the linger ran out (size and time bounds). Without a linger, 500 ms: an idle fetch
+    // returns quickly enough that close() does not wait on a long poll.
+    maxWaitTimeInMs: lingerMs > 0 ? lingerMs : 500,
+    minBytes: lingerMs > 0 ? 1_048_576 : 1,
     // 10 s session / 1 s heartbeat: a dead member's partitions move on within seconds.
     sessionTimeout: 10_000,
     heartbeatInterval: 1000,
