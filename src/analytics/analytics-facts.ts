@@ -1,3 +1,5 @@
+import type { DomainEventRow } from './analytics-rows.js';
+
 /**
  * What a store reads from its engine before the domain shapes a response: rows in the stored
  * vocabulary ('' for an absent string), counts as plain numbers. Produced by adapters, consumed by
@@ -79,31 +81,33 @@ export interface AuditTotalsFact {
   readonly total_failure: number;
 }
 
-export interface TimelineFact {
-  readonly event_id: string;
-  readonly flow_type: string;
-  readonly event_stage: string;
-  readonly route: string;
-  readonly payment_id: string;
-  readonly request_id: string;
-  readonly global_request_id: string;
-  readonly trace_id: string;
-  readonly payment_method_type: string;
-  readonly payment_method: string;
-  readonly gateway: string;
-  readonly routing_approach: string;
-  readonly rule_name: string;
-  readonly status: string;
-  readonly error_code: string;
-  readonly error_message: string;
-  readonly score_value: number | null;
-  readonly sigma_factor: number | null;
-  readonly average_latency: number | null;
-  readonly tp99_latency: number | null;
-  readonly transaction_count: number | null;
-  readonly details: string;
-  readonly created_at_ms: number;
-}
+/** One stored event of a payment's timeline: the domain row's own columns, as the read selects them. */
+export type TimelineFact = Pick<
+  DomainEventRow,
+  | 'event_id'
+  | 'flow_type'
+  | 'event_stage'
+  | 'route'
+  | 'payment_id'
+  | 'request_id'
+  | 'global_request_id'
+  | 'trace_id'
+  | 'payment_method_type'
+  | 'payment_method'
+  | 'gateway'
+  | 'routing_approach'
+  | 'rule_name'
+  | 'status'
+  | 'error_code'
+  | 'error_message'
+  | 'score_value'
+  | 'sigma_factor'
+  | 'average_latency'
+  | 'tp99_latency'
+  | 'transaction_count'
+  | 'details'
+  | 'created_at_ms'
+>;
 
 /** Distinct values seen per filterable column (routing-stats `available_filters`). */
 export type FilterValuesFact = Readonly<Record<string, readonly string[]>>;
