@@ -17,6 +17,7 @@ import { configRoutes } from './routes/config.js';
 import { gatewayDecisionRoutes } from './routes/gateway-decision.js';
 import { healthRoutes } from './routes/health.js';
 import { merchantAccountRoutes } from './routes/merchant-account.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { ruleConfigurationRoutes } from './routes/rule-configuration.js';
 import { scoreFeedbackRoutes } from './routes/score-feedback.js';
 
@@ -73,6 +74,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
 
   registerApiEvents(app, deps);
+  await metricsRoutes(app, deps);
   await app.register(async (scope) => healthRoutes(scope, deps));
   await app.register(async (scope) => authRoutes(scope, { auth, adminSecret: config.adminSecret, adminSecretHeader: config.adminSecretHeader }));
   await app.register(async (scope) => apiKeyRoutes(scope, { auth, state: deps.state }));

@@ -33,7 +33,7 @@ export async function healthRoutes(app: FastifyInstance, deps: AppDeps): Promise
         database_write: status('write'),
         database_delete: status('delete'),
       },
-      event_bus: { connected: bus.connected, spooled: bus.spooled, spool_full: bus.spoolFull },
+      event_bus: { connected: bus.connected, spooled: bus.spooled, spool_full: bus.spoolFull, refused: bus.refused },
     };
   });
 }

@@ -61,5 +61,7 @@ export interface BusHealth {
   readonly spooled: number;
   /** True when the spool reached its bound: new events are being refused (never silently dropped). */
   readonly spoolFull: boolean;
+  /** Events refused because the spool was full (each one also failed its publish call). */
+  readonly refused: number;
   readonly published: number;
 }

@@ -60,7 +60,7 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
 };
 
 /** The only routes allowed to skip the guard; anything else declared 'none' or 'admin-secret' fails. */
-const publicRoutes = ['GET /health', 'GET /health/ready', 'GET /health/diagnostics', 'GET /openapi.json', 'POST /auth/signup', 'POST /auth/login'];
+const publicRoutes = ['GET /health', 'GET /health/ready', 'GET /health/diagnostics', 'GET /openapi.json', 'GET /metrics', 'POST /auth/signup', 'POST /auth/login'];
 const adminSecretRoutes = ['POST /merchant-account/create'];
 
 const keyOf = (route: RouteTableEntry) => `${route.method} ${route.url}`;

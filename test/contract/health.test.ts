@@ -63,4 +63,15 @@ describe('health routes', () => {
     expect(response.statusCode).toBe(404);
     expect(response.json()).toMatchObject({ code: 'TE_02' });
   });
+
+  it('exposes Prometheus metrics with request counts and event bus health', async () => {
+    await t.app.inject({ method: 'GET', url: '/health' });
+    await t.app.inject({ method: 'GET', url: '/health' });
+    const response = await t.app.inject({ method: 'GET', url: '/metrics' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('text/plain');
+    expect(response.body).toContain('switchyard_http_requests_total{route="GET /health",status="200"} 2');
+    expect(response.body).toMatch(/switchyard_event_spool_full 0\n/);
+    expect(response.body).toMatch(/switchyard_state_store_available 1\n/);
+  });
 });

@@ -219,7 +219,7 @@ export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
     },
 
     health(): BusHealth {
-      return { connected: !closing, spooled: 0, spoolFull: false, published };
+      return { connected: !closing, spooled: 0, spoolFull: false, refused: 0, published };
     },
 
     async close() {

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import type { EventBus } from '../../src/ports/event-bus.js';
+import type { StateStore } from '../../src/ports/state-store.js';
+
+/**
+ * Metrics: Prometheus text at GET /metrics. Counts requests by route and status, and exposes the
+ * event bus's delivery health (a filling spool must be visible to alerting, not only in logs).
+ *
+ * @remarks Public, like /health: it carries counters only, never merchant data or credentials.
+ */
+export async function metricsRoutes(app: FastifyInstance, deps: { bus: EventBus; state: StateStore }): Promise<void> {
+  const requests = new Map<string, number>();
+  app.addHook('onResponse', async (request, reply) => {
+    const key = `${request.method} ${request.routeOptions.url ?? 'unmatched'}\u0000${reply.statusCode}`;
+    requests.set(key, (requests.get(key) ?? 0) + 1);
+  });
+
+  app.get('/metrics', { schema: { tags: ['Health'], summary: 'Prometheus metrics' }, config: { auth: 'none' } }, async (_request, reply) => {
+    const bus = deps.bus.health();
+    const lines = [
+      '# HELP switchyard_http_requests_total HTTP requests by route and status.',
+      '# TYPE switchyard_http_requests_total counter',
+      ...[...requests].map(([key, count]) => {
+        const [route, status] = key.split('\u0000') as [string, string];
+        return `switchyard_http_requests_total{route="${route.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}",status="${status}"} ${count}`;
+      }),
+      '# HELP switchyard_events_published_total Events the bus has accepted (Kafka: acknowledged by the broker).',
+      '# TYPE switchyard_events_published_total counter',
+      `switchyard_events_published_total ${bus.published}`,
+      '# HELP switchyard_event_spool_depth Events waiting in the disk spool while the broker is unreachable.',
+      '# TYPE switchyard_event_spool_depth gauge',
+      `switchyard_event_spool_depth ${bus.spooled}`,
+      '# HELP switchyard_event_spool_full 1 while the spool is at its bound and new events are refused.',
+      '# TYPE switchyard_event_spool_full gauge',
+      `switchyard_event_spool_full ${bus.spoolFull ? 1 : 0}`,
+      '# HELP switchyard_events_refused_total Events refused because the spool was full.',
+      '# TYPE switchyard_events_refused_total counter',
+      `switchyard_events_refused_total ${bus.refused}`,
+      '# HELP switchyard_event_bus_connected 1 while the bus reaches its broker.',
+      '# TYPE switchyard_event_bus_connected gauge',
+      `switchyard_event_bus_connected ${bus.connected ? 1 : 0}`,
+      '# HELP switchyard_state_store_available 1 while the state store answers.',
+      '# TYPE switchyard_state_store_available gauge',
+      `switchyard_state_store_available ${deps.state.isAvailable() ? 1 : 0}`,
+    ];
+    return reply.type('text/plain; version=0.0.4; charset=utf-8').send(`${lines.join('\n')}\n`);
+  });
+}
