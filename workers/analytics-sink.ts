@@ -19,6 +19,8 @@ export interface AnalyticsSinkDeps {
 }
 
 const dayMs = 86_400_000;
+/** Events per insert call (see the handler). */
+const insertSliceSize = 1000;
 
 export const analyticsSinkGroup = 'analytics-sink';
 
@@ -35,10 +37,14 @@ export async function start(deps: AnalyticsSinkDeps): Promise<WorkerHandle> {
     maxBatchSize: deps.maxBatchSize ?? 20_000,
     lingerMs: deps.lingerMs ?? 500,
     handler: async (batch) => {
-      const rows = mapEventsToAnalyticsRows(batch);
       const started = performance.now();
-      await deps.analytics.insert(rows);
-      log.debug({ events: batch.length, domainRows: rows.domain.length, apiRows: rows.api.length, ms: Math.round(performance.now() - started) }, 'analytics batch written');
+      // Written in slices: mapping and handing over one slice is short, and awaiting its insert
+      // lets requests run in between, so a large batch never stalls an API in the same process.
+      // A failure part-way redelivers the whole batch; rows already written are de-duplicated.
+      for (let index = 0; index < batch.length; index += insertSliceSize) {
+        await deps.analytics.insert(mapEventsToAnalyticsRows(batch.slice(index, index + insertSliceSize)));
+      }
+      log.debug({ events: batch.length, ms: Math.round(performance.now() - started) }, 'analytics batch written');
     },
   });
   // Retention by partition drop (cheap and final, unlike row deletes): at start, then daily.
