@@ -43,7 +43,14 @@ export async function startServer(config: Config, logger: PinoLogger): Promise<R
       stopping ??= (async () => {
         readiness.markDown();
         logger.info({ graceMs: config.shutdownGraceMs }, 'shutting down: readiness down, draining');
-        await app.close(); // stops accepting, lets in-flight requests finish
+        // Stops accepting and lets in-flight requests finish, for at most the grace period.
+        let graceTimer: NodeJS.Timeout | undefined;
+        const graceOver = new Promise<'timeout'>((resolve) => {
+          graceTimer = setTimeout(() => resolve('timeout'), config.shutdownGraceMs);
+        });
+        const closed = await Promise.race([app.close().then(() => 'closed' as const), graceOver]);
+        clearTimeout(graceTimer);
+        if (closed === 'timeout') logger.warn({ graceMs: config.shutdownGraceMs }, 'in-flight requests still running after the grace period; closing anyway');
         await runtime.drainBus(); // every published event is handled (in-process) or flushed to the broker
         for (const worker of workers) {
           await worker.close().catch((error: unknown) => logger.error({ err: error, worker: worker.name }, 'worker did not close cleanly'));
