@@ -27,11 +27,9 @@ services:
 services-stop:
 	bash deploy/local/stop.sh
 
-# The servers' URLs come from start.sh (which honours REDIS_PORT, KAFKA_PORT, CLICKHOUSE_HTTP_PORT…).
+# Starts Redis, Kafka and ClickHouse (deploy/local) and passes their URLs to the tests.
 test: build
-	@mkdir -p .run
-	bash deploy/local/start.sh all > .run/services.env
-	set -a && . ./.run/services.env && set +a && bash scripts/run-tests.sh
+	bash scripts/run-tests.sh --with-services
 
 test-unit: setup
 	npx vitest run --project unit
