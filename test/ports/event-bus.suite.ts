@@ -1,3 +1,4 @@
+import { upiPayment } from '../fixtures/payment-dimensions.js';
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEvent, topicOf, type EventEnvelope, type Topic } from '../../src/events/event-envelope.js';
@@ -50,18 +51,7 @@ function scoreUpdated(paymentId: string): EventEnvelope {
     scoreValue: 0.9,
     bucketSize: 10,
     eliminationScore: null,
-    payment: {
-      orderType: 'ORDER_PAYMENT',
-      paymentMethodType: 'UPI',
-      paymentMethod: 'UPI_PAY',
-      cardType: null,
-      cardNetwork: null,
-      cardIsIn: null,
-      currency: 'INR',
-      country: null,
-      authType: null,
-      amount: 1,
-    },
+    payment: upiPayment,
     feedbackEventId: randomUUID(),
   });
 }

@@ -1,3 +1,4 @@
+import { upiPayment } from '../fixtures/payment-dimensions.js';
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type {
@@ -70,18 +71,7 @@ function decisionContext(merchantId: string, paymentId: string, gatewayHint: str
     eliminationEnabled: true,
     routingApproach: gatewayHint,
     orderType: 'ORDER_PAYMENT',
-    payment: {
-      orderType: 'ORDER_PAYMENT',
-      paymentMethodType: 'UPI',
-      paymentMethod: 'UPI_PAY',
-      cardType: null,
-      cardNetwork: null,
-      cardIsIn: null,
-      currency: 'INR',
-      country: null,
-      authType: null,
-      amount: 100.5,
-    },
+    payment: { ...upiPayment, amount: 100.5 },
   };
 }
 

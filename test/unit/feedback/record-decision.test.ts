@@ -1,3 +1,4 @@
+import { cardPayment } from '../../fixtures/payment-dimensions.js';
 import { describe, expect, it } from 'vitest';
 import { createEvent } from '../../../src/events/event-envelope.js';
 import { recordDecision } from '../../../src/feedback/record-decision.js';
@@ -14,18 +15,7 @@ const payload: DecisionCreatedV1 = {
   rankingAlgorithm: 'SR_BASED_ROUTING',
   eliminationEnabled: true,
   latencyMs: 2,
-  payment: {
-    orderType: 'ORDER_PAYMENT',
-    paymentMethodType: 'CARD',
-    paymentMethod: 'CREDIT',
-    cardType: 'CREDIT',
-    cardNetwork: 'VISA',
-    cardIsIn: '411111',
-    currency: 'USD',
-    country: 'US',
-    authType: 'THREE_DS',
-    amount: 10,
-  },
+  payment: cardPayment,
   windowDimension: 'gw_sr_v3_score_m1_ORDER_PAYMENT_CARD_CREDIT',
   eliminationDimension: 'gw_score_m1_ORDER_PAYMENT_CARD_CREDIT_CREDIT',
 };

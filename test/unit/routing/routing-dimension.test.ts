@@ -1,19 +1,9 @@
+import { upiPayment } from '../../fixtures/payment-dimensions.js';
 import { describe, expect, it } from 'vitest';
 import type { PaymentDimensions } from '../../../src/generated/schema-types.js';
 import { routingDimensionOf } from '../../../src/routing/routing-dimension.js';
 
-const base: PaymentDimensions = {
-  orderType: 'ORDER_PAYMENT',
-  paymentMethodType: 'UPI',
-  paymentMethod: 'UPI_PAY',
-  cardType: null,
-  cardNetwork: null,
-  cardIsIn: null,
-  currency: 'INR',
-  country: null,
-  authType: null,
-  amount: 1,
-};
+const base: PaymentDimensions = upiPayment;
 
 describe('routingDimensionOf', () => {
   it('joins order type, method type and method at PM level for non-card payments', () => {

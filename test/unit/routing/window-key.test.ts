@@ -1,19 +1,9 @@
+import { cardPayment } from '../../fixtures/payment-dimensions.js';
 import { describe, expect, it } from 'vitest';
 import type { PaymentDimensions } from '../../../src/generated/schema-types.js';
 import { windowDimensionOf, windowKeyFor } from '../../../src/routing/window-key.js';
 
-const card: PaymentDimensions = {
-  orderType: 'ORDER_PAYMENT',
-  paymentMethodType: 'CARD',
-  paymentMethod: 'CREDIT',
-  cardType: 'CREDIT',
-  cardNetwork: 'VISA',
-  cardIsIn: '411111',
-  currency: 'USD',
-  country: 'US',
-  authType: 'THREE_DS',
-  amount: 10,
-};
+const card: PaymentDimensions = cardPayment;
 
 describe('windowDimensionOf', () => {
   it('builds the base dimension without an SR dimension config', () => {
