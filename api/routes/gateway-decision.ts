@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createEvent } from '../../src/events/event-envelope.js';
 import type { DecideGatewayRequest } from '../../src/generated/schema-types.js';
 import { loadDecisionInputs } from '../../src/merchants/load-decision-inputs.js';
@@ -15,29 +15,34 @@ import { toDecidedGateway } from '../wire/to-decided-gateway.js';
  * awaited on a broker) for the sr-windows and analytics workers.
  */
 export async function gatewayDecisionRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const handler = async (request: { body: DecideGatewayRequest; id: string }, startedAt: number) => {
+  const decide = async (request: FastifyRequest<{ Body: DecideGatewayRequest }>, reply: FastifyReply) => {
+    const startedAt = performance.now();
     const body = request.body;
+    const requestId = requestIdOf(request);
     const inputs = await loadDecisionInputs(deps.state, body.merchantId);
     const outcome = await decideGateway(body, inputs, { scores: deps.state.scores, random: deps.random, clock: deps.clock, defaults: deps.routingDefaults });
     const latencyMs = Math.round(performance.now() - startedAt);
-    const now = deps.clock.now();
+
     if (!outcome.ok) {
       await deps.bus.publish([
         createEvent('decision.failed', body.merchantId, {
           paymentId: body.paymentInfo.paymentId,
-          requestId: request.id,
+          requestId,
           errorCode: outcome.failure.kind,
           errorMessage: outcome.failure.message,
           stage: 'request_failed',
-        }, now),
+        }, deps.clock.now()),
       ]);
-      return { ok: false as const, envelope: decisionFailureEnvelope(outcome.failure, body.merchantId) };
+      const envelope = decisionFailureEnvelope(outcome.failure, body.merchantId);
+      request.log.info({ code: envelope.error_info.code }, 'decision refused');
+      return reply.code(400).send(envelope);
     }
+
     const decision = outcome.decision;
     await deps.bus.publish([
       createEvent('decision.created', body.merchantId, {
         paymentId: body.paymentInfo.paymentId,
-        requestId: request.id,
+        requestId,
         gateway: decision.decidedGateway,
         routingApproach: decision.routingApproach,
         gatewayPriorityMap: decision.gatewayPriorityMap === null ? null : { ...decision.gatewayPriorityMap },
@@ -49,8 +54,8 @@ export async function gatewayDecisionRoutes(app: FastifyInstance, deps: AppDeps)
         eliminationDimension: decision.eliminationDimension,
       }, decision.decidedAt),
     ]);
-    const isNetworkOnly = body.rankingAlgorithm === 'NTW_BASED_ROUTING';
-    return { ok: true as const, response: toDecidedGateway(decision, isNetworkOnly ? null : latencyMs) };
+    // 1.4.x reports no latency for network-only decisions.
+    return toDecidedGateway(decision, body.rankingAlgorithm === 'NTW_BASED_ROUTING' ? null : latencyMs);
   };
 
   for (const url of ['/decide-gateway', '/decision_gateway']) {
@@ -65,15 +70,7 @@ export async function gatewayDecisionRoutes(app: FastifyInstance, deps: AppDeps)
         },
         config: { envelope: 'decider', flowType: url === '/decide-gateway' ? 'decide_gateway' : 'decision_gateway_legacy', auth: 'either', merchantFrom: { body: ['merchantId'] } },
       },
-      async (request, reply) => {
-        const startedAt = performance.now();
-        const result = await handler({ body: request.body, id: requestIdOf(request) }, startedAt);
-        if (!result.ok) {
-          request.log.info({ code: result.envelope.error_info.code }, 'decision refused');
-          return reply.code(400).send(result.envelope);
-        }
-        return result.response;
-      },
+      decide,
     );
   }
 }

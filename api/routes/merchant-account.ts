@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { generateApiKey } from '../../src/auth/api-key.js';
-import { safeEqual } from '../../src/auth/constant-time.js';
+import { matchesAdminSecret } from '../../src/auth/admin-secret.js';
 import { SwitchyardError } from '../../src/errors/switchyard-error.js';
 import type { DebitRoutingToggle, MerchantAccountCreate } from '../../src/generated/schema-types.js';
 import { legacyDeciderInput } from '../../src/merchants/legacy-decider-input.js';
@@ -25,7 +25,7 @@ export async function merchantAccountRoutes(app: FastifyInstance, deps: AppDeps 
     },
     async (request) => {
       const presented = request.headers[deps.adminSecretHeader];
-      if (typeof presented !== 'string' || !safeEqual(presented, deps.adminSecret)) {
+      if (!matchesAdminSecret(typeof presented === 'string' ? presented : undefined, deps.adminSecret)) {
         throw new SwitchyardError('SY_AUTH_INVALID_ADMIN_SECRET', { message: `Invalid or missing ${deps.adminSecretHeader} header` });
       }
       const body = request.body;

@@ -14,12 +14,6 @@ const labelOf: Readonly<Record<Algorithm, string>> = {
   debitRouting: 'Debit Routing',
 };
 
-const flowSuffixOf: Readonly<Record<Algorithm, string>> = {
-  successRate: 'success_rate',
-  elimination: 'elimination',
-  debitRouting: 'debit_routing',
-};
-
 const notFound = () => new SwitchyardError('SY_RULE_CONFIG_NOT_FOUND', { message: 'Rule configuration not found' });
 
 /**
@@ -83,7 +77,7 @@ export async function ruleConfigurationRoutes(app: FastifyInstance, deps: AppDep
       const { merchant_id: merchantId, algorithm } = request.body;
       await requireMerchant(merchantId);
       if (!(await deps.state.configs.delete(merchantId, algorithm))) throw notFound();
-      request.log.info({ merchantId, algorithm, flow: flowSuffixOf[algorithm] }, 'rule configuration deleted');
+      request.log.info({ merchantId, algorithm }, 'rule configuration deleted');
       return { message: `${labelOf[algorithm]} Configuration deleted successfully`, merchant_id: merchantId };
     },
   );

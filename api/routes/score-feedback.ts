@@ -6,8 +6,9 @@ import type { AppDeps } from '../app-deps.js';
 import { ref } from '../http-schemas.js';
 import { requestIdOf } from '../request-context.js';
 import { deciderError } from '../wire/decider-error-envelope.js';
+import { decisionFailureEnvelope } from '../wire/decision-failure-envelope.js';
 
-const merchantNotFound = deciderError({ status: 'Invalid Request', errorCode: 'invalid_request_error', message: 'Merchant not found', infoCode: 'MERCHANT_NOT_FOUND' });
+const merchantNotFound = (merchantId: string) => decisionFailureEnvelope({ kind: 'merchant_not_found', message: 'Merchant not found' }, merchantId);
 
 /**
  * Score Feedback: classify, publish a `feedback.received` event and answer at once (1.4.14+
@@ -22,7 +23,7 @@ export async function scoreFeedbackRoutes(app: FastifyInstance, deps: AppDeps): 
     },
     async (request, reply) => {
       const body = request.body;
-      if ((await deps.state.merchants.get(body.merchantId)) === undefined) return reply.code(400).send(merchantNotFound);
+      if ((await deps.state.merchants.get(body.merchantId)) === undefined) return reply.code(400).send(merchantNotFound(body.merchantId));
       await deps.bus.publish([
         createEvent('feedback.received', body.merchantId, {
           paymentId: body.paymentId,
@@ -50,7 +51,7 @@ export async function scoreFeedbackRoutes(app: FastifyInstance, deps: AppDeps): 
       if (detail.gateway.trim() === '') {
         return reply.code(400).send(deciderError({ status: 'Invalid Request', errorCode: 'invalid_request_error', message: 'Gateway not found', infoCode: 'GATEWAY_NOT_FOUND', developerMessage: 'txn_detail.gateway is empty' }));
       }
-      if ((await deps.state.merchants.get(detail.merchantId)) === undefined) return reply.code(400).send(merchantNotFound);
+      if ((await deps.state.merchants.get(detail.merchantId)) === undefined) return reply.code(400).send(merchantNotFound(detail.merchantId));
       const status = detail.status.toUpperCase();
       await deps.bus.publish([
         createEvent('feedback.received', detail.merchantId, {

@@ -17,6 +17,7 @@ import type {
   UserStore,
   WindowRead,
 } from '../../ports/state-store.js';
+import { pushOutcome, readOutcomeWindow, type Outcome } from '../../feedback/outcome-window.js';
 import { JournaledTables } from './journaled-tables.js';
 
 export interface MemoryStateStoreOptions {
@@ -26,8 +27,8 @@ export interface MemoryStateStoreOptions {
   readonly clock?: Clock;
 }
 
-/** Outcomes newest first, already trimmed to the largest bucket size seen. */
-type Window = number[];
+/** Outcomes newest first, trimmed to the bucket size of the last write. */
+type Window = Outcome[];
 
 const durableTables = ['merchants', 'configs', 'windows', 'eliminations', 'users', 'emails', 'memberships', 'apiKeys', 'apiKeyHashes', 'revokedTokens'];
 const sweepIntervalMs = 60_000; // 1 min: bounds memory held by expired decision contexts and dedupe marks
@@ -55,11 +56,7 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
   }
 
   function windowRead(window: Window | undefined, bucketSize: number): WindowRead | undefined {
-    if (window === undefined || window.length === 0) return undefined;
-    const length = Math.min(bucketSize, window.length);
-    let successes = 0;
-    for (let i = 0; i < length; i++) successes += window[i]!;
-    return { successes, length };
+    return window === undefined || window.length === 0 ? undefined : readOutcomeWindow(window, bucketSize);
   }
 
   const merchants: MerchantStore = {
@@ -102,9 +99,7 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
       if (!firstTime(input.dedupeKey, input.dedupeTtlSeconds)) {
         return { applied: false, window: windowRead(current, input.bucketSize) ?? { successes: input.bucketSize, length: input.bucketSize } };
       }
-      const next: Window = current === undefined ? new Array<number>(input.bucketSize).fill(1) : current.slice(0, input.bucketSize);
-      next.unshift(input.outcome);
-      next.length = Math.min(next.length, input.bucketSize);
+      const next = pushOutcome(current, input.outcome, input.bucketSize);
       db.set('windows', input.windowKey, next, input.windowTtlSeconds * 1000);
       return { applied: true, window: windowRead(next, input.bucketSize)! };
     },
