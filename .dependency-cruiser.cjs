@@ -3,7 +3,8 @@
  * imports infrastructure clients, api/ or workers/; adapters never import api/ or workers/;
  * and no import cycles anywhere.
  */
-const infrastructure = '^(fastify|@fastify/|kafkajs|ioredis|bullmq|@clickhouse/client|chdb|pino)($|/)';
+const infrastructure =
+  '^(fastify|@fastify/|kafkajs|ioredis|bullmq|@clickhouse/client|chdb|pino|ai|@ai-sdk/|@aws-sdk/|ollama-ai-provider-v2|@modelcontextprotocol/|@opentelemetry/)($|/)';
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },

@@ -1,0 +1,33 @@
+import type { LanguageModelClient } from '../../generation/language-model-client.js';
+import type { ProviderName } from '../../generation/provider-name.js';
+
+/** Environment variables as read by src/config (process env merged with the working directory's `.env`). */
+export type ProviderEnv = Readonly<Record<string, string | undefined>>;
+
+/** Test seams: a local fake speaking the provider's wire format is reached through these. */
+export interface ProviderOverrides {
+  readonly fetch?: typeof globalThis.fetch;
+}
+
+/**
+ * One provider kind: which variables configure it and how a client is made from them. One file
+ * per kind in this folder (`openai-provider.ts`, …) exports one of these; `provider-registry.ts`
+ * lists them all.
+ */
+export interface ProviderDefinition {
+  readonly name: ProviderName;
+  /**
+   * Variables that must be set for this provider to count as configured. Each entry is a list of
+   * alternatives (any one set satisfies it), e.g. `[['HUGGINGFACE_API_KEY', 'HF_TOKEN']]`.
+   */
+  readonly requiredEnv: readonly (readonly string[])[];
+  /** Variables that name the model (`OPENAI_MODEL`, …), first set wins. */
+  readonly modelEnv: readonly string[];
+  /** Used when neither the call, the model env nor the registry name a model. */
+  readonly defaultModel: string;
+  /**
+   * Makes a client. Throws `ConfigurationError` naming the missing variable when `requiredEnv`
+   * is not satisfied. Never makes a network call.
+   */
+  create(env: ProviderEnv, modelId: string, overrides?: ProviderOverrides): LanguageModelClient;
+}

@@ -1,0 +1,83 @@
+import type { ProviderName } from './provider-name.js';
+import type { JsonSchema, ToolDefinition } from './tool-definition.js';
+
+/** A part of a user message: text, or an image as a base64 data URL (vision models). */
+export type MessagePart = { readonly type: 'text'; readonly text: string } | { readonly type: 'image'; readonly dataUrl: string };
+
+export interface ChatMessage {
+  readonly role: 'user' | 'assistant';
+  readonly content: string | readonly MessagePart[];
+}
+
+/** Everything one model call needs, already validated and defaulted by the domain. */
+export interface ModelCallRequest {
+  readonly messages: readonly ChatMessage[];
+  readonly system?: string;
+  readonly temperature: number;
+  readonly maxTokens: number;
+  /** Offered to the model; empty or absent means no tools. */
+  readonly tools?: readonly ToolDefinition[];
+  /** Upper bound on model↔tool round trips (default 5). */
+  readonly maxSteps: number;
+  /** Structured output: the model must answer with JSON matching this schema. */
+  readonly schema?: JsonSchema;
+  readonly abortSignal?: AbortSignal;
+  /** Tools the caller granted (by name) for `requiresConfirmation` tools. */
+  readonly confirmedTools?: ReadonlySet<string>;
+}
+
+export interface TokenUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly totalTokens: number;
+}
+
+export interface ToolCallRecord {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly args: Record<string, unknown>;
+}
+
+export interface ToolResultRecord {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly output: unknown;
+  readonly durationMs: number;
+  readonly success: boolean;
+}
+
+export interface ModelCallResult {
+  readonly text: string;
+  /** The parsed object when `schema` was given (already validated against it). */
+  readonly object?: unknown;
+  readonly usage: TokenUsage;
+  readonly finishReason: string;
+  readonly toolCalls: readonly ToolCallRecord[];
+  readonly toolResults: readonly ToolResultRecord[];
+  /** The model id the provider reports (may differ from the one asked for). */
+  readonly modelId: string;
+}
+
+/** A streamed call: text deltas as they come, and the whole result once the stream has ended. */
+export interface ModelStream {
+  readonly textStream: AsyncIterable<string>;
+  /** Settles after `textStream` ends; rejects with the same error the stream failed with. */
+  readonly result: Promise<ModelCallResult>;
+}
+
+/**
+ * The port between the generation domain and one configured model of one provider. Adapters in
+ * `src/adapters/llm/` implement it over the AI SDK (or by hand for SageMaker).
+ *
+ * @remarks Every failure is thrown (or rejected) as one of the toolkit's errors
+ * (`AIProviderError` and subclasses), mapped at the adapter edge from the provider's real
+ * status and body, so the domain's fallback logic can trust `isRetryable`.
+ */
+export interface LanguageModelClient {
+  readonly provider: ProviderName;
+  readonly modelId: string;
+  /** Whether this provider/model executes tool calls (graded full/partial in docs; here a yes/no). */
+  readonly supportsTools: boolean;
+  generate(request: ModelCallRequest): Promise<ModelCallResult>;
+  stream(request: ModelCallRequest): ModelStream;
+}
