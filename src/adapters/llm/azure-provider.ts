@@ -1,0 +1,41 @@
+import { createAzure } from '@ai-sdk/azure';
+import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
+import type { ProviderDefinition } from './provider-definition.js';
+import { assertProviderConfigured, parseBaseUrl, readEnv } from './provider-env.js';
+
+const defaultApiVersion = '2024-10-01-preview';
+
+/**
+ * Azure OpenAI over the classic deployment URLs
+ * (`{endpoint}/openai/deployments/{deployment}/chat/completions?api-version=…`, `api-key` header).
+ * The model id is the deployment name (`AZURE_OPENAI_DEPLOYMENT`).
+ */
+export const azureProvider: ProviderDefinition = {
+  name: 'azure',
+  requiredEnv: [['AZURE_OPENAI_API_KEY'], ['AZURE_OPENAI_ENDPOINT']],
+  modelEnv: ['AZURE_OPENAI_DEPLOYMENT', 'AZURE_OPENAI_DEPLOYMENT_ID', 'AZURE_MODEL'],
+  defaultModel: 'gpt-4o-mini',
+  create(env, modelId, overrides = {}) {
+    assertProviderConfigured(this, env);
+    const endpoint = azureEndpoint(readEnv(env, 'AZURE_OPENAI_ENDPOINT') ?? '');
+    const azure = createAzure({
+      apiKey: readEnv(env, 'AZURE_OPENAI_API_KEY'),
+      ...endpoint,
+      apiVersion: readEnv(env, 'AZURE_API_VERSION', 'AZURE_OPENAI_API_VERSION') ?? defaultApiVersion,
+      useDeploymentBasedUrls: true,
+      ...(overrides.fetch === undefined ? {} : { fetch: overrides.fetch }),
+    });
+    return createAiSdkLanguageModelClient({ provider: 'azure', modelId, model: azure.chat(modelId), supportsTools: true });
+  },
+};
+
+/**
+ * `AZURE_OPENAI_ENDPOINT` is either a bare resource name (`my-resource`) or a URL
+ * (`https://my-resource.openai.azure.com/`, or any host for a proxy/fake); a URL becomes the
+ * base URL ending in `/openai`.
+ */
+export function azureEndpoint(value: string): { resourceName: string } | { baseURL: string } {
+  if (!/^https?:\/\//i.test(value)) return { resourceName: value.replace(/\.openai\.azure\.com\/?$/i, '') };
+  const base = parseBaseUrl('azure', 'AZURE_OPENAI_ENDPOINT', value);
+  return { baseURL: /\/openai$/i.test(base) ? base : `${base}/openai` };
+}

@@ -1,0 +1,65 @@
+import { wrapLanguageModel, type LanguageModelMiddleware } from 'ai';
+import { createOllama } from 'ollama-ai-provider-v2';
+import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
+import type { ProviderDefinition } from './provider-definition.js';
+import { assertProviderConfigured, modelMatchesAny, parseBaseUrl, readEnv } from './provider-env.js';
+
+/** Used when `OLLAMA_TOOL_CAPABLE_MODELS` (comma list of name fragments) is not set. */
+export const ollamaDefaultToolCapableModels: readonly string[] = [
+  'llama3.1',
+  'llama3.2',
+  'llama3.3',
+  'mistral',
+  'mistral-nemo',
+  'qwen2.5',
+  'qwen3',
+  'hermes3',
+  'hermes2-pro',
+  'firefunction-v2',
+  'command-r',
+];
+
+/**
+ * A local Ollama server over its native `/api/chat` (JSON, NDJSON when streaming).
+ *
+ * @remarks Ollama counts as configured only when `OLLAMA_BASE_URL` or `OLLAMA_MODEL` is set: the
+ * toolkit never assumes a daemon on localhost, so `auto` selection does not stall on a machine
+ * without one. Set `OLLAMA_BASE_URL=http://localhost:11434` to opt in with the default address.
+ * `OLLAMA_TIMEOUT` (ms) is read by the domain's deadline, not here.
+ */
+export const ollamaProvider: ProviderDefinition = {
+  name: 'ollama',
+  requiredEnv: [['OLLAMA_BASE_URL', 'OLLAMA_MODEL']],
+  modelEnv: ['OLLAMA_MODEL'],
+  defaultModel: 'llama3.1:8b',
+  create(env, modelId, overrides = {}) {
+    assertProviderConfigured(this, env);
+    const baseUrl = parseBaseUrl('ollama', 'OLLAMA_BASE_URL', readEnv(env, 'OLLAMA_BASE_URL') ?? 'http://localhost:11434');
+    const ollama = createOllama({
+      baseURL: /\/api$/.test(baseUrl) ? baseUrl : `${baseUrl}/api`,
+      ...(overrides.fetch === undefined ? {} : { fetch: overrides.fetch }),
+    });
+    const listed = readEnv(env, 'OLLAMA_TOOL_CAPABLE_MODELS');
+    const toolCapable = listed === undefined ? ollamaDefaultToolCapableModels : listed.split(',').map((name) => name.trim());
+    return createAiSdkLanguageModelClient({ provider: 'ollama', modelId, model: wrapLanguageModel({ model: ollama.chat(modelId), middleware: ollamaSamplingOptions }), supportsTools: modelMatchesAny(modelId, toolCapable) });
+  },
+};
+
+/**
+ * Ollama reads sampling settings from `options` (`temperature`, `num_predict`); the SDK provider
+ * sends them at the top level, where the server ignores them, so they are copied into
+ * `providerOptions.ollama.options` (explicit provider options win).
+ */
+const ollamaSamplingOptions: LanguageModelMiddleware = {
+  transformParams: ({ params }) => {
+    const existing = params.providerOptions?.ollama;
+    const existingOptions = (existing?.options ?? {}) as Record<string, unknown>;
+    const options = {
+      ...(params.temperature === undefined ? {} : { temperature: params.temperature }),
+      ...(params.maxOutputTokens === undefined ? {} : { num_predict: params.maxOutputTokens }),
+      ...(params.topP === undefined ? {} : { top_p: params.topP }),
+      ...existingOptions,
+    };
+    return Promise.resolve({ ...params, providerOptions: { ...params.providerOptions, ollama: { ...existing, options } } });
+  },
+};

@@ -1,0 +1,32 @@
+import type { ProviderName } from '../../generation/provider-name.js';
+import { anthropicProvider } from './anthropic-provider.js';
+import { azureProvider } from './azure-provider.js';
+import { bedrockProvider } from './bedrock-provider.js';
+import { googleAiProvider } from './google-ai-provider.js';
+import { huggingfaceProvider } from './huggingface-provider.js';
+import { litellmProvider } from './litellm-provider.js';
+import { mistralProvider } from './mistral-provider.js';
+import { ollamaProvider } from './ollama-provider.js';
+import { openaiCompatibleProvider } from './openai-compatible-provider.js';
+import { openaiProvider } from './openai-provider.js';
+import type { ProviderDefinition } from './provider-definition.js';
+import { sagemakerProvider } from './sagemaker-provider.js';
+import { vertexProvider } from './vertex-provider.js';
+
+export { isProviderConfigured, missingProviderEnv } from './provider-env.js';
+
+/** Every provider kind by name; the record type makes a forgotten kind a compile error. */
+export const providerDefinitions: Readonly<Record<ProviderName, ProviderDefinition>> = Object.freeze({
+  openai: openaiProvider,
+  anthropic: anthropicProvider,
+  'google-ai': googleAiProvider,
+  vertex: vertexProvider,
+  bedrock: bedrockProvider,
+  azure: azureProvider,
+  mistral: mistralProvider,
+  huggingface: huggingfaceProvider,
+  litellm: litellmProvider,
+  'openai-compatible': openaiCompatibleProvider,
+  sagemaker: sagemakerProvider,
+  ollama: ollamaProvider,
+});

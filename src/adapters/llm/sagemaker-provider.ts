@@ -1,0 +1,38 @@
+import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
+import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
+import type { ProviderDefinition } from './provider-definition.js';
+import { bodyFormatOf, readSageMakerConfig } from './sagemaker-config.js';
+import { mapSageMakerError } from './sagemaker-error-mapping.js';
+import { SageMakerLanguageModel } from './sagemaker-language-model.js';
+import { messagesCodec } from './sagemaker-messages-codec.js';
+import { tgiCodec } from './sagemaker-tgi-codec.js';
+
+/**
+ * A SageMaker real-time endpoint through a hand-written AI SDK model (no AI SDK package exists).
+ * `SAGEMAKER_MODEL_TYPE` picks the container's body format; `SAGEMAKER_ENDPOINT` overrides the
+ * service URL. The AWS client is made here but connects only when called.
+ */
+export const sagemakerProvider: ProviderDefinition = {
+  name: 'sagemaker',
+  requiredEnv: [['AWS_ACCESS_KEY_ID'], ['AWS_SECRET_ACCESS_KEY'], ['SAGEMAKER_DEFAULT_ENDPOINT', 'SAGEMAKER_ENDPOINT_NAME']],
+  modelEnv: ['SAGEMAKER_MODEL', 'SAGEMAKER_MODEL_NAME'],
+  defaultModel: 'sagemaker-model',
+  create(env, modelId) {
+    const config = readSageMakerConfig(env);
+    const client = new SageMakerRuntimeClient({
+      region: config.region,
+      credentials: config.credentials,
+      maxAttempts: config.maxRetries + 1,
+      requestHandler: { requestTimeout: config.timeoutMs, connectionTimeout: Math.min(config.timeoutMs, 10_000) },
+      ...(config.endpointUrl ? { endpoint: config.endpointUrl } : {}),
+    });
+    const codec = bodyFormatOf(config.modelType) === 'tgi' ? tgiCodec : messagesCodec;
+    return createAiSdkLanguageModelClient({
+      provider: 'sagemaker',
+      modelId,
+      model: new SageMakerLanguageModel(modelId, config, client, codec),
+      supportsTools: codec.supportsTools,
+      mapError: mapSageMakerError(config.timeoutMs),
+    });
+  },
+};

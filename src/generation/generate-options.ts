@@ -1,0 +1,69 @@
+import type { AIProviderName } from './provider-name.js';
+import type { JsonSchema, ToolDefinition } from './tool-definition.js';
+
+/** A turn of earlier conversation given to `generate`; `system` turns are folded into the system prompt. */
+export interface ConversationTurn {
+  readonly role: 'user' | 'assistant' | 'system';
+  readonly content: string;
+}
+
+/**
+ * A schema for structured output: a JSON Schema object, or a zod schema (converted with
+ * `z.toJSONSchema` and also used to validate the answer).
+ */
+export type OutputSchema = JsonSchema | { readonly _zod: unknown };
+
+/** Per-call override of the evaluation judge (else env `NEUROLINK_EVALUATION_*`). */
+export interface EvaluationOptions {
+  readonly provider?: string;
+  readonly model?: string;
+  /** Milliseconds or timeout text; default 10000. */
+  readonly timeout?: number | string;
+}
+
+/** Options of `generate` (current form). See the README "Generation toolkit" section for bounds. */
+export interface GenerateOptions {
+  readonly input?: { readonly text: string };
+  /** @deprecated Legacy call form; use `input: { text }`. Warned about once per process. */
+  readonly prompt?: string;
+  readonly output?: { readonly format?: 'text' | 'structured' | 'json' };
+  /** A provider kind, an alias (`claude`, `gemini`…) or `auto`. */
+  readonly provider?: AIProviderName | string;
+  readonly model?: string;
+  /** 0..1, default 0.7. */
+  readonly temperature?: number;
+  /** Integer 1..200000, default 1000. */
+  readonly maxTokens?: number;
+  readonly systemPrompt?: string;
+  readonly schema?: OutputSchema;
+  /** Milliseconds, or text `30s`, `1.5s`, `2m`, `0.5m`, `1h`; covers the whole call. */
+  readonly timeout?: number | string;
+  readonly disableTools?: boolean;
+  readonly enableAnalytics?: boolean;
+  readonly enableEvaluation?: boolean;
+  /** Echoed into `analytics.context`. */
+  readonly context?: Readonly<Record<string, unknown>>;
+  /** Base64 data URLs (`data:image/png;base64,…`) for vision-capable models. */
+  readonly images?: readonly string[];
+  /** Model↔tool round trips, integer 1..20, default 5. */
+  readonly maxSteps?: number;
+  /** Extra tools for this call only (on top of built-in, registered custom and MCP tools). */
+  readonly tools?: readonly ToolDefinition[];
+  readonly conversationHistory?: readonly ConversationTurn[];
+  /** Tools the caller grants for this call when they are flagged `requiresConfirmation`. */
+  readonly confirmedTools?: readonly string[];
+  /** Cancels the call (and a whole stream). */
+  readonly abortSignal?: AbortSignal;
+  readonly evaluation?: EvaluationOptions;
+  /** Domain hint handed to the judge (`evaluationDomain` in NeuroLink). */
+  readonly evaluationDomain?: string;
+}
+
+/** Options of `stream`: the generate options plus streaming hints. */
+export interface StreamOptions extends GenerateOptions {
+  readonly output?: {
+    readonly format?: 'text' | 'structured' | 'json';
+    /** Accepted for compatibility; chunks are passed on as the provider sends them. */
+    readonly streaming?: { readonly chunkSize?: number; readonly bufferSize?: number; readonly enableProgress?: boolean };
+  };
+}

@@ -1,0 +1,188 @@
+import { computeAnalytics } from './analytics/compute-analytics.js';
+import { resolvePricing, type ModelPriceLookup } from './analytics/model-pricing.js';
+import { buildGenerateResult, checkStructuredOutput } from './build-result.js';
+import { CallDeadline } from './call-deadline.js';
+import type { DeprecationNotice } from './deprecation-notice.js';
+import { errorCodeOf } from './error-code-of.js';
+import { evaluateResponse } from './evaluation/evaluate-response.js';
+import { runFallbackChain, type ChainLink } from './fallback-chain.js';
+import type { GenerateOptions, StreamOptions } from './generate-options.js';
+import type { EvaluationData, GenerateResult, StreamResult } from './generate-result.js';
+import type { LanguageModelClient, ModelCallRequest, ModelCallResult } from './language-model-client.js';
+import { normalizeOptions, type NormalizedRequest } from './normalize-options.js';
+import type { ProviderCatalog } from './provider-catalog.js';
+import type { ProviderName } from './provider-name.js';
+import { fallbackOrder, selectProvider } from './select-provider.js';
+import { observeTool } from './observe-tool.js';
+import { openStreamResult, type PreparedCall } from './stream-result.js';
+import type { GenerationTelemetry } from './telemetry.js';
+import type { ToolDefinition } from './tool-definition.js';
+
+/** Judge settings from the environment (`NEUROLINK_EVALUATION_PROVIDER`, `_MODEL`, `_TIMEOUT`). */
+export interface EvaluationSettings {
+  readonly provider?: ProviderName;
+  readonly model?: string;
+  readonly timeoutMs: number;
+}
+
+export interface GenerationServiceDeps {
+  readonly catalog: ProviderCatalog;
+  /** Built-in, registered custom and MCP tools, gathered for each call that may use tools. */
+  readonly tools: () => Promise<readonly ToolDefinition[]>;
+  /** Registry price of a model (USD per 1K tokens). */
+  readonly priceOf?: ModelPriceLookup;
+  /** Environment for `<PROVIDER>_DEFAULT_INPUT_COST` overrides. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Read at each call, so `initializeTelemetry` after construction still takes effect. */
+  readonly telemetry: () => GenerationTelemetry;
+  readonly notice: DeprecationNotice;
+  /** `DEFAULT_PROVIDER`. */
+  readonly defaultProvider?: string;
+  readonly evaluation: EvaluationSettings;
+  /** Monotonic milliseconds (default `performance.now`). */
+  readonly clock?: () => number;
+  readonly now?: () => Date;
+  readonly newStreamId?: () => string;
+}
+
+/**
+ * The toolkit's generate/stream loop over the `LanguageModelClient` port: validates options before
+ * any network call, resolves the provider (explicit, `DEFAULT_PROVIDER` or auto order) and walks a
+ * fallback chain over configured providers when none was forced, applies the timeout to the whole
+ * call, and attaches analytics and evaluation on request.
+ */
+export class GenerationService {
+  private readonly clock: () => number;
+  private readonly now: () => Date;
+  private readonly newStreamId: () => string;
+
+  constructor(private readonly deps: GenerationServiceDeps) {
+    this.clock = deps.clock ?? (() => performance.now());
+    this.now = deps.now ?? (() => new Date());
+    this.newStreamId = deps.newStreamId ?? (() => crypto.randomUUID());
+  }
+
+  /** Generates text. `bound` pins the provider/model (an `AIProvider` made by a factory). */
+  async generate(optionsOrText: GenerateOptions | string, bound?: ChainLink): Promise<GenerateResult> {
+    const request = normalizeOptions(optionsOrText, this.deps.notice);
+    const links = this.plan(request, bound);
+    const started = this.clock();
+    const outcome = await runFallbackChain(links, (link) => this.generateOnce(link, request));
+    const { client, result, object } = outcome.value;
+    const base = buildGenerateResult({
+      provider: client.provider,
+      requestedModel: client.modelId,
+      call: result,
+      object,
+      responseTime: Math.round(this.clock() - started),
+      attempts: outcome.attempts,
+    });
+    return this.enrich(base, request);
+  }
+
+  /** Streams text; the chain may switch provider only before the first chunk. */
+  async stream(optionsOrText: StreamOptions | string, bound?: ChainLink): Promise<StreamResult> {
+    const request = normalizeOptions(optionsOrText, this.deps.notice);
+    const links = this.plan(request, bound);
+    return openStreamResult({
+      links,
+      request,
+      prepare: (link, operation) => this.prepare(link, request, operation),
+      telemetry: this.deps.telemetry(),
+      clock: this.clock,
+      streamId: this.newStreamId(),
+      startTime: this.now().getTime(),
+      checkSchema: (result, provider) => (request.schema === undefined ? undefined : checkStructuredOutput(request.schema, result, provider)),
+      enrich: (result) => this.enrich(result, request),
+    });
+  }
+
+  /** Attaches analytics and evaluation when asked for. Evaluation never throws. */
+  async enrich(result: GenerateResult, request: NormalizedRequest): Promise<GenerateResult> {
+    const analytics = request.enableAnalytics
+      ? computeAnalytics({
+          provider: result.provider,
+          model: result.model,
+          usage: result.usage,
+          responseTime: result.responseTime,
+          pricing: resolvePricing(result.provider, result.model, this.deps.priceOf, this.deps.env),
+          context: request.context,
+          now: this.now(),
+        })
+      : undefined;
+    const evaluation = request.enableEvaluation ? await this.evaluate(result, request) : undefined;
+    return { ...result, ...(analytics !== undefined ? { analytics } : {}), ...(evaluation !== undefined ? { evaluation } : {}) };
+  }
+
+  private evaluate(result: GenerateResult, request: NormalizedRequest): Promise<EvaluationData> {
+    const provider = request.evaluation.provider ?? this.deps.evaluation.provider ?? (result.provider as ProviderName);
+    const model = request.evaluation.model ?? this.deps.evaluation.model ?? (provider === result.provider ? result.model : undefined);
+    return evaluateResponse({
+      query: request.text,
+      response: result.content,
+      domain: request.evaluationDomain,
+      toolsUsed: result.toolsUsed,
+      hasHistory: request.hasHistory,
+      judge: () => this.deps.catalog.createClient(provider, model),
+      timeoutMs: request.evaluation.timeoutMs ?? this.deps.evaluation.timeoutMs,
+      clock: this.clock,
+    });
+  }
+
+  private plan(request: NormalizedRequest, bound: ChainLink | undefined): ChainLink[] {
+    if (bound !== undefined) {
+      const model = request.model ?? bound.model;
+      return [model === undefined ? { provider: bound.provider } : { provider: bound.provider, model }];
+    }
+    const selection = selectProvider(this.deps.catalog, request.provider, this.deps.defaultProvider);
+    if (request.provider !== undefined && request.provider !== 'auto') return [{ provider: selection.provider, ...(request.model !== undefined ? { model: request.model } : {}) }];
+    // The caller's model names a model of the first provider; fallbacks use their own defaults.
+    return fallbackOrder(this.deps.catalog, selection).map((provider, index) => (index === 0 && request.model !== undefined ? { provider, model: request.model } : { provider }));
+  }
+
+  private async prepare(link: ChainLink, request: NormalizedRequest, operation: 'generate' | 'stream'): Promise<PreparedCall> {
+    const client = this.deps.catalog.createClient(link.provider, link.model);
+    const offered = request.disableTools || !client.supportsTools ? [] : mergeTools(request.extraTools, await this.deps.tools());
+    const telemetry = this.deps.telemetry();
+    const tools = telemetry.enabled ? offered.map((tool) => observeTool(tool, telemetry, this.clock)) : offered;
+    const deadline = new CallDeadline(request.timeoutMs, request.abortSignal, client.provider, operation);
+    const call: ModelCallRequest = {
+      messages: request.messages,
+      ...(request.system !== undefined ? { system: request.system } : {}),
+      temperature: request.temperature,
+      maxTokens: request.maxTokens,
+      ...(tools.length > 0 ? { tools } : {}),
+      maxSteps: request.maxSteps,
+      ...(request.schema !== undefined ? { schema: request.schema.json } : {}),
+      abortSignal: deadline.signal,
+      confirmedTools: request.confirmedTools,
+    };
+    return { client, call, deadline };
+  }
+
+  private async generateOnce(link: ChainLink, request: NormalizedRequest): Promise<{ client: LanguageModelClient; result: ModelCallResult; object: unknown }> {
+    const { client, call, deadline } = await this.prepare(link, request, 'generate');
+    const telemetry = this.deps.telemetry();
+    const observation = telemetry.enabled ? telemetry.startCall('generate', client.provider, client.modelId) : undefined;
+    const started = this.clock();
+    try {
+      const result = await deadline.race(client.generate(call));
+      const object = request.schema === undefined ? undefined : checkStructuredOutput(request.schema, result, client.provider);
+      observation?.end({ ok: true, model: result.modelId || client.modelId, usage: result.usage, latencyMs: this.clock() - started });
+      return { client, result, object };
+    } catch (error) {
+      const mapped = deadline.mapError(error);
+      observation?.end({ ok: false, errorCode: errorCodeOf(mapped), latencyMs: this.clock() - started });
+      throw mapped;
+    } finally {
+      deadline.dispose();
+    }
+  }
+}
+
+/** Per-call tools first, so a call can shadow a registered tool of the same name. */
+function mergeTools(first: readonly ToolDefinition[], second: readonly ToolDefinition[]): ToolDefinition[] {
+  const byName = new Map<string, ToolDefinition>();
+  for (const tool of [...first, ...second]) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+  return [...byName.values()];
+}

@@ -1,0 +1,191 @@
+import type { DeprecationNotice } from './deprecation-notice.js';
+import { InvalidRequestError } from './errors/provider-errors.js';
+import type { ConversationTurn, GenerateOptions, StreamOptions } from './generate-options.js';
+import type { ChatMessage, MessagePart } from './language-model-client.js';
+import { prepareSchema, type PreparedSchema } from './output-schema.js';
+import { parseTimeout } from './parse-timeout.js';
+import { normalizeProviderName, type ProviderName } from './provider-name.js';
+import type { ToolDefinition } from './tool-definition.js';
+
+export const DEFAULT_TEMPERATURE = 0.7;
+export const DEFAULT_MAX_TOKENS = 1000;
+/** The largest output any supported model accepts today (reference §1.6 validateOptions). */
+export const MAX_MAX_TOKENS = 200_000;
+export const DEFAULT_MAX_STEPS = 5;
+export const MAX_MAX_STEPS = 20;
+/** 1,000,000 characters: NeuroLink's prompt cap; longer text is a mistake, not a prompt. */
+export const MAX_INPUT_LENGTH = 1_000_000;
+
+/** A generate/stream call after validation and defaulting: every field is known-good. */
+export interface NormalizedRequest {
+  readonly text: string;
+  readonly provider: ProviderName | 'auto' | undefined;
+  readonly model: string | undefined;
+  readonly temperature: number;
+  readonly maxTokens: number;
+  readonly maxSteps: number;
+  readonly system: string | undefined;
+  readonly schema: PreparedSchema | undefined;
+  readonly timeoutMs: number | undefined;
+  readonly disableTools: boolean;
+  readonly enableAnalytics: boolean;
+  readonly enableEvaluation: boolean;
+  readonly context: Readonly<Record<string, unknown>> | undefined;
+  /** History turns followed by the user message (text plus images). */
+  readonly messages: readonly ChatMessage[];
+  readonly hasHistory: boolean;
+  readonly extraTools: readonly ToolDefinition[];
+  readonly confirmedTools: ReadonlySet<string>;
+  readonly abortSignal: AbortSignal | undefined;
+  readonly evaluation: { readonly provider?: ProviderName; readonly model?: string; readonly timeoutMs?: number };
+  readonly evaluationDomain: string | undefined;
+}
+
+const dataUrlPattern = /^data:image\/(png|jpe?g|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/;
+const label = 'toolkit';
+
+function fail(option: string, message: string): never {
+  throw new InvalidRequestError(`${option} ${message}`, label, option);
+}
+
+function optionalBoolean(options: Record<string, unknown>, key: string): boolean {
+  const value = options[key];
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean') fail(key, 'must be a boolean');
+  return value;
+}
+
+function optionalString(options: Record<string, unknown>, key: string): string | undefined {
+  const value = options[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') fail(key, 'must be a string');
+  return value;
+}
+
+function readText(options: GenerateOptions, notice: DeprecationNotice): string {
+  const input: unknown = options.input;
+  let text: unknown;
+  if (input !== undefined) {
+    if (typeof input !== 'object' || input === null) fail('input', 'must be an object { text: string }');
+    text = (input as { text?: unknown }).text;
+    if (typeof text !== 'string' || text.trim() === '') fail('input.text', 'is required and must be a non-empty string');
+  } else if (options.prompt !== undefined) {
+    text = options.prompt;
+    if (typeof text !== 'string' || text.trim() === '') fail('prompt', 'must be a non-empty string');
+    notice.warn('prompt', 'DeprecationWarning: the `prompt` option is deprecated; pass `input: { text }` instead (set SWITCHYARD_SUPPRESS_DEPRECATION=1 to silence).');
+  } else {
+    fail('input.text', 'is required and must be a non-empty string');
+  }
+  if ((text as string).length > MAX_INPUT_LENGTH) fail('input.text', `must be at most ${MAX_INPUT_LENGTH} characters`);
+  return text as string;
+}
+
+function readNumber(options: Record<string, unknown>, key: string, min: number, max: number, integer: boolean, fallback: number): number {
+  const value = options[key];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || (integer && !Number.isInteger(value)) || value < min || value > max) {
+    fail(key, `must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}; got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function readProvider(value: unknown, option: string): ProviderName | 'auto' | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') fail(option, 'must be a string');
+  const name = normalizeProviderName(value);
+  if (name === undefined) fail(option, `names no known provider: "${value}"`);
+  return name;
+}
+
+function readHistory(value: unknown): { turns: ChatMessage[]; system: string[] } {
+  const turns: ChatMessage[] = [];
+  const system: string[] = [];
+  if (value === undefined) return { turns, system };
+  if (!Array.isArray(value)) fail('conversationHistory', 'must be an array of { role, content }');
+  value.forEach((turn: unknown, index) => {
+    const entry = turn as Partial<ConversationTurn> | null;
+    if (typeof entry !== 'object' || entry === null || typeof entry.content !== 'string') fail(`conversationHistory[${index}]`, 'must be { role, content: string }');
+    if (entry.role === 'system') system.push(entry.content);
+    else if (entry.role === 'user' || entry.role === 'assistant') turns.push({ role: entry.role, content: entry.content });
+    else fail(`conversationHistory[${index}].role`, 'must be user, assistant or system');
+  });
+  return { turns, system };
+}
+
+function readImages(value: unknown): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) fail('images', 'must be an array of base64 data URLs');
+  return value.map((image: unknown, index) => {
+    if (typeof image !== 'string' || !dataUrlPattern.test(image)) fail(`images[${index}]`, 'must be a base64 data URL like data:image/png;base64,…');
+    return image;
+  });
+}
+
+function readTools(value: unknown): ToolDefinition[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) fail('tools', 'must be an array of tool definitions');
+  return value.map((tool: unknown, index) => {
+    const candidate = tool as Partial<ToolDefinition> | null;
+    if (typeof candidate !== 'object' || candidate === null || typeof candidate.name !== 'string' || typeof candidate.execute !== 'function') {
+      fail(`tools[${index}]`, 'must be a tool definition with name, description, inputSchema and execute');
+    }
+    return candidate as ToolDefinition;
+  });
+}
+
+/**
+ * Validates and defaults a generate/stream call before any network call. Every rejection is an
+ * `InvalidRequestError` whose `option` names the field at fault. A bare string is shorthand for
+ * `{ input: { text } }`; the legacy `prompt` field works and is warned about once per process.
+ */
+export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions | string, notice: DeprecationNotice): NormalizedRequest {
+  const options: GenerateOptions = typeof optionsOrText === 'string' ? { input: { text: optionsOrText } } : optionsOrText;
+  if (typeof options !== 'object' || options === null) fail('options', 'must be an object or a string');
+  const record = options as unknown as Record<string, unknown>;
+  const text = readText(options, notice);
+  const provider = readProvider(options.provider, 'provider');
+  const model = optionalString(record, 'model');
+  if (model !== undefined && model.trim() === '') fail('model', 'must not be empty');
+  const systemPrompt = optionalString(record, 'systemPrompt');
+  const history = readHistory(options.conversationHistory);
+  const images = readImages(options.images);
+  const context = options.context;
+  if (context !== undefined && (typeof context !== 'object' || context === null || Array.isArray(context))) fail('context', 'must be an object');
+  const confirmed = options.confirmedTools;
+  if (confirmed !== undefined && (!Array.isArray(confirmed) || confirmed.some((name) => typeof name !== 'string'))) fail('confirmedTools', 'must be an array of tool names');
+  const abortSignal = options.abortSignal;
+  if (abortSignal !== undefined && !(abortSignal instanceof AbortSignal)) fail('abortSignal', 'must be an AbortSignal');
+  const evaluation = options.evaluation;
+  if (evaluation !== undefined && (typeof evaluation !== 'object' || evaluation === null)) fail('evaluation', 'must be an object');
+  const judgeProvider = readProvider(evaluation?.provider, 'evaluation.provider');
+
+  const userContent: string | MessagePart[] = images.length === 0 ? text : [{ type: 'text', text }, ...images.map((dataUrl): MessagePart => ({ type: 'image', dataUrl }))];
+  const system = [systemPrompt, ...history.system].filter((part): part is string => part !== undefined && part !== '').join('\n\n');
+
+  return {
+    text,
+    provider,
+    model,
+    temperature: readNumber(record, 'temperature', 0, 1, false, DEFAULT_TEMPERATURE),
+    maxTokens: readNumber(record, 'maxTokens', 1, MAX_MAX_TOKENS, true, DEFAULT_MAX_TOKENS),
+    maxSteps: readNumber(record, 'maxSteps', 1, MAX_MAX_STEPS, true, DEFAULT_MAX_STEPS),
+    system: system === '' ? undefined : system,
+    schema: options.schema === undefined ? undefined : prepareSchema(options.schema, label),
+    timeoutMs: options.timeout === undefined ? undefined : parseTimeout(options.timeout),
+    disableTools: optionalBoolean(record, 'disableTools'),
+    enableAnalytics: optionalBoolean(record, 'enableAnalytics'),
+    enableEvaluation: optionalBoolean(record, 'enableEvaluation'),
+    context,
+    messages: [...history.turns, { role: 'user', content: userContent }],
+    hasHistory: history.turns.length > 0,
+    extraTools: readTools(options.tools),
+    confirmedTools: new Set(confirmed ?? []),
+    abortSignal,
+    evaluation: {
+      ...(judgeProvider !== undefined && judgeProvider !== 'auto' ? { provider: judgeProvider } : {}),
+      ...(evaluation?.model !== undefined ? { model: evaluation.model } : {}),
+      ...(evaluation?.timeout !== undefined ? { timeoutMs: parseTimeout(evaluation.timeout, 'evaluation.timeout') } : {}),
+    },
+    evaluationDomain: optionalString(record, 'evaluationDomain'),
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * The Switchyard generation toolkit as a library (`import { NeuroLink } from 'switchyard'`):
+ * a NeuroLink-compatible surface over eleven provider kinds plus `openai-compatible`.
+ */
+export { NeuroLink, type NeuroLinkOptions, type ToolInfo } from './toolkit/neurolink.js';
+export {
+  AIProviderFactory,
+  createAIProvider,
+  createAIProviderWithFallback,
+  createBestAIProvider,
+  getAvailableProviders,
+  getBestProvider,
+  isValidProvider,
+  type ProviderRequest,
+} from './toolkit/factories.js';
+export type { AIProvider } from './toolkit/ai-provider.js';
+export { getTelemetryStatus, initializeTelemetry, shutdownTelemetry, type TelemetryConfig, type TelemetryResult, type TelemetryStatus } from './toolkit/telemetry-api.js';
+export type { ProviderStatus, ProviderStatusOptions } from './toolkit/provider-status.js';
+export { createTool, validateTool, type SimpleTool } from './generation/tools/create-tool.js';
+export { builtInToolNames, createBuiltInTools, type BuiltInToolsOptions } from './generation/tools/built-in-tools.js';
+export type { ModelRegistryView } from './toolkit/model-registry-view.js';
+export { DynamicModelRegistry, loadDefaultModelRegistry } from './generation/models/dynamic-model-registry.js';
+export type { DynamicModelOptions, ModelConfig, ModelPricing, ModelResolutionResult, ModelSearchOptions } from './generation/models/model-config.js';
+export { VERSION } from './toolkit/version.js';
+
+export { AIProviderError, type GenerationErrorCode } from './generation/errors/ai-provider-error.js';
+export { AuthenticationError, ConfigurationError, InvalidRequestError, QuotaExceededError, RateLimitError, TimeoutError } from './generation/errors/provider-errors.js';
+export { MCPConfigurationError, MCPConnectionError, MCPError, MCPToolError } from './generation/errors/mcp-errors.js';
+export { UserConfirmationRequiredError } from './generation/errors/user-confirmation-required-error.js';
+
+export { providerNames, type AIProviderName, type ProviderName } from './generation/provider-name.js';
+export { parseTimeout } from './generation/parse-timeout.js';
+export type { ConversationTurn, EvaluationOptions, GenerateOptions, OutputSchema, StreamOptions } from './generation/generate-options.js';
+export type {
+  AlertLevel,
+  AnalyticsData,
+  EvaluationData,
+  GenerateResult,
+  ProviderAttempt,
+  StreamChunk,
+  StreamResult,
+  ToolCallData,
+  ToolExecutionData,
+  ToolResultData,
+  UsageData,
+} from './generation/generate-result.js';
+export type { ProviderSelection } from './generation/select-provider.js';
+export type { JsonSchema, ToolCallContext, ToolDefinition } from './generation/tool-definition.js';
+export type { McpServerConfig } from './generation/mcp/mcp-server-config.js';
+export type { McpServerInfo, McpStatus } from './generation/mcp/mcp-status.js';

@@ -1,0 +1,242 @@
+import { McpManager } from '../adapters/mcp/mcp-manager.js';
+import type { ProviderDefinition, ProviderOverrides } from '../adapters/llm/provider-definition.js';
+import { providerDefinitions } from '../adapters/llm/provider-registry.js';
+import { loadToolkitEnv, processWorkingDirectory, type ToolkitEnv } from '../config/load-toolkit-env.js';
+import { DeprecationNotice, processDeprecationNotice } from '../generation/deprecation-notice.js';
+import { InvalidRequestError } from '../generation/errors/provider-errors.js';
+import { UserConfirmationRequiredError } from '../generation/errors/user-confirmation-required-error.js';
+import type { GenerateOptions, StreamOptions } from '../generation/generate-options.js';
+import type { GenerateResult, StreamResult } from '../generation/generate-result.js';
+import { GenerationService } from '../generation/generation-service.js';
+import type { McpServerConfig } from '../generation/mcp/mcp-server-config.js';
+import type { McpServerInfo, McpStatus } from '../generation/mcp/mcp-status.js';
+import type { ProviderCatalog } from '../generation/provider-catalog.js';
+import { normalizeProviderName, type ProviderName } from '../generation/provider-name.js';
+import { selectProvider, type ProviderSelection } from '../generation/select-provider.js';
+import type { GenerationTelemetry } from '../generation/telemetry.js';
+import type { ToolDefinition } from '../generation/tool-definition.js';
+import { bindProvider, type AIProvider } from './ai-provider.js';
+import { toToolDefinition, type SimpleTool } from './custom-tools.js';
+import type { ModelRegistryView } from './model-registry-view.js';
+import { createProviderCatalog } from './provider-catalog.js';
+import { providerStatuses, type ProviderStatus, type ProviderStatusOptions } from './provider-status.js';
+import { currentTelemetry } from './telemetry-api.js';
+import { defaultBuiltInTools, defaultModelRegistry } from './toolkit-defaults.js';
+import { readToolkitSettings, type ToolkitSettings } from './toolkit-settings.js';
+
+export interface NeuroLinkOptions {
+  /** Where `.env`, `config/models.json` and `.mcp-config.json` are read, and the file tools' sandbox root. Default: the working directory. */
+  readonly cwd?: string;
+  /** Use exactly these variables instead of the process environment merged with `<cwd>/.env`. */
+  readonly env?: ToolkitEnv;
+  /** Test seam: e.g. a `fetch` that reaches a local fake provider. */
+  readonly providerOverrides?: ProviderOverrides;
+  readonly providerDefinitions?: Readonly<Record<ProviderName, ProviderDefinition>>;
+  readonly modelRegistry?: ModelRegistryView;
+  /** Replaces the six built-in tools (an empty list turns them off). */
+  readonly builtInTools?: readonly ToolDefinition[];
+  readonly mcpManager?: McpManager;
+  /** Default: the process telemetry set up by `initializeTelemetry`. */
+  readonly telemetry?: GenerationTelemetry;
+  /** Where deprecation warnings go (default `console.warn`, once per process). */
+  readonly warn?: (message: string) => void;
+}
+
+function isKnownProvider(name: string): boolean {
+  const normalized = normalizeProviderName(name);
+  return normalized !== undefined && normalized !== 'auto';
+}
+
+/** A tool as `getAllAvailableTools` lists it (the interface's ToolInfo). */
+export interface ToolInfo {
+  readonly name: string;
+  readonly description: string;
+  readonly serverId: string;
+  readonly category: 'built-in' | 'custom' | 'mcp';
+  readonly parameters: Readonly<Record<string, unknown>>;
+  readonly requiresConfirmation: boolean;
+}
+
+/**
+ * The toolkit's main entry: generate and stream over every provider kind with automatic
+ * selection and fallback, built-in, custom and MCP tools, analytics, evaluation and telemetry.
+ * Construction reads settings only; nothing connects or spawns until a method needs it.
+ */
+export class NeuroLink {
+  readonly settings: ToolkitSettings;
+  readonly env: ToolkitEnv;
+  /** The dynamic model registry in use (pricing, defaults, `findBestModel`), when one is loaded. */
+  readonly modelRegistry: ModelRegistryView | undefined;
+  private readonly cwd: string;
+  private readonly catalog: ProviderCatalog;
+  private readonly service: GenerationService;
+  private readonly customTools = new Map<string, ToolDefinition>();
+  private readonly builtIns: readonly ToolDefinition[];
+  private mcp: McpManager | undefined;
+
+  constructor(options: NeuroLinkOptions = {}) {
+    this.cwd = options.cwd ?? processWorkingDirectory();
+    this.env = options.env ?? loadToolkitEnv({ cwd: this.cwd });
+    this.settings = readToolkitSettings(this.env);
+    const notice = options.warn !== undefined ? new DeprecationNotice(options.warn, this.settings.suppressDeprecation) : processDeprecationNotice;
+    if (options.warn === undefined && this.settings.suppressDeprecation) processDeprecationNotice.suppress(true);
+    const registry = options.modelRegistry ?? defaultModelRegistry(this.cwd);
+    this.modelRegistry = registry;
+    this.catalog = createProviderCatalog({ definitions: options.providerDefinitions ?? providerDefinitions, env: this.env, registry, overrides: options.providerOverrides });
+    this.builtIns = options.builtInTools ?? defaultBuiltInTools(this.cwd);
+    this.mcp = options.mcpManager;
+    this.service = new GenerationService({
+      catalog: this.catalog,
+      tools: () => this.toolsForCall(),
+      priceOf: (modelId) => registry?.getModelConfig(modelId)?.pricing,
+      env: this.env,
+      telemetry: () => options.telemetry ?? currentTelemetry(),
+      notice,
+      ...(this.settings.defaultProvider !== undefined ? { defaultProvider: this.settings.defaultProvider } : {}),
+      evaluation: this.settings.evaluation,
+    });
+  }
+
+  /** Generates text; without `provider`, walks the configured providers in order on retryable failures. */
+  generate(options: GenerateOptions | string): Promise<GenerateResult> {
+    return this.service.generate(options);
+  }
+
+  /** Alias of `generate`. */
+  gen(options: GenerateOptions | string): Promise<GenerateResult> {
+    return this.service.generate(options);
+  }
+
+  /** Streams text; the provider may change only before the first chunk. */
+  stream(options: StreamOptions | string): Promise<StreamResult> {
+    return this.service.stream(options);
+  }
+
+  /** @deprecated Legacy form (`prompt`); use `generate`. The result also carries `text`. */
+  async generateText(options: GenerateOptions | string): Promise<GenerateResult & { readonly text: string }> {
+    const result = await this.service.generate(options);
+    return { ...result, text: result.content };
+  }
+
+  /** @deprecated Legacy form: yields plain strings; use `stream`. */
+  async *streamText(prompt: string, options: Omit<StreamOptions, 'input' | 'prompt'> = {}): AsyncIterable<string> {
+    const result = await this.service.stream({ ...options, input: { text: prompt } });
+    for await (const chunk of result.stream) yield chunk.content;
+  }
+
+  /** An `AIProvider` pinned to one provider (ConfigurationError naming the variable when it is not configured). */
+  createProvider(name: string, model?: string): AIProvider {
+    const selection = this.getProviderSelection(name);
+    return bindProvider(this.service, selection.provider, model);
+  }
+
+  registerTool(name: string, tool: SimpleTool | ToolDefinition): void {
+    this.customTools.set(name, toToolDefinition(name, tool));
+  }
+
+  registerTools(tools: Readonly<Record<string, SimpleTool | ToolDefinition>> | readonly { readonly name: string; readonly tool: SimpleTool | ToolDefinition }[]): void {
+    const entries = Array.isArray(tools) ? tools.map((entry) => [entry.name, entry.tool] as const) : Object.entries(tools);
+    const converted = entries.map(([name, tool]) => toToolDefinition(name, tool));
+    for (const tool of converted) this.customTools.set(tool.name, tool);
+  }
+
+  unregisterTool(name: string): boolean {
+    return this.customTools.delete(name);
+  }
+
+  getCustomTools(): ReadonlyMap<string, ToolDefinition> {
+    return new Map(this.customTools);
+  }
+
+  /**
+   * Runs a tool directly (custom, built-in, then MCP). A tool flagged `requiresConfirmation`
+   * (e.g. writeFile) runs only with `{ confirm: true }`; otherwise `UserConfirmationRequiredError`.
+   */
+  async executeTool(name: string, params: Readonly<Record<string, unknown>> = {}, options: { readonly confirm?: boolean; readonly signal?: AbortSignal } = {}): Promise<unknown> {
+    const local = this.customTools.get(name) ?? this.builtIns.find((tool) => tool.name === name);
+    const tool = local ?? (this.mcp !== undefined ? (await this.mcp.listTools()).find((candidate) => candidate.name === name) : undefined);
+    if (tool === undefined) throw new InvalidRequestError(`no tool named "${name}"`, 'toolkit', 'name');
+    if (tool.requiresConfirmation === true && options.confirm !== true) throw new UserConfirmationRequiredError(name);
+    return tool.execute(params, {
+      toolCallId: `direct-${crypto.randomUUID()}`,
+      ...(options.signal !== undefined ? { abortSignal: options.signal } : {}),
+      ...(options.confirm === true ? { confirmedTools: new Set([name]) } : {}),
+    });
+  }
+
+  async getAllAvailableTools(): Promise<ToolInfo[]> {
+    const describe = (tool: ToolDefinition, category: ToolInfo['category']): ToolInfo => ({
+      name: tool.name,
+      description: tool.description,
+      serverId: category === 'mcp' ? tool.source : category === 'built-in' ? 'switchyard-built-in' : `custom-tool-${tool.name}`,
+      category,
+      parameters: tool.inputSchema,
+      requiresConfirmation: tool.requiresConfirmation === true,
+    });
+    const mcpTools = this.mcp !== undefined ? await this.mcp.listTools() : [];
+    return [...this.builtIns.map((tool) => describe(tool, 'built-in')), ...[...this.customTools.values()].map((tool) => describe(tool, 'custom')), ...mcpTools.map((tool) => describe(tool, 'mcp'))];
+  }
+
+  /** Adds and connects an MCP server for this process (`persist: true` also writes `.mcp-config.json`). */
+  async addMCPServer(serverId: string, config: McpServerConfig, options: { readonly persist?: boolean } = {}): Promise<void> {
+    await this.mcpManager().addServer(serverId, config, { persist: options.persist ?? false });
+  }
+
+  async removeMCPServer(serverId: string, options: { readonly persist?: boolean } = {}): Promise<void> {
+    await this.mcpManager().removeServer(serverId, { persist: options.persist ?? false });
+  }
+
+  /** Reads `<cwd>/.mcp-config.json` and connects its enabled servers (explicit: nothing is spawned implicitly). */
+  async loadMCPConfig(): Promise<{ readonly connected: readonly string[]; readonly failed: readonly { readonly id: string; readonly error: string }[] }> {
+    await this.mcpManager().loadConfig();
+    return this.mcpManager().connectAll();
+  }
+
+  getMCPStatus(): McpStatus & { readonly customToolsCount: number } {
+    const status = this.mcpManager().getStatus();
+    return { ...status, customToolsCount: this.customTools.size };
+  }
+
+  listMCPServers(): McpServerInfo[] {
+    return this.mcpManager().listServers();
+  }
+
+  /** Settings-only status of every provider; `{ probe: true }` makes a 1-token call to each configured one. */
+  getProviderStatus(options: ProviderStatusOptions = {}): Promise<ProviderStatus[]> {
+    return providerStatuses(this.catalog, options);
+  }
+
+  /** Which provider a call without `provider` would use, and why (offline, deterministic). */
+  getProviderSelection(requested?: string): ProviderSelection {
+    const name = requested === undefined ? undefined : normalizeProviderName(requested);
+    if (requested !== undefined && name === undefined) throw new InvalidRequestError(`provider names no known provider: "${requested}"`, 'toolkit', 'provider');
+    return selectProvider(this.catalog, name, this.settings.defaultProvider);
+  }
+
+  async getBestProvider(requested?: string): Promise<ProviderName> {
+    return this.getProviderSelection(requested).provider;
+  }
+
+  async getAvailableProviders(): Promise<ProviderName[]> {
+    return this.catalog.names.filter((name) => this.catalog.isConfigured(name));
+  }
+
+  isValidProvider(name: string): boolean {
+    return isKnownProvider(name);
+  }
+
+  /** Closes MCP connections. */
+  async close(): Promise<void> {
+    await this.mcp?.close();
+  }
+
+  private mcpManager(): McpManager {
+    this.mcp ??= new McpManager({ cwd: this.cwd });
+    return this.mcp;
+  }
+
+  private async toolsForCall(): Promise<readonly ToolDefinition[]> {
+    const mcpTools = this.mcp !== undefined ? await this.mcp.listTools() : [];
+    return [...this.customTools.values(), ...this.builtIns, ...mcpTools];
+  }
+}

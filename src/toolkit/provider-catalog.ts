@@ -1,0 +1,44 @@
+import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from '../adapters/llm/provider-definition.js';
+import { missingProviderEnv } from '../adapters/llm/provider-registry.js';
+import type { LanguageModelClient } from '../generation/language-model-client.js';
+import type { ProviderCatalog } from '../generation/provider-catalog.js';
+import { providerNames, type ProviderName } from '../generation/provider-name.js';
+
+/** The part of the model registry the catalog uses: a provider's default model. */
+export interface DefaultModelSource {
+  getDefaultModel(provider: string): { readonly id: string } | undefined;
+}
+
+export interface ProviderCatalogOptions {
+  readonly definitions: Readonly<Record<ProviderName, ProviderDefinition>>;
+  readonly env: ProviderEnv;
+  readonly registry?: DefaultModelSource | undefined;
+  readonly overrides?: ProviderOverrides | undefined;
+}
+
+/**
+ * The domain's `ProviderCatalog` over the adapters' provider definitions and the loaded
+ * environment. Model precedence (reference §2): the call's model > the provider's model variable
+ * (`OPENAI_MODEL`, …) > the local registry's default > the definition's built-in default.
+ */
+export function createProviderCatalog(options: ProviderCatalogOptions): ProviderCatalog {
+  const { definitions, env } = options;
+  const missing = (name: ProviderName): string | undefined => missingProviderEnv(definitions[name], env);
+  const defaultModel = (name: ProviderName): string => {
+    const definition = definitions[name];
+    for (const variable of definition.modelEnv) {
+      const value = env[variable]?.trim();
+      if (value) return value;
+    }
+    return options.registry?.getDefaultModel(name)?.id ?? definition.defaultModel;
+  };
+  return {
+    names: providerNames,
+    isConfigured: (name) => missing(name) === undefined,
+    missingEnv: (name) => missing(name)?.split(', ') ?? [],
+    defaultModel,
+    createClient(name, modelId): LanguageModelClient {
+      return definitions[name].create(env, modelId ?? defaultModel(name), options.overrides);
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { OtelTelemetry } from '../../../src/adapters/telemetry/otel-telemetry.js';
+import { DeprecationNotice } from '../../../src/generation/deprecation-notice.js';
+import { AIProviderError } from '../../../src/generation/errors/ai-provider-error.js';
+import { GenerationService } from '../../../src/generation/generation-service.js';
+import type { GenerationTelemetry } from '../../../src/generation/telemetry.js';
+import { ScriptedLanguageModel, scriptedCatalog } from '../../helpers/scripted-language-model.js';
+
+function otel(samplingRate: number, overrides: Partial<ConstructorParameters<typeof OtelTelemetry>[0]> = {}): OtelTelemetry {
+  return new OtelTelemetry({ serviceName: 'test', serviceVersion: '0.0.0', enableTracing: true, enableMetrics: true, enableLogs: true, samplingRate, inMemory: true, ...overrides });
+}
+
+function serviceWith(telemetry: GenerationTelemetry, clients: ConstructorParameters<typeof ScriptedLanguageModel>[2], second?: ScriptedLanguageModel): GenerationService {
+  const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', clients);
+  return new GenerationService({
+    catalog: scriptedCatalog(second === undefined ? { openai } : { openai, [second.provider]: second }),
+    tools: async () => [],
+    telemetry: () => telemetry,
+    notice: new DeprecationNotice(() => undefined),
+    evaluation: { timeoutMs: 100 },
+  });
+}
+
+async function metricNames(telemetry: OtelTelemetry): Promise<Map<string, number>> {
+  const collected = await telemetry.collectMetrics();
+  const totals = new Map<string, number>();
+  for (const scope of collected?.scopeMetrics ?? []) {
+    for (const metric of scope.metrics) {
+      const sum = metric.dataPoints.reduce((acc, point) => acc + (typeof point.value === 'number' ? point.value : point.value.count), 0);
+      totals.set(metric.descriptor.name, sum);
+    }
+  }
+  return totals;
+}
+
+describe('telemetry around model calls', () => {
+  it('records a span with GenAI attributes and metrics for each generate', async () => {
+    const telemetry = otel(1);
+    await serviceWith(telemetry, [{ text: 'hi', usage: { inputTokens: 5, outputTokens: 7, totalTokens: 12 } }]).generate('x');
+    const [span] = telemetry.finishedSpans();
+    expect(span?.name).toBe('ai.openai.generate');
+    expect(span?.attributes).toMatchObject({
+      'gen_ai.system': 'openai',
+      'gen_ai.request.model': 'gpt-4o-mini',
+      'gen_ai.response.model': 'gpt-4o-mini',
+      'gen_ai.usage.input_tokens': 5,
+      'gen_ai.usage.output_tokens': 7,
+      'switchyard.outcome': 'success',
+    });
+    expect(span?.events.map((event) => event.name)).toEqual(['ai.call.completed']);
+    const metrics = await metricNames(telemetry);
+    expect(metrics.get('ai_requests_total')).toBe(1);
+    expect(metrics.get('ai_tokens_used_total')).toBe(12);
+    expect(metrics.get('ai_request_duration_ms')).toBe(1);
+    expect(telemetry.stats()).toEqual({ tracesCollected: 1, metricsCollected: 4, logsCollected: 1 });
+    await telemetry.shutdown();
+  });
+
+  it('marks failed calls, one span per provider tried', async () => {
+    const telemetry = otel(1);
+    const anthropic = new ScriptedLanguageModel('anthropic', 'claude', [{ text: 'ok' }]);
+    await serviceWith(telemetry, [{ error: new AIProviderError('down', 'openai', { statusCode: 503 }) }], anthropic).generate('x');
+    const spans = telemetry.finishedSpans();
+    expect(spans.map((span) => [span.name, span.status.code])).toEqual([
+      ['ai.openai.generate', 2],
+      ['ai.anthropic.generate', 0],
+    ]);
+    expect(spans[0]?.attributes['error.type']).toBe('PROVIDER_ERROR');
+    expect((await metricNames(telemetry)).get('ai_provider_errors_total')).toBe(1);
+    await telemetry.shutdown();
+  });
+
+  it('records a stream once it has ended', async () => {
+    const telemetry = otel(1);
+    const result = await serviceWith(telemetry, [{ chunks: ['a', 'b'] }]).stream('x');
+    expect(telemetry.finishedSpans()).toEqual([]);
+    for await (const chunk of result.stream) expect(chunk.content).toMatch(/a|b/);
+    expect(telemetry.finishedSpans().map((span) => span.name)).toEqual(['ai.openai.stream']);
+    await telemetry.shutdown();
+  });
+
+  it('samples spans by trace id ratio but counts every call in metrics', async () => {
+    const telemetry = otel(0);
+    await serviceWith(telemetry, [{ text: 'a' }, { text: 'b' }]).generate('x');
+    expect(telemetry.finishedSpans()).toEqual([]);
+    expect((await metricNames(telemetry)).get('ai_requests_total')).toBe(1);
+    await telemetry.shutdown();
+  });
+
+  it('never starts an observation when telemetry is off', async () => {
+    const off: GenerationTelemetry = {
+      enabled: false,
+      startCall: () => {
+        throw new Error('startCall must not run when telemetry is disabled');
+      },
+    };
+    const service = serviceWith(off, [{ text: 'a' }, { chunks: ['b'] }]);
+    expect((await service.generate('x')).content).toBe('a');
+    const stream = await service.stream('y');
+    for await (const chunk of stream.stream) expect(chunk.content).toBe('b');
+  });
+});
+
+describe('telemetry around tool executions', () => {
+  it('records a span and a counter per tool call inside a generate', async () => {
+    const telemetry = otel(1);
+    const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [{ text: 'done', callTools: [{ name: 'lookup', args: { q: 'x' } }] }]);
+    const service = new GenerationService({
+      catalog: scriptedCatalog({ openai }),
+      tools: async () => [{ name: 'lookup', description: 'looks something up', inputSchema: { type: 'object' }, source: 'custom', execute: async () => ({ success: false, error: 'not found' }) }],
+      telemetry: () => telemetry,
+      notice: new DeprecationNotice(() => undefined),
+      evaluation: { timeoutMs: 100 },
+    });
+    await service.generate('x');
+    const spans = telemetry.finishedSpans();
+    expect(spans.map((span) => span.name)).toEqual(['tool.lookup', 'ai.openai.generate']);
+    expect(spans[0]?.attributes).toMatchObject({ 'gen_ai.tool.name': 'lookup', 'switchyard.tool.source': 'custom', 'switchyard.outcome': 'error', 'error.type': 'TOOL_FAILED' });
+    expect((await metricNames(telemetry)).get('tool_calls_total')).toBe(1);
+    await telemetry.shutdown();
+  });
+});
