@@ -10,15 +10,18 @@ import { httpSchemas } from './http-schemas.js';
 import { registerApiEvents } from './plugins/api-events.js';
 import { credentialMerchantOf, registerAuthentication } from './plugins/authentication.js';
 import { registerErrorHandling } from './plugins/errors.js';
+import { registerJsonBodyParser } from './plugins/json-body.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { authRoutes } from './routes/auth.js';
 import { configRoutes } from './routes/config.js';
 import { gatewayDecisionRoutes } from './routes/gateway-decision.js';
 import { healthRoutes } from './routes/health.js';
+import { legacyDecisionGatewayRoutes } from './routes/legacy-decision-gateway.js';
 import { merchantAccountRoutes } from './routes/merchant-account.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { ruleConfigurationRoutes } from './routes/rule-configuration.js';
+import { routingRuleRoutes } from './routes/routing-rules.js';
 import { scoreFeedbackRoutes } from './routes/score-feedback.js';
 
 /** A caller's x-request-id is honoured when it is a sane token; anything else (log injection, huge) is replaced. */
@@ -55,6 +58,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   registerAuthentication(app, { auth });
   // Only JSON bodies are accepted (415 otherwise), except on the decision routes below.
   app.removeContentTypeParser('text/plain');
+  // An empty JSON body is no body (clients send the header on bodiless calls); see the plugin.
+  registerJsonBodyParser(app);
   for (const schema of httpSchemas) app.addSchema(schema);
 
   await app.register(swagger, {
@@ -81,6 +86,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(async (scope) => merchantAccountRoutes(scope, { ...deps, adminSecret: config.adminSecret, adminSecretHeader: config.adminSecretHeader }));
   await app.register(async (scope) => ruleConfigurationRoutes(scope, deps));
   await app.register(async (scope) => configRoutes(scope, deps));
+  await app.register(async (scope) => routingRuleRoutes(scope, deps));
   await app.register(async (scope) => analyticsRoutes(scope, { ...deps, merchantOf: credentialMerchantOf }));
   await app.register(async (scope) => {
     // decision-engine reads these bodies itself, whatever the Content-Type says.
@@ -93,6 +99,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       }
     });
     await gatewayDecisionRoutes(scope, deps);
+    await legacyDecisionGatewayRoutes(scope, deps);
     await scoreFeedbackRoutes(scope, deps);
   });
   return app;

@@ -17,8 +17,13 @@ import srDimensionRequest from '../schemas/http/config/sr-dimension-request.json
 import coBadgedMetadata from '../schemas/http/gateway-decision/co-badged-metadata.json' with { type: 'json' };
 import decideGatewayRequest from '../schemas/http/gateway-decision/decide-gateway-request.json' with { type: 'json' };
 import decidedGateway from '../schemas/http/gateway-decision/decided-gateway.json' with { type: 'json' };
+import decisionGatewayRequest from '../schemas/http/gateway-decision/decision-gateway-request.json' with { type: 'json' };
+import legacyDeciderRequest from '../schemas/http/gateway-decision/legacy-decider-request.json' with { type: 'json' };
+import legacyDecisionResponse from '../schemas/http/gateway-decision/legacy-decision-response.json' with { type: 'json' };
 import paymentInfo from '../schemas/http/gateway-decision/payment-info.json' with { type: 'json' };
 import debitRoutingToggle from '../schemas/http/merchant-account/debit-routing-toggle.json' with { type: 'json' };
+import gatewayCapabilities from '../schemas/http/merchant-account/gateway-capabilities.json' with { type: 'json' };
+import gatewayCapability from '../schemas/http/merchant-account/gateway-capability.json' with { type: 'json' };
 import merchantAccountCreate from '../schemas/http/merchant-account/merchant-account-create.json' with { type: 'json' };
 import debitRoutingConfig from '../schemas/http/rule-configuration/debit-routing-config.json' with { type: 'json' };
 import eliminationConfig from '../schemas/http/rule-configuration/elimination-config.json' with { type: 'json' };
@@ -26,6 +31,12 @@ import ruleConfigLookup from '../schemas/http/rule-configuration/rule-config-loo
 import ruleConfigRequest from '../schemas/http/rule-configuration/rule-config-request.json' with { type: 'json' };
 import successRateConfig from '../schemas/http/rule-configuration/success-rate-config.json' with { type: 'json' };
 import successRateSubLevelConfig from '../schemas/http/rule-configuration/success-rate-sub-level-config.json' with { type: 'json' };
+import connectorInfo from '../schemas/http/routing-rules/connector-info.json' with { type: 'json' };
+import hybridRoutingRequest from '../schemas/http/routing-rules/hybrid-routing-request.json' with { type: 'json' };
+import routingAlgorithmRef from '../schemas/http/routing-rules/routing-algorithm-ref.json' with { type: 'json' };
+import routingEvaluateRequest from '../schemas/http/routing-rules/routing-evaluate-request.json' with { type: 'json' };
+import routingRuleCreate from '../schemas/http/routing-rules/routing-rule-create.json' with { type: 'json' };
+import routingRuleUpdate from '../schemas/http/routing-rules/routing-rule-update.json' with { type: 'json' };
 import updateGatewayScoreRequest from '../schemas/http/score-feedback/update-gateway-score-request.json' with { type: 'json' };
 import updateScoreLegacyRequest from '../schemas/http/score-feedback/update-score-legacy-request.json' with { type: 'json' };
 
@@ -54,7 +65,12 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   paymentInfo,
   decideGatewayRequest,
   decidedGateway,
+  legacyDeciderRequest,
+  decisionGatewayRequest,
+  legacyDecisionResponse,
   debitRoutingToggle,
+  gatewayCapability,
+  gatewayCapabilities,
   merchantAccountCreate,
   debitRoutingConfig,
   eliminationConfig,
@@ -64,6 +80,12 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   ruleConfigLookup,
   updateGatewayScoreRequest,
   updateScoreLegacyRequest,
+  connectorInfo,
+  routingRuleCreate,
+  routingRuleUpdate,
+  routingAlgorithmRef,
+  routingEvaluateRequest,
+  hybridRoutingRequest,
 ];
 
 /** A `$ref` to a registered schema, as fastify route schemas want it. */

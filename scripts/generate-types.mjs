@@ -33,7 +33,8 @@ function localiseRefs(node) {
 }
 
 export async function generate() {
-  const files = walk(join(root, 'schemas')).filter((f) => !f.includes('/clickhouse/')).sort();
+  // schemas/models.json is data (the default model registry), not a schema.
+  const files = walk(join(root, 'schemas')).filter((f) => !f.includes('/clickhouse/') && !f.endsWith('/schemas/models.json')).sort();
   const definitions = {};
   for (const file of files) {
     const schema = JSON.parse(readFileSync(file, 'utf8'));

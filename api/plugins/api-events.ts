@@ -24,9 +24,11 @@ type Body = Record<string, unknown> | undefined;
 function subjectOf(request: FastifyRequest): { merchantId: string; paymentId: string | null } {
   const body = (typeof request.body === 'object' && request.body !== null ? request.body : undefined) as Body;
   const params = request.params as Record<string, string> | undefined;
-  const detail = body?.['txn_detail'] as Body;
+  // txn_detail: legacy /update-score; txnDetail and merchantAccount: legacy /decision_gateway.
+  const detail = (body?.['txn_detail'] ?? body?.['txnDetail']) as Body;
+  const account = body?.['merchantAccount'] as Body;
   const paymentInfo = body?.['paymentInfo'] as Body;
-  const merchantId = body?.['merchantId'] ?? body?.['merchant_id'] ?? detail?.['merchantId'] ?? params?.['merchantId'] ?? '';
+  const merchantId = body?.['merchantId'] ?? body?.['merchant_id'] ?? account?.['merchantId'] ?? detail?.['merchantId'] ?? params?.['merchantId'] ?? '';
   const paymentId = paymentInfo?.['paymentId'] ?? body?.['paymentId'] ?? detail?.['txnUuid'] ?? null;
   return { merchantId: typeof merchantId === 'string' ? merchantId : '', paymentId: typeof paymentId === 'string' ? paymentId : null };
 }

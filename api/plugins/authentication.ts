@@ -44,12 +44,16 @@ export interface RouteTableEntry {
   readonly url: string;
   readonly auth: RouteAuth | undefined;
   readonly merchantFrom: MerchantSource | undefined;
+  /** Whether the route declares a body schema (the bodiless-requests contract test reads it). */
+  readonly hasBody: boolean;
 }
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: RouteAuth;
     merchantFrom?: MerchantSource;
+    /** 'bearer' routes only: a logged-out token still passes (POST /auth/logout is idempotent). */
+    acceptsRevokedSession?: boolean;
   }
   interface FastifyRequest {
     /** Set by the guard on 'bearer' and 'either' routes; null on public ones. */
@@ -224,7 +228,7 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
     }
     const declared = route.config?.auth;
     for (const method of [route.method].flat()) {
-      table.push({ method, url: route.url, auth: declared, merchantFrom: route.config?.merchantFrom });
+      table.push({ method, url: route.url, auth: declared, merchantFrom: route.config?.merchantFrom, hasBody: route.schema?.body !== undefined });
     }
     if (declared === undefined) app.log.warn({ url: route.url }, 'route declares no auth: guarded as either');
     const effective = declared ?? 'either';
@@ -240,7 +244,8 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
     if (guard === 'none' || guard === 'admin-secret') return;
     const bearerToken = bearerTokenOf(request);
     const apiKey = guard === 'either' ? headerValue(request, 'x-api-key') : undefined;
-    const result = await options.auth.authenticate({ bearerToken, apiKey: apiKey === '' ? undefined : apiKey });
+    const allowRevoked = guard === 'bearer' && request.routeOptions.config.acceptsRevokedSession === true;
+    const result = await options.auth.authenticate({ bearerToken, apiKey: apiKey === '' ? undefined : apiKey, allowRevoked });
     if (result.kind !== 'ok') throw credentialError(result);
     const context = result.context;
     request.credential = context.via === 'bearer'

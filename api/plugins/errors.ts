@@ -11,6 +11,8 @@ export type EnvelopeKind = 'decider' | 'generic';
 declare module 'fastify' {
   interface FastifyContextConfig {
     envelope?: EnvelopeKind;
+    /** Decider routes: the `error_message` of a body that does not parse (default "Error parsing request"). */
+    deciderParseMessage?: string;
   }
 }
 
@@ -31,6 +33,7 @@ const wireOf: Readonly<Record<ErrorCode, Wire>> = {
   SY_RULE_CONFIG_EXISTS: { kind: 'generic', status: 400, code: 'TE_04' },
   SY_SR_DIMENSION_INVALID: { kind: 'generic', status: 400, code: 'TE_04' },
   SY_RULE_CONFIG_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
+  SY_ROUTING_RULE_REJECTED: { kind: 'generic', status: 400, code: 'TE_04' },
   SY_ROUTING_GATEWAY_NOT_FOUND: { kind: 'decider', status: 400, infoCode: 'GATEWAY_NOT_FOUND', errorCode: 'invalid_request_error', statusText: 'Invalid Request' },
   SY_ROUTING_DEBIT_DISABLED: { kind: 'decider', status: 400, infoCode: 'TE_05', errorCode: 'debit_routing_not_enabled', statusText: 'Forbidden' },
   SY_ROUTING_COBADGE_NOT_FOUND: { kind: 'decider', status: 400, infoCode: 'CO_BADGED_NETWORK_NOT_FOUND', errorCode: 'invalid_request_error', statusText: 'Invalid Request' },
@@ -81,7 +84,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error.validation !== undefined) {
       const problem = describeValidationError(error.validation, error.validationContext);
       request.log.info({ problem }, 'request failed validation');
-      if (envelope === 'decider') return reply.code(400).send(deciderParseError(problem));
+      if (envelope === 'decider') return reply.code(400).send(deciderParseError(problem, request.routeOptions.config.deciderParseMessage));
       // 1.4.x answers shape errors of JSON bodies with 422 and this text.
       if (error.validationContext === 'body') {
         return reply.code(422).type('text/plain; charset=utf-8').send(`Failed to deserialize the JSON body into the target type: ${problem}`);
@@ -92,7 +95,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       request.log.info({ err: error }, 'request rejected');
-      if (envelope === 'decider') return reply.code(400).send(deciderParseError(error.message));
+      if (envelope === 'decider') return reply.code(400).send(deciderParseError(error.message, request.routeOptions.config.deciderParseMessage));
       if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
         return reply.code(415).type('text/plain; charset=utf-8').send('Expected request with `Content-Type: application/json`');
       }

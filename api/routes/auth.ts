@@ -63,7 +63,12 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
 
   app.post(
     '/auth/logout',
-    { schema: { tags, summary: 'Revoke this session token on every replica', response: { 200: ref('LogoutResponse') } }, config: { auth: 'bearer', merchantFrom: 'credential' } },
+    {
+      schema: { tags, summary: 'Revoke this session token on every replica; idempotent for the same token', response: { 200: ref('LogoutResponse') } },
+      // decision-engine's logout checks signature and expiry, not its denylist: logging a
+      // logged-out token out again is 200. Every other route still refuses it.
+      config: { auth: 'bearer', merchantFrom: 'credential', acceptsRevokedSession: true },
+    },
     async (request) => {
       await deps.auth.logout(sessionOf(request));
       return logoutResponse;

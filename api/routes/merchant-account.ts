@@ -6,6 +6,7 @@ import type { DebitRoutingToggle, MerchantAccountCreate } from '../../src/genera
 import { legacyDeciderInput } from '../../src/merchants/legacy-decider-input.js';
 import type { AppDeps } from '../app-deps.js';
 import { ref } from '../http-schemas.js';
+import { merchantAccountGatewayRoutes } from './merchant-account-gateways.js';
 
 const merchantIdParams = {
   type: 'object',
@@ -15,7 +16,7 @@ const merchantIdParams = {
 
 const merchantNotFound = () => new SwitchyardError('SY_MERCHANT_NOT_FOUND', { message: 'MerchantId not found' });
 
-/** Merchant Account: create (admin secret), read, delete, and the debit-routing switch. */
+/** Merchant Account: create (admin secret), read, delete, the debit-routing switch and the gateway capabilities. */
 export async function merchantAccountRoutes(app: FastifyInstance, deps: AppDeps & { adminSecret: string; adminSecretHeader: string }): Promise<void> {
   app.post<{ Body: MerchantAccountCreate }>(
     '/merchant-account/create',
@@ -105,4 +106,6 @@ export async function merchantAccountRoutes(app: FastifyInstance, deps: AppDeps 
       return { merchant_id: merchantId, debit_routing_enabled: request.body.enabled };
     },
   );
+
+  await merchantAccountGatewayRoutes(app, deps);
 }

@@ -9,7 +9,8 @@ export interface DeciderErrorEnvelope {
   readonly error_message: string;
   readonly priority_logic_tag: null;
   readonly routing_approach: string | null;
-  readonly filter_wise_gateways: null;
+  /** Legacy /decision_gateway only: per filter, the gateways it removed. */
+  readonly filter_wise_gateways: Readonly<Record<string, readonly string[]>> | null;
   readonly error_info: { readonly code: string; readonly user_message: string; readonly developer_message: string };
   readonly priority_logic_output: null;
   readonly is_dynamic_mga_enabled: false;
@@ -23,6 +24,7 @@ export function deciderError(input: {
   userMessage?: string;
   developerMessage?: string;
   routingApproach?: string | null;
+  filterWiseGateways?: Readonly<Record<string, readonly string[]>> | null;
 }): DeciderErrorEnvelope {
   return {
     status: input.status,
@@ -30,7 +32,7 @@ export function deciderError(input: {
     error_message: input.message,
     priority_logic_tag: null,
     routing_approach: input.routingApproach ?? null,
-    filter_wise_gateways: null,
+    filter_wise_gateways: input.filterWiseGateways ?? null,
     error_info: {
       code: input.infoCode,
       user_message: input.userMessage ?? input.message,
@@ -42,7 +44,7 @@ export function deciderError(input: {
 }
 
 /** The envelope for any body that could not be parsed or failed its schema; the developer message names the problem. */
-export function deciderParseError(problem: string, message = 'Error parsing request'): DeciderErrorEnvelope {
+export function deciderParseError(problem: string, message: string | undefined = 'Error parsing request'): DeciderErrorEnvelope {
   return deciderError({
     status: '400',
     errorCode: '400',

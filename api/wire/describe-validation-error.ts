@@ -5,7 +5,9 @@ import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
  * "paymentInfo: missing field `paymentId`" or "rankingAlgorithm: must be one of SR_BASED_ROUTING, …".
  */
 export function describeValidationError(errors: readonly FastifySchemaValidationError[], context: string | undefined): string {
-  const parts = errors.slice(0, 5).map((error) => {
+  // An if/then/else schema adds a summary error ("must match then schema") after the one that matters.
+  const relevant = errors.length > 1 ? errors.filter((error) => error.keyword !== 'if') : errors;
+  const parts = relevant.slice(0, 5).map((error) => {
     const path = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
     const where = path === '' ? (context ?? 'body') : path;
     const params = error.params as Record<string, unknown>;

@@ -8,7 +8,7 @@ export function toDecidedGateway(decision: Decision, latencyMs: number | null): 
     fallback_gateways: [...decision.fallbackGateways],
     gateway_priority_map: decision.gatewayPriorityMap === null ? null : { ...decision.gatewayPriorityMap },
     filter_wise_gateways: null,
-    priority_logic_tag: null,
+    priority_logic_tag: decision.priorityLogicOutput?.priorityLogicTag ?? null,
     routing_approach: decision.routingApproach,
     gateway_before_evaluation: decision.gatewayBeforeEvaluation,
     priority_logic_output: decision.priorityLogicOutput as DecidedGateway['priority_logic_output'],

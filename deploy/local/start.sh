@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Starts the distributed-mode infrastructure without Docker:
-#   deploy/local/start.sh [redis|clickhouse|kafka|all]...   (default: all)
+#   deploy/local/start.sh [redis|clickhouse|kafka|litellm|all]...   (default: all)
 # Each service is installed on first use, reused when already running, and waited for until it
 # answers. Progress goes to stderr; stdout gets one "# <service> <url> ready" line per service and
 # then KEY=VALUE lines, so either of these works:
@@ -16,9 +16,9 @@ LOG_TAG=start
 services=()
 for arg in "${@:-all}"; do
   case "$arg" in
-    all) services+=(redis clickhouse kafka) ;;
-    redis | clickhouse | kafka) services+=("$arg") ;;
-    *) echo "usage: $0 [redis|clickhouse|kafka|all]..." >&2; exit 2 ;;
+    all) services+=(redis clickhouse kafka litellm) ;;
+    redis | clickhouse | kafka | litellm) services+=("$arg") ;;
+    *) echo "usage: $0 [redis|clickhouse|kafka|litellm|all]..." >&2; exit 2 ;;
   esac
 done
 
@@ -27,6 +27,7 @@ url_of() {
     redis) echo "redis://127.0.0.1:${REDIS_PORT:-6379}" ;;
     clickhouse) echo "http://127.0.0.1:${CLICKHOUSE_HTTP_PORT:-8123}" ;;
     kafka) echo "127.0.0.1:${KAFKA_PORT:-9092}" ;;
+    litellm) echo "http://127.0.0.1:${LITELLM_PORT:-4000}" ;;
   esac
 }
 env_of() {
@@ -34,6 +35,7 @@ env_of() {
     redis) echo "REDIS_URL=$(url_of redis)" ;;
     clickhouse) echo "CLICKHOUSE_URL=$(url_of clickhouse)" ;;
     kafka) echo "KAFKA_BROKERS=$(url_of kafka)" ;;
+    litellm) echo "LITELLM_URL=$(url_of litellm)" ;;
   esac
 }
 

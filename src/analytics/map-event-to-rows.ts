@@ -23,6 +23,10 @@ const requestHitFlows: Readonly<Record<string, { readonly flowType: string; read
  * - `feedback.received` → `update_gateway_score_update` (status = the transaction status).
  * - `score.updated` → `update_gateway_score_score_snapshot` (score_value, transaction_count = bucket size).
  * - `api.requested` → one API row, plus a `<flow>_request_hit` domain row for decide / feedback / evaluate calls.
+ * - `rule.evaluated` → from /routing/evaluate and /routing/hybrid: `routing_evaluate_<algorithm type>`
+ *   (status `success`/`default_selection`, stage `preview_evaluated`, summary `preview`: preview-trace) or
+ *   `routing_evaluate_error`; from /decide-gateway: `decide_gateway_rule_hit` (status `hit`, stage
+ *   `rule_applied`, summary `dynamic`: the overview's "Rule hits" and the top rules).
  *
  * @throws SwitchyardError `SY_EVENT_INVALID` for an event version this mapper does not know.
  */
@@ -126,6 +130,43 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
         details: detailsOf({ method: p.method, path: p.route, statusCode: p.statusCode, latencyMs: p.latencyMs }),
       };
       return { domain: [hitRow], api: [apiRow] };
+    }
+    case 'rule.evaluated': {
+      const p = event.payload;
+      const common = {
+        api_flow: 'rule_based_routing',
+        // A decision's rule hit is named as its priority_logic_tag: the matched rule, else the algorithm.
+        rule_name: p.ruleName ?? (p.source === 'decide_gateway' ? p.algorithmName ?? '' : ''),
+        gateway: p.evaluatedOutput[0] ?? '',
+        details: detailsOf(p),
+      };
+      if (p.source === 'decide_gateway') {
+        return domainOnly({
+          ...base(event, p.paymentId, p.requestId, 'decide_gateway_rule_hit', 'dynamic'),
+          ...common,
+          status: p.status === 'failure' ? 'failure' : 'hit',
+          event_stage: 'rule_applied',
+          error_message: p.errorMessage ?? '',
+          route: 'decide_gateway',
+        });
+      }
+      if (p.status === 'failure') {
+        return domainOnly({
+          ...base(event, p.paymentId, p.requestId, 'routing_evaluate_error', 'preview'),
+          ...common,
+          status: 'failure',
+          event_stage: 'request_failed',
+          error_message: p.errorMessage ?? '',
+          route: 'routing_evaluate',
+        });
+      }
+      return domainOnly({
+        ...base(event, p.paymentId, p.requestId, `routing_evaluate_${p.algorithmType ?? 'preview'}`, 'preview'),
+        ...common,
+        status: p.status,
+        event_stage: 'preview_evaluated',
+        route: 'routing_evaluate',
+      });
     }
   }
 }

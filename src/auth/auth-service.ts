@@ -222,8 +222,8 @@ export class AuthService {
     return { kind: 'ok', merchantId: record.merchantId, keyId: record.keyId };
   }
 
-  async authenticateBearer(token: string): Promise<BearerAuthentication> {
-    const verification = await this.#deps.tokens.verify(token);
+  async authenticateBearer(token: string, options: { readonly allowRevoked?: boolean } = {}): Promise<BearerAuthentication> {
+    const verification = await this.#deps.tokens.verify(token, options);
     return verification.ok
       ? { kind: 'ok', claims: verification.claims }
       : { kind: 'invalid_token', reason: verification.reason };
@@ -234,11 +234,12 @@ export class AuthService {
    * never falls back to an API key; then the API key; neither is `missing_credentials`.
    *
    * @remarks The admin-secret pass and compat mode (`apiKeyAuthEnabled=false`) depend on config
-   * and stay in the API layer, between the Bearer and the API-key steps.
+   * and stay in the API layer, between the Bearer and the API-key steps. `allowRevoked` accepts a
+   * logged-out (but otherwise valid) token: only logout asks for it.
    */
-  async authenticate(credentials: { readonly bearerToken?: string | undefined; readonly apiKey?: string | undefined }): Promise<Authentication> {
+  async authenticate(credentials: { readonly bearerToken?: string | undefined; readonly apiKey?: string | undefined; readonly allowRevoked?: boolean }): Promise<Authentication> {
     if (credentials.bearerToken !== undefined) {
-      const bearer = await this.authenticateBearer(credentials.bearerToken);
+      const bearer = await this.authenticateBearer(credentials.bearerToken, { allowRevoked: credentials.allowRevoked === true });
       return bearer.kind === 'ok' ? { kind: 'ok', context: { via: 'bearer', claims: bearer.claims } } : bearer;
     }
     if (credentials.apiKey === undefined) return { kind: 'missing_credentials' };

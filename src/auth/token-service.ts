@@ -62,8 +62,10 @@ export interface TokenService {
    * Checks, in order: shape, algorithm allow-list and signature, `exp` (no leeway, as in
    * decision-engine), `nbf`, `iss`, `aud`, our claims, then the revocation list.
    * Expected failures are returned; a store outage during the revocation check throws.
+   * `allowRevoked` skips only the revocation list (logout of a logged-out token is idempotent,
+   * as in decision-engine, whose logout checks signature and expiry but not its denylist).
    */
-  verify(token: string): Promise<TokenVerification>;
+  verify(token: string, options?: { readonly allowRevoked?: boolean }): Promise<TokenVerification>;
   /** Denies the token's id until the token would have expired anyway, on every replica. */
   revoke(claims: SessionClaims): Promise<void>;
 }
@@ -129,7 +131,7 @@ export function createTokenService(config: TokenConfig, dependencies: TokenServi
     return { token, tokenId, expiresAt: claims.expiresAt, claims };
   }
 
-  async function verify(token: string): Promise<TokenVerification> {
+  async function verify(token: string, options: { readonly allowRevoked?: boolean } = {}): Promise<TokenVerification> {
     if (token.length > maxTokenLength || token.split('.').length !== 3) return { ok: false, reason: 'malformed' };
     let payload: JWTPayload;
     try {
@@ -145,7 +147,7 @@ export function createTokenService(config: TokenConfig, dependencies: TokenServi
     }
     const claims = toSessionClaims(payload);
     if (claims === undefined) return { ok: false, reason: 'claims' };
-    if (await sessions.isTokenRevoked(claims.tokenId)) return { ok: false, reason: 'revoked' };
+    if (options.allowRevoked !== true && (await sessions.isTokenRevoked(claims.tokenId))) return { ok: false, reason: 'revoked' };
     return { ok: true, claims };
   }
 

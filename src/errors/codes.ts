@@ -13,6 +13,7 @@ export const errorCodes = {
   SY_RULE_CONFIG_EXISTS: 'The rule configuration already exists for this merchant.',
   SY_SR_DIMENSION_INVALID: 'The success-rate dimension configuration names a field that is not a dimension.',
   SY_RULE_CONFIG_NOT_FOUND: 'The rule configuration does not exist for this merchant.',
+  SY_ROUTING_RULE_REJECTED: 'A routing-rule (euclid) request was refused: invalid algorithm or parameters, unknown or active algorithm, or no active algorithm.',
   SY_ROUTING_GATEWAY_NOT_FOUND: 'No eligible gateway could be scored for the payment.',
   SY_ROUTING_DEBIT_DISABLED: 'Network (debit) routing is not enabled for the merchant.',
   SY_ROUTING_COBADGE_NOT_FOUND: 'The co-badged card networks could not be determined from the payment metadata.',

@@ -3,6 +3,7 @@ import type {
   DecisionCreatedV1,
   DecisionFailedV1,
   FeedbackReceivedV1,
+  RuleEvaluatedV1,
   ScoreUpdatedV1,
 } from '../generated/schema-types.js';
 import { uuidV7 } from './uuid-v7.js';
@@ -14,6 +15,7 @@ export interface EventPayloads {
   'feedback.received': FeedbackReceivedV1;
   'score.updated': ScoreUpdatedV1;
   'api.requested': ApiRequestedV1;
+  'rule.evaluated': RuleEvaluatedV1;
 }
 
 export type EventType = keyof EventPayloads;
@@ -38,6 +40,8 @@ export const topicOf = {
   'feedback.received': 'routing',
   'score.updated': 'scores',
   'api.requested': 'api',
+  // Keyed by payment (or merchant) like decisions; analytics is its only consumer.
+  'rule.evaluated': 'routing',
 } as const satisfies Record<EventType, string>;
 
 export type Topic = (typeof topicOf)[EventType];

@@ -153,7 +153,8 @@ export interface EventEnvelope {
    * UUIDv7
    */
   id: string;
-  type: 'decision.created' | 'decision.failed' | 'feedback.received' | 'score.updated' | 'api.requested';
+  type:
+    'decision.created' | 'decision.failed' | 'feedback.received' | 'score.updated' | 'api.requested' | 'rule.evaluated';
   version: number;
   /**
    * epoch milliseconds
@@ -177,6 +178,41 @@ export interface FeedbackReceivedV1 {
   gatewayLatencyMs: number | null;
   requestId: string | null;
   source: 'update_gateway_score' | 'update_score_legacy';
+}
+/**
+ * A merchant's routing algorithm (euclid rule) was evaluated: by /routing/evaluate, /routing/hybrid or inside /decide-gateway. Failed evaluations carry `status: failure` and the error.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "RuleEvaluatedV1".
+ */
+export interface RuleEvaluatedV1 {
+  source: 'evaluate' | 'hybrid' | 'decide_gateway';
+  paymentId: string | null;
+  requestId: string | null;
+  /**
+   * the active algorithm's id; null when none was active
+   */
+  algorithmId: string | null;
+  /**
+   * the active algorithm's name (the priority-logic tag of a decision that fell to its default selection)
+   */
+  algorithmName: string | null;
+  algorithmType: 'single' | 'priority' | 'volume_split' | 'advanced' | null;
+  /**
+   * matched rule, straight_through_rule/priority_rule/volume_split_rule, default_fallback, or null (default selection)
+   */
+  ruleName: string | null;
+  status: 'success' | 'default_selection' | 'failure';
+  /**
+   * the evaluate response's `output`
+   */
+  output: {} | null;
+  /**
+   * gateway names in evaluated order
+   */
+  evaluatedOutput: string[];
+  errorMessage: string | null;
+  latencyMs: number;
 }
 /**
  * The sr-windows worker applied one feedback: the window's new success rate (a score snapshot).
@@ -619,7 +655,12 @@ export interface DecidedGateway {
   gateway_priority_map: {
     [k: string]: number;
   } | null;
-  filter_wise_gateways: null;
+  /**
+   * Legacy /decision_gateway only: per filter of the chain, the gateways it removed.
+   */
+  filter_wise_gateways: {
+    [k: string]: string[];
+  } | null;
   priority_logic_tag: string | null;
   routing_approach: string;
   gateway_before_evaluation: string | null;
@@ -660,11 +701,245 @@ export interface DecidedGateway {
   } | null;
 }
 /**
+ * Body of POST /decision_gateway: the legacy Euler DomainDeciderRequest (recognised by orderReference, txnDetail, txnCardInfo or merchantAccount), else the /decide-gateway body.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "DecisionGatewayRequest".
+ */
+export interface DecisionGatewayRequest {
+  [k: string]: unknown;
+}
+/**
+ * Euler's DomainDeciderRequest, the body legacy clients send to POST /decision_gateway. Fields not listed (orderMetadata, txnOfferDetails, cardToken, priorityLogicScript, priorityLogicOutput, isEdccApplied, shouldConsumeResult, ids, dates, …) are accepted and ignored.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LegacyDeciderRequest".
+ */
+export interface LegacyDeciderRequest {
+  orderReference: {
+    orderId?: string | null;
+    merchantId?: string | null;
+    amount: number;
+    currency: string;
+    orderType?:
+      | 'ORDER_PAYMENT'
+      | 'MANDATE_REGISTER'
+      | 'EMANDATE_REGISTER'
+      | 'MANDATE_PAYMENT'
+      | 'EMANDATE_PAYMENT'
+      | 'TPV_PAYMENT'
+      | 'TPV_EMANDATE_REGISTER'
+      | 'TPV_MANDATE_REGISTER'
+      | 'TPV_EMANDATE_PAYMENT'
+      | 'TPV_MANDATE_PAYMENT'
+      | 'PARTIAL_CAPTURE'
+      | 'PARTIAL_VOID'
+      | 'VAN_PAYMENT'
+      | 'MOTO_PAYMENT'
+      | 'UNKNOWN'
+      | null;
+    /**
+     * An array of udf values, or Euler's object form {udf1…udf10}.
+     */
+    udfs?:
+      | (string | null)[]
+      | {
+          [k: string]: string | null;
+        }
+      | null;
+    customerId?: string | null;
+    preferredGateway?: string | null;
+  };
+  txnDetail: {
+    txnId?: string | null;
+    /**
+     * The payment id (what feedback names as paymentId).
+     */
+    txnUuid: string;
+    merchantId?: string | null;
+    currency?: string | null;
+    txnAmount?: number | null;
+    txnObjectType?:
+      | 'ORDER_PAYMENT'
+      | 'MANDATE_REGISTER'
+      | 'EMANDATE_REGISTER'
+      | 'MANDATE_PAYMENT'
+      | 'EMANDATE_PAYMENT'
+      | 'TPV_PAYMENT'
+      | 'TPV_EMANDATE_REGISTER'
+      | 'TPV_MANDATE_REGISTER'
+      | 'TPV_EMANDATE_PAYMENT'
+      | 'TPV_MANDATE_PAYMENT'
+      | 'PARTIAL_CAPTURE'
+      | 'PARTIAL_VOID'
+      | 'VAN_PAYMENT'
+      | 'MOTO_PAYMENT'
+      | 'UNKNOWN'
+      | null;
+    txnType?: string | null;
+    sourceObject?: string | null;
+    isEmi?: boolean | null;
+    emiBank?: string | null;
+    emiTenure?: number | null;
+  };
+  txnCardInfo: {
+    paymentMethodType: string;
+    paymentMethod?: string | null;
+    authType?:
+      | 'ATMPIN'
+      | 'THREE_DS'
+      | 'THREE_DS_2'
+      | 'OTP'
+      | 'OBO_OTP'
+      | 'VIES'
+      | 'NO_THREE_DS'
+      | 'NETWORK_TOKEN'
+      | 'MOTO'
+      | 'FIDO'
+      | 'CTP'
+      | null;
+    cardIsin?: string | null;
+    cardType?:
+      | 'AADHAAR'
+      | 'ATM_CARD'
+      | 'CASH'
+      | 'CREDIT'
+      | 'DEBIT'
+      | 'NB'
+      | 'PAYLATER'
+      | 'PREPAID'
+      | 'REWARD'
+      | 'UPI'
+      | 'WALLET'
+      | 'VIRTUAL_ACCOUNT'
+      | 'OTC'
+      | 'RTP'
+      | 'CRYPTO'
+      | 'BLANK'
+      | 'PAN'
+      | null;
+    cardSwitchProvider?: string | null;
+    cardIssuerBankName?: string | null;
+    paymentSource?: string | null;
+  };
+  merchantAccount: {
+    merchantId: string;
+  };
+  /**
+   * @maxItems 64
+   */
+  enforceGatewayList?: string[] | null;
+}
+/**
+ * Answer of POST /decision_gateway to the legacy body: the decision, the gateways left after each filter of the chain, and the latency in ms.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LegacyDecisionResponse".
+ */
+export interface LegacyDecisionResponse {
+  decided_gateway: DecidedGateway;
+  filter_list: [string, string[]][];
+  latency: number;
+}
+/**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "DebitRoutingToggle".
  */
 export interface DebitRoutingToggle {
   enabled: boolean;
+}
+/**
+ * A merchant's gateway capability configuration, in the order the gateways were first configured.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "GatewayCapabilities".
+ */
+export interface GatewayCapabilities {
+  merchant_id: string;
+  gateways: GatewayCapability[];
+}
+/**
+ * What one gateway of a merchant can process (the role of decision-engine's merchant_gateway_account rows), read by the legacy POST /decision_gateway filter chain. A list that is absent or null does not restrict; `emi` absent or null means the gateway takes no EMI payments.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "GatewayCapability".
+ */
+export interface GatewayCapability {
+  gateway: string;
+  /**
+   * false takes the gateway out of every legacy decision (filterFunctionalGateways).
+   */
+  enabled?: boolean;
+  /**
+   * @maxItems 300
+   */
+  currencies?: string[] | null;
+  /**
+   * Card networks (txnCardInfo.cardSwitchProvider), compared case-insensitively.
+   *
+   * @maxItems 64
+   */
+  card_brands?: string[] | null;
+  auth_types?:
+    | (
+        | 'ATMPIN'
+        | 'THREE_DS'
+        | 'THREE_DS_2'
+        | 'OTP'
+        | 'OBO_OTP'
+        | 'VIES'
+        | 'NO_THREE_DS'
+        | 'NETWORK_TOKEN'
+        | 'MOTO'
+        | 'FIDO'
+        | 'CTP'
+      )[]
+    | null;
+  /**
+   * e.g. CARD, UPI, WALLET, NB; compared case-insensitively.
+   *
+   * @maxItems 64
+   */
+  payment_method_types?: string[] | null;
+  /**
+   * Wallets (paymentMethod of WALLET payments), compared case-insensitively.
+   *
+   * @maxItems 128
+   */
+  wallets?: string[] | null;
+  /**
+   * UPI flows (paymentMethod of UPI payments, e.g. UPI_COLLECT, UPI_PAY, UPI_QR), compared case-insensitively.
+   *
+   * @maxItems 64
+   */
+  upi_flows?: string[] | null;
+  emi?: {
+    supported: boolean;
+    /**
+     * @maxItems 128
+     */
+    banks?: string[] | null;
+    tenures?: number[] | null;
+  } | null;
+  txn_object_types?:
+    | (
+        | 'ORDER_PAYMENT'
+        | 'MANDATE_REGISTER'
+        | 'EMANDATE_REGISTER'
+        | 'MANDATE_PAYMENT'
+        | 'EMANDATE_PAYMENT'
+        | 'TPV_PAYMENT'
+        | 'TPV_EMANDATE_REGISTER'
+        | 'TPV_MANDATE_REGISTER'
+        | 'TPV_EMANDATE_PAYMENT'
+        | 'TPV_MANDATE_PAYMENT'
+        | 'PARTIAL_CAPTURE'
+        | 'PARTIAL_VOID'
+        | 'VAN_PAYMENT'
+        | 'MOTO_PAYMENT'
+        | 'UNKNOWN'
+      )[]
+    | null;
 }
 /**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -673,6 +948,76 @@ export interface DebitRoutingToggle {
 export interface MerchantAccountCreate {
   merchant_id: string;
   gateway_success_rate_based_decider_input?: string | null;
+}
+/**
+ * A connector (gateway) a routing algorithm routes to.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ConnectorInfo".
+ */
+export interface ConnectorInfo {
+  gateway_name: string;
+  gateway_id?: string | null;
+}
+/**
+ * Body of POST /routing/hybrid: a static (euclid) request, a dynamic (/decide-gateway) request, or both.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "HybridRoutingRequest".
+ */
+export interface HybridRoutingRequest {
+  static_routing_request?: RoutingEvaluateRequest | null;
+  dynamic_routing_request?: DecideGatewayRequest | null;
+}
+/**
+ * Body of POST /routing/evaluate (decision-engine RoutingRequest). `parameters` values are checked by the rules engine.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "RoutingEvaluateRequest".
+ */
+export interface RoutingEvaluateRequest {
+  created_by: string;
+  payment_id?: string | null;
+  fallback_output?: ConnectorInfo[] | null;
+  parameters: {};
+}
+/**
+ * Body of POST /routing/activate, /routing/deactivate and /routing/delete.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "RoutingAlgorithmRef".
+ */
+export interface RoutingAlgorithmRef {
+  created_by: string;
+  routing_algorithm_id: string;
+}
+/**
+ * Body of POST /routing/create. Only `created_by` is checked by the schema; the rest is parsed by the rules engine so that a malformed rule answers decision-engine's 400 `Invalid routing rule configuration` (TE_04) rather than a 422.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "RoutingRuleCreate".
+ */
+export interface RoutingRuleCreate {
+  rule_id?: string | null;
+  name?: string;
+  description?: string | null;
+  created_by: string;
+  algorithm_for?: string | null;
+  metadata?: unknown;
+  algorithm?: unknown;
+}
+/**
+ * Body of POST /routing/update: replaces name, description and algorithm of an inactive algorithm.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "RoutingRuleUpdate".
+ */
+export interface RoutingRuleUpdate {
+  created_by: string;
+  routing_algorithm_id: string;
+  name?: string;
+  description?: string | null;
+  algorithm?: unknown;
 }
 /**
  * Stored for compatibility; the decision path reads these values from paymentInfo.metadata.

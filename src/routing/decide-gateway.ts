@@ -131,7 +131,10 @@ async function decideByScore(
   const candidates = [...new Set(eligible)];
   const useSuccessRate =
     request.rankingAlgorithm === 'SR_BASED_ROUTING' || request.rankingAlgorithm === 'NTW_SR_HYBRID_ROUTING';
-  const priorityLogicOutput = priorityLogicOutputOf(useSuccessRate ? [...eligible] : []);
+  // An active routing rule (already applied to the candidates) is the priority logic: its order
+  // scores priority-logic decisions, and its name is the priority-logic tag either way.
+  const rule = inputs.rule;
+  const priorityLogicOutput = priorityLogicOutputOf(useSuccessRate ? [...eligible] : rule === undefined ? [] : rule.gateways, rule?.name ?? null);
   if (candidates.length === 0) {
     return failed({ kind: 'gateway_not_found', message: failureMessages.gatewayNotFound, priorityLogicOutput });
   }
@@ -198,6 +201,13 @@ async function decideByScore(
     }
   } else {
     // Priority logic without a script: every candidate 1.0 (§3.2, §12.10); list order breaks the tie.
+    // With a routing rule its list is the priority list: 1.0, 0.9, 0.8 … (get_score_with_priority).
+    if (rule !== undefined) {
+      for (let index = 0; index < candidates.length; index += 1) {
+        const rank = rule.gateways.indexOf(candidates[index] as string);
+        scores[index] = 1 - 0.1 * (rank === -1 ? rule.gateways.length : rank);
+      }
+    }
     approach = 'PRIORITY_LOGIC';
   }
   // Scheduled outages would divide scores by defaults.outageDivisor here; see the remarks above.

@@ -21,6 +21,19 @@ export interface DecisionInputs {
   readonly elimination: EliminationConfig | undefined;
   readonly srDimension: SrDimensionConfig | undefined;
   readonly debitRoutingEnabled: boolean;
+  /** The merchant's active routing algorithms (payment first); undefined or [] when none. */
+  readonly activeRules?: readonly import('../ports/state-store.js').RoutingAlgorithmRecord[];
+  /** The active rule as applied to this payment (see src/routing-rules/apply-active-rule.ts). */
+  readonly rule?: DecisionRule;
+}
+
+/**
+ * A routing rule's verdict for one payment: the eligible gateways it kept, in its order (the
+ * request's candidates are already narrowed to these), and the rule's name as priority-logic tag.
+ */
+export interface DecisionRule {
+  readonly name: string;
+  readonly gateways: readonly string[];
 }
 
 /**

@@ -13,6 +13,6 @@ export interface PriorityLogicOutput {
 }
 
 /** The output for a given priority list; SR decisions list the eligible gateways, PL ones nothing. */
-export function priorityLogicOutputOf(gws: readonly string[]): PriorityLogicOutput {
-  return { isEnforcement: false, gws, priorityLogicTag: null, gatewayReferenceIds: {}, primaryLogic: null, fallbackLogic: null };
+export function priorityLogicOutputOf(gws: readonly string[], priorityLogicTag: string | null = null): PriorityLogicOutput {
+  return { isEnforcement: false, gws, priorityLogicTag, gatewayReferenceIds: {}, primaryLogic: null, fallbackLogic: null };
 }

@@ -167,7 +167,7 @@ describe('operator auth routes', () => {
       expect(response.json()).toEqual({ message: 'Logged out successfully' });
       for (const request of [
         { method: 'GET' as const, url: '/auth/me' },
-        { method: 'POST' as const, url: '/auth/logout' },
+        { method: 'GET' as const, url: '/auth/merchants' },
         { method: 'POST' as const, url: '/decide-gateway', payload: decideBody('m1', 'p1') },
       ]) {
         const refused = await t.app.inject({ ...request, headers: withToken(token) });
@@ -176,6 +176,30 @@ describe('operator auth routes', () => {
         expect(refused.body).toBe('Invalid or expired token');
       }
       expect((await me(other)).statusCode).toBe(200);
+    });
+
+    it('is idempotent for the same token (decision-engine checks signature and expiry, not the denylist) and keeps it revoked', async () => {
+      const { token } = await signUp(t.app, 'twice@example.com', 'm1');
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const response = await t.app.inject({ method: 'POST', url: '/auth/logout', headers: withToken(token) });
+        expect(response.statusCode).toBe(200);
+        expect(response.json()).toEqual({ message: 'Logged out successfully' });
+      }
+      const refused = await me(token);
+      expect(refused.statusCode).toBe(401);
+      expect(refused.body).toBe('Invalid or expired token');
+    });
+
+    it('still refuses a bad or expired token with 401', async () => {
+      const { token } = await signUp(t.app, 'late@example.com', 'm1');
+      const tampered = `${token.slice(0, -4)}${token.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
+      const bad = await t.app.inject({ method: 'POST', url: '/auth/logout', headers: withToken(tampered) });
+      expect(bad.statusCode).toBe(401);
+      expect(bad.body).toBe('Invalid or expired token');
+      t.clock.advance(2 * 86_400_000);
+      const expired = await t.app.inject({ method: 'POST', url: '/auth/logout', headers: withToken(token) });
+      expect(expired.statusCode).toBe(401);
+      expect(expired.body).toBe('Invalid or expired token');
     });
 
     it('takes a Bearer token only, not an API key', async () => {
@@ -337,7 +361,7 @@ describe('operator auth routes', () => {
       try {
         fresh.app.get('/undeclared', async () => 'reached');
         const { apiKey } = await createMerchant(fresh.app, 'm9');
-        expect(fresh.app.routeTable.find((route) => route.url === '/undeclared')).toEqual({ method: 'GET', url: '/undeclared', auth: undefined, merchantFrom: undefined });
+        expect(fresh.app.routeTable.find((route) => route.url === '/undeclared')).toEqual({ method: 'GET', url: '/undeclared', auth: undefined, merchantFrom: undefined, hasBody: false });
         expect((await fresh.app.inject({ method: 'GET', url: '/undeclared' })).statusCode).toBe(401);
         expect((await fresh.app.inject({ method: 'GET', url: '/undeclared', headers: withKey(apiKey) })).body).toBe('reached');
         expect((await fresh.app.inject({ method: 'GET', url: '/undeclared?merchant_id=m1', headers: withKey(apiKey) })).statusCode).toBe(403);

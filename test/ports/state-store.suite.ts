@@ -5,6 +5,7 @@ import type {
   ApiKeyRecord,
   DecisionContext,
   MerchantAccount,
+  RoutingAlgorithmRecord,
   StateStore,
   UserRecord,
 } from '../../src/ports/state-store.js';
@@ -72,6 +73,21 @@ function decisionContext(merchantId: string, paymentId: string, gatewayHint: str
     routingApproach: gatewayHint,
     orderType: 'ORDER_PAYMENT',
     payment: { ...upiPayment, amount: 100.5 },
+  };
+}
+
+function routingAlgorithm(createdBy: string, overrides: Partial<RoutingAlgorithmRecord> = {}): RoutingAlgorithmRecord {
+  return {
+    id: unique('routing'),
+    createdBy,
+    name: 'rule',
+    description: '',
+    algorithmFor: 'payment',
+    algorithm: { type: 'priority', data: [{ gateway_name: 'stripe', gateway_id: null }] },
+    metadata: { team: 'payments' },
+    createdAt: 1_700_000_000_000,
+    modifiedAt: 1_700_000_000_000,
+    ...overrides,
   };
 }
 
@@ -401,6 +417,77 @@ export function stateStoreSuite(adapterName: string, open: () => Promise<StateSt
         await store.sessions.clearLoginFailures(subject);
         expect(await store.sessions.loginFailures(subject)).toBe(0);
         expect(await store.sessions.loginFailures(other)).toBe(1);
+      });
+    });
+
+    describe('routing rules', () => {
+      it('creates, reads and lists algorithms per merchant, refusing a taken id', async () => {
+        const owner = unique('m');
+        const first = routingAlgorithm(owner, { createdAt: 1_700_000_000_000 });
+        const second = routingAlgorithm(owner, { createdAt: 1_700_000_000_500, algorithmFor: 'payout' });
+        const foreign = routingAlgorithm(unique('m'));
+        for (const record of [second, first, foreign]) expect(await store.routingRules.create(record)).toBe('created');
+        expect(await store.routingRules.create({ ...first, name: 'again' })).toBe('exists');
+        expect(await store.routingRules.get(first.id)).toEqual(first);
+        expect(await store.routingRules.get(unique('routing'))).toBeUndefined();
+        expect(await store.routingRules.list(owner)).toEqual([first, second]);
+        expect(await store.routingRules.list(unique('m'))).toEqual([]);
+      });
+
+      it('keeps one active algorithm per (merchant, algorithm_for); activating replaces', async () => {
+        const owner = unique('m');
+        const [a, b, payout] = [routingAlgorithm(owner), routingAlgorithm(owner), routingAlgorithm(owner, { algorithmFor: 'payout' })];
+        for (const record of [a, b, payout]) await store.routingRules.create(record);
+        expect(await store.routingRules.loadActive(owner)).toEqual([]);
+        await store.routingRules.activate(owner, 'payment', a.id);
+        await store.routingRules.activate(owner, 'payout', payout.id);
+        expect(await store.routingRules.activeIds(owner)).toEqual({ payment: a.id, payout: payout.id });
+        await store.routingRules.activate(owner, 'payment', b.id);
+        expect(await store.routingRules.activeIds(owner)).toEqual({ payment: b.id, payout: payout.id });
+        // payment first, whatever order they were activated in
+        expect((await store.routingRules.loadActive(owner)).map((record) => record.id)).toEqual([b.id, payout.id]);
+      });
+
+      it('deactivates only the named algorithm and is idempotent', async () => {
+        const owner = unique('m');
+        const [a, b] = [routingAlgorithm(owner), routingAlgorithm(owner)];
+        for (const record of [a, b]) await store.routingRules.create(record);
+        await store.routingRules.activate(owner, 'payment', a.id);
+        expect(await store.routingRules.deactivate(owner, 'payment', b.id)).toBe(false);
+        expect(await store.routingRules.activeIds(owner)).toEqual({ payment: a.id });
+        expect(await store.routingRules.deactivate(owner, 'payment', a.id)).toBe(true);
+        expect(await store.routingRules.deactivate(owner, 'payment', a.id)).toBe(false);
+        expect(await store.routingRules.activeIds(owner)).toEqual({});
+        expect(await store.routingRules.loadActive(owner)).toEqual([]);
+      });
+
+      it('refuses to update or delete an active algorithm, and a missing or foreign one', async () => {
+        const owner = unique('m');
+        const record = routingAlgorithm(owner);
+        await store.routingRules.create(record);
+        await store.routingRules.activate(owner, 'payment', record.id);
+        const renamed = { ...record, name: 'renamed', modifiedAt: record.modifiedAt + 1 };
+        expect(await store.routingRules.update(renamed)).toBe('active');
+        expect(await store.routingRules.delete(owner, record.id)).toBe('active');
+        expect(await store.routingRules.update({ ...renamed, createdBy: unique('m') })).toBe('missing');
+        expect(await store.routingRules.update({ ...renamed, id: unique('routing') })).toBe('missing');
+        expect(await store.routingRules.delete(unique('m'), record.id)).toBe('missing');
+        await store.routingRules.deactivate(owner, 'payment', record.id);
+        expect(await store.routingRules.update(renamed)).toBe('updated');
+        expect(await store.routingRules.get(record.id)).toEqual(renamed);
+        expect(await store.routingRules.delete(owner, record.id)).toBe('deleted');
+        expect(await store.routingRules.delete(owner, record.id)).toBe('missing');
+        expect(await store.routingRules.get(record.id)).toBeUndefined();
+        expect(await store.routingRules.list(owner)).toEqual([]);
+      });
+
+      it('shows an activation made on another instance', async () => {
+        const peer = await fixture.openPeer();
+        const owner = unique('m');
+        const record = routingAlgorithm(owner);
+        await store.routingRules.create(record);
+        await peer.routingRules.activate(owner, 'payment', record.id);
+        expect((await store.routingRules.loadActive(owner)).map((entry) => entry.id)).toEqual([record.id]);
       });
     });
 

@@ -1,6 +1,6 @@
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
-import type { ConfigName, MerchantAccount, StateStore } from '../../ports/state-store.js';
+import type { ConfigName, MerchantAccount, RoutingAlgorithmRecord, StateStore } from '../../ports/state-store.js';
 import type { Clock } from '../../time/clock.js';
 
 export interface CachedStateStoreOptions {
@@ -20,6 +20,8 @@ export const cacheKeys = {
   merchant: (merchantId: string) => `merchant:${merchantId}`,
   config: (merchantId: string, name: ConfigName) => `config:${merchantId}:${name}`,
   apiKey: (keyHash: string) => `apikey:${keyHash}`,
+  /** A merchant's active routing algorithms (what /routing/evaluate and decisions read). */
+  routingActive: (createdBy: string) => `routing:${createdBy}`,
 } as const;
 
 /**
@@ -185,6 +187,36 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
       },
     },
     sessions: inner.sessions,
+    // The active algorithms are served from memory (the same record objects until invalidated, so
+    // their compiled form can be memoised per object); every write that can change what is active,
+    // or the content of an active record, invalidates the owner's key on every replica.
+    routingRules: {
+      create: (record) => inner.routingRules.create(record),
+      get: (id) => inner.routingRules.get(id),
+      list: (createdBy) => inner.routingRules.list(createdBy),
+      activeIds: (createdBy) => inner.routingRules.activeIds(createdBy),
+      loadActive: (createdBy) =>
+        readThrough<readonly RoutingAlgorithmRecord[]>(cacheKeys.routingActive(createdBy), () => inner.routingRules.loadActive(createdBy)),
+      async update(record) {
+        const result = await inner.routingRules.update(record);
+        await invalidate(cacheKeys.routingActive(record.createdBy));
+        return result;
+      },
+      async delete(createdBy, id) {
+        const result = await inner.routingRules.delete(createdBy, id);
+        await invalidate(cacheKeys.routingActive(createdBy));
+        return result;
+      },
+      async activate(createdBy, algorithmFor, id) {
+        await inner.routingRules.activate(createdBy, algorithmFor, id);
+        await invalidate(cacheKeys.routingActive(createdBy));
+      },
+      async deactivate(createdBy, algorithmFor, id) {
+        const removed = await inner.routingRules.deactivate(createdBy, algorithmFor, id);
+        await invalidate(cacheKeys.routingActive(createdBy));
+        return removed;
+      },
+    },
     publishInvalidation: (key) => invalidate(key),
     onInvalidation: (listener) => inner.onInvalidation(listener),
     probe: () => inner.probe(),

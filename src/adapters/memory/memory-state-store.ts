@@ -10,6 +10,9 @@ import type {
   MerchantAccount,
   MerchantStore,
   Membership,
+  ActiveRoutingAlgorithms,
+  RoutingAlgorithmRecord,
+  RoutingRuleStore,
   ScoreStore,
   SessionStore,
   StateStore,
@@ -19,6 +22,7 @@ import type {
 } from '../../ports/state-store.js';
 import { pushOutcome, readOutcomeWindow, type Outcome } from '../../feedback/outcome-window.js';
 import { JournaledTables } from './journaled-tables.js';
+import { activeIdsInOrder } from '../../routing-rules/active-order.js';
 
 export interface MemoryStateStoreOptions {
   /** Where durable tables are journaled; undefined keeps everything in memory (tests). */
@@ -30,7 +34,7 @@ export interface MemoryStateStoreOptions {
 /** Outcomes newest first, trimmed to the bucket size of the last write. */
 type Window = Outcome[];
 
-const durableTables = ['merchants', 'configs', 'windows', 'eliminations', 'users', 'emails', 'memberships', 'apiKeys', 'apiKeyHashes', 'revokedTokens'];
+const durableTables = ['merchants', 'configs', 'windows', 'eliminations', 'users', 'emails', 'memberships', 'apiKeys', 'apiKeyHashes', 'revokedTokens', 'routingAlgorithms', 'routingActive'];
 const sweepIntervalMs = 60_000; // 1 min: bounds memory held by expired decision contexts and dedupe marks
 
 /**
@@ -201,6 +205,62 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
     },
   };
 
+  const activeOf = (createdBy: string): ActiveRoutingAlgorithms => db.get<ActiveRoutingAlgorithms>('routingActive', createdBy) ?? {};
+  const isActive = (createdBy: string, id: string): boolean => Object.values(activeOf(createdBy)).includes(id);
+
+  // Every method runs without an await in between its reads and writes: atomic in one process.
+  const routingRules: RoutingRuleStore = {
+    async create(record) {
+      if (db.has('routingAlgorithms', record.id)) return 'exists';
+      db.set('routingAlgorithms', record.id, record);
+      return 'created';
+    },
+    async get(id) {
+      return db.get<RoutingAlgorithmRecord>('routingAlgorithms', id);
+    },
+    async list(createdBy) {
+      const out: RoutingAlgorithmRecord[] = [];
+      for (const [, record] of db.entries<RoutingAlgorithmRecord>('routingAlgorithms')) if (record.createdBy === createdBy) out.push(record);
+      return out.sort((a, b) => a.createdAt - b.createdAt);
+    },
+    async update(record) {
+      const current = db.get<RoutingAlgorithmRecord>('routingAlgorithms', record.id);
+      if (current === undefined || current.createdBy !== record.createdBy) return 'missing';
+      if (isActive(current.createdBy, current.id)) return 'active';
+      db.set('routingAlgorithms', record.id, record);
+      return 'updated';
+    },
+    async delete(createdBy, id) {
+      const current = db.get<RoutingAlgorithmRecord>('routingAlgorithms', id);
+      if (current === undefined || current.createdBy !== createdBy) return 'missing';
+      if (isActive(createdBy, id)) return 'active';
+      db.delete('routingAlgorithms', id);
+      return 'deleted';
+    },
+    async activate(createdBy, algorithmFor, id) {
+      db.set('routingActive', createdBy, { ...activeOf(createdBy), [algorithmFor]: id });
+    },
+    async deactivate(createdBy, algorithmFor, id) {
+      const active = activeOf(createdBy);
+      if (active[algorithmFor] !== id) return false;
+      const { [algorithmFor]: _removed, ...rest } = active;
+      if (Object.keys(rest).length === 0) db.delete('routingActive', createdBy);
+      else db.set('routingActive', createdBy, rest);
+      return true;
+    },
+    async activeIds(createdBy) {
+      return activeOf(createdBy);
+    },
+    async loadActive(createdBy) {
+      const out: RoutingAlgorithmRecord[] = [];
+      for (const id of activeIdsInOrder(activeOf(createdBy))) {
+        const record = db.get<RoutingAlgorithmRecord>('routingAlgorithms', id);
+        if (record !== undefined) out.push(record);
+      }
+      return out;
+    },
+  };
+
   return {
     merchants,
     configs,
@@ -208,6 +268,7 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
     users,
     apiKeys,
     sessions,
+    routingRules,
     async publishInvalidation(key) {
       for (const listener of listeners) listener(key);
     },

@@ -27,6 +27,10 @@ export interface RedisKeys {
   loginFailures(subject: string): string;
   probe(nonce: string): string;
   invalidationChannel(): string;
+  /** Routing algorithms: one hash tag (`{routing}`) so update/delete can check the mapping atomically. */
+  routingAlgorithm(id: string): string;
+  routingByMerchant(merchantId: string): string;
+  routingActive(merchantId: string): string;
 }
 
 export function createRedisKeys(prefix: string): RedisKeys {
@@ -53,5 +57,8 @@ export function createRedisKeys(prefix: string): RedisKeys {
     loginFailures: (subject) => `${prefix}login_failures:${subject}`,
     probe: (nonce) => `${prefix}probe:${nonce}`,
     invalidationChannel: () => `${prefix}invalidation`,
+    routingAlgorithm: (id) => `${prefix}{routing}algo:${part(id)}`,
+    routingByMerchant: (merchantId) => `${prefix}{routing}by:${part(merchantId)}`,
+    routingActive: (merchantId) => `${prefix}{routing}active:${part(merchantId)}`,
   };
 }

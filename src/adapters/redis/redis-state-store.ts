@@ -10,6 +10,7 @@ import type { RedisContext } from './redis-context.js';
 import { createRedisKeys } from './redis-keys.js';
 import { createRedisConfigStore } from './redis-config-store.js';
 import { createRedisMerchantStore } from './redis-merchant-store.js';
+import { createRedisRoutingRuleStore } from './redis-routing-rule-store.js';
 import { createRedisScoreStore } from './redis-score-store.js';
 import { defineScripts, type ScriptedRedis } from './redis-scripts.js';
 import { createRedisSessionStore } from './redis-session-store.js';
@@ -192,6 +193,7 @@ export async function createRedisStateStore(options: RedisStateStoreOptions): Pr
     users: createRedisUserStore(context),
     apiKeys: createRedisApiKeyStore(context),
     sessions: createRedisSessionStore(context),
+    routingRules: createRedisRoutingRuleStore(context),
     async publishInvalidation(key) {
       await context.call('publishInvalidation', (client) => client.publish(channel, key));
     },

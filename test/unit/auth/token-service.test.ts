@@ -165,6 +165,18 @@ describe('TokenService', () => {
     expect(sessions.revoked.get(issued.tokenId)).toBe(issued.expiresAt);
   });
 
+  it('accepts a revoked token only when asked to (logout), still checking signature and expiry', async () => {
+    const { tokens, clock } = setup();
+    const issued = await tokens.issue(subject);
+    await tokens.revoke(issued.claims);
+    const again = await tokens.verify(issued.token, { allowRevoked: true });
+    expect(again.ok && again.claims.tokenId).toBe(issued.tokenId);
+    expect(await tokens.verify(issued.token)).toEqual({ ok: false, reason: 'revoked' });
+    expect(await tokens.verify('not-a-jwt', { allowRevoked: true })).toEqual({ ok: false, reason: 'malformed' });
+    clock.advance(issued.expiresAt - clock.now() + 1000);
+    expect(await tokens.verify(issued.token, { allowRevoked: true })).toEqual({ ok: false, reason: 'expired' });
+  });
+
   it('keeps a revocation at least one second when the token is about to expire', async () => {
     const { tokens, sessions, clock } = setup({ ...baseConfig, ttlSeconds: 60 });
     const issued = await tokens.issue(subject);

@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+// Routing-rules (euclid) evaluation benchmark: in-process, one core, no HTTP.
+// Builds a 50-rule advanced algorithm (mixed enum / number / comparison-array / str / metadata
+// conditions, nested statements, priority and volume-split outputs), parses and compiles it once,
+// then evaluates a rotating set of parameter maps for DURATION seconds (default 5) and prints
+// evaluations/s plus the mix of outcomes (matched rule vs default selection).
+// Needs the build output: `npm run build` (imports from dist/src/rules).
+import { compileRoutingAlgorithm } from '../dist/src/rules/compile-routing-algorithm.js';
+import { parseRoutingAlgorithm } from '../dist/src/rules/parse-routing-algorithm.js';
+import { validateEvaluationParameters } from '../dist/src/rules/validate-evaluation-parameters.js';
+import { mathRandom } from '../dist/src/routing/random-source.js';
+
+const duration = Number(process.env.DURATION ?? 5);
+const RULES = 50;
+
+const methods = ['card', 'wallet', 'pay_later', 'bank_redirect', 'upi'];
+const networks = ['visa', 'mastercard', 'american_express', 'rupay', 'discover'];
+const currencies = ['USD', 'EUR', 'INR', 'GBP', 'JPY'];
+const gateways = ['stripe', 'adyen', 'checkout', 'braintree', 'razorpay', 'paytm'];
+const gw = (i) => ({ gateway_name: gateways[i % gateways.length], gateway_id: `mca_${i % gateways.length}` });
+const cond = (lhs, comparison, type, value) => ({ lhs, comparison, value: { type, value }, metadata: {} });
+
+function ruleAt(i) {
+  const statements = [
+    {
+      condition: [
+        cond('payment_method', 'equal', 'enum_variant', methods[i % methods.length]),
+        cond('amount', 'greater_than', 'number', (i * 97) % 5000),
+        cond('currency', 'equal', 'enum_variant_array', [currencies[i % 5], currencies[(i + 2) % 5]]),
+      ],
+      nested: [
+        { condition: [cond('card_network', 'equal', 'enum_variant', networks[i % networks.length])] },
+        {
+          condition: [
+            cond('amount', 'equal', 'number_comparison_array', [
+              { comparison_type: 'greater_than_equal', number: 1000 + i },
+              { comparison_type: 'less_than', number: 9000 },
+            ]),
+            cond('metadata', 'equal', 'metadata_variant', { key: 'tier', value: i % 2 ? 'gold' : 'silver' }),
+          ],
+        },
+      ],
+    },
+    { condition: [cond('card_bin', 'equal', 'str_value', String(400000 + i))] },
+  ];
+  const output =
+    i % 3 === 0
+      ? { routing_type: 'volume_split', output: { volume_split: [{ split: 60, output: gw(i) }, { split: 40, output: gw(i + 1) }] } }
+      : { routing_type: 'priority', output: { priority: [gw(i), gw(i + 2), gw(i + 4)] } };
+  return { name: `rule_${i}`, ...output, statements };
+}
+
+const parsed = parseRoutingAlgorithm({
+  type: 'advanced',
+  data: { globals: {}, default_selection: { priority: [gw(0), gw(1)] }, rules: Array.from({ length: RULES }, (_, i) => ruleAt(i)), metadata: null },
+});
+if (!parsed.ok) throw new Error(`bench algorithm rejected: ${parsed.errors.join('; ')}`);
+const compiled = compileRoutingAlgorithm(parsed.algorithm);
+
+// 1,024 parameter maps, validated once (as the route does per request), reused round-robin.
+let seed = 12345;
+const rand = (n) => {
+  seed = (seed * 1103515245 + 12345) >>> 0;
+  return seed % n;
+};
+const parameterSets = Array.from({ length: 1024 }, () => {
+  const checked = validateEvaluationParameters({
+    payment_method: { type: 'enum_variant', value: methods[rand(5)] },
+    amount: { type: 'number', value: rand(10000) },
+    currency: { type: 'enum_variant', value: currencies[rand(5)] },
+    card_network: { type: 'enum_variant', value: networks[rand(5)] },
+    card_bin: { type: 'str_value', value: String(400000 + rand(200)) },
+    metadata: { type: 'metadata_variant', value: { key: 'tier', value: rand(2) ? 'gold' : 'silver' } },
+  });
+  if (!checked.ok) throw new Error(checked.message);
+  return checked.parameters;
+});
+
+let matched = 0;
+let defaulted = 0;
+const run = (iterations) => {
+  for (let i = 0; i < iterations; i++) {
+    const result = compiled.evaluate(parameterSets[i & 1023], mathRandom);
+    if (!result.ok) throw new Error(result.error.message);
+    if (result.evaluation.ruleName === null) defaulted++;
+    else matched++;
+  }
+};
+
+run(50_000); // warm-up (JIT)
+matched = 0;
+defaulted = 0;
+const started = process.hrtime.bigint();
+const deadline = started + BigInt(Math.round(duration * 1e9));
+let evaluations = 0;
+while (process.hrtime.bigint() < deadline) {
+  run(10_000);
+  evaluations += 10_000;
+}
+const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+const perSecond = Math.round(evaluations / seconds);
+console.log(
+  JSON.stringify({
+    benchmark: 'rules-evaluate-in-process',
+    rules: RULES,
+    seconds: Number(seconds.toFixed(2)),
+    evaluations,
+    evaluations_per_second: perSecond,
+    microseconds_per_evaluation: Number((1e6 / perSecond).toFixed(3)),
+    matched_rule_share: Number((matched / evaluations).toFixed(3)),
+    default_selection_share: Number((defaulted / evaluations).toFixed(3)),
+    target_per_second: 50_000,
+  }),
+);

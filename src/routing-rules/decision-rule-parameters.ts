@@ -1,0 +1,41 @@
+import type { PaymentInfo } from '../generated/schema-types.js';
+import { routingKeyTable, type EvaluationParameters, type ValueType } from '../rules/index.js';
+
+/** decision-engine auth types → the rule builder's `authentication_type` values. */
+const authenticationTypes: Readonly<Record<string, string>> = {
+  THREE_DS: 'three_ds',
+  THREE_DS_2: 'three_ds',
+  NO_THREE_DS: 'no_three_ds',
+};
+
+const enumValue = (key: string, value: string | null | undefined): ValueType | undefined => {
+  if (value === null || value === undefined || value === '') return undefined;
+  const normalised = key === 'currency' || key.endsWith('_country') ? value.toUpperCase() : value.toLowerCase().replaceAll(' ', '_');
+  return routingKeyTable.allowsEnumValue(key, normalised) ? { type: 'enum_variant', value: normalised } : undefined;
+};
+
+/**
+ * The rule parameters a `/decide-gateway` payment provides, in the rule builder's vocabulary:
+ * payment_method (from paymentMethodType), payment_method_type (from paymentMethod), amount (integer
+ * part), currency, card_network (cardSwitchProvider), card_type, card_bin (first 6 digits of the
+ * ISIN), authentication_type, billing_country and issuer_country. A value the key does not allow is
+ * left out (its conditions are then false), never an error: the decision must not fail on a rule.
+ */
+export function decisionRuleParameters(payment: PaymentInfo): EvaluationParameters {
+  const parameters = Object.create(null) as Record<string, ValueType>;
+  const put = (key: string, value: ValueType | undefined) => {
+    if (value !== undefined) parameters[key] = value;
+  };
+  put('payment_method', enumValue('payment_method', payment.paymentMethodType));
+  put('payment_method_type', enumValue('payment_method_type', payment.paymentMethod));
+  if (Number.isFinite(payment.amount) && payment.amount >= 0) put('amount', { type: 'number', value: Math.floor(payment.amount) });
+  put('currency', enumValue('currency', payment.currency));
+  put('card_network', enumValue('card_network', payment.cardSwitchProvider));
+  put('card_type', enumValue('card_type', payment.cardType));
+  put('authentication_type', enumValue('authentication_type', payment.authType ? authenticationTypes[payment.authType] : undefined));
+  put('billing_country', enumValue('billing_country', payment.country));
+  put('issuer_country', enumValue('issuer_country', payment.cardIssuerCountry));
+  const isin = payment.cardIsin ?? '';
+  if (/^[0-9]{6}/.test(isin)) put('card_bin', { type: 'str_value', value: isin.slice(0, 6) });
+  return parameters;
+}

@@ -1,0 +1,8 @@
+import type { GatewayFilter } from './legacy-txn.js';
+import { allows } from './legacy-txn.js';
+
+/** Keeps gateways that settle the payment's currency. */
+export const filterByCurrency: GatewayFilter = {
+  name: 'filterByCurrency',
+  accepts: (gateway, txn) => allows(gateway.currencies, txn.currency),
+};

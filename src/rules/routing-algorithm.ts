@@ -1,0 +1,125 @@
+/**
+ * The euclid routing-algorithm model (decision-engine 1.4.x `/routing/*`), in its wire shapes.
+ *
+ * These are the shapes AFTER `parseRoutingAlgorithm` has checked and normalised a body: alias keys
+ * (`routingType`, `routingOutput`) are folded into `routing_type` / `output`, `gateway_id` is always
+ * present (string or null) and every comparison carries a `metadata` object. Serialising a parsed
+ * algorithm with `JSON.stringify` gives the canonical stored form, and parsing that again gives an
+ * equal value (a property test holds us to it).
+ */
+
+/** A connector (gateway) an algorithm can route to. */
+export interface ConnectorInfo {
+  readonly gateway_name: string;
+  readonly gateway_id: string | null;
+}
+
+export const comparisonTypes = [
+  'equal',
+  'not_equal',
+  'less_than',
+  'less_than_equal',
+  'greater_than',
+  'greater_than_equal',
+] as const;
+export type ComparisonType = (typeof comparisonTypes)[number];
+
+export interface NumberComparison {
+  readonly comparison_type: ComparisonType;
+  readonly number: number;
+}
+
+export interface MetadataValue {
+  readonly key: string;
+  readonly value: string;
+}
+
+/**
+ * A typed value, externally tagged as `{"type": …, "value": …}`. Numbers are unsigned 64-bit on the
+ * reference side; we accept non-negative safe integers (2^53 − 1), which covers every amount in minor
+ * units that a payment can carry.
+ */
+export type ValueType =
+  | { readonly type: 'number'; readonly value: number }
+  | { readonly type: 'enum_variant'; readonly value: string }
+  | { readonly type: 'metadata_variant'; readonly value: MetadataValue }
+  | { readonly type: 'str_value'; readonly value: string }
+  | { readonly type: 'global_ref'; readonly value: string }
+  | { readonly type: 'number_array'; readonly value: readonly number[] }
+  | { readonly type: 'enum_variant_array'; readonly value: readonly string[] }
+  | { readonly type: 'number_comparison_array'; readonly value: readonly NumberComparison[] };
+
+export type ValueTypeName = ValueType['type'];
+export const valueTypeNames: readonly ValueTypeName[] = [
+  'number',
+  'enum_variant',
+  'metadata_variant',
+  'str_value',
+  'global_ref',
+  'number_array',
+  'enum_variant_array',
+  'number_comparison_array',
+];
+
+/** One condition: `parameters[lhs] <comparison> value`. `metadata` is carried through untouched. */
+export interface Comparison {
+  readonly lhs: string;
+  readonly comparison: ComparisonType;
+  readonly value: ValueType;
+  readonly metadata: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A statement holds when ALL its conditions hold and, if `nested` is present, ANY nested statement
+ * holds (recursively). `nested` is absent rather than null when the body had none.
+ */
+export interface IfStatement {
+  readonly condition: readonly Comparison[];
+  readonly nested?: readonly IfStatement[];
+}
+
+export interface VolumeSplit<T> {
+  readonly split: number;
+  readonly output: T;
+}
+
+/** A rule's (or the default selection's) output, externally tagged snake_case as on the wire. */
+export type RuleOutput =
+  | { readonly single: ConnectorInfo }
+  | { readonly priority: readonly ConnectorInfo[] }
+  | { readonly volume_split: readonly VolumeSplit<ConnectorInfo>[] }
+  | { readonly volume_split_priority: readonly VolumeSplit<readonly ConnectorInfo[]>[] };
+
+export const ruleRoutingTypes = ['priority', 'volume_split', 'volume_split_priority'] as const;
+export type RuleRoutingType = (typeof ruleRoutingTypes)[number];
+
+export interface Rule {
+  readonly name: string;
+  readonly routing_type: RuleRoutingType;
+  readonly output: RuleOutput;
+  readonly statements: readonly IfStatement[];
+}
+
+/** The `advanced` algorithm's data: rules tried in order, then `default_selection`. */
+export interface Program {
+  /** Named value sets, referred to by `{"type":"global_ref","value":<name>}`. */
+  readonly globals: Readonly<Record<string, readonly ValueType[]>>;
+  readonly default_selection: RuleOutput;
+  readonly rules: readonly Rule[];
+  readonly metadata: unknown;
+}
+
+/**
+ * The algorithm union accepted by `/routing/create`. `volume_split_priority` exists only as an
+ * advanced rule output, and `ab_test` is refused by the parser (see parse-routing-algorithm.ts).
+ */
+export type RoutingAlgorithm =
+  | { readonly type: 'single'; readonly data: ConnectorInfo }
+  | { readonly type: 'priority'; readonly data: readonly ConnectorInfo[] }
+  | { readonly type: 'volume_split'; readonly data: readonly VolumeSplit<ConnectorInfo>[] }
+  | { readonly type: 'advanced'; readonly data: Program };
+
+export type RoutingAlgorithmType = RoutingAlgorithm['type'];
+
+/** `/routing/evaluate` parameters: key → typed value; null (or absent) makes every condition on it false. */
+export type EvaluationParameters = Readonly<Record<string, ValueType | null | undefined>>;

@@ -1,0 +1,195 @@
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RouteTableEntry } from '../../api/plugins/authentication.js';
+import { adminSecret, createMerchant, createTestApp, decideBody, signUp, withKey, withToken, type TestApp } from '../helpers/test-app.js';
+
+/*
+ * Clients send `content-type: application/json` with no body on bodiless calls. Generated from the
+ * app's route table: every route without a body schema is called the way fetch/undici, axios and
+ * curl call it, over real HTTP, and must answer exactly what it answers without the header — never
+ * a body complaint. A new route is covered the moment it is registered.
+ */
+
+interface Answer {
+  readonly status: number;
+  readonly body: string;
+}
+
+/** A client style: how it sends a bodiless request. */
+type Send = (port: number, method: string, path: string, headers: Readonly<Record<string, string>>) => Promise<Answer>;
+
+/** Writes the request bytes as given (no header added or normalised) and reads the whole answer. */
+function rawRequest(port: number, head: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]);
+      const [headerText = '', ...rest] = text.split('\r\n\r\n');
+      const chunked = /\r\ntransfer-encoding: chunked/i.test(headerText);
+      resolve({ status, body: chunked ? dechunk(rest.join('\r\n\r\n')) : rest.join('\r\n\r\n') });
+    });
+    socket.write(head);
+  });
+}
+
+function dechunk(text: string): string {
+  let out = '';
+  let rest = text;
+  for (;;) {
+    const lineEnd = rest.indexOf('\r\n');
+    const size = Number.parseInt(rest.slice(0, lineEnd), 16);
+    if (!(size > 0)) return out;
+    out += rest.slice(lineEnd + 2, lineEnd + 2 + size);
+    rest = rest.slice(lineEnd + 2 + size + 2);
+  }
+}
+
+function headLines(method: string, path: string, port: number, headers: Readonly<Record<string, string>>, extra: readonly string[]): string {
+  const lines = [`${method} ${path} HTTP/1.1`, `Host: 127.0.0.1:${port}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`), ...extra, 'Connection: close'];
+  return `${lines.join('\r\n')}\r\n\r\n`;
+}
+
+const clients: Readonly<Record<string, Send>> = {
+  // The real client: Node's fetch (undici) with the header and no body.
+  'fetch/undici (content-type, no body)': async (port, method, path, headers) => {
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers: { 'content-type': 'application/json', ...headers } });
+    return { status: response.status, body: await response.text() };
+  },
+  // What undici puts on the wire for a bodiless POST, byte for byte.
+  'undici wire (content-type, content-length: 0)': (port, method, path, headers) =>
+    rawRequest(port, headLines(method, path, port, headers, ['content-type: application/json', 'content-length: 0'])),
+  // axios sets its default JSON content type with a charset even when there is no data.
+  'axios (Content-Type: application/json;charset=utf-8, empty)': (port, method, path, headers) =>
+    rawRequest(port, headLines(method, path, port, headers, ['Content-Type: application/json;charset=utf-8', 'Content-Length: 0'])),
+  // curl -X POST -H 'content-type: application/json' sends no Content-Length at all.
+  "curl -H 'content-type: application/json' (no content-length)": (port, method, path, headers) =>
+    rawRequest(port, headLines(method, path, port, headers, ['content-type: application/json'])),
+};
+
+/** The same call without the header: what the route answers to a truly bodiless request. */
+const baseline: Send = (port, method, path, headers) => rawRequest(port, headLines(method, path, port, headers, []));
+
+// The route table of a real app, read once to generate the tests below.
+const probe = await createTestApp();
+await probe.app.ready();
+const allRoutes = [...probe.app.routeTable];
+await probe.close();
+
+const keyOf = (route: RouteTableEntry) => `${route.method} ${route.url}`;
+const bodiless = allRoutes.filter((route) => !route.hasBody && route.method !== 'HEAD' && !route.url.startsWith('/docs'));
+const withBody = allRoutes.filter((route) => route.hasBody);
+
+let counter = 0;
+
+/** A fresh merchant with a key and an admin session, so no call sees another's side effects. */
+async function freshMerchant(t: TestApp): Promise<{ merchantId: string; apiKey: string; token: string }> {
+  counter += 1;
+  const merchantId = `mbody${counter}`;
+  const { apiKey } = await createMerchant(t.app, merchantId);
+  const { token } = await signUp(t.app, `bodiless${counter}@example.com`, merchantId);
+  return { merchantId, apiKey, token };
+}
+
+/** The path and credential headers for `route`, naming `merchantId` wherever the route reads one. */
+function callOf(route: RouteTableEntry, fresh: { merchantId: string; apiKey: string; token: string }): { path: string; headers: Record<string, string> } {
+  const from = route.merchantFrom;
+  const path = route.url.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) =>
+    typeof from === 'object' && 'params' in from && from.params === name ? encodeURIComponent(fresh.merchantId) : 'no-such-resource');
+  const query = typeof from === 'object' && 'query' in from ? `?${from.query}=${encodeURIComponent(fresh.merchantId)}` : '';
+  const headers: Record<string, string> = { 'x-tenant-id': 'public' };
+  if (route.auth === 'bearer') Object.assign(headers, withToken(fresh.token));
+  else if (route.auth === 'admin-secret') headers['x-admin-secret'] = adminSecret;
+  else if (route.auth !== 'none') Object.assign(headers, withKey(fresh.apiKey));
+  return { path: `${path}${query}`, headers };
+}
+
+describe('bodiless requests with a JSON content type', () => {
+  let t: TestApp;
+  let port: number;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    port = (t.app.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => t.close());
+
+  it('finds the bodiless routes clients call with the header', () => {
+    const keys = bodiless.map(keyOf);
+    for (const key of ['DELETE /api-key/:key_id', 'DELETE /merchant-account/:merchantId', 'POST /auth/logout']) expect(keys).toContain(key);
+  });
+
+  for (const route of bodiless) {
+    for (const [client, send] of Object.entries(clients)) {
+      it(`${keyOf(route)} answers ${client} as it answers no header at all`, async () => {
+        const plain = callOf(route, await freshMerchant(t));
+        const expected = await baseline(port, route.method, plain.path, plain.headers);
+        const call = callOf(route, await freshMerchant(t));
+        const answer = await send(port, route.method, call.path, call.headers);
+        expect([400, 415, 422], `${answer.status} ${answer.body}`).not.toContain(answer.status);
+        expect(answer.body).not.toMatch(/Body cannot be empty|Content-Type|parse the request body/i);
+        expect(answer.status, answer.body).toBe(expected.status);
+      });
+    }
+  }
+
+  it('logs out with the header and an empty body (fetch)', async () => {
+    const fresh = await freshMerchant(t);
+    const response = await fetch(`http://127.0.0.1:${port}/auth/logout`, { method: 'POST', headers: { 'content-type': 'application/json', ...withToken(fresh.token) } });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ message: 'Logged out successfully' });
+  });
+
+  it('deletes a merchant and revokes a key with the header and an empty body (fetch)', async () => {
+    const fresh = await freshMerchant(t);
+    const created = (await t.app.inject({ method: 'POST', url: '/api-key/create', headers: withKey(fresh.apiKey), payload: { merchant_id: fresh.merchantId } })).json() as { key_id: string };
+    const revoked = await fetch(`http://127.0.0.1:${port}/api-key/${created.key_id}`, { method: 'DELETE', headers: { 'content-type': 'application/json', ...withKey(fresh.apiKey) } });
+    expect(revoked.status).toBe(200);
+    expect(await revoked.json()).toEqual({ key_id: created.key_id, message: 'API key revoked successfully' });
+    const deleted = await fetch(`http://127.0.0.1:${port}/merchant-account/${fresh.merchantId}`, { method: 'DELETE', headers: { 'content-type': 'application/json', ...withKey(fresh.apiKey) } });
+    expect(deleted.status).toBe(200);
+    expect(await deleted.json()).toEqual({ message: 'Merchant account deleted successfully', merchant_id: fresh.merchantId });
+  });
+
+  // A route that requires a body still refuses an empty one with its usual validation error.
+  for (const route of withBody) {
+    it(`${keyOf(route)} still refuses an empty JSON body with its validation error`, async () => {
+      const call = callOf(route, await freshMerchant(t));
+      const answer = await clients['undici wire (content-type, content-length: 0)']!(port, route.method, call.path, call.headers);
+      if (answer.status === 400) {
+        // The decision routes answer the decider envelope (§2.5; /decision_gateway says "… payload").
+        expect(JSON.parse(answer.body)).toMatchObject({ error_code: '400', error_message: expect.stringMatching(/^Error parsing request( payload)?$/), error_info: { code: 'INVALID_INPUT' } });
+      } else {
+        expect(answer.status, answer.body).toBe(422);
+        expect(answer.body).toMatch(/^Failed to deserialize the JSON body into the target type: /);
+      }
+    });
+  }
+
+  it('keeps 415 for a non-JSON content type and 400 for malformed JSON', async () => {
+    const fresh = await freshMerchant(t);
+    const headers = withKey(fresh.apiKey);
+    const asText = await t.app.inject({ method: 'POST', url: '/api-key/create', headers: { ...headers, 'content-type': 'text/plain' }, payload: 'x' });
+    expect(asText.statusCode).toBe(415);
+    expect(asText.body).toBe('Expected request with `Content-Type: application/json`');
+    const malformed = await t.app.inject({ method: 'POST', url: '/api-key/create', headers: { ...headers, 'content-type': 'application/json' }, payload: '{"merchant_id":' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.body).toMatch(/^Failed to parse the request body as JSON: /);
+    const poisoned = await t.app.inject({ method: 'POST', url: '/api-key/create', headers: { ...headers, 'content-type': 'application/json' }, payload: `{"merchant_id":"${fresh.merchantId}","__proto__":{"x":1}}` });
+    expect(poisoned.statusCode).toBe(400);
+  });
+
+  it('keeps the decision routes reading bodies whatever the content type says', async () => {
+    const fresh = await freshMerchant(t);
+    const response = await t.app.inject({ method: 'POST', url: '/decide-gateway', headers: { ...withKey(fresh.apiKey), 'content-type': 'text/plain' }, payload: JSON.stringify(decideBody(fresh.merchantId, 'p-body')) });
+    expect(response.statusCode, response.body).toBe(200);
+    const broken = await t.app.inject({ method: 'POST', url: '/decide-gateway', headers: { ...withKey(fresh.apiKey), 'content-type': 'text/plain' }, payload: '{' });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toMatchObject({ error_code: '400' });
+  });
+});
