@@ -1,3 +1,4 @@
+import type { CallAttribution } from './llm-call-record.js';
 import type { AIProviderName } from './provider-name.js';
 import type { JsonSchema, ToolDefinition } from './tool-definition.js';
 
@@ -57,6 +58,8 @@ export interface GenerateOptions {
   readonly evaluation?: EvaluationOptions;
   /** Domain hint handed to the judge (`evaluationDomain` in NeuroLink). */
   readonly evaluationDomain?: string;
+  /** Who the call is for (merchant, user, request, batch); goes into its `llm.call` record only. */
+  readonly attribution?: CallAttribution;
 }
 
 /** Options of `stream`: the generate options plus streaming hints. */

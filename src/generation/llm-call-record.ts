@@ -1,0 +1,37 @@
+/**
+ * Who a model call is made for, carried from the surface that received it (HTTP, stream, batch job,
+ * WebSocket, CLI) into the call's record. Never part of the prompt.
+ */
+export interface CallAttribution {
+  readonly merchantId?: string;
+  readonly userId?: string;
+  readonly requestId?: string;
+  readonly batchId?: string;
+  /** Job id of a batch item (`<batchId>:<index>`), so a redelivered job records once. */
+  readonly jobId?: string;
+  readonly surface?: CallSurface;
+}
+
+export type CallSurface = 'library' | 'http' | 'sse' | 'websocket' | 'batch' | 'cli' | 'gateway' | 'evaluation';
+
+/** One model call as the `llm.call` event reports it: usage, cost, timing and outcome, no text. */
+export interface LlmCallRecord {
+  readonly provider: string;
+  readonly model: string;
+  readonly operation: 'generate' | 'stream' | 'evaluation';
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly costUsd: number;
+  readonly latencyMs: number;
+  /** Streams only: time from the call to its first chunk. */
+  readonly timeToFirstTokenMs?: number;
+  readonly outcome: 'success' | 'error';
+  /** The error class (`RateLimitError`, `TimeoutError`…) when the outcome is an error. */
+  readonly errorClass?: string;
+  /** Providers tried before this one answered (0 when the first answered). */
+  readonly fallbackHops: number;
+  readonly attribution: CallAttribution;
+}
+
+/** Receives every call record; must not throw or block (publishing is its own concern). */
+export type LlmCallRecorder = (record: LlmCallRecord) => void;
