@@ -49,6 +49,9 @@ const wireOf: Readonly<Record<ErrorCode, Wire>> = {
   SY_ANALYTICS_UNAVAILABLE: { kind: 'generic', status: 500, code: 'TE_01' },
   SY_EVENT_INVALID: { kind: 'generic', status: 500, code: 'TE_00' },
   SY_SHUTTING_DOWN: { kind: 'generic', status: 503, code: 'TE_00' },
+  SY_QUEUE_UNAVAILABLE: { kind: 'generic', status: 503, code: 'TE_01' },
+  SY_BATCH_INVALID: { kind: 'generic', status: 400, code: 'TE_03' },
+  SY_BATCH_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
   SY_INTERNAL: { kind: 'generic', status: 500, code: 'TE_00' },
 };
 

@@ -29,6 +29,9 @@ export const errorCodes = {
   SY_ANALYTICS_UNAVAILABLE: 'The analytics store (ClickHouse or chDB) cannot be reached.',
   SY_EVENT_INVALID: 'An event failed validation against its schema.',
   SY_SHUTTING_DOWN: 'The service is draining and accepts no new work.',
+  SY_QUEUE_UNAVAILABLE: 'The job queue (BullMQ on Redis) cannot be reached.',
+  SY_BATCH_INVALID: 'A batch submission was refused: too many or no prompts, or shared options the toolkit rejects.',
+  SY_BATCH_NOT_FOUND: 'No batch with this id exists (or it has expired).',
   SY_INTERNAL: 'An unexpected failure; the log has the cause.',
 } as const;
 
