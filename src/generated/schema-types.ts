@@ -66,6 +66,38 @@ export interface SwitchyardConfig {
    * trust X-Forwarded-For from a reverse proxy (login throttling keys on the client address)
    */
   trustProxy: boolean;
+  /**
+   * most prompts one batch (POST /api/batches, switchyard batch submit) may carry
+   */
+  batchMaxPrompts: number;
+  /**
+   * attempts per batch item for retryable failures (429, 5xx, timeouts, network), the first included
+   */
+  batchAttempts: number;
+  /**
+   * wait before the first retry of a batch item; each further retry waits twice as long
+   */
+  batchBackoffMs: number;
+  /**
+   * batch items of one provider each generation worker process runs at once (unless batchProviderLimits says otherwise)
+   */
+  batchConcurrency: number;
+  /**
+   * batch items of one provider started per minute across all generation workers; 0 = no limit (unless batchProviderLimits says otherwise)
+   */
+  batchRatePerMinute: number;
+  /**
+   * per-provider overrides, provider=concurrency[/perMinute] comma-separated, e.g. openai=8/600,anthropic=2/50
+   */
+  batchProviderLimits?: string;
+  /**
+   * how long a batch, its prompts and its results are kept after submission
+   */
+  batchRetentionDays: number;
+  /**
+   * how long a running job stays locked to a worker that stopped answering; after it another worker takes the job over
+   */
+  jobLockMs: number;
 }
 /**
  * One HTTP call on a decision route (decide, feedback, rule config, merchant account). Bodies are not kept: they may hold card data.
