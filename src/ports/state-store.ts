@@ -5,6 +5,7 @@ import type {
   SrDimensionConfig,
   SuccessRateConfig,
 } from '../generated/schema-types.js';
+import type { BatchItem, BatchRecord, BatchSnapshot, ItemOutcome } from '../generation/batch/batch-record.js';
 
 /**
  * Hot state the API reads on every decision and the workers write: merchants, their configs,
@@ -22,6 +23,7 @@ export interface StateStore {
   readonly apiKeys: ApiKeyStore;
   readonly sessions: SessionStore;
   readonly routingRules: RoutingRuleStore;
+  readonly batches: BatchStore;
 
   /**
    * Cache invalidation that reaches every API replica sharing this store (Redis pub/sub, or
@@ -266,4 +268,34 @@ export interface RoutingRuleStore {
    * caching decorator serves it from memory until an invalidation).
    */
   loadActive(createdBy: string): Promise<readonly RoutingAlgorithmRecord[]>;
+}
+
+// ---------------------------------------------------------------- batch generation jobs (issue 9)
+
+/**
+ * Batches of generation prompts and the outcome of each item. The queue only carries
+ * `(batchId, index)`; prompts, outcomes and progress live here, so they survive a worker or API
+ * restart and an embedded worker can re-enqueue what is unfinished.
+ *
+ * @remarks Outcomes are write-once (`finishItem`): that is what makes a redelivered job harmless.
+ * Everything of a batch expires together, `ttlSeconds` after its creation.
+ */
+export interface BatchStore {
+  /** Stores a batch and its prompts (prompts[i] is item i); 'exists' when the id is taken. */
+  create(record: BatchRecord, prompts: readonly string[], ttlSeconds: number): Promise<'created' | 'exists'>;
+  get(batchId: string): Promise<BatchSnapshot | undefined>;
+  item(batchId: string, index: number): Promise<BatchItem | undefined>;
+  /** Items `offset`…`offset+limit-1` (fewer at the end), in index order. */
+  items(batchId: string, offset: number, limit: number): Promise<readonly BatchItem[]>;
+  /** Indexes of the items without an outcome, ascending. */
+  pendingIndexes(batchId: string): Promise<readonly number[]>;
+  /**
+   * Records an item's outcome and counts it, atomically, unless it already has one (the first
+   * outcome wins). 'missing' for an unknown batch or an index outside it.
+   */
+  finishItem(batchId: string, index: number, outcome: ItemOutcome): Promise<'recorded' | 'already-finished' | 'missing'>;
+  /** Marks the batch cancelled at `atMs` (the first cancel wins). */
+  cancel(batchId: string, atMs: number): Promise<'cancelled' | 'already-cancelled' | 'missing'>;
+  /** Ids of batches that still have items without an outcome (what a starting worker resumes). */
+  unfinished(): Promise<readonly string[]>;
 }

@@ -217,6 +217,9 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
         return removed;
       },
     },
+    // Batches are read by the batch routes and written by generation workers; nothing on the
+    // decision path reads them, so they pass straight through (a cache would only serve stale progress).
+    batches: inner.batches,
     publishInvalidation: (key) => invalidate(key),
     onInvalidation: (listener) => inner.onInvalidation(listener),
     probe: () => inner.probe(),

@@ -108,6 +108,16 @@ export class JournaledTables {
     }
   }
 
+  /**
+   * Drops every expired entry of a table whose entries have different TTLs (O(size)). Not
+   * journaled: replay skips expired records anyway.
+   */
+  sweepExpired(name: string): void {
+    const table = this.table(name);
+    const now = this.now();
+    for (const [key, entry] of table) if (entry.expiresAt !== undefined && entry.expiresAt <= now) table.delete(key);
+  }
+
   close(): void {
     if (this.fd !== undefined) {
       fsyncSync(this.fd);

@@ -22,6 +22,7 @@ import type {
 } from '../../ports/state-store.js';
 import { pushOutcome, readOutcomeWindow, type Outcome } from '../../feedback/outcome-window.js';
 import { JournaledTables } from './journaled-tables.js';
+import { batchTables, createMemoryBatchStore } from './memory-batch-store.js';
 import { activeIdsInOrder } from '../../routing-rules/active-order.js';
 
 export interface MemoryStateStoreOptions {
@@ -34,7 +35,7 @@ export interface MemoryStateStoreOptions {
 /** Outcomes newest first, trimmed to the bucket size of the last write. */
 type Window = Outcome[];
 
-const durableTables = ['merchants', 'configs', 'windows', 'eliminations', 'users', 'emails', 'memberships', 'apiKeys', 'apiKeyHashes', 'revokedTokens', 'routingAlgorithms', 'routingActive'];
+const durableTables = ['merchants', 'configs', 'windows', 'eliminations', 'users', 'emails', 'memberships', 'apiKeys', 'apiKeyHashes', 'revokedTokens', 'routingAlgorithms', 'routingActive', ...batchTables];
 const sweepIntervalMs = 60_000; // 1 min: bounds memory held by expired decision contexts and dedupe marks
 
 /**
@@ -49,6 +50,7 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
   const sweeper = setInterval(() => {
     db.sweepUniformTtl('decisions');
     db.sweepUniformTtl('dedupe');
+    for (const table of batchTables) db.sweepExpired(table);
   }, sweepIntervalMs);
   sweeper.unref();
 
@@ -269,6 +271,7 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
     apiKeys,
     sessions,
     routingRules,
+    batches: createMemoryBatchStore(db, () => clock.now()),
     async publishInvalidation(key) {
       for (const listener of listeners) listener(key);
     },

@@ -31,6 +31,13 @@ export interface RedisKeys {
   routingAlgorithm(id: string): string;
   routingByMerchant(merchantId: string): string;
   routingActive(merchantId: string): string;
+  /** A batch's keys share the `{batch:<id>}` hash tag: its scripts touch record, progress and results together. */
+  batchRecord(batchId: string): string;
+  batchProgress(batchId: string): string;
+  batchPrompts(batchId: string): string;
+  batchResults(batchId: string): string;
+  /** SET of batch ids with items still pending (what a starting generation worker resumes). */
+  batchesUnfinished(): string;
 }
 
 export function createRedisKeys(prefix: string): RedisKeys {
@@ -60,5 +67,10 @@ export function createRedisKeys(prefix: string): RedisKeys {
     routingAlgorithm: (id) => `${prefix}{routing}algo:${part(id)}`,
     routingByMerchant: (merchantId) => `${prefix}{routing}by:${part(merchantId)}`,
     routingActive: (merchantId) => `${prefix}{routing}active:${part(merchantId)}`,
+    batchRecord: (batchId) => `${prefix}{batch:${part(batchId)}}record`,
+    batchProgress: (batchId) => `${prefix}{batch:${part(batchId)}}progress`,
+    batchPrompts: (batchId) => `${prefix}{batch:${part(batchId)}}prompts`,
+    batchResults: (batchId) => `${prefix}{batch:${part(batchId)}}results`,
+    batchesUnfinished: () => `${prefix}batches:unfinished`,
   };
 }

@@ -6,6 +6,7 @@ import type { StateStore, StoreProbe } from '../../ports/state-store.js';
 import { systemClock, type Clock } from '../../time/clock.js';
 import { toStateError } from './map-redis-error.js';
 import { createRedisApiKeyStore } from './redis-api-key-store.js';
+import { createRedisBatchStore } from './redis-batch-store.js';
 import type { RedisContext } from './redis-context.js';
 import { createRedisKeys } from './redis-keys.js';
 import { createRedisConfigStore } from './redis-config-store.js';
@@ -194,6 +195,7 @@ export async function createRedisStateStore(options: RedisStateStoreOptions): Pr
     apiKeys: createRedisApiKeyStore(context),
     sessions: createRedisSessionStore(context),
     routingRules: createRedisRoutingRuleStore(context),
+    batches: createRedisBatchStore(context),
     async publishInvalidation(key) {
       await context.call('publishInvalidation', (client) => client.publish(channel, key));
     },
