@@ -3,6 +3,14 @@ import apiKeyCreateRequest from '../schemas/http/api-keys/api-key-create-request
 import apiKeyCreated from '../schemas/http/api-keys/api-key-created.json' with { type: 'json' };
 import apiKeyListItem from '../schemas/http/api-keys/api-key-list-item.json' with { type: 'json' };
 import apiKeyRevoked from '../schemas/http/api-keys/api-key-revoked.json' with { type: 'json' };
+import batchItemFailure from '../schemas/http/batches/batch-item-failure.json' with { type: 'json' };
+import batchItemResult from '../schemas/http/batches/batch-item-result.json' with { type: 'json' };
+import batchItemUsage from '../schemas/http/batches/batch-item-usage.json' with { type: 'json' };
+import batchResultsQuery from '../schemas/http/batches/batch-results-query.json' with { type: 'json' };
+import batchResults from '../schemas/http/batches/batch-results.json' with { type: 'json' };
+import batchSharedOptions from '../schemas/http/batches/batch-shared-options.json' with { type: 'json' };
+import batchSubmitRequest from '../schemas/http/batches/batch-submit-request.json' with { type: 'json' };
+import batch from '../schemas/http/batches/batch.json' with { type: 'json' };
 import authResponse from '../schemas/http/auth/auth-response.json' with { type: 'json' };
 import loginRequest from '../schemas/http/auth/login-request.json' with { type: 'json' };
 import logoutResponse from '../schemas/http/auth/logout-response.json' with { type: 'json' };
@@ -50,6 +58,14 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   apiKeyCreated,
   apiKeyListItem,
   apiKeyRevoked,
+  batchSharedOptions,
+  batchSubmitRequest,
+  batch,
+  batchItemFailure,
+  batchItemUsage,
+  batchItemResult,
+  batchResults,
+  batchResultsQuery,
   merchantInfo,
   signupRequest,
   loginRequest,

@@ -486,6 +486,133 @@ export interface SwitchMerchantRequest {
   merchant_id: string;
 }
 /**
+ * Why a batch item went to the dead letter: the toolkit's error class (RateLimitError, InvalidRequestError, TimeoutError…), whether it was retryable (then its attempts ran out) and the provider's HTTP status when there was one.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "BatchItemFailure".
+ */
+export interface BatchItemFailure {
+  errorClass: string;
+  code?: string;
+  message: string;
+  retryable: boolean;
+  statusCode?: number;
+}
+/**
+ * One item of a batch: its prompt, and its answer (succeeded), its dead-letter entry (failed) or nothing yet (pending, cancelled). jobId is <batchId>:<index>, the id of its job and of its llm.call record.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "BatchItemResult".
+ */
+export interface BatchItemResult {
+  index: number;
+  jobId: string;
+  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  prompt: string;
+  content?: string;
+  provider?: string;
+  model?: string;
+  usage?: BatchItemUsage;
+  finishReason?: string;
+  responseTimeMs?: number;
+  error?: BatchItemFailure;
+  attempts?: number;
+  finishedAt?: string;
+}
+/**
+ * Tokens one batch item used.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "BatchItemUsage".
+ */
+export interface BatchItemUsage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+/**
+ * Paging of GET /api/batches/{batchId}/results.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "BatchResultsQuery".
+ */
+export interface BatchResultsQuery {
+  offset?: number;
+  limit?: number;
+}
+/**
+ * One page of a batch's items in index order. nextOffset is where the next page starts; it is absent on the last page.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "BatchResults".
+ */
+export interface BatchResults {
+  batchId: string;
+  status: 'running' | 'completed' | 'cancelling' | 'cancelled';
+  total: number;
+  offset: number;
+  limit: number;
+  items: BatchItemResult[];
+  nextOffset?: number;
+}
+/**
+ * Generate options every prompt of a batch shares, checked by the toolkit's own rules before anything is enqueued. Tools are always off in batches.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "BatchSharedOptions".
+ */
+export interface BatchSharedOptions {
+  /**
+   * A provider kind, an alias (claude, gemini…) or auto; resolved once at submit, and every item runs on it.
+   */
+  provider?: string;
+  model?: string;
+  temperature?: number;
+  maxTokens?: number;
+  systemPrompt?: string;
+  /**
+   * Per item: milliseconds, or text like 30s, 1.5s, 2m, 1h. Default 120 s.
+   */
+  timeout?: number | string;
+}
+/**
+ * Body of POST /api/batches: prompts (one job each) and the options they share. The configured BATCH_MAX_PROMPTS caps the number of prompts below the schema's bound.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "BatchSubmitRequest".
+ */
+export interface BatchSubmitRequest {
+  /**
+   * @minItems 1
+   * @maxItems 10000
+   */
+  prompts: [string, ...string[]];
+  options?: BatchSharedOptions;
+}
+/**
+ * A batch and its progress. status: running (items pending), completed (every item ended, succeeded or in the dead letter), cancelling (cancelled, running items finishing), cancelled.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "Batch".
+ */
+export interface Batch {
+  batchId: string;
+  status: 'running' | 'completed' | 'cancelling' | 'cancelled';
+  merchantId: string;
+  provider: string;
+  model?: string;
+  createdAt: string;
+  cancelledAt?: string;
+  total: number;
+  pending: number;
+  succeeded: number;
+  /**
+   * Items in the dead letter.
+   */
+  failed: number;
+  cancelled: number;
+}
+/**
  * Extra success-rate window dimensions: payment fields (in order) and udf indexes appended to window keys.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema

@@ -1,3 +1,4 @@
+import type { BatchItemFailure, BatchItemUsage } from '../../generated/schema-types.js';
 import type { ProviderName } from '../provider-name.js';
 
 /**
@@ -43,24 +44,10 @@ export interface BatchSnapshot {
   readonly cancelledAt: number | undefined;
 }
 
-export interface ItemUsage {
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly totalTokens: number;
-}
+export type ItemUsage = BatchItemUsage;
 
-/** Why an item went to the dead letter: the toolkit's error class and whether it was retryable. */
-export interface ItemFailure {
-  /** `RateLimitError`, `InvalidRequestError`, `TimeoutError`… */
-  readonly errorClass: string;
-  /** The toolkit's stable code (`RATE_LIMITED`…), when the error had one. */
-  readonly code?: string;
-  readonly message: string;
-  /** True when it was retryable but its attempts ran out. */
-  readonly retryable: boolean;
-  /** HTTP status the provider answered with, when there was one. */
-  readonly statusCode?: number;
-}
+/** Why an item went to the dead letter (schemas/http/batches/batch-item-failure.json): error class, retryability, status. */
+export type ItemFailure = BatchItemFailure;
 
 /** How an item ended. Recorded once: the first outcome stored wins, later ones are ignored. */
 export type ItemOutcome =

@@ -1,4 +1,5 @@
 import { SwitchyardError } from '../../errors/switchyard-error.js';
+import type { BatchSharedOptions } from '../../generated/schema-types.js';
 import type { Logger } from '../../logging/logger.js';
 import type { JobQueue, RetryPolicy } from '../../ports/job-queue.js';
 import type { BatchStore } from '../../ports/state-store.js';
@@ -10,17 +11,8 @@ import { batchJobId, batchQueueName, type BatchItemJob } from './batch-queue.js'
 import type { BatchOptions, BatchRecord } from './batch-record.js';
 import { toBatchItemView, toBatchView, type BatchResultsPage, type BatchView } from './batch-view.js';
 
-/** The options a batch's prompts share; validated by the toolkit's own rules before anything is stored. */
-export interface SharedBatchOptions {
-  /** A provider kind, an alias or `auto`; resolved once at submit, and every item uses it. */
-  readonly provider?: string;
-  readonly model?: string;
-  readonly temperature?: number;
-  readonly maxTokens?: number;
-  readonly systemPrompt?: string;
-  /** Per item: milliseconds or text (`30s`, `2m`). Default 120 s. */
-  readonly timeout?: number | string;
-}
+/** The options a batch's prompts share (schemas/http/batches/batch-shared-options.json). */
+export type SharedBatchOptions = BatchSharedOptions;
 
 export interface BatchSubmission {
   readonly merchantId: string;

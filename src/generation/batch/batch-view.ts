@@ -1,53 +1,14 @@
-import type { BatchSnapshot, BatchStatus, BatchItem, ItemFailure, ItemStatus, ItemUsage } from './batch-record.js';
+import type { Batch, BatchItemResult, BatchResults } from '../../generated/schema-types.js';
+import type { BatchItem, BatchSnapshot } from './batch-record.js';
 import { batchStatusOf, pendingOf } from './batch-record.js';
 import { batchJobId } from './batch-queue.js';
 
-/** A batch's progress as the routes and the CLI show it (schemas/http/batches/batch.json). */
-export interface BatchView {
-  readonly batchId: string;
-  readonly status: BatchStatus;
-  readonly merchantId: string;
-  readonly provider: string;
-  readonly model?: string;
-  /** ISO 8601. */
-  readonly createdAt: string;
-  readonly cancelledAt?: string;
-  readonly total: number;
-  readonly pending: number;
-  readonly succeeded: number;
-  /** Items in the dead letter (see their `error`). */
-  readonly failed: number;
-  readonly cancelled: number;
-}
-
-/** One item of a results page (schemas/http/batches/batch-results.json). */
-export interface BatchItemView {
-  readonly index: number;
-  readonly jobId: string;
-  readonly status: ItemStatus;
-  readonly prompt: string;
-  readonly content?: string;
-  readonly provider?: string;
-  readonly model?: string;
-  readonly usage?: ItemUsage;
-  readonly finishReason?: string;
-  readonly responseTimeMs?: number;
-  /** The dead letter: why the item failed for good. */
-  readonly error?: ItemFailure;
-  readonly attempts?: number;
-  readonly finishedAt?: string;
-}
-
-export interface BatchResultsPage {
-  readonly batchId: string;
-  readonly status: BatchStatus;
-  readonly total: number;
-  readonly offset: number;
-  readonly limit: number;
-  readonly items: readonly BatchItemView[];
-  /** Where the next page starts; absent on the last page. */
-  readonly nextOffset?: number;
-}
+/** A batch's progress, as the routes and the CLI show it (schemas/http/batches/batch.json). */
+export type BatchView = Batch;
+/** One item of a results page (schemas/http/batches/batch-item-result.json). */
+export type BatchItemView = BatchItemResult;
+/** One page of results (schemas/http/batches/batch-results.json). */
+export type BatchResultsPage = BatchResults;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
