@@ -2,7 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { LoginThrottlePolicy } from '../src/auth/login-throttle.js';
 import type { ScryptParams } from '../src/auth/password-hash.js';
 import type { TokenConfig } from '../src/auth/token-service.js';
+import type { BatchService } from '../src/generation/batch/batch-service.js';
 import type { EventBus } from '../src/ports/event-bus.js';
+import type { JobQueue } from '../src/ports/job-queue.js';
 import type { StateStore } from '../src/ports/state-store.js';
 import type { AnalyticsStore } from '../src/ports/analytics-store.js';
 import type { RandomSource } from '../src/routing/random-source.js';
@@ -15,6 +17,10 @@ export interface AppDeps {
   readonly state: StateStore;
   readonly bus: EventBus;
   readonly analytics: AnalyticsStore | undefined;
+  /** The job queue (BullMQ or in-process) batch generation runs on. */
+  readonly jobs: JobQueue;
+  /** Batch generation jobs over `jobs`, `state.batches` and the process's toolkit (cli/create-batch-service.ts). */
+  readonly batches: BatchService;
   readonly clock: Clock;
   readonly random: RandomSource;
   readonly routingDefaults: RoutingDefaults;

@@ -14,6 +14,7 @@ import { registerJsonBodyParser } from './plugins/json-body.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { authRoutes } from './routes/auth.js';
+import { batchRoutes } from './routes/batches.js';
 import { configRoutes } from './routes/config.js';
 import { gatewayDecisionRoutes } from './routes/gateway-decision.js';
 import { healthRoutes } from './routes/health.js';
@@ -88,6 +89,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(async (scope) => configRoutes(scope, deps));
   await app.register(async (scope) => routingRuleRoutes(scope, deps));
   await app.register(async (scope) => analyticsRoutes(scope, { ...deps, merchantOf: credentialMerchantOf }));
+  await app.register(async (scope) => batchRoutes(scope, { batches: deps.batches }));
   await app.register(async (scope) => {
     // decision-engine reads these bodies itself, whatever the Content-Type says.
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {

@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
+import { createBatchService, startGenerationWorker, type BatchWiring } from '../cli/create-batch-service.js';
 import { createRuntime, runtimeDefaults, type Runtime } from '../cli/create-runtime.js';
+import { NeuroLink } from '../src/toolkit/neurolink.js';
 import type { Config } from '../src/config/load-config.js';
 import * as analyticsSink from '../workers/analytics-sink.js';
+import { generationWorkerName } from '../workers/generation.js';
 import * as srWindows from '../workers/sr-windows.js';
 import type { WorkerHandle } from '../workers/worker-handle.js';
 import { buildApp } from './app.js';
@@ -24,9 +27,14 @@ export async function startServer(config: Config, logger: PinoLogger): Promise<R
   const tokens = await resolveTokenConfig(config, logger);
   const runtime = await createRuntime(config, logger);
   const readiness = createReadiness();
-  const app = await buildApp(config, { ...runtimeDefaults, state: runtime.state, bus: runtime.bus, analytics: runtime.analytics, readiness, logger, tokens });
+  const toolkit = new NeuroLink({ warn: (notice) => logger.warn({ notice }, 'toolkit deprecation notice') });
+  const batchWiring: BatchWiring = { state: runtime.state, jobs: runtime.jobs, models: toolkit, clock: runtimeDefaults.clock, logger };
+  const batches = createBatchService(config, batchWiring);
+  const app = await buildApp(config, { ...runtimeDefaults, state: runtime.state, bus: runtime.bus, analytics: runtime.analytics, jobs: runtime.jobs, batches, readiness, logger, tokens });
   const workers: WorkerHandle[] = [];
   if (config.embeddedWorkers) {
+    // First in the list: it is stopped before the bus drains (its jobs in hand still publish llm.call records).
+    workers.push(await startGenerationWorker(config, batchWiring, batches));
     workers.push(await srWindows.start({ bus: runtime.bus, state: runtime.state, clock: runtimeDefaults.clock, logger, defaults: runtimeDefaults.routingDefaults }));
     if (runtime.analytics !== undefined) workers.push(await analyticsSink.start({ bus: runtime.bus, analytics: runtime.analytics, logger, clock: runtimeDefaults.clock, retentionDays: config.analyticsRetentionDays }));
   }
@@ -51,10 +59,11 @@ export async function startServer(config: Config, logger: PinoLogger): Promise<R
         const closed = await Promise.race([app.close().then(() => 'closed' as const), graceOver]);
         clearTimeout(graceTimer);
         if (closed === 'timeout') logger.warn({ graceMs: config.shutdownGraceMs }, 'in-flight requests still running after the grace period; closing anyway');
+        const closeWorker = (worker: WorkerHandle) => worker.close().catch((error: unknown) => logger.error({ err: error, worker: worker.name }, 'worker did not close cleanly'));
+        const [jobWorkers, eventWorkers] = [workers.filter((worker) => worker.name === generationWorkerName), workers.filter((worker) => worker.name !== generationWorkerName)];
+        for (const worker of jobWorkers) await closeWorker(worker);
         await runtime.drainBus(); // every published event is handled (in-process) or flushed to the broker
-        for (const worker of workers) {
-          await worker.close().catch((error: unknown) => logger.error({ err: error, worker: worker.name }, 'worker did not close cleanly'));
-        }
+        for (const worker of eventWorkers) await closeWorker(worker);
         await runtime.close();
         logger.info({}, 'shutdown complete');
       })();

@@ -1,16 +1,19 @@
 import { join } from 'node:path';
 import type { Logger as PinoLogger } from 'pino';
+import { createBullMqJobQueue } from '../src/adapters/bullmq/bullmq-job-queue.js';
 import { createCachedStateStore } from '../src/adapters/cache/cached-state-store.js';
 import { createChdbAnalyticsStore } from '../src/adapters/chdb/chdb-analytics-store.js';
 import { createClickHouseServerAnalyticsStore } from '../src/adapters/clickhouse/clickhouse-server-analytics-store.js';
 import { createKafkaEventBus } from '../src/adapters/kafka/kafka-event-bus.js';
 import { createMemoryEventBus } from '../src/adapters/memory/memory-event-bus.js';
+import { createMemoryJobQueue } from '../src/adapters/memory/memory-job-queue.js';
 import { createMemoryStateStore } from '../src/adapters/memory/memory-state-store.js';
 import { createRedisStateStore } from '../src/adapters/redis/redis-state-store.js';
 import type { Config } from '../src/config/load-config.js';
 import { validateEvent } from '../src/events/validate-event.js';
 import type { AnalyticsStore } from '../src/ports/analytics-store.js';
 import type { EventBus } from '../src/ports/event-bus.js';
+import type { JobQueue } from '../src/ports/job-queue.js';
 import type { StateStore } from '../src/ports/state-store.js';
 import { mathRandom } from '../src/routing/random-source.js';
 import { defaultRoutingDefaults } from '../src/routing/routing-defaults.js';
@@ -18,13 +21,15 @@ import { systemClock } from '../src/time/clock.js';
 
 /** The adapters of one process, picked from the config: a URL selects the distributed adapter. */
 export interface Runtime {
-  readonly mode: { readonly state: 'embedded' | 'redis'; readonly bus: 'embedded' | 'kafka'; readonly analytics: 'chdb' | 'clickhouse' | 'none' };
+  readonly mode: { readonly state: 'embedded' | 'redis'; readonly bus: 'embedded' | 'kafka'; readonly analytics: 'chdb' | 'clickhouse' | 'none'; readonly jobs: 'embedded' | 'bullmq' };
   readonly state: StateStore;
   readonly bus: EventBus;
   readonly analytics: AnalyticsStore | undefined;
+  /** Batch generation jobs: BullMQ on the state store's Redis, or in-process. */
+  readonly jobs: JobQueue;
   /** Flushes and drains the bus (in-process consumers handle everything published). Idempotent. */
   drainBus(): Promise<void>;
-  /** Drains the bus (if not yet), then closes the stores. */
+  /** Stops the job consumers (jobs in hand finish), drains the bus (if not yet), then closes the stores. */
   close(): Promise<void>;
 }
 
@@ -36,7 +41,8 @@ export interface RuntimeNeeds {
 /**
  * The composition root's adapter choice, the one place (with buildApp's callers) that picks
  * infrastructure: REDIS_URL → Redis (behind an invalidating cache), KAFKA_BROKERS → Kafka,
- * CLICKHOUSE_URL → ClickHouse server; each unset one stays embedded (in-process, chDB).
+ * CLICKHOUSE_URL → ClickHouse server; each unset one stays embedded (in-process, chDB). The job
+ * queue follows the state store: BullMQ on the same Redis, or in-process.
  */
 export async function createRuntime(config: Config, logger: PinoLogger, needs: RuntimeNeeds = { analytics: true }): Promise<Runtime> {
   const clock = systemClock;
@@ -63,6 +69,11 @@ export async function createRuntime(config: Config, logger: PinoLogger, needs: R
           validate: validateEvent,
         });
 
+  const jobs: JobQueue =
+    config.redisUrl === undefined
+      ? createMemoryJobQueue({ logger: logger.child({ component: 'jobs' }) })
+      : await createBullMqJobQueue({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, logger: logger.child({ component: 'jobs' }), lockMs: config.jobLockMs, retentionSeconds: config.batchRetentionDays * 86_400 });
+
   let busClosing: Promise<void> | undefined;
   let analytics: AnalyticsStore | undefined;
   if (needs.analytics) {
@@ -78,11 +89,15 @@ export async function createRuntime(config: Config, logger: PinoLogger, needs: R
       state: config.redisUrl === undefined ? 'embedded' : 'redis',
       bus: config.kafkaBrokers === undefined ? 'embedded' : 'kafka',
       analytics: analytics === undefined ? 'none' : config.clickhouseUrl === undefined ? 'chdb' : 'clickhouse',
+      jobs: config.redisUrl === undefined ? 'embedded' : 'bullmq',
     },
     state,
     bus,
     analytics,
+    jobs,
     async close() {
+      // Job consumers finish the jobs in hand first: those still publish llm.call records and write outcomes.
+      await jobs.close();
       busClosing ??= bus.close();
       await busClosing;
       await state.close();

@@ -8,7 +8,7 @@ const usage = `switchyard <command>
 
 Commands:
   serve                 run the HTTP API (embedded mode unless REDIS_URL / KAFKA_BROKERS / CLICKHOUSE_URL are set)
-  worker <name>         run one worker process: sr-windows | analytics-sink
+  worker <name>         run one worker process: sr-windows | analytics-sink | generation
   help                  show this text
 
 Environment: see README.md (PORT, DATA_DIR, LOG_LEVEL, ADMIN_SECRET, REDIS_URL, KAFKA_BROKERS, CLICKHOUSE_URL, JWT_SECRET, …).`;

@@ -3,14 +3,17 @@ import type { Config } from '../src/config/load-config.js';
 import * as analyticsSink from '../workers/analytics-sink.js';
 import * as srWindows from '../workers/sr-windows.js';
 import type { WorkerHandle } from '../workers/worker-handle.js';
+import { NeuroLink } from '../src/toolkit/neurolink.js';
+import { createBatchService, startGenerationWorker } from './create-batch-service.js';
 import { createRuntime, runtimeDefaults } from './create-runtime.js';
 
-const workerNames = ['sr-windows', 'analytics-sink'] as const;
+const workerNames = ['sr-windows', 'analytics-sink', 'generation'] as const;
 type WorkerName = (typeof workerNames)[number];
 
 /**
  * `switchyard worker <name>`: one worker as its own process, scaled by running more of them (they
- * share a consumer group). SIGTERM finishes the batch in hand, commits it and leaves the group.
+ * share a consumer group, or for `generation` the BullMQ queues). SIGTERM finishes the batch (or
+ * jobs) in hand, commits it and leaves the group.
  */
 export async function runWorker(name: string | undefined, config: Config, logger: PinoLogger): Promise<number> {
   if (name === undefined || !(workerNames as readonly string[]).includes(name)) {
@@ -19,10 +22,17 @@ export async function runWorker(name: string | undefined, config: Config, logger
   }
   const worker = name as WorkerName;
   const runtime = await createRuntime(config, logger, { analytics: worker === 'analytics-sink' });
-  const handle: WorkerHandle =
-    worker === 'sr-windows'
-      ? await srWindows.start({ bus: runtime.bus, state: runtime.state, clock: runtimeDefaults.clock, logger, defaults: runtimeDefaults.routingDefaults })
-      : await analyticsSink.start({ bus: runtime.bus, analytics: runtime.analytics!, logger, clock: runtimeDefaults.clock, retentionDays: config.analyticsRetentionDays });
+  let handle: WorkerHandle;
+  if (worker === 'sr-windows') {
+    handle = await srWindows.start({ bus: runtime.bus, state: runtime.state, clock: runtimeDefaults.clock, logger, defaults: runtimeDefaults.routingDefaults });
+  } else if (worker === 'analytics-sink') {
+    handle = await analyticsSink.start({ bus: runtime.bus, analytics: runtime.analytics!, logger, clock: runtimeDefaults.clock, retentionDays: config.analyticsRetentionDays });
+  } else {
+    // Provider credentials come from the environment (and ./.env), as for the API.
+    const toolkit = new NeuroLink({ warn: (notice) => logger.warn({ notice }, 'toolkit deprecation notice') });
+    const wiring = { state: runtime.state, jobs: runtime.jobs, models: toolkit, clock: runtimeDefaults.clock, logger };
+    handle = await startGenerationWorker(config, wiring, createBatchService(config, wiring));
+  }
   logger.info({ worker, mode: runtime.mode }, 'worker running');
   let stopping = false;
   const stop = async (signal: string) => {

@@ -22,6 +22,13 @@ interface GuardFixture {
 
 const successRate = { type: 'successRate', data: { defaultBucketSize: 10 } };
 
+/** A batch of the key's merchant (its jobs wait in the test app's queue: no worker runs). */
+async function submitBatch(t: TestApp, apiKey: string): Promise<Record<string, string>> {
+  const response = await t.app.inject({ method: 'POST', url: '/api/batches', headers: withKey(apiKey), payload: { prompts: ['guard prompt'] } });
+  if (response.statusCode !== 202) throw new Error(`batch submit failed: ${response.statusCode} ${response.body}`);
+  return { batchId: (response.json() as { batchId: string }).batchId };
+}
+
 /** One entry per protected route, keyed `METHOD url` as fastify registers it. */
 const fixtures: Readonly<Record<string, GuardFixture>> = {
   'POST /decide-gateway': { body: (m) => decideBody(m, 'guard-p1') },
@@ -77,6 +84,10 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
   'GET /analytics/payment-audit': {},
   'GET /analytics/preview-trace': {},
   'GET /analytics/routing-stats': {},
+  'POST /api/batches': { body: () => ({ prompts: ['guard prompt'] }) },
+  'GET /api/batches/:batchId': { resource: (t, apiKey) => submitBatch(t, apiKey) },
+  'GET /api/batches/:batchId/results': { resource: (t, apiKey) => submitBatch(t, apiKey) },
+  'POST /api/batches/:batchId/cancel': { resource: (t, apiKey) => submitBatch(t, apiKey) },
 };
 
 /** The only routes allowed to skip the guard; anything else declared 'none' or 'admin-secret' fails. */

@@ -6,16 +6,21 @@ import { createReadiness, type Readiness } from '../../api/readiness.js';
 import { resolveTokenConfig } from '../../api/resolve-token-config.js';
 import { generateApiKey } from '../../src/auth/api-key.js';
 import { createMemoryEventBus } from '../../src/adapters/memory/memory-event-bus.js';
+import { createMemoryJobQueue } from '../../src/adapters/memory/memory-job-queue.js';
 import { createMemoryStateStore } from '../../src/adapters/memory/memory-state-store.js';
 import { loadConfig, type Config } from '../../src/config/load-config.js';
 import { validateEvent } from '../../src/events/validate-event.js';
 import type { EventEnvelope } from '../../src/events/event-envelope.js';
 import { silentLogger } from '../../src/logging/logger.js';
 import type { EventBus } from '../../src/ports/event-bus.js';
+import type { JobQueue } from '../../src/ports/job-queue.js';
 import type { StateStore } from '../../src/ports/state-store.js';
 import type { RandomSource } from '../../src/routing/random-source.js';
 import { defaultRoutingDefaults, type RoutingDefaults } from '../../src/routing/routing-defaults.js';
 import { createManualClock } from '../../src/time/clock.js';
+import { NeuroLink } from '../../src/toolkit/neurolink.js';
+import type { BatchService } from '../../src/generation/batch/batch-service.js';
+import { createBatchService, type BatchWiring } from '../../cli/create-batch-service.js';
 import * as srWindows from '../../workers/sr-windows.js';
 import type { WorkerHandle } from '../../workers/worker-handle.js';
 
@@ -38,6 +43,10 @@ export interface TestApp {
   readonly config: Config;
   readonly state: StateStore;
   readonly bus: EventBus;
+  /** The in-process job queue; batches wait on it until a test starts a generation worker (`batchWiring`). */
+  readonly jobs: JobQueue;
+  readonly batches: BatchService;
+  readonly batchWiring: BatchWiring;
   readonly clock: ReturnType<typeof createManualClock>;
   readonly readiness: Readiness;
   readonly worker: WorkerHandle;
@@ -54,6 +63,12 @@ export async function createTestApp(options: {
   /** Share one clock between apps that act as replicas of one service (token times must agree). */
   clock?: ReturnType<typeof createManualClock>;
   routingDefaults?: Partial<RoutingDefaults>;
+  /**
+   * The toolkit batches run on. Default: a NeuroLink whose only provider is an OpenAI key pointing
+   * at a closed local port (submits validate against it; nothing calls it unless a test starts a
+   * generation worker).
+   */
+  batchModels?: BatchWiring['models'];
 } = {}): Promise<TestApp> {
   const config = loadConfig({ ADMIN_SECRET: adminSecret, LOG_LEVEL: 'silent', JWT_SECRET: testJwtSecret, ...options.env });
   const clock = options.clock ?? createManualClock(Date.now());
@@ -61,10 +76,16 @@ export async function createTestApp(options: {
   const bus = createMemoryEventBus({ logger: silentLogger, validate: validateEvent });
   const readiness = createReadiness();
   const routingDefaults = { ...defaultRoutingDefaults, ...options.routingDefaults };
+  const jobs = createMemoryJobQueue({ logger: silentLogger });
+  const batchModels = options.batchModels ?? new NeuroLink({ env: { OPENAI_API_KEY: 'sk-contract-test', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }, builtInTools: [], warn: () => undefined });
+  const batchWiring: BatchWiring = { state, jobs, models: batchModels, clock, logger: silentLogger };
+  const batches = createBatchService(config, batchWiring);
   const app = await buildApp(config, {
     state,
     bus,
     analytics: undefined,
+    jobs,
+    batches,
     clock,
     random: options.random ?? neverHedge,
     routingDefaults,
@@ -81,12 +102,16 @@ export async function createTestApp(options: {
     config,
     state,
     bus,
+    jobs,
+    batches,
+    batchWiring,
     clock,
     readiness,
     worker,
     events,
     async close() {
       await app.close();
+      await jobs.close();
       await bus.close();
       await worker.close();
       if (options.state === undefined) await state.close();
