@@ -55,8 +55,8 @@ describe('distributed pipeline (Redis, Kafka, ClickHouse)', () => {
     namespace = await createPipelineNamespace();
     const config = loadConfig(pipelineEnv(namespace, { distributed: true, embeddedWorkers: true }));
     server = await startServer(config, sink.logger);
-    expect(server.runtime.mode).toEqual({ state: 'redis', bus: 'kafka', analytics: 'clickhouse' });
-    expect(server.workers.map((worker) => worker.name).sort()).toEqual(['analytics-sink', 'sr-windows']);
+    expect(server.runtime.mode).toEqual({ state: 'redis', bus: 'kafka', analytics: 'clickhouse', jobs: 'bullmq' });
+    expect(server.workers.map((worker) => worker.name).sort()).toEqual(['analytics-sink', 'generation', 'sr-windows']);
     auth = await createMerchant(server.url, merchantId);
 
     consumer = new Kafka({ clientId: `t${namespace.id}-reader`, brokers: [...kafkaBrokers], logLevel: logLevel.NOTHING }).consumer({

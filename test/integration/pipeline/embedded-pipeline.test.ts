@@ -23,7 +23,7 @@ describe('embedded pipeline (memory bus and state, chDB)', () => {
   beforeAll(async () => {
     namespace = await createPipelineNamespace();
     server = await startServer(loadConfig(pipelineEnv(namespace, { distributed: false, embeddedWorkers: true })), createPinoSink().logger);
-    expect(server.runtime.mode).toEqual({ state: 'embedded', bus: 'embedded', analytics: 'chdb' });
+    expect(server.runtime.mode).toEqual({ state: 'embedded', bus: 'embedded', analytics: 'chdb', jobs: 'embedded' });
     auth = await createMerchant(server.url, merchantId);
   });
 
