@@ -1,3 +1,4 @@
+import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type { CancelOutcome, JobConsumer, JobProcessor, JobQueue, JobSpec, JobState, QueueLimits, RetryPolicy } from '../../ports/job-queue.js';
 
@@ -43,6 +44,10 @@ interface QueueState {
 }
 
 const defaultRetentionMs = 24 * 3_600_000;
+
+function queueClosed(): SwitchyardError {
+  return new SwitchyardError('SY_QUEUE_UNAVAILABLE', { message: 'job queue is closed' });
+}
 
 /**
  * The embedded JobQueue: the same contract as the BullMQ adapter inside one process. Jobs live in
@@ -161,7 +166,7 @@ export function createMemoryJobQueue(options: MemoryJobQueueOptions): JobQueue {
 
   return {
     async enqueue(name, jobs, retry) {
-      if (closed) throw new Error('job queue is closed');
+      if (closed) throw queueClosed();
       const queue = queueOf(name);
       sweep(queue);
       for (const job of jobs as readonly JobSpec<unknown>[]) {
@@ -174,7 +179,7 @@ export function createMemoryJobQueue(options: MemoryJobQueueOptions): JobQueue {
     },
 
     async process<T>(name: string, processor: JobProcessor<T>, limits: QueueLimits): Promise<JobConsumer> {
-      if (closed) throw new Error('job queue is closed');
+      if (closed) throw queueClosed();
       const consumer: Consumer = { processor: processor as JobProcessor<unknown>, limits, running: 0, closing: false, drained: undefined };
       queueOf(name).consumers.push(consumer);
       consumers.push({ name, consumer });

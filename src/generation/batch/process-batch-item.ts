@@ -30,12 +30,12 @@ export interface BatchItemProcessorDeps {
 export function createBatchItemProcessor(deps: BatchItemProcessorDeps): JobProcessor<BatchItemJob> {
   return async (job) => {
     const { batchId, index } = job.data;
-    const log = deps.logger.child({ jobId: job.id, batchId });
     const [snapshot, item] = await Promise.all([deps.store.get(batchId), deps.store.item(batchId, index)]);
     if (snapshot === undefined || item === undefined) {
-      log.warn({ index }, 'batch item skipped: its batch is unknown or expired');
+      deps.logger.warn({ jobId: job.id, batchId }, 'batch item skipped: its batch is unknown or expired');
       return;
     }
+    const log = deps.logger.child({ jobId: job.id, batchId, merchantId: snapshot.record.merchantId });
     if (item.outcome !== undefined) {
       log.debug({ status: item.outcome.status, attempt: job.attempt }, 'batch item already finished; skipped');
       return;
