@@ -1,10 +1,16 @@
 #!/usr/bin/env node
-// Routing-rules (euclid) evaluation benchmark: in-process, one core, no HTTP.
-// Builds a 50-rule advanced algorithm (mixed enum / number / comparison-array / str / metadata
-// conditions, nested statements, priority and volume-split outputs), parses and compiles it once,
-// then evaluates a rotating set of parameter maps for DURATION seconds (default 5) and prints
-// evaluations/s plus the mix of outcomes (matched rule vs default selection).
-// Needs the build output: `npm run build` (imports from dist/src/rules).
+// Routing-rules (euclid) evaluation benchmark, in two parts over the same 50-rule advanced algorithm
+// (mixed enum / number / comparison-array / str / metadata conditions, nested statements, priority
+// and volume-split outputs):
+//   1. in-process, one core: parsed and compiled once, then a rotating set of parameter maps is
+//      evaluated for DURATION seconds (default 5);
+//   2. over HTTP: `switchyard serve` (embedded) on 127.0.0.1, the algorithm created and activated
+//      through /routing/create and /routing/activate, then POST /routing/evaluate at CONNECTIONS
+//      (default 32) for HTTP_DURATION seconds (default 10). HTTP=0 skips this part.
+// Each part prints one JSON line: evaluations/s plus the mix of outcomes (matched rule vs default).
+// Needs the build output: `npm run build` (imports from dist/src/rules, spawns dist/cli/main.js).
+import autocannon from 'autocannon';
+import { json, spawnService } from './lib/spawn-service.mjs';
 import { compileRoutingAlgorithm } from '../dist/src/rules/compile-routing-algorithm.js';
 import { parseRoutingAlgorithm } from '../dist/src/rules/parse-routing-algorithm.js';
 import { validateEvaluationParameters } from '../dist/src/rules/validate-evaluation-parameters.js';
@@ -50,10 +56,11 @@ function ruleAt(i) {
   return { name: `rule_${i}`, ...output, statements };
 }
 
-const parsed = parseRoutingAlgorithm({
+const algorithm = {
   type: 'advanced',
   data: { globals: {}, default_selection: { priority: [gw(0), gw(1)] }, rules: Array.from({ length: RULES }, (_, i) => ruleAt(i)), metadata: null },
-});
+};
+const parsed = parseRoutingAlgorithm(algorithm);
 if (!parsed.ok) throw new Error(`bench algorithm rejected: ${parsed.errors.join('; ')}`);
 const compiled = compileRoutingAlgorithm(parsed.algorithm);
 
@@ -63,15 +70,16 @@ const rand = (n) => {
   seed = (seed * 1103515245 + 12345) >>> 0;
   return seed % n;
 };
-const parameterSets = Array.from({ length: 1024 }, () => {
-  const checked = validateEvaluationParameters({
+const wireParameterSets = Array.from({ length: 1024 }, () => ({
     payment_method: { type: 'enum_variant', value: methods[rand(5)] },
     amount: { type: 'number', value: rand(10000) },
     currency: { type: 'enum_variant', value: currencies[rand(5)] },
     card_network: { type: 'enum_variant', value: networks[rand(5)] },
     card_bin: { type: 'str_value', value: String(400000 + rand(200)) },
     metadata: { type: 'metadata_variant', value: { key: 'tier', value: rand(2) ? 'gold' : 'silver' } },
-  });
+}));
+const parameterSets = wireParameterSets.map((wire) => {
+  const checked = validateEvaluationParameters(wire);
   if (!checked.ok) throw new Error(checked.message);
   return checked.parameters;
 });
@@ -112,3 +120,48 @@ console.log(
     target_per_second: 50_000,
   }),
 );
+
+if (process.env.HTTP !== '0') await benchOverHttp();
+
+async function benchOverHttp() {
+  const httpDuration = Number(process.env.HTTP_DURATION ?? 10);
+  const connections = Number(process.env.CONNECTIONS ?? 32);
+  const service = await spawnService();
+  try {
+    const merchant = `rules_bench_${Date.now()}`;
+    const created = await json(service.url, '/merchant-account/create', { merchant_id: merchant }, { 'x-admin-secret': 'bench-secret' });
+    const headers = { 'content-type': 'application/json', 'x-api-key': created.api_key };
+    const rule = await json(service.url, '/routing/create', { name: 'bench-50', created_by: merchant, algorithm }, headers);
+    await json(service.url, '/routing/activate', { created_by: merchant, routing_algorithm_id: rule.rule_id }, headers);
+    const bodies = wireParameterSets.map((parameters, i) => JSON.stringify({ created_by: merchant, payment_id: `pay_${i}`, parameters }));
+    let next = 0;
+    const load = (seconds) =>
+      autocannon({
+        url: `${service.url}/routing/evaluate`,
+        method: 'POST',
+        connections,
+        duration: seconds,
+        headers,
+        requests: [{ setupRequest: (request) => ({ ...request, body: bodies[next++ & 1023] }) }],
+      });
+    process.stderr.write(`warming up ${service.url}…\n`);
+    await load(2);
+    process.stderr.write(`measuring /routing/evaluate for ${httpDuration}s at ${connections} connections…\n`);
+    const result = await load(httpDuration);
+    console.log(
+      JSON.stringify({
+        benchmark: 'rules-evaluate-http',
+        rules: RULES,
+        seconds: httpDuration,
+        connections,
+        evaluations: result.requests.total,
+        evaluations_per_second: Math.round(result.requests.average),
+        latency_ms: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
+        errors: result.errors + result.non2xx,
+        reference_per_second: 389,
+      }),
+    );
+  } finally {
+    await service.stop();
+  }
+}
