@@ -3,6 +3,8 @@ import type { LoginThrottlePolicy } from '../src/auth/login-throttle.js';
 import type { ScryptParams } from '../src/auth/password-hash.js';
 import type { TokenConfig } from '../src/auth/token-service.js';
 import type { BatchService } from '../src/generation/batch/batch-service.js';
+import type { DynamicModelRegistry } from '../src/generation/models/dynamic-model-registry.js';
+import type { NeuroLink } from '../src/toolkit/neurolink.js';
 import type { EventBus } from '../src/ports/event-bus.js';
 import type { JobQueue } from '../src/ports/job-queue.js';
 import type { StateStore } from '../src/ports/state-store.js';
@@ -21,6 +23,10 @@ export interface AppDeps {
   readonly jobs: JobQueue;
   /** Batch generation jobs over `jobs`, `state.batches` and the process's toolkit (cli/create-batch-service.ts). */
   readonly batches: BatchService;
+  /** The process's generation toolkit (cli/create-toolkit.ts): /api/generate, /api/stream, /api/status, /api/mcp/*. */
+  readonly toolkit: NeuroLink;
+  /** The model registry the toolkit prices and picks models with: /models/*. */
+  readonly models: DynamicModelRegistry;
   readonly clock: Clock;
   readonly random: RandomSource;
   readonly routingDefaults: RoutingDefaults;

@@ -15,6 +15,9 @@ import { analyticsRoutes } from './routes/analytics.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { authRoutes } from './routes/auth.js';
 import { batchRoutes } from './routes/batches.js';
+import { generationRoutes } from './routes/generation.js';
+import { mcpRoutes } from './routes/mcp.js';
+import { modelRoutes } from './routes/models.js';
 import { configRoutes } from './routes/config.js';
 import { gatewayDecisionRoutes } from './routes/gateway-decision.js';
 import { healthRoutes } from './routes/health.js';
@@ -90,6 +93,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(async (scope) => routingRuleRoutes(scope, deps));
   await app.register(async (scope) => analyticsRoutes(scope, { ...deps, merchantOf: credentialMerchantOf }));
   await app.register(async (scope) => batchRoutes(scope, { batches: deps.batches }));
+  await app.register(async (scope) => generationRoutes(scope, { toolkit: deps.toolkit }));
+  await app.register(async (scope) => mcpRoutes(scope, { toolkit: deps.toolkit }));
+  await app.register(async (scope) => modelRoutes(scope, { models: deps.models, auth: 'either' }));
   await app.register(async (scope) => {
     // decision-engine reads these bodies itself, whatever the Content-Type says.
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {

@@ -11,6 +11,10 @@ import batchResults from '../schemas/http/batches/batch-results.json' with { typ
 import batchSharedOptions from '../schemas/http/batches/batch-shared-options.json' with { type: 'json' };
 import batchSubmitRequest from '../schemas/http/batches/batch-submit-request.json' with { type: 'json' };
 import batch from '../schemas/http/batches/batch.json' with { type: 'json' };
+import generateRequest from '../schemas/http/generation/generate-request.json' with { type: 'json' };
+import generateResponse from '../schemas/http/generation/generate-response.json' with { type: 'json' };
+import mcpExecuteRequest from '../schemas/http/generation/mcp-execute-request.json' with { type: 'json' };
+import modelsSearchQuery from '../schemas/http/generation/models-search-query.json' with { type: 'json' };
 import authResponse from '../schemas/http/auth/auth-response.json' with { type: 'json' };
 import loginRequest from '../schemas/http/auth/login-request.json' with { type: 'json' };
 import logoutResponse from '../schemas/http/auth/logout-response.json' with { type: 'json' };
@@ -66,6 +70,10 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   batchItemResult,
   batchResults,
   batchResultsQuery,
+  generateRequest,
+  generateResponse,
+  mcpExecuteRequest,
+  modelsSearchQuery,
   merchantInfo,
   signupRequest,
   loginRequest,

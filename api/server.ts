@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
 import { createBatchService, startGenerationWorker, type BatchWiring } from '../cli/create-batch-service.js';
 import { createRuntime, runtimeDefaults, type Runtime } from '../cli/create-runtime.js';
-import { NeuroLink } from '../src/toolkit/neurolink.js';
+import { createToolkit } from '../cli/create-toolkit.js';
+import { llmCallPublisher } from '../src/generation/publish-llm-calls.js';
 import type { Config } from '../src/config/load-config.js';
 import * as analyticsSink from '../workers/analytics-sink.js';
 import { generationWorkerName } from '../workers/generation.js';
@@ -27,10 +28,10 @@ export async function startServer(config: Config, logger: PinoLogger): Promise<R
   const tokens = await resolveTokenConfig(config, logger);
   const runtime = await createRuntime(config, logger);
   const readiness = createReadiness();
-  const toolkit = new NeuroLink({ warn: (notice) => logger.warn({ notice }, 'toolkit deprecation notice') });
+  const { toolkit, models } = createToolkit({ logger, onCall: llmCallPublisher(runtime.bus, { logger: logger.child({ component: 'llm-calls' }) }) });
   const batchWiring: BatchWiring = { state: runtime.state, jobs: runtime.jobs, models: toolkit, clock: runtimeDefaults.clock, logger };
   const batches = createBatchService(config, batchWiring);
-  const app = await buildApp(config, { ...runtimeDefaults, state: runtime.state, bus: runtime.bus, analytics: runtime.analytics, jobs: runtime.jobs, batches, readiness, logger, tokens });
+  const app = await buildApp(config, { ...runtimeDefaults, toolkit, models, state: runtime.state, bus: runtime.bus, analytics: runtime.analytics, jobs: runtime.jobs, batches, readiness, logger, tokens });
   const workers: WorkerHandle[] = [];
   if (config.embeddedWorkers) {
     // First in the list: it is stopped before the bus drains (its jobs in hand still publish llm.call records).

@@ -3,7 +3,8 @@ import type { Config } from '../src/config/load-config.js';
 import * as analyticsSink from '../workers/analytics-sink.js';
 import * as srWindows from '../workers/sr-windows.js';
 import type { WorkerHandle } from '../workers/worker-handle.js';
-import { NeuroLink } from '../src/toolkit/neurolink.js';
+import { llmCallPublisher } from '../src/generation/publish-llm-calls.js';
+import { createToolkit } from './create-toolkit.js';
 import { createBatchService, startGenerationWorker } from './create-batch-service.js';
 import { createRuntime, runtimeDefaults } from './create-runtime.js';
 
@@ -29,7 +30,7 @@ export async function runWorker(name: string | undefined, config: Config, logger
     handle = await analyticsSink.start({ bus: runtime.bus, analytics: runtime.analytics!, logger, clock: runtimeDefaults.clock, retentionDays: config.analyticsRetentionDays });
   } else {
     // Provider credentials come from the environment (and ./.env), as for the API.
-    const toolkit = new NeuroLink({ warn: (notice) => logger.warn({ notice }, 'toolkit deprecation notice') });
+    const { toolkit } = createToolkit({ logger, onCall: llmCallPublisher(runtime.bus, { logger: logger.child({ component: 'llm-calls' }) }) });
     const wiring = { state: runtime.state, jobs: runtime.jobs, models: toolkit, clock: runtimeDefaults.clock, logger };
     handle = await startGenerationWorker(config, wiring, createBatchService(config, wiring));
   }

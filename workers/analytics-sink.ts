@@ -33,7 +33,7 @@ export async function start(deps: AnalyticsSinkDeps): Promise<WorkerHandle> {
   const log = deps.logger.child({ worker: analyticsSinkGroup });
   const subscription = await deps.bus.subscribe({
     group: analyticsSinkGroup,
-    topics: ['routing', 'scores', 'api'],
+    topics: ['routing', 'scores', 'api', 'llm'],
     maxBatchSize: deps.maxBatchSize ?? 20_000,
     lingerMs: deps.lingerMs ?? 500,
     handler: async (batch) => {

@@ -3,6 +3,7 @@ import type { ErrorCode } from '../../src/errors/codes.js';
 import { SwitchyardError } from '../../src/errors/switchyard-error.js';
 import { deciderError, deciderParseError } from '../wire/decider-error-envelope.js';
 import { describeValidationError } from '../wire/describe-validation-error.js';
+import { generationHttpError } from '../wire/generation-error.js';
 import { genericError } from '../wire/generic-error-envelope.js';
 
 /** Which 1.4.x error shape a route answers with (set as route `config.envelope`). */
@@ -52,6 +53,7 @@ const wireOf: Readonly<Record<ErrorCode, Wire>> = {
   SY_QUEUE_UNAVAILABLE: { kind: 'generic', status: 503, code: 'TE_01' },
   SY_BATCH_INVALID: { kind: 'generic', status: 400, code: 'TE_03' },
   SY_BATCH_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
+  SY_MODEL_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
   SY_INTERNAL: { kind: 'generic', status: 500, code: 'TE_00' },
 };
 
@@ -82,6 +84,13 @@ function sendSwitchyardError(error: SwitchyardError, request: FastifyRequest, re
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (SwitchyardError.isInstance(error)) return sendSwitchyardError(error, request, reply);
+    const generation = generationHttpError(error);
+    if (generation !== undefined) {
+      const log = generation.status >= 500 ? request.log.warn.bind(request.log) : request.log.info.bind(request.log);
+      log({ code: generation.body.code, provider: generation.body.provider, status: generation.status }, 'generation request failed');
+      if (generation.body.retryAfter !== undefined) void reply.header('retry-after', String(Math.ceil(generation.body.retryAfter)));
+      return reply.code(generation.status).send(generation.body);
+    }
     const envelope = request.routeOptions.config.envelope ?? 'generic';
 
     if (error.validation !== undefined) {

@@ -6,7 +6,10 @@ import type { AnalyticsStore } from '../../src/ports/analytics-store.js';
 import type { AppDeps } from '../app-deps.js';
 import { ref } from '../http-schemas.js';
 
-type Read = keyof Pick<AnalyticsStore, 'overview' | 'decisions' | 'gatewayScores' | 'logSummaries' | 'paymentAudit' | 'previewTrace' | 'routingStats'>;
+type Read = keyof Pick<
+  AnalyticsStore,
+  'overview' | 'decisions' | 'gatewayScores' | 'logSummaries' | 'paymentAudit' | 'previewTrace' | 'routingStats' | 'llmOverview' | 'llmUsage' | 'llmLatency' | 'llmErrors'
+>;
 
 const endpoints: readonly { readonly endpoint: AnalyticsEndpoint; readonly read: Read; readonly summary: string }[] = [
   { endpoint: 'overview', read: 'overview', summary: 'KPI counts, route hits, top scores, errors and rules' },
@@ -16,6 +19,10 @@ const endpoints: readonly { readonly endpoint: AnalyticsEndpoint; readonly read:
   { endpoint: 'payment-audit', read: 'paymentAudit', summary: 'Per-payment audit of decisions and feedback' },
   { endpoint: 'preview-trace', read: 'previewTrace', summary: 'Traces of rule previews' },
   { endpoint: 'routing-stats', read: 'routingStats', summary: 'Gateway share, top rules and score trend' },
+  { endpoint: 'llm/overview', read: 'llmOverview', summary: 'Model calls: count, tokens, cost (USD), error rate, per provider' },
+  { endpoint: 'llm/usage', read: 'llmUsage', summary: 'Model calls, tokens and cost per time bucket, provider and model' },
+  { endpoint: 'llm/latency', read: 'llmLatency', summary: 'Latency p50/p95/p99 and time to first token per provider and model' },
+  { endpoint: 'llm/errors', read: 'llmErrors', summary: 'Failed model calls by error class, provider and model' },
 ];
 
 /**
@@ -37,7 +44,7 @@ export async function analyticsRoutes(app: FastifyInstance, deps: AppDeps & { me
     };
     const urls = endpoint === 'overview' ? ['/analytics/overview', '/analytics'] : [`/analytics/${endpoint}`];
     for (const url of urls) {
-      app.get(url, { schema: { tags: ['Analytics'], summary, querystring: ref('AnalyticsQuery'), hide: url === '/analytics' }, config: { flowType: `analytics_${endpoint.replaceAll('-', '_')}`, auth: 'either', merchantFrom: 'credential' } }, handler);
+      app.get(url, { schema: { tags: ['Analytics'], summary, querystring: ref('AnalyticsQuery'), hide: url === '/analytics' }, config: { flowType: `analytics_${endpoint.replaceAll(/[-/]/g, '_')}`, auth: 'either', merchantFrom: 'credential' } }, handler);
     }
   }
 }

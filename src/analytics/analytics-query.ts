@@ -11,7 +11,11 @@ export type AnalyticsEndpoint =
   | 'log-summaries'
   | 'payment-audit'
   | 'preview-trace'
-  | 'routing-stats';
+  | 'routing-stats'
+  | 'llm/overview'
+  | 'llm/usage'
+  | 'llm/latency'
+  | 'llm/errors';
 
 /** Payment dimensions that can filter score snapshots, error summaries, log samples and gateway share. */
 export const dimensionKeys = [

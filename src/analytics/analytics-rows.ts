@@ -61,10 +61,38 @@ export interface ApiEventRow {
   readonly user_agent: string;
 }
 
-/** A batch for {@link AnalyticsStore.insert}: rows of both tables, written together, safe to resend. */
+/**
+ * One row of `analytics_llm_calls` (schemas/clickhouse/0003_llm_calls.sql): one model call
+ * (`llm.call`). '' for absent strings; `ttft_ms` is meaningful only where `has_ttft` is 1 (streams).
+ */
+export interface LlmCallRow {
+  readonly event_id: string;
+  readonly merchant_id: string;
+  readonly created_at_ms: number;
+  readonly provider: string;
+  readonly model: string;
+  readonly operation: string;
+  readonly surface: string;
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+  readonly cost_usd: number;
+  readonly latency_ms: number;
+  readonly ttft_ms: number;
+  readonly has_ttft: 0 | 1;
+  readonly outcome: string;
+  readonly error_class: string;
+  readonly fallback_hops: number;
+  readonly user_id: string;
+  readonly request_id: string;
+  readonly batch_id: string;
+  readonly job_id: string;
+}
+
+/** A batch for {@link AnalyticsStore.insert}: rows of every table, written together, safe to resend. */
 export interface AnalyticsRows {
   readonly domain: readonly DomainEventRow[];
   readonly api: readonly ApiEventRow[];
+  readonly llm: readonly LlmCallRow[];
 }
 
 /** `details` is cut to 64 KiB, the reference's bound on a domain row's details. */

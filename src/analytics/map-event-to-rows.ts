@@ -1,7 +1,7 @@
 import { SwitchyardError } from '../errors/switchyard-error.js';
 import type { EventEnvelope } from '../events/event-envelope.js';
 import type { PaymentDimensions } from '../generated/schema-types.js';
-import { maxDetailsBytes, type AnalyticsRows, type ApiEventRow, type DomainEventRow } from './analytics-rows.js';
+import { maxDetailsBytes, type AnalyticsRows, type ApiEventRow, type DomainEventRow, type LlmCallRow } from './analytics-rows.js';
 
 /**
  * API flow types whose calls also count as a domain "request hit" (overview `route_hits`, and the
@@ -27,18 +27,21 @@ const requestHitFlows: Readonly<Record<string, { readonly flowType: string; read
  *   (status `success`/`default_selection`, stage `preview_evaluated`, summary `preview`: preview-trace) or
  *   `routing_evaluate_error`; from /decide-gateway: `decide_gateway_rule_hit` (status `hit`, stage
  *   `rule_applied`, summary `dynamic`: the overview's "Rule hits" and the top rules).
+ * - `llm.call` → one `analytics_llm_calls` row (no text: the event carries none).
  *
  * @throws SwitchyardError `SY_EVENT_INVALID` for an event version this mapper does not know.
  */
 export function mapEventsToAnalyticsRows(events: readonly EventEnvelope[]): AnalyticsRows {
   const domain: DomainEventRow[] = [];
   const api: ApiEventRow[] = [];
+  const llm: LlmCallRow[] = [];
   for (const event of events) {
     const rows = mapEventToRows(event);
     domain.push(...rows.domain);
     api.push(...rows.api);
+    llm.push(...rows.llm);
   }
-  return { domain, api };
+  return { domain, api, llm };
 }
 
 export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
@@ -118,7 +121,7 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
         user_agent: p.userAgent ?? '',
       };
       const hit = requestHitFlows[p.flowType];
-      if (hit === undefined) return { domain: [], api: [apiRow] };
+      if (hit === undefined) return { domain: [], api: [apiRow], llm: [] };
       const hitRow: DomainEventRow = {
         ...base(event, p.paymentId, p.requestId, hit.flowType, hit.summaryKind),
         api_flow: p.apiFlow,
@@ -129,7 +132,33 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
         route: p.flowType,
         details: detailsOf({ method: p.method, path: p.route, statusCode: p.statusCode, latencyMs: p.latencyMs }),
       };
-      return { domain: [hitRow], api: [apiRow] };
+      return { domain: [hitRow], api: [apiRow], llm: [] };
+    }
+    case 'llm.call': {
+      const p = event.payload;
+      const row: LlmCallRow = {
+        event_id: event.id,
+        merchant_id: event.merchantId,
+        created_at_ms: event.occurredAt,
+        provider: p.provider,
+        model: p.model,
+        operation: p.operation,
+        surface: p.surface,
+        input_tokens: p.inputTokens,
+        output_tokens: p.outputTokens,
+        cost_usd: p.costUsd,
+        latency_ms: p.latencyMs,
+        ttft_ms: p.timeToFirstTokenMs ?? 0,
+        has_ttft: p.timeToFirstTokenMs === null ? 0 : 1,
+        outcome: p.outcome,
+        error_class: p.errorClass ?? '',
+        fallback_hops: p.fallbackHops,
+        user_id: p.userId ?? '',
+        request_id: p.requestId ?? '',
+        batch_id: p.batchId ?? '',
+        job_id: p.jobId ?? '',
+      };
+      return { domain: [], api: [], llm: [row] };
     }
     case 'rule.evaluated': {
       const p = event.payload;
@@ -172,7 +201,7 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
 }
 
 function domainOnly(row: DomainEventRow): AnalyticsRows {
-  return { domain: [row], api: [] };
+  return { domain: [row], api: [], llm: [] };
 }
 
 function base(

@@ -3,6 +3,7 @@ import type {
   DecisionCreatedV1,
   DecisionFailedV1,
   FeedbackReceivedV1,
+  LlmCallV1,
   RuleEvaluatedV1,
   ScoreUpdatedV1,
 } from '../generated/schema-types.js';
@@ -16,6 +17,7 @@ export interface EventPayloads {
   'score.updated': ScoreUpdatedV1;
   'api.requested': ApiRequestedV1;
   'rule.evaluated': RuleEvaluatedV1;
+  'llm.call': LlmCallV1;
 }
 
 export type EventType = keyof EventPayloads;
@@ -42,10 +44,12 @@ export const topicOf = {
   'api.requested': 'api',
   // Keyed by payment (or merchant) like decisions; analytics is its only consumer.
   'rule.evaluated': 'routing',
+  // Keyed by merchant: per-merchant order is all the LLM analytics (and future budgets) need.
+  'llm.call': 'llm',
 } as const satisfies Record<EventType, string>;
 
 export type Topic = (typeof topicOf)[EventType];
-export const topics: readonly Topic[] = ['routing', 'scores', 'api'];
+export const topics: readonly Topic[] = ['routing', 'scores', 'api', 'llm'];
 
 /** The Kafka message key: the entity whose order matters (the payment when there is one). */
 export function partitionKeyOf(event: EventEnvelope): string {

@@ -6,6 +6,7 @@ import decisionFailed from '../../schemas/events/decision.failed.v1.json' with {
 import feedbackReceived from '../../schemas/events/feedback.received.v1.json' with { type: 'json' };
 import scoreUpdated from '../../schemas/events/score.updated.v1.json' with { type: 'json' };
 import apiRequested from '../../schemas/events/api.requested.v1.json' with { type: 'json' };
+import llmCall from '../../schemas/events/llm.call.v1.json' with { type: 'json' };
 import ruleEvaluated from '../../schemas/events/rule.evaluated.v1.json' with { type: 'json' };
 import { SwitchyardError } from '../errors/switchyard-error.js';
 import type { EventEnvelope, EventType } from './event-envelope.js';
@@ -22,6 +23,7 @@ const payloads: Readonly<Record<string, ValidateFunction>> = {
   'score.updated@1': ajv.compile(scoreUpdated),
   'api.requested@1': ajv.compile(apiRequested),
   'rule.evaluated@1': ajv.compile(ruleEvaluated),
+  'llm.call@1': ajv.compile(llmCall),
 } satisfies Record<`${EventType}@1`, ValidateFunction>;
 
 /**

@@ -186,7 +186,13 @@ export interface EventEnvelope {
    */
   id: string;
   type:
-    'decision.created' | 'decision.failed' | 'feedback.received' | 'score.updated' | 'api.requested' | 'rule.evaluated';
+    | 'decision.created'
+    | 'decision.failed'
+    | 'feedback.received'
+    | 'score.updated'
+    | 'api.requested'
+    | 'rule.evaluated'
+    | 'llm.call';
   version: number;
   /**
    * epoch milliseconds
@@ -210,6 +216,42 @@ export interface FeedbackReceivedV1 {
   gatewayLatencyMs: number | null;
   requestId: string | null;
   source: 'update_gateway_score' | 'update_score_legacy';
+}
+/**
+ * One model call made by the generation toolkit (a provider attempt of generate, a stream, an evaluation judge call): usage, cost, timing, outcome and attribution. Never prompt or completion text.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LlmCallV1".
+ */
+export interface LlmCallV1 {
+  provider: string;
+  model: string;
+  operation: 'generate' | 'stream' | 'evaluation';
+  surface: 'library' | 'http' | 'sse' | 'websocket' | 'batch' | 'cli' | 'gateway' | 'evaluation';
+  inputTokens: number;
+  outputTokens: number;
+  /**
+   * from the model registry's pricing (USD per 1K tokens); 0 when the model has no price
+   */
+  costUsd: number;
+  latencyMs: number;
+  /**
+   * streams only
+   */
+  timeToFirstTokenMs: number | null;
+  outcome: 'success' | 'error';
+  /**
+   * RateLimitError, TimeoutError, … when the outcome is an error
+   */
+  errorClass: string | null;
+  /**
+   * providers tried before this attempt within the same call
+   */
+  fallbackHops: number;
+  userId: string | null;
+  requestId: string | null;
+  batchId: string | null;
+  jobId: string | null;
 }
 /**
  * A merchant's routing algorithm (euclid rule) was evaluated: by /routing/evaluate, /routing/hybrid or inside /decide-gateway. Failed evaluations carry `status: failure` and the error.
@@ -999,6 +1041,122 @@ export interface LegacyDecisionResponse {
   decided_gateway: DecidedGateway;
   filter_list: [string, string[]][];
   latency: number;
+}
+/**
+ * Body of POST /api/generate and POST /api/stream: the toolkit's generate options. The text is `input.text` or, as the NeuroLink demo server takes it, `prompt`. Bounds are the toolkit's: a value outside them is refused before any provider call.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "GenerateRequest".
+ */
+export interface GenerateRequest {
+  input?: {
+    text: string;
+  };
+  prompt?: string;
+  /**
+   * A provider kind, an alias (claude, gemini…) or auto (default).
+   */
+  provider?: string;
+  model?: string;
+  temperature?: number;
+  maxTokens?: number;
+  systemPrompt?: string;
+  /**
+   * Milliseconds, or text like 30s, 1.5s, 2m, 1h; covers the whole call (a whole stream).
+   */
+  timeout?: number | string;
+  /**
+   * Default false: the built-in and MCP tools are offered to tool-capable models.
+   */
+  disableTools?: boolean;
+  enableAnalytics?: boolean;
+  enableEvaluation?: boolean;
+  maxSteps?: number;
+  /**
+   * JSON Schema of a structured answer; the answer is validated against it.
+   */
+  schema?: {};
+  /**
+   * Echoed into analytics.context.
+   */
+  context?: {};
+  /**
+   * @maxItems 200
+   */
+  conversationHistory?: {
+    role: 'user' | 'assistant' | 'system';
+    content: string;
+  }[];
+  evaluationDomain?: string;
+}
+/**
+ * Answer of POST /api/generate: the toolkit's GenerateResult with the demo server's `success`, `attemptedProviders`, `fallbackUsed` and `timestamp`.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "GenerateResponse".
+ */
+export interface GenerateResponse {
+  success: true;
+  content: string;
+  /**
+   * The structured answer when a schema was given.
+   */
+  object?: {
+    [k: string]: unknown;
+  };
+  provider: string;
+  model: string;
+  usage: {
+    promptTokens?: number;
+    completionTokens?: number;
+    totalTokens?: number;
+    inputTokens?: number;
+    outputTokens?: number;
+  };
+  responseTime: number;
+  finishReason: string;
+  toolsUsed: string[];
+  /**
+   * Every provider tried, in order, the answering one last.
+   */
+  attemptedProviders: string[];
+  fallbackUsed: boolean;
+  analytics?: {
+    [k: string]: unknown;
+  };
+  evaluation?: {
+    [k: string]: unknown;
+  };
+  timestamp: string;
+}
+/**
+ * Body of POST /api/mcp/execute: one tool of one connected (or configured) MCP server, called over the MCP protocol. Nothing is ever run through a shell.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "McpExecuteRequest".
+ */
+export interface McpExecuteRequest {
+  serverName: string;
+  toolName: string;
+  /**
+   * The tool's arguments, checked by the server against its input schema.
+   */
+  params?: {};
+}
+/**
+ * Query of GET /models/search: models with a capability, at most a price (USD per 1K tokens, average of input and output), of a provider.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ModelsSearchQuery".
+ */
+export interface ModelsSearchQuery {
+  capability?: string;
+  maxPrice?: number;
+  provider?: string;
+  /**
+   * Optional; when given it must be the credential's merchant (as on every analytics read).
+   */
+  merchant_id?: string;
 }
 /**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema

@@ -15,6 +15,8 @@ import type { ProviderName } from './provider-name.js';
 import { fallbackOrder, selectProvider } from './select-provider.js';
 import { observeTool } from './observe-tool.js';
 import { openStreamResult, type PreparedCall } from './stream-result.js';
+import type { LlmCallRecorder } from './llm-call-record.js';
+import { observedJudge, recordingTelemetry } from './record-calls.js';
 import type { GenerationTelemetry } from './telemetry.js';
 import type { ToolDefinition } from './tool-definition.js';
 
@@ -43,6 +45,10 @@ export interface GenerationServiceDeps {
   readonly clock?: () => number;
   readonly now?: () => Date;
   readonly newStreamId?: () => string;
+  /** Receives a record of every model call (the `llm.call` events); never fails a call. */
+  readonly recordCall?: LlmCallRecorder;
+  /** Told when `recordCall` throws. */
+  readonly onRecorderError?: (error: unknown) => void;
 }
 
 /**
@@ -66,8 +72,9 @@ export class GenerationService {
   async generate(optionsOrText: GenerateOptions | string, bound?: ChainLink): Promise<GenerateResult> {
     const request = normalizeOptions(optionsOrText, this.deps.notice);
     const links = this.plan(request, bound);
+    const telemetry = this.telemetryFor(request);
     const started = this.clock();
-    const outcome = await runFallbackChain(links, (link) => this.generateOnce(link, request));
+    const outcome = await runFallbackChain(links, (link) => this.generateOnce(link, request, telemetry));
     const { client, result, object } = outcome.value;
     const base = buildGenerateResult({
       provider: client.provider,
@@ -77,28 +84,29 @@ export class GenerationService {
       responseTime: Math.round(this.clock() - started),
       attempts: outcome.attempts,
     });
-    return this.enrich(base, request);
+    return this.enrich(base, request, telemetry);
   }
 
   /** Streams text; the chain may switch provider only before the first chunk. */
   async stream(optionsOrText: StreamOptions | string, bound?: ChainLink): Promise<StreamResult> {
     const request = normalizeOptions(optionsOrText, this.deps.notice);
     const links = this.plan(request, bound);
+    const telemetry = this.telemetryFor(request);
     return openStreamResult({
       links,
       request,
-      prepare: (link, operation) => this.prepare(link, request, operation),
-      telemetry: this.deps.telemetry(),
+      prepare: (link, operation) => this.prepare(link, request, operation, telemetry),
+      telemetry,
       clock: this.clock,
       streamId: this.newStreamId(),
       startTime: this.now().getTime(),
       checkSchema: (result, provider) => (request.schema === undefined ? undefined : checkStructuredOutput(request.schema, result, provider)),
-      enrich: (result) => this.enrich(result, request),
+      enrich: (result) => this.enrich(result, request, telemetry),
     });
   }
 
   /** Attaches analytics and evaluation when asked for. Evaluation never throws. */
-  async enrich(result: GenerateResult, request: NormalizedRequest): Promise<GenerateResult> {
+  async enrich(result: GenerateResult, request: NormalizedRequest, telemetry: GenerationTelemetry = this.telemetryFor(request)): Promise<GenerateResult> {
     const analytics = request.enableAnalytics
       ? computeAnalytics({
           provider: result.provider,
@@ -110,11 +118,25 @@ export class GenerationService {
           now: this.now(),
         })
       : undefined;
-    const evaluation = request.enableEvaluation ? await this.evaluate(result, request) : undefined;
+    const evaluation = request.enableEvaluation ? await this.evaluate(result, request, telemetry) : undefined;
     return { ...result, ...(analytics !== undefined ? { analytics } : {}), ...(evaluation !== undefined ? { evaluation } : {}) };
   }
 
-  private evaluate(result: GenerateResult, request: NormalizedRequest): Promise<EvaluationData> {
+  /** The process telemetry, plus call recording when a recorder is set (per request: hops are counted per call). */
+  private telemetryFor(request: NormalizedRequest): GenerationTelemetry {
+    const inner = this.deps.telemetry();
+    if (this.deps.recordCall === undefined) return inner;
+    return recordingTelemetry(inner, {
+      recorder: this.deps.recordCall,
+      attribution: request.attribution,
+      priceOf: this.deps.priceOf,
+      env: this.deps.env,
+      clock: this.clock,
+      ...(this.deps.onRecorderError !== undefined ? { onRecorderError: this.deps.onRecorderError } : {}),
+    });
+  }
+
+  private evaluate(result: GenerateResult, request: NormalizedRequest, telemetry: GenerationTelemetry): Promise<EvaluationData> {
     const provider = request.evaluation.provider ?? this.deps.evaluation.provider ?? (result.provider as ProviderName);
     const model = request.evaluation.model ?? this.deps.evaluation.model ?? (provider === result.provider ? result.model : undefined);
     return evaluateResponse({
@@ -123,7 +145,7 @@ export class GenerationService {
       domain: request.evaluationDomain,
       toolsUsed: result.toolsUsed,
       hasHistory: request.hasHistory,
-      judge: () => this.deps.catalog.createClient(provider, model),
+      judge: () => observedJudge(this.deps.catalog.createClient(provider, model), telemetry, this.clock),
       timeoutMs: request.evaluation.timeoutMs ?? this.deps.evaluation.timeoutMs,
       clock: this.clock,
     });
@@ -140,10 +162,9 @@ export class GenerationService {
     return fallbackOrder(this.deps.catalog, selection).map((provider, index) => (index === 0 && request.model !== undefined ? { provider, model: request.model } : { provider }));
   }
 
-  private async prepare(link: ChainLink, request: NormalizedRequest, operation: 'generate' | 'stream'): Promise<PreparedCall> {
+  private async prepare(link: ChainLink, request: NormalizedRequest, operation: 'generate' | 'stream', telemetry: GenerationTelemetry): Promise<PreparedCall> {
     const client = this.deps.catalog.createClient(link.provider, link.model);
     const offered = request.disableTools || !client.supportsTools ? [] : mergeTools(request.extraTools, await this.deps.tools());
-    const telemetry = this.deps.telemetry();
     const tools = telemetry.enabled ? offered.map((tool) => observeTool(tool, telemetry, this.clock)) : offered;
     const deadline = new CallDeadline(request.timeoutMs, request.abortSignal, client.provider, operation);
     const call: ModelCallRequest = {
@@ -160,9 +181,8 @@ export class GenerationService {
     return { client, call, deadline };
   }
 
-  private async generateOnce(link: ChainLink, request: NormalizedRequest): Promise<{ client: LanguageModelClient; result: ModelCallResult; object: unknown }> {
-    const { client, call, deadline } = await this.prepare(link, request, 'generate');
-    const telemetry = this.deps.telemetry();
+  private async generateOnce(link: ChainLink, request: NormalizedRequest, telemetry: GenerationTelemetry): Promise<{ client: LanguageModelClient; result: ModelCallResult; object: unknown }> {
+    const { client, call, deadline } = await this.prepare(link, request, 'generate', telemetry);
     const observation = telemetry.enabled ? telemetry.startCall('generate', client.provider, client.modelId) : undefined;
     const started = this.clock();
     try {

@@ -1,3 +1,4 @@
+import type { CallAttribution } from './llm-call-record.js';
 import type { DeprecationNotice } from './deprecation-notice.js';
 import { InvalidRequestError } from './errors/provider-errors.js';
 import type { ConversationTurn, GenerateOptions, StreamOptions } from './generate-options.js';
@@ -39,6 +40,8 @@ export interface NormalizedRequest {
   readonly abortSignal: AbortSignal | undefined;
   readonly evaluation: { readonly provider?: ProviderName; readonly model?: string; readonly timeoutMs?: number };
   readonly evaluationDomain: string | undefined;
+  /** Who the call is for; `surface: 'library'` when the caller said nothing. */
+  readonly attribution: CallAttribution;
 }
 
 const dataUrlPattern = /^data:image\/(png|jpe?g|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/;
@@ -187,5 +190,6 @@ export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions 
       ...(evaluation?.timeout !== undefined ? { timeoutMs: parseTimeout(evaluation.timeout, 'evaluation.timeout') } : {}),
     },
     evaluationDomain: optionalString(record, 'evaluationDomain'),
+    attribution: { surface: 'library', ...options.attribution },
   };
 }

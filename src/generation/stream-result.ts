@@ -6,6 +6,7 @@ import type { GenerateResult, StreamChunk, StreamResult } from './generate-resul
 import type { CallDeadline } from './call-deadline.js';
 import type { LanguageModelClient, ModelCallRequest, ModelCallResult, ModelStream } from './language-model-client.js';
 import type { NormalizedRequest } from './normalize-options.js';
+import type { StreamObservation } from './record-calls.js';
 import type { CallObservation, GenerationTelemetry } from './telemetry.js';
 
 /** A client, the request it gets, and the deadline around one attempt. */
@@ -64,6 +65,7 @@ async function openOne(link: ChainLink, params: StreamRunParams): Promise<Opened
     handled(modelStream.result);
     const iterator = modelStream.textStream[Symbol.asyncIterator]();
     const first = await deadline.race(iterator.next());
+    (observation as StreamObservation | undefined)?.firstChunk?.();
     return { prepared, modelStream, iterator, first, observation, started };
   } catch (error) {
     const mapped = deadline.mapError(error);

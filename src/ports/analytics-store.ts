@@ -8,6 +8,7 @@ import type {
   RoutingStatsReport,
 } from '../analytics/analytics-reports.js';
 import type { AnalyticsRows } from '../analytics/analytics-rows.js';
+import type { LlmErrorsReport, LlmLatencyReport, LlmOverviewReport, LlmUsageReport } from '../analytics/llm-reports.js';
 
 /**
  * Analytics rows written by the analytics-sink worker and read by /analytics/*. One SQL dialect
@@ -45,6 +46,15 @@ export interface AnalyticsStore {
   previewTrace(query: ParsedAnalyticsQuery): Promise<PaymentAuditReport>;
   /** GET /analytics/routing-stats: gateway share, top rules, score trend and the filter values seen. */
   routingStats(query: ParsedAnalyticsQuery): Promise<RoutingStatsReport>;
+
+  /** GET /analytics/llm/overview: model calls, tokens, cost, error rate, per provider. */
+  llmOverview(query: ParsedAnalyticsQuery): Promise<LlmOverviewReport>;
+  /** GET /analytics/llm/usage: calls, tokens and cost per time bucket, provider and model. */
+  llmUsage(query: ParsedAnalyticsQuery): Promise<LlmUsageReport>;
+  /** GET /analytics/llm/latency: latency and time-to-first-token percentiles per provider and model. */
+  llmLatency(query: ParsedAnalyticsQuery): Promise<LlmLatencyReport>;
+  /** GET /analytics/llm/errors: failed calls by error class, provider and model. */
+  llmErrors(query: ParsedAnalyticsQuery): Promise<LlmErrorsReport>;
 
   /**
    * Retention: drops every daily partition (UTC days) strictly before the day containing `dayMs`.

@@ -1,3 +1,4 @@
+import type { McpToolResult } from '../adapters/mcp/mcp-connection.js';
 import { McpManager } from '../adapters/mcp/mcp-manager.js';
 import type { ProviderDefinition, ProviderOverrides } from '../adapters/llm/provider-definition.js';
 import { providerDefinitions } from '../adapters/llm/provider-registry.js';
@@ -6,6 +7,7 @@ import { DeprecationNotice, processDeprecationNotice } from '../generation/depre
 import { InvalidRequestError } from '../generation/errors/provider-errors.js';
 import { UserConfirmationRequiredError } from '../generation/errors/user-confirmation-required-error.js';
 import type { GenerateOptions, StreamOptions } from '../generation/generate-options.js';
+import type { LlmCallRecorder } from '../generation/llm-call-record.js';
 import type { GenerateResult, StreamResult } from '../generation/generate-result.js';
 import { GenerationService } from '../generation/generation-service.js';
 import type { McpServerConfig } from '../generation/mcp/mcp-server-config.js';
@@ -40,6 +42,11 @@ export interface NeuroLinkOptions {
   readonly telemetry?: GenerationTelemetry;
   /** Where deprecation warnings go (default `console.warn`, once per process). */
   readonly warn?: (message: string) => void;
+  /**
+   * Receives a record of every model call (provider attempt, stream, judge): usage, cost, latency,
+   * outcome, attribution; never prompt or completion text. The service publishes them as `llm.call`.
+   */
+  readonly onCall?: LlmCallRecorder;
 }
 
 function isKnownProvider(name: string): boolean {
@@ -94,6 +101,7 @@ export class NeuroLink {
       notice,
       ...(this.settings.defaultProvider !== undefined ? { defaultProvider: this.settings.defaultProvider } : {}),
       evaluation: this.settings.evaluation,
+      ...(options.onCall !== undefined ? { recordCall: options.onCall, onRecorderError: (error: unknown) => (options.warn ?? console.warn)(`a call record could not be handed on: ${error instanceof Error ? error.message : String(error)}`) } : {}),
     });
   }
 
@@ -175,6 +183,14 @@ export class NeuroLink {
     });
     const mcpTools = this.mcp !== undefined ? await this.mcp.listTools() : [];
     return [...this.builtIns.map((tool) => describe(tool, 'built-in')), ...[...this.customTools.values()].map((tool) => describe(tool, 'custom')), ...mcpTools.map((tool) => describe(tool, 'mcp'))];
+  }
+
+  /**
+   * Calls one tool of one MCP server (the HTTP `/api/mcp/execute` and the CLI `mcp execute` use
+   * this): over the MCP protocol only, never a shell. Unknown server or tool → MCP error naming it.
+   */
+  async executeMCPTool(serverId: string, toolName: string, params: Readonly<Record<string, unknown>> = {}, options: { readonly signal?: AbortSignal; readonly timeoutMs?: number } = {}): Promise<McpToolResult> {
+    return this.mcpManager().executeTool(serverId, toolName, params, options);
   }
 
   /** Adds and connects an MCP server for this process (`persist: true` also writes `.mcp-config.json`). */

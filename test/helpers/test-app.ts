@@ -18,6 +18,7 @@ import type { StateStore } from '../../src/ports/state-store.js';
 import type { RandomSource } from '../../src/routing/random-source.js';
 import { defaultRoutingDefaults, type RoutingDefaults } from '../../src/routing/routing-defaults.js';
 import { createManualClock } from '../../src/time/clock.js';
+import { DynamicModelRegistry } from '../../src/generation/models/dynamic-model-registry.js';
 import { NeuroLink } from '../../src/toolkit/neurolink.js';
 import type { BatchService } from '../../src/generation/batch/batch-service.js';
 import { createBatchService, type BatchWiring } from '../../cli/create-batch-service.js';
@@ -69,6 +70,8 @@ export async function createTestApp(options: {
    * generation worker).
    */
   batchModels?: BatchWiring['models'];
+  /** The toolkit of /api/generate, /api/stream, /api/mcp/*; default: the batches' NeuroLink (or the closed-port one). */
+  toolkit?: NeuroLink;
 } = {}): Promise<TestApp> {
   const config = loadConfig({ ADMIN_SECRET: adminSecret, LOG_LEVEL: 'silent', JWT_SECRET: testJwtSecret, ...options.env });
   const clock = options.clock ?? createManualClock(Date.now());
@@ -77,10 +80,13 @@ export async function createTestApp(options: {
   const readiness = createReadiness();
   const routingDefaults = { ...defaultRoutingDefaults, ...options.routingDefaults };
   const jobs = createMemoryJobQueue({ logger: silentLogger });
-  const batchModels = options.batchModels ?? new NeuroLink({ env: { OPENAI_API_KEY: 'sk-contract-test', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }, builtInTools: [], warn: () => undefined });
+  const toolkit = options.toolkit ?? (options.batchModels instanceof NeuroLink ? options.batchModels : new NeuroLink({ env: { OPENAI_API_KEY: 'sk-contract-test', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }, builtInTools: [], warn: () => undefined }));
+  const batchModels = options.batchModels ?? toolkit;
   const batchWiring: BatchWiring = { state, jobs, models: batchModels, clock, logger: silentLogger };
   const batches = createBatchService(config, batchWiring);
   const app = await buildApp(config, {
+    toolkit,
+    models: DynamicModelRegistry.shipped(),
     state,
     bus,
     analytics: undefined,

@@ -56,9 +56,30 @@ function scoreUpdated(paymentId: string): EventEnvelope {
   });
 }
 
+function llmCall(requestId: string): EventEnvelope {
+  return createEvent('llm.call', merchantId, {
+    provider: 'openai',
+    model: 'gpt-4o-mini',
+    operation: 'generate',
+    surface: 'http',
+    inputTokens: 12,
+    outputTokens: 30,
+    costUsd: 0.0001,
+    latencyMs: 210,
+    timeToFirstTokenMs: null,
+    outcome: 'success',
+    errorClass: null,
+    fallbackHops: 0,
+    userId: null,
+    requestId,
+    batchId: null,
+    jobId: null,
+  });
+}
+
 /** `count` events on `topic`, each keyed by its own payment so they spread over partitions. */
 function eventsOn(topic: Topic, count: number): EventEnvelope[] {
-  const make = { api: apiRequested, routing: feedbackReceived, scores: scoreUpdated }[topic];
+  const make = { api: apiRequested, routing: feedbackReceived, scores: scoreUpdated, llm: llmCall }[topic];
   return Array.from({ length: count }, () => make(`pay-${randomUUID()}`));
 }
 

@@ -34,6 +34,8 @@ import { auditResultsSql, auditTimelineSql, auditTotalsSql } from './sql/payment
 import { dropPartitionSql, partitionsSql } from './sql/retention-sql.js';
 import { decisionSeriesSql, gatewayShareSql, scoreSeriesSql } from './sql/series-sql.js';
 import { latestSnapshotsSql } from './sql/snapshot-sql.js';
+import { llmErrorsSql, llmLatencySql, llmProvidersSql, llmTotalsSql, llmUsageSql } from './sql/llm-sql.js';
+import { num, rate, totalsOf, windowOf, type Numeric } from '../../analytics/llm-reports.js';
 
 export interface ClickHouseAnalyticsStoreOptions {
   /** Database holding the analytics tables (config `clickhouseDatabase`); created by migrate(). */
@@ -46,6 +48,13 @@ export interface ClickHouseAnalyticsStoreOptions {
 
 const domainTable = 'analytics_domain_events';
 const apiTable = 'analytics_api_events';
+const llmTable = 'analytics_llm_calls';
+
+/** Error groups /analytics/llm/errors lists at most. */
+const llmErrorGroupLimit = 100;
+
+type NumericRow = Readonly<Record<string, Numeric>>;
+type LabelledRow = NumericRow & { readonly provider: string; readonly model: string };
 
 /** gateway-scores lists every (PMT, PM, gateway) combination; this only bounds a runaway merchant. */
 const snapshotLimit = 1_000;
@@ -112,6 +121,7 @@ export function createClickHouseAnalyticsStore(
       const withSeconds = <T extends { created_at_ms: number }>(row: T) => ({ ...row, created_at: Math.floor(row.created_at_ms / 1000) });
       await executor.insert(`${database}.${domainTable}`, batch.domain.map(withSeconds));
       await executor.insert(`${database}.${apiTable}`, batch.api.map(withSeconds));
+      if (batch.llm.length > 0) await executor.insert(`${database}.${llmTable}`, batch.llm.map(withSeconds));
     },
 
     async overview(query) {
@@ -173,9 +183,54 @@ export function createClickHouseAnalyticsStore(
       return shapeRoutingStatsReport(query, { gatewayShare, topRules, trend, filterValues: values[0] ?? {} });
     },
 
+    async llmOverview(query) {
+      const params = filters(query);
+      const [totals, providers] = await Promise.all([read<NumericRow>(llmTotalsSql, params), read<NumericRow & { provider: string }>(llmProvidersSql, params)]);
+      const row = totals[0];
+      const sums = totalsOf(row);
+      return {
+        ...windowOf(query),
+        ...sums,
+        total_tokens: sums.input_tokens + sums.output_tokens,
+        error_rate: rate(sums.errors, sums.calls),
+        avg_latency_ms: Math.round(num(row?.['avg_latency_ms']) * 100) / 100,
+        fallback_calls: num(row?.['fallback_calls']),
+        providers: providers.map((provider) => ({ provider: provider.provider, ...totalsOf(provider) })),
+      };
+    },
+
+    async llmUsage(query) {
+      const rows = await read<LabelledRow>(llmUsageSql, filters(query));
+      return { ...windowOf(query), bucket_ms: query.bucketMs, series: rows.map((row) => ({ bucket_ms: num(row['bucket_ms']), provider: row.provider, model: row.model, ...totalsOf(row) })) };
+    },
+
+    async llmLatency(query) {
+      const rows = await read<LabelledRow>(llmLatencySql, filters(query));
+      return {
+        ...windowOf(query),
+        models: rows.map((row) => {
+          const streams = num(row['streams']);
+          const ttft = (key: string) => (streams === 0 ? null : num(row[key]));
+          return { provider: row.provider, model: row.model, calls: num(row['calls']), p50_ms: num(row['p50_ms']), p95_ms: num(row['p95_ms']), p99_ms: num(row['p99_ms']), streams, ttft_p50_ms: ttft('ttft_p50_ms'), ttft_p95_ms: ttft('ttft_p95_ms'), ttft_p99_ms: ttft('ttft_p99_ms') };
+        }),
+      };
+    },
+
+    async llmErrors(query) {
+      const params = filters(query);
+      const [totals, groups] = await Promise.all([read<NumericRow>(llmTotalsSql, params), read<LabelledRow & { error_class: string }>(llmErrorsSql, { ...params, limit: llmErrorGroupLimit })]);
+      const sums = totalsOf(totals[0]);
+      return {
+        ...windowOf(query),
+        total_errors: sums.errors,
+        error_rate: rate(sums.errors, sums.calls),
+        errors: groups.map((group) => ({ error_class: group.error_class, provider: group.provider, model: group.model, count: num(group['count']) })),
+      };
+    },
+
     async dropPartitionsBefore(dayMs) {
       const cutoff = utcDayNumber(dayMs);
-      const parts = await read<{ table: string; partition: string }>(partitionsSql, { database, tables: [domainTable, apiTable] });
+      const parts = await read<{ table: string; partition: string }>(partitionsSql, { database, tables: [domainTable, apiTable, llmTable] });
       let dropped = 0;
       for (const { table, partition } of parts) {
         // Only our own YYYYMMDD partitions; anything else in the table is left alone.

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { DynamicModelRegistry } from '../../../src/generation/models/dynamic-model-registry.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -85,6 +86,8 @@ describe('batches on BullMQ and Redis', () => {
     expect(apiRuntime.mode).toMatchObject({ state: 'redis', jobs: 'bullmq' });
     const wiring = wiringOf(apiRuntime);
     app = await buildApp(config, {
+      toolkit: wiring.models as NeuroLink,
+      models: DynamicModelRegistry.shipped(),
       ...runtimeDefaults,
       state: apiRuntime.state,
       bus: apiRuntime.bus,

@@ -91,6 +91,7 @@ describe('mapEventToRows', () => {
         },
       ],
       api: [],
+      llm: [],
     });
   });
 
@@ -225,7 +226,7 @@ describe('mapEventToRows', () => {
 
   it('maps the same event to the same rows every time so re-sent batches collapse', () => {
     const event = envelope('decision.failed', { paymentId: 'p', requestId: null, errorCode: 'E', errorMessage: 'm', stage: 'request_failed' });
-    expect(mapEventsToAnalyticsRows([event, event])).toEqual({ domain: [mapEventToRows(event).domain[0], mapEventToRows(event).domain[0]], api: [] });
+    expect(mapEventsToAnalyticsRows([event, event])).toEqual({ domain: [mapEventToRows(event).domain[0], mapEventToRows(event).domain[0]], api: [], llm: [] });
   });
 });
 

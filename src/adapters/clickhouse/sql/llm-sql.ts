@@ -1,0 +1,69 @@
+import { windowWhere } from './domain-filters-sql.js';
+
+/**
+ * Reads over `analytics_llm_calls` for /analytics/llm/*. FINAL collapses re-sent rows by event id.
+ * Empty aggregates are guarded with `if(count() = 0, 0, …)`: avg and quantiles of no rows are NaN,
+ * which neither engine writes as valid JSON.
+ *
+ * Inputs: windowWhere's {database} {merchant_id} {start_ms} {end_ms} {start_s} {end_s}, plus
+ *   llmUsageSql: {bucket:UInt64}; llmErrorsSql: {limit:UInt32}
+ * Outputs:
+ *   llmTotalsSql:    one row { calls, errors, input_tokens, output_tokens, cost_usd, avg_latency_ms, fallback_calls }
+ *   llmProvidersSql: rows { provider, calls, errors, input_tokens, output_tokens, cost_usd }, most calls first
+ *   llmUsageSql:     rows { bucket_ms, provider, model, calls, errors, input_tokens, output_tokens, cost_usd }, by time
+ *   llmLatencySql:   rows { provider, model, calls, p50_ms, p95_ms, p99_ms, streams, ttft_p50_ms, ttft_p95_ms, ttft_p99_ms }
+ *   llmErrorsSql:    rows { error_class, provider, model, count }, most first
+ */
+
+export const llmCalls = '{database:Identifier}.analytics_llm_calls';
+
+export const llmTotalsSql = `SELECT count() AS calls,
+  countIf(outcome = 'error') AS errors,
+  sum(input_tokens) AS input_tokens,
+  sum(output_tokens) AS output_tokens,
+  sum(cost_usd) AS cost_usd,
+  if(count() = 0, 0, avg(latency_ms)) AS avg_latency_ms,
+  countIf(fallback_hops > 0) AS fallback_calls
+FROM ${llmCalls} FINAL
+WHERE ${windowWhere}`;
+
+export const llmProvidersSql = `SELECT provider, count() AS calls,
+  countIf(outcome = 'error') AS errors,
+  sum(input_tokens) AS input_tokens,
+  sum(output_tokens) AS output_tokens,
+  sum(cost_usd) AS cost_usd
+FROM ${llmCalls} FINAL
+WHERE ${windowWhere}
+GROUP BY provider
+ORDER BY calls DESC, provider`;
+
+export const llmUsageSql = `SELECT intDiv(created_at_ms, {bucket:UInt64}) * {bucket:UInt64} AS bucket_ms, provider, model,
+  count() AS calls,
+  countIf(outcome = 'error') AS errors,
+  sum(input_tokens) AS input_tokens,
+  sum(output_tokens) AS output_tokens,
+  sum(cost_usd) AS cost_usd
+FROM ${llmCalls} FINAL
+WHERE ${windowWhere}
+GROUP BY bucket_ms, provider, model
+ORDER BY bucket_ms, provider, model`;
+
+export const llmLatencySql = `SELECT provider, model, count() AS calls,
+  quantileExact(0.5)(latency_ms) AS p50_ms,
+  quantileExact(0.95)(latency_ms) AS p95_ms,
+  quantileExact(0.99)(latency_ms) AS p99_ms,
+  countIf(has_ttft = 1) AS streams,
+  if(countIf(has_ttft = 1) = 0, 0, quantileExactIf(0.5)(ttft_ms, has_ttft = 1)) AS ttft_p50_ms,
+  if(countIf(has_ttft = 1) = 0, 0, quantileExactIf(0.95)(ttft_ms, has_ttft = 1)) AS ttft_p95_ms,
+  if(countIf(has_ttft = 1) = 0, 0, quantileExactIf(0.99)(ttft_ms, has_ttft = 1)) AS ttft_p99_ms
+FROM ${llmCalls} FINAL
+WHERE ${windowWhere}
+GROUP BY provider, model
+ORDER BY calls DESC, provider, model`;
+
+export const llmErrorsSql = `SELECT error_class, provider, model, count() AS count
+FROM ${llmCalls} FINAL
+WHERE ${windowWhere} AND outcome = 'error'
+GROUP BY error_class, provider, model
+ORDER BY count DESC, error_class, provider, model
+LIMIT {limit:UInt32}`;

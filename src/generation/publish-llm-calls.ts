@@ -1,0 +1,67 @@
+import { createEvent, type EventPayloads } from '../events/event-envelope.js';
+import { derivedUuidV7, uuidV7 } from '../events/uuid-v7.js';
+import type { Logger } from '../logging/logger.js';
+import type { EventBus } from '../ports/event-bus.js';
+import type { LlmCallRecord, LlmCallRecorder } from './llm-call-record.js';
+
+/**
+ * The merchant of a record made outside any merchant's request (a library or CLI call in a
+ * process that publishes). Kept, not dropped: nothing on the bus is lost silently.
+ */
+export const unattributedMerchant = '_unattributed';
+
+/** The `llm.call` payload of a record: every field present, null where absent (no text, ever). */
+export function llmCallPayload(record: LlmCallRecord): EventPayloads['llm.call'] {
+  const { attribution } = record;
+  return {
+    provider: record.provider,
+    model: record.model,
+    operation: record.operation,
+    surface: attribution.surface ?? 'library',
+    inputTokens: record.inputTokens,
+    outputTokens: record.outputTokens,
+    costUsd: record.costUsd,
+    latencyMs: record.latencyMs,
+    timeToFirstTokenMs: record.timeToFirstTokenMs ?? null,
+    outcome: record.outcome,
+    errorClass: record.errorClass ?? null,
+    fallbackHops: record.fallbackHops,
+    userId: attribution.userId ?? null,
+    requestId: attribution.requestId ?? null,
+    batchId: attribution.batchId ?? null,
+    jobId: attribution.jobId ?? null,
+  };
+}
+
+/**
+ * The event id of a record. A batch job's records get ids derived from the job, the attempt and
+ * the outcome, so a job redelivered after its call succeeded republishes the same id and the
+ * analytics (which de-duplicate by id) count it once; a failed attempt and its successful retry
+ * stay two records.
+ */
+export function llmCallEventId(record: LlmCallRecord, nowMs: number): string {
+  const { batchId, jobId } = record.attribution;
+  if (batchId === undefined || jobId === undefined || !/^[0-9a-f-]{36}$/i.test(batchId)) return uuidV7(nowMs);
+  return derivedUuidV7(batchId, `llm.call|${jobId}|${record.operation}|${record.fallbackHops}|${record.outcome}`);
+}
+
+export interface LlmCallPublisherOptions {
+  readonly now?: () => number;
+  readonly logger?: Logger;
+}
+
+/**
+ * A recorder that publishes every record as an `llm.call` event. Publishing is fire-and-forget
+ * for the call (a generate never waits on the bus); the bus spools while Kafka is away, and a
+ * refused publish is logged, never thrown into the call.
+ */
+export function llmCallPublisher(bus: EventBus, options: LlmCallPublisherOptions = {}): LlmCallRecorder {
+  const now = options.now ?? Date.now;
+  return (record) => {
+    const at = now();
+    const event = createEvent('llm.call', record.attribution.merchantId ?? unattributedMerchant, llmCallPayload(record), at, llmCallEventId(record, at));
+    bus.publish([event]).catch((error: unknown) => {
+      options.logger?.error({ err: error, eventId: event.id, provider: record.provider }, 'llm.call event could not be published');
+    });
+  };
+}

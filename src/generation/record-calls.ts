@@ -1,0 +1,116 @@
+import { computeCost } from './analytics/compute-analytics.js';
+import { resolvePricing, type ModelPriceLookup } from './analytics/model-pricing.js';
+import { errorCodeOf } from './error-code-of.js';
+import type { LanguageModelClient } from './language-model-client.js';
+import type { CallAttribution, LlmCallRecord, LlmCallRecorder } from './llm-call-record.js';
+import type { CallObservation, CallOperation, CallOutcome, GenerationTelemetry } from './telemetry.js';
+
+/** The error class a toolkit error code stands for, as the `llm.call` record names it. */
+const errorClassByCode: Readonly<Record<string, string>> = {
+  PROVIDER_ERROR: 'AIProviderError',
+  TIMEOUT: 'TimeoutError',
+  CONFIGURATION: 'ConfigurationError',
+  AUTHENTICATION: 'AuthenticationError',
+  RATE_LIMITED: 'RateLimitError',
+  QUOTA_EXCEEDED: 'QuotaExceededError',
+  INVALID_REQUEST: 'InvalidRequestError',
+  CANCELLED: 'Cancelled',
+  MCP_ERROR: 'MCPError',
+  MCP_CONNECTION: 'MCPConnectionError',
+  MCP_TOOL: 'MCPToolError',
+  MCP_CONFIGURATION: 'MCPConfigurationError',
+  USER_CONFIRMATION_REQUIRED: 'UserConfirmationRequiredError',
+};
+
+export interface CallRecordingContext {
+  readonly recorder: LlmCallRecorder;
+  readonly attribution: CallAttribution;
+  readonly priceOf?: ModelPriceLookup | undefined;
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  readonly clock: () => number;
+  /** Told when the recorder throws; the call itself never fails for it. */
+  readonly onRecorderError?: (error: unknown) => void;
+}
+
+/** An observation that can also be told when a stream's first chunk arrived. */
+export interface StreamObservation extends CallObservation {
+  firstChunk?(): void;
+}
+
+const recordedOperations: Readonly<Partial<Record<CallOperation, LlmCallRecord['operation']>>> = { generate: 'generate', stream: 'stream', evaluate: 'evaluation' };
+
+/**
+ * Telemetry for one request that also records every model call it observes (each provider
+ * attempt of a fallback chain, each stream, each judge call) as an `LlmCallRecord`: hops counted
+ * in attempt order, time to first chunk for streams, cost from the registry's pricing. Tool
+ * observations pass through unrecorded. Never carries prompt or completion text.
+ */
+export function recordingTelemetry(inner: GenerationTelemetry, context: CallRecordingContext): GenerationTelemetry {
+  let attempts = 0;
+  return {
+    enabled: true,
+    startCall(operation, provider, model): StreamObservation {
+      const innerObservation: StreamObservation = inner.startCall(operation, provider, model);
+      const recorded = recordedOperations[operation];
+      if (recorded === undefined) return innerObservation;
+      const hop = recorded === 'evaluation' ? 0 : attempts++;
+      const started = context.clock();
+      let firstChunkAt: number | undefined;
+      return {
+        firstChunk() {
+          firstChunkAt ??= context.clock();
+          innerObservation.firstChunk?.();
+        },
+        end(outcome: CallOutcome) {
+          innerObservation.end(outcome);
+          const answered = outcome.model !== undefined && outcome.model !== '' ? outcome.model : model;
+          const inputTokens = outcome.usage?.inputTokens ?? 0;
+          const outputTokens = outcome.usage?.outputTokens ?? 0;
+          const pricing = resolvePricing(provider, answered, context.priceOf, context.env);
+          const record: LlmCallRecord = {
+            provider,
+            model: answered,
+            operation: recorded,
+            inputTokens,
+            outputTokens,
+            costUsd: pricing === undefined ? 0 : computeCost({ input: inputTokens, output: outputTokens }, pricing),
+            latencyMs: Math.max(0, Math.round(outcome.latencyMs)),
+            ...(firstChunkAt !== undefined ? { timeToFirstTokenMs: Math.max(0, Math.round(firstChunkAt - started)) } : {}),
+            outcome: outcome.ok ? 'success' : 'error',
+            ...(outcome.ok ? {} : { errorClass: errorClassByCode[outcome.errorCode ?? ''] ?? outcome.errorCode ?? 'Error' }),
+            fallbackHops: hop,
+            attribution: context.attribution,
+          };
+          try {
+            context.recorder(record);
+          } catch (error) {
+            context.onRecorderError?.(error);
+          }
+        },
+      };
+    },
+  };
+}
+
+/** A judge client whose calls are observed as `evaluate` (so they are recorded like any other call). */
+export function observedJudge(client: LanguageModelClient, telemetry: GenerationTelemetry, clock: () => number): LanguageModelClient {
+  if (!telemetry.enabled) return client;
+  return {
+    provider: client.provider,
+    modelId: client.modelId,
+    supportsTools: client.supportsTools,
+    stream: (request) => client.stream(request),
+    async generate(request) {
+      const observation = telemetry.startCall('evaluate', client.provider, client.modelId);
+      const started = clock();
+      try {
+        const result = await client.generate(request);
+        observation.end({ ok: true, model: result.modelId || client.modelId, usage: result.usage, latencyMs: clock() - started });
+        return result;
+      } catch (error) {
+        observation.end({ ok: false, errorCode: errorCodeOf(error), latencyMs: clock() - started });
+        throw error;
+      }
+    },
+  };
+}
