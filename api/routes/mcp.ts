@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { McpExecuteRequest } from '../../src/generated/schema-types.js';
+import { MCPConfigurationError } from '../../src/generation/errors/mcp-errors.js';
 import type { NeuroLink } from '../../src/toolkit/neurolink.js';
 import { ref } from '../http-schemas.js';
 
@@ -40,6 +41,9 @@ export async function mcpRoutes(app: FastifyInstance, deps: McpRouteDeps): Promi
     },
     async (request) => {
       const { serverName, toolName, params = {} } = request.body;
+      if (!deps.toolkit.listMCPServers().some((server) => server.id === serverName)) {
+        throw new MCPConfigurationError(`Unknown MCP server "${serverName}": add it to .mcp-config.json or with switchyard mcp add`, serverName);
+      }
       const started = performance.now();
       const result = await deps.toolkit.executeMCPTool(serverName, toolName, params as Record<string, unknown>);
       request.log.info({ serverName, toolName, ms: Math.round(performance.now() - started) }, 'mcp tool executed');

@@ -20,6 +20,11 @@ import { defaultRoutingDefaults, type RoutingDefaults } from '../../src/routing/
 import { createManualClock } from '../../src/time/clock.js';
 import { DynamicModelRegistry } from '../../src/generation/models/dynamic-model-registry.js';
 import { NeuroLink } from '../../src/toolkit/neurolink.js';
+import { llmCallPublisher } from '../../src/generation/publish-llm-calls.js';
+import { createToolkit } from '../../cli/create-toolkit.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { BatchService } from '../../src/generation/batch/batch-service.js';
 import { createBatchService, type BatchWiring } from '../../cli/create-batch-service.js';
 import * as srWindows from '../../workers/sr-windows.js';
@@ -53,6 +58,8 @@ export interface TestApp {
   readonly worker: WorkerHandle;
   /** Every event published, in order (a consumer group of its own). */
   readonly events: EventEnvelope[];
+  /** Resolves once `events` holds every event published before the call. */
+  eventsCaughtUp(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -72,6 +79,11 @@ export async function createTestApp(options: {
   batchModels?: BatchWiring['models'];
   /** The toolkit of /api/generate, /api/stream, /api/mcp/*; default: the batches' NeuroLink (or the closed-port one). */
   toolkit?: NeuroLink;
+  /**
+   * Provider settings for a toolkit made as the service makes it (cli/create-toolkit.ts), its call
+   * records published on this app's bus as `llm.call` events. Ignored when `toolkit` is given.
+   */
+  toolkitEnv?: Record<string, string>;
 } = {}): Promise<TestApp> {
   const config = loadConfig({ ADMIN_SECRET: adminSecret, LOG_LEVEL: 'silent', JWT_SECRET: testJwtSecret, ...options.env });
   const clock = options.clock ?? createManualClock(Date.now());
@@ -80,7 +92,13 @@ export async function createTestApp(options: {
   const readiness = createReadiness();
   const routingDefaults = { ...defaultRoutingDefaults, ...options.routingDefaults };
   const jobs = createMemoryJobQueue({ logger: silentLogger });
-  const toolkit = options.toolkit ?? (options.batchModels instanceof NeuroLink ? options.batchModels : new NeuroLink({ env: { OPENAI_API_KEY: 'sk-contract-test', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }, builtInTools: [], warn: () => undefined }));
+  const toolkit =
+    options.toolkit ??
+    (options.toolkitEnv !== undefined
+      ? createToolkit({ logger: pino({ level: 'silent' }), cwd: mkdtempSync(join(tmpdir(), 'sytest-toolkit-')), env: options.toolkitEnv, onCall: llmCallPublisher(bus) }).toolkit
+      : options.batchModels instanceof NeuroLink
+        ? options.batchModels
+        : new NeuroLink({ env: { OPENAI_API_KEY: 'sk-contract-test', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }, builtInTools: [], warn: () => undefined }));
   const batchModels = options.batchModels ?? toolkit;
   const batchWiring: BatchWiring = { state, jobs, models: batchModels, clock, logger: silentLogger };
   const batches = createBatchService(config, batchWiring);
@@ -102,7 +120,7 @@ export async function createTestApp(options: {
   });
   const worker = await srWindows.start({ bus, state, clock, logger: silentLogger, defaults: routingDefaults });
   const events: EventEnvelope[] = [];
-  await bus.subscribe({ group: 'test-recorder', topics: ['routing', 'scores', 'api'], handler: async (batch) => void events.push(...batch) });
+  const recorder = await bus.subscribe({ group: 'test-recorder', topics: ['routing', 'scores', 'api', 'llm'], handler: async (batch) => void events.push(...batch) });
   return {
     app,
     config,
@@ -115,6 +133,7 @@ export async function createTestApp(options: {
     readiness,
     worker,
     events,
+    eventsCaughtUp: () => recorder.caughtUp(),
     async close() {
       await app.close();
       await jobs.close();
