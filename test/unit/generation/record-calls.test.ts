@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { mapEventToRows } from '../../../src/analytics/map-event-to-rows.js';
+import { validateEvent } from '../../../src/events/validate-event.js';
+import { DeprecationNotice } from '../../../src/generation/deprecation-notice.js';
+import { AIProviderError } from '../../../src/generation/errors/ai-provider-error.js';
+import { RateLimitError } from '../../../src/generation/errors/provider-errors.js';
+import { GenerationService } from '../../../src/generation/generation-service.js';
+import type { LlmCallRecord } from '../../../src/generation/llm-call-record.js';
+import { llmCallEventId, llmCallPayload, unattributedMerchant } from '../../../src/generation/publish-llm-calls.js';
+import { createEvent } from '../../../src/events/event-envelope.js';
+import { noTelemetry } from '../../../src/generation/telemetry.js';
+import { ScriptedLanguageModel, scriptedCatalog } from '../../helpers/scripted-language-model.js';
+
+function recordingService(catalog: ReturnType<typeof scriptedCatalog>, records: LlmCallRecord[], recorder?: (record: LlmCallRecord) => void) {
+  let tick = 0;
+  return new GenerationService({
+    catalog,
+    tools: async () => [],
+    telemetry: () => noTelemetry,
+    notice: new DeprecationNotice(() => undefined),
+    evaluation: { timeoutMs: 1000 },
+    priceOf: (model) => (model === 'gpt-4o-mini' ? { input: 0.00015, output: 0.0006 } : undefined),
+    // Each reading advances 10 ms: latencies and time to first token are exact.
+    clock: () => (tick += 10),
+    recordCall: recorder ?? ((record) => records.push(record)),
+  });
+}
+
+describe('LLM call records', () => {
+  it('records each provider attempt of a fallback chain with its hop, outcome, error class and cost', async () => {
+    const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [{ error: new RateLimitError('slow down', 'openai', 20) }]);
+    const anthropic = new ScriptedLanguageModel('anthropic', 'claude-3-haiku', [{ text: 'hi', usage: { inputTokens: 1000, outputTokens: 500, totalTokens: 1500 } }]);
+    const records: LlmCallRecord[] = [];
+    await recordingService(scriptedCatalog({ openai, anthropic }), records).generate({ input: { text: 'hello' }, attribution: { merchantId: 'm1', requestId: 'r1', surface: 'http' } });
+    expect(records).toHaveLength(2);
+    expect(records[0]).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini', operation: 'generate', outcome: 'error', errorClass: 'RateLimitError', fallbackHops: 0, inputTokens: 0, costUsd: 0 });
+    expect(records[1]).toMatchObject({ provider: 'anthropic', outcome: 'success', fallbackHops: 1, inputTokens: 1000, outputTokens: 500, attribution: { merchantId: 'm1', requestId: 'r1', surface: 'http' } });
+    expect(records[1]?.errorClass).toBeUndefined();
+    expect(records[1]?.latencyMs).toBeGreaterThan(0);
+  });
+
+  it('prices a record exactly, below the rounding of analytics.cost', async () => {
+    const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [{ text: 'x', usage: { inputTokens: 15, outputTokens: 2, totalTokens: 17 } }]);
+    const records: LlmCallRecord[] = [];
+    await recordingService(scriptedCatalog({ openai }), records).generate({ input: { text: 'x' } });
+    expect(records[0]?.costUsd).toBeCloseTo((15 / 1000) * 0.00015 + (2 / 1000) * 0.0006, 12);
+    expect(records[0]?.attribution).toEqual({ surface: 'library' });
+  });
+
+  it('records a stream once, at its end, with the time to its first chunk', async () => {
+    const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [{ chunks: ['a', 'b', 'c'] }]);
+    const records: LlmCallRecord[] = [];
+    const result = await recordingService(scriptedCatalog({ openai }), records).stream({ input: { text: 'x' }, attribution: { merchantId: 'm1', surface: 'sse' } });
+    expect(records).toEqual([]);
+    for await (const _ of result.stream) void _;
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ operation: 'stream', outcome: 'success', attribution: { surface: 'sse' } });
+    expect(records[0]?.timeToFirstTokenMs).toBeGreaterThan(0);
+    expect(records[0]?.timeToFirstTokenMs).toBeLessThanOrEqual(records[0]!.latencyMs);
+  });
+
+  it('records the evaluation judge as its own call', async () => {
+    const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [{ text: 'four' }, { text: '{"relevance":9,"accuracy":9,"completeness":9,"overall":9,"reasoning":"fine"}' }]);
+    const records: LlmCallRecord[] = [];
+    const result = await recordingService(scriptedCatalog({ openai }), records).generate({ input: { text: '2+2?' }, enableEvaluation: true });
+    expect(result.evaluation?.overall).toBe(9);
+    expect(records.map((record) => record.operation)).toEqual(['generate', 'evaluation']);
+  });
+
+  it('never fails a call because the recorder throws', async () => {
+    const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [{ text: 'still here' }]);
+    const result = await recordingService(scriptedCatalog({ openai }), [], () => {
+      throw new Error('bus exploded');
+    }).generate({ input: { text: 'x' } });
+    expect(result.content).toBe('still here');
+  });
+
+  it('becomes a valid llm.call event without text, and a row of analytics_llm_calls', () => {
+    const record: LlmCallRecord = { provider: 'openai', model: 'gpt-4o-mini', operation: 'stream', inputTokens: 3, outputTokens: 4, costUsd: 0.000002, latencyMs: 120, timeToFirstTokenMs: 30, outcome: 'error', errorClass: 'TimeoutError', fallbackHops: 1, attribution: { userId: 'u1', surface: 'websocket' } };
+    const event = createEvent('llm.call', unattributedMerchant, llmCallPayload(record), 1_700_000_000_000);
+    expect(() => validateEvent(event)).not.toThrow();
+    expect(mapEventToRows(event).llm).toEqual([
+      expect.objectContaining({ merchant_id: '_unattributed', provider: 'openai', operation: 'stream', surface: 'websocket', ttft_ms: 30, has_ttft: 1, outcome: 'error', error_class: 'TimeoutError', fallback_hops: 1, user_id: 'u1', batch_id: '' }),
+    ]);
+  });
+
+  it("derives a batch job's event id from the job, so a redelivered job counts once", () => {
+    const batchId = '0b8f9f4e-3c1a-4c55-9a51-6f2f4a9b1c2d';
+    const record = (outcome: 'success' | 'error'): LlmCallRecord => ({ provider: 'openai', model: 'm', operation: 'generate', inputTokens: 1, outputTokens: 1, costUsd: 0, latencyMs: 1, outcome, fallbackHops: 0, attribution: { batchId, jobId: `${batchId}:3`, surface: 'batch' } });
+    expect(llmCallEventId(record('success'), 1)).toBe(llmCallEventId(record('success'), 999_999));
+    expect(llmCallEventId(record('success'), 1)).not.toBe(llmCallEventId(record('error'), 1));
+    const plain: LlmCallRecord = { ...record('success'), attribution: { surface: 'http' } };
+    expect(llmCallEventId(plain, 1)).not.toBe(llmCallEventId(plain, 1));
+  });
+
+  it('counts an AIProviderError without a known code as AIProviderError', async () => {
+    const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [{ error: new AIProviderError('bad gateway', 'openai', { statusCode: 400 }) }]);
+    const records: LlmCallRecord[] = [];
+    await expect(recordingService(scriptedCatalog({ openai }), records).generate({ input: { text: 'x' }, provider: 'openai' })).rejects.toThrow('bad gateway');
+    expect(records[0]).toMatchObject({ outcome: 'error', errorClass: 'AIProviderError' });
+  });
+});
