@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import { Kafka, logLevel, type Admin, type Consumer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { topics } from '../../../src/events/event-envelope.js';
 import { startFakeHttpServer, type FakeHttpServer, type FakeResponse, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion } from '../../fixtures/providers/openai-wire.js';
-import { deleteRedisNamespace, redisUrl, uniqueNamespace } from '../adapters/local-services.js';
-import { pollUntil } from '../pipeline/pipeline-harness.js';
+import { kafkaBrokers, redisUrl } from '../adapters/local-services.js';
+import { consumerGroupLag, createKafkaAdmin, createPipelineNamespace, deletePipelineNamespace, pollUntil, type PipelineNamespace } from '../pipeline/pipeline-harness.js';
 import { ensureDistBuilt, spawnSwitchyard, type SwitchyardProcess } from '../pipeline/switchyard-process.js';
 
 /**
@@ -16,7 +14,9 @@ import { ensureDistBuilt, spawnSwitchyard, type SwitchyardProcess } from '../pip
  * the provider again. Only the two items that were in flight are sent again (their first call
  * never got an answer to anyone), which is at-least-once delivery doing its job.
  *
- * Runs on the shared Redis (its own key prefix); it stops no shared server.
+ * The workers publish their llm.call records to Kafka: every item is recorded exactly once.
+ *
+ * Runs on the shared Redis and Kafka (its own key and topic prefixes); it stops no shared server.
  */
 
 const adminSecret = 'batch-fault-admin';
@@ -39,11 +39,19 @@ async function http(baseUrl: string, method: string, path: string, body?: unknow
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
+interface LlmCallEvent {
+  readonly id: string;
+  readonly type: string;
+  readonly payload: { readonly batchId: string | null; readonly jobId: string | null; readonly outcome: string; readonly surface: string };
+}
+
 describe('generation worker killed mid-batch, API restarted', () => {
   let provider: FakeHttpServer;
-  let admin: Redis;
-  let keyPrefix: string;
-  let dataDir: string;
+  let namespace: PipelineNamespace;
+  let kafkaAdmin: Admin | undefined;
+  let reader: Consumer | undefined;
+  /** Every llm.call event on the namespace's topics, as read from Kafka. */
+  const records: LlmCallEvent[] = [];
   const processes: SwitchyardProcess[] = [];
   /** Calls per prompt that got an answer, and every call per prompt. */
   const answered = new Map<string, number>();
@@ -60,9 +68,12 @@ describe('generation worker killed mid-batch, API restarted', () => {
       LOG_LEVEL: 'debug',
       ADMIN_SECRET: adminSecret,
       JWT_SECRET: 'batch-fault-jwt-secret-0123456789abcdef-0123',
-      DATA_DIR: dataDir,
+      DATA_DIR: namespace.dataDir,
       REDIS_URL: redisUrl,
-      REDIS_KEY_PREFIX: keyPrefix,
+      REDIS_KEY_PREFIX: namespace.redisKeyPrefix,
+      KAFKA_BROKERS: kafkaBrokers.join(','),
+      KAFKA_TOPIC_PREFIX: namespace.kafkaTopicPrefix,
+      KAFKA_CLIENT_ID: `t${namespace.id}`,
       EMBEDDED_WORKERS: 'false',
       // 2 s: a job whose worker died is handed over after about this long (1 s is the minimum).
       JOB_LOCK_MS: '2000',
@@ -88,10 +99,7 @@ describe('generation worker killed mid-batch, API restarted', () => {
 
   beforeAll(async () => {
     await ensureDistBuilt();
-    keyPrefix = `${uniqueNamespace('batch-kill')}:`;
-    dataDir = mkdtempSync(join(tmpdir(), 'sytest-batch-kill-'));
-    admin = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0 });
-    await admin.connect();
+    namespace = await createPipelineNamespace();
     let calls = 0;
     provider = await startFakeHttpServer(async (request): Promise<FakeResponse> => {
       const prompt = promptOf(request);
@@ -112,15 +120,30 @@ describe('generation worker killed mid-batch, API restarted', () => {
   afterAll(async () => {
     for (const release of releaseHeld) release();
     for (const child of processes) await child.kill('SIGTERM');
+    await reader?.disconnect();
+    await kafkaAdmin?.disconnect();
     await provider?.close();
-    if (admin !== undefined) {
-      await deleteRedisNamespace(admin, keyPrefix);
-      admin.disconnect();
-    }
-    rmSync(dataDir, { recursive: true, force: true });
+    if (namespace !== undefined) await deletePipelineNamespace(namespace, { distributed: true });
   });
 
+  /** Reads every topic of the namespace from the start (so its lag can reach 0), keeping llm.call events. */
+  async function startReader(): Promise<void> {
+    reader = new Kafka({ clientId: `t${namespace.id}-reader`, brokers: [...kafkaBrokers], logLevel: logLevel.NOTHING }).consumer({ groupId: `${namespace.kafkaTopicPrefix}test-reader`, maxWaitTimeInMs: 200 });
+    await reader.connect();
+    await reader.subscribe({ topics: topics.map((topic) => `${namespace.kafkaTopicPrefix}${topic}`), fromBeginning: true });
+    await reader.run({
+      eachMessage: async ({ message }) => {
+        const event = JSON.parse(message.value?.toString('utf8') ?? 'null') as LlmCallEvent;
+        if (event.type === 'llm.call') records.push(event);
+      },
+    });
+  }
+
+  const recordsOf = (batchId: string): LlmCallEvent[] => records.filter((event) => event.payload.batchId === batchId);
+
   it('finishes the batch with nothing lost and nothing that finished run twice', async () => {
+    kafkaAdmin = createKafkaAdmin(namespace);
+    await kafkaAdmin.connect();
     const firstApi = await startApi();
     const merchant = await http(firstApi.url, 'POST', '/merchant-account/create', { merchant_id: 'shop-batch-kill' }, { 'x-admin-secret': adminSecret });
     expect(merchant.status).toBe(200);
@@ -128,12 +151,16 @@ describe('generation worker killed mid-batch, API restarted', () => {
 
     const firstWorker = spawn(['worker', 'generation']);
     await firstWorker.once('worker running');
+    // The workers have created the namespace's topics by now.
+    await startReader();
     const submitted = await http(firstApi.url, 'POST', '/api/batches', { prompts }, auth);
     expect(submitted.status).toBe(202);
     const batchId = String(submitted.body['batchId']);
 
-    // Two items in flight at the provider, eight answered: kill the worker, then the API.
+    // Two items in flight at the provider, eight answered and their records on Kafka: kill the
+    // worker, then the API.
     await twoHeld;
+    await pollUntil('the answered items recorded on Kafka', async () => recordsOf(batchId).length, (count) => count >= answeredBeforeKill, 60_000);
     expect(await firstWorker.kill('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
     expect(await firstApi.process.kill('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
     for (const release of releaseHeld) release();
@@ -170,7 +197,15 @@ describe('generation worker killed mid-batch, API restarted', () => {
     for (const prompt of prompts) expect(received.get(prompt), prompt).toBe(heldPrompts.includes(prompt) ? 2 : 1);
     for (const prompt of answeredAtKill.keys()) expect(heldPrompts).not.toContain(prompt);
 
-    // A graceful stop finishes the jobs in hand and exits 0.
+    // A graceful stop finishes the jobs in hand, flushes its records and exits 0.
     expect(await secondWorker.kill('SIGTERM')).toEqual({ code: 0, signal: null });
+
+    // Recorded once: one llm.call per item (the calls cut off by the kill never ended, so they
+    // made no record), every one a success of surface batch carrying its job id.
+    await pollUntil('the test reader caught up with Kafka', () => consumerGroupLag(kafkaAdmin!, namespace, 'test-reader'), (lag) => lag === 0, 60_000);
+    const batchRecords = recordsOf(batchId);
+    expect(batchRecords.map((event) => event.payload.jobId).sort()).toEqual(prompts.map((_, index) => `${batchId}:${index}`).sort());
+    expect(new Set(batchRecords.map((event) => event.id)).size).toBe(prompts.length);
+    expect(batchRecords.every((event) => event.payload.outcome === 'success' && event.payload.surface === 'batch')).toBe(true);
   });
 });
