@@ -9,6 +9,8 @@ export interface CallAttribution {
   readonly batchId?: string;
   /** Job id of a batch item (`<batchId>:<index>`), so a redelivered job records once. */
   readonly jobId?: string;
+  /** Delivery attempt of that job (1 first): failed attempts of one job are distinct records. */
+  readonly jobAttempt?: number;
   readonly surface?: CallSurface;
 }
 

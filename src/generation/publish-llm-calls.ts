@@ -36,13 +36,14 @@ export function llmCallPayload(record: LlmCallRecord): EventPayloads['llm.call']
 /**
  * The event id of a record. A batch job's records get ids derived from the job, the attempt and
  * the outcome, so a job redelivered after its call succeeded republishes the same id and the
- * analytics (which de-duplicate by id) count it once; a failed attempt and its successful retry
- * stay two records.
+ * analytics (which de-duplicate by id) count it once; each failed attempt (numbered by the queue)
+ * and the successful retry stay records of their own.
  */
 export function llmCallEventId(record: LlmCallRecord, nowMs: number): string {
   const { batchId, jobId } = record.attribution;
   if (batchId === undefined || jobId === undefined || !/^[0-9a-f-]{36}$/i.test(batchId)) return uuidV7(nowMs);
-  return derivedUuidV7(batchId, `llm.call|${jobId}|${record.operation}|${record.fallbackHops}|${record.outcome}`);
+  const attempt = record.outcome === 'error' ? `|attempt ${record.attribution.jobAttempt ?? 0}` : '';
+  return derivedUuidV7(batchId, `llm.call|${jobId}|${record.operation}|${record.fallbackHops}|${record.outcome}${attempt}`);
 }
 
 export interface LlmCallPublisherOptions {

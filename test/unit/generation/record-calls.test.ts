@@ -89,6 +89,9 @@ describe('LLM call records', () => {
     const record = (outcome: 'success' | 'error'): LlmCallRecord => ({ provider: 'openai', model: 'm', operation: 'generate', inputTokens: 1, outputTokens: 1, costUsd: 0, latencyMs: 1, outcome, fallbackHops: 0, attribution: { batchId, jobId: `${batchId}:3`, surface: 'batch' } });
     expect(llmCallEventId(record('success'), 1)).toBe(llmCallEventId(record('success'), 999_999));
     expect(llmCallEventId(record('success'), 1)).not.toBe(llmCallEventId(record('error'), 1));
+    const failedAttempt = (attempt: number): LlmCallRecord => ({ ...record('error'), attribution: { ...record('error').attribution, jobAttempt: attempt } });
+    expect(llmCallEventId(failedAttempt(1), 1)).not.toBe(llmCallEventId(failedAttempt(2), 1));
+    expect(llmCallEventId(failedAttempt(2), 1)).toBe(llmCallEventId(failedAttempt(2), 5));
     const plain: LlmCallRecord = { ...record('success'), attribution: { surface: 'http' } };
     expect(llmCallEventId(plain, 1)).not.toBe(llmCallEventId(plain, 1));
   });
