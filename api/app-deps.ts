@@ -27,6 +27,12 @@ export interface AppDeps {
   readonly toolkit: NeuroLink;
   /** The model registry the toolkit prices and picks models with: /models/*. */
   readonly models: DynamicModelRegistry;
+  /**
+   * Which routes to serve: everything (default), or `generation` for `switchyard serve --only
+   * generation` (health, auth, API keys, merchant accounts, generation, MCP, models, batches and
+   * analytics, without the payment-routing routes).
+   */
+  readonly surfaces?: 'all' | 'generation';
   readonly clock: Clock;
   readonly random: RandomSource;
   readonly routingDefaults: RoutingDefaults;

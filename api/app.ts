@@ -88,14 +88,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(async (scope) => authRoutes(scope, { auth, adminSecret: config.adminSecret, adminSecretHeader: config.adminSecretHeader }));
   await app.register(async (scope) => apiKeyRoutes(scope, { auth, state: deps.state }));
   await app.register(async (scope) => merchantAccountRoutes(scope, { ...deps, adminSecret: config.adminSecret, adminSecretHeader: config.adminSecretHeader }));
-  await app.register(async (scope) => ruleConfigurationRoutes(scope, deps));
-  await app.register(async (scope) => configRoutes(scope, deps));
-  await app.register(async (scope) => routingRuleRoutes(scope, deps));
   await app.register(async (scope) => analyticsRoutes(scope, { ...deps, merchantOf: credentialMerchantOf }));
   await app.register(async (scope) => batchRoutes(scope, { batches: deps.batches }));
   await app.register(async (scope) => generationRoutes(scope, { toolkit: deps.toolkit }));
   await app.register(async (scope) => mcpRoutes(scope, { toolkit: deps.toolkit }));
   await app.register(async (scope) => modelRoutes(scope, { models: deps.models, auth: 'either' }));
+  if (deps.surfaces === 'generation') return app;
+  await app.register(async (scope) => ruleConfigurationRoutes(scope, deps));
+  await app.register(async (scope) => configRoutes(scope, deps));
+  await app.register(async (scope) => routingRuleRoutes(scope, deps));
   await app.register(async (scope) => {
     // decision-engine reads these bodies itself, whatever the Content-Type says.
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {

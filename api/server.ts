@@ -26,6 +26,8 @@ export interface RunningServer {
 export interface StartServerOptions {
   /** Toolkit settings instead of the process environment and working directory (tests). */
   readonly toolkit?: Pick<ToolkitWiring, 'cwd' | 'env' | 'providerOverrides'>;
+  /** `generation`: only the generation surfaces (`switchyard serve --only generation`). */
+  readonly surfaces?: 'all' | 'generation';
 }
 
 export async function startServer(config: Config, logger: PinoLogger, options: StartServerOptions = {}): Promise<RunningServer> {
@@ -36,7 +38,7 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
   const { toolkit, models } = createToolkit({ ...options.toolkit, logger, onCall: llmCallPublisher(runtime.bus, { logger: logger.child({ component: 'llm-calls' }) }) });
   const batchWiring: BatchWiring = { state: runtime.state, jobs: runtime.jobs, models: toolkit, clock: runtimeDefaults.clock, logger };
   const batches = createBatchService(config, batchWiring);
-  const app = await buildApp(config, { ...runtimeDefaults, toolkit, models, state: runtime.state, bus: runtime.bus, analytics: runtime.analytics, jobs: runtime.jobs, batches, readiness, logger, tokens });
+  const app = await buildApp(config, { ...runtimeDefaults, toolkit, models, surfaces: options.surfaces ?? 'all', state: runtime.state, bus: runtime.bus, analytics: runtime.analytics, jobs: runtime.jobs, batches, readiness, logger, tokens });
   const workers: WorkerHandle[] = [];
   if (config.embeddedWorkers) {
     // First in the list: it is stopped before the bus drains (its jobs in hand still publish llm.call records).

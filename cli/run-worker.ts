@@ -8,7 +8,7 @@ import { createToolkit } from './create-toolkit.js';
 import { createBatchService, startGenerationWorker } from './create-batch-service.js';
 import { createRuntime, runtimeDefaults } from './create-runtime.js';
 
-const workerNames = ['sr-windows', 'analytics-sink', 'generation'] as const;
+export const workerNames = ['sr-windows', 'analytics-sink', 'generation'] as const;
 type WorkerName = (typeof workerNames)[number];
 
 /**

@@ -53,8 +53,8 @@ describe('BatchService.submit', () => {
     await t.startWorker('openai');
     await t.settled(submitted.batchId);
     expect(t.calls.map((call) => [call.attribution, call.disableTools, call.provider])).toEqual([
-      [{ merchantId: 'shop-9', userId: 'user-3', batchId: submitted.batchId, jobId: `${submitted.batchId}:0`, surface: 'batch' }, true, 'openai'],
-      [{ merchantId: 'shop-9', userId: 'user-3', batchId: submitted.batchId, jobId: `${submitted.batchId}:1`, surface: 'batch' }, true, 'openai'],
+      [{ merchantId: 'shop-9', userId: 'user-3', batchId: submitted.batchId, jobId: `${submitted.batchId}:0`, jobAttempt: 1, surface: 'batch' }, true, 'openai'],
+      [{ merchantId: 'shop-9', userId: 'user-3', batchId: submitted.batchId, jobId: `${submitted.batchId}:1`, jobAttempt: 1, surface: 'batch' }, true, 'openai'],
     ]);
   });
 

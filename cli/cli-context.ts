@@ -1,0 +1,46 @@
+import pino, { type Logger as PinoLogger } from 'pino';
+import { loadToolkitEnv } from '../src/config/load-toolkit-env.js';
+import { loadConfig, type Config } from '../src/config/load-config.js';
+import type { DynamicModelRegistry } from '../src/generation/models/dynamic-model-registry.js';
+import type { NeuroLink } from '../src/toolkit/neurolink.js';
+import { createLogger } from './create-logger.js';
+import { createToolkit } from './create-toolkit.js';
+import type { CliIo } from './io.js';
+
+/**
+ * What commands share: the io, and the config, logger and toolkit made on first use (a `--help`
+ * or a usage error builds none of them). Command-line tools log only warnings, to standard error.
+ */
+export class CliContext {
+  private cachedConfig: Config | undefined;
+  private cachedToolkit: { toolkit: NeuroLink; models: DynamicModelRegistry } | undefined;
+
+  /** Set by a long-running command (serve, worker, models serve): the process stays up after the action. */
+  keepRunning = false;
+
+  constructor(readonly io: CliIo) {}
+
+  get config(): Config {
+    this.cachedConfig ??= loadConfig(this.io.env);
+    return this.cachedConfig;
+  }
+
+  /** For the long-running commands (serve, worker): the service logger on standard output. */
+  serviceLogger(): PinoLogger {
+    return createLogger(this.config);
+  }
+
+  /** For one-shot commands: warnings and errors only, on standard error. */
+  quietLogger(): PinoLogger {
+    return pino({ level: this.io.env['LOG_LEVEL'] === 'debug' ? 'debug' : 'warn' }, pino.destination(2));
+  }
+
+  toolkit(): { toolkit: NeuroLink; models: DynamicModelRegistry } {
+    this.cachedToolkit ??= createToolkit({ logger: this.quietLogger(), cwd: this.io.cwd, env: loadToolkitEnv({ cwd: this.io.cwd, processEnv: this.io.env }) });
+    return this.cachedToolkit;
+  }
+
+  async close(): Promise<void> {
+    await this.cachedToolkit?.toolkit.close();
+  }
+}

@@ -1,0 +1,134 @@
+import type { Command } from 'commander';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { GenerateOptions } from '../../src/generation/generate-options.js';
+import type { CliContext } from '../cli-context.js';
+import { UsageError } from '../exit-codes.js';
+import { withSpinner } from '../output.js';
+
+interface GenerateFlags {
+  readonly provider?: string;
+  readonly model?: string;
+  readonly temperature?: string;
+  readonly maxTokens?: string;
+  readonly system?: string;
+  readonly disableTools?: boolean;
+  readonly capability?: string;
+  readonly optimizeCost?: boolean;
+  readonly timeout?: string;
+  readonly schema?: string;
+  readonly format: string;
+  readonly enableAnalytics?: boolean;
+  readonly enableEvaluation?: boolean;
+  readonly quiet?: boolean;
+}
+
+function number(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (value.trim() === '' || !Number.isFinite(parsed)) throw new UsageError(`${flag} must be a number (got "${value}")`);
+  return parsed;
+}
+
+/** The prompt: the words given, else standard input when it is not a terminal. */
+async function promptOf(words: readonly string[], context: CliContext): Promise<string> {
+  if (words.length > 0) return words.join(' ');
+  if (!context.io.stdinIsTty) {
+    const piped = (await context.io.readStdin()).trim();
+    if (piped !== '') return piped;
+  }
+  throw new UsageError('no prompt: give it as an argument or on standard input (echo "..." | switchyard generate)');
+}
+
+/** The generate options of a command line; `--capability`/`--optimize-cost` pick the model from the registry. */
+async function optionsOf(text: string, flags: GenerateFlags, context: CliContext): Promise<GenerateOptions> {
+  let provider = flags.provider;
+  let model = flags.model;
+  if ((flags.capability !== undefined || flags.optimizeCost === true) && model === undefined) {
+    const best = context.toolkit().models.findBestModel({
+      ...(flags.capability !== undefined ? { capability: flags.capability } : {}),
+      ...(flags.optimizeCost === true ? { optimizeFor: 'cost' as const } : {}),
+      ...(provider !== undefined && provider !== 'auto' ? { provider } : {}),
+    });
+    if (best === undefined) throw new UsageError(`no model in the registry has ${flags.capability !== undefined ? `the capability "${flags.capability}"` : 'a price'}`);
+    provider = best.provider;
+    model = best.modelId;
+  }
+  let schema: Record<string, unknown> | undefined;
+  if (flags.schema !== undefined) {
+    const path = resolve(context.io.cwd, flags.schema);
+    try {
+      schema = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+    } catch (error) {
+      throw new UsageError(`--schema ${flags.schema}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  const temperature = number('--temperature', flags.temperature);
+  const maxTokens = number('--max-tokens', flags.maxTokens);
+  const timeout = flags.timeout === undefined ? undefined : /^\d+(\.\d+)?$/.test(flags.timeout) ? Number(flags.timeout) : flags.timeout;
+  return {
+    input: { text },
+    ...(provider !== undefined ? { provider } : {}),
+    ...(model !== undefined ? { model } : {}),
+    ...(temperature !== undefined ? { temperature } : {}),
+    ...(maxTokens !== undefined ? { maxTokens } : {}),
+    ...(flags.system !== undefined ? { systemPrompt: flags.system } : {}),
+    ...(flags.disableTools === true ? { disableTools: true } : {}),
+    ...(timeout !== undefined ? { timeout } : {}),
+    ...(schema !== undefined ? { schema } : {}),
+    ...(flags.enableAnalytics === true ? { enableAnalytics: true } : {}),
+    ...(flags.enableEvaluation === true ? { enableEvaluation: true } : {}),
+    attribution: { surface: 'cli' },
+  };
+}
+
+function withGenerateOptions(command: Command): Command {
+  return command
+    .option('-p, --provider <name>', 'provider kind, alias or auto (default: auto)')
+    .option('-m, --model <model>', 'model id or registry alias')
+    .option('-t, --temperature <0..1>', 'sampling temperature (default 0.7)')
+    .option('--max-tokens <n>', 'longest answer in tokens (default 1000)')
+    .option('-s, --system <prompt>', 'system prompt')
+    .option('--disable-tools', 'do not offer the built-in and MCP tools')
+    .option('--capability <capability>', 'pick the best registry model with this capability (vision, functionCalling, …)')
+    .option('--optimize-cost', 'pick the cheapest registry model that fits')
+    .option('--timeout <duration>', 'milliseconds or 30s, 1.5m, 1h (whole call)')
+    .option('--schema <file>', 'JSON Schema file: answer with a validated JSON object')
+    .option('--enable-analytics', 'include usage and cost')
+    .option('--enable-evaluation', 'score the answer with the judge model')
+    .option('-f, --format <format>', 'text or json', 'text')
+    .option('-q, --quiet', 'no progress output');
+}
+
+/** `generate` (alias `gen`) and `stream`: text goes to standard output as it arrives. */
+export function registerGenerateCommands(program: Command, context: CliContext): void {
+  const run = async (words: string[], flags: GenerateFlags, streamText: boolean) => {
+    if (flags.format !== 'text' && flags.format !== 'json') throw new UsageError(`--format must be text or json (got "${flags.format}")`);
+    const text = await promptOf(words, context);
+    const options = await optionsOf(text, flags, context);
+    const { toolkit } = context.toolkit();
+    const { io } = context;
+    // Structured answers and JSON output need the whole result; plain text streams.
+    if (flags.format === 'json' || options.schema !== undefined || !streamText) {
+      const result = await withSpinner(io, flags.quiet === true, 'Generating…', () => toolkit.generate(options));
+      if (flags.format === 'json') io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      else io.stdout.write(`${result.object !== undefined ? JSON.stringify(result.object, null, 2) : result.content}\n`);
+      return;
+    }
+    const streamed = await withSpinner(io, flags.quiet === true, 'Connecting…', () => toolkit.stream(options));
+    for await (const chunk of streamed.stream) io.stdout.write(chunk.content);
+    io.stdout.write('\n');
+    const final = await streamed.final;
+    if (flags.quiet !== true && (options.enableAnalytics === true || options.enableEvaluation === true)) {
+      if (final.analytics !== undefined) io.stderr.write(`analytics: ${final.analytics.tokens.total} tokens, $${final.analytics.cost ?? 0}, ${final.analytics.responseTime} ms (${final.provider}/${final.model})\n`);
+      if (final.evaluation !== undefined) io.stderr.write(`evaluation: overall ${final.evaluation.overall}/10 (relevance ${final.evaluation.relevance}, accuracy ${final.evaluation.accuracy}, completeness ${final.evaluation.completeness}): ${final.evaluation.reasoning}\n`);
+    }
+  };
+
+  withGenerateOptions(program.command('generate').alias('gen').argument('[text...]', 'the prompt (else read from standard input)').description('Generate text with the toolkit (streamed to the terminal; --format json for the whole result)')).action(
+    (words: string[], flags: GenerateFlags) => run(words, flags, true),
+  );
+  withGenerateOptions(program.command('stream').argument('[text...]', 'the prompt (else read from standard input)').description('Stream generated text to standard output as it arrives')).action(
+    (words: string[], flags: GenerateFlags) => run(words, flags, true),
+  );
+}

@@ -1,0 +1,63 @@
+import { mkdtempSync, readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import type { CliIo } from '../../cli/io.js';
+import { runCli } from '../../cli/program.js';
+
+export interface CliResult {
+  readonly code: number | 'running';
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface CliOptions {
+  readonly env?: Record<string, string>;
+  readonly cwd?: string;
+  readonly stdin?: string;
+  readonly tty?: boolean;
+}
+
+/** A working directory of its own (its .env, .mcp-config.json and config/ are the test's). */
+export function cliWorkDir(): string {
+  return mkdtempSync(join(tmpdir(), 'sytest-cli-'));
+}
+
+/**
+ * Runs `switchyard <argv>` in this process with buffers for its io: the same commands, parsing,
+ * formats and exit codes as the binary, minus the process wiring (cli/main.ts, covered by the
+ * binary tests).
+ */
+export async function runSwitchyard(argv: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: { write: (text) => void (stdout += text) },
+    stderr: { write: (text) => void (stderr += text) },
+    readStdin: async () => options.stdin ?? '',
+    stdinIsTty: options.stdin === undefined,
+    stderrIsTty: options.tty === true,
+    env: { LOG_LEVEL: 'silent', DATA_DIR: join(options.cwd ?? cliWorkDir(), 'data'), ...options.env },
+    cwd: options.cwd ?? cliWorkDir(),
+  };
+  const { outcome } = await runCli(argv, io);
+  return { code: outcome, stdout, stderr };
+}
+
+const goldenDir = fileURLToPath(new URL('../golden/cli/', import.meta.url));
+
+/**
+ * Compares output with `test/golden/cli/<name>`; `UPDATE_GOLDEN=1 npx vitest run test/contract/cli`
+ * rewrites the files (review the diff before committing).
+ */
+export function expectGolden(name: string, actual: string): void {
+  const path = join(goldenDir, name);
+  // eslint-disable-next-line n/no-process-env
+  if (process.env['UPDATE_GOLDEN'] === '1') {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, actual);
+  }
+  expect(existsSync(path), `missing golden file ${path}: run with UPDATE_GOLDEN=1 to create it`).toBe(true);
+  expect(actual).toBe(readFileSync(path, 'utf8'));
+}

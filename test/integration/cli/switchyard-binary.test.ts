@@ -1,0 +1,135 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeHttpServer, type FakeHttpServer } from '../../fixtures/providers/fake-http-server.js';
+import { chatCompletion, chatCompletionStream } from '../../fixtures/providers/openai-wire.js';
+import { cliWorkDir } from '../../helpers/cli-harness.js';
+import { ensureDistBuilt } from '../pipeline/switchyard-process.js';
+
+const cliEntry = join(fileURLToPath(new URL('../../../', import.meta.url)), 'dist/cli/main.js');
+
+interface Ran {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** The built `switchyard` binary as a user runs it: a child process, a pipe for stdin, no terminal. */
+function switchyard(args: readonly string[], options: { env?: Record<string, string>; stdin?: string; cwd?: string } = {}): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cliEntry, ...args], { cwd: options.cwd ?? cliWorkDir(), env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'silent', ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.stdin ?? '');
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts a long-running command and resolves once `path` answers 200; `stop` sends SIGTERM and resolves with the exit code. */
+async function serving(args: readonly string[], port: number, path: string, env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [cliEntry, ...args], { cwd: cliWorkDir(), env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`switchyard ${args.join(' ')} exited ${child.exitCode}: ${output}`);
+    const ok = await fetch(`${url}${path}`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) break;
+    // Polling the port: the only readiness signal a server process gives.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    async stop() {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+let provider: FakeHttpServer;
+
+beforeAll(async () => {
+  await ensureDistBuilt();
+  provider = await startFakeHttpServer((request) => {
+    const body = request.body as { model: string; stream?: boolean };
+    return body.stream === true ? chatCompletionStream({ model: body.model, deltas: ['piped ', 'answer'] }) : chatCompletion({ model: body.model, content: 'piped answer' });
+  });
+}, 300_000);
+afterAll(async () => provider?.close());
+
+describe('the switchyard binary', () => {
+  it('reads a prompt from a pipe, streams the answer and exits 0, with no escape codes off a terminal', async () => {
+    const ran = await switchyard(['generate', '--disable-tools'], { stdin: 'hello\n', env: { OPENAI_API_KEY: 'sk-bin', OPENAI_BASE_URL: `${provider.url}/v1` } });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout).toBe('piped answer\n');
+    expect(ran.stderr).not.toMatch(/\u001b/);
+  });
+
+  it('exits 2 on a usage error and 3 for a provider without credentials, with a one-line message', async () => {
+    const usage = await switchyard(['generate', '--temperature']);
+    expect(usage.code).toBe(2);
+    const config = await switchyard(['generate', 'hi', '--provider', 'anthropic']);
+    expect(config.code).toBe(3);
+    expect(config.stderr.trim().split('\n')).toHaveLength(1);
+    expect(config.stderr).toContain('ANTHROPIC_API_KEY');
+  });
+
+  it('serves the model registry alone with `models serve` (public, read only)', async () => {
+    const port = await freePort();
+    const server = await serving(['models', 'serve', '--port', String(port)], port, '/health');
+    try {
+      const models = (await (await fetch(`${server.url}/models`)).json()) as { count: number };
+      expect(models.count).toBeGreaterThan(5);
+      const search = (await (await fetch(`${server.url}/api/v1/search?capability=vision`)).json()) as { count: number };
+      expect(search.count).toBeGreaterThan(0);
+      expect((await fetch(`${server.url}/api/v1/models/nobody`)).status).toBe(404);
+      expect((await fetch(`${server.url}/models/resolve/cheapest`)).status).toBe(200);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
+  it('serves only the generation surfaces with `serve --only generation`, behind the same auth', async () => {
+    const port = await freePort();
+    const server = await serving(['serve', '--only', 'generation', '--port', String(port)], port, '/health/ready', {
+      DATA_DIR: cliWorkDir(),
+      ADMIN_SECRET: 'only-generation-secret',
+      OPENAI_API_KEY: 'sk-only',
+      OPENAI_BASE_URL: `${provider.url}/v1`,
+    });
+    try {
+      const created = await fetch(`${server.url}/merchant-account/create`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-admin-secret': 'only-generation-secret' }, body: JSON.stringify({ merchant_id: 'gen-only' }) });
+      const key = ((await created.json()) as { api_key: string }).api_key;
+      expect((await fetch(`${server.url}/api/generate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'hi' }) })).status).toBe(401);
+      const generated = await fetch(`${server.url}/api/generate`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ prompt: 'hi', disableTools: true }) });
+      expect(generated.status).toBe(200);
+      expect(((await generated.json()) as { content: string }).content).toBe('piped answer');
+      // The payment-routing routes are not part of this surface.
+      expect((await fetch(`${server.url}/decide-gateway`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: '{}' })).status).toBe(404);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});
