@@ -5,6 +5,8 @@ import { parseAnalyticsQuery } from '../../../src/analytics/parse-analytics-quer
 import type { ClickHouseExecutor } from '../../../src/adapters/clickhouse/clickhouse-executor.js';
 import { SwitchyardError } from '../../../src/errors/switchyard-error.js';
 import type { AnalyticsStore } from '../../../src/ports/analytics-store.js';
+import type { EventEnvelope } from '../../../src/events/event-envelope.js';
+import type { LlmCallV1 } from '../../../src/generated/schema-types.js';
 import {
   eventId,
   fixtureEvents,
@@ -145,7 +147,63 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
       expect(rows).toEqual([
         { version: '0001', copies: 1 },
         { version: '0002', copies: 1 },
+        { version: '0003', copies: 1 },
       ]);
+    });
+
+    it('reads model calls once each, per provider, bucket and error class, with quantiles and time to first token', async () => {
+      const llmMerchant = 'm_llm_calls';
+      const call = (n: number, at: number, payload: Partial<LlmCallV1>): EventEnvelope<'llm.call'> => ({
+        id: eventId(900 + n),
+        type: 'llm.call',
+        version: 1,
+        occurredAt: at,
+        merchantId: llmMerchant,
+        payload: { provider: 'openai', model: 'gpt-4o-mini', operation: 'generate', surface: 'http', inputTokens: 100, outputTokens: 10, costUsd: 0.000021, latencyMs: 100, timeToFirstTokenMs: null, outcome: 'success', errorClass: null, fallbackHops: 0, userId: null, requestId: `r${n}`, batchId: null, jobId: null, ...payload },
+      });
+      const calls = [
+        call(1, t0 + 60_000, { latencyMs: 100 }),
+        call(2, t0 + 61_000, { latencyMs: 200, operation: 'stream', timeToFirstTokenMs: 40 }),
+        call(3, t0 + 62_000, { latencyMs: 300, outcome: 'error', errorClass: 'RateLimitError', inputTokens: 0, outputTokens: 0, costUsd: 0 }),
+        call(4, t0 + 400_000, { provider: 'anthropic', model: 'claude-3-haiku', latencyMs: 50, inputTokens: 1000, outputTokens: 100, costUsd: 0.000375, fallbackHops: 1 }),
+      ];
+      const rows = mapEventsToAnalyticsRows(calls);
+      await store.insert(rows);
+      await store.insert(rows); // a retried batch counts once
+      const q = (endpoint: AnalyticsEndpoint) => query(endpoint, { range: '1h' }, llmMerchant);
+
+      expect(await store.llmOverview(q('llm/overview'))).toEqual({
+        merchant_id: llmMerchant,
+        start_ms: now - 3_600_000,
+        end_ms: now,
+        calls: 4,
+        errors: 1,
+        input_tokens: 1200,
+        output_tokens: 120,
+        cost_usd: 0.000417,
+        total_tokens: 1320,
+        error_rate: 0.25,
+        avg_latency_ms: 162.5,
+        fallback_calls: 1,
+        providers: [
+          { provider: 'openai', calls: 3, errors: 1, input_tokens: 200, output_tokens: 20, cost_usd: 0.000042 },
+          { provider: 'anthropic', calls: 1, errors: 0, input_tokens: 1000, output_tokens: 100, cost_usd: 0.000375 },
+        ],
+      });
+      const usage = await store.llmUsage(q('llm/usage'));
+      expect(usage.series.map((point) => [point.provider, point.calls, point.errors])).toEqual([
+        ['openai', 3, 1],
+        ['anthropic', 1, 0],
+      ]);
+      expect(usage.series.every((point) => point.bucket_ms % usage.bucket_ms === 0)).toBe(true);
+      expect(await store.llmLatency(q('llm/latency'))).toMatchObject({
+        models: [
+          { provider: 'openai', model: 'gpt-4o-mini', calls: 3, p50_ms: 200, p95_ms: 300, p99_ms: 300, streams: 1, ttft_p50_ms: 40, ttft_p95_ms: 40, ttft_p99_ms: 40 },
+          { provider: 'anthropic', model: 'claude-3-haiku', calls: 1, p50_ms: 50, streams: 0, ttft_p50_ms: null, ttft_p99_ms: null },
+        ],
+      });
+      expect(await store.llmErrors(q('llm/errors'))).toMatchObject({ total_errors: 1, error_rate: 0.25, errors: [{ error_class: 'RateLimitError', provider: 'openai', model: 'gpt-4o-mini', count: 1 }] });
+      expect((await store.llmOverview(query('llm/overview', { range: '1h' }, otherMerchantId))).calls).toBe(0);
     });
 
     it('answers ping when the engine is up', async () => {
