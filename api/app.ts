@@ -18,6 +18,7 @@ import { batchRoutes } from './routes/batches.js';
 import { generationRoutes } from './routes/generation.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { modelRoutes } from './routes/models.js';
+import { openAiGatewayRoutes } from './routes/openai-gateway.js';
 import { configRoutes } from './routes/config.js';
 import { gatewayDecisionRoutes } from './routes/gateway-decision.js';
 import { healthRoutes } from './routes/health.js';
@@ -93,6 +94,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(async (scope) => generationRoutes(scope, { toolkit: deps.toolkit }));
   await app.register(async (scope) => mcpRoutes(scope, { toolkit: deps.toolkit }));
   await app.register(async (scope) => modelRoutes(scope, { models: deps.models, auth: 'either' }));
+  await app.register(async (scope) => openAiGatewayRoutes(scope, { toolkit: deps.toolkit, models: deps.models }));
   if (deps.surfaces === 'generation') return app;
   await app.register(async (scope) => ruleConfigurationRoutes(scope, deps));
   await app.register(async (scope) => configRoutes(scope, deps));

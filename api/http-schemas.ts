@@ -11,6 +11,7 @@ import batchResults from '../schemas/http/batches/batch-results.json' with { typ
 import batchSharedOptions from '../schemas/http/batches/batch-shared-options.json' with { type: 'json' };
 import batchSubmitRequest from '../schemas/http/batches/batch-submit-request.json' with { type: 'json' };
 import batch from '../schemas/http/batches/batch.json' with { type: 'json' };
+import chatCompletionRequest from '../schemas/http/generation/chat-completion-request.json' with { type: 'json' };
 import generateRequest from '../schemas/http/generation/generate-request.json' with { type: 'json' };
 import generateResponse from '../schemas/http/generation/generate-response.json' with { type: 'json' };
 import mcpExecuteRequest from '../schemas/http/generation/mcp-execute-request.json' with { type: 'json' };
@@ -71,6 +72,7 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   batchResults,
   batchResultsQuery,
   generateRequest,
+  chatCompletionRequest,
   generateResponse,
   mcpExecuteRequest,
   modelsSearchQuery,

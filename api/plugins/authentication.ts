@@ -1,4 +1,5 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { apiKeyPrefix } from '../../src/auth/api-key.js';
 import type { AuthFailure } from '../../src/auth/auth-outcomes.js';
 import type { AuthService } from '../../src/auth/auth-service.js';
 import { authFailureMessage } from '../../src/auth/auth-views.js';
@@ -54,6 +55,11 @@ declare module 'fastify' {
     merchantFrom?: MerchantSource;
     /** 'bearer' routes only: a logged-out token still passes (POST /auth/logout is idempotent). */
     acceptsRevokedSession?: boolean;
+    /**
+     * 'either' routes only: an API key may come as `Authorization: Bearer DE_…`, the way OpenAI
+     * clients send theirs (the OpenAI-compatible gateway). A session JWT still works there too.
+     */
+    apiKeyAsBearer?: boolean;
   }
   interface FastifyRequest {
     /** Set by the guard on 'bearer' and 'either' routes; null on public ones. */
@@ -242,8 +248,12 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
     if (request.is404) return;
     const guard = request.routeOptions.config.auth ?? 'either';
     if (guard === 'none' || guard === 'admin-secret') return;
-    const bearerToken = bearerTokenOf(request);
-    const apiKey = guard === 'either' ? headerValue(request, 'x-api-key') : undefined;
+    let bearerToken = bearerTokenOf(request);
+    let apiKey = guard === 'either' ? headerValue(request, 'x-api-key') : undefined;
+    if (guard === 'either' && request.routeOptions.config.apiKeyAsBearer === true && bearerToken?.startsWith(apiKeyPrefix) === true) {
+      apiKey = bearerToken;
+      bearerToken = undefined;
+    }
     const allowRevoked = guard === 'bearer' && request.routeOptions.config.acceptsRevokedSession === true;
     const result = await options.auth.authenticate({ bearerToken, apiKey: apiKey === '' ? undefined : apiKey, allowRevoked });
     if (result.kind !== 'ok') throw credentialError(result);

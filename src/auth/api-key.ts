@@ -1,5 +1,8 @@
 import { hash, randomBytes } from 'node:crypto';
 
+/** What every key starts with (and no JWT does). */
+export const apiKeyPrefix = 'DE_';
+
 /** `DE_` + 64 lowercase hex characters: decision-engine's key format (67 characters), kept for wire compatibility. */
 const apiKeyPattern = /^DE_[0-9a-f]{64}$/;
 

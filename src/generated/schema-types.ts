@@ -1043,6 +1043,69 @@ export interface LegacyDecisionResponse {
   latency: number;
 }
 /**
+ * Body of POST /v1/chat/completions, OpenAI's shape. `model` is `provider/model` or a model registry alias or name. Fields OpenAI defines that the gateway does not use are accepted and ignored; client-side `tools` are refused until supported.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ChatCompletionRequest".
+ */
+export interface ChatCompletionRequest {
+  model: string;
+  /**
+   * @minItems 1
+   * @maxItems 1000
+   */
+  messages: [
+    {
+      role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
+      content?:
+        | string
+        | null
+        | {
+            type: string;
+            text?: string;
+            image_url?: {
+              url: string;
+            };
+          }[];
+      name?: string;
+    },
+    ...{
+      role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
+      content?:
+        | string
+        | null
+        | {
+            type: string;
+            text?: string;
+            image_url?: {
+              url: string;
+            };
+          }[];
+      name?: string;
+    }[]
+  ];
+  /**
+   * 0–1 (the toolkit's range; OpenAI allows up to 2)
+   */
+  temperature?: number;
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  stream?: boolean;
+  stream_options?: {
+    include_usage?: boolean;
+  };
+  response_format?: {
+    type: 'text' | 'json_object' | 'json_schema';
+    json_schema?: {
+      name?: string;
+      schema?: {};
+      strict?: boolean | null;
+    };
+  };
+  tools?: unknown[];
+  user?: string;
+}
+/**
  * Body of POST /api/generate and POST /api/stream: the toolkit's generate options. The text is `input.text` or, as the NeuroLink demo server takes it, `prompt`. Bounds are the toolkit's: a value outside them is refused before any provider call.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema

@@ -161,7 +161,11 @@ describe('bodiless requests with a JSON content type', () => {
     it(`${keyOf(route)} still refuses an empty JSON body with its validation error`, async () => {
       const call = callOf(route, await freshMerchant(t));
       const answer = await clients['undici wire (content-type, content-length: 0)']!(port, route.method, call.path, call.headers);
-      if (answer.status === 400) {
+      if (route.url.startsWith('/v1/')) {
+        // The OpenAI-compatible gateway answers OpenAI's error shape.
+        expect(answer.status, answer.body).toBe(400);
+        expect(JSON.parse(answer.body)).toMatchObject({ error: { type: 'invalid_request_error', message: expect.stringContaining('Invalid request') } });
+      } else if (answer.status === 400) {
         // The decision routes answer the decider envelope (§2.5; /decision_gateway says "… payload").
         expect(JSON.parse(answer.body)).toMatchObject({ error_code: '400', error_message: expect.stringMatching(/^Error parsing request( payload)?$/), error_info: { code: 'INVALID_INPUT' } });
       } else {

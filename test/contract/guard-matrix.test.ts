@@ -96,6 +96,8 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
   'GET /models/search': {},
   'GET /models/provider/:provider': { params: { provider: 'openai' } },
   'GET /models/resolve/:alias': { params: { alias: 'gpt-4o' } },
+  'GET /v1/models': {},
+  'POST /v1/chat/completions': { body: () => ({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'guard' }] }) },
   'GET /analytics/llm/overview': {},
   'GET /analytics/llm/usage': {},
   'GET /analytics/llm/latency': {},
@@ -174,6 +176,18 @@ describe('the guard route table', () => {
   });
 });
 
+/**
+ * The refusal text of a guarded route: decision-engine's plain text, or, on the OpenAI-compatible
+ * gateway (/v1/*), the same text inside OpenAI's `{error: {message}}` so its clients raise their own errors.
+ */
+function expectRefusal(route: RouteTableEntry, response: { body: string; json(): unknown }, text: string): void {
+  if (!route.url.startsWith('/v1/')) {
+    expect(response.body).toBe(text);
+    return;
+  }
+  expect((response.json() as { error: { message: string } }).error.message).toContain(text);
+}
+
 for (const route of guarded) {
   describe(`guard of ${keyOf(route)}`, () => {
     let t: TestApp;
@@ -196,13 +210,13 @@ for (const route of guarded) {
     it('answers 401 Missing authentication credentials without a credential', async () => {
       const response = await call({});
       expect(response.statusCode).toBe(401);
-      expect(response.body).toBe('Missing authentication credentials');
+      expectRefusal(route, response, 'Missing authentication credentials');
     });
 
     it('answers 401 Invalid or expired token for a bad token', async () => {
       const response = await call({ authorization: 'Bearer not.a.token' });
       expect(response.statusCode).toBe(401);
-      expect(response.body).toBe('Invalid or expired token');
+      expectRefusal(route, response, 'Invalid or expired token');
     });
 
     it('answers 401 Invalid or expired token for a revoked token', async () => {
@@ -215,7 +229,7 @@ for (const route of guarded) {
         return;
       }
       expect(response.statusCode).toBe(401);
-      expect(response.body).toBe('Invalid or expired token');
+      expectRefusal(route, response, 'Invalid or expired token');
     });
 
     it('answers 401 for a revoked API key', async () => {
@@ -223,7 +237,7 @@ for (const route of guarded) {
       expect((await t.app.inject({ method: 'DELETE', url: `/api-key/${created.key_id}`, headers: withKey(ownerKey) })).statusCode).toBe(200);
       const response = await call(withKey(created.api_key));
       expect(response.statusCode).toBe(401);
-      expect(response.body).toBe(acceptsKeys ? 'API key is revoked' : 'Missing authentication credentials');
+      expectRefusal(route, response, acceptsKeys ? 'API key is revoked' : 'Missing authentication credentials');
     });
 
     it("answers 403 to another merchant's credential", async () => {
@@ -231,7 +245,7 @@ for (const route of guarded) {
       for (const headers of credentials) {
         const response = await call(headers);
         expect(response.statusCode).toBe(403);
-        expect(response.body).toBe("Forbidden: this credential is for merchant 'ma', not 'mb'");
+        expectRefusal(route, response, "Forbidden: this credential is for merchant 'ma', not 'mb'");
       }
     });
 

@@ -1,0 +1,185 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { SwitchyardError } from '../../src/errors/switchyard-error.js';
+import type { GenerateResult, UsageData } from '../../src/generation/generate-result.js';
+import { openAiFinishReason, toGenerateOptions, UnsupportedChatRequest, type OpenAiChatRequest } from '../../src/generation/gateway/openai-chat-request.js';
+import { resolveGatewayModel, type GatewayTarget } from '../../src/generation/gateway/resolve-gateway-model.js';
+import type { DynamicModelRegistry } from '../../src/generation/models/dynamic-model-registry.js';
+import type { NeuroLink } from '../../src/toolkit/neurolink.js';
+import { ref } from '../http-schemas.js';
+import { credentialMerchantOf, credentialOf } from '../plugins/authentication.js';
+import { describeValidationError } from '../wire/describe-validation-error.js';
+import { generationHttpError } from '../wire/generation-error.js';
+
+export interface OpenAiGatewayDeps {
+  readonly toolkit: NeuroLink;
+  readonly models: DynamicModelRegistry;
+  readonly now?: () => Date;
+}
+
+/** OpenAI's error body. */
+interface OpenAiError {
+  readonly error: { readonly message: string; readonly type: string; readonly param: string | null; readonly code: string | null };
+}
+
+function openAiError(message: string, type: string, code: string | null = null, param: string | null = null): OpenAiError {
+  return { error: { message, type, param, code } };
+}
+
+/** OpenAI's `type`/`code` for a toolkit error code (its HTTP status comes from the generation mapping). */
+const openAiKinds: Readonly<Record<string, { readonly type: string; readonly code: string | null }>> = {
+  INVALID_REQUEST: { type: 'invalid_request_error', code: null },
+  CONFIGURATION: { type: 'server_error', code: 'provider_not_configured' },
+  AUTHENTICATION: { type: 'server_error', code: 'upstream_authentication_failed' },
+  RATE_LIMITED: { type: 'requests', code: 'rate_limit_exceeded' },
+  QUOTA_EXCEEDED: { type: 'insufficient_quota', code: 'insufficient_quota' },
+  TIMEOUT: { type: 'server_error', code: 'timeout' },
+  PROVIDER_ERROR: { type: 'server_error', code: 'upstream_error' },
+};
+
+/**
+ * Every failure of a /v1 route in OpenAI's error shape and status codes, so the official clients
+ * raise their own error classes (AuthenticationError, RateLimitError, …) for them.
+ */
+function sendOpenAiError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error.validation !== undefined) {
+    const problem = describeValidationError(error.validation, error.validationContext);
+    return reply.code(400).send(openAiError(`Invalid request: ${problem}`, 'invalid_request_error', null, problem.split(' ')[0] ?? null));
+  }
+  if (error instanceof UnsupportedChatRequest) return reply.code(400).send(openAiError(error.message, 'invalid_request_error', 'unsupported_parameter', error.param));
+  if (SwitchyardError.isInstance(error)) {
+    switch (error.code) {
+      case 'SY_AUTH_MISSING_CREDENTIALS':
+        return reply.code(401).send(openAiError(`${error.message}: send your API key as "Authorization: Bearer DE_…"`, 'invalid_request_error', 'missing_api_key'));
+      case 'SY_AUTH_INVALID_TOKEN':
+      case 'SY_AUTH_INVALID_API_KEY':
+      case 'SY_AUTH_REVOKED_API_KEY':
+        return reply.code(401).send(openAiError(`Incorrect API key provided: ${error.message}`, 'invalid_request_error', 'invalid_api_key'));
+      case 'SY_AUTH_FORBIDDEN_MERCHANT':
+        return reply.code(403).send(openAiError(error.message, 'invalid_request_error', 'permission_denied'));
+      case 'SY_MODEL_NOT_FOUND':
+        return reply.code(404).send(openAiError(error.message, 'invalid_request_error', 'model_not_found', 'model'));
+      default:
+        request.log.error({ err: error }, 'gateway request failed');
+        return reply.code(500).send(openAiError('The server had an error while processing your request.', 'server_error'));
+    }
+  }
+  const mapped = generationHttpError(error);
+  if (mapped !== undefined) {
+    const kind = openAiKinds[mapped.body.code] ?? { type: 'server_error', code: null };
+    if (mapped.body.retryAfter !== undefined) void reply.header('retry-after', String(Math.ceil(mapped.body.retryAfter)));
+    request.log.info({ code: mapped.body.code, provider: mapped.body.provider, status: mapped.status }, 'gateway call failed');
+    return reply.code(mapped.status).send(openAiError(mapped.body.error, kind.type, kind.code, mapped.body.option ?? null));
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) return reply.code(status).send(openAiError(error.message, 'invalid_request_error'));
+  request.log.error({ err: error }, 'gateway request failed');
+  return reply.code(500).send(openAiError('The server had an error while processing your request.', 'server_error'));
+}
+
+function usageOf(usage: UsageData) {
+  return { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.totalTokens || usage.inputTokens + usage.outputTokens };
+}
+
+/** Response headers that make the routing decision visible. */
+function decisionHeaders(target: GatewayTarget, provider: string, model: string, hops: number): Record<string, string> {
+  return { 'x-switchyard-provider': provider, 'x-switchyard-model': model, 'x-switchyard-routing-approach': target.approach, 'x-switchyard-hops': String(hops) };
+}
+
+/**
+ * The OpenAI-compatible gateway: `/v1/chat/completions` (plain and streamed) and `/v1/models`, with
+ * OpenAI's shapes, so the official clients work by changing their base URL. API keys come as
+ * `Authorization: Bearer DE_…`; every call is recorded for the key's merchant (surface `gateway`).
+ */
+export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGatewayDeps): Promise<void> {
+  const now = deps.now ?? (() => new Date());
+  app.setErrorHandler(sendOpenAiError);
+  const guard = { auth: 'either', merchantFrom: 'credential', apiKeyAsBearer: true } as const;
+  const tags = ['OpenAI-compatible gateway'];
+
+  app.get('/v1/models', { schema: { tags, summary: 'Models of the registry as OpenAI lists them (`provider/model` ids)' }, config: guard }, async () => {
+    const created = Math.floor(now().getTime() / 1000);
+    return { object: 'list', data: deps.models.getAllModels().map((model) => ({ id: `${model.provider}/${model.id}`, object: 'model', created, owned_by: model.provider })) };
+  });
+
+  app.post<{ Body: OpenAiChatRequest }>(
+    '/v1/chat/completions',
+    {
+      schema: {
+        tags,
+        summary: 'OpenAI chat completions (plain, or streamed with stream_options.include_usage), routed to the provider `model` names',
+        body: ref('ChatCompletionRequest'),
+      },
+      config: guard,
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const target = resolveGatewayModel(body.model, deps.models);
+      if (target === undefined) throw new SwitchyardError('SY_MODEL_NOT_FOUND', { message: `The model \`${body.model}\` does not exist: use provider/model or a registry alias (GET /v1/models)` });
+      const credential = credentialOf(request);
+      const controller = new AbortController();
+      let finished = false;
+      reply.raw.once('close', () => {
+        if (!finished) controller.abort(new Error('client disconnected'));
+      });
+      const options = {
+        ...toGenerateOptions(body),
+        provider: target.provider,
+        model: target.model,
+        abortSignal: controller.signal,
+        attribution: { merchantId: credentialMerchantOf(request), ...(credential.kind === 'session' ? { userId: credential.claims.userId } : {}), requestId: request.id, surface: 'gateway' as const },
+      };
+      const id = `chatcmpl-${randomUUID()}`;
+      const created = Math.floor(now().getTime() / 1000);
+
+      if (body.stream !== true) {
+        try {
+          const result: GenerateResult = await deps.toolkit.generate(options);
+          const content = result.object !== undefined ? JSON.stringify(result.object) : result.content;
+          void reply.headers(decisionHeaders(target, result.provider, result.model, result.attempts.length));
+          return {
+            id,
+            object: 'chat.completion',
+            created,
+            model: result.model,
+            choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: openAiFinishReason(result.finishReason) }],
+            usage: usageOf(result.usage),
+          };
+        } finally {
+          finished = true;
+        }
+      }
+
+      const streamed = await deps.toolkit.stream(options);
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+        'x-request-id': request.id,
+        ...decisionHeaders(target, streamed.provider, streamed.model, streamed.metadata.fallback === true ? 1 : 0),
+      });
+      const chunk = (delta: Record<string, unknown>, finishReason: string | null) => ({ id, object: 'chat.completion.chunk', created, model: streamed.model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] });
+      const send = (data: unknown) => raw.write(`data: ${JSON.stringify(data)}\n\n`);
+      try {
+        send(chunk({ role: 'assistant', content: '' }, null));
+        for await (const piece of streamed.stream) send(chunk({ content: piece.content }, null));
+        const final = await streamed.final;
+        send(chunk({}, openAiFinishReason(final.finishReason)));
+        if (body.stream_options?.include_usage === true) send({ id, object: 'chat.completion.chunk', created, model: streamed.model, choices: [], usage: usageOf(final.usage) });
+        raw.write('data: [DONE]\n\n');
+      } catch (error) {
+        if (!controller.signal.aborted) {
+          // After the first byte the status is sent: OpenAI's clients read an `error` object in the stream.
+          const mapped = generationHttpError(error);
+          const kind = openAiKinds[mapped?.body.code ?? ''] ?? { type: 'server_error', code: null };
+          send(openAiError(mapped?.body.error ?? 'the stream failed', kind.type, kind.code));
+        }
+      } finally {
+        finished = true;
+        raw.end();
+      }
+    },
+  );
+}
