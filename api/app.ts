@@ -94,7 +94,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(async (scope) => generationRoutes(scope, { toolkit: deps.toolkit }));
   await app.register(async (scope) => mcpRoutes(scope, { toolkit: deps.toolkit }));
   await app.register(async (scope) => modelRoutes(scope, { models: deps.models, auth: 'either' }));
-  await app.register(async (scope) => openAiGatewayRoutes(scope, { toolkit: deps.toolkit, models: deps.models }));
+  await app.register(async (scope) => openAiGatewayRoutes(scope, { toolkit: deps.toolkit, models: deps.models, state: deps.state, random: deps.random }));
   if (deps.surfaces === 'generation') return app;
   await app.register(async (scope) => ruleConfigurationRoutes(scope, deps));
   await app.register(async (scope) => configRoutes(scope, deps));

@@ -12,6 +12,7 @@ import batchSharedOptions from '../schemas/http/batches/batch-shared-options.jso
 import batchSubmitRequest from '../schemas/http/batches/batch-submit-request.json' with { type: 'json' };
 import batch from '../schemas/http/batches/batch.json' with { type: 'json' };
 import chatCompletionRequest from '../schemas/http/generation/chat-completion-request.json' with { type: 'json' };
+import routeGroup from '../schemas/http/generation/route-group.json' with { type: 'json' };
 import generateRequest from '../schemas/http/generation/generate-request.json' with { type: 'json' };
 import generateResponse from '../schemas/http/generation/generate-response.json' with { type: 'json' };
 import mcpExecuteRequest from '../schemas/http/generation/mcp-execute-request.json' with { type: 'json' };
@@ -73,6 +74,7 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   batchResultsQuery,
   generateRequest,
   chatCompletionRequest,
+  routeGroup,
   generateResponse,
   mcpExecuteRequest,
   modelsSearchQuery,

@@ -1,6 +1,7 @@
 import { createEvent, type EventEnvelope } from '../src/events/event-envelope.js';
 import { derivedUuidV7 } from '../src/events/uuid-v7.js';
 import { applyFeedback, recordDecision } from '../src/feedback/apply-feedback.js';
+import { learnFromCall } from '../src/generation/gateway/learn-from-call.js';
 import type { Logger } from '../src/logging/logger.js';
 import type { EventBus } from '../src/ports/event-bus.js';
 import type { StateStore } from '../src/ports/state-store.js';
@@ -20,20 +21,25 @@ export const srWindowsGroup = 'sr-windows';
 
 /**
  * The sr-windows worker: consumes decisions (stores what feedback will need) and feedback (updates
- * the success-rate window and elimination score, idempotently), then publishes a score snapshot.
+ * the success-rate window and elimination score, idempotently), then publishes a score snapshot;
+ * and the gateway's model calls routed in a route group (their candidate's window learns the outcome).
  * Events of one payment share a partition, so its decision is always handled before its feedback.
  */
 export async function start(deps: SrWindowsDeps): Promise<WorkerHandle> {
   const log = deps.logger.child({ worker: srWindowsGroup });
   const subscription = await deps.bus.subscribe({
     group: srWindowsGroup,
-    topics: ['routing'],
+    topics: ['routing', 'llm'],
     maxBatchSize: 64,
     handler: async (batch) => {
       const snapshots: EventEnvelope[] = [];
       for (const event of batch) {
         if (event.type === 'decision.created') {
           await recordDecision(event, { scores: deps.state.scores, defaults: deps.defaults });
+        } else if (event.type === 'llm.call') {
+          // The learning router: a gateway call routed in a route group teaches that group's windows.
+          const learned = await learnFromCall(event, { scores: deps.state.scores, configs: deps.state.configs, defaults: deps.defaults });
+          if (learned === 'recorded') log.debug({ eventId: event.id, merchantId: event.merchantId, group: event.payload.routeGroup }, 'model call outcome learned');
         } else if (event.type === 'feedback.received') {
           const result = await applyFeedback(event, { scores: deps.state.scores, configs: deps.state.configs, clock: deps.clock, defaults: deps.defaults });
           log.debug({ eventId: event.id, merchantId: event.merchantId, result: result.kind }, 'feedback applied');

@@ -6,6 +6,11 @@ import { openAiFinishReason, toGenerateOptions, UnsupportedChatRequest, type Ope
 import { resolveGatewayModel, type GatewayTarget } from '../../src/generation/gateway/resolve-gateway-model.js';
 import type { DynamicModelRegistry } from '../../src/generation/models/dynamic-model-registry.js';
 import type { NeuroLink } from '../../src/toolkit/neurolink.js';
+import type { RouteGroup as RouteGroupBody } from '../../src/generated/schema-types.js';
+import { candidateWindowKey, rankCandidates, routeGroupNamePattern, routeGroupProblems, toRouteGroup, type Ranking, type RouteGroup } from '../../src/generation/gateway/route-group.js';
+import { averagePrice } from '../../src/generation/models/model-config.js';
+import type { StateStore } from '../../src/ports/state-store.js';
+import type { RandomSource } from '../../src/routing/random-source.js';
 import { ref } from '../http-schemas.js';
 import { credentialMerchantOf, credentialOf } from '../plugins/authentication.js';
 import { describeValidationError } from '../wire/describe-validation-error.js';
@@ -14,8 +19,17 @@ import { generationHttpError } from '../wire/generation-error.js';
 export interface OpenAiGatewayDeps {
   readonly toolkit: NeuroLink;
   readonly models: DynamicModelRegistry;
+  /** Route groups (configs) and their candidates' success-rate windows (scores). */
+  readonly state: Pick<StateStore, 'configs' | 'scores'>;
+  /** Exploration draws of the learning router. */
+  readonly random: RandomSource;
   readonly now?: () => Date;
 }
+
+/** Where one request goes: a single target, or a route group's ranked candidates. */
+type Route =
+  | { readonly kind: 'direct'; readonly target: GatewayTarget }
+  | { readonly kind: 'group'; readonly group: RouteGroup; readonly ranking: Ranking };
 
 /** OpenAI's error body. */
 interface OpenAiError {
@@ -82,8 +96,15 @@ function usageOf(usage: UsageData) {
 }
 
 /** Response headers that make the routing decision visible. */
-function decisionHeaders(target: GatewayTarget, provider: string, model: string, hops: number): Record<string, string> {
-  return { 'x-switchyard-provider': provider, 'x-switchyard-model': model, 'x-switchyard-routing-approach': target.approach, 'x-switchyard-hops': String(hops) };
+function decisionHeaders(route: Route, provider: string, model: string, hops: number): Record<string, string> {
+  const approach = route.kind === 'direct' ? route.target.approach : `route_group:${route.ranking.approach}`;
+  return {
+    'x-switchyard-provider': provider,
+    'x-switchyard-model': model,
+    'x-switchyard-routing-approach': approach,
+    'x-switchyard-hops': String(hops),
+    ...(route.kind === 'group' ? { 'x-switchyard-route-group': route.group.name } : {}),
+  };
 }
 
 /**
@@ -96,6 +117,74 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
   app.setErrorHandler(sendOpenAiError);
   const guard = { auth: 'either', merchantFrom: 'credential', apiKeyAsBearer: true } as const;
   const tags = ['OpenAI-compatible gateway'];
+
+  const groupsOf = async (merchantId: string): Promise<readonly RouteGroup[]> => (await deps.state.configs.get(merchantId, 'llmRouteGroups')) ?? [];
+
+  /** A merchant's route group of that name wins; else `provider/model` or a registry name. */
+  async function routeOf(merchantId: string, model: string): Promise<Route> {
+    const group = (await groupsOf(merchantId)).find((candidate) => candidate.name === model);
+    if (group !== undefined) {
+      const keys = group.candidates.map((candidate) => candidateWindowKey(merchantId, group.name, candidate.provider, candidate.model));
+      const windows = await deps.state.scores.readWindows(keys, group.bucketSize);
+      return { kind: 'group', group, ranking: rankCandidates(group, windows, deps.random) };
+    }
+    const target = resolveGatewayModel(model, deps.models);
+    if (target === undefined) throw new SwitchyardError('SY_MODEL_NOT_FOUND', { message: `The model \`${model}\` does not exist: use provider/model, a registry alias (GET /v1/models) or a route group (GET /v1/route-groups)` });
+    return { kind: 'direct', target };
+  }
+
+  const groupParams = { type: 'object', required: ['name'], properties: { name: { type: 'string', pattern: routeGroupNamePattern.source } } } as const;
+  const factsOf = (provider: string, model: string) => {
+    const found = deps.models.getModelConfig(model, provider);
+    return found === undefined ? undefined : { capabilities: found.capabilities, averagePrice: averagePrice(found) };
+  };
+
+  app.put<{ Params: { name: string }; Body: RouteGroupBody }>(
+    '/v1/route-groups/:name',
+    { schema: { tags, summary: 'Create or replace a route group: candidates the gateway ranks by their learned success rate when `model` names the group', params: groupParams, body: ref('RouteGroup') }, config: guard },
+    async (request) => {
+      const problems = routeGroupProblems(request.body, factsOf);
+      if (problems.length > 0) throw new UnsupportedChatRequest(`Invalid route group: ${problems.join('; ')}`, 'candidates');
+      const merchantId = credentialMerchantOf(request);
+      const group = toRouteGroup(request.params.name, request.body);
+      const others = (await groupsOf(merchantId)).filter((existing) => existing.name !== group.name);
+      await deps.state.configs.put(merchantId, 'llmRouteGroups', [...others, group], 'upsert');
+      return group;
+    },
+  );
+
+  app.get('/v1/route-groups', { schema: { tags, summary: "The merchant's route groups" }, config: guard }, async (request) => ({ object: 'list', data: await groupsOf(credentialMerchantOf(request)) }));
+
+  app.get<{ Params: { name: string } }>(
+    '/v1/route-groups/:name',
+    { schema: { tags, summary: "A route group with each candidate's learned success rate and elimination", params: groupParams }, config: guard },
+    async (request) => {
+      const merchantId = credentialMerchantOf(request);
+      const group = (await groupsOf(merchantId)).find((candidate) => candidate.name === request.params.name);
+      if (group === undefined) throw new SwitchyardError('SY_MODEL_NOT_FOUND', { message: `No route group named \`${request.params.name}\`` });
+      const windows = await deps.state.scores.readWindows(group.candidates.map((candidate) => candidateWindowKey(merchantId, group.name, candidate.provider, candidate.model)), group.bucketSize);
+      return {
+        ...group,
+        candidates: group.candidates.map((candidate, index) => {
+          const window = windows[index];
+          const successRate = window === undefined || window.length === 0 ? null : window.successes / window.length;
+          return { ...candidate, successRate, outcomes: window?.length ?? 0, eliminated: successRate !== null && successRate < group.eliminationThreshold };
+        }),
+      };
+    },
+  );
+
+  app.delete<{ Params: { name: string } }>(
+    '/v1/route-groups/:name',
+    { schema: { tags, summary: 'Delete a route group', params: groupParams }, config: guard },
+    async (request) => {
+      const merchantId = credentialMerchantOf(request);
+      const groups = await groupsOf(merchantId);
+      if (!groups.some((group) => group.name === request.params.name)) throw new SwitchyardError('SY_MODEL_NOT_FOUND', { message: `No route group named \`${request.params.name}\`` });
+      await deps.state.configs.put(merchantId, 'llmRouteGroups', groups.filter((group) => group.name !== request.params.name), 'upsert');
+      return { id: request.params.name, object: 'route_group', deleted: true };
+    },
+  );
 
   app.get('/v1/models', { schema: { tags, summary: 'Models of the registry as OpenAI lists them (`provider/model` ids)' }, config: guard }, async () => {
     const created = Math.floor(now().getTime() / 1000);
@@ -114,8 +203,8 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
     },
     async (request, reply) => {
       const body = request.body;
-      const target = resolveGatewayModel(body.model, deps.models);
-      if (target === undefined) throw new SwitchyardError('SY_MODEL_NOT_FOUND', { message: `The model \`${body.model}\` does not exist: use provider/model or a registry alias (GET /v1/models)` });
+      const merchantId = credentialMerchantOf(request);
+      const route = await routeOf(merchantId, body.model);
       const credential = credentialOf(request);
       const controller = new AbortController();
       let finished = false;
@@ -124,19 +213,24 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
       });
       const options = {
         ...toGenerateOptions(body),
-        provider: target.provider,
-        model: target.model,
+        ...(route.kind === 'direct' ? { provider: route.target.provider, model: route.target.model } : {}),
         abortSignal: controller.signal,
-        attribution: { merchantId: credentialMerchantOf(request), ...(credential.kind === 'session' ? { userId: credential.claims.userId } : {}), requestId: request.id, surface: 'gateway' as const },
+        attribution: {
+          merchantId,
+          ...(credential.kind === 'session' ? { userId: credential.claims.userId } : {}),
+          requestId: request.id,
+          surface: 'gateway' as const,
+          ...(route.kind === 'group' ? { routeGroup: route.group.name } : {}),
+        },
       };
       const id = `chatcmpl-${randomUUID()}`;
       const created = Math.floor(now().getTime() / 1000);
 
       if (body.stream !== true) {
         try {
-          const result: GenerateResult = await deps.toolkit.generate(options);
+          const result: GenerateResult = route.kind === 'direct' ? await deps.toolkit.generate(options) : await deps.toolkit.generateAcross(route.ranking.candidates, options);
           const content = result.object !== undefined ? JSON.stringify(result.object) : result.content;
-          void reply.headers(decisionHeaders(target, result.provider, result.model, result.attempts.length));
+          void reply.headers(decisionHeaders(route, result.provider, result.model, result.attempts.length));
           return {
             id,
             object: 'chat.completion',
@@ -150,7 +244,7 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
         }
       }
 
-      const streamed = await deps.toolkit.stream(options);
+      const streamed = route.kind === 'direct' ? await deps.toolkit.stream(options) : await deps.toolkit.streamAcross(route.ranking.candidates, options);
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, {
@@ -158,7 +252,7 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
         'cache-control': 'no-cache',
         connection: 'keep-alive',
         'x-request-id': request.id,
-        ...decisionHeaders(target, streamed.provider, streamed.model, streamed.metadata.fallback === true ? 1 : 0),
+        ...decisionHeaders(route, streamed.provider, streamed.model, streamed.metadata.fallback === true ? 1 : 0),
       });
       const chunk = (delta: Record<string, unknown>, finishReason: string | null) => ({ id, object: 'chat.completion.chunk', created, model: streamed.model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] });
       const send = (data: unknown) => raw.write(`data: ${JSON.stringify(data)}\n\n`);

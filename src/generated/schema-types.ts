@@ -252,6 +252,10 @@ export interface LlmCallV1 {
   requestId: string | null;
   batchId: string | null;
   jobId: string | null;
+  /**
+   * the gateway route group the call was routed in (its windows learn from this outcome); absent in events of older publishers
+   */
+  routeGroup?: string | null;
 }
 /**
  * A merchant's routing algorithm (euclid rule) was evaluated: by /routing/evaluate, /routing/hybrid or inside /decide-gateway. Failed evaluations carry `status: failure` and the error.
@@ -1220,6 +1224,1763 @@ export interface ModelsSearchQuery {
    * Optional; when given it must be the credential's merchant (as on every analytics read).
    */
   merchant_id?: string;
+}
+/**
+ * A named set of candidate provider/models the gateway routes a `model: "<name>"` request across, learning from each call's outcome: success-rate windows per candidate, elimination below a threshold, exploration, failover on retryable errors.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "RouteGroup".
+ */
+export interface RouteGroup {
+  /**
+   * @minItems 1
+   * @maxItems 20
+   */
+  candidates:
+    | [
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        }
+      ]
+    | [
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        }
+      ]
+    | [
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        }
+      ]
+    | [
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        }
+      ]
+    | [
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        }
+      ]
+    | [
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        }
+      ]
+    | [
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        }
+      ]
+    | [
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        }
+      ]
+    | [
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        }
+      ]
+    | [
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        }
+      ]
+    | [
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        }
+      ]
+    | [
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        }
+      ]
+    | [
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        }
+      ]
+    | [
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        }
+      ]
+    | [
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        }
+      ]
+    | [
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        }
+      ]
+    | [
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        }
+      ]
+    | [
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        }
+      ]
+    | [
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        }
+      ]
+    | [
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        },
+        {
+          provider: string;
+          model: string;
+          /**
+           * Tie-break between equal success rates (higher first); default 1.
+           */
+          weight?: number;
+        }
+      ];
+  /**
+   * Every candidate known to the registry must have it.
+   */
+  capability?: string;
+  /**
+   * Highest average price (USD per 1K tokens) of a candidate known to the registry.
+   */
+  maxPrice?: number;
+  /**
+   * Outcomes per success-rate window; default 20.
+   */
+  bucketSize?: number;
+  /**
+   * A candidate whose success rate is below this is demoted; default 0.5.
+   */
+  eliminationThreshold?: number;
+  /**
+   * Share of calls that try a demoted or lower-ranked candidate first, so it can come back; default 5.
+   */
+  explorePercent?: number;
+  /**
+   * Candidates tried within one request on retryable failures; default 3.
+   */
+  maxHops?: number;
 }
 /**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema

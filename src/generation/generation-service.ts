@@ -1,3 +1,4 @@
+import { InvalidRequestError } from './errors/provider-errors.js';
 import { computeAnalytics } from './analytics/compute-analytics.js';
 import { resolvePricing, type ModelPriceLookup } from './analytics/model-pricing.js';
 import { buildGenerateResult, checkStructuredOutput } from './build-result.js';
@@ -68,8 +69,11 @@ export class GenerationService {
     this.newStreamId = deps.newStreamId ?? (() => crypto.randomUUID());
   }
 
-  /** Generates text. `bound` pins the provider/model (an `AIProvider` made by a factory). */
-  async generate(optionsOrText: GenerateOptions | string, bound?: ChainLink): Promise<GenerateResult> {
+  /**
+   * Generates text. `bound` pins the provider/model (an `AIProvider` made by a factory), or lists
+   * the candidates to try in order (a gateway route group's ranking; retryable failures move on).
+   */
+  async generate(optionsOrText: GenerateOptions | string, bound?: ChainLink | readonly ChainLink[]): Promise<GenerateResult> {
     const request = normalizeOptions(optionsOrText, this.deps.notice);
     const links = this.plan(request, bound);
     const telemetry = this.telemetryFor(request);
@@ -88,7 +92,7 @@ export class GenerationService {
   }
 
   /** Streams text; the chain may switch provider only before the first chunk. */
-  async stream(optionsOrText: StreamOptions | string, bound?: ChainLink): Promise<StreamResult> {
+  async stream(optionsOrText: StreamOptions | string, bound?: ChainLink | readonly ChainLink[]): Promise<StreamResult> {
     const request = normalizeOptions(optionsOrText, this.deps.notice);
     const links = this.plan(request, bound);
     const telemetry = this.telemetryFor(request);
@@ -151,7 +155,11 @@ export class GenerationService {
     });
   }
 
-  private plan(request: NormalizedRequest, bound: ChainLink | undefined): ChainLink[] {
+  private plan(request: NormalizedRequest, bound: ChainLink | readonly ChainLink[] | undefined): ChainLink[] {
+    if (isLinkList(bound)) {
+      if (bound.length === 0) throw new InvalidRequestError('a route needs at least one candidate', 'toolkit', 'model');
+      return [...bound];
+    }
     if (bound !== undefined) {
       const model = request.model ?? bound.model;
       return [model === undefined ? { provider: bound.provider } : { provider: bound.provider, model }];
@@ -198,6 +206,10 @@ export class GenerationService {
       deadline.dispose();
     }
   }
+}
+
+function isLinkList(bound: ChainLink | readonly ChainLink[] | undefined): bound is readonly ChainLink[] {
+  return Array.isArray(bound);
 }
 
 /** Per-call tools first, so a call can shadow a registered tool of the same name. */

@@ -11,6 +11,8 @@ export interface CallAttribution {
   readonly jobId?: string;
   /** Delivery attempt of that job (1 first): failed attempts of one job are distinct records. */
   readonly jobAttempt?: number;
+  /** The gateway route group the call was routed in: its outcome teaches that group's windows. */
+  readonly routeGroup?: string;
   readonly surface?: CallSurface;
 }
 

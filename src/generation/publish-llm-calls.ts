@@ -30,6 +30,7 @@ export function llmCallPayload(record: LlmCallRecord): EventPayloads['llm.call']
     requestId: attribution.requestId ?? null,
     batchId: attribution.batchId ?? null,
     jobId: attribution.jobId ?? null,
+    routeGroup: attribution.routeGroup ?? null,
   };
 }
 

@@ -73,6 +73,8 @@ export interface MerchantConfigs {
   srDimension: SrDimensionConfig;
   /** Per-gateway capabilities for the legacy /decision_gateway filter chain, in configuration order. */
   gatewayCapabilities: readonly GatewayCapability[];
+  /** The OpenAI-compatible gateway's route groups, by name (learning router). */
+  llmRouteGroups: readonly import('../generation/gateway/route-group.js').RouteGroup[];
 }
 export type ConfigName = keyof MerchantConfigs;
 

@@ -110,6 +110,19 @@ export class NeuroLink {
     return this.service.generate(options);
   }
 
+  /**
+   * Generates on the first of `candidates` that answers, moving on only for retryable failures
+   * (429, 5xx, timeouts, network): the gateway's route groups call this with their ranking.
+   */
+  generateAcross(candidates: readonly { readonly provider: ProviderName; readonly model: string }[], options: GenerateOptions): Promise<GenerateResult> {
+    return this.service.generate(options, candidates);
+  }
+
+  /** `generateAcross` for streams: the candidate may change only before the first chunk. */
+  streamAcross(candidates: readonly { readonly provider: ProviderName; readonly model: string }[], options: StreamOptions): Promise<StreamResult> {
+    return this.service.stream(options, candidates);
+  }
+
   /** Alias of `generate`. */
   gen(options: GenerateOptions | string): Promise<GenerateResult> {
     return this.service.generate(options);

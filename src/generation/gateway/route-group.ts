@@ -1,0 +1,103 @@
+import type { RouteGroup as RouteGroupBody } from '../../generated/schema-types.js';
+import type { WindowRead } from '../../ports/state-store.js';
+import { applyVolumeHedging } from '../../routing/hedging.js';
+import type { RandomSource } from '../../routing/random-source.js';
+import { scoreFromWindow } from '../../routing/score-from-window.js';
+import { normalizeProviderName, type ProviderName } from '../provider-name.js';
+
+/** A stored route group: its body, with its name and every default filled in. */
+export interface RouteGroup {
+  readonly name: string;
+  readonly candidates: readonly { readonly provider: ProviderName; readonly model: string; readonly weight: number }[];
+  readonly capability?: string;
+  readonly maxPrice?: number;
+  readonly bucketSize: number;
+  readonly eliminationThreshold: number;
+  readonly explorePercent: number;
+  readonly maxHops: number;
+}
+
+export const routeGroupNamePattern = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
+
+/** What the registry says of a candidate model, when it knows it. */
+export interface CandidateFacts {
+  readonly capabilities: readonly string[];
+  readonly averagePrice: number | undefined;
+}
+
+/**
+ * Checks a route group body against what the schema cannot: provider names, the registry's
+ * capabilities and prices for the models it knows, duplicates. Returns the problems, each naming
+ * its field; [] when the group is valid.
+ */
+export function routeGroupProblems(body: RouteGroupBody, factsOf: (provider: string, model: string) => CandidateFacts | undefined): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  body.candidates.forEach((candidate, index) => {
+    const provider = normalizeProviderName(candidate.provider);
+    if (provider === undefined || provider === 'auto') problems.push(`candidates[${index}].provider names no provider kind: "${candidate.provider}"`);
+    const id = `${provider ?? candidate.provider}/${candidate.model}`;
+    if (seen.has(id)) problems.push(`candidates[${index}] repeats ${id}`);
+    seen.add(id);
+    const facts = factsOf(candidate.provider, candidate.model);
+    if (facts === undefined) return;
+    if (body.capability !== undefined && !facts.capabilities.includes(body.capability)) problems.push(`candidates[${index}] (${id}) lacks the capability "${body.capability}"`);
+    if (body.maxPrice !== undefined && facts.averagePrice !== undefined && facts.averagePrice > body.maxPrice) problems.push(`candidates[${index}] (${id}) costs ${facts.averagePrice} per 1K tokens, above maxPrice ${body.maxPrice}`);
+  });
+  return problems;
+}
+
+/** The stored form of a valid body (call after `routeGroupProblems` returned []). */
+export function toRouteGroup(name: string, body: RouteGroupBody): RouteGroup {
+  return {
+    name,
+    candidates: body.candidates.map((candidate) => ({ provider: normalizeProviderName(candidate.provider) as ProviderName, model: candidate.model, weight: candidate.weight ?? 1 })),
+    ...(body.capability !== undefined ? { capability: body.capability } : {}),
+    ...(body.maxPrice !== undefined ? { maxPrice: body.maxPrice } : {}),
+    bucketSize: body.bucketSize ?? 20,
+    eliminationThreshold: body.eliminationThreshold ?? 0.5,
+    explorePercent: body.explorePercent ?? 5,
+    maxHops: body.maxHops ?? 3,
+  };
+}
+
+/** The success-rate window key of a candidate of a merchant's group (the payment side keys by gateway). */
+export function candidateWindowKey(merchantId: string, group: string, provider: string, model: string): string {
+  return `llm:${merchantId}:${group}:${provider}/${model}`;
+}
+
+export interface RankedCandidate {
+  readonly provider: ProviderName;
+  readonly model: string;
+  readonly score: number;
+  readonly eliminated: boolean;
+}
+
+export interface Ranking {
+  readonly candidates: readonly RankedCandidate[];
+  /** `sr` (best success rate first), `sr_downtime` (some candidates eliminated) or `explore` (hedged). */
+  readonly approach: 'sr' | 'sr_downtime' | 'explore';
+}
+
+/** Divisor of an eliminated candidate's score (the payment side demotes the same way, §3.5). */
+const eliminationDivisor = 10;
+
+/**
+ * Ranks a group's candidates with the payment side's machinery: success rate from each window
+ * (no history ⇒ 1), elimination below the threshold (demoted, never removed), volume hedging so a
+ * demoted or lower-ranked candidate keeps being tried and can come back; ties by weight, then order.
+ * The result is the failover order of one request, cut to `maxHops`.
+ */
+export function rankCandidates(group: RouteGroup, windows: readonly (WindowRead | undefined)[], random: RandomSource): Ranking {
+  const rates = group.candidates.map((_, index) => scoreFromWindow(windows[index]));
+  const eliminated = rates.map((rate) => rate < group.eliminationThreshold);
+  const scores = rates.map((rate, index) => (eliminated[index] === true ? rate / eliminationDivisor : rate));
+  const explored = applyVolumeHedging(scores, group.explorePercent, random);
+  const order = group.candidates
+    .map((candidate, index) => ({ candidate, index, score: scores[index] as number }))
+    .sort((a, b) => b.score - a.score || b.candidate.weight - a.candidate.weight || a.index - b.index);
+  return {
+    candidates: order.slice(0, group.maxHops).map(({ candidate, index }) => ({ provider: candidate.provider, model: candidate.model, score: rates[index] as number, eliminated: eliminated[index] === true })),
+    approach: explored ? 'explore' : eliminated.some(Boolean) ? 'sr_downtime' : 'sr',
+  };
+}
