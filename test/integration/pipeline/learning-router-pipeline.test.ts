@@ -1,0 +1,80 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../../api/server.js';
+import { loadConfig } from '../../../src/config/load-config.js';
+import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
+import { chatCompletion, chatError } from '../../fixtures/providers/openai-wire.js';
+import { call, createMerchant, createPipelineNamespace, deletePipelineNamespace, pipelineEnv, pollUntil, type PipelineNamespace } from './pipeline-harness.js';
+import { createPinoSink } from './pino-sink.js';
+
+/**
+ * The learning router on the distributed spine: each gateway call's outcome travels as an
+ * `llm.call` event through Kafka to the sr-windows worker, which updates the candidate's window in
+ * Redis; the gateway reads the window back and moves traffic (and back, once the model recovers).
+ */
+describe('learning router (Redis, Kafka)', () => {
+  let flakyDown = true;
+  let provider: FakeHttpServer;
+  let namespace: PipelineNamespace;
+  let server: RunningServer | undefined;
+  let auth: Record<string, string>;
+  const group = (explorePercent: number) => ({
+    candidates: [
+      { provider: 'openai', model: 'flaky-model', weight: 2 },
+      { provider: 'openai', model: 'steady-model', weight: 1 },
+    ],
+    bucketSize: 10,
+    explorePercent,
+    maxHops: 2,
+  });
+
+  beforeAll(async () => {
+    provider = await startFakeHttpServer((request: RecordedRequest) => {
+      const { model } = request.body as { model: string };
+      return model === 'flaky-model' && flakyDown ? chatError('server-error', 'openai', model) : chatCompletion({ model, content: `from ${model}` });
+    });
+    namespace = await createPipelineNamespace();
+    server = await startServer(loadConfig(pipelineEnv(namespace, { distributed: true, embeddedWorkers: true })), createPinoSink().logger, {
+      toolkit: { cwd: mkdtempSync(join(tmpdir(), 'sytest-router-')), env: { OPENAI_API_KEY: 'sk-router', OPENAI_BASE_URL: `${provider.url}/v1` } },
+    });
+    auth = await createMerchant(server.url, 'router-dist');
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    if (namespace !== undefined) await deletePipelineNamespace(namespace, { distributed: true });
+    await provider?.close();
+  });
+
+  const complete = async () => {
+    const response = await fetch(`${server!.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${auth['x-api-key']}` },
+      body: JSON.stringify({ model: 'chat', messages: [{ role: 'user', content: 'hello' }] }),
+    });
+    expect(response.status).toBe(200);
+    return { model: ((await response.json()) as { model: string }).model, approach: response.headers.get('x-switchyard-routing-approach'), hops: Number(response.headers.get('x-switchyard-hops')) };
+  };
+  const put = async (body: unknown) => {
+    const response = await fetch(`${server!.url}/v1/route-groups/chat`, { method: 'PUT', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify(body) });
+    expect(response.status, await response.text()).toBe(200);
+  };
+  const flakyRate = async () => ((await call(server!.url, 'GET', '/v1/route-groups/chat', undefined, auth)).body as { candidates: { successRate: number | null }[] }).candidates[0]?.successRate ?? null;
+
+  it('moves traffic away from a failing model and back after it recovers', async () => {
+    await put(group(0));
+    expect(await complete()).toMatchObject({ model: 'steady-model', approach: 'route_group:sr', hops: 1 });
+    // The failed attempt reaches Redis through Kafka and the worker.
+    await pollUntil('flaky window learns the failure', flakyRate, (rate) => rate === 0.9);
+    expect(await complete()).toMatchObject({ model: 'steady-model', hops: 0 });
+
+    flakyDown = false;
+    await put(group(100));
+    for (let i = 0; i < 10; i++) expect(await complete()).toMatchObject({ model: 'flaky-model', approach: 'route_group:explore', hops: 0 });
+    await pollUntil('flaky window learns the recovery', flakyRate, (rate) => rate === 1);
+    await put(group(0));
+    expect(await complete()).toMatchObject({ model: 'flaky-model', approach: 'route_group:sr', hops: 0 });
+  });
+});
