@@ -1,0 +1,146 @@
+#!/usr/bin/env node
+// LLM gateway benchmark: the latency a gateway adds in front of a provider, measured in one run on
+// one loopback mock provider (OpenAI wire format, answers at once), for three paths:
+//   direct     client → mock
+//   switchyard client → `switchyard serve` (embedded, POST /v1/chat/completions) → mock
+//   portkey    client → Portkey gateway (npm @portkey-ai/gateway, headless) → mock
+// at concurrency 1 and 16, plain and streaming. Prints one JSON line per (path, mode, concurrency)
+// with p50/p99 latency, and the added p50/p99 of each gateway over direct.
+// Bounded: REQUESTS (default 400) per measurement after WARMUP (default 100). Needs `npm run build`.
+import { spawn } from 'node:child_process';
+import { createServer, request as httpRequest, Agent } from 'node:http';
+import { createServer as netServer } from 'node:net';
+import { join } from 'node:path';
+import { json, spawnService } from './lib/spawn-service.mjs';
+
+const requests = Number(process.env.REQUESTS ?? 400);
+const warmup = Number(process.env.WARMUP ?? 100);
+const root = new URL('..', import.meta.url).pathname;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = netServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// ---------------------------------------------------------------- the mock provider
+const completion = (model) =>
+  JSON.stringify({ id: 'chatcmpl-mock', object: 'chat.completion', created: 1, model, choices: [{ index: 0, message: { role: 'assistant', content: 'pong' }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } });
+const chunk = (model, delta, finish = null) => `data: ${JSON.stringify({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+const usageChunk = (model) => `data: ${JSON.stringify({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1, model, choices: [], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } })}\n\n`;
+
+const mock = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const body = JSON.parse(Buffer.concat(chunks).toString() || '{}');
+    const model = body.model ?? 'gpt-4o-mini';
+    if (body.stream === true) {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(chunk(model, { role: 'assistant', content: '' }) + chunk(model, { content: 'po' }) + chunk(model, { content: 'ng' }) + chunk(model, {}, 'stop') + usageChunk(model) + 'data: [DONE]\n\n');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(completion(model));
+  });
+});
+await new Promise((resolve) => mock.listen(0, '127.0.0.1', resolve));
+const mockUrl = `http://127.0.0.1:${mock.address().port}`;
+
+// ---------------------------------------------------------------- the gateways
+process.stderr.write('starting switchyard and portkey…\n');
+const switchyard = await spawnService({ OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: `${mockUrl}/v1` });
+const merchant = await json(switchyard.url, '/merchant-account/create', { merchant_id: `llm_bench_${Date.now()}` }, { 'x-admin-secret': 'bench-secret' });
+
+const portkeyPort = await freePort();
+const portkey = spawn(process.execPath, [join(root, 'node_modules/@portkey-ai/gateway/build/start-server.js'), `--port=${portkeyPort}`, '--headless'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } });
+const portkeyUrl = `http://127.0.0.1:${portkeyPort}`;
+for (let attempt = 0; ; attempt++) {
+  const up = await fetch(`${portkeyUrl}/`).then((r) => r.ok, () => false);
+  if (up) break;
+  if (portkey.exitCode !== null) throw new Error(`portkey exited with ${portkey.exitCode}`);
+  if (attempt > 300) throw new Error('portkey did not start in 30 s');
+  await new Promise((r) => setTimeout(r, 100));
+}
+
+const paths = {
+  direct: { url: `${mockUrl}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench' }, model: 'gpt-4o-mini' },
+  switchyard: { url: `${switchyard.url}/v1/chat/completions`, headers: { authorization: `Bearer ${merchant.api_key}` }, model: 'openai/gpt-4o-mini' },
+  portkey: { url: `${portkeyUrl}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench', 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${mockUrl}/v1` }, model: 'gpt-4o-mini' },
+};
+
+// ---------------------------------------------------------------- the load
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+/** One request; resolves with its latency in ms once the whole answer (or stream) has arrived. */
+function once(path, stream) {
+  const body = JSON.stringify({ model: path.model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 8, ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) });
+  const url = new URL(path.url);
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...path.headers } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => {
+        if (res.statusCode !== 200) return reject(new Error(`${url.host} answered ${res.statusCode}: ${text.slice(0, 200)}`));
+        if (stream && !text.includes('[DONE]')) return reject(new Error(`${url.host}: stream without [DONE]`));
+        resolve(performance.now() - started);
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function measure(path, stream, concurrency, count) {
+  const latencies = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      next++;
+      latencies.push(await once(path, stream));
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  latencies.sort((a, b) => a - b);
+  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
+  return { p50: pct(50), p99: pct(99) };
+}
+
+const round = (x) => Math.round(x * 1000) / 1000;
+try {
+  for (const stream of [false, true]) {
+    for (const concurrency of [1, 16]) {
+      const figures = {};
+      for (const [name, path] of Object.entries(paths)) {
+        try {
+          await measure(path, stream, concurrency, warmup);
+          figures[name] = await measure(path, stream, concurrency, requests);
+        } catch (error) {
+          // A gateway that cannot serve a mode is reported, not allowed to end the run.
+          figures[name] = { error: error.message.slice(0, 160) };
+        }
+      }
+      for (const name of ['direct', 'switchyard', 'portkey']) {
+        const f = figures[name];
+        if (f.error !== undefined) {
+          console.log(JSON.stringify({ benchmark: 'llm-gateway', path: name, mode: stream ? 'stream' : 'plain', concurrency, error: f.error }));
+          continue;
+        }
+        const added = name === 'direct' ? {} : { added_p50_ms: round(f.p50 - figures.direct.p50), added_p99_ms: round(f.p99 - figures.direct.p99) };
+        console.log(JSON.stringify({ benchmark: 'llm-gateway', path: name, mode: stream ? 'stream' : 'plain', concurrency, requests, p50_ms: round(f.p50), p99_ms: round(f.p99), ...added }));
+      }
+    }
+  }
+} finally {
+  agent.destroy();
+  portkey.kill('SIGTERM');
+  await switchyard.stop();
+  mock.close();
+}
