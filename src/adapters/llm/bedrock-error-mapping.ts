@@ -1,4 +1,6 @@
 import { APICallError } from '@ai-sdk/provider';
+import { isProviderStreamError } from '@ai-sdk/provider-utils';
+import { StreamProviderError } from 'ai';
 import { AIProviderError } from '../../generation/errors/ai-provider-error.js';
 import { AuthenticationError, InvalidRequestError, QuotaExceededError, RateLimitError } from '../../generation/errors/provider-errors.js';
 
@@ -68,8 +70,21 @@ export function mapAwsException(provider: string, type: string, message: string,
   }
 }
 
+/** The exception's own message: the frame's payload (`{throttlingException: {message}}`) when it has one. */
+function streamMessage(error: { readonly message: string; readonly type?: string; readonly data?: unknown }): string {
+  const payload = error.type !== undefined && typeof error.data === 'object' && error.data !== null ? (error.data as Record<string, { message?: unknown } | undefined>)[error.type] : undefined;
+  return typeof payload?.message === 'string' ? payload.message : error.message;
+}
+
 /** Bedrock's HTTP errors carry the exception name in `x-amzn-errortype`; the status alone conflates them. */
 export function mapBedrockError(error: unknown): AIProviderError | undefined {
+  // An exception frame in the middle of a ConverseStream: the AI SDK hands it on with the frame's
+  // lowerCamel exception type (`throttlingException`), which names the same exception.
+  const streamed = StreamProviderError.isInstance(error) ? error : isProviderStreamError(error) ? error : undefined;
+  if (streamed !== undefined && typeof streamed.type === 'string') {
+    const type = streamed.type.charAt(0).toUpperCase() + streamed.type.slice(1);
+    return mapAwsException('bedrock', type, streamMessage(streamed), { originalError: error, statusCode: streamed.statusCode });
+  }
   if (!APICallError.isInstance(error)) return undefined;
   const type = awsErrorType(error.responseHeaders, error.responseBody);
   if (type === undefined) return undefined;
