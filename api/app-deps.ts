@@ -33,6 +33,8 @@ export interface AppDeps {
    * analytics, without the payment-routing routes).
    */
   readonly surfaces?: 'all' | 'generation';
+  /** WebSocket chat settings (heartbeat, limits); defaults as NeuroLink's. */
+  readonly chat?: Omit<import('../src/adapters/websocket/neurolink-websocket-server.js').WebSocketOptions, 'server' | 'noServer' | 'path' | 'authenticate' | 'toolkit'>;
   readonly clock: Clock;
   readonly random: RandomSource;
   readonly routingDefaults: RoutingDefaults;

@@ -8,6 +8,7 @@ import type { Config } from '../src/config/load-config.js';
 import type { AppDeps } from './app-deps.js';
 import { httpSchemas } from './http-schemas.js';
 import { registerApiEvents } from './plugins/api-events.js';
+import { registerChatWebSocket } from './plugins/chat-websocket.js';
 import { credentialMerchantOf, registerAuthentication } from './plugins/authentication.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerJsonBodyParser } from './plugins/json-body.js';
@@ -94,6 +95,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(async (scope) => generationRoutes(scope, { toolkit: deps.toolkit }));
   await app.register(async (scope) => mcpRoutes(scope, { toolkit: deps.toolkit }));
   await app.register(async (scope) => modelRoutes(scope, { models: deps.models, auth: 'either' }));
+  const chat = registerChatWebSocket(app, { auth, toolkit: deps.toolkit, ...(deps.chat !== undefined ? { options: deps.chat } : {}) });
+  app.decorate('chat', chat);
   await app.register(async (scope) => openAiGatewayRoutes(scope, { toolkit: deps.toolkit, models: deps.models, state: deps.state, random: deps.random }));
   if (deps.surfaces === 'generation') return app;
   await app.register(async (scope) => ruleConfigurationRoutes(scope, deps));

@@ -48,3 +48,6 @@ export type { ProviderSelection } from './generation/select-provider.js';
 export type { JsonSchema, ToolCallContext, ToolDefinition } from './generation/tool-definition.js';
 export type { McpServerConfig } from './generation/mcp/mcp-server-config.js';
 export type { McpServerInfo, McpStatus } from './generation/mcp/mcp-status.js';
+export { NeuroLinkWebSocketServer, type ChatIdentity, type StreamingChannel, type WebSocketOptions } from './adapters/websocket/neurolink-websocket-server.js';
+export type { ChatMessage, ChatMessageType } from './generation/chat/chat-protocol.js';
+export { createEnhancedChatService, type EnhancedChatService, type EnhancedChatServiceOptions, type StreamChatRequest } from './toolkit/enhanced-chat-service.js';

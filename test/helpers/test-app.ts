@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { buildApp } from '../../api/app.js';
+import type { AppDeps } from '../../api/app-deps.js';
 import { createReadiness, type Readiness } from '../../api/readiness.js';
 import { resolveTokenConfig } from '../../api/resolve-token-config.js';
 import { generateApiKey } from '../../src/auth/api-key.js';
@@ -84,6 +85,8 @@ export async function createTestApp(options: {
    * records published on this app's bus as `llm.call` events. Ignored when `toolkit` is given.
    */
   toolkitEnv?: Record<string, string>;
+  /** WebSocket chat settings (short heartbeats, small limits in tests). */
+  chat?: AppDeps['chat'];
 } = {}): Promise<TestApp> {
   const config = loadConfig({ ADMIN_SECRET: adminSecret, LOG_LEVEL: 'silent', JWT_SECRET: testJwtSecret, ...options.env });
   const clock = options.clock ?? createManualClock(Date.now());
@@ -105,6 +108,7 @@ export async function createTestApp(options: {
   const app = await buildApp(config, {
     toolkit,
     models: DynamicModelRegistry.shipped(),
+    ...(options.chat !== undefined ? { chat: options.chat } : {}),
     state,
     bus,
     analytics: undefined,

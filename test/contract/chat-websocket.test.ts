@@ -1,0 +1,194 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createEnhancedChatService } from '../../src/toolkit/enhanced-chat-service.js';
+import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../fixtures/providers/fake-http-server.js';
+import { chatCompletionStream } from '../fixtures/providers/openai-wire.js';
+import { createMerchant, createTestApp, type TestApp } from '../helpers/test-app.js';
+
+/**
+ * The WebSocket chat at /api/chat/ws and the SSE chat service, with real clients (`ws`, fetch)
+ * against the real app listening on loopback, answers streamed from an OpenAI-wire fake.
+ */
+
+interface Received {
+  readonly type: string;
+  readonly roomId?: string;
+  readonly data: Record<string, unknown>;
+}
+
+function upstream(request: RecordedRequest) {
+  const body = request.body as { model: string };
+  return chatCompletionStream({ model: body.model, deltas: ['Hello', ' from', ' the model'], usage: { promptTokens: 4, completionTokens: 3 } });
+}
+
+let provider: FakeHttpServer;
+beforeAll(async () => {
+  provider = await startFakeHttpServer(upstream);
+});
+afterAll(() => provider.close());
+
+/** A connected client that records every message and can wait for one matching a predicate. */
+class Client {
+  readonly messages: Received[] = [];
+  private waiters: { predicate: (message: Received) => boolean; resolve: (message: Received) => void }[] = [];
+  readonly closed: Promise<{ code: number; reason: string }>;
+
+  constructor(readonly socket: WebSocket) {
+    socket.on('message', (data) => {
+      const message = JSON.parse(data.toString()) as Received;
+      this.messages.push(message);
+      this.waiters = this.waiters.filter((waiter) => (waiter.predicate(message) ? (waiter.resolve(message), false) : true));
+    });
+    this.closed = new Promise((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  }
+
+  next(predicate: (message: Received) => boolean): Promise<Received> {
+    const seen = this.messages.find(predicate);
+    if (seen !== undefined) return Promise.resolve(seen);
+    return new Promise((resolve) => this.waiters.push({ predicate, resolve }));
+  }
+
+  send(message: unknown): void {
+    this.socket.send(typeof message === 'string' ? message : JSON.stringify(message));
+  }
+
+  async connectionId(): Promise<string> {
+    return (await this.next((message) => message.type === 'system' && message.data['event'] === 'connected')).data['connectionId'] as string;
+  }
+}
+
+function open(url: string, headers: Record<string, string>, options: WebSocket.ClientOptions = {}): Promise<Client> {
+  const socket = new WebSocket(url, { headers, ...options });
+  const client = new Client(socket);
+  return new Promise((resolve, reject) => {
+    socket.once('open', () => resolve(client));
+    socket.once('unexpected-response', (_request, response) => reject(Object.assign(new Error(`upgrade refused: ${response.statusCode}`), { statusCode: response.statusCode })));
+    socket.once('error', reject);
+  });
+}
+
+describe('WebSocket chat', () => {
+  let t: TestApp;
+  let url: string;
+  let key: string;
+  const clients: Client[] = [];
+
+  async function start(chat: NonNullable<Parameters<typeof createTestApp>[0]>['chat'] = {}) {
+    t = await createTestApp({ toolkitEnv: { OPENAI_API_KEY: 'sk-chat', OPENAI_BASE_URL: `${provider.url}/v1` }, chat });
+    key = (await createMerchant(t.app, 'chat-shop')).apiKey;
+    url = `${(await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws')}/api/chat/ws`;
+  }
+  const connect = async (options: WebSocket.ClientOptions = {}) => {
+    const client = await open(url, { 'x-api-key': key }, options);
+    clients.push(client);
+    return client;
+  };
+  afterEach(async () => {
+    for (const client of clients.splice(0)) client.socket.terminate();
+    await t.close();
+  });
+
+  it('refuses an upgrade without a valid credential with 401, before any connection', async () => {
+    await start();
+    await expect(open(url, {})).rejects.toMatchObject({ statusCode: 401 });
+    await expect(open(url, { 'x-api-key': `DE_${'0'.repeat(64)}` })).rejects.toMatchObject({ statusCode: 401 });
+    expect(t.app.chat.getConnectionCount()).toBe(0);
+    // A browser passes its credential as a subprotocol.
+    const browser = new Client(new WebSocket(url, ['switchyard', key]));
+    clients.push(browser);
+    expect(await browser.connectionId()).toMatch(/^[0-9a-f-]{36}$/);
+    expect(browser.socket.protocol).toBe('switchyard');
+  });
+
+  it('streams an AI response to a chat message and records it for the merchant with surface websocket', async () => {
+    await start({ bufferSize: 4 });
+    const client = await connect();
+    await client.connectionId();
+    client.send({ type: 'chat', data: { message: 'hi there' } });
+    const complete = await client.next((message) => message.type === 'ai-response' && message.data['event'] === 'complete');
+    const chunks = client.messages.filter((message) => message.type === 'ai-response' && message.data['event'] === 'chunk').map((message) => message.data['content']);
+    expect(chunks.join('')).toBe('Hello from the model');
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(complete.data).toMatchObject({ usage: { inputTokens: 4, outputTokens: 3 }, provider: 'openai', finishReason: 'stop' });
+    await t.eventsCaughtUp();
+    expect(t.events.find((event) => event.type === 'llm.call')).toMatchObject({ merchantId: 'chat-shop', payload: { surface: 'websocket', operation: 'stream', outcome: 'success' } });
+    // The documented browser form works too.
+    client.send({ type: 'chat-message', data: { prompt: 'again' } });
+    await client.next((message) => message.type === 'ai-response' && message.data['event'] === 'complete' && message !== complete);
+  });
+
+  it('joins rooms, broadcasts to them, and streams a room chat to every member', async () => {
+    await start();
+    const alice = await connect();
+    const bob = await connect();
+    const outsider = await connect();
+    const [aliceId, bobId] = [await alice.connectionId(), await bob.connectionId()];
+    expect(t.app.chat.joinRoom(aliceId, 'support')).toBe(true);
+    expect(t.app.chat.joinRoom(bobId, 'support')).toBe(true);
+    expect((await bob.next((message) => message.data['event'] === 'room_joined')).data).toMatchObject({ roomId: 'support', memberCount: 2 });
+    expect(t.app.chat.broadcastToRoom('support', { type: 'system', data: { event: 'announcement', text: 'hello room' } })).toBe(2);
+    await alice.next((message) => message.data['event'] === 'announcement');
+    await bob.next((message) => message.data['event'] === 'announcement');
+    alice.send({ type: 'chat', roomId: 'support', data: { message: 'team question' } });
+    const seenByBob = await bob.next((message) => message.type === 'ai-response' && message.data['event'] === 'complete');
+    expect(seenByBob.roomId).toBe('support');
+    expect(outsider.messages.some((message) => message.type === 'ai-response' || message.data['event'] === 'announcement')).toBe(false);
+    expect(t.app.chat.getRoomCount()).toBe(1);
+    expect(t.app.chat.leaveRoom(bobId, 'support')).toBe(true);
+  });
+
+  it('drops a peer that stops answering heartbeats', async () => {
+    await start({ heartbeatInterval: 40 });
+    const dropped = new Promise<{ connectionId: string }>((resolve) => t.app.chat.once('disconnection', resolve));
+    const silent = await connect({ autoPong: false });
+    const id = await silent.connectionId();
+    const closed = await silent.closed;
+    expect(closed.code).toBe(1006); // terminated, no close frame
+    expect((await dropped).connectionId).toBe(id);
+    expect(t.app.chat.getConnectionCount()).toBe(0);
+  });
+
+  it('closes a connection over the limit with 1013 "Server at capacity"', async () => {
+    await start({ maxConnections: 1 });
+    await (await connect()).connectionId();
+    const extra = new Client(new WebSocket(url, { headers: { 'x-api-key': key } }));
+    clients.push(extra);
+    expect(await extra.closed).toEqual({ code: 1013, reason: 'Server at capacity' });
+  });
+
+  it('answers malformed frames with an error, closes after too many (1008) and on an oversized frame (1009)', async () => {
+    await start({ maxPayloadBytes: 1024, maxInvalidFrames: 3 });
+    const client = await connect();
+    await client.connectionId();
+    client.send('not json');
+    expect((await client.next((message) => message.type === 'error')).data).toEqual({ error: 'Invalid message format' });
+    client.send({ type: 'chat', data: {} });
+    client.send([1, 2]);
+    expect((await client.closed).code).toBe(1008);
+    const big = await connect();
+    await big.connectionId();
+    big.send({ type: 'chat', data: { message: 'x'.repeat(4096) } });
+    expect((await big.closed).code).toBe(1009);
+  });
+});
+
+describe('SSE chat service (createEnhancedChatService)', () => {
+  it('streams chunks from a Switchyard service and completes with usage', async () => {
+    const t = await createTestApp({ toolkitEnv: { OPENAI_API_KEY: 'sk-chat', OPENAI_BASE_URL: `${provider.url}/v1` } });
+    try {
+      const { apiKey } = await createMerchant(t.app, 'sse-shop');
+      const baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const chunks: string[] = [];
+      let completed: unknown;
+      const text = await createEnhancedChatService({ baseUrl, apiKey }).streamChat({ prompt: 'hi', onChunk: (chunk) => chunks.push(chunk), onComplete: (result) => (completed = result), options: { disableTools: true } });
+      expect(text).toBe('Hello from the model');
+      expect(chunks).toEqual(['Hello', ' from', ' the model']);
+      expect(completed).toMatchObject({ content: 'Hello from the model', usage: { inputTokens: 4, outputTokens: 3 }, provider: 'openai' });
+      const errors: Error[] = [];
+      await expect(createEnhancedChatService({ baseUrl, apiKey: `DE_${'1'.repeat(64)}` }).streamChat({ prompt: 'hi', onError: (error) => errors.push(error) })).rejects.toThrow(/401/);
+      expect(errors).toHaveLength(1);
+    } finally {
+      await t.close();
+    }
+  });
+});
