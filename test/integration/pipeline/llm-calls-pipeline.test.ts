@@ -6,7 +6,7 @@ import { startServer, type RunningServer } from '../../../api/server.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion, chatCompletionStream, chatError } from '../../fixtures/providers/openai-wire.js';
-import { call, createMerchant, createPipelineNamespace, deletePipelineNamespace, pipelineEnv, pollUntil, type PipelineNamespace } from './pipeline-harness.js';
+import { call, createMerchant, createPipelineNamespace, deletePipelineNamespace, pipelineEnv, readReport, type PipelineNamespace } from './pipeline-harness.js';
 import { createPinoSink } from './pino-sink.js';
 
 type Report = Awaited<ReturnType<typeof call>>;
@@ -46,16 +46,7 @@ for (const distributed of [false, true]) {
       await provider?.close();
     });
 
-    async function report(path: string, accept: (response: Report) => boolean): Promise<Report> {
-      const read = () => call(server!.url, 'GET', path, undefined, auth);
-      if (!distributed) {
-        for (const worker of server!.workers) await worker.caughtUp();
-        const response = await read();
-        expect(accept(response), `${path}: ${JSON.stringify(response.body)}`).toBe(true);
-        return response;
-      }
-      return pollUntil(path, read, accept);
-    }
+    const report = (path: string, accept: (response: Report) => boolean) => readReport(server!, { distributed, auth }, path, accept);
 
     it('shows generate, stream and a failed call in the overview, usage, latency and errors', async () => {
       const url = server!.url;

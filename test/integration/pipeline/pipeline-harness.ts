@@ -229,3 +229,23 @@ export async function consumerGroupLag(admin: Admin, namespace: PipelineNamespac
   }
   return lag;
 }
+
+/**
+ * Reads an analytics report until `accept` holds: embedded, once, after every in-process worker
+ * caught up (the read must then hold at once); distributed, polled until the sink has written.
+ */
+export async function readReport(
+  server: { readonly url: string; readonly workers: readonly { caughtUp(): Promise<void> }[] },
+  options: { readonly distributed: boolean; readonly auth: Record<string, string> },
+  path: string,
+  accept: (response: Awaited<ReturnType<typeof call>>) => boolean,
+): Promise<Awaited<ReturnType<typeof call>>> {
+  const read = () => call(server.url, 'GET', path, undefined, options.auth);
+  if (!options.distributed) {
+    for (const worker of server.workers) await worker.caughtUp();
+    const response = await read();
+    if (!accept(response)) throw new Error(`${path}: unexpected report ${JSON.stringify(response.body)}`);
+    return response;
+  }
+  return pollUntil(path, read, accept);
+}

@@ -3,7 +3,7 @@ import { startServer, type RunningServer } from '../../../api/server.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { decideBody } from '../../helpers/test-app.js';
 import { overviewKpi } from './analytics-shapes.js';
-import { call, createMerchant, createPipelineNamespace, deletePipelineNamespace, pipelineEnv, pollUntil, type PipelineNamespace } from './pipeline-harness.js';
+import { call, createMerchant, createPipelineNamespace, deletePipelineNamespace, pipelineEnv, readReport, type PipelineNamespace } from './pipeline-harness.js';
 import { createPinoSink } from './pino-sink.js';
 
 /** Cards above 100 go to checkout, then adyen; everything else to stripe. */
@@ -56,17 +56,7 @@ for (const distributed of [false, true]) {
       if (namespace !== undefined) await deletePipelineNamespace(namespace, { distributed });
     });
 
-    /** Reads an analytics report until `accept` holds (embedded: after the workers caught up, once). */
-    async function report(path: string, accept: (response: Report) => boolean): Promise<Report> {
-      const read = () => call(server!.url, 'GET', path, undefined, auth);
-      if (!distributed) {
-        for (const worker of server!.workers) await worker.caughtUp();
-        const response = await read();
-        expect(accept(response), `${path}: ${JSON.stringify(response.body)}`).toBe(true);
-        return response;
-      }
-      return pollUntil(path, read, accept);
-    }
+    const report = (path: string, accept: (response: Report) => boolean) => readReport(server!, { distributed, auth }, path, accept);
 
     it('shows the rule hit of a decision in the overview and routing stats, and the evaluation in preview-trace', async () => {
       const url = server!.url;

@@ -17,32 +17,26 @@ import { windowWhere } from './domain-filters-sql.js';
 
 export const llmCalls = '{database:Identifier}.analytics_llm_calls';
 
-export const llmTotalsSql = `SELECT count() AS calls,
+/** The usage sums every read reports (calls, errors, tokens, cost). */
+const usageSums = `count() AS calls,
   countIf(outcome = 'error') AS errors,
   sum(input_tokens) AS input_tokens,
   sum(output_tokens) AS output_tokens,
-  sum(cost_usd) AS cost_usd,
+  sum(cost_usd) AS cost_usd`;
+
+export const llmTotalsSql = `SELECT ${usageSums},
   if(count() = 0, 0, avg(latency_ms)) AS avg_latency_ms,
   countIf(fallback_hops > 0) AS fallback_calls
 FROM ${llmCalls} FINAL
 WHERE ${windowWhere}`;
 
-export const llmProvidersSql = `SELECT provider, count() AS calls,
-  countIf(outcome = 'error') AS errors,
-  sum(input_tokens) AS input_tokens,
-  sum(output_tokens) AS output_tokens,
-  sum(cost_usd) AS cost_usd
+export const llmProvidersSql = `SELECT provider, ${usageSums}
 FROM ${llmCalls} FINAL
 WHERE ${windowWhere}
 GROUP BY provider
 ORDER BY calls DESC, provider`;
 
-export const llmUsageSql = `SELECT intDiv(created_at_ms, {bucket:UInt64}) * {bucket:UInt64} AS bucket_ms, provider, model,
-  count() AS calls,
-  countIf(outcome = 'error') AS errors,
-  sum(input_tokens) AS input_tokens,
-  sum(output_tokens) AS output_tokens,
-  sum(cost_usd) AS cost_usd
+export const llmUsageSql = `SELECT intDiv(created_at_ms, {bucket:UInt64}) * {bucket:UInt64} AS bucket_ms, provider, model, ${usageSums}
 FROM ${llmCalls} FINAL
 WHERE ${windowWhere}
 GROUP BY bucket_ms, provider, model
