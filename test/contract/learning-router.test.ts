@@ -119,3 +119,64 @@ describe('learning router', () => {
     await expect(client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
 });
+
+describe('failover within a request, by error class', () => {
+  let failWith: Parameters<typeof chatError>[0] | 'none' = 'none';
+  let upstream: FakeHttpServer;
+  let app: TestApp;
+  let openai: OpenAI;
+
+  beforeAll(async () => {
+    upstream = await startFakeHttpServer((request) => {
+      const body = request.body as { model: string };
+      if (body.model === 'first-model' && failWith !== 'none') return chatError(failWith, 'openai', body.model);
+      return chatCompletion({ model: body.model, content: `from ${body.model}` });
+    });
+    // Mistral points at a closed port: a connection failure, the other kind of retryable error.
+    app = await createTestApp({ toolkitEnv: { OPENAI_API_KEY: 'sk-upstream', OPENAI_BASE_URL: `${upstream.url}/v1`, MISTRAL_API_KEY: 'mk-closed', MISTRAL_BASE_URL: 'http://127.0.0.1:9/v1' } });
+    const apiKey = (await createMerchant(app.app, 'failover-shop')).apiKey;
+    openai = new OpenAI({ apiKey, baseURL: `${await app.app.listen({ port: 0, host: '127.0.0.1' })}/v1`, maxRetries: 0 });
+    groupKey = apiKey;
+    expect((await putGroup('unreachable-first', [{ provider: 'mistral', model: 'mistral-small', weight: 2 }, { provider: 'openai', model: 'second-model' }])).statusCode).toBe(200);
+  });
+  let groupKey: string;
+  const putGroup = (name: string, candidates: unknown[]) => app.app.inject({ method: 'PUT', url: `/v1/route-groups/${name}`, headers: withKey(groupKey), payload: { candidates, explorePercent: 0, maxHops: 2 } });
+  /** A fresh group per case: its windows have learned nothing, so the first model is tried first. */
+  const freshPair = async (name: string) => {
+    expect((await putGroup(name, [{ provider: 'openai', model: 'first-model', weight: 2 }, { provider: 'openai', model: 'second-model' }])).statusCode).toBe(200);
+    return name;
+  };
+  afterAll(async () => {
+    await app.close();
+    await upstream.close();
+  });
+
+  const ask = (model: string) => openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'x' }] }).withResponse();
+
+  it.each(['rate-limited', 'server-error', 'overloaded'] as const)('moves on to the next candidate after %s', async (errorCase) => {
+    failWith = errorCase;
+    const { data, response } = await ask(await freshPair(`retry-${errorCase}`));
+    expect(data.model).toBe('second-model');
+    expect(response.headers.get('x-switchyard-hops')).toBe('1');
+  });
+
+  it('moves on after a connection failure', async () => {
+    failWith = 'none';
+    const { data, response } = await ask('unreachable-first');
+    expect(data.model).toBe('second-model');
+    expect(response.headers.get('x-switchyard-hops')).toBe('1');
+  });
+
+  it.each([
+    ['bad-request', 400, OpenAI.BadRequestError],
+    ['unauthorized', 502, OpenAI.InternalServerError],
+    ['forbidden', 502, OpenAI.InternalServerError],
+  ] as const)('returns %s as it is, without trying another candidate', async (errorCase, status, errorClass) => {
+    failWith = errorCase;
+    const before = upstream.requests.filter((request) => (request.body as { model: string }).model === 'second-model').length;
+    const error = await ask(await freshPair(`final-${errorCase}`)).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(errorClass);
+    expect((error as { status: number }).status).toBe(status);
+    expect(upstream.requests.filter((request) => (request.body as { model: string }).model === 'second-model').length).toBe(before);
+  });
+});
