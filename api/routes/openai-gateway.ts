@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { randomUUID } from 'node:crypto';
 import { SwitchyardError } from '../../src/errors/switchyard-error.js';
 import type { GenerateResult, UsageData } from '../../src/generation/generate-result.js';
-import { openAiFinishReason, toGenerateOptions, UnsupportedChatRequest, type OpenAiChatRequest } from '../../src/generation/gateway/openai-chat-request.js';
+import { openAiFinishReason, openAiToolCalls, toGenerateOptions, UnsupportedChatRequest, type OpenAiChatRequest } from '../../src/generation/gateway/openai-chat-request.js';
 import { resolveGatewayModel, type GatewayTarget } from '../../src/generation/gateway/resolve-gateway-model.js';
 import type { DynamicModelRegistry } from '../../src/generation/models/dynamic-model-registry.js';
 import type { NeuroLink } from '../../src/toolkit/neurolink.js';
@@ -236,7 +236,17 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
             object: 'chat.completion',
             created,
             model: result.model,
-            choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: openAiFinishReason(result.finishReason) }],
+            choices: [
+              {
+                index: 0,
+                message:
+                  result.toolCalls.length > 0
+                    ? { role: 'assistant', content: content === '' ? null : content, refusal: null, tool_calls: openAiToolCalls(result.toolCalls) }
+                    : { role: 'assistant', content, refusal: null },
+                logprobs: null,
+                finish_reason: result.toolCalls.length > 0 ? 'tool_calls' : openAiFinishReason(result.finishReason),
+              },
+            ],
             usage: usageOf(result.usage),
           };
         } finally {
@@ -260,7 +270,11 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
         send(chunk({ role: 'assistant', content: '' }, null));
         for await (const piece of streamed.stream) send(chunk({ content: piece.content }, null));
         const final = await streamed.final;
-        send(chunk({}, openAiFinishReason(final.finishReason)));
+        if (final.toolCalls.length > 0) {
+          // The calls arrive whole at the end of the stream; OpenAI clients accumulate tool_call deltas by index.
+          send(chunk({ tool_calls: openAiToolCalls(final.toolCalls).map((call, index) => ({ index, ...call })) }, null));
+        }
+        send(chunk({}, final.toolCalls.length > 0 ? 'tool_calls' : openAiFinishReason(final.finishReason)));
         if (body.stream_options?.include_usage === true) send({ id, object: 'chat.completion.chunk', created, model: streamed.model, choices: [], usage: usageOf(final.usage) });
         raw.write('data: [DONE]\n\n');
       } catch (error) {

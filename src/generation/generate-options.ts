@@ -2,10 +2,26 @@ import type { CallAttribution } from './llm-call-record.js';
 import type { AIProviderName } from './provider-name.js';
 import type { JsonSchema, ToolDefinition } from './tool-definition.js';
 
-/** A turn of earlier conversation given to `generate`; `system` turns are folded into the system prompt. */
-export interface ConversationTurn {
-  readonly role: 'user' | 'assistant' | 'system';
-  readonly content: string;
+/**
+ * A turn of earlier conversation given to `generate`; `system` turns are folded into the system
+ * prompt. An assistant turn may carry the tool calls it made, and a `tool` turn answers one of them
+ * (the caller ran the tool: see `clientTools`).
+ */
+export type ConversationTurn =
+  | { readonly role: 'user' | 'system'; readonly content: string }
+  | { readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly { readonly toolCallId: string; readonly toolName: string; readonly args: Readonly<Record<string, unknown>> }[] }
+  | { readonly role: 'tool'; readonly toolCallId: string; readonly toolName: string; readonly content: string };
+
+/**
+ * A tool the caller runs itself: declared to the model, never executed here. When the model calls
+ * one, the call ends with `finishReason` `tool-calls` and the calls in `toolCalls`; the caller runs
+ * them and sends the results back as `tool` turns of `conversationHistory`.
+ */
+export interface ClientTool {
+  readonly name: string;
+  readonly description?: string;
+  /** JSON Schema of the arguments. */
+  readonly parameters?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -48,6 +64,8 @@ export interface GenerateOptions {
   readonly images?: readonly string[];
   /** Model↔tool round trips, integer 1..20, default 5. */
   readonly maxSteps?: number;
+  /** Tools the caller runs itself (declared to the model, never executed here); offered even with `disableTools`. */
+  readonly clientTools?: readonly ClientTool[];
   /** Extra tools for this call only (on top of built-in, registered custom and MCP tools). */
   readonly tools?: readonly ToolDefinition[];
   readonly conversationHistory?: readonly ConversationTurn[];

@@ -181,6 +181,7 @@ export class GenerationService {
       temperature: request.temperature,
       maxTokens: request.maxTokens,
       ...(tools.length > 0 ? { tools } : {}),
+      ...(request.clientTools.length > 0 && client.supportsTools ? { clientTools: request.clientTools } : {}),
       maxSteps: request.maxSteps,
       ...(request.schema !== undefined ? { schema: request.schema.json } : {}),
       abortSignal: deadline.signal,

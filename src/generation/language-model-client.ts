@@ -4,9 +4,16 @@ import type { JsonSchema, ToolDefinition } from './tool-definition.js';
 /** A part of a user message: text, or an image as a base64 data URL (vision models). */
 export type MessagePart = { readonly type: 'text'; readonly text: string } | { readonly type: 'image'; readonly dataUrl: string };
 
-export interface ChatMessage {
-  readonly role: 'user' | 'assistant';
-  readonly content: string | readonly MessagePart[];
+export type ChatMessage =
+  | { readonly role: 'user'; readonly content: string | readonly MessagePart[] }
+  | { readonly role: 'assistant'; readonly content: string | readonly MessagePart[]; readonly toolCalls?: readonly ToolCallRecord[] }
+  | { readonly role: 'tool'; readonly toolCallId: string; readonly toolName: string; readonly content: string };
+
+/** A tool declared to the model but run by the caller (no `execute` here). */
+export interface DeclaredTool {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
 }
 
 /** Everything one model call needs, already validated and defaulted by the domain. */
@@ -17,6 +24,8 @@ export interface ModelCallRequest {
   readonly maxTokens: number;
   /** Offered to the model; empty or absent means no tools. */
   readonly tools?: readonly ToolDefinition[];
+  /** Tools the caller runs: their calls end the call and come back in `toolCalls`. */
+  readonly clientTools?: readonly DeclaredTool[];
   /** Upper bound on model↔tool round trips (default 5). */
   readonly maxSteps: number;
   /** Structured output: the model must answer with JSON matching this schema. */

@@ -1,8 +1,8 @@
 import type { CallAttribution } from './llm-call-record.js';
 import type { DeprecationNotice } from './deprecation-notice.js';
 import { InvalidRequestError } from './errors/provider-errors.js';
-import type { ConversationTurn, GenerateOptions, StreamOptions } from './generate-options.js';
-import type { ChatMessage, MessagePart } from './language-model-client.js';
+import type { GenerateOptions, StreamOptions } from './generate-options.js';
+import type { ChatMessage, DeclaredTool, MessagePart } from './language-model-client.js';
 import { prepareSchema, type PreparedSchema } from './output-schema.js';
 import { parseTimeout } from './parse-timeout.js';
 import { normalizeProviderName, type ProviderName } from './provider-name.js';
@@ -36,6 +36,8 @@ export interface NormalizedRequest {
   readonly messages: readonly ChatMessage[];
   readonly hasHistory: boolean;
   readonly extraTools: readonly ToolDefinition[];
+  /** Tools the caller runs itself (declared, never executed here). */
+  readonly clientTools: readonly DeclaredTool[];
   readonly confirmedTools: ReadonlySet<string>;
   readonly abortSignal: AbortSignal | undefined;
   readonly evaluation: { readonly provider?: ProviderName; readonly model?: string; readonly timeoutMs?: number };
@@ -106,13 +108,57 @@ function readHistory(value: unknown): { turns: ChatMessage[]; system: string[] }
   if (value === undefined) return { turns, system };
   if (!Array.isArray(value)) fail('conversationHistory', 'must be an array of { role, content }');
   value.forEach((turn: unknown, index) => {
-    const entry = turn as Partial<ConversationTurn> | null;
-    if (typeof entry !== 'object' || entry === null || typeof entry.content !== 'string') fail(`conversationHistory[${index}]`, 'must be { role, content: string }');
-    if (entry.role === 'system') system.push(entry.content);
-    else if (entry.role === 'user' || entry.role === 'assistant') turns.push({ role: entry.role, content: entry.content });
-    else fail(`conversationHistory[${index}].role`, 'must be user, assistant or system');
+    const entry = turn as Record<string, unknown> | null;
+    const at = `conversationHistory[${index}]`;
+    if (typeof entry !== 'object' || entry === null || typeof entry['content'] !== 'string') fail(at, 'must be { role, content: string }');
+    const content = entry['content'] as string;
+    switch (entry['role']) {
+      case 'system':
+        system.push(content);
+        return;
+      case 'user':
+        turns.push({ role: 'user', content });
+        return;
+      case 'assistant': {
+        const calls = entry['toolCalls'];
+        if (calls === undefined) {
+          turns.push({ role: 'assistant', content });
+          return;
+        }
+        if (!Array.isArray(calls)) fail(`${at}.toolCalls`, 'must be an array of { toolCallId, toolName, args }');
+        const toolCalls = calls.map((call: unknown, callIndex) => {
+          const record = call as Record<string, unknown> | null;
+          if (typeof record !== 'object' || record === null || typeof record['toolCallId'] !== 'string' || typeof record['toolName'] !== 'string' || typeof record['args'] !== 'object' || record['args'] === null) {
+            fail(`${at}.toolCalls[${callIndex}]`, 'must be { toolCallId, toolName, args: object }');
+          }
+          return { toolCallId: record['toolCallId'] as string, toolName: record['toolName'] as string, args: record['args'] as Record<string, unknown> };
+        });
+        turns.push({ role: 'assistant', content, toolCalls });
+        return;
+      }
+      case 'tool':
+        if (typeof entry['toolCallId'] !== 'string' || typeof entry['toolName'] !== 'string') fail(at, 'a tool turn needs toolCallId and toolName');
+        turns.push({ role: 'tool', toolCallId: entry['toolCallId'] as string, toolName: entry['toolName'] as string, content });
+        return;
+      default:
+        fail(`${at}.role`, 'must be user, assistant, system or tool');
+    }
   });
   return { turns, system };
+}
+
+function readClientTools(value: unknown): DeclaredTool[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) fail('clientTools', 'must be an array of { name, description?, parameters? }');
+  return value.map((tool: unknown, index) => {
+    const record = tool as Record<string, unknown> | null;
+    if (typeof record !== 'object' || record === null || typeof record['name'] !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(record['name'])) {
+      fail(`clientTools[${index}].name`, 'must be 1–64 letters, digits, _ or -');
+    }
+    const parameters = record['parameters'] ?? { type: 'object', properties: {} };
+    if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)) fail(`clientTools[${index}].parameters`, 'must be a JSON Schema object');
+    return { name: record['name'] as string, description: typeof record['description'] === 'string' ? record['description'] : '', inputSchema: parameters as Record<string, unknown> };
+  });
 }
 
 function readImages(value: unknown): string[] {
@@ -145,12 +191,14 @@ export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions 
   const options: GenerateOptions = typeof optionsOrText === 'string' ? { input: { text: optionsOrText } } : optionsOrText;
   if (typeof options !== 'object' || options === null) fail('options', 'must be an object or a string');
   const record = options as unknown as Record<string, unknown>;
-  const text = readText(options, notice);
+  const history = readHistory(options.conversationHistory);
+  // A conversation that ends with tool results continues from them: no new user text is needed.
+  const continuesFromTools = history.turns.at(-1)?.role === 'tool' && options.input === undefined && options.prompt === undefined;
+  const text = continuesFromTools ? '' : readText(options, notice);
   const provider = readProvider(options.provider, 'provider');
   const model = optionalString(record, 'model');
   if (model !== undefined && model.trim() === '') fail('model', 'must not be empty');
   const systemPrompt = optionalString(record, 'systemPrompt');
-  const history = readHistory(options.conversationHistory);
   const images = readImages(options.images);
   const context = options.context;
   if (context !== undefined && (typeof context !== 'object' || context === null || Array.isArray(context))) fail('context', 'must be an object');
@@ -179,9 +227,10 @@ export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions 
     enableAnalytics: optionalBoolean(record, 'enableAnalytics'),
     enableEvaluation: optionalBoolean(record, 'enableEvaluation'),
     context,
-    messages: [...history.turns, { role: 'user', content: userContent }],
+    messages: continuesFromTools ? history.turns : [...history.turns, { role: 'user', content: userContent }],
     hasHistory: history.turns.length > 0,
     extraTools: readTools(options.tools),
+    clientTools: readClientTools(options.clientTools),
     confirmedTools: new Set(confirmed ?? []),
     abortSignal,
     evaluation: {

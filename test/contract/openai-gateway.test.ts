@@ -10,8 +10,14 @@ import { createMerchant, createTestApp, type TestApp } from '../helpers/test-app
  */
 
 function upstream(request: RecordedRequest) {
-  const body = request.body as { model: string; stream?: boolean; messages: { role: string; content: unknown }[]; response_format?: unknown };
-  const text = JSON.stringify(body.messages.at(-1)?.content ?? '');
+  const body = request.body as { model: string; stream?: boolean; messages: { role: string; content: unknown; tool_call_id?: string }[]; response_format?: unknown; tools?: unknown[] };
+  const last = body.messages.at(-1);
+  const text = JSON.stringify(last?.content ?? '');
+  if (last?.role === 'tool') return chatCompletion({ model: body.model, content: `It is ${String(last.content)} (for ${last.tool_call_id})` });
+  if (body.tools !== undefined && text.includes('weather')) {
+    const call = { id: 'call_w1', name: 'get_weather', arguments: { city: 'Paris' } };
+    return body.stream === true ? chatCompletionStream({ model: body.model, toolCalls: [call] }) : chatCompletion({ model: body.model, toolCalls: [call] });
+  }
   if (text.includes('slow down')) return chatError('rate-limited');
   if (body.response_format !== undefined) return chatCompletion({ model: body.model, content: '{"city":"Paris"}', usage: { promptTokens: 20, completionTokens: 6 } });
   if (body.stream === true) return chatCompletionStream({ model: body.model, deltas: ['Hello', ', ', 'world'], usage: { promptTokens: 8, completionTokens: 3 } });
@@ -91,13 +97,43 @@ describe('OpenAI-compatible gateway', () => {
     await expect(client.chat.completions.create({ model: 'nobody/knows-this', messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
     await expect(client.chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     await expect(client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }], temperature: 1.5 })).rejects.toBeInstanceOf(OpenAI.BadRequestError);
-    await expect(
-      client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }] }),
-    ).rejects.toMatchObject({ status: 400, param: 'tools' });
+    await expect(client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'assistant', content: 'x' }] })).rejects.toMatchObject({ status: 400, param: 'messages' });
     const limited = await client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'slow down' }] }).catch((error: unknown) => error);
     expect(limited).toBeInstanceOf(OpenAI.RateLimitError);
     expect((limited as InstanceType<typeof OpenAI.RateLimitError>).headers?.get('retry-after')).toBe('20');
     expect((limited as InstanceType<typeof OpenAI.RateLimitError>).code).toBe('rate_limit_exceeded');
+  });
+
+  it("passes the client's function tools through: the model's calls come back, the results go back in", async () => {
+    const tools: OpenAI.ChatCompletionTool[] = [{ type: 'function', function: { name: 'get_weather', description: 'weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }];
+    const first = await client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'weather in Paris?' }], tools });
+    expect(first.choices[0]?.finish_reason).toBe('tool_calls');
+    const calls = first.choices[0]?.message.tool_calls ?? [];
+    expect(calls).toEqual([{ id: 'call_w1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }]);
+    const offered = (provider.requests.at(-1)?.body as { tools: { function: { name: string } }[] }).tools.map((tool) => tool.function.name);
+    expect(offered).toEqual(['get_weather']); // the client's tool only: none of ours
+    const second = await client.chat.completions.create({
+      model: 'openai/gpt-4o-mini',
+      tools,
+      messages: [{ role: 'user', content: 'weather in Paris?' }, first.choices[0]!.message, { role: 'tool', tool_call_id: 'call_w1', content: 'sunny, 21 C' }],
+    });
+    expect(second.choices[0]?.message.content).toBe('It is sunny, 21 C (for call_w1)');
+    const sent = provider.requests.at(-1)?.body as { messages: { role: string; tool_calls?: unknown[]; tool_call_id?: string }[] };
+    expect(sent.messages.find((message) => message.role === 'assistant')?.tool_calls).toEqual([expect.objectContaining({ id: 'call_w1', function: expect.objectContaining({ name: 'get_weather' }) })]);
+
+    const stream = await client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'weather in Paris?' }], tools, stream: true });
+    const streamedCalls: { name?: string; arguments: string }[] = [];
+    let finish: string | null | undefined;
+    for await (const chunk of stream) {
+      for (const delta of chunk.choices[0]?.delta.tool_calls ?? []) {
+        const entry = (streamedCalls[delta.index] ??= { arguments: '' });
+        if (delta.function?.name !== undefined) entry.name = delta.function.name;
+        entry.arguments += delta.function?.arguments ?? '';
+      }
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+    expect(streamedCalls).toEqual([{ name: 'get_weather', arguments: '{"city":"Paris"}' }]);
+    expect(finish).toBe('tool_calls');
   });
 
   it('records every gateway call for the key’s merchant with surface gateway', async () => {

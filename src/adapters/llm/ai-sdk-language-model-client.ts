@@ -18,6 +18,7 @@ import { AIProviderError } from '../../generation/errors/ai-provider-error.js';
 import { InvalidRequestError } from '../../generation/errors/provider-errors.js';
 import type {
   ChatMessage,
+  DeclaredTool,
   LanguageModelClient,
   ModelCallRequest,
   ModelCallResult,
@@ -137,7 +138,9 @@ function unwrapRetry(error: unknown): unknown {
 }
 
 function callSettings(provider: ProviderName, model: LanguageModel, request: ModelCallRequest, supportsTools: boolean, recorder: ToolRecorder) {
-  const tools = supportsTools && request.tools !== undefined && request.tools.length > 0 ? toToolSet(request.tools, request, recorder) : undefined;
+  const executable = supportsTools && request.tools !== undefined && request.tools.length > 0 ? toToolSet(request.tools, request, recorder) : undefined;
+  const declared = supportsTools && request.clientTools !== undefined && request.clientTools.length > 0 ? toDeclaredToolSet(request.clientTools) : undefined;
+  const tools = executable === undefined && declared === undefined ? undefined : { ...declared, ...executable };
   return {
     model,
     messages: toModelMessages(provider, request.messages),
@@ -193,15 +196,37 @@ function toToolSet(definitions: readonly ToolDefinition[], request: ModelCallReq
   return set;
 }
 
+/**
+ * Tools the caller runs: declared without `execute`, so a call to one ends the generation with
+ * its tool calls (the AI SDK cannot continue a step whose tools have no results).
+ */
+function toDeclaredToolSet(definitions: readonly DeclaredTool[]): ToolSet {
+  const set: ToolSet = {};
+  for (const definition of definitions) {
+    set[definition.name] = tool({ description: definition.description, inputSchema: jsonSchema<unknown>(definition.inputSchema as JSONSchema7) });
+  }
+  return set;
+}
+
 function isFailure(output: unknown): boolean {
   return typeof output === 'object' && output !== null && (output as { success?: unknown }).success === false;
 }
 
 function toModelMessages(provider: ProviderName, messages: readonly ChatMessage[]): ModelMessage[] {
   return messages.map((message): ModelMessage => {
+    if (message.role === 'tool') {
+      return { role: 'tool', content: [{ type: 'tool-result', toolCallId: message.toolCallId, toolName: message.toolName, output: { type: 'text', value: message.content } }] };
+    }
     if (message.role === 'assistant') {
       const text = typeof message.content === 'string' ? message.content : message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
-      return { role: 'assistant', content: text };
+      if (message.toolCalls === undefined || message.toolCalls.length === 0) return { role: 'assistant', content: text };
+      return {
+        role: 'assistant',
+        content: [
+          ...(text === '' ? [] : [{ type: 'text' as const, text }]),
+          ...message.toolCalls.map((call) => ({ type: 'tool-call' as const, toolCallId: call.toolCallId, toolName: call.toolName, input: call.args })),
+        ],
+      };
     }
     if (typeof message.content === 'string') return { role: 'user', content: message.content };
     const content: UserContent = message.content.map((part) => {

@@ -17,6 +17,21 @@ export interface OpenAiChatRequest {
 export interface OpenAiMessage {
   readonly role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
   readonly content: string | null | readonly { readonly type: string; readonly text?: string; readonly image_url?: { readonly url: string } }[];
+  /** Assistant turns: the function calls the model made. */
+  readonly tool_calls?: readonly OpenAiToolCall[];
+  /** Tool turns: the call this result answers. */
+  readonly tool_call_id?: string;
+}
+
+export interface OpenAiToolCall {
+  readonly id: string;
+  readonly type: 'function';
+  readonly function: { readonly name: string; readonly arguments: string };
+}
+
+interface OpenAiFunctionTool {
+  readonly type: 'function';
+  readonly function: { readonly name: string; readonly description?: string; readonly parameters?: Record<string, unknown> };
 }
 
 /** A request the gateway cannot serve, with the OpenAI `param` it concerns. */
@@ -51,31 +66,64 @@ function textOf(message: OpenAiMessage, index: number): { text: string; images: 
  * results) or a conversation that does not end with a user message.
  */
 export function toGenerateOptions(request: OpenAiChatRequest): GenerateOptions {
-  if (request.tools !== undefined && request.tools.length > 0) throw new UnsupportedChatRequest('client-side tools are not supported by this gateway yet', 'tools');
+  const clientTools = (request.tools ?? []).map((tool, index) => {
+    const declared = tool as Partial<OpenAiFunctionTool>;
+    if (declared.type !== 'function' || typeof declared.function?.name !== 'string') throw new UnsupportedChatRequest('only function tools are supported', `tools[${index}]`);
+    return { name: declared.function.name, ...(declared.function.description !== undefined ? { description: declared.function.description } : {}), ...(declared.function.parameters !== undefined ? { parameters: declared.function.parameters } : {}) };
+  });
   const system: string[] = [];
-  const turns: { role: 'user' | 'assistant'; text: string; images: string[] }[] = [];
+  const turns: ConversationTurn[] = [];
+  const namesByCallId = new Map<string, string>();
+  let lastUserImages: string[] = [];
   request.messages.forEach((message, index) => {
-    if (message.role === 'tool') throw new UnsupportedChatRequest('tool result messages are not supported by this gateway yet', `messages[${index}].role`);
+    if (message.role === 'tool') {
+      const callId = message.tool_call_id;
+      if (callId === undefined) throw new UnsupportedChatRequest('a tool message needs tool_call_id', `messages[${index}].tool_call_id`);
+      turns.push({ role: 'tool', toolCallId: callId, toolName: namesByCallId.get(callId) ?? 'tool', content: textOf(message, index).text });
+      return;
+    }
     const { text, images } = textOf(message, index);
-    if (message.role === 'system' || message.role === 'developer') system.push(text);
-    else turns.push({ role: message.role, text, images });
+    if (message.role === 'system' || message.role === 'developer') {
+      system.push(text);
+    } else if (message.role === 'assistant') {
+      const toolCalls = (message.tool_calls ?? []).map((call, callIndex) => {
+        namesByCallId.set(call.id, call.function.name);
+        let args: unknown;
+        try {
+          args = JSON.parse(call.function.arguments || '{}');
+        } catch {
+          throw new UnsupportedChatRequest('function arguments must be JSON', `messages[${index}].tool_calls[${callIndex}].function.arguments`);
+        }
+        return { toolCallId: call.id, toolName: call.function.name, args: (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown> };
+      });
+      turns.push(toolCalls.length > 0 ? { role: 'assistant', content: text, toolCalls } : { role: 'assistant', content: text });
+    } else {
+      turns.push({ role: 'user', content: text });
+      lastUserImages = images;
+    }
   });
   const last = turns.at(-1);
-  if (last === undefined || last.role !== 'user') throw new UnsupportedChatRequest('the conversation must end with a user message', 'messages');
-  const history: ConversationTurn[] = turns.slice(0, -1).map((turn) => ({ role: turn.role, content: turn.text }));
+  if (last === undefined || last.role === 'assistant' || last.role === 'system') throw new UnsupportedChatRequest('the conversation must end with a user or tool message', 'messages');
+  const history = last.role === 'user' ? turns.slice(0, -1) : turns;
   const maxTokens = request.max_completion_tokens ?? request.max_tokens;
   const schema = request.response_format?.type === 'json_schema' ? request.response_format.json_schema?.schema : request.response_format?.type === 'json_object' ? { type: 'object' } : undefined;
   return {
-    input: { text: last.text },
+    ...(last.role === 'user' ? { input: { text: last.content } } : {}),
     ...(system.length > 0 ? { systemPrompt: system.join('\n\n') } : {}),
     ...(history.length > 0 ? { conversationHistory: history } : {}),
-    ...(last.images.length > 0 ? { images: last.images } : {}),
+    ...(last.role === 'user' && lastUserImages.length > 0 ? { images: lastUserImages } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     ...(maxTokens !== undefined ? { maxTokens } : {}),
     ...(schema !== undefined ? { schema } : {}),
-    // OpenAI clients bring their own tools (not yet supported); the gateway never runs ours for them.
+    ...(clientTools.length > 0 ? { clientTools } : {}),
+    // The gateway never runs tools of its own for a client: the client's tools are declared only.
     disableTools: true,
   };
+}
+
+/** OpenAI's `tool_calls` for the calls of the model (the client runs them). */
+export function openAiToolCalls(calls: readonly { readonly toolCallId: string; readonly toolName: string; readonly args: Readonly<Record<string, unknown>> }[]): OpenAiToolCall[] {
+  return calls.map((call) => ({ id: call.toolCallId, type: 'function', function: { name: call.toolName, arguments: JSON.stringify(call.args) } }));
 }
 
 /** OpenAI's finish_reason for the AI SDK's. */
