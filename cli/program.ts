@@ -3,6 +3,7 @@ import { SwitchyardError } from '../src/errors/switchyard-error.js';
 import { VERSION } from '../src/toolkit/version.js';
 import { CliContext } from './cli-context.js';
 import { registerBatchCommands } from './commands/batch.js';
+import { registerGatewayCommands } from './commands/gateway.js';
 import { registerGenerateCommands } from './commands/generate.js';
 import { registerMcpCommands } from './commands/mcp.js';
 import { registerModelCommands } from './commands/models.js';
@@ -29,6 +30,7 @@ export function buildProgram(context: CliContext): Command {
   registerMcpCommands(program, context);
   registerBatchCommands(program, context);
   registerStatusCommand(program, context);
+  registerGatewayCommands(program, context);
   program.addHelpText(
     'after',
     `

@@ -28,7 +28,7 @@ afterAll(async () => provider.close());
 
 describe('switchyard (commands, formats, exit codes)', () => {
   describe('help and usage', () => {
-    const commands = [[], ['generate'], ['stream'], ['models'], ['models', 'list'], ['models', 'search'], ['models', 'best'], ['models', 'resolve'], ['models', 'serve'], ['mcp'], ['mcp', 'discover'], ['mcp', 'list'], ['mcp', 'install'], ['mcp', 'add'], ['mcp', 'remove'], ['mcp', 'test'], ['mcp', 'tools'], ['mcp', 'execute'], ['mcp', 'config'], ['batch'], ['batch', 'submit'], ['batch', 'status'], ['batch', 'results'], ['batch', 'cancel'], ['status'], ['serve'], ['worker']];
+    const commands = [[], ['generate'], ['stream'], ['models'], ['models', 'list'], ['models', 'search'], ['models', 'best'], ['models', 'resolve'], ['models', 'serve'], ['mcp'], ['mcp', 'discover'], ['mcp', 'list'], ['mcp', 'install'], ['mcp', 'add'], ['mcp', 'remove'], ['mcp', 'test'], ['mcp', 'tools'], ['mcp', 'execute'], ['mcp', 'config'], ['batch'], ['batch', 'submit'], ['batch', 'status'], ['batch', 'results'], ['batch', 'cancel'], ['status'], ['serve'], ['worker'], ['gateway'], ['gateway', 'groups'], ['gateway', 'groups', 'list'], ['gateway', 'groups', 'show'], ['gateway', 'groups', 'set'], ['gateway', 'groups', 'delete']];
     it.each(commands.map((command) => [command.join(' ') || '(top)', command]))('%s has --help (exit 0)', async (_name, command) => {
       const result = await runSwitchyard([...(command as string[]), '--help']);
       expect(result.code).toBe(0);
@@ -201,6 +201,27 @@ describe('switchyard (commands, formats, exit codes)', () => {
       expect(result.code, result.stderr).toBe(0);
       const report = JSON.parse(result.stdout) as { servers: { id: string; tool: string }[] };
       expect(report.servers).toEqual(expect.arrayContaining([expect.objectContaining({ id: 'cursor-echo', tool: 'cursor' })]));
+    });
+  });
+
+  describe('gateway groups', () => {
+    it('sets, lists, shows and deletes a route group on the embedded store, validated like the HTTP route', async () => {
+      const cwd = cliWorkDir();
+      writeFileSync(join(cwd, 'group.json'), JSON.stringify({ candidates: [{ provider: 'openai', model: 'gpt-4o-mini', weight: 2 }, { provider: 'claude', model: 'claude-3-haiku' }], maxHops: 2 }));
+      writeFileSync(join(cwd, 'bad.json'), JSON.stringify({ candidates: [{ provider: 'nobody', model: 'x' }] }));
+      const set = await runSwitchyard(['gateway', 'groups', 'set', 'chat', 'group.json', '--merchant', 'cli-shop', '--format', 'json'], { cwd });
+      expect(set.code, set.stderr).toBe(0);
+      expect(JSON.parse(set.stdout)).toMatchObject({ name: 'chat', maxHops: 2, candidates: [{ provider: 'openai' }, { provider: 'anthropic' }] });
+      const bad = await runSwitchyard(['gateway', 'groups', 'set', 'other', 'bad.json', '--merchant', 'cli-shop'], { cwd });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('candidates[0].provider names no provider kind');
+      const listed = await runSwitchyard(['gateway', 'groups', 'list', '--merchant', 'cli-shop'], { cwd });
+      expect(listed.stdout).toMatch(/^name\s+candidates/);
+      expect(listed.stdout).toContain('openai/gpt-4o-mini, anthropic/claude-3-haiku');
+      expect(JSON.parse((await runSwitchyard(['gateway', 'groups', 'list', '--merchant', 'another-shop', '--format', 'json'], { cwd })).stdout)).toEqual([]);
+      expect((await runSwitchyard(['gateway', 'groups', 'show', 'chat', '--merchant', 'cli-shop', '--format', 'yaml'], { cwd })).stdout).toContain('name: chat');
+      expect((await runSwitchyard(['gateway', 'groups', 'delete', 'chat', '--merchant', 'cli-shop'], { cwd })).code).toBe(0);
+      expect((await runSwitchyard(['gateway', 'groups', 'delete', 'chat', '--merchant', 'cli-shop'], { cwd })).code).toBe(2);
     });
   });
 
