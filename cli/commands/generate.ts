@@ -2,11 +2,12 @@ import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { GenerateOptions } from '../../src/generation/generate-options.js';
+import type { GenerateResult } from '../../src/generation/generate-result.js';
 import type { CliContext } from '../cli-context.js';
 import { UsageError } from '../exit-codes.js';
 import { withSpinner } from '../output.js';
 
-interface GenerateFlags {
+export interface GenerateFlags {
   readonly provider?: string;
   readonly model?: string;
   readonly temperature?: string;
@@ -31,7 +32,7 @@ function number(flag: string, value: string | undefined): number | undefined {
 }
 
 /** The prompt: the words given, else standard input when it is not a terminal. */
-async function promptOf(words: readonly string[], context: CliContext): Promise<string> {
+export async function promptOf(words: readonly string[], context: CliContext): Promise<string> {
   if (words.length > 0) return words.join(' ');
   if (!context.io.stdinIsTty) {
     const piped = (await context.io.readStdin()).trim();
@@ -41,7 +42,7 @@ async function promptOf(words: readonly string[], context: CliContext): Promise<
 }
 
 /** The generate options of a command line; `--capability`/`--optimize-cost` pick the model from the registry. */
-async function optionsOf(text: string, flags: GenerateFlags, context: CliContext): Promise<GenerateOptions> {
+export async function optionsOf(text: string, flags: GenerateFlags, context: CliContext): Promise<GenerateOptions> {
   let provider = flags.provider;
   let model = flags.model;
   if ((flags.capability !== undefined || flags.optimizeCost === true) && model === undefined) {
@@ -82,7 +83,8 @@ async function optionsOf(text: string, flags: GenerateFlags, context: CliContext
   };
 }
 
-function withGenerateOptions(command: Command): Command {
+/** The options `generate` and `stream` share; `formats` is the help text of `--format`. */
+export function withGenerateOptions(command: Command, formats: string): Command {
   return command
     .option('-p, --provider <name>', 'provider kind, alias or auto (default: auto)')
     .option('-m, --model <model>', 'model id or registry alias')
@@ -96,39 +98,43 @@ function withGenerateOptions(command: Command): Command {
     .option('--schema <file>', 'JSON Schema file: answer with a validated JSON object')
     .option('--enable-analytics', 'include usage and cost')
     .option('--enable-evaluation', 'score the answer with the judge model')
-    .option('-f, --format <format>', 'text or json', 'text')
+    .option('-f, --format <format>', formats, 'text')
     .option('-q, --quiet', 'no progress output');
 }
 
-/** `generate` (alias `gen`) and `stream`: text goes to standard output as it arrives. */
-export function registerGenerateCommands(program: Command, context: CliContext): void {
-  const run = async (words: string[], flags: GenerateFlags, streamText: boolean) => {
+/** The analytics and evaluation lines of a finished call, on standard error (standard output stays the answer). */
+export function reportExtras(context: CliContext, final: GenerateResult): void {
+  if (final.analytics !== undefined) context.io.stderr.write(`analytics: ${final.analytics.tokens.total} tokens, $${final.analytics.cost ?? 0}, ${final.analytics.responseTime} ms (${final.provider}/${final.model})\n`);
+  if (final.evaluation !== undefined) context.io.stderr.write(`evaluation: overall ${final.evaluation.overall}/10 (relevance ${final.evaluation.relevance}, accuracy ${final.evaluation.accuracy}, completeness ${final.evaluation.completeness}): ${final.evaluation.reasoning}\n`);
+}
+
+/**
+ * `generate` (alias `gen`): plain text streams to standard output as it arrives; `--format json`
+ * and `--schema` need the whole result, so they wait for it (behind a spinner on a terminal).
+ */
+export function registerGenerateCommand(program: Command, context: CliContext): void {
+  withGenerateOptions(
+    program.command('generate').alias('gen').argument('[text...]', 'the prompt (else read from standard input)').description('Generate text with the toolkit (streamed to the terminal; --format json for the whole result)'),
+    'text (streamed) or json (the whole result)',
+  ).action(async (words: string[], flags: GenerateFlags) => {
     if (flags.format !== 'text' && flags.format !== 'json') throw new UsageError(`--format must be text or json (got "${flags.format}")`);
-    const text = await promptOf(words, context);
-    const options = await optionsOf(text, flags, context);
+    const options = await optionsOf(await promptOf(words, context), flags, context);
     const { toolkit } = context.toolkit();
     const { io } = context;
-    // Structured answers and JSON output need the whole result; plain text streams.
-    if (flags.format === 'json' || options.schema !== undefined || !streamText) {
-      const result = await withSpinner(io, flags.quiet === true, 'Generating…', () => toolkit.generate(options));
+    const quiet = flags.quiet === true;
+    if (flags.format === 'json' || options.schema !== undefined) {
+      const result = await withSpinner(io, quiet, 'Generating…', () => toolkit.generate(options));
       if (flags.format === 'json') io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-      else io.stdout.write(`${result.object !== undefined ? JSON.stringify(result.object, null, 2) : result.content}\n`);
+      else {
+        io.stdout.write(`${result.object !== undefined ? JSON.stringify(result.object, null, 2) : result.content}\n`);
+        if (!quiet) reportExtras(context, result);
+      }
       return;
     }
-    const streamed = await withSpinner(io, flags.quiet === true, 'Connecting…', () => toolkit.stream(options));
+    const streamed = await withSpinner(io, quiet, 'Connecting…', () => toolkit.stream(options));
     for await (const chunk of streamed.stream) io.stdout.write(chunk.content);
     io.stdout.write('\n');
     const final = await streamed.final;
-    if (flags.quiet !== true && (options.enableAnalytics === true || options.enableEvaluation === true)) {
-      if (final.analytics !== undefined) io.stderr.write(`analytics: ${final.analytics.tokens.total} tokens, $${final.analytics.cost ?? 0}, ${final.analytics.responseTime} ms (${final.provider}/${final.model})\n`);
-      if (final.evaluation !== undefined) io.stderr.write(`evaluation: overall ${final.evaluation.overall}/10 (relevance ${final.evaluation.relevance}, accuracy ${final.evaluation.accuracy}, completeness ${final.evaluation.completeness}): ${final.evaluation.reasoning}\n`);
-    }
-  };
-
-  withGenerateOptions(program.command('generate').alias('gen').argument('[text...]', 'the prompt (else read from standard input)').description('Generate text with the toolkit (streamed to the terminal; --format json for the whole result)')).action(
-    (words: string[], flags: GenerateFlags) => run(words, flags, true),
-  );
-  withGenerateOptions(program.command('stream').argument('[text...]', 'the prompt (else read from standard input)').description('Stream generated text to standard output as it arrives')).action(
-    (words: string[], flags: GenerateFlags) => run(words, flags, true),
-  );
+    if (!quiet) reportExtras(context, final);
+  });
 }

@@ -17,6 +17,8 @@ export interface CliOptions {
   readonly cwd?: string;
   readonly stdin?: string;
   readonly tty?: boolean;
+  /** Sees standard error as it is written (everything so far): a test waits on what a terminal would show. */
+  readonly onStderr?: (written: string) => void;
 }
 
 /** A working directory of its own (its .env, .mcp-config.json and config/ are the test's). */
@@ -34,7 +36,12 @@ export async function runSwitchyard(argv: readonly string[], options: CliOptions
   let stderr = '';
   const io: CliIo = {
     stdout: { write: (text) => void (stdout += text) },
-    stderr: { write: (text) => void (stderr += text) },
+    stderr: {
+      write: (text) => {
+        stderr += text;
+        options.onStderr?.(stderr);
+      },
+    },
     readStdin: async () => options.stdin ?? '',
     stdinIsTty: options.stdin === undefined,
     stderrIsTty: options.tty === true,

@@ -96,6 +96,28 @@ describe('the switchyard binary', () => {
     expect(config.stderr).toContain('ANTHROPIC_API_KEY');
   });
 
+  it('prints help (also as `help <command>`) and the version with exit 0, and the usage with exit 2 when given no command', async () => {
+    for (const args of [['--help'], ['help'], ['help', 'generate'], ['mcp', 'install', '--help'], ['batch', 'submit', '--help']]) {
+      const ran = await switchyard(args);
+      expect(ran.code, args.join(' ')).toBe(0);
+      expect(ran.stdout).toMatch(/^Usage: switchyard/);
+    }
+    expect((await switchyard(['--help'])).stdout).toContain('Exit codes: 0 ok, 1 unexpected failure, 2 usage');
+    expect((await switchyard(['--version'])).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    const bare = await switchyard([]);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/^Usage: switchyard/);
+  });
+
+  it('streams newline-delimited JSON events with `stream --format json`', async () => {
+    const ran = await switchyard(['stream', '--disable-tools', '--format', 'json', '--quiet'], { stdin: 'hello\n', env: { OPENAI_API_KEY: 'sk-bin', OPENAI_BASE_URL: `${provider.url}/v1` } });
+    expect(ran.code, ran.stderr).toBe(0);
+    const events = ran.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string; content?: string });
+    expect(events.map((event) => event.type)).toEqual(['start', 'chunk', 'chunk', 'complete']);
+    expect(events.map((event) => event.content ?? '').join('')).toBe('piped answer');
+    expect(ran.stderr).toBe('');
+  });
+
   it('serves the model registry alone with `models serve` (public, read only)', async () => {
     const port = await freePort();
     const server = await serving(['models', 'serve', '--port', String(port)], port, '/health');
