@@ -4,6 +4,7 @@ import type { RoutingEvaluateRequest } from '../../src/generated/schema-types.js
 import { algorithmForValues, type AlgorithmFor, type RoutingAlgorithmRecord } from '../../src/ports/state-store.js';
 import { formatDbTimestamp } from '../../src/routing-rules/db-timestamp.js';
 import { parseRoutingAlgorithm, routingKeysView } from '../../src/rules/index.js';
+import { quote } from '../../src/rules/rule-validation-issue.js';
 import type { AppDeps } from '../app-deps.js';
 import { ref } from '../http-schemas.js';
 import { hybridRoutingRoute } from './routing-rules-hybrid.js';
@@ -59,18 +60,44 @@ function jsonified(record: RoutingAlgorithmRecord) {
   };
 }
 
-/** Parses an algorithm body into the record's form, or throws decision-engine's 400. */
+/**
+ * decision-engine 1.4.x's 400 for a body that is not a routing rule, followed by what is wrong
+ * (1.4.x says only `Invalid routing rule configuration`; HEAD appends serde's message): a client
+ * matching the 1.4.x text by prefix still matches, and the operator learns which field to fix.
+ */
+const notARule = (problems: readonly string[]) => rejected(`Invalid routing rule configuration: ${problems.join('; ')}`);
+
+/** Parses an algorithm body into the record's form, or throws decision-engine's 400 naming every problem. */
 function parseAlgorithm(input: unknown): RoutingAlgorithmRecord['algorithm'] {
   const parsed = parseRoutingAlgorithm(input);
   if (parsed.ok) return parsed.algorithm;
-  if (parsed.kind === 'shape') throw rejected('Invalid routing rule configuration');
+  if (parsed.kind === 'shape') throw notARule(parsed.errors);
   throw rejected(`Field validation failed: ${parsed.errors.join('; ')}`);
 }
 
 function algorithmForOf(value: unknown): AlgorithmFor {
   if (value === undefined || value === null) return 'payment';
   if (typeof value === 'string' && (algorithmForValues as readonly string[]).includes(value)) return value as AlgorithmFor;
-  throw rejected('Invalid routing rule configuration');
+  throw notARule([`algorithm_for: invalid_shape: expected one of ${algorithmForValues.join(', ')}, got ${describe(value)}`]);
+}
+
+/** A wrong value for a message: strings quoted (and cut), other JSON by its type. */
+function describe(value: unknown): string {
+  if (typeof value === 'string') return quote(value);
+  if (value === undefined) return 'nothing (missing field)';
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+}
+
+/** The name and description checks of create (1.4.x: a missing name is not a rule at all). */
+function checkNameAndDescription<T extends { readonly name?: unknown; readonly description?: unknown }>(
+  body: T,
+): asserts body is T & { readonly name: string; readonly description?: string | null } {
+  const problems: string[] = [];
+  if (typeof body.name !== 'string') problems.push(`name: invalid_shape: expected a string, got ${describe(body.name)}`);
+  if (body.description !== undefined && body.description !== null && typeof body.description !== 'string') {
+    problems.push(`description: invalid_shape: expected a string or null, got ${describe(body.description)}`);
+  }
+  if (problems.length > 0) throw notARule(problems);
 }
 
 /**
@@ -84,18 +111,8 @@ function algorithmForOf(value: unknown): AlgorithmFor {
 export async function routingRuleRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const rules = deps.state.routingRules;
 
-  // Clients POST /routing/list/* with `content-type: application/json` and no body (1.4.x accepts
-  // that): in this scope an empty JSON body is no body; anything else goes to fastify's own
-  // JSON parser (prototype-poisoning checks, 1.4.x's 400 text for invalid JSON).
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if ((body as string).trim() === '') {
-      done(null, undefined);
-      return;
-    }
-    parseJson(request, body as string, done);
-  });
+  // Bodiless calls (`POST /routing/list/*` with `content-type: application/json` and no body) are
+  // accepted by the app-wide JSON parser (api/plugins/json-body.ts).
 
   /** The algorithm `id` of `createdBy`; another merchant's algorithm is as unknown as a missing one. */
   async function ownAlgorithm(createdBy: string, id: string): Promise<RoutingAlgorithmRecord> {
@@ -112,9 +129,7 @@ export async function routingRuleRoutes(app: FastifyInstance, deps: AppDeps): Pr
     },
     async (request) => {
       const body = request.body;
-      if (typeof body.name !== 'string' || (body.description !== undefined && body.description !== null && typeof body.description !== 'string')) {
-        throw rejected('Invalid routing rule configuration');
-      }
+      checkNameAndDescription(body);
       const algorithmFor = algorithmForOf(body.algorithm_for);
       const algorithm = parseAlgorithm(body.algorithm);
       const now = deps.clock.now();

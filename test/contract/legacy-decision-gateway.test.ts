@@ -4,15 +4,15 @@ import { createMerchant, createTestApp, decideBody, withKey, type TestApp } from
 
 const chainNames = [
   'getFunctionalGateways',
-  'filterByCurrency',
+  'filterFunctionalGatewaysForCurrency',
   'filterFunctionalGateways',
-  'filterByBrand',
-  'filterByAuthType',
-  'filterForEMI',
-  'filterByPaymentMethod',
-  'filterByWallet',
-  'filterByUpi',
-  'filterByTxnType',
+  'filterFunctionalGatewaysForBrand',
+  'filterFunctionalGatewaysForAuthType',
+  'filterFunctionalGatewaysForEmi',
+  'filterFunctionalGatewaysForPaymentMethod',
+  'filterFunctionalGatewaysForWallet',
+  'filterFunctionalGatewaysForUpi',
+  'filterFunctionalGatewaysForTxnType',
 ];
 
 interface LegacyAnswer {
@@ -114,13 +114,13 @@ describe('POST /decision_gateway with the legacy Euler body', () => {
       await configure({ gateway: 'razorpay', payment_method_types: ['UPI', 'card'] });
       const answer = await decided(legacyDecisionBody('m1', 'p1', {}, { enforceGatewayList: [] }));
       expect(removedBy(answer.decided_gateway)).toEqual({
-        filterByCurrency: ['paypal'],
+        filterFunctionalGatewaysForCurrency: ['paypal'],
         filterFunctionalGateways: ['adyen'],
-        filterByBrand: ['checkout'],
-        filterByAuthType: ['braintree'],
-        filterByTxnType: ['worldpay'],
+        filterFunctionalGatewaysForBrand: ['checkout'],
+        filterFunctionalGatewaysForAuthType: ['braintree'],
+        filterFunctionalGatewaysForTxnType: ['worldpay'],
       });
-      expect(answer.filter_list.at(-1)).toEqual(['filterByTxnType', ['stripe', 'razorpay']]);
+      expect(answer.filter_list.at(-1)).toEqual(['filterFunctionalGatewaysForTxnType', ['stripe', 'razorpay']]);
       expect(Object.keys(answer.decided_gateway.gateway_priority_map)).toEqual(['stripe', 'razorpay']);
     });
 
@@ -130,7 +130,7 @@ describe('POST /decision_gateway with the legacy Euler body', () => {
       await configure({ gateway: 'adyen', emi: { supported: true, banks: null, tenures: [12] } });
       await configure({ gateway: 'checkout', emi: { supported: false } });
       const emi = await decided(legacyDecisionBody('m1', 'p1', { txnDetail: { isEmi: true, emiBank: 'hdfc', emiTenure: 6 } }, { enforceGatewayList: null }));
-      expect(emi.filter_list.find(([name]) => name === 'filterForEMI')).toEqual(['filterForEMI', ['paypal']]);
+      expect(emi.filter_list.find(([name]) => name === 'filterFunctionalGatewaysForEmi')).toEqual(['filterFunctionalGatewaysForEmi', ['paypal']]);
       expect(emi.decided_gateway.decided_gateway).toBe('paypal');
       const plain = await decided(legacyDecisionBody('m1', 'p2', {}, { enforceGatewayList: null }));
       expect(plain.filter_list.at(-1)?.[1]).toEqual(['stripe', 'paypal', 'adyen', 'checkout']);
@@ -141,11 +141,11 @@ describe('POST /decision_gateway with the legacy Euler body', () => {
       await configure({ gateway: 'phonepe', payment_method_types: ['WALLET', 'UPI'], wallets: ['PHONEPE'], upi_flows: ['UPI_PAY', 'UPI_COLLECT'] });
       await configure({ gateway: 'stripe', payment_method_types: ['CARD'] });
       const wallet = await decided(legacyDecisionBody('m1', 'p1', { txnCardInfo: { paymentMethodType: 'WALLET', paymentMethod: 'paytm', authType: null, cardSwitchProvider: null, cardType: null } }, { enforceGatewayList: null }));
-      expect(removedBy(wallet.decided_gateway)).toEqual({ filterByPaymentMethod: ['stripe'], filterByWallet: ['phonepe'] });
+      expect(removedBy(wallet.decided_gateway)).toEqual({ filterFunctionalGatewaysForPaymentMethod: ['stripe'], filterFunctionalGatewaysForWallet: ['phonepe'] });
       expect(wallet.decided_gateway.decided_gateway).toBe('paytm');
       // No paymentMethod: txnDetail.sourceObject stands in.
       const upi = await decided(legacyDecisionBody('m1', 'p2', { txnDetail: { sourceObject: 'UPI_PAY' }, txnCardInfo: { paymentMethodType: 'upi', paymentMethod: null, authType: null, cardSwitchProvider: null, cardType: null } }, { enforceGatewayList: null }));
-      expect(removedBy(upi.decided_gateway)).toEqual({ filterByPaymentMethod: ['stripe'], filterByUpi: ['paytm'] });
+      expect(removedBy(upi.decided_gateway)).toEqual({ filterFunctionalGatewaysForPaymentMethod: ['stripe'], filterFunctionalGatewaysForUpi: ['paytm'] });
       expect(upi.decided_gateway.routing_approach).toBe('DEFAULT');
       expect(upi.decided_gateway.decided_gateway).toBe('phonepe');
     });
@@ -164,7 +164,7 @@ describe('POST /decision_gateway with the legacy Euler body', () => {
         routing_approach: 'NONE',
         error_info: { code: 'GATEWAY_NOT_FOUND' },
       });
-      expect(removedBy(response.json())).toEqual({ getFunctionalGateways: ['adyen'], filterByCurrency: ['stripe'], filterByBrand: ['paypal'] });
+      expect(removedBy(response.json())).toEqual({ getFunctionalGateways: ['adyen'], filterFunctionalGatewaysForCurrency: ['stripe'], filterFunctionalGatewaysForBrand: ['paypal'] });
       await t.worker.caughtUp();
       expect(t.events.find((event) => event.type === 'decision.failed')?.payload).toMatchObject({ paymentId: 'p1', errorCode: 'gateway_not_found' });
     });

@@ -75,16 +75,39 @@ describe('routing rules (euclid)', () => {
       expect(response.json()).toMatchObject({ rule_id: 'routing_mine', algorithm_for: 'payout' });
     });
 
-    it('answers 400 Invalid routing rule configuration for a body that is not a rule', async () => {
-      for (const payload of [
-        { name: 'r', created_by: merchant, algorithm: { type: 'single' } },
-        { name: 'r', created_by: merchant, algorithm: { type: 'nonsense', data: [] } },
-        { created_by: merchant, algorithm: { type: 'single', data: stripe } },
-        { name: 'r', created_by: merchant, algorithm_for: 'refunds', algorithm: { type: 'single', data: stripe } },
-      ]) {
+    it('answers 400 Invalid routing rule configuration, naming the problem, for a body that is not a rule', async () => {
+      const amountIs = (value: unknown) => ({
+        type: 'advanced',
+        data: { ...advanced.data, rules: [{ ...advanced.data.rules[0]!, statements: [{ condition: [{ lhs: 'amount', comparison: 'equal', value: { type: 'number', value } }] }] }] },
+      });
+      const cases: [Record<string, unknown>, string][] = [
+        [{ name: 'r', created_by: merchant, algorithm: { type: 'single' } }, 'data: invalid_shape: expected an object, got nothing (missing field)'],
+        [{ name: 'r', created_by: merchant, algorithm: { type: 'nonsense', data: [] } }, "type: invalid_shape: expected one of single, priority, volume_split, advanced, got 'nonsense'"],
+        [{ name: 'r', created_by: merchant, algorithm: amountIs('abc') }, "data.rules[0].statements[0].condition[0].value.value: invalid_shape: expected an integer from 0 to 9007199254740991, got 'abc'"],
+        [{ created_by: merchant, algorithm: { type: 'single', data: stripe } }, 'name: invalid_shape: expected a string, got nothing (missing field)'],
+        [{ name: 'r', created_by: merchant, algorithm_for: 'refunds', algorithm: { type: 'single', data: stripe } }, "algorithm_for: invalid_shape: expected one of payment, payout, three_ds_authentication, got 'refunds'"],
+      ];
+      for (const [payload, problem] of cases) {
         const response = await post('/routing/create', payload);
         expect(response.statusCode, JSON.stringify(payload)).toBe(400);
-        expect(response.json()).toEqual(teError('Invalid routing rule configuration'));
+        expect(response.json()).toEqual(teError(`Invalid routing rule configuration: ${problem}`));
+      }
+    });
+
+    it('answers 400 Field validation failed naming empty outputs, split sums and wrong value types', async () => {
+      const cases: [unknown, string][] = [
+        [{ type: 'priority', data: [] }, 'data: empty_output: priority list is empty'],
+        [{ type: 'single', data: { gateway_name: '' } }, 'data.gateway_name: empty_output: gateway_name is empty'],
+        [{ type: 'volume_split', data: [{ split: 70, output: stripe }, { split: 20, output: adyen }] }, 'data: split_sum_not_100: volume split percentages add up to 90, expected 100'],
+        [
+          { type: 'advanced', data: { ...advanced.data, rules: [{ ...advanced.data.rules[0]!, statements: [{ condition: [{ lhs: 'amount', comparison: 'equal', value: { type: 'enum_variant', value: 'card' } }] }] }] } },
+          "data.rules[0].statements[0].condition[0].value: type_mismatch: key 'amount' is integer and expects number, number_array or number_comparison_array, got enum_variant",
+        ],
+      ];
+      for (const [algorithm, problem] of cases) {
+        const response = await post('/routing/create', { name: 'r', created_by: merchant, algorithm });
+        expect(response.statusCode, JSON.stringify(algorithm)).toBe(400);
+        expect(response.json()).toEqual(teError(`Field validation failed: ${problem}`));
       }
     });
 
@@ -256,11 +279,14 @@ describe('routing rules (euclid)', () => {
       }
     });
 
-    it('answers 400 Field validation failed for an invalid updated algorithm', async () => {
+    it('answers 400 naming the problem for an invalid updated algorithm', async () => {
       const id = await create({ type: 'single', data: stripe });
       const response = await post('/routing/update', { created_by: merchant, routing_algorithm_id: id, algorithm: { type: 'single' } });
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual(teError('Invalid routing rule configuration'));
+      expect(response.json()).toEqual(teError('Invalid routing rule configuration: data: invalid_shape: expected an object, got nothing (missing field)'));
+      const split = await post('/routing/update', { created_by: merchant, routing_algorithm_id: id, algorithm: { type: 'volume_split', data: [{ split: 50, output: stripe }] } });
+      expect(split.statusCode).toBe(400);
+      expect(split.json()).toEqual(teError('Field validation failed: data: split_sum_not_100: volume split percentages add up to 50, expected 100'));
     });
 
     it('deletes an inactive algorithm, then reports it unknown', async () => {
@@ -291,6 +317,12 @@ describe('routing rules (euclid)', () => {
       expect(body.static_routing.evaluated_output).toEqual([adyen, checkout]);
       expect(body.dynamic_routing.status).toBe('success');
       expect(['adyen', 'checkout']).toContain(body.dynamic_routing.decision.decided_gateway);
+      // The static rule supplied the candidates: it is the decision's priority logic.
+      expect(body.dynamic_routing.decision).toMatchObject({
+        priority_logic_tag: 'priority_rule',
+        priority_logic_output: { gws: ['adyen', 'checkout'], priorityLogicTag: 'priority_rule' },
+        routing_approach: 'SR_SELECTION_V3_ROUTING',
+      });
       expect(body.evaluated_connectors).toEqual([{ gateway_name: body.dynamic_routing.decision.decided_gateway, gateway_id: null }]);
     });
 

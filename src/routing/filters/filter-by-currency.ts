@@ -3,6 +3,6 @@ import { allows } from './legacy-txn.js';
 
 /** Keeps gateways that settle the payment's currency. */
 export const filterByCurrency: GatewayFilter = {
-  name: 'filterByCurrency',
+  name: 'filterFunctionalGatewaysForCurrency',
   accepts: (gateway, txn) => allows(gateway.currencies, txn.currency),
 };

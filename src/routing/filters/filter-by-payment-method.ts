@@ -3,6 +3,6 @@ import { allows } from './legacy-txn.js';
 
 /** Keeps gateways that take the payment-method type (CARD, UPI, WALLET, NB, …). */
 export const filterByPaymentMethod: GatewayFilter = {
-  name: 'filterByPaymentMethod',
+  name: 'filterFunctionalGatewaysForPaymentMethod',
   accepts: (gateway, txn) => allows(gateway.payment_method_types, txn.paymentMethodType),
 };

@@ -3,6 +3,6 @@ import { allows } from './legacy-txn.js';
 
 /** Wallet payments naming a wallet: keeps gateways that take that wallet. */
 export const filterByWallet: GatewayFilter = {
-  name: 'filterByWallet',
+  name: 'filterFunctionalGatewaysForWallet',
   accepts: (gateway, txn) => txn.paymentMethodType !== 'WALLET' || txn.paymentMethod === null || allows(gateway.wallets, txn.paymentMethod),
 };

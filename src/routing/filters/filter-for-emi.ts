@@ -6,7 +6,7 @@ import { allows } from './legacy-txn.js';
  * gateway lists them. Other payments pass.
  */
 export const filterForEmi: GatewayFilter = {
-  name: 'filterForEMI',
+  name: 'filterFunctionalGatewaysForEmi',
   accepts: (gateway, txn) => {
     if (!txn.isEmi) return true;
     const emi = gateway.emi;

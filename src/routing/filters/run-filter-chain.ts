@@ -15,7 +15,9 @@ import type { GatewayFilter, LegacyTxn } from './legacy-txn.js';
  * The filters of decision-engine's `newGwFilters` (§3.8) that this service's capability
  * configuration can answer, in upstream order. Left out (no data behind them here): reverse penny
  * drop, validation type, offers, token provider, NB-only, consumer finance, txn detail type,
- * reward, cash, split settlement, merchant required flow, OTM, PIX.
+ * reward, cash, split settlement, merchant required flow, OTM, PIX. Each step reports the name the
+ * reference puts in `filter_list` (its `DeciderFilterName` with a lower-case first letter, e.g.
+ * `filterFunctionalGatewaysForCurrency`), so clients reading the trace see the same keys.
  */
 export const legacyFilterChain: readonly GatewayFilter[] = [
   filterByCurrency,

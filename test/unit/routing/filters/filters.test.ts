@@ -29,7 +29,7 @@ const gw = (extra: Partial<GatewayCapability> = {}): GatewayCapability => ({ gat
 
 describe('filterByCurrency', () => {
   it('keeps a gateway that lists the currency or lists none', () => {
-    expect(filterByCurrency.name).toBe('filterByCurrency');
+    expect(filterByCurrency.name).toBe('filterFunctionalGatewaysForCurrency');
     expect(filterByCurrency.accepts(gw(), card)).toBe(true);
     expect(filterByCurrency.accepts(gw({ currencies: null }), card)).toBe(true);
     expect(filterByCurrency.accepts(gw({ currencies: ['EUR', 'USD'] }), card)).toBe(true);
@@ -72,7 +72,7 @@ describe('filterForEmi', () => {
   const emi: LegacyTxn = { ...card, isEmi: true, emiBank: 'HDFC', emiTenure: 6 };
 
   it('passes every gateway for a payment that is not EMI', () => {
-    expect(filterForEmi.name).toBe('filterForEMI');
+    expect(filterForEmi.name).toBe('filterFunctionalGatewaysForEmi');
     expect(filterForEmi.accepts(gw(), card)).toBe(true);
     expect(filterForEmi.accepts(gw({ emi: { supported: false } }), card)).toBe(true);
   });

@@ -17,15 +17,15 @@ const txn: LegacyTxn = {
 describe('runFilterChain', () => {
   it('runs the filters in decision-engine order', () => {
     expect(legacyFilterChain.map((filter) => filter.name)).toEqual([
-      'filterByCurrency',
+      'filterFunctionalGatewaysForCurrency',
       'filterFunctionalGateways',
-      'filterByBrand',
-      'filterByAuthType',
-      'filterForEMI',
-      'filterByPaymentMethod',
-      'filterByWallet',
-      'filterByUpi',
-      'filterByTxnType',
+      'filterFunctionalGatewaysForBrand',
+      'filterFunctionalGatewaysForAuthType',
+      'filterFunctionalGatewaysForEmi',
+      'filterFunctionalGatewaysForPaymentMethod',
+      'filterFunctionalGatewaysForWallet',
+      'filterFunctionalGatewaysForUpi',
+      'filterFunctionalGatewaysForTxnType',
     ]);
   });
 
@@ -38,12 +38,12 @@ describe('runFilterChain', () => {
     expect(result.gateways).toEqual(['b']);
     expect(result.steps.slice(0, 4)).toEqual([
       ['getFunctionalGateways', ['d', 'b', 'a', 'c']],
-      ['filterByCurrency', ['d', 'b', 'c']],
+      ['filterFunctionalGatewaysForCurrency', ['d', 'b', 'c']],
       ['filterFunctionalGateways', ['b', 'c']],
-      ['filterByBrand', ['b']],
+      ['filterFunctionalGatewaysForBrand', ['b']],
     ]);
     expect(result.steps).toHaveLength(10);
-    expect(result.removed).toMatchObject({ getFunctionalGateways: ['zz'], filterByCurrency: ['a'], filterFunctionalGateways: ['d'], filterByBrand: ['c'], filterByTxnType: [] });
+    expect(result.removed).toMatchObject({ getFunctionalGateways: ['zz'], filterFunctionalGatewaysForCurrency: ['a'], filterFunctionalGateways: ['d'], filterFunctionalGatewaysForBrand: ['c'], filterFunctionalGatewaysForTxnType: [] });
   });
 
   it('runs every step even once nothing is left', () => {
