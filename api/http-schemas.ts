@@ -1,4 +1,12 @@
 import analyticsQuery from '../schemas/http/analytics/analytics-query.json' with { type: 'json' };
+import llmProviderUsage from '../schemas/http/analytics/llm-provider-usage.json' with { type: 'json' };
+import llmOverviewReport from '../schemas/http/analytics/llm-overview-report.json' with { type: 'json' };
+import llmUsagePoint from '../schemas/http/analytics/llm-usage-point.json' with { type: 'json' };
+import llmUsageReport from '../schemas/http/analytics/llm-usage-report.json' with { type: 'json' };
+import llmLatencyRow from '../schemas/http/analytics/llm-latency-row.json' with { type: 'json' };
+import llmLatencyReport from '../schemas/http/analytics/llm-latency-report.json' with { type: 'json' };
+import llmErrorGroup from '../schemas/http/analytics/llm-error-group.json' with { type: 'json' };
+import llmErrorsReport from '../schemas/http/analytics/llm-errors-report.json' with { type: 'json' };
 import apiKeyCreateRequest from '../schemas/http/api-keys/api-key-create-request.json' with { type: 'json' };
 import apiKeyCreated from '../schemas/http/api-keys/api-key-created.json' with { type: 'json' };
 import apiKeyListItem from '../schemas/http/api-keys/api-key-list-item.json' with { type: 'json' };
@@ -60,6 +68,14 @@ import updateScoreLegacyRequest from '../schemas/http/score-feedback/update-scor
  */
 export const httpSchemas: readonly { readonly $id: string }[] = [
   analyticsQuery,
+  llmProviderUsage,
+  llmOverviewReport,
+  llmUsagePoint,
+  llmUsageReport,
+  llmLatencyRow,
+  llmLatencyReport,
+  llmErrorGroup,
+  llmErrorsReport,
   apiKeyCreateRequest,
   apiKeyCreated,
   apiKeyListItem,

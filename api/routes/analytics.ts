@@ -11,7 +11,11 @@ type Read = keyof Pick<
   'overview' | 'decisions' | 'gatewayScores' | 'logSummaries' | 'paymentAudit' | 'previewTrace' | 'routingStats' | 'llmOverview' | 'llmUsage' | 'llmLatency' | 'llmErrors'
 >;
 
-const endpoints: readonly { readonly endpoint: AnalyticsEndpoint; readonly read: Read; readonly summary: string }[] = [
+/**
+ * `response`: the `$id` of the 200 body's schema (serialises the answer and documents it in
+ * OpenAPI). The payment reads have none: their 1.4.x shapes are kept as the reference answers them.
+ */
+const endpoints: readonly { readonly endpoint: AnalyticsEndpoint; readonly read: Read; readonly summary: string; readonly response?: string }[] = [
   { endpoint: 'overview', read: 'overview', summary: 'KPI counts, route hits, top scores, errors and rules' },
   { endpoint: 'decisions', read: 'decisions', summary: 'Decision counts by routing approach over time' },
   { endpoint: 'gateway-scores', read: 'gatewayScores', summary: 'Latest gateway scores and their series' },
@@ -19,18 +23,19 @@ const endpoints: readonly { readonly endpoint: AnalyticsEndpoint; readonly read:
   { endpoint: 'payment-audit', read: 'paymentAudit', summary: 'Per-payment audit of decisions and feedback' },
   { endpoint: 'preview-trace', read: 'previewTrace', summary: 'Traces of rule previews' },
   { endpoint: 'routing-stats', read: 'routingStats', summary: 'Gateway share, top rules and score trend' },
-  { endpoint: 'llm/overview', read: 'llmOverview', summary: 'Model calls: count, tokens, cost (USD), error rate, per provider' },
-  { endpoint: 'llm/usage', read: 'llmUsage', summary: 'Model calls, tokens and cost per time bucket, provider and model' },
-  { endpoint: 'llm/latency', read: 'llmLatency', summary: 'Latency p50/p95/p99 and time to first token per provider and model' },
-  { endpoint: 'llm/errors', read: 'llmErrors', summary: 'Failed model calls by error class, provider and model' },
+  { endpoint: 'llm/overview', read: 'llmOverview', summary: 'Model calls: count, tokens, cost (USD), error rate, per provider', response: 'LlmOverviewReport' },
+  { endpoint: 'llm/usage', read: 'llmUsage', summary: 'Model calls, tokens and cost per time bucket, provider and model', response: 'LlmUsageReport' },
+  { endpoint: 'llm/latency', read: 'llmLatency', summary: 'Latency p50/p95/p99 and time to first token per provider and model', response: 'LlmLatencyReport' },
+  { endpoint: 'llm/errors', read: 'llmErrors', summary: 'Failed model calls by error class, provider and model', response: 'LlmErrorsReport' },
 ];
 
 /**
- * Analytics: the seven read-only endpoints over the AnalyticsStore. The merchant is always the
- * credential's (a `merchant_id` parameter naming another merchant is refused by the auth guard).
+ * Analytics: the read-only endpoints over the AnalyticsStore (seven payment reads, four model-call
+ * reads). The merchant is always the credential's (a `merchant_id` parameter naming another
+ * merchant is refused by the auth guard).
  */
 export async function analyticsRoutes(app: FastifyInstance, deps: AppDeps & { merchantOf: (request: FastifyRequest) => string }): Promise<void> {
-  for (const { endpoint, read, summary } of endpoints) {
+  for (const { endpoint, read, summary, response } of endpoints) {
     const handler = async (request: FastifyRequest) => {
       const tenant = request.headers['x-tenant-id'];
       // 1.4.x requires x-tenant-id: public; we accept its absence but refuse any other tenant.
@@ -44,7 +49,7 @@ export async function analyticsRoutes(app: FastifyInstance, deps: AppDeps & { me
     };
     const urls = endpoint === 'overview' ? ['/analytics/overview', '/analytics'] : [`/analytics/${endpoint}`];
     for (const url of urls) {
-      app.get(url, { schema: { tags: ['Analytics'], summary, querystring: ref('AnalyticsQuery'), hide: url === '/analytics' }, config: { flowType: `analytics_${endpoint.replaceAll(/[-/]/g, '_')}`, auth: 'either', merchantFrom: 'credential' } }, handler);
+      app.get(url, { schema: { tags: ['Analytics'], summary, querystring: ref('AnalyticsQuery'), ...(response !== undefined ? { response: { 200: ref(response) } } : {}), hide: url === '/analytics' }, config: { flowType: `analytics_${endpoint.replaceAll(/[-/]/g, '_')}`, auth: 'either', merchantFrom: 'credential' } }, handler);
     }
   }
 }

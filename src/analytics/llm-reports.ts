@@ -1,9 +1,12 @@
+import type { LlmErrorsReport, LlmLatencyReport, LlmOverviewReport, LlmProviderUsage, LlmUsageReport } from '../generated/schema-types.js';
 import type { ParsedAnalyticsQuery } from './analytics-query.js';
 
 /**
  * Response bodies of /analytics/llm/* (no 1.4.x counterpart; snake_case like the payment
- * analytics). Money is USD; times are milliseconds.
+ * analytics), typed from schemas/http/analytics/llm-*.json, which also serialise the responses and
+ * document them in OpenAPI. Money is USD; times are milliseconds.
  */
+export type { LlmErrorsReport, LlmLatencyReport, LlmOverviewReport, LlmUsageReport };
 
 interface LlmWindow {
   readonly merchant_id: string;
@@ -11,50 +14,8 @@ interface LlmWindow {
   readonly end_ms: number;
 }
 
-export interface LlmUsageTotals {
-  readonly calls: number;
-  readonly errors: number;
-  readonly input_tokens: number;
-  readonly output_tokens: number;
-  readonly cost_usd: number;
-}
-
-export interface LlmOverviewReport extends LlmWindow, LlmUsageTotals {
-  readonly total_tokens: number;
-  readonly error_rate: number;
-  readonly avg_latency_ms: number;
-  readonly fallback_calls: number;
-  readonly providers: readonly (LlmUsageTotals & { readonly provider: string })[];
-}
-
-export interface LlmUsageReport extends LlmWindow {
-  readonly bucket_ms: number;
-  readonly series: readonly (LlmUsageTotals & { readonly bucket_ms: number; readonly provider: string; readonly model: string })[];
-}
-
-export interface LlmLatencyRow {
-  readonly provider: string;
-  readonly model: string;
-  readonly calls: number;
-  readonly p50_ms: number;
-  readonly p95_ms: number;
-  readonly p99_ms: number;
-  /** Calls that streamed (the time-to-first-token figures are over these; null when none). */
-  readonly streams: number;
-  readonly ttft_p50_ms: number | null;
-  readonly ttft_p95_ms: number | null;
-  readonly ttft_p99_ms: number | null;
-}
-
-export interface LlmLatencyReport extends LlmWindow {
-  readonly models: readonly LlmLatencyRow[];
-}
-
-export interface LlmErrorsReport extends LlmWindow {
-  readonly total_errors: number;
-  readonly error_rate: number;
-  readonly errors: readonly { readonly error_class: string; readonly provider: string; readonly model: string; readonly count: number }[];
-}
+/** The usage sums every report carries (calls, errors, tokens, cost). */
+export type LlmUsageTotals = Omit<LlmProviderUsage, 'provider'>;
 
 /** Rows as the engines return them (numbers, possibly as numeric strings from older servers). */
 export type Numeric = number | string;

@@ -364,6 +364,147 @@ export interface AnalyticsQuery {
   [k: string]: unknown;
 }
 /**
+ * Failed model calls of one error class, provider and model (an item of LlmErrorsReport.errors).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LlmErrorGroup".
+ */
+export interface LlmErrorGroup {
+  /**
+   * RateLimitError, TimeoutError, AuthenticationError, … as the llm.call event names it
+   */
+  error_class: string;
+  provider: string;
+  model: string;
+  count: number;
+}
+/**
+ * Answer of GET /analytics/llm/errors: failed model calls in the window, in total, as a share of all calls, and grouped by error class, provider and model (most first, at most 100 groups).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LlmErrorsReport".
+ */
+export interface LlmErrorsReport {
+  merchant_id: string;
+  start_ms: number;
+  end_ms: number;
+  total_errors: number;
+  error_rate: number;
+  errors: LlmErrorGroup[];
+}
+/**
+ * Answer of GET /analytics/llm/latency: exact p50/p95/p99 latency and time to first token per provider and model (most calls first).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LlmLatencyReport".
+ */
+export interface LlmLatencyReport {
+  merchant_id: string;
+  start_ms: number;
+  end_ms: number;
+  models: LlmLatencyRow[];
+}
+/**
+ * Latency percentiles of one provider and model (an item of LlmLatencyReport.models), in milliseconds. The time-to-first-token figures are over its streamed calls only, and null when it had none.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LlmLatencyRow".
+ */
+export interface LlmLatencyRow {
+  provider: string;
+  model: string;
+  calls: number;
+  p50_ms: number;
+  p95_ms: number;
+  p99_ms: number;
+  /**
+   * streamed calls (the ones with a time to first token)
+   */
+  streams: number;
+  ttft_p50_ms: number | null;
+  ttft_p95_ms: number | null;
+  ttft_p99_ms: number | null;
+}
+/**
+ * Answer of GET /analytics/llm/overview: the credential merchant's model calls in the window (each provider attempt is one call), their tokens, cost (USD, registry pricing) and error rate, in total and per provider (most calls first). Times are epoch milliseconds.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LlmOverviewReport".
+ */
+export interface LlmOverviewReport {
+  merchant_id: string;
+  start_ms: number;
+  end_ms: number;
+  calls: number;
+  errors: number;
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+  /**
+   * rounded to a millionth of a dollar
+   */
+  cost_usd: number;
+  /**
+   * errors / calls to four decimals; 0 when there are no calls
+   */
+  error_rate: number;
+  avg_latency_ms: number;
+  /**
+   * calls made after at least one provider of the same request failed (fallbackHops > 0)
+   */
+  fallback_calls: number;
+  providers: LlmProviderUsage[];
+}
+/**
+ * Model calls of one provider in the window (an item of LlmOverviewReport.providers). cost_usd is rounded to a millionth of a dollar.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LlmProviderUsage".
+ */
+export interface LlmProviderUsage {
+  provider: string;
+  calls: number;
+  errors: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
+}
+/**
+ * Model calls of one provider and model in one time bucket (an item of LlmUsageReport.series).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LlmUsagePoint".
+ */
+export interface LlmUsagePoint {
+  /**
+   * start of the bucket, epoch milliseconds
+   */
+  bucket_ms: number;
+  provider: string;
+  model: string;
+  calls: number;
+  errors: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
+}
+/**
+ * Answer of GET /analytics/llm/usage: calls, tokens and cost per time bucket, provider and model, in time order. The bucket width follows the window (15m: 1 minute, 1h: 5 minutes, 12h and 1d: 1 hour, 1w: 1 day; a custom window by its span); buckets without calls are absent.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LlmUsageReport".
+ */
+export interface LlmUsageReport {
+  merchant_id: string;
+  start_ms: number;
+  end_ms: number;
+  /**
+   * width of one bucket in milliseconds
+   */
+  bucket_ms: number;
+  series: LlmUsagePoint[];
+}
+/**
  * Body of POST /api-key/create. merchant_id must be the credential's own merchant.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema

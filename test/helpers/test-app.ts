@@ -87,6 +87,8 @@ export async function createTestApp(options: {
   toolkitEnv?: Record<string, string>;
   /** WebSocket chat settings (short heartbeats, small limits in tests). */
   chat?: AppDeps['chat'];
+  /** The store /analytics/* read (default none: those routes answer TE_01); the caller closes it. */
+  analytics?: AppDeps['analytics'];
 } = {}): Promise<TestApp> {
   const config = loadConfig({ ADMIN_SECRET: adminSecret, LOG_LEVEL: 'silent', JWT_SECRET: testJwtSecret, ...options.env });
   const clock = options.clock ?? createManualClock(Date.now());
@@ -111,7 +113,7 @@ export async function createTestApp(options: {
     ...(options.chat !== undefined ? { chat: options.chat } : {}),
     state,
     bus,
-    analytics: undefined,
+    analytics: options.analytics,
     jobs,
     batches,
     clock,
