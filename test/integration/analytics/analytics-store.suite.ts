@@ -206,6 +206,27 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
       expect((await store.llmOverview(query('llm/overview', { range: '1h' }, otherMerchantId))).calls).toBe(0);
     });
 
+    it("counts a batch job's record once when the job ran again later, across a day boundary, at its first time", async () => {
+      const rerunMerchant = 'm_llm_rerun';
+      const midnight = Date.UTC(2026, 10, 20);
+      const base = { id: eventId(950), type: 'llm.call', version: 1, merchantId: rerunMerchant } as const;
+      const payload: LlmCallV1 = { provider: 'openai', model: 'gpt-4o-mini', operation: 'generate', surface: 'batch', inputTokens: 10, outputTokens: 2, costUsd: 0.000003, latencyMs: 80, timeToFirstTokenMs: null, outcome: 'success', errorClass: null, fallbackHops: 0, userId: null, requestId: null, batchId: 'b1', jobId: 'b1:0' };
+      // The worker died after the provider answered: the job ran again a minute later, past midnight,
+      // and republished its record under the same (derived) id; each copy in its own daily partition.
+      await store.insert(mapEventsToAnalyticsRows([{ ...base, occurredAt: midnight - 30_000, payload }]));
+      await store.insert(mapEventsToAnalyticsRows([{ ...base, occurredAt: midnight + 30_000, payload: { ...payload, latencyMs: 90 } }]));
+      const q = (endpoint: AnalyticsEndpoint) => query(endpoint, { range: '1d' }, rerunMerchant);
+      expect(await store.llmOverview(q('llm/overview'))).toMatchObject({ calls: 1, input_tokens: 10, avg_latency_ms: 80, providers: [{ provider: 'openai', calls: 1 }] });
+      expect((await store.llmUsage(q('llm/usage'))).series).toEqual([expect.objectContaining({ bucket_ms: midnight - 3_600_000, calls: 1 })]);
+      expect((await store.llmLatency(q('llm/latency'))).models).toEqual([expect.objectContaining({ calls: 1, p50_ms: 80 })]);
+      // A window holding only the second copy still counts the call once.
+      expect((await store.llmOverview(query('llm/overview', { start_ms: midnight, end_ms: now }, rerunMerchant))).calls).toBe(1);
+      // Retention covers the model calls too: the day before goes as one partition, the rest stays.
+      expect(await store.dropPartitionsBefore(midnight)).toBe(1);
+      expect((await store.llmOverview(q('llm/overview'))).calls).toBe(1);
+      expect((await store.llmOverview(q('llm/overview'))).avg_latency_ms).toBe(90);
+    });
+
     it('answers ping when the engine is up', async () => {
       expect(await store.ping()).toBe(true);
     });

@@ -1,7 +1,11 @@
 import { windowWhere } from './domain-filters-sql.js';
 
 /**
- * Reads over `analytics_llm_calls` for /analytics/llm/*. FINAL collapses re-sent rows by event id.
+ * Reads over `analytics_llm_calls` for /analytics/llm/*, each over the window's calls counted once
+ * per event id (`LIMIT 1 BY event_id`, the earliest copy). FINAL is not enough here: it collapses
+ * rows only when the whole sorting key (merchant, created_at_ms, event id) matches and both sit in
+ * one daily partition, but a batch job run again after a crash republishes its record under the
+ * same derived id at a later time. LIMIT BY runs the same on ClickHouse 18.16 and chDB.
  * Empty aggregates are guarded with `if(count() = 0, 0, …)`: avg and quantiles of no rows are NaN,
  * which neither engine writes as valid JSON.
  *
@@ -17,6 +21,12 @@ import { windowWhere } from './domain-filters-sql.js';
 
 export const llmCalls = '{database:Identifier}.analytics_llm_calls';
 
+/** The merchant's calls in the window, one row per event id (the earliest copy, on both engines alike). */
+const callsOnce = `(SELECT * FROM ${llmCalls}
+  WHERE ${windowWhere}
+  ORDER BY created_at_ms, event_id
+  LIMIT 1 BY event_id)`;
+
 /** The usage sums every read reports (calls, errors, tokens, cost). */
 const usageSums = `count() AS calls,
   countIf(outcome = 'error') AS errors,
@@ -27,18 +37,15 @@ const usageSums = `count() AS calls,
 export const llmTotalsSql = `SELECT ${usageSums},
   if(count() = 0, 0, avg(latency_ms)) AS avg_latency_ms,
   countIf(fallback_hops > 0) AS fallback_calls
-FROM ${llmCalls} FINAL
-WHERE ${windowWhere}`;
+FROM ${callsOnce}`;
 
 export const llmProvidersSql = `SELECT provider, ${usageSums}
-FROM ${llmCalls} FINAL
-WHERE ${windowWhere}
+FROM ${callsOnce}
 GROUP BY provider
 ORDER BY calls DESC, provider`;
 
 export const llmUsageSql = `SELECT intDiv(created_at_ms, {bucket:UInt64}) * {bucket:UInt64} AS bucket_ms, provider, model, ${usageSums}
-FROM ${llmCalls} FINAL
-WHERE ${windowWhere}
+FROM ${callsOnce}
 GROUP BY bucket_ms, provider, model
 ORDER BY bucket_ms, provider, model`;
 
@@ -50,14 +57,13 @@ export const llmLatencySql = `SELECT provider, model, count() AS calls,
   if(countIf(has_ttft = 1) = 0, 0, quantileExactIf(0.5)(ttft_ms, has_ttft = 1)) AS ttft_p50_ms,
   if(countIf(has_ttft = 1) = 0, 0, quantileExactIf(0.95)(ttft_ms, has_ttft = 1)) AS ttft_p95_ms,
   if(countIf(has_ttft = 1) = 0, 0, quantileExactIf(0.99)(ttft_ms, has_ttft = 1)) AS ttft_p99_ms
-FROM ${llmCalls} FINAL
-WHERE ${windowWhere}
+FROM ${callsOnce}
 GROUP BY provider, model
 ORDER BY calls DESC, provider, model`;
 
 export const llmErrorsSql = `SELECT error_class, provider, model, count() AS count
-FROM ${llmCalls} FINAL
-WHERE ${windowWhere} AND outcome = 'error'
+FROM ${callsOnce}
+WHERE outcome = 'error'
 GROUP BY error_class, provider, model
 ORDER BY count DESC, error_class, provider, model
 LIMIT {limit:UInt32}`;
