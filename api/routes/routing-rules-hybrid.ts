@@ -1,16 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SwitchyardError } from '../../src/errors/switchyard-error.js';
-import { createEvent } from '../../src/events/event-envelope.js';
 import type { DecideGatewayRequest, HybridRoutingRequest } from '../../src/generated/schema-types.js';
 import { loadDecisionInputs } from '../../src/merchants/load-decision-inputs.js';
-import { decideGateway } from '../../src/routing/decide-gateway.js';
 import type { ConnectorInfo } from '../../src/rules/index.js';
 import type { AppDeps } from '../app-deps.js';
 import { ref } from '../http-schemas.js';
 import { assertOwnMerchant } from '../plugins/authentication.js';
-import { requestIdOf } from '../request-context.js';
-import { decisionFailureEnvelope } from '../wire/decision-failure-envelope.js';
-import { toDecidedGateway } from '../wire/to-decided-gateway.js';
+import { decideAndPublish, type WireDecision } from './gateway-decision.js';
 import { evaluateResponse, runStaticEvaluation } from './routing-rules-static.js';
 
 /** decision-engine splits `decided_gateway` on ':' into name and (optional) id. */
@@ -70,52 +66,28 @@ export async function hybridRoutingRoute(app: FastifyInstance, deps: AppDeps): P
         (candidates === undefined || candidates === null || candidates.length === 0) && staticConnectors !== undefined
           ? { ...dynamicRequest, eligibleGatewayList: [...new Set(staticConnectors.map((connector) => connector.gateway_name))] }
           : dynamicRequest;
-      const loaded = await loadDecisionInputs(deps.state, narrowed.merchantId);
-      // The static rule's output is the priority logic of the decision when it supplied the candidates.
-      const inputs = narrowed !== dynamicRequest && ruleName !== undefined
-        ? { ...loaded, rule: { name: ruleName, gateways: narrowed.eligibleGatewayList ?? [] } }
-        : loaded;
-      const outcome = await decideGateway(narrowed, inputs, { scores: deps.state.scores, random: deps.random, clock: deps.clock, defaults: deps.routingDefaults });
-      const latencyMs = Math.round(performance.now() - startedAt);
-      const requestId = requestIdOf(request);
+      let result: WireDecision;
+      if (staticRequest === undefined) {
+        // Dynamic only: exactly /decide-gateway, the merchant's active rule included.
+        result = await decideAndPublish(deps, request, dynamicRequest, startedAt);
+      } else {
+        // The static half already evaluated the active rule; it is not applied a second time. When
+        // its output supplied the candidates, it is the decision's priority logic.
+        const loaded = await loadDecisionInputs(deps.state, narrowed.merchantId);
+        const inputs = narrowed !== dynamicRequest && ruleName !== undefined
+          ? { ...loaded, activeRules: [], rule: { name: ruleName, gateways: narrowed.eligibleGatewayList ?? [] } }
+          : { ...loaded, activeRules: [] };
+        result = await decideAndPublish(deps, request, narrowed, startedAt, inputs);
+      }
 
-      if (!outcome.ok) {
-        await deps.bus.publish([
-          createEvent('decision.failed', narrowed.merchantId, {
-            paymentId: narrowed.paymentInfo.paymentId,
-            requestId,
-            errorCode: outcome.failure.kind,
-            errorMessage: outcome.failure.message,
-            stage: 'request_failed',
-          }, deps.clock.now()),
-        ]);
-        if (staticConnectors === undefined || staticConnectors.length === 0) {
-          return reply.code(400).send(decisionFailureEnvelope(outcome.failure, narrowed.merchantId));
-        }
+      if (!result.ok) {
+        if (staticConnectors === undefined || staticConnectors.length === 0) return reply.code(400).send(result.envelope);
         response['dynamic_routing'] = { status: 'fallback', decision: null, fallback_connectors: staticConnectors };
         response['evaluated_connectors'] = staticConnectors;
         return response;
       }
-
-      const decision = outcome.decision;
-      await deps.bus.publish([
-        createEvent('decision.created', narrowed.merchantId, {
-          paymentId: narrowed.paymentInfo.paymentId,
-          requestId,
-          gateway: decision.decidedGateway,
-          routingApproach: decision.routingApproach,
-          gatewayPriorityMap: decision.gatewayPriorityMap === null ? null : { ...decision.gatewayPriorityMap },
-          rankingAlgorithm: narrowed.rankingAlgorithm ?? null,
-          eliminationEnabled: decision.eliminationEnabled,
-          latencyMs,
-          payment: decision.payment,
-          windowDimension: decision.windowDimension,
-          eliminationDimension: decision.eliminationDimension,
-        }, decision.decidedAt),
-      ]);
-      const decided = toDecidedGateway(decision, narrowed.rankingAlgorithm === 'NTW_BASED_ROUTING' ? null : latencyMs);
-      response['dynamic_routing'] = { status: 'success', decision: decided, fallback_connectors: null };
-      response['evaluated_connectors'] = [connectorOf(decision.decidedGateway)];
+      response['dynamic_routing'] = { status: 'success', decision: result.decided, fallback_connectors: null };
+      response['evaluated_connectors'] = [connectorOf(result.decided.decided_gateway)];
       return response;
     },
   );

@@ -338,6 +338,37 @@ describe('routing rules (euclid)', () => {
       expect(ok.json()).toMatchObject({ static_routing: { payment_id: 'p9', status: 'success' }, evaluated_connectors: [adyen] });
     });
 
+    it('decides a dynamic-only request as /decide-gateway does, with the active rule', async () => {
+      const id = await create(advanced);
+      await activate(id);
+      const dynamic = decideBody(merchant, 'hyb-dyn', { eligibleGatewayList: ['stripe', 'adyen', 'checkout'], rankingAlgorithm: 'PL_BASED_ROUTING' }) as { paymentInfo: Record<string, unknown> };
+      const response = await post('/routing/hybrid', { dynamic_routing_request: { ...dynamic, paymentInfo: { ...dynamic.paymentInfo, amount: 150 } } });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toMatchObject({
+        dynamic_routing: {
+          status: 'success',
+          decision: { decided_gateway: 'checkout', routing_approach: 'PRIORITY_LOGIC', priority_logic_tag: 'Card Rule', priority_logic_output: { gws: ['checkout', 'adyen'] } },
+          fallback_connectors: null,
+        },
+        evaluated_connectors: [{ gateway_name: 'checkout', gateway_id: null }],
+      });
+      expect(response.json()).not.toHaveProperty('static_routing');
+      await t.worker.caughtUp();
+      expect(t.events.filter((event) => event.type === 'rule.evaluated').map((event) => (event.payload as { source: string }).source)).toEqual(['decide_gateway']);
+    });
+
+    it('evaluates the active rule once when both halves are given', async () => {
+      await activate(await create({ type: 'priority', data: [adyen, checkout] }));
+      const response = await post('/routing/hybrid', {
+        static_routing_request: { created_by: merchant, parameters: {} },
+        dynamic_routing_request: decideBody(merchant, 'hyb-both', { eligibleGatewayList: [] }),
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      await t.worker.caughtUp();
+      expect(t.events.filter((event) => event.type === 'rule.evaluated').map((event) => (event.payload as { source: string }).source)).toEqual(['hybrid']);
+      expect(t.events.filter((event) => event.type === 'decision.created')).toHaveLength(1);
+    });
+
     it("refuses another merchant's id in either part", async () => {
       const response = await post('/routing/hybrid', { static_routing_request: { created_by: 'intruded', parameters: {} } });
       expect(response.statusCode).toBe(403);

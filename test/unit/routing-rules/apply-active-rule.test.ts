@@ -49,6 +49,49 @@ describe('decisionRuleParameters', () => {
     expect(odd['card_network']).toBeUndefined();
     expect(odd['card_bin']).toBeUndefined();
   });
+
+  it('gives the scalar entries of the metadata JSON as metadata parameters, never under a routing key', () => {
+    const withMetadata = decisionRuleParameters({
+      ...request.paymentInfo,
+      metadata: JSON.stringify({ tier: 'gold', retries: 2, vip: true, currency: 'EUR', nested: { a: 1 }, list: [1] }),
+    });
+    expect(withMetadata['tier']).toEqual({ type: 'metadata_variant', value: { key: 'tier', value: 'gold' } });
+    expect(withMetadata['retries']).toEqual({ type: 'metadata_variant', value: { key: 'retries', value: '2' } });
+    expect(withMetadata['vip']).toEqual({ type: 'metadata_variant', value: { key: 'vip', value: 'true' } });
+    expect(withMetadata['currency']).toEqual({ type: 'enum_variant', value: 'USD' });
+    expect(withMetadata['nested']).toBeUndefined();
+    expect(withMetadata['list']).toBeUndefined();
+    for (const metadata of ['not json', '[1,2]', '{"broken":', null]) {
+      const parameters = decisionRuleParameters({ ...request.paymentInfo, metadata });
+      expect(Object.keys(parameters).sort()).toEqual(Object.keys(decisionRuleParameters(request.paymentInfo)).sort());
+    }
+    const many = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, 'v']));
+    const capped = decisionRuleParameters({ ...request.paymentInfo, metadata: JSON.stringify(many) });
+    expect(Object.keys(capped).filter((key) => key.startsWith('k'))).toHaveLength(64);
+  });
+
+  it('lets a metadata rule decide a payment by its metadata', () => {
+    const tierRule = record({
+      type: 'advanced',
+      data: {
+        globals: {},
+        default_selection: { priority: [gw('stripe')] },
+        rules: [
+          {
+            name: 'Gold tier',
+            routing_type: 'priority',
+            output: { priority: [gw('adyen')] },
+            statements: [{ condition: [{ lhs: 'metadata', comparison: 'equal', value: { type: 'metadata_variant', value: { key: 'tier', value: 'gold' } }, metadata: {} }] }],
+          },
+        ],
+        metadata: null,
+      },
+    });
+    const gold = applyActiveRule({ ...request, paymentInfo: { ...request.paymentInfo, metadata: '{"tier":"gold"}' } }, [tierRule], createSequenceRandom([]));
+    expect(gold.rule).toEqual({ name: 'Gold tier', gateways: ['adyen'] });
+    const silver = applyActiveRule({ ...request, paymentInfo: { ...request.paymentInfo, metadata: '{"tier":"silver"}' } }, [tierRule], createSequenceRandom([]));
+    expect(silver.rule).toEqual({ name: 'algo', gateways: ['stripe'] });
+  });
 });
 
 describe('applyActiveRule', () => {
