@@ -59,6 +59,64 @@ describe('LLM call records', () => {
     expect(records[0]?.timeToFirstTokenMs).toBeLessThanOrEqual(records[0]!.latencyMs);
   });
 
+  it('records a stream that fails after its first chunk as an error, with its time to first token', async () => {
+    const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [{ chunks: ['a', 'b', 'c'], errorAfterChunks: 1, error: new RateLimitError('slow down', 'openai', 20) }]);
+    const records: LlmCallRecord[] = [];
+    const result = await recordingService(scriptedCatalog({ openai }), records).stream({ input: { text: 'x' }, provider: 'openai' });
+    await expect(async () => {
+      for await (const _ of result.stream) void _;
+    }).rejects.toThrow('slow down');
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ operation: 'stream', outcome: 'error', errorClass: 'RateLimitError', fallbackHops: 0 });
+    expect(records[0]?.timeToFirstTokenMs).toBeGreaterThan(0);
+  });
+
+  it('records a stream its consumer leaves early as cancelled', async () => {
+    const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [{ chunks: ['a', 'b', 'c'] }]);
+    const records: LlmCallRecord[] = [];
+    const result = await recordingService(scriptedCatalog({ openai }), records).stream({ input: { text: 'x' }, attribution: { merchantId: 'm1', surface: 'sse' } });
+    for await (const _ of result.stream) break;
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ operation: 'stream', outcome: 'error', errorClass: 'Cancelled', attribution: { merchantId: 'm1' } });
+    expect(records[0]?.timeToFirstTokenMs).toBeGreaterThan(0);
+  });
+
+  it('records the failed opening of a stream and the provider that took over, one hop later', async () => {
+    const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [{ error: new RateLimitError('slow down', 'openai', 20) }]);
+    const anthropic = new ScriptedLanguageModel('anthropic', 'claude-3-haiku', [{ chunks: ['h', 'i'] }]);
+    const records: LlmCallRecord[] = [];
+    const result = await recordingService(scriptedCatalog({ openai, anthropic }), records).stream({ input: { text: 'x' } });
+    for await (const _ of result.stream) void _;
+    expect(records.map((r) => [r.provider, r.operation, r.outcome, r.fallbackHops])).toEqual([
+      ['openai', 'stream', 'error', 0],
+      ['anthropic', 'stream', 'success', 1],
+    ]);
+    // The failed opening never produced a chunk: it has no time to first token.
+    expect(records[0]?.timeToFirstTokenMs).toBeUndefined();
+    expect(records[1]?.timeToFirstTokenMs).toBeGreaterThan(0);
+  });
+
+  it('never fails a stream because the recorder throws', async () => {
+    const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [{ chunks: ['still ', 'here'] }]);
+    const told: unknown[] = [];
+    const service = new GenerationService({
+      catalog: scriptedCatalog({ openai }),
+      tools: async () => [],
+      telemetry: () => noTelemetry,
+      notice: new DeprecationNotice(() => undefined),
+      evaluation: { timeoutMs: 1000 },
+      recordCall: () => {
+        throw new Error('bus exploded');
+      },
+      onRecorderError: (error) => told.push(error),
+    });
+    const result = await service.stream({ input: { text: 'x' } });
+    let text = '';
+    for await (const chunk of result.stream) text += chunk.content;
+    expect(text).toBe('still here');
+    expect(told).toEqual([expect.objectContaining({ message: 'bus exploded' })]);
+  });
+
   it('records the evaluation judge as its own call', async () => {
     const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [{ text: 'four' }, { text: '{"relevance":9,"accuracy":9,"completeness":9,"overall":9,"reasoning":"fine"}' }]);
     const records: LlmCallRecord[] = [];
