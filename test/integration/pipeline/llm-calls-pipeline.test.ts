@@ -6,6 +6,8 @@ import { startServer, type RunningServer } from '../../../api/server.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion, chatCompletionStream, chatError } from '../../fixtures/providers/openai-wire.js';
+import { llmCallPublisher } from '../../../src/generation/publish-llm-calls.js';
+import { NeuroLink } from '../../../src/toolkit/neurolink.js';
 import { call, createMerchant, createPipelineNamespace, deletePipelineNamespace, pipelineEnv, readReport, type PipelineNamespace } from './pipeline-harness.js';
 import { createPinoSink } from './pino-sink.js';
 
@@ -73,6 +75,24 @@ for (const distributed of [false, true]) {
 
       const errors = await report('/analytics/llm/errors?range=1h', (response) => response.status === 200);
       expect(errors.body).toMatchObject({ total_errors: 1, error_rate: 0.2, errors: [{ error_class: 'RateLimitError', provider: 'openai', model: 'gpt-4o-mini', count: 1 }] });
+    });
+
+    it('shows the calls of a library NeuroLink whose onCall publishes on the bus', async () => {
+      // The library surface: the caller's own NeuroLink, its records published on the service's
+      // bus (in-process memory bus, or Kafka), written by the sink and read over HTTP.
+      const libraryMerchant = `${merchantId}-library`;
+      const libraryAuth = await createMerchant(server!.url, libraryMerchant);
+      const neurolink = new NeuroLink({
+        cwd: mkdtempSync(join(tmpdir(), 'sytest-llm-library-')),
+        env: { OPENAI_API_KEY: 'sk-library', OPENAI_BASE_URL: `${provider.url}/v1` },
+        builtInTools: [],
+        onCall: llmCallPublisher(server!.runtime.bus),
+      });
+      const result = await neurolink.generate({ input: { text: 'from the library' }, disableTools: true, attribution: { merchantId: libraryMerchant, requestId: 'lib-1' } });
+      expect(result.content).toBe('ok');
+      const overview = await readReport(server!, { distributed, auth: libraryAuth }, '/analytics/llm/overview?range=1h', (response) => response.status === 200 && response.body.calls === 1);
+      expect(overview.body).toMatchObject({ merchant_id: libraryMerchant, calls: 1, errors: 0, input_tokens: 100, output_tokens: 20, providers: [{ provider: 'openai', calls: 1 }] });
+      expect(overview.body.cost_usd).toBeGreaterThan(0);
     });
 
     it("keeps another merchant's calls out and refuses malformed parameters", async () => {
