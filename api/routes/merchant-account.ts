@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { generateApiKey } from '../../src/auth/api-key.js';
 import { matchesAdminSecret } from '../../src/auth/admin-secret.js';
 import { SwitchyardError } from '../../src/errors/switchyard-error.js';
+import { unattributedMerchant } from '../../src/generation/publish-llm-calls.js';
 import type { DebitRoutingToggle, MerchantAccountCreate } from '../../src/generated/schema-types.js';
 import { legacyDeciderInput } from '../../src/merchants/legacy-decider-input.js';
 import type { AppDeps } from '../app-deps.js';
@@ -30,6 +31,10 @@ export async function merchantAccountRoutes(app: FastifyInstance, deps: AppDeps 
         throw new SwitchyardError('SY_AUTH_INVALID_ADMIN_SECRET', { message: `Invalid or missing ${deps.adminSecretHeader} header` });
       }
       const body = request.body;
+      // Reserved: model calls made for no merchant are recorded under it, and no credential may read them.
+      if (body.merchant_id === unattributedMerchant) {
+        throw new SwitchyardError('SY_REQUEST_INVALID', { message: `merchant_id ${unattributedMerchant} is reserved` });
+      }
       const now = deps.clock.now();
       const created = await deps.state.merchants.create({
         merchantId: body.merchant_id,

@@ -6,13 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpSchemas } from '../../api/http-schemas.js';
 import { createChdbAnalyticsStore } from '../../src/adapters/chdb/chdb-analytics-store.js';
 import type { CallAttribution, LlmCallRecord } from '../../src/generation/llm-call-record.js';
-import { llmCallPublisher } from '../../src/generation/publish-llm-calls.js';
+import { llmCallPublisher, unattributedMerchant } from '../../src/generation/publish-llm-calls.js';
 import { silentLogger } from '../../src/logging/logger.js';
 import type { AnalyticsStore } from '../../src/ports/analytics-store.js';
 import { createManualClock } from '../../src/time/clock.js';
 import * as analyticsSink from '../../workers/analytics-sink.js';
 import type { WorkerHandle } from '../../workers/worker-handle.js';
-import { createMerchant, createTestApp, signUp, withKey, withToken, type TestApp } from '../helpers/test-app.js';
+import { adminSecret, createMerchant, createTestApp, signUp, withKey, withToken, type TestApp } from '../helpers/test-app.js';
 
 /**
  * GET /analytics/llm/{overview,usage,latency,errors} over the embedded analytics store (chDB):
@@ -187,6 +187,12 @@ describe('GET /analytics/llm/*', () => {
       expect(response.status, route).toBe(403);
       expect((await get(`/analytics/llm/${route}?merchant_id=${merchantA}`, keyA)).status, route).toBe(200);
     }
+  });
+
+  it('keeps the placeholder merchant of unattributed calls out of reach: no merchant may take its id', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/merchant-account/create', headers: { 'x-admin-secret': adminSecret }, payload: { merchant_id: unattributedMerchant } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'TE_03', message: `merchant_id ${unattributedMerchant} is reserved` });
   });
 
   it('answers a session token for the merchant as it answers its API key', async () => {
