@@ -3,10 +3,12 @@
 // (mixed enum / number / comparison-array / str / metadata conditions, nested statements, priority
 // and volume-split outputs):
 //   1. in-process, one core: parsed and compiled once, then a rotating set of parameter maps is
-//      evaluated for DURATION seconds (default 5);
+//      evaluated for DURATION seconds (default 5) or MAX_EVALUATIONS (default 50,000,000), whichever
+//      comes first;
 //   2. over HTTP: `switchyard serve` (embedded) on 127.0.0.1, the algorithm created and activated
 //      through /routing/create and /routing/activate, then POST /routing/evaluate at CONNECTIONS
-//      (default 32) for HTTP_DURATION seconds (default 10). HTTP=0 skips this part.
+//      (default 32) for HTTP_DURATION seconds (default 10) or MAX_REQUESTS (default 500,000),
+//      whichever comes first. HTTP=0 skips this part.
 // Each part prints one JSON line: evaluations/s plus the mix of outcomes (matched rule vs default).
 // Needs the build output: `npm run build` (imports from dist/src/rules, spawns dist/cli/main.js).
 import autocannon from 'autocannon';
@@ -17,6 +19,7 @@ import { validateEvaluationParameters } from '../dist/src/rules/validate-evaluat
 import { mathRandom } from '../dist/src/routing/random-source.js';
 
 const duration = Number(process.env.DURATION ?? 5);
+const maxEvaluations = Number(process.env.MAX_EVALUATIONS ?? 50_000_000);
 const RULES = 50;
 
 const methods = ['card', 'wallet', 'pay_later', 'bank_redirect', 'upi'];
@@ -101,7 +104,7 @@ defaulted = 0;
 const started = process.hrtime.bigint();
 const deadline = started + BigInt(Math.round(duration * 1e9));
 let evaluations = 0;
-while (process.hrtime.bigint() < deadline) {
+while (process.hrtime.bigint() < deadline && evaluations < maxEvaluations) {
   run(10_000);
   evaluations += 10_000;
 }
@@ -126,6 +129,7 @@ if (process.env.HTTP !== '0') await benchOverHttp();
 async function benchOverHttp() {
   const httpDuration = Number(process.env.HTTP_DURATION ?? 10);
   const connections = Number(process.env.CONNECTIONS ?? 32);
+  const maxRequests = Number(process.env.MAX_REQUESTS ?? 500_000);
   const service = await spawnService();
   try {
     const merchant = `rules_bench_${Date.now()}`;
@@ -135,27 +139,31 @@ async function benchOverHttp() {
     await json(service.url, '/routing/activate', { created_by: merchant, routing_algorithm_id: rule.rule_id }, headers);
     const bodies = wireParameterSets.map((parameters, i) => JSON.stringify({ created_by: merchant, payment_id: `pay_${i}`, parameters }));
     let next = 0;
-    const load = (seconds) =>
+    // Bounded both ways: `duration` in time, `maxOverallRequests` in count.
+    const load = (seconds, requests) =>
       autocannon({
         url: `${service.url}/routing/evaluate`,
         method: 'POST',
         connections,
         duration: seconds,
+        maxOverallRequests: requests,
         headers,
         requests: [{ setupRequest: (request) => ({ ...request, body: bodies[next++ & 1023] }) }],
       });
     process.stderr.write(`warming up ${service.url}…\n`);
-    await load(2);
+    await load(2, Math.max(1, Math.round(maxRequests / 5)));
     process.stderr.write(`measuring /routing/evaluate for ${httpDuration}s at ${connections} connections…\n`);
-    const result = await load(httpDuration);
+    const httpStarted = performance.now();
+    const result = await load(httpDuration, maxRequests);
+    const httpSeconds = (performance.now() - httpStarted) / 1000;
     console.log(
       JSON.stringify({
         benchmark: 'rules-evaluate-http',
         rules: RULES,
-        seconds: httpDuration,
+        seconds: Number(httpSeconds.toFixed(2)),
         connections,
         evaluations: result.requests.total,
-        evaluations_per_second: Math.round(result.requests.average),
+        evaluations_per_second: Math.round(result.requests.total / httpSeconds),
         latency_ms: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
         errors: result.errors + result.non2xx,
         reference_per_second: 389,
