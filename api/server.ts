@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
 import { createBatchService, startGenerationWorker, type BatchWiring } from '../cli/create-batch-service.js';
 import { createRuntime, runtimeDefaults, type Runtime } from '../cli/create-runtime.js';
-import { createToolkit, type ToolkitWiring } from '../cli/create-toolkit.js';
+import { createToolkit, serviceToolFilesRoot, type ToolkitWiring } from '../cli/create-toolkit.js';
 import { llmCallPublisher } from '../src/generation/publish-llm-calls.js';
 import type { Config } from '../src/config/load-config.js';
 import * as analyticsSink from '../workers/analytics-sink.js';
@@ -31,11 +31,13 @@ export interface StartServerOptions {
 }
 
 export async function startServer(config: Config, logger: PinoLogger, options: StartServerOptions = {}): Promise<RunningServer> {
+  // Before any adapter opens: file tools reaching DATA_DIR or .env fail fast, naming TOOL_FILES_DIR.
+  const toolFilesRoot = serviceToolFilesRoot(config, options.toolkit?.cwd);
   // Before any adapter opens: a distributed start without a shared JWT secret fails fast, naming JWT_SECRET.
   const tokens = await resolveTokenConfig(config, logger);
   const runtime = await createRuntime(config, logger);
   const readiness = createReadiness();
-  const { toolkit, models } = createToolkit({ ...options.toolkit, logger, onCall: llmCallPublisher(runtime.bus, { logger: logger.child({ component: 'llm-calls' }) }) });
+  const { toolkit, models } = createToolkit({ ...options.toolkit, toolFilesRoot, logger, onCall: llmCallPublisher(runtime.bus, { logger: logger.child({ component: 'llm-calls' }) }) });
   const batchWiring: BatchWiring = { state: runtime.state, jobs: runtime.jobs, models: toolkit, clock: runtimeDefaults.clock, logger };
   const batches = createBatchService(config, batchWiring);
   const app = await buildApp(config, { ...runtimeDefaults, toolkit, models, surfaces: options.surfaces ?? 'all', state: runtime.state, bus: runtime.bus, analytics: runtime.analytics, jobs: runtime.jobs, batches, readiness, logger, tokens });

@@ -1,9 +1,15 @@
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Logger as PinoLogger } from 'pino';
 import type { ProviderOverrides } from '../src/adapters/llm/provider-definition.js';
+import type { Config } from '../src/config/load-config.js';
 import type { ToolkitEnv } from '../src/config/load-toolkit-env.js';
+import { SwitchyardError } from '../src/errors/switchyard-error.js';
 import type { LlmCallRecorder } from '../src/generation/llm-call-record.js';
 import { loadDefaultModelRegistry, type DynamicModelRegistry } from '../src/generation/models/dynamic-model-registry.js';
+import { isInside } from '../src/generation/tools/sandbox-path.js';
 import { NeuroLink } from '../src/toolkit/neurolink.js';
+import { defaultBuiltInTools } from '../src/toolkit/toolkit-defaults.js';
 
 export interface ToolkitWiring {
   readonly logger: PinoLogger;
@@ -14,6 +20,12 @@ export interface ToolkitWiring {
   readonly providerOverrides?: ProviderOverrides;
   /** Where every model call's record goes (the `llm.call` publisher). */
   readonly onCall?: LlmCallRecorder;
+  /**
+   * The only directory the built-in file tools reach (default `cwd`, as the library does for a
+   * local user). The service passes `serviceToolFilesRoot(config)`: its callers are merchants, and
+   * its working directory holds `.env` and, by default, `DATA_DIR` (the JWT secret, the state).
+   */
+  readonly toolFilesRoot?: string;
 }
 
 export interface Toolkit {
@@ -35,7 +47,34 @@ export function createToolkit(wiring: ToolkitWiring): Toolkit {
     ...(wiring.env !== undefined ? { env: wiring.env } : {}),
     ...(wiring.providerOverrides !== undefined ? { providerOverrides: wiring.providerOverrides } : {}),
     ...(wiring.onCall !== undefined ? { onCall: wiring.onCall } : {}),
+    ...(wiring.toolFilesRoot !== undefined ? { builtInTools: defaultBuiltInTools(wiring.toolFilesRoot) } : {}),
     warn: (notice) => wiring.logger.warn({ notice }, 'toolkit deprecation notice'),
   });
   return { toolkit, models };
+}
+
+/**
+ * The service's file-tool directory: `TOOL_FILES_DIR`, else `<DATA_DIR>/tool-files`, created
+ * (0700) if missing. Refused at start when it would contain the data directory or a working
+ * directory (`.env`): a model asked by any merchant could then read the JWT secret or provider keys.
+ */
+export function serviceToolFilesRoot(config: Pick<Config, 'dataDir' | 'toolFilesDir'>, toolkitCwd: string = process.cwd()): string {
+  const root = resolve(config.toolFilesDir ?? join(config.dataDir, 'tool-files'));
+  const secrets = [
+    { path: resolve(config.dataDir), what: 'the data directory (DATA_DIR)' },
+    { path: resolve(toolkitCwd), what: 'the working directory (where .env is read)' },
+    { path: process.cwd(), what: 'the working directory (where .env is read)' },
+  ];
+  const refuse = (held: string, what: string) => {
+    throw new SwitchyardError('SY_CONFIG_INVALID', {
+      message: `invalid configuration: TOOL_FILES_DIR (toolFilesDir) ${root} contains ${what} ${held}; point it at a directory of its own`,
+      details: { problems: [`TOOL_FILES_DIR (toolFilesDir) must not contain ${what}`] },
+    });
+  };
+  for (const secret of secrets) if (isInside(root, secret.path)) refuse(secret.path, secret.what);
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  // Again on real paths: a symlinked TOOL_FILES_DIR must not lead around the check above.
+  const real = realpathSync(root);
+  for (const secret of secrets) if (existsSync(secret.path) && isInside(real, realpathSync(secret.path))) refuse(secret.path, secret.what);
+  return real;
 }

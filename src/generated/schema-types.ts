@@ -10,6 +10,10 @@ export interface SwitchyardConfig {
   port: number;
   host: string;
   dataDir: string;
+  /**
+   * the only directory the service's built-in file tools (readFile, listDirectory, searchFiles, writeFile) reach for its callers; default <dataDir>/tool-files. It must not contain the data directory or the working directory (where .env is read): those hold secrets
+   */
+  toolFilesDir?: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /**
    * log every request at info (off by default: request logging halves decide throughput)
