@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../src/events/event-envelope.js';
-import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../fixtures/providers/fake-http-server.js';
+import { sseBody, startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../fixtures/providers/fake-http-server.js';
 import { chatCompletion, chatCompletionStream, chatError } from '../fixtures/providers/openai-wire.js';
 import { createMerchant, createTestApp, logIn, signUp, withKey, withToken, type TestApp } from '../helpers/test-app.js';
 
@@ -25,11 +25,24 @@ function lastUserText(request: RecordedRequest): string {
   return typeof content === 'string' ? content : JSON.stringify(content);
 }
 
+/** Answers held back until the test ends (a provider that never answers within the call's timeout). */
+const held: (() => void)[] = [];
+
+/** OpenAI's mid-stream failure: a chunk, then an `error` object in place of the next chunk. */
+function streamBrokenMidway(model: string) {
+  const chunk = { id: 'chatcmpl-mid-1', object: 'chat.completion.chunk', created: 1_732_000_000, model, choices: [{ index: 0, delta: { role: 'assistant', content: 'Half an ans' }, logprobs: null, finish_reason: null }] };
+  const failure = { error: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', param: null, code: null } };
+  return { status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8' }, body: sseBody([chunk, failure]) };
+}
+
 function openAiLike(request: RecordedRequest) {
   const body = request.body as ChatBody;
   const text = lastUserText(request);
   if (text.includes('rate me')) return chatError('rate-limited');
   if (text.includes('crash')) return chatError('server-error');
+  if (text.includes('revoked key')) return chatError('unauthorized');
+  if (text.includes('hang')) return new Promise<ReturnType<typeof chatError>>((resolve) => held.push(() => resolve(chatError('server-error'))));
+  if (text.includes('break midway') && body.stream === true) return streamBrokenMidway(body.model);
   if (body.stream === true) return chatCompletionStream({ model: body.model, deltas: ['Four', ', ', 'of course.'], usage: { promptTokens: 11, completionTokens: 4 } });
   return chatCompletion({ model: body.model, content: 'Four.', usage: { promptTokens: 15, completionTokens: 2 } });
 }
@@ -39,7 +52,10 @@ let provider: FakeHttpServer;
 beforeAll(async () => {
   provider = await startFakeHttpServer(openAiLike);
 });
-afterAll(async () => provider.close());
+afterAll(async () => {
+  for (const release of held.splice(0)) release();
+  await provider.close();
+});
 
 describe('generation over HTTP', () => {
   let t: TestApp;
@@ -127,6 +143,21 @@ describe('generation over HTTP', () => {
       expect(response.json()).toMatchObject({ success: false, code: 'PROVIDER_ERROR', provider: 'openai' });
     });
 
+    it("answers a provider's refusal of this service's key with 502 AUTHENTICATION (the operator's key, not the caller's)", async () => {
+      const response = await generate({ input: { text: 'revoked key' }, provider: 'openai', disableTools: true });
+      expect(response.statusCode).toBe(502);
+      expect(response.json()).toMatchObject({ success: false, code: 'AUTHENTICATION', provider: 'openai' });
+      expect(response.body).not.toContain('sk-http-fake');
+    });
+
+    it('answers 504 TIMEOUT when the provider does not answer within the timeout', async () => {
+      const response = await generate({ input: { text: 'hang on' }, provider: 'openai', disableTools: true, timeout: '300ms' });
+      expect(response.statusCode).toBe(504);
+      expect(response.json()).toMatchObject({ success: false, code: 'TIMEOUT' });
+      const [event] = await llmEvents();
+      expect(event?.payload).toMatchObject({ outcome: 'error', errorClass: 'TimeoutError' });
+    });
+
     it('answers 503 naming the variable when the provider asked for has no credentials here', async () => {
       const response = await generate({ input: { text: 'x' }, provider: 'anthropic' });
       expect(response.statusCode).toBe(503);
@@ -167,6 +198,20 @@ describe('generation over HTTP', () => {
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toMatch(/^text\/plain/);
       expect(response.body).toBe('Four, of course.');
+    });
+
+    it('ends a stream that fails after it started with an error event, and records the failure', async () => {
+      const response = await t.app.inject({ method: 'POST', url: '/api/stream', headers: withKey(key), payload: { input: { text: 'break midway' }, provider: 'openai', disableTools: true } });
+      expect(response.statusCode).toBe(200);
+      const events = parseSse(response.body);
+      expect(events[0]).toMatchObject({ event: 'data', data: { type: 'start' } });
+      expect(events.filter((e) => e.data['type'] === 'chunk').map((e) => e.data['content']).join('')).toBe('Half an ans');
+      const last = events.at(-1);
+      expect(last).toMatchObject({ event: 'error', data: { type: 'error', code: 'PROVIDER_ERROR', streamId: events[0]?.data['streamId'] } });
+      expect(last?.data['error']).toEqual(expect.stringContaining('server had an error'));
+      expect(events.some((e) => e.event === 'complete')).toBe(false);
+      const [record] = await llmEvents();
+      expect(record?.payload).toMatchObject({ operation: 'stream', surface: 'sse', outcome: 'error' });
     });
 
     it('answers a refused request with a JSON error, not a stream', async () => {
