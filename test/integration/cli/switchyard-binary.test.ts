@@ -41,6 +41,15 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Whether `port` can be listened on now (a default-port test needs the port itself). */
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
 /** Starts a long-running command and resolves once `path` answers 200; `stop` sends SIGTERM and resolves with the exit code. */
 async function serving(args: readonly string[], port: number, path: string, env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [cliEntry, ...args], { cwd: cliWorkDir(), env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -130,6 +139,23 @@ describe('the switchyard binary', () => {
       expect((await fetch(`${server.url}/models/resolve/cheapest`)).status).toBe(200);
     } finally {
       expect(await server.stop()).toBe(0);
+    }
+  });
+
+  it('listens on 9876 for `serve --only generation` and on 3001 for `models serve` when no port is given', async (context) => {
+    // Another process holding a default port is the machine's state, not a failure of the defaults.
+    if (!(await portIsFree(9876)) || !(await portIsFree(3001))) context.skip();
+    const generation = await serving(['serve', '--only', 'generation'], 9876, '/health/ready', { DATA_DIR: cliWorkDir(), ADMIN_SECRET: 'default-port-secret' });
+    try {
+      expect((await fetch(`${generation.url}/api/status`)).status).toBe(401);
+    } finally {
+      expect(await generation.stop()).toBe(0);
+    }
+    const models = await serving(['models', 'serve'], 3001, '/health');
+    try {
+      expect(((await (await fetch(`${models.url}/models`)).json()) as { count: number }).count).toBeGreaterThan(5);
+    } finally {
+      expect(await models.stop()).toBe(0);
     }
   });
 
