@@ -39,13 +39,24 @@ export async function mcpRoutes(app: FastifyInstance, deps: McpRouteDeps): Promi
       },
       config: guard,
     },
-    async (request) => {
+    async (request, reply) => {
       const { serverName, toolName, params = {} } = request.body;
       if (!deps.toolkit.listMCPServers().some((server) => server.id === serverName)) {
         throw new MCPConfigurationError(`Unknown MCP server "${serverName}": add it to .mcp-config.json or with switchyard mcp add`, serverName);
       }
+      // A caller that goes away cancels the tool call (MCP notifications/cancelled) instead of leaving it running.
+      const cancel = new AbortController();
+      const onClose = () => {
+        if (!reply.raw.writableFinished) cancel.abort(new Error('client disconnected'));
+      };
+      reply.raw.once('close', onClose);
       const started = performance.now();
-      const result = await deps.toolkit.executeMCPTool(serverName, toolName, params as Record<string, unknown>);
+      let result;
+      try {
+        result = await deps.toolkit.executeMCPTool(serverName, toolName, params as Record<string, unknown>, { signal: cancel.signal });
+      } finally {
+        reply.raw.off('close', onClose);
+      }
       request.log.info({ serverName, toolName, ms: Math.round(performance.now() - started) }, 'mcp tool executed');
       return { success: true, serverName, toolName, output: result.text, content: result.content, ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}), timestamp: now().toISOString() };
     },

@@ -82,6 +82,36 @@ describe('/api/mcp with a connected MCP server', () => {
     }
   });
 
+  it('cancels the tool call when the caller goes away', async () => {
+    const calls: { readonly signal: AbortSignal | undefined; readonly settled: Promise<unknown> }[] = [];
+    let markStarted!: () => void;
+    const started = new Promise<void>((resolve) => (markStarted = resolve));
+    const original = toolkit.executeMCPTool.bind(toolkit);
+    toolkit.executeMCPTool = (serverId, toolName, params, options) => {
+      const call = original(serverId, toolName, params, options);
+      calls.push({ signal: options?.signal, settled: call.then(() => 'answered', (error: unknown) => error) });
+      markStarted();
+      return call;
+    };
+    try {
+      const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const client = new AbortController();
+      const request = fetch(`${base}/api/mcp/execute`, { method: 'POST', headers: { 'content-type': 'application/json', ...withKey(key) }, body: JSON.stringify({ serverName: 'echo', toolName: 'slow', params: { ms: 600_000 } }), signal: client.signal }).catch((error: unknown) => error);
+      await started;
+      client.abort();
+      await request;
+      const [call] = calls;
+      // Without the cancellation the slow tool would hold the call for ten minutes and the test would time out here.
+      const outcome = await call?.settled;
+      expect(call?.signal?.aborted).toBe(true);
+      expect(String(outcome)).toContain('was aborted');
+      // The server is still there for the next caller.
+      expect((await execute({ serverName: 'echo', toolName: 'echo', params: { text: 'still here' } })).json()).toMatchObject({ output: 'still here' });
+    } finally {
+      toolkit.executeMCPTool = original;
+    }
+  });
+
   it('needs a credential', async () => {
     const response = await t.app.inject({ method: 'POST', url: '/api/mcp/execute', payload: { serverName: 'echo', toolName: 'echo', params: { text: 'x' } } });
     expect(response.statusCode).toBe(401);

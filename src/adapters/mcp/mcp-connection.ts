@@ -201,11 +201,12 @@ export class McpConnection {
         ...(options.signal ? { signal: options.signal } : {}),
       });
     } catch (error) {
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-        throw new MCPToolError(`MCP tool "${name}" on "${this.serverId}" timed out after ${timeoutMs} ms`, this.serverId, name, error);
-      }
+      // First: the SDK reports a cancellation by the caller's signal as a RequestTimeout McpError too.
       if (options.signal?.aborted) {
         throw new MCPToolError(`MCP tool "${name}" on "${this.serverId}" was aborted`, this.serverId, name, error);
+      }
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        throw new MCPToolError(`MCP tool "${name}" on "${this.serverId}" timed out after ${timeoutMs} ms`, this.serverId, name, error);
       }
       // Anything but a JSON-RPC error answer (fetch failures, HTTP status errors, a closed pipe)
       // means the server was not reached, whatever the tool.
