@@ -293,6 +293,39 @@ describe('generation over HTTP', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  it('documents every generation, MCP and model route with its tag, its credentials and its body or query', async () => {
+    const t = await createTestApp();
+    try {
+      type Operation = { tags?: string[]; security?: unknown[]; requestBody?: unknown; parameters?: { name: string }[]; description?: string };
+      const spec = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, Operation>> };
+      const routes: [string, string, string][] = [
+        ['post', '/api/generate', 'Generation'],
+        ['post', '/api/stream', 'Generation'],
+        ['get', '/api/status', 'Generation'],
+        ['get', '/api/mcp/tools', 'MCP'],
+        ['post', '/api/mcp/execute', 'MCP'],
+        ['get', '/api/mcp/status', 'MCP'],
+        ['get', '/api/mcp/servers', 'MCP'],
+        ['get', '/models', 'Models'],
+        ['get', '/models/search', 'Models'],
+        ['get', '/models/provider/{provider}', 'Models'],
+        ['get', '/models/resolve/{alias}', 'Models'],
+      ];
+      for (const [method, path, tag] of routes) {
+        const operation = spec.paths[path]?.[method];
+        expect(operation?.tags, `${method} ${path}`).toEqual([tag]);
+        expect(operation?.security, `${method} ${path}`).toEqual([{ BearerAuth: [] }, { ApiKeyAuth: [] }]);
+        expect(operation?.requestBody !== undefined, `${method} ${path}`).toBe(method === 'post');
+      }
+      expect(spec.paths['/models/search']?.['get']?.parameters?.map((parameter) => parameter.name)).toEqual(expect.arrayContaining(['capability', 'maxPrice', 'provider']));
+      expect(spec.paths['/api/stream']?.['post']?.description).toContain('`complete`');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('POST /api/stream when the client goes away', () => {
   let upstream: Server;
   let upstreamUrl: string;
