@@ -38,6 +38,17 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
   const runtime = await createRuntime(config, logger);
   const readiness = createReadiness();
   const { toolkit, models } = createToolkit({ ...options.toolkit, toolFilesRoot, logger, onCall: llmCallPublisher(runtime.bus, { logger: logger.child({ component: 'llm-calls' }) }) });
+  // The service's MCP servers are the operator's `.mcp-config.json` (as NeuroLink's demo server read
+  // it): connected now, so /api/mcp/* and generate calls have their tools. A server that fails to
+  // connect is reported (GET /api/mcp/servers, the log) and does not stop the start.
+  // A malformed file stops the start, naming it, like a bad environment variable.
+  const mcp = await toolkit.loadMCPConfig().catch(async (error: unknown) => {
+    await toolkit.close();
+    await runtime.close();
+    throw error;
+  });
+  if (mcp.connected.length > 0) logger.info({ connected: mcp.connected }, 'MCP servers from .mcp-config.json connected');
+  if (mcp.failed.length > 0) logger.warn({ failed: mcp.failed }, 'MCP servers from .mcp-config.json failed to connect');
   const batchWiring: BatchWiring = { state: runtime.state, jobs: runtime.jobs, models: toolkit, clock: runtimeDefaults.clock, logger };
   const batches = createBatchService(config, batchWiring);
   const app = await buildApp(config, { ...runtimeDefaults, toolkit, models, surfaces: options.surfaces ?? 'all', state: runtime.state, bus: runtime.bus, analytics: runtime.analytics, jobs: runtime.jobs, batches, readiness, logger, tokens });
@@ -74,6 +85,7 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
         for (const worker of jobWorkers) await closeWorker(worker);
         await runtime.drainBus(); // every published event is handled (in-process) or flushed to the broker
         for (const worker of eventWorkers) await closeWorker(worker);
+        await toolkit.close().catch((error: unknown) => logger.error({ err: error }, 'MCP connections did not close cleanly'));
         await runtime.close();
         logger.info({}, 'shutdown complete');
       })();
