@@ -43,6 +43,7 @@ export interface GenerateOptions {
   readonly input?: { readonly text: string };
   /** @deprecated Legacy call form; use `input: { text }`. Warned about once per process. */
   readonly prompt?: string;
+  /** Validated (`text`, `structured` or `json`); `schema` is what asks the model for structured output. */
   readonly output?: { readonly format?: 'text' | 'structured' | 'json' };
   /** A provider kind, an alias (`claude`, `gemini`…) or `auto`. */
   readonly provider?: AIProviderName | string;
@@ -84,7 +85,11 @@ export interface GenerateOptions {
 export interface StreamOptions extends GenerateOptions {
   readonly output?: {
     readonly format?: 'text' | 'structured' | 'json';
-    /** Accepted for compatibility; chunks are passed on as the provider sends them. */
+    /**
+     * `chunkSize` (integer 1..1048576): provider deltas longer than this many characters are cut
+     * into several chunks. `bufferSize` (same bounds) and `enableProgress` are validated and
+     * accepted for compatibility; chunks are never held back to fill a buffer.
+     */
     readonly streaming?: { readonly chunkSize?: number; readonly bufferSize?: number; readonly enableProgress?: boolean };
   };
 }

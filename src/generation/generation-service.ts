@@ -174,7 +174,9 @@ export class GenerationService {
     const client = this.deps.catalog.createClient(link.provider, link.model);
     const offered = request.disableTools || !client.supportsTools ? [] : mergeTools(request.extraTools, await this.deps.tools());
     const tools = telemetry.enabled ? offered.map((tool) => observeTool(tool, telemetry, this.clock)) : offered;
-    const deadline = new CallDeadline(request.timeoutMs, request.abortSignal, client.provider, operation);
+    // The caller's timeout wins; otherwise the provider's own default (a local runner's 5 minutes).
+    const timeoutMs = request.timeoutMs ?? this.deps.catalog.defaultTimeoutMs?.(link.provider);
+    const deadline = new CallDeadline(timeoutMs, request.abortSignal, client.provider, operation);
     const call: ModelCallRequest = {
       messages: request.messages,
       ...(request.system !== undefined ? { system: request.system } : {}),

@@ -16,6 +16,10 @@ export const DEFAULT_MAX_STEPS = 5;
 export const MAX_MAX_STEPS = 20;
 /** 1,000,000 characters: NeuroLink's prompt cap; longer text is a mistake, not a prompt. */
 export const MAX_INPUT_LENGTH = 1_000_000;
+/** 1 MiB: the largest `output.streaming.chunkSize`/`bufferSize` that still means "a chunk", not "the whole answer". */
+export const MAX_STREAM_CHUNK = 1_048_576;
+export const outputFormats = ['text', 'structured', 'json'] as const;
+export type OutputFormat = (typeof outputFormats)[number];
 
 /** A generate/stream call after validation and defaulting: every field is known-good. */
 export interface NormalizedRequest {
@@ -29,6 +33,10 @@ export interface NormalizedRequest {
   readonly schema: PreparedSchema | undefined;
   readonly timeoutMs: number | undefined;
   readonly disableTools: boolean;
+  /** `output.format` (default `text`); `schema` is what asks the model for structured output. */
+  readonly outputFormat: OutputFormat;
+  /** `output.streaming.chunkSize`: stream chunks longer than this many characters are split. */
+  readonly streamChunkSize: number | undefined;
   readonly enableAnalytics: boolean;
   readonly enableEvaluation: boolean;
   readonly context: Readonly<Record<string, unknown>> | undefined;
@@ -182,6 +190,29 @@ function readTools(value: unknown): ToolDefinition[] {
   });
 }
 
+function readOutput(value: unknown): { format: OutputFormat; chunkSize: number | undefined } {
+  if (value === undefined) return { format: 'text', chunkSize: undefined };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('output', 'must be an object { format?, streaming? }');
+  const output = value as Record<string, unknown>;
+  const format = output['format'];
+  if (format !== undefined && !(outputFormats as readonly unknown[]).includes(format)) fail('output.format', `must be one of ${outputFormats.join(', ')}; got ${JSON.stringify(format)}`);
+  const streaming = output['streaming'];
+  let chunkSize: number | undefined;
+  if (streaming !== undefined) {
+    if (typeof streaming !== 'object' || streaming === null || Array.isArray(streaming)) fail('output.streaming', 'must be an object { chunkSize?, bufferSize?, enableProgress? }');
+    const settings = streaming as Record<string, unknown>;
+    for (const key of ['chunkSize', 'bufferSize'] as const) {
+      const size = settings[key];
+      if (size !== undefined && (typeof size !== 'number' || !Number.isInteger(size) || size < 1 || size > MAX_STREAM_CHUNK)) {
+        fail(`output.streaming.${key}`, `must be an integer from 1 to ${MAX_STREAM_CHUNK}; got ${JSON.stringify(size)}`);
+      }
+    }
+    if (settings['enableProgress'] !== undefined && typeof settings['enableProgress'] !== 'boolean') fail('output.streaming.enableProgress', 'must be a boolean');
+    chunkSize = settings['chunkSize'] as number | undefined;
+  }
+  return { format: (format as OutputFormat | undefined) ?? 'text', chunkSize };
+}
+
 /**
  * Validates and defaults a generate/stream call before any network call. Every rejection is an
  * `InvalidRequestError` whose `option` names the field at fault. A bare string is shorthand for
@@ -209,6 +240,7 @@ export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions 
   const evaluation = options.evaluation;
   if (evaluation !== undefined && (typeof evaluation !== 'object' || evaluation === null)) fail('evaluation', 'must be an object');
   const judgeProvider = readProvider(evaluation?.provider, 'evaluation.provider');
+  const output = readOutput(record['output']);
 
   const userContent: string | MessagePart[] = images.length === 0 ? text : [{ type: 'text', text }, ...images.map((dataUrl): MessagePart => ({ type: 'image', dataUrl }))];
   const system = [systemPrompt, ...history.system].filter((part): part is string => part !== undefined && part !== '').join('\n\n');
@@ -224,6 +256,8 @@ export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions 
     schema: options.schema === undefined ? undefined : prepareSchema(options.schema, label),
     timeoutMs: options.timeout === undefined ? undefined : parseTimeout(options.timeout),
     disableTools: optionalBoolean(record, 'disableTools'),
+    outputFormat: output.format,
+    streamChunkSize: output.chunkSize,
     enableAnalytics: optionalBoolean(record, 'enableAnalytics'),
     enableEvaluation: optionalBoolean(record, 'enableEvaluation'),
     context,

@@ -17,6 +17,8 @@ export interface ProviderCatalog {
   missingEnv(name: ProviderName): readonly string[];
   /** The model a call gets when it names none: provider env var > registry default > built-in default. */
   defaultModel(name: ProviderName): string;
+  /** The deadline of a call that sets no `timeout` (Ollama: 5 min or `OLLAMA_TIMEOUT`); `undefined` for none. */
+  defaultTimeoutMs?(name: ProviderName): number | undefined;
   /** Throws `ConfigurationError` naming the missing variable; never makes a network call. */
   createClient(name: ProviderName, modelId?: string): LanguageModelClient;
 }

@@ -54,6 +54,26 @@ function handled<T>(promise: Promise<T>): Promise<T> {
   return promise;
 }
 
+/**
+ * A provider delta cut into pieces of at most `size` characters (`output.streaming.chunkSize`),
+ * never inside a surrogate pair; an empty delta yields nothing.
+ */
+export function splitChunk(text: string, size: number | undefined): string[] {
+  if (text === '') return [];
+  if (size === undefined || text.length <= size) return [text];
+  const pieces: string[] = [];
+  let current = '';
+  for (const character of text) {
+    if (current.length + character.length > size && current !== '') {
+      pieces.push(current);
+      current = '';
+    }
+    current += character;
+  }
+  if (current !== '') pieces.push(current);
+  return pieces;
+}
+
 /** Opens one provider's stream and reads its first chunk: the part a fallback chain may retry. */
 async function openOne(link: ChainLink, params: StreamRunParams): Promise<OpenedStream> {
   const prepared = await params.prepare(link, 'stream');
@@ -95,9 +115,9 @@ export async function openStreamResult(params: StreamRunParams): Promise<StreamR
     try {
       let next = first;
       while (next.done !== true) {
-        if (next.value !== '') {
+        for (const piece of splitChunk(next.value, params.request.streamChunkSize)) {
           count += 1;
-          yield { content: next.value };
+          yield { content: piece };
         }
         next = await deadline.race(iterator.next());
       }

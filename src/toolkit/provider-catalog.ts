@@ -37,6 +37,7 @@ export function createProviderCatalog(options: ProviderCatalogOptions): Provider
     isConfigured: (name) => missing(name) === undefined,
     missingEnv: (name) => missing(name)?.split(', ') ?? [],
     defaultModel,
+    defaultTimeoutMs: (name) => definitions[name].defaultTimeoutMs?.(env),
     createClient(name, modelId): LanguageModelClient {
       return definitions[name].create(env, modelId ?? defaultModel(name), options.overrides);
     },

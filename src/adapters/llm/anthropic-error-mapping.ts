@@ -1,6 +1,7 @@
 import { APICallError } from '@ai-sdk/provider';
 import { AIProviderError } from '../../generation/errors/ai-provider-error.js';
 import { AuthenticationError, InvalidRequestError, QuotaExceededError, RateLimitError } from '../../generation/errors/provider-errors.js';
+import { retryAfterSeconds } from './map-provider-error.js';
 
 /** Anthropic's error envelope: `{"type":"error","error":{"type":"overloaded_error","message":"…"}}`. */
 function anthropicErrorBody(responseBody: string | undefined): { type: string; message: string } | undefined {
@@ -13,13 +14,6 @@ function anthropicErrorBody(responseBody: string | undefined): { type: string; m
   } catch {
     return undefined;
   }
-}
-
-function retryAfterSeconds(headers: Record<string, string> | undefined): number | undefined {
-  const raw = headers?.['retry-after'];
-  if (raw === undefined) return undefined;
-  const seconds = Number(raw);
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
 }
 
 /**

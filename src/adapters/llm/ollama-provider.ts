@@ -1,8 +1,13 @@
 import { wrapLanguageModel, type LanguageModelMiddleware } from 'ai';
 import { createOllama } from 'ollama-ai-provider-v2';
+import { ConfigurationError } from '../../generation/errors/provider-errors.js';
+import { parseTimeout } from '../../generation/parse-timeout.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
 import type { ProviderDefinition } from './provider-definition.js';
 import { assertProviderConfigured, modelMatchesAny, parseBaseUrl, readEnv } from './provider-env.js';
+
+/** 5 minutes: the interface's default timeout for the local model runner (slow first loads of a model). */
+export const OLLAMA_DEFAULT_TIMEOUT_MS = 300_000;
 
 /** Used when `OLLAMA_TOOL_CAPABLE_MODELS` (comma list of name fragments) is not set. */
 export const ollamaDefaultToolCapableModels: readonly string[] = [
@@ -25,13 +30,23 @@ export const ollamaDefaultToolCapableModels: readonly string[] = [
  * @remarks Ollama counts as configured only when `OLLAMA_BASE_URL` or `OLLAMA_MODEL` is set: the
  * toolkit never assumes a daemon on localhost, so `auto` selection does not stall on a machine
  * without one. Set `OLLAMA_BASE_URL=http://localhost:11434` to opt in with the default address.
- * `OLLAMA_TIMEOUT` (ms) is read by the domain's deadline, not here.
+ * A call without its own `timeout` gets 5 minutes (the interface's local-runner default), or
+ * `OLLAMA_TIMEOUT` (ms, or text like `90s`/`10m`), applied by the domain's deadline.
  */
 export const ollamaProvider: ProviderDefinition = {
   name: 'ollama',
   requiredEnv: [['OLLAMA_BASE_URL', 'OLLAMA_MODEL']],
   modelEnv: ['OLLAMA_MODEL'],
   defaultModel: 'llama3.1:8b',
+  defaultTimeoutMs(env) {
+    const raw = readEnv(env, 'OLLAMA_TIMEOUT');
+    if (raw === undefined) return OLLAMA_DEFAULT_TIMEOUT_MS;
+    try {
+      return parseTimeout(/^\d+$/.test(raw) ? Number(raw) : raw, 'OLLAMA_TIMEOUT');
+    } catch (error) {
+      throw new ConfigurationError(`ollama: OLLAMA_TIMEOUT="${raw}" is not a timeout (ms, or text like 90s or 10m)`, 'ollama', { originalError: error });
+    }
+  },
   create(env, modelId, overrides = {}) {
     assertProviderConfigured(this, env);
     const baseUrl = parseBaseUrl('ollama', 'OLLAMA_BASE_URL', readEnv(env, 'OLLAMA_BASE_URL') ?? 'http://localhost:11434');

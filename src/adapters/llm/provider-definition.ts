@@ -26,6 +26,12 @@ export interface ProviderDefinition {
   /** Used when neither the call, the model env nor the registry name a model. */
   readonly defaultModel: string;
   /**
+   * The deadline of a call that sets no `timeout` (e.g. Ollama's 5 minutes, `OLLAMA_TIMEOUT`);
+   * absent or `undefined`: no deadline beyond the caller's. Throws `ConfigurationError` naming a
+   * malformed variable.
+   */
+  readonly defaultTimeoutMs?: (env: ProviderEnv) => number | undefined;
+  /**
    * Makes a client. Throws `ConfigurationError` naming the missing variable when `requiredEnv`
    * is not satisfied. Never makes a network call.
    */

@@ -23,7 +23,9 @@ export const sagemakerProvider: ProviderDefinition = {
       region: config.region,
       credentials: config.credentials,
       maxAttempts: config.maxRetries + 1,
-      requestHandler: { requestTimeout: config.timeoutMs, connectionTimeout: Math.min(config.timeoutMs, 10_000) },
+      // Without throwOnRequestTimeout the SDK only logs a warning when requestTimeout passes and
+      // keeps waiting, so SAGEMAKER_TIMEOUT would never end a hung endpoint call.
+      requestHandler: { requestTimeout: config.timeoutMs, connectionTimeout: Math.min(config.timeoutMs, 10_000), throwOnRequestTimeout: true },
       ...(config.endpointUrl ? { endpoint: config.endpointUrl } : {}),
     });
     const codec = bodyFormatOf(config.modelType) === 'tgi' ? tgiCodec : messagesCodec;

@@ -1,9 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ollamaProvider } from '../../../src/adapters/llm/ollama-provider.js';
 import { isProviderConfigured } from '../../../src/adapters/llm/provider-env.js';
 import { AIProviderError } from '../../../src/generation/errors/ai-provider-error.js';
 import { AuthenticationError, ConfigurationError, InvalidRequestError, RateLimitError, TimeoutError } from '../../../src/generation/errors/provider-errors.js';
 import type { LanguageModelClient } from '../../../src/generation/language-model-client.js';
+import { NeuroLink } from '../../../src/toolkit/neurolink.js';
 import { type FakeHttpServer, type RecordedRequest, startFakeHttpServer } from '../../fixtures/providers/fake-http-server.js';
 import { type OllamaErrorCase, ollamaChat, ollamaChatStream, ollamaError } from '../../fixtures/providers/ollama-wire.js';
 import { baseRequest, closedPortUrl, personSchema, weatherTool } from './openai-family-contract.js';
@@ -172,5 +176,25 @@ describe('ollama provider against a fake speaking /api/chat', () => {
     });
     const aborted = await capture(client.generate(baseRequest({ abortSignal: controller.signal })));
     expect(aborted.isRetryable).toBe(false);
+  });
+
+  it('gives a call without timeout the local-runner default of 5 minutes, or OLLAMA_TIMEOUT', () => {
+    expect(ollamaProvider.defaultTimeoutMs?.({ OLLAMA_MODEL: 'x' })).toBe(300_000);
+    expect(ollamaProvider.defaultTimeoutMs?.({ OLLAMA_TIMEOUT: '90000' })).toBe(90_000);
+    expect(ollamaProvider.defaultTimeoutMs?.({ OLLAMA_TIMEOUT: '10m' })).toBe(600_000);
+    expect(() => ollamaProvider.defaultTimeoutMs?.({ OLLAMA_TIMEOUT: 'soon' })).toThrow(ConfigurationError);
+    expect(() => ollamaProvider.defaultTimeoutMs?.({ OLLAMA_TIMEOUT: 'soon' })).toThrow(/OLLAMA_TIMEOUT/);
+  });
+
+  it('ends a hung call at OLLAMA_TIMEOUT through NeuroLink, while an explicit timeout wins', async () => {
+    fake.setHandler(() => new Promise(() => undefined));
+    const workDir = mkdtempSync(join(tmpdir(), 'ollama-timeout-'));
+    onTestFinished(() => rmSync(workDir, { recursive: true, force: true }));
+    const neurolink = new NeuroLink({ cwd: workDir, env: { OLLAMA_BASE_URL: fake.url, OLLAMA_MODEL: model, OLLAMA_TIMEOUT: '300ms' }, builtInTools: [], warn: () => undefined });
+    const byDefault = await capture(neurolink.generate({ input: { text: 'hi' } }));
+    expect(byDefault).toBeInstanceOf(TimeoutError);
+    expect(byDefault).toMatchObject({ provider: 'ollama', timeout: 300 });
+    const explicit = await capture(neurolink.generate({ input: { text: 'hi' }, timeout: 150 }));
+    expect(explicit).toMatchObject({ timeout: 150 });
   });
 });

@@ -196,6 +196,20 @@ describe('GenerationService.stream', () => {
     expect((await result.final).content).toBe('Hello');
   });
 
+  it('cuts chunks to output.streaming.chunkSize characters, keeping surrogate pairs whole', async () => {
+    const openai = new ScriptedLanguageModel('openai', 'o', [{ chunks: ['Hello wo', 'rld', '😀😀x'] }]);
+    const result = await service(scriptedCatalog({ openai })).stream({ input: { text: 'x' }, output: { streaming: { chunkSize: 3 } } });
+    expect(await readAll(result)).toEqual(['Hel', 'lo ', 'wo', 'rld', '😀', '😀x']);
+    expect(result.metadata.totalChunks).toBe(6);
+    expect((await result.final).content).toBe('Hello world😀😀x');
+  });
+
+  it('rejects a malformed output.streaming before creating any client', async () => {
+    const openai = new ScriptedLanguageModel('openai', 'o', [{ chunks: ['a'] }]);
+    await expect(service(scriptedCatalog({ openai })).stream({ input: { text: 'x' }, output: { streaming: { chunkSize: -4 } } })).rejects.toMatchObject({ option: 'output.streaming.chunkSize' });
+    expect(openai.calls).toEqual([]);
+  });
+
   it('uses a uuid stream id by default', async () => {
     const openai = new ScriptedLanguageModel('openai', 'o', [{ chunks: ['a'] }]);
     const result = await service(scriptedCatalog({ openai })).stream('x');

@@ -65,6 +65,13 @@ describe('normalizeOptions', () => {
     [{ input: { text: 'x' }, abortSignal: {} }, 'abortSignal'],
     [{ input: { text: 'x' }, evaluation: { provider: 'nope' } }, 'evaluation.provider'],
     [{ input: { text: 'x' }, evaluation: { timeout: 'x' } }, 'evaluation.timeout'],
+    [{ input: { text: 'x' }, output: 'json' }, 'output'],
+    [{ input: { text: 'x' }, output: { format: 'xml' } }, 'output.format'],
+    [{ input: { text: 'x' }, output: { streaming: 5 } }, 'output.streaming'],
+    [{ input: { text: 'x' }, output: { streaming: { chunkSize: 0 } } }, 'output.streaming.chunkSize'],
+    [{ input: { text: 'x' }, output: { streaming: { chunkSize: 2.5 } } }, 'output.streaming.chunkSize'],
+    [{ input: { text: 'x' }, output: { streaming: { bufferSize: -1 } } }, 'output.streaming.bufferSize'],
+    [{ input: { text: 'x' }, output: { streaming: { enableProgress: 'yes' } } }, 'output.streaming.enableProgress'],
   ])('rejects %j naming %s', (options, option) => {
     expect(optionAtFault(options)).toBe(option);
   });
@@ -91,10 +98,11 @@ describe('normalizeOptions', () => {
           { role: 'assistant', content: 'reply' },
         ],
         confirmedTools: ['writeFile'],
-      },
+        output: { format: 'json', streaming: { chunkSize: 4, bufferSize: 8192, enableProgress: true } },
+      } as GenerateOptions,
       quiet(),
     );
-    expect(request).toMatchObject({ provider: 'anthropic', model: 'claude-x', temperature: 0, timeoutMs: 1500, system: 'be brief\n\nhistory rule', hasHistory: true });
+    expect(request).toMatchObject({ provider: 'anthropic', model: 'claude-x', temperature: 0, timeoutMs: 1500, system: 'be brief\n\nhistory rule', hasHistory: true, outputFormat: 'json', streamChunkSize: 4 });
     expect(request.messages).toHaveLength(3);
     expect(request.messages[2]).toEqual({ role: 'user', content: [{ type: 'text', text: 'describe' }, { type: 'image', dataUrl: png }] });
     expect([...request.confirmedTools]).toEqual(['writeFile']);
