@@ -7,6 +7,12 @@ import llmLatencyRow from '../schemas/http/analytics/llm-latency-row.json' with 
 import llmLatencyReport from '../schemas/http/analytics/llm-latency-report.json' with { type: 'json' };
 import llmErrorGroup from '../schemas/http/analytics/llm-error-group.json' with { type: 'json' };
 import llmErrorsReport from '../schemas/http/analytics/llm-errors-report.json' with { type: 'json' };
+import llmRouteApproachCounts from '../schemas/http/analytics/llm-route-approach-counts.json' with { type: 'json' };
+import llmRouteCandidatePoint from '../schemas/http/analytics/llm-route-candidate-point.json' with { type: 'json' };
+import llmRouteCandidateReport from '../schemas/http/analytics/llm-route-candidate-report.json' with { type: 'json' };
+import llmRouteGroupPoint from '../schemas/http/analytics/llm-route-group-point.json' with { type: 'json' };
+import llmRouteGroupReport from '../schemas/http/analytics/llm-route-group-report.json' with { type: 'json' };
+import llmRouteGroupsReport from '../schemas/http/analytics/llm-route-groups-report.json' with { type: 'json' };
 import apiKeyCreateRequest from '../schemas/http/api-keys/api-key-create-request.json' with { type: 'json' };
 import apiKeyCreated from '../schemas/http/api-keys/api-key-created.json' with { type: 'json' };
 import apiKeyListItem from '../schemas/http/api-keys/api-key-list-item.json' with { type: 'json' };
@@ -20,6 +26,7 @@ import batchSharedOptions from '../schemas/http/batches/batch-shared-options.jso
 import batchSubmitRequest from '../schemas/http/batches/batch-submit-request.json' with { type: 'json' };
 import batch from '../schemas/http/batches/batch.json' with { type: 'json' };
 import chatCompletionRequest from '../schemas/http/generation/chat-completion-request.json' with { type: 'json' };
+import embeddingRequest from '../schemas/http/generation/embedding-request.json' with { type: 'json' };
 import routeGroup from '../schemas/http/generation/route-group.json' with { type: 'json' };
 import generateRequest from '../schemas/http/generation/generate-request.json' with { type: 'json' };
 import generateResponse from '../schemas/http/generation/generate-response.json' with { type: 'json' };
@@ -76,6 +83,12 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   llmLatencyReport,
   llmErrorGroup,
   llmErrorsReport,
+  llmRouteApproachCounts,
+  llmRouteCandidatePoint,
+  llmRouteCandidateReport,
+  llmRouteGroupPoint,
+  llmRouteGroupReport,
+  llmRouteGroupsReport,
   apiKeyCreateRequest,
   apiKeyCreated,
   apiKeyListItem,
@@ -90,6 +103,7 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   batchResultsQuery,
   generateRequest,
   chatCompletionRequest,
+  embeddingRequest,
   routeGroup,
   generateResponse,
   mcpExecuteRequest,

@@ -6,7 +6,8 @@ import { openAiFinishReason, openAiToolCalls, toGenerateOptions, UnsupportedChat
 import { resolveGatewayModel, type GatewayTarget } from '../../src/generation/gateway/resolve-gateway-model.js';
 import type { DynamicModelRegistry } from '../../src/generation/models/dynamic-model-registry.js';
 import type { NeuroLink } from '../../src/toolkit/neurolink.js';
-import type { RouteGroup as RouteGroupBody } from '../../src/generated/schema-types.js';
+import type { EmbeddingRequest, RouteGroup as RouteGroupBody } from '../../src/generated/schema-types.js';
+import type { CallAttribution } from '../../src/generation/llm-call-record.js';
 import { candidateWindowKey, rankCandidates, routeGroupNamePattern, routeGroupProblems, toRouteGroup, type Ranking, type RouteGroup } from '../../src/generation/gateway/route-group.js';
 import { averagePrice } from '../../src/generation/models/model-config.js';
 import type { StateStore } from '../../src/ports/state-store.js';
@@ -107,8 +108,30 @@ function decisionHeaders(route: Route, provider: string, model: string, hops: nu
   };
 }
 
+/** OpenAI's `encoding_format: base64`: the vector's little-endian float32 bytes, base64-encoded. */
+export function base64Embedding(vector: readonly number[]): string {
+  const bytes = Buffer.alloc(vector.length * 4);
+  vector.forEach((value, index) => bytes.writeFloatLE(value, index * 4));
+  return bytes.toString('base64');
+}
+
+/** An abort signal for the provider call that fires when the client goes away before the answer. */
+function abortWhenClientLeaves(reply: FastifyReply): { readonly signal: AbortSignal; finish(): void } {
+  const controller = new AbortController();
+  let finished = false;
+  reply.raw.once('close', () => {
+    if (!finished) controller.abort(new Error('client disconnected'));
+  });
+  return {
+    signal: controller.signal,
+    finish: () => {
+      finished = true;
+    },
+  };
+}
+
 /**
- * The OpenAI-compatible gateway: `/v1/chat/completions` (plain and streamed) and `/v1/models`, with
+ * The OpenAI-compatible gateway: `/v1/chat/completions` (plain and streamed), `/v1/embeddings` and `/v1/models`, with
  * OpenAI's shapes, so the official clients work by changing their base URL. API keys come as
  * `Authorization: Bearer DE_…`; every call is recorded for the key's merchant (surface `gateway`).
  */
@@ -186,6 +209,57 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
     },
   );
 
+  /** Who a gateway call is for: the key's merchant, the session's user, the route group it learns in. */
+  function attributionOf(request: FastifyRequest, merchantId: string, route: Route): CallAttribution {
+    const credential = credentialOf(request);
+    return {
+      merchantId,
+      ...(credential.kind === 'session' ? { userId: credential.claims.userId } : {}),
+      requestId: request.id,
+      surface: 'gateway',
+      ...(route.kind === 'group' ? { routeGroup: route.group.name } : {}),
+    };
+  }
+
+  app.post<{ Body: EmbeddingRequest }>(
+    '/v1/embeddings',
+    {
+      schema: { tags, summary: 'OpenAI embeddings (float or base64 vectors), routed to the provider `model` names or across a route group', body: ref('EmbeddingRequest') },
+      config: guard,
+      // Before the schema: its coercion would turn token ids into digit strings and embed those.
+      preValidation: async (request) => {
+        const input = (request.body as { input?: unknown } | undefined)?.input;
+        if (Array.isArray(input) && input.some((item) => typeof item !== 'string')) throw new UnsupportedChatRequest('input as token ids is not supported: send the text to embed', 'input');
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const merchantId = credentialMerchantOf(request);
+      const route = await routeOf(merchantId, body.model);
+      const controller = abortWhenClientLeaves(reply);
+      const options = {
+        input: body.input as string | string[],
+        ...(route.kind === 'direct' ? { provider: route.target.provider, model: route.target.model } : {}),
+        ...(body.dimensions !== undefined ? { dimensions: body.dimensions } : {}),
+        abortSignal: controller.signal,
+        attribution: attributionOf(request, merchantId, route),
+      };
+      try {
+        const result = route.kind === 'direct' ? await deps.toolkit.embed(options) : await deps.toolkit.embedAcross(route.ranking.candidates, options);
+        void reply.headers(decisionHeaders(route, result.provider, result.model, result.attempts.length));
+        const encode = body.encoding_format === 'base64' ? base64Embedding : (vector: readonly number[]) => vector;
+        return {
+          object: 'list',
+          data: result.embeddings.map((vector, index) => ({ object: 'embedding', index, embedding: encode(vector) })),
+          model: result.model,
+          usage: { prompt_tokens: result.usage.inputTokens, total_tokens: result.usage.inputTokens },
+        };
+      } finally {
+        controller.finish();
+      }
+    },
+  );
+
   app.get('/v1/models', { schema: { tags, summary: 'Models of the registry as OpenAI lists them (`provider/model` ids)' }, config: guard }, async () => {
     const created = Math.floor(now().getTime() / 1000);
     return { object: 'list', data: deps.models.getAllModels().map((model) => ({ id: `${model.provider}/${model.id}`, object: 'model', created, owned_by: model.provider })) };
@@ -205,23 +279,12 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
       const body = request.body;
       const merchantId = credentialMerchantOf(request);
       const route = await routeOf(merchantId, body.model);
-      const credential = credentialOf(request);
-      const controller = new AbortController();
-      let finished = false;
-      reply.raw.once('close', () => {
-        if (!finished) controller.abort(new Error('client disconnected'));
-      });
+      const controller = abortWhenClientLeaves(reply);
       const options = {
         ...toGenerateOptions(body),
         ...(route.kind === 'direct' ? { provider: route.target.provider, model: route.target.model } : {}),
         abortSignal: controller.signal,
-        attribution: {
-          merchantId,
-          ...(credential.kind === 'session' ? { userId: credential.claims.userId } : {}),
-          requestId: request.id,
-          surface: 'gateway' as const,
-          ...(route.kind === 'group' ? { routeGroup: route.group.name } : {}),
-        },
+        attribution: attributionOf(request, merchantId, route),
       };
       const id = `chatcmpl-${randomUUID()}`;
       const created = Math.floor(now().getTime() / 1000);
@@ -250,7 +313,7 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
             usage: usageOf(result.usage),
           };
         } finally {
-          finished = true;
+          controller.finish();
         }
       }
 
@@ -285,7 +348,7 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
           send(openAiError(mapped?.body.error ?? 'the stream failed', kind.type, kind.code));
         }
       } finally {
-        finished = true;
+        controller.finish();
         raw.end();
       }
     },

@@ -20,7 +20,7 @@ export interface SwitchyardConfig {
    */
   logRequests: boolean;
   /**
-   * value of the admin secret header that guards POST /merchant-account/create
+   * value of the admin secret header that guards POST /merchant-account/create and signup into an existing merchant; with nodeEnv=production or in distributed mode it must be at least 32 characters and not this default (checked when the API starts)
    */
   adminSecret: string;
   adminSecretHeader: string;
@@ -67,9 +67,17 @@ export interface SwitchyardConfig {
    */
   analyticsRetentionDays: number;
   /**
-   * trust X-Forwarded-For from a reverse proxy (login throttling keys on the client address)
+   * which X-Forwarded-For hops to believe (login and admin-secret throttling key on the client address): false (the TCP peer), true (any proxy), or a comma-separated list of proxy addresses, CIDR ranges or proxy-addr names (loopback, linklocal, uniquelocal)
    */
-  trustProxy: boolean;
+  trustProxy: boolean | string;
+  /**
+   * browser origins allowed to call the API cross-origin (CORS), comma-separated, each scheme://host[:port]; unset: no CORS headers at all
+   */
+  corsOrigins?: string;
+  /**
+   * NODE_ENV; production makes the API refuse a weak adminSecret, as distributed mode does
+   */
+  nodeEnv?: string;
   /**
    * most prompts one batch (POST /api/batches, switchyard batch submit) may carry
    */
@@ -120,6 +128,52 @@ export interface ApiRequestedV1 {
   paymentId: string | null;
   errorCode: string | null;
   errorMessage: string | null;
+  userAgent: string | null;
+}
+/**
+ * One authentication attempt, for the audit trail: a password login (success or failure), a refused API key, a refused admin secret. Never the secret itself (no password, key, admin secret or hash of one); the envelope's merchant is the account's, the key's or the named existing merchant's, else the reserved _unattributed.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "AuthAttemptedV1".
+ */
+export interface AuthAttemptedV1 {
+  /**
+   * the kind of secret presented
+   */
+  credential: 'password' | 'api_key' | 'admin_secret';
+  outcome: 'success' | 'failure';
+  /**
+   * why it failed; null on success. throttled: refused before the secret was compared
+   */
+  reason:
+    | 'invalid_credentials'
+    | 'inactive'
+    | 'invalid_api_key'
+    | 'revoked_api_key'
+    | 'invalid_admin_secret'
+    | 'throttled'
+    | null;
+  /**
+   * the login's email, or the display prefix (DE_ + 8 hex) of a well-formed API key; null otherwise
+   */
+  subject: string | null;
+  /**
+   * the user of a login whose email exists
+   */
+  userId: string | null;
+  /**
+   * the id of a known (revoked) API key
+   */
+  keyId: string | null;
+  /**
+   * the client address the throttles key on (see TRUST_PROXY)
+   */
+  sourceAddress: string;
+  requestId: string | null;
+  /**
+   * the route template, e.g. /auth/login
+   */
+  route: string | null;
   userAgent: string | null;
 }
 /**
@@ -196,7 +250,8 @@ export interface EventEnvelope {
     | 'score.updated'
     | 'api.requested'
     | 'rule.evaluated'
-    | 'llm.call';
+    | 'llm.call'
+    | 'auth.attempted';
   version: number;
   /**
    * epoch milliseconds
@@ -222,7 +277,7 @@ export interface FeedbackReceivedV1 {
   source: 'update_gateway_score' | 'update_score_legacy';
 }
 /**
- * One model call made by the generation toolkit (a provider attempt of generate, a stream, an evaluation judge call): usage, cost, timing, outcome and attribution. Never prompt or completion text.
+ * One model call made by the generation toolkit (a provider attempt of generate, a stream, an embedding call, an evaluation judge call): usage, cost, timing, outcome and attribution. Never prompt or completion text.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "LlmCallV1".
@@ -230,7 +285,7 @@ export interface FeedbackReceivedV1 {
 export interface LlmCallV1 {
   provider: string;
   model: string;
-  operation: 'generate' | 'stream' | 'evaluation';
+  operation: 'generate' | 'stream' | 'embed' | 'evaluation';
   surface: 'library' | 'http' | 'sse' | 'websocket' | 'batch' | 'cli' | 'gateway' | 'evaluation';
   inputTokens: number;
   outputTokens: number;
@@ -260,6 +315,14 @@ export interface LlmCallV1 {
    * the gateway route group the call was routed in (its windows learn from this outcome); absent in events of older publishers
    */
   routeGroup?: string | null;
+  /**
+   * how the route group ranked its candidates for the request: sr (best success rate first), sr_downtime (some candidates were below the elimination threshold, demoted), explore (volume hedging tried another first); null outside route groups; absent in events of older publishers
+   */
+  routeApproach?: 'sr' | 'sr_downtime' | 'explore' | null;
+  /**
+   * the route group's candidates (provider/model) whose success rate was below its elimination threshold when the request was routed, whether tried or not; [] when none; null outside route groups; absent in events of older publishers
+   */
+  eliminatedCandidates?: string[] | null;
 }
 /**
  * A merchant's routing algorithm (euclid rule) was evaluated: by /routing/evaluate, /routing/hybrid or inside /decide-gateway. Failed evaluations carry `status: failure` and the error.
@@ -314,7 +377,7 @@ export interface ScoreUpdatedV1 {
   feedbackEventId: string;
 }
 /**
- * Query string shared by the seven /analytics/* reads. Every parameter is optional; src/analytics/parse-analytics-query.ts applies the defaults, clamps page and page_size, and rejects malformed values naming each parameter. Unknown parameters (such as merchant_id: the merchant always comes from the credential) are ignored.
+ * Query string shared by the /analytics/* reads (payment and model calls). Every parameter is optional; src/analytics/parse-analytics-query.ts applies the defaults, clamps page and page_size, and rejects malformed values naming each parameter. Unknown parameters (such as merchant_id: the merchant always comes from the credential) are ignored.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "AnalyticsQuery".
@@ -365,6 +428,10 @@ export interface AnalyticsQuery {
   routing_approach?: string;
   exclude_routing_approach?: string;
   error_code?: string;
+  /**
+   * GET /analytics/llm/route-groups: report this route group only (default: every group of the merchant).
+   */
+  route_group?: string;
   [k: string]: unknown;
 }
 /**
@@ -472,6 +539,139 @@ export interface LlmProviderUsage {
   input_tokens: number;
   output_tokens: number;
   cost_usd: number;
+}
+/**
+ * Decisions of a route group by how it ranked its candidates: sr (best success rate first), sr_downtime (some candidates were below the elimination threshold and demoted), explore (volume hedging tried another first); unrecorded for calls of publishers that did not record it. Approaches without decisions are absent.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LlmRouteApproachCounts".
+ */
+export interface LlmRouteApproachCounts {
+  [k: string]: number;
+}
+/**
+ * One candidate of a route group in one time bucket (an item of LlmRouteCandidateReport.series).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LlmRouteCandidatePoint".
+ */
+export interface LlmRouteCandidatePoint {
+  /**
+   * start of the bucket, epoch milliseconds
+   */
+  bucket_ms: number;
+  calls: number;
+  /**
+   * calls / the group's calls in the bucket to four decimals (0 when the group had none)
+   */
+  share: number;
+  ranked_first: number;
+  successes: number;
+  errors: number;
+  success_rate: number | null;
+  eliminated_decisions: number;
+  /**
+   * eliminated at the group's last decision in the bucket
+   */
+  eliminated: boolean;
+}
+/**
+ * One candidate (provider/model) of a route group in the window (an item of LlmRouteGroupReport.candidates): its totals, with the same fields per bucket in `series` (buckets where it was neither called nor eliminated are absent).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LlmRouteCandidateReport".
+ */
+export interface LlmRouteCandidateReport {
+  provider: string;
+  model: string;
+  calls: number;
+  /**
+   * calls / the group's calls to four decimals
+   */
+  share: number;
+  /**
+   * decisions that tried this candidate first
+   */
+  ranked_first: number;
+  successes: number;
+  errors: number;
+  /**
+   * successes / calls to four decimals; null without calls
+   */
+  success_rate: number | null;
+  /**
+   * the group's decisions made while this candidate's success rate was below the elimination threshold (demoted, tried or not)
+   */
+  eliminated_decisions: number;
+  /**
+   * eliminated at the group's last decision in the window
+   */
+  eliminated: boolean;
+  series: LlmRouteCandidatePoint[];
+}
+/**
+ * A route group's calls and decisions in one time bucket (an item of LlmRouteGroupReport.series).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LlmRouteGroupPoint".
+ */
+export interface LlmRouteGroupPoint {
+  /**
+   * start of the bucket, epoch milliseconds
+   */
+  bucket_ms: number;
+  calls: number;
+  successes: number;
+  errors: number;
+  success_rate: number | null;
+  decisions: number;
+  approaches: LlmRouteApproachCounts;
+}
+/**
+ * One route group in LlmRouteGroupsReport: its calls (every attempt, failovers included) and decisions (requests routed), in the window and per bucket, and its candidates, most calls first. A candidate is listed when it was called or eliminated in the window.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LlmRouteGroupReport".
+ */
+export interface LlmRouteGroupReport {
+  route_group: string;
+  /**
+   * model calls made in the group: each attempt of a request that failed over is one call
+   */
+  calls: number;
+  successes: number;
+  errors: number;
+  /**
+   * successes / calls to four decimals; null without calls
+   */
+  success_rate: number | null;
+  /**
+   * requests the group routed (the first attempt of each)
+   */
+  decisions: number;
+  approaches: LlmRouteApproachCounts;
+  candidates: LlmRouteCandidateReport[];
+  series: LlmRouteGroupPoint[];
+}
+/**
+ * Answer of GET /analytics/llm/route-groups: the learning router's decisions made visible. For each route group of the credential merchant with calls in the window (by name; only `route_group` when given), its calls and decisions, and per candidate (provider/model) its calls, share of the group's calls, success rate and eliminations, in total and per time bucket. The bucket width follows the window as in LlmUsageReport; buckets without calls or decisions are absent. Only calls made through a route group are counted (surface gateway).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LlmRouteGroupsReport".
+ */
+export interface LlmRouteGroupsReport {
+  merchant_id: string;
+  start_ms: number;
+  end_ms: number;
+  /**
+   * width of one bucket in milliseconds
+   */
+  bucket_ms: number;
+  /**
+   * the `route_group` parameter as given; null when every group is reported
+   */
+  route_group: string | null;
+  groups: LlmRouteGroupReport[];
 }
 /**
  * Model calls of one provider and model in one time bucket (an item of LlmUsageReport.series).
@@ -1192,7 +1392,7 @@ export interface LegacyDecisionResponse {
   latency: number;
 }
 /**
- * Body of POST /v1/chat/completions, OpenAI's shape. `model` is `provider/model` or a model registry alias or name. Fields OpenAI defines that the gateway does not use are accepted and ignored; client-side `tools` are refused until supported.
+ * Body of POST /v1/chat/completions, OpenAI's shape. `model` is `provider/model` or a model registry alias or name. Fields OpenAI defines that the gateway does not use are accepted and ignored; the client's function `tools` are passed to the model and their calls returned for the client to run.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "ChatCompletionRequest".
@@ -1252,6 +1452,19 @@ export interface ChatCompletionRequest {
     };
   };
   tools?: unknown[];
+  user?: string;
+}
+/**
+ * Body of POST /v1/embeddings, OpenAI's shape. `model` is `provider/model` (a provider with embeddings: openai, azure, mistral, litellm, openai-compatible, ollama), a model registry name, or a route group whose candidates are embedding models. `input` is one text or up to 2,048; token-id arrays are refused before validation with 400 `unsupported_parameter` (send the text). `encoding_format: base64` answers each vector as base64 of little-endian float32, as OpenAI does.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "EmbeddingRequest".
+ */
+export interface EmbeddingRequest {
+  model: string;
+  input: string | [string, ...string[]];
+  encoding_format?: 'float' | 'base64';
+  dimensions?: number;
   user?: string;
 }
 /**

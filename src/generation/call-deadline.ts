@@ -17,7 +17,7 @@ export class CallDeadline {
     private readonly timeoutMs: number | undefined,
     private readonly callerSignal: AbortSignal | undefined,
     private readonly provider: string,
-    private readonly operation: 'generate' | 'stream',
+    private readonly operation: 'generate' | 'stream' | 'embed',
   ) {
     this.signal = callerSignal === undefined ? this.controller.signal : AbortSignal.any([this.controller.signal, callerSignal]);
     this.aborted = new Promise<never>((_, reject) => {

@@ -1,4 +1,6 @@
-import { InvalidRequestError } from './errors/provider-errors.js';
+import { ConfigurationError, InvalidRequestError } from './errors/provider-errors.js';
+import { normalizeEmbedOptions, type EmbedOptions, type EmbedResult, type NormalizedEmbedRequest } from './embeddings/embed-options.js';
+import type { EmbeddingCallResult, EmbeddingClient } from './embeddings/embedding-client.js';
 import { computeAnalytics } from './analytics/compute-analytics.js';
 import { resolvePricing, type ModelPriceLookup } from './analytics/model-pricing.js';
 import { buildGenerateResult, checkStructuredOutput } from './build-result.js';
@@ -12,7 +14,7 @@ import type { EvaluationData, GenerateResult, StreamResult } from './generate-re
 import type { LanguageModelClient, ModelCallRequest, ModelCallResult } from './language-model-client.js';
 import { normalizeOptions, type NormalizedRequest } from './normalize-options.js';
 import type { ProviderCatalog } from './provider-catalog.js';
-import type { ProviderName } from './provider-name.js';
+import { normalizeProviderName, type ProviderName } from './provider-name.js';
 import { fallbackOrder, selectProvider } from './select-provider.js';
 import { observeTool } from './observe-tool.js';
 import { openStreamResult, type PreparedCall } from './stream-result.js';
@@ -109,6 +111,22 @@ export class GenerationService {
     });
   }
 
+  /**
+   * Embeds texts. Without a provider it walks the configured providers that have embeddings, in
+   * auto order; `bound` lists the candidates to try (a route group's ranking). Retryable failures
+   * move on, as for `generate`; each attempt is recorded (`operation: embed`).
+   */
+  async embed(options: EmbedOptions, bound?: readonly ChainLink[]): Promise<EmbedResult> {
+    const request = normalizeEmbedOptions(options);
+    const links = bound ?? this.embeddingPlan(request);
+    if (links.length === 0) throw new InvalidRequestError('a route needs at least one candidate', 'toolkit', 'model');
+    const telemetry = this.telemetryForAttribution(request.attribution);
+    const started = this.clock();
+    const outcome = await runFallbackChain(links, (link) => this.embedOnce(link, request, telemetry));
+    const { client, result } = outcome.value;
+    return { embeddings: result.embeddings, provider: client.provider, model: client.modelId, usage: { inputTokens: result.inputTokens }, responseTime: Math.round(this.clock() - started), attempts: outcome.attempts };
+  }
+
   /** Attaches analytics and evaluation when asked for. Evaluation never throws. */
   async enrich(result: GenerateResult, request: NormalizedRequest, telemetry: GenerationTelemetry = this.telemetryFor(request)): Promise<GenerateResult> {
     const analytics = request.enableAnalytics
@@ -128,11 +146,15 @@ export class GenerationService {
 
   /** The process telemetry, plus call recording when a recorder is set (per request: hops are counted per call). */
   private telemetryFor(request: NormalizedRequest): GenerationTelemetry {
+    return this.telemetryForAttribution(request.attribution);
+  }
+
+  private telemetryForAttribution(attribution: NormalizedRequest['attribution']): GenerationTelemetry {
     const inner = this.deps.telemetry();
     if (this.deps.recordCall === undefined) return inner;
     return recordingTelemetry(inner, {
       recorder: this.deps.recordCall,
-      attribution: request.attribution,
+      attribution,
       priceOf: this.deps.priceOf,
       env: this.deps.env,
       clock: this.clock,
@@ -168,6 +190,40 @@ export class GenerationService {
     if (request.provider !== undefined && request.provider !== 'auto') return [{ provider: selection.provider, ...(request.model !== undefined ? { model: request.model } : {}) }];
     // The caller's model names a model of the first provider; fallbacks use their own defaults.
     return fallbackOrder(this.deps.catalog, selection).map((provider, index) => (index === 0 && request.model !== undefined ? { provider, model: request.model } : { provider }));
+  }
+
+  /** The explicit provider, or every configured provider with embeddings (`DEFAULT_PROVIDER` first). */
+  private embeddingPlan(request: NormalizedEmbedRequest): ChainLink[] {
+    const model = request.model !== undefined ? { model: request.model } : {};
+    if (request.provider !== undefined && request.provider !== 'auto') {
+      selectProvider(this.deps.catalog, request.provider, undefined);
+      return [{ provider: request.provider, ...model }];
+    }
+    const catalog = this.deps.catalog;
+    const embedding = catalog.names.filter((name) => catalog.isConfigured(name) && catalog.createEmbeddingClient?.(name) !== undefined);
+    const preferred = this.deps.defaultProvider === undefined ? undefined : normalizeProviderName(this.deps.defaultProvider);
+    const ordered = preferred !== undefined && embedding.includes(preferred as ProviderName) ? [preferred as ProviderName, ...embedding.filter((name) => name !== preferred)] : embedding;
+    if (ordered.length === 0) throw new ConfigurationError('No configured provider has embeddings: configure one of OpenAI, Azure OpenAI, Mistral, a LiteLLM proxy, an OpenAI-compatible server or Ollama', 'toolkit');
+    return ordered.map((provider, index) => (index === 0 ? { provider, ...model } : { provider }));
+  }
+
+  private async embedOnce(link: ChainLink, request: NormalizedEmbedRequest, telemetry: GenerationTelemetry): Promise<{ client: EmbeddingClient; result: EmbeddingCallResult }> {
+    const client = this.deps.catalog.createEmbeddingClient?.(link.provider, link.model);
+    if (client === undefined) throw new InvalidRequestError(`${link.provider} has no embedding models`, link.provider, 'model');
+    const deadline = new CallDeadline(request.timeoutMs ?? this.deps.catalog.defaultTimeoutMs?.(link.provider), request.abortSignal, client.provider, 'embed');
+    const observation = telemetry.enabled ? telemetry.startCall('embed', client.provider, client.modelId) : undefined;
+    const started = this.clock();
+    try {
+      const result = await deadline.race(client.embed({ values: request.values, ...(request.dimensions !== undefined ? { dimensions: request.dimensions } : {}), abortSignal: deadline.signal }));
+      observation?.end({ ok: true, model: client.modelId, usage: { inputTokens: result.inputTokens, outputTokens: 0, totalTokens: result.inputTokens }, latencyMs: this.clock() - started });
+      return { client, result };
+    } catch (error) {
+      const mapped = deadline.mapError(error);
+      observation?.end({ ok: false, errorCode: errorCodeOf(mapped), latencyMs: this.clock() - started });
+      throw mapped;
+    } finally {
+      deadline.dispose();
+    }
   }
 
   private async prepare(link: ChainLink, request: NormalizedRequest, operation: 'generate' | 'stream', telemetry: GenerationTelemetry): Promise<PreparedCall> {

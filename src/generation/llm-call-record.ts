@@ -13,6 +13,13 @@ export interface CallAttribution {
   readonly jobAttempt?: number;
   /** The gateway route group the call was routed in: its outcome teaches that group's windows. */
   readonly routeGroup?: string;
+  /** How that group ranked its candidates for this request (the decision the analytics show). */
+  readonly routeApproach?: 'sr' | 'sr_downtime' | 'explore';
+  /**
+   * That group's candidates (`provider/model`) below its elimination threshold when this request
+   * was routed, tried or not: the analytics count eliminations over time from it.
+   */
+  readonly eliminatedCandidates?: readonly string[];
   readonly surface?: CallSurface;
 }
 
@@ -22,7 +29,7 @@ export type CallSurface = 'library' | 'http' | 'sse' | 'websocket' | 'batch' | '
 export interface LlmCallRecord {
   readonly provider: string;
   readonly model: string;
-  readonly operation: 'generate' | 'stream' | 'evaluation';
+  readonly operation: 'generate' | 'stream' | 'embed' | 'evaluation';
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly costUsd: number;

@@ -1,3 +1,4 @@
+import type { EmbeddingClient } from './embeddings/embedding-client.js';
 import type { LanguageModelClient } from './language-model-client.js';
 import type { ProviderName } from './provider-name.js';
 
@@ -21,4 +22,9 @@ export interface ProviderCatalog {
   defaultTimeoutMs?(name: ProviderName): number | undefined;
   /** Throws `ConfigurationError` naming the missing variable; never makes a network call. */
   createClient(name: ProviderName, modelId?: string): LanguageModelClient;
+  /**
+   * An embedding client (the provider's default embedding model when none is named), or
+   * `undefined` when the provider has no embeddings. Same configuration errors as `createClient`.
+   */
+  createEmbeddingClient?(name: ProviderName, modelId?: string): EmbeddingClient | undefined;
 }

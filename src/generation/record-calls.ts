@@ -44,7 +44,7 @@ function exactCost(inputTokens: number, outputTokens: number, pricing: TokenPric
   return Math.round(((inputTokens / 1000) * pricing.input + (outputTokens / 1000) * pricing.output) * 1e9) / 1e9;
 }
 
-const recordedOperations: Readonly<Partial<Record<CallOperation, LlmCallRecord['operation']>>> = { generate: 'generate', stream: 'stream', evaluate: 'evaluation' };
+const recordedOperations: Readonly<Partial<Record<CallOperation, LlmCallRecord['operation']>>> = { generate: 'generate', stream: 'stream', embed: 'embed', evaluate: 'evaluation' };
 
 /**
  * Telemetry for one request that also records every model call it observes (each provider

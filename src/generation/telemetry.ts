@@ -1,6 +1,6 @@
 import type { TokenUsage } from './language-model-client.js';
 
-export type CallOperation = 'generate' | 'stream' | 'evaluate' | 'tool';
+export type CallOperation = 'generate' | 'stream' | 'embed' | 'evaluate' | 'tool';
 
 /** How one observed call ended. */
 export interface CallOutcome {

@@ -1,4 +1,5 @@
 import type { McpToolResult } from '../adapters/mcp/mcp-connection.js';
+import type { EmbedOptions, EmbedResult } from '../generation/embeddings/embed-options.js';
 import { McpManager } from '../adapters/mcp/mcp-manager.js';
 import type { ProviderDefinition, ProviderOverrides } from '../adapters/llm/provider-definition.js';
 import { providerDefinitions } from '../adapters/llm/provider-registry.js';
@@ -121,6 +122,19 @@ export class NeuroLink {
   /** `generateAcross` for streams: the candidate may change only before the first chunk. */
   streamAcross(candidates: readonly { readonly provider: ProviderName; readonly model: string }[], options: StreamOptions): Promise<StreamResult> {
     return this.service.stream(options, candidates);
+  }
+
+  /**
+   * Embeds one text or several (`/v1/embeddings`): one vector per text, in order. Without a
+   * provider, the configured providers that have embeddings are tried in auto order.
+   */
+  embed(options: EmbedOptions): Promise<EmbedResult> {
+    return this.service.embed(options);
+  }
+
+  /** `embed` on the first of `candidates` that answers, moving on only for retryable failures. */
+  embedAcross(candidates: readonly { readonly provider: ProviderName; readonly model: string }[], options: EmbedOptions): Promise<EmbedResult> {
+    return this.service.embed(options, candidates);
   }
 
   /** Alias of `generate`. */

@@ -1,5 +1,6 @@
 import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from '../adapters/llm/provider-definition.js';
 import { missingProviderEnv } from '../adapters/llm/provider-registry.js';
+import type { EmbeddingClient } from '../generation/embeddings/embedding-client.js';
 import type { LanguageModelClient } from '../generation/language-model-client.js';
 import type { ProviderCatalog } from '../generation/provider-catalog.js';
 import { providerNames, type ProviderName } from '../generation/provider-name.js';
@@ -40,6 +41,10 @@ export function createProviderCatalog(options: ProviderCatalogOptions): Provider
     defaultTimeoutMs: (name) => definitions[name].defaultTimeoutMs?.(env),
     createClient(name, modelId): LanguageModelClient {
       return definitions[name].create(env, modelId ?? defaultModel(name), options.overrides);
+    },
+    createEmbeddingClient(name, modelId): EmbeddingClient | undefined {
+      const embeddings = definitions[name].embeddings;
+      return embeddings?.create(env, modelId ?? embeddings.defaultModel, options.overrides);
     },
   };
 }

@@ -102,6 +102,7 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
   'GET /v1/route-groups/:name': { params: { name: 'guard-group' } },
   'DELETE /v1/route-groups/:name': { params: { name: 'guard-group' } },
   'POST /v1/chat/completions': { body: () => ({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'guard' }] }) },
+  'POST /v1/embeddings': { body: () => ({ model: 'openai/text-embedding-3-small', input: 'guard' }) },
   'GET /analytics/llm/overview': {},
   'GET /analytics/llm/usage': {},
   'GET /analytics/llm/latency': {},
@@ -112,7 +113,7 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
 };
 
 /** The only routes allowed to skip the guard; anything else declared 'none' or 'admin-secret' fails. */
-const publicRoutes = ['GET /health', 'GET /health/ready', 'GET /health/diagnostics', 'GET /openapi.json', 'GET /metrics', 'POST /auth/signup', 'POST /auth/login'];
+const publicRoutes = ['GET /health', 'GET /health/ready', 'GET /health/diagnostics', 'GET /openapi.json', 'GET /metrics', 'POST /auth/signup', 'POST /auth/login', 'GET /dashboard', 'GET /dashboard/*'];
 const adminSecretRoutes = ['POST /merchant-account/create'];
 
 const keyOf = (route: RouteTableEntry) => `${route.method} ${route.url}`;

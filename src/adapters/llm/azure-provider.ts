@@ -1,9 +1,21 @@
 import { createAzure } from '@ai-sdk/azure';
+import { createAiSdkEmbeddingClient } from './ai-sdk-embedding-client.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
-import type { ProviderDefinition } from './provider-definition.js';
+import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from './provider-definition.js';
 import { assertProviderConfigured, parseBaseUrl, readEnv } from './provider-env.js';
 
 const defaultApiVersion = '2024-10-01-preview';
+
+function azureSdk(definition: ProviderDefinition, env: ProviderEnv, overrides: ProviderOverrides) {
+  assertProviderConfigured(definition, env);
+  return createAzure({
+    apiKey: readEnv(env, 'AZURE_OPENAI_API_KEY'),
+    ...azureEndpoint(readEnv(env, 'AZURE_OPENAI_ENDPOINT') ?? ''),
+    apiVersion: readEnv(env, 'AZURE_API_VERSION', 'AZURE_OPENAI_API_VERSION') ?? defaultApiVersion,
+    useDeploymentBasedUrls: true,
+    ...(overrides.fetch === undefined ? {} : { fetch: overrides.fetch }),
+  });
+}
 
 /**
  * Azure OpenAI over the classic deployment URLs
@@ -16,16 +28,14 @@ export const azureProvider: ProviderDefinition = {
   modelEnv: ['AZURE_OPENAI_DEPLOYMENT', 'AZURE_OPENAI_DEPLOYMENT_ID', 'AZURE_MODEL'],
   defaultModel: 'gpt-4o-mini',
   create(env, modelId, overrides = {}) {
-    assertProviderConfigured(this, env);
-    const endpoint = azureEndpoint(readEnv(env, 'AZURE_OPENAI_ENDPOINT') ?? '');
-    const azure = createAzure({
-      apiKey: readEnv(env, 'AZURE_OPENAI_API_KEY'),
-      ...endpoint,
-      apiVersion: readEnv(env, 'AZURE_API_VERSION', 'AZURE_OPENAI_API_VERSION') ?? defaultApiVersion,
-      useDeploymentBasedUrls: true,
-      ...(overrides.fetch === undefined ? {} : { fetch: overrides.fetch }),
-    });
-    return createAiSdkLanguageModelClient({ provider: 'azure', modelId, model: azure.chat(modelId), supportsTools: true });
+    return createAiSdkLanguageModelClient({ provider: 'azure', modelId, model: azureSdk(this, env, overrides).chat(modelId), supportsTools: true });
+  },
+  /** The model id is the embedding deployment's name. */
+  embeddings: {
+    defaultModel: 'text-embedding-3-small',
+    create(env, modelId, overrides = {}) {
+      return createAiSdkEmbeddingClient({ provider: 'azure', modelId, model: azureSdk(azureProvider, env, overrides).embeddingModel(modelId) });
+    },
   },
 };
 

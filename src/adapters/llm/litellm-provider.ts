@@ -1,7 +1,20 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { createAiSdkEmbeddingClient } from './ai-sdk-embedding-client.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
-import type { ProviderDefinition } from './provider-definition.js';
+import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from './provider-definition.js';
 import { assertProviderConfigured, parseBaseUrl, readEnv } from './provider-env.js';
+
+function litellmSdk(definition: ProviderDefinition, env: ProviderEnv, overrides: ProviderOverrides) {
+  assertProviderConfigured(definition, env);
+  const baseUrl = parseBaseUrl('litellm', 'LITELLM_BASE_URL', readEnv(env, 'LITELLM_BASE_URL') ?? 'http://localhost:4000');
+  return createOpenAICompatible({
+    name: 'litellm',
+    baseURL: /\/v1$/.test(baseUrl) ? baseUrl : `${baseUrl}/v1`,
+    apiKey: readEnv(env, 'LITELLM_API_KEY') ?? 'sk-anything',
+    includeUsage: true,
+    ...(overrides.fetch === undefined ? {} : { fetch: overrides.fetch }),
+  });
+}
 
 /**
  * A LiteLLM proxy (`{LITELLM_BASE_URL}/v1/chat/completions`). It counts as configured only when
@@ -14,15 +27,13 @@ export const litellmProvider: ProviderDefinition = {
   modelEnv: ['LITELLM_MODEL'],
   defaultModel: 'openai/gpt-4o-mini',
   create(env, modelId, overrides = {}) {
-    assertProviderConfigured(this, env);
-    const baseUrl = parseBaseUrl('litellm', 'LITELLM_BASE_URL', readEnv(env, 'LITELLM_BASE_URL') ?? 'http://localhost:4000');
-    const litellm = createOpenAICompatible({
-      name: 'litellm',
-      baseURL: /\/v1$/.test(baseUrl) ? baseUrl : `${baseUrl}/v1`,
-      apiKey: readEnv(env, 'LITELLM_API_KEY') ?? 'sk-anything',
-      includeUsage: true,
-      ...(overrides.fetch === undefined ? {} : { fetch: overrides.fetch }),
-    });
-    return createAiSdkLanguageModelClient({ provider: 'litellm', modelId, model: litellm.chatModel(modelId), supportsTools: true });
+    return createAiSdkLanguageModelClient({ provider: 'litellm', modelId, model: litellmSdk(this, env, overrides).chatModel(modelId), supportsTools: true });
+  },
+  /** The proxy's `/v1/embeddings`, for the embedding models its config lists. */
+  embeddings: {
+    defaultModel: 'text-embedding-3-small',
+    create(env, modelId, overrides = {}) {
+      return createAiSdkEmbeddingClient({ provider: 'litellm', modelId, model: litellmSdk(litellmProvider, env, overrides).embeddingModel(modelId) });
+    },
   },
 };

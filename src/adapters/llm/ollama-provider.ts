@@ -2,8 +2,9 @@ import { wrapLanguageModel, type LanguageModelMiddleware } from 'ai';
 import { createOllama } from 'ollama-ai-provider-v2';
 import { ConfigurationError } from '../../generation/errors/provider-errors.js';
 import { parseTimeout } from '../../generation/parse-timeout.js';
+import { createAiSdkEmbeddingClient } from './ai-sdk-embedding-client.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
-import type { ProviderDefinition } from './provider-definition.js';
+import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from './provider-definition.js';
 import { assertProviderConfigured, modelMatchesAny, parseBaseUrl, readEnv } from './provider-env.js';
 
 /** 5 minutes: the interface's default timeout for the local model runner (slow first loads of a model). */
@@ -48,17 +49,28 @@ export const ollamaProvider: ProviderDefinition = {
     }
   },
   create(env, modelId, overrides = {}) {
-    assertProviderConfigured(this, env);
-    const baseUrl = parseBaseUrl('ollama', 'OLLAMA_BASE_URL', readEnv(env, 'OLLAMA_BASE_URL') ?? 'http://localhost:11434');
-    const ollama = createOllama({
-      baseURL: /\/api$/.test(baseUrl) ? baseUrl : `${baseUrl}/api`,
-      ...(overrides.fetch === undefined ? {} : { fetch: overrides.fetch }),
-    });
+    const ollama = ollamaSdk(this, env, overrides);
     const listed = readEnv(env, 'OLLAMA_TOOL_CAPABLE_MODELS');
     const toolCapable = listed === undefined ? ollamaDefaultToolCapableModels : listed.split(',').map((name) => name.trim());
     return createAiSdkLanguageModelClient({ provider: 'ollama', modelId, model: wrapLanguageModel({ model: ollama.chat(modelId), middleware: ollamaSamplingOptions }), supportsTools: modelMatchesAny(modelId, toolCapable) });
   },
+  /** `/api/embed` of the local runner, for a pulled embedding model. */
+  embeddings: {
+    defaultModel: 'nomic-embed-text',
+    create(env, modelId, overrides = {}) {
+      return createAiSdkEmbeddingClient({ provider: 'ollama', modelId, model: ollamaSdk(ollamaProvider, env, overrides).embedding(modelId) });
+    },
+  },
 };
+
+function ollamaSdk(definition: ProviderDefinition, env: ProviderEnv, overrides: ProviderOverrides) {
+  assertProviderConfigured(definition, env);
+  const baseUrl = parseBaseUrl('ollama', 'OLLAMA_BASE_URL', readEnv(env, 'OLLAMA_BASE_URL') ?? 'http://localhost:11434');
+  return createOllama({
+    baseURL: /\/api$/.test(baseUrl) ? baseUrl : `${baseUrl}/api`,
+    ...(overrides.fetch === undefined ? {} : { fetch: overrides.fetch }),
+  });
+}
 
 /**
  * Ollama reads sampling settings from `options` (`temperature`, `num_predict`); the SDK provider

@@ -1,7 +1,20 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { createAiSdkEmbeddingClient } from './ai-sdk-embedding-client.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
-import type { ProviderDefinition } from './provider-definition.js';
+import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from './provider-definition.js';
 import { assertProviderConfigured, parseBaseUrl, readEnv } from './provider-env.js';
+
+function compatibleSdk(definition: ProviderDefinition, env: ProviderEnv, overrides: ProviderOverrides) {
+  assertProviderConfigured(definition, env);
+  const apiKey = readEnv(env, 'OPENAI_COMPATIBLE_API_KEY');
+  return createOpenAICompatible({
+    name: 'openai-compatible',
+    baseURL: parseBaseUrl('openai-compatible', 'OPENAI_COMPATIBLE_BASE_URL', readEnv(env, 'OPENAI_COMPATIBLE_BASE_URL') ?? ''),
+    ...(apiKey === undefined ? {} : { apiKey }),
+    includeUsage: true,
+    ...(overrides.fetch === undefined ? {} : { fetch: overrides.fetch }),
+  });
+}
 
 /**
  * Any server speaking OpenAI Chat Completions (vLLM, OpenRouter, LM Studio, a LiteLLM proxy…).
@@ -14,15 +27,13 @@ export const openaiCompatibleProvider: ProviderDefinition = {
   modelEnv: ['OPENAI_COMPATIBLE_MODEL'],
   defaultModel: 'gpt-3.5-turbo',
   create(env, modelId, overrides = {}) {
-    assertProviderConfigured(this, env);
-    const apiKey = readEnv(env, 'OPENAI_COMPATIBLE_API_KEY');
-    const compatible = createOpenAICompatible({
-      name: 'openai-compatible',
-      baseURL: parseBaseUrl('openai-compatible', 'OPENAI_COMPATIBLE_BASE_URL', readEnv(env, 'OPENAI_COMPATIBLE_BASE_URL') ?? ''),
-      ...(apiKey === undefined ? {} : { apiKey }),
-      includeUsage: true,
-      ...(overrides.fetch === undefined ? {} : { fetch: overrides.fetch }),
-    });
-    return createAiSdkLanguageModelClient({ provider: 'openai-compatible', modelId, model: compatible.chatModel(modelId), supportsTools: true });
+    return createAiSdkLanguageModelClient({ provider: 'openai-compatible', modelId, model: compatibleSdk(this, env, overrides).chatModel(modelId), supportsTools: true });
+  },
+  /** The server's `/embeddings` (vLLM, LM Studio, OpenRouter… serve it for their embedding models). */
+  embeddings: {
+    defaultModel: 'text-embedding-3-small',
+    create(env, modelId, overrides = {}) {
+      return createAiSdkEmbeddingClient({ provider: 'openai-compatible', modelId, model: compatibleSdk(openaiCompatibleProvider, env, overrides).embeddingModel(modelId) });
+    },
   },
 };

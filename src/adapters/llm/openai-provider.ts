@@ -1,22 +1,32 @@
 import { createOpenAI } from '@ai-sdk/openai';
+import { createAiSdkEmbeddingClient } from './ai-sdk-embedding-client.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
-import type { ProviderDefinition } from './provider-definition.js';
+import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from './provider-definition.js';
 import { assertProviderConfigured, parseBaseUrl, readEnv } from './provider-env.js';
 
-/** OpenAI over its Chat Completions API; `OPENAI_BASE_URL` points it at a proxy or a test fake. */
+function openaiSdk(definition: ProviderDefinition, env: ProviderEnv, overrides: ProviderOverrides) {
+  assertProviderConfigured(definition, env);
+  const baseUrl = readEnv(env, 'OPENAI_BASE_URL');
+  return createOpenAI({
+    apiKey: readEnv(env, 'OPENAI_API_KEY'),
+    ...(baseUrl === undefined ? {} : { baseURL: parseBaseUrl('openai', 'OPENAI_BASE_URL', baseUrl) }),
+    ...(overrides.fetch === undefined ? {} : { fetch: overrides.fetch }),
+  });
+}
+
+/** OpenAI over its Chat Completions and Embeddings APIs; `OPENAI_BASE_URL` points it at a proxy or a test fake. */
 export const openaiProvider: ProviderDefinition = {
   name: 'openai',
   requiredEnv: [['OPENAI_API_KEY']],
   modelEnv: ['OPENAI_MODEL'],
   defaultModel: 'gpt-4o-mini',
   create(env, modelId, overrides = {}) {
-    assertProviderConfigured(this, env);
-    const baseUrl = readEnv(env, 'OPENAI_BASE_URL');
-    const openai = createOpenAI({
-      apiKey: readEnv(env, 'OPENAI_API_KEY'),
-      ...(baseUrl === undefined ? {} : { baseURL: parseBaseUrl('openai', 'OPENAI_BASE_URL', baseUrl) }),
-      ...(overrides.fetch === undefined ? {} : { fetch: overrides.fetch }),
-    });
-    return createAiSdkLanguageModelClient({ provider: 'openai', modelId, model: openai.chat(modelId), supportsTools: true });
+    return createAiSdkLanguageModelClient({ provider: 'openai', modelId, model: openaiSdk(this, env, overrides).chat(modelId), supportsTools: true });
+  },
+  embeddings: {
+    defaultModel: 'text-embedding-3-small',
+    create(env, modelId, overrides = {}) {
+      return createAiSdkEmbeddingClient({ provider: 'openai', modelId, model: openaiSdk(openaiProvider, env, overrides).embeddingModel(modelId) });
+    },
   },
 };

@@ -1,3 +1,4 @@
+import type { EmbeddingClient } from '../../generation/embeddings/embedding-client.js';
 import type { LanguageModelClient } from '../../generation/language-model-client.js';
 import type { ProviderName } from '../../generation/provider-name.js';
 
@@ -36,4 +37,14 @@ export interface ProviderDefinition {
    * is not satisfied. Never makes a network call.
    */
   create(env: ProviderEnv, modelId: string, overrides?: ProviderOverrides): LanguageModelClient;
+  /** Absent: the provider has no embedding models (`/v1/embeddings` answers 400 for it). */
+  readonly embeddings?: EmbeddingDefinition;
+}
+
+/** How a provider makes embedding clients. */
+export interface EmbeddingDefinition {
+  /** Used when a call names no model of this provider. */
+  readonly defaultModel: string;
+  /** Same configuration rules as `create`: throws `ConfigurationError`, never makes a network call. */
+  create(env: ProviderEnv, modelId: string, overrides?: ProviderOverrides): EmbeddingClient;
 }

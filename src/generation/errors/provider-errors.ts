@@ -3,8 +3,8 @@ import { AIProviderError, type AIProviderErrorOptions } from './ai-provider-erro
 /** The call took longer than `timeout` ms (whole generate, or a whole stream). Retryable. */
 export class TimeoutError extends AIProviderError {
   readonly timeout: number;
-  readonly operation: 'generate' | 'stream' | undefined;
-  constructor(message: string, provider: string, timeout: number, operation?: 'generate' | 'stream', options: AIProviderErrorOptions = {}) {
+  readonly operation: 'generate' | 'stream' | 'embed' | undefined;
+  constructor(message: string, provider: string, timeout: number, operation?: 'generate' | 'stream' | 'embed', options: AIProviderErrorOptions = {}) {
     super(message, provider, { ...options, code: 'TIMEOUT', isRetryable: true });
     this.name = 'TimeoutError';
     this.timeout = timeout;
