@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * Projects: unit (pure), contract (HTTP via inject on buildApp), ports (shared port suites against
  * every adapter), integration (real Redis, Kafka, ClickHouse, chDB) and fault (stops and starts the
- * shared servers, so its files run one at a time after the rest).
+ * shared servers, so its files run one at a time after the rest) and browser (the dashboard in
+ * Debian's chromium against the embedded service; builds the dashboard first).
  */
 export default defineConfig({
   test: {
@@ -27,6 +28,16 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 300_000,
           hookTimeout: 300_000,
+        },
+      },
+      {
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: ['test/browser/build-dashboard.ts'],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
         },
       },
     ],

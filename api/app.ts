@@ -9,6 +9,7 @@ import type { AppDeps } from './app-deps.js';
 import { httpSchemas } from './http-schemas.js';
 import { registerApiEvents } from './plugins/api-events.js';
 import { registerChatWebSocket } from './plugins/chat-websocket.js';
+import { registerDashboard } from './plugins/dashboard.js';
 import { credentialMerchantOf, registerAuthentication } from './plugins/authentication.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerJsonBodyParser } from './plugins/json-body.js';
@@ -83,6 +84,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
+  await registerDashboard(app);
 
   registerApiEvents(app, deps);
   await metricsRoutes(app, deps);

@@ -1,0 +1,61 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { analyticsApi } from './api/analytics-api';
+import { apiKeysApi } from './api/api-keys-api';
+import { authApi } from './api/auth-api';
+import { genaiApi } from './api/genai-api';
+import { createHttpClient } from './api/http-client';
+import { routingApi } from './api/routing-api';
+import { Layout } from './layout';
+import { OnboardingPage } from './pages/onboarding-page';
+import { PageOutlet } from './page-outlet';
+import { SignInPage } from './pages/sign-in-page';
+import { parseLocation } from './routes';
+import { DashboardContext, type DashboardApi } from './session/dashboard-context';
+import { loadSession, saveSession, type Session } from './session/session-store';
+
+function useLocation() {
+  const [hash, setHash] = useState(window.location.hash);
+  useEffect(() => {
+    const onChange = () => setHash(window.location.hash);
+    window.addEventListener('hashchange', onChange);
+    return () => window.removeEventListener('hashchange', onChange);
+  }, []);
+  return parseLocation(hash);
+}
+
+/** The dashboard: sign-in until there is a session, onboarding until it has a merchant, then the pages. */
+export function App() {
+  const [session, setSessionState] = useState<Session | undefined>(() => loadSession());
+  const location = useLocation();
+  const setSession = (next: Session | undefined) => {
+    saveSession(next);
+    setSessionState(next);
+  };
+
+  // One client for the app's life; it reads the current token on every call.
+  const sessionRef = useMemo(() => ({ current: session }), []);
+  sessionRef.current = session;
+  const api = useMemo<DashboardApi>(() => {
+    const http = createHttpClient({
+      token: () => sessionRef.current?.token,
+      // An expired or revoked token: back to sign-in rather than a page of errors.
+      onUnauthorized: () => setSession(undefined),
+    });
+    const merchantId = () => sessionRef.current?.merchantId ?? '';
+    return { auth: authApi(http), keys: apiKeysApi(http, merchantId), analytics: analyticsApi(http), routing: routingApi(http, merchantId), genai: genaiApi(http) };
+  }, []);
+
+  if (session === undefined) return <SignInPage auth={api.auth} onSession={setSession} />;
+  const context = { api, session, setSession };
+  return (
+    <DashboardContext.Provider value={context}>
+      {session.merchantId === '' ? (
+        <OnboardingPage />
+      ) : (
+        <Layout location={location}>
+          <PageOutlet location={location} />
+        </Layout>
+      )}
+    </DashboardContext.Provider>
+  );
+}

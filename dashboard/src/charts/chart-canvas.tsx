@@ -1,0 +1,60 @@
+import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
+import { useEffect, useRef } from 'preact/hooks';
+import { seriesColours, type ChartSpec } from './chart-spec';
+
+Chart.register(LineController, LineElement, PointElement, BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
+
+function datasetsOf(spec: ChartSpec) {
+  return spec.series.map((series, index) => {
+    const colour = seriesColours[index % seriesColours.length]!;
+    return { label: series.label, data: [...series.values], borderColor: colour, backgroundColor: colour, borderWidth: 2, pointRadius: spec.labels.length > 40 ? 0 : 2 };
+  });
+}
+
+/**
+ * One Chart.js chart, updated in place when the spec changes (live polling), with animations off
+ * so a refresh never moves what the operator is reading. The canvas is an image to assistive
+ * technology; its numbers are in the table view next to it.
+ */
+export function ChartCanvas(props: { readonly spec: ChartSpec; readonly title: string }) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const chart = useRef<Chart | null>(null);
+  const { spec } = props;
+
+  useEffect(() => {
+    if (canvas.current === null) return undefined;
+    chart.current = new Chart(canvas.current, {
+      type: spec.kind,
+      data: { labels: [...spec.labels], datasets: datasetsOf(spec) },
+      options: {
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        interaction: { mode: 'index', intersect: false },
+        scales: {
+          x: { stacked: spec.stacked === true },
+          y: { stacked: spec.stacked === true, beginAtZero: true, title: { display: true, text: spec.unit } },
+        },
+        plugins: { legend: { position: 'bottom' } },
+      },
+    });
+    return () => {
+      chart.current?.destroy();
+      chart.current = null;
+    };
+  }, [spec.kind, spec.stacked, spec.unit]);
+
+  useEffect(() => {
+    const current = chart.current;
+    if (current === null) return;
+    current.data.labels = [...spec.labels];
+    current.data.datasets = datasetsOf(spec);
+    current.update('none');
+  }, [spec]);
+
+  return (
+    <div class="chart-box">
+      <canvas ref={canvas} role="img" aria-label={`${props.title}: chart; the same data is in the table view`} />
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+import { useState } from 'preact/hooks';
+import { DataTable } from '../components/data-table';
+import { ChartCanvas } from './chart-canvas';
+import type { ChartSpec } from './chart-spec';
+
+export interface ChartPanelProps {
+  readonly title: string;
+  readonly spec: ChartSpec;
+  readonly id: string;
+}
+
+const formatValue = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(4).replace(/0+$/, '').replace(/\.$/, ''));
+
+/** A titled chart with a Chart / Table switch; the table lists every point the chart draws. */
+export function ChartPanel(props: ChartPanelProps) {
+  const [view, setView] = useState<'chart' | 'table'>('chart');
+  const { spec } = props;
+  const rows = spec.labels.map((label, index) => ({ label, values: spec.series.map((series) => series.values[index] ?? 0) }));
+  const empty = spec.labels.length === 0 || spec.series.length === 0;
+  return (
+    <section class="panel chart-panel" aria-labelledby={`${props.id}-title`} data-testid={props.id}>
+      <header class="panel-header">
+        <h2 id={`${props.id}-title`}>{props.title}</h2>
+        <div class="segmented" role="group" aria-label={`${props.title} view`}>
+          <button type="button" aria-pressed={view === 'chart'} onClick={() => setView('chart')}>
+            Chart
+          </button>
+          <button type="button" aria-pressed={view === 'table'} onClick={() => setView('table')}>
+            Table
+          </button>
+        </div>
+      </header>
+      {empty ? (
+        <p class="state state-empty">No data in this range yet.</p>
+      ) : view === 'chart' ? (
+        <ChartCanvas spec={spec} title={props.title} />
+      ) : (
+        <DataTable
+          caption={`${props.title} (${spec.unit})`}
+          columns={[{ header: 'Label', cell: (row: (typeof rows)[number]) => row.label }, ...spec.series.map((series, index) => ({ header: series.label, numeric: true, cell: (row: (typeof rows)[number]) => formatValue(row.values[index] ?? 0) }))]}
+          rows={rows}
+          rowKey={(row, index) => `${row.label}-${index}`}
+          pageSize={12}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,37 @@
+/** The dashboard's pages, addressed by the URL fragment (#/overview): the server serves one file. */
+export const pages = [
+  { path: 'overview', title: 'Overview', group: 'Payments' },
+  { path: 'audit', title: 'Payment audit', group: 'Payments' },
+  { path: 'explorer', title: 'Decision explorer', group: 'Payments' },
+  { path: 'routing', title: 'Routing', group: 'Payments' },
+  { path: 'models', title: 'Model registry', group: 'Models and AI' },
+  { path: 'route-groups', title: 'Route groups', group: 'Models and AI' },
+  { path: 'playground', title: 'Playground', group: 'Models and AI' },
+  { path: 'batches', title: 'Batch jobs', group: 'Models and AI' },
+  { path: 'llm-usage', title: 'LLM usage', group: 'Models and AI' },
+  { path: 'keys', title: 'API keys', group: 'Account' },
+  { path: 'new-merchant', title: 'New merchant', group: 'Account' },
+] as const;
+
+export type PagePath = (typeof pages)[number]['path'];
+
+export interface Location {
+  readonly page: PagePath;
+  /** The fragment's query (#/audit?payment_id=p1): deep links into a page. */
+  readonly params: URLSearchParams;
+}
+
+export function parseLocation(hash: string): Location {
+  const [path = '', query = ''] = hash.replace(/^#\/?/, '').split('?');
+  const page = pages.find((candidate) => candidate.path === path)?.path ?? 'overview';
+  return { page, params: new URLSearchParams(query) };
+}
+
+export function hrefOf(page: PagePath, params?: Record<string, string>): string {
+  const query = params === undefined ? '' : new URLSearchParams(params).toString();
+  return `#/${page}${query === '' ? '' : `?${query}`}`;
+}
+
+export function titleOf(page: PagePath): string {
+  return pages.find((candidate) => candidate.path === page)!.title;
+}

@@ -1,0 +1,32 @@
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
+import type { analyticsApi } from '../api/analytics-api';
+import type { apiKeysApi } from '../api/api-keys-api';
+import type { authApi } from '../api/auth-api';
+import type { genaiApi } from '../api/genai-api';
+import type { routingApi } from '../api/routing-api';
+import type { Session } from './session-store';
+
+/** Every typed API of the service, bound to the current session. */
+export interface DashboardApi {
+  readonly auth: ReturnType<typeof authApi>;
+  readonly keys: ReturnType<typeof apiKeysApi>;
+  readonly analytics: ReturnType<typeof analyticsApi>;
+  readonly routing: ReturnType<typeof routingApi>;
+  readonly genai: ReturnType<typeof genaiApi>;
+}
+
+export interface DashboardContextValue {
+  readonly api: DashboardApi;
+  readonly session: Session;
+  /** Replaces the session (switch-merchant, onboarding) or ends it (undefined). */
+  setSession(session: Session | undefined): void;
+}
+
+export const DashboardContext = createContext<DashboardContextValue | undefined>(undefined);
+
+export function useDashboard(): DashboardContextValue {
+  const value = useContext(DashboardContext);
+  if (value === undefined) throw new Error('useDashboard outside DashboardContext');
+  return value;
+}

@@ -1,0 +1,95 @@
+import AxeBuilder from '@axe-core/playwright';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startServer, type RunningServer } from '../../api/server.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { startFakeHttpServer, type FakeHttpServer } from '../fixtures/providers/fake-http-server.js';
+import { chatCompletion, chatCompletionStream } from '../fixtures/providers/openai-wire.js';
+
+/** Debian's chromium (deploy/local/chromium.sh installs it); Playwright's own download is not available. */
+const chromiumCandidates = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+
+export const screenshotDir = fileURLToPath(new URL('../../.run/screenshots', import.meta.url));
+export const adminSecret = 'browser-admin-secret-0123456789abcdef';
+export const operatorPassword = 'violet-harbour-lantern-42';
+
+/** What the fake OpenAI answers a streamed playground prompt with, in three deltas. */
+export const streamedDeltas = ['Routing ', 'is ', 'learning.'];
+
+export interface DashboardHarness {
+  readonly url: string;
+  readonly server: RunningServer;
+  readonly browser: Browser;
+  readonly provider: FakeHttpServer;
+  /** A fresh browser context; `problems` collects page errors and console errors (CSP refusals show there). */
+  newPage(width: number, height: number): Promise<{ context: BrowserContext; page: Page; problems: string[] }>;
+  close(): Promise<void>;
+}
+
+function chromiumPath(): string {
+  const found = chromiumCandidates.find((path) => existsSync(path));
+  // A missing browser fails the run: CI installs it (scripts/run-tests.sh → deploy/local/chromium.sh).
+  if (found === undefined) throw new Error(`chromium not found at ${chromiumCandidates.join(' or ')}: run deploy/local/chromium.sh install`);
+  return found;
+}
+
+/**
+ * The service as `switchyard serve` runs it in embedded mode (in-process workers, chDB analytics,
+ * journaled state in a temp DATA_DIR) on a free port, its toolkit's OpenAI provider pointed at a
+ * local fake speaking OpenAI's wire format, and a headless chromium.
+ */
+export async function startDashboardHarness(): Promise<DashboardHarness> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sy-dashboard-'));
+  const provider = await startFakeHttpServer((request) => {
+    const body = request.body as { model: string; stream?: boolean };
+    return body.stream === true
+      ? chatCompletionStream({ model: body.model, deltas: streamedDeltas, usage: { promptTokens: 9, completionTokens: 3 } })
+      : chatCompletion({ model: body.model, content: 'Routing is learning.', usage: { promptTokens: 9, completionTokens: 3 } });
+  });
+  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: join(dataDir, 'data'), ADMIN_SECRET: adminSecret, LOG_LEVEL: 'silent', JWT_SECRET: 'browser-jwt-secret-0123456789abcdef-0123456789' });
+  const server = await startServer(config, pino({ level: 'silent' }), {
+    toolkit: { cwd: dataDir, env: { OPENAI_API_KEY: 'sk-browser-fake', OPENAI_BASE_URL: `${provider.url}/v1` } },
+  });
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  mkdirSync(screenshotDir, { recursive: true });
+  return {
+    url: server.url,
+    server,
+    browser,
+    provider,
+    async newPage(width, height) {
+      const context = await browser.newContext({ viewport: { width, height }, baseURL: server.url });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      page.on('console', (message) => {
+        // A refused request is logged by the browser too; the tests provoke some (a wrong password).
+        if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console error: ${message.text()}`);
+      });
+      return { context, page, problems };
+    },
+    async close() {
+      await browser.close();
+      await server.stop();
+      await provider.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Serious and critical axe violations of the page as it is now (WCAG 2.1 A and AA rules). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return result.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
+}

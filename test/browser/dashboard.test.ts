@@ -1,0 +1,154 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operatorPassword, screenshot, seriousViolations, startDashboardHarness, type DashboardHarness } from './dashboard-harness.js';
+
+/**
+ * The operator dashboard end to end: the real service (embedded mode) serving the built dashboard,
+ * driven in chromium. Tests run in order and share one operator and merchant.
+ */
+
+let harness: DashboardHarness;
+let context: BrowserContext;
+let page: Page;
+let problems: string[];
+const email = `operator-${Date.now()}@example.com`;
+
+async function sessionToken(): Promise<{ token: string; merchantId: string }> {
+  const stored = await page.evaluate(() => sessionStorage.getItem('switchyard.session'));
+  const session = JSON.parse(stored ?? '{}') as { token: string; merchantId: string };
+  return { token: session.token, merchantId: session.merchantId };
+}
+
+async function api(path: string, init: { method?: string; body?: unknown; token?: string; apiKey?: string } = {}): Promise<Response> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (init.token !== undefined) headers['authorization'] = `Bearer ${init.token}`;
+  if (init.apiKey !== undefined) headers['x-api-key'] = init.apiKey;
+  return fetch(`${harness.url}${path}`, { method: init.method ?? 'POST', headers, ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}) });
+}
+
+function decideBody(merchantId: string, paymentId: string, gateways: readonly string[] = ['stripe', 'adyen']) {
+  return {
+    merchantId,
+    eligibleGatewayList: gateways,
+    rankingAlgorithm: 'SR_BASED_ROUTING',
+    eliminationEnabled: false,
+    paymentInfo: { paymentId, amount: 100, currency: 'USD', country: 'US', paymentType: 'ORDER_PAYMENT', paymentMethodType: 'CARD', paymentMethod: 'CREDIT', authType: 'THREE_DS', cardType: 'CREDIT' },
+  };
+}
+
+async function go(path: string): Promise<void> {
+  await page.goto(`/dashboard/#/${path}`);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+}
+
+beforeAll(async () => {
+  harness = await startDashboardHarness();
+  ({ context, page, problems } = await harness.newPage(1280, 900));
+});
+
+afterAll(async () => {
+  await context?.close();
+  await harness?.close();
+});
+
+describe('the dashboard', () => {
+  it('serves its files with a strict CSP, hashed assets immutable and index.html revalidated', async () => {
+    const index = await fetch(`${harness.url}/dashboard/`);
+    expect(index.status).toBe(200);
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    const csp = index.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toContain('unsafe');
+    const html = await index.text();
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    const asset = /src="(\/dashboard\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(asset).toBeDefined();
+    const script = await fetch(`${harness.url}${asset}`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const again = await fetch(`${harness.url}/dashboard/`, { headers: { 'if-none-match': index.headers.get('etag') ?? '' } });
+    expect(again.status).toBe(304);
+    expect((await fetch(`${harness.url}/dashboard/assets/missing.js`)).status).toBe(404);
+  });
+
+  it('signs up, onboards a merchant, signs out and signs in again', async () => {
+    await page.goto('/dashboard/');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'sign-in-1280');
+    await page.getByRole('button', { name: 'Create one' }).click();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(operatorPassword);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Create your merchant' }).waitFor();
+    await page.getByLabel('Merchant name').fill('Browser Shop');
+    await page.getByRole('button', { name: 'Create merchant' }).click();
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('not-the-password-at-all');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: /invalid|incorrect/i }).waitFor();
+    await page.getByLabel('Password').fill(operatorPassword);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    expect((await sessionToken()).merchantId).toMatch(/^merchant_/);
+  });
+
+  it('creates a key shown once, lists it by prefix and revokes it after confirmation', async () => {
+    await go('keys');
+    await page.getByText('No keys yet').waitFor();
+    await page.getByLabel('Description').fill('checkout service');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const shown = page.getByTestId('new-key').locator('code');
+    const rawKey = (await shown.textContent()) ?? '';
+    expect(rawKey).toMatch(/^DE_[0-9a-f]{64}$/);
+    await page.getByRole('button', { name: 'Copy key' }).click();
+    await page.getByText('Copied.').waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(rawKey);
+    const { merchantId } = await sessionToken();
+    expect((await api('/decide-gateway', { apiKey: rawKey, body: decideBody(merchantId, 'key-check-1') })).status).toBe(200);
+    const row = page.getByRole('row').filter({ hasText: 'checkout service' });
+    await row.getByText('Active').waitFor();
+    expect(await row.textContent()).toContain(rawKey.slice(0, 11));
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    expect(await page.getByText(rawKey).count()).toBe(0);
+    await screenshot(page, 'api-keys-1280');
+    expect(await seriousViolations(page)).toEqual([]);
+    await row.getByRole('button', { name: /Revoke/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke this key?' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await row.getByText('Revoked').waitFor();
+    const refused = await api('/decide-gateway', { apiKey: rawKey, body: decideBody(merchantId, 'key-check-2') });
+    expect(refused.status).toBe(401);
+  });
+
+  it('charts decisions from real traffic on the overview, live, with a table view', async () => {
+    const { token, merchantId } = await sessionToken();
+    await go('overview');
+    for (let index = 0; index < 6; index += 1) {
+      const paymentId = `overview-pay-${index}`;
+      expect((await api('/decide-gateway', { token, body: decideBody(merchantId, paymentId) })).status).toBe(200);
+      const feedback = await api('/update-gateway-score', { token, body: { merchantId, gateway: 'stripe', paymentId, status: index % 3 === 0 ? 'FAILURE' : 'CHARGED' } });
+      expect(feedback.status).toBe(200);
+    }
+    // The page polls every 5 s: it picks the traffic up on its own (one decision came from the key test).
+    const decisions = page.locator('.kpi').filter({ hasText: /^Decisions/ }).locator('.kpi-value');
+    await page.waitForFunction((element) => Number(element?.textContent ?? '0') >= 7, await decisions.elementHandle(), { timeout: 60_000 });
+    const panel = page.getByTestId('decisions-chart');
+    await panel.locator('canvas').waitFor();
+    await panel.getByRole('button', { name: 'Table' }).click();
+    const cells = await panel.locator('tbody td.numeric').allTextContents();
+    expect(cells.map(Number).reduce((sum, value) => sum + value, 0)).toBeGreaterThanOrEqual(7);
+    await screenshot(page, 'overview-1280');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('raised no page errors and no CSP refusals', () => {
+    expect(problems).toEqual([]);
+  });
+});
