@@ -3,6 +3,8 @@
 # --with-services first starts Redis, Kafka and ClickHouse (deploy/local) and exports their URLs;
 # a service that cannot be had fails the run (counted as one failure), it is never skipped.
 # The fault project stops and starts the shared servers, so it runs after the others, alone.
+# The browser project drives the dashboard in Debian's chromium, installed here first (idempotent);
+# a chromium that cannot be had fails the run, it is never skipped.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .run
@@ -19,7 +21,11 @@ if [ "${1:-}" = "--with-services" ]; then
 fi
 rm -f .run/vitest-main.json .run/vitest-fault.json
 status=0
-npx vitest run --project unit --project contract --project ports --project integration \
+if ! bash deploy/local/chromium.sh install >/dev/null; then
+  echo "chromium could not be installed for the browser tests: see the messages above" >&2
+  status=1
+fi
+npx vitest run --project unit --project contract --project ports --project integration --project browser \
   --reporter=default --reporter=json --outputFile.json=.run/vitest-main.json || status=1
 npx vitest run --project fault --passWithNoTests --no-file-parallelism \
   --reporter=default --reporter=json --outputFile.json=.run/vitest-fault.json || status=1
