@@ -27,9 +27,18 @@ export type StaticEvaluation =
   | { readonly ok: false; readonly error: SwitchyardError };
 
 /**
+ * The algorithm `id` of `createdBy` as a one-element list, for a preview (`routing_algorithm_id`):
+ * evaluated exactly as if it were active. Another merchant's algorithm is as unknown as a missing one.
+ */
+async function ownAlgorithms(deps: AppDeps, createdBy: string, id: string): Promise<readonly RoutingAlgorithmRecord[]> {
+  const record = await deps.state.routingRules.get(id);
+  return record === undefined || record.createdBy !== createdBy ? [] : [record];
+}
+
+/**
  * The /routing/evaluate steps shared with /routing/hybrid: parameter checks, the active algorithm
- * (from the caching store: compiled once per activation on each replica), evaluation, and the
- * `rule.evaluated` event. Never throws for a client mistake; returns the 400 to send instead.
+ * (from the caching store: compiled once per activation on each replica) or the one named by
+ * `routing_algorithm_id` (a preview), evaluation, and the `rule.evaluated` event. Never throws for a client mistake; returns the 400 to send instead.
  */
 export async function runStaticEvaluation(
   deps: AppDeps,
@@ -40,8 +49,10 @@ export async function runStaticEvaluation(
   const startedAt = performance.now();
   const checked = validateEvaluationParameters(body.parameters);
   if (!checked.ok) return { ok: false, error: rejected(checked.wireMessage) };
-  const active = await deps.state.routingRules.loadActive(body.created_by);
-  const outcome = evaluateActiveRule(active, checked.parameters, body.fallback_output as readonly ConnectorInfo[] | null | undefined, deps.random);
+  const previewId = body.routing_algorithm_id ?? null;
+  const candidates = previewId === null ? await deps.state.routingRules.loadActive(body.created_by) : await ownAlgorithms(deps, body.created_by, previewId);
+  if (previewId !== null && candidates.length === 0) return { ok: false, error: rejected(`Routing algorithm not found for the provided id : ${previewId}`) };
+  const outcome = evaluateActiveRule(candidates, checked.parameters, body.fallback_output as readonly ConnectorInfo[] | null | undefined, deps.random);
   const latencyMs = performance.now() - startedAt;
   const base = { source, paymentId: body.payment_id ?? null, requestId: requestIdOf(request), latencyMs };
   if (outcome.kind === 'no_active') {

@@ -3469,7 +3469,7 @@ export interface HybridRoutingRequest {
   dynamic_routing_request?: DecideGatewayRequest | null;
 }
 /**
- * Body of POST /routing/evaluate (decision-engine RoutingRequest). `parameters` values are checked by the rules engine.
+ * Body of POST /routing/evaluate (decision-engine RoutingRequest). `parameters` values are checked by the rules engine. With `routing_algorithm_id` (a Switchyard extension) the named algorithm of `created_by` is evaluated whether or not it is active: a preview before activation.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "RoutingEvaluateRequest".
@@ -3479,6 +3479,10 @@ export interface RoutingEvaluateRequest {
   payment_id?: string | null;
   fallback_output?: ConnectorInfo[] | null;
   parameters: {};
+  /**
+   * Evaluate this algorithm of created_by (active or not) instead of the active one; unknown or another merchant's: 400 not found.
+   */
+  routing_algorithm_id?: string | null;
 }
 /**
  * Body of POST /routing/activate, /routing/deactivate and /routing/delete.

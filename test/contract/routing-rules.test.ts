@@ -254,6 +254,25 @@ describe('routing rules (euclid)', () => {
       expect(event.payload).toMatchObject({ source: 'evaluate', paymentId: 'pay_1', algorithmId: id, algorithmType: 'advanced', ruleName: 'Card Rule', status: 'success', evaluatedOutput: ['checkout', 'adyen'], errorMessage: null });
       expect((event.payload as { latencyMs: number }).latencyMs).toBeGreaterThanOrEqual(0);
     });
+
+    it('previews an inactive algorithm named by routing_algorithm_id, leaving the active one in charge', async () => {
+      const active = await create({ type: 'single', data: stripe });
+      await activate(active);
+      const draft = await create(advanced);
+      const card = { payment_method: { type: 'enum_variant', value: 'card' }, amount: { type: 'number', value: 500 } };
+      const preview = await evaluate(card, { routing_algorithm_id: draft });
+      expect(preview.statusCode, preview.body).toBe(200);
+      expect(preview.json()).toMatchObject({ status: 'success', evaluated_output: [checkout, adyen] });
+      expect((await evaluate(card)).json()).toMatchObject({ evaluated_output: [stripe] });
+      const listed = (await post(`/routing/list/active/${merchant}`)).json() as { id: string }[];
+      expect(listed.map((record) => record.id)).toEqual([active]);
+    });
+
+    it('answers 400 not found when routing_algorithm_id names no algorithm of the merchant', async () => {
+      const response = await evaluate({ amount: { type: 'number', value: 1 } }, { routing_algorithm_id: 'routing_missing' });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual(teError('Routing algorithm not found for the provided id : routing_missing'));
+    });
   });
 
   describe('update and delete', () => {
