@@ -8,7 +8,7 @@ import { ref } from '../http-schemas.js';
 
 type Read = keyof Pick<
   AnalyticsStore,
-  'overview' | 'decisions' | 'gatewayScores' | 'logSummaries' | 'paymentAudit' | 'previewTrace' | 'routingStats' | 'llmOverview' | 'llmUsage' | 'llmLatency' | 'llmErrors'
+  'overview' | 'decisions' | 'gatewayScores' | 'logSummaries' | 'paymentAudit' | 'previewTrace' | 'routingStats' | 'llmOverview' | 'llmUsage' | 'llmLatency' | 'llmErrors' | 'llmRouteGroups'
 >;
 
 /**
@@ -27,10 +27,16 @@ const endpoints: readonly { readonly endpoint: AnalyticsEndpoint; readonly read:
   { endpoint: 'llm/usage', read: 'llmUsage', summary: 'Model calls, tokens and cost per time bucket, provider and model', response: 'LlmUsageReport' },
   { endpoint: 'llm/latency', read: 'llmLatency', summary: 'Latency p50/p95/p99 and time to first token per provider and model', response: 'LlmLatencyReport' },
   { endpoint: 'llm/errors', read: 'llmErrors', summary: 'Failed model calls by error class, provider and model', response: 'LlmErrorsReport' },
+  {
+    endpoint: 'llm/route-groups',
+    read: 'llmRouteGroups',
+    summary: 'Route groups over time: per candidate calls, share of the group, success rate and eliminations (`route_group` picks one group)',
+    response: 'LlmRouteGroupsReport',
+  },
 ];
 
 /**
- * Analytics: the read-only endpoints over the AnalyticsStore (seven payment reads, four model-call
+ * Analytics: the read-only endpoints over the AnalyticsStore (seven payment reads, five model-call
  * reads). The merchant is always the credential's (a `merchant_id` parameter naming another
  * merchant is refused by the auth guard).
  */

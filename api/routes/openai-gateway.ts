@@ -8,7 +8,7 @@ import type { DynamicModelRegistry } from '../../src/generation/models/dynamic-m
 import type { NeuroLink } from '../../src/toolkit/neurolink.js';
 import type { EmbeddingRequest, RouteGroup as RouteGroupBody } from '../../src/generated/schema-types.js';
 import type { CallAttribution } from '../../src/generation/llm-call-record.js';
-import { candidateWindowKey, rankCandidates, routeGroupNamePattern, routeGroupProblems, toRouteGroup, type Ranking, type RouteGroup } from '../../src/generation/gateway/route-group.js';
+import { candidateWindowKey, rankCandidates, routeAttribution, routeGroupNamePattern, routeGroupProblems, toRouteGroup, type Ranking, type RouteGroup } from '../../src/generation/gateway/route-group.js';
 import { averagePrice } from '../../src/generation/models/model-config.js';
 import type { StateStore } from '../../src/ports/state-store.js';
 import type { RandomSource } from '../../src/routing/random-source.js';
@@ -217,7 +217,7 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
       ...(credential.kind === 'session' ? { userId: credential.claims.userId } : {}),
       requestId: request.id,
       surface: 'gateway',
-      ...(route.kind === 'group' ? { routeGroup: route.group.name } : {}),
+      ...(route.kind === 'group' ? routeAttribution(route.group, route.ranking) : {}),
     };
   }
 

@@ -3,7 +3,7 @@ import type { AnalyticsQuery } from '../generated/schema-types.js';
 /** Look-back presets accepted by `range` (the enum comes from schemas/http/analytics/analytics-query.json). */
 export type AnalyticsRange = NonNullable<AnalyticsQuery['range']>;
 
-/** The seven reads; the endpoint decides the default page size. */
+/** The payment and model-call reads; the endpoint decides the default page size. */
 export type AnalyticsEndpoint =
   | 'overview'
   | 'decisions'
@@ -15,7 +15,8 @@ export type AnalyticsEndpoint =
   | 'llm/overview'
   | 'llm/usage'
   | 'llm/latency'
-  | 'llm/errors';
+  | 'llm/errors'
+  | 'llm/route-groups';
 
 /** Payment dimensions that can filter score snapshots, error summaries, log samples and gateway share. */
 export const dimensionKeys = [
@@ -91,4 +92,6 @@ export interface ParsedAnalyticsQuery {
   /** Gateways from the comma-separated `gateway` parameter; empty means all. */
   readonly gateways: readonly string[];
   readonly audit: AuditFilters;
+  /** The `route_group` parameter: the one route group /analytics/llm/route-groups reports; null = every group. */
+  readonly routeGroup: string | null;
 }

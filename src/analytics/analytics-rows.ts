@@ -62,8 +62,10 @@ export interface ApiEventRow {
 }
 
 /**
- * One row of `analytics_llm_calls` (schemas/clickhouse/0003_llm_calls.sql): one model call
- * (`llm.call`). '' for absent strings; `ttft_ms` is meaningful only where `has_ttft` is 1 (streams).
+ * One model call (`llm.call`): a row of `analytics_llm_calls` (schemas/clickhouse/0003_llm_calls.sql)
+ * and, for a call routed in a route group, of `analytics_llm_route_calls` (0004), which alone holds
+ * `route_group`, `route_approach` and `eliminated_candidates`. '' for absent strings, [] for an
+ * absent list; `ttft_ms` is meaningful only where `has_ttft` is 1 (streams).
  */
 export interface LlmCallRow {
   readonly event_id: string;
@@ -86,6 +88,12 @@ export interface LlmCallRow {
   readonly request_id: string;
   readonly batch_id: string;
   readonly job_id: string;
+  /** The route group the request was routed in ('' outside route groups). */
+  readonly route_group: string;
+  /** How the group ranked its candidates for the request: sr, sr_downtime, explore ('' when not recorded). */
+  readonly route_approach: string;
+  /** `provider/model` of the group's candidates eliminated when the request was routed. */
+  readonly eliminated_candidates: readonly string[];
 }
 
 /** A batch for {@link AnalyticsStore.insert}: rows of every table, written together, safe to resend. */

@@ -157,6 +157,9 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
         request_id: p.requestId ?? '',
         batch_id: p.batchId ?? '',
         job_id: p.jobId ?? '',
+        route_group: p.routeGroup ?? '',
+        route_approach: p.routeApproach ?? '',
+        eliminated_candidates: p.eliminatedCandidates ?? [],
       };
       return { domain: [], api: [], llm: [row] };
     }

@@ -1,4 +1,5 @@
 import { SwitchyardError } from '../errors/switchyard-error.js';
+import { routeGroupNamePattern } from '../generation/gateway/route-group.js';
 import { resolveRouteFilter } from './audit-routes.js';
 import {
   dimensionKeys,
@@ -39,7 +40,8 @@ const rangeList = Object.keys(analyticsRanges).join(', ');
  *
  * Malformed values are rejected, each issue naming its parameter: a non-integer `page`/`page_size`,
  * a negative or non-integer `start_ms`/`end_ms`, a `range` outside the presets (stricter than the
- * reference, which silently falls back to 1h), or a repeated single-valued parameter. Well-typed
+ * reference, which silently falls back to 1h), a `route_group` that cannot name a route group, or a
+ * repeated single-valued parameter. Well-typed
  * values out of bounds are clamped as the reference does (`page` ≥ 1, `page_size` 1..50), and a
  * start/end pair with end ≤ start is ignored in favour of the range. Empty values count as absent.
  */
@@ -68,6 +70,11 @@ export function parseAnalyticsQuery(
   }
   const gatewayValues = reader.list('gateway');
   const gateways = [...new Set(gatewayValues.flatMap((v) => v.split(',')).map((g) => g.trim()).filter((g) => g !== ''))];
+
+  const routeGroup = reader.text('route_group') ?? null;
+  if (routeGroup !== null && !routeGroupNamePattern.test(routeGroup)) {
+    issues.push({ parameter: 'route_group', message: 'route_group must be a route group name (a letter, then up to 63 letters, digits, _ . -)' });
+  }
 
   const route = reader.text('route') ?? null;
   const status = reader.text('status') ?? null;
@@ -99,6 +106,7 @@ export function parseAnalyticsQuery(
       dimensions,
       gateways,
       audit,
+      routeGroup,
     },
   };
 }

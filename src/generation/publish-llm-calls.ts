@@ -31,6 +31,8 @@ export function llmCallPayload(record: LlmCallRecord): EventPayloads['llm.call']
     batchId: attribution.batchId ?? null,
     jobId: attribution.jobId ?? null,
     routeGroup: attribution.routeGroup ?? null,
+    routeApproach: attribution.routeApproach ?? null,
+    eliminatedCandidates: attribution.eliminatedCandidates !== undefined ? [...attribution.eliminatedCandidates] : null,
   };
 }
 

@@ -9,6 +9,7 @@ import type {
 } from '../analytics/analytics-reports.js';
 import type { AnalyticsRows } from '../analytics/analytics-rows.js';
 import type { LlmErrorsReport, LlmLatencyReport, LlmOverviewReport, LlmUsageReport } from '../analytics/llm-reports.js';
+import type { LlmRouteGroupsReport } from '../analytics/llm-route-groups-report.js';
 
 /**
  * Analytics rows written by the analytics-sink worker and read by /analytics/*. One SQL dialect
@@ -55,6 +56,11 @@ export interface AnalyticsStore {
   llmLatency(query: ParsedAnalyticsQuery): Promise<LlmLatencyReport>;
   /** GET /analytics/llm/errors: failed calls by error class, provider and model. */
   llmErrors(query: ParsedAnalyticsQuery): Promise<LlmErrorsReport>;
+  /**
+   * GET /analytics/llm/route-groups: per route group (or only `query.routeGroup`) and candidate,
+   * calls, share, success rate and eliminations over time, from the decision each call recorded.
+   */
+  llmRouteGroups(query: ParsedAnalyticsQuery): Promise<LlmRouteGroupsReport>;
 
   /**
    * Retention: drops every daily partition (UTC days) strictly before the day containing `dayMs`.

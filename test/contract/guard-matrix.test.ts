@@ -107,6 +107,7 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
   'GET /analytics/llm/usage': {},
   'GET /analytics/llm/latency': {},
   'GET /analytics/llm/errors': {},
+  'GET /analytics/llm/route-groups': {},
   'GET /api/batches/:batchId': { resource: (t, apiKey) => submitBatch(t, apiKey) },
   'GET /api/batches/:batchId/results': { resource: (t, apiKey) => submitBatch(t, apiKey) },
   'POST /api/batches/:batchId/cancel': { resource: (t, apiKey) => submitBatch(t, apiKey) },

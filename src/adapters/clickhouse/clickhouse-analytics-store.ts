@@ -13,7 +13,7 @@ import type {
   TimelineFact,
 } from '../../analytics/analytics-facts.js';
 import { analyticsFlows, outcomeFreeStatuses, routeHitFlows } from '../../analytics/analytics-flows.js';
-import type { AnalyticsRows } from '../../analytics/analytics-rows.js';
+import type { AnalyticsRows, LlmCallRow } from '../../analytics/analytics-rows.js';
 import type { PaymentAuditReport } from '../../analytics/analytics-reports.js';
 import { shapeDecisionsReport } from '../../analytics/shape-decisions-report.js';
 import { logSummariesErrorLimit, shapeLogSummariesReport } from '../../analytics/shape-log-summaries-report.js';
@@ -36,6 +36,8 @@ import { decisionSeriesSql, gatewayShareSql, scoreSeriesSql } from './sql/series
 import { latestSnapshotsSql } from './sql/snapshot-sql.js';
 import { llmErrorsSql, llmLatencySql, llmProvidersSql, llmTotalsSql, llmUsageSql } from './sql/llm-sql.js';
 import { num, rate, totalsOf, windowOf, type Numeric } from '../../analytics/llm-reports.js';
+import { shapeLlmRouteGroupsReport, type RouteCallFact, type RouteDecisionFact, type RouteEliminationFact } from '../../analytics/llm-route-groups-report.js';
+import { llmRouteCallsSql, llmRouteDecisionsSql, llmRouteEliminationsSql } from './sql/llm-route-groups-sql.js';
 
 export interface ClickHouseAnalyticsStoreOptions {
   /** Database holding the analytics tables (config `clickhouseDatabase`); created by migrate(). */
@@ -49,6 +51,7 @@ export interface ClickHouseAnalyticsStoreOptions {
 const domainTable = 'analytics_domain_events';
 const apiTable = 'analytics_api_events';
 const llmTable = 'analytics_llm_calls';
+const llmRouteTable = 'analytics_llm_route_calls';
 
 /** Error groups /analytics/llm/errors lists at most. */
 const llmErrorGroupLimit = 100;
@@ -121,7 +124,11 @@ export function createClickHouseAnalyticsStore(
       const withSeconds = <T extends { created_at_ms: number }>(row: T) => ({ ...row, created_at: Math.floor(row.created_at_ms / 1000) });
       await executor.insert(`${database}.${domainTable}`, batch.domain.map(withSeconds));
       await executor.insert(`${database}.${apiTable}`, batch.api.map(withSeconds));
-      if (batch.llm.length > 0) await executor.insert(`${database}.${llmTable}`, batch.llm.map(withSeconds));
+      if (batch.llm.length > 0) {
+        await executor.insert(`${database}.${llmTable}`, batch.llm.map((row) => withSeconds(llmCallColumns(row))));
+        const routed = batch.llm.filter((row) => row.route_group !== '');
+        if (routed.length > 0) await executor.insert(`${database}.${llmRouteTable}`, routed.map((row) => withSeconds(llmRouteCallColumns(row))));
+      }
     },
 
     async overview(query) {
@@ -228,9 +235,19 @@ export function createClickHouseAnalyticsStore(
       };
     },
 
+    async llmRouteGroups(query) {
+      const params = { ...filters(query), route_group: query.routeGroup ?? '' };
+      const [calls, decisions, eliminations] = await Promise.all([
+        read<RouteCallFact>(llmRouteCallsSql, params),
+        read<RouteDecisionFact>(llmRouteDecisionsSql, params),
+        read<RouteEliminationFact>(llmRouteEliminationsSql, params),
+      ]);
+      return shapeLlmRouteGroupsReport(query, { calls, decisions, eliminations });
+    },
+
     async dropPartitionsBefore(dayMs) {
       const cutoff = utcDayNumber(dayMs);
-      const parts = await read<{ table: string; partition: string }>(partitionsSql, { database, tables: [domainTable, apiTable, llmTable] });
+      const parts = await read<{ table: string; partition: string }>(partitionsSql, { database, tables: [domainTable, apiTable, llmTable, llmRouteTable] });
       let dropped = 0;
       for (const { table, partition } of parts) {
         // Only our own YYYYMMDD partitions; anything else in the table is left alone.
@@ -252,6 +269,31 @@ export function createClickHouseAnalyticsStore(
     },
 
     close: () => executor.close(),
+  };
+}
+
+/** The columns of analytics_llm_calls (0003): the row without its route group decision. */
+function llmCallColumns(row: LlmCallRow): Omit<LlmCallRow, 'route_group' | 'route_approach' | 'eliminated_candidates'> {
+  const { route_group: _group, route_approach: _approach, eliminated_candidates: _eliminated, ...columns } = row;
+  return columns;
+}
+
+/** The columns of analytics_llm_route_calls (0004) for a call routed in a route group. */
+function llmRouteCallColumns(row: LlmCallRow) {
+  return {
+    event_id: row.event_id,
+    merchant_id: row.merchant_id,
+    created_at_ms: row.created_at_ms,
+    route_group: row.route_group,
+    provider: row.provider,
+    model: row.model,
+    operation: row.operation,
+    outcome: row.outcome,
+    error_class: row.error_class,
+    fallback_hops: row.fallback_hops,
+    request_id: row.request_id,
+    route_approach: row.route_approach,
+    eliminated_candidates: row.eliminated_candidates,
   };
 }
 

@@ -36,7 +36,7 @@ export function routeGroupProblems(body: RouteGroupBody, factsOf: (provider: str
   body.candidates.forEach((candidate, index) => {
     const provider = normalizeProviderName(candidate.provider);
     if (provider === undefined || provider === 'auto') problems.push(`candidates[${index}].provider names no provider kind: "${candidate.provider}"`);
-    const id = `${provider ?? candidate.provider}/${candidate.model}`;
+    const id = candidateId(provider ?? candidate.provider, candidate.model);
     if (seen.has(id)) problems.push(`candidates[${index}] repeats ${id}`);
     seen.add(id);
     const facts = factsOf(candidate.provider, candidate.model);
@@ -77,6 +77,21 @@ export interface Ranking {
   readonly candidates: readonly RankedCandidate[];
   /** `sr` (best success rate first), `sr_downtime` (some candidates eliminated) or `explore` (hedged). */
   readonly approach: 'sr' | 'sr_downtime' | 'explore';
+  /** Every candidate below the threshold (`provider/model`, group order), including any cut by `maxHops`. */
+  readonly eliminated: readonly string[];
+}
+
+/** A candidate as the analytics and `llm.call` events name it. */
+export function candidateId(provider: string, model: string): string {
+  return `${provider}/${model}`;
+}
+
+/**
+ * What a routed request's call records carry about its decision: the group, how it ranked, and
+ * which candidates were eliminated then (GET /analytics/llm/route-groups counts them over time).
+ */
+export function routeAttribution(group: RouteGroup, ranking: Ranking): { readonly routeGroup: string; readonly routeApproach: Ranking['approach']; readonly eliminatedCandidates: readonly string[] } {
+  return { routeGroup: group.name, routeApproach: ranking.approach, eliminatedCandidates: ranking.eliminated };
 }
 
 /** Divisor of an eliminated candidate's score (the payment side demotes the same way, §3.5). */
@@ -99,5 +114,6 @@ export function rankCandidates(group: RouteGroup, windows: readonly (WindowRead 
   return {
     candidates: order.slice(0, group.maxHops).map(({ candidate, index }) => ({ provider: candidate.provider, model: candidate.model, score: rates[index] as number, eliminated: eliminated[index] === true })),
     approach: explored ? 'explore' : eliminated.some(Boolean) ? 'sr_downtime' : 'sr',
+    eliminated: group.candidates.filter((_, index) => eliminated[index] === true).map((candidate) => candidateId(candidate.provider, candidate.model)),
   };
 }

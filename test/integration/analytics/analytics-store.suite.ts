@@ -148,6 +148,7 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         { version: '0001', copies: 1 },
         { version: '0002', copies: 1 },
         { version: '0003', copies: 1 },
+        { version: '0004', copies: 1 },
       ]);
     });
 
@@ -204,6 +205,81 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
       });
       expect(await store.llmErrors(q('llm/errors'))).toMatchObject({ total_errors: 1, error_rate: 0.25, errors: [{ error_class: 'RateLimitError', provider: 'openai', model: 'gpt-4o-mini', count: 1 }] });
       expect((await store.llmOverview(query('llm/overview', { range: '1h' }, otherMerchantId))).calls).toBe(0);
+    });
+
+    it('reads route groups per candidate and bucket: calls, share, success rate and eliminations from the recorded decisions', async () => {
+      const routeMerchant = 'm_llm_routes';
+      const routed = (n: number, at: number, payload: Partial<LlmCallV1>, merchant = routeMerchant): EventEnvelope<'llm.call'> => ({
+        id: eventId(970 + n),
+        type: 'llm.call',
+        version: 1,
+        occurredAt: at,
+        merchantId: merchant,
+        payload: { provider: 'openai', model: 'flaky', operation: 'generate', surface: 'gateway', inputTokens: 1, outputTokens: 1, costUsd: 0, latencyMs: 10, timeToFirstTokenMs: null, outcome: 'success', errorClass: null, fallbackHops: 0, userId: null, requestId: `rq${n}`, batchId: null, jobId: null, routeGroup: 'chat', routeApproach: 'sr', eliminatedCandidates: [], ...payload },
+      });
+      const down = { routeApproach: 'sr_downtime' as const, eliminatedCandidates: ['openai/flaky', 'anthropic/out-of-reach'] };
+      const calls = [
+        // Bucket t0: the flaky model is ranked first and answers.
+        routed(1, t0 + 60_000, {}),
+        routed(2, t0 + 120_000, {}),
+        // Bucket t0+5m: it fails and the request fails over; the next decisions find it (and a
+        // candidate cut by maxHops, never called) eliminated, so the steady model is tried first.
+        routed(3, t0 + 360_000, { outcome: 'error', errorClass: 'AIProviderError', requestId: 'rq3' }),
+        routed(4, t0 + 361_000, { model: 'steady', fallbackHops: 1, requestId: 'rq3' }),
+        routed(5, t0 + 400_000, { model: 'steady', requestId: 'rq5', ...down }),
+        routed(6, t0 + 420_000, { model: 'steady', requestId: 'rq6', ...down }),
+        // Bucket t0+10m: exploration gives it a call while still eliminated, then it is back.
+        routed(7, t0 + 700_000, { routeApproach: 'explore', eliminatedCandidates: ['openai/flaky'] }),
+        routed(8, t0 + 760_000, {}),
+        // Not in the report: a judge call carrying the request's attribution, a direct call, another merchant's group.
+        routed(9, t0 + 760_500, { operation: 'evaluation', fallbackHops: 0 }),
+        routed(10, t0 + 760_000, { routeGroup: null, routeApproach: null, eliminatedCandidates: null }),
+        routed(11, t0 + 760_000, {}, otherMerchantId),
+        // A routed call of a publisher that recorded only the group.
+        routed(12, t0 + 100_000, { routeGroup: 'legacy', routeApproach: undefined, eliminatedCandidates: undefined }),
+      ];
+      const rows = mapEventsToAnalyticsRows(calls);
+      await store.insert(rows);
+      await store.insert(rows); // a retried batch counts once
+      const point = (bucket: number, calls: number, share: number, rankedFirst: number, successes: number, eliminatedDecisions: number, eliminated: boolean) => ({
+        bucket_ms: bucket, calls, share, ranked_first: rankedFirst, successes, errors: calls - successes, success_rate: calls === 0 ? null : Math.round((successes / calls) * 10_000) / 10_000, eliminated_decisions: eliminatedDecisions, eliminated,
+      });
+      const b0 = t0;
+      const b1 = t0 + 300_000;
+      const b2 = t0 + 600_000;
+
+      const report = await store.llmRouteGroups(query('llm/route-groups', { range: '1h' }, routeMerchant));
+      expect(report).toMatchObject({ merchant_id: routeMerchant, start_ms: now - 3_600_000, end_ms: now, bucket_ms: 300_000, route_group: null });
+      expect(report.groups.map((group) => group.route_group)).toEqual(['chat', 'legacy']);
+      expect(report.groups[0]).toEqual({
+        route_group: 'chat',
+        calls: 8,
+        successes: 7,
+        errors: 1,
+        success_rate: 0.875,
+        decisions: 7,
+        approaches: { sr: 4, sr_downtime: 2, explore: 1 },
+        series: [
+          { bucket_ms: b0, calls: 2, successes: 2, errors: 0, success_rate: 1, decisions: 2, approaches: { sr: 2 } },
+          { bucket_ms: b1, calls: 4, successes: 3, errors: 1, success_rate: 0.75, decisions: 3, approaches: { sr: 1, sr_downtime: 2 } },
+          { bucket_ms: b2, calls: 2, successes: 2, errors: 0, success_rate: 1, decisions: 2, approaches: { explore: 1, sr: 1 } },
+        ],
+        candidates: [
+          { provider: 'openai', model: 'flaky', calls: 5, share: 0.625, ranked_first: 5, successes: 4, errors: 1, success_rate: 0.8, eliminated_decisions: 3, eliminated: false, series: [point(b0, 2, 1, 2, 2, 0, false), point(b1, 1, 0.25, 1, 0, 2, true), point(b2, 2, 1, 2, 2, 1, false)] },
+          { provider: 'openai', model: 'steady', calls: 3, share: 0.375, ranked_first: 2, successes: 3, errors: 0, success_rate: 1, eliminated_decisions: 0, eliminated: false, series: [point(b1, 3, 0.75, 2, 3, 0, false)] },
+          { provider: 'anthropic', model: 'out-of-reach', calls: 0, share: 0, ranked_first: 0, successes: 0, errors: 0, success_rate: null, eliminated_decisions: 2, eliminated: false, series: [point(b1, 0, 0, 0, 0, 2, true)] },
+        ],
+      });
+      expect(report.groups[1]).toMatchObject({ route_group: 'legacy', calls: 1, decisions: 1, approaches: { unrecorded: 1 }, candidates: [{ model: 'flaky', calls: 1, share: 1, eliminated_decisions: 0, eliminated: false }] });
+      // One group, the bucket where the elimination began, and another merchant's view.
+      const chatOnly = await store.llmRouteGroups(query('llm/route-groups', { range: '1h', route_group: 'chat' }, routeMerchant));
+      expect(chatOnly.route_group).toBe('chat');
+      expect(chatOnly.groups).toEqual([report.groups[0]]);
+      const during = await store.llmRouteGroups(query('llm/route-groups', { start_ms: t0 + 300_000, end_ms: t0 + 450_000 }, routeMerchant));
+      expect(during.groups[0]?.candidates.map((candidate) => [candidate.model, candidate.eliminated])).toEqual([['steady', false], ['flaky', true], ['out-of-reach', true]]);
+      expect((await store.llmRouteGroups(query('llm/route-groups', { range: '1h', route_group: 'nothing' }, routeMerchant))).groups).toEqual([]);
+      const other = await store.llmRouteGroups(query('llm/route-groups', { range: '1h' }, otherMerchantId));
+      expect(other.groups.map((group) => [group.route_group, group.calls])).toEqual([['chat', 1]]);
     });
 
     it("counts a batch job's record once when the job ran again later, across a day boundary, at its first time", async () => {

@@ -49,6 +49,7 @@ describe('parseAnalyticsQuery', () => {
         excludeRoutingApproach: null,
         errorCode: null,
       },
+      routeGroup: null,
     });
   });
 
@@ -130,6 +131,14 @@ describe('parseAnalyticsQuery', () => {
     const query = parsed({ gateway: ['stripe, adyen', 'stripe,,razorpay '] });
     expect(query.gateways).toEqual(['stripe', 'adyen', 'razorpay']);
     expect(query.audit.gateway).toBe('stripe, adyen,stripe,,razorpay ');
+  });
+
+  it('takes route_group as a route group name and refuses one no group can have', () => {
+    expect(parsed({ route_group: 'chat.fast-v2' }, 'llm/route-groups').routeGroup).toBe('chat.fast-v2');
+    expect(parsed({ route_group: '' }, 'llm/route-groups').routeGroup).toBeNull();
+    for (const bad of ["x' OR 1=1", '1chat', 'a'.repeat(65)]) {
+      expect(issuesOf({ route_group: bad }).map((issue) => issue.parameter)).toEqual(['route_group']);
+    }
   });
 
   it('keeps dimension filters and ignores a merchant_id parameter', () => {

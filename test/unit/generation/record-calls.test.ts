@@ -142,6 +142,17 @@ describe('LLM call records', () => {
     ]);
   });
 
+  it("carries a routed request's decision (group, approach, eliminated candidates) into the event and its row", () => {
+    const routed: LlmCallRecord = { provider: 'openai', model: 'steady', operation: 'generate', inputTokens: 1, outputTokens: 1, costUsd: 0, latencyMs: 5, outcome: 'success', fallbackHops: 0, attribution: { merchantId: 'm1', surface: 'gateway', routeGroup: 'chat', routeApproach: 'sr_downtime', eliminatedCandidates: ['openai/flaky'] } };
+    const event = createEvent('llm.call', 'm1', llmCallPayload(routed), 1_700_000_000_000);
+    expect(() => validateEvent(event)).not.toThrow();
+    expect(event.payload).toMatchObject({ routeGroup: 'chat', routeApproach: 'sr_downtime', eliminatedCandidates: ['openai/flaky'] });
+    expect(mapEventToRows(event).llm[0]).toMatchObject({ route_group: 'chat', route_approach: 'sr_downtime', eliminated_candidates: ['openai/flaky'] });
+    const direct = createEvent('llm.call', 'm1', llmCallPayload({ ...routed, attribution: { merchantId: 'm1', surface: 'gateway' } }), 1_700_000_000_000);
+    expect(direct.payload).toMatchObject({ routeGroup: null, routeApproach: null, eliminatedCandidates: null });
+    expect(mapEventToRows(direct).llm[0]).toMatchObject({ route_group: '', route_approach: '', eliminated_candidates: [] });
+  });
+
   it("derives a batch job's event id from the job, so a redelivered job counts once", () => {
     const batchId = '0b8f9f4e-3c1a-4c55-9a51-6f2f4a9b1c2d';
     const record = (outcome: 'success' | 'error'): LlmCallRecord => ({ provider: 'openai', model: 'm', operation: 'generate', inputTokens: 1, outputTokens: 1, costUsd: 0, latencyMs: 1, outcome, fallbackHops: 0, attribution: { batchId, jobId: `${batchId}:3`, surface: 'batch' } });

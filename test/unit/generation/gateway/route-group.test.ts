@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rankCandidates, routeGroupProblems, toRouteGroup } from '../../../../src/generation/gateway/route-group.js';
+import { rankCandidates, routeAttribution, routeGroupProblems, toRouteGroup } from '../../../../src/generation/gateway/route-group.js';
 import { createSequenceRandom } from '../../../../src/routing/random-source.js';
 
 const group = toRouteGroup('chat', {
@@ -64,6 +64,10 @@ describe('route groups', () => {
       { provider: 'openai', model: 'a', score: 0.9, eliminated: false },
       { provider: 'mistral', model: 'c', score: 0.8, eliminated: false },
     ]);
+    // Cut by maxHops, the demoted candidate is still named: the analytics count its elimination.
+    expect(ranking.eliminated).toEqual(['anthropic/b']);
+    expect(routeAttribution(group, ranking)).toEqual({ routeGroup: 'chat', routeApproach: 'sr_downtime', eliminatedCandidates: ['anthropic/b'] });
+    expect(rankCandidates(group, [undefined, undefined, undefined], noExplore()).eliminated).toEqual([]);
   });
 
   it('explores: one draw below explorePercent puts the top candidate last, so the others are tried and can come back', () => {
