@@ -2,8 +2,11 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { AdminSecretGuard } from '../src/auth/admin-secret.js';
 import { AuthService } from '../src/auth/auth-service.js';
+import { authAttemptPublisher } from '../src/auth/publish-auth-attempts.js';
 import { createTokenService } from '../src/auth/token-service.js';
+import { assertAdminSecretStrength } from '../src/config/admin-secret-strength.js';
 import type { Config } from '../src/config/load-config.js';
 import type { AppDeps } from './app-deps.js';
 import { httpSchemas } from './http-schemas.js';
@@ -11,8 +14,10 @@ import { registerApiEvents } from './plugins/api-events.js';
 import { registerChatWebSocket } from './plugins/chat-websocket.js';
 import { registerDashboard } from './plugins/dashboard.js';
 import { credentialMerchantOf, registerAuthentication } from './plugins/authentication.js';
+import { parseCorsOrigins, registerCrossOrigin } from './plugins/cross-origin.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerJsonBodyParser } from './plugins/json-body.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { authRoutes } from './routes/auth.js';
@@ -30,6 +35,7 @@ import { metricsRoutes } from './routes/metrics.js';
 import { ruleConfigurationRoutes } from './routes/rule-configuration.js';
 import { routingRuleRoutes } from './routes/routing-rules.js';
 import { scoreFeedbackRoutes } from './routes/score-feedback.js';
+import { trustProxyOption } from './trust-proxy.js';
 
 /** A caller's x-request-id is honoured when it is a sane token; anything else (log injection, huge) is replaced. */
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -39,13 +45,15 @@ const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
  * Every adapter arrives in `deps`; nothing here picks infrastructure.
  */
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  // Refuses test_admin or a short ADMIN_SECRET in production or distributed mode, naming it.
+  assertAdminSecretStrength(config);
   const app = Fastify({
     loggerInstance: deps.logger,
     // Per-request log lines are off by default: at thousands of decisions a second they cost more
     // than the decision itself. Errors are still logged by api/plugins/errors.ts.
     logController: new LogController({ disableRequestLogging: !config.logRequests, requestIdLogLabel: 'reqId' }),
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     requestIdHeader: false,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
@@ -54,13 +62,20 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
   });
 
+  // First: every route added from here on gets its header set, and every answer (404s, errors) its headers.
+  registerSecurityHeaders(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app);
   const { users, apiKeys, sessions, merchants } = deps.state;
   const tokens = createTokenService(deps.tokens, { sessions, clock: deps.clock });
-  const auth = new AuthService({ users, apiKeys, sessions, merchants, tokens, clock: deps.clock, passwordHashing: deps.passwordHashing, loginThrottle: deps.loginThrottle });
+  // Logins and refused keys and admin secrets become auth.attempted events (never the secret itself).
+  const audit = authAttemptPublisher(deps.bus, { now: () => deps.clock.now(), logger: deps.logger });
+  const auth = new AuthService({ users, apiKeys, sessions, merchants, tokens, clock: deps.clock, passwordHashing: deps.passwordHashing, loginThrottle: deps.loginThrottle, audit });
+  const adminSecret = new AdminSecretGuard({ secret: config.adminSecret, sessions, merchants, audit });
+  // Before the guard: a CORS preflight carries no credentials and is answered in its own hook.
+  await registerCrossOrigin(app, parseCorsOrigins(config.corsOrigins));
   // Before every route (swagger-ui's included): the guard sees, records and protects them all.
   registerAuthentication(app, { auth });
   // Only JSON bodies are accepted (415 otherwise), except on the decision routes below.
@@ -89,9 +104,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   registerApiEvents(app, deps);
   await metricsRoutes(app, deps);
   await app.register(async (scope) => healthRoutes(scope, deps));
-  await app.register(async (scope) => authRoutes(scope, { auth, adminSecret: config.adminSecret, adminSecretHeader: config.adminSecretHeader }));
+  await app.register(async (scope) => authRoutes(scope, { auth, adminSecret, adminSecretHeader: config.adminSecretHeader }));
   await app.register(async (scope) => apiKeyRoutes(scope, { auth, state: deps.state }));
-  await app.register(async (scope) => merchantAccountRoutes(scope, { ...deps, adminSecret: config.adminSecret, adminSecretHeader: config.adminSecretHeader }));
+  await app.register(async (scope) => merchantAccountRoutes(scope, { ...deps, adminSecret, adminSecretHeader: config.adminSecretHeader }));
   await app.register(async (scope) => analyticsRoutes(scope, { ...deps, merchantOf: credentialMerchantOf }));
   await app.register(async (scope) => batchRoutes(scope, { batches: deps.batches }));
   await app.register(async (scope) => generationRoutes(scope, { toolkit: deps.toolkit }));

@@ -4,6 +4,7 @@ import { createBatchService, startGenerationWorker, type BatchWiring } from '../
 import { createRuntime, runtimeDefaults, type Runtime } from '../cli/create-runtime.js';
 import { createToolkit, serviceToolFilesRoot, type ToolkitWiring } from '../cli/create-toolkit.js';
 import { llmCallPublisher } from '../src/generation/publish-llm-calls.js';
+import { assertAdminSecretStrength } from '../src/config/admin-secret-strength.js';
 import type { Config } from '../src/config/load-config.js';
 import * as analyticsSink from '../workers/analytics-sink.js';
 import { generationWorkerName } from '../workers/generation.js';
@@ -33,6 +34,9 @@ export interface StartServerOptions {
 export async function startServer(config: Config, logger: PinoLogger, options: StartServerOptions = {}): Promise<RunningServer> {
   // Before any adapter opens: file tools reaching DATA_DIR or .env fail fast, naming TOOL_FILES_DIR.
   const toolFilesRoot = serviceToolFilesRoot(config, options.toolkit?.cwd);
+  // Before any adapter opens: a guessable ADMIN_SECRET in production or distributed mode fails fast, naming it
+  // (buildApp checks again, for every other way of building the app).
+  assertAdminSecretStrength(config);
   // Before any adapter opens: a distributed start without a shared JWT secret fails fast, naming JWT_SECRET.
   const tokens = await resolveTokenConfig(config, logger);
   const runtime = await createRuntime(config, logger);

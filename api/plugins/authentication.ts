@@ -1,5 +1,6 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { apiKeyPrefix } from '../../src/auth/api-key.js';
+import type { AttemptOrigin } from '../../src/auth/auth-attempt.js';
 import type { AuthFailure } from '../../src/auth/auth-outcomes.js';
 import type { AuthService } from '../../src/auth/auth-service.js';
 import { authFailureMessage } from '../../src/auth/auth-views.js';
@@ -116,8 +117,20 @@ function credentialError(failure: Extract<AuthFailure, { kind: keyof typeof cred
 export function sendAuthFailure(request: FastifyRequest, reply: FastifyReply, failure: AuthFailure): FastifyReply {
   if (isCredentialFailure(failure)) throw credentialError(failure);
   request.log.info({ kind: failure.kind }, 'request rejected');
-  if (failure.kind === 'throttled') reply.header('retry-after', String(Math.max(1, Math.ceil(failure.retryAfterMs / 1000))));
+  if (failure.kind === 'throttled') reply.header('retry-after', retryAfterSeconds(failure.retryAfterMs));
   return reply.code(envelopeStatus[failure.kind]).send(genericError('TE_04', authFailureMessage(failure)));
+}
+
+/** Whole seconds, at least 1 (RFC 9110 delay-seconds; 0 would invite an immediate retry). */
+function retryAfterSeconds(retryAfterMs: number): string {
+  return String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+}
+
+/** A throttled admin-secret check: 429 with `Retry-After`, in the TE_04 envelope a throttled login gets. */
+export function sendAdminSecretThrottled(request: FastifyRequest, reply: FastifyReply, retryAfterMs: number): FastifyReply {
+  request.log.info({ kind: 'throttled', credential: 'admin_secret' }, 'request rejected');
+  reply.header('retry-after', retryAfterSeconds(retryAfterMs));
+  return reply.code(envelopeStatus.throttled).send(genericError('TE_04', 'Too many failed admin secret attempts; try again later'));
 }
 
 function forbidden(message: string): SwitchyardError {
@@ -159,6 +172,15 @@ export function credentialMerchantOf(request: FastifyRequest): string {
 export function assertOwnMerchant(request: FastifyRequest, owner: string): void {
   const own = credentialMerchantOf(request);
   if (owner !== own) throw forbidden(`Forbidden: this credential is for merchant '${echo(own)}', not '${echo(owner)}'`);
+}
+
+/**
+ * The request as an authentication attempt's origin (audit records, throttles): the client
+ * address fastify worked out (TRUST_PROXY decides whether X-Forwarded-For counts), the request
+ * id, the route template and the user agent.
+ */
+export function attemptOriginOf(request: FastifyRequest): AttemptOrigin {
+  return { sourceAddress: request.ip, requestId: String(request.id), route: request.routeOptions.url ?? request.url, userAgent: headerValue(request, 'user-agent') };
 }
 
 function headerValue(request: FastifyRequest, name: string): string | undefined {
@@ -255,7 +277,7 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
       bearerToken = undefined;
     }
     const allowRevoked = guard === 'bearer' && request.routeOptions.config.acceptsRevokedSession === true;
-    const result = await options.auth.authenticate({ bearerToken, apiKey: apiKey === '' ? undefined : apiKey, allowRevoked });
+    const result = await options.auth.authenticate({ bearerToken, apiKey: apiKey === '' ? undefined : apiKey, allowRevoked, origin: attemptOriginOf(request) });
     if (result.kind !== 'ok') throw credentialError(result);
     const context = result.context;
     request.credential = context.via === 'bearer'

@@ -45,7 +45,10 @@ export function registerChatWebSocket(app: FastifyInstance, deps: { readonly aut
     authenticate: async (request): Promise<ChatIdentity | undefined> => {
       const credentials = credentialsOf(request);
       if (credentials.bearerToken === undefined && credentials.apiKey === undefined) return undefined;
-      const result = await deps.auth.authenticate(credentials);
+      const userAgent = request.headers['user-agent'];
+      // The upgrade is not a fastify request: the peer is the socket's (TRUST_PROXY does not apply here).
+      const origin = { sourceAddress: request.socket.remoteAddress ?? 'unknown', route: chatWebSocketPath, userAgent: typeof userAgent === 'string' ? userAgent : undefined };
+      const result = await deps.auth.authenticate({ ...credentials, origin });
       if (result.kind !== 'ok') return undefined;
       const context = result.context;
       if (context.via === 'bearer') return context.claims.merchantId === '' ? undefined : { merchantId: context.claims.merchantId, userId: context.claims.userId };

@@ -1,15 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { matchesAdminSecret } from '../../src/auth/admin-secret.js';
+import type { AdminSecretGuard } from '../../src/auth/admin-secret.js';
 import type { AuthService } from '../../src/auth/auth-service.js';
 import { logoutResponse, toAuthResponse, toMeResponse, toMerchantInfo, toOnboardingResponse } from '../../src/auth/auth-views.js';
 import { SwitchyardError } from '../../src/errors/switchyard-error.js';
 import type { LoginRequest, OnboardingRequest, SignupRequest, SwitchMerchantRequest } from '../../src/generated/schema-types.js';
 import { ref } from '../http-schemas.js';
-import { sendAuthFailure, sessionOf } from '../plugins/authentication.js';
+import { attemptOriginOf, sendAdminSecretThrottled, sendAuthFailure, sessionOf } from '../plugins/authentication.js';
 
 export interface AuthRouteDeps {
   readonly auth: AuthService;
-  readonly adminSecret: string;
+  /** Throttled, constant-time, audited check of the admin secret header. */
+  readonly adminSecret: AdminSecretGuard;
   readonly adminSecretHeader: string;
 }
 
@@ -36,9 +37,9 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
       const { email, password, merchant_id: merchantId } = request.body;
       if ((merchantId?.trim() ?? '') !== '') {
         const presented = request.headers[adminSecretHeader];
-        if (!matchesAdminSecret(typeof presented === 'string' ? presented : undefined, deps.adminSecret)) {
-          throw new SwitchyardError('SY_AUTH_INVALID_ADMIN_SECRET', { message: 'Invalid admin secret' });
-        }
+        const check = await deps.adminSecret.check(typeof presented === 'string' ? presented : undefined, attemptOriginOf(request), merchantId ?? undefined);
+        if (check.kind === 'throttled') return sendAdminSecretThrottled(request, reply, check.retryAfterMs);
+        if (check.kind !== 'ok') throw new SwitchyardError('SY_AUTH_INVALID_ADMIN_SECRET', { message: 'Invalid admin secret' });
       }
       const result = await deps.auth.signup({ email, password, merchantId });
       if (result.kind !== 'ok') return sendAuthFailure(request, reply, result);
@@ -54,8 +55,8 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
       config: { auth: 'none' },
     },
     async (request, reply) => {
-      // request.ip is the socket's peer; behind a proxy every user shares its address (see README).
-      const result = await deps.auth.login(request.body.email, request.body.password, request.ip);
+      // request.ip is the socket's peer unless TRUST_PROXY names the proxy in front (see README).
+      const result = await deps.auth.login(request.body.email, request.body.password, attemptOriginOf(request));
       if (result.kind !== 'ok') return sendAuthFailure(request, reply, result);
       return toAuthResponse(result.session);
     },

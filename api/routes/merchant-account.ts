@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { generateApiKey } from '../../src/auth/api-key.js';
-import { matchesAdminSecret } from '../../src/auth/admin-secret.js';
+import type { AdminSecretGuard } from '../../src/auth/admin-secret.js';
 import { SwitchyardError } from '../../src/errors/switchyard-error.js';
 import { unattributedMerchant } from '../../src/generation/publish-llm-calls.js';
 import type { DebitRoutingToggle, MerchantAccountCreate } from '../../src/generated/schema-types.js';
 import { legacyDeciderInput } from '../../src/merchants/legacy-decider-input.js';
 import type { AppDeps } from '../app-deps.js';
 import { ref } from '../http-schemas.js';
+import { attemptOriginOf, sendAdminSecretThrottled } from '../plugins/authentication.js';
 import { merchantAccountGatewayRoutes } from './merchant-account-gateways.js';
 
 const merchantIdParams = {
@@ -18,16 +19,18 @@ const merchantIdParams = {
 const merchantNotFound = () => new SwitchyardError('SY_MERCHANT_NOT_FOUND', { message: 'MerchantId not found' });
 
 /** Merchant Account: create (admin secret), read, delete, the debit-routing switch and the gateway capabilities. */
-export async function merchantAccountRoutes(app: FastifyInstance, deps: AppDeps & { adminSecret: string; adminSecretHeader: string }): Promise<void> {
+export async function merchantAccountRoutes(app: FastifyInstance, deps: AppDeps & { adminSecret: AdminSecretGuard; adminSecretHeader: string }): Promise<void> {
   app.post<{ Body: MerchantAccountCreate }>(
     '/merchant-account/create',
     {
       schema: { tags: ['Merchant Account'], summary: 'Create a merchant account (admin secret)', body: ref('MerchantAccountCreate') },
       config: { flowType: 'merchant_account_create', auth: 'admin-secret' },
     },
-    async (request) => {
+    async (request, reply) => {
       const presented = request.headers[deps.adminSecretHeader];
-      if (!matchesAdminSecret(typeof presented === 'string' ? presented : undefined, deps.adminSecret)) {
+      const check = await deps.adminSecret.check(typeof presented === 'string' ? presented : undefined, attemptOriginOf(request), request.body.merchant_id);
+      if (check.kind === 'throttled') return sendAdminSecretThrottled(request, reply, check.retryAfterMs);
+      if (check.kind !== 'ok') {
         throw new SwitchyardError('SY_AUTH_INVALID_ADMIN_SECRET', { message: `Invalid or missing ${deps.adminSecretHeader} header` });
       }
       const body = request.body;

@@ -8,8 +8,16 @@ export const analyticsFlows = {
   ruleHit: 'decide_gateway_rule_hit',
   /** Score snapshots, including the legacy /update-score flavour. */
   snapshots: ['update_gateway_score_score_snapshot', 'update_score_legacy_score_snapshot'],
-  /** Structured failure summaries of every route. */
-  errors: ['decide_gateway_error', 'update_gateway_score_error', 'update_score_legacy_error', 'routing_evaluate_error'],
+  /** Structured failure summaries of every route, and refused authentication attempts (auth.attempted). */
+  errors: [
+    'decide_gateway_error',
+    'update_gateway_score_error',
+    'update_score_legacy_error',
+    'routing_evaluate_error',
+    'auth_password_failure',
+    'auth_api_key_failure',
+    'auth_admin_secret_failure',
+  ],
 } as const;
 
 /** Overview `route_hits`: always these three routes, in this order, 0 when absent. */

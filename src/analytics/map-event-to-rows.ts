@@ -1,6 +1,6 @@
 import { SwitchyardError } from '../errors/switchyard-error.js';
 import type { EventEnvelope } from '../events/event-envelope.js';
-import type { PaymentDimensions } from '../generated/schema-types.js';
+import type { AuthAttemptedV1, PaymentDimensions } from '../generated/schema-types.js';
 import { maxDetailsBytes, type AnalyticsRows, type ApiEventRow, type DomainEventRow, type LlmCallRow } from './analytics-rows.js';
 
 /**
@@ -28,6 +28,9 @@ const requestHitFlows: Readonly<Record<string, { readonly flowType: string; read
  *   `routing_evaluate_error`; from /decide-gateway: `decide_gateway_rule_hit` (status `hit`, stage
  *   `rule_applied`, summary `dynamic`: the overview's "Rule hits" and the top rules).
  * - `llm.call` → one `analytics_llm_calls` row (no text: the event carries none).
+ * - `auth.attempted` → `auth_<credential>_<outcome>` (summary `auth`, stage `authentication`, error code
+ *   = the reason); the failures are in `analyticsFlows.errors`, so log-summaries and the overview's
+ *   top errors show them. Details keep the subject (email or key prefix) and address, never a secret.
  *
  * @throws SwitchyardError `SY_EVENT_INVALID` for an event version this mapper does not know.
  */
@@ -163,6 +166,19 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
       };
       return { domain: [], api: [], llm: [row] };
     }
+    case 'auth.attempted': {
+      const p = event.payload;
+      return domainOnly({
+        ...base(event, null, p.requestId, authAttemptFlow(p.credential, p.outcome), 'auth'),
+        api_flow: 'auth',
+        status: p.outcome,
+        event_stage: 'authentication',
+        error_code: p.reason ?? '',
+        error_message: p.outcome === 'failure' ? authFailureMessage(p) : '',
+        route: p.route ?? '',
+        details: detailsOf({ credential: p.credential, subject: p.subject, userId: p.userId, keyId: p.keyId, sourceAddress: p.sourceAddress, userAgent: p.userAgent }),
+      });
+    }
     case 'rule.evaluated': {
       const p = event.payload;
       const common = {
@@ -200,6 +216,28 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
         route: 'routing_evaluate',
       });
     }
+  }
+}
+
+/** `auth_password_failure`, `auth_api_key_failure`, `auth_admin_secret_failure`, `auth_password_success`. */
+export function authAttemptFlow(credential: AuthAttemptedV1['credential'], outcome: AuthAttemptedV1['outcome']): string {
+  return `auth_${credential}_${outcome}`;
+}
+
+/**
+ * The log line of a refused attempt: who or what was tried, from where, and why. Addresses are in
+ * the message (not only in details) because log-summaries shows messages, and "from where" is what
+ * an operator reading refused logins needs first.
+ */
+function authFailureMessage(p: AuthAttemptedV1): string {
+  const why = p.reason ?? 'refused';
+  switch (p.credential) {
+    case 'password':
+      return `Login refused for ${p.subject ?? 'unknown'} from ${p.sourceAddress}: ${why}`;
+    case 'api_key':
+      return `API key ${p.subject ?? '(malformed)'} refused from ${p.sourceAddress}: ${why}`;
+    case 'admin_secret':
+      return `Admin secret refused from ${p.sourceAddress}: ${why}`;
   }
 }
 

@@ -11,6 +11,7 @@ import type {
 } from '../ports/state-store.js';
 import type { Clock } from '../time/clock.js';
 import { generateApiKey, hashApiKey, isApiKeyFormat } from './api-key.js';
+import { unknownOrigin, type AttemptOrigin, type AuthAttempt, type AuthAttemptRecorder } from './auth-attempt.js';
 import type {
   ApiKeyAuthentication,
   AuthSession,
@@ -44,6 +45,11 @@ export interface AuthServiceDependencies {
   /** scrypt cost for new hashes (tests inject a low `logN`); defaults to `defaultScryptParams`. */
   readonly passwordHashing?: ScryptParams;
   readonly loginThrottle?: LoginThrottlePolicy;
+  /**
+   * Receives the audit trail: every password login (success, failure, throttled) and every
+   * refused API key. Unset: nothing is audited (unit tests, library use).
+   */
+  readonly audit?: AuthAttemptRecorder;
 }
 
 export interface SignupInput {
@@ -52,6 +58,9 @@ export interface SignupInput {
   /** An existing merchant to join as admin; trimmed, and '' means none (decision-engine). */
   readonly merchantId?: string | null | undefined;
 }
+
+/** `DE_` + 8 hex: the display prefix of a key (as listings show it), never more of a presented key. */
+const keyDisplayPrefixLength = 11;
 
 /** Tries at a fresh merchant id before giving up; 48 random bits make even a second try unlikely. */
 const merchantIdAttempts = 3;
@@ -105,22 +114,31 @@ export class AuthService {
   /**
    * Signs a user in. Unknown email and wrong password give the same answer, and an unknown email
    * still pays for one scrypt verification, so neither the answer nor its timing tells whether an
-   * account exists. `inactive` is only told to someone who knows the password.
+   * account exists. `inactive` is only told to someone who knows the password. Every outcome is
+   * an audit record (with the email, never the password), in the user's current merchant's log.
    */
-  async login(email: string, password: string, sourceAddress: string): Promise<LoginResult> {
-    const throttle = await this.#throttle.check(email, sourceAddress);
-    if (!throttle.allowed) return { kind: 'throttled', retryAfterMs: throttle.retryAfterMs };
+  async login(email: string, password: string, origin: AttemptOrigin): Promise<LoginResult> {
+    const throttle = await this.#throttle.check(email, origin.sourceAddress);
+    if (!throttle.allowed) {
+      this.#recordLogin(await this.#deps.users.findByEmail(email), email, origin, 'throttled');
+      return { kind: 'throttled', retryAfterMs: throttle.retryAfterMs };
+    }
 
     const user = await this.#deps.users.findByEmail(email);
     const passwordMatches = user
       ? await verifyPassword(password, user.passwordHash)
       : await verifyPassword(password, await this.#dummyPasswordHash()).then(() => false);
     if (!user || !passwordMatches) {
-      await this.#throttle.recordFailure(email, sourceAddress);
+      await this.#throttle.recordFailure(email, origin.sourceAddress);
+      this.#recordLogin(user, email, origin, 'invalid_credentials');
       return { kind: 'invalid_credentials' };
     }
     await this.#throttle.recordSuccess(email);
-    if (!user.isActive) return { kind: 'inactive' };
+    if (!user.isActive) {
+      this.#recordLogin(user, email, origin, 'inactive');
+      return { kind: 'inactive' };
+    }
+    this.#recordLogin(user, email, origin, null);
     return { kind: 'ok', session: await this.#sessionFor(user, user.currentMerchantId) };
   }
 
@@ -182,7 +200,6 @@ export class AuthService {
    * Mints an API key for a merchant. Like decision-engine, it neither checks that the merchant
    * exists nor who asks; ownership rules, if any, belong to the API layer.
    */
-  async createApiKey(merchantId: string, description: string | null): Promise<CreatedApiKey> {
     const key = generateApiKey();
     const record: ApiKeyRecord = {
       keyId: this.#generateId(),
@@ -211,14 +228,17 @@ export class AuthService {
   /**
    * Checks an `x-api-key` value. The format is checked before hashing; the store is searched by
    * hash, and the hash it returns is compared again in constant time, so no comparison of the raw
-   * key (or of its hash) ever short-circuits on the first differing byte.
+   * key (or of its hash) ever short-circuits on the first differing byte. A refused key is an
+   * audit record (its display prefix when well-formed, never the key), in the key's merchant's
+   * log when the key is known (revoked).
    */
-  async authenticateApiKey(raw: string): Promise<ApiKeyAuthentication> {
-    if (!isApiKeyFormat(raw)) return { kind: 'invalid_api_key' };
+  async authenticateApiKey(raw: string, origin: AttemptOrigin = unknownOrigin): Promise<ApiKeyAuthentication> {
+    if (!isApiKeyFormat(raw)) return this.#refuseKey('invalid_api_key', null, null, origin);
     const hash = hashApiKey(raw);
     const record = await this.#deps.apiKeys.findByHash(hash);
-    if (!record || !safeEqual(record.keyHash, hash)) return { kind: 'invalid_api_key' };
-    if (!record.isActive) return { kind: 'revoked_api_key' };
+    const prefix = raw.slice(0, keyDisplayPrefixLength);
+    if (!record || !safeEqual(record.keyHash, hash)) return this.#refuseKey('invalid_api_key', prefix, null, origin);
+    if (!record.isActive) return this.#refuseKey('revoked_api_key', prefix, record, origin);
     return { kind: 'ok', merchantId: record.merchantId, keyId: record.keyId };
   }
 
@@ -237,16 +257,44 @@ export class AuthService {
    * and stay in the API layer, between the Bearer and the API-key steps. `allowRevoked` accepts a
    * logged-out (but otherwise valid) token: only logout asks for it.
    */
-  async authenticate(credentials: { readonly bearerToken?: string | undefined; readonly apiKey?: string | undefined; readonly allowRevoked?: boolean }): Promise<Authentication> {
+  async authenticate(credentials: {
+    readonly bearerToken?: string | undefined;
+    readonly apiKey?: string | undefined;
+    readonly allowRevoked?: boolean;
+    /** The request, for the audit record of a refused key. */
+    readonly origin?: AttemptOrigin;
+  }): Promise<Authentication> {
     if (credentials.bearerToken !== undefined) {
       const bearer = await this.authenticateBearer(credentials.bearerToken, { allowRevoked: credentials.allowRevoked === true });
       return bearer.kind === 'ok' ? { kind: 'ok', context: { via: 'bearer', claims: bearer.claims } } : bearer;
     }
     if (credentials.apiKey === undefined) return { kind: 'missing_credentials' };
-    const key = await this.authenticateApiKey(credentials.apiKey);
+    const key = await this.authenticateApiKey(credentials.apiKey, credentials.origin);
     return key.kind === 'ok'
       ? { kind: 'ok', context: { via: 'api_key', merchantId: key.merchantId, keyId: key.keyId } }
       : key;
+  }
+
+  #recordLogin(user: UserRecord | undefined, email: string, origin: AttemptOrigin, reason: 'invalid_credentials' | 'inactive' | 'throttled' | null): void {
+    this.#audit({
+      credential: 'password',
+      outcome: reason === null ? 'success' : 'failure',
+      reason,
+      merchantId: user !== undefined && user.currentMerchantId !== '' ? user.currentMerchantId : null,
+      subject: email,
+      userId: user?.userId ?? null,
+      keyId: null,
+      origin,
+    });
+  }
+
+  #refuseKey(reason: 'invalid_api_key' | 'revoked_api_key', prefix: string | null, record: ApiKeyRecord | null, origin: AttemptOrigin): ApiKeyAuthentication {
+    this.#audit({ credential: 'api_key', outcome: 'failure', reason, merchantId: record?.merchantId ?? null, subject: prefix, userId: null, keyId: record?.keyId ?? null, origin });
+    return { kind: reason };
+  }
+
+  #audit(attempt: AuthAttempt): void {
+    this.#deps.audit?.(attempt);
   }
 
   async #activeUser(

@@ -41,31 +41,33 @@ export function loginBackoffMs(failures: number, policy: BackoffPolicy): number 
 
 export type ThrottleCheck = { readonly allowed: true } | { readonly allowed: false; readonly retryAfterMs: number };
 
+/** One thing failures are counted against (an account, a source address) and its curve. */
+export interface ThrottleSubject {
+  /** The session-store counter key, e.g. `login:account:<email>`. */
+  readonly key: string;
+  readonly policy: BackoffPolicy;
+}
+
 /**
- * Brute-force protection for `login`, per account and per source address, shared by every
- * replica through the session store.
+ * Exponential backoff over failure counters shared by every replica through the session store;
+ * the mechanism behind both the login throttle and the admin-secret throttle.
  *
  * The store only counts failures in sliding windows, so a running backoff is kept as a second
  * counter (`login-lock:…`) recorded with a window as long as the delay: the subject is locked
  * while that counter is non-zero, and the store's own expiry lifts the lock.
  *
  * @remarks Attempts that race past `check` before their failures are recorded are not stopped;
- * each still counts, so the next check locks for longer. A successful login clears the
- * account's counters but not the address's: one valid login must not reset an address that is
- * guessing at other accounts.
+ * each still counts, so the next check locks for longer.
  */
-export class LoginThrottle {
+export class FailureThrottle {
   readonly #sessions: SessionStore;
-  readonly #policy: LoginThrottlePolicy;
 
-  constructor(sessions: SessionStore, policy: LoginThrottlePolicy = defaultLoginThrottlePolicy) {
+  constructor(sessions: SessionStore) {
     this.#sessions = sessions;
-    this.#policy = policy;
   }
 
-  /** Whether a login for `account` from `sourceAddress` may be tried now. */
-  async check(account: string, sourceAddress: string): Promise<ThrottleCheck> {
-    const subjects = this.#subjects(account, sourceAddress);
+  /** Whether an attempt against all of `subjects` may be tried now (the longest lock wins). */
+  async check(subjects: readonly ThrottleSubject[]): Promise<ThrottleCheck> {
     const states = await Promise.all(
       subjects.map(async ({ key, policy }) => {
         const locks = await this.#sessions.loginFailures(lockKey(key));
@@ -73,14 +75,14 @@ export class LoginThrottle {
         return Math.max(loginBackoffMs(await this.#sessions.loginFailures(key), policy), 1_000);
       }),
     );
-    const retryAfterMs = Math.max(...states);
+    const retryAfterMs = Math.max(0, ...states);
     return retryAfterMs === 0 ? { allowed: true } : { allowed: false, retryAfterMs };
   }
 
-  /** Counts a failed login (unknown accounts too, so lockouts do not reveal which emails exist). */
-  async recordFailure(account: string, sourceAddress: string): Promise<void> {
+  /** Counts one failure against each subject and starts its lock once past the threshold. */
+  async recordFailure(subjects: readonly ThrottleSubject[]): Promise<void> {
     await Promise.all(
-      this.#subjects(account, sourceAddress).map(async ({ key, policy }) => {
+      subjects.map(async ({ key, policy }) => {
         const failures = await this.#sessions.recordLoginFailure(key, policy.windowSeconds);
         const delayMs = loginBackoffMs(failures, policy);
         if (delayMs > 0) await this.#sessions.recordLoginFailure(lockKey(key), Math.ceil(delayMs / 1000));
@@ -88,13 +90,43 @@ export class LoginThrottle {
     );
   }
 
-  /** Forgets the account's failures after a correct password. */
-  async recordSuccess(account: string): Promise<void> {
-    const key = accountKey(account);
+  /** Forgets a subject's failures and lock. */
+  async clear(key: string): Promise<void> {
     await Promise.all([this.#sessions.clearLoginFailures(key), this.#sessions.clearLoginFailures(lockKey(key))]);
   }
+}
 
-  #subjects(account: string, sourceAddress: string): readonly { key: string; policy: BackoffPolicy }[] {
+/**
+ * Brute-force protection for `login`, per account and per source address (see FailureThrottle).
+ *
+ * @remarks A successful login clears the account's counters but not the address's: one valid
+ * login must not reset an address that is guessing at other accounts.
+ */
+export class LoginThrottle {
+  readonly #throttle: FailureThrottle;
+  readonly #policy: LoginThrottlePolicy;
+
+  constructor(sessions: SessionStore, policy: LoginThrottlePolicy = defaultLoginThrottlePolicy) {
+    this.#throttle = new FailureThrottle(sessions);
+    this.#policy = policy;
+  }
+
+  /** Whether a login for `account` from `sourceAddress` may be tried now. */
+  check(account: string, sourceAddress: string): Promise<ThrottleCheck> {
+    return this.#throttle.check(this.#subjects(account, sourceAddress));
+  }
+
+  /** Counts a failed login (unknown accounts too, so lockouts do not reveal which emails exist). */
+  recordFailure(account: string, sourceAddress: string): Promise<void> {
+    return this.#throttle.recordFailure(this.#subjects(account, sourceAddress));
+  }
+
+  /** Forgets the account's failures after a correct password. */
+  recordSuccess(account: string): Promise<void> {
+    return this.#throttle.clear(accountKey(account));
+  }
+
+  #subjects(account: string, sourceAddress: string): readonly ThrottleSubject[] {
     return [
       { key: accountKey(account), policy: this.#policy.account },
       { key: `login:address:${sourceAddress}`, policy: this.#policy.address },

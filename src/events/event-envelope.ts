@@ -1,5 +1,6 @@
 import type {
   ApiRequestedV1,
+  AuthAttemptedV1,
   DecisionCreatedV1,
   DecisionFailedV1,
   FeedbackReceivedV1,
@@ -18,6 +19,7 @@ export interface EventPayloads {
   'api.requested': ApiRequestedV1;
   'rule.evaluated': RuleEvaluatedV1;
   'llm.call': LlmCallV1;
+  'auth.attempted': AuthAttemptedV1;
 }
 
 export type EventType = keyof EventPayloads;
@@ -46,6 +48,9 @@ export const topicOf = {
   'rule.evaluated': 'routing',
   // Keyed by merchant: per-merchant order is all the LLM analytics (and future budgets) need.
   'llm.call': 'llm',
+  // Audit trail, keyed by merchant; the analytics sink (the only consumer of 'api') stores it.
+  // Sharing the topic keeps the set of topics (and of Kafka topics to create) unchanged.
+  'auth.attempted': 'api',
 } as const satisfies Record<EventType, string>;
 
 export type Topic = (typeof topicOf)[EventType];

@@ -8,6 +8,7 @@ import scoreUpdated from '../../schemas/events/score.updated.v1.json' with { typ
 import apiRequested from '../../schemas/events/api.requested.v1.json' with { type: 'json' };
 import llmCall from '../../schemas/events/llm.call.v1.json' with { type: 'json' };
 import ruleEvaluated from '../../schemas/events/rule.evaluated.v1.json' with { type: 'json' };
+import authAttempted from '../../schemas/events/auth.attempted.v1.json' with { type: 'json' };
 import { SwitchyardError } from '../errors/switchyard-error.js';
 import type { EventEnvelope, EventType } from './event-envelope.js';
 
@@ -24,6 +25,7 @@ const payloads: Readonly<Record<string, ValidateFunction>> = {
   'api.requested@1': ajv.compile(apiRequested),
   'rule.evaluated@1': ajv.compile(ruleEvaluated),
   'llm.call@1': ajv.compile(llmCall),
+  'auth.attempted@1': ajv.compile(authAttempted),
 } satisfies Record<`${EventType}@1`, ValidateFunction>;
 
 /**

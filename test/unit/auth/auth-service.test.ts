@@ -107,7 +107,7 @@ describe('AuthService.login', () => {
     const { auth, merchants } = setup();
     await merchants.create({ merchantId: 'm1', merchantName: null, deciderInput: null, createdAt: 0 });
     await auth.signup({ email: 'a@b.com', password, merchantId: 'm1' });
-    const result = await auth.login('a@b.com', password, '10.0.0.1');
+    const result = await auth.login('a@b.com', password, { sourceAddress: '10.0.0.1' });
     expect(result).toMatchObject({
       kind: 'ok',
       session: { merchantId: 'm1', role: 'admin', merchants: [{ merchantId: 'm1', merchantName: null, role: 'admin' }] },
@@ -118,14 +118,14 @@ describe('AuthService.login', () => {
   it('gives the same answer for an unknown email and a wrong password', async () => {
     const { auth } = setup();
     await auth.signup({ email: 'a@b.com', password });
-    expect(await auth.login('nobody@b.com', password, '10.0.0.1')).toEqual({ kind: 'invalid_credentials' });
-    expect(await auth.login('a@b.com', 'wrong password!', '10.0.0.1')).toEqual({ kind: 'invalid_credentials' });
+    expect(await auth.login('nobody@b.com', password, { sourceAddress: '10.0.0.1' })).toEqual({ kind: 'invalid_credentials' });
+    expect(await auth.login('a@b.com', 'wrong password!', { sourceAddress: '10.0.0.1' })).toEqual({ kind: 'invalid_credentials' });
   });
 
   it('compares emails verbatim', async () => {
     const { auth } = setup();
     await auth.signup({ email: 'a@b.com', password });
-    expect(await auth.login('A@b.com', password, '10.0.0.1')).toEqual({ kind: 'invalid_credentials' });
+    expect(await auth.login('A@b.com', password, { sourceAddress: '10.0.0.1' })).toEqual({ kind: 'invalid_credentials' });
   });
 
   it('answers inactive only when the password is right', async () => {
@@ -138,32 +138,32 @@ describe('AuthService.login', () => {
       findByEmail: async (email) => (email === user?.email ? { ...user, isActive: false } : undefined),
     };
     const { auth: second } = setup({ users: inactive });
-    expect(await second.login('a@b.com', password, '10.0.0.1')).toEqual({ kind: 'inactive' });
-    expect(await second.login('a@b.com', 'wrong password!', '10.0.0.1')).toEqual({ kind: 'invalid_credentials' });
+    expect(await second.login('a@b.com', password, { sourceAddress: '10.0.0.1' })).toEqual({ kind: 'inactive' });
+    expect(await second.login('a@b.com', 'wrong password!', { sourceAddress: '10.0.0.1' })).toEqual({ kind: 'invalid_credentials' });
   });
 
   it('throttles an account after five failures and lets it in after the delay', async () => {
     const { auth, clock } = setup();
     await auth.signup({ email: 'a@b.com', password });
-    for (let i = 0; i < 5; i += 1) await auth.login('a@b.com', `wrong password ${i}`, '10.0.0.1');
-    expect(await auth.login('a@b.com', password, '10.0.0.2')).toEqual({ kind: 'throttled', retryAfterMs: 1_000 });
+    for (let i = 0; i < 5; i += 1) await auth.login('a@b.com', `wrong password ${i}`, { sourceAddress: '10.0.0.1' });
+    expect(await auth.login('a@b.com', password, { sourceAddress: '10.0.0.2' })).toEqual({ kind: 'throttled', retryAfterMs: 1_000 });
     clock.advance(1_000);
-    expect(await auth.login('a@b.com', password, '10.0.0.2')).toMatchObject({ kind: 'ok' });
+    expect(await auth.login('a@b.com', password, { sourceAddress: '10.0.0.2' })).toMatchObject({ kind: 'ok' });
   });
 
   it('throttles unknown emails the same way as known ones', async () => {
     const { auth } = setup();
-    for (let i = 0; i < 5; i += 1) await auth.login('nobody@b.com', 'whatever pass', '10.0.0.1');
-    expect(await auth.login('nobody@b.com', 'whatever pass', '10.0.0.1')).toEqual({ kind: 'throttled', retryAfterMs: 1_000 });
+    for (let i = 0; i < 5; i += 1) await auth.login('nobody@b.com', 'whatever pass', { sourceAddress: '10.0.0.1' });
+    expect(await auth.login('nobody@b.com', 'whatever pass', { sourceAddress: '10.0.0.1' })).toEqual({ kind: 'throttled', retryAfterMs: 1_000 });
   });
 
   it('resets the account failures after a successful login', async () => {
     const { auth } = setup();
     await auth.signup({ email: 'a@b.com', password });
-    for (let i = 0; i < 4; i += 1) await auth.login('a@b.com', 'wrong password!', '10.0.0.1');
-    expect(await auth.login('a@b.com', password, '10.0.0.1')).toMatchObject({ kind: 'ok' });
-    await auth.login('a@b.com', 'wrong password!', '10.0.0.1');
-    expect(await auth.login('a@b.com', password, '10.0.0.1')).toMatchObject({ kind: 'ok' });
+    for (let i = 0; i < 4; i += 1) await auth.login('a@b.com', 'wrong password!', { sourceAddress: '10.0.0.1' });
+    expect(await auth.login('a@b.com', password, { sourceAddress: '10.0.0.1' })).toMatchObject({ kind: 'ok' });
+    await auth.login('a@b.com', 'wrong password!', { sourceAddress: '10.0.0.1' });
+    expect(await auth.login('a@b.com', password, { sourceAddress: '10.0.0.1' })).toMatchObject({ kind: 'ok' });
   });
 });
 
@@ -177,7 +177,7 @@ describe('AuthService sessions', () => {
 
   it('revokes the token on logout and keeps other tokens valid', async () => {
     const { auth, claims, session } = await signedIn();
-    const second = await auth.login('a@b.com', password, '10.0.0.1');
+    const second = await auth.login('a@b.com', password, { sourceAddress: '10.0.0.1' });
     await auth.logout(claims);
     expect(await auth.authenticateBearer(session.token)).toEqual({ kind: 'invalid_token', reason: 'revoked' });
     if (second.kind === 'ok') expect((await auth.authenticateBearer(second.session.token)).kind).toBe('ok');
@@ -243,7 +243,7 @@ describe('AuthService sessions', () => {
     const target = one.kind === 'ok' ? one.onboarded.session.merchantId : '';
     const switched = await auth.switchMerchant(claims, target);
     expect(switched).toMatchObject({ kind: 'ok', session: { merchantId: target, role: 'admin' } });
-    const relogin = await auth.login('a@b.com', password, '10.0.0.1');
+    const relogin = await auth.login('a@b.com', password, { sourceAddress: '10.0.0.1' });
     expect(relogin.kind === 'ok' && relogin.session.merchantId).toBe(target);
   });
 });
