@@ -26,6 +26,8 @@ describe('learning router (Redis, Kafka)', () => {
       { provider: 'openai', model: 'steady-model', weight: 1 },
     ],
     bucketSize: 10,
+    // One failure (9/10) puts the flaky model below the threshold: the decisions record its elimination.
+    eliminationThreshold: 0.95,
     explorePercent,
     maxHops: 2,
   });
@@ -76,5 +78,21 @@ describe('learning router (Redis, Kafka)', () => {
     await pollUntil('flaky window learns the recovery', flakyRate, (rate) => rate === 1);
     await put(group(0));
     expect(await complete()).toMatchObject({ model: 'flaky-model', approach: 'route_group:sr', hops: 0 });
+  });
+
+  it('shows the decisions in GET /analytics/llm/route-groups, through Kafka, the analytics sink and ClickHouse', async () => {
+    // 13 requests: a failover, one call while the flaky model was eliminated, ten explored, one after it recovered.
+    const read = async () => (await call(server!.url, 'GET', '/analytics/llm/route-groups?range=1h&route_group=chat', undefined, auth)).body as { groups: { decisions: number; calls: number; approaches: Record<string, number>; candidates: { model: string; calls: number; share: number; errors: number; eliminated_decisions: number; eliminated: boolean }[] }[] };
+    const report = await pollUntil('the route group report holds every decision', read, (body) => body.groups[0]?.decisions === 13);
+    const [chat] = report.groups;
+    expect(chat).toMatchObject({ calls: 14, approaches: { sr: 2, sr_downtime: 1, explore: 10 } });
+    expect(chat!.candidates.map((candidate) => [candidate.model, candidate.calls, candidate.share, candidate.errors])).toEqual([
+      ['flaky-model', 12, 0.8571, 1],
+      ['steady-model', 2, 0.1429, 0],
+    ]);
+    const flaky = chat!.candidates[0]!;
+    // Eliminated from the second request until its window learned the recovery; not at the last decision.
+    expect(flaky.eliminated_decisions).toBeGreaterThanOrEqual(2);
+    expect(flaky.eliminated).toBe(false);
   });
 });
