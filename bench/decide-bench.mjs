@@ -14,7 +14,7 @@ const mode = process.env.REDIS_URL || process.env.KAFKA_BROKERS ? 'distributed' 
 const service = await spawnService();
 try {
   const merchant = `bench_${Date.now()}`;
-  const created = await json(service.url, '/merchant-account/create', { merchant_id: merchant }, { 'x-admin-secret': 'bench-secret' });
+  const created = await json(service.url, '/merchant-account/create', { merchant_id: merchant }, { 'x-admin-secret': 'bench-admin-secret-0123456789abcdef' });
   const auth = { 'x-api-key': created.api_key };
   await json(service.url, '/rule/create', { merchant_id: merchant, config: { type: 'successRate', data: { defaultBucketSize: 125, defaultHedgingPercent: 5 } } }, auth);
   const body = (paymentId, gateways = ['stripe', 'adyen', 'checkout']) => ({

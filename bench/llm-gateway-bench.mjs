@@ -55,7 +55,7 @@ const mockUrl = `http://127.0.0.1:${mock.address().port}`;
 // ---------------------------------------------------------------- the gateways
 process.stderr.write('starting switchyard and portkey…\n');
 const switchyard = await spawnService({ OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: `${mockUrl}/v1` });
-const merchant = await json(switchyard.url, '/merchant-account/create', { merchant_id: `llm_bench_${Date.now()}` }, { 'x-admin-secret': 'bench-secret' });
+const merchant = await json(switchyard.url, '/merchant-account/create', { merchant_id: `llm_bench_${Date.now()}` }, { 'x-admin-secret': 'bench-admin-secret-0123456789abcdef' });
 
 const portkeyPort = await freePort();
 const portkey = spawn(process.execPath, [join(root, 'node_modules/@portkey-ai/gateway/build/start-server.js'), `--port=${portkeyPort}`, '--headless'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } });

@@ -49,7 +49,7 @@ const distributedEnv = {
   KAFKA_CLIENT_ID: `b${id}`,
   CLICKHOUSE_DATABASE: namespace.database,
   JWT_SECRET: 'bench-jwt-secret-0123456789abcdef-0123456789',
-  ADMIN_SECRET: 'bench-secret',
+  ADMIN_SECRET: 'bench-admin-secret-0123456789abcdef',
   EMBEDDED_WORKERS: String(workersMode === 'embedded'),
   // The API's own log: errors only (kafkajs warns about its idempotent-producer retry limit at start).
   LOG_LEVEL: 'error',
@@ -257,7 +257,7 @@ try {
   for (const child of processes.splice(0).reverse()) await child.stop();
 
   log(`(iii) decide throughput, embedded, ${duration} s at ${connections} connections…`);
-  const local = await spawnService({ REDIS_URL: undefined, KAFKA_BROKERS: undefined, CLICKHOUSE_URL: undefined, ADMIN_SECRET: 'bench-secret' });
+  const local = await spawnService({ REDIS_URL: undefined, KAFKA_BROKERS: undefined, CLICKHOUSE_URL: undefined, ADMIN_SECRET: 'bench-admin-secret-0123456789abcdef' });
   processes.push(local);
   const localMerchant = `bench_embedded_${id}`;
   embedded = await measureDecide(local.url, await setUpMerchant(local.url, localMerchant), localMerchant, { connections, duration });

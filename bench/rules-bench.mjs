@@ -133,7 +133,7 @@ async function benchOverHttp() {
   const service = await spawnService();
   try {
     const merchant = `rules_bench_${Date.now()}`;
-    const created = await json(service.url, '/merchant-account/create', { merchant_id: merchant }, { 'x-admin-secret': 'bench-secret' });
+    const created = await json(service.url, '/merchant-account/create', { merchant_id: merchant }, { 'x-admin-secret': 'bench-admin-secret-0123456789abcdef' });
     const headers = { 'content-type': 'application/json', 'x-api-key': created.api_key };
     const rule = await json(service.url, '/routing/create', { name: 'bench-50', created_by: merchant, algorithm }, headers);
     await json(service.url, '/routing/activate', { created_by: merchant, routing_algorithm_id: rule.rule_id }, headers);

@@ -15,7 +15,7 @@ export function decideBody(merchant, paymentId, gateways = ['stripe', 'adyen', '
 }
 
 /** Creates the merchant and its success-rate config; returns the API-key headers. */
-export async function setUpMerchant(url, merchant, adminSecret = 'bench-secret') {
+export async function setUpMerchant(url, merchant, adminSecret = 'bench-admin-secret-0123456789abcdef') {
   const created = await json(url, '/merchant-account/create', { merchant_id: merchant }, { 'x-admin-secret': adminSecret });
   const auth = { 'x-api-key': created.api_key };
   await json(url, '/rule/create', { merchant_id: merchant, config: { type: 'successRate', data: { defaultBucketSize: 125, defaultHedgingPercent: 5 } } }, auth);

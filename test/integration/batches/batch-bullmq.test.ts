@@ -24,7 +24,8 @@ import { deleteRedisNamespace, redisUrl, uniqueNamespace } from '../adapters/loc
  * speaks OpenAI's wire format. Scaling is running more workers: they share the provider's queue.
  */
 
-const adminSecret = 'batch-integration-admin';
+// 32+ characters: with REDIS_URL set the app refuses a shorter ADMIN_SECRET.
+const adminSecret = 'batch-integration-admin-0123456789abcdef';
 const silent = pino({ level: 'silent' });
 
 function promptOf(request: RecordedRequest): string {

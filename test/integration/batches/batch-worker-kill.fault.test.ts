@@ -19,7 +19,8 @@ import { ensureDistBuilt, spawnSwitchyard, type SwitchyardProcess } from '../pip
  * Runs on the shared Redis and Kafka (its own key and topic prefixes); it stops no shared server.
  */
 
-const adminSecret = 'batch-fault-admin';
+// 32+ characters: distributed mode refuses a shorter ADMIN_SECRET.
+const adminSecret = 'batch-fault-admin-secret-0123456789abcdef';
 const prompts = Array.from({ length: 24 }, (_, index) => `item-${String(index).padStart(2, '0')}`);
 /** Requests answered before two are held (and the worker killed). */
 const answeredBeforeKill = 8;

@@ -12,7 +12,8 @@ import { deleteKafkaNamespace, deleteRedisNamespace, kafkaBrokers, redisUrl } fr
 /** The ClickHouse server from deploy/local (or CI). A server that is down fails the test, never skips it. */
 export const clickhouseUrl: string = process.env['CLICKHOUSE_URL'] ?? 'http://127.0.0.1:8123';
 
-export const adminSecret = 'pipeline-admin-secret';
+/** 32+ characters: distributed mode refuses a shorter ADMIN_SECRET. */
+export const adminSecret = 'pipeline-admin-secret-0123456789abcdef';
 
 /**
  * One test's private corner of every shared server: a Redis key prefix, a Kafka topic (and group)
