@@ -1,13 +1,22 @@
 import type { Location } from './routes';
 import { ApiKeysPage } from './pages/api-keys-page';
+import { AuditPage } from './pages/audit-page';
+import { ExplorerPage } from './pages/explorer-page';
 import { OnboardingPage } from './pages/onboarding-page';
 import { OverviewPage } from './pages/overview-page';
+import { RoutingPage } from './pages/routing-page';
 
 /** The page the location names; each page owns its data and states. */
 export function PageOutlet(props: { readonly location: Location }) {
   switch (props.location.page) {
     case 'overview':
       return <OverviewPage />;
+    case 'audit':
+      return <AuditPage key={props.location.params.toString()} location={props.location} />;
+    case 'explorer':
+      return <ExplorerPage key={props.location.params.toString()} location={props.location} />;
+    case 'routing':
+      return <RoutingPage />;
     case 'keys':
       return <ApiKeysPage />;
     case 'new-merchant':

@@ -148,6 +148,83 @@ describe('the dashboard', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
+  it('finds a payment by id and shows its decision and feedback on a timeline', async () => {
+    await go('audit');
+    await page.getByLabel('Payment id').fill('overview-pay-0');
+    await page.getByRole('button', { name: 'Search' }).click();
+    const timeline = page.getByTestId('audit-timeline');
+    await timeline.getByText('Decision', { exact: true }).first().waitFor();
+    await timeline.getByText('Feedback', { exact: true }).first().waitFor({ timeout: 30_000 });
+    expect(await timeline.textContent()).toContain('overview-pay-0');
+    await screenshot(page, 'audit-1280');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('builds a rule, shows the API validation message, previews, activates it, and a decision follows it', async () => {
+    await go('routing');
+    await page.getByText('No rules yet').waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Uneven split');
+    await page.getByLabel('Algorithm').selectOption('volume_split');
+    await page.locator('#split-s0-gw').fill('stripe');
+    await page.locator('#split-s1-gw').fill('adyen');
+    await page.locator('#split-s1-pct').fill('40');
+    await page.getByRole('button', { name: 'Create rule (inactive)' }).click();
+    await page.getByRole('alert').filter({ hasText: 'volume split percentages add up to 90, expected 100' }).waitFor();
+
+    await page.getByLabel('Name', { exact: true }).fill('Big amounts');
+    await page.getByLabel('Algorithm').selectOption('advanced');
+    await page.locator('#rule0-name').fill('Amount over 500');
+    await page.locator('#rule0-priority').fill('checkout, adyen');
+    await page.locator('#rule0-g0-c0-key').selectOption('amount');
+    await page.locator('#rule0-g0-c0-comparison').selectOption('greater_than');
+    await page.locator('#rule0-g0-c0-value').fill('500');
+    await page.getByRole('button', { name: 'Add nested group (OR)' }).click();
+    await page.locator('#rule0-g0-n0-c0-key').selectOption('amount');
+    await page.locator('#rule0-g0-n0-c0-comparison').selectOption('less_than');
+    await page.locator('#rule0-g0-n0-c0-value').fill('100000');
+    await page.getByLabel('Default gateways when no rule applies (comma-separated, in order)').fill('stripe');
+    await page.getByRole('button', { name: 'Create rule (inactive)' }).click();
+
+    const preview = page.getByTestId('preview-panel');
+    await preview.getByRole('heading', { name: /Big amounts/ }).waitFor();
+    await preview.getByLabel('Value').fill('1000');
+    await preview.getByRole('button', { name: 'Evaluate' }).click();
+    expect(await preview.getByTestId('preview-output').textContent()).toBe('checkout, adyen');
+    await screenshot(page, 'routing-1280');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByLabel('Bucket size (outcomes)').fill('200');
+    await page.getByRole('button', { name: 'Save success-rate configuration' }).click();
+    await page.getByLabel('Threshold (0 to 1)').fill('1.5');
+    await page.getByRole('button', { name: 'Save elimination threshold' }).click();
+    await page.getByRole('alert').filter({ hasText: 'threshold' }).waitFor();
+    await page.getByLabel('Threshold (0 to 1)').fill('0.3');
+    await page.getByRole('button', { name: 'Save elimination threshold' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).nth(1).waitFor();
+    await page.getByLabel('Network (debit) routing enabled').check();
+    const { token, merchantId } = await sessionToken();
+    const stored = await api('/rule/get', { token, body: { merchant_id: merchantId, algorithm: 'elimination' } });
+    expect(((await stored.json()) as { config: { data: { threshold: number } } }).config.data.threshold).toBe(0.3);
+    await page.waitForFunction(async ([url, bearer]) => {
+      const answer = await fetch(url!, { headers: { authorization: `Bearer ${bearer}` } });
+      return ((await answer.json()) as { debit_routing_enabled: boolean }).debit_routing_enabled;
+    }, [`/merchant-account/${merchantId}/debit-routing`, token] as const);
+
+    const row = page.getByRole('row').filter({ hasText: 'Big amounts' });
+    await row.getByRole('button', { name: 'Activate Big amounts' }).click();
+    await row.getByText('Active', { exact: true }).waitFor();
+
+    await go('explorer');
+    await page.getByLabel('Amount').fill('1000');
+    await page.getByLabel('Eligible gateways (comma-separated)').fill('stripe, adyen, checkout');
+    await page.getByRole('button', { name: 'Decide' }).click();
+    const result = page.getByTestId('decision-result');
+    expect(await result.getByTestId('decided-gateway').textContent()).toBe('checkout');
+    expect(await result.textContent()).toContain('“Amount over 500” → checkout, adyen');
+    await screenshot(page, 'explorer-1280');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
   it('raised no page errors and no CSP refusals', () => {
     expect(problems).toEqual([]);
   });

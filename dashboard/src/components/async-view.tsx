@@ -35,8 +35,9 @@ export function AsyncView<T>(props: AsyncViewProps<T>) {
         )}
       </div>
     ) : null;
-  if (resource.data === undefined) return error;
-  const data = resource.data;
+  // Loaded data may itself be undefined (a setting nothing stored yet): only a failure without data stops here.
+  if (resource.state === 'error' && resource.data === undefined) return error;
+  const data = resource.data as T;
   if (props.isEmpty?.(data) === true) {
     return (
       <>
