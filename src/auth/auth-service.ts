@@ -200,6 +200,7 @@ export class AuthService {
    * Mints an API key for a merchant. Like decision-engine, it neither checks that the merchant
    * exists nor who asks; ownership rules, if any, belong to the API layer.
    */
+  async createApiKey(merchantId: string, description: string | null): Promise<CreatedApiKey> {
     const key = generateApiKey();
     const record: ApiKeyRecord = {
       keyId: this.#generateId(),
