@@ -13,7 +13,8 @@ export interface ChdbWorkerData {
 export type ChdbRequest =
   | { readonly id: number; readonly kind: 'command'; readonly sql: string }
   | { readonly id: number; readonly kind: 'query'; readonly sql: string }
-  | { readonly id: number; readonly kind: 'insert'; readonly table: string; readonly rows: readonly object[] }
+  /** `sql` is the statement head (`INSERT INTO … FORMAT TabSeparated`); `data` the rows in that format. */
+  | { readonly id: number; readonly kind: 'insert'; readonly sql: string; readonly data: string }
   | { readonly id: number; readonly kind: 'close' };
 
 /** A serialisable engine error: Error objects lose their class crossing threads. */

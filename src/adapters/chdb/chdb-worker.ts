@@ -36,13 +36,10 @@ function handle(request: ChdbRequest): readonly unknown[] {
       return [];
     case 'query':
       return parseJsonEachRow(session.query(request.sql, 'JSONEachRow'));
-    case 'insert': {
-      if (request.rows.length === 0) return [];
-      // The data after FORMAT is parsed as JSON, never as SQL; JSON.stringify keeps each row on one line.
-      const data = request.rows.map((row) => JSON.stringify(row)).join('\n');
-      session.query(`INSERT INTO ${request.table} FORMAT JSONEachRow\n${data}`);
+    case 'insert':
+      // The text after FORMAT is parsed as TabSeparated data, never as SQL (escaped by encodeTabSeparated).
+      session.query(`${request.sql}\n${request.data}`);
       return [];
-    }
   }
 }
 

@@ -15,8 +15,11 @@ export interface ClickHouseExecutor {
    * (output_format_json_quote_64bit_integers=0 on both engines).
    */
   query<T>(sql: string): Promise<T[]>;
-  /** Inserts rows into `table` (`database.table`) as JSONEachRow. */
-  insert(table: string, rows: readonly object[]): Promise<void>;
+  /**
+   * Inserts into `table` (`database.table`) the rows of `data`: `TabSeparated` text from
+   * `encodeTabSeparated`, one line per row, values in the order of `columns`. Empty data inserts nothing.
+   */
+  insertTabSeparated(table: string, columns: readonly string[], data: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -56,10 +59,15 @@ export function toAnalyticsUnavailable(
 }
 
 const tablePattern = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
+const columnPattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Insert targets are our own `database.table` names; anything else is a bug, never SQL text. */
-export function assertTableName(table: string): void {
-  if (!tablePattern.test(table)) {
-    throw new SwitchyardError('SY_INTERNAL', { message: 'Invalid analytics table name', details: { table } });
+/**
+ * Insert targets and columns are our own names; anything else is a bug, never SQL text. Returns the
+ * statement head both engines take: `INSERT INTO db.table (a, b) FORMAT TabSeparated`.
+ */
+export function tabSeparatedInsertSql(table: string, columns: readonly string[]): string {
+  if (!tablePattern.test(table) || columns.length === 0 || !columns.every((column) => columnPattern.test(column))) {
+    throw new SwitchyardError('SY_INTERNAL', { message: 'Invalid analytics table or column name', details: { table, columns } });
   }
+  return `INSERT INTO ${table} (${columns.join(', ')}) FORMAT TabSeparated`;
 }

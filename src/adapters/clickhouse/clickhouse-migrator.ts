@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import { bindSql } from './bind-sql.js';
 import type { ClickHouseExecutor } from './clickhouse-executor.js';
+import { columnNames, schemaMigrationColumns } from './analytics-insert-columns.js';
+import { encodeTabSeparated } from './encode-tab-separated.js';
 import { appliedMigrationsSql, createDatabaseSql, createMigrationsTableSql } from './sql/schema-migrations-sql.js';
 
 /** One schemas/clickhouse/NNNN_<name>.sql file, split into statements (placeholders unbound). */
@@ -72,9 +74,8 @@ export async function applyClickHouseMigrations(
   for (const migration of migrations) {
     if (applied.has(migration.version)) continue;
     for (const statement of migration.statements) await executor.command(bindSql(statement, { database }));
-    await executor.insert(`${database}.schema_migrations`, [
-      { version: migration.version, name: migration.name, applied_at: Math.floor(nowMs / 1000) },
-    ]);
+    const row = { version: migration.version, name: migration.name, applied_at: Math.floor(nowMs / 1000) };
+    await executor.insertTabSeparated(`${database}.schema_migrations`, columnNames(schemaMigrationColumns), encodeTabSeparated(schemaMigrationColumns, [row]));
     appliedNow.push(migration.version);
   }
   return appliedNow;

@@ -1,5 +1,6 @@
+import { Readable } from 'node:stream';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
-import { assertTableName, toAnalyticsUnavailable, type ClickHouseExecutor } from './clickhouse-executor.js';
+import { tabSeparatedInsertSql, toAnalyticsUnavailable, type ClickHouseExecutor } from './clickhouse-executor.js';
 
 export interface ClickHouseServerExecutorOptions {
   /** HTTP endpoint, e.g. http://127.0.0.1:8123 (config `clickhouseUrl`). */
@@ -49,11 +50,12 @@ export class ClickHouseServerExecutor implements ClickHouseExecutor {
     }
   }
 
-  async insert(table: string, rows: readonly object[]): Promise<void> {
-    assertTableName(table);
-    if (rows.length === 0) return;
+  async insertTabSeparated(table: string, columns: readonly string[], data: string): Promise<void> {
+    tabSeparatedInsertSql(table, columns); // checks the names; the client writes the same statement head
+    if (data === '') return;
     try {
-      await this.#client.insert({ table, values: [...rows], format: 'JSONEachRow' });
+      // A byte stream (not object mode) is sent as the request body as it is: no per-row encoding in the client.
+      await this.#client.insert({ table, columns: [columns[0]!, ...columns.slice(1)], format: 'TabSeparated', values: Readable.from([data], { objectMode: false }) });
     } catch (error) {
       throw toAnalyticsUnavailable(error, { engine: 'clickhouse', operation: 'insert' });
     }

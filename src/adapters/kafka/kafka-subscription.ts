@@ -27,6 +27,10 @@ export interface KafkaSubscription extends Subscription {
 
 /** 500 events: the default batch handed to a handler, as in the embedded bus. */
 const defaultMaxBatchSize = 500;
+/** Fetch size per partition: about 1 KiB per event of `maxBatchSize`, within 1–16 MiB. */
+const bytesPerEvent = 1024;
+const minPartitionFetchBytes = 1_048_576;
+const maxPartitionFetchBytes = 16_777_216;
 /** 50 ms between committed-offset checks in caughtUp(): the condition is polled, never slept on blindly. */
 const caughtUpPollMs = 50;
 /** 200 ms first redelivery delay after a handler failure, doubling to 5 s per partition. */
@@ -53,6 +57,9 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
   const log = options.logger.child({ group: groupId });
   const maxBatchSize = subscribe.maxBatchSize ?? defaultMaxBatchSize;
   const lingerMs = subscribe.lingerMs ?? 0;
+  // A batching consumer (the analytics sink: 20,000 events) gets whole batches out of a backlog,
+  // not kafkajs's default 1 MiB (about 1,500 events) per partition and fetch.
+  const partitionFetchBytes = Math.min(Math.max(maxBatchSize * bytesPerEvent, minPartitionFetchBytes), maxPartitionFetchBytes);
   const consumer = options.kafka.consumer({
     groupId,
     allowAutoTopicCreation: false,
@@ -61,6 +68,8 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
     // returns quickly enough that close() does not wait on a long poll.
     maxWaitTimeInMs: lingerMs > 0 ? lingerMs : 500,
     minBytes: lingerMs > 0 ? 1_048_576 : 1,
+    maxBytesPerPartition: partitionFetchBytes,
+    maxBytes: Math.max(10_485_760, 4 * partitionFetchBytes),
     // 10 s session / 1 s heartbeat: a dead member's partitions move on within seconds.
     sessionTimeout: 10_000,
     heartbeatInterval: 1000,

@@ -617,6 +617,42 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
       expect(SwitchyardError.isInstance(failure) && failure.isRetryable).toBe(false);
     });
 
+    it('stores strings and string arrays with every escaped character exactly as inserted', async () => {
+      const hostile = "tab\there\nline\rcr\0nul back\\slash quote' dq\" é 💳 \\N \\t";
+      const eventId = '0193a000-0000-7000-8000-00000000e5c0';
+      const row = {
+        event_id: eventId,
+        merchant_id: 'm_escapes',
+        created_at_ms: now,
+        provider: hostile,
+        model: 'm',
+        operation: 'generate',
+        surface: 'library',
+        input_tokens: 1,
+        output_tokens: 2,
+        cost_usd: 0.5,
+        latency_ms: 12.25,
+        ttft_ms: 0,
+        has_ttft: 0,
+        outcome: 'success',
+        error_class: '',
+        fallback_hops: 0,
+        user_id: '',
+        request_id: '',
+        batch_id: '',
+        job_id: '',
+        route_group: 'escapes',
+        route_approach: 'sr',
+        eliminated_candidates: [hostile, '', "a'b", 'c\\d'],
+      } as const;
+      await store.insert({ domain: [], api: [], llm: [row] });
+      const { database, executor } = ready();
+      const calls = await executor.query(`SELECT provider, cost_usd, latency_ms FROM ${database}.analytics_llm_calls WHERE event_id = '${eventId}'`);
+      expect(calls).toEqual([{ provider: hostile, cost_usd: 0.5, latency_ms: 12.25 }]);
+      const routed = await executor.query(`SELECT provider, eliminated_candidates FROM ${database}.analytics_llm_route_calls WHERE event_id = '${eventId}'`);
+      expect(routed).toEqual([{ provider: hostile, eliminated_candidates: [hostile, '', "a'b", 'c\\d'] }]);
+    });
+
     it('drops whole days before the cutoff and keeps the rest', async () => {
       await store.insert(mapEventsToAnalyticsRows([oldEvent]));
       const window = { start_ms: String(now - 4 * 86_400_000), end_ms: String(now) };
