@@ -1,6 +1,11 @@
 import type { Location } from './routes';
 import { ApiKeysPage } from './pages/api-keys-page';
 import { AuditPage } from './pages/audit-page';
+import { BatchesPage } from './pages/batches-page';
+import { LlmUsagePage } from './pages/llm-usage-page';
+import { ModelsPage } from './pages/models-page';
+import { PlaygroundPage } from './pages/playground-page';
+import { RouteGroupsPage } from './pages/route-groups-page';
 import { ExplorerPage } from './pages/explorer-page';
 import { OnboardingPage } from './pages/onboarding-page';
 import { OverviewPage } from './pages/overview-page';
@@ -17,11 +22,19 @@ export function PageOutlet(props: { readonly location: Location }) {
       return <ExplorerPage key={props.location.params.toString()} location={props.location} />;
     case 'routing':
       return <RoutingPage />;
+    case 'models':
+      return <ModelsPage />;
+    case 'route-groups':
+      return <RouteGroupsPage />;
+    case 'playground':
+      return <PlaygroundPage />;
+    case 'batches':
+      return <BatchesPage />;
+    case 'llm-usage':
+      return <LlmUsagePage />;
     case 'keys':
       return <ApiKeysPage />;
     case 'new-merchant':
       return <OnboardingPage embedded />;
-    default:
-      return <p class="state state-empty">This page is not built yet.</p>;
   }
 }

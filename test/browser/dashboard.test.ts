@@ -1,11 +1,22 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operatorPassword, screenshot, seriousViolations, startDashboardHarness, type DashboardHarness } from './dashboard-harness.js';
+import { operatorPassword, screenshot, seriousViolations, startDashboardHarness, streamedDeltas, type DashboardHarness } from './dashboard-harness.js';
+
+/** Every page of the navigation (dashboard/src/routes.ts). */
+const dashboardPages = ['overview', 'audit', 'explorer', 'routing', 'models', 'route-groups', 'playground', 'batches', 'llm-usage', 'keys', 'new-merchant'] as const;
 
 /**
  * The operator dashboard end to end: the real service (embedded mode) serving the built dashboard,
  * driven in chromium. Tests run in order and share one operator and merchant.
  */
+
+/** The little of the DOM that functions run in the page use (this project's types are Node's, without the DOM). */
+interface PageGlobals {
+  readonly document: {
+    querySelector(selector: string): { readonly textContent: string | null } | null;
+    readonly documentElement: { readonly scrollWidth: number; readonly clientWidth: number };
+  };
+}
 
 let harness: DashboardHarness;
 let context: BrowserContext;
@@ -201,7 +212,8 @@ describe('the dashboard', () => {
     await page.getByLabel('Threshold (0 to 1)').fill('0.3');
     await page.getByRole('button', { name: 'Save elimination threshold' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).nth(1).waitFor();
-    await page.getByLabel('Network (debit) routing enabled').check();
+    const debit = page.getByLabel('Network (debit) routing enabled');
+    await debit.click();
     const { token, merchantId } = await sessionToken();
     const stored = await api('/rule/get', { token, body: { merchant_id: merchantId, algorithm: 'elimination' } });
     expect(((await stored.json()) as { config: { data: { threshold: number } } }).config.data.threshold).toBe(0.3);
@@ -223,6 +235,116 @@ describe('the dashboard', () => {
     expect(await result.textContent()).toContain('“Amount over 500” → checkout, adyen');
     await screenshot(page, 'explorer-1280');
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('filters the model registry by capability and price', async () => {
+    await go('models');
+    const heading = page.getByRole('heading', { name: /of \d+ models/ });
+    await heading.waitFor();
+    const everything = Number(/(\d+) of/.exec((await heading.textContent()) ?? '')?.[1]);
+    await page.getByLabel('Capability').selectOption('vision');
+    await page.getByLabel('Max average price (USD / 1K tokens)').fill('0.001');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForFunction((total) => {
+      const text = (globalThis as unknown as PageGlobals).document.querySelector('#models-title')?.textContent ?? '';
+      const shown = Number(/(\d+) of/.exec(text)?.[1] ?? 'NaN');
+      return shown > 0 && shown < total;
+    }, everything);
+    const capabilities = await page.locator('tbody tr td:nth-child(4)').allTextContents();
+    expect(capabilities.every((cell) => cell.includes('vision'))).toBe(true);
+  });
+
+  it('streams a completion in the playground, and LLM usage charts the call', async () => {
+    await go('playground');
+    await page.getByLabel('Provider', { exact: true }).selectOption('openai');
+    await page.getByLabel("Model (empty: the provider's default)").fill('gpt-4o-mini');
+    await page.getByRole('textbox', { name: 'Prompt', exact: true }).fill('What does Switchyard do?');
+    await page.getByRole('button', { name: 'Stream' }).click();
+    await page.getByText('Complete.').waitFor();
+    expect(await page.getByTestId('stream-output').textContent()).toBe(streamedDeltas.join(''));
+    expect(await page.getByTestId('stream-model').textContent()).toContain('gpt-4o-mini');
+    const upstream = harness.provider.requests.at(-1)?.body as { stream?: boolean; messages: { content: unknown }[] };
+    expect(upstream.stream).toBe(true);
+    expect(JSON.stringify(upstream.messages)).toContain('What does Switchyard do?');
+
+    await go('llm-usage');
+    const calls = page.locator('.kpi').filter({ hasText: /^Calls/ }).locator('.kpi-value');
+    await page.waitForFunction((element) => Number(element?.textContent ?? '0') >= 1, await calls.elementHandle(), { timeout: 60_000 });
+    const panel = page.getByTestId('llm-calls-by-model');
+    await panel.getByRole('button', { name: 'Table' }).click();
+    await panel.getByRole('columnheader', { name: 'openai/gpt-4o-mini' }).waitFor();
+  });
+
+  it('creates a route group and shows its candidates learning from gateway calls', async () => {
+    await go('route-groups');
+    await page.getByText('No route groups yet').waitFor();
+    await page.getByLabel('Name').fill('smart');
+    await page.getByLabel('Candidates, provider/model, one per line').fill('openai/gpt-4o-mini\nopenai/gpt-4o');
+    await page.getByRole('button', { name: 'Save route group' }).click();
+    const group = page.getByRole('region', { name: 'Candidates of smart' });
+    await group.getByText('no outcomes yet').first().waitFor();
+    const { token } = await sessionToken();
+    const completion = await api('/v1/chat/completions', { token, body: { model: 'smart', messages: [{ role: 'user', content: 'hello' }] } });
+    expect(completion.status).toBe(200);
+    await group.getByRole('cell', { name: '100.00%' }).first().waitFor({ timeout: 30_000 });
+  });
+
+  it('submits a batch and follows its progress to the results', async () => {
+    await go('batches');
+    await page.getByText('No batch submitted from this browser yet.').waitFor();
+    await page.getByLabel('Prompts, one per line').fill('first prompt\nsecond prompt');
+    await page.getByLabel('Provider (empty: auto)').fill('openai');
+    await page.getByLabel("Model (empty: the provider's default)").fill('gpt-4o-mini');
+    await page.getByRole('button', { name: 'Submit batch' }).click();
+    await page.getByText('2 succeeded, 0 failed, 0 pending of 2').waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: /^Results of/ }).click();
+    const results = page.getByRole('region', { name: 'Items in index order' });
+    await results.getByText('second prompt').waitFor();
+    expect(await results.getByText('Routing is learning.').count()).toBe(2);
+  });
+
+  it('shows the error state with the API message and recovers on retry', async () => {
+    await page.route('**/analytics/decisions*', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'TE_00', message: 'Failed while connecting to database', data: null }) }));
+    await go('overview');
+    await page.getByRole('alert').filter({ hasText: 'Could not load the overview: Failed while connecting to database' }).waitFor();
+    await screenshot(page, 'overview-error-1280');
+    await page.unroute('**/analytics/decisions*');
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await page.getByRole('heading', { name: 'Decision volume by routing approach' }).waitFor();
+  });
+
+  it('renders every page at 1280 px and at phone width with no serious accessibility violations', async () => {
+    const stored = await page.evaluate(() => sessionStorage.getItem('switchyard.session'));
+    const phone = await harness.newPage(390, 844);
+    await phone.context.addInitScript((session) => sessionStorage.setItem('switchyard.session', session), stored ?? '');
+    try {
+      for (const [target, width] of [
+        [page, 1280],
+        [phone.page, 390],
+      ] as const) {
+        for (const path of dashboardPages) {
+          await target.goto(`/dashboard/#/${path}`);
+          await target.getByRole('heading', { level: 1 }).waitFor();
+          // Each page settles when its loading line is gone (data, empty or error state shown).
+          await target.waitForFunction(() => (globalThis as unknown as PageGlobals).document.querySelector('.state-loading') === null);
+          const overflow = await target.evaluate(() => {
+            const root = (globalThis as unknown as PageGlobals).document.documentElement;
+            return root.scrollWidth - root.clientWidth;
+          });
+          expect(overflow, `${path} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
+          await screenshot(target, `page-${path}-${width}`);
+          expect(await seriousViolations(target), `${path} at ${width} px`).toEqual([]);
+        }
+      }
+      // On a phone the navigation folds behind the Menu button, which keyboard users reach too.
+      await phone.page.getByRole('button', { name: 'Menu' }).focus();
+      await phone.page.keyboard.press('Enter');
+      await phone.page.getByRole('link', { name: 'API keys' }).click();
+      await phone.page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
+      expect(phone.problems).toEqual([]);
+    } finally {
+      await phone.context.close();
+    }
   });
 
   it('raised no page errors and no CSP refusals', () => {

@@ -1,0 +1,143 @@
+import { useState } from 'preact/hooks';
+import type { AnalyticsRange } from '../api/analytics-api';
+import type { RouteGroupState } from '../api/genai-api';
+import { AsyncView } from '../components/async-view';
+import { ConfirmDialog } from '../components/confirm-dialog';
+import { DataTable } from '../components/data-table';
+import { FormError } from '../components/form-error';
+import { percent } from '../components/kpi-tiles';
+import { livePollMs, RangePicker } from '../components/range-picker';
+import { useAction } from '../components/use-action';
+import { useResource } from '../components/use-resource';
+import { useDashboard } from '../session/dashboard-context';
+
+/** A route group's candidates with their learned window and their share of the group's calls in the range. */
+function GroupCard(props: { readonly group: RouteGroupState; readonly calls: ReadonlyMap<string, number>; onDelete(): void }) {
+  const { group } = props;
+  const callsOf = (candidate: { provider: string; model: string }) => props.calls.get(`${candidate.provider}/${candidate.model}`) ?? 0;
+  const total = group.candidates.reduce((sum, candidate) => sum + callsOf(candidate), 0);
+  return (
+    <section class="panel" aria-labelledby={`group-${group.name}`}>
+      <header class="panel-header">
+        <h2 id={`group-${group.name}`}>
+          <code>{group.name}</code>
+        </h2>
+        <button type="button" class="danger" onClick={props.onDelete} aria-label={`Delete route group ${group.name}`}>
+          Delete
+        </button>
+      </header>
+      <p class="hint">
+        Elimination below {percent(group.eliminationThreshold)} success{group.capability !== undefined ? `; capability ${group.capability}` : ''}
+        {group.maxPrice !== undefined ? `; max price $${group.maxPrice}/1K` : ''}.
+      </p>
+      <DataTable
+        caption={`Candidates of ${group.name}`}
+        rows={group.candidates}
+        rowKey={(candidate) => `${candidate.provider}/${candidate.model}`}
+        columns={[
+          { header: 'Candidate', cell: (candidate) => `${candidate.provider}/${candidate.model}` },
+          { header: 'Share of calls', numeric: true, cell: (candidate) => (total === 0 ? '—' : percent(callsOf(candidate) / total)) },
+          { header: 'Success rate', numeric: true, cell: (candidate) => (candidate.successRate === null ? 'no outcomes yet' : percent(candidate.successRate)) },
+          { header: 'Outcomes', numeric: true, cell: (candidate) => candidate.outcomes },
+          { header: 'State', cell: (candidate) => (candidate.eliminated ? <span class="badge warn">Eliminated</span> : <span class="badge ok">Eligible</span>) },
+        ]}
+      />
+    </section>
+  );
+}
+
+/** Route groups of the OpenAI-compatible gateway: live share, success and elimination; create and delete. */
+export function RouteGroupsPage() {
+  const { api, session } = useDashboard();
+  const [range, setRange] = useState<AnalyticsRange>('1h');
+  const [live, setLive] = useState(true);
+  const { resource, reload } = useResource(
+    async (signal) => {
+      const [list, usage] = await Promise.all([api.genai.routeGroups(), api.analytics.llmUsage({ range }, signal)]);
+      const groups = await Promise.all(list.data.map((group) => api.genai.routeGroup(group.name)));
+      const calls = new Map<string, number>();
+      for (const point of usage.series) calls.set(`${point.provider}/${point.model}`, (calls.get(`${point.provider}/${point.model}`) ?? 0) + point.calls);
+      return { groups, calls };
+    },
+    [range, session.merchantId],
+    live ? livePollMs : undefined,
+  );
+  const [name, setName] = useState('');
+  const [candidates, setCandidates] = useState('');
+  const [threshold, setThreshold] = useState('0.5');
+  const [deleting, setDeleting] = useState<string | undefined>(undefined);
+  const save = useAction();
+  const remove = useAction();
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const list = candidates
+      .split(/[\n,]/)
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '')
+      .map((entry) => {
+        const slash = entry.indexOf('/');
+        return slash === -1 ? { provider: entry, model: '' } : { provider: entry.slice(0, slash), model: entry.slice(slash + 1) };
+      });
+    void save.run(async () => {
+      await api.genai.putRouteGroup(name, { candidates: list as never, eliminationThreshold: Number(threshold) });
+      setName('');
+      setCandidates('');
+      reload();
+    });
+  };
+
+  return (
+    <>
+      <RangePicker range={range} onRange={setRange} live={live} onLive={setLive} />
+      <AsyncView resource={resource} label="route groups" onRetry={reload} isEmpty={(data) => data.groups.length === 0} empty="No route groups yet: create one below, then send requests with model set to its name.">
+        {({ groups, calls }) => (
+          <>
+            {groups.map((group) => (
+              <GroupCard key={group.name} group={group} calls={calls} onDelete={() => setDeleting(group.name)} />
+            ))}
+          </>
+        )}
+      </AsyncView>
+      <FormError error={remove.error} />
+      <form class="panel" onSubmit={submit} aria-labelledby="new-group-title">
+        <h2 id="new-group-title">Create or replace a route group</h2>
+        <div class="row">
+          <div class="field">
+            <label for="group-name">Name</label>
+            <input id="group-name" required value={name} onInput={(event) => setName(event.currentTarget.value)} />
+          </div>
+          <div class="field">
+            <label for="group-threshold">Elimination threshold (0 to 1)</label>
+            <input id="group-threshold" inputMode="decimal" value={threshold} onInput={(event) => setThreshold(event.currentTarget.value)} />
+          </div>
+        </div>
+        <div class="field">
+          <label for="group-candidates">Candidates, provider/model, one per line</label>
+          <textarea id="group-candidates" rows={3} value={candidates} onInput={(event) => setCandidates(event.currentTarget.value)} />
+        </div>
+        <FormError error={save.error} />
+        <button type="submit" class="primary" disabled={save.busy}>
+          Save route group
+        </button>
+      </form>
+      <ConfirmDialog
+        open={deleting !== undefined}
+        title="Delete this route group?"
+        confirmLabel="Delete group"
+        onCancel={() => setDeleting(undefined)}
+        onConfirm={() => {
+          const target = deleting;
+          setDeleting(undefined);
+          if (target !== undefined)
+            void remove.run(async () => {
+              await api.genai.deleteRouteGroup(target);
+              reload();
+            });
+        }}
+      >
+        <p>Requests naming “{deleting}” as their model will fail once it is gone.</p>
+      </ConfirmDialog>
+    </>
+  );
+}
