@@ -173,6 +173,18 @@ describe('admin secret throttling', () => {
     expect(longer.headers['retry-after']).toBe('2');
   });
 
+  it('ignores X-Forwarded-For from a peer TRUST_PROXY does not name, so a client cannot pick its address', async () => {
+    const direct = await createTestApp();
+    try {
+      const attempt = (forwardedFor: string, secret: string) =>
+        direct.app.inject({ method: 'POST', url: '/merchant-account/create', remoteAddress: '203.0.113.50', headers: { 'x-admin-secret': secret, 'x-forwarded-for': forwardedFor }, payload: { merchant_id: 'shop' } });
+      for (let index = 0; index < 5; index += 1) expect((await attempt(`198.51.100.${index}`, 'wrong')).statusCode).toBe(401);
+      expect((await attempt('198.51.100.99', adminSecret)).statusCode).toBe(429);
+    } finally {
+      await direct.close();
+    }
+  });
+
   it('throttles signup into an existing merchant on the same counter', async () => {
     await createMerchant(t.app, 'shop');
     for (let attempt = 0; attempt < 5; attempt += 1) expect((await create('other', `wrong-${attempt}`)).statusCode).toBe(401);
