@@ -17,6 +17,7 @@ import { credentialMerchantOf, registerAuthentication } from './plugins/authenti
 import { parseCorsOrigins, registerCrossOrigin } from './plugins/cross-origin.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerJsonBodyParser } from './plugins/json-body.js';
+import { defaultLeaseTtlMs, registerKeyLimits } from './plugins/key-limits.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
@@ -78,6 +79,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await registerCrossOrigin(app, parseCorsOrigins(config.corsOrigins));
   // Before every route (swagger-ui's included): the guard sees, records and protects them all.
   registerAuthentication(app, { auth });
+  // After the guard's merchant check: per-key limits admit or refuse before any handler runs.
+  registerKeyLimits(app, { state: deps.state, now: () => deps.clock.now(), leaseTtlMs: deps.keyLeaseTtlMs ?? defaultLeaseTtlMs });
   // Only JSON bodies are accepted (415 otherwise), except on the decision routes below.
   app.removeContentTypeParser('text/plain');
   // An empty JSON body is no body (clients send the header on bodiless calls); see the plugin.
@@ -105,7 +108,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await metricsRoutes(app, deps);
   await app.register(async (scope) => healthRoutes(scope, deps));
   await app.register(async (scope) => authRoutes(scope, { auth, adminSecret, adminSecretHeader: config.adminSecretHeader }));
-  await app.register(async (scope) => apiKeyRoutes(scope, { auth, state: deps.state }));
+  await app.register(async (scope) => apiKeyRoutes(scope, { auth, state: deps.state, now: () => deps.clock.now() }));
   await app.register(async (scope) => merchantAccountRoutes(scope, { ...deps, adminSecret, adminSecretHeader: config.adminSecretHeader }));
   await app.register(async (scope) => analyticsRoutes(scope, { ...deps, merchantOf: credentialMerchantOf }));
   await app.register(async (scope) => batchRoutes(scope, { batches: deps.batches }));

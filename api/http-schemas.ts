@@ -17,6 +17,10 @@ import apiKeyCreateRequest from '../schemas/http/api-keys/api-key-create-request
 import apiKeyCreated from '../schemas/http/api-keys/api-key-created.json' with { type: 'json' };
 import apiKeyListItem from '../schemas/http/api-keys/api-key-list-item.json' with { type: 'json' };
 import apiKeyRevoked from '../schemas/http/api-keys/api-key-revoked.json' with { type: 'json' };
+import keyCache from '../schemas/http/api-keys/key-cache.json' with { type: 'json' };
+import keyLimits from '../schemas/http/api-keys/key-limits.json' with { type: 'json' };
+import keyPolicyRequest from '../schemas/http/api-keys/key-policy-request.json' with { type: 'json' };
+import keyUsage from '../schemas/http/api-keys/key-usage.json' with { type: 'json' };
 import batchItemFailure from '../schemas/http/batches/batch-item-failure.json' with { type: 'json' };
 import batchItemResult from '../schemas/http/batches/batch-item-result.json' with { type: 'json' };
 import batchItemUsage from '../schemas/http/batches/batch-item-usage.json' with { type: 'json' };
@@ -89,6 +93,10 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   llmRouteGroupPoint,
   llmRouteGroupReport,
   llmRouteGroupsReport,
+  keyLimits,
+  keyCache,
+  keyUsage,
+  keyPolicyRequest,
   apiKeyCreateRequest,
   apiKeyCreated,
   apiKeyListItem,

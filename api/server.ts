@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { serviceCallRecorder } from './service-call-recorder.js';
 import type { Logger as PinoLogger } from 'pino';
 import { createBatchService, startGenerationWorker, type BatchWiring } from '../cli/create-batch-service.js';
 import { createRuntime, runtimeDefaults, type Runtime } from '../cli/create-runtime.js';
 import { createToolkit, serviceToolFilesRoot, type ToolkitWiring } from '../cli/create-toolkit.js';
-import { llmCallPublisher } from '../src/generation/publish-llm-calls.js';
 import { assertAdminSecretStrength } from '../src/config/admin-secret-strength.js';
 import type { Config } from '../src/config/load-config.js';
 import * as analyticsSink from '../workers/analytics-sink.js';
@@ -41,7 +41,7 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
   const tokens = await resolveTokenConfig(config, logger);
   const runtime = await createRuntime(config, logger);
   const readiness = createReadiness();
-  const { toolkit, models } = createToolkit({ ...options.toolkit, toolFilesRoot, logger, onCall: llmCallPublisher(runtime.bus, { logger: logger.child({ component: 'llm-calls' }) }) });
+  const { toolkit, models } = createToolkit({ ...options.toolkit, toolFilesRoot, logger, onCall: serviceCallRecorder(runtime.bus, runtime.state.usage, logger.child({ component: 'llm-calls' })) });
   // The service's MCP servers are the operator's `.mcp-config.json` (as NeuroLink's demo server read
   // it): connected now, so /api/mcp/* and generate calls have their tools. A server that fails to
   // connect is reported (GET /api/mcp/servers, the log) and does not stop the start.

@@ -2,6 +2,7 @@ import { createEvent, type EventEnvelope } from '../src/events/event-envelope.js
 import { derivedUuidV7 } from '../src/events/uuid-v7.js';
 import { applyFeedback, recordDecision } from '../src/feedback/apply-feedback.js';
 import { learnFromCall } from '../src/generation/gateway/learn-from-call.js';
+import { countSpend } from '../src/governance/count-spend.js';
 import type { Logger } from '../src/logging/logger.js';
 import type { EventBus } from '../src/ports/event-bus.js';
 import type { StateStore } from '../src/ports/state-store.js';
@@ -22,7 +23,8 @@ export const srWindowsGroup = 'sr-windows';
 /**
  * The sr-windows worker: consumes decisions (stores what feedback will need) and feedback (updates
  * the success-rate window and elimination score, idempotently), then publishes a score snapshot;
- * and the gateway's model calls routed in a route group (their candidate's window learns the outcome).
+ * and the gateway's model calls routed in a route group (their candidate's window learns the outcome)
+ * and made with an API key (their spend is reconciled into the key's budget counters).
  * Events of one payment share a partition, so its decision is always handled before its feedback.
  */
 export async function start(deps: SrWindowsDeps): Promise<WorkerHandle> {
@@ -40,6 +42,8 @@ export async function start(deps: SrWindowsDeps): Promise<WorkerHandle> {
           // The learning router: a gateway call routed in a route group teaches that group's windows.
           const learned = await learnFromCall(event, { scores: deps.state.scores, configs: deps.state.configs, defaults: deps.defaults });
           if (learned === 'recorded') log.debug({ eventId: event.id, merchantId: event.merchantId, group: event.payload.routeGroup }, 'model call outcome learned');
+          // Reconciliation: a keyed call's spend counts once, whether or not its replica counted it first.
+          if ((await countSpend(deps.state.usage, event)) === 'counted') log.debug({ eventId: event.id, merchantId: event.merchantId }, 'model call spend reconciled from the spine');
         } else if (event.type === 'feedback.received') {
           const result = await applyFeedback(event, { scores: deps.state.scores, configs: deps.state.configs, clock: deps.clock, defaults: deps.defaults });
           log.debug({ eventId: event.id, merchantId: event.merchantId, result: result.kind }, 'feedback applied');

@@ -1,3 +1,4 @@
+import type { KeyPolicy } from '../../src/governance/key-policy.js';
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { apiKeyPrefix } from '../../src/auth/api-key.js';
 import type { AttemptOrigin } from '../../src/auth/auth-attempt.js';
@@ -38,7 +39,7 @@ export type MerchantSource =
 /** Who a request acts for, attached as `request.credential` on guarded routes. */
 export type Credential =
   | { readonly kind: 'session'; readonly claims: SessionClaims }
-  | { readonly kind: 'api_key'; readonly merchantId: string; readonly keyId: string };
+  | { readonly kind: 'api_key'; readonly merchantId: string; readonly keyId: string; readonly policy?: KeyPolicy };
 
 /** One registered route and its guard, as declared (undefined where the route declared nothing). */
 export interface RouteTableEntry {
@@ -282,7 +283,7 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
     const context = result.context;
     request.credential = context.via === 'bearer'
       ? { kind: 'session', claims: context.claims }
-      : { kind: 'api_key', merchantId: context.merchantId, keyId: context.keyId };
+      : { kind: 'api_key', merchantId: context.merchantId, keyId: context.keyId, ...(context.policy !== undefined ? { policy: context.policy } : {}) };
   });
 
   app.addHook('preHandler', async (request) => {

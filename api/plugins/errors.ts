@@ -54,6 +54,7 @@ const wireOf: Readonly<Record<ErrorCode, Wire>> = {
   SY_BATCH_INVALID: { kind: 'generic', status: 400, code: 'TE_03' },
   SY_BATCH_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
   SY_MODEL_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
+  SY_KEY_LIMIT_EXCEEDED: { kind: 'generic', status: 429, code: 'TE_04' },
   SY_INTERNAL: { kind: 'generic', status: 500, code: 'TE_00' },
 };
 
@@ -66,6 +67,8 @@ function sendSwitchyardError(error: SwitchyardError, request: FastifyRequest, re
   const log = wire.status >= 500 ? request.log.error.bind(request.log) : request.log.info.bind(request.log);
   log({ err: error, code: error.code }, wire.status >= 500 ? 'request failed' : 'request rejected');
   reply.code(wire.status);
+  const retryAfterS = error.details?.['retryAfterS'];
+  if (typeof retryAfterS === 'number') void reply.header('retry-after', String(retryAfterS));
   switch (wire.kind) {
     case 'text':
       return reply.type('text/plain; charset=utf-8').send(error.message);

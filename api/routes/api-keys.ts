@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AuthService } from '../../src/auth/auth-service.js';
-import { toApiKeyCreated, toApiKeyListItem, toApiKeyRevoked } from '../../src/auth/auth-views.js';
-import type { ApiKeyCreateRequest } from '../../src/generated/schema-types.js';
+import { policyView, toApiKeyCreated, toApiKeyListItem, toApiKeyRevoked } from '../../src/auth/auth-views.js';
+import type { ApiKeyCreateRequest, KeyPolicyRequest } from '../../src/generated/schema-types.js';
+import { effectivePolicy, toWireLimits, type KeyPolicy } from '../../src/governance/key-policy.js';
+import { parseKeyPolicy } from '../../src/governance/parse-key-policy.js';
 import type { StateStore } from '../../src/ports/state-store.js';
 import { ref } from '../http-schemas.js';
 import { assertOwnMerchant } from '../plugins/authentication.js';
@@ -10,6 +12,17 @@ import { genericError } from '../wire/generic-error-envelope.js';
 export interface ApiKeyRouteDeps {
   readonly auth: AuthService;
   readonly state: StateStore;
+  readonly now: () => number;
+}
+
+/** The limits and cache of a body, or a 400 naming the field at fault. */
+function policyOf(body: { readonly limits?: unknown; readonly cache?: unknown }): KeyPolicy | { readonly problem: string } {
+  const parsed = parseKeyPolicy(body.limits, body.cache);
+  return parsed.ok ? parsed.policy : { problem: parsed.problem };
+}
+
+function isProblem(value: KeyPolicy | { readonly problem: string }): value is { readonly problem: string } {
+  return 'problem' in value;
 }
 
 const tags = ['API Keys'];
@@ -39,8 +52,10 @@ export async function apiKeyRoutes(app: FastifyInstance, deps: ApiKeyRouteDeps):
       // The guard has already made merchant_id the credential's merchant, which therefore exists.
       config: { auth: 'either', merchantFrom: { body: ['merchant_id'] } },
     },
-    async (request) => {
-      const created = await deps.auth.createApiKey(request.body.merchant_id, request.body.description ?? null);
+    async (request, reply) => {
+      const policy = policyOf(request.body);
+      if (isProblem(policy)) return reply.code(400).send(genericError('TE_03', `Invalid request: ${policy.problem}`));
+      const created = await deps.auth.createApiKey(request.body.merchant_id, request.body.description ?? null, policy);
       request.log.info({ merchantId: created.record.merchantId, keyId: created.record.keyId }, 'api key created');
       return toApiKeyCreated(created);
     },
@@ -52,7 +67,73 @@ export async function apiKeyRoutes(app: FastifyInstance, deps: ApiKeyRouteDeps):
       schema: { tags, summary: "A merchant's keys, active and revoked, never the raw key", params: merchantIdParams, response: { 200: { type: 'array', items: ref('ApiKeyListItem') } } },
       config: { auth: 'either', merchantFrom: { params: 'merchant_id' } },
     },
-    async (request) => (await deps.auth.listApiKeys(request.params.merchant_id)).map(toApiKeyListItem),
+    async (request) => {
+      const merchantId = request.params.merchant_id;
+      const [records, merchantDefault] = await Promise.all([deps.auth.listApiKeys(merchantId), deps.state.configs.get(merchantId, 'apiKeyDefaults')]);
+      const nowMs = deps.now();
+      return Promise.all(
+        records.map(async (record) => {
+          const effective = effectivePolicy(record.policy, merchantDefault);
+          const period = effective.limits?.budget?.period ?? 'day';
+          const usage = await deps.state.usage.usage(record.keyId, period, nowMs);
+          return {
+            ...toApiKeyListItem(record),
+            effective_limits: toWireLimits(effective.limits),
+            usage: {
+              requests_this_minute: usage.requestsThisMinute,
+              tokens_this_minute: usage.tokensThisMinute,
+              in_flight: usage.inFlight,
+              spend_usd: Math.round(usage.spendThisPeriodUsd * 1e9) / 1e9,
+              reserved_usd: Math.round(usage.reservedUsd * 1e9) / 1e9,
+              period,
+            },
+          };
+        }),
+      );
+    },
+  );
+
+  app.post<{ Params: { key_id: string }; Body: KeyPolicyRequest }>(
+    '/api-key/:key_id/limits',
+    {
+      schema: { tags, summary: "Replace a key's limits and cache setting (null or absent removes them); enforced from the next request on every replica", params: keyIdParams, body: ref('KeyPolicyRequest'), response: { 200: ref('ApiKeyListItem') } },
+      config: { auth: 'either', merchantFrom: 'resource' },
+    },
+    async (request, reply) => {
+      const { key_id: keyId } = request.params;
+      const record = await deps.state.apiKeys.findById(keyId);
+      if (record === undefined) return reply.code(404).send(genericError('TE_04', 'API key not found'));
+      assertOwnMerchant(request, record.merchantId);
+      const policy = policyOf(request.body ?? {});
+      if (isProblem(policy)) return reply.code(400).send(genericError('TE_03', `Invalid request: ${policy.problem}`));
+      const updated = await deps.state.apiKeys.setPolicy(keyId, policy);
+      if (updated === undefined) return reply.code(404).send(genericError('TE_04', 'API key not found'));
+      request.log.info({ merchantId: record.merchantId, keyId }, 'api key limits replaced');
+      return toApiKeyListItem(updated);
+    },
+  );
+
+  app.get<{ Params: { merchant_id: string } }>(
+    '/api-key/defaults/:merchant_id',
+    {
+      schema: { tags, summary: "The limits and cache setting of the merchant's keys that set none of their own", params: merchantIdParams },
+      config: { auth: 'either', merchantFrom: { params: 'merchant_id' } },
+    },
+    async (request) => policyView(await deps.state.configs.get(request.params.merchant_id, 'apiKeyDefaults')),
+  );
+
+  app.put<{ Params: { merchant_id: string }; Body: KeyPolicyRequest }>(
+    '/api-key/defaults/:merchant_id',
+    {
+      schema: { tags, summary: "Replace the merchant's default limits and cache setting (a key's own fields win, field by field)", params: merchantIdParams, body: ref('KeyPolicyRequest') },
+      config: { auth: 'either', merchantFrom: { params: 'merchant_id' } },
+    },
+    async (request, reply) => {
+      const policy = policyOf(request.body ?? {});
+      if (isProblem(policy)) return reply.code(400).send(genericError('TE_03', `Invalid request: ${policy.problem}`));
+      await deps.state.configs.put(request.params.merchant_id, 'apiKeyDefaults', policy, 'upsert');
+      return policyView(policy);
+    },
   );
 
   app.delete<{ Params: { key_id: string } }>(

@@ -49,13 +49,14 @@ export async function batchRoutes(app: FastifyInstance, deps: BatchRouteDeps): P
         body: ref('BatchSubmitRequest'),
         response: { 202: ref('Batch') },
       },
-      config: { auth: 'either', merchantFrom: 'credential' },
+      // A submission counts as one request for rpm/max_concurrent; its items' calls count tokens and spend as they run.
+      config: { auth: 'either', merchantFrom: 'credential', keyLimits: { kind: 'llm' } },
     },
     async (request, reply) => {
       const credential = credentialOf(request);
       const view = await deps.batches.submit({
         merchantId: credentialMerchantOf(request),
-        ...(credential.kind === 'session' ? { userId: credential.claims.userId } : {}),
+        ...(credential.kind === 'session' ? { userId: credential.claims.userId } : { apiKeyId: credential.keyId }),
         prompts: request.body.prompts,
         ...(request.body.options !== undefined ? { options: request.body.options } : {}),
       });

@@ -94,7 +94,7 @@ export async function gatewayDecisionRoutes(app: FastifyInstance, deps: AppDeps)
         body: ref('DecideGatewayRequest'),
         response: { 200: ref('DecidedGateway') },
       },
-      config: { envelope: 'decider', flowType: 'decide_gateway', auth: 'either', merchantFrom: { body: ['merchantId'] } },
+      config: { envelope: 'decider', flowType: 'decide_gateway', auth: 'either', merchantFrom: { body: ['merchantId'] }, keyLimits: { kind: 'payment' } },
     },
     async (request: FastifyRequest<{ Body: DecideGatewayRequest }>, reply: FastifyReply) => {
       const result = await decideAndPublish(deps, request, request.body, performance.now());

@@ -1,12 +1,14 @@
+import { reservationUsd } from '../../src/governance/reservation.js';
+import { DEFAULT_MAX_TOKENS } from '../../src/generation/normalize-options.js';
+import { callAttributionOf } from '../wire/call-attribution.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GenerateRequest } from '../../src/generated/schema-types.js';
 import { InvalidRequestError } from '../../src/generation/errors/provider-errors.js';
 import type { GenerateOptions } from '../../src/generation/generate-options.js';
 import type { GenerateResult } from '../../src/generation/generate-result.js';
-import type { CallAttribution, CallSurface } from '../../src/generation/llm-call-record.js';
+import type { CallAttribution } from '../../src/generation/llm-call-record.js';
 import type { NeuroLink } from '../../src/toolkit/neurolink.js';
 import { ref } from '../http-schemas.js';
-import { credentialMerchantOf, credentialOf } from '../plugins/authentication.js';
 import { generationHttpError } from '../wire/generation-error.js';
 
 export interface GenerationRouteDeps {
@@ -17,14 +19,13 @@ export interface GenerationRouteDeps {
 const tags = ['Generation'];
 const guard = { auth: 'either', merchantFrom: 'credential' } as const;
 
-/** Who the call is for: the credential's merchant (and user, for a session), this request. */
-function attributionOf(request: FastifyRequest, surface: CallSurface): CallAttribution {
-  const credential = credentialOf(request);
-  return {
-    merchantId: credentialMerchantOf(request),
-    ...(credential.kind === 'session' ? { userId: credential.claims.userId } : {}),
-    requestId: request.id,
-    surface,
+/** The most a generate/stream request can cost, held against its key's budget while it runs. */
+function generationReserve(toolkit: NeuroLink) {
+  return (request: FastifyRequest): number => {
+    const body = request.body as GenerateRequest;
+    const model = body.model === undefined ? undefined : toolkit.modelRegistry?.getModelConfig(body.model);
+    const prompt = (body.input?.text ?? body.prompt ?? '').length + (body.systemPrompt?.length ?? 0) + JSON.stringify(body.conversationHistory ?? []).length;
+    return reservationUsd([model?.pricing], prompt, body.maxTokens ?? DEFAULT_MAX_TOKENS);
   };
 }
 
@@ -87,6 +88,7 @@ function sseEvent(event: 'data' | 'complete' | 'error', data: unknown): string {
  */
 export async function generationRoutes(app: FastifyInstance, deps: GenerationRouteDeps): Promise<void> {
   const now = deps.now ?? (() => new Date());
+  const limited = { ...guard, keyLimits: { kind: 'llm', reserveUsd: generationReserve(deps.toolkit) } } as const;
 
   app.post<{ Body: GenerateRequest }>(
     '/api/generate',
@@ -99,12 +101,12 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationRou
         body: ref('GenerateRequest'),
         response: { 200: ref('GenerateResponse') },
       },
-      config: guard,
+      config: limited,
     },
     async (request, reply) => {
       const disconnect = abortOnDisconnect(request, reply);
       try {
-        const result = await deps.toolkit.generate(toGenerateOptions(request.body, attributionOf(request, 'http'), disconnect.signal));
+        const result = await deps.toolkit.generate(toGenerateOptions(request.body, callAttributionOf(request, 'http'), disconnect.signal));
         return toGenerateResponse(result, now());
       } finally {
         disconnect.done();
@@ -123,13 +125,13 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationRou
         body: ref('GenerateRequest'),
         produces: ['text/event-stream', 'text/plain'],
       },
-      config: guard,
+      config: limited,
     },
     async (request, reply) => {
       const disconnect = abortOnDisconnect(request, reply);
       let streamed;
       try {
-        streamed = await deps.toolkit.stream(toGenerateOptions(request.body, attributionOf(request, 'sse'), disconnect.signal));
+        streamed = await deps.toolkit.stream(toGenerateOptions(request.body, callAttributionOf(request, 'sse'), disconnect.signal));
       } catch (error) {
         disconnect.done();
         throw error;

@@ -44,6 +44,7 @@ export async function legacyDecisionGatewayRoutes(app: FastifyInstance, deps: Ap
         auth: 'either',
         // The merchant sits at a different place in each body shape; the handler checks it.
         merchantFrom: 'resource',
+        keyLimits: { kind: 'payment' },
       },
     },
     async (request: FastifyRequest<{ Body: Body }>, reply: FastifyReply) => {

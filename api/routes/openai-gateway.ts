@@ -13,7 +13,10 @@ import { averagePrice } from '../../src/generation/models/model-config.js';
 import type { StateStore } from '../../src/ports/state-store.js';
 import type { RandomSource } from '../../src/routing/random-source.js';
 import { ref } from '../http-schemas.js';
-import { credentialMerchantOf, credentialOf } from '../plugins/authentication.js';
+import { credentialMerchantOf } from '../plugins/authentication.js';
+import { callAttributionOf } from '../wire/call-attribution.js';
+import { reservationUsd, type TokenPrice } from '../../src/governance/reservation.js';
+import { DEFAULT_MAX_TOKENS } from '../../src/generation/normalize-options.js';
 import { describeValidationError } from '../wire/describe-validation-error.js';
 import { generationHttpError } from '../wire/generation-error.js';
 
@@ -74,6 +77,12 @@ function sendOpenAiError(error: FastifyError, request: FastifyRequest, reply: Fa
         return reply.code(403).send(openAiError(error.message, 'invalid_request_error', 'permission_denied'));
       case 'SY_MODEL_NOT_FOUND':
         return reply.code(404).send(openAiError(error.message, 'invalid_request_error', 'model_not_found', 'model'));
+      case 'SY_KEY_LIMIT_EXCEEDED': {
+        // Our own limit, before any provider: OpenAI's shapes, so clients back off as they would from OpenAI.
+        void reply.header('retry-after', String(error.details?.['retryAfterS'] ?? 1));
+        const spent = error.details?.['limit'] === 'budget';
+        return reply.code(429).send(openAiError(error.message, spent ? 'insufficient_quota' : 'requests', spent ? 'insufficient_quota' : 'rate_limit_exceeded'));
+      }
       default:
         request.log.error({ err: error }, 'gateway request failed');
         return reply.code(500).send(openAiError('The server had an error while processing your request.', 'server_error'));
@@ -209,23 +218,46 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
     },
   );
 
-  /** Who a gateway call is for: the key's merchant, the session's user, the route group it learns in. */
-  function attributionOf(request: FastifyRequest, merchantId: string, route: Route): CallAttribution {
-    const credential = credentialOf(request);
-    return {
-      merchantId,
-      ...(credential.kind === 'session' ? { userId: credential.claims.userId } : {}),
-      requestId: request.id,
-      surface: 'gateway',
-      ...(route.kind === 'group' ? routeAttribution(route.group, route.ranking) : {}),
-    };
+  /** Who a gateway call is for: the key's merchant, the session's user or the key, the route group it learns in. */
+  function attributionOf(request: FastifyRequest, route: Route): CallAttribution {
+    return { ...callAttributionOf(request, 'gateway'), ...(route.kind === 'group' ? routeAttribution(route.group, route.ranking) : {}) };
   }
+
+  /** The registry prices of where `model` goes: the target, or every candidate of a route group. */
+  async function pricesOf(merchantId: string, model: string): Promise<(TokenPrice | undefined)[]> {
+    const group = (await groupsOf(merchantId)).find((candidate) => candidate.name === model);
+    if (group !== undefined) return group.candidates.map((candidate) => deps.models.getModelConfig(candidate.model, candidate.provider)?.pricing);
+    const target = resolveGatewayModel(model, deps.models);
+    return [target === undefined ? undefined : deps.models.getModelConfig(target.model, target.provider)?.pricing];
+  }
+
+  /** Per-key limits on the model routes; the reservation is the dearest place the request can go. */
+  const limitedChat = {
+    ...guard,
+    keyLimits: {
+      kind: 'llm',
+      reserveUsd: async (request: FastifyRequest) => {
+        const body = request.body as OpenAiChatRequest;
+        return reservationUsd(await pricesOf(credentialMerchantOf(request), body.model), JSON.stringify(body.messages).length, body.max_completion_tokens ?? body.max_tokens ?? DEFAULT_MAX_TOKENS);
+      },
+    },
+  } as const;
+  const limitedEmbeddings = {
+    ...guard,
+    keyLimits: {
+      kind: 'llm',
+      reserveUsd: async (request: FastifyRequest) => {
+        const body = request.body as EmbeddingRequest;
+        return reservationUsd(await pricesOf(credentialMerchantOf(request), body.model), JSON.stringify(body.input).length, 0);
+      },
+    },
+  } as const;
 
   app.post<{ Body: EmbeddingRequest }>(
     '/v1/embeddings',
     {
       schema: { tags, summary: 'OpenAI embeddings (float or base64 vectors), routed to the provider `model` names or across a route group', body: ref('EmbeddingRequest') },
-      config: guard,
+      config: limitedEmbeddings,
       // Before the schema: its coercion would turn token ids into digit strings and embed those.
       preValidation: async (request) => {
         const input = (request.body as { input?: unknown } | undefined)?.input;
@@ -242,7 +274,7 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
         ...(route.kind === 'direct' ? { provider: route.target.provider, model: route.target.model } : {}),
         ...(body.dimensions !== undefined ? { dimensions: body.dimensions } : {}),
         abortSignal: controller.signal,
-        attribution: attributionOf(request, merchantId, route),
+        attribution: attributionOf(request, route),
       };
       try {
         const result = route.kind === 'direct' ? await deps.toolkit.embed(options) : await deps.toolkit.embedAcross(route.ranking.candidates, options);
@@ -273,7 +305,7 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
         summary: 'OpenAI chat completions (plain, or streamed with stream_options.include_usage), routed to the provider `model` names',
         body: ref('ChatCompletionRequest'),
       },
-      config: guard,
+      config: limitedChat,
     },
     async (request, reply) => {
       const body = request.body;
@@ -284,7 +316,7 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
         ...toGenerateOptions(body),
         ...(route.kind === 'direct' ? { provider: route.target.provider, model: route.target.model } : {}),
         abortSignal: controller.signal,
-        attribution: attributionOf(request, merchantId, route),
+        attribution: attributionOf(request, route),
       };
       const id = `chatcmpl-${randomUUID()}`;
       const created = Math.floor(now().getTime() / 1000);

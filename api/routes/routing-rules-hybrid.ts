@@ -26,7 +26,7 @@ export async function hybridRoutingRoute(app: FastifyInstance, deps: AppDeps): P
     {
       schema: { tags: ['Gateway Decision'], summary: 'Static rule evaluation, then a dynamic decision over its output', body: ref('HybridRoutingRequest') },
       // Two merchant ids (static created_by, dynamic merchantId): the handler checks both.
-      config: { flowType: 'routing_hybrid', auth: 'either', merchantFrom: 'resource' },
+      config: { flowType: 'routing_hybrid', auth: 'either', merchantFrom: 'resource', keyLimits: { kind: 'payment' } },
     },
     async (request: FastifyRequest<{ Body: HybridRoutingRequest }>, reply: FastifyReply) => {
       const staticRequest = request.body.static_routing_request ?? undefined;

@@ -19,7 +19,7 @@ export async function scoreFeedbackRoutes(app: FastifyInstance, deps: AppDeps): 
     '/update-gateway-score',
     {
       schema: { tags: ['Score Feedback'], summary: 'Report the outcome of a routed payment', body: ref('UpdateGatewayScoreRequest') },
-      config: { envelope: 'decider', flowType: 'update_gateway_score', auth: 'either', merchantFrom: { body: ['merchantId'] } },
+      config: { envelope: 'decider', flowType: 'update_gateway_score', auth: 'either', merchantFrom: { body: ['merchantId'] }, keyLimits: { kind: 'payment' } },
     },
     async (request, reply) => {
       const body = request.body;
@@ -44,7 +44,7 @@ export async function scoreFeedbackRoutes(app: FastifyInstance, deps: AppDeps): 
     '/update-score',
     {
       schema: { tags: ['Compatibility'], summary: 'Legacy score feedback (Euler transaction records)', body: ref('UpdateScoreLegacyRequest') },
-      config: { envelope: 'decider', flowType: 'update_score_legacy', auth: 'either', merchantFrom: { body: ['txn_detail', 'merchantId'] } },
+      config: { envelope: 'decider', flowType: 'update_score_legacy', auth: 'either', merchantFrom: { body: ['txn_detail', 'merchantId'] }, keyLimits: { kind: 'payment' } },
     },
     async (request, reply) => {
       const detail = request.body.txn_detail;

@@ -1,3 +1,4 @@
+import type { KeyPolicy } from '../governance/key-policy.js';
 import type { ApiKeyRecord, MerchantRole } from '../ports/state-store.js';
 import type { PasswordRule } from './password-policy.js';
 import type { SessionClaims, TokenRejection } from './token-service.js';
@@ -85,7 +86,7 @@ export interface CreatedApiKey {
 /** Who a request acts for once authenticated: a user session (Bearer) or a merchant's API key. */
 export type AuthContext =
   | { readonly via: 'bearer'; readonly claims: SessionClaims }
-  | { readonly via: 'api_key'; readonly merchantId: string; readonly keyId: string };
+  | { readonly via: 'api_key'; readonly merchantId: string; readonly keyId: string; readonly policy?: KeyPolicy };
 
 export type SignupResult =
   | { readonly kind: 'ok'; readonly session: AuthSession }
@@ -112,7 +113,7 @@ export type OnboardMerchantResult =
 export type RevokeApiKeyResult = { readonly kind: 'ok'; readonly keyId: string } | Failure<'api_key_not_found'>;
 
 export type ApiKeyAuthentication =
-  | { readonly kind: 'ok'; readonly merchantId: string; readonly keyId: string }
+  | { readonly kind: 'ok'; readonly merchantId: string; readonly keyId: string; readonly policy?: KeyPolicy }
   | Failure<'invalid_api_key' | 'revoked_api_key'>;
 
 export type BearerAuthentication = { readonly kind: 'ok'; readonly claims: SessionClaims } | Failure<'invalid_token'>;

@@ -1,3 +1,4 @@
+import type { KeyPolicy } from '../governance/key-policy.js';
 import { randomUUID } from 'node:crypto';
 import { SwitchyardError } from '../errors/switchyard-error.js';
 import type {
@@ -200,7 +201,7 @@ export class AuthService {
    * Mints an API key for a merchant. Like decision-engine, it neither checks that the merchant
    * exists nor who asks; ownership rules, if any, belong to the API layer.
    */
-  async createApiKey(merchantId: string, description: string | null): Promise<CreatedApiKey> {
+  async createApiKey(merchantId: string, description: string | null, policy?: KeyPolicy): Promise<CreatedApiKey> {
     const key = generateApiKey();
     const record: ApiKeyRecord = {
       keyId: this.#generateId(),
@@ -210,6 +211,7 @@ export class AuthService {
       description,
       isActive: true,
       createdAt: this.#deps.clock.now(),
+      ...(policy !== undefined && (policy.limits !== undefined || policy.cache !== undefined) ? { policy } : {}),
     };
     await this.#deps.apiKeys.create(record);
     return { record, rawKey: key.raw };
@@ -240,7 +242,7 @@ export class AuthService {
     const prefix = raw.slice(0, keyDisplayPrefixLength);
     if (!record || !safeEqual(record.keyHash, hash)) return this.#refuseKey('invalid_api_key', prefix, null, origin);
     if (!record.isActive) return this.#refuseKey('revoked_api_key', prefix, record, origin);
-    return { kind: 'ok', merchantId: record.merchantId, keyId: record.keyId };
+    return { kind: 'ok', merchantId: record.merchantId, keyId: record.keyId, ...(record.policy !== undefined ? { policy: record.policy } : {}) };
   }
 
   async authenticateBearer(token: string, options: { readonly allowRevoked?: boolean } = {}): Promise<BearerAuthentication> {
@@ -272,7 +274,7 @@ export class AuthService {
     if (credentials.apiKey === undefined) return { kind: 'missing_credentials' };
     const key = await this.authenticateApiKey(credentials.apiKey, credentials.origin);
     return key.kind === 'ok'
-      ? { kind: 'ok', context: { via: 'api_key', merchantId: key.merchantId, keyId: key.keyId } }
+      ? { kind: 'ok', context: { via: 'api_key', merchantId: key.merchantId, keyId: key.keyId, ...(key.policy !== undefined ? { policy: key.policy } : {}) } }
       : key;
   }
 

@@ -7,6 +7,8 @@ import type {
   MerchantInfo,
   OnboardingResponse,
 } from '../generated/schema-types.js';
+import type { KeyCache as KeyCacheView, KeyLimits as KeyLimitsView } from '../generated/schema-types.js';
+import { toWireLimits, type KeyPolicy } from '../governance/key-policy.js';
 import type { ApiKeyRecord } from '../ports/state-store.js';
 import type {
   AuthFailure,
@@ -102,7 +104,13 @@ export function toApiKeyCreated(created: CreatedApiKey): ApiKeyCreatedView {
     merchant_id: record.merchantId,
     description: record.description,
     created_at: formatDbTimestamp(record.createdAt),
+    ...policyView(record.policy),
   };
+}
+
+/** A key's own limits and cache setting as the wire shows them (null: none of its own). */
+export function policyView(policy: KeyPolicy | undefined): { limits: KeyLimitsView | null; cache: KeyCacheView | null } {
+  return { limits: toWireLimits(policy?.limits), cache: policy?.cache === undefined ? null : { ttl_s: policy.cache.ttlS } };
 }
 
 export function toApiKeyListItem(record: ApiKeyRecord): ApiKeyListItemView {
@@ -113,6 +121,7 @@ export function toApiKeyListItem(record: ApiKeyRecord): ApiKeyListItemView {
     description: record.description,
     is_active: record.isActive,
     created_at: formatDbTimestamp(record.createdAt),
+    ...policyView(record.policy),
   };
 }
 

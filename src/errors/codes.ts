@@ -33,6 +33,7 @@ export const errorCodes = {
   SY_BATCH_INVALID: 'A batch submission was refused: too many or no prompts, or shared options the toolkit rejects.',
   SY_BATCH_NOT_FOUND: 'No batch with this id exists (or it has expired).',
   SY_MODEL_NOT_FOUND: 'No model or provider of the model registry has this name or alias.',
+  SY_KEY_LIMIT_EXCEEDED: "The API key's own limit (rpm, tpm, max_concurrent or budget) refuses the request; Retry-After says when to come back.",
   SY_INTERNAL: 'An unexpected failure; the log has the cause.',
 } as const;
 

@@ -312,6 +312,10 @@ export interface LlmCallV1 {
   batchId: string | null;
   jobId: string | null;
   /**
+   * the API key the call was made with (its limits count the call's tokens and cost); null for sessions and calls outside requests; absent in events of older publishers
+   */
+  apiKeyId?: string | null;
+  /**
    * the gateway route group the call was routed in (its windows learn from this outcome); absent in events of older publishers
    */
   routeGroup?: string | null;
@@ -709,7 +713,7 @@ export interface LlmUsageReport {
   series: LlmUsagePoint[];
 }
 /**
- * Body of POST /api-key/create. merchant_id must be the credential's own merchant.
+ * Body of POST /api-key/create. merchant_id must be the credential's own merchant. Optional `limits` and `cache` (see KeyLimits, KeyCache) are checked by the handler: a problem is a 400 naming the field.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "ApiKeyCreateRequest".
@@ -717,6 +721,14 @@ export interface LlmUsageReport {
 export interface ApiKeyCreateRequest {
   merchant_id: string;
   description?: string | null;
+  /**
+   * KeyLimits: { rpm?, tpm?, max_concurrent?, budget?: { amount_usd, period: day | month } }
+   */
+  limits?: {} | null;
+  /**
+   * KeyCache: { ttl_s } (1 to 86400)
+   */
+  cache?: {} | null;
 }
 /**
  * Answer of POST /api-key/create: the only response that carries the raw key (DE_ + 64 hex); only its SHA-256 and prefix are stored.
@@ -737,6 +749,47 @@ export interface ApiKeyCreated {
    * UTC without zone, decision-engine's database format: 2026-04-26 10:00:00.123000.
    */
   created_at: string;
+  /**
+   * The key's own limits; null: the merchant's defaults apply.
+   */
+  limits?: KeyLimits | null;
+  cache?: KeyCache | null;
+}
+/**
+ * An API key's limits (or a merchant's defaults for its keys); every field optional, absent means no limit. rpm and max_concurrent also apply to the payment routes; tpm and budget to the model routes (/v1/*, /api/generate, /api/stream, /api/batches). Checked by the handler so that a problem is a 400 naming the field.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "KeyLimits".
+ */
+export interface KeyLimits {
+  /**
+   * Requests admitted per UTC minute.
+   */
+  rpm?: number;
+  /**
+   * Tokens (input + output) per UTC minute: requests are refused once the minute has used them.
+   */
+  tpm?: number;
+  /**
+   * Requests being served at once.
+   */
+  max_concurrent?: number;
+  budget?: {
+    amount_usd: number;
+    /**
+     * UTC day or month.
+     */
+    period: 'day' | 'month';
+  };
+}
+/**
+ * Opt-in response cache of an API key for /v1/chat/completions: exact-match answers served for ttl_s seconds, never shared with another merchant.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "KeyCache".
+ */
+export interface KeyCache {
+  ttl_s: number;
 }
 /**
  * One key in GET /api-key/list/{merchant_id}: active and revoked keys, never the raw key.
@@ -751,6 +804,30 @@ export interface ApiKeyListItem {
   description: string | null;
   is_active: boolean;
   created_at: string;
+  /**
+   * The key's own limits; null: the merchant's defaults apply.
+   */
+  limits?: KeyLimits | null;
+  cache?: KeyCache | null;
+  usage?: KeyUsage;
+  /**
+   * What is enforced: the key's own limits over the merchant's defaults.
+   */
+  effective_limits?: KeyLimits | null;
+}
+/**
+ * What an API key has used against its limits now: this UTC minute's requests and tokens, requests in flight, and spend (with reservations of requests in flight) in its budget period (the day when it has no budget).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "KeyUsage".
+ */
+export interface KeyUsage {
+  requests_this_minute: number;
+  tokens_this_minute: number;
+  in_flight: number;
+  spend_usd: number;
+  reserved_usd: number;
+  period: 'day' | 'month';
 }
 /**
  * Answer of DELETE /api-key/{key_id}; revoking a revoked key answers the same.
@@ -761,6 +838,22 @@ export interface ApiKeyListItem {
 export interface ApiKeyRevoked {
   key_id: string;
   message: string;
+}
+/**
+ * Body of POST /api-key/{key_id}/limits and PUT /api-key/defaults/{merchant_id}: replaces the limits and the cache setting (a field left out or null removes it). Each problem is a 400 naming the field.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "KeyPolicyRequest".
+ */
+export interface KeyPolicyRequest {
+  /**
+   * KeyLimits: { rpm?, tpm?, max_concurrent?, budget?: { amount_usd, period: day | month } }
+   */
+  limits?: {} | null;
+  /**
+   * KeyCache: { ttl_s } (1 to 86400)
+   */
+  cache?: {} | null;
 }
 /**
  * Answer of signup, login and switch-merchant: a session token and the merchant context it carries. merchant_id is "" until the user joins or onboards a merchant.

@@ -11,6 +11,8 @@ export interface CallAttribution {
   readonly jobId?: string;
   /** Delivery attempt of that job (1 first): failed attempts of one job are distinct records. */
   readonly jobAttempt?: number;
+  /** The API key the request was made with: its limits count this call's tokens and cost. */
+  readonly apiKeyId?: string;
   /** The gateway route group the call was routed in: its outcome teaches that group's windows. */
   readonly routeGroup?: string;
   /** How that group ranked its candidates for this request (the decision the analytics show). */

@@ -1,4 +1,4 @@
-import { createEvent, type EventPayloads } from '../events/event-envelope.js';
+import { createEvent, type EventEnvelope, type EventPayloads } from '../events/event-envelope.js';
 import { derivedUuidV7, uuidV7 } from '../events/uuid-v7.js';
 import type { Logger } from '../logging/logger.js';
 import type { EventBus } from '../ports/event-bus.js';
@@ -30,6 +30,7 @@ export function llmCallPayload(record: LlmCallRecord): EventPayloads['llm.call']
     requestId: attribution.requestId ?? null,
     batchId: attribution.batchId ?? null,
     jobId: attribution.jobId ?? null,
+    apiKeyId: attribution.apiKeyId ?? null,
     routeGroup: attribution.routeGroup ?? null,
     routeApproach: attribution.routeApproach ?? null,
     eliminatedCandidates: attribution.eliminatedCandidates !== undefined ? [...attribution.eliminatedCandidates] : null,
@@ -52,6 +53,11 @@ export function llmCallEventId(record: LlmCallRecord, nowMs: number): string {
 export interface LlmCallPublisherOptions {
   readonly now?: () => number;
   readonly logger?: Logger;
+  /**
+   * Told of each event as it is published, synchronously (the service counts a keyed call's spend
+   * here, before the request that made it can end). Must not throw.
+   */
+  readonly onEvent?: (event: EventEnvelope<'llm.call'>) => void;
 }
 
 /**
@@ -64,6 +70,7 @@ export function llmCallPublisher(bus: EventBus, options: LlmCallPublisherOptions
   return (record) => {
     const at = now();
     const event = createEvent('llm.call', record.attribution.merchantId ?? unattributedMerchant, llmCallPayload(record), at, llmCallEventId(record, at));
+    options.onEvent?.(event);
     bus.publish([event]).catch((error: unknown) => {
       options.logger?.error({ err: error, eventId: event.id, provider: record.provider }, 'llm.call event could not be published');
     });

@@ -5,6 +5,7 @@ import type {
   SrDimensionConfig,
   SuccessRateConfig,
 } from '../generated/schema-types.js';
+import type { BudgetPeriod, KeyLimits, KeyPolicy, LimitName } from '../governance/key-policy.js';
 import type { BatchItem, BatchRecord, BatchSnapshot, ItemOutcome } from '../generation/batch/batch-record.js';
 
 /**
@@ -24,6 +25,8 @@ export interface StateStore {
   readonly sessions: SessionStore;
   readonly routingRules: RoutingRuleStore;
   readonly batches: BatchStore;
+  /** Per-key limit counters (issue 14): never cached, atomic across replicas. */
+  readonly usage: UsageStore;
 
   /**
    * Cache invalidation that reaches every API replica sharing this store (Redis pub/sub, or
@@ -75,6 +78,8 @@ export interface MerchantConfigs {
   gatewayCapabilities: readonly GatewayCapability[];
   /** The OpenAI-compatible gateway's route groups, by name (learning router). */
   llmRouteGroups: readonly import('../generation/gateway/route-group.js').RouteGroup[];
+  /** Limits and cache setting of the merchant's keys that set none of their own (issue 14). */
+  apiKeyDefaults: KeyPolicy;
 }
 export type ConfigName = keyof MerchantConfigs;
 
@@ -198,6 +203,8 @@ export interface ApiKeyRecord {
   readonly description: string | null;
   readonly isActive: boolean;
   readonly createdAt: number;
+  /** The key's own limits and cache setting; absent: the merchant's defaults apply. */
+  readonly policy?: KeyPolicy;
 }
 
 export interface ApiKeyStore {
@@ -207,6 +214,55 @@ export interface ApiKeyStore {
   listByMerchant(merchantId: string): Promise<readonly ApiKeyRecord[]>;
   /** Marks the key inactive; returns the record as it was, or undefined when unknown. */
   revoke(keyId: string): Promise<ApiKeyRecord | undefined>;
+  /** Replaces the key's limits and cache setting; the updated record, or undefined when unknown. */
+  setPolicy(keyId: string, policy: KeyPolicy): Promise<ApiKeyRecord | undefined>;
+}
+
+// ---------------------------------------------------------------- per-key limits (issue 14)
+
+export type Admission = { readonly admitted: true } | { readonly admitted: false; readonly limit: LimitName; readonly retryAfterS: number };
+
+export interface AdmissionRequest {
+  /** Names this request's concurrency slot and budget reservation until `release`. */
+  readonly leaseId: string;
+  /** The most this request can cost (max_tokens × price): held against the budget until released. */
+  readonly reserveUsd: number;
+  readonly nowMs: number;
+  /** A lease not released by then (its replica died) stops counting. */
+  readonly leaseTtlMs: number;
+}
+
+export interface SpendRecord {
+  /** The `llm.call` event id: a record counts once however often it is reported. */
+  readonly eventId: string;
+  readonly tokens: number;
+  readonly costUsd: number;
+  readonly atMs: number;
+}
+
+export interface KeyUsage {
+  readonly requestsThisMinute: number;
+  readonly tokensThisMinute: number;
+  readonly inFlight: number;
+  readonly spendThisPeriodUsd: number;
+  readonly reservedUsd: number;
+}
+
+export interface UsageStore {
+  /**
+   * Admits one request of `keyId` under `limits`, or names the limit that refuses it: one atomic
+   * step across replicas (a Redis script), so `rpm: 50` admits exactly 50 of 100 parallel requests.
+   */
+  admit(keyId: string, limits: KeyLimits, request: AdmissionRequest): Promise<Admission>;
+  /** Ends an admitted request: frees its slot and its budget reservation. Idempotent. */
+  release(keyId: string, leaseId: string): Promise<void>;
+  /**
+   * Counts a call's tokens and cost for the key, once per event id: the request reports its own
+   * calls as they end, and the spine's `llm.call` events reconcile what a dead replica never did.
+   * Returns false when the event had been counted already.
+   */
+  recordSpend(keyId: string, spend: SpendRecord): Promise<boolean>;
+  usage(keyId: string, period: BudgetPeriod, nowMs: number): Promise<KeyUsage>;
 }
 
 export interface SessionStore {

@@ -25,7 +25,9 @@ describe('API key routes', () => {
       const response = await create({ merchant_id: 'm1', description: 'ci key' });
       expect(response.statusCode).toBe(200);
       const body = response.json();
-      expect(Object.keys(body).sort()).toEqual(['api_key', 'created_at', 'description', 'key_id', 'key_prefix', 'merchant_id']);
+      // 1.4.x's fields, plus the key's own limits and cache setting (null: none; issue 14).
+      expect(Object.keys(body).sort()).toEqual(['api_key', 'cache', 'created_at', 'description', 'key_id', 'key_prefix', 'limits', 'merchant_id']);
+      expect(body).toMatchObject({ limits: null, cache: null });
       expect(body).toMatchObject({ merchant_id: 'm1', description: 'ci key' });
       expect(body.api_key).toMatch(/^DE_[0-9a-f]{64}$/);
       expect(body.key_prefix).toBe(body.api_key.slice(0, 11));
@@ -64,7 +66,8 @@ describe('API key routes', () => {
       const items = response.json() as Record<string, unknown>[];
       expect(items).toHaveLength(2);
       for (const item of items) {
-        expect(Object.keys(item).sort()).toEqual(['created_at', 'description', 'is_active', 'key_id', 'key_prefix', 'merchant_id']);
+        // 1.4.x's fields, plus limits (own and enforced), cache and usage (issue 14).
+        expect(Object.keys(item).sort()).toEqual(['cache', 'created_at', 'description', 'effective_limits', 'is_active', 'key_id', 'key_prefix', 'limits', 'merchant_id', 'usage']);
         expect(item['created_at']).toMatch(dbTimestamp);
       }
       expect(items.find((item) => item['key_id'] === created.key_id)).toMatchObject({ is_active: false, description: 'ci key', key_prefix: created.key_prefix });

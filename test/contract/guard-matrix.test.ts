@@ -56,6 +56,15 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
   'POST /onboarding/merchant': { body: () => ({ merchant_name: 'Guard Shop' }) },
   'POST /api-key/create': { body: (m) => ({ merchant_id: m, description: 'guard' }) },
   'GET /api-key/list/:merchant_id': {},
+  'GET /api-key/defaults/:merchant_id': {},
+  'PUT /api-key/defaults/:merchant_id': { body: () => ({ limits: { rpm: 100 } }) },
+  'POST /api-key/:key_id/limits': {
+    body: () => ({ limits: { rpm: 100 } }),
+    resource: async (t, apiKey, merchantId) => {
+      const response = await t.app.inject({ method: 'POST', url: '/api-key/create', headers: withKey(apiKey), payload: { merchant_id: merchantId } });
+      return { key_id: (response.json() as { key_id: string }).key_id };
+    },
+  },
   'DELETE /api-key/:key_id': {
     resource: async (t, apiKey, merchantId) => {
       const response = await t.app.inject({ method: 'POST', url: '/api-key/create', headers: withKey(apiKey), payload: { merchant_id: merchantId } });

@@ -21,7 +21,7 @@ import { defaultRoutingDefaults, type RoutingDefaults } from '../../src/routing/
 import { createManualClock } from '../../src/time/clock.js';
 import { DynamicModelRegistry } from '../../src/generation/models/dynamic-model-registry.js';
 import { NeuroLink } from '../../src/toolkit/neurolink.js';
-import { llmCallPublisher } from '../../src/generation/publish-llm-calls.js';
+import { serviceCallRecorder } from '../../api/service-call-recorder.js';
 import { createToolkit } from '../../cli/create-toolkit.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,6 +72,8 @@ export async function createTestApp(options: {
   /** Share one clock between apps that act as replicas of one service (token times must agree). */
   clock?: ReturnType<typeof createManualClock>;
   routingDefaults?: Partial<RoutingDefaults>;
+  /** How long a per-key lease its replica never released keeps counting (default 10 min). */
+  keyLeaseTtlMs?: number;
   /**
    * The toolkit batches run on. Default: a NeuroLink whose only provider is an OpenAI key pointing
    * at a closed local port (submits validate against it; nothing calls it unless a test starts a
@@ -100,7 +102,7 @@ export async function createTestApp(options: {
   const toolkit =
     options.toolkit ??
     (options.toolkitEnv !== undefined
-      ? createToolkit({ logger: pino({ level: 'silent' }), cwd: mkdtempSync(join(tmpdir(), 'sytest-toolkit-')), env: options.toolkitEnv, onCall: llmCallPublisher(bus) }).toolkit
+      ? createToolkit({ logger: pino({ level: 'silent' }), cwd: mkdtempSync(join(tmpdir(), 'sytest-toolkit-')), env: options.toolkitEnv, onCall: serviceCallRecorder(bus, state.usage) }).toolkit
       : options.batchModels instanceof NeuroLink
         ? options.batchModels
         : new NeuroLink({ env: { OPENAI_API_KEY: 'sk-contract-test', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }, builtInTools: [], warn: () => undefined }));
@@ -123,6 +125,7 @@ export async function createTestApp(options: {
     logger: pino({ level: 'silent' }),
     tokens: await resolveTokenConfig(config, silentLogger),
     passwordHashing: testPasswordHashing,
+    ...(options.keyLeaseTtlMs !== undefined ? { keyLeaseTtlMs: options.keyLeaseTtlMs } : {}),
   });
   const worker = await srWindows.start({ bus, state, clock, logger: silentLogger, defaults: routingDefaults });
   const events: EventEnvelope[] = [];

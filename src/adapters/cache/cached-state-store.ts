@@ -185,6 +185,11 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
         if (record !== undefined) await invalidate(cacheKeys.apiKey(record.keyHash));
         return record;
       },
+      async setPolicy(keyId, policy) {
+        const record = await inner.apiKeys.setPolicy(keyId, policy);
+        if (record !== undefined) await invalidate(cacheKeys.apiKey(record.keyHash));
+        return record;
+      },
     },
     sessions: inner.sessions,
     // The active algorithms are served from memory (the same record objects until invalidated, so
@@ -220,6 +225,8 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
     // Batches are read by the batch routes and written by generation workers; nothing on the
     // decision path reads them, so they pass straight through (a cache would only serve stale progress).
     batches: inner.batches,
+    // Limit counters are the point of truth for admission: never served from memory.
+    usage: inner.usage,
     publishInvalidation: (key) => invalidate(key),
     onInvalidation: (listener) => inner.onInvalidation(listener),
     probe: () => inner.probe(),

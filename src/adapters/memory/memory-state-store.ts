@@ -23,6 +23,7 @@ import type {
 import { pushOutcome, readOutcomeWindow, type Outcome } from '../../feedback/outcome-window.js';
 import { JournaledTables } from './journaled-tables.js';
 import { batchTables, createMemoryBatchStore } from './memory-batch-store.js';
+import { createMemoryUsageStore, usageTables } from './memory-usage-store.js';
 import { activeIdsInOrder } from '../../routing-rules/active-order.js';
 
 export interface MemoryStateStoreOptions {
@@ -35,7 +36,7 @@ export interface MemoryStateStoreOptions {
 /** Outcomes newest first, trimmed to the bucket size of the last write. */
 type Window = Outcome[];
 
-const durableTables = ['merchants', 'configs', 'windows', 'eliminations', 'users', 'emails', 'memberships', 'apiKeys', 'apiKeyHashes', 'revokedTokens', 'routingAlgorithms', 'routingActive', ...batchTables];
+const durableTables = ['merchants', 'configs', 'windows', 'eliminations', 'users', 'emails', 'memberships', 'apiKeys', 'apiKeyHashes', 'revokedTokens', 'routingAlgorithms', 'routingActive', ...batchTables, ...usageTables];
 const sweepIntervalMs = 60_000; // 1 min: bounds memory held by expired decision contexts and dedupe marks
 
 /**
@@ -50,7 +51,7 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
   const sweeper = setInterval(() => {
     db.sweepUniformTtl('decisions');
     db.sweepUniformTtl('dedupe');
-    for (const table of batchTables) db.sweepExpired(table);
+    for (const table of [...batchTables, ...usageTables]) db.sweepExpired(table);
   }, sweepIntervalMs);
   sweeper.unref();
 
@@ -185,6 +186,13 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
       if (record.isActive) db.set('apiKeys', keyId, { ...record, isActive: false });
       return record;
     },
+    async setPolicy(keyId, policy) {
+      const record = db.get<ApiKeyRecord>('apiKeys', keyId);
+      if (record === undefined) return undefined;
+      const updated: ApiKeyRecord = { ...record, policy };
+      db.set('apiKeys', keyId, updated);
+      return updated;
+    },
   };
 
   const sessions: SessionStore = {
@@ -272,6 +280,7 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
     sessions,
     routingRules,
     batches: createMemoryBatchStore(db, () => clock.now()),
+    usage: createMemoryUsageStore(db),
     async publishInvalidation(key) {
       for (const listener of listeners) listener(key);
     },

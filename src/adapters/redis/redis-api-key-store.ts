@@ -1,3 +1,4 @@
+import type { KeyPolicy } from '../../governance/key-policy.js';
 import type { ApiKeyRecord, ApiKeyStore } from '../../ports/state-store.js';
 import type { RedisContext } from './redis-context.js';
 
@@ -12,6 +13,7 @@ function apiKeyFields(record: ApiKeyRecord): string[] {
   ];
   // A null description is stored as an absent field, so it reads back as null, not "".
   if (record.description !== null) fields.push('description', record.description);
+  if (record.policy !== undefined) fields.push('policy', JSON.stringify(record.policy));
   return fields;
 }
 
@@ -25,6 +27,7 @@ function toApiKey(fields: Record<string, string>): ApiKeyRecord | undefined {
     description: fields.description ?? null,
     isActive: fields.isActive === '1',
     createdAt: Number(fields.createdAt ?? 0),
+    ...(fields.policy !== undefined ? { policy: JSON.parse(fields.policy) as KeyPolicy } : {}),
   };
 }
 
@@ -78,6 +81,12 @@ export function createRedisApiKeyStore(context: RedisContext): ApiKeyStore {
           if (record !== undefined) records.push(record);
         }
         return records.sort((a, b) => a.createdAt - b.createdAt || a.keyId.localeCompare(b.keyId));
+      }),
+    setPolicy: (keyId, policy) =>
+      context.call('apiKeys.setPolicy', async (redis) => {
+        // Only an existing key: HSET alone would create a stub record for an unknown id.
+        const previous = await redis.updateHashIfExists(keys.apiKey(keyId), 'policy', JSON.stringify(policy));
+        return previous === null ? undefined : toApiKey({ ...pairsToRecord(previous), policy: JSON.stringify(policy) });
       }),
     revoke: (keyId) =>
       context.call('apiKeys.revoke', async (redis) => {

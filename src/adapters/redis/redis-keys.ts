@@ -22,6 +22,8 @@ export interface RedisKeys {
   apiKey(keyId: string): string;
   apiKeyHash(keyHash: string): string;
   merchantApiKeys(merchantId: string): string;
+  /** Limit counters of one API key (`{usage:<keyId>}`: one script touches them together). */
+  usage(keyId: string, part: string): string;
   /** decision-engine `jwt_revoked:<jti>`. */
   revokedToken(tokenId: string): string;
   loginFailures(subject: string): string;
@@ -57,6 +59,7 @@ export function createRedisKeys(prefix: string): RedisKeys {
     user: (userId) => `${prefix}{users}user:${userId}`,
     userEmail: (email) => `${prefix}{users}email:${email}`,
     userMemberships: (userId) => `${prefix}{users}memberships:${userId}`,
+    usage: (keyId, name) => `${prefix}{usage:${part(keyId)}}${name}`,
     apiKey: (keyId) => `${prefix}{api-keys}key:${keyId}`,
     apiKeyHash: (keyHash) => `${prefix}{api-keys}hash:${keyHash}`,
     merchantApiKeys: (merchantId) => `${prefix}{api-keys}merchant:${merchantId}`,

@@ -32,6 +32,10 @@ export interface ScriptCommands {
   createUser(emailKey: string, userKey: string, userId: string, ...fieldValues: string[]): Promise<number>;
   /** update-hash-if-exists.lua → previous fields (flat) or null */
   updateHashIfExists(key: string, ...fieldValues: string[]): Promise<string[] | null>;
+  /** admit-usage.lua → ['ok'] or [limit, retry-after seconds] */
+  admitUsage(requestsKey: string, tokensKey: string, leasesKey: string, reservationsKey: string, spendKey: string, ...args: string[]): Promise<[string, string?]>;
+  /** record-spend.lua → 1 counted, 0 counted before */
+  recordSpend(markerKey: string, tokensKey: string, dayKey: string, monthKey: string, ...args: string[]): Promise<number>;
 }
 
 export type ScriptedRedis = Redis & ScriptCommands;
@@ -41,6 +45,8 @@ const scripts: readonly { name: keyof ScriptCommands; file: string; keys: number
   { name: 'applyElimination', file: 'apply-elimination.lua', keys: 2 },
   { name: 'createUser', file: 'create-user.lua', keys: 2 },
   { name: 'updateHashIfExists', file: 'update-hash-if-exists.lua', keys: 1 },
+  { name: 'admitUsage', file: 'admit-usage.lua', keys: 5 },
+  { name: 'recordSpend', file: 'record-spend.lua', keys: 4 },
 ];
 
 export function defineScripts(redis: Redis): ScriptedRedis {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createRedisUsageStore } from './redis-usage-store.js';
 import { Redis, type RedisOptions } from 'ioredis';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
@@ -196,6 +197,7 @@ export async function createRedisStateStore(options: RedisStateStoreOptions): Pr
     sessions: createRedisSessionStore(context),
     routingRules: createRedisRoutingRuleStore(context),
     batches: createRedisBatchStore(context),
+    usage: createRedisUsageStore(context),
     async publishInvalidation(key) {
       await context.call('publishInvalidation', (client) => client.publish(channel, key));
     },

@@ -21,6 +21,8 @@ export interface BatchRecord {
   readonly merchantId: string;
   /** The user who submitted it, when a session did. */
   readonly userId?: string;
+  /** The API key it was submitted with: its items' calls count against that key's limits. */
+  readonly apiKeyId?: string;
   /** Epoch ms. */
   readonly createdAt: number;
   /** Number of prompts, so item indexes are 0..total-1. */

@@ -17,6 +17,7 @@ export type SharedBatchOptions = BatchSharedOptions;
 export interface BatchSubmission {
   readonly merchantId: string;
   readonly userId?: string;
+  readonly apiKeyId?: string;
   readonly prompts: readonly string[];
   readonly options?: SharedBatchOptions;
 }
@@ -109,6 +110,7 @@ export class BatchService {
       batchId: this.newBatchId(),
       merchantId: submission.merchantId,
       ...(submission.userId !== undefined ? { userId: submission.userId } : {}),
+      ...(submission.apiKeyId !== undefined ? { apiKeyId: submission.apiKeyId } : {}),
       createdAt: this.deps.clock.now(),
       total: submission.prompts.length,
       options,

@@ -69,6 +69,8 @@ describe('auth views', () => {
       merchant_id: 'm1',
       description: 'ci key',
       created_at: '2026-04-26 10:00:00.123000',
+      limits: null,
+      cache: null,
     });
     const listed = toApiKeyListItem(record);
     expect(listed).toEqual({
@@ -78,6 +80,8 @@ describe('auth views', () => {
       description: 'ci key',
       is_active: true,
       created_at: '2026-04-26 10:00:00.123000',
+      limits: null,
+      cache: null,
     });
     expect(JSON.stringify(listed)).not.toContain(record.keyHash);
   });

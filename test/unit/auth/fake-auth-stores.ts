@@ -73,6 +73,13 @@ export function createFakeApiKeyStore(): ApiKeyStore {
     async listByMerchant(merchantId) {
       return [...byId.values()].filter((record) => record.merchantId === merchantId);
     },
+    async setPolicy(keyId, policy) {
+      const record = byId.get(keyId);
+      if (record === undefined) return undefined;
+      const updated = { ...record, policy };
+      byId.set(keyId, updated);
+      return updated;
+    },
     async revoke(keyId) {
       const record = byId.get(keyId);
       if (record) byId.set(keyId, { ...record, isActive: false });

@@ -1,0 +1,19 @@
+import type { EventEnvelope } from '../src/events/event-envelope.js';
+import { countSpend } from '../src/governance/count-spend.js';
+import type { LlmCallRecorder } from '../src/generation/llm-call-record.js';
+import { llmCallPublisher } from '../src/generation/publish-llm-calls.js';
+import type { Logger } from '../src/logging/logger.js';
+import type { EventBus } from '../src/ports/event-bus.js';
+import type { UsageStore } from '../src/ports/state-store.js';
+
+/**
+ * The service's model-call recorder: every call an `llm.call` event on the bus, and a call made
+ * with an API key counted against that key's limits as it ends (before its request can release its
+ * budget reservation). A count that fails now is reconciled by the sr-windows worker from the event.
+ */
+export function serviceCallRecorder(bus: EventBus, usage: UsageStore, logger?: Logger): LlmCallRecorder {
+  const countNow = (event: EventEnvelope<'llm.call'>): void => {
+    countSpend(usage, event).catch((error: unknown) => logger?.warn({ err: error, eventId: event.id }, 'spend not counted now; the sr-windows worker reconciles it'));
+  };
+  return llmCallPublisher(bus, { ...(logger !== undefined ? { logger } : {}), onEvent: countNow });
+}
