@@ -1,3 +1,4 @@
+import type { PendingSpend } from '../src/governance/pending-spend.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LoginThrottlePolicy } from '../src/auth/login-throttle.js';
 import type { ScryptParams } from '../src/auth/password-hash.js';
@@ -38,6 +39,8 @@ export interface AppDeps {
   readonly clock: Clock;
   /** How long an unreleased per-key lease (its replica died mid-request) keeps counting; default 10 min. */
   readonly keyLeaseTtlMs?: number;
+  /** Shared with the toolkit's call recorder (serviceCallRecorder): keyed spend counts not landed yet. */
+  readonly pendingSpend?: PendingSpend;
   readonly random: RandomSource;
   readonly routingDefaults: RoutingDefaults;
   readonly readiness: Readiness;

@@ -18,6 +18,7 @@ import { parseCorsOrigins, registerCrossOrigin } from './plugins/cross-origin.js
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerJsonBodyParser } from './plugins/json-body.js';
 import { defaultLeaseTtlMs, registerKeyLimits } from './plugins/key-limits.js';
+import { PendingSpend } from '../src/governance/pending-spend.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
@@ -80,7 +81,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // Before every route (swagger-ui's included): the guard sees, records and protects them all.
   registerAuthentication(app, { auth });
   // After the guard's merchant check: per-key limits admit or refuse before any handler runs.
-  registerKeyLimits(app, { state: deps.state, now: () => deps.clock.now(), leaseTtlMs: deps.keyLeaseTtlMs ?? defaultLeaseTtlMs });
+  registerKeyLimits(app, { state: deps.state, now: () => deps.clock.now(), leaseTtlMs: deps.keyLeaseTtlMs ?? defaultLeaseTtlMs, pendingSpend: deps.pendingSpend ?? new PendingSpend() });
   // Only JSON bodies are accepted (415 otherwise), except on the decision routes below.
   app.removeContentTypeParser('text/plain');
   // An empty JSON body is no body (clients send the header on bodiless calls); see the plugin.

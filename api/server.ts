@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { PendingSpend } from '../src/governance/pending-spend.js';
 import { serviceCallRecorder } from './service-call-recorder.js';
 import type { Logger as PinoLogger } from 'pino';
 import { createBatchService, startGenerationWorker, type BatchWiring } from '../cli/create-batch-service.js';
@@ -40,8 +41,9 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
   // Before any adapter opens: a distributed start without a shared JWT secret fails fast, naming JWT_SECRET.
   const tokens = await resolveTokenConfig(config, logger);
   const runtime = await createRuntime(config, logger);
+  const pendingSpend = new PendingSpend();
   const readiness = createReadiness();
-  const { toolkit, models } = createToolkit({ ...options.toolkit, toolFilesRoot, logger, onCall: serviceCallRecorder(runtime.bus, runtime.state.usage, logger.child({ component: 'llm-calls' })) });
+  const { toolkit, models } = createToolkit({ ...options.toolkit, toolFilesRoot, logger, onCall: serviceCallRecorder(runtime.bus, runtime.state.usage, pendingSpend, logger.child({ component: 'llm-calls' })) });
   // The service's MCP servers are the operator's `.mcp-config.json` (as NeuroLink's demo server read
   // it): connected now, so /api/mcp/* and generate calls have their tools. A server that fails to
   // connect is reported (GET /api/mcp/servers, the log) and does not stop the start.
@@ -55,7 +57,7 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
   if (mcp.failed.length > 0) logger.warn({ failed: mcp.failed }, 'MCP servers from .mcp-config.json failed to connect');
   const batchWiring: BatchWiring = { state: runtime.state, jobs: runtime.jobs, models: toolkit, clock: runtimeDefaults.clock, logger };
   const batches = createBatchService(config, batchWiring);
-  const app = await buildApp(config, { ...runtimeDefaults, toolkit, models, surfaces: options.surfaces ?? 'all', state: runtime.state, bus: runtime.bus, analytics: runtime.analytics, jobs: runtime.jobs, batches, readiness, logger, tokens });
+  const app = await buildApp(config, { ...runtimeDefaults, toolkit, models, surfaces: options.surfaces ?? 'all', state: runtime.state, bus: runtime.bus, analytics: runtime.analytics, jobs: runtime.jobs, batches, readiness, logger, tokens, pendingSpend });
   const workers: WorkerHandle[] = [];
   if (config.embeddedWorkers) {
     // First in the list: it is stopped before the bus drains (its jobs in hand still publish llm.call records).

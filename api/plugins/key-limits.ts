@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { effectivePolicy, hasLimits, type KeyLimits } from '../../src/governance/key-policy.js';
 import { keyLimitExceeded } from '../../src/governance/key-limit-exceeded.js';
+import type { PendingSpend } from '../../src/governance/pending-spend.js';
 import type { StateStore } from '../../src/ports/state-store.js';
 
 /**
@@ -23,6 +24,8 @@ export interface KeyLimitsOptions {
   readonly now: () => number;
   /** A lease its replica never released (it died) stops counting after this long. */
   readonly leaseTtlMs: number;
+  /** Spend counts of requests not yet landed: a lease is released after its request's. */
+  readonly pendingSpend: PendingSpend;
 }
 
 /** 10 minutes: longer than any generation call's deadline, so a live request never loses its slot. */
@@ -71,7 +74,10 @@ export function registerKeyLimits(app: FastifyInstance, options: KeyLimitsOption
     const release = (): void => {
       if (released) return;
       released = true;
-      options.state.usage.release(keyId, leaseId).catch((error: unknown) => request.log.warn({ err: error, keyId }, 'key lease not released; it expires on its own'));
+      options.pendingSpend
+        .settled(String(request.id))
+        .then(() => options.state.usage.release(keyId, leaseId))
+        .catch((error: unknown) => request.log.warn({ err: error, keyId }, 'key lease not released; it expires on its own'));
     };
     // 'finish' once the answer is written (streams included, which bypass fastify's hooks); 'close'
     // when the client left first.

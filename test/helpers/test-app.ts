@@ -22,6 +22,7 @@ import { createManualClock } from '../../src/time/clock.js';
 import { DynamicModelRegistry } from '../../src/generation/models/dynamic-model-registry.js';
 import { NeuroLink } from '../../src/toolkit/neurolink.js';
 import { serviceCallRecorder } from '../../api/service-call-recorder.js';
+import { PendingSpend } from '../../src/governance/pending-spend.js';
 import { createToolkit } from '../../cli/create-toolkit.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -99,10 +100,11 @@ export async function createTestApp(options: {
   const readiness = createReadiness();
   const routingDefaults = { ...defaultRoutingDefaults, ...options.routingDefaults };
   const jobs = createMemoryJobQueue({ logger: silentLogger });
+  const pendingSpend = new PendingSpend();
   const toolkit =
     options.toolkit ??
     (options.toolkitEnv !== undefined
-      ? createToolkit({ logger: pino({ level: 'silent' }), cwd: mkdtempSync(join(tmpdir(), 'sytest-toolkit-')), env: options.toolkitEnv, onCall: serviceCallRecorder(bus, state.usage) }).toolkit
+      ? createToolkit({ logger: pino({ level: 'silent' }), cwd: mkdtempSync(join(tmpdir(), 'sytest-toolkit-')), env: options.toolkitEnv, onCall: serviceCallRecorder(bus, state.usage, pendingSpend) }).toolkit
       : options.batchModels instanceof NeuroLink
         ? options.batchModels
         : new NeuroLink({ env: { OPENAI_API_KEY: 'sk-contract-test', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }, builtInTools: [], warn: () => undefined }));
@@ -125,6 +127,7 @@ export async function createTestApp(options: {
     logger: pino({ level: 'silent' }),
     tokens: await resolveTokenConfig(config, silentLogger),
     passwordHashing: testPasswordHashing,
+    pendingSpend,
     ...(options.keyLeaseTtlMs !== undefined ? { keyLeaseTtlMs: options.keyLeaseTtlMs } : {}),
   });
   const worker = await srWindows.start({ bus, state, clock, logger: silentLogger, defaults: routingDefaults });
