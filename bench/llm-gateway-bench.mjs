@@ -4,6 +4,9 @@
 //   direct     client → mock
 //   switchyard client → `switchyard serve` (embedded, POST /v1/chat/completions) → mock
 //   portkey    client → Portkey gateway (npm @portkey-ai/gateway, headless) → mock
+//   switchyard_governed   the same through Switchyard with a key whose limits are all on (rpm, tpm,
+//                         max_concurrent, budget: one admission step and one spend count per request)
+//   switchyard_cache_hit  the same with a key whose response cache is on, every request a hit
 // at concurrency 1 and 16, plain and streaming. Prints one JSON line per (path, mode, concurrency)
 // with p50/p99 latency, and the added p50/p99 of each gateway over direct.
 // Bounded: REQUESTS (default 400) per measurement after WARMUP (default 100). Needs `npm run build`.
@@ -55,7 +58,8 @@ const mockUrl = `http://127.0.0.1:${mock.address().port}`;
 // ---------------------------------------------------------------- the gateways
 process.stderr.write('starting switchyard and portkey…\n');
 const switchyard = await spawnService({ OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: `${mockUrl}/v1` });
-const merchant = await json(switchyard.url, '/merchant-account/create', { merchant_id: `llm_bench_${Date.now()}` }, { 'x-admin-secret': 'bench-admin-secret-0123456789abcdef' });
+const merchantId = `llm_bench_${Date.now()}`;
+const merchant = await json(switchyard.url, '/merchant-account/create', { merchant_id: merchantId }, { 'x-admin-secret': 'bench-admin-secret-0123456789abcdef' });
 
 const portkeyPort = await freePort();
 const portkey = spawn(process.execPath, [join(root, 'node_modules/@portkey-ai/gateway/build/start-server.js'), `--port=${portkeyPort}`, '--headless'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } });
@@ -68,9 +72,16 @@ for (let attempt = 0; ; attempt++) {
   await new Promise((r) => setTimeout(r, 100));
 }
 
+/** A key of the bench merchant with `policy` (limits and/or cache). */
+const keyWith = async (policy) => (await json(switchyard.url, '/api-key/create', { merchant_id: merchantId, ...policy }, { 'x-api-key': merchant.api_key })).api_key;
+const governedKey = await keyWith({ limits: { rpm: 10_000_000, tpm: 1_000_000_000, max_concurrent: 10_000, budget: { amount_usd: 1_000_000, period: 'day' } } });
+const cachedKey = await keyWith({ cache: { ttl_s: 3600 } });
+
 const paths = {
   direct: { url: `${mockUrl}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench' }, model: 'gpt-4o-mini' },
   switchyard: { url: `${switchyard.url}/v1/chat/completions`, headers: { authorization: `Bearer ${merchant.api_key}` }, model: 'openai/gpt-4o-mini' },
+  switchyard_governed: { url: `${switchyard.url}/v1/chat/completions`, headers: { authorization: `Bearer ${governedKey}` }, model: 'openai/gpt-4o-mini' },
+  switchyard_cache_hit: { url: `${switchyard.url}/v1/chat/completions`, headers: { authorization: `Bearer ${cachedKey}` }, model: 'openai/gpt-4o-mini', expect: { header: 'x-cache', value: 'HIT' } },
   portkey: { url: `${portkeyUrl}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench', 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${mockUrl}/v1` }, model: 'gpt-4o-mini' },
 };
 
@@ -89,6 +100,7 @@ function once(path, stream) {
       res.on('data', (c) => (text += c));
       res.on('end', () => {
         if (res.statusCode !== 200) return reject(new Error(`${url.host} answered ${res.statusCode}: ${text.slice(0, 200)}`));
+        if (path.expect !== undefined && !measuringWarmup && res.headers[path.expect.header] !== path.expect.value) return reject(new Error(`${path.expect.header} was ${res.headers[path.expect.header] ?? 'absent'}, not ${path.expect.value}`));
         if (stream && !text.includes('[DONE]')) return reject(new Error(`${url.host}: stream without [DONE]`));
         resolve(performance.now() - started);
       });
@@ -114,27 +126,32 @@ async function measure(path, stream, concurrency, count) {
 }
 
 const round = (x) => Math.round(x * 1000) / 1000;
+/** The first request of a cached path is a miss that fills the cache: only measured ones must hit. */
+let measuringWarmup = false;
 try {
   for (const stream of [false, true]) {
     for (const concurrency of [1, 16]) {
       const figures = {};
       for (const [name, path] of Object.entries(paths)) {
         try {
+          measuringWarmup = true;
           await measure(path, stream, concurrency, warmup);
+          measuringWarmup = false;
           figures[name] = await measure(path, stream, concurrency, requests);
         } catch (error) {
           // A gateway that cannot serve a mode is reported, not allowed to end the run.
           figures[name] = { error: error.message.slice(0, 160) };
         }
       }
-      for (const name of ['direct', 'switchyard', 'portkey']) {
+      for (const name of Object.keys(paths)) {
         const f = figures[name];
         if (f.error !== undefined) {
           console.log(JSON.stringify({ benchmark: 'llm-gateway', path: name, mode: stream ? 'stream' : 'plain', concurrency, error: f.error }));
           continue;
         }
         const added = name === 'direct' ? {} : { added_p50_ms: round(f.p50 - figures.direct.p50), added_p99_ms: round(f.p99 - figures.direct.p99) };
-        console.log(JSON.stringify({ benchmark: 'llm-gateway', path: name, mode: stream ? 'stream' : 'plain', concurrency, requests, p50_ms: round(f.p50), p99_ms: round(f.p99), ...added }));
+        const overPlain = name.startsWith('switchyard_') && figures.switchyard?.p50 !== undefined ? { over_switchyard_p50_ms: round(f.p50 - figures.switchyard.p50), over_switchyard_p99_ms: round(f.p99 - figures.switchyard.p99) } : {};
+        console.log(JSON.stringify({ benchmark: 'llm-gateway', path: name, mode: stream ? 'stream' : 'plain', concurrency, requests, p50_ms: round(f.p50), p99_ms: round(f.p99), ...added, ...overPlain }));
       }
     }
   }
