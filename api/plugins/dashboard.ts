@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, join, relative, sep } from 'node:path';
@@ -111,17 +111,18 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
   if (files === undefined) app.log.warn({ root }, 'dashboard not built: /dashboard answers 503 (run npm run build:dashboard)');
   const route = { schema: { hide: true }, config: { auth: 'none' as const } };
 
-  app.get('/dashboard', route, async (_request, reply) => reply.redirect('/dashboard/', 308));
-  app.get<{ Params: { '*': string } }>('/dashboard/*', route, async (request, reply) => {
+  const serve = async (name: string, request: FastifyRequest, reply: FastifyReply) => {
     securityHeaders(reply);
     if (files === undefined) {
       return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('The dashboard is not built. Run `make build` (or `npm run build:dashboard`) and restart the service.\n');
     }
-    const name = request.params['*'] === '' ? 'index.html' : request.params['*'];
     const file = files.get(name);
     if (file === undefined) return reply.code(404).header('cache-control', 'no-cache').type('text/plain; charset=utf-8').send('Not found\n');
     reply.header('cache-control', file.cacheControl).header('etag', file.etag).type(file.type);
     if (request.headers['if-none-match'] === file.etag) return reply.code(304).send();
     return reply.send(file.body);
-  });
+  };
+  // The page's asset URLs are absolute (/dashboard/assets/…), so /dashboard serves it as /dashboard/ does, without a redirect.
+  app.get('/dashboard', route, async (request, reply) => serve('index.html', request, reply));
+  app.get<{ Params: { '*': string } }>('/dashboard/*', route, async (request, reply) => serve(request.params['*'] === '' ? 'index.html' : request.params['*'], request, reply));
 }

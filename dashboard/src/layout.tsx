@@ -6,6 +6,12 @@ import { useDashboard } from './session/dashboard-context';
 
 const groups = [...new Set(pages.map((page) => page.group))];
 
+/** The fragment holds the page route, so the skip link moves focus itself rather than navigating to #main. */
+function skipToContent(event: Event): void {
+  event.preventDefault();
+  document.getElementById('main')?.focus();
+}
+
 /** The frame of every signed-in page: skip link, header (merchant, sign out), navigation, main. */
 export function Layout(props: { readonly location: Location; readonly children: ComponentChildren }) {
   const { api, session, setSession } = useDashboard();
@@ -28,7 +34,7 @@ export function Layout(props: { readonly location: Location; readonly children: 
 
   return (
     <div class="shell">
-      <a class="skip-link" href="#main">
+      <a class="skip-link" href="#main" onClick={skipToContent}>
         Skip to content
       </a>
       <header class="topbar">

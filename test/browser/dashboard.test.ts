@@ -347,6 +347,40 @@ describe('the dashboard', () => {
     }
   });
 
+  it('adds a second merchant, shows its empty states, and switches back to the first', async () => {
+    const first = (await sessionToken()).merchantId;
+    await go('new-merchant');
+    await page.getByLabel('Merchant name').fill('Second Shop');
+    await page.getByRole('button', { name: 'Create merchant' }).click();
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    const second = (await sessionToken()).merchantId;
+    expect(second).not.toBe(first);
+    expect(await page.getByLabel('Merchant').locator('option:checked').textContent()).toContain('Second Shop');
+    for (const path of dashboardPages) {
+      await go(path);
+      await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.querySelector('.state-loading') === null);
+      await screenshot(page, `empty-${path}-1280`);
+    }
+    await go('keys');
+    await page.getByText('No keys yet').waitFor();
+    await page.getByLabel('Merchant').selectOption(first);
+    await page.getByRole('row').filter({ hasText: 'checkout service' }).waitFor();
+    expect((await sessionToken()).merchantId).toBe(first);
+  });
+
+  it('lets keyboard users skip the navigation straight to the first control of the page', async () => {
+    await go('keys');
+    await page.reload();
+    await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    expect(await skip.evaluate((element) => element === (element as unknown as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => (globalThis as unknown as { location: { hash: string } }).location.hash)).toBe('#/keys');
+    await page.keyboard.press('Tab');
+    expect(await page.getByLabel('Description').evaluate((element) => element === (element as unknown as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement)).toBe(true);
+  });
+
   it('raised no page errors and no CSP refusals', () => {
     expect(problems).toEqual([]);
   });

@@ -49,11 +49,11 @@ describe('the dashboard files', () => {
     expect(revalidated.statusCode).toBe(304);
   });
 
-  it('redirects /dashboard to /dashboard/ and answers 404 for any name the build does not hold', async () => {
+  it('serves the page at /dashboard too and answers 404 for any name the build does not hold', async () => {
     const app = await appOver({ 'index.html': '<!doctype html>' });
     const bare = await app.inject({ method: 'GET', url: '/dashboard' });
-    expect(bare.statusCode).toBe(308);
-    expect(bare.headers['location']).toBe('/dashboard/');
+    expect(bare.statusCode).toBe(200);
+    expect(bare.body).toBe('<!doctype html>');
     for (const url of ['/dashboard/assets/nope.js', '/dashboard/../package.json', '/dashboard/%2e%2e/%2e%2e/package.json', '/dashboard/index.html/x']) {
       expect((await app.inject({ method: 'GET', url })).statusCode, url).toBe(404);
     }
