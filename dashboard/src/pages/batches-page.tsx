@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { ApiError } from '../api/api-error';
 import type { Batch, BatchResults } from '../api/server-types';
 import { AsyncView } from '../components/async-view';
 import { DataTable } from '../components/data-table';
@@ -68,7 +69,15 @@ export function BatchesPage() {
   const cancelAction = useAction();
   const batches = useResource(
     (): Promise<(Batch | { batchId: string; missing: true })[]> =>
-      Promise.all(ids.map((id) => api.genai.batch(id).catch(() => ({ batchId: id, missing: true as const })))),
+      Promise.all(
+        ids.map((id) =>
+          api.genai.batch(id).catch((error: unknown) => {
+            // Past BATCH_RETENTION_DAYS a batch is gone (404): listed as such, so the operator can forget it.
+            if (error instanceof ApiError && error.status === 404) return { batchId: id, missing: true as const };
+            throw error;
+          }),
+        ),
+      ),
     [ids.join(','), session.merchantId],
     progressPollMs,
   );

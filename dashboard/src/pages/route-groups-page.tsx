@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { AnalyticsRange } from '../api/analytics-api';
 import type { RouteGroupState } from '../api/genai-api';
+import type { RouteGroup } from '../api/server-types';
 import { AsyncView } from '../components/async-view';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { DataTable } from '../components/data-table';
@@ -80,7 +81,9 @@ export function RouteGroupsPage() {
         return slash === -1 ? { provider: entry, model: '' } : { provider: entry.slice(0, slash), model: entry.slice(slash + 1) };
       });
     void save.run(async () => {
-      await api.genai.putRouteGroup(name, { candidates: list as never, eliminationThreshold: Number(threshold) });
+      const [first, ...rest] = list;
+      if (first === undefined) throw new Error('Enter at least one candidate as provider/model.');
+      await api.genai.putRouteGroup(name, { candidates: [first, ...rest] as RouteGroup['candidates'], eliminationThreshold: Number(threshold) });
       setName('');
       setCandidates('');
       reload();
