@@ -1,67 +1,122 @@
 #!/usr/bin/env node
 // Decide benchmark (embedded mode unless REDIS_URL/KAFKA_BROKERS are set in the environment).
-// Prints req/s and latency p50/p99 for POST /decide-gateway at 64 connections on loopback, then the
-// feedback-to-effect delay (feedback accepted → the next decision reflects it), p50/p99.
-// Bounded: DURATION seconds (default 15) of load, FEEDBACK_SAMPLES (default 200) delay samples.
+// In one run, with the same tool and settings (autocannon, CONNECTIONS=64, DURATION s, the
+// three-card success-rate payload mix, a session's bearer token, a fresh payment id per request):
+//   1. a bare node:http JSON echo (its own process): the HTTP ceiling of this machine;
+//   2. POST /decide-gateway on `switchyard serve`: req/s as a share of the echo, latency p50/p99;
+//   3. every answered decision must reach the analytics (/analytics/decisions counts them);
+//   4. the feedback-to-effect delay (feedback accepted → the next decision reflects it), p50/p99.
+// Bounded: DURATION seconds (default 15) of load per target, FEEDBACK_SAMPLES (default 200) samples.
 import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { json, spawnService } from './lib/spawn-service.mjs';
 
 const duration = Number(process.env.DURATION ?? 15);
 const connections = Number(process.env.CONNECTIONS ?? 64);
 const samples = Number(process.env.FEEDBACK_SAMPLES ?? 200);
 const mode = process.env.REDIS_URL || process.env.KAFKA_BROKERS ? 'distributed' : 'embedded';
+const adminSecret = 'bench-admin-secret-0123456789abcdef';
 
-const service = await spawnService();
-try {
-  const merchant = `bench_${Date.now()}`;
-  const created = await json(service.url, '/merchant-account/create', { merchant_id: merchant }, { 'x-admin-secret': 'bench-admin-secret-0123456789abcdef' });
-  const auth = { 'x-api-key': created.api_key };
-  await json(service.url, '/rule/create', { merchant_id: merchant, config: { type: 'successRate', data: { defaultBucketSize: 125, defaultHedgingPercent: 5 } } }, auth);
-  const body = (paymentId, gateways = ['stripe', 'adyen', 'checkout']) => ({
-    merchantId: merchant,
-    eligibleGatewayList: gateways,
-    rankingAlgorithm: 'SR_BASED_ROUTING',
-    eliminationEnabled: true,
-    paymentInfo: { paymentId, amount: 100, currency: 'USD', paymentType: 'ORDER_PAYMENT', paymentMethodType: 'CARD', paymentMethod: 'CREDIT', cardType: 'CREDIT', authType: 'THREE_DS', cardIsin: '411111', cardSwitchProvider: 'VISA' },
-  });
+/** Three cards (Visa, Mastercard, Amex), so the success-rate windows are three dimensions. */
+const cards = [
+  { cardIsin: '411111', cardSwitchProvider: 'VISA', cardType: 'CREDIT' },
+  { cardIsin: '510510', cardSwitchProvider: 'MASTERCARD', cardType: 'DEBIT' },
+  { cardIsin: '378282', cardSwitchProvider: 'AMEX', cardType: 'CREDIT' },
+];
+const body = (merchant, paymentId, index, gateways = ['stripe', 'adyen', 'checkout']) => ({
+  merchantId: merchant,
+  eligibleGatewayList: gateways,
+  rankingAlgorithm: 'SR_BASED_ROUTING',
+  eliminationEnabled: true,
+  paymentInfo: { paymentId, amount: 100, currency: 'USD', paymentType: 'ORDER_PAYMENT', paymentMethodType: 'CARD', paymentMethod: 'CREDIT', authType: 'THREE_DS', ...cards[index % cards.length] },
+});
 
-  process.stderr.write(`warming up ${service.url} (${mode})…\n`);
-  await autocannon({ url: `${service.url}/decide-gateway`, method: 'POST', connections, duration: 3, headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify(body('warm')) });
-  process.stderr.write(`measuring ${duration}s at ${connections} connections…\n`);
+/** autocannon with the decide mix against `url`; counts 2xx answers. */
+async function load(url, headers, merchant, prefix, seconds) {
   let counter = 0;
-  const result = await autocannon({
-    url: `${service.url}/decide-gateway`,
+  const instance = autocannon({
+    url,
     method: 'POST',
     connections,
-    duration,
-    headers: { 'content-type': 'application/json', ...auth },
-    requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(body(`pay_${counter++}`)) }) }],
+    duration: seconds,
+    headers: { 'content-type': 'application/json', ...headers },
+    requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(body(merchant, `${prefix}_${counter}`, counter++)) }) }],
   });
-  const errors = result.errors + result.non2xx;
+  const result = await instance;
+  return { rps: result.requests.average, total: result.requests.total, ok: result['2xx'], errors: result.errors + result.non2xx, p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max };
+}
 
-  // Feedback-to-effect: a fresh dimension per sample so each starts at score 1.0.
+async function spawnEcho() {
+  const child = spawn(process.execPath, [new URL('./lib/echo-server.mjs', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [chunk] = await once(child.stdout, 'data');
+  return { url: `http://127.0.0.1:${String(chunk).trim()}/`, stop: () => child.kill('SIGTERM') };
+}
+
+// 1. The ceiling.
+const echo = await spawnEcho();
+let ceiling;
+try {
+  process.stderr.write(`measuring the node:http echo ${duration}s at ${connections} connections…\n`);
+  await load(echo.url, { authorization: 'Bearer warm' }, 'echo', 'warm', 3);
+  ceiling = await load(echo.url, { authorization: 'Bearer bench' }, 'echo', 'echo', duration);
+} finally {
+  echo.stop();
+}
+
+// 2–4. The service.
+const service = await spawnService({ ADMIN_SECRET: adminSecret });
+try {
+  const merchant = `bench_${Date.now()}`;
+  await json(service.url, '/merchant-account/create', { merchant_id: merchant }, { 'x-admin-secret': adminSecret });
+  const session = await json(service.url, '/auth/signup', { email: `${merchant}@bench.example`, password: 'violet-harbour-lantern-42', merchant_id: merchant }, { 'x-admin-secret': adminSecret });
+  const auth = { authorization: `Bearer ${session.token}` };
+  await json(service.url, '/rule/create', { merchant_id: merchant, config: { type: 'successRate', data: { defaultBucketSize: 125, defaultHedgingPercent: 5 } } }, auth);
+
+  process.stderr.write(`warming up ${service.url} (${mode})…\n`);
+  const warm = await load(`${service.url}/decide-gateway`, auth, merchant, 'warm', 3);
+  process.stderr.write(`measuring decide ${duration}s at ${connections} connections…\n`);
+  const decide = await load(`${service.url}/decide-gateway`, auth, merchant, 'pay', duration);
+
+  // Every answered decision must be in the analytics (none dropped, no sampling).
+  const expected = warm.ok + decide.ok;
+  let counted = 0;
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    const report = await json(service.url, '/analytics/decisions?range=1h', undefined, auth);
+    const kpi = JSON.stringify(report).match(/"label":"Decisions","value":"(\d+)"/);
+    counted = kpi === null ? 0 : Number(kpi[1]);
+    if (counted >= expected) break;
+    await new Promise((resolve) => setTimeout(resolve, 500)); // polling the analytics, not synchronising a test
+  }
+
   const delays = [];
   for (let i = 0; i < samples; i++) {
     const gateways = [`gw_a_${i}`, `gw_b_${i}`];
     const paymentId = `fb_${i}`;
-    const decision = await json(service.url, '/decide-gateway', body(paymentId, gateways), auth);
+    const decision = await json(service.url, '/decide-gateway', body(merchant, paymentId, i, gateways), auth);
     const chosen = decision.decided_gateway;
     const started = performance.now();
     await json(service.url, '/update-gateway-score', { merchantId: merchant, gateway: chosen, paymentId, status: 'FAILURE' }, auth);
     for (let attempt = 0; ; attempt++) {
-      const next = await json(service.url, '/decide-gateway', body(`${paymentId}_probe_${attempt}`, gateways), auth);
+      const next = await json(service.url, '/decide-gateway', body(merchant, `${paymentId}_probe_${attempt}`, i, gateways), auth);
       if (next.gateway_priority_map[chosen] < 1) break;
       if (attempt > 10_000) throw new Error('feedback never took effect');
     }
     delays.push(performance.now() - started);
   }
   delays.sort((a, b) => a - b);
-  const pct = (p) => delays[Math.min(delays.length - 1, Math.floor((p / 100) * delays.length))].toFixed(2);
+  const pct = (p) => (delays.length === 0 ? 'n/a' : delays[Math.min(delays.length - 1, Math.floor((p / 100) * delays.length))].toFixed(2));
 
-  console.log(`mode: ${mode}`);
-  console.log(`decide: ${result.requests.average.toFixed(0)} req/s (${result.requests.total} requests in ${duration}s, ${errors} errors/non-2xx)`);
-  console.log(`decide latency: p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms at ${connections} connections`);
+  console.log(`mode: ${mode}, ${connections} connections, ${duration}s, bearer auth, three-card mix`);
+  console.log(`node:http echo: ${ceiling.rps.toFixed(0)} req/s, p50 ${ceiling.p50} ms, p99 ${ceiling.p99} ms`);
+  console.log(`decide: ${decide.rps.toFixed(0)} req/s = ${((100 * decide.rps) / ceiling.rps).toFixed(1)} % of the echo (${decide.total} requests, ${decide.errors} errors/non-2xx)`);
+  console.log(`decide latency: p50 ${decide.p50} ms, p99 ${decide.p99} ms, max ${decide.max} ms`);
+  // At least: autocannon stops counting at the end of its duration, and the service still answers what was in flight.
+  console.log(`analytics: ${counted} decisions counted for ${expected} answered${counted >= expected ? ' (none missing)' : ` (${expected - counted} MISSING)`}`);
   console.log(`feedback-to-effect: p50 ${pct(50)} ms, p99 ${pct(99)} ms over ${samples} samples`);
+  console.log(JSON.stringify({ benchmark: 'decide', mode, connections, duration_s: duration, echo_rps: Math.round(ceiling.rps), decide_rps: Math.round(decide.rps), share_of_echo: Math.round((1000 * decide.rps) / ceiling.rps) / 1000, p50_ms: decide.p50, p99_ms: decide.p99, errors: decide.errors, analytics_counted: counted, analytics_expected: expected }));
+  if (counted < expected) process.exitCode = 1;
 } finally {
   await service.stop();
 }
