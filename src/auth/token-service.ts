@@ -85,6 +85,14 @@ const minRevocationMs = 1000;
 
 const roles: ReadonlySet<string> = new Set<MerchantRole>(['admin', 'member']);
 
+/** Tokens whose signature and claims were verified, remembered per process (about 5 MB at most). */
+const maxVerifiedTokens = 10_000;
+
+interface VerifiedToken {
+  readonly claims: SessionClaims;
+  readonly notBeforeMs: number;
+}
+
 /**
  * Builds the token service. Key material is checked here, once, so a bad key or an algorithm
  * that does not fit it fails at start (`SY_CONFIG_INVALID`), not on the first login.
@@ -131,7 +139,28 @@ export function createTokenService(config: TokenConfig, dependencies: TokenServi
     return { token, tokenId, expiresAt: claims.expiresAt, claims };
   }
 
+  /**
+   * Signature checks are the dearest step of a request (WebCrypto HMAC or RSA/EC): a token whose
+   * signature and claims passed once is remembered, keyed by its exact text (any change to it is
+   * another key). Time is still checked on every use against its own `nbf`/`exp`, and the
+   * revocation list is still read on every use, so a logout or revoke holds at once.
+   */
+  const verified = new Map<string, VerifiedToken>();
+  const remember = (token: string, entry: VerifiedToken): void => {
+    if (verified.size >= maxVerifiedTokens) verified.delete(verified.keys().next().value as string);
+    verified.set(token, entry);
+  };
+
   async function verify(token: string, options: { readonly allowRevoked?: boolean } = {}): Promise<TokenVerification> {
+    const known = verified.get(token);
+    if (known !== undefined) {
+      const now = clock.now();
+      if (now >= known.claims.expiresAt) {
+        verified.delete(token);
+        return { ok: false, reason: 'expired' };
+      }
+      if (now >= known.notBeforeMs) return checkRevocation(known.claims, options);
+    }
     if (token.length > maxTokenLength || token.split('.').length !== 3) return { ok: false, reason: 'malformed' };
     let payload: JWTPayload;
     try {
@@ -147,6 +176,11 @@ export function createTokenService(config: TokenConfig, dependencies: TokenServi
     }
     const claims = toSessionClaims(payload);
     if (claims === undefined) return { ok: false, reason: 'claims' };
+    remember(token, { claims, notBeforeMs: (payload.nbf ?? 0) * 1000 });
+    return checkRevocation(claims, options);
+  }
+
+  async function checkRevocation(claims: SessionClaims, options: { readonly allowRevoked?: boolean }): Promise<TokenVerification> {
     if (options.allowRevoked !== true && (await sessions.isTokenRevoked(claims.tokenId))) return { ok: false, reason: 'revoked' };
     return { ok: true, claims };
   }

@@ -220,3 +220,34 @@ describe('TokenService with asymmetric keys', () => {
     expect(await tokens.verify(token)).toEqual({ ok: false, reason: 'bad_signature' });
   });
 });
+
+describe('verified-token memory', () => {
+  it('serves a token verified before without losing expiry or revocation', async () => {
+    const { clock, tokens } = setup({ ...baseConfig, ttlSeconds: 60 });
+    const issued = await tokens.issue(subject);
+    expect(await tokens.verify(issued.token)).toMatchObject({ ok: true });
+    expect(await tokens.verify(issued.token)).toMatchObject({ ok: true, claims: { tokenId: issued.tokenId } });
+    clock.advance(59_999);
+    expect(await tokens.verify(issued.token)).toMatchObject({ ok: true });
+    clock.advance(1);
+    expect(await tokens.verify(issued.token)).toEqual({ ok: false, reason: 'expired' });
+  });
+
+  it('still reads the revocation list on every use of a remembered token', async () => {
+    const { tokens } = setup();
+    const issued = await tokens.issue(subject);
+    expect(await tokens.verify(issued.token)).toMatchObject({ ok: true });
+    await tokens.revoke(issued.claims);
+    expect(await tokens.verify(issued.token)).toEqual({ ok: false, reason: 'revoked' });
+    expect(await tokens.verify(issued.token, { allowRevoked: true })).toMatchObject({ ok: true });
+  });
+
+  it('never serves a changed token from memory', async () => {
+    const { tokens } = setup();
+    const issued = await tokens.issue(subject);
+    expect(await tokens.verify(issued.token)).toMatchObject({ ok: true });
+    const [header, , signature] = issued.token.split('.');
+    const forged = `${header}.${Buffer.from(JSON.stringify({ ...decodePart(issued.token, 1), merchant_id: 'other' })).toString('base64url')}.${signature}`;
+    expect(await tokens.verify(forged)).toEqual({ ok: false, reason: 'bad_signature' });
+  });
+});
