@@ -225,9 +225,6 @@ async function deleteNamespace() {
   await clickhouse.command({ query: `DROP DATABASE IF EXISTS ${namespace.database}` });
 }
 
-// kafkajs 2.2.4 schedules a negative timeout on Node 24 (TimeoutNegativeWarning, harmless); keep the
-// children's stderr for real problems. spawnService reads SERVICE_NODE_FLAGS when it spawns.
-process.env.SERVICE_NODE_FLAGS ??= '--disable-warning=TimeoutNegativeWarning';
 
 const benchStarted = performance.now();
 await kafkaAdmin.connect();

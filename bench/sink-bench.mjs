@@ -27,6 +27,7 @@ const root = new URL('..', import.meta.url).pathname;
 const { createKafkaEventBus } = await import(join(root, 'dist/src/adapters/kafka/kafka-event-bus.js'));
 const { createEvent } = await import(join(root, 'dist/src/events/event-envelope.js'));
 const { silentLogger } = await import(join(root, 'dist/src/logging/logger.js'));
+(await import(join(root, 'dist/src/adapters/kafka/fix-kafkajs-request-queue.js'))).fixKafkajsRequestQueue();
 
 const env = process.env;
 const engine = env.ENGINE === 'chdb' ? 'chdb' : 'clickhouse';

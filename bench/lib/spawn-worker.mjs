@@ -7,8 +7,7 @@ import { createInterface } from 'node:readline';
 const root = new URL('../..', import.meta.url).pathname;
 
 export async function spawnWorker(name, env = {}) {
-  // kafkajs 2.2.4 schedules a negative timeout on Node 24: a harmless warning, silenced here.
-  const child = spawn(process.execPath, ['--disable-warning=TimeoutNegativeWarning', join(root, 'dist/cli/main.js'), 'worker', name], {
+  const child = spawn(process.execPath, [join(root, 'dist/cli/main.js'), 'worker', name], {
     // info: the 'worker running' line is how readiness is seen.
     env: { ...process.env, ...env, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -4,6 +4,7 @@ import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type { BusHealth, EventBus, SubscribeOptions, Subscription } from '../../ports/event-bus.js';
 import { openDiskSpool } from './disk-spool.js';
+import { fixKafkajsRequestQueue } from './fix-kafkajs-request-queue.js';
 import { createKafkaLogCreator } from './kafka-log-creator.js';
 import { createKafkaPublisher } from './kafka-publisher.js';
 import { startKafkaSubscription, type KafkaSubscription } from './kafka-subscription.js';
@@ -83,6 +84,7 @@ async function ensureTopics(admin: Admin, names: readonly string[], partitions: 
  * process still holds in its own buffer are not known here.
  */
 export async function createKafkaEventBus(options: KafkaEventBusOptions): Promise<KafkaEventBus> {
+  fixKafkajsRequestQueue(); // no 1 ms timer loop per broker connection (see the function)
   const log = options.logger.child({ component: 'kafka-event-bus' });
   const topicName = (topic: Topic): string => `${options.topicPrefix}${topic}`;
   const kafka = new Kafka({
