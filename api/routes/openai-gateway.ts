@@ -60,6 +60,11 @@ const openAiKinds: Readonly<Record<string, { readonly type: string; readonly cod
  * raise their own error classes (AuthenticationError, RateLimitError, …) for them.
  */
 function sendOpenAiError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if ((error as unknown) instanceof ClientGone) {
+    request.log.info('gateway call cancelled: the client went away');
+    // nginx's "client closed request"; nobody reads it.
+    return reply.code(499).send(openAiError('client closed request', 'invalid_request_error'));
+  }
   if (error.validation !== undefined) {
     const problem = describeValidationError(error.validation, error.validationContext);
     return reply.code(400).send(openAiError(`Invalid request: ${problem}`, 'invalid_request_error', null, problem.split(' ')[0] ?? null));
@@ -124,12 +129,20 @@ export function base64Embedding(vector: readonly number[]): string {
   return bytes.toString('base64');
 }
 
+/** Why a gateway call was cancelled: its client went away first (not our failure, nobody to answer). */
+class ClientGone extends Error {
+  constructor() {
+    super('client disconnected');
+    this.name = 'ClientGone';
+  }
+}
+
 /** An abort signal for the provider call that fires when the client goes away before the answer. */
 function abortWhenClientLeaves(reply: FastifyReply): { readonly signal: AbortSignal; finish(): void } {
   const controller = new AbortController();
   let finished = false;
   reply.raw.once('close', () => {
-    if (!finished) controller.abort(new Error('client disconnected'));
+    if (!finished) controller.abort(new ClientGone());
   });
   return {
     signal: controller.signal,
