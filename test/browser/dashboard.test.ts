@@ -287,6 +287,11 @@ describe('the dashboard', () => {
     const completion = await api('/v1/chat/completions', { token, body: { model: 'smart', messages: [{ role: 'user', content: 'hello' }] } });
     expect(completion.status).toBe(200);
     await group.getByRole('cell', { name: '100.00%' }).first().waitFor({ timeout: 30_000 });
+    // The share over time comes from the analytics store once the sink has written the call.
+    const share = page.getByTestId('group-share-smart');
+    await share.locator('canvas').waitFor({ timeout: 30_000 });
+    await share.getByRole('button', { name: 'Table' }).click();
+    expect(await share.locator('tbody td.numeric').allTextContents()).toContain('100');
   });
 
   it('submits a batch and follows its progress to the results', async () => {

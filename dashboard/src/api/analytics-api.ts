@@ -5,6 +5,7 @@ import type {
   LlmErrorsReport,
   LlmLatencyReport,
   LlmOverviewReport,
+  LlmRouteGroupsReport,
   LlmUsageReport,
   LogSummariesReport,
   OverviewReport,
@@ -31,5 +32,6 @@ export function analyticsApi(http: HttpClient) {
     llmUsage: read<LlmUsageReport>('llm/usage'),
     llmLatency: read<LlmLatencyReport>('llm/latency'),
     llmErrors: read<LlmErrorsReport>('llm/errors'),
+    llmRouteGroups: read<LlmRouteGroupsReport>('llm/route-groups'),
   };
 }

@@ -20,6 +20,8 @@ export type {
   LlmErrorsReport,
   LlmLatencyReport,
   LlmOverviewReport,
+  LlmRouteGroupReport,
+  LlmRouteGroupsReport,
   LlmUsageReport,
   MeResponse,
   MerchantInfo,

@@ -1,22 +1,38 @@
 import { useState } from 'preact/hooks';
 import type { AnalyticsRange } from '../api/analytics-api';
 import type { RouteGroupState } from '../api/genai-api';
-import type { RouteGroup } from '../api/server-types';
+import type { LlmRouteGroupReport, RouteGroup } from '../api/server-types';
+import { ChartPanel } from '../charts/chart-panel';
+import { formatBucket, pivot, type ChartSpec } from '../charts/chart-spec';
 import { AsyncView } from '../components/async-view';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { DataTable } from '../components/data-table';
 import { FormError } from '../components/form-error';
 import { percent } from '../components/kpi-tiles';
-import { livePollMs, RangePicker } from '../components/range-picker';
+import { livePollMs, RangePicker, spansDays } from '../components/range-picker';
 import { useAction } from '../components/use-action';
 import { useResource } from '../components/use-resource';
 import { useDashboard } from '../session/dashboard-context';
 
-/** A route group's candidates with their learned window and their share of the group's calls in the range. */
-function GroupCard(props: { readonly group: RouteGroupState; readonly calls: ReadonlyMap<string, number>; onDelete(): void }) {
-  const { group } = props;
-  const callsOf = (candidate: { provider: string; model: string }) => props.calls.get(`${candidate.provider}/${candidate.model}`) ?? 0;
-  const total = group.candidates.reduce((sum, candidate) => sum + callsOf(candidate), 0);
+/**
+ * A route group: each candidate's learned window now (success rate, eliminated; GET
+ * /v1/route-groups/{name}) next to what the range's traffic did (share of calls, eliminations;
+ * GET /analytics/llm/route-groups), and the share over time.
+ */
+function GroupCard(props: { readonly group: RouteGroupState; readonly report: LlmRouteGroupReport | undefined; readonly bucket: (ms: number) => string; onDelete(): void }) {
+  const { group, report } = props;
+  const traffic = (candidate: { provider: string; model: string }) => report?.candidates.find((entry) => entry.provider === candidate.provider && entry.model === candidate.model);
+  const shareSpec: ChartSpec = {
+    kind: 'line',
+    unit: '% of calls',
+    ...pivot(
+      (report?.candidates ?? []).flatMap((candidate) => candidate.series.map((point) => ({ ...point, name: `${candidate.provider}/${candidate.model}` }))),
+      (point) => point.bucket_ms,
+      (point) => point.name,
+      (point) => point.share * 100,
+      props.bucket,
+    ),
+  };
   return (
     <section class="panel" aria-labelledby={`group-${group.name}`}>
       <header class="panel-header">
@@ -28,7 +44,8 @@ function GroupCard(props: { readonly group: RouteGroupState; readonly calls: Rea
         </button>
       </header>
       <p class="hint">
-        Elimination below {percent(group.eliminationThreshold)} success{group.capability !== undefined ? `; capability ${group.capability}` : ''}
+        {report === undefined ? 'No calls in this range.' : `${report.calls} calls in this range, ${report.success_rate === null ? 'no outcomes' : `${percent(report.success_rate)} succeeded`}.`} Elimination below{' '}
+        {percent(group.eliminationThreshold)} success{group.capability !== undefined ? `; capability ${group.capability}` : ''}
         {group.maxPrice !== undefined ? `; max price $${group.maxPrice}/1K` : ''}.
       </p>
       <DataTable
@@ -37,12 +54,14 @@ function GroupCard(props: { readonly group: RouteGroupState; readonly calls: Rea
         rowKey={(candidate) => `${candidate.provider}/${candidate.model}`}
         columns={[
           { header: 'Candidate', cell: (candidate) => `${candidate.provider}/${candidate.model}` },
-          { header: 'Share of calls', numeric: true, cell: (candidate) => (total === 0 ? '—' : percent(callsOf(candidate) / total)) },
-          { header: 'Success rate', numeric: true, cell: (candidate) => (candidate.successRate === null ? 'no outcomes yet' : percent(candidate.successRate)) },
+          { header: 'Share of calls', numeric: true, cell: (candidate) => (traffic(candidate) === undefined ? '—' : percent(traffic(candidate)!.share)) },
+          { header: 'Success rate (window)', numeric: true, cell: (candidate) => (candidate.successRate === null ? 'no outcomes yet' : percent(candidate.successRate)) },
           { header: 'Outcomes', numeric: true, cell: (candidate) => candidate.outcomes },
+          { header: 'Eliminated in range', numeric: true, cell: (candidate) => traffic(candidate)?.eliminated_decisions ?? 0 },
           { header: 'State', cell: (candidate) => (candidate.eliminated ? <span class="badge warn">Eliminated</span> : <span class="badge ok">Eligible</span>) },
         ]}
       />
+      <ChartPanel id={`group-share-${group.name}`} title={`Share of calls in ${group.name}`} spec={shareSpec} />
     </section>
   );
 }
@@ -54,11 +73,9 @@ export function RouteGroupsPage() {
   const [live, setLive] = useState(true);
   const { resource, reload } = useResource(
     async (signal) => {
-      const [list, usage] = await Promise.all([api.genai.routeGroups(), api.analytics.llmUsage({ range }, signal)]);
+      const [list, traffic] = await Promise.all([api.genai.routeGroups(), api.analytics.llmRouteGroups({ range }, signal)]);
       const groups = await Promise.all(list.data.map((group) => api.genai.routeGroup(group.name)));
-      const calls = new Map<string, number>();
-      for (const point of usage.series) calls.set(`${point.provider}/${point.model}`, (calls.get(`${point.provider}/${point.model}`) ?? 0) + point.calls);
-      return { groups, calls };
+      return { groups, reports: new Map(traffic.groups.map((report) => [report.route_group, report])) };
     },
     [range, session.merchantId],
     live ? livePollMs : undefined,
@@ -94,10 +111,10 @@ export function RouteGroupsPage() {
     <>
       <RangePicker range={range} onRange={setRange} live={live} onLive={setLive} />
       <AsyncView resource={resource} label="route groups" onRetry={reload} isEmpty={(data) => data.groups.length === 0} empty="No route groups yet: create one below, then send requests with model set to its name.">
-        {({ groups, calls }) => (
+        {({ groups, reports }) => (
           <>
             {groups.map((group) => (
-              <GroupCard key={group.name} group={group} calls={calls} onDelete={() => setDeleting(group.name)} />
+              <GroupCard key={group.name} group={group} report={reports.get(group.name)} bucket={(ms) => formatBucket(ms, spansDays(range))} onDelete={() => setDeleting(group.name)} />
             ))}
           </>
         )}
