@@ -4,6 +4,9 @@ import { seriesColours, type ChartSpec } from './chart-spec';
 
 Chart.register(LineController, LineElement, PointElement, BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
 
+/** Axis labels in plain digits (Chart.js would write a cost of 0.000013 as 1.3E-5). */
+const tickFormat = new Intl.NumberFormat(undefined, { maximumSignificantDigits: 3 });
+
 function datasetsOf(spec: ChartSpec) {
   return spec.series.map((series, index) => {
     const colour = seriesColours[index % seriesColours.length]!;
@@ -33,7 +36,7 @@ export function ChartCanvas(props: { readonly spec: ChartSpec; readonly title: s
         interaction: { mode: 'index', intersect: false },
         scales: {
           x: { stacked: spec.stacked === true },
-          y: { stacked: spec.stacked === true, beginAtZero: true, title: { display: true, text: spec.unit } },
+          y: { stacked: spec.stacked === true, beginAtZero: true, title: { display: true, text: spec.unit }, ticks: { callback: (value) => (typeof value === 'number' ? tickFormat.format(value) : value) } },
         },
         plugins: { legend: { position: 'bottom' } },
       },
