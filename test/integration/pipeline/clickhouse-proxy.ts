@@ -44,12 +44,21 @@ function readAll(stream: IncomingMessage): Promise<Buffer> {
   });
 }
 
-function eventIdsOf(body: Buffer, encoding: string | undefined): string[] {
+/**
+ * The event ids of an insert body, in the format its statement names: TabSeparated (the sink's,
+ * `INSERT INTO t (a, b, …) FORMAT TabSeparated`, one row per line, `event_id` at its column's
+ * place) or JSONEachRow.
+ */
+function eventIdsOf(body: Buffer, encoding: string | undefined, query: string): string[] {
   const text = (encoding === 'gzip' ? gunzipSync(body) : body).toString('utf8');
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => String((JSON.parse(line) as { event_id: unknown }).event_id));
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  const statement = /\(([^)]*)\)\s*FORMAT\s+(\w+)/i.exec(query);
+  if (statement !== null && statement[2]?.toLowerCase() === 'tabseparated') {
+    const column = (statement[1] ?? '').split(',').map((name) => name.trim().replace(/^`|`$/g, '')).indexOf('event_id');
+    if (column < 0) throw new Error(`insert without event_id: ${query}`);
+    return lines.map((line) => line.split('\t')[column] ?? '');
+  }
+  return lines.map((line) => String((JSON.parse(line) as { event_id: unknown }).event_id));
 }
 
 export async function startClickHouseProxy(target: string): Promise<ClickHouseProxy> {
@@ -72,7 +81,7 @@ export async function startClickHouseProxy(target: string): Promise<ClickHousePr
       outgoing.end(body);
     });
     if (isDomainInsert && answer.status === 200) {
-      const eventIds = eventIdsOf(body, request.headers['content-encoding']);
+      const eventIds = eventIdsOf(body, request.headers['content-encoding'], query);
       const hold = armed !== undefined && body.includes(Buffer.from('decide_gateway_decision'));
       inserts.push({ eventIds, held: hold });
       if (hold) {
