@@ -28,6 +28,7 @@ import { generationRoutes } from './routes/generation.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { modelRoutes } from './routes/models.js';
 import { openAiGatewayRoutes } from './routes/openai-gateway.js';
+import { serviceCallRecorder } from './service-call-recorder.js';
 import { configRoutes } from './routes/config.js';
 import { gatewayDecisionRoutes } from './routes/gateway-decision.js';
 import { healthRoutes } from './routes/health.js';
@@ -81,7 +82,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // Before every route (swagger-ui's included): the guard sees, records and protects them all.
   registerAuthentication(app, { auth });
   // After the guard's merchant check: per-key limits admit or refuse before any handler runs.
-  registerKeyLimits(app, { state: deps.state, now: () => deps.clock.now(), leaseTtlMs: deps.keyLeaseTtlMs ?? defaultLeaseTtlMs, pendingSpend: deps.pendingSpend ?? new PendingSpend() });
+  const pendingSpend = deps.pendingSpend ?? new PendingSpend();
+  registerKeyLimits(app, { state: deps.state, now: () => deps.clock.now(), leaseTtlMs: deps.keyLeaseTtlMs ?? defaultLeaseTtlMs, pendingSpend });
   // Only JSON bodies are accepted (415 otherwise), except on the decision routes below.
   app.removeContentTypeParser('text/plain');
   // An empty JSON body is no body (clients send the header on bodiless calls); see the plugin.
@@ -118,7 +120,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(async (scope) => modelRoutes(scope, { models: deps.models, auth: 'either' }));
   const chat = registerChatWebSocket(app, { auth, toolkit: deps.toolkit, ...(deps.chat !== undefined ? { options: deps.chat } : {}) });
   app.decorate('chat', chat);
-  await app.register(async (scope) => openAiGatewayRoutes(scope, { toolkit: deps.toolkit, models: deps.models, state: deps.state, random: deps.random }));
+  // The gateway records its response-cache hits as the toolkit records its calls (llm.call on the bus, spend by key).
+  const recordCall = serviceCallRecorder(deps.bus, deps.state.usage, pendingSpend, deps.logger.child({ component: 'llm-calls' }));
+  await app.register(async (scope) => openAiGatewayRoutes(scope, { toolkit: deps.toolkit, models: deps.models, state: deps.state, random: deps.random, recordCall }));
   if (deps.surfaces === 'generation') return app;
   await app.register(async (scope) => ruleConfigurationRoutes(scope, deps));
   await app.register(async (scope) => configRoutes(scope, deps));

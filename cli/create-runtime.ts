@@ -48,7 +48,15 @@ export async function createRuntime(config: Config, logger: PinoLogger, needs: R
   const clock = systemClock;
   const state: StateStore =
     config.redisUrl === undefined
-      ? createMemoryStateStore({ dataDir: join(config.dataDir, 'state'), logger: logger.child({ component: 'state' }), clock })
+      ? createMemoryStateStore({
+          dataDir: join(config.dataDir, 'state'),
+          logger: logger.child({ component: 'state' }),
+          clock,
+          responseCache: {
+            ...(config.responseCacheMaxEntries !== undefined ? { maxEntries: config.responseCacheMaxEntries } : {}),
+            ...(config.responseCacheMaxBytes !== undefined ? { maxBytes: config.responseCacheMaxBytes } : {}),
+          },
+        })
       : createCachedStateStore(await createRedisStateStore({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, logger: logger.child({ component: 'state' }), clock }), {
           logger: logger.child({ component: 'state-cache' }),
           clock,

@@ -1,13 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { SwitchyardError } from '../../src/errors/switchyard-error.js';
-import type { GenerateResult, UsageData } from '../../src/generation/generate-result.js';
-import { openAiFinishReason, openAiToolCalls, toGenerateOptions, UnsupportedChatRequest, type OpenAiChatRequest } from '../../src/generation/gateway/openai-chat-request.js';
+import type { GenerateResult } from '../../src/generation/generate-result.js';
+import { toGenerateOptions, UnsupportedChatRequest, type OpenAiChatRequest } from '../../src/generation/gateway/openai-chat-request.js';
 import { resolveGatewayModel, type GatewayTarget } from '../../src/generation/gateway/resolve-gateway-model.js';
 import type { DynamicModelRegistry } from '../../src/generation/models/dynamic-model-registry.js';
 import type { NeuroLink } from '../../src/toolkit/neurolink.js';
 import type { EmbeddingRequest, RouteGroup as RouteGroupBody } from '../../src/generated/schema-types.js';
-import type { CallAttribution } from '../../src/generation/llm-call-record.js';
+import type { CallAttribution, LlmCallRecorder } from '../../src/generation/llm-call-record.js';
 import { candidateWindowKey, rankCandidates, routeAttribution, routeGroupNamePattern, routeGroupProblems, toRouteGroup, type Ranking, type RouteGroup } from '../../src/generation/gateway/route-group.js';
 import { averagePrice } from '../../src/generation/models/model-config.js';
 import type { StateStore } from '../../src/ports/state-store.js';
@@ -19,14 +19,22 @@ import { reservationUsd, type TokenPrice } from '../../src/governance/reservatio
 import { DEFAULT_MAX_TOKENS } from '../../src/generation/normalize-options.js';
 import { describeValidationError } from '../wire/describe-validation-error.js';
 import { generationHttpError } from '../wire/generation-error.js';
+import { chatCompletionBody, chunkMaker, completionOf, replayedChunks } from '../wire/openai-chat-completion.js';
+import { cacheStatusOf, createGatewayResponseCache, type GatewayResponseCache } from '../gateway-response-cache.js';
+import type { CachedCompletion } from '../../src/generation/gateway/cached-completion.js';
 
 export interface OpenAiGatewayDeps {
   readonly toolkit: NeuroLink;
   readonly models: DynamicModelRegistry;
-  /** Route groups (configs) and their candidates' success-rate windows (scores). */
-  readonly state: Pick<StateStore, 'configs' | 'scores'>;
+  /** Route groups and key defaults (configs), candidates' success-rate windows (scores), cached answers (responseCache). */
+  readonly state: Pick<StateStore, 'configs' | 'scores' | 'responseCache'>;
   /** Exploration draws of the learning router. */
   readonly random: RandomSource;
+  /**
+   * Records what no toolkit call does: an answer served from the response cache (its `llm.call`
+   * with `cacheHit`). The service's recorder (api/service-call-recorder.ts); unset, hits go unrecorded.
+   */
+  readonly recordCall?: LlmCallRecorder;
   readonly now?: () => Date;
 }
 
@@ -106,10 +114,6 @@ function sendOpenAiError(error: FastifyError, request: FastifyRequest, reply: Fa
   return reply.code(500).send(openAiError('The server had an error while processing your request.', 'server_error'));
 }
 
-function usageOf(usage: UsageData) {
-  return { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.totalTokens || usage.inputTokens + usage.outputTokens };
-}
-
 /** Response headers that make the routing decision visible. */
 function decisionHeaders(route: Route, provider: string, model: string, hops: number): Record<string, string> {
   const approach = route.kind === 'direct' ? route.target.approach : `route_group:${route.ranking.approach}`;
@@ -120,6 +124,38 @@ function decisionHeaders(route: Route, provider: string, model: string, hops: nu
     'x-switchyard-hops': String(hops),
     ...(route.kind === 'group' ? { 'x-switchyard-route-group': route.group.name } : {}),
   };
+}
+
+/** Headers of every SSE answer. */
+function streamHeaders(request: FastifyRequest): Record<string, string> {
+  return { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-request-id': String(request.id) };
+}
+
+/**
+ * Answers from the response cache: the plain body, or the whole stream at once (the client cannot
+ * tell it from a fresh stream but for its speed), and records the hit. No provider, no routing.
+ */
+async function replayHitOf(
+  responseCache: GatewayResponseCache,
+  request: FastifyRequest<{ Body: OpenAiChatRequest }>,
+  reply: FastifyReply,
+  answer: CachedCompletion,
+  at: { readonly id: string; readonly created: number; readonly started: number },
+): Promise<unknown> {
+  const headers = { 'x-switchyard-provider': answer.provider, 'x-switchyard-model': answer.model, 'x-cache': 'HIT' };
+  const streamed = request.body.stream === true;
+  if (!streamed) {
+    void reply.headers(headers);
+    responseCache.recordHit(request, answer, performance.now() - at.started, false);
+    return chatCompletionBody(at.id, at.created, answer);
+  }
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, { ...streamHeaders(request), ...headers });
+  const chunks = replayedChunks(at.id, at.created, answer, request.body.stream_options?.include_usage === true);
+  raw.end(`${chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('')}data: [DONE]\n\n`);
+  responseCache.recordHit(request, answer, performance.now() - at.started, true);
+  return reply;
 }
 
 /** OpenAI's `encoding_format: base64`: the vector's little-endian float32 bytes, base64-encoded. */
@@ -162,6 +198,7 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
   app.setErrorHandler(sendOpenAiError);
   const guard = { auth: 'either', merchantFrom: 'credential', apiKeyAsBearer: true } as const;
   const tags = ['OpenAI-compatible gateway'];
+  const responseCache = createGatewayResponseCache({ cache: deps.state.responseCache, configs: deps.state.configs, models: deps.models, recordCall: deps.recordCall });
 
   const groupsOf = async (merchantId: string): Promise<readonly RouteGroup[]> => (await deps.state.configs.get(merchantId, 'llmRouteGroups')) ?? [];
 
@@ -321,8 +358,16 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
       config: limitedChat,
     },
     async (request, reply) => {
+      const started = performance.now();
       const body = request.body;
       const merchantId = credentialMerchantOf(request);
+      const id = `chatcmpl-${randomUUID()}`;
+      const created = Math.floor(now().getTime() / 1000);
+      const plan = await responseCache.planOf(request, merchantId, body);
+      const hit = plan === undefined ? undefined : await responseCache.lookup(plan, request.log);
+      if (hit !== undefined) return replayHitOf(responseCache, request, reply, hit, { id, created, started });
+      const cacheHeaders = plan === undefined ? {} : { 'x-cache': cacheStatusOf(plan, false) };
+
       const route = await routeOf(merchantId, body.model);
       const controller = abortWhenClientLeaves(reply);
       const options = {
@@ -331,32 +376,14 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
         abortSignal: controller.signal,
         attribution: attributionOf(request, route),
       };
-      const id = `chatcmpl-${randomUUID()}`;
-      const created = Math.floor(now().getTime() / 1000);
 
       if (body.stream !== true) {
         try {
           const result: GenerateResult = route.kind === 'direct' ? await deps.toolkit.generate(options) : await deps.toolkit.generateAcross(route.ranking.candidates, options);
-          const content = result.object !== undefined ? JSON.stringify(result.object) : result.content;
-          void reply.headers(decisionHeaders(route, result.provider, result.model, result.attempts.length));
-          return {
-            id,
-            object: 'chat.completion',
-            created,
-            model: result.model,
-            choices: [
-              {
-                index: 0,
-                message:
-                  result.toolCalls.length > 0
-                    ? { role: 'assistant', content: content === '' ? null : content, refusal: null, tool_calls: openAiToolCalls(result.toolCalls) }
-                    : { role: 'assistant', content, refusal: null },
-                logprobs: null,
-                finish_reason: result.toolCalls.length > 0 ? 'tool_calls' : openAiFinishReason(result.finishReason),
-              },
-            ],
-            usage: usageOf(result.usage),
-          };
+          const answer = completionOf(result, result.object !== undefined ? JSON.stringify(result.object) : result.content);
+          if (plan !== undefined) await responseCache.store(plan, answer, request.log);
+          void reply.headers({ ...decisionHeaders(route, result.provider, result.model, result.attempts.length), ...cacheHeaders });
+          return chatCompletionBody(id, created, answer);
         } finally {
           controller.finish();
         }
@@ -366,24 +393,25 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache',
-        connection: 'keep-alive',
-        'x-request-id': request.id,
+        ...streamHeaders(request),
         ...decisionHeaders(route, streamed.provider, streamed.model, streamed.metadata.fallback === true ? 1 : 0),
+        ...cacheHeaders,
       });
-      const chunk = (delta: Record<string, unknown>, finishReason: string | null) => ({ id, object: 'chat.completion.chunk', created, model: streamed.model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] });
+      const make = chunkMaker(id, created, streamed.model);
       const send = (data: unknown) => raw.write(`data: ${JSON.stringify(data)}\n\n`);
       try {
-        send(chunk({ role: 'assistant', content: '' }, null));
-        for await (const piece of streamed.stream) send(chunk({ content: piece.content }, null));
-        const final = await streamed.final;
-        if (final.toolCalls.length > 0) {
-          // The calls arrive whole at the end of the stream; OpenAI clients accumulate tool_call deltas by index.
-          send(chunk({ tool_calls: openAiToolCalls(final.toolCalls).map((call, index) => ({ index, ...call })) }, null));
+        send(make.chunk({ role: 'assistant', content: '' }, null));
+        const pieces: string[] = [];
+        for await (const piece of streamed.stream) {
+          pieces.push(piece.content);
+          send(make.chunk({ content: piece.content }, null));
         }
-        send(chunk({}, final.toolCalls.length > 0 ? 'tool_calls' : openAiFinishReason(final.finishReason)));
-        if (body.stream_options?.include_usage === true) send({ id, object: 'chat.completion.chunk', created, model: streamed.model, choices: [], usage: usageOf(final.usage) });
+        const answer = completionOf(await streamed.final, pieces.join(''));
+        if (answer.toolCalls.length > 0) send(make.chunk(make.toolCallsDelta(answer), null));
+        send(make.chunk({}, answer.finishReason));
+        if (body.stream_options?.include_usage === true) send(make.usageChunk(answer.usage));
+        // Stored before [DONE]: a client that asks again as soon as its stream ends finds it.
+        if (plan !== undefined) await responseCache.store(plan, answer, request.log);
         raw.write('data: [DONE]\n\n');
       } catch (error) {
         if (!controller.signal.aborted) {

@@ -107,6 +107,14 @@ export interface SwitchyardConfig {
    */
   batchRetentionDays: number;
   /**
+   * embedded mode: answers the gateway's response cache keeps at most (least recently used evicted first); unset: 10000 (src/adapters/memory/memory-response-cache.ts). Distributed mode keeps them in Redis, bounded by its maxmemory
+   */
+  responseCacheMaxEntries?: number;
+  /**
+   * embedded mode: bytes of answers (their JSON) the gateway's response cache keeps at most; unset: 67108864 (64 MiB)
+   */
+  responseCacheMaxBytes?: number;
+  /**
    * how long a running job stays locked to a worker that stopped answering; after it another worker takes the job over
    */
   jobLockMs: number;
@@ -327,6 +335,14 @@ export interface LlmCallV1 {
    * the route group's candidates (provider/model) whose success rate was below its elimination threshold when the request was routed, whether tried or not; [] when none; null outside route groups; absent in events of older publishers
    */
   eliminatedCandidates?: string[] | null;
+  /**
+   * true when the gateway answered from its response cache (no provider was called; costUsd is 0, the tokens are the cached answer's); null or absent otherwise and in events of older publishers
+   */
+  cacheHit?: boolean | null;
+  /**
+   * cache hits only: what the cached answer's tokens cost at the model registry's price when the hit was served (what the hit saved); null when no price is known, or not a hit; absent in events of older publishers
+   */
+  savedCostUsd?: number | null;
 }
 /**
  * A merchant's routing algorithm (euclid rule) was evaluated: by /routing/evaluate, /routing/hybrid or inside /decide-gateway. Failed evaluations carry `status: failure` and the error.

@@ -43,6 +43,13 @@ export interface LlmCallRecord {
   readonly errorClass?: string;
   /** Providers tried before this one answered (0 when the first answered). */
   readonly fallbackHops: number;
+  /**
+   * The gateway answered from its response cache (issue 14): no provider was called, `costUsd` is
+   * 0 and the tokens are those of the cached answer.
+   */
+  readonly cacheHit?: boolean;
+  /** Cache hits only: the cached tokens at the registry's price when served (what the hit saved); absent when unpriced. */
+  readonly savedCostUsd?: number;
   readonly attribution: CallAttribution;
 }
 

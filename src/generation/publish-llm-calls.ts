@@ -34,6 +34,8 @@ export function llmCallPayload(record: LlmCallRecord): EventPayloads['llm.call']
     routeGroup: attribution.routeGroup ?? null,
     routeApproach: attribution.routeApproach ?? null,
     eliminatedCandidates: attribution.eliminatedCandidates !== undefined ? [...attribution.eliminatedCandidates] : null,
+    cacheHit: record.cacheHit === true ? true : null,
+    savedCostUsd: record.cacheHit === true ? (record.savedCostUsd ?? null) : null,
   };
 }
 

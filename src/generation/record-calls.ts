@@ -1,4 +1,4 @@
-import { resolvePricing, type ModelPriceLookup, type TokenPricing } from './analytics/model-pricing.js';
+import { callCostUsd, resolvePricing, type ModelPriceLookup } from './analytics/model-pricing.js';
 import { errorCodeOf } from './error-code-of.js';
 import type { LanguageModelClient } from './language-model-client.js';
 import type { CallAttribution, LlmCallRecord, LlmCallRecorder } from './llm-call-record.js';
@@ -34,14 +34,6 @@ export interface CallRecordingContext {
 /** An observation that can also be told when a stream's first chunk arrived. */
 export interface StreamObservation extends CallObservation {
   firstChunk?(): void;
-}
-
-/**
- * USD to a billionth: a record is one call, and one call of a cheap model costs far less than the
- * 1e-5 the `analytics.cost` of a result is rounded to; sums over many records must not lose it.
- */
-function exactCost(inputTokens: number, outputTokens: number, pricing: TokenPricing): number {
-  return Math.round(((inputTokens / 1000) * pricing.input + (outputTokens / 1000) * pricing.output) * 1e9) / 1e9;
 }
 
 const recordedOperations: Readonly<Partial<Record<CallOperation, LlmCallRecord['operation']>>> = { generate: 'generate', stream: 'stream', embed: 'embed', evaluate: 'evaluation' };
@@ -80,7 +72,7 @@ export function recordingTelemetry(inner: GenerationTelemetry, context: CallReco
             operation: recorded,
             inputTokens,
             outputTokens,
-            costUsd: pricing === undefined ? 0 : exactCost(inputTokens, outputTokens, pricing),
+            costUsd: pricing === undefined ? 0 : callCostUsd(inputTokens, outputTokens, pricing),
             latencyMs: Math.max(0, Math.round(outcome.latencyMs)),
             ...(firstChunkAt !== undefined ? { timeToFirstTokenMs: Math.max(0, Math.round(firstChunkAt - started)) } : {}),
             outcome: outcome.ok ? 'success' : 'error',

@@ -8,9 +8,12 @@ import type { UsageStore } from '../ports/state-store.js';
  * design (by the service as the call ends, and by the sr-windows worker from the spine, which
  * reconciles calls of a replica that died first); the store counts each event id once.
  */
-export async function countSpend(usage: UsageStore, event: EventEnvelope<'llm.call'>): Promise<'counted' | 'already-counted' | 'not-keyed'> {
+export async function countSpend(usage: UsageStore, event: EventEnvelope<'llm.call'>): Promise<'counted' | 'already-counted' | 'not-keyed' | 'cache-hit'> {
   const keyId = event.payload.apiKeyId;
   if (keyId === null || keyId === undefined) return 'not-keyed';
+  // An answer from the response cache spent nothing upstream: it costs 0 and its tokens were no
+  // provider's, so neither the budget nor `tpm` counts it (the request itself counted for `rpm`).
+  if (event.payload.cacheHit === true) return 'cache-hit';
   const counted = await usage.recordSpend(keyId, {
     eventId: event.id,
     tokens: event.payload.inputTokens + event.payload.outputTokens,

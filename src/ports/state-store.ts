@@ -7,6 +7,7 @@ import type {
 } from '../generated/schema-types.js';
 import type { BudgetPeriod, KeyLimits, KeyPolicy, LimitName } from '../governance/key-policy.js';
 import type { BatchItem, BatchRecord, BatchSnapshot, ItemOutcome } from '../generation/batch/batch-record.js';
+import type { CachedCompletion } from '../generation/gateway/cached-completion.js';
 
 /**
  * Hot state the API reads on every decision and the workers write: merchants, their configs,
@@ -27,6 +28,8 @@ export interface StateStore {
   readonly batches: BatchStore;
   /** Per-key limit counters (issue 14): never cached, atomic across replicas. */
   readonly usage: UsageStore;
+  /** The gateway's response cache (issue 14): never cached again in front of the store, shared by every replica. */
+  readonly responseCache: ResponseCache;
 
   /**
    * Cache invalidation that reaches every API replica sharing this store (Redis pub/sub, or
@@ -263,6 +266,33 @@ export interface UsageStore {
    */
   recordSpend(keyId: string, spend: SpendRecord): Promise<boolean>;
   usage(keyId: string, period: BudgetPeriod, nowMs: number): Promise<KeyUsage>;
+}
+
+// ---------------------------------------------------------------- gateway response cache (issue 14)
+
+/** Where one cached answer lives: always under its merchant, so two merchants never share an entry. */
+export interface ResponseCacheKey {
+  readonly merchantId: string;
+  /** SHA-256 (hex) of the normalized request (src/generation/gateway/response-cache-key.ts). */
+  readonly requestHash: string;
+}
+
+/**
+ * Finished chat answers of the OpenAI-compatible gateway, by merchant and normalized request, each
+ * for the TTL of the key that stored it. Entries are the answer's content, tool calls, finish
+ * reason, usage and model, never wire bytes, so a streamed request can be answered from a plain
+ * answer and the other way round.
+ *
+ * @remarks A cache, not a store of record: an entry may be gone before its TTL (the embedded
+ * adapter evicts the least recently used beyond its bounds, Redis under memory pressure), and the
+ * gateway treats a failed read as a miss. No delete or listing: nothing needs them, and a key's TTL
+ * bounds how long an answer is reused.
+ */
+export interface ResponseCache {
+  /** The answer stored under `key`, or undefined when there is none or it expired. */
+  get(key: ResponseCacheKey): Promise<CachedCompletion | undefined>;
+  /** Stores (or replaces) the answer under `key` for `ttlS` seconds. */
+  set(key: ResponseCacheKey, value: CachedCompletion, ttlS: number): Promise<void>;
 }
 
 export interface SessionStore {

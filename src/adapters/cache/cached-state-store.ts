@@ -227,6 +227,8 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
     batches: inner.batches,
     // Limit counters are the point of truth for admission: never served from memory.
     usage: inner.usage,
+    // A cache already (shared by every replica, expiring with the key's TTL): a per-replica copy would only add staleness.
+    responseCache: inner.responseCache,
     publishInvalidation: (key) => invalidate(key),
     onInvalidation: (listener) => inner.onInvalidation(listener),
     probe: () => inner.probe(),

@@ -24,6 +24,7 @@ import { pushOutcome, readOutcomeWindow, type Outcome } from '../../feedback/out
 import { JournaledTables } from './journaled-tables.js';
 import { batchTables, createMemoryBatchStore } from './memory-batch-store.js';
 import { createMemoryUsageStore, usageTables } from './memory-usage-store.js';
+import { createMemoryResponseCache, defaultResponseCacheBounds } from './memory-response-cache.js';
 import { activeIdsInOrder } from '../../routing-rules/active-order.js';
 
 export interface MemoryStateStoreOptions {
@@ -31,6 +32,8 @@ export interface MemoryStateStoreOptions {
   readonly dataDir: string | undefined;
   readonly logger: Logger;
   readonly clock?: Clock;
+  /** Bounds of the gateway's response cache (entries, bytes); default {@link defaultResponseCacheBounds}. */
+  readonly responseCache?: { readonly maxEntries?: number; readonly maxBytes?: number };
 }
 
 /** Outcomes newest first, trimmed to the bucket size of the last write. */
@@ -281,6 +284,7 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
     routingRules,
     batches: createMemoryBatchStore(db, () => clock.now()),
     usage: createMemoryUsageStore(db),
+    responseCache: createMemoryResponseCache({ ...defaultResponseCacheBounds, ...options.responseCache, clock }),
     async publishInvalidation(key) {
       for (const listener of listeners) listener(key);
     },

@@ -24,6 +24,8 @@ export interface RedisKeys {
   merchantApiKeys(merchantId: string): string;
   /** Limit counters of one API key (`{usage:<keyId>}`: one script touches them together). */
   usage(keyId: string, part: string): string;
+  /** A cached gateway answer (`{cache:<merchant>}<sha256>`): a merchant's entries share its hash tag. */
+  responseCache(merchantId: string, requestHash: string): string;
   /** decision-engine `jwt_revoked:<jti>`. */
   revokedToken(tokenId: string): string;
   loginFailures(subject: string): string;
@@ -60,6 +62,7 @@ export function createRedisKeys(prefix: string): RedisKeys {
     userEmail: (email) => `${prefix}{users}email:${email}`,
     userMemberships: (userId) => `${prefix}{users}memberships:${userId}`,
     usage: (keyId, name) => `${prefix}{usage:${part(keyId)}}${name}`,
+    responseCache: (merchantId, requestHash) => `${prefix}{cache:${part(merchantId)}}${requestHash}`,
     apiKey: (keyId) => `${prefix}{api-keys}key:${keyId}`,
     apiKeyHash: (keyHash) => `${prefix}{api-keys}hash:${keyHash}`,
     merchantApiKeys: (merchantId) => `${prefix}{api-keys}merchant:${merchantId}`,

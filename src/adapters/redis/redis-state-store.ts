@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createRedisUsageStore } from './redis-usage-store.js';
+import { createRedisResponseCache } from './redis-response-cache.js';
 import { Redis, type RedisOptions } from 'ioredis';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
@@ -198,6 +199,7 @@ export async function createRedisStateStore(options: RedisStateStoreOptions): Pr
     routingRules: createRedisRoutingRuleStore(context),
     batches: createRedisBatchStore(context),
     usage: createRedisUsageStore(context),
+    responseCache: createRedisResponseCache(context),
     async publishInvalidation(key) {
       await context.call('publishInvalidation', (client) => client.publish(channel, key));
     },

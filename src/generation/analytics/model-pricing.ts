@@ -51,3 +51,11 @@ export function providerDefaultPricing(provider: string, env: Readonly<Record<st
 export function resolvePricing(provider: string, modelId: string, lookup: ModelPriceLookup | undefined, env: Readonly<Record<string, string | undefined>> = {}): TokenPricing | undefined {
   return lookup?.(modelId) ?? providerDefaultPricing(provider, env);
 }
+
+/**
+ * USD to a billionth: a record is one call, and one call of a cheap model costs far less than the
+ * 1e-5 the `analytics.cost` of a result is rounded to; sums over many records must not lose it.
+ */
+export function callCostUsd(inputTokens: number, outputTokens: number, pricing: TokenPricing): number {
+  return Math.round(((inputTokens / 1000) * pricing.input + (outputTokens / 1000) * pricing.output) * 1e9) / 1e9;
+}
