@@ -1,10 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { SwitchyardError } from '../../src/errors/switchyard-error.js';
 import type { AuthService } from '../../src/auth/auth-service.js';
 import { policyView, toApiKeyCreated, toApiKeyListItem, toApiKeyRevoked } from '../../src/auth/auth-views.js';
 import type { ApiKeyCreateRequest, KeyPolicyRequest } from '../../src/generated/schema-types.js';
 import { effectivePolicy, toWireLimits, type KeyPolicy } from '../../src/governance/key-policy.js';
 import { parseKeyPolicy } from '../../src/governance/parse-key-policy.js';
-import type { StateStore } from '../../src/ports/state-store.js';
+import type { ApiKeyRecord, StateStore } from '../../src/ports/state-store.js';
 import { ref } from '../http-schemas.js';
 import { assertOwnMerchant } from '../plugins/authentication.js';
 import { genericError } from '../wire/generic-error-envelope.js';
@@ -15,15 +16,14 @@ export interface ApiKeyRouteDeps {
   readonly now: () => number;
 }
 
-/** The limits and cache of a body, or a 400 naming the field at fault. */
-function policyOf(body: { readonly limits?: unknown; readonly cache?: unknown }): KeyPolicy | { readonly problem: string } {
-  const parsed = parseKeyPolicy(body.limits, body.cache);
-  return parsed.ok ? parsed.policy : { problem: parsed.problem };
+/** The limits and cache of a body; a problem is a 400 naming the field at fault. */
+function policyOf(body: { readonly limits?: unknown; readonly cache?: unknown } | undefined): KeyPolicy {
+  const parsed = parseKeyPolicy(body?.limits, body?.cache);
+  if (!parsed.ok) throw new SwitchyardError('SY_REQUEST_INVALID', { message: `Invalid request: ${parsed.problem}` });
+  return parsed.policy;
 }
 
-function isProblem(value: KeyPolicy | { readonly problem: string }): value is { readonly problem: string } {
-  return 'problem' in value;
-}
+const keyNotFound = genericError('TE_04', 'API key not found');
 
 const tags = ['API Keys'];
 
@@ -45,6 +45,13 @@ const keyIdParams = {
  * merchant must be the credential's own, and revoking an unknown key is a 404, not a 500.
  */
 export async function apiKeyRoutes(app: FastifyInstance, deps: ApiKeyRouteDeps): Promise<void> {
+  /** The key, when it exists; 403 when it is another merchant's. */
+  async function ownKey(request: FastifyRequest, keyId: string): Promise<ApiKeyRecord | undefined> {
+    const record = await deps.state.apiKeys.findById(keyId);
+    if (record !== undefined) assertOwnMerchant(request, record.merchantId);
+    return record;
+  }
+
   app.post<{ Body: ApiKeyCreateRequest }>(
     '/api-key/create',
     {
@@ -52,9 +59,8 @@ export async function apiKeyRoutes(app: FastifyInstance, deps: ApiKeyRouteDeps):
       // The guard has already made merchant_id the credential's merchant, which therefore exists.
       config: { auth: 'either', merchantFrom: { body: ['merchant_id'] } },
     },
-    async (request, reply) => {
+    async (request) => {
       const policy = policyOf(request.body);
-      if (isProblem(policy)) return reply.code(400).send(genericError('TE_03', `Invalid request: ${policy.problem}`));
       const created = await deps.auth.createApiKey(request.body.merchant_id, request.body.description ?? null, policy);
       request.log.info({ merchantId: created.record.merchantId, keyId: created.record.keyId }, 'api key created');
       return toApiKeyCreated(created);
@@ -101,13 +107,10 @@ export async function apiKeyRoutes(app: FastifyInstance, deps: ApiKeyRouteDeps):
     },
     async (request, reply) => {
       const { key_id: keyId } = request.params;
-      const record = await deps.state.apiKeys.findById(keyId);
-      if (record === undefined) return reply.code(404).send(genericError('TE_04', 'API key not found'));
-      assertOwnMerchant(request, record.merchantId);
-      const policy = policyOf(request.body ?? {});
-      if (isProblem(policy)) return reply.code(400).send(genericError('TE_03', `Invalid request: ${policy.problem}`));
-      const updated = await deps.state.apiKeys.setPolicy(keyId, policy);
-      if (updated === undefined) return reply.code(404).send(genericError('TE_04', 'API key not found'));
+      const record = await ownKey(request, keyId);
+      if (record === undefined) return reply.code(404).send(keyNotFound);
+      const updated = await deps.state.apiKeys.setPolicy(keyId, policyOf(request.body));
+      if (updated === undefined) return reply.code(404).send(keyNotFound);
       request.log.info({ merchantId: record.merchantId, keyId }, 'api key limits replaced');
       return toApiKeyListItem(updated);
     },
@@ -128,9 +131,8 @@ export async function apiKeyRoutes(app: FastifyInstance, deps: ApiKeyRouteDeps):
       schema: { tags, summary: "Replace the merchant's default limits and cache setting (a key's own fields win, field by field)", params: merchantIdParams, body: ref('KeyPolicyRequest') },
       config: { auth: 'either', merchantFrom: { params: 'merchant_id' } },
     },
-    async (request, reply) => {
-      const policy = policyOf(request.body ?? {});
-      if (isProblem(policy)) return reply.code(400).send(genericError('TE_03', `Invalid request: ${policy.problem}`));
+    async (request) => {
+      const policy = policyOf(request.body);
       await deps.state.configs.put(request.params.merchant_id, 'apiKeyDefaults', policy, 'upsert');
       return policyView(policy);
     },
@@ -144,11 +146,10 @@ export async function apiKeyRoutes(app: FastifyInstance, deps: ApiKeyRouteDeps):
     },
     async (request, reply) => {
       const { key_id: keyId } = request.params;
-      const record = await deps.state.apiKeys.findById(keyId);
-      if (record === undefined) return reply.code(404).send(genericError('TE_04', 'API key not found'));
-      assertOwnMerchant(request, record.merchantId);
+      const record = await ownKey(request, keyId);
+      if (record === undefined) return reply.code(404).send(keyNotFound);
       const result = await deps.auth.revokeApiKey(keyId);
-      if (result.kind !== 'ok') return reply.code(404).send(genericError('TE_04', 'API key not found'));
+      if (result.kind !== 'ok') return reply.code(404).send(keyNotFound);
       // Keys are never cached (src/adapters/cache/cached-state-store.ts): the next request on any replica reads the revocation.
       request.log.info({ merchantId: record.merchantId, keyId }, 'api key revoked');
       return toApiKeyRevoked(keyId);
