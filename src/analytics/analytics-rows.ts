@@ -64,7 +64,8 @@ export interface ApiEventRow {
 /**
  * One model call (`llm.call`): a row of `analytics_llm_calls` (schemas/clickhouse/0003_llm_calls.sql)
  * and, for a call routed in a route group, of `analytics_llm_route_calls` (0004), which alone holds
- * `route_group`, `route_approach` and `eliminated_candidates`. '' for absent strings, [] for an
+ * `route_group`, `route_approach` and `eliminated_candidates`; for a response-cache hit, of
+ * `analytics_llm_cache_hits` (0005), which alone holds `saved_cost_usd`. '' for absent strings, [] for an
  * absent list; `ttft_ms` is meaningful only where `has_ttft` is 1 (streams).
  */
 export interface LlmCallRow {
@@ -94,6 +95,10 @@ export interface LlmCallRow {
   readonly route_approach: string;
   /** `provider/model` of the group's candidates eliminated when the request was routed. */
   readonly eliminated_candidates: readonly string[];
+  /** 1 when the gateway answered from its response cache: the row is also one of `analytics_llm_cache_hits` (0005). */
+  readonly cache_hit: 0 | 1;
+  /** Hits only: the cached tokens at the registry's price (what the hit saved); 0 otherwise or when unpriced. */
+  readonly saved_cost_usd: number;
 }
 
 /** A batch for {@link AnalyticsStore.insert}: rows of every table, written together, safe to resend. */

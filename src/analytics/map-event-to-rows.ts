@@ -163,6 +163,8 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
         route_group: p.routeGroup ?? '',
         route_approach: p.routeApproach ?? '',
         eliminated_candidates: p.eliminatedCandidates ?? [],
+        cache_hit: p.cacheHit === true ? 1 : 0,
+        saved_cost_usd: p.cacheHit === true ? (p.savedCostUsd ?? 0) : 0,
       };
       return { domain: [], api: [], llm: [row] };
     }

@@ -517,7 +517,7 @@ export interface LlmLatencyRow {
   ttft_p99_ms: number | null;
 }
 /**
- * Answer of GET /analytics/llm/overview: the credential merchant's model calls in the window (each provider attempt is one call), their tokens, cost (USD, registry pricing) and error rate, in total and per provider (most calls first). Times are epoch milliseconds.
+ * Answer of GET /analytics/llm/overview: the credential merchant's model calls in the window (each provider attempt is one call), their tokens, cost (USD, registry pricing) and error rate, in total and per provider (most calls first), and how many were answered from the gateway's response cache and what that saved. Times are epoch milliseconds.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "LlmOverviewReport".
@@ -545,6 +545,22 @@ export interface LlmOverviewReport {
    */
   fallback_calls: number;
   providers: LlmProviderUsage[];
+  /**
+   * gateway answers served from the response cache (each is also one of `calls`, with cost 0)
+   */
+  cache_hits: number;
+  /**
+   * cache_hits / calls to four decimals; 0 when there are no calls
+   */
+  cache_hit_rate: number;
+  /**
+   * input + output tokens of the answers served from the cache (no provider spent them)
+   */
+  cache_tokens: number;
+  /**
+   * what those tokens would have cost at the model registry's price when each hit was served (an estimate; unpriced models count 0), rounded to a millionth of a dollar
+   */
+  cache_saved_cost_usd: number;
 }
 /**
  * Model calls of one provider in the window (an item of LlmOverviewReport.providers). cost_usd is rounded to a millionth of a dollar.

@@ -1,5 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createChdbAnalyticsStore } from '../../src/adapters/chdb/chdb-analytics-store.js';
+import { silentLogger } from '../../src/logging/logger.js';
+import * as analyticsSink from '../../workers/analytics-sink.js';
 import type { EventEnvelope } from '../../src/events/event-envelope.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../fixtures/providers/fake-http-server.js';
 import { chatCompletion, chatCompletionStream, chatError } from '../fixtures/providers/openai-wire.js';
@@ -228,4 +234,41 @@ describe('gateway response cache', () => {
     await expect(ask(apiKey, 'fail please')).rejects.toBeInstanceOf(OpenAI.InternalServerError);
     expect(provider.requests.length - before).toBeGreaterThanOrEqual(2);
   });
+});
+
+describe('gateway response cache in the analytics', () => {
+  it('shows hits, their share of calls, the tokens served from the cache and the cost saved in /analytics/llm/overview', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'sytest-cache-analytics-'));
+    const store = createChdbAnalyticsStore({ path: dataDir, database: 'switchyard_analytics' });
+    await store.migrate();
+    const app = await createTestApp({ toolkitEnv: { OPENAI_API_KEY: 'sk-upstream', OPENAI_BASE_URL: `${provider.url}/v1` }, analytics: store });
+    const sink = await analyticsSink.start({ bus: app.bus, analytics: store, logger: silentLogger, retentionDays: 30, clock: app.clock, lingerMs: 0 });
+    try {
+      const owner = (await createMerchant(app.app, 'cache-analytics-shop')).apiKey;
+      const created = await app.app.inject({ method: 'POST', url: '/api-key/create', headers: withKey(owner), payload: { merchant_id: 'cache-analytics-shop', cache: { ttl_s: 300 } } });
+      const apiKey = (created.json() as { api_key: string }).api_key;
+      const chat = (content: string) =>
+        app.app.inject({ method: 'POST', url: '/v1/chat/completions', headers: { authorization: `Bearer ${apiKey}` }, payload: { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content }] } });
+      expect((await chat('count my hits')).headers['x-cache']).toBe('MISS');
+      expect((await chat('count my hits')).headers['x-cache']).toBe('HIT');
+      expect((await chat('count my hits')).headers['x-cache']).toBe('HIT');
+      expect((await chat('another question')).headers['x-cache']).toBe('MISS');
+      await app.eventsCaughtUp();
+      await sink.caughtUp();
+      // Records are stamped with the wall clock; a window ends at the app's clock, so move it past them.
+      app.clock.set(Date.now() + 1_000);
+      const response = await app.app.inject({ method: 'GET', url: '/analytics/llm/overview?range=1h', headers: withKey(owner) });
+      expect(response.statusCode, response.body).toBe(200);
+      const overview = response.json() as Record<string, number>;
+      expect(overview).toMatchObject({ calls: 4, input_tokens: 48, output_tokens: 20, cache_hits: 2, cache_hit_rate: 0.5, cache_tokens: 34 });
+      // Two hits of gpt-4o-mini's 12 + 5 tokens, at the registry's price: what the two misses cost.
+      expect(overview['cache_saved_cost_usd']).toBeGreaterThan(0);
+      expect(overview['cache_saved_cost_usd']).toBeCloseTo(overview['cost_usd']!, 6);
+    } finally {
+      await sink.close();
+      await app.close();
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

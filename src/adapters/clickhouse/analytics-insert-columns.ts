@@ -73,8 +73,8 @@ export const apiEventColumns = withCreatedAt<ApiEventRow>({
   user_agent: 'string',
 });
 
-/** 0003 analytics_llm_calls: the call without its route-group decision (that is 0004's). */
-export const llmCallColumns = withCreatedAt<Omit<LlmCallRow, 'route_group' | 'route_approach' | 'eliminated_candidates'>>({
+/** 0003 analytics_llm_calls: the call without its route-group decision (that is 0004's) or cache hit (0005's). */
+export const llmCallColumns = withCreatedAt<Omit<LlmCallRow, 'route_group' | 'route_approach' | 'eliminated_candidates' | 'cache_hit' | 'saved_cost_usd'>>({
   event_id: 'string',
   merchant_id: 'string',
   created_at_ms: 'number',
@@ -129,6 +129,19 @@ export const llmRouteCallColumns = withCreatedAt<
   request_id: 'string',
   route_approach: 'string',
   eliminated_candidates: 'stringArray',
+});
+
+/** 0005 analytics_llm_cache_hits: a call answered from the gateway's response cache (rows with cache_hit only). */
+export const llmCacheHitColumns = withCreatedAt<Pick<LlmCallRow, 'event_id' | 'merchant_id' | 'created_at_ms' | 'provider' | 'model' | 'input_tokens' | 'output_tokens' | 'saved_cost_usd' | 'request_id'>>({
+  event_id: 'string',
+  merchant_id: 'string',
+  created_at_ms: 'number',
+  provider: 'string',
+  model: 'string',
+  input_tokens: 'number',
+  output_tokens: 'number',
+  saved_cost_usd: 'number',
+  request_id: 'string',
 });
 
 /** schema_migrations (written by the migrator). */

@@ -24,7 +24,7 @@ import { routingStatsRuleLimit, shapeRoutingStatsReport } from '../../analytics/
 import { shapeGatewayScoresReport } from '../../analytics/shape-score-reports.js';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import { systemClock, type Clock } from '../../time/clock.js';
-import { apiEventColumns, columnNames, domainEventColumns, llmCallColumns, llmRouteCallColumns } from './analytics-insert-columns.js';
+import { apiEventColumns, columnNames, domainEventColumns, llmCacheHitColumns, llmCallColumns, llmRouteCallColumns } from './analytics-insert-columns.js';
 import { bindSql, type SqlValue } from './bind-sql.js';
 import type { ClickHouseExecutor } from './clickhouse-executor.js';
 import { applyClickHouseMigrations, defaultMigrationsDir, loadClickHouseMigrations } from './clickhouse-migrator.js';
@@ -37,8 +37,8 @@ import { auditResultsSql, auditTimelineSql, auditTotalsSql } from './sql/payment
 import { dropPartitionSql, partitionsSql } from './sql/retention-sql.js';
 import { decisionSeriesSql, gatewayShareSql, scoreSeriesSql } from './sql/series-sql.js';
 import { latestSnapshotsSql } from './sql/snapshot-sql.js';
-import { llmErrorsSql, llmLatencySql, llmProvidersSql, llmTotalsSql, llmUsageSql } from './sql/llm-sql.js';
-import { num, rate, totalsOf, windowOf, type Numeric } from '../../analytics/llm-reports.js';
+import { llmCacheSql, llmErrorsSql, llmLatencySql, llmProvidersSql, llmTotalsSql, llmUsageSql } from './sql/llm-sql.js';
+import { cacheTotalsOf, num, rate, totalsOf, windowOf, type Numeric } from '../../analytics/llm-reports.js';
 import { shapeLlmRouteGroupsReport, type RouteCallFact, type RouteDecisionFact, type RouteEliminationFact } from '../../analytics/llm-route-groups-report.js';
 import { llmRouteCallsSql, llmRouteDecisionsSql, llmRouteEliminationsSql } from './sql/llm-route-groups-sql.js';
 
@@ -55,6 +55,7 @@ const domainTable = 'analytics_domain_events';
 const apiTable = 'analytics_api_events';
 const llmTable = 'analytics_llm_calls';
 const llmRouteTable = 'analytics_llm_route_calls';
+const llmCacheHitTable = 'analytics_llm_cache_hits';
 
 /** Error groups /analytics/llm/errors lists at most. */
 const llmErrorGroupLimit = 100;
@@ -131,6 +132,7 @@ export function createClickHouseAnalyticsStore(
         [apiTable, apiEventColumns, batch.api],
         [llmTable, llmCallColumns, batch.llm],
         [llmRouteTable, llmRouteCallColumns, batch.llm.filter((row) => row.route_group !== '')],
+        [llmCacheHitTable, llmCacheHitColumns, batch.llm.filter((row) => row.cache_hit === 1)],
       ] as const) {
         if (rows.length > 0) writes.push({ table: `${database}.${table}`, columns: columnNames(columns), data: await encodeInSlices(columns, rows) });
       }
@@ -198,7 +200,7 @@ export function createClickHouseAnalyticsStore(
 
     async llmOverview(query) {
       const params = filters(query);
-      const [totals, providers] = await Promise.all([read<NumericRow>(llmTotalsSql, params), read<NumericRow & { provider: string }>(llmProvidersSql, params)]);
+      const [totals, providers, cache] = await Promise.all([read<NumericRow>(llmTotalsSql, params), read<NumericRow & { provider: string }>(llmProvidersSql, params), read<NumericRow>(llmCacheSql, params)]);
       const row = totals[0];
       const sums = totalsOf(row);
       return {
@@ -209,6 +211,7 @@ export function createClickHouseAnalyticsStore(
         avg_latency_ms: Math.round(num(row?.['avg_latency_ms']) * 100) / 100,
         fallback_calls: num(row?.['fallback_calls']),
         providers: providers.map((provider) => ({ provider: provider.provider, ...totalsOf(provider) })),
+        ...cacheTotalsOf(cache[0], sums.calls),
       };
     },
 
@@ -253,7 +256,7 @@ export function createClickHouseAnalyticsStore(
 
     async dropPartitionsBefore(dayMs) {
       const cutoff = utcDayNumber(dayMs);
-      const parts = await read<{ table: string; partition: string }>(partitionsSql, { database, tables: [domainTable, apiTable, llmTable, llmRouteTable] });
+      const parts = await read<{ table: string; partition: string }>(partitionsSql, { database, tables: [domainTable, apiTable, llmTable, llmRouteTable, llmCacheHitTable] });
       let dropped = 0;
       for (const { table, partition } of parts) {
         // Only our own YYYYMMDD partitions; anything else in the table is left alone.

@@ -149,6 +149,7 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         { version: '0002', copies: 1 },
         { version: '0003', copies: 1 },
         { version: '0004', copies: 1 },
+        { version: '0005', copies: 1 },
       ]);
     });
 
@@ -190,6 +191,10 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
           { provider: 'openai', calls: 3, errors: 1, input_tokens: 200, output_tokens: 20, cost_usd: 0.000042 },
           { provider: 'anthropic', calls: 1, errors: 0, input_tokens: 1000, output_tokens: 100, cost_usd: 0.000375 },
         ],
+        cache_hits: 0,
+        cache_hit_rate: 0,
+        cache_tokens: 0,
+        cache_saved_cost_usd: 0,
       });
       const usage = await store.llmUsage(q('llm/usage'));
       expect(usage.series.map((point) => [point.provider, point.calls, point.errors])).toEqual([
@@ -205,6 +210,33 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
       });
       expect(await store.llmErrors(q('llm/errors'))).toMatchObject({ total_errors: 1, error_rate: 0.25, errors: [{ error_class: 'RateLimitError', provider: 'openai', model: 'gpt-4o-mini', count: 1 }] });
       expect((await store.llmOverview(query('llm/overview', { range: '1h' }, otherMerchantId))).calls).toBe(0);
+    });
+
+    it('reads response-cache hits in the overview: count, share of calls, tokens served and cost saved, once per event id', async () => {
+      const cacheMerchant = 'm_llm_cache';
+      const call = (n: number, at: number, payload: Partial<LlmCallV1>): EventEnvelope<'llm.call'> => ({
+        id: eventId(940 + n),
+        type: 'llm.call',
+        version: 1,
+        occurredAt: at,
+        merchantId: cacheMerchant,
+        payload: { provider: 'openai', model: 'gpt-4o-mini', operation: 'generate', surface: 'gateway', inputTokens: 100, outputTokens: 10, costUsd: 0.000021, latencyMs: 300, timeToFirstTokenMs: null, outcome: 'success', errorClass: null, fallbackHops: 0, userId: null, requestId: `c${n}`, batchId: null, jobId: null, ...payload },
+      });
+      const hit = { costUsd: 0, latencyMs: 2, cacheHit: true, savedCostUsd: 0.000021 } as const;
+      const calls = [
+        call(1, t0 + 60_000, {}),
+        call(2, t0 + 61_000, hit),
+        call(3, t0 + 62_000, { ...hit, operation: 'stream' }),
+        // Older publishers: no cacheHit at all; a hit of an unpriced model saves 0.
+        call(4, t0 + 63_000, { cacheHit: null, savedCostUsd: null }),
+        call(5, t0 + 64_000, { ...hit, provider: 'litellm', model: 'local', savedCostUsd: null }),
+      ];
+      const rows = mapEventsToAnalyticsRows(calls);
+      await store.insert(rows);
+      await store.insert(rows); // a retried batch counts once
+      const overview = await store.llmOverview(query('llm/overview', { range: '1h' }, cacheMerchant));
+      expect(overview).toMatchObject({ calls: 5, cost_usd: 0.000042, cache_hits: 3, cache_hit_rate: 0.6, cache_tokens: 330, cache_saved_cost_usd: 0.000042 });
+      expect(await store.llmOverview(query('llm/overview', { range: '1h' }, otherMerchantId))).toMatchObject({ cache_hits: 0, cache_hit_rate: 0, cache_tokens: 0, cache_saved_cost_usd: 0 });
     });
 
     it('reads route groups per candidate and bucket: calls, share, success rate and eliminations from the recorded decisions', async () => {
@@ -644,6 +676,8 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         route_group: 'escapes',
         route_approach: 'sr',
         eliminated_candidates: [hostile, '', "a'b", 'c\\d'],
+        cache_hit: 1,
+        saved_cost_usd: 0.25,
       } as const;
       await store.insert({ domain: [], api: [], llm: [row] });
       const { database, executor } = ready();
@@ -651,6 +685,8 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
       expect(calls).toEqual([{ provider: hostile, cost_usd: 0.5, latency_ms: 12.25 }]);
       const routed = await executor.query(`SELECT provider, eliminated_candidates FROM ${database}.analytics_llm_route_calls WHERE event_id = '${eventId}'`);
       expect(routed).toEqual([{ provider: hostile, eliminated_candidates: [hostile, '', "a'b", 'c\\d'] }]);
+      const hits = await executor.query(`SELECT provider, saved_cost_usd FROM ${database}.analytics_llm_cache_hits WHERE event_id = '${eventId}'`);
+      expect(hits).toEqual([{ provider: hostile, saved_cost_usd: 0.25 }]);
     });
 
     it('drops whole days before the cutoff and keeps the rest', async () => {

@@ -17,6 +17,8 @@ import { windowWhere } from './domain-filters-sql.js';
  *   llmUsageSql:     rows { bucket_ms, provider, model, calls, errors, input_tokens, output_tokens, cost_usd }, by time
  *   llmLatencySql:   rows { provider, model, calls, p50_ms, p95_ms, p99_ms, streams, ttft_p50_ms, ttft_p95_ms, ttft_p99_ms }
  *   llmErrorsSql:    rows { error_class, provider, model, count }, most first
+ *   llmCacheSql:     one row { cache_hits, cache_input_tokens, cache_output_tokens, saved_cost_usd }
+ *                    over `analytics_llm_cache_hits` (migration 0005), counted once per event id the same way
  */
 
 export const llmCalls = '{database:Identifier}.analytics_llm_calls';
@@ -67,3 +69,14 @@ WHERE outcome = 'error'
 GROUP BY error_class, provider, model
 ORDER BY count DESC, error_class, provider, model
 LIMIT {limit:UInt32}`;
+
+const llmCacheHits = '{database:Identifier}.analytics_llm_cache_hits';
+
+export const llmCacheSql = `SELECT count() AS cache_hits,
+  sum(input_tokens) AS cache_input_tokens,
+  sum(output_tokens) AS cache_output_tokens,
+  sum(saved_cost_usd) AS saved_cost_usd
+FROM (SELECT * FROM ${llmCacheHits}
+  WHERE ${windowWhere}
+  ORDER BY created_at_ms, event_id
+  LIMIT 1 BY event_id)`;
