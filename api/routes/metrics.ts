@@ -17,6 +17,7 @@ export async function metricsRoutes(app: FastifyInstance, deps: { bus: EventBus;
 
   app.get('/metrics', { schema: { tags: ['Health'], summary: 'Prometheus metrics' }, config: { auth: 'none' } }, async (_request, reply) => {
     const bus = deps.bus.health();
+    const memory = process.memoryUsage();
     const lines = [
       '# HELP switchyard_http_requests_total HTTP requests by route and status.',
       '# TYPE switchyard_http_requests_total counter',
@@ -42,6 +43,16 @@ export async function metricsRoutes(app: FastifyInstance, deps: { bus: EventBus;
       '# HELP switchyard_state_store_available 1 while the state store answers.',
       '# TYPE switchyard_state_store_available gauge',
       `switchyard_state_store_available ${deps.state.isAvailable() ? 1 : 0}`,
+      // Memory, under the names Prometheus' own Node clients use, so a soak or an alert can watch for growth.
+      '# HELP process_resident_memory_bytes Resident memory size in bytes.',
+      '# TYPE process_resident_memory_bytes gauge',
+      `process_resident_memory_bytes ${memory.rss}`,
+      '# HELP nodejs_heap_size_used_bytes V8 heap in use, in bytes.',
+      '# TYPE nodejs_heap_size_used_bytes gauge',
+      `nodejs_heap_size_used_bytes ${memory.heapUsed}`,
+      '# HELP nodejs_external_memory_bytes Memory of C++ objects bound to JavaScript (buffers), in bytes.',
+      '# TYPE nodejs_external_memory_bytes gauge',
+      `nodejs_external_memory_bytes ${memory.external}`,
     ];
     return reply.type('text/plain; version=0.0.4; charset=utf-8').send(`${lines.join('\n')}\n`);
   });

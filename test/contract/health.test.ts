@@ -73,5 +73,9 @@ describe('health routes', () => {
     expect(response.body).toContain('switchyard_http_requests_total{route="GET /health",status="200"} 2');
     expect(response.body).toMatch(/switchyard_event_spool_full 0\n/);
     expect(response.body).toMatch(/switchyard_state_store_available 1\n/);
+    const rss = Number(/process_resident_memory_bytes (\d+)\n/.exec(response.body)?.[1]);
+    const heap = Number(/nodejs_heap_size_used_bytes (\d+)\n/.exec(response.body)?.[1]);
+    expect(rss).toBeGreaterThan(heap);
+    expect(heap).toBeGreaterThan(1_000_000);
   });
 });

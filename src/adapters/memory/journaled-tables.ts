@@ -108,6 +108,16 @@ export class JournaledTables {
     }
   }
 
+  /** Drops the oldest entries (insertion order) of a table beyond `max`; not journaled, like sweeps. */
+  trimOldest(name: string, max: number): void {
+    const table = this.table(name);
+    if (table.size <= max) return;
+    for (const key of table.keys()) {
+      if (table.size <= max) break;
+      table.delete(key);
+    }
+  }
+
   /**
    * Drops every expired entry of a table whose entries have different TTLs (O(size)). Not
    * journaled: replay skips expired records anyway.

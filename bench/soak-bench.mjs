@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// Memory soak (embedded unless REDIS_URL/KAFKA_BROKERS are set): finds the decide peak with a short
+// full-speed run (or takes PEAK_RPS), then holds half of it for SOAK_SECONDS (default 300) with
+// the decide bench's request mix, sampling the service's own memory (/metrics: RSS and V8 heap
+// used) every SAMPLE_SECONDS (default 10). Prints heap and RSS at start and end and the trend
+// (least-squares slope over the samples after the first minute, MB per minute).
+// Bounded in time: PEAK_SECONDS + SOAK_SECONDS of load; loopback only.
+import autocannon from 'autocannon';
+import { json, spawnService } from './lib/spawn-service.mjs';
+
+const soakSeconds = Number(process.env.SOAK_SECONDS ?? 300);
+const sampleSeconds = Number(process.env.SAMPLE_SECONDS ?? 10);
+const peakSeconds = Number(process.env.PEAK_SECONDS ?? 10);
+const connections = Number(process.env.CONNECTIONS ?? 64);
+const adminSecret = 'bench-admin-secret-0123456789abcdef';
+
+const cards = [
+  { cardIsin: '411111', cardSwitchProvider: 'VISA', cardType: 'CREDIT' },
+  { cardIsin: '510510', cardSwitchProvider: 'MASTERCARD', cardType: 'DEBIT' },
+  { cardIsin: '378282', cardSwitchProvider: 'AMEX', cardType: 'CREDIT' },
+];
+
+const service = await spawnService({ ADMIN_SECRET: adminSecret });
+try {
+  const merchant = `soak_${Date.now()}`;
+  const created = await json(service.url, '/merchant-account/create', { merchant_id: merchant }, { 'x-admin-secret': adminSecret });
+  const auth = { 'x-api-key': created.api_key };
+  await json(service.url, '/rule/create', { merchant_id: merchant, config: { type: 'successRate', data: { defaultBucketSize: 125, defaultHedgingPercent: 5 } } }, auth);
+  let counter = 0;
+  const load = (seconds, overallRate) =>
+    autocannon({
+      url: `${service.url}/decide-gateway`,
+      method: 'POST',
+      connections,
+      duration: seconds,
+      ...(overallRate === undefined ? {} : { overallRate }),
+      headers: { 'content-type': 'application/json', ...auth },
+      requests: [
+        {
+          setupRequest: (request) => {
+            const index = counter++;
+            const body = { merchantId: merchant, eligibleGatewayList: ['stripe', 'adyen', 'checkout'], rankingAlgorithm: 'SR_BASED_ROUTING', eliminationEnabled: true, paymentInfo: { paymentId: `soak_${index}`, amount: 100, currency: 'USD', paymentType: 'ORDER_PAYMENT', paymentMethodType: 'CARD', paymentMethod: 'CREDIT', authType: 'THREE_DS', ...cards[index % 3] } };
+            return { ...request, body: JSON.stringify(body) };
+          },
+        },
+      ],
+    });
+  const memory = async () => {
+    const text = await (await fetch(`${service.url}/metrics`)).text();
+    const read = (name) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? NaN) / 1024 / 1024;
+    return { rssMb: read('process_resident_memory_bytes'), heapMb: read('nodejs_heap_size_used_bytes') };
+  };
+
+  const peak = Number(process.env.PEAK_RPS ?? 0) || (await load(peakSeconds)).requests.average;
+  const rate = Math.max(1, Math.round(peak / 2));
+  process.stderr.write(`peak ${peak.toFixed(0)} req/s; soaking at ${rate} req/s for ${soakSeconds}s…\n`);
+  const samples = [];
+  const started = Date.now();
+  const running = load(soakSeconds, rate);
+  const sampler = setInterval(() => {
+    memory().then((m) => {
+      samples.push({ t: (Date.now() - started) / 1000, ...m });
+      process.stderr.write(`  t=${Math.round((Date.now() - started) / 1000)}s rss ${m.rssMb.toFixed(1)} MB heap ${m.heapMb.toFixed(1)} MB\n`);
+    }, () => undefined);
+  }, sampleSeconds * 1000);
+  const result = await running;
+  clearInterval(sampler);
+  const end = await memory();
+  samples.push({ t: (Date.now() - started) / 1000, ...end });
+
+  /** Least-squares slope of `key` over the samples after the first minute, in MB per minute. */
+  const slope = (key) => {
+    const points = samples.filter((s) => s.t >= Math.min(60, soakSeconds / 3));
+    if (points.length < 2) return NaN;
+    const n = points.length;
+    const mt = points.reduce((a, p) => a + p.t, 0) / n;
+    const mv = points.reduce((a, p) => a + p[key], 0) / n;
+    const num = points.reduce((a, p) => a + (p.t - mt) * (p[key] - mv), 0);
+    const den = points.reduce((a, p) => a + (p.t - mt) ** 2, 0);
+    return (num / den) * 60;
+  };
+  const first = samples[0];
+  console.log(`soak: ${soakSeconds}s at ${rate} req/s (half the ${peak.toFixed(0)} req/s peak), ${result.requests.total} requests, ${result.errors + result.non2xx} errors/non-2xx, p99 ${result.latency.p99} ms`);
+  console.log(`heap used: ${first?.heapMb.toFixed(1)} MB at start, ${end.heapMb.toFixed(1)} MB at end; trend ${slope('heapMb').toFixed(2)} MB/min after the first minute`);
+  console.log(`rss: ${first?.rssMb.toFixed(1)} MB at start, ${end.rssMb.toFixed(1)} MB at end; trend ${slope('rssMb').toFixed(2)} MB/min after the first minute`);
+  console.log(JSON.stringify({ benchmark: 'soak', seconds: soakSeconds, rate, requests: result.requests.total, errors: result.errors + result.non2xx, p99_ms: result.latency.p99, heap_start_mb: first?.heapMb, heap_end_mb: end.heapMb, heap_trend_mb_per_min: slope('heapMb'), rss_start_mb: first?.rssMb, rss_end_mb: end.rssMb, rss_trend_mb_per_min: slope('rssMb') }));
+} finally {
+  await service.stop();
+}
