@@ -135,13 +135,13 @@ function streamHeaders(request: FastifyRequest): Record<string, string> {
  * Answers from the response cache: the plain body, or the whole stream at once (the client cannot
  * tell it from a fresh stream but for its speed), and records the hit. No provider, no routing.
  */
-async function replayHitOf(
+function replayHitOf(
   responseCache: GatewayResponseCache,
   request: FastifyRequest<{ Body: OpenAiChatRequest }>,
   reply: FastifyReply,
   answer: CachedCompletion,
   at: { readonly id: string; readonly created: number; readonly started: number },
-): Promise<unknown> {
+): unknown {
   const headers = { 'x-switchyard-provider': answer.provider, 'x-switchyard-model': answer.model, 'x-cache': 'HIT' };
   const streamed = request.body.stream === true;
   if (!streamed) {
@@ -155,7 +155,7 @@ async function replayHitOf(
   const chunks = replayedChunks(at.id, at.created, answer, request.body.stream_options?.include_usage === true);
   raw.end(`${chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('')}data: [DONE]\n\n`);
   responseCache.recordHit(request, answer, performance.now() - at.started, true);
-  return reply;
+  return reply; // hijacked: fastify sends nothing more
 }
 
 /** OpenAI's `encoding_format: base64`: the vector's little-endian float32 bytes, base64-encoded. */
@@ -192,6 +192,8 @@ function abortWhenClientLeaves(reply: FastifyReply): { readonly signal: AbortSig
  * The OpenAI-compatible gateway: `/v1/chat/completions` (plain and streamed), `/v1/embeddings` and `/v1/models`, with
  * OpenAI's shapes, so the official clients work by changing their base URL. API keys come as
  * `Authorization: Bearer DE_…`; every call is recorded for the key's merchant (surface `gateway`).
+ * Chat answers of keys with a cache setting are served from, and stored in, the response cache
+ * (api/gateway-response-cache.ts) before any routing.
  */
 export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGatewayDeps): Promise<void> {
   const now = deps.now ?? (() => new Date());
@@ -352,7 +354,7 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
     {
       schema: {
         tags,
-        summary: 'OpenAI chat completions (plain, or streamed with stream_options.include_usage), routed to the provider `model` names',
+        summary: 'OpenAI chat completions (plain, or streamed with stream_options.include_usage), routed to the provider `model` names; answered from the response cache for a key with one (x-cache: HIT | MISS | BYPASS, Cache-Control no-cache / no-store)',
         body: ref('ChatCompletionRequest'),
       },
       config: limitedChat,
