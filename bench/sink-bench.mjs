@@ -16,7 +16,7 @@ import { createClient } from '@clickhouse/client';
 import { Kafka, logLevel } from 'kafkajs';
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -167,6 +167,15 @@ function spawnSink(pass) {
   });
   return {
     exited,
+    /** CPU seconds (user + system) the worker process has used so far (Linux /proc; undefined elsewhere). */
+    cpuSeconds() {
+      try {
+        const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+      } catch {
+        return undefined;
+      }
+    },
     errors: () => errors,
     stderr: stderrLines,
     async stop() {
@@ -197,6 +206,7 @@ async function drainPass(pass) {
     else await sleep(100);
   }
   const drainedAt = performance.now();
+  const cpuSeconds = sink.cpuSeconds();
   const exit = await sink.stop();
   const steadyMs = first === undefined ? drainedAt - spawned : drainedAt - first.at;
   return {
@@ -206,6 +216,8 @@ async function drainPass(pass) {
     // From the first commit seen to the last: the sink's rate without process start, migration and group join.
     eventsPerSecond: first === undefined || first.count >= total ? total / ((drainedAt - spawned) / 1000) : (total - first.count) / (steadyMs / 1000),
     endToEndPerSecond: total / ((drainedAt - spawned) / 1000),
+    // Less sensitive to other load on a shared machine than the rates: the worker's own CPU per event.
+    workerCpuMicrosPerEvent: cpuSeconds === undefined ? undefined : (cpuSeconds * 1e6) / total,
     sinkErrors: sink.errors(),
     exit,
   };
@@ -272,7 +284,7 @@ try {
   console.log(`analytics-sink into ${engine}: ${total} decision events, ${partitions} partitions, fill ${fmt(total / (fillMs / 1000))} events/s`);
   for (const result of results) {
     console.log(
-      `  ${result.pass.padEnd(10)} ${fmt(result.eventsPerSecond).padStart(7)} events/s (drain rate)  ${fmt(result.endToEndPerSecond).padStart(7)} events/s incl. start  ${fmt(result.totalSeconds, 1)} s  rows raw ${result.rows.raw} FINAL ${result.rows.final} ids ${result.rows.ids}  sink errors ${result.sinkErrors}`,
+      `  ${result.pass.padEnd(10)} ${fmt(result.eventsPerSecond).padStart(7)} events/s (drain rate)  ${fmt(result.endToEndPerSecond).padStart(7)} events/s incl. start  ${fmt(result.totalSeconds, 1)} s  worker CPU ${fmt(result.workerCpuMicrosPerEvent ?? NaN, 1)} µs/event  rows raw ${result.rows.raw} FINAL ${result.rows.final} ids ${result.rows.ids}  sink errors ${result.sinkErrors}`,
     );
   }
   console.log(`  exactly once (FINAL rows == distinct ids == ${total} after every pass): ${exactlyOnce ? 'yes' : 'NO'}`);
