@@ -45,3 +45,25 @@ describe('memory state store persistence', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe('memory state store bounds', () => {
+  it('keeps at most maxDecisionContexts decision contexts, dropping the oldest first', async () => {
+    const store = createMemoryStateStore({ dataDir: undefined, logger: silentLogger, maxDecisionContexts: 3 });
+    const context = (paymentId: string) => ({
+      merchantId: 'm1',
+      paymentId,
+      decidedAt: 1,
+      decisionEventId: `e-${paymentId}`,
+      windowDimension: null,
+      eliminationDimension: 'd',
+      eliminationEnabled: true,
+      routingApproach: 'SR_SELECTION_V3_ROUTING',
+      orderType: 'ORDER_PAYMENT',
+      payment: { paymentMethodType: 'CARD', paymentMethod: 'CREDIT', currency: 'USD' },
+    });
+    for (const paymentId of ['p1', 'p2', 'p3', 'p4']) await store.scores.putDecisionContext(context(paymentId) as never, 1800);
+    expect(await store.scores.getDecisionContext('m1', 'p1')).toBeUndefined();
+    for (const paymentId of ['p2', 'p3', 'p4']) expect(await store.scores.getDecisionContext('m1', paymentId)).toMatchObject({ paymentId });
+    await store.close();
+  });
+});

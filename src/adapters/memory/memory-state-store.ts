@@ -34,7 +34,14 @@ export interface MemoryStateStoreOptions {
   readonly clock?: Clock;
   /** Bounds of the gateway's response cache (entries, bytes); default {@link defaultResponseCacheBounds}. */
   readonly responseCache?: { readonly maxEntries?: number; readonly maxBytes?: number };
+  /**
+   * Decision contexts kept for feedback at most (default 500,000, about 0.5 GB of heap): the TTL alone
+   * would let 30 minutes of decisions pile up in process memory at any rate.
+   */
+  readonly maxDecisionContexts?: number;
 }
+
+export const defaultMaxDecisionContexts = 500_000;
 
 /** Outcomes newest first, trimmed to the bucket size of the last write. */
 type Window = Outcome[];
@@ -49,6 +56,7 @@ const sweepIntervalMs = 60_000; // 1 min: bounds memory held by expired decision
  */
 export function createMemoryStateStore(options: MemoryStateStoreOptions): StateStore {
   const clock = options.clock ?? systemClock;
+  const maxDecisionContexts = options.maxDecisionContexts ?? defaultMaxDecisionContexts;
   const db = new JournaledTables({ dir: options.dataDir, durableTables, now: () => clock.now(), logger: options.logger });
   const listeners = new Set<(key: string) => void>();
   const sweeper = setInterval(() => {
@@ -132,6 +140,9 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
     },
     async putDecisionContext(context, ttlSeconds) {
       db.set('decisions', `${context.merchantId}\u0000${context.paymentId}`, context, ttlSeconds * 1000);
+      // Bounded memory under sustained load: past the bound the oldest context goes first (its
+      // feedback would then find no decision, as after the TTL).
+      db.trimOldest('decisions', maxDecisionContexts);
     },
     async getDecisionContext(merchantId, paymentId) {
       return db.get<DecisionContext>('decisions', `${merchantId}\u0000${paymentId}`);
