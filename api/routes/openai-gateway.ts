@@ -8,7 +8,8 @@ import type { DynamicModelRegistry } from '../../src/generation/models/dynamic-m
 import type { NeuroLink } from '../../src/toolkit/neurolink.js';
 import type { EmbeddingRequest, RouteGroup as RouteGroupBody } from '../../src/generated/schema-types.js';
 import type { CallAttribution, LlmCallRecorder } from '../../src/generation/llm-call-record.js';
-import { candidateWindowKey, rankCandidates, routeAttribution, routeGroupNamePattern, routeGroupProblems, toRouteGroup, type Ranking, type RouteGroup } from '../../src/generation/gateway/route-group.js';
+import { applyRouteRules, estimatePromptTokens } from '../../src/generation/gateway/route-rules.js';
+import { candidateLatencyWindowKey, candidateWindowKey, learnsLatency, rankCandidates, routeAttribution, routeGroupNamePattern, routeGroupProblems, toRouteGroup, type Ranking, type RouteGroup } from '../../src/generation/gateway/route-group.js';
 import { averagePrice } from '../../src/generation/models/model-config.js';
 import type { StateStore } from '../../src/ports/state-store.js';
 import type { RandomSource } from '../../src/routing/random-source.js';
@@ -205,12 +206,24 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
   const groupsOf = async (merchantId: string): Promise<readonly RouteGroup[]> => (await deps.state.configs.get(merchantId, 'llmRouteGroups')) ?? [];
 
   /** A merchant's route group of that name wins; else `provider/model` or a registry name. */
-  async function routeOf(merchantId: string, model: string): Promise<Route> {
-    const group = (await groupsOf(merchantId)).find((candidate) => candidate.name === model);
-    if (group !== undefined) {
-      const keys = group.candidates.map((candidate) => candidateWindowKey(merchantId, group.name, candidate.provider, candidate.model));
-      const windows = await deps.state.scores.readWindows(keys, group.bucketSize);
-      return { kind: 'group', group, ranking: rankCandidates(group, windows, deps.random) };
+  /**
+   * A merchant's route group of that name wins: its rules narrow the candidates for this prompt,
+   * then they are ranked (success rate, and latency and cost when the group weighs them). Else
+   * `provider/model` or a registry name.
+   */
+  async function routeOf(merchantId: string, model: string, prompt: unknown): Promise<Route> {
+    const stored = (await groupsOf(merchantId)).find((candidate) => candidate.name === model);
+    if (stored !== undefined) {
+      const ruled = applyRouteRules(stored, { promptTokens: estimatePromptTokens(JSON.stringify(prompt)) }, (provider, candidateModel) => deps.models.getModelConfig(candidateModel, provider)?.contextWindow);
+      if (ruled.kind === 'refused') throw new UnsupportedChatRequest(`No candidate of route group "${stored.name}" may serve this request under its rule "${ruled.rule}"`, 'model');
+      const group: RouteGroup = { ...stored, candidates: ruled.candidates };
+      const keyOf = (window: typeof candidateWindowKey) => group.candidates.map((candidate) => window(merchantId, group.name, candidate.provider, candidate.model));
+      const [windows, latencyWindows] = await Promise.all([
+        deps.state.scores.readWindows(keyOf(candidateWindowKey), group.bucketSize),
+        learnsLatency(group) ? deps.state.scores.readWindows(keyOf(candidateLatencyWindowKey), group.bucketSize) : undefined,
+      ]);
+      const prices = (group.objectives?.costWeight ?? 0) > 0 ? group.candidates.map((candidate) => factsOf(candidate.provider, candidate.model)?.averagePrice) : undefined;
+      return { kind: 'group', group, ranking: rankCandidates(group, windows, deps.random, { ...(latencyWindows !== undefined ? { latencyWindows } : {}), ...(prices !== undefined ? { prices } : {}) }) };
     }
     const target = resolveGatewayModel(model, deps.models);
     if (target === undefined) throw new SwitchyardError('SY_MODEL_NOT_FOUND', { message: `The model \`${model}\` does not exist: use provider/model, a registry alias (GET /v1/models) or a route group (GET /v1/route-groups)` });
@@ -319,7 +332,7 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
     async (request, reply) => {
       const body = request.body;
       const merchantId = credentialMerchantOf(request);
-      const route = await routeOf(merchantId, body.model);
+      const route = await routeOf(merchantId, body.model, body.input);
       const controller = abortWhenClientLeaves(reply);
       const options = {
         input: body.input as string | string[],
@@ -370,7 +383,7 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
       if (hit !== undefined) return replayHitOf(responseCache, request, reply, hit, { id, created, started });
       const cacheHeaders = plan === undefined ? {} : { 'x-cache': cacheStatusOf(plan, false) };
 
-      const route = await routeOf(merchantId, body.model);
+      const route = await routeOf(merchantId, body.model, body.messages);
       const controller = abortWhenClientLeaves(reply);
       const options = {
         ...toGenerateOptions(body),

@@ -3464,6 +3464,43 @@ export interface RouteGroup {
    * Candidates tried within one request on retryable failures; default 3.
    */
   maxHops?: number;
+  /**
+   * Restrictions applied before ranking, in order: each narrows the candidates a request may use when its condition holds (no condition: always). A request no candidate satisfies is refused (400 naming the rule), never sent elsewhere. At most 10 rules (checked on write).
+   */
+  rules?: {
+    name: string;
+    /**
+     * Condition: the request's prompt is estimated at this many tokens or more (4 characters a token).
+     */
+    promptTokensAtLeast?: number;
+    /**
+     * Only candidates of these provider kinds (a merchant's data staying with given providers).
+     *
+     * @minItems 1
+     */
+    onlyProviders?: [string, ...string[]];
+    /**
+     * Only candidates whose context window (model registry) holds at least this many tokens; a model the registry does not know does not qualify.
+     */
+    minContextWindow?: number;
+  }[];
+  /**
+   * Multi-objective ranking, like the payment side's cost-aware step: success rate first (both weights 0, the default); a weight subtracts that share of the candidate's latency or cost penalty from its score.
+   */
+  objectives?: {
+    /**
+     * Weight of slowness: 1 − the share of the candidate's recent successful calls answered within latencyTargetMs (learned like its success rate).
+     */
+    latencyWeight?: number;
+    /**
+     * Weight of price: the candidate's average registry price over the dearest candidate's (unknown price counts as the dearest).
+     */
+    costWeight?: number;
+    /**
+     * A successful call within this many ms counts as fast; default 2000.
+     */
+    latencyTargetMs?: number;
+  };
 }
 /**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema

@@ -4,6 +4,7 @@ import { applyVolumeHedging } from '../../routing/hedging.js';
 import type { RandomSource } from '../../routing/random-source.js';
 import { scoreFromWindow } from '../../routing/score-from-window.js';
 import { normalizeProviderName, type ProviderName } from '../provider-name.js';
+import { routeRuleProblems, toRouteRules, type RouteRule } from './route-rules.js';
 
 /** A stored route group: its body, with its name and every default filled in. */
 export interface RouteGroup {
@@ -15,6 +16,30 @@ export interface RouteGroup {
   readonly eliminationThreshold: number;
   readonly explorePercent: number;
   readonly maxHops: number;
+  /** Restrictions before ranking (absent in groups stored before rules existed: none). */
+  readonly rules?: readonly RouteRule[];
+  /** Multi-objective weights (absent: success rate only). */
+  readonly objectives?: Objectives;
+}
+
+/** How much latency and cost take from a candidate's success-rate score (0: nothing, the default). */
+export interface Objectives {
+  readonly latencyWeight: number;
+  readonly costWeight: number;
+  /** A successful call within this many ms counts as fast. */
+  readonly latencyTargetMs: number;
+}
+
+export const defaultLatencyTargetMs = 2000;
+
+/** True when latency enters the ranking, so each call's speed is learned too. */
+export function learnsLatency(group: RouteGroup): boolean {
+  return (group.objectives?.latencyWeight ?? 0) > 0;
+}
+
+/** The window of a candidate's speed: 1 for a successful call within the group's target, 0 for a slower one. */
+export function candidateLatencyWindowKey(merchantId: string, group: string, provider: string, model: string): string {
+  return `${candidateWindowKey(merchantId, group, provider, model)}:fast`;
 }
 
 export const routeGroupNamePattern = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
@@ -33,6 +58,7 @@ export interface CandidateFacts {
 export function routeGroupProblems(body: RouteGroupBody, factsOf: (provider: string, model: string) => CandidateFacts | undefined): string[] {
   const problems: string[] = [];
   const seen = new Set<string>();
+  problems.push(...routeRuleProblems(body.rules));
   body.candidates.forEach((candidate, index) => {
     const provider = normalizeProviderName(candidate.provider);
     if (provider === undefined || provider === 'auto') problems.push(`candidates[${index}].provider names no provider kind: "${candidate.provider}"`);
@@ -58,6 +84,10 @@ export function toRouteGroup(name: string, body: RouteGroupBody): RouteGroup {
     eliminationThreshold: body.eliminationThreshold ?? 0.5,
     explorePercent: body.explorePercent ?? 5,
     maxHops: body.maxHops ?? 3,
+    ...(body.rules !== undefined && body.rules.length > 0 ? { rules: toRouteRules(body.rules) } : {}),
+    ...(body.objectives !== undefined
+      ? { objectives: { latencyWeight: body.objectives.latencyWeight ?? 0, costWeight: body.objectives.costWeight ?? 0, latencyTargetMs: body.objectives.latencyTargetMs ?? defaultLatencyTargetMs } }
+      : {}),
   };
 }
 
@@ -94,6 +124,31 @@ export function routeAttribution(group: RouteGroup, ranking: Ranking): { readonl
   return { routeGroup: group.name, routeApproach: ranking.approach, eliminatedCandidates: ranking.eliminated };
 }
 
+/** What the multi-objective step reads besides success: each candidate's speed window and price, in group order. */
+export interface RankingSignals {
+  readonly latencyWindows?: readonly (WindowRead | undefined)[];
+  /** Average registry price (USD per 1K tokens); undefined where the registry does not price it. */
+  readonly prices?: readonly (number | undefined)[];
+}
+
+/**
+ * Each candidate's multi-objective penalty: latencyWeight × (1 − its fast share; no history ⇒ fast)
+ * plus costWeight × its price over the dearest candidate's (an unpriced one counts as the dearest).
+ * 0 for every candidate when the group has no objectives, so success rate alone ranks.
+ */
+function objectivePenalties(group: RouteGroup, signals: RankingSignals): number[] {
+  const objectives = group.objectives;
+  if (objectives === undefined || (objectives.latencyWeight === 0 && objectives.costWeight === 0)) return group.candidates.map(() => 0);
+  const known = (signals.prices ?? []).filter((price): price is number => price !== undefined);
+  const dearest = known.length === 0 ? 0 : Math.max(...known);
+  return group.candidates.map((_, index) => {
+    const slowness = 1 - scoreFromWindow(signals.latencyWindows?.[index]);
+    const price = signals.prices?.[index];
+    const relativeCost = dearest === 0 ? 0 : price === undefined ? 1 : price / dearest;
+    return objectives.latencyWeight * slowness + objectives.costWeight * relativeCost;
+  });
+}
+
 /** Divisor of an eliminated candidate's score (the payment side demotes the same way, §3.5). */
 const eliminationDivisor = 10;
 
@@ -103,10 +158,11 @@ const eliminationDivisor = 10;
  * demoted or lower-ranked candidate keeps being tried and can come back; ties by weight, then order.
  * The result is the failover order of one request, cut to `maxHops`.
  */
-export function rankCandidates(group: RouteGroup, windows: readonly (WindowRead | undefined)[], random: RandomSource): Ranking {
+export function rankCandidates(group: RouteGroup, windows: readonly (WindowRead | undefined)[], random: RandomSource, signals: RankingSignals = {}): Ranking {
   const rates = group.candidates.map((_, index) => scoreFromWindow(windows[index]));
   const eliminated = rates.map((rate) => rate < group.eliminationThreshold);
-  const scores = rates.map((rate, index) => (eliminated[index] === true ? rate / eliminationDivisor : rate));
+  const penalties = objectivePenalties(group, signals);
+  const scores = rates.map((rate, index) => (eliminated[index] === true ? rate / eliminationDivisor : rate) - (penalties[index] ?? 0));
   const explored = applyVolumeHedging(scores, group.explorePercent, random);
   const order = group.candidates
     .map((candidate, index) => ({ candidate, index, score: scores[index] as number }))
