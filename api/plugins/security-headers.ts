@@ -1,4 +1,5 @@
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, RouteOptions } from 'fastify';
+import type { OutgoingHttpHeaders } from 'node:http';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -74,8 +75,20 @@ function headersFor(policy: string | false | undefined): Readonly<Record<string,
  * itself wins, which is how the dashboard sends its own CSP and cache rules.
  *
  * @remarks Streams that take over the socket (`reply.hijack()`, the SSE routes) write their own
- * head and do not get these; they answer `text/event-stream`, which browsers never render.
+ * head: they build it with {@link hijackedHead}, so they get these too.
  */
+/**
+ * The head of a response a route writes itself after `reply.hijack()` (SSE streams): its own
+ * headers, then what the hooks already set on the reply (these security headers, CORS, the
+ * request id), which win, so a stream is as locked down as any JSON answer (`no-store` included).
+ */
+export function hijackedHead(reply: FastifyReply, own: Readonly<Record<string, string | undefined>>): OutgoingHttpHeaders {
+  const set: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(own)) if (value !== undefined) set[name] = value;
+  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) set[name] = value;
+  return set;
+}
+
 export function registerSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onRoute', (route: RouteOptions) => {
     const config = route.config ?? {};

@@ -1,6 +1,7 @@
 import { reservationUsd } from '../../src/governance/reservation.js';
 import { DEFAULT_MAX_TOKENS } from '../../src/generation/normalize-options.js';
 import { callAttributionOf } from '../wire/call-attribution.js';
+import { hijackedHead } from '../plugins/security-headers.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GenerateRequest } from '../../src/generated/schema-types.js';
 import { InvalidRequestError } from '../../src/generation/errors/provider-errors.js';
@@ -139,13 +140,15 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationRou
       const plain = (request.headers.accept ?? '').includes('text/plain') && !(request.headers.accept ?? '').includes('text/event-stream');
       reply.hijack();
       const raw = reply.raw;
-      raw.writeHead(200, {
-        'content-type': plain ? 'text/plain; charset=utf-8' : 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache',
-        connection: 'keep-alive',
-        'x-request-id': request.id,
-        'x-accel-buffering': 'no',
-      });
+      raw.writeHead(
+        200,
+        hijackedHead(reply, {
+          'content-type': plain ? 'text/plain; charset=utf-8' : 'text/event-stream; charset=utf-8',
+          connection: 'keep-alive',
+          'x-request-id': String(request.id),
+          'x-accel-buffering': 'no',
+        }),
+      );
       const { streamId } = streamed.metadata;
       if (!plain) raw.write(sseEvent('data', { type: 'start', streamId, provider: streamed.provider, model: streamed.model }));
       try {

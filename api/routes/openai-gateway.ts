@@ -16,6 +16,7 @@ import type { RandomSource } from '../../src/routing/random-source.js';
 import { ref } from '../http-schemas.js';
 import { credentialMerchantOf } from '../plugins/authentication.js';
 import { callAttributionOf } from '../wire/call-attribution.js';
+import { hijackedHead } from '../plugins/security-headers.js';
 import { reservationUsd, type TokenPrice } from '../../src/governance/reservation.js';
 import { DEFAULT_MAX_TOKENS } from '../../src/generation/normalize-options.js';
 import { describeValidationError } from '../wire/describe-validation-error.js';
@@ -129,7 +130,7 @@ function decisionHeaders(route: Route, provider: string, model: string, hops: nu
 
 /** Headers of every SSE answer. */
 function streamHeaders(request: FastifyRequest): Record<string, string> {
-  return { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-request-id': String(request.id) };
+  return { 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive', 'x-request-id': String(request.id) };
 }
 
 /**
@@ -152,7 +153,7 @@ function replayHitOf(
   }
   reply.hijack();
   const raw = reply.raw;
-  raw.writeHead(200, { ...streamHeaders(request), ...headers });
+  raw.writeHead(200, hijackedHead(reply, { ...streamHeaders(request), ...headers }));
   const chunks = replayedChunks(at.id, at.created, answer, request.body.stream_options?.include_usage === true);
   raw.end(`${chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('')}data: [DONE]\n\n`);
   responseCache.recordHit(request, answer, performance.now() - at.started, true);
@@ -407,11 +408,14 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
       const streamed = route.kind === 'direct' ? await deps.toolkit.stream(options) : await deps.toolkit.streamAcross(route.ranking.candidates, options);
       reply.hijack();
       const raw = reply.raw;
-      raw.writeHead(200, {
-        ...streamHeaders(request),
-        ...decisionHeaders(route, streamed.provider, streamed.model, streamed.metadata.fallback === true ? 1 : 0),
-        ...cacheHeaders,
-      });
+      raw.writeHead(
+        200,
+        hijackedHead(reply, {
+          ...streamHeaders(request),
+          ...decisionHeaders(route, streamed.provider, streamed.model, streamed.metadata.fallback === true ? 1 : 0),
+          ...cacheHeaders,
+        }),
+      );
       const make = chunkMaker(id, created, streamed.model);
       const send = (data: unknown) => raw.write(`data: ${JSON.stringify(data)}\n\n`);
       try {

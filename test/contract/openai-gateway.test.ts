@@ -74,6 +74,20 @@ describe('OpenAI-compatible gateway', () => {
     expect(usage).toEqual({ prompt_tokens: 8, completion_tokens: 3, total_tokens: 11 });
   });
 
+  it('sends the security headers on a stream too (it writes its own head)', async () => {
+    const response = await fetch(`${baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${(client as unknown as { apiKey: string }).apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'stream please' }], stream: true }),
+    });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+    expect(await response.text()).toContain('data: [DONE]');
+  });
+
   it('answers a json_schema response_format with the JSON object as content', async () => {
     const completion = await client.chat.completions.create({
       model: 'openai/gpt-4o-mini',
