@@ -80,7 +80,7 @@ export interface MerchantConfigs {
   /** Per-gateway capabilities for the legacy /decision_gateway filter chain, in configuration order. */
   gatewayCapabilities: readonly GatewayCapability[];
   /** The OpenAI-compatible gateway's route groups, by name (learning router). */
-  llmRouteGroups: readonly import('../generation/gateway/route-group.js').RouteGroup[];
+  llmRouteGroups: readonly import('../generation/gateway/route-group-types.js').RouteGroup[];
   /** Limits and cache setting of the merchant's keys that set none of their own (issue 14). */
   apiKeyDefaults: KeyPolicy;
 }

@@ -4,31 +4,10 @@ import { applyVolumeHedging } from '../../routing/hedging.js';
 import type { RandomSource } from '../../routing/random-source.js';
 import { scoreFromWindow } from '../../routing/score-from-window.js';
 import { normalizeProviderName, type ProviderName } from '../provider-name.js';
-import { routeRuleProblems, toRouteRules, type RouteRule } from './route-rules.js';
+import { routeRuleProblems, toRouteRules } from './route-rules.js';
+import type { RouteGroup } from './route-group-types.js';
 
-/** A stored route group: its body, with its name and every default filled in. */
-export interface RouteGroup {
-  readonly name: string;
-  readonly candidates: readonly { readonly provider: ProviderName; readonly model: string; readonly weight: number }[];
-  readonly capability?: string;
-  readonly maxPrice?: number;
-  readonly bucketSize: number;
-  readonly eliminationThreshold: number;
-  readonly explorePercent: number;
-  readonly maxHops: number;
-  /** Restrictions before ranking (absent in groups stored before rules existed: none). */
-  readonly rules?: readonly RouteRule[];
-  /** Multi-objective weights (absent: success rate only). */
-  readonly objectives?: Objectives;
-}
-
-/** How much latency and cost take from a candidate's success-rate score (0: nothing, the default). */
-export interface Objectives {
-  readonly latencyWeight: number;
-  readonly costWeight: number;
-  /** A successful call within this many ms counts as fast. */
-  readonly latencyTargetMs: number;
-}
+export type { Objectives, RouteGroup } from './route-group-types.js';
 
 export const defaultLatencyTargetMs = 2000;
 

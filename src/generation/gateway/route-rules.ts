@@ -1,19 +1,7 @@
 import { normalizeProviderName, type ProviderName } from '../provider-name.js';
-import type { RouteGroup } from './route-group.js';
+import type { RouteGroup, RouteRule } from './route-group-types.js';
 
-/**
- * A route group's restriction: when its condition holds (no condition: always), only candidates
- * that pass every one of its checks may serve the request.
- */
-export interface RouteRule {
-  readonly name: string;
-  /** Condition: the prompt is estimated at this many tokens or more. */
-  readonly promptTokensAtLeast?: number;
-  /** Only these provider kinds (a merchant's data staying with given providers). */
-  readonly onlyProviders?: readonly ProviderName[];
-  /** Only models whose registry context window holds this many tokens (an unknown model does not). */
-  readonly minContextWindow?: number;
-}
+export type { RouteRule } from './route-group-types.js';
 
 export const maxRouteRules = 10;
 

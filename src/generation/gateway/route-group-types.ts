@@ -1,0 +1,45 @@
+import type { ProviderName } from '../provider-name.js';
+
+/*
+ * The stored shape of a route group, apart from the code that reads it: the ports (merchant
+ * configs) and the gateway code both depend on this module, and it depends on nothing of theirs.
+ */
+
+/** A stored route group: its body, with its name and every default filled in. */
+export interface RouteGroup {
+  readonly name: string;
+  readonly candidates: readonly { readonly provider: ProviderName; readonly model: string; readonly weight: number }[];
+  readonly capability?: string;
+  readonly maxPrice?: number;
+  readonly bucketSize: number;
+  readonly eliminationThreshold: number;
+  readonly explorePercent: number;
+  readonly maxHops: number;
+  /** Restrictions before ranking (absent in groups stored before rules existed: none). */
+  readonly rules?: readonly RouteRule[];
+  /** Multi-objective weights (absent: success rate only). */
+  readonly objectives?: Objectives;
+}
+
+/** How much latency and cost take from a candidate's success-rate score (0: nothing, the default). */
+export interface Objectives {
+  readonly latencyWeight: number;
+  readonly costWeight: number;
+  /** A successful call within this many ms counts as fast. */
+  readonly latencyTargetMs: number;
+}
+
+/**
+ * A route group's restriction: when its condition holds (no condition: always), only candidates
+ * that pass every one of its checks may serve the request.
+ */
+export interface RouteRule {
+  readonly name: string;
+  /** Condition: the prompt is estimated at this many tokens or more. */
+  readonly promptTokensAtLeast?: number;
+  /** Only these provider kinds (a merchant's data staying with given providers). */
+  readonly onlyProviders?: readonly ProviderName[];
+  /** Only models whose registry context window holds this many tokens (an unknown model does not). */
+  readonly minContextWindow?: number;
+}
+
