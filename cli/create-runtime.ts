@@ -52,6 +52,7 @@ export async function createRuntime(config: Config, logger: PinoLogger, needs: R
           dataDir: join(config.dataDir, 'state'),
           logger: logger.child({ component: 'state' }),
           clock,
+          ...(config.maxDecisionContexts !== undefined ? { maxDecisionContexts: config.maxDecisionContexts } : {}),
           responseCache: {
             ...(config.responseCacheMaxEntries !== undefined ? { maxEntries: config.responseCacheMaxEntries } : {}),
             ...(config.responseCacheMaxBytes !== undefined ? { maxBytes: config.responseCacheMaxBytes } : {}),

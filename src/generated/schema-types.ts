@@ -118,6 +118,10 @@ export interface SwitchyardConfig {
    * how long a running job stays locked to a worker that stopped answering; after it another worker takes the job over
    */
   jobLockMs: number;
+  /**
+   * embedded mode: decision contexts kept in memory for score feedback at most (oldest dropped first, besides their 30-minute TTL); unset: 500000, about 0.5 GB of heap (src/adapters/memory/memory-state-store.ts). Distributed mode keeps them in Redis with the TTL
+   */
+  maxDecisionContexts?: number;
 }
 /**
  * One HTTP call on a decision route (decide, feedback, rule config, merchant account). Bodies are not kept: they may hold card data.
