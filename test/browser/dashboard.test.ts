@@ -256,13 +256,14 @@ describe('the dashboard', () => {
 
   it('streams a completion in the playground, and LLM usage charts the call', async () => {
     await go('playground');
-    await page.getByLabel('Provider', { exact: true }).selectOption('openai');
-    await page.getByLabel("Model (empty: the provider's default)").fill('gpt-4o-mini');
+    await page.getByLabel('Model (provider/model, a registry name or a route group)').fill('openai/gpt-4o-mini');
     await page.getByRole('textbox', { name: 'Prompt', exact: true }).fill('What does Switchyard do?');
     await page.getByRole('button', { name: 'Stream' }).click();
     await page.getByText('Complete.').waitFor();
     expect(await page.getByTestId('stream-output').textContent()).toBe(streamedDeltas.join(''));
     expect(await page.getByTestId('stream-model').textContent()).toContain('gpt-4o-mini');
+    // Through the OpenAI-compatible gateway: its decision headers are shown.
+    expect(await page.getByTestId('stream-routing').textContent()).toContain('explicit');
     const upstream = harness.provider.requests.at(-1)?.body as { stream?: boolean; messages: { content: unknown }[] };
     expect(upstream.stream).toBe(true);
     expect(JSON.stringify(upstream.messages)).toContain('What does Switchyard do?');

@@ -1,5 +1,13 @@
 import type { HttpClient } from './http-client';
-import type { Batch, BatchResults, BatchSubmitRequest, GenerateRequest, ModelConfig, RouteGroup } from './server-types';
+import type { Batch, BatchResults, BatchSubmitRequest, ModelConfig, RouteGroup } from './server-types';
+
+/** The part of an OpenAI chat request the playground sends. */
+export interface ChatCompletionStreamRequest {
+  readonly model: string;
+  readonly messages: readonly { readonly role: 'system' | 'user'; readonly content: string }[];
+  readonly temperature: number;
+  readonly max_tokens: number;
+}
 
 export interface ModelList {
   readonly version: string | null;
@@ -32,7 +40,8 @@ export function genaiApi(http: HttpClient) {
     putRouteGroup: (name: string, group: RouteGroup) => http.request<RouteGroup>('PUT', `/v1/route-groups/${encodeURIComponent(name)}`, { body: group }),
     deleteRouteGroup: (name: string) => http.request<unknown>('DELETE', `/v1/route-groups/${encodeURIComponent(name)}`),
     providerStatus: () => http.request<{ providers: Record<string, { available: boolean; model?: string }>; bestProvider: string | null }>('GET', '/api/status'),
-    stream: (body: GenerateRequest, signal: AbortSignal) => http.stream('/api/stream', body, signal),
+    /** The OpenAI-compatible gateway, streamed: `model` is provider/model, a registry name or a route group. */
+    streamChat: (body: ChatCompletionStreamRequest, signal: AbortSignal) => http.stream('/v1/chat/completions', { ...body, stream: true, stream_options: { include_usage: true } }, signal),
     submitBatch: (body: BatchSubmitRequest) => http.request<Batch>('POST', '/api/batches', { body }),
     batch: (batchId: string) => http.request<Batch>('GET', `/api/batches/${encodeURIComponent(batchId)}`),
     batchResults: (batchId: string, offset: number, limit: number) =>

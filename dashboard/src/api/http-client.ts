@@ -14,8 +14,8 @@ export interface RequestOptions {
  */
 export interface HttpClient {
   request<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, options?: RequestOptions): Promise<T>;
-  /** A raw streamed POST (server-sent events); errors before the stream starts are thrown as ApiError. */
-  stream(path: string, body: unknown, signal: AbortSignal): Promise<ReadableStream<Uint8Array>>;
+  /** A raw streamed POST (server-sent events): the response, its body unread; errors before the stream starts are thrown as ApiError. */
+  stream(path: string, body: unknown, signal: AbortSignal): Promise<{ readonly body: ReadableStream<Uint8Array>; readonly headers: Headers }>;
 }
 
 export interface HttpClientOptions {
@@ -74,7 +74,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     async stream(path, body, signal) {
       const response = await send('POST', path, { body, signal }, 'text/event-stream');
       if (response.body === null) throw new ApiError(response.status, 'The stream has no body', undefined);
-      return response.body;
+      return { body: response.body, headers: response.headers };
     },
   };
 }

@@ -4,19 +4,33 @@ import { FormError } from '../components/form-error';
 import { useResource } from '../components/use-resource';
 import { useDashboard } from '../session/dashboard-context';
 
+/** What the gateway said of the call: its decision headers, then usage and finish from the chunks. */
 interface StreamMeta {
   readonly provider?: string;
   readonly model?: string;
-  readonly usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number };
+  readonly approach?: string;
+  readonly hops?: string;
+  readonly usage?: { readonly prompt_tokens?: number; readonly completion_tokens?: number };
   readonly finishReason?: string;
   readonly responseTime?: number;
 }
 
-/** Streams a completion through the service (POST /api/stream, server-sent events), recorded as one of the merchant's LLM calls. */
+/** One `chat.completion.chunk` of the gateway's stream, or the error object it sends after the start. */
+interface ChatChunk {
+  readonly choices?: readonly { readonly delta?: { readonly content?: string | null }; readonly finish_reason?: string | null }[];
+  readonly usage?: { readonly prompt_tokens?: number; readonly completion_tokens?: number };
+  readonly error?: { readonly message?: string };
+}
+
+/**
+ * Streams a completion through the OpenAI-compatible gateway (POST /v1/chat/completions with
+ * `stream: true`), as any OpenAI client would: `model` is provider/model, a registry name or one
+ * of the merchant's route groups, and the routing decision comes back in the response headers.
+ */
 export function PlaygroundPage() {
   const { api } = useDashboard();
-  const status = useResource(() => api.genai.providerStatus(), []);
-  const [provider, setProvider] = useState('auto');
+  const groups = useResource(() => api.genai.routeGroups(), []);
+  const models = useResource(() => api.genai.models(), []);
   const [model, setModel] = useState('');
   const [system, setSystem] = useState('');
   const [prompt, setPrompt] = useState('');
@@ -29,7 +43,8 @@ export function PlaygroundPage() {
   const controller = useRef<AbortController | null>(null);
   useEffect(() => () => controller.current?.abort(), []);
 
-  const providers = status.resource.state === 'ready' ? Object.entries(status.resource.data.providers).filter(([, state]) => state.available).map(([name]) => name) : [];
+  const groupNames = groups.resource.state === 'ready' ? groups.resource.data.data.map((group) => group.name) : [];
+  const modelIds = models.resource.state === 'ready' ? models.resource.data.models.map((entry) => `${entry.provider}/${entry.id}`) : [];
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -40,25 +55,36 @@ export function PlaygroundPage() {
     setMeta(undefined);
     setError(undefined);
     setPhase('streaming');
+    const started = performance.now();
     try {
-      const body = await api.genai.stream(
+      const { body, headers } = await api.genai.streamChat(
         {
-          input: { text: prompt },
-          ...(provider !== 'auto' ? { provider } : {}),
-          ...(model.trim() !== '' ? { model: model.trim() } : {}),
-          ...(system.trim() !== '' ? { systemPrompt: system } : {}),
+          model: model.trim(),
+          messages: [...(system.trim() !== '' ? [{ role: 'system' as const, content: system }] : []), { role: 'user' as const, content: prompt }],
           temperature: Number(temperature),
-          maxTokens: Number(maxTokens),
-          disableTools: true,
+          max_tokens: Number(maxTokens),
         },
         current.signal,
       );
+      const decided: StreamMeta = {
+        provider: headers.get('x-switchyard-provider') ?? undefined,
+        model: headers.get('x-switchyard-model') ?? undefined,
+        approach: headers.get('x-switchyard-routing-approach') ?? undefined,
+        hops: headers.get('x-switchyard-hops') ?? undefined,
+      };
+      setMeta(decided);
+      let finishReason: string | undefined;
       for await (const message of readServerSentEvents(body)) {
-        const data = JSON.parse(message.data) as { type: string; content?: string; error?: string } & StreamMeta;
-        if (data.type === 'start') setMeta({ provider: data.provider, model: data.model });
-        else if (data.type === 'chunk') setOutput((text) => text + (data.content ?? ''));
-        else if (data.type === 'complete') setMeta(data);
-        else if (data.type === 'error') setError(data.error ?? 'the stream failed');
+        if (message.data === '[DONE]') break;
+        const chunk = JSON.parse(message.data) as ChatChunk;
+        if (chunk.error !== undefined) {
+          setError(chunk.error.message ?? 'the stream failed');
+          continue;
+        }
+        const choice = chunk.choices?.[0];
+        if (choice?.delta?.content) setOutput((text) => text + (choice.delta?.content ?? ''));
+        if (choice?.finish_reason) finishReason = choice.finish_reason;
+        if (chunk.usage !== undefined) setMeta({ ...decided, usage: chunk.usage, ...(finishReason !== undefined ? { finishReason } : {}), responseTime: Math.round(performance.now() - started) });
       }
       setPhase('done');
     } catch (failure) {
@@ -77,17 +103,16 @@ export function PlaygroundPage() {
         <h2 id="prompt-title">Prompt</h2>
         <div class="row">
           <div class="field">
-            <label for="pg-provider">Provider</label>
-            <select id="pg-provider" value={provider} onChange={(event) => setProvider(event.currentTarget.value)}>
-              <option value="auto">auto{status.resource.state === 'ready' && status.resource.data.bestProvider !== null ? ` (${status.resource.data.bestProvider})` : ''}</option>
-              {providers.map((name) => (
-                <option key={name}>{name}</option>
+            <label for="pg-model">Model (provider/model, a registry name or a route group)</label>
+            <input id="pg-model" required list="pg-models" value={model} onInput={(event) => setModel(event.currentTarget.value)} />
+            <datalist id="pg-models">
+              {groupNames.map((name) => (
+                <option key={`group-${name}`} value={name} label="route group" />
               ))}
-            </select>
-          </div>
-          <div class="field">
-            <label for="pg-model">Model (empty: the provider's default)</label>
-            <input id="pg-model" value={model} onInput={(event) => setModel(event.currentTarget.value)} />
+              {modelIds.map((id) => (
+                <option key={id} value={id} />
+              ))}
+            </datalist>
           </div>
           <div class="field">
             <label for="pg-temperature">Temperature</label>
@@ -98,7 +123,6 @@ export function PlaygroundPage() {
             <input id="pg-max" inputMode="numeric" size={6} value={maxTokens} onInput={(event) => setMaxTokens(event.currentTarget.value)} />
           </div>
         </div>
-        {status.resource.state === 'ready' && providers.length === 0 && <p class="state state-empty">No provider is configured on this service: set a provider key (e.g. OPENAI_API_KEY) and restart it.</p>}
         <div class="field">
           <label for="pg-system">System prompt</label>
           <textarea id="pg-system" rows={2} value={system} onInput={(event) => setSystem(event.currentTarget.value)} />
@@ -131,11 +155,15 @@ export function PlaygroundPage() {
             <dd data-testid="stream-model">
               {meta.provider ?? '—'} / {meta.model ?? '—'}
             </dd>
+            <dt>Routing</dt>
+            <dd data-testid="stream-routing">
+              {meta.approach ?? '—'}, {meta.hops ?? '0'} failover hop(s)
+            </dd>
             {meta.usage !== undefined && (
               <>
                 <dt>Tokens (in / out)</dt>
                 <dd>
-                  {meta.usage.inputTokens ?? 0} / {meta.usage.outputTokens ?? 0}
+                  {meta.usage.prompt_tokens ?? 0} / {meta.usage.completion_tokens ?? 0}
                 </dd>
               </>
             )}
