@@ -14,7 +14,7 @@ const checkPendingRequestsIntervalMs = 10;
 let applied = false;
 
 /**
- * Stops kafkajs 2.2.4 (its last release, 2022) from keeping a 1 ms timer loop alive on every broker
+ * Stops kafkajs 2.2.4 (its last release) from keeping a 1 ms timer loop alive on every broker
  * connection. `RequestQueue.scheduleCheckPendingRequests` always arms a timer for
  * `throttledUntil - Date.now()` ms; unthrottled, `throttledUntil` is -1, so the delay is a large
  * negative number that Node runs after 1 ms, and the callback arms the next one. That costs about 2 %
