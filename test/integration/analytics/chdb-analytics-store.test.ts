@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createChdbExecutor } from '../../../src/adapters/chdb/chdb-executor.js';
 import { createClickHouseAnalyticsStore } from '../../../src/adapters/clickhouse/clickhouse-analytics-store.js';
+import { mapEventsToAnalyticsRows } from '../../../src/analytics/map-event-to-rows.js';
 import { SwitchyardError } from '../../../src/errors/switchyard-error.js';
+import { createEvent } from '../../../src/events/event-envelope.js';
 import { describeAnalyticsStore } from './analytics-store.suite.js';
 
 // chDB binds one data folder per process: each block below opens its own and closes it before the next.
@@ -46,6 +48,51 @@ describe('chDB executor', () => {
       expect(turns).toBeGreaterThan(10);
     } finally {
       await executor.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('inserts a 20,000-row batch (two tables) while the event loop keeps turning', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'switchyard-chdb-'));
+    const executor = createChdbExecutor({ path: dir });
+    const store = createClickHouseAnalyticsStore(executor, { database: 'switchyard_analytics' });
+    try {
+      await store.migrate();
+      const base = Date.UTC(2026, 10, 20, 12, 0, 0);
+      const events = Array.from({ length: 20_000 }, (_, index) =>
+        createEvent('api.requested', 'm_big_batch', {
+          requestId: `req_${index}`,
+          flowType: 'decide_gateway',
+          apiFlow: 'dynamic_routing',
+          route: '/decide-gateway',
+          method: 'POST',
+          statusCode: 200,
+          latencyMs: index % 50,
+          paymentId: `pay_${index}`,
+          errorCode: null,
+          errorMessage: null,
+          userAgent: 'bench',
+        }, base + index),
+      );
+      const rows = mapEventsToAnalyticsRows(events);
+      let done = false;
+      const inserting = store.insert(rows).finally(() => {
+        done = true;
+      });
+      let turns = 0;
+      while (!done) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        turns++;
+      }
+      await inserting;
+      // Encoded 2,000 rows at a time per table (two tables here) with a yield in between, then parsed in the worker.
+      expect(turns).toBeGreaterThan(10);
+      const [counts] = await executor.query<{ api: number; hits: number }>(
+        `SELECT (SELECT count() FROM switchyard_analytics.analytics_api_events FINAL) AS api, (SELECT count() FROM switchyard_analytics.analytics_domain_events FINAL) AS hits`,
+      );
+      expect(counts).toEqual({ api: 20_000, hits: 20_000 });
+    } finally {
+      await store.close();
       await rm(dir, { recursive: true, force: true });
     }
   });
