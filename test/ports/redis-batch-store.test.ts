@@ -1,20 +1,10 @@
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRedisStateStore } from '../../src/adapters/redis/redis-state-store.js';
 import { silentLogger } from '../../src/logging/logger.js';
-import { deleteRedisNamespace, redisUrl, uniqueNamespace } from '../integration/adapters/local-services.js';
+import { deleteRedisNamespace, redisAdminForFile, redisUrl, uniqueNamespace } from '../integration/adapters/local-services.js';
 import { batchStoreSuite } from './batch-store.suite.js';
 
-let admin: Redis;
-
-beforeAll(async () => {
-  admin = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  await admin.connect();
-});
-
-afterAll(() => {
-  admin?.disconnect();
-});
+const admin = redisAdminForFile();
 
 batchStoreSuite('redis', async () => {
   const keyPrefix = `${uniqueNamespace('batches')}:`;
@@ -23,7 +13,7 @@ batchStoreSuite('redis', async () => {
     store: state.batches,
     async dispose() {
       await state.close();
-      await deleteRedisNamespace(admin, keyPrefix);
+      await deleteRedisNamespace(admin(), keyPrefix);
     },
   };
 });
@@ -37,19 +27,19 @@ describe('Redis batch store layout', () => {
       await state.batches.create(record, ['one', 'two'], 600);
       await state.batches.finishItem('b:1', 0, { status: 'cancelled', finishedAt: 2 });
       const tag = `${keyPrefix}{batch:b%3A1}`;
-      expect(await admin.hgetall(`${tag}prompts`)).toEqual({ 0: 'one', 1: 'two' });
-      expect(await admin.hget(`${tag}progress`, 'cancelled')).toBe('1');
+      expect(await admin().hgetall(`${tag}prompts`)).toEqual({ 0: 'one', 1: 'two' });
+      expect(await admin().hget(`${tag}progress`, 'cancelled')).toBe('1');
       for (const suffix of ['record', 'progress', 'prompts', 'results']) {
-        const ttl = await admin.pttl(`${tag}${suffix}`);
+        const ttl = await admin().pttl(`${tag}${suffix}`);
         expect(ttl, suffix).toBeGreaterThan(590_000);
         expect(ttl, suffix).toBeLessThanOrEqual(600_000);
       }
-      expect(await admin.smembers(`${keyPrefix}batches:unfinished`)).toEqual(['b:1']);
+      expect(await admin().smembers(`${keyPrefix}batches:unfinished`)).toEqual(['b:1']);
       await state.batches.finishItem('b:1', 1, { status: 'cancelled', finishedAt: 2 });
-      expect(await admin.smembers(`${keyPrefix}batches:unfinished`)).toEqual([]);
+      expect(await admin().smembers(`${keyPrefix}batches:unfinished`)).toEqual([]);
     } finally {
       await state.close();
-      await deleteRedisNamespace(admin, keyPrefix);
+      await deleteRedisNamespace(admin(), keyPrefix);
     }
   });
 });

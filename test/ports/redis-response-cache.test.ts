@@ -1,21 +1,10 @@
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll } from 'vitest';
 import { createRedisKeys } from '../../src/adapters/redis/redis-keys.js';
 import { createRedisStateStore } from '../../src/adapters/redis/redis-state-store.js';
 import { silentLogger } from '../../src/logging/logger.js';
-import { deleteRedisNamespace, redisUrl, uniqueNamespace } from '../integration/adapters/local-services.js';
+import { deleteRedisNamespace, redisAdminForFile, redisUrl, uniqueNamespace } from '../integration/adapters/local-services.js';
 import { responseCacheSuite } from './response-cache.suite.js';
 
-let admin: Redis;
-
-beforeAll(async () => {
-  admin = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  await admin.connect();
-});
-
-afterAll(() => {
-  admin?.disconnect();
-});
+const admin = redisAdminForFile();
 
 // Two replicas: two clients of their own on one Redis namespace; Redis expires entries on its own time.
 responseCacheSuite('redis', async () => {
@@ -25,11 +14,11 @@ responseCacheSuite('redis', async () => {
   const second = await createRedisStateStore({ url: redisUrl, keyPrefix, logger: silentLogger });
   return {
     replicas: [first.responseCache, second.responseCache],
-    ttlMsOf: async (key) => admin.pttl(keys.responseCache(key.merchantId, key.requestHash)),
+    ttlMsOf: async (key) => admin().pttl(keys.responseCache(key.merchantId, key.requestHash)),
     async dispose() {
       await first.close();
       await second.close();
-      await deleteRedisNamespace(admin, keyPrefix);
+      await deleteRedisNamespace(admin(), keyPrefix);
     },
   };
 });

@@ -1,20 +1,9 @@
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll } from 'vitest';
 import { createRedisStateStore } from '../../src/adapters/redis/redis-state-store.js';
 import { silentLogger } from '../../src/logging/logger.js';
-import { deleteRedisNamespace, redisUrl, uniqueNamespace } from '../integration/adapters/local-services.js';
+import { deleteRedisNamespace, redisAdminForFile, redisUrl, uniqueNamespace } from '../integration/adapters/local-services.js';
 import { usageStoreSuite } from './usage-store.suite.js';
 
-let admin: Redis;
-
-beforeAll(async () => {
-  admin = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  await admin.connect();
-});
-
-afterAll(() => {
-  admin?.disconnect();
-});
+const admin = redisAdminForFile();
 
 // Two replicas: two clients of their own on one Redis namespace.
 usageStoreSuite('redis', async () => {
@@ -26,7 +15,7 @@ usageStoreSuite('redis', async () => {
     async dispose() {
       await first.close();
       await second.close();
-      await deleteRedisNamespace(admin, keyPrefix);
+      await deleteRedisNamespace(admin(), keyPrefix);
     },
   };
 });

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
 import type { Admin } from 'kafkajs';
 import { topics } from '../../../src/events/event-envelope.js';
 
@@ -87,4 +88,23 @@ export async function deleteKafkaNamespace(admin: Admin, prefix: string): Promis
   const existing = new Set(await admin.listTopics());
   const mineTopics = topics.map((topic) => `${prefix}${topic}`).filter((topic) => existing.has(topic));
   if (mineTopics.length > 0) await admin.deleteTopics({ topics: mineTopics });
+}
+
+/**
+ * A Redis client of the test file's own for looking at and cleaning up keys: connected before its
+ * tests (an unreachable server fails them, never skips them), disconnected after.
+ */
+export function redisAdminForFile(): () => Redis {
+  let admin: Redis | undefined;
+  beforeAll(async () => {
+    admin = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    await admin.connect();
+  });
+  afterAll(() => {
+    admin?.disconnect();
+  });
+  return () => {
+    if (admin === undefined) throw new Error('the Redis admin client is used before its beforeAll ran');
+    return admin;
+  };
 }
