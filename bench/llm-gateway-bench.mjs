@@ -5,7 +5,8 @@
 //   switchyard client → `switchyard serve` (embedded, POST /v1/chat/completions) → mock
 //   portkey    client → Portkey gateway (npm @portkey-ai/gateway, headless) → mock
 //   switchyard_governed   the same through Switchyard with a key whose limits are all on (rpm, tpm,
-//                         max_concurrent, budget: one admission step and one spend count per request)
+//                         max_concurrent, budget) and whose cache is on, every request a different prompt
+//                         (one admission step, one spend count, one cache lookup and one store per request)
 //   switchyard_cache_hit  the same with a key whose response cache is on, every request a hit
 // at concurrency 1 and 16, plain and streaming. Prints one JSON line per (path, mode, concurrency)
 // with p50/p99 latency, and the added p50/p99 of each gateway over direct.
@@ -74,13 +75,13 @@ for (let attempt = 0; ; attempt++) {
 
 /** A key of the bench merchant with `policy` (limits and/or cache). */
 const keyWith = async (policy) => (await json(switchyard.url, '/api-key/create', { merchant_id: merchantId, ...policy }, { 'x-api-key': merchant.api_key })).api_key;
-const governedKey = await keyWith({ limits: { rpm: 10_000_000, tpm: 1_000_000_000, max_concurrent: 10_000, budget: { amount_usd: 1_000_000, period: 'day' } } });
+const governedKey = await keyWith({ limits: { rpm: 10_000_000, tpm: 1_000_000_000, max_concurrent: 10_000, budget: { amount_usd: 1_000_000, period: 'day' } }, cache: { ttl_s: 3600 } });
 const cachedKey = await keyWith({ cache: { ttl_s: 3600 } });
 
 const paths = {
   direct: { url: `${mockUrl}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench' }, model: 'gpt-4o-mini' },
   switchyard: { url: `${switchyard.url}/v1/chat/completions`, headers: { authorization: `Bearer ${merchant.api_key}` }, model: 'openai/gpt-4o-mini' },
-  switchyard_governed: { url: `${switchyard.url}/v1/chat/completions`, headers: { authorization: `Bearer ${governedKey}` }, model: 'openai/gpt-4o-mini' },
+  switchyard_governed: { url: `${switchyard.url}/v1/chat/completions`, headers: { authorization: `Bearer ${governedKey}` }, model: 'openai/gpt-4o-mini', vary: true, expect: { header: 'x-cache', value: 'MISS' } },
   switchyard_cache_hit: { url: `${switchyard.url}/v1/chat/completions`, headers: { authorization: `Bearer ${cachedKey}` }, model: 'openai/gpt-4o-mini', expect: { header: 'x-cache', value: 'HIT' } },
   portkey: { url: `${portkeyUrl}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench', 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${mockUrl}/v1` }, model: 'gpt-4o-mini' },
 };
@@ -88,9 +89,12 @@ const paths = {
 // ---------------------------------------------------------------- the load
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
+/** A fresh prompt per request on paths that must miss the cache. */
+let varied = 0;
+
 /** One request; resolves with its latency in ms once the whole answer (or stream) has arrived. */
 function once(path, stream) {
-  const body = JSON.stringify({ model: path.model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 8, ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) });
+  const body = JSON.stringify({ model: path.model, messages: [{ role: 'user', content: path.vary === true ? `ping ${++varied}` : 'ping' }], max_tokens: 8, ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) });
   const url = new URL(path.url);
   return new Promise((resolve, reject) => {
     const started = performance.now();
