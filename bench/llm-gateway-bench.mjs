@@ -11,6 +11,7 @@
 // at concurrency 1 and 16, plain and streaming. Prints one JSON line per (path, mode, concurrency)
 // with p50/p99 latency, and the added p50/p99 of each gateway over direct.
 // Bounded: REQUESTS (default 400) per measurement after WARMUP (default 100). Needs `npm run build`.
+// PATHS=a,b limits the run to those paths (and direct); SERVICE_NODE_FLAGS=--cpu-prof profiles the service.
 import { spawn } from 'node:child_process';
 import { createServer, request as httpRequest, Agent } from 'node:http';
 import { createServer as netServer } from 'node:net';
@@ -78,13 +79,17 @@ const keyWith = async (policy) => (await json(switchyard.url, '/api-key/create',
 const governedKey = await keyWith({ limits: { rpm: 10_000_000, tpm: 1_000_000_000, max_concurrent: 10_000, budget: { amount_usd: 1_000_000, period: 'day' } }, cache: { ttl_s: 3600 } });
 const cachedKey = await keyWith({ cache: { ttl_s: 3600 } });
 
-const paths = {
+const allPaths = {
   direct: { url: `${mockUrl}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench' }, model: 'gpt-4o-mini' },
   switchyard: { url: `${switchyard.url}/v1/chat/completions`, headers: { authorization: `Bearer ${merchant.api_key}` }, model: 'openai/gpt-4o-mini' },
   switchyard_governed: { url: `${switchyard.url}/v1/chat/completions`, headers: { authorization: `Bearer ${governedKey}` }, model: 'openai/gpt-4o-mini', vary: true, expect: { header: 'x-cache', value: 'MISS' } },
   switchyard_cache_hit: { url: `${switchyard.url}/v1/chat/completions`, headers: { authorization: `Bearer ${cachedKey}` }, model: 'openai/gpt-4o-mini', expect: { header: 'x-cache', value: 'HIT' } },
   portkey: { url: `${portkeyUrl}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench', 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${mockUrl}/v1` }, model: 'gpt-4o-mini' },
 };
+
+/** PATHS=switchyard,portkey measures only those (direct always: it is the baseline), e.g. to profile one. */
+const only = process.env.PATHS?.split(',').map((name) => name.trim());
+const paths = Object.fromEntries(Object.entries(allPaths).filter(([name]) => name === 'direct' || only === undefined || only.includes(name)));
 
 // ---------------------------------------------------------------- the load
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });

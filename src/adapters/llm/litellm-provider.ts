@@ -1,16 +1,24 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createAiSdkEmbeddingClient } from './ai-sdk-embedding-client.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
+import { createOpenAiChatWireClient } from './openai-chat-wire-client.js';
 import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from './provider-definition.js';
 import { assertProviderConfigured, parseBaseUrl, readEnv } from './provider-env.js';
 
+/** The proxy's API root, `/v1` included. */
+function litellmBaseUrl(env: ProviderEnv): string {
+  const baseUrl = parseBaseUrl('litellm', 'LITELLM_BASE_URL', readEnv(env, 'LITELLM_BASE_URL') ?? 'http://localhost:4000');
+  return /\/v1$/.test(baseUrl) ? baseUrl : `${baseUrl}/v1`;
+}
+
+const litellmKey = (env: ProviderEnv): string => readEnv(env, 'LITELLM_API_KEY') ?? 'sk-anything';
+
 function litellmSdk(definition: ProviderDefinition, env: ProviderEnv, overrides: ProviderOverrides) {
   assertProviderConfigured(definition, env);
-  const baseUrl = parseBaseUrl('litellm', 'LITELLM_BASE_URL', readEnv(env, 'LITELLM_BASE_URL') ?? 'http://localhost:4000');
   return createOpenAICompatible({
     name: 'litellm',
-    baseURL: /\/v1$/.test(baseUrl) ? baseUrl : `${baseUrl}/v1`,
-    apiKey: readEnv(env, 'LITELLM_API_KEY') ?? 'sk-anything',
+    baseURL: litellmBaseUrl(env),
+    apiKey: litellmKey(env),
     includeUsage: true,
     ...(overrides.fetch === undefined ? {} : { fetch: overrides.fetch }),
   });
@@ -27,7 +35,9 @@ export const litellmProvider: ProviderDefinition = {
   modelEnv: ['LITELLM_MODEL'],
   defaultModel: 'openai/gpt-4o-mini',
   create(env, modelId, overrides = {}) {
-    return createAiSdkLanguageModelClient({ provider: 'litellm', modelId, model: litellmSdk(this, env, overrides).chatModel(modelId), supportsTools: true });
+    const fallback = createAiSdkLanguageModelClient({ provider: 'litellm', modelId, model: litellmSdk(this, env, overrides).chatModel(modelId), supportsTools: true });
+    if (overrides.fetch !== undefined) return fallback;
+    return createOpenAiChatWireClient({ provider: 'litellm', modelId, baseUrl: litellmBaseUrl(env), headers: { authorization: `Bearer ${litellmKey(env)}` }, includeUsage: true, fallback });
   },
   /** The proxy's `/v1/embeddings`, for the embedding models its config lists. */
   embeddings: {

@@ -109,6 +109,11 @@ function fromApiCallError(provider: string, error: APICallError): AIProviderErro
   if (status >= 400 && status < 500) {
     return new InvalidRequestError(`${provider}: request rejected (${status}): ${detail}`, provider, undefined, options);
   }
+  if (status < 400) {
+    // A success status whose body is no answer (the AI SDK could not parse it): the provider
+    // misbehaved, so another attempt or the next provider may do better.
+    return new AIProviderError(`${provider}: invalid response (${status}): ${detail}`, provider, { ...options, isRetryable: true });
+  }
   return new AIProviderError(`${provider}: unexpected status ${status}: ${detail}`, provider, { ...options, isRetryable: error.isRetryable });
 }
 

@@ -1,6 +1,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createAiSdkEmbeddingClient } from './ai-sdk-embedding-client.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
+import { createOpenAiChatWireClient } from './openai-chat-wire-client.js';
 import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from './provider-definition.js';
 import { assertProviderConfigured, parseBaseUrl, readEnv } from './provider-env.js';
 
@@ -9,11 +10,15 @@ function compatibleSdk(definition: ProviderDefinition, env: ProviderEnv, overrid
   const apiKey = readEnv(env, 'OPENAI_COMPATIBLE_API_KEY');
   return createOpenAICompatible({
     name: 'openai-compatible',
-    baseURL: parseBaseUrl('openai-compatible', 'OPENAI_COMPATIBLE_BASE_URL', readEnv(env, 'OPENAI_COMPATIBLE_BASE_URL') ?? ''),
+    baseURL: compatibleBaseUrl(env),
     ...(apiKey === undefined ? {} : { apiKey }),
     includeUsage: true,
     ...(overrides.fetch === undefined ? {} : { fetch: overrides.fetch }),
   });
+}
+
+function compatibleBaseUrl(env: ProviderEnv): string {
+  return parseBaseUrl('openai-compatible', 'OPENAI_COMPATIBLE_BASE_URL', readEnv(env, 'OPENAI_COMPATIBLE_BASE_URL') ?? '');
 }
 
 /**
@@ -27,7 +32,17 @@ export const openaiCompatibleProvider: ProviderDefinition = {
   modelEnv: ['OPENAI_COMPATIBLE_MODEL'],
   defaultModel: 'gpt-3.5-turbo',
   create(env, modelId, overrides = {}) {
-    return createAiSdkLanguageModelClient({ provider: 'openai-compatible', modelId, model: compatibleSdk(this, env, overrides).chatModel(modelId), supportsTools: true });
+    const fallback = createAiSdkLanguageModelClient({ provider: 'openai-compatible', modelId, model: compatibleSdk(this, env, overrides).chatModel(modelId), supportsTools: true });
+    if (overrides.fetch !== undefined) return fallback;
+    const apiKey = readEnv(env, 'OPENAI_COMPATIBLE_API_KEY');
+    return createOpenAiChatWireClient({
+      provider: 'openai-compatible',
+      modelId,
+      baseUrl: compatibleBaseUrl(env),
+      headers: apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` },
+      includeUsage: true,
+      fallback,
+    });
   },
   /** The server's `/embeddings` (vLLM, LM Studio, OpenRouter… serve it for their embedding models). */
   embeddings: {

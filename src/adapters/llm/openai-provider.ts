@@ -1,6 +1,7 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { createAiSdkEmbeddingClient } from './ai-sdk-embedding-client.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
+import { createOpenAiChatWireClient } from './openai-chat-wire-client.js';
 import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from './provider-definition.js';
 import { assertProviderConfigured, parseBaseUrl, readEnv } from './provider-env.js';
 
@@ -21,7 +22,18 @@ export const openaiProvider: ProviderDefinition = {
   modelEnv: ['OPENAI_MODEL'],
   defaultModel: 'gpt-4o-mini',
   create(env, modelId, overrides = {}) {
-    return createAiSdkLanguageModelClient({ provider: 'openai', modelId, model: openaiSdk(this, env, overrides).chat(modelId), supportsTools: true });
+    const fallback = createAiSdkLanguageModelClient({ provider: 'openai', modelId, model: openaiSdk(this, env, overrides).chat(modelId), supportsTools: true });
+    // A fetch override is a test seam for the AI SDK path: everything goes through it then.
+    if (overrides.fetch !== undefined) return fallback;
+    const baseUrl = readEnv(env, 'OPENAI_BASE_URL');
+    return createOpenAiChatWireClient({
+      provider: 'openai',
+      modelId,
+      baseUrl: baseUrl === undefined ? 'https://api.openai.com/v1' : parseBaseUrl('openai', 'OPENAI_BASE_URL', baseUrl),
+      headers: { authorization: `Bearer ${readEnv(env, 'OPENAI_API_KEY') ?? ''}` },
+      includeUsage: true,
+      fallback,
+    });
   },
   embeddings: {
     defaultModel: 'text-embedding-3-small',

@@ -170,6 +170,30 @@ export function describeOpenAiFamilyContract(contract: OpenAiFamilyContract): vo
       if (dialect !== 'mistral') expect(body.stream_options).toEqual({ include_usage: true });
     });
 
+    it('reassembles a stream whose events arrive cut anywhere, a multi-byte character included', async () => {
+      const whole = Buffer.from(chatCompletionStream({ dialect, model, deltas: ['Grüß ', 'dich ', '✓'], usage: { promptTokens: 5, completionTokens: 3 } }).body as string);
+      fake.setHandler(() => ({
+        status: 200,
+        headers: { 'content-type': 'text/event-stream' },
+        body: (async function* () {
+          // 7-byte pieces cut lines, "data:" prefixes and the UTF-8 bytes of ü, ß and ✓.
+          for (let at = 0; at < whole.length; at += 7) yield whole.subarray(at, at + 7);
+        })(),
+      }));
+      const stream = client.stream(baseRequest());
+      const deltas: string[] = [];
+      for await (const delta of stream.textStream) deltas.push(delta);
+      expect(deltas.join('')).toBe('Grüß dich ✓');
+      expect((await stream.result).usage).toEqual({ inputTokens: 5, outputTokens: 3, totalTokens: 8 });
+    });
+
+    it('a 2xx answer that is no chat completion → retryable provider error, not a crash or an empty answer', async () => {
+      fake.setHandler(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ unexpected: true }) }));
+      const error = await capture(client.generate(baseRequest()));
+      expect(error.isRetryable).toBe(true);
+      expect(error.provider).toBe(definition.name);
+    });
+
     it('settles the stream result even when nobody reads the deltas', async () => {
       fake.setHandler(() => chatCompletionStream({ dialect, model, deltas: ['only ', 'result'] }));
       const result = await client.stream(baseRequest()).result;

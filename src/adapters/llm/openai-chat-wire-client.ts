@@ -1,0 +1,297 @@
+import { APICallError } from '@ai-sdk/provider';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { StringDecoder } from 'node:string_decoder';
+import { AIProviderError } from '../../generation/errors/ai-provider-error.js';
+import type { ChatMessage, LanguageModelClient, ModelCallRequest, ModelCallResult, ModelStream, TokenUsage } from '../../generation/language-model-client.js';
+import type { ProviderName } from '../../generation/provider-name.js';
+import { DeltaQueue } from './delta-queue.js';
+import { mapProviderError, providerMessage } from './map-provider-error.js';
+
+export interface OpenAiChatWireOptions {
+  readonly provider: ProviderName;
+  readonly modelId: string;
+  /** The API root including its version segment, e.g. `https://api.openai.com/v1`. */
+  readonly baseUrl: string;
+  /** Credentials, sent on every request (`authorization: Bearer …`); empty for servers without keys. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Whether streams ask for usage (`stream_options.include_usage`). */
+  readonly includeUsage: boolean;
+  /** The AI SDK client of the same model: it serves every request this one does not speak. */
+  readonly fallback: LanguageModelClient;
+}
+
+/**
+ * Connections to providers are kept open between calls; one pool per process (and scheme), so
+ * the many clients a process makes share them.
+ */
+const agents = { 'http:': new HttpAgent({ keepAlive: true, maxSockets: 256 }), 'https:': new HttpsAgent({ keepAlive: true, maxSockets: 256 }) };
+
+/**
+ * The `LanguageModelClient` for plain chat over OpenAI's Chat Completions wire: text messages in,
+ * text (or a stream of it) and usage out, on node:http with pooled connections. Everything else
+ * (tools, structured output, images, reasoning models' parameters) goes to the AI SDK client of
+ * the same model, which speaks all of it.
+ *
+ * @remarks Why it exists: a gateway call spends most of its CPU in the AI SDK's request path
+ * (fetch, web streams, response schemas) — about 5× a direct node:http call — and the plain chat
+ * it forwards needs none of that. Failures become the same `APICallError`s the AI SDK throws, so
+ * `mapProviderError` maps both paths alike and one contract suite checks both.
+ */
+export function createOpenAiChatWireClient(options: OpenAiChatWireOptions): LanguageModelClient {
+  const { provider, modelId, fallback } = options;
+  const url = new URL(`${options.baseUrl}/chat/completions`);
+  const post = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:'];
+  const toError = (error: unknown): AIProviderError => mapProviderError(provider, error);
+
+  /** Sends one request; resolves with the provider's 2xx answer, rejects with an APICallError otherwise. */
+  function send(body: Record<string, unknown>, signal: AbortSignal | undefined): Promise<IncomingMessage> {
+    const payload = JSON.stringify(body);
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted === true) {
+        reject(abortReason(signal));
+        return;
+      }
+      const outgoing = post(
+        url,
+        {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...options.headers },
+          ...(signal === undefined ? {} : { signal }),
+        },
+        (response) => {
+          const status = response.statusCode ?? 0;
+          if (status >= 200 && status < 300) {
+            resolve(response);
+            return;
+          }
+          readText(response).then(
+            (text) => reject(new APICallError({ message: providerMessage(text) ?? `status ${status}`, url: url.href, requestBodyValues: body, statusCode: status, responseHeaders: headersOf(response), responseBody: text })),
+            reject,
+          );
+        },
+      );
+      // An abort rejects with the signal's reason, as fetch does, so deadlines map to TimeoutError.
+      outgoing.on('error', (error) => reject(signal?.aborted === true ? abortReason(signal) : error));
+      outgoing.end(payload);
+    });
+  }
+
+  async function generate(request: ModelCallRequest): Promise<ModelCallResult> {
+    try {
+      const response = await send(chatBody(modelId, request, false, false), request.abortSignal);
+      const answer = parseAnswer(provider, await readText(response, request.abortSignal));
+      const choice = answer.choices[0];
+      return {
+        text: choice?.message?.content ?? '',
+        usage: usageOf(answer.usage),
+        finishReason: finishReasonOf(choice?.finish_reason, choice?.message?.refusal),
+        toolCalls: [],
+        toolResults: [],
+        modelId: answer.model || modelId,
+      };
+    } catch (error) {
+      throw toError(error);
+    }
+  }
+
+  function stream(request: ModelCallRequest): ModelStream {
+    const queue = new DeltaQueue();
+    const result = (async (): Promise<ModelCallResult> => {
+      try {
+        const response = await send(chatBody(modelId, request, true, options.includeUsage), request.abortSignal);
+        const pieces: string[] = [];
+        let usage: TokenUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+        let finishReason = 'other';
+        let answeredModel = modelId;
+        for await (const data of serverSentData(response, request.abortSignal)) {
+          if (data === '[DONE]') break;
+          const chunk = parseChunk(provider, data);
+          if (chunk.model) answeredModel = chunk.model;
+          if (chunk.usage) usage = usageOf(chunk.usage);
+          const choice = chunk.choices?.[0];
+          const delta = choice?.delta?.content;
+          if (typeof delta === 'string' && delta !== '') {
+            pieces.push(delta);
+            queue.push(delta);
+          }
+          if (choice?.finish_reason) finishReason = finishReasonOf(choice.finish_reason, choice.delta?.refusal);
+        }
+        const final: ModelCallResult = { text: pieces.join(''), usage, finishReason, toolCalls: [], toolResults: [], modelId: answeredModel };
+        queue.end();
+        return final;
+      } catch (error) {
+        const mapped = toError(error);
+        queue.fail(mapped);
+        throw mapped;
+      }
+    })();
+    // A caller that only iterates `textStream` sees the failure there; do not also report it as unhandled.
+    result.catch(() => undefined);
+    return { textStream: queue, result };
+  }
+
+  return {
+    provider,
+    modelId,
+    supportsTools: fallback.supportsTools,
+    generate: (request) => (speaksPlainChat(request, modelId) ? generate(request) : fallback.generate(request)),
+    stream: (request) => (speaksPlainChat(request, modelId) ? stream(request) : fallback.stream(request)),
+  };
+}
+
+/**
+ * Whether a request is plain chat this client sends itself: text messages only, no tools, no
+ * schema, and a model that takes `temperature` and `max_tokens` (OpenAI's reasoning models want
+ * `max_completion_tokens` and no temperature, which the AI SDK knows about).
+ */
+function speaksPlainChat(request: ModelCallRequest, modelId: string): boolean {
+  if (request.schema !== undefined || (request.tools?.length ?? 0) > 0 || (request.clientTools?.length ?? 0) > 0) return false;
+  if (/^(o\d|gpt-5|codex)/i.test(modelId)) return false;
+  return request.messages.every((message) => message.role !== 'tool' && (message.role === 'user' || message.toolCalls === undefined || message.toolCalls.length === 0) && textOf(message) !== undefined);
+}
+
+/** A message's text, or `undefined` when it carries anything but text. */
+function textOf(message: ChatMessage): string | undefined {
+  if (message.role === 'tool') return undefined;
+  if (typeof message.content === 'string') return message.content;
+  let text = '';
+  for (const part of message.content) {
+    if (part.type !== 'text') return undefined;
+    text += part.text;
+  }
+  return text;
+}
+
+function chatBody(modelId: string, request: ModelCallRequest, streamed: boolean, includeUsage: boolean): Record<string, unknown> {
+  const messages: { role: string; content: string }[] = [];
+  if (request.system !== undefined) messages.push({ role: 'system', content: request.system });
+  for (const message of request.messages) messages.push({ role: message.role, content: textOf(message) ?? '' });
+  return {
+    model: modelId,
+    messages,
+    temperature: request.temperature,
+    max_tokens: request.maxTokens,
+    ...(streamed ? { stream: true, ...(includeUsage ? { stream_options: { include_usage: true } } : {}) } : {}),
+  };
+}
+
+interface WireUsage {
+  readonly prompt_tokens?: number | null;
+  readonly completion_tokens?: number | null;
+  readonly total_tokens?: number | null;
+}
+
+interface WireAnswer {
+  readonly model?: string | null;
+  readonly choices: readonly { readonly message?: { readonly content?: string | null; readonly refusal?: string | null } | null; readonly finish_reason?: string | null }[];
+  readonly usage?: WireUsage | null;
+}
+
+interface WireChunk {
+  readonly model?: string | null;
+  readonly choices?: readonly { readonly delta?: { readonly content?: string | null; readonly refusal?: string | null } | null; readonly finish_reason?: string | null }[] | null;
+  readonly usage?: WireUsage | null;
+  readonly error?: unknown;
+}
+
+/** A 2xx body that is not a chat completion is the provider misbehaving: retryable, as the AI SDK treats it. */
+function parseAnswer(provider: ProviderName, text: string): WireAnswer {
+  const parsed = parseObject(text);
+  if (parsed === undefined || !Array.isArray(parsed['choices'])) throw new AIProviderError(`${provider}: invalid chat completion: ${providerMessage(text) ?? 'empty body'}`, provider, { isRetryable: true });
+  return parsed as unknown as WireAnswer;
+}
+
+function parseChunk(provider: ProviderName, data: string): WireChunk {
+  const parsed = parseObject(data);
+  if (parsed === undefined) throw new AIProviderError(`${provider}: invalid stream chunk: ${data.slice(0, 200)}`, provider, { isRetryable: true });
+  if (parsed['error'] !== undefined && parsed['error'] !== null) throw new AIProviderError(`${provider}: the stream failed: ${providerMessage(data) ?? data.slice(0, 200)}`, provider, { isRetryable: true });
+  return parsed as WireChunk;
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function usageOf(usage: WireUsage | null | undefined): TokenUsage {
+  const inputTokens = usage?.prompt_tokens ?? 0;
+  const outputTokens = usage?.completion_tokens ?? 0;
+  return { inputTokens, outputTokens, totalTokens: usage?.total_tokens ?? inputTokens + outputTokens };
+}
+
+/** The AI SDK's names for OpenAI's finish reasons, so both paths report the same. */
+function finishReasonOf(reason: string | null | undefined, refusal: string | null | undefined): string {
+  switch (reason) {
+    case 'stop':
+      return refusal === undefined || refusal === null ? 'stop' : 'content-filter';
+    case 'length':
+      return 'length';
+    case 'content_filter':
+      return 'content-filter';
+    case 'function_call':
+    case 'tool_calls':
+      return 'tool-calls';
+    default:
+      return 'other';
+  }
+}
+
+function headersOf(response: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  return headers;
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new DOMException('The operation was aborted', 'AbortError');
+}
+
+/** The whole body as text; a signal that fires meanwhile rejects with its reason. */
+async function readText(response: IncomingMessage, signal?: AbortSignal): Promise<string> {
+  let text = '';
+  for await (const piece of decoded(response, signal)) text += piece;
+  return text;
+}
+
+/** The body as UTF-8 text pieces; an abort (or a connection that breaks) ends it with the error. */
+async function* decoded(response: IncomingMessage, signal: AbortSignal | undefined): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  try {
+    for await (const chunk of response) yield decoder.write(chunk as Buffer);
+  } catch (error) {
+    throw signal?.aborted === true ? abortReason(signal) : error;
+  }
+  if (signal?.aborted === true) throw abortReason(signal);
+  const rest = decoder.end();
+  if (rest !== '') yield rest;
+}
+
+/** The `data:` payloads of a server-sent event stream, one per event, in order. */
+async function* serverSentData(response: IncomingMessage, signal: AbortSignal | undefined): AsyncGenerator<string> {
+  let buffered = '';
+  let data: string[] = [];
+  for await (const piece of decoded(response, signal)) {
+    buffered += piece;
+    let newline = buffered.indexOf('\n');
+    while (newline !== -1) {
+      const line = buffered.slice(0, newline).replace(/\r$/, '');
+      buffered = buffered.slice(newline + 1);
+      if (line === '') {
+        if (data.length > 0) yield data.join('\n');
+        data = [];
+      } else if (line.startsWith('data:')) {
+        data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
+      }
+      newline = buffered.indexOf('\n');
+    }
+  }
+  if (data.length > 0) yield data.join('\n');
+}
