@@ -1,7 +1,6 @@
 import { APICallError } from '@ai-sdk/provider';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { StringDecoder } from 'node:string_decoder';
 import { AIProviderError } from '../../generation/errors/ai-provider-error.js';
 import type { ChatMessage, LanguageModelClient, ModelCallRequest, ModelCallResult, ModelStream, TokenUsage } from '../../generation/language-model-client.js';
 import type { ProviderName } from '../../generation/provider-name.js';
@@ -45,44 +44,48 @@ export function createOpenAiChatWireClient(options: OpenAiChatWireOptions): Lang
   const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:'];
   const toError = (error: unknown): AIProviderError => mapProviderError(provider, error);
 
-  /** Sends one request; resolves with the provider's 2xx answer, rejects with an APICallError otherwise. */
-  function send(body: Record<string, unknown>, signal: AbortSignal | undefined): Promise<IncomingMessage> {
+  /**
+   * Sends one request; resolves with the provider's 2xx answer, rejects with an APICallError
+   * otherwise. The signal destroys the exchange until `release` is called (once the answer is
+   * read): a signal aborted later, as deadlines are when a call ends, must not take the pooled
+   * connection with it.
+   */
+  function send(body: Record<string, unknown>, signal: AbortSignal | undefined): Promise<Exchange> {
     const payload = JSON.stringify(body);
     return new Promise((resolve, reject) => {
       if (signal?.aborted === true) {
         reject(abortReason(signal));
         return;
       }
-      const outgoing = post(
-        url,
-        {
-          method: 'POST',
-          agent,
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...options.headers },
-          ...(signal === undefined ? {} : { signal }),
-        },
-        (response) => {
-          const status = response.statusCode ?? 0;
-          if (status >= 200 && status < 300) {
-            resolve(response);
-            return;
-          }
-          readText(response).then(
+      const outgoing = post(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...options.headers } }, (response) => {
+        const status = response.statusCode ?? 0;
+        if (status >= 200 && status < 300) {
+          resolve({ response, release });
+          return;
+        }
+        readText(response, signal)
+          .then(
             (text) => reject(new APICallError({ message: providerMessage(text) ?? `status ${status}`, url: url.href, requestBodyValues: body, statusCode: status, responseHeaders: headersOf(response), responseBody: text })),
             reject,
-          );
-        },
-      );
+          )
+          .finally(release);
+      });
+      const abort = () => outgoing.destroy(abortReason(signal as AbortSignal) as Error);
+      const release = () => signal?.removeEventListener('abort', abort);
+      signal?.addEventListener('abort', abort, { once: true });
       // An abort rejects with the signal's reason, as fetch does, so deadlines map to TimeoutError.
-      outgoing.on('error', (error) => reject(signal?.aborted === true ? abortReason(signal) : error));
+      outgoing.on('error', (error) => {
+        release();
+        reject(signal?.aborted === true ? abortReason(signal) : error);
+      });
       outgoing.end(payload);
     });
   }
 
   async function generate(request: ModelCallRequest): Promise<ModelCallResult> {
     try {
-      const response = await send(chatBody(modelId, request, false, false), request.abortSignal);
-      const answer = parseAnswer(provider, await readText(response, request.abortSignal));
+      const { response, release } = await send(chatBody(modelId, request, false, false), request.abortSignal);
+      const answer = parseAnswer(provider, await readText(response, request.abortSignal).finally(release));
       const choice = answer.choices[0];
       return {
         text: choice?.message?.content ?? '',
@@ -99,26 +102,37 @@ export function createOpenAiChatWireClient(options: OpenAiChatWireOptions): Lang
 
   function stream(request: ModelCallRequest): ModelStream {
     const queue = new DeltaQueue();
+    let released = (): void => undefined;
     const result = (async (): Promise<ModelCallResult> => {
       try {
-        const response = await send(chatBody(modelId, request, true, options.includeUsage), request.abortSignal);
+        const { response, release } = await send(chatBody(modelId, request, true, options.includeUsage), request.abortSignal);
+        released = release;
         const pieces: string[] = [];
         let usage: TokenUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
         let finishReason = 'other';
         let answeredModel = modelId;
-        for await (const data of serverSentData(response, request.abortSignal)) {
-          if (data === '[DONE]') break;
-          const chunk = parseChunk(provider, data);
-          if (chunk.model) answeredModel = chunk.model;
-          if (chunk.usage) usage = usageOf(chunk.usage);
-          const choice = chunk.choices?.[0];
-          const delta = choice?.delta?.content;
-          if (typeof delta === 'string' && delta !== '') {
-            pieces.push(delta);
-            queue.push(delta);
+        const events = new ServerSentData();
+        let done = false;
+        const take = (payloads: readonly string[]) => {
+          for (const data of payloads) {
+            if (done || data === '[DONE]') {
+              done = true;
+              continue;
+            }
+            const chunk = parseChunk(provider, data);
+            if (chunk.model) answeredModel = chunk.model;
+            if (chunk.usage) usage = usageOf(chunk.usage);
+            const choice = chunk.choices?.[0];
+            const delta = choice?.delta?.content;
+            if (typeof delta === 'string' && delta !== '') {
+              pieces.push(delta);
+              queue.push(delta);
+            }
+            if (choice?.finish_reason) finishReason = finishReasonOf(choice.finish_reason, choice.delta?.refusal);
           }
-          if (choice?.finish_reason) finishReason = finishReasonOf(choice.finish_reason, choice.delta?.refusal);
-        }
+        };
+        await readBody(response, request.abortSignal, (text) => take(events.push(text)));
+        take(events.end());
         const final: ModelCallResult = { text: pieces.join(''), usage, finishReason, toolCalls: [], toolResults: [], modelId: answeredModel };
         queue.end();
         return final;
@@ -126,6 +140,8 @@ export function createOpenAiChatWireClient(options: OpenAiChatWireOptions): Lang
         const mapped = toError(error);
         queue.fail(mapped);
         throw mapped;
+      } finally {
+        released();
       }
     })();
     // A caller that only iterates `textStream` sees the failure there; do not also report it as unhandled.
@@ -176,6 +192,12 @@ function chatBody(modelId: string, request: ModelCallRequest, streamed: boolean,
     max_tokens: request.maxTokens,
     ...(streamed ? { stream: true, ...(includeUsage ? { stream_options: { include_usage: true } } : {}) } : {}),
   };
+}
+
+/** A provider's 2xx answer, and how to let go of the caller's signal once it is read. */
+interface Exchange {
+  readonly response: IncomingMessage;
+  readonly release: () => void;
 }
 
 interface WireUsage {
@@ -257,41 +279,67 @@ function abortReason(signal: AbortSignal): unknown {
 /** The whole body as text; a signal that fires meanwhile rejects with its reason. */
 async function readText(response: IncomingMessage, signal?: AbortSignal): Promise<string> {
   let text = '';
-  for await (const piece of decoded(response, signal)) text += piece;
+  await readBody(response, signal, (piece) => {
+    text += piece;
+  });
   return text;
 }
 
-/** The body as UTF-8 text pieces; an abort (or a connection that breaks) ends it with the error. */
-async function* decoded(response: IncomingMessage, signal: AbortSignal | undefined): AsyncGenerator<string> {
-  const decoder = new StringDecoder('utf8');
-  try {
-    for await (const chunk of response) yield decoder.write(chunk as Buffer);
-  } catch (error) {
-    throw signal?.aborted === true ? abortReason(signal) : error;
-  }
-  if (signal?.aborted === true) throw abortReason(signal);
-  const rest = decoder.end();
-  if (rest !== '') yield rest;
+/**
+ * Hands the body to `onText` as UTF-8 text pieces; resolves at its end, rejects when the
+ * connection breaks first, the signal fires (with its reason) or `onText` throws.
+ *
+ * @remarks Events, not `for await`: a response's async iterator aborts its request when the loop
+ * ends, which closes the pooled connection after every call.
+ */
+function readBody(response: IncomingMessage, signal: AbortSignal | undefined, onText: (text: string) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const fail = (error: unknown) => reject(signal?.aborted === true ? abortReason(signal) : error);
+    response.setEncoding('utf8');
+    response.on('data', (text: string) => {
+      try {
+        onText(text);
+      } catch (error) {
+        response.destroy();
+        reject(error);
+      }
+    });
+    response.once('end', resolve);
+    response.once('error', fail);
+    response.once('close', () => {
+      if (!response.complete) fail(Object.assign(new Error('the provider closed the connection before the answer ended'), { code: 'ECONNRESET' }));
+    });
+  });
 }
 
-/** The `data:` payloads of a server-sent event stream, one per event, in order. */
-async function* serverSentData(response: IncomingMessage, signal: AbortSignal | undefined): AsyncGenerator<string> {
-  let buffered = '';
-  let data: string[] = [];
-  for await (const piece of decoded(response, signal)) {
-    buffered += piece;
-    let newline = buffered.indexOf('\n');
+/** Splits a server-sent event stream into the `data:` payload of each event, in order. */
+class ServerSentData {
+  private buffered = '';
+  private data: string[] = [];
+
+  /** The payloads of the events `text` completes. */
+  push(text: string): string[] {
+    const payloads: string[] = [];
+    this.buffered += text;
+    let newline = this.buffered.indexOf('\n');
     while (newline !== -1) {
-      const line = buffered.slice(0, newline).replace(/\r$/, '');
-      buffered = buffered.slice(newline + 1);
+      const line = this.buffered.slice(0, newline).replace(/\r$/, '');
+      this.buffered = this.buffered.slice(newline + 1);
       if (line === '') {
-        if (data.length > 0) yield data.join('\n');
-        data = [];
+        if (this.data.length > 0) payloads.push(this.data.join('\n'));
+        this.data = [];
       } else if (line.startsWith('data:')) {
-        data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
+        this.data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
       }
-      newline = buffered.indexOf('\n');
+      newline = this.buffered.indexOf('\n');
     }
+    return payloads;
   }
-  if (data.length > 0) yield data.join('\n');
+
+  /** The payload of an event the stream ended without closing (no blank line after it). */
+  end(): string[] {
+    const rest = this.push('\n\n');
+    this.buffered = '';
+    return rest;
+  }
 }
