@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Decide benchmark (embedded mode unless REDIS_URL/KAFKA_BROKERS are set in the environment).
+// Decide benchmark (embedded mode unless REDIS_URL/KAFKA_BROKERS are set in the environment; then the
+// API runs with EMBEDDED_WORKERS=false beside `worker sr-windows` and `worker analytics-sink` processes).
 // In one run, with the same tool and settings (autocannon, CONNECTIONS=64, DURATION s, the
 // three-card success-rate payload mix, a session's bearer token, a fresh payment id per request):
 //   1. a bare node:http JSON echo (its own process): the HTTP ceiling of this machine;
@@ -10,7 +11,7 @@
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { json, spawnService } from './lib/spawn-service.mjs';
+import { json, spawnService, spawnWorker } from './lib/spawn-service.mjs';
 
 const duration = Number(process.env.DURATION ?? 15);
 const connections = Number(process.env.CONNECTIONS ?? 64);
@@ -64,8 +65,11 @@ try {
   echo.stop();
 }
 
-// 2–4. The service.
-const service = await spawnService({ ADMIN_SECRET: adminSecret });
+// 2–4. The service. Distributed: the API without in-process workers, and both workers as their
+// own processes on the same cores (as the README's distributed set-up runs them).
+const distributedEnv = { EMBEDDED_WORKERS: 'false', JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123456789' };
+const service = await spawnService({ ADMIN_SECRET: adminSecret, ...(mode === 'distributed' ? distributedEnv : {}) });
+const workers = mode === 'distributed' ? ['sr-windows', 'analytics-sink'].map((name) => spawnWorker(name, distributedEnv)) : [];
 try {
   const merchant = `bench_${Date.now()}`;
   await json(service.url, '/merchant-account/create', { merchant_id: merchant }, { 'x-admin-secret': adminSecret });
@@ -119,4 +123,5 @@ try {
   if (counted < expected) process.exitCode = 1;
 } finally {
   await service.stop();
+  await Promise.all(workers.map((worker) => worker.stop()));
 }

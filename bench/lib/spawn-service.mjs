@@ -48,6 +48,24 @@ export async function spawnService(env = {}) {
   };
 }
 
+/**
+ * Starts `switchyard worker <name>` (distributed mode: the env must name Redis/Kafka/ClickHouse)
+ * as a child process; stop() sends SIGTERM (the worker commits what it holds) and awaits exit.
+ */
+export function spawnWorker(name, env = {}) {
+  const child = spawn(process.execPath, [join(root, 'dist/cli/main.js'), 'worker', name], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
 export async function json(url, path, body, headers = {}) {
   const response = await fetch(`${url}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
