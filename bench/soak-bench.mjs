@@ -3,7 +3,8 @@
 // full-speed run (or takes PEAK_RPS), then holds half of it for SOAK_SECONDS (default 300) with
 // the decide bench's request mix, sampling the service's own memory (/metrics: RSS and V8 heap
 // used) every SAMPLE_SECONDS (default 10). Prints heap and RSS at start and end and the trend
-// (least-squares slope over the samples after the first minute, MB per minute).
+// (least-squares slope over the samples after the first minute, MB per minute) and the heap floor
+// (lowest sample) of each minute, which garbage awaiting collection does not move.
 // Bounded in time: PEAK_SECONDS + SOAK_SECONDS of load; loopback only.
 import autocannon from 'autocannon';
 import { json, spawnService } from './lib/spawn-service.mjs';
@@ -48,7 +49,8 @@ try {
   const memory = async () => {
     const text = await (await fetch(`${service.url}/metrics`)).text();
     const read = (name) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? NaN) / 1024 / 1024;
-    return { rssMb: read('process_resident_memory_bytes'), heapMb: read('nodejs_heap_size_used_bytes') };
+    const retained = Number(/^switchyard_event_bus_retained_events (\d+)$/m.exec(text)?.[1] ?? NaN);
+    return { rssMb: read('process_resident_memory_bytes'), heapMb: read('nodejs_heap_size_used_bytes'), retained };
   };
 
   const peak = Number(process.env.PEAK_RPS ?? 0) || (await load(peakSeconds)).requests.average;
@@ -60,7 +62,7 @@ try {
   const sampler = setInterval(() => {
     memory().then((m) => {
       samples.push({ t: (Date.now() - started) / 1000, ...m });
-      process.stderr.write(`  t=${Math.round((Date.now() - started) / 1000)}s rss ${m.rssMb.toFixed(1)} MB heap ${m.heapMb.toFixed(1)} MB\n`);
+      process.stderr.write(`  t=${Math.round((Date.now() - started) / 1000)}s rss ${m.rssMb.toFixed(1)} MB heap ${m.heapMb.toFixed(1)} MB, events awaiting a consumer ${m.retained}\n`);
     }, () => undefined);
   }, sampleSeconds * 1000);
   const result = await running;
@@ -79,11 +81,21 @@ try {
     const den = points.reduce((a, p) => a + (p.t - mt) ** 2, 0);
     return (num / den) * 60;
   };
+  // Heap used includes garbage V8 has not collected yet (it lets the heap grow between major
+  // collections), so a straight trend mostly measures GC timing. The lowest sample of each minute
+  // is the live floor; its trend is what a leak would move.
+  const floors = [];
+  for (const sample of samples) {
+    const minute = Math.floor(sample.t / 60);
+    floors[minute] = Math.min(floors[minute] ?? Infinity, sample.heapMb);
+  }
+  const floorText = floors.map((mb, minute) => `min ${minute + 1}: ${mb.toFixed(0)} MB`).join(', ');
   const first = samples[0];
   console.log(`soak: ${soakSeconds}s at ${rate} req/s (half the ${peak.toFixed(0)} req/s peak), ${result.requests.total} requests, ${result.errors + result.non2xx} errors/non-2xx, p99 ${result.latency.p99} ms`);
   console.log(`heap used: ${first?.heapMb.toFixed(1)} MB at start, ${end.heapMb.toFixed(1)} MB at end; trend ${slope('heapMb').toFixed(2)} MB/min after the first minute`);
+  console.log(`heap floor (lowest sample per minute): ${floorText}`);
   console.log(`rss: ${first?.rssMb.toFixed(1)} MB at start, ${end.rssMb.toFixed(1)} MB at end; trend ${slope('rssMb').toFixed(2)} MB/min after the first minute`);
-  console.log(JSON.stringify({ benchmark: 'soak', seconds: soakSeconds, rate, requests: result.requests.total, errors: result.errors + result.non2xx, p99_ms: result.latency.p99, heap_start_mb: first?.heapMb, heap_end_mb: end.heapMb, heap_trend_mb_per_min: slope('heapMb'), rss_start_mb: first?.rssMb, rss_end_mb: end.rssMb, rss_trend_mb_per_min: slope('rssMb') }));
+  console.log(JSON.stringify({ benchmark: 'soak', seconds: soakSeconds, rate, requests: result.requests.total, errors: result.errors + result.non2xx, p99_ms: result.latency.p99, heap_start_mb: first?.heapMb, heap_end_mb: end.heapMb, heap_trend_mb_per_min: slope('heapMb'), rss_start_mb: first?.rssMb, rss_end_mb: end.rssMb, rss_trend_mb_per_min: slope('rssMb'), heap_floor_mb_per_minute: floors.map((mb) => Math.round(mb)) }));
 } finally {
   await service.stop();
 }

@@ -64,4 +64,9 @@ export interface BusHealth {
   /** Events refused because the spool was full (each one also failed its publish call). */
   readonly refused: number;
   readonly published: number;
+  /**
+   * Events held in this process's memory until every consumer group has committed them: the
+   * embedded bus's backlog (a consumer falling behind shows here first). Kafka: 0, the broker holds them.
+   */
+  readonly retained: number;
 }

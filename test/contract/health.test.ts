@@ -72,6 +72,7 @@ describe('health routes', () => {
     expect(response.headers['content-type']).toContain('text/plain');
     expect(response.body).toContain('switchyard_http_requests_total{route="GET /health",status="200"} 2');
     expect(response.body).toMatch(/switchyard_event_spool_full 0\n/);
+    expect(response.body).toMatch(/switchyard_event_bus_retained_events \d+\n/);
     expect(response.body).toMatch(/switchyard_state_store_available 1\n/);
     const rss = Number(/process_resident_memory_bytes (\d+)\n/.exec(response.body)?.[1]);
     const heap = Number(/nodejs_heap_size_used_bytes (\d+)\n/.exec(response.body)?.[1]);

@@ -178,7 +178,7 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
       };
     },
 
-    health: () => ({ ...publisher.health(), invalidConsumed }),
+    health: () => ({ ...publisher.health(), retained: 0, invalidConsumed }),
 
     close() {
       closing ??= (async () => {

@@ -219,7 +219,9 @@ export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
     },
 
     health(): BusHealth {
-      return { connected: !closing, spooled: 0, spoolFull: false, refused: 0, published };
+      let retained = 0;
+      for (const parts of logs.values()) for (const part of parts) retained += part.events.length;
+      return { connected: !closing, spooled: 0, spoolFull: false, refused: 0, published, retained };
     },
 
     async close() {
