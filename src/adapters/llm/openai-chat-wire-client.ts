@@ -18,7 +18,12 @@ export interface OpenAiChatWireOptions {
   readonly includeUsage: boolean;
   /** The AI SDK client of the same model: it serves every request this one does not speak. */
   readonly fallback: LanguageModelClient;
+  /** How long the provider may stay silent on a call without a deadline; default 300 s. */
+  readonly silenceLimitMs?: number;
 }
+
+/** How long a provider may stay silent on a call: undici's headers and body timeouts, which fetch applies. */
+const defaultSilenceLimitMs = 300_000;
 
 /**
  * Connections to providers are kept open between calls; one pool per process (and scheme), so
@@ -43,6 +48,7 @@ export function createOpenAiChatWireClient(options: OpenAiChatWireOptions): Lang
   const post = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:'];
   const toError = (error: unknown): AIProviderError => mapProviderError(provider, error);
+  const silenceLimitMs = options.silenceLimitMs ?? defaultSilenceLimitMs;
 
   /**
    * Sends one request; resolves with the provider's 2xx answer, rejects with an APICallError
@@ -70,6 +76,9 @@ export function createOpenAiChatWireClient(options: OpenAiChatWireOptions): Lang
           )
           .finally(release);
       });
+      // A provider that goes silent (no headers, or a stream that stalls) with no deadline set fails
+      // after fetch's own limit (300 s), as a retryable network error, instead of hanging forever.
+      outgoing.setTimeout(silenceLimitMs, () => outgoing.destroy(Object.assign(new Error(`no answer from the provider for ${silenceLimitMs / 1000} s`), { code: 'ETIMEDOUT' })));
       const abort = () => outgoing.destroy(abortReason(signal as AbortSignal) as Error);
       const release = () => signal?.removeEventListener('abort', abort);
       signal?.addEventListener('abort', abort, { once: true });
