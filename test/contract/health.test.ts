@@ -78,5 +78,17 @@ describe('health routes', () => {
     const heap = Number(/nodejs_heap_size_used_bytes (\d+)\n/.exec(response.body)?.[1]);
     expect(rss).toBeGreaterThan(heap);
     expect(heap).toBeGreaterThan(1_000_000);
+    expect(response.body).toMatch(/nodejs_gc_pause_max_seconds [\d.e-]+\n/);
+  });
+
+  it('shows a stalled event loop in the next scrape', async () => {
+    await t.app.inject({ method: 'GET', url: '/metrics' }); // resets the window
+    const until = performance.now() + 60;
+    while (performance.now() < until); // the loop is blocked for 60 ms, as a long synchronous task would
+    // The monitor's tick is overdue and earlier than this timer, so it has run when this resolves.
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    const lagOf = (body: string) => Number(/nodejs_eventloop_lag_max_seconds ([\d.e-]+)\n/.exec(body)?.[1]);
+    const stalled = await t.app.inject({ method: 'GET', url: '/metrics' });
+    expect(lagOf(stalled.body)).toBeGreaterThanOrEqual(0.04);
   });
 });

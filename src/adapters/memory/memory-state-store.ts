@@ -139,13 +139,18 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
       return { applied: true, score };
     },
     async putDecisionContext(context, ttlSeconds) {
-      db.set('decisions', `${context.merchantId}\u0000${context.paymentId}`, context, ttlSeconds * 1000);
+      // Held as its JSON text: one flat string where the object form is two objects and a dozen
+      // strings. Contexts outlive the young generation (hundreds of thousands are held under load),
+      // so each object in them is copied by scavenges and traced by every major collection; read
+      // back only when feedback arrives.
+      db.set('decisions', `${context.merchantId}\u0000${context.paymentId}`, JSON.stringify(context), ttlSeconds * 1000);
       // Bounded memory under sustained load: past the bound the oldest context goes first (its
       // feedback would then find no decision, as after the TTL).
       db.trimOldest('decisions', maxDecisionContexts);
     },
     async getDecisionContext(merchantId, paymentId) {
-      return db.get<DecisionContext>('decisions', `${merchantId}\u0000${paymentId}`);
+      const stored = db.get<string>('decisions', `${merchantId}\u0000${paymentId}`);
+      return stored === undefined ? undefined : (JSON.parse(stored) as DecisionContext);
     },
   };
 
