@@ -1,17 +1,20 @@
 import { createAzure } from '@ai-sdk/azure';
 import { createAiSdkEmbeddingClient } from './ai-sdk-embedding-client.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
+import { createOpenAiChatWireClient } from './openai-chat-wire-client.js';
 import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from './provider-definition.js';
 import { assertProviderConfigured, parseBaseUrl, readEnv } from './provider-env.js';
 
 const defaultApiVersion = '2024-10-01-preview';
+
+const apiVersionOf = (env: ProviderEnv): string => readEnv(env, 'AZURE_API_VERSION', 'AZURE_OPENAI_API_VERSION') ?? defaultApiVersion;
 
 function azureSdk(definition: ProviderDefinition, env: ProviderEnv, overrides: ProviderOverrides) {
   assertProviderConfigured(definition, env);
   return createAzure({
     apiKey: readEnv(env, 'AZURE_OPENAI_API_KEY'),
     ...azureEndpoint(readEnv(env, 'AZURE_OPENAI_ENDPOINT') ?? ''),
-    apiVersion: readEnv(env, 'AZURE_API_VERSION', 'AZURE_OPENAI_API_VERSION') ?? defaultApiVersion,
+    apiVersion: apiVersionOf(env),
     useDeploymentBasedUrls: true,
     ...(overrides.fetch === undefined ? {} : { fetch: overrides.fetch }),
   });
@@ -28,7 +31,18 @@ export const azureProvider: ProviderDefinition = {
   modelEnv: ['AZURE_OPENAI_DEPLOYMENT', 'AZURE_OPENAI_DEPLOYMENT_ID', 'AZURE_MODEL'],
   defaultModel: 'gpt-4o-mini',
   create(env, modelId, overrides = {}) {
-    return createAiSdkLanguageModelClient({ provider: 'azure', modelId, model: azureSdk(this, env, overrides).chat(modelId), supportsTools: true });
+    const fallback = createAiSdkLanguageModelClient({ provider: 'azure', modelId, model: azureSdk(this, env, overrides).chat(modelId), supportsTools: true });
+    if (overrides.fetch !== undefined) return fallback;
+    const endpoint = azureEndpoint(readEnv(env, 'AZURE_OPENAI_ENDPOINT') ?? '');
+    const base = 'baseURL' in endpoint ? endpoint.baseURL : `https://${endpoint.resourceName}.openai.azure.com/openai`;
+    return createOpenAiChatWireClient({
+      provider: 'azure',
+      modelId,
+      url: `${base}/deployments/${encodeURIComponent(modelId)}/chat/completions?api-version=${encodeURIComponent(apiVersionOf(env))}`,
+      headers: { 'api-key': readEnv(env, 'AZURE_OPENAI_API_KEY') ?? '' },
+      includeUsage: true,
+      fallback,
+    });
   },
   /** The model id is the embedding deployment's name. */
   embeddings: {

@@ -37,7 +37,7 @@ export const litellmProvider: ProviderDefinition = {
   create(env, modelId, overrides = {}) {
     const fallback = createAiSdkLanguageModelClient({ provider: 'litellm', modelId, model: litellmSdk(this, env, overrides).chatModel(modelId), supportsTools: true });
     if (overrides.fetch !== undefined) return fallback;
-    return createOpenAiChatWireClient({ provider: 'litellm', modelId, baseUrl: litellmBaseUrl(env), headers: { authorization: `Bearer ${litellmKey(env)}` }, includeUsage: true, fallback });
+    return createOpenAiChatWireClient({ provider: 'litellm', modelId, url: `${litellmBaseUrl(env)}/chat/completions`, headers: { authorization: `Bearer ${litellmKey(env)}` }, includeUsage: true, fallback });
   },
   /** The proxy's `/v1/embeddings`, for the embedding models its config lists. */
   embeddings: {

@@ -10,9 +10,9 @@ import { mapProviderError, providerMessage } from './map-provider-error.js';
 export interface OpenAiChatWireOptions {
   readonly provider: ProviderName;
   readonly modelId: string;
-  /** The API root including its version segment, e.g. `https://api.openai.com/v1`. */
-  readonly baseUrl: string;
-  /** Credentials, sent on every request (`authorization: Bearer …`); empty for servers without keys. */
+  /** Where chat completions are posted, e.g. `https://api.openai.com/v1/chat/completions`. */
+  readonly url: string;
+  /** Credentials, sent on every request (`authorization: Bearer …`, Azure's `api-key`); empty for servers without keys. */
   readonly headers: Readonly<Record<string, string>>;
   /** Whether streams ask for usage (`stream_options.include_usage`). */
   readonly includeUsage: boolean;
@@ -44,7 +44,7 @@ const agents = { 'http:': new HttpAgent({ keepAlive: true, maxSockets: 256 }), '
  */
 export function createOpenAiChatWireClient(options: OpenAiChatWireOptions): LanguageModelClient {
   const { provider, modelId, fallback } = options;
-  const url = new URL(`${options.baseUrl}/chat/completions`);
+  const url = new URL(options.url);
   const post = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:'];
   const toError = (error: unknown): AIProviderError => mapProviderError(provider, error);

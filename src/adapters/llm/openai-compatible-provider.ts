@@ -38,7 +38,7 @@ export const openaiCompatibleProvider: ProviderDefinition = {
     return createOpenAiChatWireClient({
       provider: 'openai-compatible',
       modelId,
-      baseUrl: compatibleBaseUrl(env),
+      url: `${compatibleBaseUrl(env)}/chat/completions`,
       headers: apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` },
       includeUsage: true,
       fallback,

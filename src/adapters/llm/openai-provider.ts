@@ -29,7 +29,7 @@ export const openaiProvider: ProviderDefinition = {
     return createOpenAiChatWireClient({
       provider: 'openai',
       modelId,
-      baseUrl: baseUrl === undefined ? 'https://api.openai.com/v1' : parseBaseUrl('openai', 'OPENAI_BASE_URL', baseUrl),
+      url: `${baseUrl === undefined ? 'https://api.openai.com/v1' : parseBaseUrl('openai', 'OPENAI_BASE_URL', baseUrl)}/chat/completions`,
       headers: { authorization: `Bearer ${readEnv(env, 'OPENAI_API_KEY') ?? ''}` },
       includeUsage: true,
       fallback,
