@@ -2,7 +2,7 @@ import { APICallError } from '@ai-sdk/provider';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { AIProviderError } from '../../generation/errors/ai-provider-error.js';
-import type { ChatMessage, LanguageModelClient, ModelCallRequest, ModelCallResult, ModelStream, TokenUsage } from '../../generation/language-model-client.js';
+import type { ChatMessage, LanguageModelClient, ModelCallRequest, ModelCallResult, ModelStream, TokenUsage, ToolCallRecord } from '../../generation/language-model-client.js';
 import type { ProviderName } from '../../generation/provider-name.js';
 import { DeltaQueue } from './delta-queue.js';
 import { mapProviderError, providerMessage } from './map-provider-error.js';
@@ -32,10 +32,11 @@ const defaultSilenceLimitMs = 300_000;
 const agents = { 'http:': new HttpAgent({ keepAlive: true, maxSockets: 256 }), 'https:': new HttpsAgent({ keepAlive: true, maxSockets: 256 }) };
 
 /**
- * The `LanguageModelClient` for plain chat over OpenAI's Chat Completions wire: text messages in,
- * text (or a stream of it) and usage out, on node:http with pooled connections. Everything else
- * (tools, structured output, images, reasoning models' parameters) goes to the AI SDK client of
- * the same model, which speaks all of it.
+ * The `LanguageModelClient` for chat over OpenAI's Chat Completions wire: text messages (and the
+ * tool turns of a conversation) in, text or a stream of it, usage and the calls of tools the caller
+ * runs out, on node:http with pooled connections. Everything else (tools to execute here, structured
+ * output, images, reasoning models' parameters) goes to the AI SDK client of the same model, which
+ * speaks all of it.
  *
  * @remarks Why it exists: a gateway call spends most of its CPU in the AI SDK's request path
  * (fetch, web streams, response schemas) — about 5× a direct node:http call — and the plain chat
@@ -100,7 +101,7 @@ export function createOpenAiChatWireClient(options: OpenAiChatWireOptions): Lang
         text: choice?.message?.content ?? '',
         usage: usageOf(answer.usage),
         finishReason: finishReasonOf(choice?.finish_reason, choice?.message?.refusal),
-        toolCalls: [],
+        toolCalls: declaresTools(request) ? toolCallsOf(provider, choice?.message?.tool_calls ?? []) : [],
         toolResults: [],
         modelId: answer.model || modelId,
       };
@@ -121,6 +122,7 @@ export function createOpenAiChatWireClient(options: OpenAiChatWireOptions): Lang
         let finishReason = 'other';
         let answeredModel = modelId;
         const events = new ServerSentData();
+        const calls = new ToolCallAssembly();
         let done = false;
         const take = (payloads: readonly string[]) => {
           for (const data of payloads) {
@@ -137,12 +139,14 @@ export function createOpenAiChatWireClient(options: OpenAiChatWireOptions): Lang
               pieces.push(delta);
               queue.push(delta);
             }
+            for (const call of choice?.delta?.tool_calls ?? []) calls.add(call);
             if (choice?.finish_reason) finishReason = finishReasonOf(choice.finish_reason, choice.delta?.refusal);
           }
         };
         await readBody(response, request.abortSignal, (text) => take(events.push(text)));
         take(events.end());
-        const final: ModelCallResult = { text: pieces.join(''), usage, finishReason, toolCalls: [], toolResults: [], modelId: answeredModel };
+        const toolCalls = declaresTools(request) ? toolCallsOf(provider, calls.calls()) : [];
+        const final: ModelCallResult = { text: pieces.join(''), usage, finishReason, toolCalls, toolResults: [], modelId: answeredModel };
         queue.end();
         return final;
       } catch (error) {
@@ -162,25 +166,29 @@ export function createOpenAiChatWireClient(options: OpenAiChatWireOptions): Lang
     provider,
     modelId,
     supportsTools: fallback.supportsTools,
-    generate: (request) => (speaksPlainChat(request, modelId) ? generate(request) : fallback.generate(request)),
-    stream: (request) => (speaksPlainChat(request, modelId) ? stream(request) : fallback.stream(request)),
+    generate: (request) => (speaksWire(request, modelId) ? generate(request) : fallback.generate(request)),
+    stream: (request) => (speaksWire(request, modelId) ? stream(request) : fallback.stream(request)),
   };
 }
 
 /**
- * Whether a request is plain chat this client sends itself: text messages only, no tools, no
- * schema, and a model that takes `temperature` and `max_tokens` (OpenAI's reasoning models want
- * `max_completion_tokens` and no temperature, which the AI SDK knows about).
+ * Whether this client sends a request itself: text messages and the tool turns of a conversation,
+ * tools the caller runs (declared, never executed here), no schema, and a model that takes
+ * `temperature` and `max_tokens` (OpenAI's reasoning models want `max_completion_tokens` and no
+ * temperature, which the AI SDK knows about). Tools to execute, structured output and images go to
+ * the AI SDK client.
  */
-function speaksPlainChat(request: ModelCallRequest, modelId: string): boolean {
-  if (request.schema !== undefined || (request.tools?.length ?? 0) > 0 || (request.clientTools?.length ?? 0) > 0) return false;
+function speaksWire(request: ModelCallRequest, modelId: string): boolean {
+  if (request.schema !== undefined || (request.tools?.length ?? 0) > 0) return false;
   if (/^(o\d|gpt-5|codex)/i.test(modelId)) return false;
-  return request.messages.every((message) => message.role !== 'tool' && (message.role === 'user' || message.toolCalls === undefined || message.toolCalls.length === 0) && textOf(message) !== undefined);
+  return request.messages.every((message) => message.role === 'tool' || textOf(message) !== undefined);
 }
+
+const declaresTools = (request: ModelCallRequest): boolean => (request.clientTools?.length ?? 0) > 0;
 
 /** A message's text, or `undefined` when it carries anything but text. */
 function textOf(message: ChatMessage): string | undefined {
-  if (message.role === 'tool') return undefined;
+  if (message.role === 'tool') return message.content;
   if (typeof message.content === 'string') return message.content;
   let text = '';
   for (const part of message.content) {
@@ -190,17 +198,65 @@ function textOf(message: ChatMessage): string | undefined {
   return text;
 }
 
+function wireMessage(message: ChatMessage): Record<string, unknown> {
+  if (message.role === 'tool') return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+  const content = textOf(message) ?? '';
+  if (message.role === 'assistant' && message.toolCalls !== undefined && message.toolCalls.length > 0) {
+    return { role: 'assistant', content, tool_calls: message.toolCalls.map((call) => ({ id: call.toolCallId, type: 'function', function: { name: call.toolName, arguments: JSON.stringify(call.args) } })) };
+  }
+  return { role: message.role, content };
+}
+
 function chatBody(modelId: string, request: ModelCallRequest, streamed: boolean, includeUsage: boolean): Record<string, unknown> {
-  const messages: { role: string; content: string }[] = [];
+  const messages: Record<string, unknown>[] = [];
   if (request.system !== undefined) messages.push({ role: 'system', content: request.system });
-  for (const message of request.messages) messages.push({ role: message.role, content: textOf(message) ?? '' });
+  for (const message of request.messages) messages.push(wireMessage(message));
   return {
     model: modelId,
     messages,
     temperature: request.temperature,
     max_tokens: request.maxTokens,
+    ...(declaresTools(request) ? { tools: request.clientTools!.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } })) } : {}),
     ...(streamed ? { stream: true, ...(includeUsage ? { stream_options: { include_usage: true } } : {}) } : {}),
   };
+}
+
+interface WireToolCall {
+  readonly id?: string | null;
+  readonly function?: { readonly name?: string | null; readonly arguments?: string | null } | null;
+}
+
+/** A streamed tool call's pieces, by index: its id and name come first, its arguments in fragments. */
+interface WireToolCallDelta extends WireToolCall {
+  readonly index?: number | null;
+}
+
+/** The model's tool calls as the toolkit records them; arguments that are not JSON fail the call (retryable). */
+function toolCallsOf(provider: ProviderName, calls: readonly WireToolCall[]): ToolCallRecord[] {
+  return calls.map((call, index) => {
+    const text = call.function?.arguments ?? '';
+    const args = text.trim() === '' ? {} : parseObject(text);
+    if (args === undefined) throw new AIProviderError(`${provider}: the model called ${call.function?.name ?? 'a tool'} with arguments that are not a JSON object`, provider, { isRetryable: true });
+    return { toolCallId: call.id ?? `call_${index}`, toolName: call.function?.name ?? '', args };
+  });
+}
+
+/** Puts streamed tool-call deltas back together, in index order. */
+class ToolCallAssembly {
+  private readonly byIndex = new Map<number, { id?: string; name: string; arguments: string }>();
+
+  add(delta: WireToolCallDelta): void {
+    const index = delta.index ?? this.byIndex.size;
+    const call = this.byIndex.get(index) ?? { name: '', arguments: '' };
+    if (delta.id) call.id = delta.id;
+    if (delta.function?.name) call.name += delta.function.name;
+    if (delta.function?.arguments) call.arguments += delta.function.arguments;
+    this.byIndex.set(index, call);
+  }
+
+  calls(): WireToolCall[] {
+    return [...this.byIndex.entries()].sort(([a], [b]) => a - b).map(([, call]) => ({ ...(call.id === undefined ? {} : { id: call.id }), function: { name: call.name, arguments: call.arguments } }));
+  }
 }
 
 /** A provider's 2xx answer, and how to let go of the caller's signal once it is read. */
@@ -217,13 +273,21 @@ interface WireUsage {
 
 interface WireAnswer {
   readonly model?: string | null;
-  readonly choices: readonly { readonly message?: { readonly content?: string | null; readonly refusal?: string | null } | null; readonly finish_reason?: string | null }[];
+  readonly choices: readonly {
+    readonly message?: { readonly content?: string | null; readonly refusal?: string | null; readonly tool_calls?: readonly WireToolCall[] | null } | null;
+    readonly finish_reason?: string | null;
+  }[];
   readonly usage?: WireUsage | null;
 }
 
 interface WireChunk {
   readonly model?: string | null;
-  readonly choices?: readonly { readonly delta?: { readonly content?: string | null; readonly refusal?: string | null } | null; readonly finish_reason?: string | null }[] | null;
+  readonly choices?:
+    | readonly {
+        readonly delta?: { readonly content?: string | null; readonly refusal?: string | null; readonly tool_calls?: readonly WireToolCallDelta[] | null } | null;
+        readonly finish_reason?: string | null;
+      }[]
+    | null;
   readonly usage?: WireUsage | null;
   readonly error?: unknown;
 }

@@ -200,6 +200,43 @@ export function describeOpenAiFamilyContract(contract: OpenAiFamilyContract): vo
       expect(result.text).toBe('only result');
     });
 
+    it("declares the caller's tools without running them: their calls come back, and the next turn carries call and result", async () => {
+      const declared = { name: 'get_weather', description: 'Current weather for a city', inputSchema: weatherTool([]).inputSchema };
+      fake.setHandler(() => chatCompletion({ dialect, model, toolCalls: [{ id: 'call_decl1', name: 'get_weather', arguments: { city: 'Oslo' } }] }));
+      const asked = await client.generate(baseRequest({ clientTools: [declared] }));
+      expect(asked.toolCalls).toEqual([{ toolCallId: 'call_decl1', toolName: 'get_weather', args: { city: 'Oslo' } }]);
+      expect(asked.toolResults).toEqual([]);
+      expect(asked.finishReason).toBe('tool-calls');
+      const offered = (lastRequest().body as { tools: { type: string; function: { name: string; parameters: unknown } }[] }).tools;
+      expect(offered).toEqual([expect.objectContaining({ type: 'function', function: expect.objectContaining({ name: 'get_weather', parameters: expect.objectContaining({ required: ['city'] }) }) })]);
+
+      fake.setHandler(() => chatCompletionStream({ dialect, model, deltas: ['Oslo: ', '4°C'] }));
+      const answered = client.stream(
+        baseRequest({
+          clientTools: [declared],
+          messages: [
+            { role: 'user', content: 'Weather in Oslo?' },
+            { role: 'assistant', content: '', toolCalls: asked.toolCalls },
+            { role: 'tool', toolCallId: 'call_decl1', toolName: 'get_weather', content: '{"temperatureC":4}' },
+          ],
+        }),
+      );
+      expect((await answered.result).text).toBe('Oslo: 4°C');
+      const turns = (lastRequest().body as { messages: { role: string; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string; content?: unknown }[] }).messages;
+      const call = turns.find((turn) => turn.role === 'assistant')?.tool_calls?.[0];
+      expect(call).toMatchObject({ id: 'call_decl1', function: { name: 'get_weather' } });
+      expect(JSON.parse(call?.function.arguments ?? '')).toEqual({ city: 'Oslo' });
+      expect(turns.find((turn) => turn.role === 'tool')).toMatchObject({ tool_call_id: 'call_decl1' });
+    });
+
+    it('streams the calls of declared tools, assembled from their argument fragments', async () => {
+      const declared = { name: 'get_weather', description: 'Current weather for a city', inputSchema: weatherTool([]).inputSchema };
+      fake.setHandler(() => chatCompletionStream({ dialect, model, toolCalls: [{ id: 'call_decl2', name: 'get_weather', arguments: { city: 'Lima' } }] }));
+      const result = await client.stream(baseRequest({ clientTools: [declared] })).result;
+      expect(result.toolCalls).toEqual([{ toolCallId: 'call_decl2', toolName: 'get_weather', args: { city: 'Lima' } }]);
+      expect(result.finishReason).toBe('tool-calls');
+    });
+
     it('round-trips a tool call: the model asks, our execute runs, the next request carries the result', async () => {
       const calls: unknown[] = [];
       fake.setHandler((request) => {
