@@ -33,6 +33,12 @@ export function pivot<T>(rows: readonly T[], labelOf: (row: T) => number, series
   return { labels: labels.map(formatLabel), series: [...series].map(([label, values]) => ({ label, values })) };
 }
 
+/** One series per named field of wide rows (calls and errors of each bucket…), labelled by `labelOf`. */
+export function pivotFields<T>(rows: readonly T[], labelOf: (row: T) => number, fields: Readonly<Record<string, (row: T) => number>>, formatLabel: (label: number) => string): Pick<ChartSpec, 'labels' | 'series'> {
+  const long = rows.flatMap((row) => Object.entries(fields).map(([series, valueOf]) => ({ label: labelOf(row), series, value: valueOf(row) })));
+  return pivot(long, (row) => row.label, (row) => row.series, (row) => row.value, formatLabel);
+}
+
 /** A time bucket as the operator's local clock shows it (date added when the range spans days). */
 export function formatBucket(ms: number, withDate: boolean): string {
   const date = new Date(ms);

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { AnalyticsRange } from '../api/analytics-api';
 import { ChartPanel } from '../charts/chart-panel';
-import { formatBucket, pivot, type ChartSpec } from '../charts/chart-spec';
+import { formatBucket, pivot, pivotFields, type ChartSpec } from '../charts/chart-spec';
 import { AsyncView } from '../components/async-view';
 import { DataTable } from '../components/data-table';
 import { KpiTiles, percent } from '../components/kpi-tiles';
@@ -42,16 +42,7 @@ export function LlmUsagePage() {
             kind: 'bar',
             stacked: true,
             unit: 'tokens',
-            ...pivot(
-              usage.series.flatMap((point) => [
-                { bucket_ms: point.bucket_ms, series: 'input', value: point.input_tokens },
-                { bucket_ms: point.bucket_ms, series: 'output', value: point.output_tokens },
-              ]),
-              (row) => row.bucket_ms,
-              (row) => row.series,
-              (row) => row.value,
-              bucket,
-            ),
+            ...pivotFields(usage.series, (point) => point.bucket_ms, { input: (point) => point.input_tokens, output: (point) => point.output_tokens }, bucket),
           };
           const latencySpec: ChartSpec = {
             kind: 'bar',

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { AnalyticsRange } from '../api/analytics-api';
 import { ChartPanel } from '../charts/chart-panel';
-import { formatBucket, pivot, type ChartSpec } from '../charts/chart-spec';
+import { formatBucket, pivot, pivotFields, type ChartSpec } from '../charts/chart-spec';
 import { AsyncView } from '../components/async-view';
 import { DataTable } from '../components/data-table';
 import { KpiTiles, percent } from '../components/kpi-tiles';
@@ -51,16 +51,7 @@ export function OverviewPage() {
           const llmSpec: ChartSpec = {
             kind: 'line',
             unit: 'calls',
-            ...pivot(
-              usage.series.flatMap((point) => [
-                { bucket_ms: point.bucket_ms, series: 'calls', value: point.calls },
-                { bucket_ms: point.bucket_ms, series: 'errors', value: point.errors },
-              ]),
-              (row) => row.bucket_ms,
-              (row) => row.series,
-              (row) => row.value,
-              bucket,
-            ),
+            ...pivotFields(usage.series, (point) => point.bucket_ms, { calls: (point) => point.calls, errors: (point) => point.errors }, bucket),
           };
           const shareSpec: ChartSpec = { kind: 'bar', stacked: true, unit: 'decisions', ...pivot(routing.gateway_share, (row) => row.bucket_ms, (row) => row.gateway ?? 'none', (row) => row.count, bucket) };
           const trendSpec: ChartSpec = { kind: 'line', unit: 'score', ...pivot(routing.sr_trend, (row) => row.bucket_ms, (row) => row.gateway ?? 'none', (row) => row.score_value, bucket) };

@@ -1,5 +1,6 @@
 import type { RoutingKeyView } from '../api/server-types';
 import { comparisonLabels, comparisonsFor, enumValues, type ConditionDraft } from './algorithm-draft';
+import { ValueFields } from './value-fields';
 
 export interface ConditionEditorProps {
   readonly condition: ConditionDraft;
@@ -43,26 +44,7 @@ export function ConditionEditor(props: ConditionEditorProps) {
           ))}
         </select>
       </div>
-      {key?.type === 'udf' && (
-        <div class="field">
-          <label for={`${id}-meta`}>Metadata key</label>
-          <input id={`${id}-meta`} value={condition.metadataKey} onInput={(event) => set({ metadataKey: event.currentTarget.value })} />
-        </div>
-      )}
-      <div class="field">
-        <label for={`${id}-value`}>Value</label>
-        {key?.type === 'enum' ? (
-          <select id={`${id}-value`} value={condition.value} onChange={(event) => set({ value: event.currentTarget.value })}>
-            {enumValues(key).map((value) => (
-              <option key={value} value={value}>
-                {value}
-              </option>
-            ))}
-          </select>
-        ) : (
-          <input id={`${id}-value`} inputMode={key?.type === 'integer' ? 'numeric' : undefined} value={condition.value} onInput={(event) => set({ value: event.currentTarget.value })} />
-        )}
-      </div>
+      <ValueFields routingKey={key} draft={condition} id={id} set={set} />
       {props.onRemove !== undefined && (
         <button type="button" onClick={props.onRemove} aria-label={`Remove condition on ${condition.lhs}`}>
           Remove

@@ -6,6 +6,7 @@ import { useAction } from '../components/use-action';
 import { useDashboard } from '../session/dashboard-context';
 import { emptyCondition, enumValues, valueOf, type ConditionDraft } from './algorithm-draft';
 import { removeAt, replaceAt } from './list-edit';
+import { ValueFields } from './value-fields';
 
 export interface PreviewPanelProps {
   readonly rule: RoutingAlgorithmListItem;
@@ -48,24 +49,7 @@ export function PreviewPanel(props: PreviewPanelProps) {
                   ))}
                 </select>
               </div>
-              {key?.type === 'udf' && (
-                <div class="field">
-                  <label for={`${id}-meta`}>Metadata key</label>
-                  <input id={`${id}-meta`} value={parameter.metadataKey} onInput={(event) => set({ metadataKey: event.currentTarget.value })} />
-                </div>
-              )}
-              <div class="field">
-                <label for={`${id}-value`}>Value</label>
-                {key?.type === 'enum' ? (
-                  <select id={`${id}-value`} value={parameter.value} onChange={(event) => set({ value: event.currentTarget.value })}>
-                    {enumValues(key).map((value) => (
-                      <option key={value}>{value}</option>
-                    ))}
-                  </select>
-                ) : (
-                  <input id={`${id}-value`} value={parameter.value} onInput={(event) => set({ value: event.currentTarget.value })} />
-                )}
-              </div>
+              <ValueFields routingKey={key} draft={parameter} id={id} set={set} />
               {parameters.length > 1 && (
                 <button type="button" onClick={() => setParameters(removeAt(parameters, index))} aria-label={`Remove parameter ${parameter.lhs}`}>
                   Remove

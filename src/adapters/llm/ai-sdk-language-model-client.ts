@@ -29,7 +29,7 @@ import type {
 } from '../../generation/language-model-client.js';
 import type { ProviderName } from '../../generation/provider-name.js';
 import type { JsonSchema, ToolDefinition } from '../../generation/tool-definition.js';
-import { DeltaQueue } from './delta-queue.js';
+import { queuedModelStream } from './delta-queue.js';
 import { mapProviderError } from './map-provider-error.js';
 
 export interface AiSdkLanguageModelClientOptions {
@@ -85,50 +85,38 @@ export function createAiSdkLanguageModelClient(options: AiSdkLanguageModelClient
 
     stream(request: ModelCallRequest): ModelStream {
       const recorder = new ToolRecorder();
-      const queue = new DeltaQueue();
-      const result = (async (): Promise<ModelCallResult> => {
-        try {
-          const schema = request.schema === undefined ? undefined : compileSchema(provider, request.schema);
-          const streamed = streamText({
-            ...callSettings(provider, model, request, supportsTools, recorder),
-            ...(schema === undefined ? {} : { output: Output.object({ schema: schema.aiSchema }) }),
-            // Errors arrive as `error` parts of the full stream below; this only silences the default console log.
-            onError: () => undefined,
-          });
-          // One reader drives the stream, so `result` settles even when nobody iterates `textStream`.
-          for await (const part of streamed.fullStream) {
-            if (part.type === 'text-delta') queue.push(part.text);
-            else if (part.type === 'error') throw part.error;
-            else if (part.type === 'abort') throw abortErrorFrom(request.abortSignal);
-          }
-          const [text, usage, finishReason, toolCalls, response] = await Promise.all([
-            streamed.text,
-            streamed.usage,
-            streamed.finishReason,
-            streamed.toolCalls,
-            streamed.response,
-          ]);
-          const object = schema === undefined ? undefined : ((await streamed.output) as unknown);
-          const final: ModelCallResult = {
-            text,
-            ...(schema === undefined ? {} : { object }),
-            usage: toUsage(usage),
-            finishReason,
-            toolCalls: toToolCalls(toolCalls),
-            toolResults: recorder.results(),
-            modelId: response.modelId || modelId,
-          };
-          queue.end();
-          return final;
-        } catch (error) {
-          const mapped = toError(error);
-          queue.fail(mapped);
-          throw mapped;
+      return queuedModelStream(async (queue) => {
+        const schema = request.schema === undefined ? undefined : compileSchema(provider, request.schema);
+        const streamed = streamText({
+          ...callSettings(provider, model, request, supportsTools, recorder),
+          ...(schema === undefined ? {} : { output: Output.object({ schema: schema.aiSchema }) }),
+          // Errors arrive as `error` parts of the full stream below; this only silences the default console log.
+          onError: () => undefined,
+        });
+        // One reader drives the stream, so `result` settles even when nobody iterates `textStream`.
+        for await (const part of streamed.fullStream) {
+          if (part.type === 'text-delta') queue.push(part.text);
+          else if (part.type === 'error') throw part.error;
+          else if (part.type === 'abort') throw abortErrorFrom(request.abortSignal);
         }
-      })();
-      // A caller that only iterates `textStream` sees the failure there; do not also report it as unhandled.
-      result.catch(() => undefined);
-      return { textStream: queue, result };
+        const [text, usage, finishReason, toolCalls, response] = await Promise.all([
+          streamed.text,
+          streamed.usage,
+          streamed.finishReason,
+          streamed.toolCalls,
+          streamed.response,
+        ]);
+        const object = schema === undefined ? undefined : ((await streamed.output) as unknown);
+        return {
+          text,
+          ...(schema === undefined ? {} : { object }),
+          usage: toUsage(usage),
+          finishReason,
+          toolCalls: toToolCalls(toolCalls),
+          toolResults: recorder.results(),
+          modelId: response.modelId || modelId,
+        };
+      }, toError);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { createAzure } from '@ai-sdk/azure';
 import { createAiSdkEmbeddingClient } from './ai-sdk-embedding-client.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
-import { createOpenAiChatWireClient } from './openai-chat-wire-client.js';
+import { openAiWireOrSdk } from './openai-chat-wire-client.js';
 import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from './provider-definition.js';
 import { assertProviderConfigured, parseBaseUrl, readEnv } from './provider-env.js';
 
@@ -31,17 +31,14 @@ export const azureProvider: ProviderDefinition = {
   modelEnv: ['AZURE_OPENAI_DEPLOYMENT', 'AZURE_OPENAI_DEPLOYMENT_ID', 'AZURE_MODEL'],
   defaultModel: 'gpt-4o-mini',
   create(env, modelId, overrides = {}) {
-    const fallback = createAiSdkLanguageModelClient({ provider: 'azure', modelId, model: azureSdk(this, env, overrides).chat(modelId), supportsTools: true });
-    if (overrides.fetch !== undefined) return fallback;
+    assertProviderConfigured(this, env);
     const endpoint = azureEndpoint(readEnv(env, 'AZURE_OPENAI_ENDPOINT') ?? '');
     const base = 'baseURL' in endpoint ? endpoint.baseURL : `https://${endpoint.resourceName}.openai.azure.com/openai`;
-    return createOpenAiChatWireClient({
+    return openAiWireOrSdk(overrides, () => createAiSdkLanguageModelClient({ provider: 'azure', modelId, model: azureSdk(this, env, overrides).chat(modelId), supportsTools: true }), {
       provider: 'azure',
       modelId,
       url: `${base}/deployments/${encodeURIComponent(modelId)}/chat/completions?api-version=${encodeURIComponent(apiVersionOf(env))}`,
       headers: { 'api-key': readEnv(env, 'AZURE_OPENAI_API_KEY') ?? '' },
-      includeUsage: true,
-      fallback,
     });
   },
   /** The model id is the embedding deployment's name. */

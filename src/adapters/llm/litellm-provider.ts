@@ -1,7 +1,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createAiSdkEmbeddingClient } from './ai-sdk-embedding-client.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
-import { createOpenAiChatWireClient } from './openai-chat-wire-client.js';
+import { openAiWireOrSdk } from './openai-chat-wire-client.js';
 import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from './provider-definition.js';
 import { assertProviderConfigured, parseBaseUrl, readEnv } from './provider-env.js';
 
@@ -35,9 +35,13 @@ export const litellmProvider: ProviderDefinition = {
   modelEnv: ['LITELLM_MODEL'],
   defaultModel: 'openai/gpt-4o-mini',
   create(env, modelId, overrides = {}) {
-    const fallback = createAiSdkLanguageModelClient({ provider: 'litellm', modelId, model: litellmSdk(this, env, overrides).chatModel(modelId), supportsTools: true });
-    if (overrides.fetch !== undefined) return fallback;
-    return createOpenAiChatWireClient({ provider: 'litellm', modelId, url: `${litellmBaseUrl(env)}/chat/completions`, headers: { authorization: `Bearer ${litellmKey(env)}` }, includeUsage: true, fallback });
+    assertProviderConfigured(this, env);
+    return openAiWireOrSdk(overrides, () => createAiSdkLanguageModelClient({ provider: 'litellm', modelId, model: litellmSdk(this, env, overrides).chatModel(modelId), supportsTools: true }), {
+      provider: 'litellm',
+      modelId,
+      url: `${litellmBaseUrl(env)}/chat/completions`,
+      headers: { authorization: `Bearer ${litellmKey(env)}` },
+    });
   },
   /** The proxy's `/v1/embeddings`, for the embedding models its config lists. */
   embeddings: {

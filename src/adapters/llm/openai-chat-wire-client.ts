@@ -4,7 +4,8 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { AIProviderError } from '../../generation/errors/ai-provider-error.js';
 import type { ChatMessage, LanguageModelClient, ModelCallRequest, ModelCallResult, ModelStream, TokenUsage, ToolCallRecord } from '../../generation/language-model-client.js';
 import type { ProviderName } from '../../generation/provider-name.js';
-import { DeltaQueue } from './delta-queue.js';
+import { queuedModelStream } from './delta-queue.js';
+import type { ProviderOverrides } from './provider-definition.js';
 import { mapProviderError, providerMessage } from './map-provider-error.js';
 
 export interface OpenAiChatWireOptions {
@@ -14,10 +15,11 @@ export interface OpenAiChatWireOptions {
   readonly url: string;
   /** Credentials, sent on every request (`authorization: Bearer …`, Azure's `api-key`); empty for servers without keys. */
   readonly headers: Readonly<Record<string, string>>;
-  /** Whether streams ask for usage (`stream_options.include_usage`). */
-  readonly includeUsage: boolean;
-  /** The AI SDK client of the same model: it serves every request this one does not speak. */
-  readonly fallback: LanguageModelClient;
+  /**
+   * Makes the AI SDK client of the same model, which serves every request this one does not speak.
+   * Called at the first such request, not before: most calls never need it.
+   */
+  readonly fallback: () => LanguageModelClient;
   /** How long the provider may stay silent on a call without a deadline; default 300 s. */
   readonly silenceLimitMs?: number;
 }
@@ -44,7 +46,9 @@ const agents = { 'http:': new HttpAgent({ keepAlive: true, maxSockets: 256 }), '
  * `mapProviderError` maps both paths alike and one contract suite checks both.
  */
 export function createOpenAiChatWireClient(options: OpenAiChatWireOptions): LanguageModelClient {
-  const { provider, modelId, fallback } = options;
+  const { provider, modelId } = options;
+  let sdkClient: LanguageModelClient | undefined;
+  const fallback = (): LanguageModelClient => (sdkClient ??= options.fallback());
   const url = new URL(options.url);
   const post = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:'];
@@ -94,7 +98,7 @@ export function createOpenAiChatWireClient(options: OpenAiChatWireOptions): Lang
 
   async function generate(request: ModelCallRequest): Promise<ModelCallResult> {
     try {
-      const { response, release } = await send(chatBody(modelId, request, false, false), request.abortSignal);
+      const { response, release } = await send(chatBody(modelId, request, false), request.abortSignal);
       const answer = parseAnswer(provider, await readText(response, request.abortSignal).finally(release));
       const choice = answer.choices[0];
       return {
@@ -111,12 +115,9 @@ export function createOpenAiChatWireClient(options: OpenAiChatWireOptions): Lang
   }
 
   function stream(request: ModelCallRequest): ModelStream {
-    const queue = new DeltaQueue();
-    let released = (): void => undefined;
-    const result = (async (): Promise<ModelCallResult> => {
+    return queuedModelStream(async (queue) => {
+      const { response, release } = await send(chatBody(modelId, request, true), request.abortSignal);
       try {
-        const { response, release } = await send(chatBody(modelId, request, true, options.includeUsage), request.abortSignal);
-        released = release;
         const pieces: string[] = [];
         let usage: TokenUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
         let finishReason = 'other';
@@ -146,29 +147,30 @@ export function createOpenAiChatWireClient(options: OpenAiChatWireOptions): Lang
         await readBody(response, request.abortSignal, (text) => take(events.push(text)));
         take(events.end());
         const toolCalls = declaresTools(request) ? toolCallsOf(provider, calls.calls()) : [];
-        const final: ModelCallResult = { text: pieces.join(''), usage, finishReason, toolCalls, toolResults: [], modelId: answeredModel };
-        queue.end();
-        return final;
-      } catch (error) {
-        const mapped = toError(error);
-        queue.fail(mapped);
-        throw mapped;
+        return { text: pieces.join(''), usage, finishReason, toolCalls, toolResults: [], modelId: answeredModel };
       } finally {
-        released();
+        release();
       }
-    })();
-    // A caller that only iterates `textStream` sees the failure there; do not also report it as unhandled.
-    result.catch(() => undefined);
-    return { textStream: queue, result };
+    }, toError);
   }
 
   return {
     provider,
     modelId,
-    supportsTools: fallback.supportsTools,
-    generate: (request) => (speaksWire(request, modelId) ? generate(request) : fallback.generate(request)),
-    stream: (request) => (speaksWire(request, modelId) ? stream(request) : fallback.stream(request)),
+    supportsTools: true,
+    generate: (request) => (speaksWire(request, modelId) ? generate(request) : fallback().generate(request)),
+    stream: (request) => (speaksWire(request, modelId) ? stream(request) : fallback().stream(request)),
   };
+}
+
+/**
+ * A provider's client for OpenAI-wire chat: this client, with the AI SDK client (made by `sdk`)
+ * for what it does not speak; the AI SDK client alone when a test hands in its own fetch (that
+ * seam is the AI SDK's).
+ */
+export function openAiWireOrSdk(overrides: ProviderOverrides, sdk: () => LanguageModelClient, wire: Omit<OpenAiChatWireOptions, 'fallback'>): LanguageModelClient {
+  if (overrides.fetch !== undefined) return sdk();
+  return createOpenAiChatWireClient({ ...wire, fallback: sdk });
 }
 
 /**
@@ -207,7 +209,7 @@ function wireMessage(message: ChatMessage): Record<string, unknown> {
   return { role: message.role, content };
 }
 
-function chatBody(modelId: string, request: ModelCallRequest, streamed: boolean, includeUsage: boolean): Record<string, unknown> {
+function chatBody(modelId: string, request: ModelCallRequest, streamed: boolean): Record<string, unknown> {
   const messages: Record<string, unknown>[] = [];
   if (request.system !== undefined) messages.push({ role: 'system', content: request.system });
   for (const message of request.messages) messages.push(wireMessage(message));
@@ -217,7 +219,7 @@ function chatBody(modelId: string, request: ModelCallRequest, streamed: boolean,
     temperature: request.temperature,
     max_tokens: request.maxTokens,
     ...(declaresTools(request) ? { tools: request.clientTools!.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } })) } : {}),
-    ...(streamed ? { stream: true, ...(includeUsage ? { stream_options: { include_usage: true } } : {}) } : {}),
+    ...(streamed ? { stream: true, stream_options: { include_usage: true } } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createAiSdkEmbeddingClient } from './ai-sdk-embedding-client.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
-import { createOpenAiChatWireClient } from './openai-chat-wire-client.js';
+import { openAiWireOrSdk } from './openai-chat-wire-client.js';
 import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from './provider-definition.js';
 import { assertProviderConfigured, parseBaseUrl, readEnv } from './provider-env.js';
 
@@ -32,16 +32,13 @@ export const openaiCompatibleProvider: ProviderDefinition = {
   modelEnv: ['OPENAI_COMPATIBLE_MODEL'],
   defaultModel: 'gpt-3.5-turbo',
   create(env, modelId, overrides = {}) {
-    const fallback = createAiSdkLanguageModelClient({ provider: 'openai-compatible', modelId, model: compatibleSdk(this, env, overrides).chatModel(modelId), supportsTools: true });
-    if (overrides.fetch !== undefined) return fallback;
+    assertProviderConfigured(this, env);
     const apiKey = readEnv(env, 'OPENAI_COMPATIBLE_API_KEY');
-    return createOpenAiChatWireClient({
+    return openAiWireOrSdk(overrides, () => createAiSdkLanguageModelClient({ provider: 'openai-compatible', modelId, model: compatibleSdk(this, env, overrides).chatModel(modelId), supportsTools: true }), {
       provider: 'openai-compatible',
       modelId,
       url: `${compatibleBaseUrl(env)}/chat/completions`,
       headers: apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` },
-      includeUsage: true,
-      fallback,
     });
   },
   /** The server's `/embeddings` (vLLM, LM Studio, OpenRouter… serve it for their embedding models). */

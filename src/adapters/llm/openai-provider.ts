@@ -1,16 +1,22 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { createAiSdkEmbeddingClient } from './ai-sdk-embedding-client.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
-import { createOpenAiChatWireClient } from './openai-chat-wire-client.js';
+import { openAiWireOrSdk } from './openai-chat-wire-client.js';
 import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from './provider-definition.js';
 import { assertProviderConfigured, parseBaseUrl, readEnv } from './provider-env.js';
 
+/** `OPENAI_BASE_URL`, checked; undefined means OpenAI's own API. */
+function openaiBaseUrl(env: ProviderEnv): string | undefined {
+  const baseUrl = readEnv(env, 'OPENAI_BASE_URL');
+  return baseUrl === undefined ? undefined : parseBaseUrl('openai', 'OPENAI_BASE_URL', baseUrl);
+}
+
 function openaiSdk(definition: ProviderDefinition, env: ProviderEnv, overrides: ProviderOverrides) {
   assertProviderConfigured(definition, env);
-  const baseUrl = readEnv(env, 'OPENAI_BASE_URL');
+  const baseUrl = openaiBaseUrl(env);
   return createOpenAI({
     apiKey: readEnv(env, 'OPENAI_API_KEY'),
-    ...(baseUrl === undefined ? {} : { baseURL: parseBaseUrl('openai', 'OPENAI_BASE_URL', baseUrl) }),
+    ...(baseUrl === undefined ? {} : { baseURL: baseUrl }),
     ...(overrides.fetch === undefined ? {} : { fetch: overrides.fetch }),
   });
 }
@@ -22,17 +28,12 @@ export const openaiProvider: ProviderDefinition = {
   modelEnv: ['OPENAI_MODEL'],
   defaultModel: 'gpt-4o-mini',
   create(env, modelId, overrides = {}) {
-    const fallback = createAiSdkLanguageModelClient({ provider: 'openai', modelId, model: openaiSdk(this, env, overrides).chat(modelId), supportsTools: true });
-    // A fetch override is a test seam for the AI SDK path: everything goes through it then.
-    if (overrides.fetch !== undefined) return fallback;
-    const baseUrl = readEnv(env, 'OPENAI_BASE_URL');
-    return createOpenAiChatWireClient({
+    assertProviderConfigured(this, env);
+    return openAiWireOrSdk(overrides, () => createAiSdkLanguageModelClient({ provider: 'openai', modelId, model: openaiSdk(this, env, overrides).chat(modelId), supportsTools: true }), {
       provider: 'openai',
       modelId,
-      url: `${baseUrl === undefined ? 'https://api.openai.com/v1' : parseBaseUrl('openai', 'OPENAI_BASE_URL', baseUrl)}/chat/completions`,
+      url: `${openaiBaseUrl(env) ?? 'https://api.openai.com/v1'}/chat/completions`,
       headers: { authorization: `Bearer ${readEnv(env, 'OPENAI_API_KEY') ?? ''}` },
-      includeUsage: true,
-      fallback,
     });
   },
   embeddings: {

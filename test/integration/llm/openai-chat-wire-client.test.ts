@@ -25,7 +25,7 @@ describe('OpenAI-wire client limits', () => {
 
   beforeAll(async () => {
     fake = await startFakeHttpServer(() => new Promise(() => undefined));
-    client = createOpenAiChatWireClient({ provider: 'openai', modelId: 'gpt-4o-mini', url: `${fake.url}/v1/chat/completions`, headers: {}, includeUsage: true, fallback: unusedFallback, silenceLimitMs: 200 });
+    client = createOpenAiChatWireClient({ provider: 'openai', modelId: 'gpt-4o-mini', url: `${fake.url}/v1/chat/completions`, headers: {}, fallback: () => unusedFallback, silenceLimitMs: 200 });
   });
   afterAll(async () => {
     await fake.close();
