@@ -1,17 +1,18 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Kafka, logLevel, type Admin } from 'kafkajs';
+import type { Admin } from 'kafkajs';
 import { afterAll, beforeAll } from 'vitest';
 import { createKafkaEventBus } from '../../src/adapters/kafka/kafka-event-bus.js';
 import { silentLogger } from '../../src/logging/logger.js';
 import { deleteKafkaNamespace, kafkaBrokers, uniqueNamespace } from '../integration/adapters/local-services.js';
 import { eventBusSuite } from './event-bus.suite.js';
+import { testKafka } from '../fixtures/kafka-client.js';
 
 let admin: Admin;
 
 beforeAll(async () => {
-  admin = new Kafka({ clientId: 'sytest-admin', brokers: [...kafkaBrokers], logLevel: logLevel.NOTHING, retry: { retries: 2 } }).admin();
+  admin = testKafka('sytest-admin', { retry: { retries: 2 } }).admin();
   try {
     await admin.connect();
     await admin.describeCluster();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Kafka, logLevel, type Admin } from 'kafkajs';
+import type { Admin } from 'kafkajs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createKafkaEventBus, type KafkaEventBus, type KafkaEventBusOptions } from '../../../src/adapters/kafka/kafka-event-bus.js';
 import { createEvent, type EventEnvelope } from '../../../src/events/event-envelope.js';
@@ -10,6 +10,7 @@ import { SwitchyardError } from '../../../src/errors/switchyard-error.js';
 import { silentLogger } from '../../../src/logging/logger.js';
 import { createLogSink, levels } from './log-sink.js';
 import { deleteKafkaNamespace, kafkaBrokers, localService, uniqueNamespace } from './local-services.js';
+import { testKafka } from '../../fixtures/kafka-client.js';
 
 function apiEvents(count: number): EventEnvelope[] {
   return Array.from({ length: count }, (_, index) =>
@@ -62,7 +63,7 @@ describe('KafkaEventBus across a broker outage', () => {
 
   beforeAll(async () => {
     await localService('kafka', 'start');
-    admin = new Kafka({ clientId: 'sytest-fault-admin', brokers: [...kafkaBrokers], logLevel: logLevel.NOTHING }).admin();
+    admin = testKafka('sytest-fault-admin').admin();
     await admin.connect();
   });
 

@@ -1,4 +1,4 @@
-import { Kafka, logLevel, type Admin, type Consumer } from 'kafkajs';
+import type { Admin, Consumer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { topics } from '../../../src/events/event-envelope.js';
 import { startFakeHttpServer, type FakeHttpServer, type FakeResponse, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
@@ -6,6 +6,7 @@ import { chatCompletion } from '../../fixtures/providers/openai-wire.js';
 import { kafkaBrokers, redisUrl } from '../adapters/local-services.js';
 import { consumerGroupLag, createKafkaAdmin, createPipelineNamespace, deletePipelineNamespace, pollUntil, type PipelineNamespace } from '../pipeline/pipeline-harness.js';
 import { ensureDistBuilt, spawnSwitchyard, type SwitchyardProcess } from '../pipeline/switchyard-process.js';
+import { testKafka } from '../../fixtures/kafka-client.js';
 
 /**
  * `switchyard worker generation` killed without warning in the middle of a batch, with two items
@@ -129,7 +130,7 @@ describe('generation worker killed mid-batch, API restarted', () => {
 
   /** Reads every topic of the namespace from the start (so its lag can reach 0), keeping llm.call events. */
   async function startReader(): Promise<void> {
-    reader = new Kafka({ clientId: `t${namespace.id}-reader`, brokers: [...kafkaBrokers], logLevel: logLevel.NOTHING }).consumer({ groupId: `${namespace.kafkaTopicPrefix}test-reader`, maxWaitTimeInMs: 200 });
+    reader = testKafka(`t${namespace.id}-reader`).consumer({ groupId: `${namespace.kafkaTopicPrefix}test-reader`, maxWaitTimeInMs: 200 });
     await reader.connect();
     await reader.subscribe({ topics: topics.map((topic) => `${namespace.kafkaTopicPrefix}${topic}`), fromBeginning: true });
     await reader.run({

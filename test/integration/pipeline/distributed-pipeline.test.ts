@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { Kafka, logLevel, type Consumer } from 'kafkajs';
+import type { Consumer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../api/server.js';
 import { loadConfig } from '../../../src/config/load-config.js';
@@ -18,6 +18,7 @@ import {
   type PipelineNamespace,
 } from './pipeline-harness.js';
 import { createPinoSink } from './pino-sink.js';
+import { testKafka } from '../../fixtures/kafka-client.js';
 
 interface SeenEvent {
   readonly id: string;
@@ -59,7 +60,7 @@ describe('distributed pipeline (Redis, Kafka, ClickHouse)', () => {
     expect(server.workers.map((worker) => worker.name).sort()).toEqual(['analytics-sink', 'generation', 'sr-windows']);
     auth = await createMerchant(server.url, merchantId);
 
-    consumer = new Kafka({ clientId: `t${namespace.id}-reader`, brokers: [...kafkaBrokers], logLevel: logLevel.NOTHING }).consumer({
+    consumer = testKafka(`t${namespace.id}-reader`).consumer({
       groupId: `${namespace.kafkaTopicPrefix}test-reader`,
       maxWaitTimeInMs: 200,
     });

@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { Kafka, logLevel, type Admin } from 'kafkajs';
+import type { Admin } from 'kafkajs';
 import { topics } from '../../../src/events/event-envelope.js';
 import { deleteKafkaNamespace, deleteRedisNamespace, kafkaBrokers, redisUrl } from '../adapters/local-services.js';
+import { testKafka } from '../../fixtures/kafka-client.js';
 
 /** The ClickHouse server from deploy/local (or CI). A server that is down fails the test, never skips it. */
 export const clickhouseUrl: string = process.env['CLICKHOUSE_URL'] ?? 'http://127.0.0.1:8123';
@@ -213,7 +214,7 @@ export async function withDeadline<T>(what: string, promise: Promise<T>, timeout
 }
 
 export function createKafkaAdmin(namespace: PipelineNamespace): Admin {
-  return new Kafka({ clientId: `t${namespace.id}-admin`, brokers: [...kafkaBrokers], logLevel: logLevel.NOTHING }).admin();
+  return testKafka(`t${namespace.id}-admin`).admin();
 }
 
 /**
