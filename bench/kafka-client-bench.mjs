@@ -11,8 +11,8 @@
 //            the same trickle keeps publishing while the broker stops for OUTAGE_SECONDS (5) and starts
 //            again: failed sends, time from the broker being back to the first acknowledged send and to
 //            the first consumed event, acknowledged events never consumed (must be 0), duplicates.
-// Plus, for kafkajs, the same produce and consume through the EventBus port (dist/: publisher with
-// its spool and linger, subscription with caughtUp) to show what the port adds.
+// Plus the same produce and consume through the EventBus port (dist/, @platformatic/kafka since the
+// switch: publisher with its spool and linger, subscription with caughtUp) to show what the port adds.
 // N (default 200,000; at most 1,000,000) per client. Topics and groups get a fresh prefix and are
 // deleted at the end. Only 127.0.0.1. @platformatic/kafka is loaded from PLATFORMATIC_KAFKA (a folder
 // where it is installed) or from node_modules.
@@ -24,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fixKafkajsRequestQueue } from './lib/fix-kafkajs-request-queue.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const env = process.env;
@@ -46,8 +47,8 @@ if (restart && (env.SWITCHYARD_RUN_DIR === undefined || env.KAFKA_PORT === undef
 }
 
 const kafkajs = createRequire(import.meta.url)('kafkajs');
-// kafkajs as the adapter runs it: without the 1 ms timer loop per connection (see that module).
-(await import(join(root, 'dist/src/adapters/kafka/fix-kafkajs-request-queue.js'))).fixKafkajsRequestQueue();
+// kafkajs without its 1 ms timer loop per connection (see that module).
+fixKafkajsRequestQueue();
 const platformatic = await import(
   env.PLATFORMATIC_KAFKA === undefined ? '@platformatic/kafka' : pathToFileURL(join(env.PLATFORMATIC_KAFKA, 'node_modules/@platformatic/kafka/dist/index.js')).href
 );

@@ -13,7 +13,7 @@
 // Kafka topic prefix, ClickHouse database) that is removed at the end.
 import { createClient } from '@clickhouse/client';
 import { Redis } from 'ioredis';
-import { Kafka, logLevel } from 'kafkajs';
+import { Admin, FetchIsolationLevels, ListOffsetTimestamps } from '@platformatic/kafka';
 import { randomBytes } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -51,11 +51,12 @@ const distributedEnv = {
   JWT_SECRET: 'bench-jwt-secret-0123456789abcdef-0123456789',
   ADMIN_SECRET: 'bench-admin-secret-0123456789abcdef',
   EMBEDDED_WORKERS: String(workersMode === 'embedded'),
-  // The API's own log: errors only (kafkajs warns about its idempotent-producer retry limit at start).
+  // The API's own log: errors only (its warnings would interleave with the bench's output).
   LOG_LEVEL: 'error',
 };
 const clickhouse = createClient({ url: clickhouseUrl, clickhouse_settings: { output_format_json_quote_64bit_integers: 0 } });
-const kafkaAdmin = new Kafka({ clientId: `b${id}-admin`, brokers: kafkaBrokers.split(','), logLevel: logLevel.NOTHING }).admin();
+// Connects on its first call (no connect()); closed at the end.
+const kafkaAdmin = new Admin({ clientId: `b${id}-admin`, bootstrapBrokers: kafkaBrokers.split(',') });
 const log = (text) => process.stderr.write(`${text}\n`);
 const fmt = (value, digits = 0) => Number(value).toFixed(digits);
 
@@ -74,16 +75,26 @@ async function decisionRows(merchant, final) {
   return { rows: Number(row.rows), unique: Number(row.unique) };
 }
 
-/** Messages a worker's consumer group has not committed yet, over the topics it reads. */
+/**
+ * Messages a worker's consumer group has not committed yet, over the topics it reads: each
+ * partition's end (as a read_committed consumer sees it) minus the group's commit there (-1 = none, read as 0).
+ */
 async function groupLag(group = 'analytics-sink', topics = ['routing', 'scores', 'api']) {
   const names = topics.map((topic) => `${namespace.kafkaTopicPrefix}${topic}`);
-  const committed = await kafkaAdmin.fetchOffsets({ groupId: `${namespace.kafkaTopicPrefix}${group}`, topics: names });
-  let lag = 0;
-  for (const name of names) {
-    const done = new Map((committed.find((entry) => entry.topic === name)?.partitions ?? []).map((p) => [p.partition, p.offset === '-1' ? 0 : Number(p.offset)]));
-    for (const { partition, high } of await kafkaAdmin.fetchTopicOffsets(name)) lag += Number(high) - (done.get(partition) ?? 0);
-  }
-  return lag;
+  const metadata = await kafkaAdmin.metadata({ topics: [...names] }); // a copy: metadata() sorts the array it is given
+  const partitionsOf = (name) => Array.from({ length: metadata.topics.get(name)?.partitionsCount ?? 0 }, (_, partition) => partition);
+  const groupId = `${namespace.kafkaTopicPrefix}${group}`;
+  const [ends, [committed]] = await Promise.all([
+    kafkaAdmin.listOffsets({
+      topics: names.map((name) => ({ name, partitions: partitionsOf(name).map((partitionIndex) => ({ partitionIndex, timestamp: ListOffsetTimestamps.LATEST })) })),
+      isolationLevel: FetchIsolationLevels.READ_COMMITTED,
+    }),
+    kafkaAdmin.listConsumerGroupOffsets({ groups: [{ groupId, topics: names.map((name) => ({ name, partitionIndexes: partitionsOf(name) })) }] }),
+  ]);
+  const done = new Map((committed?.topics ?? []).flatMap((topic) => topic.partitions.map((p) => [`${topic.name}#${p.partitionIndex}`, p.committedOffset < 0n ? 0n : p.committedOffset])));
+  let lag = 0n;
+  for (const topic of ends) for (const p of topic.partitions) lag += p.offset - (done.get(`${topic.name}#${p.partitionIndex}`) ?? 0n);
+  return Number(lag);
 }
 
 /** Least-squares slope of lag over time, in decisions per second. */
@@ -218,16 +229,15 @@ async function deleteNamespace() {
     if (keys.length > 0) await redis.del(...keys);
   } while (cursor !== '0');
   redis.disconnect();
-  const { groups } = await kafkaAdmin.listGroups();
-  const mine = groups.map((group) => group.groupId).filter((group) => group.startsWith(namespace.kafkaTopicPrefix));
-  if (mine.length > 0) await kafkaAdmin.deleteGroups(mine);
-  await kafkaAdmin.deleteTopics({ topics: ['routing', 'scores', 'api'].map((topic) => `${namespace.kafkaTopicPrefix}${topic}`) });
+  const groups = [...(await kafkaAdmin.listGroups()).keys()].filter((group) => group.startsWith(namespace.kafkaTopicPrefix));
+  if (groups.length > 0) await kafkaAdmin.deleteGroups({ groups });
+  const topics = (await kafkaAdmin.listTopics()).filter((topic) => topic.startsWith(namespace.kafkaTopicPrefix));
+  if (topics.length > 0) await kafkaAdmin.deleteTopics({ topics });
   await clickhouse.command({ query: `DROP DATABASE IF EXISTS ${namespace.database}` });
 }
 
 
 const benchStarted = performance.now();
-await kafkaAdmin.connect();
 const processes = [];
 let distributed;
 let embedded;
@@ -271,7 +281,7 @@ try {
 } finally {
   for (const child of processes.reverse()) await child.stop();
   await deleteNamespace().catch((error) => log(`namespace cleanup failed: ${error.message}`));
-  await kafkaAdmin.disconnect();
+  await kafkaAdmin.close();
   await clickhouse.close();
   rmSync(workerDataDir, { recursive: true, force: true });
 }

@@ -13,7 +13,7 @@
 // consumer group, database, temp dir) that is removed at the end. Only 127.0.0.1 is accepted.
 // Profiling: WORKER_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" passes flags to the worker.
 import { createClient } from '@clickhouse/client';
-import { Kafka, logLevel } from 'kafkajs';
+import { Admin, ListOffsetTimestamps } from '@platformatic/kafka';
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -27,7 +27,6 @@ const root = new URL('..', import.meta.url).pathname;
 const { createKafkaEventBus } = await import(join(root, 'dist/src/adapters/kafka/kafka-event-bus.js'));
 const { createEvent } = await import(join(root, 'dist/src/events/event-envelope.js'));
 const { silentLogger } = await import(join(root, 'dist/src/logging/logger.js'));
-(await import(join(root, 'dist/src/adapters/kafka/fix-kafkajs-request-queue.js'))).fixKafkajsRequestQueue();
 
 const env = process.env;
 const engine = env.ENGINE === 'chdb' ? 'chdb' : 'clickhouse';
@@ -51,8 +50,8 @@ const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-sink-bench-'));
 const log = (text) => process.stderr.write(`${text}\n`);
 const fmt = (value, digits = 0) => Number(value).toFixed(digits);
 
-const kafka = new Kafka({ clientId: `sb${id}-admin`, brokers, logLevel: logLevel.NOTHING });
-const admin = kafka.admin();
+// Connects on its first call (no connect()); closed at the end.
+const admin = new Admin({ clientId: `sb${id}-admin`, bootstrapBrokers: brokers });
 const clickhouse = engine === 'clickhouse' ? createClient({ url: clickhouseUrl, request_timeout: 300_000, clickhouse_settings: { output_format_json_quote_64bit_integers: 0 } }) : undefined;
 
 const gateways = ['stripe', 'adyen', 'checkout', 'braintree', 'razorpay'];
@@ -129,10 +128,20 @@ async function fill() {
   return performance.now() - started;
 }
 
-/** Committed offsets of the sink's group, summed over the routing topic's partitions. */
+/** Committed offsets of the sink's group, summed over the routing topic's partitions (-1 = none yet). */
 async function committed() {
-  const [entry] = await admin.fetchOffsets({ groupId: group, topics: [`${topicPrefix}routing`] });
-  return (entry?.partitions ?? []).reduce((sum, partition) => sum + (partition.offset === '-1' ? 0 : Number(partition.offset)), 0);
+  const routing = { name: `${topicPrefix}routing`, partitionIndexes: Array.from({ length: partitions }, (_, index) => index) };
+  const [entry] = await admin.listConsumerGroupOffsets({ groups: [{ groupId: group, topics: [routing] }] });
+  const topic = entry?.topics.find((candidate) => candidate.name === routing.name);
+  return (topic?.partitions ?? []).reduce((sum, partition) => sum + (partition.committedOffset < 0n ? 0 : Number(partition.committedOffset)), 0);
+}
+
+/** Moves the (empty) group back to the first offset of every routing partition, so every event is delivered again. */
+async function rewindGroup() {
+  const name = `${topicPrefix}routing`;
+  const [earliest] = await admin.listOffsets({ topics: [{ name, partitions: Array.from({ length: partitions }, (_, partitionIndex) => ({ partitionIndex, timestamp: ListOffsetTimestamps.EARLIEST })) }] });
+  const partitionOffsets = earliest.partitions.map(({ partitionIndex, offset }) => ({ partition: partitionIndex, offset }));
+  await admin.alterConsumerGroupOffsets({ groupId: group, topics: [{ name, partitionOffsets }] });
 }
 
 function spawnSink(pass) {
@@ -244,12 +253,10 @@ async function countRows() {
 
 async function cleanup() {
   try {
-    const { groups } = await admin.listGroups();
-    const mine = groups.map((entry) => entry.groupId).filter((name) => name.startsWith(topicPrefix));
-    if (mine.length > 0) await admin.deleteGroups(mine);
-    const existing = new Set(await admin.listTopics());
-    const mineTopics = ['routing', 'scores', 'api', 'llm'].map((topic) => `${topicPrefix}${topic}`).filter((topic) => existing.has(topic));
-    if (mineTopics.length > 0) await admin.deleteTopics({ topics: mineTopics });
+    const groups = [...(await admin.listGroups()).keys()].filter((name) => name.startsWith(topicPrefix));
+    if (groups.length > 0) await admin.deleteGroups({ groups });
+    const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(topicPrefix));
+    if (topics.length > 0) await admin.deleteTopics({ topics });
   } catch (error) {
     log(`kafka cleanup failed: ${error.message}`);
   }
@@ -257,7 +264,6 @@ async function cleanup() {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-await admin.connect();
 const results = [];
 try {
   log(`filling ${topicPrefix}routing with ${total} decision events (${partitions} partitions)…`);
@@ -272,7 +278,7 @@ try {
 
   if (redeliver) {
     // Redelivery of everything: the group starts over, every row is inserted a second time.
-    await admin.resetOffsets({ groupId: group, topic: `${topicPrefix}routing`, earliest: true });
+    await rewindGroup();
     log('pass 2: offsets reset to the start; every event is delivered again…');
     const second = await drainPass('redelivery');
     const afterSecond = await countRows();
@@ -291,6 +297,6 @@ try {
   if (!exactlyOnce) process.exitCode = 1;
 } finally {
   await cleanup();
-  await admin.disconnect();
+  await admin.close();
   await clickhouse?.close();
 }

@@ -1,28 +1,28 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Admin } from 'kafkajs';
+import type { Admin } from '@platformatic/kafka';
 import { afterAll, beforeAll } from 'vitest';
 import { createKafkaEventBus } from '../../src/adapters/kafka/kafka-event-bus.js';
 import { silentLogger } from '../../src/logging/logger.js';
 import { deleteKafkaNamespace, kafkaBrokers, uniqueNamespace } from '../integration/adapters/local-services.js';
 import { eventBusSuite } from './event-bus.suite.js';
-import { testKafka } from '../fixtures/kafka-client.js';
+import { testKafkaAdmin } from '../fixtures/kafka-client.js';
 
 let admin: Admin;
 
 beforeAll(async () => {
-  admin = testKafka('sytest-admin', { retry: { retries: 2 } }).admin();
+  admin = testKafkaAdmin('sytest-admin', { retries: 2 });
   try {
-    await admin.connect();
-    await admin.describeCluster();
+    // The admin connects lazily: its first call is the reachability check.
+    await admin.listTopics();
   } catch (error) {
     throw new Error(`Kafka is not reachable at ${kafkaBrokers.join(',')}: start it with \`bash deploy/local/start.sh kafka\``, { cause: error });
   }
 });
 
 afterAll(async () => {
-  await admin?.disconnect();
+  await admin?.close();
 });
 
 eventBusSuite('kafka', async () => {

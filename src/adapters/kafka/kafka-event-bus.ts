@@ -1,14 +1,13 @@
-import { Kafka, logLevel, type Admin } from 'kafkajs';
+import { Admin } from '@platformatic/kafka';
 import { topics, type EventEnvelope, type Topic } from '../../events/event-envelope.js';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type { BusHealth, EventBus, SubscribeOptions, Subscription } from '../../ports/event-bus.js';
 import { openDiskSpool } from './disk-spool.js';
-import { fixKafkajsRequestQueue } from './fix-kafkajs-request-queue.js';
-import { createKafkaLogCreator } from './kafka-log-creator.js';
+import type { KafkaConnection } from './kafka-connection.js';
 import { createKafkaPublisher } from './kafka-publisher.js';
 import { startKafkaSubscription, type KafkaSubscription } from './kafka-subscription.js';
-import { toBusError } from './map-kafka-error.js';
+import { isKafkaProtocolError, isRetryableKafkaError, toBusError } from './map-kafka-error.js';
 
 export interface KafkaEventBusOptions {
   /** `host:port` of each seed broker. */
@@ -59,15 +58,27 @@ async function ensureTopics(admin: Admin, names: readonly string[], partitions: 
   const deadline = Date.now() + topicReadyDeadlineMs;
   for (let attempt = 1; ; attempt++) {
     try {
-      // false (not an error) when they already exist, whoever created them.
-      await admin.createTopics({ waitForLeaders: true, topics: names.map((topic) => ({ topic, numPartitions: partitions })) });
+      const existing = new Set(await admin.listTopics());
+      const missing = names.filter((name) => !existing.has(name));
+      if (missing.length > 0) {
+        try {
+          await admin.createTopics({ topics: missing, partitions, replicas: 1 });
+        } catch (error) {
+          // Another process created them between the listing and the request: fine.
+          if (!isKafkaProtocolError(error, 'TOPIC_ALREADY_EXISTS')) throw error;
+        }
+      }
       // Metadata that names a leader for every partition: producers and consumers can start.
-      const { topics: described } = await admin.fetchTopicMetadata({ topics: [...names] });
-      if (described.every((topic) => topic.partitions.length > 0 && topic.partitions.every((partition) => partition.leader >= 0))) return;
+      const metadata = await admin.metadata({ topics: [...names], forceUpdate: true });
+      const ready = names.every((name) => {
+        const topic = metadata.topics.get(name);
+        return topic !== undefined && topic.partitionsCount > 0 && topic.partitions.every((partition) => partition.leader >= 0);
+      });
+      if (ready) return;
       throw new SwitchyardError('SY_BUS_UNAVAILABLE', { message: 'topic partitions have no leader yet', isRetryable: true });
     } catch (error) {
-      const retriable = (error as { retriable?: boolean }).retriable === true || (SwitchyardError.isInstance(error) && error.isRetryable);
-      if (!retriable || Date.now() > deadline) throw error;
+      const retryable = SwitchyardError.isInstance(error) ? error.isRetryable : isRetryableKafkaError(error) || isKafkaProtocolError(error, 'UNKNOWN_TOPIC_OR_PARTITION');
+      if (!retryable || Date.now() > deadline) throw error;
       log.warn({ err: error, attempt }, 'topics not ready yet; retrying');
       await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** attempt)));
     }
@@ -75,7 +86,8 @@ async function ensureTopics(admin: Admin, names: readonly string[], partitions: 
 }
 
 /**
- * The distributed EventBus on Kafka (kafkajs). Resolves once the topics exist, so an unreachable
+ * The distributed EventBus on Kafka (@platformatic/kafka, chosen over kafkajs by measurement: see
+ * the README's Kafka client section). Resolves once the topics exist, so an unreachable
  * broker at start fails with SY_BUS_UNAVAILABLE naming the brokers; an outage afterwards is absorbed
  * by the disk spool (see kafka-publisher.ts) and consumers reconnect on their own.
  *
@@ -84,29 +96,22 @@ async function ensureTopics(admin: Admin, names: readonly string[], partitions: 
  * process still holds in its own buffer are not known here.
  */
 export async function createKafkaEventBus(options: KafkaEventBusOptions): Promise<KafkaEventBus> {
-  fixKafkajsRequestQueue(); // no 1 ms timer loop per broker connection (see the function)
   const log = options.logger.child({ component: 'kafka-event-bus' });
   const topicName = (topic: Topic): string => `${options.topicPrefix}${topic}`;
-  const kafka = new Kafka({
-    clientId: options.clientId,
-    brokers: [...options.brokers],
-    logLevel: logLevel.INFO,
-    logCreator: createKafkaLogCreator(options.logger),
-    connectionTimeout: 3000,
-    retry: { retries: 5, initialRetryTime: 200, maxRetryTime: 3000 },
-  });
-  const admin = kafka.admin();
+  const connection: KafkaConnection = { clientId: options.clientId, bootstrapBrokers: [...options.brokers], connectTimeout: 3000 };
+  const admin = new Admin({ ...connection, retries: 5, retryDelay: 200 });
   try {
-    await admin.connect();
     await ensureTopics(admin, topics.map(topicName), options.partitions, log);
   } catch (error) {
-    await admin.disconnect().catch((disconnectError: unknown) => log.debug({ err: disconnectError }, 'admin disconnect after failed start'));
     throw toBusError(error, 'start', `event bus unreachable at ${options.brokers.join(',')}`);
+  } finally {
+    // Only topic creation needs it: offsets for caughtUp() are read by each subscription's consumer.
+    await admin.close().catch((closeError: unknown) => log.debug({ err: closeError }, 'admin close after start'));
   }
 
   const spool = await openDiskSpool({ dir: options.spoolDir, logger: log });
   const publisher = createKafkaPublisher({
-    kafka,
+    connection,
     topicName,
     spool,
     spoolMaxEvents: options.spoolMaxEvents,
@@ -156,8 +161,7 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
     async subscribe(subscribeOptions: SubscribeOptions): Promise<Subscription> {
       if (closing !== undefined) throw new SwitchyardError('SY_BUS_UNAVAILABLE', { message: 'event bus is closed' });
       const subscription = await startKafkaSubscription({
-        kafka,
-        admin,
+        connection,
         groupId: `${options.topicPrefix}${subscribeOptions.group}`,
         topicNames: [...new Set(subscribeOptions.topics)].map(topicName),
         subscribe: subscribeOptions,
@@ -191,11 +195,6 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
           if (result.status === 'rejected') log.warn({ err: result.reason }, 'subscription did not close cleanly');
         }
         await publisher.close();
-        try {
-          await admin.disconnect();
-        } catch (error) {
-          throw toBusError(error, 'close');
-        }
       })();
       return closing;
     },

@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Partitioners, type Kafka, type Producer, type TopicMessages } from 'kafkajs';
-import { partitionKeyOf, topicOf, type EventEnvelope, type Topic } from '../../events/event-envelope.js';
+import { compatibilityPartitioner, ProduceAcks, Producer, stringSerializers, type MessageToProduce } from '@platformatic/kafka';
+import { partitionKeyOf, topicOf, topics, type EventEnvelope, type Topic } from '../../events/event-envelope.js';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type { DiskSpool } from './disk-spool.js';
+import type { KafkaConnection } from './kafka-connection.js';
 
 export interface KafkaPublisherOptions {
-  readonly kafka: Kafka;
+  readonly connection: KafkaConnection;
   readonly topicName: (topic: Topic) => string;
   readonly spool: DiskSpool;
   readonly spoolMaxEvents: number;
@@ -45,18 +46,11 @@ const maxReconnectDelayMs = 5000;
 /** 1 s between attempts to rewrite events the spool could not store (a full or failing disk). */
 const spoolRetryDelayMs = 1000;
 
-function toTopicMessages(events: readonly EventEnvelope[], topicName: (topic: Topic) => string): TopicMessages[] {
-  const byTopic = new Map<string, TopicMessages>();
-  for (const event of events) {
-    const topic = topicName(topicOf[event.type]);
-    let entry = byTopic.get(topic);
-    if (entry === undefined) {
-      entry = { topic, messages: [] };
-      byTopic.set(topic, entry);
-    }
-    entry.messages.push({ key: partitionKeyOf(event), value: JSON.stringify(event) });
-  }
-  return [...byTopic.values()];
+type StringMessage = MessageToProduce<string, string, string, string>;
+type StringProducer = Producer<string, string, string, string>;
+
+function toMessages(events: readonly EventEnvelope[], topicName: (topic: Topic) => string): StringMessage[] {
+  return events.map((event) => ({ topic: topicName(topicOf[event.type]), key: partitionKeyOf(event), value: JSON.stringify(event) }));
 }
 
 function chunk<T>(items: readonly T[], size: number): T[][] {
@@ -79,9 +73,9 @@ function chunk<T>(items: readonly T[], size: number): T[][] {
  * file from the start next time: duplicates are allowed (consumers de-duplicate by event id).
  */
 export function createKafkaPublisher(options: KafkaPublisherOptions): KafkaPublisher {
-  const { kafka, spool, logger: log } = options;
-  let producer: Producer | undefined;
-  let producerReady: Promise<void> | undefined;
+  const { spool, logger: log } = options;
+  let producer: StringProducer | undefined;
+  let producerReady: Promise<unknown> | undefined;
   let mode: 'direct' | 'spooling' = 'direct';
   let buffer: EventEnvelope[] = [];
   let pending = 0; // accepted, neither acknowledged nor on disk yet
@@ -119,17 +113,22 @@ export function createKafkaPublisher(options: KafkaPublisherOptions): KafkaPubli
     }
   }
 
-  async function connectedProducer(): Promise<Producer> {
-    producer ??= kafka.producer({
-      idempotent: true,
-      maxInFlightRequests: 1, // kafkajs requires 1 for idempotence (ordering of retried requests)
-      allowAutoTopicCreation: false,
-      createPartitioner: Partitioners.DefaultPartitioner,
+  async function connectedProducer(): Promise<StringProducer> {
+    producer ??= new Producer({
+      ...options.connection,
+      idempotent: true, // acks=all and one request in flight, so retried requests keep their order
+      acks: ProduceAcks.ALL,
+      autocreateTopics: false,
+      // The Java client's (and kafkajs's) key hashing: a key keeps its partition across clients.
+      partitioner: compatibilityPartitioner,
+      serializers: stringSerializers,
       // Fail a send within about a second when the broker is gone, so events reach the spool quickly.
-      retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1000 },
+      retries: 3,
+      retryDelay: 100,
     });
     const current = producer;
-    producerReady ??= current.connect();
+    // The client connects lazily; asking for the topics' metadata proves the broker answers.
+    producerReady ??= current.metadata({ topics: [...new Set(topics.map(options.topicName))] });
     try {
       await producerReady;
     } catch (error) {
@@ -146,15 +145,15 @@ export function createKafkaPublisher(options: KafkaPublisherOptions): KafkaPubli
     producerReady = undefined;
     if (old === undefined) return;
     try {
-      await old.disconnect();
+      await old.close(true);
     } catch (error) {
-      log.debug({ err: error }, 'discarded producer did not disconnect cleanly');
+      log.debug({ err: error }, 'discarded producer did not close cleanly');
     }
   }
 
   async function send(events: readonly EventEnvelope[]): Promise<void> {
     const current = await connectedProducer();
-    await current.sendBatch({ acks: -1, topicMessages: toTopicMessages(events, options.topicName) });
+    await current.send({ messages: toMessages(events, options.topicName) });
     published += events.length;
   }
 

@@ -1,15 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Admin, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
+import { Consumer, MessagesStreamFallbackModes, MessagesStreamModes, stringDeserializers, type Message, type MessagesStream } from '@platformatic/kafka';
 import { topicOf, type EventEnvelope } from '../../events/event-envelope.js';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type { SubscribeOptions, Subscription } from '../../ports/event-bus.js';
+import type { KafkaConnection } from './kafka-connection.js';
 import { toBusError } from './map-kafka-error.js';
 
 export interface KafkaSubscriptionOptions {
-  readonly kafka: Kafka;
-  /** The bus's admin client, shared by every subscription for offset look-ups. */
-  readonly admin: Admin;
+  readonly connection: KafkaConnection;
   readonly groupId: string;
   readonly topicNames: readonly string[];
   readonly subscribe: SubscribeOptions;
@@ -25,6 +24,10 @@ export interface KafkaSubscription extends Subscription {
   readonly groupId: string;
 }
 
+type StringMessage = Message<string, string, string, string>;
+type StringConsumer = Consumer<string, string, string, string>;
+type StringStream = MessagesStream<string, string, string, string>;
+
 /** 500 events: the default batch handed to a handler, as in the embedded bus. */
 const defaultMaxBatchSize = 500;
 /** Fetch size per partition: about 1 KiB per event of `maxBatchSize`, within 1–16 MiB. */
@@ -33,9 +36,12 @@ const minPartitionFetchBytes = 1_048_576;
 const maxPartitionFetchBytes = 16_777_216;
 /** 50 ms between committed-offset checks in caughtUp(): the condition is polled, never slept on blindly. */
 const caughtUpPollMs = 50;
-/** 200 ms first redelivery delay after a handler failure, doubling to 5 s per partition. */
+/** 200 ms first redelivery delay after a handler failure, doubling to 5 s. */
 const firstRedeliveryDelayMs = 200;
 const maxRedeliveryDelayMs = 5000;
+/** 250 ms first attempt to consume again after the stream failed (broker gone), doubling to 5 s. */
+const firstRestartDelayMs = 250;
+const maxRestartDelayMs = 5000;
 
 function isEvent(value: unknown): value is EventEnvelope {
   if (typeof value !== 'object' || value === null) return false;
@@ -43,147 +49,256 @@ function isEvent(value: unknown): value is EventEnvelope {
   return typeof candidate.id === 'string' && typeof candidate.type === 'string' && candidate.type in topicOf;
 }
 
+const partitionSlot = (topic: string, partition: number): string => `${topic}#${partition}`;
+
 /**
- * One member of a Kafka consumer group. Batches are handed over per partition, in offset order, in
- * slices of at most `maxBatchSize`; a slice's offset is committed only after the handler resolved.
- * When the handler throws, the partition is paused for a backoff and re-read from the slice's first
- * offset (at-least-once). Resolves once the member has joined the group.
+ * One member of a Kafka consumer group. Fetched messages queue up in fetch order (offset order per
+ * partition); the handler gets them in slices of at most `maxBatchSize` (waiting up to `lingerMs` for
+ * a full slice), and only after it resolved is the offset after each partition's last message of the
+ * slice committed. When the handler throws, the same slice is handed over again after a backoff, so
+ * nothing later in any partition overtakes it (at-least-once). Resolves once the member has joined.
  *
- * @remarks A new group starts at the earliest retained offset (`fromBeginning`), like the embedded
- * bus: a worker deployed after events were published still sees them.
+ * The client's message stream ends on a fetch failure (the broker went away); the member then
+ * consumes again with a backoff, from the committed offsets, dropping what it had fetched but not
+ * yet handed over. A rebalance does the same to the queue: the stream re-reads from the committed
+ * offsets, so queued messages would come twice. Duplicates remain possible (a slice handled while its
+ * partition moved, a commit lost with the broker): handlers are idempotent by event id.
+ *
+ * @remarks A new group starts at the earliest retained offset, like the embedded bus: a worker
+ * deployed after events were published still sees them.
  */
 export async function startKafkaSubscription(options: KafkaSubscriptionOptions): Promise<KafkaSubscription> {
   const { groupId, subscribe } = options;
+  const topicNames = [...options.topicNames];
   const log = options.logger.child({ group: groupId });
   const maxBatchSize = subscribe.maxBatchSize ?? defaultMaxBatchSize;
   const lingerMs = subscribe.lingerMs ?? 0;
-  // A batching consumer (the analytics sink: 20,000 events) gets whole batches out of a backlog,
-  // not kafkajs's default 1 MiB (about 1,500 events) per partition and fetch.
+  // Fetching pauses while two slices wait, so a slow handler bounds memory instead of the backlog.
+  const pauseAt = 2 * maxBatchSize;
+  // A batching consumer (the analytics sink: 20,000 events) gets whole batches out of a backlog.
   const partitionFetchBytes = Math.min(Math.max(maxBatchSize * bytesPerEvent, minPartitionFetchBytes), maxPartitionFetchBytes);
-  const consumer = options.kafka.consumer({
+  const consumer: StringConsumer = new Consumer({
+    ...options.connection,
     groupId,
-    allowAutoTopicCreation: false,
+    deserializers: stringDeserializers,
+    autocommit: false,
     // The subscriber's linger is the broker-side batching window: a fetch waits until ~1 MiB is
-    // there or the linger ran out (size and time bounds). Without a linger, 500 ms: an idle fetch
-    // returns quickly enough that close() does not wait on a long poll.
-    maxWaitTimeInMs: lingerMs > 0 ? lingerMs : 500,
+    // there or the linger ran out. Without one, 500 ms: an idle fetch returns quickly enough that
+    // close() does not wait on a long poll.
+    maxWaitTime: lingerMs > 0 ? lingerMs : 500,
     minBytes: lingerMs > 0 ? 1_048_576 : 1,
     maxBytesPerPartition: partitionFetchBytes,
     maxBytes: Math.max(10_485_760, 4 * partitionFetchBytes),
     // 10 s session / 1 s heartbeat: a dead member's partitions move on within seconds.
     sessionTimeout: 10_000,
     heartbeatInterval: 1000,
-    retry: { retries: 8, initialRetryTime: 300, maxRetryTime: 5000 },
+    retries: 8,
+    retryDelay: 300,
   });
-  const failures = new Map<string, number>();
-  const resumeTimers = new Set<NodeJS.Timeout>();
-  let inFlight: Promise<void> | undefined;
+
+  let queue: StringMessage[] = [];
+  let stream: StringStream | undefined;
   let closing = false;
   let closed: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+  const stop = new AbortController();
 
-  consumer.on(consumer.events.CRASH, (event) => {
-    const { error, restart } = event.payload;
-    if (restart) log.warn({ err: error }, 'event consumer crashed; kafkajs restarts it');
-    else log.error({ err: error }, 'event consumer stopped after a non-retriable error; this subscription no longer consumes');
-  });
+  function signal(): void {
+    const current = wake;
+    wake = undefined;
+    current?.();
+  }
 
-  function decode(message: KafkaMessage, topic: string, partition: number): EventEnvelope | undefined {
+  /** Resolves on the next arrival, stream end or close, or after `ms` (when given). */
+  function nextChange(ms?: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = ms === undefined ? undefined : setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  function decode(message: StringMessage): EventEnvelope | undefined {
     try {
-      const value: unknown = JSON.parse(message.value?.toString('utf8') ?? 'null');
+      const value: unknown = JSON.parse(message.value ?? 'null');
       options.validate?.(value);
       if (!isEvent(value)) throw new TypeError('not an event envelope');
       return value;
     } catch (error) {
       // Redelivering a malformed message would never succeed: report it loudly and move past it.
       options.onInvalid();
-      log.error({ err: error, topic, partition, offset: message.offset }, 'consumed message is not a valid event; skipped');
+      log.error({ err: error, topic: message.topic, partition: message.partition, offset: message.offset.toString() }, 'consumed message is not a valid event; skipped');
       return undefined;
     }
   }
 
-  async function handleBatch(payload: EachBatchPayload): Promise<void> {
-    const { batch } = payload;
-    const slot = `${batch.topic}#${batch.partition}`;
-    for (let index = 0; index < batch.messages.length; index += maxBatchSize) {
-      if (closing || !payload.isRunning() || payload.isStale()) return;
-      const slice = batch.messages.slice(index, index + maxBatchSize);
-      const events = slice
-        .map((message) => decode(message, batch.topic, batch.partition))
-        .filter((event): event is EventEnvelope => event !== undefined);
-      try {
-        if (events.length > 0) await subscribe.handler(events);
-      } catch (error) {
-        const attempt = (failures.get(slot) ?? 0) + 1;
-        failures.set(slot, attempt);
-        const delayMs = Math.min(firstRedeliveryDelayMs * 2 ** (attempt - 1), maxRedeliveryDelayMs);
-        log.error(
-          { err: error, topic: batch.topic, partition: batch.partition, offset: slice[0]!.offset, size: events.length, attempt, retryInMs: delayMs },
-          'event handler failed; batch will be redelivered',
-        );
-        consumer.seek({ topic: batch.topic, partition: batch.partition, offset: slice[0]!.offset });
-        const resume = payload.pause();
-        const timer = setTimeout(() => {
-          resumeTimers.delete(timer);
-          resume();
-        }, delayMs);
-        resumeTimers.add(timer);
+  function isAssigned(message: StringMessage): boolean {
+    return consumer.assignments?.some((assignment) => assignment.topic === message.topic && assignment.partitions.includes(message.partition)) === true;
+  }
+
+  /** Starts consuming from the committed offsets; the new stream becomes `stream`. */
+  async function openStream(): Promise<void> {
+    const opened: StringStream = await consumer.consume({
+      topics: topicNames,
+      mode: MessagesStreamModes.COMMITTED,
+      fallbackMode: MessagesStreamFallbackModes.EARLIEST,
+      autocommit: false,
+      sessionTimeout: 10_000,
+      heartbeatInterval: 1000,
+      highWaterMark: pauseAt,
+    });
+    stream = opened;
+    opened.on('data', (message: StringMessage) => {
+      if (stream !== opened) return; // a late message of a stream already given up
+      // A fetch sent before a rebalance can answer after it, with messages of partitions that moved
+      // to another member: theirs to handle. The stream has already moved its read position past
+      // them, and on a later assignment it would keep that position when the group has no commit
+      // there yet (@platformatic/kafka 2.12 #assignOffsets), skipping them: forget the position.
+      if (!isAssigned(message)) {
+        opened.offsetsToFetch.delete(`${message.topic}:${message.partition}`);
         return;
       }
-      failures.delete(slot);
-      const last = slice[slice.length - 1]!.offset;
-      payload.resolveOffset(last);
-      await payload.commitOffsetsIfNecessary({
-        topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: (BigInt(last) + 1n).toString() }] }],
-      });
-      await payload.heartbeat();
+      queue.push(message);
+      if (queue.length >= pauseAt) opened.pause();
+      signal();
+    });
+    opened.on('error', (error: Error) => {
+      if (!closing) log.warn({ err: error }, 'event consumer stream failed; consuming again from the committed offsets');
+    });
+    opened.on('close', () => {
+      if (stream !== opened) return;
+      stream = undefined;
+      queue = [];
+      signal();
+    });
+  }
+
+  // A rebalance makes the stream re-read every assigned partition from its committed offset, so
+  // what waits in the queue would come twice, out of order: drop it. Where the group has no commit
+  // yet the stream would keep its read position instead (see above), past the dropped messages:
+  // forget those positions so it starts from the earliest offset. Runs before the stream's own
+  // listener (registered later), which does the re-read.
+  consumer.on('consumer:group:join', () => {
+    for (const message of queue) stream?.offsetsToFetch.delete(`${message.topic}:${message.partition}`);
+    queue = [];
+  });
+  // A failed rejoin (broker gone) is reported here; the stream's fetches fail too and the member
+  // consumes again, joining anew, once the broker answers.
+  consumer.on('error', (error: Error) => {
+    if (!closing) log.warn({ err: error }, 'event consumer lost its group membership');
+  });
+
+  async function reopen(): Promise<void> {
+    let delayMs = firstRestartDelayMs;
+    while (!closing) {
+      try {
+        await sleep(delayMs, undefined, { signal: stop.signal });
+        await openStream();
+        log.info({ topics: topicNames }, 'event consumer consuming again');
+        return;
+      } catch (error) {
+        if (closing) return;
+        log.warn({ err: error, retryInMs: delayMs }, 'event consumer could not consume yet');
+        delayMs = Math.min(delayMs * 2, maxRestartDelayMs);
+      }
+    }
+  }
+
+  /** The next slice to hand over, or undefined once closing. Waits for arrivals and the linger. */
+  async function nextSlice(): Promise<StringMessage[] | undefined> {
+    for (;;) {
+      if (closing) return undefined;
+      if (stream === undefined) {
+        await reopen();
+        continue;
+      }
+      if (queue.length === 0) {
+        await nextChange();
+        continue;
+      }
+      if (lingerMs > 0 && queue.length < maxBatchSize) {
+        const deadline = Date.now() + lingerMs;
+        while (!closing && stream !== undefined && queue.length > 0 && queue.length < maxBatchSize && Date.now() < deadline) await nextChange(deadline - Date.now());
+        if (closing || stream === undefined || queue.length === 0) continue;
+      }
+      const slice = queue.splice(0, maxBatchSize);
+      if (queue.length < maxBatchSize && stream.isPaused()) stream.resume();
+      return slice;
+    }
+  }
+
+  async function handleWithRedelivery(events: readonly EventEnvelope[], first: StringMessage): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await subscribe.handler(events);
+        return true;
+      } catch (error) {
+        const delayMs = Math.min(firstRedeliveryDelayMs * 2 ** (attempt - 1), maxRedeliveryDelayMs);
+        log.error(
+          { err: error, topic: first.topic, partition: first.partition, offset: first.offset.toString(), size: events.length, attempt, retryInMs: delayMs },
+          'event handler failed; batch will be redelivered',
+        );
+        try {
+          await sleep(delayMs, undefined, { signal: stop.signal });
+        } catch {
+          return false; // closing: the slice stays uncommitted and comes again after a restart
+        }
+      }
+    }
+  }
+
+  /** Commits the offset after each partition's last message of the slice. */
+  async function commit(slice: readonly StringMessage[]): Promise<void> {
+    const last = new Map<string, StringMessage>();
+    for (const message of slice) last.set(partitionSlot(message.topic, message.partition), message);
+    const offsets = [...last.values()].map((message) => ({ topic: message.topic, partition: message.partition, offset: message.offset + 1n, leaderEpoch: message.leaderEpoch }));
+    try {
+      await consumer.commit({ offsets });
+    } catch (error) {
+      // The partition moved on or the broker went away: whoever reads it next gets the slice again.
+      log.warn({ err: error, offsets: offsets.map((entry) => `${entry.topic}#${entry.partition}@${entry.offset}`) }, 'could not commit a handled slice; it may be delivered again');
+    }
+  }
+
+  async function run(): Promise<void> {
+    for (;;) {
+      const slice = await nextSlice();
+      if (slice === undefined) return;
+      const events = slice.map(decode).filter((event): event is EventEnvelope => event !== undefined);
+      if (events.length > 0 && !(await handleWithRedelivery(events, slice[0]!))) return;
+      await commit(slice);
     }
   }
 
   try {
-    await consumer.connect();
-    await consumer.subscribe({ topics: [...options.topicNames], fromBeginning: true });
-    await consumer.run({
-      autoCommit: false,
-      eachBatchAutoResolve: false,
-      eachBatch: (payload) => {
-        const run = handleBatch(payload);
-        // close() only waits for the slice in hand; its failure is kafkajs's to handle (returned below).
-        inFlight = Promise.allSettled([run]).then(() => undefined);
-        return run;
-      },
-    });
+    await openStream();
   } catch (error) {
-    await consumer.disconnect().catch((disconnectError: unknown) => log.debug({ err: disconnectError }, 'consumer disconnect after failed subscribe'));
+    await consumer.close(true).catch((closeError: unknown) => log.debug({ err: closeError }, 'consumer close after failed subscribe'));
     throw toBusError(error, 'subscribe', `could not join consumer group ${groupId}`);
   }
+  const running = run().catch((error: unknown) => log.error({ err: error }, 'event consumer loop failed; this subscription no longer consumes'));
 
-  /** True when the group's committed offset has reached the high watermark of every partition. */
-  async function isCaughtUp(targets: ReadonlyMap<string, bigint>): Promise<boolean> {
-    const committed = await options.admin.fetchOffsets({ groupId, topics: [...options.topicNames] });
-    for (const { topic, partitions } of committed) {
-      for (const { partition, offset } of partitions) {
-        const target = targets.get(`${topic}#${partition}`) ?? 0n;
-        const reached = offset === '-1' ? 0n : BigInt(offset);
-        if (reached < target) return false;
+  /** True when the group's committed offset has reached `targets` on every partition. */
+  async function isCaughtUp(targets: ReadonlyMap<string, readonly bigint[]>): Promise<boolean> {
+    const committed = await consumer.listCommittedOffsets({ topics: topicNames.map((topic) => ({ topic, partitions: (targets.get(topic) ?? []).map((_, partition) => partition) })) });
+    for (const [topic, highs] of targets) {
+      const reached = committed.get(topic) ?? [];
+      for (const [partition, high] of highs.entries()) {
+        const offset = reached[partition] ?? -1n;
+        if ((offset < 0n ? 0n : offset) < high) return false;
       }
     }
     return true;
   }
 
-  async function highWatermarks(): Promise<Map<string, bigint>> {
-    const targets = new Map<string, bigint>();
-    for (const topic of options.topicNames) {
-      for (const { partition, high } of await options.admin.fetchTopicOffsets(topic)) targets.set(`${topic}#${partition}`, BigInt(high));
-    }
-    return targets;
-  }
-
   async function caughtUp(): Promise<void> {
     await options.published();
-    let targets: Map<string, bigint> | undefined;
+    let targets: ReadonlyMap<string, readonly bigint[]> | undefined;
     for (;;) {
       try {
-        targets ??= await highWatermarks();
+        targets ??= await consumer.listOffsets({ topics: topicNames });
         if (await isCaughtUp(targets)) return;
       } catch (error) {
         // The broker may be restarting; the condition is simply checked again.
@@ -202,11 +317,14 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
     close() {
       closed ??= (async () => {
         closing = true;
-        for (const timer of resumeTimers) clearTimeout(timer);
-        resumeTimers.clear();
-        await inFlight; // the slice in hand finishes and commits before the member leaves
+        // Ends the waits (arrivals, a redelivery backoff, a restart backoff), not a running handler:
+        // the slice in hand finishes and commits before the member leaves.
+        stop.abort();
+        signal();
+        await running;
         try {
-          await consumer.disconnect();
+          await stream?.close();
+          await consumer.close(true);
         } catch (error) {
           throw toBusError(error, 'unsubscribe');
         }

@@ -1,23 +1,32 @@
+import { findErrorBy } from '@platformatic/kafka';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 
-/** kafkajs errors carry `retriable`; read structurally because kafkajs (CommonJS) does not expose its error classes as ESM named exports. */
-function retriableFlag(error: unknown): boolean | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const flag = (error as { retriable?: unknown }).retriable;
-  return typeof flag === 'boolean' ? flag : undefined;
+/**
+ * True when the Kafka client marks the failure (or one it wraps) as worth retrying: connection loss,
+ * leader moves, timeouts. A failure that is not the client's own (a socket error) counts as
+ * retryable too.
+ */
+export function isRetryableKafkaError(error: unknown): boolean {
+  if (!(error instanceof Error)) return true;
+  if (findErrorBy(error, 'canRetry', true) !== null) return true;
+  return findErrorBy(error, 'canRetry', false) === null;
+}
+
+/** True when the broker refused because of the named protocol error (`TOPIC_ALREADY_EXISTS`, …). */
+export function isKafkaProtocolError(error: unknown, apiId: string): boolean {
+  return error instanceof Error && findErrorBy(error, 'apiId', apiId) !== null;
 }
 
 /**
- * Turns a kafkajs failure into our error at the adapter edge: SY_BUS_UNAVAILABLE, retryable when
- * kafkajs says so (connection loss, leader moves, timeouts) or when it is not a kafkajs error at all
- * (a socket error). The kafkajs error stays as `cause`; no kafkajs type leaves the adapter.
+ * Turns a Kafka client failure into our error at the adapter edge: SY_BUS_UNAVAILABLE, retryable
+ * when the client says so. The client's error stays as `cause`; no client type leaves the adapter.
  */
 export function toBusError(error: unknown, operation: string, message?: string): SwitchyardError {
   if (SwitchyardError.isInstance(error)) return error;
   return new SwitchyardError('SY_BUS_UNAVAILABLE', {
     ...(message === undefined ? {} : { message }),
     cause: error,
-    isRetryable: retriableFlag(error) ?? true,
+    isRetryable: isRetryableKafkaError(error),
     details: { operation },
   });
 }

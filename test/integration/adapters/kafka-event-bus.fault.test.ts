@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Admin } from 'kafkajs';
+import type { Admin } from '@platformatic/kafka';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createKafkaEventBus, type KafkaEventBus, type KafkaEventBusOptions } from '../../../src/adapters/kafka/kafka-event-bus.js';
 import { createEvent, type EventEnvelope } from '../../../src/events/event-envelope.js';
@@ -10,7 +10,7 @@ import { SwitchyardError } from '../../../src/errors/switchyard-error.js';
 import { silentLogger } from '../../../src/logging/logger.js';
 import { createLogSink, levels } from './log-sink.js';
 import { deleteKafkaNamespace, kafkaBrokers, localService, uniqueNamespace } from './local-services.js';
-import { testKafka } from '../../fixtures/kafka-client.js';
+import { testKafkaAdmin } from '../../fixtures/kafka-client.js';
 
 function apiEvents(count: number): EventEnvelope[] {
   return Array.from({ length: count }, (_, index) =>
@@ -63,8 +63,7 @@ describe('KafkaEventBus across a broker outage', () => {
 
   beforeAll(async () => {
     await localService('kafka', 'start');
-    admin = testKafka('sytest-fault-admin').admin();
-    await admin.connect();
+    admin = testKafkaAdmin('sytest-fault-admin');
   });
 
   afterEach(async () => {
@@ -73,7 +72,7 @@ describe('KafkaEventBus across a broker outage', () => {
   });
 
   afterAll(async () => {
-    await admin?.disconnect();
+    await admin?.close();
   });
 
   it('delivers every event published while the broker stops and starts again', async () => {

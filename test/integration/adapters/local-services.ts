@@ -5,8 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
-import type { Admin } from 'kafkajs';
-import { topics } from '../../../src/events/event-envelope.js';
+import type { Admin } from '@platformatic/kafka';
 
 /**
  * Where the integration and port tests find the local servers (deploy/local/), and how fault tests
@@ -79,15 +78,16 @@ export async function deleteRedisNamespace(admin: Redis, prefix: string): Promis
   } while (cursor !== '0');
 }
 
-/** Removes a test's topics and consumer groups (everything under its prefix). */
+/**
+ * Removes a test's consumer groups and topics: every name under its prefix (a namespace no other
+ * run shares, so the prefix alone is safe). A group that still has members is refused: callers retry.
+ */
 export async function deleteKafkaNamespace(admin: Admin, prefix: string): Promise<void> {
-  const { groups } = await admin.listGroups();
-  const mine = groups.map((group) => group.groupId).filter((groupId) => groupId.startsWith(prefix));
-  if (mine.length > 0) await admin.deleteGroups(mine);
+  const groups = [...(await admin.listGroups()).keys()].filter((groupId) => groupId.startsWith(prefix));
+  if (groups.length > 0) await admin.deleteGroups({ groups });
   // Only the topics that exist: a test that failed while creating them must still clean up.
-  const existing = new Set(await admin.listTopics());
-  const mineTopics = topics.map((topic) => `${prefix}${topic}`).filter((topic) => existing.has(topic));
-  if (mineTopics.length > 0) await admin.deleteTopics({ topics: mineTopics });
+  const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(prefix));
+  if (topics.length > 0) await admin.deleteTopics({ topics });
 }
 
 /**

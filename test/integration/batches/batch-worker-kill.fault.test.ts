@@ -1,4 +1,4 @@
-import type { Admin, Consumer } from 'kafkajs';
+import type { Admin } from '@platformatic/kafka';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { topics } from '../../../src/events/event-envelope.js';
 import { startFakeHttpServer, type FakeHttpServer, type FakeResponse, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
@@ -6,7 +6,7 @@ import { chatCompletion } from '../../fixtures/providers/openai-wire.js';
 import { kafkaBrokers, redisUrl } from '../adapters/local-services.js';
 import { consumerGroupLag, createKafkaAdmin, createPipelineNamespace, deletePipelineNamespace, pollUntil, type PipelineNamespace } from '../pipeline/pipeline-harness.js';
 import { ensureDistBuilt, spawnSwitchyard, type SwitchyardProcess } from '../pipeline/switchyard-process.js';
-import { testKafka } from '../../fixtures/kafka-client.js';
+import { readTopics, type TopicReader } from '../../fixtures/kafka-client.js';
 
 /**
  * `switchyard worker generation` killed without warning in the middle of a batch, with two items
@@ -51,7 +51,7 @@ describe('generation worker killed mid-batch, API restarted', () => {
   let provider: FakeHttpServer;
   let namespace: PipelineNamespace;
   let kafkaAdmin: Admin | undefined;
-  let reader: Consumer | undefined;
+  let reader: TopicReader | undefined;
   /** Every llm.call event on the namespace's topics, as read from Kafka. */
   const records: LlmCallEvent[] = [];
   const processes: SwitchyardProcess[] = [];
@@ -122,20 +122,20 @@ describe('generation worker killed mid-batch, API restarted', () => {
   afterAll(async () => {
     for (const release of releaseHeld) release();
     for (const child of processes) await child.kill('SIGTERM');
-    await reader?.disconnect();
-    await kafkaAdmin?.disconnect();
+    await reader?.close();
+    await kafkaAdmin?.close();
     await provider?.close();
     if (namespace !== undefined) await deletePipelineNamespace(namespace, { distributed: true });
   });
 
   /** Reads every topic of the namespace from the start (so its lag can reach 0), keeping llm.call events. */
   async function startReader(): Promise<void> {
-    reader = testKafka(`t${namespace.id}-reader`).consumer({ groupId: `${namespace.kafkaTopicPrefix}test-reader`, maxWaitTimeInMs: 200 });
-    await reader.connect();
-    await reader.subscribe({ topics: topics.map((topic) => `${namespace.kafkaTopicPrefix}${topic}`), fromBeginning: true });
-    await reader.run({
-      eachMessage: async ({ message }) => {
-        const event = JSON.parse(message.value?.toString('utf8') ?? 'null') as LlmCallEvent;
+    reader = await readTopics({
+      clientId: `t${namespace.id}-reader`,
+      groupId: `${namespace.kafkaTopicPrefix}test-reader`,
+      topics: topics.map((topic) => `${namespace.kafkaTopicPrefix}${topic}`),
+      onEvent: (value) => {
+        const event = JSON.parse(value) as LlmCallEvent;
         if (event.type === 'llm.call') records.push(event);
       },
     });
@@ -145,7 +145,6 @@ describe('generation worker killed mid-batch, API restarted', () => {
 
   it('finishes the batch with nothing lost and nothing that finished run twice', async () => {
     kafkaAdmin = createKafkaAdmin(namespace);
-    await kafkaAdmin.connect();
     const firstApi = await startApi();
     const merchant = await http(firstApi.url, 'POST', '/merchant-account/create', { merchant_id: 'shop-batch-kill' }, { 'x-admin-secret': adminSecret });
     expect(merchant.status).toBe(200);

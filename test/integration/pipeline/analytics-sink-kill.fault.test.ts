@@ -1,4 +1,4 @@
-import type { Admin } from 'kafkajs';
+import type { Admin } from '@platformatic/kafka';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../api/server.js';
 import { loadConfig } from '../../../src/config/load-config.js';
@@ -63,13 +63,12 @@ describe('analytics-sink process killed mid-batch', () => {
     server = await startServer(loadConfig(pipelineEnv(namespace, { distributed: true, embeddedWorkers: false })), createPinoSink().logger);
     expect(server.workers).toEqual([]);
     admin = createKafkaAdmin(namespace);
-    await admin.connect();
   });
 
   afterAll(async () => {
     // Live ones leave the group cleanly, so it can be deleted.
     for (const worker of workers) await worker.kill('SIGTERM');
-    await admin?.disconnect();
+    await admin?.close();
     await proxy?.close();
     await server?.stop();
     await clickhouse.close();

@@ -1,5 +1,4 @@
 import { Redis } from 'ioredis';
-import type { Consumer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../api/server.js';
 import { loadConfig } from '../../../src/config/load-config.js';
@@ -18,7 +17,7 @@ import {
   type PipelineNamespace,
 } from './pipeline-harness.js';
 import { createPinoSink } from './pino-sink.js';
-import { testKafka } from '../../fixtures/kafka-client.js';
+import { readTopics, type TopicReader } from '../../fixtures/kafka-client.js';
 
 interface SeenEvent {
   readonly id: string;
@@ -35,7 +34,7 @@ describe('distributed pipeline (Redis, Kafka, ClickHouse)', () => {
   const merchantId = 'shop-dist';
   let namespace: PipelineNamespace;
   let server: RunningServer | undefined;
-  let consumer: Consumer | undefined;
+  let reader: TopicReader | undefined;
   let redis: Redis | undefined;
   let auth: Record<string, string>;
   const sink = createPinoSink();
@@ -60,15 +59,12 @@ describe('distributed pipeline (Redis, Kafka, ClickHouse)', () => {
     expect(server.workers.map((worker) => worker.name).sort()).toEqual(['analytics-sink', 'generation', 'sr-windows']);
     auth = await createMerchant(server.url, merchantId);
 
-    consumer = testKafka(`t${namespace.id}-reader`).consumer({
+    reader = await readTopics({
+      clientId: `t${namespace.id}-reader`,
       groupId: `${namespace.kafkaTopicPrefix}test-reader`,
-      maxWaitTimeInMs: 200,
-    });
-    await consumer.connect();
-    await consumer.subscribe({ topics: [`${namespace.kafkaTopicPrefix}routing`], fromBeginning: true });
-    await consumer.run({
-      eachMessage: async ({ message }) => {
-        const event = JSON.parse(message.value?.toString('utf8') ?? 'null') as SeenEvent;
+      topics: [`${namespace.kafkaTopicPrefix}routing`],
+      onEvent: (value) => {
+        const event = JSON.parse(value) as SeenEvent;
         seen.push(event);
         for (let i = seenWaiters.length - 1; i >= 0; i--) {
           if (seenWaiters[i]!.match(event)) seenWaiters.splice(i, 1)[0]!.resolve(event);
@@ -79,7 +75,7 @@ describe('distributed pipeline (Redis, Kafka, ClickHouse)', () => {
   });
 
   afterAll(async () => {
-    await consumer?.disconnect();
+    await reader?.close();
     redis?.disconnect();
     await server?.stop();
     if (namespace !== undefined) await deletePipelineNamespace(namespace, { distributed: true });

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import type { Admin } from 'kafkajs';
+import type { Admin } from '@platformatic/kafka';
 import { topics } from '../../../src/events/event-envelope.js';
 import { deleteKafkaNamespace, deleteRedisNamespace, kafkaBrokers, redisUrl } from '../adapters/local-services.js';
-import { testKafka } from '../../fixtures/kafka-client.js';
+import { groupLag, testKafkaAdmin } from '../../fixtures/kafka-client.js';
 
 /** The ClickHouse server from deploy/local (or CI). A server that is down fails the test, never skips it. */
 export const clickhouseUrl: string = process.env['CLICKHOUSE_URL'] ?? 'http://127.0.0.1:8123';
@@ -85,12 +85,11 @@ export async function deletePipelineNamespace(namespace: PipelineNamespace, opti
       },
       async () => {
         const admin = createKafkaAdmin(namespace);
-        await admin.connect();
         try {
           // A group keeps a killed member until its session expires (10 s): deletion is retried until then.
           await pollUntil('kafka namespace deleted', () => deleteKafkaNamespace(admin, namespace.kafkaTopicPrefix), () => true, 30_000);
         } finally {
-          await admin.disconnect();
+          await admin.close();
         }
       },
       async () => {
@@ -213,23 +212,17 @@ export async function withDeadline<T>(what: string, promise: Promise<T>, timeout
   }
 }
 
+/** The namespace's admin client; it connects on its first call (close() it when done). */
 export function createKafkaAdmin(namespace: PipelineNamespace): Admin {
-  return testKafka(`t${namespace.id}-admin`).admin();
+  return testKafkaAdmin(`t${namespace.id}-admin`);
 }
 
 /**
  * Messages a consumer group (`<topic prefix><group>`) has not committed yet, over every topic of
  * the namespace: 0 means a worker in another process has handled everything on the broker.
  */
-export async function consumerGroupLag(admin: Admin, namespace: PipelineNamespace, group: string): Promise<number> {
-  const topicNames = topics.map((topic) => `${namespace.kafkaTopicPrefix}${topic}`);
-  const committed = await admin.fetchOffsets({ groupId: `${namespace.kafkaTopicPrefix}${group}`, topics: topicNames });
-  let lag = 0;
-  for (const topic of topicNames) {
-    const done = new Map((committed.find((entry) => entry.topic === topic)?.partitions ?? []).map((p) => [p.partition, p.offset === '-1' ? 0n : BigInt(p.offset)]));
-    for (const { partition, high } of await admin.fetchTopicOffsets(topic)) lag += Number(BigInt(high) - (done.get(partition) ?? 0n));
-  }
-  return lag;
+export function consumerGroupLag(admin: Admin, namespace: PipelineNamespace, group: string): Promise<number> {
+  return groupLag(admin, `${namespace.kafkaTopicPrefix}${group}`, topics.map((topic) => `${namespace.kafkaTopicPrefix}${topic}`));
 }
 
 /**

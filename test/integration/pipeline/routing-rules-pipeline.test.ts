@@ -85,7 +85,8 @@ for (const distributed of [false, true]) {
       expect(hit.status).toBe(200);
       expect(hit.body).toMatchObject({ decided_gateway: 'checkout', priority_logic_tag: 'Card Rule' });
 
-      const overview = await report('/analytics/overview?range=1d', (response) => response.status === 200 && overviewKpi(response.body, 'Rule hits') === 2);
+      // The overview's parts are separate reads: a sink write can land between them, so wait for both.
+      const overview = await report('/analytics/overview?range=1d', (response) => response.status === 200 && overviewKpi(response.body, 'Rule hits') === 2 && response.body.top_rules.length === 2);
       // The first decision fell to the default selection (named after the algorithm), the second hit Card Rule.
       expect(overview.body.top_rules).toEqual(expect.arrayContaining([{ rule_name: 'Card Rule', count: 1 }, { rule_name: 'cards', count: 1 }]));
       const stats = await report('/analytics/routing-stats?range=1d', (response) => response.status === 200 && response.body.top_rules.length > 0);
