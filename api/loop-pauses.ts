@@ -1,4 +1,5 @@
-import { createHistogram, PerformanceObserver } from 'node:perf_hooks';
+import { constants, createHistogram, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
 
 /** How long the event loop stalled and the collector paused, over one window (between two reads). */
 export interface LoopPauses {
@@ -7,6 +8,12 @@ export interface LoopPauses {
   readonly gcPauses: number;
   readonly gcPauseSeconds: number;
   readonly gcPauseMaxSeconds: number;
+  /**
+   * Heap in use just after the latest full (mark-compact) collection, or undefined before the first:
+   * the live set, without the garbage V8 lets pile up between collections, so a leak moves it and GC
+   * timing does not. Not windowed: the latest value.
+   */
+  readonly liveHeapBytes: number | undefined;
 }
 
 export interface LoopPauseMonitor {
@@ -33,14 +40,19 @@ export function startLoopPauseMonitor(): LoopPauseMonitor {
   }, tickMs);
   ticker.unref();
   let gc = { count: 0, totalMs: 0, maxMs: 0 };
+  let liveHeapBytes: number | undefined;
+  const isFullCollection = (entry: PerformanceEntry) => (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR;
   const gcObserver = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) gc = { count: gc.count + 1, totalMs: gc.totalMs + entry.duration, maxMs: Math.max(gc.maxMs, entry.duration) };
+    const entries = list.getEntries();
+    for (const entry of entries) gc = { count: gc.count + 1, totalMs: gc.totalMs + entry.duration, maxMs: Math.max(gc.maxMs, entry.duration) };
+    // Observers are told right after the collection, before much new allocation.
+    if (entries.some(isFullCollection)) liveHeapBytes = getHeapStatistics().used_heap_size;
   });
   gcObserver.observe({ entryTypes: ['gc'] });
   const seconds = (nanoseconds: number) => (Number.isFinite(nanoseconds) ? nanoseconds / 1e9 : 0);
   return {
     takeWindow() {
-      const window = { lagP99Seconds: seconds(lag.percentile(99)), lagMaxSeconds: seconds(lag.max), gcPauses: gc.count, gcPauseSeconds: gc.totalMs / 1000, gcPauseMaxSeconds: gc.maxMs / 1000 };
+      const window = { lagP99Seconds: seconds(lag.percentile(99)), lagMaxSeconds: seconds(lag.max), gcPauses: gc.count, gcPauseSeconds: gc.totalMs / 1000, gcPauseMaxSeconds: gc.maxMs / 1000, liveHeapBytes };
       lag.reset();
       gc = { count: 0, totalMs: 0, maxMs: 0 };
       return window;

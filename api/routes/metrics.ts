@@ -46,6 +46,9 @@ export async function metricsRoutes(app: FastifyInstance, deps: { bus: EventBus;
       ...metric('nodejs_gc_pause_max_seconds', 'gauge', 'Longest garbage-collection pause since the last scrape.', loop.gcPauseMaxSeconds),
       ...metric('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes.', memory.rss),
       ...metric('nodejs_heap_size_used_bytes', 'gauge', 'V8 heap in use, in bytes.', memory.heapUsed),
+      ...(loop.liveHeapBytes === undefined
+        ? []
+        : metric('switchyard_heap_live_bytes', 'gauge', 'V8 heap in use just after the latest full collection (the live set), in bytes.', loop.liveHeapBytes)),
       ...metric('nodejs_external_memory_bytes', 'gauge', 'Memory of C++ objects bound to JavaScript (buffers), in bytes.', memory.external),
     ];
     return reply.type('text/plain; version=0.0.4; charset=utf-8').send(`${lines.join('\n')}\n`);

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -90,5 +92,22 @@ describe('health routes', () => {
     const lagOf = (body: string) => Number(/nodejs_eventloop_lag_max_seconds ([\d.e-]+)\n/.exec(body)?.[1]);
     const stalled = await t.app.inject({ method: 'GET', url: '/metrics' });
     expect(lagOf(stalled.body)).toBeGreaterThanOrEqual(0.04);
+  });
+
+  it('shows the live heap after a full collection', async () => {
+    // A full collection on demand: expose V8's gc() for a fresh context and call it there.
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const liveOf = (body: string) => Number(/switchyard_heap_live_bytes (\d+)\n/.exec(body)?.[1]);
+    collect();
+    // The collector's observers are told on a later turn of the loop: scrape until the gauge shows.
+    let live = Number.NaN;
+    for (let turn = 0; turn < 100 && Number.isNaN(live); turn++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      live = liveOf((await t.app.inject({ method: 'GET', url: '/metrics' })).body);
+    }
+    const heap = Number(/nodejs_heap_size_used_bytes (\d+)\n/.exec((await t.app.inject({ method: 'GET', url: '/metrics' })).body)?.[1]);
+    expect(live).toBeGreaterThan(1_000_000);
+    expect(live).toBeLessThanOrEqual(heap * 1.5);
   });
 });
