@@ -371,14 +371,14 @@ try {
     console.log(JSON.stringify({ bench: 'kafka-client', client: client.name, events: total, batch: batchSize, partitions, ...results[client.name] }));
   }
   if (clients.includes('port')) {
-    log('kafkajs through the EventBus port…');
+    log('the EventBus port (@platformatic/kafka)…');
     results.port = await portPhase(`${prefix}port.`);
-    console.log(JSON.stringify({ bench: 'kafka-client', client: 'kafkajs via EventBus', events: total, ...results.port }));
+    console.log(JSON.stringify({ bench: 'kafka-client', client: 'EventBus port', events: total, ...results.port }));
   }
   console.log(`kafka clients, ${total} decision events (~700 B), batches of ${batchSize}, ${partitions} partitions, broker ${brokers.join(',')}`);
   for (const [name, result] of Object.entries(results)) {
     if (name === 'port') {
-      console.log(`  ${'kafkajs via EventBus'.padEnd(20)} produce ${fmt(result.produced).padStart(7)}/s  consume ${fmt(result.consumed).padStart(7)}/s`);
+      console.log(`  ${'EventBus port'.padEnd(20)} produce ${fmt(result.produced).padStart(7)}/s  consume ${fmt(result.consumed).padStart(7)}/s`);
       continue;
     }
     const { produce, consume, latency, outage } = result;

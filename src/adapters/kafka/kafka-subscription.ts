@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Consumer, MessagesStreamFallbackModes, MessagesStreamModes, stringDeserializers, type Message, type MessagesStream } from '@platformatic/kafka';
+import { Consumer, MessagesStreamFallbackModes, MessagesStreamModes, stringDeserializer, type Message, type MessagesStream } from '@platformatic/kafka';
 import { topicOf, type EventEnvelope } from '../../events/event-envelope.js';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
@@ -24,9 +24,9 @@ export interface KafkaSubscription extends Subscription {
   readonly groupId: string;
 }
 
-type StringMessage = Message<string, string, string, string>;
-type StringConsumer = Consumer<string, string, string, string>;
-type StringStream = MessagesStream<string, string, string, string>;
+type StringMessage = Message<Buffer, string, Buffer, Buffer>;
+type StringConsumer = Consumer<Buffer, string, Buffer, Buffer>;
+type StringStream = MessagesStream<Buffer, string, Buffer, Buffer>;
 
 /** 500 events: the default batch handed to a handler, as in the embedded bus. */
 const defaultMaxBatchSize = 500;
@@ -80,7 +80,8 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
   const consumer: StringConsumer = new Consumer({
     ...options.connection,
     groupId,
-    deserializers: stringDeserializers,
+    // Only the value is read (the event); keys and headers stay the buffers they arrived as.
+    deserializers: { value: stringDeserializer },
     autocommit: false,
     // The subscriber's linger is the broker-side batching window: a fetch waits until ~1 MiB is
     // there or the linger ran out. Without one, 500 ms: an idle fetch returns quickly enough that
@@ -101,6 +102,8 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
   let closing = false;
   let closed: Promise<void> | undefined;
   let wake: (() => void) | undefined;
+  /** Queue length that wakes the waiting loop: 1 while idle, a full slice while lingering. */
+  let wakeAt = 1;
   const stop = new AbortController();
 
   function signal(): void {
@@ -109,8 +112,12 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
     current?.();
   }
 
-  /** Resolves on the next arrival, stream end or close, or after `ms` (when given). */
-  function nextChange(ms?: number): Promise<void> {
+  /**
+   * Resolves once `atLeast` messages wait, on stream end or close, or after `ms` (when given). Waking
+   * only at the size that matters keeps a 20,000-event linger from costing a promise per message.
+   */
+  function nextChange(atLeast: number, ms?: number): Promise<void> {
+    wakeAt = atLeast;
     return new Promise<void>((resolve) => {
       const timer = ms === undefined ? undefined : setTimeout(resolve, ms);
       wake = () => {
@@ -162,7 +169,7 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
       }
       queue.push(message);
       if (queue.length >= pauseAt) opened.pause();
-      signal();
+      if (queue.length >= wakeAt) signal();
     });
     opened.on('error', (error: Error) => {
       if (!closing) log.warn({ err: error }, 'event consumer stream failed; consuming again from the committed offsets');
@@ -215,16 +222,16 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
         continue;
       }
       if (queue.length === 0) {
-        await nextChange();
+        await nextChange(1);
         continue;
       }
       if (lingerMs > 0 && queue.length < maxBatchSize) {
         const deadline = Date.now() + lingerMs;
-        while (!closing && stream !== undefined && queue.length > 0 && queue.length < maxBatchSize && Date.now() < deadline) await nextChange(deadline - Date.now());
+        while (!closing && stream !== undefined && queue.length > 0 && queue.length < maxBatchSize && Date.now() < deadline) await nextChange(maxBatchSize, deadline - Date.now());
         if (closing || stream === undefined || queue.length === 0) continue;
       }
       const slice = queue.splice(0, maxBatchSize);
-      if (queue.length < maxBatchSize && stream.isPaused()) stream.resume();
+      if (queue.length < pauseAt && stream.isPaused()) stream.resume();
       return slice;
     }
   }
