@@ -77,7 +77,7 @@ async function ensureTopics(admin: Admin, names: readonly string[], partitions: 
       if (ready) return;
       throw new SwitchyardError('SY_BUS_UNAVAILABLE', { message: 'topic partitions have no leader yet', isRetryable: true });
     } catch (error) {
-      const retryable = SwitchyardError.isInstance(error) ? error.isRetryable : isRetryableKafkaError(error) || isKafkaProtocolError(error, 'UNKNOWN_TOPIC_OR_PARTITION');
+      const retryable = SwitchyardError.isInstance(error) ? error.isRetryable : isRetryableKafkaError(error);
       if (!retryable || Date.now() > deadline) throw error;
       log.warn({ err: error, attempt }, 'topics not ready yet; retrying');
       await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** attempt)));

@@ -52,6 +52,14 @@ function isEvent(value: unknown): value is EventEnvelope {
 const partitionSlot = (topic: string, partition: number): string => `${topic}#${partition}`;
 
 /**
+ * Makes the stream take the partition's read position afresh (committed, else earliest) on its next
+ * assignment. The key is the client's own (`topic:partition`, @platformatic/kafka 2.12).
+ */
+function forgetReadPosition(stream: StringStream, message: StringMessage): void {
+  stream.offsetsToFetch.delete(`${message.topic}:${message.partition}`);
+}
+
+/**
  * One member of a Kafka consumer group. Fetched messages queue up in fetch order (offset order per
  * partition); the handler gets them in slices of at most `maxBatchSize` (waiting up to `lingerMs` for
  * a full slice), and only after it resolved is the offset after each partition's last message of the
@@ -164,7 +172,7 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
       // them, and on a later assignment it would keep that position when the group has no commit
       // there yet (@platformatic/kafka 2.12 #assignOffsets), skipping them: forget the position.
       if (!isAssigned(message)) {
-        opened.offsetsToFetch.delete(`${message.topic}:${message.partition}`);
+        forgetReadPosition(opened, message);
         return;
       }
       queue.push(message);
@@ -188,7 +196,7 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
   // forget those positions so it starts from the earliest offset. Runs before the stream's own
   // listener (registered later), which does the re-read.
   consumer.on('consumer:group:join', () => {
-    for (const message of queue) stream?.offsetsToFetch.delete(`${message.topic}:${message.partition}`);
+    if (stream !== undefined) for (const message of queue) forgetReadPosition(stream, message);
     queue = [];
   });
   // A failed rejoin (broker gone) is reported here; the stream's fetches fail too and the member
