@@ -205,6 +205,8 @@ describe('the dashboard', () => {
     expect(await seriousViolations(page)).toEqual([]);
 
     await page.getByLabel('Bucket size (outcomes)').fill('200');
+    // No volume hedging (default 5 %, random): the explorer's decision below must follow the rule's order.
+    await page.getByLabel('Hedging (%)').fill('0');
     await page.getByRole('button', { name: 'Save success-rate configuration' }).click();
     await page.getByLabel('Threshold (0 to 1)').fill('1.5');
     await page.getByRole('button', { name: 'Save elimination threshold' }).click();
