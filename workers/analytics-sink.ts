@@ -38,6 +38,9 @@ export async function start(deps: AnalyticsSinkDeps): Promise<WorkerHandle> {
     topics: ['routing', 'scores', 'api', 'llm'],
     maxBatchSize: deps.maxBatchSize ?? 20_000,
     lingerMs: deps.lingerMs ?? 500,
+    // The next batch is mapped and encoded while the previous insert runs (on Kafka: 46k → 60k
+    // events/s into ClickHouse 18.16, bench/sink-bench.mjs). Order across batches does not matter here.
+    batchesInFlight: 2,
     handler: async (batch) => {
       const started = performance.now();
       // One insert per batch: ClickHouse writes a part per insert, and on 18.16 an insert costs

@@ -42,6 +42,14 @@ export interface SubscribeOptions {
    * (the time bound of a batching consumer; 0 delivers at once).
    */
   readonly lingerMs?: number;
+  /**
+   * How many batches may be in the handler at once (default 1), so a handler that waits on I/O (the
+   * analytics sink's insert) prepares the next batch meanwhile. Commits still follow delivery order:
+   * after a crash, delivery resumes at the earliest batch not yet handled. But a batch may be handled
+   * while an earlier one waits for its redelivery, so raise it only for handlers indifferent to the
+   * order across batches. An adapter may hand over fewer (the embedded bus: one per partition).
+   */
+  readonly batchesInFlight?: number;
   readonly handler: (batch: readonly EventEnvelope[]) => Promise<void>;
 }
 

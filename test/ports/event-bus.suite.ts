@@ -106,7 +106,7 @@ function idsOf(events: readonly EventEnvelope[]): string[] {
  * in src/ports/event-bus.ts: subscribe before or after publishing, await caughtUp() or close(),
  * never a timer.
  */
-export function eventBusSuite(adapterName: string, open: () => Promise<EventBusFixture>): void {
+export function eventBusSuite(adapterName: string, open: () => Promise<EventBusFixture>, options: { readonly batchesInFlight?: boolean } = {}): void {
   describe(`EventBus contract (${adapterName})`, () => {
     let fixture: EventBusFixture;
     let bus: EventBus;
@@ -267,6 +267,46 @@ export function eventBusSuite(adapterName: string, open: () => Promise<EventBusF
     it('refuses events after close', async () => {
       await bus.close();
       await expect(bus.publish(eventsOn('api', 1))).rejects.toThrow();
+    });
+
+    it.runIf(options.batchesInFlight === true)('hands over a second batch while one is in the handler, and commits neither before the first', async () => {
+      const published = eventsOn('api', 30);
+      const calls: string[][] = [];
+      let secondHandled!: () => void;
+      const second = new Promise<void>((resolve) => {
+        secondHandled = resolve;
+      });
+      let failFirst!: () => void;
+      const firstFails = new Promise<void>((resolve) => {
+        failFirst = resolve;
+      });
+      const pipelined = await bus.subscribe({
+        group: 'pipelined',
+        topics: ['api'],
+        maxBatchSize: 10,
+        batchesInFlight: 2,
+        handler: async (batch) => {
+          const call = calls.push(batch.map((event) => event.id));
+          if (call === 1) {
+            await firstFails;
+            throw new Error('the first batch fails after the second was handled');
+          }
+          if (call === 2) secondHandled();
+        },
+      });
+      await bus.publish(published);
+      // With one batch at a time this never resolves: the first is still in the handler.
+      await second;
+      // Closing cuts the first batch's redelivery short: it stays uncommitted, and so must the second.
+      const closed = pipelined.close();
+      failFirst();
+      await closed;
+      expect(calls).toHaveLength(2);
+
+      const again = recorder();
+      const successor = await bus.subscribe({ group: 'pipelined', topics: ['api'], handler: again.handler });
+      await successor.caughtUp();
+      expect(new Set(again.ids)).toEqual(new Set([...calls[0]!, ...calls[1]!, ...published.map((event) => event.id)]));
     });
 
     it('reports a connected bus with nothing spooled once events are delivered', async () => {

@@ -46,4 +46,4 @@ eventBusSuite('kafka', async () => {
       await rm(spoolDir, { recursive: true, force: true });
     },
   };
-});
+}, { batchesInFlight: true });

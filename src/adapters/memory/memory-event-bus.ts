@@ -46,7 +46,9 @@ interface Group {
 /**
  * The embedded EventBus: same topics, consumer groups and at-least-once semantics as the Kafka
  * adapter, inside the process. Delivery is asynchronous (never on the publisher's stack), batches
- * are committed only after the handler resolves, and a throwing handler gets the batch again.
+ * are committed only after the handler resolves, and a throwing handler gets the batch again. Each
+ * partition has one batch in the handler at a time and partitions are delivered side by side, so
+ * `batchesInFlight` is not needed here.
  *
  * @remarks Not durable across a crash: events in memory are lost with the process. A graceful
  * close() drains every group first. Use the Kafka adapter where that matters.
