@@ -2,6 +2,7 @@
 // LLM gateway benchmark: the latency a gateway adds in front of a provider, measured in one run on
 // one loopback mock provider (OpenAI wire format, answers at once), for three paths:
 //   direct     client → mock
+//   node_proxy client → a bare node:http pass-through proxy → mock (the floor of any Node gateway)
 //   switchyard client → `switchyard serve` (embedded, POST /v1/chat/completions) → mock
 //   portkey    client → Portkey gateway (npm @portkey-ai/gateway, headless) → mock
 //   switchyard_governed   the same through Switchyard with a key whose limits are all on (rpm, tpm,
@@ -74,6 +75,13 @@ for (let attempt = 0; ; attempt++) {
   await new Promise((r) => setTimeout(r, 100));
 }
 
+// The floor: a bare node:http pass-through proxy, what any Node gateway adds before doing anything.
+const bareProxy = spawn(process.execPath, [join(root, 'bench/lib/bare-proxy.mjs')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, UPSTREAM: mockUrl } });
+const bareProxyUrl = await new Promise((resolve, reject) => {
+  bareProxy.stdout.once('data', (port) => resolve(`http://127.0.0.1:${String(port).trim()}`));
+  bareProxy.once('exit', (code) => reject(new Error(`bare proxy exited with ${code}`)));
+});
+
 /** A key of the bench merchant with `policy` (limits and/or cache). */
 const keyWith = async (policy) => (await json(switchyard.url, '/api-key/create', { merchant_id: merchantId, ...policy }, { 'x-api-key': merchant.api_key })).api_key;
 const governedKey = await keyWith({ limits: { rpm: 10_000_000, tpm: 1_000_000_000, max_concurrent: 10_000, budget: { amount_usd: 1_000_000, period: 'day' } }, cache: { ttl_s: 3600 } });
@@ -81,6 +89,7 @@ const cachedKey = await keyWith({ cache: { ttl_s: 3600 } });
 
 const allPaths = {
   direct: { url: `${mockUrl}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench' }, model: 'gpt-4o-mini' },
+  node_proxy: { url: `${bareProxyUrl}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench' }, model: 'gpt-4o-mini' },
   switchyard: { url: `${switchyard.url}/v1/chat/completions`, headers: { authorization: `Bearer ${merchant.api_key}` }, model: 'openai/gpt-4o-mini' },
   switchyard_governed: { url: `${switchyard.url}/v1/chat/completions`, headers: { authorization: `Bearer ${governedKey}` }, model: 'openai/gpt-4o-mini', vary: true, expect: { header: 'x-cache', value: 'MISS' } },
   switchyard_cache_hit: { url: `${switchyard.url}/v1/chat/completions`, headers: { authorization: `Bearer ${cachedKey}` }, model: 'openai/gpt-4o-mini', expect: { header: 'x-cache', value: 'HIT' } },
@@ -167,6 +176,7 @@ try {
 } finally {
   agent.destroy();
   portkey.kill('SIGTERM');
+  bareProxy.kill('SIGTERM');
   await switchyard.stop();
   mock.close();
 }

@@ -35,10 +35,20 @@ export async function start(deps: SrWindowsDeps): Promise<WorkerHandle> {
     maxBatchSize: 64,
     handler: async (batch) => {
       const snapshots: EventEnvelope[] = [];
+      // Decisions are recorded a run at a time, side by side (one Redis round trip for the run);
+      // whatever follows a run (a feedback of one of its payments) waits until the run is stored.
+      let decisions: EventEnvelope<'decision.created'>[] = [];
+      const recordDecisions = async () => {
+        await Promise.all(decisions.map((decision) => recordDecision(decision, { scores: deps.state.scores, defaults: deps.defaults })));
+        decisions = [];
+      };
       for (const event of batch) {
         if (event.type === 'decision.created') {
-          await recordDecision(event, { scores: deps.state.scores, defaults: deps.defaults });
-        } else if (event.type === 'llm.call') {
+          decisions.push(event);
+          continue;
+        }
+        await recordDecisions();
+        if (event.type === 'llm.call') {
           // The learning router: a gateway call routed in a route group teaches that group's windows.
           const learned = await learnFromCall(event, { scores: deps.state.scores, configs: deps.state.configs, defaults: deps.defaults });
           if (learned === 'recorded') log.debug({ eventId: event.id, merchantId: event.merchantId, group: event.payload.routeGroup }, 'model call outcome learned');
@@ -53,6 +63,7 @@ export async function start(deps: SrWindowsDeps): Promise<WorkerHandle> {
           }
         }
       }
+      await recordDecisions();
       if (snapshots.length > 0) await deps.bus.publish(snapshots);
     },
   });

@@ -47,8 +47,12 @@ function pairsToRecord(flat: readonly string[]): Record<string, string> {
 export function createRedisApiKeyStore(context: RedisContext): ApiKeyStore {
   const { keys } = context;
 
-  const findById = (keyId: string): Promise<ApiKeyRecord | undefined> =>
-    context.call('apiKeys.findById', async (redis) => toApiKey(await redis.hgetall(keys.apiKey(keyId))));
+  async function findById(keyId: string): Promise<ApiKeyRecord | undefined> {
+    const [fields] = await context.pipelined('apiKeys.findById', (pipeline) => {
+      pipeline.hgetall(keys.apiKey(keyId));
+    });
+    return toApiKey(fields as Record<string, string>);
+  }
 
   return {
     create: (record) =>
@@ -63,8 +67,10 @@ export function createRedisApiKeyStore(context: RedisContext): ApiKeyStore {
         if (replies === null || failed !== undefined) throw failed?.[0] ?? new Error('MULTI aborted');
       }),
     findByHash: async (keyHash) => {
-      const keyId = await context.call('apiKeys.findByHash', (redis) => redis.get(keys.apiKeyHash(keyHash)));
-      return keyId === null ? undefined : findById(keyId);
+      const [keyId] = await context.pipelined('apiKeys.findByHash', (pipeline) => {
+        pipeline.get(keys.apiKeyHash(keyHash));
+      });
+      return typeof keyId === 'string' ? findById(keyId) : undefined;
     },
     findById,
     listByMerchant: (merchantId) =>

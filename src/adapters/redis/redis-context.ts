@@ -1,6 +1,7 @@
 import type { Clock } from '../../time/clock.js';
 import type { RedisKeys } from './redis-keys.js';
 import type { ScriptedRedis } from './redis-scripts.js';
+import type { AddCommands } from './tick-pipeline.js';
 
 /** What each Redis sub-store needs: the key layout, the clock and a guarded way to run commands. */
 export interface RedisContext {
@@ -11,6 +12,12 @@ export interface RedisContext {
    * down, without waiting on a reconnect), never as an ioredis error.
    */
   call<T>(operation: string, run: (redis: ScriptedRedis) => Promise<T>): Promise<T>;
+  /**
+   * Runs one operation's plain commands in the pipeline every operation of this tick shares (one
+   * round trip for all of them: see tick-pipeline.ts) and resolves with its replies in order. For
+   * the hot reads and writes; scripts and MULTI go through `call`. Fails as `call` does.
+   */
+  pipelined(operation: string, add: AddCommands): Promise<readonly unknown[]>;
 }
 
 /** Parses a JSON value this adapter wrote. Untyped on purpose: callers own the shape they stored. */

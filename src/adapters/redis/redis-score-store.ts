@@ -31,18 +31,13 @@ function summarise(entries: readonly string[]): WindowRead | undefined {
 export function createRedisScoreStore(context: RedisContext): ScoreStore {
   const { keys } = context;
   return {
-    readWindows: (windowKeys, bucketSize) =>
-      context.call('scores.readWindows', async (redis) => {
-        if (windowKeys.length === 0) return [];
-        const pipeline = redis.pipeline();
+    async readWindows(windowKeys, bucketSize) {
+      if (windowKeys.length === 0) return [];
+      const replies = await context.pipelined('scores.readWindows', (pipeline) => {
         for (const key of windowKeys) pipeline.lrange(keys.window(key), 0, bucketSize - 1);
-        const replies = (await pipeline.exec()) ?? [];
-        return windowKeys.map((_, index) => {
-          const [error, entries] = replies[index] ?? [new Error('missing pipeline reply'), null];
-          if (error) throw error;
-          return summarise(entries as string[]);
-        });
-      }),
+      });
+      return replies.map((entries) => summarise(entries as string[]));
+    },
 
     recordOutcome: (input) =>
       context.call('scores.recordOutcome', async (redis) => {
@@ -59,19 +54,16 @@ export function createRedisScoreStore(context: RedisContext): ScoreStore {
         return { applied: applied === 1, window };
       }),
 
-    readEliminations: (eliminationKeys) =>
-      context.call('scores.readEliminations', async (redis) => {
-        if (eliminationKeys.length === 0) return [];
-        const pipeline = redis.pipeline();
+    async readEliminations(eliminationKeys) {
+      if (eliminationKeys.length === 0) return [];
+      const replies = await context.pipelined('scores.readEliminations', (pipeline) => {
         for (const key of eliminationKeys) pipeline.get(keys.elimination(key));
-        const replies = (await pipeline.exec()) ?? [];
-        return eliminationKeys.map((_, index) => {
-          const [error, raw] = replies[index] ?? [new Error('missing pipeline reply'), null];
-          if (error) throw error;
-          const document = parseStored<ScoreDocument>(raw as string | null);
-          return document === undefined ? undefined : toEliminationScore(document);
-        });
-      }),
+      });
+      return replies.map((raw) => {
+        const document = parseStored<ScoreDocument>(raw as string | null);
+        return document === undefined ? undefined : toEliminationScore(document);
+      });
+    },
 
     applyElimination: (input) =>
       context.call('scores.applyElimination', async (redis) => {
@@ -89,14 +81,17 @@ export function createRedisScoreStore(context: RedisContext): ScoreStore {
         return { applied: applied === 1, score };
       }),
 
-    putDecisionContext: (decision, ttlSeconds) =>
-      context.call('scores.putDecisionContext', async (redis) => {
-        await redis.set(keys.decisionContext(decision.merchantId, decision.paymentId), JSON.stringify(decision), 'EX', ttlSeconds);
-      }),
+    async putDecisionContext(decision, ttlSeconds) {
+      await context.pipelined('scores.putDecisionContext', (pipeline) => {
+        pipeline.set(keys.decisionContext(decision.merchantId, decision.paymentId), JSON.stringify(decision), 'EX', ttlSeconds);
+      });
+    },
 
-    getDecisionContext: (merchantId, paymentId) =>
-      context.call('scores.getDecisionContext', async (redis) =>
-        parseStored<DecisionContext>(await redis.get(keys.decisionContext(merchantId, paymentId))),
-      ),
+    async getDecisionContext(merchantId, paymentId) {
+      const [raw] = await context.pipelined('scores.getDecisionContext', (pipeline) => {
+        pipeline.get(keys.decisionContext(merchantId, paymentId));
+      });
+      return parseStored<DecisionContext>(raw as string | null);
+    },
   };
 }

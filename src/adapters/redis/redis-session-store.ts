@@ -21,8 +21,12 @@ export function createRedisSessionStore(context: RedisContext): SessionStore {
         const ttlMs = Math.max(minimumRevocationMs, Math.ceil(expiresAtMs - clock.now()));
         await redis.set(keys.revokedToken(tokenId), '1', 'PX', ttlMs);
       }),
-    isTokenRevoked: (tokenId) =>
-      context.call('sessions.isTokenRevoked', async (redis) => (await redis.exists(keys.revokedToken(tokenId))) === 1),
+    async isTokenRevoked(tokenId) {
+      const [exists] = await context.pipelined('sessions.isTokenRevoked', (pipeline) => {
+        pipeline.exists(keys.revokedToken(tokenId));
+      });
+      return exists === 1;
+    },
     recordLoginFailure: (subject, windowSeconds) =>
       context.call('sessions.recordLoginFailure', async (redis) => {
         const key = keys.loginFailures(subject);

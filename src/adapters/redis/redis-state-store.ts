@@ -18,6 +18,7 @@ import { createRedisScoreStore } from './redis-score-store.js';
 import { defineScripts, type ScriptedRedis } from './redis-scripts.js';
 import { createRedisSessionStore } from './redis-session-store.js';
 import { createRedisUserStore } from './redis-user-store.js';
+import { createTickPipeline } from './tick-pipeline.js';
 
 export interface RedisStateStoreOptions {
   /** `redis://[user:password@]host:port[/db]` */
@@ -155,18 +156,23 @@ export async function createRedisStateStore(options: RedisStateStoreOptions): Pr
   }
   available = true;
 
+  const tick = createTickPipeline(redis);
+
+  async function guarded<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    if (closed) throw new SwitchyardError('SY_STATE_UNAVAILABLE', { message: 'state store is closed', details: { operation } });
+    try {
+      return await run();
+    } catch (error) {
+      if (redis.status !== 'ready') markDown(error);
+      throw toStateError(error, operation);
+    }
+  }
+
   const context: RedisContext = {
     keys,
     clock,
-    async call(operation, run) {
-      if (closed) throw new SwitchyardError('SY_STATE_UNAVAILABLE', { message: 'state store is closed', details: { operation } });
-      try {
-        return await run(redis);
-      } catch (error) {
-        if (redis.status !== 'ready') markDown(error);
-        throw toStateError(error, operation);
-      }
-    },
+    call: (operation, run) => guarded(operation, () => run(redis)),
+    pipelined: (operation, add) => guarded(operation, () => tick.send(add)),
   };
 
   async function probe(): Promise<StoreProbe> {

@@ -1,0 +1,64 @@
+import type { ChainableCommander, Redis } from 'ioredis';
+
+/** Adds one operation's commands to the shared pipeline. */
+export type AddCommands = (pipeline: ChainableCommander) => void;
+
+interface Entry {
+  readonly start: number;
+  readonly count: number;
+  readonly resolve: (replies: readonly unknown[]) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * Sends the commands of every operation started in the same tick as one pipeline: one write and one
+ * round trip where each operation would have made its own. Under load, one Redis reply resolves many
+ * requests at once and their next reads start together, so concurrent decisions share their window,
+ * elimination and revocation reads, and the sr-windows worker's decision contexts go out together.
+ *
+ * ioredis' own `enableAutoPipelining` does this for every command, but it also covers the Lua
+ * scripts, whose promises never settle when sent while disconnected with the offline queue off
+ * (redis/ioredis#1511); here only plain commands join, and a failed pipeline rejects each caller.
+ */
+export function createTickPipeline(redis: Redis) {
+  let pipeline: ChainableCommander | undefined;
+  let entries: Entry[] = [];
+
+  async function flush(): Promise<void> {
+    const sending = pipeline!;
+    const waiting = entries;
+    pipeline = undefined;
+    entries = [];
+    let replies: [error: Error | null, reply: unknown][];
+    try {
+      replies = (await sending.exec()) ?? [];
+    } catch (error) {
+      for (const entry of waiting) entry.reject(error);
+      return;
+    }
+    for (const entry of waiting) {
+      const own = replies.slice(entry.start, entry.start + entry.count);
+      const failed = own.find(([error]) => error !== null);
+      if (own.length !== entry.count) entry.reject(new Error('missing pipeline reply'));
+      else if (failed !== undefined) entry.reject(failed[0]);
+      else entry.resolve(own.map(([, reply]) => reply));
+    }
+  }
+
+  return {
+    /** Resolves with this operation's replies, in the order `add` queued them. */
+    send(add: AddCommands): Promise<readonly unknown[]> {
+      if (pipeline === undefined) {
+        pipeline = redis.pipeline();
+        process.nextTick(() => void flush());
+      }
+      const current = pipeline;
+      const start = current.length;
+      add(current);
+      const count = current.length - start;
+      return new Promise((resolve, reject) => entries.push({ start, count, resolve, reject }));
+    },
+  };
+}
+
+export type TickPipeline = ReturnType<typeof createTickPipeline>;
