@@ -12,7 +12,8 @@
 // at concurrency 1 and 16, plain and streaming. Prints one JSON line per (path, mode, concurrency)
 // with p50/p99 latency, and the added p50/p99 of each gateway over direct.
 // Bounded: REQUESTS (default 400) per measurement after WARMUP (default 100). Needs `npm run build`.
-// PATHS=a,b limits the run to those paths (and direct); SERVICE_NODE_FLAGS=--cpu-prof profiles the service.
+// PATHS=a,b limits the run to those paths (and direct), MODES=plain|stream and CONCURRENCY=1|16 to those
+// cases; SERVICE_NODE_FLAGS=--cpu-prof profiles the service.
 import { spawn } from 'node:child_process';
 import { createServer, request as httpRequest, Agent } from 'node:http';
 import { createServer as netServer } from 'node:net';
@@ -143,12 +144,15 @@ async function measure(path, stream, concurrency, count) {
   return { p50: pct(50), p99: pct(99) };
 }
 
+/** MODES=plain|stream and CONCURRENCY=16 narrow the run (e.g. to profile one case). */
+const modes = (process.env.MODES ?? 'plain,stream').split(',').map((mode) => mode.trim());
+const concurrencies = (process.env.CONCURRENCY ?? '1,16').split(',').map(Number);
 const round = (x) => Math.round(x * 1000) / 1000;
 /** The first request of a cached path is a miss that fills the cache: only measured ones must hit. */
 let measuringWarmup = false;
 try {
-  for (const stream of [false, true]) {
-    for (const concurrency of [1, 16]) {
+  for (const stream of modes.map((mode) => mode === 'stream')) {
+    for (const concurrency of concurrencies) {
       const figures = {};
       for (const [name, path] of Object.entries(paths)) {
         try {
