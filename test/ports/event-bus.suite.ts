@@ -97,6 +97,15 @@ function recorder() {
   };
 }
 
+/** A promise and the function that resolves it: how a test holds a handler and lets it go. */
+function signal(): { readonly done: Promise<void>; readonly fire: () => void } {
+  let fire!: () => void;
+  const done = new Promise<void>((resolve) => {
+    fire = resolve;
+  });
+  return { done, fire };
+}
+
 function idsOf(events: readonly EventEnvelope[]): string[] {
   return events.map((event) => event.id).sort();
 }
@@ -214,21 +223,15 @@ export function eventBusSuite(adapterName: string, open: () => Promise<EventBusF
     });
 
     it('resolves caughtUp only after the handler has finished', async () => {
-      let entered!: () => void;
-      const handlerEntered = new Promise<void>((resolve) => {
-        entered = resolve;
-      });
-      let release!: () => void;
-      const gate = new Promise<void>((resolve) => {
-        release = resolve;
-      });
+      const entered = signal();
+      const release = signal();
       let finished = false;
       const subscription = await bus.subscribe({
         group: 'slow',
         topics: ['api'],
         handler: async () => {
-          entered();
-          await gate;
+          entered.fire();
+          await release.done;
           finished = true;
         },
       });
@@ -237,9 +240,9 @@ export function eventBusSuite(adapterName: string, open: () => Promise<EventBusF
       const waiting = subscription.caughtUp().then(() => {
         caughtUp = true;
       });
-      await handlerEntered;
+      await entered.done;
       expect(caughtUp).toBe(false);
-      release();
+      release.fire();
       await waiting;
       expect(finished).toBe(true);
     });
@@ -272,14 +275,8 @@ export function eventBusSuite(adapterName: string, open: () => Promise<EventBusF
     it.runIf(options.batchesInFlight === true)('hands over a second batch while one is in the handler, and commits neither before the first', async () => {
       const published = eventsOn('api', 30);
       const calls: string[][] = [];
-      let secondHandled!: () => void;
-      const second = new Promise<void>((resolve) => {
-        secondHandled = resolve;
-      });
-      let failFirst!: () => void;
-      const firstFails = new Promise<void>((resolve) => {
-        failFirst = resolve;
-      });
+      const secondHandled = signal();
+      const failFirst = signal();
       const pipelined = await bus.subscribe({
         group: 'pipelined',
         topics: ['api'],
@@ -288,18 +285,18 @@ export function eventBusSuite(adapterName: string, open: () => Promise<EventBusF
         handler: async (batch) => {
           const call = calls.push(batch.map((event) => event.id));
           if (call === 1) {
-            await firstFails;
+            await failFirst.done;
             throw new Error('the first batch fails after the second was handled');
           }
-          if (call === 2) secondHandled();
+          if (call === 2) secondHandled.fire();
         },
       });
       await bus.publish(published);
       // With one batch at a time this never resolves: the first is still in the handler.
-      await second;
+      await secondHandled.done;
       // Closing cuts the first batch's redelivery short: it stays uncommitted, and so must the second.
       const closed = pipelined.close();
-      failFirst();
+      failFirst.fire();
       await closed;
       expect(calls).toHaveLength(2);
 

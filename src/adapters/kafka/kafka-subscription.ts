@@ -165,8 +165,7 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
       mode: MessagesStreamModes.COMMITTED,
       fallbackMode: MessagesStreamFallbackModes.EARLIEST,
       autocommit: false,
-      sessionTimeout: 10_000,
-      heartbeatInterval: 1000,
+      // Session and heartbeat come from the consumer's options, for this join and every rejoin.
       highWaterMark: pauseAt,
     });
     stream = opened;

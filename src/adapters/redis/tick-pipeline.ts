@@ -52,10 +52,9 @@ export function createTickPipeline(redis: Redis) {
         pipeline = redis.pipeline();
         process.nextTick(() => void flush());
       }
-      const current = pipeline;
-      const start = current.length;
-      add(current);
-      const count = current.length - start;
+      const start = pipeline.length;
+      add(pipeline);
+      const count = pipeline.length - start;
       return new Promise((resolve, reject) => entries.push({ start, count, resolve, reject }));
     },
   };
