@@ -63,7 +63,7 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
     // First in the list: it is stopped before the bus drains (its jobs in hand still publish llm.call records).
     workers.push(await startGenerationWorker(config, batchWiring, batches));
     workers.push(await srWindows.start({ bus: runtime.bus, state: runtime.state, clock: runtimeDefaults.clock, logger, defaults: runtimeDefaults.routingDefaults }));
-    if (runtime.analytics !== undefined) workers.push(await analyticsSink.start({ bus: runtime.bus, analytics: runtime.analytics, logger, clock: runtimeDefaults.clock, retentionDays: config.analyticsRetentionDays }));
+    if (runtime.analytics !== undefined) workers.push(await analyticsSink.start({ bus: runtime.bus, analytics: runtime.analytics, handoff: runtime.analyticsHandoff, logger, clock: runtimeDefaults.clock, retentionDays: config.analyticsRetentionDays }));
   }
   const url = await app.listen({ port: config.port, host: config.host });
   logger.info({ url, mode: runtime.mode, workers: workers.map((w) => w.name) }, 'switchyard listening');

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Logger as PinoLogger } from 'pino';
 import { createBullMqJobQueue } from '../src/adapters/bullmq/bullmq-job-queue.js';
 import { createCachedStateStore } from '../src/adapters/cache/cached-state-store.js';
-import { createChdbAnalyticsStore } from '../src/adapters/chdb/chdb-analytics-store.js';
+import { createChdbAnalytics } from '../src/adapters/chdb/chdb-analytics-store.js';
 import { createClickHouseServerAnalyticsStore } from '../src/adapters/clickhouse/clickhouse-server-analytics-store.js';
 import { createKafkaEventBus } from '../src/adapters/kafka/kafka-event-bus.js';
 import { createMemoryEventBus } from '../src/adapters/memory/memory-event-bus.js';
@@ -11,7 +11,7 @@ import { createMemoryStateStore } from '../src/adapters/memory/memory-state-stor
 import { createRedisStateStore } from '../src/adapters/redis/redis-state-store.js';
 import type { Config } from '../src/config/load-config.js';
 import { validateEvent } from '../src/events/validate-event.js';
-import type { AnalyticsStore } from '../src/ports/analytics-store.js';
+import type { AnalyticsHandoff, AnalyticsStore } from '../src/ports/analytics-store.js';
 import type { EventBus } from '../src/ports/event-bus.js';
 import type { JobQueue } from '../src/ports/job-queue.js';
 import type { StateStore } from '../src/ports/state-store.js';
@@ -25,6 +25,12 @@ export interface Runtime {
   readonly state: StateStore;
   readonly bus: EventBus;
   readonly analytics: AnalyticsStore | undefined;
+  /**
+   * Set when the bus is in-process and analytics is chDB: the analytics sink hands events to chDB's
+   * thread instead of mapping and inserting them on the API's (in-process events die with the
+   * process anyway, so committing them before their insert loses nothing a crash would not).
+   */
+  readonly analyticsHandoff: AnalyticsHandoff | undefined;
   /** Batch generation jobs: BullMQ on the state store's Redis, or in-process. */
   readonly jobs: JobQueue;
   /** Flushes and drains the bus (in-process consumers handle everything published). Idempotent. */
@@ -85,11 +91,15 @@ export async function createRuntime(config: Config, logger: PinoLogger, needs: R
 
   let busClosing: Promise<void> | undefined;
   let analytics: AnalyticsStore | undefined;
+  let analyticsHandoff: AnalyticsHandoff | undefined;
   if (needs.analytics) {
-    analytics =
-      config.clickhouseUrl === undefined
-        ? createChdbAnalyticsStore({ path: join(config.dataDir, 'analytics'), database: config.clickhouseDatabase })
-        : createClickHouseServerAnalyticsStore({ url: config.clickhouseUrl, username: config.clickhouseUser, password: config.clickhousePassword, database: config.clickhouseDatabase });
+    if (config.clickhouseUrl === undefined) {
+      const chdb = createChdbAnalytics({ path: join(config.dataDir, 'analytics'), database: config.clickhouseDatabase, logger: logger.child({ component: 'analytics' }) });
+      analytics = chdb.store;
+      if (config.kafkaBrokers === undefined) analyticsHandoff = chdb.handoff;
+    } else {
+      analytics = createClickHouseServerAnalyticsStore({ url: config.clickhouseUrl, username: config.clickhouseUser, password: config.clickhousePassword, database: config.clickhouseDatabase });
+    }
     await analytics.migrate();
   }
 
@@ -103,6 +113,7 @@ export async function createRuntime(config: Config, logger: PinoLogger, needs: R
     state,
     bus,
     analytics,
+    analyticsHandoff,
     jobs,
     async close() {
       // Job consumers finish the jobs in hand first: those still publish llm.call records and write outcomes.

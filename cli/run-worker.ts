@@ -27,7 +27,7 @@ export async function runWorker(name: string | undefined, config: Config, logger
   if (worker === 'sr-windows') {
     handle = await srWindows.start({ bus: runtime.bus, state: runtime.state, clock: runtimeDefaults.clock, logger, defaults: runtimeDefaults.routingDefaults });
   } else if (worker === 'analytics-sink') {
-    handle = await analyticsSink.start({ bus: runtime.bus, analytics: runtime.analytics!, logger, clock: runtimeDefaults.clock, retentionDays: config.analyticsRetentionDays });
+    handle = await analyticsSink.start({ bus: runtime.bus, analytics: runtime.analytics!, handoff: runtime.analyticsHandoff, logger, clock: runtimeDefaults.clock, retentionDays: config.analyticsRetentionDays });
   } else {
     // Provider credentials come from the environment (and ./.env), as for the API.
     const { toolkit } = createToolkit({ logger, onCall: llmCallPublisher(runtime.bus, { logger: logger.child({ component: 'llm-calls' }) }) });

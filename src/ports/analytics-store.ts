@@ -1,3 +1,4 @@
+import type { EventEnvelope } from '../events/event-envelope.js';
 import type { ParsedAnalyticsQuery } from '../analytics/analytics-query.js';
 import type {
   DecisionsReport,
@@ -73,4 +74,22 @@ export interface AnalyticsStore {
 
   /** Releases the engine connection (or stops the chDB worker thread). */
   close(): Promise<void>;
+}
+
+/**
+ * Takes events for analytics off the calling thread: the receiver maps, batches and inserts them
+ * (embedded mode: chDB's worker thread), so the API's event loop neither maps nor holds them.
+ *
+ * `accept` resolves once the events are in the receiver's hands, before they are inserted; a failed
+ * insert is retried there until it succeeds. Holding is bounded: past the bound `accept` waits for
+ * inserts. `flush` resolves when everything accepted so far is inserted (rejects if an insert fails,
+ * the events staying held for the next try).
+ *
+ * @remarks Only for an in-process bus, whose events die with the process anyway: a bus that keeps
+ * events across a crash (Kafka) must commit only after the insert, so its sink uses
+ * {@link AnalyticsStore.insert}.
+ */
+export interface AnalyticsHandoff {
+  accept(events: readonly EventEnvelope[]): Promise<void>;
+  flush(): Promise<void>;
 }

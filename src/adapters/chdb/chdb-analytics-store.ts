@@ -1,6 +1,13 @@
-import type { AnalyticsStore } from '../../ports/analytics-store.js';
+import type { AnalyticsHandoff, AnalyticsStore } from '../../ports/analytics-store.js';
 import { createClickHouseAnalyticsStore, type ClickHouseAnalyticsStoreOptions } from '../clickhouse/clickhouse-analytics-store.js';
-import { createChdbExecutor, type ChdbExecutorOptions } from './chdb-executor.js';
+import { ChdbExecutor, type ChdbExecutorOptions } from './chdb-executor.js';
+
+/** The embedded store, and the way to hand it events without mapping them on this thread. */
+export interface ChdbAnalytics {
+  readonly store: AnalyticsStore;
+  /** Events go to chDB's worker thread, which maps, batches and inserts them (see AnalyticsHandoff). */
+  readonly handoff: AnalyticsHandoff;
+}
 
 /**
  * The embedded-mode analytics store: chDB persisted under `path` (e.g. `<dataDir>/chdb`), run in a
@@ -8,6 +15,18 @@ import { createChdbExecutor, type ChdbExecutorOptions } from './chdb-executor.js
  *
  * @remarks One per process: chDB binds a single data folder per process.
  */
+export function createChdbAnalytics(options: ChdbExecutorOptions & ClickHouseAnalyticsStoreOptions): ChdbAnalytics {
+  const executor = new ChdbExecutor(options);
+  return {
+    store: createClickHouseAnalyticsStore(executor, options),
+    handoff: {
+      accept: (events) => executor.handOff(options.database, events),
+      flush: () => executor.flushHandoffs(),
+    },
+  };
+}
+
+/** The embedded store alone (rows inserted by the caller). */
 export function createChdbAnalyticsStore(options: ChdbExecutorOptions & ClickHouseAnalyticsStoreOptions): AnalyticsStore {
-  return createClickHouseAnalyticsStore(createChdbExecutor(options), options);
+  return createChdbAnalytics(options).store;
 }

@@ -1,12 +1,31 @@
 import { createRequire } from 'node:module';
+import { serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
+import type { EventEnvelope } from '../../events/event-envelope.js';
+import { silentLogger, type Logger } from '../../logging/logger.js';
 import { tabSeparatedInsertSql, toAnalyticsUnavailable, type ClickHouseExecutor } from '../clickhouse/clickhouse-executor.js';
-import type { ChdbRequest, ChdbResponse, ChdbWorkerData } from './chdb-protocol.js';
+import type { ChdbNotice, ChdbRequest, ChdbWorkerData, ChdbWorkerMessage } from './chdb-protocol.js';
 
 export interface ChdbExecutorOptions {
   /** Folder the embedded database persists to (e.g. `<dataDir>/chdb`). */
   readonly path: string;
+  /** Says when held analytics events fail to insert (and are retried) or are lost with the thread. */
+  readonly logger?: Logger;
+  /** Handed-off events held (sent, not yet inserted) past which handOff() waits. Default 100,000. */
+  readonly maxHeldEvents?: number;
+  /** Held events that make the thread insert at once. Default 20,000. */
+  readonly insertAfterEvents?: number;
+  /** How long the thread lets the first held event wait for company before inserting, in ms. Default 500. */
+  readonly lingerMs?: number;
+}
+
+/** A handoff the thread has not inserted yet; kept (serialized, off the V8 heap) to re-send to a new thread. */
+interface Handoff {
+  readonly seq: number;
+  readonly database: string;
+  readonly data: Uint8Array;
+  readonly events: number;
 }
 
 type Pending = { readonly resolve: (rows: readonly unknown[]) => void; readonly reject: (error: Error) => void; readonly operation: string };
@@ -26,15 +45,21 @@ const workerUrl = new URL(import.meta.url.endsWith('.ts') ? './chdb-worker.ts' :
  * process alive.
  */
 export class ChdbExecutor implements ClickHouseExecutor {
-  readonly #path: string;
+  readonly #options: ChdbExecutorOptions;
+  readonly #log: Logger;
   readonly #pending = new Map<number, Pending>();
+  readonly #held: Handoff[] = [];
+  #heldEvents = 0;
+  #nextSeq = 1;
+  #roomWaiters: (() => void)[] = [];
   #worker: Worker | undefined;
   #exited: Promise<void> | undefined;
   #nextId = 1;
   #closed = false;
 
   constructor(options: ChdbExecutorOptions) {
-    this.#path = options.path;
+    this.#options = options;
+    this.#log = options.logger ?? silentLogger;
   }
 
   async command(sql: string): Promise<void> {
@@ -55,10 +80,36 @@ export class ChdbExecutor implements ClickHouseExecutor {
     await this.#send({ id: 0, kind: 'insert', sql, data }, 'insert');
   }
 
-  /** Closes the chDB session and waits for the worker thread to end. */
+  /**
+   * Hands events to the thread, which maps, batches and inserts them (see AnalyticsHandoff). They
+   * cross serialized: one copy of bytes that lives outside the V8 heap, so this thread neither maps
+   * them nor keeps their objects alive past the young generation. The bytes are kept until the
+   * thread says the events are inserted, and sent again to a new thread if this one dies first.
+   * Waits while more than `maxHeldEvents` are held.
+   */
+  async handOff(database: string, events: readonly EventEnvelope[]): Promise<void> {
+    if (events.length === 0) return;
+    this.#assertOpen('handoff');
+    const handoff: Handoff = { seq: this.#nextSeq++, database, data: serialize(events), events: events.length };
+    this.#held.push(handoff);
+    this.#heldEvents += handoff.events;
+    this.#post(this.#ensureWorker(), handoff);
+    while (this.#heldEvents > (this.#options.maxHeldEvents ?? 100_000) && !this.#closed) {
+      await new Promise<void>((resolve) => this.#roomWaiters.push(resolve));
+    }
+  }
+
+  /** Resolves when every event handed off so far is inserted; rejects with the insert's error (they stay held). */
+  async flushHandoffs(): Promise<void> {
+    if (this.#held.length === 0) return;
+    await this.#send({ id: 0, kind: 'flush' }, 'flush');
+  }
+
+  /** Closes the chDB session (the thread tries once more to insert what it holds) and waits for the thread to end. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#releaseRoomWaiters();
     const worker = this.#worker;
     if (worker === undefined) return;
     const exited = this.#exited;
@@ -68,13 +119,25 @@ export class ChdbExecutor implements ClickHouseExecutor {
     worker.postMessage({ id, kind: 'close' } satisfies ChdbRequest);
     await closed;
     await exited;
+    if (this.#heldEvents > 0) this.#log.error({ events: this.#heldEvents }, 'analytics events handed to chDB were not inserted before it closed');
+  }
+
+  #assertOpen(operation: string): void {
+    if (this.#closed) {
+      throw new SwitchyardError('SY_ANALYTICS_UNAVAILABLE', { message: 'The chDB analytics store is closed', details: { engine: 'chdb', operation } });
+    }
+  }
+
+  #post(worker: Worker, handoff: Handoff): void {
+    // A copy, not a transfer: the bytes stay here until the thread has inserted them.
+    worker.postMessage({ id: 0, kind: 'events', seq: handoff.seq, database: handoff.database, data: handoff.data } satisfies ChdbRequest);
   }
 
   #send(request: ChdbRequest, operation: string): Promise<readonly unknown[]> {
-    if (this.#closed) {
-      return Promise.reject(
-        new SwitchyardError('SY_ANALYTICS_UNAVAILABLE', { message: 'The chDB analytics store is closed', details: { engine: 'chdb', operation } }),
-      );
+    try {
+      this.#assertOpen(operation);
+    } catch (error) {
+      return Promise.reject(error);
     }
     const worker = this.#ensureWorker();
     const id = this.#nextId++;
@@ -91,14 +154,21 @@ export class ChdbExecutor implements ClickHouseExecutor {
     // worker's teardown unloads it and the process crashes (chdb 3.4.0, Node 24). Loading is cheap;
     // no query ever runs here.
     createRequire(import.meta.url)('chdb');
-    const worker = new Worker(workerUrl, { workerData: { path: this.#path } satisfies ChdbWorkerData });
+    const workerData: ChdbWorkerData = { path: this.#options.path, insertAfterEvents: this.#options.insertAfterEvents ?? 20_000, lingerMs: this.#options.lingerMs ?? 500 };
+    const worker = new Worker(workerUrl, { workerData });
     worker.unref();
-    worker.on('message', (response: ChdbResponse) => this.#settle(response));
+    worker.on('message', (message: ChdbWorkerMessage) => ('id' in message ? this.#settle(message) : this.#notice(message)));
     worker.on('error', (error) => this.#failAll(error));
     this.#exited = new Promise((resolve) => {
       worker.once('exit', (code) => {
         if (this.#worker === worker) this.#worker = undefined;
         this.#failAll(new Error(`chDB worker exited with code ${code}`));
+        if (this.#held.length > 0 && !this.#closed) {
+          // What the dead thread held is still here: a new thread gets all of it, in order.
+          this.#log.warn({ code, events: this.#heldEvents }, 'chDB thread exited holding analytics events; handing them to a new one');
+          const next = this.#ensureWorker();
+          for (const handoff of this.#held) this.#post(next, handoff);
+        }
         resolve();
       });
     });
@@ -106,7 +176,29 @@ export class ChdbExecutor implements ClickHouseExecutor {
     return worker;
   }
 
-  #settle(response: ChdbResponse): void {
+  #notice(notice: ChdbNotice): void {
+    switch (notice.kind) {
+      case 'inserted': {
+        while (this.#held[0] !== undefined && this.#held[0].seq <= notice.through) this.#heldEvents -= this.#held.shift()!.events;
+        this.#releaseRoomWaiters();
+        return;
+      }
+      case 'insert-failed':
+        this.#log.warn({ err: notice.error, heldEvents: notice.heldEvents, retryMs: notice.retryMs }, 'analytics insert into chDB failed; the events stay held and are retried');
+        return;
+      case 'unmappable':
+        this.#log.error({ err: notice.error, seq: notice.seq }, 'analytics events could not be mapped to rows; passed over');
+        return;
+    }
+  }
+
+  #releaseRoomWaiters(): void {
+    const waiters = this.#roomWaiters;
+    this.#roomWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  #settle(response: Extract<ChdbWorkerMessage, { id: number }>): void {
     const pending = this.#pending.get(response.id);
     if (pending === undefined) return;
     this.#pending.delete(response.id);

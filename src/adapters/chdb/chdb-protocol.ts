@@ -1,13 +1,16 @@
 /**
- * Messages between {@link ChdbExecutor} (main thread) and chdb-worker.ts (the thread that owns the
- * chDB session). Every request carries an id; the worker answers each with the same id, in order.
- * Only types live here: the worker imports them with `import type`, which Node's type stripping
- * erases, so the worker runs from its .ts source under vitest without a build step.
+ * Messages between {@link ChdbExecutor} (main thread) and chdb-thread.ts (the thread that owns the
+ * chDB session). Every request but an `events` handoff is answered with its id, in order; held
+ * events are reported by notices.
  */
 
 export interface ChdbWorkerData {
   /** Folder the chDB session persists to. */
   readonly path: string;
+  /** Held events that trigger an insert without waiting out the linger. */
+  readonly insertAfterEvents: number;
+  /** How long the first held event waits for company before an insert, in ms. */
+  readonly lingerMs: number;
 }
 
 export type ChdbRequest =
@@ -15,6 +18,13 @@ export type ChdbRequest =
   | { readonly id: number; readonly kind: 'query'; readonly sql: string }
   /** `sql` is the statement head (`INSERT INTO … FORMAT TabSeparated`); `data` the rows in that format. */
   | { readonly id: number; readonly kind: 'insert'; readonly sql: string; readonly data: string }
+  /**
+   * A handoff of events for the thread to map, batch and insert (`data`: the events as
+   * `v8.serialize` writes them). Not answered by id: the thread sends `inserted` once they are in.
+   */
+  | { readonly id: number; readonly kind: 'events'; readonly seq: number; readonly database: string; readonly data: Uint8Array }
+  /** Insert every held event now; answered by id once they are in (or with the insert's error). */
+  | { readonly id: number; readonly kind: 'flush' }
   | { readonly id: number; readonly kind: 'close' };
 
 /** A serialisable engine error: Error objects lose their class crossing threads. */
@@ -26,3 +36,14 @@ export interface ChdbWorkerError {
 export type ChdbResponse =
   | { readonly id: number; readonly ok: true; readonly rows: readonly unknown[] }
   | { readonly id: number; readonly ok: false; readonly error: ChdbWorkerError };
+
+/** What the thread says unasked about held events. */
+export type ChdbNotice =
+  /** Every handoff up to `through` is inserted. */
+  | { readonly kind: 'inserted'; readonly through: number }
+  /** An insert of held events failed; the thread retries it after `retryMs`. */
+  | { readonly kind: 'insert-failed'; readonly error: ChdbWorkerError; readonly heldEvents: number; readonly retryMs: number }
+  /** The events of handoff `seq` could not be mapped to rows; they are passed over. */
+  | { readonly kind: 'unmappable'; readonly error: ChdbWorkerError; readonly seq: number };
+
+export type ChdbWorkerMessage = ChdbResponse | ChdbNotice;

@@ -24,7 +24,8 @@ import { routingStatsRuleLimit, shapeRoutingStatsReport } from '../../analytics/
 import { shapeGatewayScoresReport } from '../../analytics/shape-score-reports.js';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import { systemClock, type Clock } from '../../time/clock.js';
-import { apiEventColumns, columnNames, domainEventColumns, llmCacheHitColumns, llmCallColumns, llmRouteCallColumns } from './analytics-insert-columns.js';
+import { columnNames } from './analytics-insert-columns.js';
+import { analyticsTables, rowsByTable } from './analytics-tables.js';
 import { bindSql, type SqlValue } from './bind-sql.js';
 import type { ClickHouseExecutor } from './clickhouse-executor.js';
 import { applyClickHouseMigrations, defaultMigrationsDir, loadClickHouseMigrations } from './clickhouse-migrator.js';
@@ -50,12 +51,6 @@ export interface ClickHouseAnalyticsStoreOptions {
   /** Stamps `schema_migrations.applied_at`. */
   readonly clock?: Clock;
 }
-
-const domainTable = 'analytics_domain_events';
-const apiTable = 'analytics_api_events';
-const llmTable = 'analytics_llm_calls';
-const llmRouteTable = 'analytics_llm_route_calls';
-const llmCacheHitTable = 'analytics_llm_cache_hits';
 
 /** Error groups /analytics/llm/errors lists at most. */
 const llmErrorGroupLimit = 100;
@@ -127,14 +122,8 @@ export function createClickHouseAnalyticsStore(
     async insert(batch: AnalyticsRows) {
       // Encoded one table after another (this thread), then sent together: one insert per table.
       const writes: { table: string; columns: readonly string[]; data: string }[] = [];
-      for (const [table, columns, rows] of [
-        [domainTable, domainEventColumns, batch.domain],
-        [apiTable, apiEventColumns, batch.api],
-        [llmTable, llmCallColumns, batch.llm],
-        [llmRouteTable, llmRouteCallColumns, batch.llm.filter((row) => row.route_group !== '')],
-        [llmCacheHitTable, llmCacheHitColumns, batch.llm.filter((row) => row.cache_hit === 1)],
-      ] as const) {
-        if (rows.length > 0) writes.push({ table: `${database}.${table}`, columns: columnNames(columns), data: await encodeInSlices(columns, rows) });
+      for (const { table, columns, rows } of rowsByTable(database, batch)) {
+        writes.push({ table, columns: columnNames(columns), data: await encodeInSlices(columns, rows) });
       }
       await Promise.all(writes.map((write) => executor.insertTabSeparated(write.table, write.columns, write.data)));
     },
@@ -256,7 +245,7 @@ export function createClickHouseAnalyticsStore(
 
     async dropPartitionsBefore(dayMs) {
       const cutoff = utcDayNumber(dayMs);
-      const parts = await read<{ table: string; partition: string }>(partitionsSql, { database, tables: [domainTable, apiTable, llmTable, llmRouteTable, llmCacheHitTable] });
+      const parts = await read<{ table: string; partition: string }>(partitionsSql, { database, tables: analyticsTables });
       let dropped = 0;
       for (const { table, partition } of parts) {
         // Only our own YYYYMMDD partitions; anything else in the table is left alone.

@@ -1,0 +1,34 @@
+import type { AnalyticsRows } from '../../analytics/analytics-rows.js';
+import { apiEventColumns, domainEventColumns, llmCacheHitColumns, llmCallColumns, llmRouteCallColumns } from './analytics-insert-columns.js';
+import type { InsertColumn } from './encode-tab-separated.js';
+
+export const domainTable = 'analytics_domain_events';
+export const apiTable = 'analytics_api_events';
+export const llmTable = 'analytics_llm_calls';
+export const llmRouteTable = 'analytics_llm_route_calls';
+export const llmCacheHitTable = 'analytics_llm_cache_hits';
+
+export const analyticsTables = [domainTable, apiTable, llmTable, llmRouteTable, llmCacheHitTable] as const;
+
+/** One table's share of a batch: what one insert writes. */
+export interface TableRows {
+  /** `<database>.<table>` */
+  readonly table: string;
+  readonly columns: readonly InsertColumn[];
+  readonly rows: readonly object[];
+}
+
+/**
+ * Where each row of a batch goes: the three event tables, plus the projections a routed or cached
+ * model call also lands in. Tables without rows are left out (no empty inserts).
+ */
+export function rowsByTable(database: string, batch: AnalyticsRows): TableRows[] {
+  const tables: [string, readonly InsertColumn[], readonly object[]][] = [
+    [domainTable, domainEventColumns, batch.domain],
+    [apiTable, apiEventColumns, batch.api],
+    [llmTable, llmCallColumns, batch.llm],
+    [llmRouteTable, llmRouteCallColumns, batch.llm.filter((row) => row.route_group !== '')],
+    [llmCacheHitTable, llmCacheHitColumns, batch.llm.filter((row) => row.cache_hit === 1)],
+  ];
+  return tables.filter(([, , rows]) => rows.length > 0).map(([table, columns, rows]) => ({ table: `${database}.${table}`, columns, rows }));
+}
