@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { Worker } from 'node:worker_threads';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createChdbAnalytics } from '../../../src/adapters/chdb/chdb-analytics-store.js';
 import { ChdbExecutor, type ChdbExecutorOptions } from '../../../src/adapters/chdb/chdb-executor.js';
 import { createClickHouseAnalyticsStore } from '../../../src/adapters/clickhouse/clickhouse-analytics-store.js';
@@ -154,10 +155,41 @@ describe('handing events to the chDB thread', () => {
     await executor.flushHandoffs();
     expect(await counts(executor)).toEqual(rowsOf(4));
     expect(lines).toContainEqual({ level: 'error', message: 'analytics events could not be mapped to rows; passed over' });
-    // Nothing stays counted as held: more than maxHeldEvents still pass.
-    await executor.handOff(database, requests(5, 6));
+    // Nothing stays counted as held: a handoff of exactly maxHeldEvents is accepted without waiting.
+    let accepted = false;
+    const next = executor.handOff(database, requests(5, 5)).then(() => {
+      accepted = true;
+    });
+    await executor.query('SELECT 1');
+    expect(accepted).toBe(true);
+    await next;
     await executor.flushHandoffs();
-    expect(await counts(executor)).toEqual(rowsOf(10));
+    expect(await counts(executor)).toEqual(rowsOf(9));
+  });
+
+  it('hands what a dead thread held to a new one', async () => {
+    const { logger, lines } = recordingLogger();
+    // The thread is ended as a crash would end it; its handle is taken from the messages sent to it.
+    const threads = new Set<Worker>();
+    const postMessage = Worker.prototype.postMessage;
+    const spy = vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (this: Worker, ...args: Parameters<Worker['postMessage']>) {
+      threads.add(this);
+      return postMessage.apply(this, args);
+    });
+    try {
+      const { executor } = await open({ lingerMs: 60_000, logger });
+      await executor.handOff(database, requests(0, 10));
+      const [first] = threads;
+      const exited = new Promise((resolve) => first!.once('exit', resolve));
+      await first!.terminate();
+      await exited;
+      await executor.flushHandoffs();
+      expect(threads.size).toBe(2);
+      expect(await counts(executor)).toEqual(rowsOf(10));
+      expect(lines).toContainEqual({ level: 'warn', message: 'chDB thread exited holding analytics events; handing them to a new one' });
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('is what createChdbAnalytics hands the sink: accept and flush over the same thread as the store', async () => {
