@@ -52,13 +52,19 @@ function field(row: Readonly<Record<string, unknown>>, column: InsertColumn): st
  *
  * @remarks Values are not checked against the column types: rows come from our own mappers, and a
  * value the engine cannot parse fails the whole insert (which the sink retries), as JSON did.
+ *
+ * Built by joining arrays, not by `+=`: appending makes a rope of millions of small pieces per batch,
+ * which lives until the insert and is then flattened piece by piece (the joins of 20,000 rows took
+ * ~4× as long as joining flat lines, and the pieces kept the collector busy).
  */
 export function encodeTabSeparated(columns: readonly InsertColumn[], rows: readonly object[]): string {
-  let text = '';
-  const last = columns.length - 1;
-  for (const row of rows as readonly Readonly<Record<string, unknown>>[]) {
-    for (let index = 0; index < last; index++) text += `${field(row, columns[index]!)}\t`;
-    text += `${field(row, columns[last]!)}\n`;
+  const lines = new Array<string>(rows.length + 1);
+  const fields = new Array<string>(columns.length);
+  for (let index = 0; index < rows.length; index++) {
+    const row = rows[index] as Readonly<Record<string, unknown>>;
+    for (let column = 0; column < columns.length; column++) fields[column] = field(row, columns[column]!);
+    lines[index] = fields.join('\t');
   }
-  return text;
+  lines[rows.length] = ''; // every line, the last one too, ends in a line feed
+  return lines.join('\n');
 }
