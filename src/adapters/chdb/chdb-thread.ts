@@ -43,10 +43,8 @@ function errorOf(error: unknown): ChdbWorkerError {
 }
 
 function scheduleInsert(delayMs: number): void {
-  insertTimer ??= setTimeout(() => {
-    insertTimer = undefined;
-    insertHeld();
-  }, delayMs);
+  // tryInsertHeld, not insertHeld: an error thrown from a timer would end the thread.
+  insertTimer ??= setTimeout(tryInsertHeld, delayMs);
 }
 
 /** Inserts the held events; on failure keeps them, says so, and tries again later. */

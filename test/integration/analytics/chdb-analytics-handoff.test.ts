@@ -127,10 +127,12 @@ describe('handing events to the chDB thread', () => {
     expect(accepted).toBe(false);
     expect(lines).toContainEqual({ level: 'warn', message: 'analytics insert into chDB failed; the events stay held and are retried' });
 
+    while (lines.filter((l) => l.level === 'warn').length < 2) await executor.query('SELECT 1');
     await executor.command(`RENAME TABLE ${database}.domain_aside TO ${database}.analytics_domain_events`);
     await second; // released by the thread's own retry
     await executor.flushHandoffs();
     expect(await counts(executor)).toEqual(rowsOf(8));
+    expect(lines.map((l) => l.message)).not.toContain('chDB thread exited holding analytics events; handing them to a new one');
   });
 
   it('inserts what it holds when closed, without a flush', async () => {
