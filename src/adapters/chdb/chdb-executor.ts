@@ -5,7 +5,7 @@ import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { EventEnvelope } from '../../events/event-envelope.js';
 import { silentLogger, type Logger } from '../../logging/logger.js';
 import { tabSeparatedInsertSql, toAnalyticsUnavailable, type ClickHouseExecutor } from '../clickhouse/clickhouse-executor.js';
-import type { ChdbNotice, ChdbRequest, ChdbWorkerData, ChdbWorkerMessage } from './chdb-protocol.js';
+import type { ChdbNotice, ChdbRequest, ChdbResponse, ChdbWorkerData, ChdbWorkerMessage } from './chdb-protocol.js';
 
 export interface ChdbExecutorOptions {
   /** Folder the embedded database persists to (e.g. `<dataDir>/chdb`). */
@@ -133,12 +133,8 @@ export class ChdbExecutor implements ClickHouseExecutor {
     worker.postMessage({ id: 0, kind: 'events', seq: handoff.seq, database: handoff.database, data: handoff.data } satisfies ChdbRequest);
   }
 
-  #send(request: ChdbRequest, operation: string): Promise<readonly unknown[]> {
-    try {
-      this.#assertOpen(operation);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  async #send(request: ChdbRequest, operation: string): Promise<readonly unknown[]> {
+    this.#assertOpen(operation);
     const worker = this.#ensureWorker();
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
@@ -198,7 +194,7 @@ export class ChdbExecutor implements ClickHouseExecutor {
     for (const wake of waiters) wake();
   }
 
-  #settle(response: Extract<ChdbWorkerMessage, { id: number }>): void {
+  #settle(response: ChdbResponse): void {
     const pending = this.#pending.get(response.id);
     if (pending === undefined) return;
     this.#pending.delete(response.id);

@@ -2,11 +2,11 @@ import type { AnalyticsRows } from '../../analytics/analytics-rows.js';
 import { apiEventColumns, domainEventColumns, llmCacheHitColumns, llmCallColumns, llmRouteCallColumns } from './analytics-insert-columns.js';
 import type { InsertColumn } from './encode-tab-separated.js';
 
-export const domainTable = 'analytics_domain_events';
-export const apiTable = 'analytics_api_events';
-export const llmTable = 'analytics_llm_calls';
-export const llmRouteTable = 'analytics_llm_route_calls';
-export const llmCacheHitTable = 'analytics_llm_cache_hits';
+const domainTable = 'analytics_domain_events';
+const apiTable = 'analytics_api_events';
+const llmTable = 'analytics_llm_calls';
+const llmRouteTable = 'analytics_llm_route_calls';
+const llmCacheHitTable = 'analytics_llm_cache_hits';
 
 export const analyticsTables = [domainTable, apiTable, llmTable, llmRouteTable, llmCacheHitTable] as const;
 

@@ -24,9 +24,9 @@ export interface KafkaSubscription extends Subscription {
   readonly groupId: string;
 }
 
-type StringMessage = Message<Buffer, string, Buffer, Buffer>;
-type StringConsumer = Consumer<Buffer, string, Buffer, Buffer>;
-type StringStream = MessagesStream<Buffer, string, Buffer, Buffer>;
+type EventMessage = Message<Buffer, string, Buffer, Buffer>;
+type EventConsumer = Consumer<Buffer, string, Buffer, Buffer>;
+type EventStream = MessagesStream<Buffer, string, Buffer, Buffer>;
 
 /** 500 events: the default batch handed to a handler, as in the embedded bus. */
 const defaultMaxBatchSize = 500;
@@ -60,7 +60,7 @@ const partitionSlot = (topic: string, partition: number): string => `${topic}#${
  * Makes the stream take the partition's read position afresh (committed, else earliest) on its next
  * assignment. The key is the client's own (`topic:partition`, @platformatic/kafka 2.12).
  */
-function forgetReadPosition(stream: StringStream, message: StringMessage): void {
+function forgetReadPosition(stream: EventStream, message: EventMessage): void {
   stream.offsetsToFetch.delete(`${message.topic}:${message.partition}`);
 }
 
@@ -90,7 +90,7 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
   const batchesInFlight = Math.max(1, Math.floor(subscribe.batchesInFlight ?? 1));
   // Fetching pauses while two slices wait, so a slow handler bounds memory instead of the backlog.
   const pauseAt = 2 * maxBatchSize;
-  const consumer: StringConsumer = new Consumer({
+  const consumer: EventConsumer = new Consumer({
     ...options.connection,
     groupId,
     // Only the value is read (the event); keys and headers stay the buffers they arrived as.
@@ -110,8 +110,8 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
     retryDelay: 300,
   });
 
-  let queue: StringMessage[] = [];
-  let stream: StringStream | undefined;
+  let queue: EventMessage[] = [];
+  let stream: EventStream | undefined;
   let closing = false;
   let closed: Promise<void> | undefined;
   let wake: (() => void) | undefined;
@@ -140,7 +140,7 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
     });
   }
 
-  function decode(message: StringMessage): EventEnvelope | undefined {
+  function decode(message: EventMessage): EventEnvelope | undefined {
     try {
       const value: unknown = JSON.parse(message.value ?? 'null');
       options.validate?.(value);
@@ -154,13 +154,13 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
     }
   }
 
-  function isAssigned(message: StringMessage): boolean {
+  function isAssigned(message: EventMessage): boolean {
     return consumer.assignments?.some((assignment) => assignment.topic === message.topic && assignment.partitions.includes(message.partition)) === true;
   }
 
   /** Starts consuming from the committed offsets; the new stream becomes `stream`. */
   async function openStream(): Promise<void> {
-    const opened: StringStream = await consumer.consume({
+    const opened: EventStream = await consumer.consume({
       topics: topicNames,
       mode: MessagesStreamModes.COMMITTED,
       fallbackMode: MessagesStreamFallbackModes.EARLIEST,
@@ -169,7 +169,7 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
       highWaterMark: pauseAt,
     });
     stream = opened;
-    opened.on('data', (message: StringMessage) => {
+    opened.on('data', (message: EventMessage) => {
       if (stream !== opened) return; // a late message of a stream already given up
       // A fetch sent before a rebalance can answer after it, with messages of partitions that moved
       // to another member: theirs to handle. The stream has already moved its read position past
@@ -226,7 +226,7 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
   }
 
   /** The next slice to hand over, or undefined once closing. Waits for arrivals and the linger. */
-  async function nextSlice(): Promise<StringMessage[] | undefined> {
+  async function nextSlice(): Promise<EventMessage[] | undefined> {
     for (;;) {
       if (closing) return undefined;
       if (stream === undefined) {
@@ -248,7 +248,7 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
     }
   }
 
-  async function handleWithRedelivery(events: readonly EventEnvelope[], first: StringMessage): Promise<boolean> {
+  async function handleWithRedelivery(events: readonly EventEnvelope[], first: EventMessage): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
       try {
         await subscribe.handler(events);
@@ -269,8 +269,8 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
   }
 
   /** Commits the offset after each partition's last message of the slice. */
-  async function commit(slice: readonly StringMessage[]): Promise<void> {
-    const last = new Map<string, StringMessage>();
+  async function commit(slice: readonly EventMessage[]): Promise<void> {
+    const last = new Map<string, EventMessage>();
     for (const message of slice) last.set(partitionSlot(message.topic, message.partition), message);
     const offsets = [...last.values()].map((message) => ({ topic: message.topic, partition: message.partition, offset: message.offset + 1n, leaderEpoch: message.leaderEpoch }));
     try {

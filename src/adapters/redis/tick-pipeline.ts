@@ -59,5 +59,3 @@ export function createTickPipeline(redis: Redis) {
     },
   };
 }
-
-export type TickPipeline = ReturnType<typeof createTickPipeline>;

@@ -127,6 +127,7 @@ describe('handing events to the chDB thread', () => {
     expect(accepted).toBe(false);
     expect(lines).toContainEqual({ level: 'warn', message: 'analytics insert into chDB failed; the events stay held and are retried' });
 
+    // Until a timed retry has failed too (each query is a round trip through the thread: polling the condition).
     while (lines.filter((l) => l.level === 'warn').length < 2) await executor.query('SELECT 1');
     await executor.command(`RENAME TABLE ${database}.domain_aside TO ${database}.analytics_domain_events`);
     await second; // released by the thread's own retry
