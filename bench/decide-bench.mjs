@@ -6,16 +6,22 @@
 //   1. a bare node:http JSON echo (its own process): the HTTP ceiling of this machine;
 //   2. POST /decide-gateway on `switchyard serve`: req/s as a share of the echo, latency p50/p99;
 //   3. every answered decision must reach the analytics (/analytics/decisions counts them);
-//   4. the feedback-to-effect delay (feedback accepted → the next decision reflects it), p50/p99.
+//   4. the feedback-to-effect delay (feedback accepted → the next decision reflects it), p50/p99;
+//   5. the API process's CPU per answered decision (all its threads, and its main thread alone), from
+//      /proc, which moves far less from run to run than req/s on a shared machine;
+//   6. with CALIBRATE=20,40,… the echo again with that many µs of synchronous work per request: what
+//      share of the echo and what p99 a given per-request cost allows on this machine.
 // Bounded: DURATION seconds (default 15) of load per target, FEEDBACK_SAMPLES (default 200) samples.
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { json, spawnService, spawnWorker } from './lib/spawn-service.mjs';
 
 const duration = Number(process.env.DURATION ?? 15);
 const connections = Number(process.env.CONNECTIONS ?? 64);
 const samples = Number(process.env.FEEDBACK_SAMPLES ?? 200);
+const calibrations = (process.env.CALIBRATE ?? '').split(',').filter(Boolean).map(Number);
 const mode = process.env.REDIS_URL || process.env.KAFKA_BROKERS ? 'distributed' : 'embedded';
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
 
@@ -48,10 +54,31 @@ async function load(url, headers, merchant, prefix, seconds) {
   return { rps: result.requests.average, total: result.requests.total, ok: result['2xx'], errors: result.errors + result.non2xx, p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max };
 }
 
-async function spawnEcho() {
-  const child = spawn(process.execPath, [new URL('./lib/echo-server.mjs', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function spawnEcho(workUs = 0) {
+  const child = spawn(process.execPath, [new URL('./lib/echo-server.mjs', import.meta.url).pathname], { env: { ...process.env, WORK_US: String(workUs) }, stdio: ['ignore', 'pipe', 'inherit'] });
   const [chunk] = await once(child.stdout, 'data');
   return { url: `http://127.0.0.1:${String(chunk).trim()}/`, stop: () => child.kill('SIGTERM') };
+}
+
+const clockTicks = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU seconds (user + system) a process (all threads) and its main thread have used; undefined off Linux. */
+function cpuSeconds(pid) {
+  const ticks = (path) => {
+    const fields = readFileSync(path, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+  };
+  try {
+    return { all: ticks(`/proc/${pid}/stat`), main: ticks(`/proc/${pid}/task/${pid}/stat`) };
+  } catch {
+    return undefined;
+  }
 }
 
 // 1. The ceiling.
@@ -80,7 +107,11 @@ try {
   process.stderr.write(`warming up ${service.url} (${mode})…\n`);
   const warm = await load(`${service.url}/decide-gateway`, auth, merchant, 'warm', 3);
   process.stderr.write(`measuring decide ${duration}s at ${connections} connections…\n`);
+  const cpuBefore = cpuSeconds(service.pid);
   const decide = await load(`${service.url}/decide-gateway`, auth, merchant, 'pay', duration);
+  const cpuAfter = cpuSeconds(service.pid);
+  const perDecision = (key) => (cpuBefore === undefined || cpuAfter === undefined ? undefined : Math.round((1e6 * (cpuAfter[key] - cpuBefore[key])) / decide.total));
+  const cpu = { all: perDecision('all'), main: perDecision('main') };
 
   // Every answered decision must be in the analytics (none dropped, no sampling).
   const expected = warm.ok + decide.ok;
@@ -119,9 +150,23 @@ try {
   // At least: autocannon stops counting at the end of its duration, and the service still answers what was in flight.
   console.log(`analytics: ${counted} decisions counted for ${expected} answered${counted >= expected ? ' (none missing)' : ` (${expected - counted} MISSING)`}`);
   console.log(`feedback-to-effect: p50 ${pct(50)} ms, p99 ${pct(99)} ms over ${samples} samples`);
-  console.log(JSON.stringify({ benchmark: 'decide', mode, connections, duration_s: duration, echo_rps: Math.round(ceiling.rps), decide_rps: Math.round(decide.rps), share_of_echo: Math.round((1000 * decide.rps) / ceiling.rps) / 1000, p50_ms: decide.p50, p99_ms: decide.p99, errors: decide.errors, analytics_counted: counted, analytics_expected: expected }));
+  console.log(cpu.all === undefined ? 'API CPU per decision: n/a (no /proc)' : `API CPU per decision: ${cpu.all} µs (all threads), ${cpu.main} µs (main thread)`);
+  console.log(JSON.stringify({ benchmark: 'decide', mode, connections, duration_s: duration, echo_rps: Math.round(ceiling.rps), decide_rps: Math.round(decide.rps), share_of_echo: Math.round((1000 * decide.rps) / ceiling.rps) / 1000, p50_ms: decide.p50, p99_ms: decide.p99, errors: decide.errors, analytics_counted: counted, analytics_expected: expected, cpu_us_per_decision: cpu.all, main_thread_cpu_us_per_decision: cpu.main }));
   if (counted < expected) process.exitCode = 1;
 } finally {
   await service.stop();
   await Promise.all(workers.map((worker) => worker.stop()));
+}
+
+// 6. Calibration: the echo with W µs of synchronous work per request, same load.
+for (const workUs of calibrations) {
+  const echoWithWork = await spawnEcho(workUs);
+  try {
+    process.stderr.write(`measuring the echo with ${workUs} µs of work per request…\n`);
+    const result = await load(echoWithWork.url, { authorization: 'Bearer bench' }, 'echo', `work${workUs}`, duration);
+    console.log(`echo + ${workUs} µs work/request: ${result.rps.toFixed(0)} req/s = ${((100 * result.rps) / ceiling.rps).toFixed(1)} % of the echo, p50 ${result.p50} ms, p99 ${result.p99} ms`);
+    console.log(JSON.stringify({ benchmark: 'echo-calibration', work_us: workUs, rps: Math.round(result.rps), share_of_echo: Math.round((1000 * result.rps) / ceiling.rps) / 1000, p50_ms: result.p50, p99_ms: result.p99 }));
+  } finally {
+    echoWithWork.stop();
+  }
 }

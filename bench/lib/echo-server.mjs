@@ -1,7 +1,16 @@
 // A bare node:http JSON echo: parses the JSON body and answers it back. The ceiling a Node HTTP
 // service can reach on this machine, measured with the same load as the service (decide-bench).
-// Run as its own process; prints its port on stdout.
+// Run as its own process; prints its port on stdout. WORK_US > 0 adds that many microseconds of
+// synchronous CPU work per request (a busy loop: no allocation, no I/O), to calibrate what a given
+// per-request cost allows on this machine under the same load.
 import { createServer } from 'node:http';
+
+const workNs = BigInt(Math.round(Number(process.env.WORK_US ?? 0) * 1000));
+
+function work() {
+  const until = process.hrtime.bigint() + workNs;
+  while (process.hrtime.bigint() < until);
+}
 
 const server = createServer((req, res) => {
   const chunks = [];
@@ -14,6 +23,7 @@ const server = createServer((req, res) => {
       res.writeHead(400).end();
       return;
     }
+    if (workNs > 0n) work();
     const answer = JSON.stringify({ echo: body });
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer) });
     res.end(answer);

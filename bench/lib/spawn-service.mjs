@@ -41,6 +41,7 @@ export async function spawnService(env = {}) {
   }
   return {
     url,
+    pid: child.pid,
     async stop() {
       child.kill('SIGTERM');
       await exited;

@@ -58,6 +58,17 @@ describe('tick pipeline (real Redis)', () => {
     expect(await redis.get(`${prefix}written`)).toBe('yes');
   });
 
+  it('joins operations started by separate callbacks of one event-loop turn (one write per turn, not per request)', async () => {
+    const tick = createTickPipeline(redis);
+    await redis.set(`${prefix}turn`, 'same');
+    // Two timers due together run in one timers phase, each as its own callback with the ticks and
+    // microtasks drained between them, as requests read from separate sockets in one poll phase are.
+    const startedByTimer = () => new Promise<readonly unknown[]>((resolve, reject) => setTimeout(() => tick.send((pipeline) => pipeline.get(`${prefix}turn`)).then(resolve, reject), 0));
+    const { result, writes } = await socketWritesDuring(redis, () => Promise.all([startedByTimer(), startedByTimer()]));
+    expect(result).toEqual([['same'], ['same']]);
+    expect(writes).toBe(1);
+  });
+
   it('fails only the operation whose command failed', async () => {
     const tick = createTickPipeline(redis);
     await redis.set(`${prefix}string`, 'not a list');

@@ -13,8 +13,8 @@ export interface RedisContext {
    */
   call<T>(operation: string, run: (redis: ScriptedRedis) => Promise<T>): Promise<T>;
   /**
-   * Runs one operation's plain commands in the pipeline every operation of this tick shares (one
-   * round trip for all of them: see tick-pipeline.ts) and resolves with its replies in order. For
+   * Runs one operation's plain commands in the pipeline every operation of this event-loop turn
+   * shares (one round trip for all of them: see tick-pipeline.ts) and resolves with its replies in order. For
    * the hot reads and writes; scripts and MULTI go through `call`. Fails as `call` does.
    */
   pipelined(operation: string, add: AddCommands): Promise<readonly unknown[]>;

@@ -11,10 +11,14 @@ interface Entry {
 }
 
 /**
- * Sends the commands of every operation started in the same tick as one pipeline: one write and one
- * round trip where each operation would have made its own. Under load, one Redis reply resolves many
- * requests at once and their next reads start together, so concurrent decisions share their window,
- * elimination and revocation reads, and the sr-windows worker's decision contexts go out together.
+ * Sends the commands of every operation started in the same turn of the event loop as one pipeline:
+ * one write and one round trip where each operation would have made its own. The flush waits for
+ * `setImmediate`, after the poll phase, so every request read from its socket in that phase joins
+ * (a `nextTick` flush took only the operations of one callback: a write per request under load, and
+ * each small write to Redis cost about as much as the reads it carried). Under load one Redis reply
+ * resolves many requests at once and their next reads start together, so concurrent decisions share
+ * their window, elimination and revocation reads, and the sr-windows worker's decision contexts go
+ * out together. When idle the wait is nothing: the check phase follows the poll phase at once.
  *
  * ioredis' own `enableAutoPipelining` does this for every command, but it also covers the Lua
  * scripts, whose promises never settle when sent while disconnected with the offline queue off
@@ -50,7 +54,7 @@ export function createTickPipeline(redis: Redis) {
     send(add: AddCommands): Promise<readonly unknown[]> {
       if (pipeline === undefined) {
         pipeline = redis.pipeline();
-        process.nextTick(() => void flush());
+        setImmediate(() => void flush());
       }
       const start = pipeline.length;
       add(pipeline);
