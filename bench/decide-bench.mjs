@@ -22,6 +22,9 @@ const duration = Number(process.env.DURATION ?? 15);
 const connections = Number(process.env.CONNECTIONS ?? 64);
 const samples = Number(process.env.FEEDBACK_SAMPLES ?? 200);
 const calibrations = (process.env.CALIBRATE ?? '').split(',').filter(Boolean).map(Number);
+if (calibrations.some((workUs) => !Number.isFinite(workUs) || workUs <= 0 || workUs > 100_000)) {
+  throw new Error(`CALIBRATE takes positive µs of work per request, comma-separated (e.g. 40,60); got "${process.env.CALIBRATE}"`);
+}
 const mode = process.env.REDIS_URL || process.env.KAFKA_BROKERS ? 'distributed' : 'embedded';
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
 
