@@ -144,7 +144,9 @@ describe('the switchyard binary', () => {
 
   it('listens on 9876 for `serve --only generation` and on 3001 for `models serve` when no port is given', async (context) => {
     // Another process holding a default port is the machine's state, not a failure of the defaults.
-    if (!(await portIsFree(9876)) || !(await portIsFree(3001))) context.skip();
+    const held: number[] = [];
+    for (const port of [9876, 3001]) if (!(await portIsFree(port))) held.push(port);
+    if (held.length > 0) context.skip(`default port ${held.join(' and ')} held by another process on this machine`);
     const generation = await serving(['serve', '--only', 'generation'], 9876, '/health/ready', { DATA_DIR: cliWorkDir(), ADMIN_SECRET: 'default-port-secret' });
     try {
       expect((await fetch(`${generation.url}/api/status`)).status).toBe(401);
