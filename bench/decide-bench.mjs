@@ -13,9 +13,9 @@
 //      share of the echo and what p99 a given per-request cost allows on this machine.
 // Bounded: DURATION seconds (default 15) of load per target, FEEDBACK_SAMPLES (default 200) samples.
 import autocannon from 'autocannon';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { cpuSeconds } from './lib/proc-cpu.mjs';
 import { json, spawnService, spawnWorker } from './lib/spawn-service.mjs';
 
 const duration = Number(process.env.DURATION ?? 15);
@@ -63,25 +63,11 @@ async function spawnEcho(workUs = 0) {
   return { url: `http://127.0.0.1:${String(chunk).trim()}/`, stop: () => child.kill('SIGTERM') };
 }
 
-const clockTicks = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/** CPU seconds (user + system) a process (all threads) and its main thread have used; undefined off Linux. */
-function cpuSeconds(pid) {
-  const ticks = (path) => {
-    const fields = readFileSync(path, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
-  };
-  try {
-    return { all: ticks(`/proc/${pid}/stat`), main: ticks(`/proc/${pid}/task/${pid}/stat`) };
-  } catch {
-    return undefined;
-  }
+/** CPU seconds the API process (all threads) and its main thread have used; undefined off Linux. */
+function serviceCpu(pid) {
+  const all = cpuSeconds(pid);
+  const main = cpuSeconds(pid, pid);
+  return all === undefined || main === undefined ? undefined : { all, main };
 }
 
 // 1. The ceiling.
@@ -110,9 +96,9 @@ try {
   process.stderr.write(`warming up ${service.url} (${mode})…\n`);
   const warm = await load(`${service.url}/decide-gateway`, auth, merchant, 'warm', 3);
   process.stderr.write(`measuring decide ${duration}s at ${connections} connections…\n`);
-  const cpuBefore = cpuSeconds(service.pid);
+  const cpuBefore = serviceCpu(service.pid);
   const decide = await load(`${service.url}/decide-gateway`, auth, merchant, 'pay', duration);
-  const cpuAfter = cpuSeconds(service.pid);
+  const cpuAfter = serviceCpu(service.pid);
   const perDecision = (key) => (cpuBefore === undefined || cpuAfter === undefined ? undefined : Math.round((1e6 * (cpuAfter[key] - cpuBefore[key])) / decide.total));
   const cpu = { all: perDecision('all'), main: perDecision('main') };
 

@@ -16,12 +16,13 @@ import { createClient } from '@clickhouse/client';
 import { Admin, ListOffsetTimestamps } from '@platformatic/kafka';
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { cpuSeconds } from './lib/proc-cpu.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const { createKafkaEventBus } = await import(join(root, 'dist/src/adapters/kafka/kafka-event-bus.js'));
@@ -177,14 +178,7 @@ function spawnSink(pass) {
   return {
     exited,
     /** CPU seconds (user + system) the worker process has used so far (Linux /proc; undefined elsewhere). */
-    cpuSeconds() {
-      try {
-        const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-        return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
-      } catch {
-        return undefined;
-      }
-    },
+    cpuSeconds: () => cpuSeconds(child.pid),
     errors: () => errors,
     stderr: stderrLines,
     async stop() {
