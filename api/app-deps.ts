@@ -10,8 +10,8 @@ import type { EventBus } from '../src/ports/event-bus.js';
 import type { JobQueue } from '../src/ports/job-queue.js';
 import type { StateStore } from '../src/ports/state-store.js';
 import type { AnalyticsStore } from '../src/ports/analytics-store.js';
-import type { RandomSource } from '../src/routing/random-source.js';
-import type { RoutingDefaults } from '../src/routing/routing-defaults.js';
+import type { RandomSource } from '../src/decision/random-source.js';
+import type { RoutingDefaults } from '../src/decision/routing-defaults.js';
 import type { Clock } from '../src/time/clock.js';
 import type { Readiness } from './readiness.js';
 

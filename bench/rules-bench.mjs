@@ -13,10 +13,10 @@
 // Needs the build output: `npm run build` (imports from dist/src/rules, spawns dist/cli/main.js).
 import autocannon from 'autocannon';
 import { json, spawnService } from './lib/spawn-service.mjs';
-import { compileRoutingAlgorithm } from '../dist/src/rules/compile-routing-algorithm.js';
-import { parseRoutingAlgorithm } from '../dist/src/rules/parse-routing-algorithm.js';
-import { validateEvaluationParameters } from '../dist/src/rules/validate-evaluation-parameters.js';
-import { mathRandom } from '../dist/src/routing/random-source.js';
+import { compileRoutingAlgorithm } from '../dist/src/routing-rules/compile-routing-algorithm.js';
+import { parseRoutingAlgorithm } from '../dist/src/routing-rules/parse-routing-algorithm.js';
+import { validateEvaluationParameters } from '../dist/src/routing-rules/validate-evaluation-parameters.js';
+import { mathRandom } from '../dist/src/decision/random-source.js';
 
 const duration = Number(process.env.DURATION ?? 5);
 const maxEvaluations = Number(process.env.MAX_EVALUATIONS ?? 50_000_000);

@@ -15,8 +15,8 @@ import type { AnalyticsHandoff, AnalyticsStore } from '../src/ports/analytics-st
 import type { EventBus } from '../src/ports/event-bus.js';
 import type { JobQueue } from '../src/ports/job-queue.js';
 import type { StateStore } from '../src/ports/state-store.js';
-import { mathRandom } from '../src/routing/random-source.js';
-import { defaultRoutingDefaults } from '../src/routing/routing-defaults.js';
+import { mathRandom } from '../src/decision/random-source.js';
+import { defaultRoutingDefaults } from '../src/decision/routing-defaults.js';
 import { systemClock } from '../src/time/clock.js';
 
 /** The adapters of one process, picked from the config: a URL selects the distributed adapter. */

@@ -6,7 +6,7 @@ import { countSpend } from '../src/governance/count-spend.js';
 import type { Logger } from '../src/logging/logger.js';
 import type { EventBus } from '../src/ports/event-bus.js';
 import type { StateStore } from '../src/ports/state-store.js';
-import type { RoutingDefaults } from '../src/routing/routing-defaults.js';
+import type { RoutingDefaults } from '../src/decision/routing-defaults.js';
 import type { Clock } from '../src/time/clock.js';
 import { handleOf, type WorkerHandle } from './worker-handle.js';
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createEvent } from '../../src/events/event-envelope.js';
 import type { DecidedGateway, DecideGatewayRequest } from '../../src/generated/schema-types.js';
-import { loadDecisionInputs } from '../../src/merchants/load-decision-inputs.js';
-import { decideGateway } from '../../src/routing/decide-gateway.js';
+import { loadDecisionInputs } from '../../src/decision/inputs/load-decision-inputs.js';
+import { decideGateway } from '../../src/decision/decide-gateway.js';
 import { applyActiveRule } from '../../src/routing-rules/apply-active-rule.js';
 import type { AppDeps } from '../app-deps.js';
 import { ref } from '../http-schemas.js';

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DecideGatewayRequest, LegacyDeciderRequest, LegacyDecisionResponse } from '../../src/generated/schema-types.js';
-import { loadDecisionInputs } from '../../src/merchants/load-decision-inputs.js';
-import { runFilterChain } from '../../src/routing/filters/run-filter-chain.js';
-import { fromLegacyRequest } from '../../src/routing/from-legacy-request.js';
+import { loadDecisionInputs } from '../../src/decision/inputs/load-decision-inputs.js';
+import { runFilterChain } from '../../src/decision/filters/run-filter-chain.js';
+import { fromLegacyRequest } from '../../src/decision/from-legacy-request.js';
 import type { AppDeps } from '../app-deps.js';
 import { ref } from '../http-schemas.js';
 import { assertOwnMerchant } from '../plugins/authentication.js';

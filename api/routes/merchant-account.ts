@@ -4,7 +4,7 @@ import type { AdminSecretGuard } from '../../src/auth/admin-secret.js';
 import { SwitchyardError } from '../../src/errors/switchyard-error.js';
 import { unattributedMerchant } from '../../src/generation/publish-llm-calls.js';
 import type { DebitRoutingToggle, MerchantAccountCreate } from '../../src/generated/schema-types.js';
-import { legacyDeciderInput } from '../../src/merchants/legacy-decider-input.js';
+import { legacyDeciderInput } from '../../src/decision/inputs/legacy-decider-input.js';
 import type { AppDeps } from '../app-deps.js';
 import { ref } from '../http-schemas.js';
 import { attemptOriginOf, sendAdminSecretThrottled } from '../plugins/authentication.js';

@@ -12,7 +12,7 @@ import { applyRouteRules, estimatePromptTokens } from '../../src/generation/gate
 import { candidateLatencyWindowKey, candidateWindowKey, learnsLatency, rankCandidates, routeAttribution, routeGroupNamePattern, routeGroupProblems, toRouteGroup, type Ranking, type RouteGroup } from '../../src/generation/gateway/route-group.js';
 import { averagePrice } from '../../src/generation/models/model-config.js';
 import type { StateStore } from '../../src/ports/state-store.js';
-import type { RandomSource } from '../../src/routing/random-source.js';
+import type { RandomSource } from '../../src/decision/random-source.js';
 import { ref } from '../http-schemas.js';
 import { credentialMerchantOf } from '../plugins/authentication.js';
 import { callAttributionOf } from '../wire/call-attribution.js';

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SwitchyardError } from '../../src/errors/switchyard-error.js';
 import type { DecideGatewayRequest, HybridRoutingRequest } from '../../src/generated/schema-types.js';
-import { loadDecisionInputs } from '../../src/merchants/load-decision-inputs.js';
-import type { ConnectorInfo } from '../../src/rules/index.js';
+import { loadDecisionInputs } from '../../src/decision/inputs/load-decision-inputs.js';
+import type { ConnectorInfo } from '../../src/routing-rules/index.js';
 import type { AppDeps } from '../app-deps.js';
 import { ref } from '../http-schemas.js';
 import { assertOwnMerchant } from '../plugins/authentication.js';

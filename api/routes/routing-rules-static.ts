@@ -4,7 +4,7 @@ import { createEvent } from '../../src/events/event-envelope.js';
 import type { RoutingEvaluateRequest, RuleEvaluatedV1 } from '../../src/generated/schema-types.js';
 import type { RoutingAlgorithmRecord } from '../../src/ports/state-store.js';
 import { evaluateActiveRule } from '../../src/routing-rules/evaluate-active-rule.js';
-import { validateEvaluationParameters, type ConnectorInfo, type RuleEvaluation } from '../../src/rules/index.js';
+import { validateEvaluationParameters, type ConnectorInfo, type RuleEvaluation } from '../../src/routing-rules/index.js';
 import type { AppDeps } from '../app-deps.js';
 import { requestIdOf } from '../request-context.js';
 

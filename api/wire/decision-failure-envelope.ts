@@ -1,4 +1,4 @@
-import type { DecisionFailure } from '../../src/routing/decide-gateway.js';
+import type { DecisionFailure } from '../../src/decision/decide-gateway.js';
 import { deciderError, deciderParseError, type DeciderErrorEnvelope } from './decider-error-envelope.js';
 
 /** A decision that could not be made, in the 1.4.x decider envelope (always HTTP 400). */

@@ -1,5 +1,5 @@
 import type { DecidedGateway } from '../../src/generated/schema-types.js';
-import type { Decision } from '../../src/routing/decide-gateway.js';
+import type { Decision } from '../../src/decision/decide-gateway.js';
 
 /** The domain decision in decision-engine 1.4.x wire form (snake_case, every key present). */
 export function toDecidedGateway(decision: Decision, latencyMs: number | null): DecidedGateway {

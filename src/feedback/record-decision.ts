@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '../events/event-envelope.js';
 import type { DecisionContext, ScoreStore } from '../ports/state-store.js';
-import type { RoutingDefaults } from '../routing/routing-defaults.js';
+import type { RoutingDefaults } from '../decision/routing-defaults.js';
 
 export interface RecordDecisionDeps {
   readonly scores: Pick<ScoreStore, 'putDecisionContext'>;

@@ -321,7 +321,7 @@ export interface RoutingAlgorithmRecord {
   readonly description: string;
   readonly algorithmFor: AlgorithmFor;
   /** The parsed, normalised algorithm (`{type, data}`), as returned by parseRoutingAlgorithm. */
-  readonly algorithm: import('../rules/routing-algorithm.js').RoutingAlgorithm;
+  readonly algorithm: import('../routing-rules/routing-algorithm.js').RoutingAlgorithm;
   /** Stored, never returned (1.4.x behaviour). */
   readonly metadata: unknown;
   /** Epoch ms. */

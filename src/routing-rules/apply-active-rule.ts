@@ -1,7 +1,7 @@
 import type { DecideGatewayRequest, RuleEvaluatedV1 } from '../generated/schema-types.js';
 import type { RoutingAlgorithmRecord } from '../ports/state-store.js';
-import type { RandomSource } from '../routing/random-source.js';
-import type { DecisionRule } from '../routing/decision.js';
+import type { RandomSource } from '../decision/random-source.js';
+import type { DecisionRule } from '../decision/decision.js';
 import { decisionRuleParameters } from './decision-rule-parameters.js';
 import { evaluateActiveRule } from './evaluate-active-rule.js';
 

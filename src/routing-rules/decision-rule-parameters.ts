@@ -1,5 +1,5 @@
 import type { PaymentInfo } from '../generated/schema-types.js';
-import { routingKeyTable, type EvaluationParameters, type ValueType } from '../rules/index.js';
+import { routingKeyTable, type EvaluationParameters, type ValueType } from './index.js';
 
 /** decision-engine auth types → the rule builder's `authentication_type` values. */
 const authenticationTypes: Readonly<Record<string, string>> = {

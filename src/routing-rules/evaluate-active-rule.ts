@@ -1,5 +1,5 @@
 import type { RoutingAlgorithmRecord } from '../ports/state-store.js';
-import type { RandomSource } from '../routing/random-source.js';
+import type { RandomSource } from '../decision/random-source.js';
 import {
   applyFallbackOutput,
   compileRoutingAlgorithm,
@@ -7,7 +7,7 @@ import {
   type ConnectorInfo,
   type EvaluationParameters,
   type RuleEvaluation,
-} from '../rules/index.js';
+} from './index.js';
 
 /**
  * Compiled algorithms, memoised per record object. The caching state store hands out the same

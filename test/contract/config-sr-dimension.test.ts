@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { windowKeyFor } from '../../src/routing/window-key.js';
+import { windowKeyFor } from '../../src/decision/window-key.js';
 import { createKeyFor, createMerchant, createTestApp, decideBody, withKey, type TestApp } from '../helpers/test-app.js';
 
 describe('/config-sr-dimension', () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSequenceRandom } from '../../src/routing/random-source.js';
+import { createSequenceRandom } from '../../src/decision/random-source.js';
 import { createKeyFor, createMerchant, createTestApp, decideBody, withKey, type TestApp } from '../helpers/test-app.js';
 
 const coBadged = (overrides: Record<string, unknown> = {}) =>

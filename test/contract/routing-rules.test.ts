@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyFallbackOutput, compileRoutingAlgorithm, parseRoutingAlgorithm, routingKeysView, validateEvaluationParameters } from '../../src/rules/index.js';
+import { applyFallbackOutput, compileRoutingAlgorithm, parseRoutingAlgorithm, routingKeysView, validateEvaluationParameters } from '../../src/routing-rules/index.js';
 import { createMerchant, createTestApp, decideBody, neverHedge, withKey, type TestApp } from '../helpers/test-app.js';
-import { evaluationParametersArbitrary, routingAlgorithmArbitrary } from '../unit/rules/rule-arbitraries.js';
+import { evaluationParametersArbitrary, routingAlgorithmArbitrary } from '../unit/routing-rules/rule-arbitraries.js';
 
 const merchant = 'rules-m1';
 const stripe = { gateway_name: 'stripe', gateway_id: null };

@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '../../events/event-envelope.js';
 import type { ConfigStore, ScoreStore } from '../../ports/state-store.js';
-import type { RoutingDefaults } from '../../routing/routing-defaults.js';
+import type { RoutingDefaults } from '../../decision/routing-defaults.js';
 import { candidateLatencyWindowKey, candidateWindowKey, defaultLatencyTargetMs, learnsLatency } from './route-group.js';
 
 /**

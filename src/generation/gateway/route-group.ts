@@ -1,8 +1,8 @@
 import type { RouteGroup as RouteGroupBody } from '../../generated/schema-types.js';
 import type { WindowRead } from '../../ports/state-store.js';
-import { applyVolumeHedging } from '../../routing/hedging.js';
-import type { RandomSource } from '../../routing/random-source.js';
-import { scoreFromWindow } from '../../routing/score-from-window.js';
+import { applyVolumeHedging } from '../../decision/hedging.js';
+import type { RandomSource } from '../../decision/random-source.js';
+import { scoreFromWindow } from '../../decision/score-from-window.js';
 import { normalizeProviderName, type ProviderName } from '../provider-name.js';
 import { routeRuleProblems, toRouteRules } from './route-rules.js';
 import type { RouteGroup } from './route-group-types.js';

@@ -4,11 +4,11 @@ import { createEvent, type EventEnvelope } from '../../../src/events/event-envel
 import { applyFeedback, recordDecision, type ApplyFeedbackResult } from '../../../src/feedback/apply-feedback.js';
 import type { DecisionCreatedV1, FeedbackReceivedV1, PaymentDimensions } from '../../../src/generated/schema-types.js';
 import type { ConfigName, ConfigStore, MerchantConfigs } from '../../../src/ports/state-store.js';
-import { decideGateway } from '../../../src/routing/decide-gateway.js';
-import { eliminationDimensionOf, eliminationKeyOf } from '../../../src/routing/elimination-key.js';
-import { createSequenceRandom } from '../../../src/routing/random-source.js';
-import { defaultRoutingDefaults } from '../../../src/routing/routing-defaults.js';
-import { windowDimensionOf, windowKeyFor } from '../../../src/routing/window-key.js';
+import { decideGateway } from '../../../src/decision/decide-gateway.js';
+import { eliminationDimensionOf, eliminationKeyOf } from '../../../src/decision/elimination-key.js';
+import { createSequenceRandom } from '../../../src/decision/random-source.js';
+import { defaultRoutingDefaults } from '../../../src/decision/routing-defaults.js';
+import { windowDimensionOf, windowKeyFor } from '../../../src/decision/window-key.js';
 import { createManualClock } from '../../../src/time/clock.js';
 import { createMapScoreStore, type MapScoreStore } from './map-score-store.js';
 

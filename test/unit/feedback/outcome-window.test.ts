@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pushOutcome, readOutcomeWindow, type Outcome } from '../../../src/feedback/outcome-window.js';
-import { scoreFromWindow } from '../../../src/routing/score-from-window.js';
+import { scoreFromWindow } from '../../../src/decision/score-from-window.js';
 
 function scoreAfter(outcomes: readonly Outcome[], bucketSize: number): number {
   let window: Outcome[] | undefined;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createEvent } from '../../../src/events/event-envelope.js';
 import { recordDecision } from '../../../src/feedback/record-decision.js';
 import type { DecisionCreatedV1 } from '../../../src/generated/schema-types.js';
-import { defaultRoutingDefaults } from '../../../src/routing/routing-defaults.js';
+import { defaultRoutingDefaults } from '../../../src/decision/routing-defaults.js';
 import { createMapScoreStore } from './map-score-store.js';
 
 const payload: DecisionCreatedV1 = {

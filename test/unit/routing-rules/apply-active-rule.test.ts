@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DecideGatewayRequest } from '../../../src/generated/schema-types.js';
 import type { RoutingAlgorithmRecord } from '../../../src/ports/state-store.js';
-import { createSequenceRandom } from '../../../src/routing/random-source.js';
+import { createSequenceRandom } from '../../../src/decision/random-source.js';
 import { applyActiveRule } from '../../../src/routing-rules/apply-active-rule.js';
 import { decisionRuleParameters } from '../../../src/routing-rules/decision-rule-parameters.js';
 import { formatDbTimestamp } from '../../../src/routing-rules/db-timestamp.js';

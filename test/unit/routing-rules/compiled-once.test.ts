@@ -3,7 +3,7 @@ import { createCachedStateStore } from '../../../src/adapters/cache/cached-state
 import { createMemoryStateStore } from '../../../src/adapters/memory/memory-state-store.js';
 import { silentLogger } from '../../../src/logging/logger.js';
 import type { RoutingAlgorithmRecord, StateStore } from '../../../src/ports/state-store.js';
-import { createSequenceRandom } from '../../../src/routing/random-source.js';
+import { createSequenceRandom } from '../../../src/decision/random-source.js';
 import { evaluateActiveRule } from '../../../src/routing-rules/evaluate-active-rule.js';
 import { createManualClock } from '../../../src/time/clock.js';
 
@@ -13,8 +13,8 @@ import { createManualClock } from '../../../src/time/clock.js';
  * behind the stores the runtime composes (embedded store; store behind the per-replica cache).
  */
 const compiles = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../../src/rules/index.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../../src/rules/index.js')>();
+vi.mock('../../../src/routing-rules/index.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../../src/routing-rules/index.js')>();
   return {
     ...original,
     compileRoutingAlgorithm: (...args: Parameters<typeof original.compileRoutingAlgorithm>) => {

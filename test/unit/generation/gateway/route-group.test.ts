@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rankCandidates, routeAttribution, routeGroupProblems, toRouteGroup } from '../../../../src/generation/gateway/route-group.js';
-import { createSequenceRandom } from '../../../../src/routing/random-source.js';
+import { createSequenceRandom } from '../../../../src/decision/random-source.js';
 
 const group = toRouteGroup('chat', {
   candidates: [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rankCandidates, routeGroupProblems, toRouteGroup } from '../../../../src/generation/gateway/route-group.js';
 import { applyRouteRules, estimatePromptTokens } from '../../../../src/generation/gateway/route-rules.js';
-import { createSequenceRandom } from '../../../../src/routing/random-source.js';
+import { createSequenceRandom } from '../../../../src/decision/random-source.js';
 
 const noExplore = () => createSequenceRandom([0.99]);
 const contextWindows: Record<string, number> = { small: 8_000, large: 200_000 };

@@ -1,0 +1,21 @@
+import type { StateStore } from '../../ports/state-store.js';
+import type { DecisionInputs } from '../decide-gateway.js';
+
+/**
+ * Everything a decision needs to know about the merchant, read in one concurrent round.
+ * Reads go straight to the store (or its caching decorator), so a config update or a merchant
+ * deletion is visible to the very next decision.
+ */
+export async function loadDecisionInputs(state: Pick<StateStore, 'merchants' | 'configs' | 'routingRules'>, merchantId: string): Promise<DecisionInputs> {
+  // The active routing rules come in the same round (from the cache on Redis deployments), so a
+  // merchant without rules costs no extra await.
+  const [merchant, successRate, elimination, srDimension, debitRoutingEnabled, activeRules] = await Promise.all([
+    state.merchants.get(merchantId),
+    state.configs.get(merchantId, 'successRate'),
+    state.configs.get(merchantId, 'elimination'),
+    state.configs.get(merchantId, 'srDimension'),
+    state.configs.get(merchantId, 'debitRoutingEnabled'),
+    state.routingRules.loadActive(merchantId),
+  ]);
+  return { merchant, successRate, elimination, srDimension, debitRoutingEnabled: debitRoutingEnabled === true, activeRules };
+}
