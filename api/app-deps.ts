@@ -48,7 +48,7 @@ export interface AppDeps {
   readonly logger: FastifyBaseLogger;
   /**
    * Session token settings with the key material already resolved by the composition root
-   * (JWT_SECRET, PEM keys, or the embedded mode's DATA_DIR/jwt-secret; see api/resolve-token-config.ts).
+   * (JWT_SECRET, PEM keys, or the embedded mode's DATA_DIR/jwt-secret; see cli/resolve-token-config.ts).
    */
   readonly tokens: TokenConfig;
   /** scrypt cost of new password hashes; unset means the OWASP minimum. Tests lower it to stay fast. */

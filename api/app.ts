@@ -44,7 +44,7 @@ import { trustProxyOption } from './trust-proxy.js';
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * Builds the HTTP app without listening (tests use `inject`; api/server.ts listens).
+ * Builds the HTTP app without listening (tests use `inject`; cli/start-service.ts listens).
  * Every adapter arrives in `deps`; nothing here picks infrastructure.
  */
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {

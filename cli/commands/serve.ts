@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { buildModelServer } from '../../api/model-server.js';
-import { startServer } from '../../api/server.js';
+import { startServer } from '../start-service.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import type { CliContext } from '../cli-context.js';
 import { UsageError } from '../exit-codes.js';

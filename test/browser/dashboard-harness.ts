@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { startServer, type RunningServer } from '../../api/server.js';
+import { startServer, type RunningServer } from '../../cli/start-service.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { startFakeHttpServer, type FakeHttpServer } from '../fixtures/providers/fake-http-server.js';
 import { chatCompletion, chatCompletionStream } from '../fixtures/providers/openai-wire.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../api/server.js';
+import { startServer, type RunningServer } from '../../cli/start-service.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { decideBody } from '../helpers/test-app.js';
 

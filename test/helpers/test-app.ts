@@ -4,7 +4,7 @@ import pino from 'pino';
 import { buildApp } from '../../api/app.js';
 import type { AppDeps } from '../../api/app-deps.js';
 import { createReadiness, type Readiness } from '../../api/readiness.js';
-import { resolveTokenConfig } from '../../api/resolve-token-config.js';
+import { resolveTokenConfig } from '../../cli/resolve-token-config.js';
 import { generateApiKey } from '../../src/auth/api-key.js';
 import { createMemoryEventBus } from '../../src/adapters/memory/memory-event-bus.js';
 import { createMemoryJobQueue } from '../../src/adapters/memory/memory-job-queue.js';

@@ -56,6 +56,6 @@ export type {
   RoutingAlgorithm,
   ValueType,
   VolumeSplit,
-} from '../../../src/rules/routing-algorithm';
+} from '../../../src/routing-rules/routing-algorithm';
 export type { ModelConfig } from '../../../src/generation/models/model-config';
-export type { RoutingKeyView } from '../../../src/rules/routing-keys';
+export type { RoutingKeyView } from '../../../src/routing-rules/routing-keys';

@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../api/app.js';
 import { createReadiness } from '../../../api/readiness.js';
-import { resolveTokenConfig } from '../../../api/resolve-token-config.js';
+import { resolveTokenConfig } from '../../../cli/resolve-token-config.js';
 import { createBatchService, startGenerationWorker, type BatchWiring } from '../../../cli/create-batch-service.js';
 import { createRuntime, runtimeDefaults, type Runtime } from '../../../cli/create-runtime.js';
 import { loadConfig, type Config } from '../../../src/config/load-config.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../../api/server.js';
+import { startServer, type RunningServer } from '../../../cli/start-service.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { decideBody } from '../../helpers/test-app.js';
 import { analyticsEndpointNames, expectAnalyticsShape, overviewKpi } from './analytics-shapes.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../../api/server.js';
+import { startServer, type RunningServer } from '../../../cli/start-service.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion } from '../../fixtures/providers/openai-wire.js';

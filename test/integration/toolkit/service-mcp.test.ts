@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../../api/server.js';
+import { startServer, type RunningServer } from '../../../cli/start-service.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 
 /**

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { jwtSecretPath, resolveTokenConfig } from '../../../api/resolve-token-config.js';
+import { jwtSecretPath, resolveTokenConfig } from '../../../cli/resolve-token-config.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { silentLogger } from '../../../src/logging/logger.js';
 

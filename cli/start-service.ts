@@ -1,18 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { PendingSpend } from '../src/governance/pending-spend.js';
-import { serviceCallRecorder } from './service-call-recorder.js';
+import { serviceCallRecorder } from '../api/service-call-recorder.js';
 import type { Logger as PinoLogger } from 'pino';
-import { createBatchService, startGenerationWorker, type BatchWiring } from '../cli/create-batch-service.js';
-import { createRuntime, runtimeDefaults, type Runtime } from '../cli/create-runtime.js';
-import { createToolkit, serviceToolFilesRoot, type ToolkitWiring } from '../cli/create-toolkit.js';
+import { createBatchService, startGenerationWorker, type BatchWiring } from './create-batch-service.js';
+import { createRuntime, runtimeDefaults, type Runtime } from './create-runtime.js';
+import { createToolkit, serviceToolFilesRoot, type ToolkitWiring } from './create-toolkit.js';
 import { assertAdminSecretStrength } from '../src/config/admin-secret-strength.js';
 import type { Config } from '../src/config/load-config.js';
 import * as analyticsSink from '../workers/analytics-sink.js';
 import { generationWorkerName } from '../workers/generation.js';
 import * as srWindows from '../workers/sr-windows.js';
 import type { WorkerHandle } from '../workers/worker-handle.js';
-import { buildApp } from './app.js';
-import { createReadiness } from './readiness.js';
+import { buildApp } from '../api/app.js';
+import { createReadiness } from '../api/readiness.js';
 import { resolveTokenConfig } from './resolve-token-config.js';
 
 export interface RunningServer {
