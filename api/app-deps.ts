@@ -1,3 +1,4 @@
+import type { DecidePayment } from '../src/decision/decide-payment.js';
 import type { PendingSpend } from '../src/governance/pending-spend.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LoginThrottlePolicy } from '../src/auth/login-throttle.js';
@@ -18,6 +19,8 @@ import type { Readiness } from './readiness.js';
 /** What buildApp is given by its composition root (CLI entry or a test). */
 export interface AppDeps {
   readonly state: StateStore;
+  /** The payment decision use case (src/decision/decide-payment.ts) over this state, bus, clock and randomness. */
+  readonly decidePayment: DecidePayment;
   readonly bus: EventBus;
   readonly analytics: AnalyticsStore | undefined;
   /** The job queue (BullMQ or in-process) batch generation runs on. */

@@ -1,3 +1,4 @@
+import { createDecidePayment } from '../src/decision/decide-payment.js';
 import type { FastifyInstance } from 'fastify';
 import { PendingSpend } from '../src/governance/pending-spend.js';
 import { serviceCallRecorder } from '../api/service-call-recorder.js';
@@ -57,7 +58,8 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
   if (mcp.failed.length > 0) logger.warn({ failed: mcp.failed }, 'MCP servers from .mcp-config.json failed to connect');
   const batchWiring: BatchWiring = { state: runtime.state, jobs: runtime.jobs, models: toolkit, clock: runtimeDefaults.clock, logger };
   const batches = createBatchService(config, batchWiring);
-  const app = await buildApp(config, { ...runtimeDefaults, toolkit, models, surfaces: options.surfaces ?? 'all', state: runtime.state, bus: runtime.bus, analytics: runtime.analytics, jobs: runtime.jobs, batches, readiness, logger, tokens, pendingSpend });
+  const decidePayment = createDecidePayment({ state: runtime.state, bus: runtime.bus, random: runtimeDefaults.random, clock: runtimeDefaults.clock, defaults: runtimeDefaults.routingDefaults });
+  const app = await buildApp(config, { ...runtimeDefaults, decidePayment, toolkit, models, surfaces: options.surfaces ?? 'all', state: runtime.state, bus: runtime.bus, analytics: runtime.analytics, jobs: runtime.jobs, batches, readiness, logger, tokens, pendingSpend });
   const workers: WorkerHandle[] = [];
   if (config.embeddedWorkers) {
     // First in the list: it is stopped before the bus drains (its jobs in hand still publish llm.call records).

@@ -1,81 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createEvent } from '../../src/events/event-envelope.js';
-import type { DecidedGateway, DecideGatewayRequest } from '../../src/generated/schema-types.js';
-import { loadDecisionInputs } from '../../src/decision/inputs/load-decision-inputs.js';
-import { decideGateway } from '../../src/decision/decide-gateway.js';
-import { applyActiveRule } from '../../src/routing-rules/apply-active-rule.js';
+import type { DecisionCall } from '../../src/decision/decide-payment.js';
+import type { DecideGatewayRequest } from '../../src/generated/schema-types.js';
 import type { AppDeps } from '../app-deps.js';
 import { ref } from '../http-schemas.js';
 import { requestIdOf } from '../request-context.js';
-import type { DeciderErrorEnvelope } from '../wire/decider-error-envelope.js';
-import { decisionFailureEnvelope } from '../wire/decision-failure-envelope.js';
-import { toDecidedGateway } from '../wire/to-decided-gateway.js';
-
-/** A decision in 1.4.x wire form: the DecidedGateway, or the decider envelope to send with HTTP 400. */
-export type WireDecision =
-  | { readonly ok: true; readonly decided: DecidedGateway }
-  | { readonly ok: false; readonly envelope: DeciderErrorEnvelope };
+import { toWireDecision, type WireDecision } from '../wire/decision-answer.js';
 
 /**
- * The /decide-gateway pipeline behind every decision route: loads the merchant's inputs, applies
- * its active routing rule, decides, publishes `decision.created` / `decision.failed` (what feedback
- * and analytics read) and answers in wire form. `startedAt` is the handler's start
- * (`performance.now()`), so the latency covers whatever the caller did first (e.g. legacy filters).
+ * Runs the decision use case for one request and maps its outcome to the 1.4.x wire. A refusal is
+ * logged at info (a client's payment, not our failure).
  */
-export async function decideAndPublish(
-  deps: AppDeps,
-  request: FastifyRequest,
-  input: DecideGatewayRequest,
-  startedAt: number,
-  preloaded?: Awaited<ReturnType<typeof loadDecisionInputs>>,
-): Promise<WireDecision> {
-  const requestId = requestIdOf(request);
-  const inputs = preloaded ?? (await loadDecisionInputs(deps.state, input.merchantId));
-  // The merchant's active routing rule narrows and orders the candidates (synchronous; a no-op
-  // without one). `body` is the request as decided from here on.
-  const applied = applyActiveRule(input, inputs.activeRules ?? [], deps.random);
-  const body = applied.request;
-  const ruleEvents = applied.event === undefined
-    ? []
-    : [createEvent('rule.evaluated', body.merchantId, { ...applied.event, source: 'decide_gateway', requestId, latencyMs: performance.now() - startedAt }, deps.clock.now())];
-  const outcome = await decideGateway(body, applied.rule === undefined ? inputs : { ...inputs, rule: applied.rule }, { scores: deps.state.scores, random: deps.random, clock: deps.clock, defaults: deps.routingDefaults });
-  const latencyMs = Math.round(performance.now() - startedAt);
-
-  if (!outcome.ok) {
-    await deps.bus.publish([
-      ...ruleEvents,
-      createEvent('decision.failed', body.merchantId, {
-        paymentId: body.paymentInfo.paymentId,
-        requestId,
-        errorCode: outcome.failure.kind,
-        errorMessage: outcome.failure.message,
-        stage: 'request_failed',
-      }, deps.clock.now()),
-    ]);
-    const envelope = decisionFailureEnvelope(outcome.failure, body.merchantId);
-    request.log.info({ code: envelope.error_info.code }, 'decision refused');
-    return { ok: false, envelope };
-  }
-
-  const decision = outcome.decision;
-  await deps.bus.publish([
-    ...ruleEvents,
-    createEvent('decision.created', body.merchantId, {
-      paymentId: body.paymentInfo.paymentId,
-      requestId,
-      gateway: decision.decidedGateway,
-      routingApproach: decision.routingApproach,
-      gatewayPriorityMap: decision.gatewayPriorityMap === null ? null : { ...decision.gatewayPriorityMap },
-      rankingAlgorithm: body.rankingAlgorithm ?? null,
-      eliminationEnabled: decision.eliminationEnabled,
-      latencyMs,
-      payment: decision.payment,
-      windowDimension: decision.windowDimension,
-      eliminationDimension: decision.eliminationDimension,
-    }, decision.decidedAt),
-  ]);
-  // 1.4.x reports no latency for network-only decisions.
-  return { ok: true, decided: toDecidedGateway(decision, body.rankingAlgorithm === 'NTW_BASED_ROUTING' ? null : latencyMs) };
+export async function decideOnWire(deps: Pick<AppDeps, 'decidePayment'>, request: FastifyRequest, input: DecideGatewayRequest, call: Omit<DecisionCall, 'requestId'>): Promise<WireDecision> {
+  const answer = toWireDecision(await deps.decidePayment(input, { ...call, requestId: requestIdOf(request) }));
+  if (!answer.ok) request.log.info({ code: answer.envelope.error_info.code }, 'decision refused');
+  return answer;
 }
 
 /**
@@ -97,7 +35,7 @@ export async function gatewayDecisionRoutes(app: FastifyInstance, deps: AppDeps)
       config: { envelope: 'decider', flowType: 'decide_gateway', auth: 'either', merchantFrom: { body: ['merchantId'] }, keyLimits: { kind: 'payment' } },
     },
     async (request: FastifyRequest<{ Body: DecideGatewayRequest }>, reply: FastifyReply) => {
-      const result = await decideAndPublish(deps, request, request.body, performance.now());
+      const result = await decideOnWire(deps, request, request.body, { startedAt: performance.now() });
       return result.ok ? result.decided : reply.code(400).send(result.envelope);
     },
   );

@@ -6,7 +6,7 @@ import { fromLegacyRequest } from '../../src/decision/from-legacy-request.js';
 import type { AppDeps } from '../app-deps.js';
 import { ref } from '../http-schemas.js';
 import { assertOwnMerchant } from '../plugins/authentication.js';
-import { decideAndPublish } from './gateway-decision.js';
+import { decideOnWire } from './gateway-decision.js';
 
 type Body = DecideGatewayRequest | LegacyDeciderRequest;
 
@@ -52,7 +52,7 @@ export async function legacyDecisionGatewayRoutes(app: FastifyInstance, deps: Ap
       const body = request.body;
       if (!isLegacy(body)) {
         assertOwnMerchant(request, body.merchantId);
-        const result = await decideAndPublish(deps, request, body, startedAt);
+        const result = await decideOnWire(deps, request, body, { startedAt });
         return result.ok ? result.decided : reply.code(400).send(result.envelope);
       }
 
@@ -64,7 +64,7 @@ export async function legacyDecisionGatewayRoutes(app: FastifyInstance, deps: Ap
         deps.state.configs.get(legacy.merchantId, 'gatewayCapabilities'),
       ]);
       const chain = runFilterChain(capabilities ?? [], legacy.enforcedGateways, legacy.txn);
-      const result = await decideAndPublish(deps, request, legacy.decideRequest(chain.gateways), startedAt, inputs);
+      const result = await decideOnWire(deps, request, legacy.decideRequest(chain.gateways), { startedAt, inputs });
       if (!result.ok) {
         const envelope = result.envelope.error_info.code === 'GATEWAY_NOT_FOUND' ? { ...result.envelope, filter_wise_gateways: chain.removed } : result.envelope;
         return reply.code(400).send(envelope);

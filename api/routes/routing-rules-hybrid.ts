@@ -6,7 +6,8 @@ import type { ConnectorInfo } from '../../src/routing-rules/index.js';
 import type { AppDeps } from '../app-deps.js';
 import { ref } from '../http-schemas.js';
 import { assertOwnMerchant } from '../plugins/authentication.js';
-import { decideAndPublish, type WireDecision } from './gateway-decision.js';
+import type { WireDecision } from '../wire/decision-answer.js';
+import { decideOnWire } from './gateway-decision.js';
 import { evaluateResponse, runStaticEvaluation } from './routing-rules-static.js';
 
 /** decision-engine splits `decided_gateway` on ':' into name and (optional) id. */
@@ -69,7 +70,7 @@ export async function hybridRoutingRoute(app: FastifyInstance, deps: AppDeps): P
       let result: WireDecision;
       if (staticRequest === undefined) {
         // Dynamic only: exactly /decide-gateway, the merchant's active rule included.
-        result = await decideAndPublish(deps, request, dynamicRequest, startedAt);
+        result = await decideOnWire(deps, request, dynamicRequest, { startedAt });
       } else {
         // The static half already evaluated the active rule; it is not applied a second time. When
         // its output supplied the candidates, it is the decision's priority logic.
@@ -77,7 +78,7 @@ export async function hybridRoutingRoute(app: FastifyInstance, deps: AppDeps): P
         const inputs = narrowed !== dynamicRequest && ruleName !== undefined
           ? { ...loaded, activeRules: [], rule: { name: ruleName, gateways: narrowed.eligibleGatewayList ?? [] } }
           : { ...loaded, activeRules: [] };
-        result = await decideAndPublish(deps, request, narrowed, startedAt, inputs);
+        result = await decideOnWire(deps, request, narrowed, { startedAt, inputs });
       }
 
       if (!result.ok) {

@@ -1,3 +1,4 @@
+import { createDecidePayment } from '../../src/decision/decide-payment.js';
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
@@ -111,7 +112,9 @@ export async function createTestApp(options: {
   const batchModels = options.batchModels ?? toolkit;
   const batchWiring: BatchWiring = { state, jobs, models: batchModels, clock, logger: silentLogger };
   const batches = createBatchService(config, batchWiring);
+  const random = options.random ?? neverHedge;
   const app = await buildApp(config, {
+    decidePayment: createDecidePayment({ state, bus, random, clock, defaults: routingDefaults }),
     toolkit,
     models: DynamicModelRegistry.shipped(),
     ...(options.chat !== undefined ? { chat: options.chat } : {}),
@@ -121,7 +124,7 @@ export async function createTestApp(options: {
     jobs,
     batches,
     clock,
-    random: options.random ?? neverHedge,
+    random,
     routingDefaults,
     readiness,
     logger: pino({ level: 'silent' }),

@@ -1,3 +1,4 @@
+import { createDecidePayment } from '../../../src/decision/decide-payment.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { DynamicModelRegistry } from '../../../src/generation/models/dynamic-model-registry.js';
 import { tmpdir } from 'node:os';
@@ -90,6 +91,7 @@ describe('batches on BullMQ and Redis', () => {
       toolkit: wiring.models as NeuroLink,
       models: DynamicModelRegistry.shipped(),
       ...runtimeDefaults,
+      decidePayment: createDecidePayment({ state: apiRuntime.state, bus: apiRuntime.bus, random: runtimeDefaults.random, clock: runtimeDefaults.clock, defaults: runtimeDefaults.routingDefaults }),
       state: apiRuntime.state,
       bus: apiRuntime.bus,
       analytics: undefined,

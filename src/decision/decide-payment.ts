@@ -1,0 +1,106 @@
+import { createEvent, type EventEnvelope } from '../events/event-envelope.js';
+import type { DecideGatewayRequest } from '../generated/schema-types.js';
+import type { EventBus } from '../ports/event-bus.js';
+import type { StateStore } from '../ports/state-store.js';
+import { applyActiveRule } from '../routing-rules/apply-active-rule.js';
+import type { Clock } from '../time/clock.js';
+import { decideGateway, type Decision, type DecisionFailure, type DecisionInputs } from './decide-gateway.js';
+import { loadDecisionInputs } from './inputs/load-decision-inputs.js';
+import type { RandomSource } from './random-source.js';
+import type { RoutingDefaults } from './routing-defaults.js';
+
+export interface DecidePaymentDeps {
+  readonly state: Pick<StateStore, 'merchants' | 'configs' | 'routingRules' | 'scores'>;
+  readonly bus: Pick<EventBus, 'publish'>;
+  readonly random: RandomSource;
+  readonly clock: Clock;
+  readonly defaults: RoutingDefaults;
+}
+
+/** Who asked and when: what the events carry besides the decision itself. */
+export interface DecisionCall {
+  /** The request id every event of this call carries. */
+  readonly requestId: string;
+  /**
+   * The caller's start (`performance.now()`), so the latency covers whatever it did first (the
+   * legacy filter chain, a static rule evaluation).
+   */
+  readonly startedAt: number;
+  /** The merchant's inputs when the caller already read them (in the same round as its own reads). */
+  readonly inputs?: DecisionInputs;
+}
+
+/**
+ * A decision made and published. `request` is the body as decided: after the merchant's active
+ * routing rule narrowed and ordered its candidates.
+ */
+export type PaymentDecision =
+  | { readonly ok: true; readonly decision: Decision; readonly request: DecideGatewayRequest; readonly latencyMs: number }
+  | { readonly ok: false; readonly failure: DecisionFailure; readonly request: DecideGatewayRequest };
+
+/** The decision use case behind /decide-gateway, /decision_gateway and /routing/hybrid. */
+export type DecidePayment = (input: DecideGatewayRequest, call: DecisionCall) => Promise<PaymentDecision>;
+
+/**
+ * Builds the decision use case: loads the merchant's inputs, applies its active routing rule,
+ * decides, and publishes `rule.evaluated`, then `decision.created` or `decision.failed` (what
+ * feedback, the sr-windows worker and analytics read). The bus buffers; a broker is never awaited.
+ */
+export function createDecidePayment(deps: DecidePaymentDeps): DecidePayment {
+  return async (input, call) => {
+    const inputs = call.inputs ?? (await loadDecisionInputs(deps.state, input.merchantId));
+    // The active rule narrows and orders the candidates (synchronous; a no-op without one).
+    const applied = applyActiveRule(input, inputs.activeRules ?? [], deps.random);
+    const request = applied.request;
+    const ruleEvents: EventEnvelope[] =
+      applied.event === undefined
+        ? []
+        : [
+            createEvent(
+              'rule.evaluated',
+              request.merchantId,
+              { ...applied.event, source: 'decide_gateway', requestId: call.requestId, latencyMs: performance.now() - call.startedAt },
+              deps.clock.now(),
+            ),
+          ];
+    const decided = applied.rule === undefined ? inputs : { ...inputs, rule: applied.rule };
+    const outcome = await decideGateway(request, decided, { scores: deps.state.scores, random: deps.random, clock: deps.clock, defaults: deps.defaults });
+    const latencyMs = Math.round(performance.now() - call.startedAt);
+    if (!outcome.ok) {
+      await deps.bus.publish([...ruleEvents, failedEvent(request, outcome.failure, call.requestId, deps.clock.now())]);
+      return { ok: false, failure: outcome.failure, request };
+    }
+    await deps.bus.publish([...ruleEvents, createdEvent(request, outcome.decision, call.requestId, latencyMs)]);
+    return { ok: true, decision: outcome.decision, request, latencyMs };
+  };
+}
+
+function failedEvent(request: DecideGatewayRequest, failure: DecisionFailure, requestId: string, nowMs: number): EventEnvelope {
+  return createEvent(
+    'decision.failed',
+    request.merchantId,
+    { paymentId: request.paymentInfo.paymentId, requestId, errorCode: failure.kind, errorMessage: failure.message, stage: 'request_failed' },
+    nowMs,
+  );
+}
+
+function createdEvent(request: DecideGatewayRequest, decision: Decision, requestId: string, latencyMs: number): EventEnvelope {
+  return createEvent(
+    'decision.created',
+    request.merchantId,
+    {
+      paymentId: request.paymentInfo.paymentId,
+      requestId,
+      gateway: decision.decidedGateway,
+      routingApproach: decision.routingApproach,
+      gatewayPriorityMap: decision.gatewayPriorityMap === null ? null : { ...decision.gatewayPriorityMap },
+      rankingAlgorithm: request.rankingAlgorithm ?? null,
+      eliminationEnabled: decision.eliminationEnabled,
+      latencyMs,
+      payment: decision.payment,
+      windowDimension: decision.windowDimension,
+      eliminationDimension: decision.eliminationDimension,
+    },
+    decision.decidedAt,
+  );
+}
