@@ -1,33 +1,68 @@
 #!/usr/bin/env bash
-# Runs every vitest project and ends with the runner's own counts: "N passed, N failed".
+# Runs every check and every vitest project and ends with one count line: "N passed, N failed"
+# (", N skipped" when any were), also written to .run/summary.txt so .ci/run can print it after
+# make's own lines. A failing step outside vitest (services, type-check, an install) counts as one
+# failure; errors outside tests (a file that fails to load, a throwing afterAll, an unhandled
+# rejection) count too: see scripts/test-summary.mjs.
 # --with-services first starts Redis, Kafka and ClickHouse (deploy/local) and exports their URLs;
 # a service that cannot be had fails the run (counted as one failure), it is never skipped.
 # The fault project stops and starts the shared servers, so it runs after the others, alone.
 # The browser project drives the dashboard in Debian's chromium, installed here first (idempotent);
-# a chromium that cannot be had fails the run, it is never skipped.
+# a chromium that cannot be had fails the run, it is never skipped. The same holds for schemathesis
+# (the OpenAPI fuzz test).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .run
-if [ "${1:-}" = "--with-services" ]; then
+rm -f .run/summary.txt .run/vitest-main.json .run/vitest-fault.json
+summary_args=()
+
+# step NAME CMD...: runs CMD; its exit status goes to the summary (non-zero is one failure).
+step() {
+  local name="$1"; shift
+  "$@"
+  local status=$?
+  summary_args+=(--step "$name" "$status")
+  return "$status"
+}
+
+# vitest_run REPORT ARGS...: one vitest run, its JSON report (with unhandled errors) and exit status to the summary.
+vitest_run() {
+  local report="$1"; shift
+  npx vitest run "$@" --reporter=default --reporter=./scripts/vitest-json-reporter.mjs --outputFile.json="$report"
+  summary_args+=(--vitest "$report" "$?")
+}
+
+summarize() {
+  node scripts/test-summary.mjs "${summary_args[@]}" --out .run/summary.txt
+  exit $?
+}
+
+start_services() {
   if ! bash deploy/local/start.sh all > .run/services.env; then
     echo "the test services (Redis, Kafka, ClickHouse) could not be started: see the messages above" >&2
-    echo "0 passed, 1 failed"
-    exit 1
+    return 1
   fi
+}
+
+if [ "${1:-}" = "--with-services" ]; then
+  # Without the services the integration tests cannot say anything: count one failure and stop.
+  step services start_services || summarize
   set -a
   # shellcheck disable=SC1091
   . ./.run/services.env
   set +a
 fi
-rm -f .run/vitest-main.json .run/vitest-fault.json
-status=0
-if ! bash deploy/local/chromium.sh install >/dev/null; then
+
+# ---- checks outside vitest: each is one step, a failure counts as one failed ----
+# Type-checks test/ along with the sources (tsconfig.json includes test/), so expectTypeOf can fail.
+step typecheck npm run --silent typecheck
+# (lint and format checks: `step lint ...` / `step format ...` go here; see issue 22 point 4)
+step chromium-install bash deploy/local/chromium.sh install >/dev/null ||
   echo "chromium could not be installed for the browser tests: see the messages above" >&2
-  status=1
-fi
-npx vitest run --project unit --project contract --project ports --project integration --project browser \
-  --reporter=default --reporter=json --outputFile.json=.run/vitest-main.json || status=1
-npx vitest run --project fault --passWithNoTests --no-file-parallelism \
-  --reporter=default --reporter=json --outputFile.json=.run/vitest-fault.json || status=1
-node scripts/test-summary.mjs .run/vitest-main.json .run/vitest-fault.json || status=1
-exit $status
+step schemathesis-install bash deploy/local/schemathesis.sh install ||
+  echo "schemathesis could not be installed for the OpenAPI fuzz test: see the messages above" >&2
+# ---- end of checks ----
+
+vitest_run .run/vitest-main.json --project unit --project contract --project ports --project integration --project browser
+vitest_run .run/vitest-fault.json --project fault --passWithNoTests --no-file-parallelism
+summarize

@@ -1,34 +1,96 @@
 #!/usr/bin/env node
-// Sums vitest's own counts from its JSON reports and prints them as the last line:
-// "N passed, N failed". A suite that failed to load (no tests ran) counts as one failure. Each failed
-// test is named (with its first error line) just above that line.
-import { existsSync, readFileSync } from 'node:fs';
+// Sums the test run's outcome into one line, printed last: "N passed, N failed" (", N skipped" when
+// any were skipped). Arguments, in any order and repeatable:
+//   --step NAME STATUS     a step outside vitest (build, services, type-check, lint): a non-zero exit
+//                          status counts as one failure
+//   --vitest REPORT STATUS a vitest run: its JSON report (scripts/vitest-json-reporter.mjs adds the
+//                          unhandled errors) and the runner's exit status
+//   --out FILE             also writes the count line to FILE (so .ci/run can print it after make's own lines)
+// Errors outside tests count as failures: a file that failed to load or whose beforeAll/afterAll threw,
+// each unhandled error, and a runner that exited non-zero without any of these (at least one).
+// Each failure is named just above the count, so a log cut to its last lines still says what failed.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
-let passed = 0;
-let failed = 0;
-for (const file of process.argv.slice(2)) {
+/** Failures outside any test, found in one vitest JSON report. */
+function errorsOutsideTests(report) {
+  const found = [];
+  for (const suite of report.testResults ?? []) {
+    const failedTests = (suite.assertionResults ?? []).filter((test) => test.status === 'failed').length;
+    // A failed file with no failed test: it did not load, or a hook outside the tests threw.
+    if (suite.status === 'failed' && failedTests === 0) {
+      found.push(`suite failed outside its tests: ${relative(process.cwd(), suite.name)}: ${firstLine(suite.message)}`);
+    }
+  }
+  for (const error of report.unhandledErrors ?? []) found.push(`unhandled error: ${firstLine(error)}`);
+  return found;
+}
+
+function firstLine(text) {
+  return String(text ?? '').split('\n')[0].slice(0, 300);
+}
+
+/** Counts of one vitest run, with the lines naming what failed. */
+function countVitest(file, status) {
   if (!existsSync(file)) {
-    console.error(`no test report at ${file}: the runner did not finish`);
-    failed++;
-    continue;
+    return { passed: 0, failed: 1, skipped: 0, lines: [`FAILED no test report at ${file}: the runner did not finish (exit ${status})`] };
   }
   const report = JSON.parse(readFileSync(file, 'utf8'));
-  passed += report.numPassedTests;
-  failed += report.numFailedTests;
+  const lines = [];
   for (const suite of report.testResults ?? []) {
-    // Named here, just above the count, so a log cut to its last lines still says what failed.
     for (const test of suite.assertionResults ?? []) {
       if (test.status !== 'failed') continue;
-      const why = String(test.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300);
-      console.log(`FAILED ${relative(process.cwd(), suite.name)} > ${test.fullName}: ${why}`);
-    }
-    const ranTests = (suite.assertionResults ?? []).length > 0;
-    if (suite.status === 'failed' && !ranTests) {
-      console.error(`suite failed to run: ${suite.name}: ${String(suite.message ?? '').split('\n')[0]}`);
-      failed++;
+      lines.push(`FAILED ${relative(process.cwd(), suite.name)} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
     }
   }
+  const outside = errorsOutsideTests(report);
+  lines.push(...outside.map((line) => `FAILED ${line}`));
+  let failed = (report.numFailedTests ?? 0) + outside.length;
+  if (status !== 0 && failed === 0) {
+    lines.push(`FAILED vitest exited ${status} for ${file} without a failed test: see its output above`);
+    failed = 1;
+  }
+  const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  return { passed: report.numPassedTests ?? 0, failed, skipped, lines };
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed > 0 ? 1 : 0);
+
+/** The count line for the given arguments, and the lines naming each failure. */
+export function summarize(args) {
+  const total = { passed: 0, failed: 0, skipped: 0, lines: [] };
+  let out;
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i];
+    if (flag === '--out') {
+      out = args[++i];
+      continue;
+    }
+    const [name, statusText] = [args[++i], args[++i]];
+    const status = Number(statusText);
+    if ((flag !== '--step' && flag !== '--vitest') || name === undefined || !Number.isInteger(status)) {
+      throw new Error(`test-summary: expected --step NAME STATUS or --vitest REPORT STATUS, got ${[flag, name, statusText].join(' ')}`);
+    }
+    if (flag === '--step') {
+      if (status !== 0) {
+        total.failed++;
+        total.lines.push(`FAILED step ${name} (exit ${status}): see its output above`);
+      }
+      continue;
+    }
+    const counts = countVitest(name, status);
+    total.passed += counts.passed;
+    total.failed += counts.failed;
+    total.skipped += counts.skipped;
+    total.lines.push(...counts.lines);
+  }
+  const count = `${total.passed} passed, ${total.failed} failed${total.skipped > 0 ? `, ${total.skipped} skipped` : ''}`;
+  return { count, failed: total.failed, lines: total.lines, out };
+}
+
+// Run as a script (the unit test imports `summarize` instead).
+if (import.meta.main) {
+  const { count, failed, lines, out } = summarize(process.argv.slice(2));
+  for (const line of lines) console.log(line);
+  if (out !== undefined) writeFileSync(out, `${count}\n`);
+  console.log(count);
+  process.exit(failed > 0 ? 1 : 0);
+}

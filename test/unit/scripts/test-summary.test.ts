@@ -1,0 +1,119 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+// Runs the script as CI does (a child process), so its exit status and --out file are checked too.
+const script = join(import.meta.dirname, '../../../scripts/test-summary.mjs');
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'test-summary-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Test {
+  readonly fullName: string;
+  readonly status: 'passed' | 'failed' | 'skipped' | 'pending';
+  readonly failureMessages?: readonly string[];
+}
+
+/** A vitest JSON report (the fields the summary reads) for one file holding these tests. */
+function report(name: string, tests: readonly Test[], extra: Record<string, unknown> = {}, fileStatus?: 'passed' | 'failed'): string {
+  const file = join(dir, name);
+  const failed = tests.filter((test) => test.status === 'failed').length;
+  writeFileSync(
+    file,
+    JSON.stringify({
+      numPassedTests: tests.filter((test) => test.status === 'passed').length,
+      numFailedTests: failed,
+      numPendingTests: tests.filter((test) => test.status === 'skipped' || test.status === 'pending').length,
+      numTodoTests: 0,
+      testResults: [
+        {
+          // Under the working directory, so the script names it by its relative path.
+          name: join(process.cwd(), 'test/unit/example.test.ts'),
+          status: fileStatus ?? (failed > 0 ? 'failed' : 'passed'),
+          message: fileStatus === 'failed' ? 'Error: afterAll hook threw\n    at stack' : '',
+          assertionResults: tests.map((test) => ({ failureMessages: [], ...test })),
+        },
+      ],
+      ...extra,
+    }),
+  );
+  return file;
+}
+
+function summarize(...args: string[]): { lines: string[]; status: number | null } {
+  const run = spawnSync(process.execPath, [script, ...args], { encoding: 'utf8' });
+  return { lines: run.stdout.trimEnd().split('\n'), status: run.status };
+}
+
+describe('scripts/test-summary.mjs', () => {
+  it('prints the passed and failed counts last and names each failed test above them', () => {
+    const file = report('main.json', [
+      { fullName: 'a works', status: 'passed' },
+      { fullName: 'b works', status: 'failed', failureMessages: ['AssertionError: expected 1 to be 2\n    at x'] },
+    ]);
+    const { lines, status } = summarize('--vitest', file, '1');
+    expect(lines.at(-1)).toBe('1 passed, 1 failed');
+    expect(lines.at(-2)).toBe('FAILED test/unit/example.test.ts > b works: AssertionError: expected 1 to be 2');
+    expect(status).toBe(1);
+  });
+
+  it('appends the skipped count only when tests were skipped', () => {
+    const clean = report('clean.json', [{ fullName: 'a', status: 'passed' }]);
+    expect(summarize('--vitest', clean, '0')).toEqual({ lines: ['1 passed, 0 failed'], status: 0 });
+    const skipping = report('skipping.json', [
+      { fullName: 'a', status: 'passed' },
+      { fullName: 'b', status: 'skipped' },
+      { fullName: 'c', status: 'pending' },
+    ]);
+    expect(summarize('--vitest', skipping, '0')).toEqual({ lines: ['1 passed, 0 failed, 2 skipped'], status: 0 });
+  });
+
+  it('counts each unhandled error as a failure though every test passed', () => {
+    const file = report('unhandled.json', [{ fullName: 'a', status: 'passed' }], {
+      unhandledErrors: ['Error: boom\n    at somewhere', 'Error: second'],
+    });
+    const { lines, status } = summarize('--vitest', file, '1');
+    expect(lines).toContain('FAILED unhandled error: Error: boom');
+    expect(lines.at(-1)).toBe('1 passed, 2 failed');
+    expect(status).toBe(1);
+  });
+
+  it('counts a file that failed outside its tests (a throwing afterAll, a file that does not load)', () => {
+    const file = report('hook.json', [{ fullName: 'a', status: 'passed' }], {}, 'failed');
+    const { lines } = summarize('--vitest', file, '1');
+    expect(lines.at(-2)).toBe('FAILED suite failed outside its tests: test/unit/example.test.ts: Error: afterAll hook threw');
+    expect(lines.at(-1)).toBe('1 passed, 1 failed');
+  });
+
+  it('counts at least one failure when the runner exited non-zero with nothing failed in its report', () => {
+    const file = report('quiet.json', [{ fullName: 'a', status: 'passed' }]);
+    const { lines, status } = summarize('--vitest', file, '1');
+    expect(lines.at(-1)).toBe('1 passed, 1 failed');
+    expect(status).toBe(1);
+  });
+
+  it('counts a missing report and each failed step outside vitest as one failure, and sums several runs', () => {
+    const main = report('main.json', [
+      { fullName: 'a', status: 'passed' },
+      { fullName: 'b', status: 'skipped' },
+    ]);
+    const { lines, status } = summarize('--step', 'typecheck', '2', '--step', 'services', '0', '--vitest', main, '0', '--vitest', join(dir, 'absent.json'), '1');
+    expect(lines).toContain('FAILED step typecheck (exit 2): see its output above');
+    expect(lines.at(-1)).toBe('1 passed, 2 failed, 1 skipped');
+    expect(status).toBe(1);
+  });
+
+  it('writes the count line to the --out file as well', () => {
+    const out = join(dir, 'summary.txt');
+    const { lines } = summarize('--step', 'services', '1', '--out', out);
+    expect(lines.at(-1)).toBe('0 passed, 1 failed');
+    expect(readFileSync(out, 'utf8')).toBe('0 passed, 1 failed\n');
+  });
+});
