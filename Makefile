@@ -6,6 +6,7 @@ NODE_BIN := $(shell scripts/ensure-node.sh)
 export PATH := $(NODE_BIN):$(PATH)
 
 .PHONY: setup build start test test-unit services services-stop bench generate check-generated
+.PHONY: lint fmt
 
 setup: node_modules/.installed
 
@@ -36,6 +37,14 @@ test-unit: setup
 
 generate: setup
 	node scripts/generate-types.mjs
+
+# Lint (Biome, warnings count as errors), format check and the import rules (dependency-cruiser); writes nothing.
+lint: setup
+	npm run --silent lint
+
+# Formats and applies Biome's safe fixes in place (biome.jsonc lists the folders).
+fmt: setup
+	npm run --silent fmt
 
 bench: build
 	node bench/decide-bench.mjs
