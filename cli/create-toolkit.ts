@@ -1,7 +1,8 @@
+import { DefaultNeuroLink } from '../src/adapters/toolkit/default-neurolink.js';
 import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Logger as PinoLogger } from 'pino';
-import type { ProviderOverrides } from '../src/adapters/llm/provider-definition.js';
+import type { ProviderOverrides } from '../src/generation/provider-definition.js';
 import type { Config } from '../src/config/load-config.js';
 import type { ToolkitEnv } from '../src/config/load-toolkit-env.js';
 import { SwitchyardError } from '../src/errors/switchyard-error.js';
@@ -41,7 +42,7 @@ export interface Toolkit {
 export function createToolkit(wiring: ToolkitWiring): Toolkit {
   const cwd = wiring.cwd ?? process.cwd();
   const models = loadDefaultModelRegistry(cwd);
-  const toolkit = new NeuroLink({
+  const toolkit = new DefaultNeuroLink({
     cwd,
     modelRegistry: models,
     ...(wiring.env !== undefined ? { env: wiring.env } : {}),

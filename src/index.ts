@@ -2,7 +2,8 @@
  * The Switchyard generation toolkit as a library (`import { NeuroLink } from 'switchyard'`):
  * a NeuroLink-compatible surface over eleven provider kinds plus `openai-compatible`.
  */
-export { NeuroLink, type NeuroLinkOptions, type ToolInfo } from './toolkit/neurolink.js';
+export { DefaultNeuroLink as NeuroLink } from './adapters/toolkit/default-neurolink.js';
+export type { NeuroLinkOptions, ToolInfo } from './toolkit/neurolink.js';
 export {
   AIProviderFactory,
   createAIProvider,
@@ -12,9 +13,9 @@ export {
   getBestProvider,
   isValidProvider,
   type ProviderRequest,
-} from './toolkit/factories.js';
+} from './adapters/toolkit/provider-factories.js';
 export type { AIProvider } from './toolkit/ai-provider.js';
-export { getTelemetryStatus, initializeTelemetry, shutdownTelemetry, type TelemetryConfig, type TelemetryResult, type TelemetryStatus } from './toolkit/telemetry-api.js';
+export { getTelemetryStatus, initializeTelemetry, shutdownTelemetry, type TelemetryConfig, type TelemetryResult, type TelemetryStatus } from './adapters/telemetry/telemetry-api.js';
 export type { ProviderStatus, ProviderStatusOptions } from './toolkit/provider-status.js';
 export { createTool, validateTool, type SimpleTool } from './generation/tools/create-tool.js';
 export { builtInToolNames, createBuiltInTools, type BuiltInToolsOptions } from './generation/tools/built-in-tools.js';

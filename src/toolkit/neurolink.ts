@@ -1,8 +1,5 @@
-import type { McpToolResult } from '../adapters/mcp/mcp-connection.js';
 import type { EmbedOptions, EmbedResult } from '../generation/embeddings/embed-options.js';
-import { McpManager } from '../adapters/mcp/mcp-manager.js';
-import type { ProviderDefinition, ProviderOverrides } from '../adapters/llm/provider-definition.js';
-import { providerDefinitions } from '../adapters/llm/provider-registry.js';
+import type { ProviderDefinition, ProviderOverrides } from '../generation/provider-definition.js';
 import { loadToolkitEnv, processWorkingDirectory, type ToolkitEnv } from '../config/load-toolkit-env.js';
 import { DeprecationNotice, processDeprecationNotice } from '../generation/deprecation-notice.js';
 import { InvalidRequestError } from '../generation/errors/provider-errors.js';
@@ -12,6 +9,7 @@ import type { LlmCallRecorder } from '../generation/llm-call-record.js';
 import type { GenerateResult, StreamResult } from '../generation/generate-result.js';
 import { GenerationService } from '../generation/generation-service.js';
 import type { McpServerConfig } from '../generation/mcp/mcp-server-config.js';
+import type { McpServers, McpToolResult } from '../generation/mcp/mcp-servers.js';
 import type { McpServerInfo, McpStatus } from '../generation/mcp/mcp-status.js';
 import type { ProviderCatalog } from '../generation/provider-catalog.js';
 import { normalizeProviderName, type ProviderName } from '../generation/provider-name.js';
@@ -23,8 +21,8 @@ import { toToolDefinition, type SimpleTool } from './custom-tools.js';
 import type { ModelRegistryView } from './model-registry-view.js';
 import { createProviderCatalog } from './provider-catalog.js';
 import { providerStatuses, type ProviderStatus, type ProviderStatusOptions } from './provider-status.js';
-import { currentTelemetry } from './telemetry-api.js';
 import { defaultBuiltInTools, defaultModelRegistry } from './toolkit-defaults.js';
+import type { ToolkitAdapters } from './toolkit-adapters.js';
 import { readToolkitSettings, type ToolkitSettings } from './toolkit-settings.js';
 
 export interface NeuroLinkOptions {
@@ -38,7 +36,8 @@ export interface NeuroLinkOptions {
   readonly modelRegistry?: ModelRegistryView;
   /** Replaces the six built-in tools (an empty list turns them off). */
   readonly builtInTools?: readonly ToolDefinition[];
-  readonly mcpManager?: McpManager;
+  /** These MCP servers instead of the working directory's (made by the adapters on first use). */
+  readonly mcpManager?: McpServers;
   /** Default: the process telemetry set up by `initializeTelemetry`. */
   readonly telemetry?: GenerationTelemetry;
   /** Where deprecation warnings go (default `console.warn`, once per process). */
@@ -80,9 +79,12 @@ export class NeuroLink {
   private readonly service: GenerationService;
   private readonly customTools = new Map<string, ToolDefinition>();
   private readonly builtIns: readonly ToolDefinition[];
-  private mcp: McpManager | undefined;
+  private mcp: McpServers | undefined;
+  private readonly adapters: ToolkitAdapters;
 
-  constructor(options: NeuroLinkOptions = {}) {
+  /** `adapters`: the infrastructure the toolkit reaches (see ToolkitAdapters); the library's `new NeuroLink()` passes the shipped ones. */
+  constructor(options: NeuroLinkOptions, adapters: ToolkitAdapters) {
+    this.adapters = adapters;
     this.cwd = options.cwd ?? processWorkingDirectory();
     this.env = options.env ?? loadToolkitEnv({ cwd: this.cwd });
     this.settings = readToolkitSettings(this.env);
@@ -90,7 +92,7 @@ export class NeuroLink {
     if (options.warn === undefined && this.settings.suppressDeprecation) processDeprecationNotice.suppress(true);
     const registry = options.modelRegistry ?? defaultModelRegistry(this.cwd);
     this.modelRegistry = registry;
-    this.catalog = createProviderCatalog({ definitions: options.providerDefinitions ?? providerDefinitions, env: this.env, registry, overrides: options.providerOverrides });
+    this.catalog = createProviderCatalog({ definitions: options.providerDefinitions ?? adapters.providerDefinitions, env: this.env, registry, overrides: options.providerOverrides });
     this.builtIns = options.builtInTools ?? defaultBuiltInTools(this.cwd);
     this.mcp = options.mcpManager;
     this.service = new GenerationService({
@@ -98,7 +100,7 @@ export class NeuroLink {
       tools: () => this.toolsForCall(),
       priceOf: (modelId) => registry?.getModelConfig(modelId)?.pricing,
       env: this.env,
-      telemetry: () => options.telemetry ?? currentTelemetry(),
+      telemetry: () => options.telemetry ?? adapters.processTelemetry(),
       notice,
       ...(this.settings.defaultProvider !== undefined ? { defaultProvider: this.settings.defaultProvider } : {}),
       evaluation: this.settings.evaluation,
@@ -273,8 +275,8 @@ export class NeuroLink {
     await this.mcp?.close();
   }
 
-  private mcpManager(): McpManager {
-    this.mcp ??= new McpManager({ cwd: this.cwd });
+  private mcpManager(): McpServers {
+    this.mcp ??= this.adapters.createMcpServers(this.cwd);
     return this.mcp;
   }
 

@@ -1,5 +1,5 @@
-import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from '../adapters/llm/provider-definition.js';
-import { missingProviderEnv } from '../adapters/llm/provider-registry.js';
+import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from '../generation/provider-definition.js';
+import { missingProviderEnv } from '../generation/provider-env.js';
 import type { EmbeddingClient } from '../generation/embeddings/embedding-client.js';
 import type { LanguageModelClient } from '../generation/language-model-client.js';
 import type { ProviderCatalog } from '../generation/provider-catalog.js';

@@ -1,3 +1,4 @@
+import { DefaultNeuroLink } from '../../src/adapters/toolkit/default-neurolink.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,7 +62,7 @@ describe('batch routes', () => {
 
   async function open(env: Record<string, string> = {}): Promise<void> {
     provider.setHandler(providerLike());
-    const toolkit = new NeuroLink({ cwd: workDir, env: { OPENAI_API_KEY: 'sk-batch-contract', OPENAI_BASE_URL: `${provider.url}/v1` }, builtInTools: [], warn: () => undefined });
+    const toolkit = new DefaultNeuroLink({ cwd: workDir, env: { OPENAI_API_KEY: 'sk-batch-contract', OPENAI_BASE_URL: `${provider.url}/v1` }, builtInTools: [], warn: () => undefined });
     t = await createTestApp({ env: { BATCH_MAX_PROMPTS: '4', BATCH_BACKOFF_MS: '10', BATCH_ATTEMPTS: '3', ...env }, batchModels: toolkit });
     apiKey = (await createMerchant(t.app, 'shop-batch')).apiKey;
   }

@@ -1,3 +1,4 @@
+import { DefaultNeuroLink } from '../../src/adapters/toolkit/default-neurolink.js';
 import { createDecidePayment } from '../../src/decision/decide-payment.js';
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
@@ -108,7 +109,7 @@ export async function createTestApp(options: {
       ? createToolkit({ logger: pino({ level: 'silent' }), cwd: mkdtempSync(join(tmpdir(), 'sytest-toolkit-')), env: options.toolkitEnv, onCall: serviceCallRecorder(bus, state.usage, pendingSpend) }).toolkit
       : options.batchModels instanceof NeuroLink
         ? options.batchModels
-        : new NeuroLink({ env: { OPENAI_API_KEY: 'sk-contract-test', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }, builtInTools: [], warn: () => undefined }));
+        : new DefaultNeuroLink({ env: { OPENAI_API_KEY: 'sk-contract-test', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }, builtInTools: [], warn: () => undefined }));
   const batchModels = options.batchModels ?? toolkit;
   const batchWiring: BatchWiring = { state, jobs, models: batchModels, clock, logger: silentLogger };
   const batches = createBatchService(config, batchWiring);

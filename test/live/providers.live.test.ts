@@ -1,6 +1,7 @@
+import { DefaultNeuroLink } from '../../src/adapters/toolkit/default-neurolink.js';
 import { describe, expect, it } from 'vitest';
 import { providerDefinitions } from '../../src/adapters/llm/provider-registry.js';
-import { isProviderConfigured, missingProviderEnv } from '../../src/adapters/llm/provider-env.js';
+import { isProviderConfigured, missingProviderEnv } from '../../src/generation/provider-env.js';
 import { providerNames } from '../../src/generation/provider-name.js';
 import { NeuroLink } from '../../src/toolkit/neurolink.js';
 
@@ -18,7 +19,7 @@ describe('live provider calls', () => {
     const configured = isProviderConfigured(definition, env);
     const title = configured ? `${provider}: answers a one-line prompt` : `${provider}: skipped (set ${missingProviderEnv(definition, env)} to run it)`;
     it.skipIf(!configured)(title, async () => {
-      const toolkit = new NeuroLink({ env, builtInTools: [], warn: () => undefined });
+      const toolkit = new DefaultNeuroLink({ env, builtInTools: [], warn: () => undefined });
       const result = await toolkit.generate({ input: { text: 'Reply with the single word: pong' }, provider, maxTokens: 16, temperature: 0, timeout: '60s' });
       expect(result.provider).toBe(provider);
       expect(result.content.toLowerCase()).toContain('pong');

@@ -2,7 +2,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { ConfigurationError } from '../../generation/errors/provider-errors.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
 import { mapAnthropicError } from './anthropic-error-mapping.js';
-import type { ProviderDefinition } from './provider-definition.js';
+import type { ProviderDefinition } from '../../generation/provider-definition.js';
 
 /**
  * Anthropic's Messages API through `@ai-sdk/anthropic`. `ANTHROPIC_BASE_URL` replaces the API base

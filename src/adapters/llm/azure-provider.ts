@@ -2,8 +2,8 @@ import { createAzure } from '@ai-sdk/azure';
 import { createAiSdkEmbeddingClient } from './ai-sdk-embedding-client.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
 import { openAiWireOrSdk } from './openai-chat-wire-client.js';
-import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from './provider-definition.js';
-import { assertProviderConfigured, parseBaseUrl, readEnv } from './provider-env.js';
+import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from '../../generation/provider-definition.js';
+import { assertProviderConfigured, parseBaseUrl, readEnv } from '../../generation/provider-env.js';
 
 const defaultApiVersion = '2024-10-01-preview';
 

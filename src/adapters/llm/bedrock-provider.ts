@@ -2,7 +2,7 @@ import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
 import { ConfigurationError } from '../../generation/errors/provider-errors.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
 import { mapBedrockError } from './bedrock-error-mapping.js';
-import type { ProviderDefinition } from './provider-definition.js';
+import type { ProviderDefinition } from '../../generation/provider-definition.js';
 
 /**
  * Amazon Bedrock's Converse API through `@ai-sdk/amazon-bedrock`, signed with SigV4 from static

@@ -2,7 +2,7 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { ConfigurationError } from '../../generation/errors/provider-errors.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
 import { mapGoogleError } from './google-ai-error-mapping.js';
-import type { ProviderDefinition } from './provider-definition.js';
+import type { ProviderDefinition } from '../../generation/provider-definition.js';
 
 /**
  * Google AI Studio (the Gemini API with an API key) through `@ai-sdk/google`.

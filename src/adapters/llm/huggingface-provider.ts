@@ -1,7 +1,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
-import type { ProviderDefinition } from './provider-definition.js';
-import { assertProviderConfigured, modelMatchesAny, parseBaseUrl, readEnv } from './provider-env.js';
+import type { ProviderDefinition } from '../../generation/provider-definition.js';
+import { assertProviderConfigured, modelMatchesAny, parseBaseUrl, readEnv } from '../../generation/provider-env.js';
 
 const defaultRouter = 'https://router.huggingface.co/v1';
 

@@ -1,8 +1,8 @@
 import { createMistral } from '@ai-sdk/mistral';
 import { createAiSdkEmbeddingClient } from './ai-sdk-embedding-client.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
-import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from './provider-definition.js';
-import { assertProviderConfigured, parseBaseUrl, readEnv } from './provider-env.js';
+import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from '../../generation/provider-definition.js';
+import { assertProviderConfigured, parseBaseUrl, readEnv } from '../../generation/provider-env.js';
 
 function mistralSdk(definition: ProviderDefinition, env: ProviderEnv, overrides: ProviderOverrides) {
   assertProviderConfigured(definition, env);

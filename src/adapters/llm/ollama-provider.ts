@@ -4,8 +4,8 @@ import { ConfigurationError } from '../../generation/errors/provider-errors.js';
 import { parseTimeout } from '../../generation/parse-timeout.js';
 import { createAiSdkEmbeddingClient } from './ai-sdk-embedding-client.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
-import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from './provider-definition.js';
-import { assertProviderConfigured, modelMatchesAny, parseBaseUrl, readEnv } from './provider-env.js';
+import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from '../../generation/provider-definition.js';
+import { assertProviderConfigured, modelMatchesAny, parseBaseUrl, readEnv } from '../../generation/provider-env.js';
 
 /** 5 minutes: the interface's default timeout for the local model runner (slow first loads of a model). */
 export const OLLAMA_DEFAULT_TIMEOUT_MS = 300_000;

@@ -5,7 +5,7 @@ import { AIProviderError } from '../../generation/errors/ai-provider-error.js';
 import type { ChatMessage, LanguageModelClient, ModelCallRequest, ModelCallResult, ModelStream, TokenUsage, ToolCallRecord } from '../../generation/language-model-client.js';
 import type { ProviderName } from '../../generation/provider-name.js';
 import { queuedModelStream } from './delta-queue.js';
-import type { ProviderOverrides } from './provider-definition.js';
+import type { ProviderOverrides } from '../../generation/provider-definition.js';
 import { mapProviderError, providerMessage } from './map-provider-error.js';
 
 export interface OpenAiChatWireOptions {

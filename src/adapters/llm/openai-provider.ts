@@ -2,8 +2,8 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createAiSdkEmbeddingClient } from './ai-sdk-embedding-client.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
 import { openAiWireOrSdk } from './openai-chat-wire-client.js';
-import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from './provider-definition.js';
-import { assertProviderConfigured, parseBaseUrl, readEnv } from './provider-env.js';
+import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from '../../generation/provider-definition.js';
+import { assertProviderConfigured, parseBaseUrl, readEnv } from '../../generation/provider-env.js';
 
 /** `OPENAI_BASE_URL`, checked; undefined means OpenAI's own API. */
 function openaiBaseUrl(env: ProviderEnv): string | undefined {

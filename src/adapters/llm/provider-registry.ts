@@ -9,11 +9,11 @@ import { mistralProvider } from './mistral-provider.js';
 import { ollamaProvider } from './ollama-provider.js';
 import { openaiCompatibleProvider } from './openai-compatible-provider.js';
 import { openaiProvider } from './openai-provider.js';
-import type { ProviderDefinition } from './provider-definition.js';
+import type { ProviderDefinition } from '../../generation/provider-definition.js';
 import { sagemakerProvider } from './sagemaker-provider.js';
 import { vertexProvider } from './vertex-provider.js';
 
-export { isProviderConfigured, missingProviderEnv } from './provider-env.js';
+export { isProviderConfigured, missingProviderEnv } from '../../generation/provider-env.js';
 
 /** Every provider kind by name; the record type makes a forgotten kind a compile error. */
 export const providerDefinitions: Readonly<Record<ProviderName, ProviderDefinition>> = Object.freeze({

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../../generation/errors/provider-errors.js';
-import type { ProviderEnv } from './provider-definition.js';
+import type { ProviderEnv } from '../../generation/provider-definition.js';
 
 /** Which request/response body the endpoint's container speaks. */
 export type SageMakerBodyFormat =

@@ -1,6 +1,6 @@
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
-import type { ProviderDefinition } from './provider-definition.js';
+import type { ProviderDefinition } from '../../generation/provider-definition.js';
 import { bodyFormatOf, readSageMakerConfig } from './sagemaker-config.js';
 import { mapSageMakerError } from './sagemaker-error-mapping.js';
 import { SageMakerLanguageModel } from './sagemaker-language-model.js';

@@ -4,7 +4,7 @@ import { ConfigurationError } from '../../generation/errors/provider-errors.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
 import { mapAnthropicError } from './anthropic-error-mapping.js';
 import { mapGoogleError } from './google-ai-error-mapping.js';
-import type { ProviderDefinition, ProviderEnv } from './provider-definition.js';
+import type { ProviderDefinition, ProviderEnv } from '../../generation/provider-definition.js';
 
 const projectEnv = ['GOOGLE_CLOUD_PROJECT_ID', 'VERTEX_PROJECT_ID', 'GOOGLE_VERTEX_PROJECT', 'GOOGLE_CLOUD_PROJECT'] as const;
 const locationEnv = ['GOOGLE_CLOUD_LOCATION', 'VERTEX_LOCATION', 'GOOGLE_VERTEX_LOCATION'] as const;

@@ -7,6 +7,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { MCPConnectionError, MCPToolError } from '../../generation/errors/mcp-errors.js';
 import { expandEnvReferences, type ValidatedMcpServerConfig } from '../../generation/mcp/mcp-server-config.js';
+import type { McpToolResult } from '../../generation/mcp/mcp-servers.js';
 import type { JsonSchema } from '../../generation/tool-definition.js';
 
 /** A tool as the server lists it. */
@@ -14,13 +15,6 @@ export interface McpRemoteTool {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: JsonSchema;
-}
-
-/** A successful tool result: the MCP content blocks, structured content if any, and the text parts joined. */
-export interface McpToolResult {
-  readonly content: readonly unknown[];
-  readonly structuredContent?: Readonly<Record<string, unknown>>;
-  readonly text: string;
 }
 
 export interface McpConnectionOptions {

@@ -11,7 +11,7 @@ import type {
 } from '../../generation/mcp/mcp-status.js';
 import type { ToolDefinition } from '../../generation/tool-definition.js';
 import { readMcpConfigFile, updateMcpConfigServer } from './mcp-config-file.js';
-import type { McpToolResult } from './mcp-connection.js';
+import type { McpServers, McpToolResult } from '../../generation/mcp/mcp-servers.js';
 import { discoverMcpServers, type McpDiscoveryOptions } from './mcp-discovery.js';
 import { McpServerPool, type McpPoolEntry, type McpPoolLogger } from './mcp-server-pool.js';
 import { exposedToolNames, toToolDefinitions } from './mcp-tool-definitions.js';
@@ -45,7 +45,7 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
  * or discovered in editors' configs (listed, never connected until added). Connects, restarts
  * crashed servers with backoff, enforces the connection limit and exposes tools.
  */
-export class McpManager {
+export class McpManager implements McpServers {
   readonly configPath: string;
   private readonly pool: McpServerPool;
   private readonly entries: Map<string, McpPoolEntry>;

@@ -1,6 +1,7 @@
 import { MCPError } from '../../generation/errors/mcp-errors.js';
 import type { ToolDefinition } from '../../generation/tool-definition.js';
-import type { McpRemoteTool, McpToolResult } from './mcp-connection.js';
+import type { McpToolResult } from '../../generation/mcp/mcp-servers.js';
+import type { McpRemoteTool } from './mcp-connection.js';
 
 /** The tool-name alphabet the model APIs accept (OpenAI, Anthropic, Google all allow this subset). */
 const PLAIN_NAME = /^[A-Za-z0-9_-]{1,64}$/;

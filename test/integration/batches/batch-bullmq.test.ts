@@ -1,3 +1,4 @@
+import { DefaultNeuroLink } from '../../../src/adapters/toolkit/default-neurolink.js';
 import { createDecidePayment } from '../../../src/decision/decide-payment.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { DynamicModelRegistry } from '../../../src/generation/models/dynamic-model-registry.js';
@@ -48,7 +49,7 @@ describe('batches on BullMQ and Redis', () => {
   let auth: Record<string, string>;
 
   function toolkit(): NeuroLink {
-    return new NeuroLink({ cwd: dataDir, env: { OPENAI_API_KEY: 'sk-batch-integration', OPENAI_BASE_URL: `${provider.url}/v1` }, builtInTools: [], warn: () => undefined });
+    return new DefaultNeuroLink({ cwd: dataDir, env: { OPENAI_API_KEY: 'sk-batch-integration', OPENAI_BASE_URL: `${provider.url}/v1` }, builtInTools: [], warn: () => undefined });
   }
 
   function wiringOf(runtime: Runtime): BatchWiring {

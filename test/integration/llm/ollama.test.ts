@@ -1,9 +1,10 @@
+import { DefaultNeuroLink } from '../../../src/adapters/toolkit/default-neurolink.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ollamaProvider } from '../../../src/adapters/llm/ollama-provider.js';
-import { isProviderConfigured } from '../../../src/adapters/llm/provider-env.js';
+import { isProviderConfigured } from '../../../src/generation/provider-env.js';
 import { AIProviderError } from '../../../src/generation/errors/ai-provider-error.js';
 import { AuthenticationError, ConfigurationError, InvalidRequestError, RateLimitError, TimeoutError } from '../../../src/generation/errors/provider-errors.js';
 import type { LanguageModelClient } from '../../../src/generation/language-model-client.js';
@@ -190,7 +191,7 @@ describe('ollama provider against a fake speaking /api/chat', () => {
     fake.setHandler(() => new Promise(() => undefined));
     const workDir = mkdtempSync(join(tmpdir(), 'ollama-timeout-'));
     onTestFinished(() => rmSync(workDir, { recursive: true, force: true }));
-    const neurolink = new NeuroLink({ cwd: workDir, env: { OLLAMA_BASE_URL: fake.url, OLLAMA_MODEL: model, OLLAMA_TIMEOUT: '300ms' }, builtInTools: [], warn: () => undefined });
+    const neurolink = new DefaultNeuroLink({ cwd: workDir, env: { OLLAMA_BASE_URL: fake.url, OLLAMA_MODEL: model, OLLAMA_TIMEOUT: '300ms' }, builtInTools: [], warn: () => undefined });
     const byDefault = await capture(neurolink.generate({ input: { text: 'hi' } }));
     expect(byDefault).toBeInstanceOf(TimeoutError);
     expect(byDefault).toMatchObject({ provider: 'ollama', timeout: 300 });

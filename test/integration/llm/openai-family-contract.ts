@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProviderDefinition, ProviderEnv } from '../../../src/adapters/llm/provider-definition.js';
+import type { ProviderDefinition, ProviderEnv } from '../../../src/generation/provider-definition.js';
 import { AIProviderError } from '../../../src/generation/errors/ai-provider-error.js';
 import {
   AuthenticationError,

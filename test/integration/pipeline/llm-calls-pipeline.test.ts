@@ -1,3 +1,4 @@
+import { DefaultNeuroLink } from '../../../src/adapters/toolkit/default-neurolink.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,7 +83,7 @@ for (const distributed of [false, true]) {
       // bus (in-process memory bus, or Kafka), written by the sink and read over HTTP.
       const libraryMerchant = `${merchantId}-library`;
       const libraryAuth = await createMerchant(server!.url, libraryMerchant);
-      const neurolink = new NeuroLink({
+      const neurolink = new DefaultNeuroLink({
         cwd: mkdtempSync(join(tmpdir(), 'sytest-llm-library-')),
         env: { OPENAI_API_KEY: 'sk-library', OPENAI_BASE_URL: `${provider.url}/v1` },
         builtInTools: [],

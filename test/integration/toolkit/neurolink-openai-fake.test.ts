@@ -1,3 +1,4 @@
+import { DefaultNeuroLink } from '../../../src/adapters/toolkit/default-neurolink.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,7 +68,7 @@ afterAll(async () => {
 });
 
 function toolkit(extraEnv: Record<string, string> = {}): NeuroLink {
-  return new NeuroLink({ cwd: workDir, env: { OPENAI_API_KEY: 'sk-test-fake', OPENAI_BASE_URL: `${primary.url}/v1`, ...extraEnv }, warn: () => undefined });
+  return new DefaultNeuroLink({ cwd: workDir, env: { OPENAI_API_KEY: 'sk-test-fake', OPENAI_BASE_URL: `${primary.url}/v1`, ...extraEnv }, warn: () => undefined });
 }
 
 describe('NeuroLink against an OpenAI-wire fake', () => {
@@ -122,7 +123,7 @@ describe('NeuroLink against an OpenAI-wire fake', () => {
   it('falls back from a 503 provider to the next configured one', async () => {
     const failing = await startFakeHttpServer(() => chatError('overloaded'));
     try {
-      const neurolink = new NeuroLink({
+      const neurolink = new DefaultNeuroLink({
         cwd: workDir,
         env: { OPENAI_API_KEY: 'sk-test-fake', OPENAI_BASE_URL: `${failing.url}/v1`, LITELLM_BASE_URL: secondary.url },
         warn: () => undefined,
@@ -142,7 +143,7 @@ describe('NeuroLink against an OpenAI-wire fake', () => {
   it('does not fall back on a 400 from the provider', async () => {
     const failing = await startFakeHttpServer(() => chatError('bad-request'));
     try {
-      const neurolink = new NeuroLink({ cwd: workDir, env: { OPENAI_API_KEY: 'sk', OPENAI_BASE_URL: `${failing.url}/v1`, LITELLM_BASE_URL: secondary.url }, warn: () => undefined });
+      const neurolink = new DefaultNeuroLink({ cwd: workDir, env: { OPENAI_API_KEY: 'sk', OPENAI_BASE_URL: `${failing.url}/v1`, LITELLM_BASE_URL: secondary.url }, warn: () => undefined });
       const before = secondary.requests.length;
       await expect(neurolink.generate({ input: { text: 'x' }, disableTools: true })).rejects.toMatchObject({ statusCode: 400, isRetryable: false });
       expect(secondary.requests.length).toBe(before);

@@ -1,3 +1,4 @@
+import { DefaultNeuroLink } from '../../../src/adapters/toolkit/default-neurolink.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +29,7 @@ describe('OTLP export', () => {
   it('sends spans and metrics for a generate call to the configured endpoint', async () => {
     const result = await initializeTelemetry({ serviceName: 'toolkit-it', endpoint: `${collector.url}/`, samplingRate: 1 });
     expect(result).toEqual({ success: true, tracingEnabled: true, metricsEnabled: true, logsEnabled: true, endpoint: collector.url });
-    const neurolink = new NeuroLink({ cwd: workDir, env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${provider.url}/v1` }, warn: () => undefined });
+    const neurolink = new DefaultNeuroLink({ cwd: workDir, env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${provider.url}/v1` }, warn: () => undefined });
     await neurolink.generate({ input: { text: 'hi' }, disableTools: true });
     expect((await getTelemetryStatus()).stats).toMatchObject({ tracesCollected: 1, logsCollected: 1 });
     await shutdownTelemetry();

@@ -1,8 +1,9 @@
+import { DefaultNeuroLink } from '../../../src/adapters/toolkit/default-neurolink.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ProviderDefinition } from '../../../src/adapters/llm/provider-definition.js';
+import type { ProviderDefinition } from '../../../src/generation/provider-definition.js';
 import { providerDefinitions } from '../../../src/adapters/llm/provider-registry.js';
 import { createMemoryEventBus } from '../../../src/adapters/memory/memory-event-bus.js';
 import type { EventEnvelope } from '../../../src/events/event-envelope.js';
@@ -32,7 +33,7 @@ const prompt = 'the secret prompt text';
 const completion = 'the private completion text';
 
 function toolkit(clients: Partial<Record<ProviderName, ScriptedLanguageModel>>, onCall: (record: LlmCallRecord) => void, warnings: string[] = []): NeuroLink {
-  return new NeuroLink({ cwd: workDir, env, providerDefinitions: definitionsWith(clients), builtInTools: [], onCall, warn: (message) => warnings.push(message) });
+  return new DefaultNeuroLink({ cwd: workDir, env, providerDefinitions: definitionsWith(clients), builtInTools: [], onCall, warn: (message) => warnings.push(message) });
 }
 
 describe('NeuroLink onCall', () => {

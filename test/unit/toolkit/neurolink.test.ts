@@ -1,9 +1,10 @@
+import { DefaultNeuroLink } from '../../../src/adapters/toolkit/default-neurolink.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ProviderDefinition } from '../../../src/adapters/llm/provider-definition.js';
+import type { ProviderDefinition } from '../../../src/generation/provider-definition.js';
 import { providerDefinitions } from '../../../src/adapters/llm/provider-registry.js';
 import { loadToolkitEnv } from '../../../src/config/load-toolkit-env.js';
 import type { ProviderName } from '../../../src/generation/provider-name.js';
@@ -32,7 +33,7 @@ const guardedWrite: ToolDefinition = {
 };
 
 function toolkit(env: Record<string, string>, clients: Partial<Record<ProviderName, ScriptedLanguageModel>> = {}, warnings: string[] = []): NeuroLink {
-  return new NeuroLink({ cwd: workDir, env, providerDefinitions: definitionsWith(clients), builtInTools: [guardedWrite], warn: (message) => warnings.push(message) });
+  return new DefaultNeuroLink({ cwd: workDir, env, providerDefinitions: definitionsWith(clients), builtInTools: [guardedWrite], warn: (message) => warnings.push(message) });
 }
 
 describe('NeuroLink provider selection', () => {
@@ -174,7 +175,7 @@ describe('AIProviderFactory', () => {
 
   it('creates providers by name and by options object', async () => {
     const openai = new ScriptedLanguageModel('openai', 'gpt-4o', [{ text: 'seen' }, { text: 'again' }]);
-    const neurolink = new NeuroLink({ cwd: workDir, env: { OPENAI_API_KEY: 'sk' }, providerDefinitions: definitionsWith({ openai }), builtInTools: [], modelRegistry: registry });
+    const neurolink = new DefaultNeuroLink({ cwd: workDir, env: { OPENAI_API_KEY: 'sk' }, providerDefinitions: definitionsWith({ openai }), builtInTools: [], modelRegistry: registry });
     const factory = new AIProviderFactory(neurolink);
     const byName = factory.createProvider('gpt', 'gpt-4o');
     expect([byName.provider, byName.model]).toEqual(['openai', 'gpt-4o']);

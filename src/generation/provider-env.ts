@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../../generation/errors/provider-errors.js';
+import { ConfigurationError } from './errors/provider-errors.js';
 import type { ProviderDefinition, ProviderEnv } from './provider-definition.js';
 
 /** The first of `names` that is set to a non-blank value, trimmed. */

@@ -1,6 +1,6 @@
-import type { OtelTelemetry } from '../adapters/telemetry/otel-telemetry.js';
-import { noTelemetry, type GenerationTelemetry } from '../generation/telemetry.js';
-import { VERSION } from './version.js';
+import type { OtelTelemetry } from './otel-telemetry.js';
+import { noTelemetry, type GenerationTelemetry } from '../../generation/telemetry.js';
+import { VERSION } from '../../toolkit/version.js';
 
 export interface TelemetryConfig {
   readonly serviceName: string;
@@ -73,7 +73,7 @@ export async function initializeTelemetry(config: TelemetryConfig): Promise<Tele
   };
   await shutdownTelemetry();
   if (settings.enableTracing || settings.enableMetrics) {
-    const { OtelTelemetry } = await import('../adapters/telemetry/otel-telemetry.js');
+    const { OtelTelemetry } = await import('./otel-telemetry.js');
     active = {
       telemetry: new OtelTelemetry({ ...settings, serviceVersion: VERSION, ...(config.inMemory === true ? { inMemory: true } : {}) }),
       config: settings,

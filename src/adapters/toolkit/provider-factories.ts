@@ -1,8 +1,9 @@
-import { ConfigurationError } from '../generation/errors/provider-errors.js';
-import { normalizeProviderName } from '../generation/provider-name.js';
-import type { AIProvider } from './ai-provider.js';
-import type { DynamicModelOptions, ModelRegistryView } from './model-registry-view.js';
-import { NeuroLink } from './neurolink.js';
+import { ConfigurationError } from '../../generation/errors/provider-errors.js';
+import { normalizeProviderName } from '../../generation/provider-name.js';
+import type { AIProvider } from '../../toolkit/ai-provider.js';
+import type { DynamicModelOptions, ModelRegistryView } from '../../toolkit/model-registry-view.js';
+import type { NeuroLink } from '../../toolkit/neurolink.js';
+import { DefaultNeuroLink } from './default-neurolink.js';
 
 /**
  * The toolkit the module-level factories use: created on first use (reading `.env` in the working
@@ -11,7 +12,7 @@ import { NeuroLink } from './neurolink.js';
  */
 let shared: NeuroLink | undefined;
 function sharedToolkit(): NeuroLink {
-  shared ??= new NeuroLink();
+  shared ??= new DefaultNeuroLink();
   return shared;
 }
 

@@ -1,6 +1,6 @@
-import type { EmbeddingClient } from '../../generation/embeddings/embedding-client.js';
-import type { LanguageModelClient } from '../../generation/language-model-client.js';
-import type { ProviderName } from '../../generation/provider-name.js';
+import type { EmbeddingClient } from './embeddings/embedding-client.js';
+import type { LanguageModelClient } from './language-model-client.js';
+import type { ProviderName } from './provider-name.js';
 
 /** Environment variables as read by src/config (process env merged with the working directory's `.env`). */
 export type ProviderEnv = Readonly<Record<string, string | undefined>>;

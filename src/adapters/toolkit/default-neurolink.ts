@@ -1,0 +1,23 @@
+import type { NeuroLinkOptions } from '../../toolkit/neurolink.js';
+import { NeuroLink } from '../../toolkit/neurolink.js';
+import type { ToolkitAdapters } from '../../toolkit/toolkit-adapters.js';
+import { providerDefinitions } from '../llm/provider-registry.js';
+import { McpManager } from '../mcp/mcp-manager.js';
+import { currentTelemetry } from '../telemetry/telemetry-api.js';
+
+/** The shipped adapters: the AI SDK providers (and SageMaker), the MCP SDK, the process's OpenTelemetry setup. */
+export const defaultToolkitAdapters: ToolkitAdapters = {
+  providerDefinitions,
+  createMcpServers: (cwd) => new McpManager({ cwd }),
+  processTelemetry: currentTelemetry,
+};
+
+/**
+ * The library's `new NeuroLink(options?)`: the toolkit over the shipped adapters. This file is the
+ * library's composition root, as `cli/` is the service's; `src/index.ts` exports it as `NeuroLink`.
+ */
+export class DefaultNeuroLink extends NeuroLink {
+  constructor(options: NeuroLinkOptions = {}) {
+    super(options, defaultToolkitAdapters);
+  }
+}

@@ -1,0 +1,18 @@
+import type { McpServers } from '../generation/mcp/mcp-servers.js';
+import type { ProviderDefinition } from '../generation/provider-definition.js';
+import type { ProviderName } from '../generation/provider-name.js';
+import type { GenerationTelemetry } from '../generation/telemetry.js';
+
+/**
+ * What `NeuroLink` is built over: the infrastructure it reaches, handed in by a composition root
+ * (`cli/create-toolkit.ts` for the service, `src/adapters/toolkit/default-neurolink.ts` for the
+ * library's `new NeuroLink()`), so the toolkit itself constructs no adapter.
+ */
+export interface ToolkitAdapters {
+  /** Every provider kind: its variables and how a client is made (the AI SDK providers, SageMaker). */
+  readonly providerDefinitions: Readonly<Record<ProviderName, ProviderDefinition>>;
+  /** The MCP servers of a working directory; made on first use, so a toolkit without MCP spawns nothing. */
+  createMcpServers(cwd: string): McpServers;
+  /** The process telemetry at call time (`initializeTelemetry`'s), used when the options give none. */
+  processTelemetry(): GenerationTelemetry;
+}
