@@ -28,7 +28,6 @@ export function processIo(): CliIo {
     stdinIsTty: process.stdin.isTTY === true,
     stderrIsTty: process.stderr.isTTY === true,
     // The one place the CLI reads the process environment.
-    // eslint-disable-next-line n/no-process-env
     env: process.env,
     cwd: process.cwd(),
   };

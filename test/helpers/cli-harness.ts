@@ -60,7 +60,6 @@ const goldenDir = fileURLToPath(new URL('../golden/cli/', import.meta.url));
  */
 export function expectGolden(name: string, actual: string): void {
   const path = join(goldenDir, name);
-  // eslint-disable-next-line n/no-process-env
   if (process.env['UPDATE_GOLDEN'] === '1') {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, actual);

@@ -10,7 +10,6 @@ import { NeuroLink } from '../../src/toolkit/neurolink.js';
  * variables are set in the environment (never from a .env: CI must not pick up a stray key), and
  * otherwise is reported as skipped with the variables to set. CI sets none, so it never calls out.
  */
-// eslint-disable-next-line n/no-process-env
 const env = process.env;
 
 describe('live provider calls', () => {
