@@ -14,8 +14,28 @@ module.exports = {
       from: { path: '^src/', pathNot: '^src/adapters/' },
       to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'], path: infrastructure },
     },
-    { name: 'src-not-to-outer-rooms', severity: 'error', from: { path: '^src/' }, to: { path: '^(api|workers|cli)/' } },
-    { name: 'workers-not-to-api', severity: 'error', from: { path: '^workers/' }, to: { path: '^api/' } },
+    // src/ is the library and the domain: it imports nothing of the rooms around it.
+    { name: 'src-not-to-outer-rooms', severity: 'error', from: { path: '^src/' }, to: { path: '^(api|workers|cli|test|bench|scripts|dashboard|deploy)/' } },
+    // Only the composition roots build adapters: cli/ for the service and src/adapters/toolkit/ (with
+    // src/index.ts, the library entry) for the library's `new NeuroLink()`. The domain gets ports.
+    {
+      name: 'domain-not-to-adapters',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(adapters/|index\\.ts$)' },
+      to: { path: '^src/adapters/' },
+    },
+    // api/ is buildApp(deps): it never opens a connection, so it needs neither the composition root nor the workers.
+    { name: 'api-not-to-cli', severity: 'error', from: { path: '^api/' }, to: { path: '^cli/' } },
+    { name: 'api-not-to-workers', severity: 'error', from: { path: '^api/' }, to: { path: '^workers/' } },
+    { name: 'workers-not-to-api', severity: 'error', from: { path: '^workers/' }, to: { path: '^(api|cli)/' } },
+    {
+      // ARCHITECTURE.md: a store's record types belong to the port, so ports import no feature folder
+      // (only other ports and the neutral rooms: time, errors, schema-generated types).
+      name: 'ports-not-to-features',
+      severity: 'error',
+      from: { path: '^src/ports/' },
+      to: { path: '^src/', pathNot: '^src/(ports|time|errors|generated)/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

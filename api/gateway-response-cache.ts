@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { callCostUsd, resolvePricing } from '../src/generation/analytics/model-pricing.js';
-import type { CachedCompletion } from '../src/generation/gateway/cached-completion.js';
+import type { CachedCompletion } from '../src/ports/state/response-cache.js';
 import { cacheDirectiveOf, responseCacheKey, type CacheDirective } from '../src/generation/gateway/response-cache-key.js';
 import type { LlmCallRecorder } from '../src/generation/llm-call-record.js';
 import type { DynamicModelRegistry } from '../src/generation/models/dynamic-model-registry.js';

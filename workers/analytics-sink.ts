@@ -1,5 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { AnalyticsRows } from '../src/analytics/analytics-rows.js';
+import type { AnalyticsRows } from '../src/ports/analytics/analytics-rows.js';
 import { mapEventsToAnalyticsRows } from '../src/analytics/map-event-to-rows.js';
 import type { Logger } from '../src/logging/logger.js';
 import type { AnalyticsHandoff, AnalyticsStore } from '../src/ports/analytics-store.js';

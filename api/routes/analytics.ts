@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AnalyticsEndpoint } from '../../src/analytics/analytics-query.js';
+import type { AnalyticsEndpoint } from '../../src/ports/analytics/analytics-query.js';
 import { analyticsQueryError, parseAnalyticsQuery } from '../../src/analytics/parse-analytics-query.js';
 import { SwitchyardError } from '../../src/errors/switchyard-error.js';
 import type { AnalyticsStore } from '../../src/ports/analytics-store.js';

@@ -23,7 +23,7 @@ import { describeValidationError } from '../wire/describe-validation-error.js';
 import { generationHttpError } from '../wire/generation-error.js';
 import { chatCompletionBody, chunkMaker, completionOf, replayedChunks } from '../wire/openai-chat-completion.js';
 import { cacheStatusOf, createGatewayResponseCache, type GatewayResponseCache } from '../gateway-response-cache.js';
-import type { CachedCompletion } from '../../src/generation/gateway/cached-completion.js';
+import type { CachedCompletion } from '../../src/ports/state/response-cache.js';
 
 export interface OpenAiGatewayDeps {
   readonly toolkit: NeuroLink;

@@ -1,4 +1,4 @@
-import type { CachedCompletion } from '../../src/generation/gateway/cached-completion.js';
+import type { CachedCompletion } from '../../src/ports/state/response-cache.js';
 import { openAiFinishReason, openAiToolCalls } from '../../src/generation/gateway/openai-chat-request.js';
 import type { GenerateResult } from '../../src/generation/generate-result.js';
 

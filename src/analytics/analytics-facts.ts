@@ -1,4 +1,4 @@
-import type { DomainEventRow } from './analytics-rows.js';
+import type { DomainEventRow } from '../ports/analytics/analytics-rows.js';
 
 /**
  * What a store reads from its engine before the domain shapes a response: rows in the stored

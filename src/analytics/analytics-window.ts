@@ -1,4 +1,4 @@
-import type { AnalyticsRange } from './analytics-query.js';
+import type { AnalyticsRange } from '../ports/analytics/analytics-query.js';
 
 const minuteMs = 60_000;
 const hourMs = 60 * minuteMs;

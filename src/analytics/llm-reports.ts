@@ -1,5 +1,5 @@
 import type { LlmErrorsReport, LlmLatencyReport, LlmOverviewReport, LlmProviderUsage, LlmUsageReport } from '../generated/schema-types.js';
-import type { ParsedAnalyticsQuery } from './analytics-query.js';
+import type { ParsedAnalyticsQuery } from '../ports/analytics/analytics-query.js';
 
 /**
  * Response bodies of /analytics/llm/* (no 1.4.x counterpart; snake_case like the payment

@@ -1,6 +1,6 @@
 import type { LlmRouteApproachCounts, LlmRouteCandidateReport, LlmRouteGroupReport, LlmRouteGroupsReport } from '../generated/schema-types.js';
-import { candidateId } from '../generation/gateway/route-group.js';
-import type { ParsedAnalyticsQuery } from './analytics-query.js';
+import { candidateId } from '../ports/state/route-group.js';
+import type { ParsedAnalyticsQuery } from '../ports/analytics/analytics-query.js';
 import { num, rate, windowOf, type Numeric } from './llm-reports.js';
 
 /** Response body of GET /analytics/llm/route-groups (schemas/http/analytics/llm-route-groups-report.json). */

@@ -1,7 +1,7 @@
 import { SwitchyardError } from '../errors/switchyard-error.js';
 import type { EventEnvelope } from '../events/event-envelope.js';
 import type { AuthAttemptedV1, PaymentDimensions } from '../generated/schema-types.js';
-import { maxDetailsBytes, type AnalyticsRows, type ApiEventRow, type DomainEventRow, type LlmCallRow } from './analytics-rows.js';
+import { maxDetailsBytes, type AnalyticsRows, type ApiEventRow, type DomainEventRow, type LlmCallRow } from '../ports/analytics/analytics-rows.js';
 
 /**
  * API flow types whose calls also count as a domain "request hit" (overview `route_hits`, and the

@@ -1,5 +1,5 @@
 import { SwitchyardError } from '../errors/switchyard-error.js';
-import { routeGroupNamePattern } from '../generation/gateway/route-group.js';
+import { routeGroupNamePattern } from '../ports/state/route-group.js';
 import { resolveRouteFilter } from './audit-routes.js';
 import {
   dimensionKeys,
@@ -8,7 +8,7 @@ import {
   type DimensionKey,
   type ParsedAnalyticsQuery,
   type StatusFilter,
-} from './analytics-query.js';
+} from '../ports/analytics/analytics-query.js';
 import { analyticsRanges, isAnalyticsRange, resolveAnalyticsWindow } from './analytics-window.js';
 
 /** Page-size bounds and defaults (decision-engine §7.3: clamp 1..50, default 10, audit reads 12). */

@@ -1,6 +1,6 @@
-import type { ParsedAnalyticsQuery } from './analytics-query.js';
+import type { ParsedAnalyticsQuery } from '../ports/analytics/analytics-query.js';
 import { orNull, type BucketCountFact, type CountFact } from './analytics-facts.js';
-import type { DecisionsReport } from './analytics-reports.js';
+import type { DecisionsReport } from '../ports/analytics/analytics-reports.js';
 
 /**
  * GET /analytics/decisions. Decision events are decisions plus decision failures; the error rate is

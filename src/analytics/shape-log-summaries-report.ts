@@ -1,6 +1,6 @@
-import type { ParsedAnalyticsQuery } from './analytics-query.js';
+import type { ParsedAnalyticsQuery } from '../ports/analytics/analytics-query.js';
 import { orNull, type ErrorFact, type LogSampleFact } from './analytics-facts.js';
-import type { ErrorSummary, LogSummariesReport } from './analytics-reports.js';
+import type { ErrorSummary, LogSummariesReport } from '../ports/analytics/analytics-reports.js';
 
 /** How many error groups log-summaries lists (reference: ≤10). */
 export const logSummariesErrorLimit = 10;

@@ -1,7 +1,7 @@
-import type { ParsedAnalyticsQuery } from './analytics-query.js';
+import type { ParsedAnalyticsQuery } from '../ports/analytics/analytics-query.js';
 import type { CountFact, ErrorFact, SnapshotFact } from './analytics-facts.js';
 import { analyticsFlows, routeHitFlows } from './analytics-flows.js';
-import type { OverviewReport } from './analytics-reports.js';
+import type { OverviewReport } from '../ports/analytics/analytics-reports.js';
 import { shapeErrorSummary } from './shape-log-summaries-report.js';
 import { shapeSnapshot } from './shape-score-reports.js';
 

@@ -1,6 +1,6 @@
-import type { ParsedAnalyticsQuery } from './analytics-query.js';
+import type { ParsedAnalyticsQuery } from '../ports/analytics/analytics-query.js';
 import { orNull, type AuditResultFact, type AuditTotalsFact, type TimelineFact } from './analytics-facts.js';
-import type { AuditTimelineEntry, PaymentAuditReport } from './analytics-reports.js';
+import type { AuditTimelineEntry, PaymentAuditReport } from '../ports/analytics/analytics-reports.js';
 
 /** Most events one audit timeline returns; a payment with more is cut (oldest first kept). */
 export const auditTimelineLimit = 1_000;

@@ -1,7 +1,18 @@
-import { dimensionKeys, dimensionLabels, type ParsedAnalyticsQuery } from './analytics-query.js';
+import { dimensionKeys, type DimensionKey, type ParsedAnalyticsQuery } from '../ports/analytics/analytics-query.js';
 import { orNull, type BucketCountFact, type CountFact, type FilterValuesFact, type ScorePointFact } from './analytics-facts.js';
-import type { DimensionValues, RoutingStatsReport } from './analytics-reports.js';
+import type { DimensionValues, RoutingStatsReport } from '../ports/analytics/analytics-reports.js';
 import { shapeScorePoint } from './shape-score-reports.js';
+
+/** Labels shown by routing-stats `available_filters` for each dimension. */
+const dimensionLabels: Readonly<Record<DimensionKey, string>> = {
+  payment_method_type: 'Payment method type',
+  payment_method: 'Payment method',
+  card_network: 'Card network',
+  card_is_in: 'Card ISIN',
+  currency: 'Currency',
+  country: 'Country',
+  auth_type: 'Auth type',
+};
 
 /** How many rules routing-stats lists (reference: ≤10). */
 export const routingStatsRuleLimit = 10;

@@ -1,6 +1,6 @@
-import type { ParsedAnalyticsQuery } from './analytics-query.js';
+import type { ParsedAnalyticsQuery } from '../ports/analytics/analytics-query.js';
 import { orNull, type ScorePointFact, type SnapshotFact } from './analytics-facts.js';
-import type { GatewayScorePoint, GatewayScoreSnapshot, GatewayScoresReport } from './analytics-reports.js';
+import type { GatewayScorePoint, GatewayScoreSnapshot, GatewayScoresReport } from '../ports/analytics/analytics-reports.js';
 
 /**
  * Averages are rounded to 6 decimals: engines may add a bucket's scores in a different order, and

@@ -1,60 +1,8 @@
-import type {
-  ApiRequestedV1,
-  AuthAttemptedV1,
-  DecisionCreatedV1,
-  DecisionFailedV1,
-  FeedbackReceivedV1,
-  LlmCallV1,
-  RuleEvaluatedV1,
-  ScoreUpdatedV1,
-} from '../generated/schema-types.js';
+import { topicOf, topics, type EventEnvelope, type EventPayloads, type EventType, type Topic } from '../ports/event-envelope.js';
 import { uuidV7 } from './uuid-v7.js';
 
-/** Payload type per event type, at the version we publish. Consumers check `version` first. */
-export interface EventPayloads {
-  'decision.created': DecisionCreatedV1;
-  'decision.failed': DecisionFailedV1;
-  'feedback.received': FeedbackReceivedV1;
-  'score.updated': ScoreUpdatedV1;
-  'api.requested': ApiRequestedV1;
-  'rule.evaluated': RuleEvaluatedV1;
-  'llm.call': LlmCallV1;
-  'auth.attempted': AuthAttemptedV1;
-}
-
-export type EventType = keyof EventPayloads;
-
-/** The wire envelope of every event (ARCHITECTURE.md, Event rules), discriminated by `type`. */
-export type EventEnvelope<T extends EventType = EventType> = {
-  [K in T]: {
-    readonly id: string;
-    readonly type: K;
-    readonly version: number;
-    readonly occurredAt: number;
-    readonly merchantId: string;
-    readonly payload: EventPayloads[K];
-  };
-}[T];
-
-/** Which topic each event type travels on. Routing events share a topic so that, keyed by payment,
- * a payment's decision is always consumed before its feedback. */
-export const topicOf = {
-  'decision.created': 'routing',
-  'decision.failed': 'routing',
-  'feedback.received': 'routing',
-  'score.updated': 'scores',
-  'api.requested': 'api',
-  // Keyed by payment (or merchant) like decisions; analytics is its only consumer.
-  'rule.evaluated': 'routing',
-  // Keyed by merchant: per-merchant order is all the LLM analytics (and future budgets) need.
-  'llm.call': 'llm',
-  // Audit trail, keyed by merchant; the analytics sink (the only consumer of 'api') stores it.
-  // Sharing the topic keeps the set of topics (and of Kafka topics to create) unchanged.
-  'auth.attempted': 'api',
-} as const satisfies Record<EventType, string>;
-
-export type Topic = (typeof topicOf)[EventType];
-export const topics: readonly Topic[] = ['routing', 'scores', 'api', 'llm'];
+// The envelope and topic map are the EventBus port's records; re-exported for the ~50 modules that build or read events.
+export { topicOf, topics, type EventEnvelope, type EventPayloads, type EventType, type Topic };
 
 /** The Kafka message key: the entity whose order matters (the payment when there is one). */
 export function partitionKeyOf(event: EventEnvelope): string {

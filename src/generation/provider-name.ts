@@ -1,23 +1,7 @@
-/**
- * The provider kinds of the toolkit interface (eleven) plus `openai-compatible`, in the order
- * `createBestAIProvider('auto')` tries them (see `autoSelectionOrder`).
- */
-export const providerNames = [
-  'openai',
-  'anthropic',
-  'google-ai',
-  'vertex',
-  'bedrock',
-  'azure',
-  'mistral',
-  'huggingface',
-  'litellm',
-  'openai-compatible',
-  'sagemaker',
-  'ollama',
-] as const;
+import { providerNames, type ProviderName } from '../ports/state/provider-name.js';
 
-export type ProviderName = (typeof providerNames)[number];
+// The kinds themselves are a stored vocabulary (batches and route groups name them), so they live in the port.
+export { providerNames, type ProviderName };
 
 /** What callers may pass where a provider is expected: a kind, one of its aliases, or `auto`. */
 export type AIProviderName = ProviderName | 'auto';

@@ -1,5 +1,5 @@
-import type { EventEnvelope } from '../events/event-envelope.js';
-import type { ParsedAnalyticsQuery } from '../analytics/analytics-query.js';
+import type { EventEnvelope } from './event-envelope.js';
+import type { ParsedAnalyticsQuery } from './analytics/analytics-query.js';
 import type {
   DecisionsReport,
   GatewayScoresReport,
@@ -7,10 +7,9 @@ import type {
   OverviewReport,
   PaymentAuditReport,
   RoutingStatsReport,
-} from '../analytics/analytics-reports.js';
-import type { AnalyticsRows } from '../analytics/analytics-rows.js';
-import type { LlmErrorsReport, LlmLatencyReport, LlmOverviewReport, LlmUsageReport } from '../analytics/llm-reports.js';
-import type { LlmRouteGroupsReport } from '../analytics/llm-route-groups-report.js';
+} from './analytics/analytics-reports.js';
+import type { AnalyticsRows } from './analytics/analytics-rows.js';
+import type { LlmErrorsReport, LlmLatencyReport, LlmOverviewReport, LlmRouteGroupsReport, LlmUsageReport } from '../generated/schema-types.js';
 
 /**
  * Analytics rows written by the analytics-sink worker and read by /analytics/*. One SQL dialect

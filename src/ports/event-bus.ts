@@ -1,4 +1,4 @@
-import type { EventEnvelope, Topic } from '../events/event-envelope.js';
+import type { EventEnvelope, Topic } from './event-envelope.js';
 
 /**
  * Moves events from the API to the workers. At-least-once: a handler that throws gets the same

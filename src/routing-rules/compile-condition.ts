@@ -1,4 +1,4 @@
-import type { Comparison, ComparisonType, EvaluationParameters, IfStatement, ValueType } from './routing-algorithm.js';
+import type { Comparison, ComparisonType, EvaluationParameters, IfStatement, ValueType } from '../ports/state/routing-algorithm.js';
 
 /**
  * Conditions compiled into closures. A verdict is a small integer instead of a boolean so the one

@@ -1,6 +1,6 @@
 import type { RandomSource } from '../decision/random-source.js';
 import { anyOf, compileStatement, INVALID, TRUE, type CompiledStatement, type InvalidSlot } from './compile-condition.js';
-import type { ConnectorInfo, EvaluationParameters, RoutingAlgorithm, RuleOutput } from './routing-algorithm.js';
+import type { ConnectorInfo, EvaluationParameters, RoutingAlgorithm, RuleOutput } from '../ports/state/routing-algorithm.js';
 import type { EvaluationOutput, RuleEvaluation, RuleEvaluationResult } from './rule-evaluation.js';
 import { flattenDistinct, pickWeightedIndex, winnerFirst } from './volume-split.js';
 

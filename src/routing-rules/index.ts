@@ -32,7 +32,7 @@ export {
   type RuleRoutingType,
   type ValueType,
   type VolumeSplit,
-} from './routing-algorithm.js';
+} from '../ports/state/routing-algorithm.js';
 export { parseRoutingAlgorithm, type RoutingAlgorithmParseResult, type RoutingAlgorithmRejection } from './parse-routing-algorithm.js';
 export type { RuleValidationCode, RuleValidationIssue } from './rule-validation-issue.js';
 export { compileRoutingAlgorithm, type CompiledRoutingAlgorithm } from './compile-routing-algorithm.js';

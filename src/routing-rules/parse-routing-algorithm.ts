@@ -1,5 +1,5 @@
 import { readRoutingAlgorithm } from './read-routing-algorithm.js';
-import type { RoutingAlgorithm } from './routing-algorithm.js';
+import type { RoutingAlgorithm } from '../ports/state/routing-algorithm.js';
 import { routingKeyTable, type RoutingKeyTable } from './routing-keys.js';
 import type { RuleValidationIssue } from './rule-validation-issue.js';
 import { validateRoutingAlgorithm } from './validate-routing-algorithm.js';

@@ -13,7 +13,7 @@ import {
   type RuleRoutingType,
   type ValueType,
   type VolumeSplit,
-} from './routing-algorithm.js';
+} from '../ports/state/routing-algorithm.js';
 import { issue, type RuleValidationIssue } from './rule-validation-issue.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ConnectorInfo } from './routing-algorithm.js';
+import type { ConnectorInfo } from '../ports/state/routing-algorithm.js';
 
 /** The `output` of a `/routing/evaluate` response, as on the reference wire. */
 export type EvaluationOutput =

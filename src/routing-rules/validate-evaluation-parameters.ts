@@ -1,5 +1,5 @@
 import { readValueType } from './read-routing-algorithm.js';
-import type { EvaluationParameters, ValueType } from './routing-algorithm.js';
+import type { EvaluationParameters, ValueType } from '../ports/state/routing-algorithm.js';
 import { routingKeyTable, type RoutingKeyTable } from './routing-keys.js';
 
 export type ParameterRejectionKind =

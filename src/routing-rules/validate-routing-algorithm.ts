@@ -1,4 +1,4 @@
-import type { Comparison, ConnectorInfo, IfStatement, Program, RoutingAlgorithm, RuleOutput, ValueType, VolumeSplit } from './routing-algorithm.js';
+import type { Comparison, ConnectorInfo, IfStatement, Program, RoutingAlgorithm, RuleOutput, ValueType, VolumeSplit } from '../ports/state/routing-algorithm.js';
 import { routingKeyTable, type RoutingKeyDefinition, type RoutingKeyTable } from './routing-keys.js';
 import { issue, quote, type RuleValidationIssue } from './rule-validation-issue.js';
 

@@ -1,5 +1,5 @@
 import type { RandomSource } from '../decision/random-source.js';
-import type { ConnectorInfo } from './routing-algorithm.js';
+import type { ConnectorInfo } from '../ports/state/routing-algorithm.js';
 
 /**
  * Picks an index with probability weight/total using ONE draw from `random`: the first index whose

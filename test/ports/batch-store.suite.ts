@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BatchRecord, ItemOutcome } from '../../src/generation/batch/batch-record.js';
+import type { BatchRecord, ItemOutcome } from '../../src/ports/state/batch-store.js';
 import type { BatchStore } from '../../src/ports/state-store.js';
 
 /** One BatchStore under test (the `batches` store of a StateStore), on a namespace of its own. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CachedCompletion } from '../../src/generation/gateway/cached-completion.js';
+import type { CachedCompletion } from '../../src/ports/state/response-cache.js';
 import type { ResponseCache, ResponseCacheKey } from '../../src/ports/state-store.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ApiEventRow, DomainEventRow, LlmCallRow } from '../../analytics/analytics-rows.js';
+import type { ApiEventRow, DomainEventRow, LlmCallRow } from '../../ports/analytics/analytics-rows.js';
 import type { InsertColumn } from './encode-tab-separated.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { AnalyticsRows } from '../../analytics/analytics-rows.js';
+import type { AnalyticsRows } from '../../ports/analytics/analytics-rows.js';
 import { apiEventColumns, domainEventColumns, llmCacheHitColumns, llmCallColumns, llmRouteCallColumns } from './analytics-insert-columns.js';
 import type { InsertColumn } from './encode-tab-separated.js';
 

@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { AnalyticsStore } from '../../ports/analytics-store.js';
-import type { ParsedAnalyticsQuery } from '../../analytics/analytics-query.js';
+import type { ParsedAnalyticsQuery } from '../../ports/analytics/analytics-query.js';
 import type {
   AuditResultFact,
   AuditTotalsFact,
@@ -14,8 +14,8 @@ import type {
   TimelineFact,
 } from '../../analytics/analytics-facts.js';
 import { analyticsFlows, outcomeFreeStatuses, routeHitFlows } from '../../analytics/analytics-flows.js';
-import type { AnalyticsRows } from '../../analytics/analytics-rows.js';
-import type { PaymentAuditReport } from '../../analytics/analytics-reports.js';
+import type { AnalyticsRows } from '../../ports/analytics/analytics-rows.js';
+import type { PaymentAuditReport } from '../../ports/analytics/analytics-reports.js';
 import { shapeDecisionsReport } from '../../analytics/shape-decisions-report.js';
 import { logSummariesErrorLimit, shapeLogSummariesReport } from '../../analytics/shape-log-summaries-report.js';
 import { overviewTopLimit, shapeOverviewReport } from '../../analytics/shape-overview-report.js';

@@ -1,4 +1,4 @@
-import type { ParsedAnalyticsQuery } from '../../analytics/analytics-query.js';
+import type { ParsedAnalyticsQuery } from '../../ports/analytics/analytics-query.js';
 import { analyticsFlows } from '../../analytics/analytics-flows.js';
 import { failureMarkers, successStatuses } from '../../analytics/status-families.js';
 import type { SqlValue } from './bind-sql.js';

@@ -1,4 +1,4 @@
-import type { BatchCounts, BatchItem, BatchRecord, ItemOutcome } from '../../generation/batch/batch-record.js';
+import type { BatchCounts, BatchItem, BatchRecord, ItemOutcome } from '../../ports/state/batch-store.js';
 import type { BatchStore } from '../../ports/state-store.js';
 import type { JournaledTables } from './journaled-tables.js';
 

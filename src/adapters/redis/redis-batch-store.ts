@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { BatchItem, BatchRecord, BatchSnapshot, ItemOutcome } from '../../generation/batch/batch-record.js';
+import type { BatchItem, BatchRecord, BatchSnapshot, ItemOutcome } from '../../ports/state/batch-store.js';
 import type { BatchStore } from '../../ports/state-store.js';
 import { parseStored, type RedisContext } from './redis-context.js';
 

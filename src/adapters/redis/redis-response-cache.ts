@@ -1,4 +1,4 @@
-import type { CachedCompletion } from '../../generation/gateway/cached-completion.js';
+import type { CachedCompletion } from '../../ports/state/response-cache.js';
 import type { ResponseCache } from '../../ports/state-store.js';
 import { parseStored, type RedisContext } from './redis-context.js';
 

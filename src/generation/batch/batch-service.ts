@@ -8,7 +8,7 @@ import { DeprecationNotice } from '../deprecation-notice.js';
 import { MAX_INPUT_LENGTH, normalizeOptions } from '../normalize-options.js';
 import type { BatchModels } from './batch-models.js';
 import { batchJobId, batchQueueName, type BatchItemJob } from './batch-queue.js';
-import type { BatchOptions, BatchRecord } from './batch-record.js';
+import type { BatchOptions, BatchRecord } from '../../ports/state/batch-store.js';
 import { toBatchItemView, toBatchView, type BatchResultsPage, type BatchView } from './batch-view.js';
 
 /** The options a batch's prompts share (schemas/http/batches/batch-shared-options.json). */

@@ -1,5 +1,5 @@
 import type { Batch, BatchItemResult, BatchResults } from '../../generated/schema-types.js';
-import type { BatchItem, BatchSnapshot } from './batch-record.js';
+import type { BatchItem, BatchSnapshot } from '../../ports/state/batch-store.js';
 import { batchStatusOf, pendingOf } from './batch-record.js';
 import { batchJobId } from './batch-queue.js';
 

@@ -1,5 +1,5 @@
 import { SwitchyardError } from '../../errors/switchyard-error.js';
-import type { ItemFailure } from './batch-record.js';
+import type { ItemFailure } from '../../ports/state/batch-store.js';
 
 interface ProviderErrorShape {
   readonly name: string;

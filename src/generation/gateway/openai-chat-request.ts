@@ -1,3 +1,4 @@
+import type { OpenAiToolCall } from '../../ports/state/response-cache.js';
 import type { ConversationTurn, GenerateOptions } from '../generate-options.js';
 
 /** The part of an OpenAI chat-completions request the gateway understands (the schema checks shapes). */
@@ -23,11 +24,8 @@ export interface OpenAiMessage {
   readonly tool_call_id?: string;
 }
 
-export interface OpenAiToolCall {
-  readonly id: string;
-  readonly type: 'function';
-  readonly function: { readonly name: string; readonly arguments: string };
-}
+// The cached answer keeps tool calls in this same wire shape, so the response-cache port owns it.
+export type { OpenAiToolCall };
 
 interface OpenAiFunctionTool {
   readonly type: 'function';

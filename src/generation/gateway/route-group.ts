@@ -5,9 +5,11 @@ import type { RandomSource } from '../../decision/random-source.js';
 import { scoreFromWindow } from '../../decision/score-from-window.js';
 import { normalizeProviderName, type ProviderName } from '../provider-name.js';
 import { routeRuleProblems, toRouteRules } from './route-rules.js';
-import type { RouteGroup } from './route-group-types.js';
+import { candidateId, routeGroupNamePattern, type RouteGroup } from '../../ports/state/route-group.js';
 
-export type { Objectives, RouteGroup } from './route-group-types.js';
+// The stored shape and its name rule belong to the state-store port; re-exported for the route-group routes and CLI.
+export { routeGroupNamePattern };
+export type { Objectives, RouteGroup } from '../../ports/state/route-group.js';
 
 export const defaultLatencyTargetMs = 2000;
 
@@ -20,8 +22,6 @@ export function learnsLatency(group: RouteGroup): boolean {
 export function candidateLatencyWindowKey(merchantId: string, group: string, provider: string, model: string): string {
   return `${candidateWindowKey(merchantId, group, provider, model)}:fast`;
 }
-
-export const routeGroupNamePattern = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 
 /** What the registry says of a candidate model, when it knows it. */
 export interface CandidateFacts {
@@ -88,11 +88,6 @@ export interface Ranking {
   readonly approach: 'sr' | 'sr_downtime' | 'explore';
   /** Every candidate below the threshold (`provider/model`, group order), including any cut by `maxHops`. */
   readonly eliminated: readonly string[];
-}
-
-/** A candidate as the analytics and `llm.call` events name it. */
-export function candidateId(provider: string, model: string): string {
-  return `${provider}/${model}`;
 }
 
 /**

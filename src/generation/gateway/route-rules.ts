@@ -1,7 +1,7 @@
 import { normalizeProviderName, type ProviderName } from '../provider-name.js';
-import type { RouteGroup, RouteRule } from './route-group-types.js';
+import type { RouteGroup, RouteRule } from '../../ports/state/route-group.js';
 
-export type { RouteRule } from './route-group-types.js';
+export type { RouteRule } from '../../ports/state/route-group.js';
 
 export const maxRouteRules = 10;
 

@@ -1,4 +1,4 @@
-import type { AnalyticsQuery } from '../generated/schema-types.js';
+import type { AnalyticsQuery } from '../../generated/schema-types.js';
 
 /** Look-back presets accepted by `range` (the enum comes from schemas/http/analytics/analytics-query.json). */
 export type AnalyticsRange = NonNullable<AnalyticsQuery['range']>;
@@ -29,17 +29,6 @@ export const dimensionKeys = [
   'auth_type',
 ] as const;
 export type DimensionKey = (typeof dimensionKeys)[number];
-
-/** Labels shown by routing-stats `available_filters` for each dimension. */
-export const dimensionLabels: Readonly<Record<DimensionKey, string>> = {
-  payment_method_type: 'Payment method type',
-  payment_method: 'Payment method',
-  card_network: 'Card network',
-  card_is_in: 'Card ISIN',
-  currency: 'Currency',
-  country: 'Country',
-  auth_type: 'Auth type',
-};
 
 /**
  * How payment-audit / preview-trace filter on `status`: the two families the reference names
@@ -72,7 +61,7 @@ export interface AuditFilters {
 }
 
 /**
- * An analytics request after parsing: every default applied, every bound enforced, the window
+ * An analytics request after parsing (src/analytics/parse-analytics-query.ts): every default applied, every bound enforced, the window
  * resolved to absolute epoch milliseconds. Stores take only this, never the raw query string.
  */
 export interface ParsedAnalyticsQuery {

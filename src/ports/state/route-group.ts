@@ -1,9 +1,18 @@
-import type { ProviderName } from '../provider-name.js';
+import type { ProviderName } from './provider-name.js';
 
 /*
- * The stored shape of a route group, apart from the code that reads it: the ports (merchant
- * configs) and the gateway code both depend on this module, and it depends on nothing of theirs.
+ * The stored shape of a route group (a merchant config, ConfigStore), with how its name and its
+ * candidates are spelled: the gateway code (src/generation/gateway/) and the analytics reports
+ * both read these, and they depend on nothing of theirs.
  */
+
+/** A route group's name: what the config key, the `llm.call` records and the analytics filter carry. */
+export const routeGroupNamePattern = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
+
+/** A candidate as the analytics and `llm.call` events name it. */
+export function candidateId(provider: string, model: string): string {
+  return `${provider}/${model}`;
+}
 
 /** A stored route group: its body, with its name and every default filled in. */
 export interface RouteGroup {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it as vitestIt } from 'vitest';
-import type { AnalyticsEndpoint, ParsedAnalyticsQuery } from '../../../src/analytics/analytics-query.js';
+import type { AnalyticsEndpoint, ParsedAnalyticsQuery } from '../../../src/ports/analytics/analytics-query.js';
 import { mapEventsToAnalyticsRows } from '../../../src/analytics/map-event-to-rows.js';
 import { parseAnalyticsQuery } from '../../../src/analytics/parse-analytics-query.js';
 import type { ClickHouseExecutor } from '../../../src/adapters/clickhouse/clickhouse-executor.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maxDetailsBytes } from '../../../src/analytics/analytics-rows.js';
+import { maxDetailsBytes } from '../../../src/ports/analytics/analytics-rows.js';
 import { detailsOf, mapEventToRows, mapEventsToAnalyticsRows } from '../../../src/analytics/map-event-to-rows.js';
 import type { EventEnvelope } from '../../../src/events/event-envelope.js';
 import type { PaymentDimensions } from '../../../src/generated/schema-types.js';

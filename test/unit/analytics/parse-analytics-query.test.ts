@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AnalyticsEndpoint } from '../../../src/analytics/analytics-query.js';
+import type { AnalyticsEndpoint } from '../../../src/ports/analytics/analytics-query.js';
 import { maxLookBackMs } from '../../../src/analytics/analytics-window.js';
 import { analyticsQueryError, parseAnalyticsQuery } from '../../../src/analytics/parse-analytics-query.js';
 

@@ -10,7 +10,7 @@ import type {
   RoutingAlgorithm,
   Rule,
   ValueType,
-} from '../../../src/routing-rules/routing-algorithm.js';
+} from '../../../src/ports/state/routing-algorithm.js';
 import { applyFallbackOutput, type RuleEvaluation, type RuleEvaluationResult } from '../../../src/routing-rules/rule-evaluation.js';
 
 const stripe = { gateway_name: 'stripe', gateway_id: 'mca_stripe' };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createSequenceRandom } from '../../../src/decision/random-source.js';
 import { compileRoutingAlgorithm } from '../../../src/routing-rules/compile-routing-algorithm.js';
 import { parseRoutingAlgorithm } from '../../../src/routing-rules/parse-routing-algorithm.js';
-import type { ValueType } from '../../../src/routing-rules/routing-algorithm.js';
+import type { ValueType } from '../../../src/ports/state/routing-algorithm.js';
 import { routingKeyDefinitions, routingKeysView, type RoutingKeyDefinition } from '../../../src/routing-rules/routing-keys.js';
 import { validateEvaluationParameters } from '../../../src/routing-rules/validate-evaluation-parameters.js';
 

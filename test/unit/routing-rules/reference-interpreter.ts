@@ -8,7 +8,7 @@ import type {
   RoutingAlgorithm,
   RuleOutput,
   ValueType,
-} from '../../../src/routing-rules/routing-algorithm.js';
+} from '../../../src/ports/state/routing-algorithm.js';
 
 /**
  * A deliberately naive tree-walking interpreter written straight from the reference's description

@@ -10,7 +10,7 @@ import type {
   Rule,
   RuleOutput,
   ValueType,
-} from '../../../src/routing-rules/routing-algorithm.js';
+} from '../../../src/ports/state/routing-algorithm.js';
 
 /**
  * fast-check generators for VALID routing algorithms and evaluation parameters (every algorithm

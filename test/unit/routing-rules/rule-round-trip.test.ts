@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileRoutingAlgorithm } from '../../../src/routing-rules/compile-routing-algorithm.js';
 import { parseRoutingAlgorithm } from '../../../src/routing-rules/parse-routing-algorithm.js';
-import type { EvaluationParameters, RoutingAlgorithm } from '../../../src/routing-rules/routing-algorithm.js';
+import type { EvaluationParameters, RoutingAlgorithm } from '../../../src/ports/state/routing-algorithm.js';
 import type { RuleEvaluationResult } from '../../../src/routing-rules/rule-evaluation.js';
 import { validateEvaluationParameters } from '../../../src/routing-rules/validate-evaluation-parameters.js';
 import { interpret, type OracleResult } from './reference-interpreter.js';

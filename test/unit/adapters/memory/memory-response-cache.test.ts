@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryResponseCache } from '../../../../src/adapters/memory/memory-response-cache.js';
-import type { CachedCompletion } from '../../../../src/generation/gateway/cached-completion.js';
+import type { CachedCompletion } from '../../../../src/ports/state/response-cache.js';
 import { createManualClock } from '../../../../src/time/clock.js';
 
 const answerOf = (content: string): CachedCompletion => ({ provider: 'openai', model: 'gpt-4o-mini', content, toolCalls: [], finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } });

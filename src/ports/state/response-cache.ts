@@ -1,0 +1,55 @@
+/** OpenAI's finish reasons, as the gateway answers them. */
+export type OpenAiFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
+
+/**
+ * A finished chat answer of the gateway as the response cache keeps it (issue 14): what both the
+ * plain and the streamed wire forms are built from, so either can be replayed from either.
+ * Tool-call answers are kept too: for one request they are as deterministic as text (the client
+ * runs the calls, the gateway never does), and replaying the same call ids is what the client saw
+ * the first time.
+ */
+export interface CachedCompletion {
+  /** The provider and model that answered (what a hit's `llm.call` record and headers name). */
+  readonly provider: string;
+  readonly model: string;
+  /** The text, or the structured answer as JSON text; '' when the answer is only tool calls. */
+  readonly content: string;
+  readonly toolCalls: readonly OpenAiToolCall[];
+  readonly finishReason: OpenAiFinishReason;
+  readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly totalTokens: number };
+}
+
+/**
+ * A tool call of a cached answer, in OpenAI's wire shape (what the gateway answered, replayed as is);
+ * src/generation/gateway/openai-chat-request.ts re-exports it as the request's tool-call type.
+ */
+export interface OpenAiToolCall {
+  readonly id: string;
+  readonly type: 'function';
+  readonly function: { readonly name: string; readonly arguments: string };
+}
+
+/** Where one cached answer lives: always under its merchant, so two merchants never share an entry. */
+export interface ResponseCacheKey {
+  readonly merchantId: string;
+  /** SHA-256 (hex) of the normalized request (src/generation/gateway/response-cache-key.ts). */
+  readonly requestHash: string;
+}
+
+/**
+ * Finished chat answers of the OpenAI-compatible gateway, by merchant and normalized request, each
+ * for the TTL of the key that stored it. Entries are the answer's content, tool calls, finish
+ * reason, usage and model, never wire bytes, so a streamed request can be answered from a plain
+ * answer and the other way round.
+ *
+ * @remarks A cache, not a store of record: an entry may be gone before its TTL (the embedded
+ * adapter evicts the least recently used beyond its bounds, Redis under memory pressure), and the
+ * gateway treats a failed read as a miss. No delete or listing: nothing needs them, and a key's TTL
+ * bounds how long an answer is reused.
+ */
+export interface ResponseCache {
+  /** The answer stored under `key`, or undefined when there is none or it expired. */
+  get(key: ResponseCacheKey): Promise<CachedCompletion | undefined>;
+  /** Stores (or replaces) the answer under `key` for `ttlS` seconds. */
+  set(key: ResponseCacheKey, value: CachedCompletion, ttlS: number): Promise<void>;
+}

@@ -1,0 +1,49 @@
+import type { RoutingAlgorithm } from './routing-algorithm.js';
+
+export const algorithmForValues = ['payment', 'payout', 'three_ds_authentication'] as const;
+export type AlgorithmFor = (typeof algorithmForValues)[number];
+
+/** One stored routing algorithm (decision-engine `routing_algorithm` row). `createdBy` is the merchant. */
+export interface RoutingAlgorithmRecord {
+  readonly id: string;
+  readonly createdBy: string;
+  readonly name: string;
+  readonly description: string;
+  readonly algorithmFor: AlgorithmFor;
+  /** The parsed, normalised algorithm (`{type, data}`), as returned by parseRoutingAlgorithm. */
+  readonly algorithm: RoutingAlgorithm;
+  /** Stored, never returned (1.4.x behaviour). */
+  readonly metadata: unknown;
+  /** Epoch ms. */
+  readonly createdAt: number;
+  readonly modifiedAt: number;
+}
+
+/** The active mapping of one merchant: at most one algorithm per `algorithmFor`. */
+export type ActiveRoutingAlgorithms = Readonly<Partial<Record<AlgorithmFor, string>>>;
+
+export interface RoutingRuleStore {
+  /** Stores a new algorithm; 'exists' when the id is taken (client-supplied `rule_id`). */
+  create(record: RoutingAlgorithmRecord): Promise<'created' | 'exists'>;
+  get(id: string): Promise<RoutingAlgorithmRecord | undefined>;
+  /** Every algorithm of a merchant, oldest first. */
+  list(createdBy: string): Promise<readonly RoutingAlgorithmRecord[]>;
+  /**
+   * Replaces name, description, algorithm and modifiedAt of an existing record, atomically refusing
+   * while it is active for its owner.
+   */
+  update(record: RoutingAlgorithmRecord): Promise<'updated' | 'missing' | 'active'>;
+  /** Deletes an algorithm of `createdBy`, atomically refusing while it is active. */
+  delete(createdBy: string, id: string): Promise<'deleted' | 'missing' | 'active'>;
+  /** Makes `id` the active algorithm of (createdBy, algorithmFor), replacing any other. */
+  activate(createdBy: string, algorithmFor: AlgorithmFor, id: string): Promise<void>;
+  /** Clears the mapping of (createdBy, algorithmFor) when it points at `id`; false when it did not. */
+  deactivate(createdBy: string, algorithmFor: AlgorithmFor, id: string): Promise<boolean>;
+  /** The merchant's active mapping. */
+  activeIds(createdBy: string): Promise<ActiveRoutingAlgorithms>;
+  /**
+   * The merchant's active algorithms, `payment` first (what evaluation and decisions read; the
+   * caching decorator serves it from memory until an invalidation).
+   */
+  loadActive(createdBy: string): Promise<readonly RoutingAlgorithmRecord[]>;
+}

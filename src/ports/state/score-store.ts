@@ -1,0 +1,69 @@
+import type { PaymentDimensions } from '../../generated/schema-types.js';
+
+/** A window's outcome history: `successes` of the last `length` outcomes (length ≤ bucket size). */
+export interface WindowRead {
+  readonly successes: number;
+  readonly length: number;
+}
+
+export interface EliminationScore {
+  readonly score: number;
+  readonly transactionCount: number;
+  readonly updatedAt: number;
+}
+
+/** What a decision leaves behind so that later feedback on the same payment finds its windows. */
+export interface DecisionContext {
+  readonly merchantId: string;
+  readonly paymentId: string;
+  readonly decidedAt: number;
+  readonly decisionEventId: string;
+  readonly windowDimension: string | null;
+  readonly eliminationDimension: string;
+  readonly eliminationEnabled: boolean;
+  readonly routingApproach: string;
+  readonly orderType: string;
+  readonly payment: PaymentDimensions;
+}
+
+/**
+ * Success-rate windows, elimination scores and decision contexts: what decisions read and feedback
+ * writes. Every write is idempotent by its dedupe key, because events are delivered at least once.
+ */
+export interface ScoreStore {
+  /** The last `bucketSize` outcomes of each window key; undefined where a window has no history. */
+  readWindows(keys: readonly string[], bucketSize: number): Promise<readonly (WindowRead | undefined)[]>;
+
+  /**
+   * Pushes one outcome (1 success, 0 failure) onto a window, keeping the newest `bucketSize`.
+   * A window that does not exist yet is first seeded with `bucketSize` successes (optimistic start).
+   * Idempotent: when `dedupeKey` was already applied (within `dedupeTtlSeconds`), nothing changes.
+   */
+  recordOutcome(input: {
+    readonly windowKey: string;
+    readonly outcome: 0 | 1;
+    readonly bucketSize: number;
+    readonly dedupeKey: string;
+    readonly dedupeTtlSeconds: number;
+    readonly windowTtlSeconds: number;
+  }): Promise<{ readonly applied: boolean; readonly window: WindowRead }>;
+
+  readEliminations(keys: readonly string[]): Promise<readonly (EliminationScore | undefined)[]>;
+
+  /**
+   * Multiplies an elimination score by `factor` (clamped to [0, 1]); an absent or expired key starts
+   * at 1.0. `countsTransaction` increments the transaction count. Idempotent by `dedupeKey`.
+   */
+  applyElimination(input: {
+    readonly key: string;
+    readonly factor: number;
+    readonly countsTransaction: boolean;
+    readonly nowMs: number;
+    readonly ttlMs: number;
+    readonly dedupeKey: string;
+    readonly dedupeTtlSeconds: number;
+  }): Promise<{ readonly applied: boolean; readonly score: EliminationScore }>;
+
+  putDecisionContext(context: DecisionContext, ttlSeconds: number): Promise<void>;
+  getDecisionContext(merchantId: string, paymentId: string): Promise<DecisionContext | undefined>;
+}
