@@ -4,7 +4,7 @@
  * and no import cycles anywhere.
  */
 const infrastructure =
-  '^(fastify|@fastify/|kafkajs|ioredis|bullmq|@clickhouse/client|chdb|pino|ai|@ai-sdk/|@aws-sdk/|ollama-ai-provider-v2|@modelcontextprotocol/|@opentelemetry/)($|/)';
+  '^(fastify|@fastify/|@platformatic/kafka|ioredis|bullmq|@clickhouse/client|chdb|pino|ai|@ai-sdk/|@aws-sdk/|ollama-ai-provider-v2|@modelcontextprotocol/|@opentelemetry/)($|/)';
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },

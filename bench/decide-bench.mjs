@@ -82,7 +82,7 @@ try {
 }
 
 // 2–4. The service. Distributed: the API without in-process workers, and both workers as their
-// own processes on the same cores (as the README's distributed set-up runs them).
+// own processes on the same cores (as docs/operations.md's distributed set-up runs them).
 const distributedEnv = { EMBEDDED_WORKERS: 'false', JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123456789' };
 const service = await spawnService({ ADMIN_SECRET: adminSecret, ...(mode === 'distributed' ? distributedEnv : {}) });
 const workers = mode === 'distributed' ? ['sr-windows', 'analytics-sink'].map((name) => spawnWorker(name, distributedEnv)) : [];

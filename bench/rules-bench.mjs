@@ -10,7 +10,7 @@
 //      (default 32) for HTTP_DURATION seconds (default 10) or MAX_REQUESTS (default 500,000),
 //      whichever comes first. HTTP=0 skips this part.
 // Each part prints one JSON line: evaluations/s plus the mix of outcomes (matched rule vs default).
-// Needs the build output: `npm run build` (imports from dist/src/rules, spawns dist/cli/main.js).
+// Needs the build output: `npm run build` (imports from dist/src/routing-rules, spawns dist/cli/main.js).
 import autocannon from 'autocannon';
 import { json, spawnService } from './lib/spawn-service.mjs';
 import { compileRoutingAlgorithm } from '../dist/src/routing-rules/compile-routing-algorithm.js';

@@ -38,7 +38,7 @@ export function buildProgram(context: CliContext): Command {
     `
 Exit codes: 0 ok, 1 unexpected failure, 2 usage (bad command line or option), 3 configuration or
 credentials (missing API key, refused credentials, MCP config), 4 provider or network failure, 5 timeout.
-Environment: see README.md (PORT, DATA_DIR, REDIS_URL, KAFKA_BROKERS, CLICKHOUSE_URL, OPENAI_API_KEY, …).`,
+Environment: see docs/configuration.md (PORT, DATA_DIR, REDIS_URL, KAFKA_BROKERS, CLICKHOUSE_URL, OPENAI_API_KEY, …).`,
   );
   return program;
 }

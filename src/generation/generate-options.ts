@@ -38,7 +38,7 @@ export interface EvaluationOptions {
   readonly timeout?: number | string;
 }
 
-/** Options of `generate` (current form). See the README "Generation toolkit" section for bounds. */
+/** Options of `generate` (current form). See docs/toolkit.md for bounds. */
 export interface GenerateOptions {
   readonly input?: { readonly text: string };
   /** @deprecated Legacy call form; use `input: { text }`. Warned about once per process. */

@@ -87,7 +87,7 @@ async function ensureTopics(admin: Admin, names: readonly string[], partitions: 
 
 /**
  * The distributed EventBus on Kafka (@platformatic/kafka, chosen over kafkajs by measurement: see
- * the README's Kafka client section). Resolves once the topics exist, so an unreachable
+ * bench/README.md, Kafka client comparison). Resolves once the topics exist, so an unreachable
  * broker at start fails with SY_BUS_UNAVAILABLE naming the brokers; an outage afterwards is absorbed
  * by the disk spool (see kafka-publisher.ts) and consumers reconnect on their own.
  *
