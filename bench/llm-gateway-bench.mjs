@@ -49,7 +49,7 @@ const mock = createServer((req, res) => {
     const model = body.model ?? 'gpt-4o-mini';
     if (body.stream === true) {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end(chunk(model, { role: 'assistant', content: '' }) + chunk(model, { content: 'po' }) + chunk(model, { content: 'ng' }) + chunk(model, {}, 'stop') + usageChunk(model) + 'data: [DONE]\n\n');
+      res.end([chunk(model, { role: 'assistant', content: '' }), chunk(model, { content: 'po' }), chunk(model, { content: 'ng' }), chunk(model, {}, 'stop'), usageChunk(model), 'data: [DONE]\n\n'].join(''));
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json' });

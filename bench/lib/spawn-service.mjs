@@ -29,12 +29,9 @@ export async function spawnService(env = {}) {
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   for (let attempt = 0; ; attempt++) {
-    try {
-      const response = await fetch(`${url}/health/ready`);
-      if (response.ok) break;
-    } catch {
-      // not listening yet: the loop polls the real condition (the port answering)
-    }
+    // A refused connection means not listening yet: the loop polls the real condition (the port answering).
+    const response = await fetch(`${url}/health/ready`).catch(() => undefined);
+    if (response?.ok === true) break;
     if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
     if (attempt > 600) throw new Error('service did not become ready in 60 s');
     await new Promise((r) => setTimeout(r, 100));

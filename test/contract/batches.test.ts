@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startGenerationWorker } from '../../cli/create-batch-service.js';
-import { NeuroLink } from '../../src/toolkit/neurolink.js';
 import type { WorkerHandle } from '../../workers/worker-handle.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../fixtures/providers/fake-http-server.js';
 import { chatCompletion, chatError } from '../fixtures/providers/openai-wire.js';

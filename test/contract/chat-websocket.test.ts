@@ -37,7 +37,11 @@ class Client {
     socket.on('message', (data) => {
       const message = JSON.parse(data.toString()) as Received;
       this.messages.push(message);
-      this.waiters = this.waiters.filter((waiter) => (waiter.predicate(message) ? (waiter.resolve(message), false) : true));
+      this.waiters = this.waiters.filter((waiter) => {
+        if (!waiter.predicate(message)) return true;
+        waiter.resolve(message);
+        return false;
+      });
     });
     this.closed = new Promise((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
   }

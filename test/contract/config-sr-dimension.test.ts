@@ -24,7 +24,7 @@ describe('/config-sr-dimension', () => {
   const windowDimensionOfLastDecision = async () => {
     await t.worker.caughtUp();
     const created = t.events.filter((event) => event.type === 'decision.created').at(-1);
-    return (created?.payload as { windowDimension: string }).windowDimension;
+    return (created!.payload as { windowDimension: string }).windowDimension;
   };
 
   describe('GET', () => {

@@ -124,7 +124,7 @@ describe('OpenAI-compatible gateway', () => {
     expect(first.choices[0]?.finish_reason).toBe('tool_calls');
     const calls = first.choices[0]?.message.tool_calls ?? [];
     expect(calls).toEqual([{ id: 'call_w1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }]);
-    const offered = (provider.requests.at(-1)?.body as { tools: { function: { name: string } }[] }).tools.map((tool) => tool.function.name);
+    const offered = (provider.requests.at(-1)!.body as { tools: { function: { name: string } }[] }).tools.map((tool) => tool.function.name);
     expect(offered).toEqual(['get_weather']); // the client's tool only: none of ours
     const second = await client.chat.completions.create({
       model: 'openai/gpt-4o-mini',
@@ -140,7 +140,8 @@ describe('OpenAI-compatible gateway', () => {
     let finish: string | null | undefined;
     for await (const chunk of stream) {
       for (const delta of chunk.choices[0]?.delta.tool_calls ?? []) {
-        const entry = (streamedCalls[delta.index] ??= { arguments: '' });
+        streamedCalls[delta.index] ??= { arguments: '' };
+        const entry = streamedCalls[delta.index]!;
         if (delta.function?.name !== undefined) entry.name = delta.function.name;
         entry.arguments += delta.function?.arguments ?? '';
       }

@@ -17,8 +17,6 @@ vi.mock('node:crypto', async (importOriginal) => {
   return { ...actual, timingSafeEqual: vi.fn(actual.timingSafeEqual) };
 });
 
-const longSecret = 'a-long-random-admin-secret-0123456789abcdef';
-
 const securityHeaders = {
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',

@@ -35,7 +35,11 @@ export async function runSwitchyard(argv: readonly string[], options: CliOptions
   let stdout = '';
   let stderr = '';
   const io: CliIo = {
-    stdout: { write: (text) => void (stdout += text) },
+    stdout: {
+      write: (text) => {
+        stdout += text;
+      },
+    },
     stderr: {
       write: (text) => {
         stderr += text;

@@ -30,7 +30,13 @@ function recorder<T>() {
       if (deliveries.length >= count) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`${count} deliveries not reached within ${timeoutMs} ms (got ${deliveries.length})`)), timeoutMs);
-        waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
+        waiters.push({
+          count,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
       });
     },
   };
@@ -239,8 +245,24 @@ export function jobQueueSuite(name: string, open: () => Promise<JobQueueFixture>
       const seen = recorder<null>();
       const byConsumer = { a: 0, b: 0 };
       const gate = deferred();
-      await queue.process<null>('shared', async (job) => (byConsumer.a++, seen.record(job), gate.promise), { concurrency: 1 });
-      await peer.process<null>('shared', async (job) => (byConsumer.b++, seen.record(job), gate.promise), { concurrency: 1 });
+      await queue.process<null>(
+        'shared',
+        async (job) => {
+          byConsumer.a++;
+          seen.record(job);
+          return gate.promise;
+        },
+        { concurrency: 1 },
+      );
+      await peer.process<null>(
+        'shared',
+        async (job) => {
+          byConsumer.b++;
+          seen.record(job);
+          return gate.promise;
+        },
+        { concurrency: 1 },
+      );
       await queue.enqueue('shared', [0, 1, 2, 3, 4, 5].map((n) => ({ id: `s:${n}`, data: null })), once);
       // With one slot each and the first jobs held, both consumers must have taken one.
       await seen.reach(2);

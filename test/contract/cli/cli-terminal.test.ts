@@ -17,7 +17,7 @@ interface Gate {
   open(): void;
 }
 function gate(): Gate {
-  let open = () => undefined as void;
+  let open: () => void = () => undefined;
   const opened = new Promise<void>((resolve) => (open = resolve));
   return { opened, open };
 }

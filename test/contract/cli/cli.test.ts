@@ -81,7 +81,7 @@ describe('switchyard (commands, formats, exit codes)', () => {
       const before = provider.requests.length;
       const result = await runSwitchyard(['gen', 'describe', '--capability', 'vision', '--optimize-cost', '--provider', 'openai', '--disable-tools', '--format', 'json'], { env: providerEnv });
       expect(result.code, result.stderr).toBe(0);
-      const model = (provider.requests[before]?.body as { model: string }).model;
+      const model = (provider.requests[before]!.body as { model: string }).model;
       const best = await runSwitchyard(['models', 'best', '--capability', 'vision', '--optimize-for', 'cost', '--provider', 'openai', '--format', 'json']);
       expect(model).toBe((JSON.parse(best.stdout) as { modelId: string }).modelId);
     });
@@ -106,7 +106,8 @@ describe('switchyard (commands, formats, exit codes)', () => {
 
     it('writes no spinner escape codes when standard error is not a terminal, and none with --quiet on one', async () => {
       const piped = await runSwitchyard(['stream', 'hi', '--disable-tools'], { env: providerEnv });
-      expect(piped.stderr).not.toMatch(/\u001b|\r/);
+      expect(piped.stderr).not.toContain('\u001b');
+      expect(piped.stderr).not.toContain('\r');
       const quiet = await runSwitchyard(['gen', 'hi', '--disable-tools', '--quiet', '--format', 'json'], { env: providerEnv, tty: true });
       expect(quiet.stderr).toBe('');
     });

@@ -14,7 +14,7 @@ import { resolveTokenConfig } from '../../../cli/resolve-token-config.js';
 import { createBatchService, startGenerationWorker, type BatchWiring } from '../../../cli/create-batch-service.js';
 import { createRuntime, runtimeDefaults, type Runtime } from '../../../cli/create-runtime.js';
 import { loadConfig, type Config } from '../../../src/config/load-config.js';
-import { NeuroLink } from '../../../src/toolkit/neurolink.js';
+import type { NeuroLink } from '../../../src/toolkit/neurolink.js';
 import type { WorkerHandle } from '../../../workers/worker-handle.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion, chatError } from '../../fixtures/providers/openai-wire.js';

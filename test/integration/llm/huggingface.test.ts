@@ -26,7 +26,7 @@ describe('huggingface tool support', () => {
     try {
       const client = huggingfaceProvider.create({ HF_TOKEN: 'hf_x', HUGGINGFACE_BASE_URL: fake.url }, 'microsoft/DialoGPT-medium');
       await client.generate(baseRequest({ tools: [weatherTool([])] }));
-      expect((fake.requests[0]?.body as { tools?: unknown }).tools).toBeUndefined();
+      expect((fake.requests[0]!.body as { tools?: unknown }).tools).toBeUndefined();
     } finally {
       await fake.close();
     }

@@ -8,7 +8,6 @@ import { isProviderConfigured } from '../../../src/generation/provider-env.js';
 import { AIProviderError } from '../../../src/generation/errors/ai-provider-error.js';
 import { AuthenticationError, ConfigurationError, InvalidRequestError, RateLimitError, TimeoutError } from '../../../src/generation/errors/provider-errors.js';
 import type { LanguageModelClient } from '../../../src/generation/language-model-client.js';
-import { NeuroLink } from '../../../src/toolkit/neurolink.js';
 import { type FakeHttpServer, type RecordedRequest, startFakeHttpServer } from '../../fixtures/providers/fake-http-server.js';
 import { type OllamaErrorCase, ollamaChat, ollamaChatStream, ollamaError } from '../../fixtures/providers/ollama-wire.js';
 import { baseRequest, closedPortUrl, personSchema, weatherTool } from './openai-family-contract.js';

@@ -116,7 +116,7 @@ describe('sagemaker provider against a fake SageMaker Runtime', () => {
   });
 
   it('maps a ModelStreamError frame after the first tokens: the text so far, then a retryable error', async () => {
-    fake.setHandler(() => payloadPartStream(tgiStreamText(['Hel', 'lo']).split('\n\n')[0] + '\n\n', 64, { failWith: { type: 'ModelStreamError', message: 'the container crashed' } }));
+    fake.setHandler(() => payloadPartStream(`${tgiStreamText(['Hel', 'lo']).split('\n\n')[0]}\n\n`, 64, { failWith: { type: 'ModelStreamError', message: 'the container crashed' } }));
     const stream = client().stream(base);
     let text = '';
     const error = await (async () => {

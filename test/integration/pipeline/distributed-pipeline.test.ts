@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../cli/start-service.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { decideBody } from '../../helpers/test-app.js';
-import { kafkaBrokers, redisUrl } from '../adapters/local-services.js';
+import { redisUrl } from '../adapters/local-services.js';
 import { analyticsEndpointNames, expectAnalyticsShape, overviewKpi } from './analytics-shapes.js';
 import {
   call,
@@ -47,7 +47,13 @@ describe('distributed pipeline (Redis, Kafka, ClickHouse)', () => {
     if (found !== undefined) return Promise.resolve(found);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no matching event on ${namespace.kafkaTopicPrefix}routing within ${timeoutMs} ms`)), timeoutMs);
-      seenWaiters.push({ match, resolve: (event) => (clearTimeout(timer), resolve(event)) });
+      seenWaiters.push({
+        match,
+        resolve: (event) => {
+          clearTimeout(timer);
+          resolve(event);
+        },
+      });
     });
   }
 

@@ -8,7 +8,6 @@ import { loadConfig } from '../../../src/config/load-config.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion, chatCompletionStream, chatError } from '../../fixtures/providers/openai-wire.js';
 import { llmCallPublisher } from '../../../src/generation/publish-llm-calls.js';
-import { NeuroLink } from '../../../src/toolkit/neurolink.js';
 import { call, createMerchant, createPipelineNamespace, deletePipelineNamespace, pipelineEnv, readReport, type PipelineNamespace } from './pipeline-harness.js';
 import { createPinoSink } from './pino-sink.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { loadDefaultModelRegistry, NeuroLink, TimeoutError } from '../../../src/index.js';
+import { loadDefaultModelRegistry, type NeuroLink, TimeoutError } from '../../../src/index.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion, chatCompletionStream, chatError } from '../../fixtures/providers/openai-wire.js';
 
@@ -97,7 +97,7 @@ describe('NeuroLink against an OpenAI-wire fake', () => {
   it('offers the six built-in tools and runs calculateMath', async () => {
     const before = primary.requests.length;
     const result = await toolkit().generate({ input: { text: 'Please calculate (2 + 3) * 4' } });
-    const offered = ((primary.requests[before]?.body as ChatBody).tools ?? []).map((tool) => tool.function.name);
+    const offered = ((primary.requests[before]!.body as ChatBody).tools ?? []).map((tool) => tool.function.name);
     expect(offered).toEqual(expect.arrayContaining(['getCurrentTime', 'readFile', 'listDirectory', 'calculateMath', 'writeFile', 'searchFiles']));
     expect(result.toolsUsed).toEqual(['calculateMath']);
     expect(result.toolExecutions[0]).toMatchObject({ name: 'calculateMath', input: { expression: '(2 + 3) * 4' }, success: true });
@@ -107,7 +107,7 @@ describe('NeuroLink against an OpenAI-wire fake', () => {
   it('sends no tools with disableTools', async () => {
     const before = primary.requests.length;
     await toolkit().generate({ input: { text: 'What is 2+2?' }, disableTools: true });
-    expect((primary.requests[before]?.body as ChatBody).tools).toBeUndefined();
+    expect((primary.requests[before]!.body as ChatBody).tools).toBeUndefined();
   });
 
   it('streams chunks and reports usage at the end', async () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getTelemetryStatus, initializeTelemetry, NeuroLink, shutdownTelemetry } from '../../../src/index.js';
+import { getTelemetryStatus, initializeTelemetry, shutdownTelemetry } from '../../../src/index.js';
 import { startFakeHttpServer, type FakeHttpServer } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion } from '../../fixtures/providers/openai-wire.js';
 

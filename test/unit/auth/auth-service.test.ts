@@ -263,7 +263,13 @@ describe('AuthService API keys', () => {
   it('rejects a malformed key without looking it up', async () => {
     const inner = createFakeApiKeyStore();
     let lookups = 0;
-    const counting: ApiKeyStore = { ...inner, findByHash: async (hash) => (lookups++, inner.findByHash(hash)) };
+    const counting: ApiKeyStore = {
+      ...inner,
+      findByHash: async (hash) => {
+        lookups++;
+        return inner.findByHash(hash);
+      },
+    };
     const { auth } = setup({ apiKeys: counting });
     expect(await auth.authenticateApiKey('DE_not-hex')).toEqual({ kind: 'invalid_api_key' });
     expect(lookups).toBe(0);

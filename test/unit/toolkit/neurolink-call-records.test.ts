@@ -14,7 +14,7 @@ import type { LlmCallRecord } from '../../../src/generation/llm-call-record.js';
 import type { ProviderName } from '../../../src/generation/provider-name.js';
 import { llmCallPublisher, unattributedMerchant } from '../../../src/generation/publish-llm-calls.js';
 import { silentLogger } from '../../../src/logging/logger.js';
-import { NeuroLink } from '../../../src/index.js';
+import type { NeuroLink } from '../../../src/index.js';
 import { ScriptedLanguageModel } from '../../helpers/scripted-language-model.js';
 
 const workDir = mkdtempSync(join(tmpdir(), 'neurolink-records-'));

@@ -9,7 +9,7 @@ import { providerDefinitions } from '../../../src/adapters/llm/provider-registry
 import { loadToolkitEnv } from '../../../src/config/load-toolkit-env.js';
 import type { ProviderName } from '../../../src/generation/provider-name.js';
 import type { ToolDefinition } from '../../../src/generation/tool-definition.js';
-import { AIProviderFactory, ConfigurationError, InvalidRequestError, NeuroLink, UserConfirmationRequiredError } from '../../../src/index.js';
+import { AIProviderFactory, ConfigurationError, InvalidRequestError, type NeuroLink, UserConfirmationRequiredError } from '../../../src/index.js';
 import { ScriptedLanguageModel } from '../../helpers/scripted-language-model.js';
 
 const workDir = mkdtempSync(join(tmpdir(), 'neurolink-unit-'));

@@ -26,7 +26,7 @@ describe('route groups', () => {
   });
 
   it('names every problem the schema cannot see', () => {
-    const facts = (provider: string, model: string) => (model === 'cheap-text' ? { capabilities: ['general'], averagePrice: 0.0001 } : model === 'pricey-vision' ? { capabilities: ['vision'], averagePrice: 0.05 } : undefined);
+    const facts = (_provider: string, model: string) => (model === 'cheap-text' ? { capabilities: ['general'], averagePrice: 0.0001 } : model === 'pricey-vision' ? { capabilities: ['vision'], averagePrice: 0.05 } : undefined);
     expect(
       routeGroupProblems(
         {

@@ -49,9 +49,9 @@ describe('evaluateMathExpression', () => {
     ['10^1000', /not finite/],
     ['sqrt(-1)', /NaN/],
     ['', /empty/],
-    ['('.repeat(200) + '1' + ')'.repeat(200), /nested deeper/],
-    ['-'.repeat(200) + '1', /nested deeper/],
-    ['1+'.repeat(600) + '1', /longer than/],
+    [`${'('.repeat(200)}1${')'.repeat(200)}`, /nested deeper/],
+    [`${'-'.repeat(200)}1`, /nested deeper/],
+    [`${'1+'.repeat(600)}1`, /longer than/],
   ])('refuses %s', (expression, message) => {
     expect(() => evaluateMathExpression(expression)).toThrow(MathExpressionError);
     expect(() => evaluateMathExpression(expression)).toThrow(message);
