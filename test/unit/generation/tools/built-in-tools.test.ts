@@ -71,6 +71,7 @@ describe('getCurrentTime', () => {
 describe('calculateMath', () => {
   it('rounds to precision (default 2)', async () => {
     expect(await call(tools().calculateMath, { expression: '10 / 3' })).toEqual({ success: true, expression: '10 / 3', result: 3.33, type: 'number' });
+    // biome-ignore lint/suspicious/noApproximativeNumericConstant: the expected answer is π rounded to the 4 places asked for
     expect((await call(tools().calculateMath, { expression: 'Math.PI', precision: 4 })).result).toBe(3.1416);
   });
   it('reports hostile input as a failure, never throws', async () => {
