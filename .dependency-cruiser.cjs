@@ -36,6 +36,15 @@ module.exports = {
       from: { path: '^src/ports/' },
       to: { path: '^src/', pathNot: '^src/(ports|time|errors|generated)/' },
     },
+    {
+      // Local files are reached through the FileSystem port (src/ports/file-system.ts). src/config/
+      // may read settings files (.env); src/auth/common-passwords.ts reads a data file shipped with
+      // the code (see its header comment).
+      name: 'domain-not-to-node-fs',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(adapters|config)/|^src/auth/common-passwords[.]ts$' },
+      to: { path: '^(node:)?fs(/promises)?$' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -1,3 +1,4 @@
+import { nodeFileSystem } from '../src/adapters/fs/node-file-system.js';
 import { DefaultNeuroLink } from '../src/adapters/toolkit/default-neurolink.js';
 import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -41,14 +42,14 @@ export interface Toolkit {
  */
 export function createToolkit(wiring: ToolkitWiring): Toolkit {
   const cwd = wiring.cwd ?? process.cwd();
-  const models = loadDefaultModelRegistry(cwd);
+  const models = loadDefaultModelRegistry(nodeFileSystem, cwd);
   const toolkit = new DefaultNeuroLink({
     cwd,
     modelRegistry: models,
     ...(wiring.env !== undefined ? { env: wiring.env } : {}),
     ...(wiring.providerOverrides !== undefined ? { providerOverrides: wiring.providerOverrides } : {}),
     ...(wiring.onCall !== undefined ? { onCall: wiring.onCall } : {}),
-    ...(wiring.toolFilesRoot !== undefined ? { builtInTools: defaultBuiltInTools(wiring.toolFilesRoot) } : {}),
+    ...(wiring.toolFilesRoot !== undefined ? { builtInTools: defaultBuiltInTools(wiring.toolFilesRoot, nodeFileSystem) } : {}),
     warn: (notice) => wiring.logger.warn({ notice }, 'toolkit deprecation notice'),
   });
   return { toolkit, models };

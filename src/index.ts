@@ -18,9 +18,16 @@ export type { AIProvider } from './toolkit/ai-provider.js';
 export { getTelemetryStatus, initializeTelemetry, shutdownTelemetry, type TelemetryConfig, type TelemetryResult, type TelemetryStatus } from './adapters/telemetry/telemetry-api.js';
 export type { ProviderStatus, ProviderStatusOptions } from './toolkit/provider-status.js';
 export { createTool, validateTool, type SimpleTool } from './generation/tools/create-tool.js';
-export { builtInToolNames, createBuiltInTools, type BuiltInToolsOptions } from './generation/tools/built-in-tools.js';
+export { builtInToolNames } from './generation/tools/built-in-tools.js';
+// The file-reaching entry points bound to node:fs (the domain's take the FileSystem port).
+export {
+  createDefaultBuiltInTools as createBuiltInTools,
+  loadDefaultModelRegistryFromDisk as loadDefaultModelRegistry,
+  type DefaultBuiltInToolsOptions as BuiltInToolsOptions,
+} from './adapters/toolkit/default-local-files.js';
+export type { FileSystem } from './ports/file-system.js';
 export type { ModelRegistryView } from './toolkit/model-registry-view.js';
-export { DynamicModelRegistry, loadDefaultModelRegistry } from './generation/models/dynamic-model-registry.js';
+export { DynamicModelRegistry } from './generation/models/dynamic-model-registry.js';
 export type { DynamicModelOptions, ModelConfig, ModelPricing, ModelResolutionResult, ModelSearchOptions } from './generation/models/model-config.js';
 export { VERSION } from './toolkit/version.js';
 

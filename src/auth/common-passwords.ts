@@ -1,5 +1,13 @@
 import { readFileSync } from 'node:fs';
 
+/*
+ * node:fs here, not through the FileSystem port: this reads data shipped with the code (like the
+ * bundled schemas/models.json), never a user's or operator's file, so there is nothing to swap or
+ * confine. It stays a .txt read on first use because importing it as a module would load 380 KB
+ * into every process at import, most of which never sign anyone up. .dependency-cruiser.cjs
+ * exempts this one file from domain-not-to-node-fs for that reason.
+ */
+
 /**
  * Resolved from this module's own URL so it works from `src/` (vitest, tsx) and from `dist/src/`
  * alike; the build must copy `src/auth/data/` next to the compiled file (tsc does not copy .txt).

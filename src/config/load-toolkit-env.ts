@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'dotenv';
 
+// node:fs is allowed here: src/config/ is where settings are read, .env files included
+// (domain-not-to-node-fs in .dependency-cruiser.cjs exempts src/config/ for that reason).
+
 export type ToolkitEnv = Readonly<Record<string, string | undefined>>;
 
 export interface LoadToolkitEnvOptions {

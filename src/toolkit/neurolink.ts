@@ -90,10 +90,10 @@ export class NeuroLink {
     this.settings = readToolkitSettings(this.env);
     const notice = options.warn !== undefined ? new DeprecationNotice(options.warn, this.settings.suppressDeprecation) : processDeprecationNotice;
     if (options.warn === undefined && this.settings.suppressDeprecation) processDeprecationNotice.suppress(true);
-    const registry = options.modelRegistry ?? defaultModelRegistry(this.cwd);
+    const registry = options.modelRegistry ?? defaultModelRegistry(this.cwd, adapters.fileSystem);
     this.modelRegistry = registry;
     this.catalog = createProviderCatalog({ definitions: options.providerDefinitions ?? adapters.providerDefinitions, env: this.env, registry, overrides: options.providerOverrides });
-    this.builtIns = options.builtInTools ?? defaultBuiltInTools(this.cwd);
+    this.builtIns = options.builtInTools ?? defaultBuiltInTools(this.cwd, adapters.fileSystem);
     this.mcp = options.mcpManager;
     this.service = new GenerationService({
       catalog: this.catalog,

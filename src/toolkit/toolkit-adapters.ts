@@ -1,4 +1,5 @@
 import type { McpServers } from '../generation/mcp/mcp-servers.js';
+import type { FileSystem } from '../ports/file-system.js';
 import type { ProviderDefinition } from '../generation/provider-definition.js';
 import type { ProviderName } from '../generation/provider-name.js';
 import type { GenerationTelemetry } from '../generation/telemetry.js';
@@ -15,4 +16,6 @@ export interface ToolkitAdapters {
   createMcpServers(cwd: string): McpServers;
   /** The process telemetry at call time (`initializeTelemetry`'s), used when the options give none. */
   processTelemetry(): GenerationTelemetry;
+  /** Local files: the default built-in file tools' sandbox and `<cwd>/config/models.json` (unless the options replace them). */
+  readonly fileSystem: FileSystem;
 }

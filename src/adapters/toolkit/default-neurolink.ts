@@ -1,15 +1,17 @@
 import type { NeuroLinkOptions } from '../../toolkit/neurolink.js';
 import { NeuroLink } from '../../toolkit/neurolink.js';
 import type { ToolkitAdapters } from '../../toolkit/toolkit-adapters.js';
+import { nodeFileSystem } from '../fs/node-file-system.js';
 import { providerDefinitions } from '../llm/provider-registry.js';
 import { McpManager } from '../mcp/mcp-manager.js';
 import { currentTelemetry } from '../telemetry/telemetry-api.js';
 
-/** The shipped adapters: the AI SDK providers (and SageMaker), the MCP SDK, the process's OpenTelemetry setup. */
+/** The shipped adapters: the AI SDK providers (and SageMaker), the MCP SDK, the process's OpenTelemetry setup, node:fs. */
 export const defaultToolkitAdapters: ToolkitAdapters = {
   providerDefinitions,
   createMcpServers: (cwd) => new McpManager({ cwd }),
   processTelemetry: currentTelemetry,
+  fileSystem: nodeFileSystem,
 };
 
 /**

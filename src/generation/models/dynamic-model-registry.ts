@@ -1,5 +1,5 @@
-import { existsSync, readFileSync, watch as watchDirectory } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import type { FileSystem } from '../../ports/file-system.js';
 import shippedRegistry from '../../../schemas/models.json' with { type: 'json' };
 import { averagePrice, normalizeCapability, type DynamicModelOptions, type ModelConfig, type ModelResolutionResult, type ModelSearchOptions } from './model-config.js';
 import { canonicalProvider, ModelRegistryError, parseModelRegistry, type ParsedModelRegistry } from './parse-model-registry.js';
@@ -46,9 +46,9 @@ function withinPrice(model: ModelConfig, maxPrice: number | undefined): boolean 
  */
 export class DynamicModelRegistry {
   private data: ParsedModelRegistry;
-  private readonly source: { readonly path: string } | undefined;
+  private readonly source: { readonly path: string; readonly fileSystem: FileSystem } | undefined;
 
-  private constructor(data: ParsedModelRegistry, source?: { path: string }) {
+  private constructor(data: ParsedModelRegistry, source?: { path: string; fileSystem: FileSystem }) {
     this.data = data;
     this.source = source;
   }
@@ -57,8 +57,9 @@ export class DynamicModelRegistry {
     return new DynamicModelRegistry(parseModelRegistry(json));
   }
 
-  static fromFile(path: string): DynamicModelRegistry {
-    return new DynamicModelRegistry(readRegistryFile(path), { path });
+  /** Reads the registry at `path` through `fileSystem`, which `reload` and `watch` use again. */
+  static fromFile(path: string, fileSystem: FileSystem): DynamicModelRegistry {
+    return new DynamicModelRegistry(readRegistryFile(path, fileSystem), { path, fileSystem });
   }
 
   /** The registry shipped with Switchyard (schemas/models.json). */
@@ -73,7 +74,7 @@ export class DynamicModelRegistry {
   /** Re-reads the file this registry came from. A broken file throws and the previous contents stay in use. */
   reload(): void {
     if (this.source === undefined) throw new ModelRegistryError('this registry was not loaded from a file; nothing to reload');
-    this.data = readRegistryFile(this.source.path);
+    this.data = readRegistryFile(this.source.path, this.source.fileSystem);
   }
 
   /**
@@ -86,16 +87,19 @@ export class DynamicModelRegistry {
     const source = this.source;
     if (source === undefined) throw new ModelRegistryError('this registry was not loaded from a file; nothing to watch');
     const name = basename(source.path);
-    const watcher = watchDirectory(dirname(source.path), (_event, changed) => {
-      if (changed !== null && changed.toString() !== name) return;
-      try {
-        this.reload();
-        onReload(undefined);
-      } catch (error) {
-        onReload(error instanceof Error ? error : new Error(String(error)));
-      }
-    });
-    watcher.on('error', (error) => onReload(error));
+    const watcher = source.fileSystem.watchDirectory(
+      dirname(source.path),
+      (changed) => {
+        if (changed !== undefined && changed !== name) return;
+        try {
+          this.reload();
+          onReload(undefined);
+        } catch (error) {
+          onReload(error instanceof Error ? error : new Error(String(error)));
+        }
+      },
+      (error) => onReload(error),
+    );
     return () => watcher.close();
   }
 
@@ -201,10 +205,10 @@ function toResult(model: ModelConfig, reasoning: string): ModelResolutionResult 
   return { modelId: model.id, provider: model.provider, reasoning, pricing: model.pricing, capabilities: model.capabilities };
 }
 
-function readRegistryFile(path: string): ParsedModelRegistry {
+function readRegistryFile(path: string, fileSystem: FileSystem): ParsedModelRegistry {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = fileSystem.readTextSync(path);
   } catch (error) {
     throw new ModelRegistryError(`cannot read model registry ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
@@ -223,7 +227,7 @@ function readRegistryFile(path: string): ParsedModelRegistry {
 }
 
 /** `<cwd>/config/models.json` when it exists (NeuroLink's location), else the shipped registry. */
-export function loadDefaultModelRegistry(cwd: string = process.cwd()): DynamicModelRegistry {
+export function loadDefaultModelRegistry(fileSystem: FileSystem, cwd: string = process.cwd()): DynamicModelRegistry {
   const local = join(cwd, 'config', 'models.json');
-  return existsSync(local) ? DynamicModelRegistry.fromFile(local) : DynamicModelRegistry.shipped();
+  return fileSystem.existsSync(local) ? DynamicModelRegistry.fromFile(local, fileSystem) : DynamicModelRegistry.shipped();
 }

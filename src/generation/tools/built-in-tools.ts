@@ -1,3 +1,4 @@
+import type { FileSystem } from '../../ports/file-system.js';
 import type { ToolDefinition } from '../tool-definition.js';
 import { wrapWithConfirmation } from './confirmation.js';
 import { argsObject, failure, listDirectoryTool, readFileTool, searchFilesTool, writeFileTool, type FileToolLimits } from './file-tools.js';
@@ -7,6 +8,8 @@ import { PathSandbox } from './sandbox-path.js';
 export interface BuiltInToolsOptions {
   /** Directory the file tools are confined to (the caller passes the working directory). */
   readonly root: string;
+  /** How the file tools reach the files (the composition root passes the node:fs adapter). */
+  readonly fileSystem: FileSystem;
   /** Largest file readFile returns; default 1 MiB. */
   readonly maxReadBytes?: number;
   /** Largest content writeFile accepts; default 1 MiB. */
@@ -103,7 +106,7 @@ function calculateMathTool(): ToolDefinition {
  * unless `writeRequiresConfirmation: false`.
  */
 export function createBuiltInTools(options: BuiltInToolsOptions): ToolDefinition[] {
-  const sandbox = new PathSandbox(options.root);
+  const sandbox = new PathSandbox(options.root, options.fileSystem);
   const limits: FileToolLimits = {
     maxReadBytes: positiveInt(options.maxReadBytes, builtInToolDefaults.maxReadBytes, 'maxReadBytes'),
     maxWriteBytes: positiveInt(options.maxWriteBytes, builtInToolDefaults.maxWriteBytes, 'maxWriteBytes'),

@@ -1,5 +1,3 @@
-import { constants } from 'node:fs';
-import { lstat, open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ToolDefinition } from '../tool-definition.js';
 import { PathSandbox, SandboxPathError } from './sandbox-path.js';
@@ -63,19 +61,12 @@ export function readFileTool(sandbox: PathSandbox, limits: FileToolLimits): Tool
     async execute(input) {
       try {
         const real = await sandbox.resolveExisting(argsObject(input).path);
-        // The real path has no symlinks left; O_NOFOLLOW keeps it so if one is swapped in meanwhile.
-        // O_NONBLOCK: opening a FIFO must not hang the call (it is then refused as not a regular file).
-        const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-        try {
-          const info = await handle.stat();
-          if (!info.isFile()) return { success: false, error: 'path is not a regular file' };
-          if (info.size > limits.maxReadBytes) return { success: false, error: `file is ${info.size} bytes; the limit is ${limits.maxReadBytes}` };
-          const buffer = Buffer.alloc(info.size);
-          const { bytesRead } = await handle.read(buffer, 0, info.size, 0);
-          return { success: true, content: buffer.subarray(0, bytesRead).toString('utf8'), size: bytesRead, path: real, lastModified: info.mtime.toISOString() };
-        } finally {
-          await handle.close();
-        }
+        // The real path has no symlinks left; readRegularFile refuses one swapped in meanwhile (ELOOP).
+        const read = await sandbox.fileSystem.readRegularFile(real, limits.maxReadBytes);
+        if (read.outcome === 'not-regular') return { success: false, error: 'path is not a regular file' };
+        if (read.outcome === 'too-large') return { success: false, error: `file is ${read.size} bytes; the limit is ${limits.maxReadBytes}` };
+        const content = Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength).toString('utf8');
+        return { success: true, content, size: read.bytes.byteLength, path: real, lastModified: read.modifiedAt.toISOString() };
       } catch (error) {
         return failure(error);
       }
@@ -97,16 +88,20 @@ export function listDirectoryTool(sandbox: PathSandbox, limits: FileToolLimits):
         const args = argsObject(input);
         const includeHidden = optionalBoolean(args, 'includeHidden', false);
         const real = await sandbox.resolveExisting(args.path);
-        if (!(await stat(real)).isDirectory()) return { success: false, error: 'path is not a directory' };
-        const names = (await readdir(real)).filter((name) => includeHidden || !name.startsWith('.')).sort();
+        if ((await sandbox.fileSystem.stat(real)).kind !== 'directory') return { success: false, error: 'path is not a directory' };
+        const names = (await sandbox.fileSystem.list(real))
+          .map((entry) => entry.name)
+          .filter((name) => includeHidden || !name.startsWith('.'))
+          .sort();
         const shown = names.slice(0, limits.maxListEntries);
         const items = [];
         for (const name of shown) {
           // lstat: a symlink is reported as such and never followed out of the root.
-          const info = await lstat(join(real, name)).catch(() => undefined);
+          // An entry gone since the listing is skipped, not an error.
+          const info = await sandbox.fileSystem.lstat(join(real, name)).catch(() => undefined);
           if (info === undefined) continue;
-          const type = info.isDirectory() ? 'directory' : info.isSymbolicLink() ? 'symlink' : 'file';
-          items.push({ name, type, ...(type === 'file' ? { size: info.size } : {}), lastModified: info.mtime.toISOString() });
+          const type = info.kind === 'directory' ? 'directory' : info.kind === 'symlink' ? 'symlink' : 'file';
+          items.push({ name, type, ...(type === 'file' ? { size: info.size } : {}), lastModified: info.modifiedAt.toISOString() });
         }
         return { success: true, path: real, items, count: items.length, truncated: names.length > shown.length, total: names.length };
       } catch (error) {
@@ -139,15 +134,8 @@ export function writeFileTool(sandbox: PathSandbox, limits: FileToolLimits, requ
         const bytes = Buffer.from(args.content, 'utf8');
         if (bytes.length > limits.maxWriteBytes) return { success: false, error: `content is ${bytes.length} bytes; the limit is ${limits.maxWriteBytes}` };
         const target = await sandbox.resolveForWrite(args.path);
-        const how = mode === 'create' ? constants.O_CREAT | constants.O_EXCL : mode === 'overwrite' ? constants.O_CREAT | constants.O_TRUNC : constants.O_CREAT | constants.O_APPEND;
-        // O_NOFOLLOW: a symlink planted at the target after the check makes open fail (ELOOP), never write outside.
-        const handle = await open(target, constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | how, 0o644);
-        try {
-          if (!(await handle.stat()).isFile()) return { success: false, error: 'path is not a regular file' };
-          await handle.writeFile(bytes);
-        } finally {
-          await handle.close();
-        }
+        // writeRegularFile never writes through a symlink planted at the target after the check (ELOOP).
+        if ((await sandbox.fileSystem.writeRegularFile(target, bytes, mode)) === 'not-regular') return { success: false, error: 'path is not a regular file' };
         return { success: true, path: target, mode, size: bytes.length, written: true };
       } catch (error) {
         return failure(error);
@@ -178,7 +166,7 @@ export function searchFilesTool(sandbox: PathSandbox, limits: FileToolLimits): T
         if (args.path !== undefined && args.directory !== undefined && args.path !== args.directory) return { success: false, error: 'give either path or directory, not two different values' };
         const recursive = optionalBoolean(args, 'recursive', true);
         const start = await sandbox.resolveExisting(args.path ?? args.directory ?? '.');
-        if (!(await stat(start)).isDirectory()) return { success: false, error: 'path is not a directory' };
+        if ((await sandbox.fileSystem.stat(start)).kind !== 'directory') return { success: false, error: 'path is not a directory' };
         const matcher = wildcardToRegExp(pattern);
         const matches: { name: string; path: string; size: number; lastModified: string }[] = [];
         let visited = 0;
@@ -187,7 +175,8 @@ export function searchFilesTool(sandbox: PathSandbox, limits: FileToolLimits): T
         const queue: { dir: string; depth: number }[] = [{ dir: start, depth: 0 }];
         while (queue.length > 0 && !truncated) {
           const { dir, depth } = queue.shift() as { dir: string; depth: number };
-          const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+          // A directory that vanished or cannot be read mid-search is skipped, like an empty one.
+          const entries = [...(await sandbox.fileSystem.list(dir).catch(() => []))];
           entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
           for (const entry of entries) {
             if (++visited > limits.maxSearchVisited) {
@@ -195,15 +184,15 @@ export function searchFilesTool(sandbox: PathSandbox, limits: FileToolLimits): T
               break;
             }
             const full = join(dir, entry.name);
-            if (entry.isDirectory()) {
+            if (entry.kind === 'directory') {
               if (recursive && depth + 1 <= limits.maxSearchDepth) queue.push({ dir: full, depth: depth + 1 });
-            } else if (entry.isFile() && matcher.test(entry.name)) {
+            } else if (entry.kind === 'file' && matcher.test(entry.name)) {
               if (matches.length >= limits.maxSearchResults) {
                 truncated = true;
                 break;
               }
-              const info = await lstat(full).catch(() => undefined);
-              if (info !== undefined) matches.push({ name: entry.name, path: full, size: info.size, lastModified: info.mtime.toISOString() });
+              const info = await sandbox.fileSystem.lstat(full).catch(() => undefined);
+              if (info !== undefined) matches.push({ name: entry.name, path: full, size: info.size, lastModified: info.modifiedAt.toISOString() });
             }
           }
         }

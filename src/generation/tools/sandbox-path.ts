@@ -1,5 +1,5 @@
-import { lstat, realpath } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
+import type { FileSystem } from '../../ports/file-system.js';
 
 /** Longest path string a file tool accepts (Linux PATH_MAX is 4096 bytes). */
 export const maxPathLength = 4096;
@@ -32,18 +32,22 @@ function checkShape(input: unknown): string {
 /**
  * Confines file tools to one directory. Every check runs against the root's real path, so a
  * symlinked root works, while a symlink inside it (file or parent directory) that leads out is
- * refused because the target's real path is compared, not its spelling.
+ * refused because the target's real path is compared, not its spelling. The file tools reach the
+ * files through the same `fileSystem`, so the paths checked here are the paths they open.
  */
 export class PathSandbox {
   readonly root: string;
-  constructor(root: string) {
+  constructor(
+    root: string,
+    readonly fileSystem: FileSystem,
+  ) {
     if (typeof root !== 'string' || root.length === 0) throw new SandboxPathError('root must be a non-empty path');
     this.root = resolve(root);
   }
 
   /** The root's real path (resolved on each call: the root may be replaced between calls). */
   async realRoot(): Promise<string> {
-    return realpath(this.root);
+    return this.fileSystem.realpath(this.root);
   }
 
   /** Lexical resolution: absolute inputs stay absolute, relative ones are taken from the root. */
@@ -62,7 +66,7 @@ export class PathSandbox {
     const { candidate, rootReal } = await this.lexical(input);
     let real: string;
     try {
-      real = await realpath(candidate);
+      real = await this.fileSystem.realpath(candidate);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SandboxPathError(`path "${String(input)}" does not exist`);
       throw new SandboxPathError(`path "${String(input)}" cannot be resolved: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
@@ -82,15 +86,16 @@ export class PathSandbox {
     if (candidate === this.root || candidate === rootReal || name === '' || name === '.' || name === '..') throw new SandboxPathError('path must name a file');
     let parentReal: string;
     try {
-      parentReal = await realpath(dirname(candidate));
+      parentReal = await this.fileSystem.realpath(dirname(candidate));
     } catch {
       throw new SandboxPathError(`the directory of "${String(input)}" does not exist`);
     }
     if (!isInside(rootReal, parentReal)) throw new SandboxPathError(`path "${String(input)}" resolves outside the allowed directory`);
     const target = join(parentReal, name);
-    const existing = await lstat(target).catch(() => undefined);
-    if (existing?.isSymbolicLink()) throw new SandboxPathError(`path "${String(input)}" is a symbolic link; refusing to write through it`);
-    if (existing?.isDirectory()) throw new SandboxPathError(`path "${String(input)}" is a directory`);
+    // A failed lstat means nothing is there yet (or it cannot be seen): the writer's open decides.
+    const existing = await this.fileSystem.lstat(target).catch(() => undefined);
+    if (existing?.kind === 'symlink') throw new SandboxPathError(`path "${String(input)}" is a symbolic link; refusing to write through it`);
+    if (existing?.kind === 'directory') throw new SandboxPathError(`path "${String(input)}" is a directory`);
     return target;
   }
 }

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { nodeFileSystem } from '../../../../src/adapters/fs/node-file-system.js';
 import { DynamicModelRegistry, loadDefaultModelRegistry } from '../../../../src/generation/models/dynamic-model-registry.js';
 import { normalizeCapability } from '../../../../src/generation/models/model-config.js';
 import { ModelRegistryError } from '../../../../src/generation/models/parse-model-registry.js';
@@ -216,7 +217,7 @@ describe('files', () => {
   it('reload picks up a changed file and keeps the old data when the new file is broken', async () => {
     const path = join(dir, 'models.json');
     await writeFile(path, JSON.stringify(flat));
-    const registry = DynamicModelRegistry.fromFile(path);
+    const registry = DynamicModelRegistry.fromFile(path, nodeFileSystem);
     expect(registry.resolveModel('fastest')?.modelId).toBe('gpt-4o-mini');
     await writeFile(path, JSON.stringify({ ...flat, aliases: { fastest: 'claude-3-5-sonnet' } }));
     registry.reload();
@@ -227,13 +228,13 @@ describe('files', () => {
     await writeFile(path, JSON.stringify({ ...flat, aliases: { fastest: 'gone' } }));
     expect(() => registry.reload()).toThrow(`${path}: alias "fastest" points at unknown model "gone"`);
     expect(() => DynamicModelRegistry.fromJson(flat).reload()).toThrow(/not loaded from a file/);
-    expect(() => DynamicModelRegistry.fromFile(join(dir, 'missing.json'))).toThrow(/ENOENT/);
+    expect(() => DynamicModelRegistry.fromFile(join(dir, 'missing.json'), nodeFileSystem)).toThrow(/ENOENT/);
   });
 
   it('watch reloads when the file is rewritten', async () => {
     const path = join(dir, 'models.json');
     await writeFile(path, JSON.stringify(flat));
-    const registry = DynamicModelRegistry.fromFile(path);
+    const registry = DynamicModelRegistry.fromFile(path, nodeFileSystem);
     let stop: () => void = () => undefined;
     const reloaded = new Promise<void>((resolve) => {
       stop = registry.watch((error) => {
@@ -247,10 +248,10 @@ describe('files', () => {
   });
 
   it('loadDefaultModelRegistry prefers <cwd>/config/models.json, else the shipped registry', async () => {
-    expect(loadDefaultModelRegistry(dir).getModelConfig('gpt-4o')?.provider).toBe('openai');
+    expect(loadDefaultModelRegistry(nodeFileSystem, dir).getModelConfig('gpt-4o')?.provider).toBe('openai');
     await mkdir(join(dir, 'config'));
     await writeFile(join(dir, 'config', 'models.json'), JSON.stringify(flat));
-    expect(loadDefaultModelRegistry(dir).getAllModels()).toHaveLength(2);
+    expect(loadDefaultModelRegistry(nodeFileSystem, dir).getAllModels()).toHaveLength(2);
   });
 });
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UserConfirmationRequiredError } from '../../../../src/generation/errors/user-confirmation-required-error.js';
 import type { ToolDefinition } from '../../../../src/generation/tool-definition.js';
+import { nodeFileSystem } from '../../../../src/adapters/fs/node-file-system.js';
 import { createBuiltInTools, type BuiltInToolsOptions } from '../../../../src/generation/tools/built-in-tools.js';
 import { executeTool } from '../../../../src/generation/tools/confirmation.js';
 
@@ -29,8 +30,9 @@ afterEach(async () => {
 const granted = { toolCallId: 't1', confirmedTools: new Set(['writeFile']) };
 const plain = { toolCallId: 't1' };
 
-function tools(options: Partial<BuiltInToolsOptions> = {}): Record<string, ToolDefinition> {
-  return Object.fromEntries(createBuiltInTools({ root, ...options }).map((tool) => [tool.name, tool]));
+// Through the node:fs adapter: the confinement these tests prove is the sandbox's and the adapter's together.
+function tools(options: Partial<Omit<BuiltInToolsOptions, 'fileSystem'>> = {}): Record<string, ToolDefinition> {
+  return Object.fromEntries(createBuiltInTools({ root, fileSystem: nodeFileSystem, ...options }).map((tool) => [tool.name, tool]));
 }
 
 type Result = { success: boolean; error?: string } & Record<string, unknown>;
@@ -40,18 +42,18 @@ async function call(tool: ToolDefinition | undefined, input: unknown, context = 
 
 describe('createBuiltInTools', () => {
   it('returns the six tools with JSON schemas and source built-in; writeFile needs confirmation', () => {
-    const list = createBuiltInTools({ root });
+    const list = createBuiltInTools({ root, fileSystem: nodeFileSystem });
     expect(list.map((tool) => tool.name)).toEqual(['getCurrentTime', 'readFile', 'listDirectory', 'calculateMath', 'writeFile', 'searchFiles']);
     for (const tool of list) {
       expect(tool.source).toBe('built-in');
       expect(tool.inputSchema.type).toBe('object');
     }
     expect(list.find((tool) => tool.name === 'writeFile')?.requiresConfirmation).toBe(true);
-    expect(createBuiltInTools({ root, writeRequiresConfirmation: false }).find((tool) => tool.name === 'writeFile')?.requiresConfirmation).toBe(false);
+    expect(createBuiltInTools({ root, fileSystem: nodeFileSystem, writeRequiresConfirmation: false }).find((tool) => tool.name === 'writeFile')?.requiresConfirmation).toBe(false);
   });
 
   it('rejects invalid limits', () => {
-    expect(() => createBuiltInTools({ root, maxReadBytes: 0 })).toThrow(/maxReadBytes/);
+    expect(() => createBuiltInTools({ root, fileSystem: nodeFileSystem, maxReadBytes: 0 })).toThrow(/maxReadBytes/);
   });
 });
 
@@ -71,7 +73,6 @@ describe('getCurrentTime', () => {
 describe('calculateMath', () => {
   it('rounds to precision (default 2)', async () => {
     expect(await call(tools().calculateMath, { expression: '10 / 3' })).toEqual({ success: true, expression: '10 / 3', result: 3.33, type: 'number' });
-    // biome-ignore lint/suspicious/noApproximativeNumericConstant: the expected answer is π rounded to the 4 places asked for
     expect((await call(tools().calculateMath, { expression: 'Math.PI', precision: 4 })).result).toBe(3.1416);
   });
   it('reports hostile input as a failure, never throws', async () => {
