@@ -1,13 +1,19 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../../src/errors/codes.js';
 import { SwitchyardError } from '../../src/errors/switchyard-error.js';
+import { ClientGone } from '../wire/client-gone.js';
 import { deciderError, deciderParseError } from '../wire/decider-error-envelope.js';
 import { describeValidationError } from '../wire/describe-validation-error.js';
-import { generationHttpError } from '../wire/generation-error.js';
+import { generationHttpError, type GenerationHttpError } from '../wire/generation-error.js';
 import { genericError } from '../wire/generic-error-envelope.js';
+import { openAiCodedError, openAiError, openAiGenerationError, openAiServerError, openAiValidationError } from '../wire/openai-error.js';
 
-/** Which 1.4.x error shape a route answers with (set as route `config.envelope`). */
-export type EnvelopeKind = 'decider' | 'generic';
+/**
+ * Which error shape a route answers with (set as route `config.envelope`): a 1.4.x envelope
+ * (`decider`, `generic`), or OpenAI's `{error:{…}}` on the LLM gateway's `/v1/*` routes. The
+ * status of a code is the same whichever shape carries it.
+ */
+export type EnvelopeKind = 'decider' | 'generic' | 'openai';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -35,9 +41,21 @@ const wireOf: Readonly<Record<ErrorCode, Wire>> = {
   SY_SR_DIMENSION_INVALID: { kind: 'generic', status: 400, code: 'TE_04' },
   SY_RULE_CONFIG_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
   SY_ROUTING_RULE_REJECTED: { kind: 'generic', status: 400, code: 'TE_04' },
-  SY_ROUTING_GATEWAY_NOT_FOUND: { kind: 'decider', status: 400, infoCode: 'GATEWAY_NOT_FOUND', errorCode: 'invalid_request_error', statusText: 'Invalid Request' },
+  SY_ROUTING_GATEWAY_NOT_FOUND: {
+    kind: 'decider',
+    status: 400,
+    infoCode: 'GATEWAY_NOT_FOUND',
+    errorCode: 'invalid_request_error',
+    statusText: 'Invalid Request',
+  },
   SY_ROUTING_DEBIT_DISABLED: { kind: 'decider', status: 400, infoCode: 'TE_05', errorCode: 'debit_routing_not_enabled', statusText: 'Forbidden' },
-  SY_ROUTING_COBADGE_NOT_FOUND: { kind: 'decider', status: 400, infoCode: 'CO_BADGED_NETWORK_NOT_FOUND', errorCode: 'invalid_request_error', statusText: 'Invalid Request' },
+  SY_ROUTING_COBADGE_NOT_FOUND: {
+    kind: 'decider',
+    status: 400,
+    infoCode: 'CO_BADGED_NETWORK_NOT_FOUND',
+    errorCode: 'invalid_request_error',
+    statusText: 'Invalid Request',
+  },
   SY_ROUTING_INVALID_INPUT: { kind: 'decider', status: 400, infoCode: 'INVALID_INPUT', errorCode: '400', statusText: '400' },
   SY_AUTH_MISSING_CREDENTIALS: { kind: 'text', status: 401 },
   SY_AUTH_INVALID_TOKEN: { kind: 'text', status: 401 },
@@ -54,6 +72,7 @@ const wireOf: Readonly<Record<ErrorCode, Wire>> = {
   SY_BATCH_INVALID: { kind: 'generic', status: 400, code: 'TE_03' },
   SY_BATCH_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
   SY_MODEL_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
+  SY_GATEWAY_REQUEST_UNSUPPORTED: { kind: 'generic', status: 400, code: 'TE_03' },
   SY_KEY_LIMIT_EXCEEDED: { kind: 'generic', status: 429, code: 'TE_04' },
   SY_INTERNAL: { kind: 'generic', status: 500, code: 'TE_00' },
 };
@@ -62,66 +81,89 @@ export function statusOf(code: ErrorCode): number {
   return wireOf[code].status;
 }
 
-function sendSwitchyardError(error: SwitchyardError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+function sendSwitchyardError(error: SwitchyardError, request: FastifyRequest, reply: FastifyReply, envelope: EnvelopeKind): FastifyReply {
   const wire = wireOf[error.code];
   const log = wire.status >= 500 ? request.log.error.bind(request.log) : request.log.info.bind(request.log);
   log({ err: error, code: error.code }, wire.status >= 500 ? 'request failed' : 'request rejected');
   reply.code(wire.status);
   const retryAfterS = error.details?.['retryAfterS'];
   if (typeof retryAfterS === 'number') void reply.header('retry-after', String(retryAfterS));
+  if (envelope === 'openai') return reply.send(openAiCodedError(error, wire.status));
   switch (wire.kind) {
     case 'text':
       return reply.type('text/plain; charset=utf-8').send(error.message);
     case 'decider':
-      return reply.send(deciderError({ status: wire.statusText, errorCode: wire.errorCode, message: error.message, infoCode: wire.infoCode, developerMessage: String(error.details?.['developerMessage'] ?? error.message) }));
+      return reply.send(
+        deciderError({
+          status: wire.statusText,
+          errorCode: wire.errorCode,
+          message: error.message,
+          infoCode: wire.infoCode,
+          developerMessage: String(error.details?.['developerMessage'] ?? error.message),
+        }),
+      );
     case 'generic':
       return reply.send(genericError(wire.code, wire.status >= 500 && error.code === 'SY_INTERNAL' ? 'Something went wrong' : error.message));
   }
 }
 
+/** A toolkit error: its status (api/wire/generation-error.ts) and the route's body shape. */
+function sendGenerationError(generation: GenerationHttpError, request: FastifyRequest, reply: FastifyReply, envelope: EnvelopeKind): FastifyReply {
+  const log = generation.status >= 500 ? request.log.warn.bind(request.log) : request.log.info.bind(request.log);
+  log({ code: generation.body.code, provider: generation.body.provider, status: generation.status }, 'generation request failed');
+  if (generation.body.retryAfter !== undefined) void reply.header('retry-after', String(Math.ceil(generation.body.retryAfter)));
+  return reply.code(generation.status).send(envelope === 'openai' ? openAiGenerationError(generation.body) : generation.body);
+}
+
+function sendValidationError(error: FastifyError, request: FastifyRequest, reply: FastifyReply, envelope: EnvelopeKind): FastifyReply {
+  const problem = describeValidationError(error.validation ?? [], error.validationContext);
+  request.log.info({ problem }, 'request failed validation');
+  if (envelope === 'openai') return reply.code(400).send(openAiValidationError(problem));
+  if (envelope === 'decider') return reply.code(400).send(deciderParseError(problem, request.routeOptions.config.deciderParseMessage));
+  // 1.4.x answers shape errors of JSON bodies with 422 and this text.
+  if (error.validationContext === 'body') {
+    return reply.code(422).type('text/plain; charset=utf-8').send(`Failed to deserialize the JSON body into the target type: ${problem}`);
+  }
+  return reply.code(400).send(genericError('TE_03', `Invalid request: ${problem}`));
+}
+
+/** fastify's own 4xx (content type, JSON syntax, body size): the client's mistake, in the route's shape. */
+function sendClientError(error: FastifyError, status: number, request: FastifyRequest, reply: FastifyReply, envelope: EnvelopeKind): FastifyReply {
+  request.log.info({ err: error }, 'request rejected');
+  if (envelope === 'openai') return reply.code(status).send(openAiError(error.message, 'invalid_request_error'));
+  if (envelope === 'decider') return reply.code(400).send(deciderParseError(error.message, request.routeOptions.config.deciderParseMessage));
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return reply.code(415).type('text/plain; charset=utf-8').send('Expected request with `Content-Type: application/json`');
+  }
+  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError) {
+    return reply.code(400).type('text/plain; charset=utf-8').send(`Failed to parse the request body as JSON: ${error.message}`);
+  }
+  return reply.code(status).send(genericError('TE_03', error.message));
+}
+
 /**
- * Maps every error to a status and a 1.4.x envelope. The only place that does so.
- * Client mistakes (schema, JSON syntax, content type, size) are 4xx and logged at info; only our
- * own failures are 5xx and logged at error.
+ * Maps every error to a status and the route's envelope (1.4.x, or OpenAI's on `/v1/*`). The only
+ * place that does so. Client mistakes (schema, JSON syntax, content type, size) are 4xx and logged
+ * at info; only our own failures are 5xx and logged at error.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (SwitchyardError.isInstance(error)) return sendSwitchyardError(error, request, reply);
-    const generation = generationHttpError(error);
-    if (generation !== undefined) {
-      const log = generation.status >= 500 ? request.log.warn.bind(request.log) : request.log.info.bind(request.log);
-      log({ code: generation.body.code, provider: generation.body.provider, status: generation.status }, 'generation request failed');
-      if (generation.body.retryAfter !== undefined) void reply.header('retry-after', String(Math.ceil(generation.body.retryAfter)));
-      return reply.code(generation.status).send(generation.body);
-    }
     const envelope = request.routeOptions.config.envelope ?? 'generic';
-
-    if (error.validation !== undefined) {
-      const problem = describeValidationError(error.validation, error.validationContext);
-      request.log.info({ problem }, 'request failed validation');
-      if (envelope === 'decider') return reply.code(400).send(deciderParseError(problem, request.routeOptions.config.deciderParseMessage));
-      // 1.4.x answers shape errors of JSON bodies with 422 and this text.
-      if (error.validationContext === 'body') {
-        return reply.code(422).type('text/plain; charset=utf-8').send(`Failed to deserialize the JSON body into the target type: ${problem}`);
-      }
-      return reply.code(400).send(genericError('TE_03', `Invalid request: ${problem}`));
+    if ((error as unknown) instanceof ClientGone) {
+      request.log.info('gateway call cancelled: the client went away');
+      // nginx's "client closed request"; nobody reads it.
+      return reply
+        .code(499)
+        .send(envelope === 'openai' ? openAiError('client closed request', 'invalid_request_error') : genericError('TE_03', 'client closed request'));
     }
-
+    if (SwitchyardError.isInstance(error)) return sendSwitchyardError(error, request, reply, envelope);
+    const generation = generationHttpError(error);
+    if (generation !== undefined) return sendGenerationError(generation, request, reply, envelope);
+    if (error.validation !== undefined) return sendValidationError(error, request, reply, envelope);
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      request.log.info({ err: error }, 'request rejected');
-      if (envelope === 'decider') return reply.code(400).send(deciderParseError(error.message, request.routeOptions.config.deciderParseMessage));
-      if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-        return reply.code(415).type('text/plain; charset=utf-8').send('Expected request with `Content-Type: application/json`');
-      }
-      if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError) {
-        return reply.code(400).type('text/plain; charset=utf-8').send(`Failed to parse the request body as JSON: ${error.message}`);
-      }
-      return reply.code(status).send(genericError('TE_03', error.message));
-    }
-
+    if (status >= 400 && status < 500) return sendClientError(error, status, request, reply, envelope);
     request.log.error({ err: error }, 'request failed');
-    return reply.code(500).send(genericError('TE_00', 'Something went wrong'));
+    return reply.code(500).send(envelope === 'openai' ? openAiServerError() : genericError('TE_00', 'Something went wrong'));
   });
 
   app.setNotFoundHandler((request, reply) => {

@@ -1,6 +1,4 @@
 import type { CachedCompletion } from '../../src/ports/state/response-cache.js';
-import { openAiFinishReason, openAiToolCalls } from '../../src/generation/gateway/openai-chat-request.js';
-import type { GenerateResult } from '../../src/generation/generate-result.js';
 
 /**
  * OpenAI's chat-completion wire forms (the `chat.completion` body and the `chat.completion.chunk`
@@ -12,21 +10,6 @@ type Usage = CachedCompletion['usage'];
 
 export function openAiUsage(usage: Usage) {
   return { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.totalTokens || usage.inputTokens + usage.outputTokens };
-}
-
-/**
- * A finished answer in the cache's form: `content` is the text the client saw (the structured
- * answer as JSON for a plain request; what a stream's pieces joined to for a streamed one).
- */
-export function completionOf(result: Pick<GenerateResult, 'provider' | 'model' | 'toolCalls' | 'finishReason' | 'usage'>, content: string): CachedCompletion {
-  return {
-    provider: result.provider,
-    model: result.model,
-    content,
-    toolCalls: openAiToolCalls(result.toolCalls),
-    finishReason: result.toolCalls.length > 0 ? 'tool_calls' : openAiFinishReason(result.finishReason),
-    usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, totalTokens: result.usage.totalTokens },
-  };
 }
 
 /** The `chat.completion` body of an answer. */
@@ -54,7 +37,13 @@ export function chatCompletionBody(id: string, created: number, answer: CachedCo
 /** The chunks of one streamed answer, each carrying the answer's id, creation time and model. */
 export function chunkMaker(id: string, created: number, model: string) {
   return {
-    chunk: (delta: Record<string, unknown>, finishReason: string | null) => ({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] }),
+    chunk: (delta: Record<string, unknown>, finishReason: string | null) => ({
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+    }),
     /** `stream_options.include_usage`: a last chunk without choices. */
     usageChunk: (usage: Usage) => ({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: openAiUsage(usage) }),
     /** Calls arrive whole at the end of the stream; OpenAI clients accumulate tool_call deltas by index. */

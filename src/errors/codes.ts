@@ -13,7 +13,8 @@ export const errorCodes = {
   SY_RULE_CONFIG_EXISTS: 'The rule configuration already exists for this merchant.',
   SY_SR_DIMENSION_INVALID: 'The success-rate dimension configuration names a field that is not a dimension.',
   SY_RULE_CONFIG_NOT_FOUND: 'The rule configuration does not exist for this merchant.',
-  SY_ROUTING_RULE_REJECTED: 'A routing-rule (euclid) request was refused: invalid algorithm or parameters, unknown or active algorithm, or no active algorithm.',
+  SY_ROUTING_RULE_REJECTED:
+    'A routing-rule (euclid) request was refused: invalid algorithm or parameters, unknown or active algorithm, or no active algorithm.',
   SY_ROUTING_GATEWAY_NOT_FOUND: 'No eligible gateway could be scored for the payment.',
   SY_ROUTING_DEBIT_DISABLED: 'Network (debit) routing is not enabled for the merchant.',
   SY_ROUTING_COBADGE_NOT_FOUND: 'The co-badged card networks could not be determined from the payment metadata.',
@@ -33,6 +34,8 @@ export const errorCodes = {
   SY_BATCH_INVALID: 'A batch submission was refused: too many or no prompts, or shared options the toolkit rejects.',
   SY_BATCH_NOT_FOUND: 'No batch with this id exists (or it has expired).',
   SY_MODEL_NOT_FOUND: 'No model or provider of the model registry has this name or alias.',
+  SY_GATEWAY_REQUEST_UNSUPPORTED:
+    'The LLM gateway cannot serve the request as sent: an unsupported parameter or input, an invalid route group, or a route group whose rules leave no candidate for it.',
   SY_KEY_LIMIT_EXCEEDED: "The API key's own limit (rpm, tpm, max_concurrent or budget) refuses the request; Retry-After says when to come back.",
   SY_INTERNAL: 'An unexpected failure; the log has the cause.',
 } as const;

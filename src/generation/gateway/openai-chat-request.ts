@@ -1,5 +1,6 @@
 import type { OpenAiToolCall } from '../../ports/state/response-cache.js';
 import type { ConversationTurn, GenerateOptions } from '../generate-options.js';
+import { SwitchyardError } from '../../errors/switchyard-error.js';
 
 /** The part of an OpenAI chat-completions request the gateway understands (the schema checks shapes). */
 export interface OpenAiChatRequest {
@@ -10,7 +11,10 @@ export interface OpenAiChatRequest {
   readonly max_completion_tokens?: number;
   readonly stream?: boolean;
   readonly stream_options?: { readonly include_usage?: boolean };
-  readonly response_format?: { readonly type: 'text' | 'json_object' | 'json_schema'; readonly json_schema?: { readonly name?: string; readonly schema?: Record<string, unknown> } };
+  readonly response_format?: {
+    readonly type: 'text' | 'json_object' | 'json_schema';
+    readonly json_schema?: { readonly name?: string; readonly schema?: Record<string, unknown> };
+  };
   readonly tools?: readonly unknown[];
   readonly user?: string;
 }
@@ -32,13 +36,16 @@ interface OpenAiFunctionTool {
   readonly function: { readonly name: string; readonly description?: string; readonly parameters?: Record<string, unknown> };
 }
 
-/** A request the gateway cannot serve, with the OpenAI `param` it concerns. */
-export class UnsupportedChatRequest extends Error {
+/**
+ * A request the gateway cannot serve, with the field (OpenAI's `param`) it concerns. A coded error,
+ * so every surface answers it from the one error table (400); the OpenAI wire names `param`.
+ */
+export class UnsupportedChatRequest extends SwitchyardError {
   constructor(
     message: string,
     readonly param: string,
   ) {
-    super(message);
+    super('SY_GATEWAY_REQUEST_UNSUPPORTED', { message, details: { param } });
     this.name = 'UnsupportedChatRequest';
   }
 }
@@ -66,8 +73,13 @@ function textOf(message: OpenAiMessage, index: number): { text: string; images: 
 export function toGenerateOptions(request: OpenAiChatRequest): GenerateOptions {
   const clientTools = (request.tools ?? []).map((tool, index) => {
     const declared = tool as Partial<OpenAiFunctionTool>;
-    if (declared.type !== 'function' || typeof declared.function?.name !== 'string') throw new UnsupportedChatRequest('only function tools are supported', `tools[${index}]`);
-    return { name: declared.function.name, ...(declared.function.description !== undefined ? { description: declared.function.description } : {}), ...(declared.function.parameters !== undefined ? { parameters: declared.function.parameters } : {}) };
+    if (declared.type !== 'function' || typeof declared.function?.name !== 'string')
+      throw new UnsupportedChatRequest('only function tools are supported', `tools[${index}]`);
+    return {
+      name: declared.function.name,
+      ...(declared.function.description !== undefined ? { description: declared.function.description } : {}),
+      ...(declared.function.parameters !== undefined ? { parameters: declared.function.parameters } : {}),
+    };
   });
   const system: string[] = [];
   const turns: ConversationTurn[] = [];
@@ -101,10 +113,16 @@ export function toGenerateOptions(request: OpenAiChatRequest): GenerateOptions {
     }
   });
   const last = turns.at(-1);
-  if (last === undefined || last.role === 'assistant' || last.role === 'system') throw new UnsupportedChatRequest('the conversation must end with a user or tool message', 'messages');
+  if (last === undefined || last.role === 'assistant' || last.role === 'system')
+    throw new UnsupportedChatRequest('the conversation must end with a user or tool message', 'messages');
   const history = last.role === 'user' ? turns.slice(0, -1) : turns;
   const maxTokens = request.max_completion_tokens ?? request.max_tokens;
-  const schema = request.response_format?.type === 'json_schema' ? request.response_format.json_schema?.schema : request.response_format?.type === 'json_object' ? { type: 'object' } : undefined;
+  const schema =
+    request.response_format?.type === 'json_schema'
+      ? request.response_format.json_schema?.schema
+      : request.response_format?.type === 'json_object'
+        ? { type: 'object' }
+        : undefined;
   return {
     ...(last.role === 'user' ? { input: { text: last.content } } : {}),
     ...(system.length > 0 ? { systemPrompt: system.join('\n\n') } : {}),
@@ -120,7 +138,9 @@ export function toGenerateOptions(request: OpenAiChatRequest): GenerateOptions {
 }
 
 /** OpenAI's `tool_calls` for the calls of the model (the client runs them). */
-export function openAiToolCalls(calls: readonly { readonly toolCallId: string; readonly toolName: string; readonly args: Readonly<Record<string, unknown>> }[]): OpenAiToolCall[] {
+export function openAiToolCalls(
+  calls: readonly { readonly toolCallId: string; readonly toolName: string; readonly args: Readonly<Record<string, unknown>> }[],
+): OpenAiToolCall[] {
   return calls.map((call) => ({ id: call.toolCallId, type: 'function', function: { name: call.toolName, arguments: JSON.stringify(call.args) } }));
 }
 

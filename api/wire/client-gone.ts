@@ -1,0 +1,24 @@
+import type { FastifyReply } from 'fastify';
+
+/** Why a gateway call was cancelled: its client went away first (not our failure, nobody to answer). */
+export class ClientGone extends Error {
+  constructor() {
+    super('client disconnected');
+    this.name = 'ClientGone';
+  }
+}
+
+/** An abort signal for the provider call that fires when the client goes away before the answer; `finish` once answered. */
+export function abortWhenClientLeaves(reply: FastifyReply): { readonly signal: AbortSignal; finish(): void } {
+  const controller = new AbortController();
+  let finished = false;
+  reply.raw.once('close', () => {
+    if (!finished) controller.abort(new ClientGone());
+  });
+  return {
+    signal: controller.signal,
+    finish: () => {
+      finished = true;
+    },
+  };
+}

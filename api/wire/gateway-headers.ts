@@ -1,0 +1,25 @@
+import type { FastifyRequest } from 'fastify';
+import type { RouteDecision } from '../../src/generation/gateway/gateway-router.js';
+import type { CacheStatus } from '../../src/generation/gateway/response-cache-policy.js';
+
+/** Response headers that make the routing decision visible (and the cache's part, for a key with a cache). */
+export function decisionHeaders(decision: RouteDecision, cache?: CacheStatus): Record<string, string> {
+  return {
+    'x-switchyard-provider': decision.provider,
+    'x-switchyard-model': decision.model,
+    'x-switchyard-routing-approach': decision.approach,
+    'x-switchyard-hops': String(decision.hops),
+    ...(decision.routeGroup !== undefined ? { 'x-switchyard-route-group': decision.routeGroup } : {}),
+    ...(cache !== undefined ? { 'x-cache': cache } : {}),
+  };
+}
+
+/** Headers of an answer from the response cache: who answered first, and HIT. */
+export function cacheHitHeaders(answer: { readonly provider: string; readonly model: string }): Record<string, string> {
+  return { 'x-switchyard-provider': answer.provider, 'x-switchyard-model': answer.model, 'x-cache': 'HIT' };
+}
+
+/** Headers of every SSE answer. */
+export function streamHeaders(request: FastifyRequest): Record<string, string> {
+  return { 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive', 'x-request-id': String(request.id) };
+}

@@ -1,0 +1,133 @@
+import { SwitchyardError } from '../../errors/switchyard-error.js';
+import type { RandomSource } from '../../decision/random-source.js';
+import type { TokenPrice } from '../../governance/reservation.js';
+import type { ConfigStore, ScoreStore } from '../../ports/state-store.js';
+import type { CallAttribution } from '../llm-call-record.js';
+import type { DynamicModelRegistry } from '../models/dynamic-model-registry.js';
+import { averagePrice } from '../models/model-config.js';
+import { UnsupportedChatRequest } from './openai-chat-request.js';
+import { resolveGatewayModel, type GatewayTarget } from './resolve-gateway-model.js';
+import {
+  candidateLatencyWindowKey,
+  candidateWindowKey,
+  learnsLatency,
+  rankCandidates,
+  routeAttribution,
+  type CandidateFacts,
+  type Ranking,
+  type RouteGroup,
+} from './route-group.js';
+import { applyRouteRules, estimatePromptTokens } from './route-rules.js';
+
+/** Where one request goes: a single target, or a route group's ranked candidates (its failover order). */
+export type GatewayRoute =
+  | { readonly kind: 'direct'; readonly target: GatewayTarget }
+  | { readonly kind: 'group'; readonly group: RouteGroup; readonly ranking: Ranking };
+
+/** What a wire shows of the routing decision of an answered request (OpenAI's: `x-switchyard-*` headers). */
+export interface RouteDecision {
+  readonly provider: string;
+  readonly model: string;
+  /** How `model` was read: `explicit`, `registry`, or `route_group:<sr | sr_downtime | explore>`. */
+  readonly approach: string;
+  /** Candidates that failed before the one that answered. */
+  readonly hops: number;
+  readonly routeGroup?: string;
+}
+
+export function routeDecision(route: GatewayRoute, provider: string, model: string, hops: number): RouteDecision {
+  return {
+    provider,
+    model,
+    approach: route.kind === 'direct' ? route.target.approach : `route_group:${route.ranking.approach}`,
+    hops,
+    ...(route.kind === 'group' ? { routeGroup: route.group.name } : {}),
+  };
+}
+
+/** The caller's attribution plus, for a route group, what its calls' records say of the ranking (the learning router's input). */
+export function routedAttribution(attribution: CallAttribution, route: GatewayRoute): CallAttribution {
+  return { ...attribution, ...(route.kind === 'group' ? routeAttribution(route.group, route.ranking) : {}) };
+}
+
+export type GatewayModelRegistry = Pick<DynamicModelRegistry, 'getModelConfig'>;
+
+/** What the registry says of a candidate model (capabilities, average price), when it knows it. */
+export function registryFactsOf(models: GatewayModelRegistry, provider: string, model: string): CandidateFacts | undefined {
+  const found = models.getModelConfig(model, provider);
+  return found === undefined ? undefined : { capabilities: found.capabilities, averagePrice: averagePrice(found) };
+}
+
+/** A merchant's stored route groups ([] when it has none). */
+export async function routeGroupsOf(configs: Pick<ConfigStore, 'get'>, merchantId: string): Promise<readonly RouteGroup[]> {
+  return (await configs.get(merchantId, 'llmRouteGroups')) ?? [];
+}
+
+export interface GatewayRouterDeps {
+  /** The merchant's route groups (`llmRouteGroups`). */
+  readonly configs: Pick<ConfigStore, 'get'>;
+  /** Each candidate's success-rate (and speed) window. */
+  readonly scores: Pick<ScoreStore, 'readWindows'>;
+  readonly models: GatewayModelRegistry;
+  /** Exploration draws of the learning router. */
+  readonly random: RandomSource;
+}
+
+/**
+ * The gateway's learning router: where a request's `model` goes. A merchant's route group of that
+ * name wins: its rules narrow the candidates for this prompt, then they are ranked (success rate,
+ * and latency and cost when the group weighs them). Else `provider/model` or a registry name.
+ */
+export class GatewayRouter {
+  readonly #deps: GatewayRouterDeps;
+
+  constructor(deps: GatewayRouterDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * @throws SwitchyardError `SY_MODEL_NOT_FOUND` when `model` names nothing known, and
+   * `SY_GATEWAY_REQUEST_UNSUPPORTED` when the group's rules leave no candidate for this prompt.
+   */
+  async routeOf(merchantId: string, model: string, prompt: unknown): Promise<GatewayRoute> {
+    const stored = (await routeGroupsOf(this.#deps.configs, merchantId)).find((candidate) => candidate.name === model);
+    if (stored !== undefined) return this.#rankGroup(merchantId, stored, prompt);
+    const target = resolveGatewayModel(model, this.#deps.models);
+    if (target === undefined) {
+      throw new SwitchyardError('SY_MODEL_NOT_FOUND', {
+        message: `The model \`${model}\` does not exist: use provider/model, a registry alias (GET /v1/models) or a route group (GET /v1/route-groups)`,
+      });
+    }
+    return { kind: 'direct', target };
+  }
+
+  /** The registry prices of where `model` goes: the target, or every candidate of a route group (what a budget reservation is priced at). */
+  async pricesOf(merchantId: string, model: string): Promise<(TokenPrice | undefined)[]> {
+    const { models } = this.#deps;
+    const group = (await routeGroupsOf(this.#deps.configs, merchantId)).find((candidate) => candidate.name === model);
+    if (group !== undefined) return group.candidates.map((candidate) => models.getModelConfig(candidate.model, candidate.provider)?.pricing);
+    const target = resolveGatewayModel(model, models);
+    return [target === undefined ? undefined : models.getModelConfig(target.model, target.provider)?.pricing];
+  }
+
+  async #rankGroup(merchantId: string, stored: RouteGroup, prompt: unknown): Promise<GatewayRoute> {
+    const { models, scores, random } = this.#deps;
+    const contextWindowOf = (provider: string, model: string) => models.getModelConfig(model, provider)?.contextWindow;
+    const ruled = applyRouteRules(stored, { promptTokens: estimatePromptTokens(JSON.stringify(prompt)) }, contextWindowOf);
+    if (ruled.kind === 'refused')
+      throw new UnsupportedChatRequest(`No candidate of route group "${stored.name}" may serve this request under its rule "${ruled.rule}"`, 'model');
+    const group: RouteGroup = { ...stored, candidates: ruled.candidates };
+    const keysOf = (window: typeof candidateWindowKey) =>
+      group.candidates.map((candidate) => window(merchantId, group.name, candidate.provider, candidate.model));
+    const [windows, latencyWindows] = await Promise.all([
+      scores.readWindows(keysOf(candidateWindowKey), group.bucketSize),
+      learnsLatency(group) ? scores.readWindows(keysOf(candidateLatencyWindowKey), group.bucketSize) : undefined,
+    ]);
+    const prices =
+      (group.objectives?.costWeight ?? 0) > 0
+        ? group.candidates.map((candidate) => registryFactsOf(models, candidate.provider, candidate.model)?.averagePrice)
+        : undefined;
+    const signals = { ...(latencyWindows !== undefined ? { latencyWindows } : {}), ...(prices !== undefined ? { prices } : {}) };
+    return { kind: 'group', group, ranking: rankCandidates(group, windows, random, signals) };
+  }
+}

@@ -1,0 +1,26 @@
+import type { EmbedOptions, EmbedResult } from '../embeddings/embed-options.js';
+import type { GenerateOptions, StreamOptions } from '../generate-options.js';
+import type { GenerateResult, StreamResult } from '../generate-result.js';
+import type { ProviderName } from '../provider-name.js';
+
+/** One place a gateway request may go: a provider kind and its model. */
+export interface GatewayCandidate {
+  readonly provider: ProviderName;
+  readonly model: string;
+}
+
+/**
+ * The toolkit as the gateway's use cases call it: one target, or a ranked list of candidates tried
+ * in order on retryable failures (failover before the first byte). `NeuroLink` satisfies it.
+ *
+ * @remarks Narrower than `NeuroLink` on purpose: the gateway never uses its tools, MCP or
+ * evaluation surface, and a test can hand in anything with these six methods.
+ */
+export interface GatewayToolkit {
+  generate(options: GenerateOptions): Promise<GenerateResult>;
+  generateAcross(candidates: readonly GatewayCandidate[], options: GenerateOptions): Promise<GenerateResult>;
+  stream(options: StreamOptions): Promise<StreamResult>;
+  streamAcross(candidates: readonly GatewayCandidate[], options: StreamOptions): Promise<StreamResult>;
+  embed(options: EmbedOptions): Promise<EmbedResult>;
+  embedAcross(candidates: readonly GatewayCandidate[], options: EmbedOptions): Promise<EmbedResult>;
+}

@@ -1,0 +1,40 @@
+import type { RandomSource } from '../../decision/random-source.js';
+import type { StateStore } from '../../ports/state-store.js';
+import type { LlmCallRecorder } from '../llm-call-record.js';
+import { ChatCompletionUseCase } from './complete-chat.js';
+import { EmbeddingUseCase } from './embed-texts.js';
+import { GatewayRouter, type GatewayModelRegistry } from './gateway-router.js';
+import type { GatewayToolkit } from './gateway-toolkit.js';
+import { ResponseCachePolicy } from './response-cache-policy.js';
+import { RouteGroupService } from './route-group-service.js';
+
+export interface GatewayUseCaseDeps {
+  readonly toolkit: GatewayToolkit;
+  readonly models: GatewayModelRegistry;
+  /** Route groups and key defaults (configs), candidates' windows (scores), cached answers (responseCache). */
+  readonly state: Pick<StateStore, 'configs' | 'scores' | 'responseCache'>;
+  /** Exploration draws of the learning router. */
+  readonly random: RandomSource;
+  /** Where response-cache hits are recorded as `llm.call` (the toolkit records every other call itself). */
+  readonly recordCall?: LlmCallRecorder | undefined;
+}
+
+/** The LLM gateway's use cases over one router, so every wire (and the budget reservation) ranks and prices alike. */
+export interface GatewayUseCases {
+  readonly router: GatewayRouter;
+  readonly chat: ChatCompletionUseCase;
+  readonly embeddings: EmbeddingUseCase;
+  readonly routeGroups: RouteGroupService;
+}
+
+export function createGatewayUseCases(deps: GatewayUseCaseDeps): GatewayUseCases {
+  const { configs, scores, responseCache } = deps.state;
+  const router = new GatewayRouter({ configs, scores, models: deps.models, random: deps.random });
+  const cache = new ResponseCachePolicy({ cache: responseCache, configs, models: deps.models, recordCall: deps.recordCall });
+  return {
+    router,
+    chat: new ChatCompletionUseCase({ toolkit: deps.toolkit, router, responseCache: cache }),
+    embeddings: new EmbeddingUseCase({ toolkit: deps.toolkit, router }),
+    routeGroups: new RouteGroupService({ configs, scores, models: deps.models }),
+  };
+}

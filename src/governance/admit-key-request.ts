@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../logging/logger.js';
+import type { ConfigStore, UsageStore } from '../ports/state-store.js';
+import { effectivePolicy, hasLimits, type KeyLimits, type KeyPolicy, type LimitName } from './key-policy.js';
+import { keyLimitExceeded } from './key-limit-exceeded.js';
+import type { PendingSpend } from './pending-spend.js';
+
+/** 10 minutes: longer than any generation call's deadline, so a live request never loses its slot. */
+export const defaultLeaseTtlMs = 600_000;
+
+/**
+ * Which of a key's limits a request is under: `llm` requests get all of them, and `reserveUsd`
+ * prices the request for the budget; `payment` requests get `rpm` and `max_concurrent` (they spend no tokens).
+ */
+export type LimitScope = { readonly kind: 'payment' } | { readonly kind: 'llm'; readonly reserveUsd?: () => number | Promise<number> };
+
+/** The API key a request came with. */
+export interface KeyHolder {
+  readonly keyId: string;
+  readonly merchantId: string;
+  readonly policy: KeyPolicy | undefined;
+}
+
+/** An admitted request's slot and budget reservation, held until `release` (idempotent). */
+export interface KeyLease {
+  release(): void;
+}
+
+export interface KeyAdmissionDeps {
+  readonly usage: Pick<UsageStore, 'admit' | 'release'>;
+  /** The merchant's `apiKeyDefaults`. */
+  readonly configs: Pick<ConfigStore, 'get'>;
+  readonly now: () => number;
+  /** A lease its replica never released (it died) stops counting after this long. */
+  readonly leaseTtlMs: number;
+  /** Spend counts of requests not yet landed: a lease is released after its request's. */
+  readonly pendingSpend: PendingSpend;
+}
+
+function paymentLimits(limits: KeyLimits | undefined): KeyLimits | undefined {
+  if (limits === undefined) return undefined;
+  return { ...(limits.rpm !== undefined ? { rpm: limits.rpm } : {}), ...(limits.maxConcurrent !== undefined ? { maxConcurrent: limits.maxConcurrent } : {}) };
+}
+
+function limitValue(limits: KeyLimits, limit: LimitName): number | string {
+  switch (limit) {
+    case 'rpm':
+      return limits.rpm ?? 0;
+    case 'tpm':
+      return limits.tpm ?? 0;
+    case 'max_concurrent':
+      return limits.maxConcurrent ?? 0;
+    case 'budget':
+      return `${limits.budget?.amountUsd ?? 0} USD per ${limits.budget?.period ?? 'day'}`;
+  }
+}
+
+/**
+ * Per-key limits (issue 14): a request is admitted against its API key's limits (the key's own
+ * over the merchant's defaults) in one atomic store step, before any provider call, or refused.
+ * An admitted request holds a slot and its budget reservation until released; the release waits
+ * for the request's spend counts to land (src/governance/pending-spend.ts), so no moment counts a
+ * call neither as reserved nor as spent.
+ */
+export class KeyAdmission {
+  readonly #deps: KeyAdmissionDeps;
+
+  constructor(deps: KeyAdmissionDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * The request's lease, or undefined when its key has no limit this scope counts.
+   * @throws SwitchyardError `SY_KEY_LIMIT_EXCEEDED` (with `limit` and `retryAfterS`) when a limit refuses it.
+   */
+  async admit(key: KeyHolder, scope: LimitScope, requestId: string, log: Logger): Promise<KeyLease | undefined> {
+    const { usage, configs, now, leaseTtlMs, pendingSpend } = this.#deps;
+    const policy = effectivePolicy(key.policy, await configs.get(key.merchantId, 'apiKeyDefaults'));
+    const limits = scope.kind === 'payment' ? paymentLimits(policy.limits) : policy.limits;
+    if (!hasLimits(limits)) return undefined;
+    const reserveUsd = scope.kind === 'llm' && limits.budget !== undefined && scope.reserveUsd !== undefined ? await scope.reserveUsd() : 0;
+    const leaseId = `${requestId}:${randomUUID()}`;
+    const { keyId } = key;
+    const admission = await usage.admit(keyId, limits, { leaseId, reserveUsd, nowMs: now(), leaseTtlMs });
+    if (!admission.admitted) throw keyLimitExceeded(admission.limit, admission.retryAfterS, limitValue(limits, admission.limit));
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        pendingSpend
+          .settled(requestId)
+          .then(() => usage.release(keyId, leaseId))
+          .catch((error: unknown) => log.warn({ err: error, keyId }, 'key lease not released; it expires on its own'));
+      },
+    };
+  }
+}

@@ -1,0 +1,26 @@
+import type { EventEnvelope } from '../events/event-envelope.js';
+import type { LlmCallRecorder } from '../generation/llm-call-record.js';
+import { llmCallPublisher } from '../generation/publish-llm-calls.js';
+import type { Logger } from '../logging/logger.js';
+import type { EventBus } from '../ports/event-bus.js';
+import type { UsageStore } from '../ports/state-store.js';
+import { countSpend } from './count-spend.js';
+import type { PendingSpend } from './pending-spend.js';
+
+/**
+ * The service's model-call recorder: every call an `llm.call` event on the bus, and a call made
+ * with an API key counted against that key's limits as it ends (before its request can release its
+ * budget reservation). A count that fails now is reconciled by the sr-windows worker from the
+ * event; the store counts each event id once, so the spend is counted once either way.
+ */
+export function spendCountingRecorder(bus: EventBus, usage: UsageStore, pending: PendingSpend, logger?: Logger): LlmCallRecorder {
+  const countNow = (event: EventEnvelope<'llm.call'>): void => {
+    if (event.payload.apiKeyId === null || event.payload.apiKeyId === undefined) return;
+    const counted = countSpend(usage, event).catch((error: unknown) =>
+      logger?.warn({ err: error, eventId: event.id }, 'spend not counted now; the sr-windows worker reconciles it'),
+    );
+    // The request releases its budget reservation only after this count has landed.
+    if (event.payload.requestId !== null) pending.track(event.payload.requestId, counted);
+  };
+  return llmCallPublisher(bus, { ...(logger !== undefined ? { logger } : {}), onEvent: countNow });
+}
