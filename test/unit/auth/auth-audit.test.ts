@@ -1,27 +1,27 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { AdminSecretGuard, defaultAdminSecretThrottlePolicy } from '../../../src/auth/admin-secret.js';
 import type { AuthAttempt } from '../../../src/auth/auth-attempt.js';
 import { AuthService } from '../../../src/auth/auth-service.js';
 import { authAttemptPayload, authAttemptPublisher } from '../../../src/auth/publish-auth-attempts.js';
 import { createTokenService } from '../../../src/auth/token-service.js';
-import type { EventEnvelope } from '../../../src/events/event-envelope.js';
+import { createMemoryEventBus } from '../../../src/adapters/memory/memory-event-bus.js';
+import { type EventEnvelope, topicOf } from '../../../src/events/event-envelope.js';
 import { validateEvent } from '../../../src/events/validate-event.js';
-import type { EventBus } from '../../../src/ports/event-bus.js';
+import { silentLogger } from '../../../src/logging/logger.js';
 import { createManualClock } from '../../../src/time/clock.js';
-import { createFakeApiKeyStore, createFakeMerchantStore, createFakeSessionStore, createFakeUserStore } from './fake-auth-stores.js';
+import { memoryStateStore } from '../../helpers/memory-state-store.js';
 
 const password = 'violet stapler orbit';
 const origin = { sourceAddress: '10.0.0.1', requestId: 'req-1', route: '/auth/login', userAgent: 'curl/8' };
 
 function setup() {
   const clock = createManualClock(1_700_000_000_000);
-  const sessions = createFakeSessionStore(clock);
-  const merchants = createFakeMerchantStore();
+  const { sessions, merchants, users, apiKeys } = memoryStateStore(clock);
   const attempts: AuthAttempt[] = [];
   const tokens = createTokenService({ algorithms: ['HS256'], secret: 's'.repeat(32), issuer: 'switchyard', audience: 'dashboard', ttlSeconds: 3_600 }, { sessions, clock });
   const auth = new AuthService({
-    users: createFakeUserStore(),
-    apiKeys: createFakeApiKeyStore(),
+    users,
+    apiKeys,
     sessions,
     merchants,
     tokens,
@@ -111,8 +111,10 @@ describe('AdminSecretGuard', () => {
 
 describe('authAttemptPublisher', () => {
   it('publishes a schema-valid auth.attempted event under _unattributed when there is no merchant', async () => {
+    const bus = createMemoryEventBus({ logger: silentLogger, validate: validateEvent });
+    onTestFinished(() => bus.close());
     const published: EventEnvelope[] = [];
-    const bus = { publish: async (events: readonly EventEnvelope[]) => void published.push(...events) } as unknown as EventBus;
+    const subscription = await bus.subscribe({ group: 'unit', topics: [topicOf['auth.attempted']], handler: async (batch) => void published.push(...batch) });
     authAttemptPublisher(bus, { now: () => 1_700_000_000_000 })({
       credential: 'api_key',
       outcome: 'failure',
@@ -123,6 +125,7 @@ describe('authAttemptPublisher', () => {
       keyId: null,
       origin: { sourceAddress: '10.0.0.1', userAgent: 'x'.repeat(400) },
     });
+    await subscription.caughtUp();
     expect(published).toHaveLength(1);
     const event = published[0]!;
     expect(() => validateEvent(event)).not.toThrow();

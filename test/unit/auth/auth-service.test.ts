@@ -4,21 +4,15 @@ import { hashApiKey } from '../../../src/auth/api-key.js';
 import { createTokenService, type SessionClaims } from '../../../src/auth/token-service.js';
 import type { ApiKeyStore, UserStore } from '../../../src/ports/state-store.js';
 import { createManualClock } from '../../../src/time/clock.js';
-import {
-  createFakeApiKeyStore,
-  createFakeMerchantStore,
-  createFakeSessionStore,
-  createFakeUserStore,
-} from './fake-auth-stores.js';
+import { memoryStateStore } from '../../helpers/memory-state-store.js';
 
 const password = 'violet stapler orbit';
 
 function setup(overrides: { users?: UserStore; apiKeys?: ApiKeyStore } = {}) {
   const clock = createManualClock(1_700_000_000_000);
-  const sessions = createFakeSessionStore(clock);
-  const users = overrides.users ?? createFakeUserStore();
-  const merchants = createFakeMerchantStore();
-  const apiKeys = overrides.apiKeys ?? createFakeApiKeyStore();
+  const { sessions, merchants, ...state } = memoryStateStore(clock);
+  const users = overrides.users ?? state.users;
+  const apiKeys = overrides.apiKeys ?? state.apiKeys;
   const tokens = createTokenService(
     { algorithms: ['HS256'], secret: 's'.repeat(32), issuer: 'switchyard', audience: 'dashboard', ttlSeconds: 3_600 },
     { sessions, clock },
@@ -87,7 +81,7 @@ describe('AuthService.signup', () => {
   });
 
   it('answers email_taken when the store reports a concurrent signup', async () => {
-    const inner = createFakeUserStore();
+    const inner = memoryStateStore(createManualClock()).users;
     const racing: UserStore = { ...inner, findByEmail: async () => undefined, create: async () => 'exists' };
     const { auth } = setup({ users: racing });
     expect(await auth.signup({ email: 'a@b.com', password })).toEqual({ kind: 'email_taken' });
@@ -129,7 +123,7 @@ describe('AuthService.login', () => {
   });
 
   it('answers inactive only when the password is right', async () => {
-    const users = createFakeUserStore();
+    const { users } = memoryStateStore(createManualClock());
     const { auth } = setup({ users });
     await auth.signup({ email: 'a@b.com', password });
     const user = await users.findByEmail('a@b.com');
@@ -261,7 +255,7 @@ describe('AuthService API keys', () => {
   });
 
   it('rejects a malformed key without looking it up', async () => {
-    const inner = createFakeApiKeyStore();
+    const inner = memoryStateStore(createManualClock()).apiKeys;
     let lookups = 0;
     const counting: ApiKeyStore = {
       ...inner,
@@ -291,8 +285,10 @@ describe('AuthService API keys', () => {
   });
 
   it('lists active and revoked keys of one merchant', async () => {
-    const { auth } = setup();
+    const { auth, clock } = setup();
     const first = await auth.createApiKey('m1', 'a');
+    // The stores list a merchant's keys by creation time (the memory adapter sorts on createdAt), so create them 1 ms apart.
+    clock.advance(1);
     await auth.createApiKey('m1', 'b');
     await auth.createApiKey('m2', 'c');
     await auth.revokeApiKey(first.record.keyId);
@@ -304,7 +300,7 @@ describe('AuthService API keys', () => {
   });
 
   it('refuses a record whose stored hash does not match the key', async () => {
-    const inner = createFakeApiKeyStore();
+    const inner = memoryStateStore(createManualClock()).apiKeys;
     const lying: ApiKeyStore = {
       ...inner,
       findByHash: async () => ({ keyId: 'k', merchantId: 'm1', keyHash: 'f'.repeat(64), keyPrefix: 'DE_ffffffff', description: null, isActive: true, createdAt: 0 }),

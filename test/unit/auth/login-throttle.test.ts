@@ -7,7 +7,7 @@ import {
   type LoginThrottlePolicy,
 } from '../../../src/auth/login-throttle.js';
 import { createManualClock } from '../../../src/time/clock.js';
-import { createFakeSessionStore } from './fake-auth-stores.js';
+import { memoryStateStore } from '../../helpers/memory-state-store.js';
 
 const policy: BackoffPolicy = { failuresBeforeBackoff: 5, baseDelayMs: 1_000, maxDelayMs: 900_000, windowSeconds: 3_600 };
 
@@ -38,7 +38,7 @@ describe('LoginThrottle', () => {
 
   function setup() {
     const clock = createManualClock();
-    const throttle = new LoginThrottle(createFakeSessionStore(clock), testPolicy);
+    const throttle = new LoginThrottle(memoryStateStore(clock).sessions, testPolicy);
     return { clock, throttle };
   }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveTokenKeys } from '../../../src/auth/token-keys.js';
 import { createTokenService } from '../../../src/auth/token-service.js';
 import { createManualClock } from '../../../src/time/clock.js';
-import { createFakeSessionStore } from './fake-auth-stores.js';
+import { memoryStateStore } from '../../helpers/memory-state-store.js';
 
 const secret = 'x'.repeat(32);
 const pem = (pair: ReturnType<typeof generateKeyPairSync>) => ({
@@ -62,6 +62,6 @@ describe('createTokenService config checks', () => {
   it('fails at creation on a non-positive lifetime', () => {
     const clock = createManualClock();
     const config = { algorithms: ['HS256'] as const, secret, issuer: 'i', audience: 'a', ttlSeconds: 0 };
-    expect(() => createTokenService(config, { sessions: createFakeSessionStore(clock), clock })).toThrow(/JWT_TTL_SECONDS/);
+    expect(() => createTokenService(config, { sessions: memoryStateStore(clock).sessions, clock })).toThrow(/JWT_TTL_SECONDS/);
   });
 });

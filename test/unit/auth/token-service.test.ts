@@ -3,7 +3,7 @@ import { SignJWT, UnsecuredJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createTokenService, type TokenConfig, type TokenSubject } from '../../../src/auth/token-service.js';
 import { createManualClock } from '../../../src/time/clock.js';
-import { createFakeSessionStore } from './fake-auth-stores.js';
+import { memoryStateStore } from '../../helpers/memory-state-store.js';
 
 const secret = 'change_me_in_production_use_32chars!!';
 const baseConfig: TokenConfig = {
@@ -17,7 +17,7 @@ const subject: TokenSubject = { userId: 'user-1', email: 'a@b.com', merchantId: 
 
 function setup(config: TokenConfig = baseConfig) {
   const clock = createManualClock(1_700_000_000_000);
-  const sessions = createFakeSessionStore(clock);
+  const { sessions } = memoryStateStore(clock);
   let counter = 0;
   const tokens = createTokenService(config, { sessions, clock, generateTokenId: () => `jti-${++counter}` });
   return { clock, sessions, tokens };
@@ -72,7 +72,7 @@ describe('TokenService', () => {
 
   it('gives each token a unique id by default', async () => {
     const clock = createManualClock();
-    const tokens = createTokenService(baseConfig, { sessions: createFakeSessionStore(clock), clock });
+    const tokens = createTokenService(baseConfig, { sessions: memoryStateStore(clock).sessions, clock });
     const [first, second] = await Promise.all([tokens.issue(subject), tokens.issue(subject)]);
     expect(first.tokenId).not.toBe(second.tokenId);
     expect(first.tokenId).toMatch(/^[0-9a-f-]{36}$/);
@@ -156,13 +156,17 @@ describe('TokenService', () => {
   });
 
   it('rejects a revoked token until it would expire', async () => {
-    const { tokens, sessions } = setup();
+    const { tokens, sessions, clock } = setup();
     const issued = await tokens.issue(subject);
     const other = await tokens.issue(subject);
     await tokens.revoke(issued.claims);
     expect(await tokens.verify(issued.token)).toEqual({ ok: false, reason: 'revoked' });
     expect((await tokens.verify(other.token)).ok).toBe(true);
-    expect(sessions.revoked.get(issued.tokenId)).toBe(issued.expiresAt);
+    // The revocation is kept exactly until the token's own expiry: still there 1 ms before, gone at it.
+    clock.advance(issued.expiresAt - clock.now() - 1);
+    expect(await sessions.isTokenRevoked(issued.tokenId)).toBe(true);
+    clock.advance(1);
+    expect(await sessions.isTokenRevoked(issued.tokenId)).toBe(false);
   });
 
   it('accepts a revoked token only when asked to (logout), still checking signature and expiry', async () => {
@@ -182,7 +186,11 @@ describe('TokenService', () => {
     const issued = await tokens.issue(subject);
     clock.advance(59_900);
     await tokens.revoke(issued.claims);
-    expect(sessions.revoked.get(issued.tokenId)).toBe(clock.now() + 1000);
+    // Kept exactly 1 s: still there 1 ms before, gone at it.
+    clock.advance(999);
+    expect(await sessions.isTokenRevoked(issued.tokenId)).toBe(true);
+    clock.advance(1);
+    expect(await sessions.isTokenRevoked(issued.tokenId)).toBe(false);
   });
 });
 
