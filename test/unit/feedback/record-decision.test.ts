@@ -4,7 +4,8 @@ import { createEvent } from '../../../src/events/event-envelope.js';
 import { recordDecision } from '../../../src/feedback/record-decision.js';
 import type { DecisionCreatedV1 } from '../../../src/generated/schema-types.js';
 import { defaultRoutingDefaults } from '../../../src/decision/routing-defaults.js';
-import { createMapScoreStore } from './map-score-store.js';
+import { createManualClock } from '../../../src/time/clock.js';
+import { memoryStateStore } from '../../helpers/memory-state-store.js';
 
 const payload: DecisionCreatedV1 = {
   paymentId: 'pay_1',
@@ -22,7 +23,8 @@ const payload: DecisionCreatedV1 = {
 
 describe('recordDecision', () => {
   it('stores the decision context for 1800 s, timed by the event', async () => {
-    const scores = createMapScoreStore();
+    const clock = createManualClock(1_700_000_000_000);
+    const { scores } = memoryStateStore(clock);
     const event = createEvent('decision.created', 'm1', payload, 1_700_000_000_000);
     const context = await recordDecision(event, { scores, defaults: defaultRoutingDefaults });
     expect(context).toEqual({
@@ -37,11 +39,16 @@ describe('recordDecision', () => {
       orderType: 'ORDER_PAYMENT',
       payment: payload.payment,
     });
-    expect(scores.contexts.get('m1:pay_1')).toEqual({ context, ttlSeconds: 1800 });
+    expect(await scores.getDecisionContext('m1', 'pay_1')).toEqual(context);
+    // Kept exactly 1800 s: still there 1 ms before, gone at it.
+    clock.advance(1_800_000 - 1);
+    expect(await scores.getDecisionContext('m1', 'pay_1')).toEqual(context);
+    clock.advance(1);
+    expect(await scores.getDecisionContext('m1', 'pay_1')).toBeUndefined();
   });
 
   it('overwrites an earlier decision for the same payment', async () => {
-    const scores = createMapScoreStore();
+    const { scores } = memoryStateStore(createManualClock());
     await recordDecision(createEvent('decision.created', 'm1', payload, 1_000), { scores, defaults: defaultRoutingDefaults });
     const later = createEvent('decision.created', 'm1', { ...payload, routingApproach: 'SR_SELECTION_V3_ROUTING' }, 2_000);
     await recordDecision(later, { scores, defaults: defaultRoutingDefaults });
