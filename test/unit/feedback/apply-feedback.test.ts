@@ -1,16 +1,16 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SwitchyardError } from '../../../src/errors/switchyard-error.js';
 import { createEvent, type EventEnvelope } from '../../../src/events/event-envelope.js';
 import { applyFeedback, recordDecision, type ApplyFeedbackResult } from '../../../src/feedback/apply-feedback.js';
 import type { DecisionCreatedV1, FeedbackReceivedV1, PaymentDimensions } from '../../../src/generated/schema-types.js';
-import type { ConfigName, ConfigStore, MerchantConfigs } from '../../../src/ports/state-store.js';
+import type { ConfigName, ConfigStore, MerchantConfigs, ScoreStore } from '../../../src/ports/state-store.js';
 import { decideGateway } from '../../../src/decision/decide-gateway.js';
 import { eliminationDimensionOf, eliminationKeyOf } from '../../../src/decision/elimination-key.js';
 import { createSequenceRandom } from '../../../src/decision/random-source.js';
 import { defaultRoutingDefaults } from '../../../src/decision/routing-defaults.js';
 import { windowDimensionOf, windowKeyFor } from '../../../src/decision/window-key.js';
-import { createManualClock } from '../../../src/time/clock.js';
-import { createMapScoreStore, type MapScoreStore } from './map-score-store.js';
+import { type Clock, createManualClock } from '../../../src/time/clock.js';
+import { memoryStateStore } from '../../helpers/memory-state-store.js';
 
 const t0 = 1_700_000_000_000;
 const merchantId = 'm1';
@@ -80,22 +80,61 @@ function feedbackEvent(paymentId: string, status: string, overrides: Partial<Fee
   );
 }
 
+/** The embedded adapter's score store, its two writes watched so tests can check that nothing was written. */
+function memoryScores(clock: Clock): ScoreStore {
+  const { scores } = memoryStateStore(clock);
+  vi.spyOn(scores, 'recordOutcome');
+  vi.spyOn(scores, 'applyElimination');
+  return scores;
+}
+
+function expectNoWrites(scores: ScoreStore): void {
+  expect(scores.recordOutcome).not.toHaveBeenCalled();
+  expect(scores.applyElimination).not.toHaveBeenCalled();
+}
+
+/** A window's outcomes, newest first, read back through the port: reading the newest 1, 2, … n gives each one. */
+async function windowOutcomes(scores: ScoreStore, key: string): Promise<number[] | undefined> {
+  const [all] = await scores.readWindows([key], Number.MAX_SAFE_INTEGER);
+  if (all === undefined) return undefined;
+  const outcomes: number[] = [];
+  let before = 0;
+  for (let size = 1; size <= all.length; size += 1) {
+    const [read] = await scores.readWindows([key], size);
+    outcomes.push(read!.successes - before);
+    before = read!.successes;
+  }
+  return outcomes;
+}
+
+async function eliminationOf(scores: ScoreStore, key: string) {
+  return (await scores.readEliminations([key]))[0];
+}
+
+/** Brings an elimination score to 0.5 over 3 transactions, last updated at t0, through the port; then forgets those calls. */
+async function seedElimination(scores: ScoreStore, key: string): Promise<void> {
+  for (const [index, factor] of [0.5, 1, 1].entries()) {
+    await scores.applyElimination({ key, factor, countsTransaction: true, nowMs: t0, ttlMs: 86_400_000, dedupeKey: `seed:${key}:${index}`, dedupeTtlSeconds: 60 });
+  }
+  vi.mocked(scores.applyElimination).mockClear();
+}
+
 function expectKind<K extends ApplyFeedbackResult['kind']>(result: ApplyFeedbackResult, kind: K): Extract<ApplyFeedbackResult, { kind: K }> {
   expect(result.kind).toBe(kind);
   return result as Extract<ApplyFeedbackResult, { kind: K }>;
 }
 
 describe('applyFeedback', () => {
-  let scores: MapScoreStore;
+  let scores: ScoreStore;
   let configs: ReturnType<typeof createConfigs>;
   let clock: ReturnType<typeof createManualClock>;
   const stripeWindow = windowKeyFor(windowDimension, 'stripe');
   const stripeElimination = eliminationKeyOf({ merchantId, ...upi }, 'stripe');
 
   beforeEach(() => {
-    scores = createMapScoreStore();
     configs = createConfigs();
     clock = createManualClock(t0 + 2_000);
+    scores = memoryScores(clock);
   });
 
   const deps = () => ({ scores, configs, clock, defaults: defaultRoutingDefaults });
@@ -105,7 +144,7 @@ describe('applyFeedback', () => {
   it('returns no_decision and changes nothing when the payment has no decision', async () => {
     const result = await applyFeedback(feedbackEvent('pay_unknown', 'FAILURE'), deps());
     expect(result).toEqual({ kind: 'no_decision' });
-    expect(scores.calls).toEqual({ recordOutcome: 0, applyElimination: 0 });
+    expectNoWrites(scores);
   });
 
   it('scores 0.992 after one failure on a fresh window of the default 125', async () => {
@@ -131,7 +170,7 @@ describe('applyFeedback', () => {
       payment: upi,
       feedbackEventId: result.snapshot.feedbackEventId,
     });
-    expect(scores.windows.get(stripeWindow)).toEqual([0, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    expect(await windowOutcomes(scores, stripeWindow)).toEqual([0, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
   });
 
   it('scores 0.995 after one failure when the merchant configures a window of 200', async () => {
@@ -160,30 +199,34 @@ describe('applyFeedback', () => {
     expect(first.snapshot.scoreValue).toBe(0.9);
     expect(second.snapshot.scoreValue).toBe(0.9);
     expect(second.snapshot.feedbackEventId).toBe(resent.id);
-    expect(scores.windows.get(stripeWindow)).toEqual([0, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
-    expect(scores.dedupe.has('m1:pay_1:stripe:penalise_srv3')).toBe(true);
+    expect(await windowOutcomes(scores, stripeWindow)).toEqual([0, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    // The dedupe mark is set: the same key applies nothing again.
+    const probe = { windowKey: stripeWindow, outcome: 0 as const, bucketSize: 10, dedupeKey: 'm1:pay_1:stripe:penalise_srv3', dedupeTtlSeconds: 60, windowTtlSeconds: 60 };
+    expect((await scores.recordOutcome(probe)).applied).toBe(false);
   });
 
   it('counts a redelivered reward once in both the window and the elimination score', async () => {
-    scores.eliminations.set(stripeElimination, { score: 0.5, transactionCount: 3, updatedAt: t0 });
+    await seedElimination(scores, stripeElimination);
     await decide('pay_1');
     const event = feedbackEvent('pay_1', 'CHARGED');
     expectKind(await applyFeedback(event, deps()), 'applied');
     const again = expectKind(await applyFeedback(event, deps()), 'duplicate');
     expect(again.snapshot.eliminationScore).toBeCloseTo(0.5263, 10);
-    expect(scores.eliminations.get(stripeElimination)?.score).toBeCloseTo(0.5263, 10);
-    expect(scores.windows.get(stripeWindow)?.length).toBe(125);
+    expect((await eliminationOf(scores, stripeElimination))?.score).toBeCloseTo(0.5263, 10);
+    expect((await windowOutcomes(scores, stripeWindow))?.length).toBe(125);
   });
 
   it('rewards the window and multiplies the elimination score by 1.0526', async () => {
-    scores.eliminations.set(stripeElimination, { score: 0.5, transactionCount: 3, updatedAt: t0 });
+    await seedElimination(scores, stripeElimination);
     await decide('pay_1');
     const result = expectKind(await applyFeedback(feedbackEvent('pay_1', 'CHARGED'), deps()), 'applied');
     expect(result).toMatchObject({ scoringType: 'reward', windowApplied: true, eliminationApplied: true });
     expect(result.snapshot.scoreValue).toBe(1);
     expect(result.snapshot.eliminationScore).toBeCloseTo(0.5263, 10);
-    expect(scores.eliminations.get(stripeElimination)).toEqual({ score: result.snapshot.eliminationScore, transactionCount: 3, updatedAt: clock.now() });
-    expect(scores.dedupe.has('m1:pay_1:stripe:reward:elimination')).toBe(true);
+    expect(await eliminationOf(scores, stripeElimination)).toEqual({ score: result.snapshot.eliminationScore, transactionCount: 3, updatedAt: clock.now() });
+    // The dedupe mark is set: the same key applies nothing again.
+    const probe = { key: stripeElimination, factor: 0.5, countsTransaction: true, nowMs: clock.now(), ttlMs: 86_400_000, dedupeKey: 'm1:pay_1:stripe:reward:elimination', dedupeTtlSeconds: 60 };
+    expect((await scores.applyElimination(probe)).applied).toBe(false);
   });
 
   it('caps a rewarded elimination score at 1', async () => {
@@ -197,13 +240,13 @@ describe('applyFeedback', () => {
     const result = expectKind(await applyFeedback(feedbackEvent('pay_1', 'CHARGED'), deps()), 'applied');
     expect(result).toMatchObject({ windowApplied: true, eliminationApplied: false });
     expect(result.snapshot.eliminationScore).toBeNull();
-    expect(scores.calls.applyElimination).toBe(0);
+    expect(scores.applyElimination).not.toHaveBeenCalled();
   });
 
   it('leaves the elimination score alone on an SR failure', async () => {
     await decide('pay_1');
     expectKind(await applyFeedback(feedbackEvent('pay_1', 'AUTHORIZATION_FAILED'), deps()), 'applied');
-    expect(scores.calls.applyElimination).toBe(0);
+    expect(scores.applyElimination).not.toHaveBeenCalled();
   });
 
   it.each(['PENDING_VBV', 'STARTED'])('penalises only the elimination score by 5 %% for a pending %s', async (status) => {
@@ -212,8 +255,8 @@ describe('applyFeedback', () => {
     expect(result).toMatchObject({ scoringType: 'penalise', windowApplied: false, eliminationApplied: true });
     expect(result.snapshot.scoreValue).toBeNull();
     expect(result.snapshot.eliminationScore).toBe(0.95);
-    expect(scores.eliminations.get(stripeElimination)?.transactionCount).toBe(1);
-    expect(scores.windows.size).toBe(0);
+    expect((await eliminationOf(scores, stripeElimination))?.transactionCount).toBe(1);
+    expect(scores.recordOutcome).not.toHaveBeenCalled();
   });
 
   it.each(['PENDING', 'AUTHORIZING', 'DECLINED', 'NOP', 'VBV_SUCCESSFUL'])(
@@ -222,7 +265,7 @@ describe('applyFeedback', () => {
       await decide('pay_1');
       const result = await applyFeedback(feedbackEvent('pay_1', status), deps());
       expect(result).toEqual({ kind: 'unchanged', scoringType: 'penalise', reason: 'no_effect' });
-      expect(scores.calls).toEqual({ recordOutcome: 0, applyElimination: 0 });
+      expectNoWrites(scores);
     },
   );
 
@@ -244,7 +287,7 @@ describe('applyFeedback', () => {
     await decide('pay_1');
     const result = await applyFeedback(feedbackEvent('pay_1', 'CHARGED', {}, t0 + 600_000), deps());
     expect(result).toEqual({ kind: 'unchanged', scoringType: 'reward', reason: 'outside_update_window' });
-    expect(scores.calls).toEqual({ recordOutcome: 0, applyElimination: 0 });
+    expectNoWrites(scores);
   });
 
   it('ignores a failure arriving 10 minutes after the decision', async () => {
@@ -285,14 +328,15 @@ describe('applyFeedback', () => {
     await decide('pay_1');
     const result = expectKind(await applyFeedback(feedbackEvent('pay_1', 'PENDING_VBV', {}, t0 + 1_000), deps()), 'applied');
     expect(result.scoringType).toBe('penalise');
-    expect(scores.eliminations.get(stripeElimination)?.updatedAt).toBe(t0 + 86_400_000);
+    expect((await eliminationOf(scores, stripeElimination))?.updatedAt).toBe(t0 + 86_400_000);
   });
 
   it('updates the window of the gateway named in the feedback, not the decided one', async () => {
     await decide('pay_1');
     expectKind(await applyFeedback(feedbackEvent('pay_1', 'FAILURE', { gateway: 'adyen' }), deps()), 'applied');
-    expect(scores.windows.has(windowKeyFor(windowDimension, 'adyen'))).toBe(true);
-    expect(scores.windows.has(stripeWindow)).toBe(false);
+    const [adyen, stripe] = await scores.readWindows([windowKeyFor(windowDimension, 'adyen'), stripeWindow], 125);
+    expect(adyen).toBeDefined();
+    expect(stripe).toBeUndefined();
   });
 
   it('re-resolves the bucket size from the sub-level config at feedback time', async () => {
@@ -327,7 +371,7 @@ describe('applyFeedback', () => {
       (error: unknown) => error,
     );
     expect(SwitchyardError.isInstance(failure) && failure.code).toBe('SY_EVENT_INVALID');
-    expect(scores.calls).toEqual({ recordOutcome: 0, applyElimination: 0 });
+    expectNoWrites(scores);
   });
 
   it('takes 21 pending penalties to bring a fresh elimination score below 0.35', async () => {
@@ -339,14 +383,14 @@ describe('applyFeedback', () => {
       if (index === 20) expect(score).toBeGreaterThanOrEqual(0.35);
     }
     expect(score).toBeLessThan(0.35);
-    expect(scores.eliminations.get(stripeElimination)?.transactionCount).toBe(21);
+    expect((await eliminationOf(scores, stripeElimination))?.transactionCount).toBe(21);
   });
 });
 
 describe('feedback seen by the next decision', () => {
   it('lowers the failed gateway so the next decision prefers the other one', async () => {
-    const scores = createMapScoreStore();
     const clock = createManualClock(t0);
+    const scores = memoryScores(clock);
     const configs = createConfigs({ successRate: { defaultBucketSize: 10 } });
     const request = {
       merchantId,
