@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { DecideGatewayRequest, PaymentInfo } from '../../../src/generated/schema-types.js';
-import type { EliminationScore, ScoreStore, WindowRead } from '../../../src/ports/state-store.js';
+import type { EliminationScore, WindowRead } from '../../../src/ports/state-store.js';
 import {
   decideGateway,
   type DecisionFailure,
@@ -11,6 +11,7 @@ import type { Decision } from '../../../src/decision/decision.js';
 import { createSequenceRandom, type RandomSource } from '../../../src/decision/random-source.js';
 import { defaultRoutingDefaults, type RoutingDefaults } from '../../../src/decision/routing-defaults.js';
 import { createManualClock } from '../../../src/time/clock.js';
+import { memoryStateStore } from '../../helpers/memory-state-store.js';
 import { coBadgedMetadata } from './network/metadata-fixture.js';
 
 const now = 1_700_000_000_000;
@@ -18,20 +19,37 @@ const upiDimension = 'gw_sr_v3_score_m1_ORDER_PAYMENT_UPI_UPI_PAY';
 const window = (successes: number, length: number): WindowRead => ({ successes, length });
 const elimination = (score: number): EliminationScore => ({ score, transactionCount: 10, updatedAt: now - 60_000 });
 
-/** A plain object standing in for the score store: answers from maps and records every call. */
-function fakeScores(windows: Record<string, WindowRead> = {}, eliminations: Record<string, EliminationScore> = {}) {
+/**
+ * The embedded adapter's score store, seeded through its own writes with the given windows (`successes`
+ * of `length`) and elimination scores; its two reads are watched so tests can check the keys and bucket size asked.
+ */
+async function seededScores(windows: Record<string, WindowRead> = {}, eliminations: Record<string, EliminationScore> = {}) {
+  const { scores } = memoryStateStore(createManualClock(now));
+  let seed = 0;
+  const write = { dedupeTtlSeconds: 60 };
+  for (const [windowKey, { successes, length }] of Object.entries(windows)) {
+    // A new window starts as `length` successes; each failure pushed keeps the newest `length`. A window of
+    // successes only still needs one write to exist.
+    const failures = length - successes;
+    for (let index = 0; index < Math.max(1, failures); index += 1) {
+      await scores.recordOutcome({ ...write, windowKey, outcome: failures === 0 ? 1 : 0, bucketSize: length, dedupeKey: `seed:${++seed}`, windowTtlSeconds: 86_400 });
+    }
+  }
+  for (const [key, { score, transactionCount, updatedAt }] of Object.entries(eliminations)) {
+    // A new score starts at 1: the first write multiplies it to `score`, the others only count transactions.
+    for (let index = 0; index < Math.max(1, transactionCount); index += 1) {
+      const factor = index === 0 ? score : 1;
+      await scores.applyElimination({ ...write, key, factor, countsTransaction: index < transactionCount, nowMs: updatedAt, ttlMs: 86_400_000, dedupeKey: `seed:${++seed}` });
+    }
+  }
+  const readWindows = vi.spyOn(scores, 'readWindows');
+  const readEliminations = vi.spyOn(scores, 'readEliminations');
   const calls = {
-    readWindows: [] as { keys: string[]; bucketSize: number }[],
-    readEliminations: [] as string[][],
-  };
-  const scores: Pick<ScoreStore, 'readWindows' | 'readEliminations'> = {
-    async readWindows(keys, bucketSize) {
-      calls.readWindows.push({ keys: [...keys], bucketSize });
-      return keys.map((key) => windows[key]);
+    get readWindows() {
+      return readWindows.mock.calls.map(([keys, bucketSize]) => ({ keys: [...keys], bucketSize }));
     },
-    async readEliminations(keys) {
-      calls.readEliminations.push([...keys]);
-      return keys.map((key) => eliminations[key]);
+    get readEliminations() {
+      return readEliminations.mock.calls.map(([keys]) => [...keys]);
     },
   };
   return { scores, calls };
@@ -71,13 +89,13 @@ function inputs(overrides: Partial<DecisionInputs> = {}): DecisionInputs {
 }
 
 interface RunOptions {
-  readonly store?: ReturnType<typeof fakeScores>;
+  readonly store?: Awaited<ReturnType<typeof seededScores>>;
   readonly random?: RandomSource;
   readonly defaults?: RoutingDefaults;
 }
 
 async function run(req: DecideGatewayRequest, given: DecisionInputs = inputs(), options: RunOptions = {}) {
-  const store = options.store ?? fakeScores();
+  const store = options.store ?? (await seededScores());
   // 0.99 never hedges at the default 5 %; tests that hedge pass their own draws.
   const random = options.random ?? createSequenceRandom([0.99]);
   const outcome = await decideGateway(req, given, {
@@ -101,7 +119,7 @@ function failureOf(outcome: DecisionOutcome): DecisionFailure {
 
 describe('decideGateway with SR_BASED_ROUTING', () => {
   it('decides the gateway with the best window and ranks the rest by score', async () => {
-    const store = fakeScores({
+    const store = await seededScores({
       [`${upiDimension}_stripe`]: window(90, 100),
       [`${upiDimension}_adyen`]: window(124, 125),
       [`${upiDimension}_checkout`]: window(98, 100),
@@ -174,7 +192,7 @@ describe('decideGateway with SR_BASED_ROUTING', () => {
   });
 
   it('keeps ties in list order among the fallback gateways', async () => {
-    const store = fakeScores({ [`${upiDimension}_a`]: window(1, 2) });
+    const store = await seededScores({ [`${upiDimension}_a`]: window(1, 2) });
     const decision = decisionOf((await run(request({ eligibleGatewayList: ['a', 'b', 'c', 'd'] }), inputs(), { store })).outcome);
     expect(decision.decidedGateway).toBe('b');
     expect(decision.fallbackGateways).toEqual(['c', 'd', 'a']);
@@ -190,7 +208,7 @@ describe('decideGateway with SR_BASED_ROUTING', () => {
   });
 
   it('hedges when the draw falls under the hedging percent', async () => {
-    const store = fakeScores({
+    const store = await seededScores({
       [`${upiDimension}_stripe`]: window(99, 100),
       [`${upiDimension}_adyen`]: window(80, 100),
       [`${upiDimension}_checkout`]: window(70, 100),
@@ -206,7 +224,7 @@ describe('decideGateway with SR_BASED_ROUTING', () => {
   });
 
   it('does not hedge when the draw is at the hedging percent', async () => {
-    const store = fakeScores({ [`${upiDimension}_stripe`]: window(99, 100), [`${upiDimension}_adyen`]: window(80, 100) });
+    const store = await seededScores({ [`${upiDimension}_stripe`]: window(99, 100), [`${upiDimension}_adyen`]: window(80, 100) });
     const decision = decisionOf((await run(request(), inputs(), { store, random: createSequenceRandom([0.05]) })).outcome);
     expect(decision.routingApproach).toBe('SR_SELECTION_V3_ROUTING');
     expect(decision.gatewayPriorityMap).toEqual({ stripe: 0.99, adyen: 0.8, checkout: 1 });
@@ -280,7 +298,7 @@ describe('decideGateway with one candidate', () => {
   });
 
   it('still runs elimination and keeps DEFAULT when the gateway is demoted', async () => {
-    const store = fakeScores({}, { gw_score_m1_ORDER_PAYMENT_stripe_UPI_UPI_PAY: elimination(0.01) });
+    const store = await seededScores({}, { gw_score_m1_ORDER_PAYMENT_stripe_UPI_UPI_PAY: elimination(0.01) });
     const req = request({ eligibleGatewayList: ['stripe'], eliminationEnabled: true });
     const { outcome, calls } = await run(req, inputs(), { store });
     expect(decisionOf(outcome)).toMatchObject({ gatewayPriorityMap: { stripe: 0.2 }, routingApproach: 'DEFAULT', eliminationEnabled: true });
@@ -307,7 +325,7 @@ describe('decideGateway with one candidate', () => {
 
 describe('decideGateway preferred gateway with several candidates', () => {
   it('ignores the preferred gateway when dynamic switching is on', async () => {
-    const store = fakeScores({ [`${upiDimension}_adyen`]: window(1, 2) });
+    const store = await seededScores({ [`${upiDimension}_adyen`]: window(1, 2) });
     const decision = decisionOf((await run(request({}, { preferredGateway: 'adyen' }), inputs(), { store })).outcome);
     expect(decision).toMatchObject({ decidedGateway: 'stripe', routingApproach: 'SR_SELECTION_V3_ROUTING' });
   });
@@ -325,7 +343,7 @@ describe('decideGateway elimination', () => {
   });
 
   it('demotes a gateway below the 0.05 default threshold and relabels the approach', async () => {
-    const store = fakeScores({}, { [key('stripe')]: elimination(0.04), [key('adyen')]: elimination(0.06) });
+    const store = await seededScores({}, { [key('stripe')]: elimination(0.04), [key('adyen')]: elimination(0.06) });
     const decision = decisionOf((await run(request({ eliminationEnabled: true }), inputs(), { store })).outcome);
     expect(decision).toMatchObject({
       decidedGateway: 'adyen',
@@ -337,25 +355,25 @@ describe('decideGateway elimination', () => {
   });
 
   it('uses the merchant elimination threshold', async () => {
-    const store = fakeScores({}, { [key('stripe')]: elimination(0.3) });
+    const store = await seededScores({}, { [key('stripe')]: elimination(0.3) });
     const decision = decisionOf((await run(request({ eliminationEnabled: true }), inputs({ elimination: { threshold: 0.35 } }), { store })).outcome);
     expect(decision.gatewayPriorityMap).toMatchObject({ stripe: 0.2 });
   });
 
   it('labels all-downtime when every candidate is below the threshold', async () => {
-    const store = fakeScores({}, { [key('stripe')]: elimination(0), [key('adyen')]: elimination(0), [key('checkout')]: elimination(0) });
+    const store = await seededScores({}, { [key('stripe')]: elimination(0), [key('adyen')]: elimination(0), [key('checkout')]: elimination(0) });
     const decision = decisionOf((await run(request({ eliminationEnabled: true }), inputs(), { store })).outcome);
     expect(decision).toMatchObject({ decidedGateway: 'stripe', routingApproach: 'SR_V3_ALL_DOWNTIME_ROUTING' });
   });
 
   it('labels priority-logic downtime for a priority-logic decision', async () => {
-    const store = fakeScores({}, { [key('stripe')]: elimination(0) });
+    const store = await seededScores({}, { [key('stripe')]: elimination(0) });
     const decision = decisionOf((await run(request({ eliminationEnabled: true, rankingAlgorithm: 'PL_BASED_ROUTING' }), inputs(), { store })).outcome);
     expect(decision).toMatchObject({ decidedGateway: 'adyen', routingApproach: 'PL_DOWNTIME_ROUTING', gatewayBeforeEvaluation: 'stripe' });
   });
 
   it('labels hedging downtime for a hedged decision', async () => {
-    const store = fakeScores({}, { [key('adyen')]: elimination(0) });
+    const store = await seededScores({}, { [key('adyen')]: elimination(0) });
     const random = createSequenceRandom([0]);
     const decision = decisionOf((await run(request({ eliminationEnabled: true }), inputs(), { store, random })).outcome);
     expect(decision).toMatchObject({
