@@ -29,14 +29,12 @@ const upi: PaymentDimensions = {
 const windowDimension = windowDimensionOf(merchantId, upi, null, undefined);
 const eliminationDimension = eliminationDimensionOf({ merchantId, ...upi });
 
-function createConfigs(configs: Partial<MerchantConfigs> = {}): Pick<ConfigStore, 'get'> & { set: (c: Partial<MerchantConfigs>) => void } {
-  let current = configs;
-  return {
-    get: async <K extends ConfigName>(_merchantId: string, name: K) => current[name],
-    set: (next) => {
-      current = next;
-    },
-  };
+/** Writes the merchant's configs through the port, as the config routes do. */
+async function putConfigs(configs: ConfigStore, values: Partial<MerchantConfigs>): Promise<void> {
+  for (const name of Object.keys(values) as ConfigName[]) {
+    const value = values[name];
+    if (value !== undefined) await configs.put(merchantId, name, value, 'upsert');
+  }
 }
 
 function decisionEvent(paymentId: string, overrides: Partial<DecisionCreatedV1> = {}, at = t0): EventEnvelope<'decision.created'> {
@@ -80,12 +78,12 @@ function feedbackEvent(paymentId: string, status: string, overrides: Partial<Fee
   );
 }
 
-/** The embedded adapter's score store, its two writes watched so tests can check that nothing was written. */
-function memoryScores(clock: Clock): ScoreStore {
-  const { scores } = memoryStateStore(clock);
+/** The embedded adapter's score and config stores; the two score writes are watched so tests can check that nothing was written. */
+function memoryStores(clock: Clock): { scores: ScoreStore; configs: ConfigStore } {
+  const { scores, configs } = memoryStateStore(clock);
   vi.spyOn(scores, 'recordOutcome');
   vi.spyOn(scores, 'applyElimination');
-  return scores;
+  return { scores, configs };
 }
 
 function expectNoWrites(scores: ScoreStore): void {
@@ -126,15 +124,14 @@ function expectKind<K extends ApplyFeedbackResult['kind']>(result: ApplyFeedback
 
 describe('applyFeedback', () => {
   let scores: ScoreStore;
-  let configs: ReturnType<typeof createConfigs>;
+  let configs: ConfigStore;
   let clock: ReturnType<typeof createManualClock>;
   const stripeWindow = windowKeyFor(windowDimension, 'stripe');
   const stripeElimination = eliminationKeyOf({ merchantId, ...upi }, 'stripe');
 
   beforeEach(() => {
-    configs = createConfigs();
     clock = createManualClock(t0 + 2_000);
-    scores = memoryScores(clock);
+    ({ scores, configs } = memoryStores(clock));
   });
 
   const deps = () => ({ scores, configs, clock, defaults: defaultRoutingDefaults });
@@ -156,7 +153,7 @@ describe('applyFeedback', () => {
   });
 
   it('scores 0.9 after one failure when the merchant configures a window of 10', async () => {
-    configs.set({ successRate: { defaultBucketSize: 10 } });
+    await putConfigs(configs, { successRate: { defaultBucketSize: 10 } });
     await decide('pay_1');
     const result = expectKind(await applyFeedback(feedbackEvent('pay_1', 'FAILURE'), deps()), 'applied');
     expect(result.snapshot).toEqual({
@@ -174,14 +171,14 @@ describe('applyFeedback', () => {
   });
 
   it('scores 0.995 after one failure when the merchant configures a window of 200', async () => {
-    configs.set({ successRate: { defaultBucketSize: 200 } });
+    await putConfigs(configs, { successRate: { defaultBucketSize: 200 } });
     await decide('pay_1');
     const result = expectKind(await applyFeedback(feedbackEvent('pay_1', 'FAILURE'), deps()), 'applied');
     expect(result.snapshot.scoreValue).toBe(0.995);
   });
 
   it('scores 0.5 after five failures on five payments with window 10 and hedging 50', async () => {
-    configs.set({ successRate: { defaultBucketSize: 10, defaultHedgingPercent: 50 } });
+    await putConfigs(configs, { successRate: { defaultBucketSize: 10, defaultHedgingPercent: 50 } });
     let last: ApplyFeedbackResult | undefined;
     for (let index = 1; index <= 5; index += 1) {
       await decide(`pay_${index}`);
@@ -191,7 +188,7 @@ describe('applyFeedback', () => {
   });
 
   it('counts the same feedback twice only once', async () => {
-    configs.set({ successRate: { defaultBucketSize: 10 } });
+    await putConfigs(configs, { successRate: { defaultBucketSize: 10 } });
     await decide('pay_1');
     const first = expectKind(await applyFeedback(feedbackEvent('pay_1', 'FAILURE'), deps()), 'applied');
     const resent = feedbackEvent('pay_1', 'FAILURE', {}, t0 + 5_000);
@@ -276,7 +273,7 @@ describe('applyFeedback', () => {
   });
 
   it('counts a pending status past the latency threshold as an SR failure', async () => {
-    configs.set({ successRate: { defaultBucketSize: 10 } });
+    await putConfigs(configs, { successRate: { defaultBucketSize: 10 } });
     await decide('pay_1');
     const result = expectKind(await applyFeedback(feedbackEvent('pay_1', 'PENDING', {}, t0 + 90_000), deps()), 'applied');
     expect(result.scoringType).toBe('penalise_srv3');
@@ -303,21 +300,21 @@ describe('applyFeedback', () => {
   });
 
   it('never gates a pending penalty by the update window', async () => {
-    configs.set({ successRate: { defaultLatencyThreshold: 3_600 } });
+    await putConfigs(configs, { successRate: { defaultLatencyThreshold: 3_600 } });
     await decide('pay_1');
     const result = expectKind(await applyFeedback(feedbackEvent('pay_1', 'STARTED', {}, t0 + 1_200_000), deps()), 'applied');
     expect(result.scoringType).toBe('penalise');
   });
 
   it('ignores a reward whose gateway latency exceeds the merchant elimination limit', async () => {
-    configs.set({ elimination: { threshold: 0.35, txnLatency: { gatewayLatency: 5_000 } } });
+    await putConfigs(configs, { elimination: { threshold: 0.35, txnLatency: { gatewayLatency: 5_000 } } });
     await decide('pay_1');
     const result = await applyFeedback(feedbackEvent('pay_1', 'CHARGED', { gatewayLatencyMs: 5_001 }), deps());
     expect(result).toEqual({ kind: 'unchanged', scoringType: 'reward', reason: 'latency_above_limit' });
   });
 
   it('applies a reward whose gateway latency is within the merchant elimination limit', async () => {
-    configs.set({ elimination: { threshold: 0.35, txnLatency: { gatewayLatency: 5_000 } } });
+    await putConfigs(configs, { elimination: { threshold: 0.35, txnLatency: { gatewayLatency: 5_000 } } });
     await decide('pay_1');
     const result = await applyFeedback(feedbackEvent('pay_1', 'CHARGED', { gatewayLatencyMs: 4_000 }), deps());
     expect(result.kind).toBe('applied');
@@ -341,7 +338,7 @@ describe('applyFeedback', () => {
 
   it('re-resolves the bucket size from the sub-level config at feedback time', async () => {
     await decide('pay_1');
-    configs.set({
+    await putConfigs(configs, {
       successRate: {
         defaultBucketSize: 50,
         subLevelInputConfig: [{ paymentMethodType: 'UPI', paymentMethod: 'UPI_PAY', bucketSize: 20 }],
@@ -390,8 +387,8 @@ describe('applyFeedback', () => {
 describe('feedback seen by the next decision', () => {
   it('lowers the failed gateway so the next decision prefers the other one', async () => {
     const clock = createManualClock(t0);
-    const scores = memoryScores(clock);
-    const configs = createConfigs({ successRate: { defaultBucketSize: 10 } });
+    const { scores, configs } = memoryStores(clock);
+    await putConfigs(configs, { successRate: { defaultBucketSize: 10 } });
     const request = {
       merchantId,
       eligibleGatewayList: ['stripe', 'adyen'],
