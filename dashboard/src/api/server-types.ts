@@ -44,7 +44,7 @@ export type {
   OverviewReport,
   PaymentAuditReport,
   RoutingStatsReport,
-} from '../../../src/analytics/analytics-reports';
+} from '../../../src/ports/analytics/analytics-reports';
 export type {
   ComparisonType,
   ConnectorInfo,
@@ -56,6 +56,6 @@ export type {
   RoutingAlgorithm,
   ValueType,
   VolumeSplit,
-} from '../../../src/routing-rules/routing-algorithm';
+} from '../../../src/ports/state/routing-algorithm';
 export type { ModelConfig } from '../../../src/generation/models/model-config';
 export type { RoutingKeyView } from '../../../src/routing-rules/routing-keys';
