@@ -98,20 +98,32 @@ export function shapeLlmRouteGroupsReport(
   const groups = new Map<string, Group>();
   const groupOf = (name: string): Group => {
     let group = groups.get(name);
-    if (group === undefined) groups.set(name, (group = { buckets: new Map(), candidates: new Map() }));
+    if (group === undefined) {
+      group = { buckets: new Map(), candidates: new Map() };
+      groups.set(name, group);
+    }
     return group;
   };
   const groupBucket = (group: Group, bucketMs: number): GroupBucket => {
     let bucket = group.buckets.get(bucketMs);
-    if (bucket === undefined) group.buckets.set(bucketMs, (bucket = { calls: 0, successes: 0, decisions: 0, approaches: {}, lastDecisionMs: -1 }));
+    if (bucket === undefined) {
+      bucket = { calls: 0, successes: 0, decisions: 0, approaches: {}, lastDecisionMs: -1 };
+      group.buckets.set(bucketMs, bucket);
+    }
     return bucket;
   };
   const candidateBucket = (group: Group, provider: string, model: string, bucketMs: number): CandidateBucket => {
     const id = candidateId(provider, model);
     let candidate = group.candidates.get(id);
-    if (candidate === undefined) group.candidates.set(id, (candidate = { provider, model, buckets: new Map() }));
+    if (candidate === undefined) {
+      candidate = { provider, model, buckets: new Map() };
+      group.candidates.set(id, candidate);
+    }
     let bucket = candidate.buckets.get(bucketMs);
-    if (bucket === undefined) candidate.buckets.set(bucketMs, (bucket = { calls: 0, successes: 0, rankedFirst: 0, eliminatedDecisions: 0, lastEliminatedMs: -1 }));
+    if (bucket === undefined) {
+      bucket = { calls: 0, successes: 0, rankedFirst: 0, eliminatedDecisions: 0, lastEliminatedMs: -1 };
+      candidate.buckets.set(bucketMs, bucket);
+    }
     return bucket;
   };
 

@@ -9,5 +9,5 @@ export function scoreFromWindow(window: WindowRead | undefined): number {
   if (window === undefined || !(window.length > 0)) return 1;
   const score = window.successes / window.length;
   if (!(score > 0)) return 0;
-  return score > 1 ? 1 : score;
+  return Math.min(score, 1);
 }

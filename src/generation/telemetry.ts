@@ -30,7 +30,7 @@ export interface GenerationTelemetry {
   startCall(operation: CallOperation, provider: string, model: string): CallObservation;
 }
 
-const noObservation: CallObservation = { end() {} };
+const noObservation: CallObservation = { end: () => undefined };
 
 export const noTelemetry: GenerationTelemetry = {
   enabled: false,

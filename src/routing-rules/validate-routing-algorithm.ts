@@ -39,7 +39,7 @@ function checkConnector(connector: ConnectorInfo, path: string, issues: RuleVali
 
 function checkConnectorList(connectors: readonly ConnectorInfo[], path: string, issues: RuleValidationIssue[]): void {
   if (connectors.length === 0) issues.push(issue('empty_output', path, 'priority list is empty'));
-  connectors.forEach((connector, index) => checkConnector(connector, `${path}[${index}]`, issues));
+  for (const [index, connector] of (connectors).entries()) checkConnector(connector, `${path}[${index}]`, issues);
 }
 
 function checkSplits<T>(
@@ -54,7 +54,7 @@ function checkSplits<T>(
   }
   const total = splits.reduce((sum, entry) => sum + entry.split, 0);
   if (total !== 100) issues.push(issue('split_sum_not_100', path, `volume split percentages add up to ${total}, expected 100`));
-  splits.forEach((entry, index) => checkOutput(entry.output, `${path}[${index}].output`));
+  for (const [index, entry] of (splits).entries()) checkOutput(entry.output, `${path}[${index}].output`);
 }
 
 function checkOutput(output: RuleOutput, path: string, issues: RuleValidationIssue[]): void {
@@ -82,13 +82,13 @@ function checkProgram(program: Program, keys: RoutingKeyTable, issues: RuleValid
       issues.push(issue('routing_type_mismatch', `${path}.routing_type`, `routing_type '${rule.routing_type}' does not match a '${kind}' output`));
     }
     checkOutput(rule.output, `${path}.output`, issues);
-    rule.statements.forEach((statement, at) => checkStatement(statement, `${path}.statements[${at}]`, program, keys, issues));
+    for (const [at, statement] of (rule.statements).entries()) checkStatement(statement, `${path}.statements[${at}]`, program, keys, issues);
   });
 }
 
 function checkStatement(statement: IfStatement, path: string, program: Program, keys: RoutingKeyTable, issues: RuleValidationIssue[]): void {
-  statement.condition.forEach((comparison, index) => checkComparison(comparison, `${path}.condition[${index}]`, program, keys, issues));
-  statement.nested?.forEach((nested, index) => checkStatement(nested, `${path}.nested[${index}]`, program, keys, issues));
+  for (const [index, comparison] of (statement.condition).entries()) checkComparison(comparison, `${path}.condition[${index}]`, program, keys, issues);
+  for (const [index, nested] of (statement.nested ?? []).entries()) checkStatement(nested, `${path}.nested[${index}]`, program, keys, issues);
 }
 
 const equalityOnly = new Set(['equal', 'not_equal']);
@@ -110,7 +110,7 @@ function checkComparison(comparison: Comparison, path: string, program: Program,
       return;
     }
     if (definition.type === 'global_ref') return;
-    members.forEach((member, index) => checkMember(lhs, definition, member, `data.globals.${value.value}[${index}]`, keys, issues));
+    for (const [index, member] of (members).entries()) checkMember(lhs, definition, member, `data.globals.${value.value}[${index}]`, keys, issues);
     return;
   }
   if (definition.type === 'global_ref') {

@@ -64,11 +64,13 @@ function insertHeld(): void {
   }
 }
 
-function tryInsertHeld(): void {
+/** Whether the held events went in; a failure is reported by insertHeld and retried by its timer (a throw here would end the thread). */
+function tryInsertHeld(): boolean {
   try {
     insertHeld();
+    return true;
   } catch {
-    // reported by insertHeld, retried by its timer
+    return false;
   }
 }
 

@@ -24,7 +24,7 @@ function awsMessage(responseBody: string | undefined, fallback: string): string 
     if (typeof body.message === 'string') return body.message;
     if (typeof body.Message === 'string') return body.Message;
   } catch {
-    // not JSON: use the fallback
+    return fallback; // not JSON
   }
   return fallback;
 }

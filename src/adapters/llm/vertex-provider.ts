@@ -26,12 +26,13 @@ type VertexAuth =
 function parseServiceAccountKey(raw: string): Record<string, unknown> {
   // Accepted as the key file's JSON text, or that text base64-encoded (easier to put in an env var).
   for (const candidate of [raw, Buffer.from(raw, 'base64').toString('utf8')]) {
+    let parsed: unknown;
     try {
-      const parsed = JSON.parse(candidate) as unknown;
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+      parsed = JSON.parse(candidate);
     } catch {
-      // try the next reading
+      parsed = undefined; // not JSON in this reading: the next one is tried
     }
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
   }
   throw new ConfigurationError('vertex: GOOGLE_SERVICE_ACCOUNT_KEY is neither a service-account key JSON nor its base64 encoding', 'vertex');
 }

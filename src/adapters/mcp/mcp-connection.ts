@@ -93,6 +93,7 @@ export class McpConnection {
   }
 
   private buildTransport(): Transport {
+    // biome-ignore lint/style/noProcessEnv: a stdio server inherits the environment (the MCP SDK's default) unless the caller passes one
     const env = this.options.env ?? process.env;
     const expand = (value: string): string => expandEnvReferences(value, env);
     const expandAll = (record: Readonly<Record<string, string>> | undefined): Record<string, string> =>
@@ -148,8 +149,9 @@ export class McpConnection {
       if (transport instanceof TrackedStdioTransport && transport.startedPid !== null) {
         try {
           process.kill(transport.startedPid, 'SIGTERM');
-        } catch {
-          // already gone
+        } catch (error) {
+          // ESRCH: the server already exited, which is what we wanted.
+          if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
         }
       }
       await transport.close().catch(() => undefined);

@@ -224,6 +224,7 @@ export class McpManager implements McpServers {
       homeDir: this.options.discovery?.homeDir ?? homedir(),
       cwd: this.options.discovery?.cwd ?? this.pool.settings.cwd,
       platform: this.options.discovery?.platform ?? process.platform,
+      // biome-ignore lint/style/noProcessEnv: discovery looks where the desktop MCP clients look, which is the process's own %APPDATA%
       appData: this.options.discovery?.appData ?? process.env['APPDATA'] ?? join(homedir(), 'AppData', 'Roaming'),
     });
     for (const server of result.servers) {

@@ -204,7 +204,7 @@ export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
         caughtUp() {
           const target = new Map<string, number>();
           for (const topic of subscribeOptions.topics) {
-            partitionsOf(topic).forEach((part, index) => target.set(`${topic}#${index}`, endOffset(part)));
+            for (const [index, part] of partitionsOf(topic).entries()) target.set(`${topic}#${index}`, endOffset(part));
           }
           return new Promise<void>((resolve) => {
             owned.waiters.push({ target, resolve });
@@ -236,7 +236,7 @@ export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
         for (const group of groups.values()) {
           if (group.members.every((member) => member.closed)) continue;
           const target = new Map<string, number>();
-          for (const topic of group.topics) partitionsOf(topic).forEach((part, index) => target.set(`${topic}#${index}`, endOffset(part)));
+          for (const topic of group.topics) for (const [index, part] of partitionsOf(topic).entries()) target.set(`${topic}#${index}`, endOffset(part));
           drains.push(
             new Promise<void>((resolve) => {
               group.waiters.push({ target, resolve });

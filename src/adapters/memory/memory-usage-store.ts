@@ -6,7 +6,6 @@ import type { JournaledTables } from './journaled-tables.js';
 /** Tables of the embedded usage store; spend and counted event ids are journaled with the rest. */
 export const usageTables = ['usageSpend', 'usageEvents'] as const;
 
-const minuteTtlMs = 120_000;
 /** Day buckets live 2 days, month buckets 32: long enough to be read for the whole period. */
 const spendTtlMs: Readonly<Record<BudgetPeriod, number>> = { day: 2 * 86_400_000, month: 32 * 86_400_000 };
 /** An event id is remembered 40 days: longer than any period it could be counted in. */

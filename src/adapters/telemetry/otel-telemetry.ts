@@ -30,8 +30,13 @@ export interface TelemetryStats {
 
 /** A reader that exports only when asked: `collect()` returns what was recorded so far. */
 class OnDemandMetricReader extends MetricReader {
-  protected override async onForceFlush(): Promise<void> {}
-  protected override async onShutdown(): Promise<void> {}
+  // Nothing is buffered and nothing is exported on its own: flush and shutdown have nothing to do.
+  protected override onForceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  protected override onShutdown(): Promise<void> {
+    return Promise.resolve();
+  }
 }
 
 function latencyBucket(ms: number): string {
