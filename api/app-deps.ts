@@ -42,7 +42,7 @@ export interface AppDeps {
   readonly clock: Clock;
   /** How long an unreleased per-key lease (its replica died mid-request) keeps counting; default 10 min. */
   readonly keyLeaseTtlMs?: number;
-  /** Shared with the toolkit's call recorder (serviceCallRecorder): keyed spend counts not landed yet. */
+  /** Shared with the toolkit's call recorder (spendCountingRecorder): keyed spend counts not landed yet. */
   readonly pendingSpend?: PendingSpend;
   readonly random: RandomSource;
   readonly routingDefaults: RoutingDefaults;

@@ -1,7 +1,7 @@
 import { createDecidePayment } from '../src/decision/decide-payment.js';
 import type { FastifyInstance } from 'fastify';
 import { PendingSpend } from '../src/governance/pending-spend.js';
-import { serviceCallRecorder } from '../api/service-call-recorder.js';
+import { spendCountingRecorder } from '../src/governance/spend-counting-recorder.js';
 import type { Logger as PinoLogger } from 'pino';
 import { createBatchService, startGenerationWorker, type BatchWiring } from './create-batch-service.js';
 import { createRuntime, runtimeDefaults, type Runtime } from './create-runtime.js';
@@ -44,7 +44,7 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
   const runtime = await createRuntime(config, logger);
   const pendingSpend = new PendingSpend();
   const readiness = createReadiness();
-  const { toolkit, models } = createToolkit({ ...options.toolkit, toolFilesRoot, logger, onCall: serviceCallRecorder(runtime.bus, runtime.state.usage, pendingSpend, logger.child({ component: 'llm-calls' })) });
+  const { toolkit, models } = createToolkit({ ...options.toolkit, toolFilesRoot, logger, onCall: spendCountingRecorder(runtime.bus, runtime.state.usage, pendingSpend, logger.child({ component: 'llm-calls' })) });
   // The service's MCP servers are the operator's `.mcp-config.json` (as NeuroLink's demo server read
   // it): connected now, so /api/mcp/* and generate calls have their tools. A server that fails to
   // connect is reported (GET /api/mcp/servers, the log) and does not stop the start.

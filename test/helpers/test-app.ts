@@ -23,7 +23,7 @@ import { defaultRoutingDefaults, type RoutingDefaults } from '../../src/decision
 import { createManualClock } from '../../src/time/clock.js';
 import { DynamicModelRegistry } from '../../src/generation/models/dynamic-model-registry.js';
 import { NeuroLink } from '../../src/toolkit/neurolink.js';
-import { serviceCallRecorder } from '../../api/service-call-recorder.js';
+import { spendCountingRecorder } from '../../src/governance/spend-counting-recorder.js';
 import { PendingSpend } from '../../src/governance/pending-spend.js';
 import { createToolkit } from '../../cli/create-toolkit.js';
 import { mkdtempSync } from 'node:fs';
@@ -106,7 +106,7 @@ export async function createTestApp(options: {
   const toolkit =
     options.toolkit ??
     (options.toolkitEnv !== undefined
-      ? createToolkit({ logger: pino({ level: 'silent' }), cwd: mkdtempSync(join(tmpdir(), 'sytest-toolkit-')), env: options.toolkitEnv, onCall: serviceCallRecorder(bus, state.usage, pendingSpend) }).toolkit
+      ? createToolkit({ logger: pino({ level: 'silent' }), cwd: mkdtempSync(join(tmpdir(), 'sytest-toolkit-')), env: options.toolkitEnv, onCall: spendCountingRecorder(bus, state.usage, pendingSpend) }).toolkit
       : options.batchModels instanceof NeuroLink
         ? options.batchModels
         : new DefaultNeuroLink({ env: { OPENAI_API_KEY: 'sk-contract-test', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }, builtInTools: [], warn: () => undefined }));
