@@ -17,6 +17,9 @@ import { credentialMerchantOf, registerAuthentication } from './plugins/authenti
 import { parseCorsOrigins, registerCrossOrigin } from './plugins/cross-origin.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerJsonBodyParser } from './plugins/json-body.js';
+import { documentErrorResponses } from './plugins/openapi-responses.js';
+import { pathLimitOptions } from './plugins/path-limits.js';
+import { requestValidationOptions } from './plugins/request-validation.js';
 import { defaultLeaseTtlMs, registerKeyLimits } from './plugins/key-limits.js';
 import { PendingSpend } from '../src/governance/pending-spend.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
@@ -63,6 +66,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
     },
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
+    ...pathLimitOptions,
+    ...requestValidationOptions,
   });
 
   // First: every route added from here on gets its header set, and every answer (404s, errors) its headers.
@@ -102,6 +107,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       },
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => String(json['$id'] ?? `def-${index}`) },
+    transform: documentErrorResponses,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());

@@ -72,6 +72,10 @@ import routingRuleCreate from '../schemas/http/routing-rules/routing-rule-create
 import routingRuleUpdate from '../schemas/http/routing-rules/routing-rule-update.json' with { type: 'json' };
 import updateGatewayScoreRequest from '../schemas/http/score-feedback/update-gateway-score-request.json' with { type: 'json' };
 import updateScoreLegacyRequest from '../schemas/http/score-feedback/update-score-legacy-request.json' with { type: 'json' };
+import deciderErrorEnvelope from '../schemas/http/errors/decider-error-envelope.json' with { type: 'json' };
+import genericErrorEnvelope from '../schemas/http/errors/generic-error-envelope.json' with { type: 'json' };
+import generationError from '../schemas/http/errors/generation-error.json' with { type: 'json' };
+import openAiError from '../schemas/http/errors/openai-error.json' with { type: 'json' };
 
 /**
  * Every HTTP schema under schemas/http, registered once with fastify (`app.addSchema`) so routes
@@ -152,6 +156,10 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   routingAlgorithmRef,
   routingEvaluateRequest,
   hybridRoutingRequest,
+  genericErrorEnvelope,
+  deciderErrorEnvelope,
+  openAiError,
+  generationError,
 ];
 
 /** A `$ref` to a registered schema, as fastify route schemas want it. */

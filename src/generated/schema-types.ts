@@ -1153,6 +1153,72 @@ export interface SrDimensionRequest {
   paymentInfo: SrDimensionConfig;
 }
 /**
+ * decision-engine 1.4.x decider error (api/wire/decider-error-envelope.ts) of the decision and score routes, always with HTTP 400; clients branch on `error_info.code`.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "DeciderErrorEnvelope".
+ */
+export interface DeciderErrorEnvelope {
+  status: string;
+  error_code: string;
+  error_message: string;
+  priority_logic_tag: null;
+  routing_approach: string | null;
+  /**
+   * Legacy /decision_gateway only: per filter, the gateways it removed.
+   */
+  filter_wise_gateways: {
+    [k: string]: string[];
+  } | null;
+  error_info: {
+    code: string;
+    user_message: string;
+    developer_message: string;
+  };
+  priority_logic_output: null;
+  is_dynamic_mga_enabled: false;
+}
+/**
+ * A toolkit failure on the generation routes (api/wire/generation-error.ts): the stable `code`, and what the caller can act on (`option`, `provider`, `retryAfter` in seconds).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "GenerationError".
+ */
+export interface GenerationError {
+  success: false;
+  error: string;
+  code: string;
+  provider?: string;
+  option?: string;
+  retryAfter?: number;
+  timestamp: string;
+}
+/**
+ * decision-engine 1.4.x generic API error (api/wire/generic-error-envelope.ts): `code` is TE_00 (internal), TE_01 (a store is unavailable), TE_02 (no such route), TE_03 (invalid request) or TE_04 (refused).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "GenericErrorEnvelope".
+ */
+export interface GenericErrorEnvelope {
+  code: string;
+  message: string;
+  data: null;
+}
+/**
+ * OpenAI's error body, the answer of every failure on /v1/* so the official clients raise their own error classes.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "OpenAiError".
+ */
+export interface OpenAiError {
+  error: {
+    message: string;
+    type: string;
+    param: string | null;
+    code: string | null;
+  };
+}
+/**
  * What paymentInfo.metadata decodes to for network (debit) routing.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -1531,11 +1597,13 @@ export interface ChatCompletionRequest {
   /**
    * @minItems 1
    * @maxItems 1000
+   *
+   * Items: `content` is required (null when an assistant message only calls tools).
    */
   messages: [
     {
       role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
-      content?:
+      content:
         | string
         | null
         | {
@@ -1546,10 +1614,19 @@ export interface ChatCompletionRequest {
             };
           }[];
       name?: string;
+      tool_call_id?: string;
+      tool_calls?: {
+        id: string;
+        type?: string;
+        function: {
+          name: string;
+          arguments?: string;
+        };
+      }[];
     },
     ...{
       role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
-      content?:
+      content:
         | string
         | null
         | {
@@ -1560,6 +1637,15 @@ export interface ChatCompletionRequest {
             };
           }[];
       name?: string;
+      tool_call_id?: string;
+      tool_calls?: {
+        id: string;
+        type?: string;
+        function: {
+          name: string;
+          arguments?: string;
+        };
+      }[];
     }[]
   ];
   /**
@@ -1580,7 +1666,10 @@ export interface ChatCompletionRequest {
       strict?: boolean | null;
     };
   };
-  tools?: unknown[];
+  /**
+   * Function tools, objects in OpenAI's shape; the gateway refuses other kinds with 400.
+   */
+  tools?: {}[];
   user?: string;
 }
 /**
