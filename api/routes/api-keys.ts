@@ -3,7 +3,8 @@ import { SwitchyardError } from '../../src/errors/switchyard-error.js';
 import type { AuthService } from '../../src/auth/auth-service.js';
 import { policyView, toApiKeyCreated, toApiKeyListItem, toApiKeyRevoked } from '../../src/auth/auth-views.js';
 import type { ApiKeyCreateRequest, KeyPolicyRequest } from '../../src/generated/schema-types.js';
-import { effectivePolicy, toWireLimits, type KeyPolicy } from '../../src/governance/key-policy.js';
+import { toWireLimits, type KeyPolicy } from '../../src/governance/key-policy.js';
+import { listKeysWithUsage, type KeyWithUsage } from '../../src/governance/list-keys-with-usage.js';
 import { parseKeyPolicy } from '../../src/governance/parse-key-policy.js';
 import type { ApiKeyRecord, StateStore } from '../../src/ports/state-store.js';
 import { ref } from '../http-schemas.js';
@@ -39,19 +40,33 @@ const keyIdParams = {
   properties: { key_id: { type: 'string', minLength: 1, maxLength: 255 } },
 } as const;
 
-/**
- * API Keys: create, list and revoke a merchant's keys, with decision-engine 1.4.x's shapes.
- * Stricter than decision-engine, which checks neither who asks nor whether the key exists: the
- * merchant must be the credential's own, and revoking an unknown key is a 404, not a 500.
- */
-export async function apiKeyRoutes(app: FastifyInstance, deps: ApiKeyRouteDeps): Promise<void> {
-  /** The key, when it exists; 403 when it is another merchant's. */
-  async function ownKey(request: FastifyRequest, keyId: string): Promise<ApiKeyRecord | undefined> {
-    const record = await deps.state.apiKeys.findById(keyId);
-    if (record !== undefined) assertOwnMerchant(request, record.merchantId);
-    return record;
-  }
+type MerchantParams = { Params: { merchant_id: string } };
+type KeyParams = { Params: { key_id: string } };
 
+/** The key, when it exists; 403 when it is another merchant's. */
+async function ownKey(deps: ApiKeyRouteDeps, request: FastifyRequest, keyId: string): Promise<ApiKeyRecord | undefined> {
+  const record = await deps.state.apiKeys.findById(keyId);
+  if (record !== undefined) assertOwnMerchant(request, record.merchantId);
+  return record;
+}
+
+/** A list item with the key's effective limits and its usage (amounts rounded to the nano-dollar). */
+function toKeyWithUsageItem({ record, effective, period, usage }: KeyWithUsage) {
+  return {
+    ...toApiKeyListItem(record),
+    effective_limits: toWireLimits(effective.limits),
+    usage: {
+      requests_this_minute: usage.requestsThisMinute,
+      tokens_this_minute: usage.tokensThisMinute,
+      in_flight: usage.inFlight,
+      spend_usd: Math.round(usage.spendThisPeriodUsd * 1e9) / 1e9,
+      reserved_usd: Math.round(usage.reservedUsd * 1e9) / 1e9,
+      period,
+    },
+  };
+}
+
+function registerCreateApiKey(app: FastifyInstance, deps: ApiKeyRouteDeps): void {
   app.post<{ Body: ApiKeyCreateRequest }>(
     '/api-key/create',
     {
@@ -66,40 +81,24 @@ export async function apiKeyRoutes(app: FastifyInstance, deps: ApiKeyRouteDeps):
       return toApiKeyCreated(created);
     },
   );
+}
 
-  app.get<{ Params: { merchant_id: string } }>(
+function registerListApiKeys(app: FastifyInstance, deps: ApiKeyRouteDeps): void {
+  app.get<MerchantParams>(
     '/api-key/list/:merchant_id',
     {
       schema: { tags, summary: "A merchant's keys, active and revoked, never the raw key", params: merchantIdParams, response: { 200: { type: 'array', items: ref('ApiKeyListItem') } } },
       config: { auth: 'either', merchantFrom: { params: 'merchant_id' } },
     },
     async (request) => {
-      const merchantId = request.params.merchant_id;
-      const [records, merchantDefault] = await Promise.all([deps.auth.listApiKeys(merchantId), deps.state.configs.get(merchantId, 'apiKeyDefaults')]);
-      const nowMs = deps.now();
-      return Promise.all(
-        records.map(async (record) => {
-          const effective = effectivePolicy(record.policy, merchantDefault);
-          const period = effective.limits?.budget?.period ?? 'day';
-          const usage = await deps.state.usage.usage(record.keyId, period, nowMs);
-          return {
-            ...toApiKeyListItem(record),
-            effective_limits: toWireLimits(effective.limits),
-            usage: {
-              requests_this_minute: usage.requestsThisMinute,
-              tokens_this_minute: usage.tokensThisMinute,
-              in_flight: usage.inFlight,
-              spend_usd: Math.round(usage.spendThisPeriodUsd * 1e9) / 1e9,
-              reserved_usd: Math.round(usage.reservedUsd * 1e9) / 1e9,
-              period,
-            },
-          };
-        }),
-      );
+      const keys = await listKeysWithUsage(deps, request.params.merchant_id);
+      return keys.map(toKeyWithUsageItem);
     },
   );
+}
 
-  app.post<{ Params: { key_id: string }; Body: KeyPolicyRequest }>(
+function registerReplaceKeyLimits(app: FastifyInstance, deps: ApiKeyRouteDeps): void {
+  app.post<KeyParams & { Body: KeyPolicyRequest }>(
     '/api-key/:key_id/limits',
     {
       schema: { tags, summary: "Replace a key's limits and cache setting (null or absent removes them); enforced from the next request on every replica", params: keyIdParams, body: ref('KeyPolicyRequest'), response: { 200: ref('ApiKeyListItem') } },
@@ -107,7 +106,7 @@ export async function apiKeyRoutes(app: FastifyInstance, deps: ApiKeyRouteDeps):
     },
     async (request, reply) => {
       const { key_id: keyId } = request.params;
-      const record = await ownKey(request, keyId);
+      const record = await ownKey(deps, request, keyId);
       if (record === undefined) return reply.code(404).send(keyNotFound);
       const updated = await deps.state.apiKeys.setPolicy(keyId, policyOf(request.body));
       if (updated === undefined) return reply.code(404).send(keyNotFound);
@@ -115,8 +114,10 @@ export async function apiKeyRoutes(app: FastifyInstance, deps: ApiKeyRouteDeps):
       return toApiKeyListItem(updated);
     },
   );
+}
 
-  app.get<{ Params: { merchant_id: string } }>(
+function registerKeyDefaults(app: FastifyInstance, deps: ApiKeyRouteDeps): void {
+  app.get<MerchantParams>(
     '/api-key/defaults/:merchant_id',
     {
       schema: { tags, summary: "The limits and cache setting of the merchant's keys that set none of their own", params: merchantIdParams },
@@ -125,7 +126,7 @@ export async function apiKeyRoutes(app: FastifyInstance, deps: ApiKeyRouteDeps):
     async (request) => policyView(await deps.state.configs.get(request.params.merchant_id, 'apiKeyDefaults')),
   );
 
-  app.put<{ Params: { merchant_id: string }; Body: KeyPolicyRequest }>(
+  app.put<MerchantParams & { Body: KeyPolicyRequest }>(
     '/api-key/defaults/:merchant_id',
     {
       schema: { tags, summary: "Replace the merchant's default limits and cache setting (a key's own fields win, field by field)", params: merchantIdParams, body: ref('KeyPolicyRequest') },
@@ -137,8 +138,10 @@ export async function apiKeyRoutes(app: FastifyInstance, deps: ApiKeyRouteDeps):
       return policyView(policy);
     },
   );
+}
 
-  app.delete<{ Params: { key_id: string } }>(
+function registerRevokeApiKey(app: FastifyInstance, deps: ApiKeyRouteDeps): void {
+  app.delete<KeyParams>(
     '/api-key/:key_id',
     {
       schema: { tags, summary: 'Revoke a key at once on every replica', params: keyIdParams, response: { 200: ref('ApiKeyRevoked') } },
@@ -146,7 +149,7 @@ export async function apiKeyRoutes(app: FastifyInstance, deps: ApiKeyRouteDeps):
     },
     async (request, reply) => {
       const { key_id: keyId } = request.params;
-      const record = await ownKey(request, keyId);
+      const record = await ownKey(deps, request, keyId);
       if (record === undefined) return reply.code(404).send(keyNotFound);
       const result = await deps.auth.revokeApiKey(keyId);
       if (result.kind !== 'ok') return reply.code(404).send(keyNotFound);
@@ -155,4 +158,17 @@ export async function apiKeyRoutes(app: FastifyInstance, deps: ApiKeyRouteDeps):
       return toApiKeyRevoked(keyId);
     },
   );
+}
+
+/**
+ * API Keys: create, list and revoke a merchant's keys, with decision-engine 1.4.x's shapes.
+ * Stricter than decision-engine, which checks neither who asks nor whether the key exists: the
+ * merchant must be the credential's own, and revoking an unknown key is a 404, not a 500.
+ */
+export async function apiKeyRoutes(app: FastifyInstance, deps: ApiKeyRouteDeps): Promise<void> {
+  registerCreateApiKey(app, deps);
+  registerListApiKeys(app, deps);
+  registerReplaceKeyLimits(app, deps);
+  registerKeyDefaults(app, deps);
+  registerRevokeApiKey(app, deps);
 }

@@ -16,17 +16,7 @@ export interface AuthRouteDeps {
 
 const tags = ['Auth'];
 
-/**
- * Auth: signup, login, logout, me, merchants, switch-merchant and merchant onboarding, with
- * decision-engine 1.4.x's shapes and messages. Session routes take a Bearer token only.
- *
- * @remarks Stricter than decision-engine: signing up into an existing merchant (`merchant_id`)
- * makes the new user that merchant's admin, so it needs the admin secret header; otherwise anyone
- * who knows a merchant id could take it over. Signup without a merchant needs nothing.
- */
-export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Promise<void> {
-  const adminSecretHeader = deps.adminSecretHeader.toLowerCase();
-
+function registerSignup(app: FastifyInstance, deps: AuthRouteDeps): void {
   app.post<{ Body: SignupRequest }>(
     '/auth/signup',
     {
@@ -36,7 +26,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
     async (request, reply) => {
       const { email, password, merchant_id: merchantId } = request.body;
       if ((merchantId?.trim() ?? '') !== '') {
-        const presented = request.headers[adminSecretHeader];
+        const presented = request.headers[deps.adminSecretHeader.toLowerCase()];
         const check = await deps.adminSecret.check(typeof presented === 'string' ? presented : undefined, attemptOriginOf(request), merchantId ?? undefined);
         if (check.kind === 'throttled') return sendAdminSecretThrottled(request, reply, check.retryAfterMs);
         if (check.kind !== 'ok') throw new SwitchyardError('SY_AUTH_INVALID_ADMIN_SECRET', { message: 'Invalid admin secret' });
@@ -47,7 +37,9 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
       return toAuthResponse(result.session);
     },
   );
+}
 
+function registerLogin(app: FastifyInstance, deps: AuthRouteDeps): void {
   app.post<{ Body: LoginRequest }>(
     '/auth/login',
     {
@@ -55,13 +47,15 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
       config: { auth: 'none' },
     },
     async (request, reply) => {
-      // request.ip is the socket's peer unless TRUST_PROXY names the proxy in front (see README).
+      // request.ip is the socket's peer unless TRUST_PROXY names the proxy in front (see docs/security.md).
       const result = await deps.auth.login(request.body.email, request.body.password, attemptOriginOf(request));
       if (result.kind !== 'ok') return sendAuthFailure(request, reply, result);
       return toAuthResponse(result.session);
     },
   );
+}
 
+function registerLogout(app: FastifyInstance, deps: AuthRouteDeps): void {
   app.post(
     '/auth/logout',
     {
@@ -75,7 +69,9 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
       return logoutResponse;
     },
   );
+}
 
+function registerMe(app: FastifyInstance, deps: AuthRouteDeps): void {
   app.get(
     '/auth/me',
     { schema: { tags, summary: 'The signed-in user', response: { 200: ref('MeResponse') } }, config: { auth: 'bearer', merchantFrom: 'credential' } },
@@ -85,7 +81,9 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
       return toMeResponse(result.profile);
     },
   );
+}
 
+function registerMerchants(app: FastifyInstance, deps: AuthRouteDeps): void {
   app.get(
     '/auth/merchants',
     {
@@ -98,7 +96,9 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
       return result.merchants.map(toMerchantInfo);
     },
   );
+}
 
+function registerSwitchMerchant(app: FastifyInstance, deps: AuthRouteDeps): void {
   app.post<{ Body: SwitchMerchantRequest }>(
     '/auth/switch-merchant',
     {
@@ -112,7 +112,9 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
       return toAuthResponse(result.session);
     },
   );
+}
 
+function registerOnboarding(app: FastifyInstance, deps: AuthRouteDeps): void {
   app.post<{ Body: OnboardingRequest }>(
     '/onboarding/merchant',
     {
@@ -126,4 +128,22 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
       return toOnboardingResponse(result.onboarded);
     },
   );
+}
+
+/**
+ * Auth: signup, login, logout, me, merchants, switch-merchant and merchant onboarding, with
+ * decision-engine 1.4.x's shapes and messages. Session routes take a Bearer token only.
+ *
+ * @remarks Stricter than decision-engine: signing up into an existing merchant (`merchant_id`)
+ * makes the new user that merchant's admin, so it needs the admin secret header; otherwise anyone
+ * who knows a merchant id could take it over. Signup without a merchant needs nothing.
+ */
+export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Promise<void> {
+  registerSignup(app, deps);
+  registerLogin(app, deps);
+  registerLogout(app, deps);
+  registerMe(app, deps);
+  registerMerchants(app, deps);
+  registerSwitchMerchant(app, deps);
+  registerOnboarding(app, deps);
 }

@@ -24,20 +24,15 @@ function notFound(batchId: string): SwitchyardError {
   return new SwitchyardError('SY_BATCH_NOT_FOUND', { message: 'Batch not found', details: { batchId } });
 }
 
-/**
- * Batch generation jobs: submit prompts that share options (one queued job each), read progress
- * and paged results, cancel. A batch belongs to the merchant whose credential submitted it;
- * another merchant's credential gets 403, an unknown id 404 (as the API-key routes answer).
- */
-export async function batchRoutes(app: FastifyInstance, deps: BatchRouteDeps): Promise<void> {
-  /** The batch, after checking it is the credential's merchant's. */
-  async function ownBatch(request: FastifyRequest, batchId: string): Promise<BatchView> {
-    const view = await deps.batches.status(batchId);
-    if (view === undefined) throw notFound(batchId);
-    assertOwnMerchant(request, view.merchantId);
-    return view;
-  }
+/** The batch, after checking it is the credential's merchant's. */
+async function ownBatch(deps: BatchRouteDeps, request: FastifyRequest, batchId: string): Promise<BatchView> {
+  const view = await deps.batches.status(batchId);
+  if (view === undefined) throw notFound(batchId);
+  assertOwnMerchant(request, view.merchantId);
+  return view;
+}
 
+function registerSubmitBatch(app: FastifyInstance, deps: BatchRouteDeps): void {
   app.post<{ Body: BatchSubmitRequest }>(
     '/api/batches',
     {
@@ -63,16 +58,20 @@ export async function batchRoutes(app: FastifyInstance, deps: BatchRouteDeps): P
       return reply.code(202).header('location', `/api/batches/${encodeURIComponent(view.batchId)}`).send(view);
     },
   );
+}
 
+function registerBatchStatus(app: FastifyInstance, deps: BatchRouteDeps): void {
   app.get<BatchParams>(
     '/api/batches/:batchId',
     {
       schema: { tags, summary: "A batch's progress: items pending, succeeded, failed (dead letter) and cancelled", params: batchIdParams, response: { 200: ref('Batch') } },
       config: { auth: 'either', merchantFrom: 'resource' },
     },
-    async (request) => ownBatch(request, request.params.batchId),
+    async (request) => ownBatch(deps, request, request.params.batchId),
   );
+}
 
+function registerBatchResults(app: FastifyInstance, deps: BatchRouteDeps): void {
   app.get<BatchParams & { Querystring: BatchResultsQuery }>(
     '/api/batches/:batchId/results',
     {
@@ -87,13 +86,15 @@ export async function batchRoutes(app: FastifyInstance, deps: BatchRouteDeps): P
     },
     async (request) => {
       const { batchId } = request.params;
-      await ownBatch(request, batchId);
+      await ownBatch(deps, request, batchId);
       const page = await deps.batches.results(batchId, { offset: request.query.offset ?? 0, limit: request.query.limit ?? 100 });
       if (page === undefined) throw notFound(batchId);
       return page;
     },
   );
+}
 
+function registerCancelBatch(app: FastifyInstance, deps: BatchRouteDeps): void {
   app.post<BatchParams>(
     '/api/batches/:batchId/cancel',
     {
@@ -107,11 +108,23 @@ export async function batchRoutes(app: FastifyInstance, deps: BatchRouteDeps): P
     },
     async (request) => {
       const { batchId } = request.params;
-      await ownBatch(request, batchId);
+      await ownBatch(deps, request, batchId);
       const view = await deps.batches.cancel(batchId);
       if (view === undefined) throw notFound(batchId);
       request.log.info({ batchId, merchantId: view.merchantId }, 'batch cancel requested');
       return view;
     },
   );
+}
+
+/**
+ * Batch generation jobs: submit prompts that share options (one queued job each), read progress
+ * and paged results, cancel. A batch belongs to the merchant whose credential submitted it;
+ * another merchant's credential gets 403, an unknown id 404 (as the API-key routes answer).
+ */
+export async function batchRoutes(app: FastifyInstance, deps: BatchRouteDeps): Promise<void> {
+  registerSubmitBatch(app, deps);
+  registerBatchStatus(app, deps);
+  registerBatchResults(app, deps);
+  registerCancelBatch(app, deps);
 }

@@ -1,10 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { SwitchyardError } from '../../src/errors/switchyard-error.js';
+import { writeSrDimension } from '../../src/decision/inputs/sr-dimension.js';
 import type { SrDimensionRequest } from '../../src/generated/schema-types.js';
 import type { AppDeps } from '../app-deps.js';
 import { ref } from '../http-schemas.js';
-
-const validDimensions = ['currency', 'country', 'auth_type', 'card_is_in', 'card_network'] as const;
 
 /** Config: POST and GET /config-sr-dimension (extra success-rate window dimensions). */
 export async function configRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -13,13 +11,7 @@ export async function configRoutes(app: FastifyInstance, deps: AppDeps): Promise
     { schema: { tags: ['Config'], summary: 'Configure success-rate window dimensions', body: ref('SrDimensionRequest') }, config: { flowType: 'config_sr_dimension', auth: 'either', merchantFrom: { body: ['merchant_id'] } } },
     async (request, reply) => {
       const { merchant_id: merchantId, paymentInfo } = request.body;
-      const invalid = (paymentInfo.fields ?? []).filter((field) => !(validDimensions as readonly string[]).includes(field));
-      if (invalid.length > 0) {
-        throw new SwitchyardError('SY_SR_DIMENSION_INVALID', {
-          message: `Invalid dimensions: ${JSON.stringify(invalid)}. Valid dimensions are: ${validDimensions.join(', ')}`,
-        });
-      }
-      await deps.state.configs.put(merchantId, 'srDimension', paymentInfo, 'upsert');
+      await writeSrDimension(deps.state, merchantId, paymentInfo);
       // 1.4.x answers with a JSON string body.
       return reply.type('application/json; charset=utf-8').send(JSON.stringify('SR Dimension configuration updated successfully'));
     },

@@ -1,8 +1,7 @@
 import { reservationUsd } from '../../src/governance/reservation.js';
 import { DEFAULT_MAX_TOKENS } from '../../src/generation/normalize-options.js';
 import { callAttributionOf } from '../wire/call-attribution.js';
-import { hijackedHead } from '../plugins/security-headers.js';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GenerateRequest } from '../../src/generated/schema-types.js';
 import { InvalidRequestError } from '../../src/generation/errors/provider-errors.js';
 import type { GenerateOptions } from '../../src/generation/generate-options.js';
@@ -10,7 +9,7 @@ import type { GenerateResult } from '../../src/generation/generate-result.js';
 import type { CallAttribution } from '../../src/generation/llm-call-record.js';
 import type { NeuroLink } from '../../src/toolkit/neurolink.js';
 import { ref } from '../http-schemas.js';
-import { generationHttpError } from '../wire/generation-error.js';
+import { abortOnDisconnect, sendStream, type Streamed } from '../wire/toolkit-stream.js';
 
 export interface GenerationRouteDeps {
   readonly toolkit: NeuroLink;
@@ -59,38 +58,18 @@ function toGenerateResponse(result: GenerateResult, now: Date) {
   };
 }
 
-/** Aborts when the client goes away before the answer is complete (the provider call is cancelled). */
-function abortOnDisconnect(request: FastifyRequest, reply: FastifyReply): { readonly signal: AbortSignal; done(): void } {
-  const controller = new AbortController();
-  let done = false;
-  const onClose = () => {
-    if (!done) controller.abort(new Error('client disconnected'));
-  };
-  reply.raw.once('close', onClose);
-  request.raw.once('aborted', onClose);
-  return {
-    signal: controller.signal,
-    done() {
-      done = true;
-      reply.raw.off('close', onClose);
-      request.raw.off('aborted', onClose);
-    },
-  };
+/** The clock of the answers' timestamps. */
+function clockOf(deps: GenerationRouteDeps): () => Date {
+  return deps.now ?? (() => new Date());
 }
 
-/** One server-sent event (`event:` line, one `data:` line of JSON). */
-function sseEvent(event: 'data' | 'complete' | 'error', data: unknown): string {
-  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+/** The guard of the generate and stream routes: the key's llm limits, the worst-case cost reserved. */
+function limitedGuard(deps: GenerationRouteDeps) {
+  return { ...guard, keyLimits: { kind: 'llm', reserveUsd: generationReserve(deps.toolkit) } } as const;
 }
 
-/**
- * Text generation over HTTP, the NeuroLink demo server's routes on the app's own auth: the
- * merchant is the credential's, and every call's `llm.call` record is attributed to it.
- */
-export async function generationRoutes(app: FastifyInstance, deps: GenerationRouteDeps): Promise<void> {
-  const now = deps.now ?? (() => new Date());
-  const limited = { ...guard, keyLimits: { kind: 'llm', reserveUsd: generationReserve(deps.toolkit) } } as const;
-
+function registerGenerate(app: FastifyInstance, deps: GenerationRouteDeps): void {
+  const now = clockOf(deps);
   app.post<{ Body: GenerateRequest }>(
     '/api/generate',
     {
@@ -102,7 +81,7 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationRou
         body: ref('GenerateRequest'),
         response: { 200: ref('GenerateResponse') },
       },
-      config: limited,
+      config: limitedGuard(deps),
     },
     async (request, reply) => {
       const disconnect = abortOnDisconnect(request, reply);
@@ -114,7 +93,9 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationRou
       }
     },
   );
+}
 
+function registerStream(app: FastifyInstance, deps: GenerationRouteDeps): void {
   app.post<{ Body: GenerateRequest }>(
     '/api/stream',
     {
@@ -126,69 +107,47 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationRou
         body: ref('GenerateRequest'),
         produces: ['text/event-stream', 'text/plain'],
       },
-      config: limited,
+      config: limitedGuard(deps),
     },
     async (request, reply) => {
       const disconnect = abortOnDisconnect(request, reply);
-      let streamed;
+      let streamed: Streamed;
       try {
         streamed = await deps.toolkit.stream(toGenerateOptions(request.body, callAttributionOf(request, 'sse'), disconnect.signal));
       } catch (error) {
         disconnect.done();
         throw error;
       }
-      const plain = (request.headers.accept ?? '').includes('text/plain') && !(request.headers.accept ?? '').includes('text/event-stream');
-      reply.hijack();
-      const raw = reply.raw;
-      raw.writeHead(
-        200,
-        hijackedHead(reply, {
-          'content-type': plain ? 'text/plain; charset=utf-8' : 'text/event-stream; charset=utf-8',
-          connection: 'keep-alive',
-          'x-request-id': String(request.id),
-          'x-accel-buffering': 'no',
-        }),
-      );
-      const { streamId } = streamed.metadata;
-      if (!plain) raw.write(sseEvent('data', { type: 'start', streamId, provider: streamed.provider, model: streamed.model }));
-      try {
-        for await (const chunk of streamed.stream) {
-          if (disconnect.signal.aborted) break;
-          raw.write(plain ? chunk.content : sseEvent('data', { type: 'chunk', content: chunk.content }));
-        }
-        if (!disconnect.signal.aborted) {
-          const final = await streamed.final;
-          if (!plain) {
-            raw.write(
-              sseEvent('complete', {
-                type: 'complete',
-                streamId,
-                provider: final.provider,
-                model: final.model,
-                usage: final.usage,
-                finishReason: final.finishReason,
-                totalChunks: streamed.metadata.totalChunks ?? 0,
-                responseTime: final.responseTime,
-              }),
-            );
-          }
-        }
-      } catch (error) {
-        if (!disconnect.signal.aborted) {
-          const mapped = generationHttpError(error);
-          request.log.warn({ code: mapped?.body.code ?? 'INTERNAL', streamId }, 'stream failed after it started');
-          const message = mapped?.body.error ?? 'the stream failed';
-          raw.write(plain ? `\nError: ${message}` : sseEvent('error', { type: 'error', code: mapped?.body.code ?? 'INTERNAL', error: message, streamId }));
-        } else {
-          request.log.info({ streamId }, 'stream aborted: the client disconnected');
-        }
-      } finally {
-        disconnect.done();
-        raw.end();
-      }
+      await sendStream(request, reply, streamed, disconnect);
     },
   );
+}
 
+/** The `/api/status` answer: each provider's settings state and the one auto selection picks. */
+async function providerStatusView(toolkit: NeuroLink, now: Date) {
+  const statuses = await toolkit.getProviderStatus();
+  const providers = Object.fromEntries(
+    statuses.map((status) => [
+      status.provider,
+      { available: status.configured, configured: status.configured, status: status.status, ...(status.model !== undefined ? { model: status.model } : {}), ...(status.missing !== undefined ? { missing: status.missing } : {}) },
+    ]),
+  );
+  let bestProvider: string | null = null;
+  try {
+    bestProvider = (await toolkit.getBestProvider()) ?? null;
+  } catch {
+    bestProvider = null; // nothing configured: reported, not an error of this route
+  }
+  return {
+    timestamp: now.toISOString(),
+    providers,
+    bestProvider,
+    configuration: { defaultProvider: toolkit.settings.defaultProvider ?? null, streamingEnabled: true, fallbackEnabled: true },
+  };
+}
+
+function registerStatus(app: FastifyInstance, deps: GenerationRouteDeps): void {
+  const now = clockOf(deps);
   app.get(
     '/api/status',
     {
@@ -198,26 +157,16 @@ export async function generationRoutes(app: FastifyInstance, deps: GenerationRou
       },
       config: guard,
     },
-    async () => {
-      const statuses = await deps.toolkit.getProviderStatus();
-      const providers = Object.fromEntries(
-        statuses.map((status) => [
-          status.provider,
-          { available: status.configured, configured: status.configured, status: status.status, ...(status.model !== undefined ? { model: status.model } : {}), ...(status.missing !== undefined ? { missing: status.missing } : {}) },
-        ]),
-      );
-      let bestProvider: string | null = null;
-      try {
-        bestProvider = (await deps.toolkit.getBestProvider()) ?? null;
-      } catch {
-        bestProvider = null; // nothing configured: reported, not an error of this route
-      }
-      return {
-        timestamp: now().toISOString(),
-        providers,
-        bestProvider,
-        configuration: { defaultProvider: deps.toolkit.settings.defaultProvider ?? null, streamingEnabled: true, fallbackEnabled: true },
-      };
-    },
+    async () => providerStatusView(deps.toolkit, now()),
   );
+}
+
+/**
+ * Text generation over HTTP, the NeuroLink demo server's routes on the app's own auth: the
+ * merchant is the credential's, and every call's `llm.call` record is attributed to it.
+ */
+export async function generationRoutes(app: FastifyInstance, deps: GenerationRouteDeps): Promise<void> {
+  registerGenerate(app, deps);
+  registerStream(app, deps);
+  registerStatus(app, deps);
 }

@@ -1,14 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { SwitchyardError } from '../../src/errors/switchyard-error.js';
+import { gatewayCapabilitiesOf, removeGatewayCapability, upsertGatewayCapability } from '../../src/decision/inputs/gateway-capabilities.js';
 import type { GatewayCapabilities, GatewayCapability } from '../../src/generated/schema-types.js';
 import type { AppDeps } from '../app-deps.js';
 import { ref } from '../http-schemas.js';
 import { genericError } from '../wire/generic-error-envelope.js';
 
 const tags = ['Merchant Account'];
-
-/** A merchant configures at most this many gateways (the legacy filter chain walks them all). */
-const maxGatewaysPerMerchant = 256;
 
 const merchantIdParams = {
   type: 'object',
@@ -22,23 +19,14 @@ const gatewayParams = {
   properties: { merchantId: { type: 'string', minLength: 1, maxLength: 255 }, gateway: { type: 'string', minLength: 1, maxLength: 64 } },
 } as const;
 
-const merchantNotFound = () => new SwitchyardError('SY_MERCHANT_NOT_FOUND', { message: 'MerchantId not found' });
+const view = (merchantId: string, gateways: readonly GatewayCapability[]): GatewayCapabilities => ({ merchant_id: merchantId, gateways: [...gateways] });
 
 /**
  * The merchant's gateway capabilities (what decision-engine keeps in merchant_gateway_account rows):
- * upsert one gateway, list them, delete one. Read by the legacy POST /decision_gateway filter chain.
- *
- * @remarks One config document per merchant, rewritten on each change: two concurrent upserts of
- * different gateways of one merchant can lose one of them (last write wins).
+ * upsert one gateway, list them, delete one (src/decision/inputs/gateway-capabilities.ts). Read by
+ * the legacy POST /decision_gateway filter chain.
  */
 export async function merchantAccountGatewayRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const load = async (merchantId: string): Promise<readonly GatewayCapability[]> => {
-    const [merchant, configured] = await Promise.all([deps.state.merchants.get(merchantId), deps.state.configs.get(merchantId, 'gatewayCapabilities')]);
-    if (merchant === undefined) throw merchantNotFound();
-    return configured ?? [];
-  };
-  const view = (merchantId: string, gateways: readonly GatewayCapability[]): GatewayCapabilities => ({ merchant_id: merchantId, gateways: [...gateways] });
-
   app.post<{ Params: { merchantId: string }; Body: GatewayCapability }>(
     '/merchant-account/:merchantId/gateways',
     {
@@ -47,16 +35,9 @@ export async function merchantAccountGatewayRoutes(app: FastifyInstance, deps: A
     },
     async (request) => {
       const { merchantId } = request.params;
-      const capability = request.body;
-      const configured = await load(merchantId);
-      const index = configured.findIndex((gateway) => gateway.gateway === capability.gateway);
-      if (index === -1 && configured.length >= maxGatewaysPerMerchant) {
-        throw new SwitchyardError('SY_REQUEST_INVALID', { message: `A merchant configures at most ${maxGatewaysPerMerchant} gateways` });
-      }
-      const next = index === -1 ? [...configured, capability] : configured.map((gateway, at) => (at === index ? capability : gateway));
-      await deps.state.configs.put(merchantId, 'gatewayCapabilities', next, 'upsert');
-      request.log.info({ merchantId, gateway: capability.gateway, replaced: index !== -1 }, 'gateway capabilities written');
-      return view(merchantId, next);
+      const { gateways, replaced } = await upsertGatewayCapability(deps.state, merchantId, request.body);
+      request.log.info({ merchantId, gateway: request.body.gateway, replaced }, 'gateway capabilities written');
+      return view(merchantId, gateways);
     },
   );
 
@@ -66,7 +47,7 @@ export async function merchantAccountGatewayRoutes(app: FastifyInstance, deps: A
       schema: { tags, summary: "The merchant's configured gateways and their capabilities", params: merchantIdParams, response: { 200: ref('GatewayCapabilities') } },
       config: { auth: 'either', merchantFrom: { params: 'merchantId' } },
     },
-    async (request) => view(request.params.merchantId, await load(request.params.merchantId)),
+    async (request) => view(request.params.merchantId, await gatewayCapabilitiesOf(deps.state, request.params.merchantId)),
   );
 
   app.delete<{ Params: { merchantId: string; gateway: string } }>(
@@ -77,10 +58,7 @@ export async function merchantAccountGatewayRoutes(app: FastifyInstance, deps: A
     },
     async (request, reply) => {
       const { merchantId, gateway } = request.params;
-      const configured = await load(merchantId);
-      const next = configured.filter((item) => item.gateway !== gateway);
-      if (next.length === configured.length) return reply.code(404).send(genericError('TE_04', 'Gateway configuration not found'));
-      await (next.length === 0 ? deps.state.configs.delete(merchantId, 'gatewayCapabilities') : deps.state.configs.put(merchantId, 'gatewayCapabilities', next, 'upsert'));
+      if ((await removeGatewayCapability(deps.state, merchantId, gateway)) === 'missing') return reply.code(404).send(genericError('TE_04', 'Gateway configuration not found'));
       request.log.info({ merchantId, gateway }, 'gateway capabilities deleted');
       return { message: 'Gateway configuration deleted successfully', merchant_id: merchantId, gateway };
     },

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createEvent } from '../../src/events/event-envelope.js';
-import { outcomeOf } from '../../src/feedback/classify-status.js';
+import { receiveFeedback } from '../../src/feedback/receive-feedback.js';
 import type { UpdateGatewayScoreRequest, UpdateScoreLegacyRequest } from '../../src/generated/schema-types.js';
 import type { AppDeps } from '../app-deps.js';
 import { ref } from '../http-schemas.js';
@@ -11,8 +10,8 @@ import { decisionFailureEnvelope } from '../wire/decision-failure-envelope.js';
 const merchantNotFound = (merchantId: string) => decisionFailureEnvelope({ kind: 'merchant_not_found', message: 'Merchant not found' }, merchantId);
 
 /**
- * Score Feedback: classify, publish a `feedback.received` event and answer at once (1.4.14+
- * behaviour). The sr-windows worker applies it to the windows, idempotently.
+ * Score Feedback: each route maps its body to one reported outcome for receiveFeedback
+ * (src/feedback/receive-feedback.ts), which publishes it, and answers at once in its 1.4.x shape.
  */
 export async function scoreFeedbackRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.post<{ Body: UpdateGatewayScoreRequest }>(
@@ -23,19 +22,17 @@ export async function scoreFeedbackRoutes(app: FastifyInstance, deps: AppDeps): 
     },
     async (request, reply) => {
       const body = request.body;
-      if ((await deps.state.merchants.get(body.merchantId)) === undefined) return reply.code(400).send(merchantNotFound(body.merchantId));
-      await deps.bus.publish([
-        createEvent('feedback.received', body.merchantId, {
-          paymentId: body.paymentId,
-          gateway: body.gateway,
-          status: body.status,
-          outcome: outcomeOf(body.status),
-          enforceDynamicRoutingFailure: body.enforceDynamicRoutingFailure === true,
-          gatewayLatencyMs: body.txnLatency?.gatewayLatency ?? null,
-          requestId: requestIdOf(request),
-          source: 'update_gateway_score',
-        }, deps.clock.now()),
-      ]);
+      const published = await receiveFeedback(deps, {
+        merchantId: body.merchantId,
+        paymentId: body.paymentId,
+        gateway: body.gateway,
+        status: body.status,
+        enforceDynamicRoutingFailure: body.enforceDynamicRoutingFailure === true,
+        gatewayLatencyMs: body.txnLatency?.gatewayLatency ?? null,
+        requestId: requestIdOf(request),
+        source: 'update_gateway_score',
+      });
+      if (published === 'merchant_not_found') return reply.code(400).send(merchantNotFound(body.merchantId));
       return { message: 'Gateway score updated successfully', merchant_id: body.merchantId, gateway: body.gateway, payment_id: body.paymentId };
     },
   );
@@ -51,20 +48,17 @@ export async function scoreFeedbackRoutes(app: FastifyInstance, deps: AppDeps): 
       if (detail.gateway.trim() === '') {
         return reply.code(400).send(deciderError({ status: 'Invalid Request', errorCode: 'invalid_request_error', message: 'Gateway not found', infoCode: 'GATEWAY_NOT_FOUND', developerMessage: 'txn_detail.gateway is empty' }));
       }
-      if ((await deps.state.merchants.get(detail.merchantId)) === undefined) return reply.code(400).send(merchantNotFound(detail.merchantId));
-      const status = detail.status.toUpperCase();
-      await deps.bus.publish([
-        createEvent('feedback.received', detail.merchantId, {
-          paymentId: detail.txnUuid,
-          gateway: detail.gateway,
-          status,
-          outcome: outcomeOf(status),
-          enforceDynamicRoutingFailure: request.body.enforce_dynaic_routing_failure === true,
-          gatewayLatencyMs: request.body.txn_latency?.gatewayLatency ?? null,
-          requestId: requestIdOf(request),
-          source: 'update_score_legacy',
-        }, deps.clock.now()),
-      ]);
+      const published = await receiveFeedback(deps, {
+        merchantId: detail.merchantId,
+        paymentId: detail.txnUuid,
+        gateway: detail.gateway,
+        status: detail.status.toUpperCase(),
+        enforceDynamicRoutingFailure: request.body.enforce_dynaic_routing_failure === true,
+        gatewayLatencyMs: request.body.txn_latency?.gatewayLatency ?? null,
+        requestId: requestIdOf(request),
+        source: 'update_score_legacy',
+      });
+      if (published === 'merchant_not_found') return reply.code(400).send(merchantNotFound(detail.merchantId));
       return reply.type('text/plain; charset=utf-8').send('Success');
     },
   );

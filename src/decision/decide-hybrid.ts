@@ -1,0 +1,103 @@
+import type { DecideGatewayRequest, RoutingEvaluateRequest } from '../generated/schema-types.js';
+import type { StateStore } from '../ports/state-store.js';
+import type { ConnectorInfo, RuleEvaluation } from '../routing-rules/index.js';
+import { routingRuleRejected } from '../routing-rules/routing-rule-rejected.js';
+import type { StaticEvaluation } from '../routing-rules/run-static-evaluation.js';
+import type { DecidePayment, PaymentDecision } from './decide-payment.js';
+import { loadDecisionInputs } from './inputs/load-decision-inputs.js';
+
+export interface DecideHybridDeps {
+  readonly state: Pick<StateStore, 'merchants' | 'configs' | 'routingRules'>;
+  readonly decidePayment: DecidePayment;
+  /** The static (euclid) evaluation of one request (src/routing-rules/run-static-evaluation.ts). */
+  readonly evaluateStatic: (body: RoutingEvaluateRequest) => Promise<StaticEvaluation>;
+}
+
+/** The two halves of /routing/hybrid; at least one is given. */
+export interface HybridRequest {
+  readonly staticRequest: RoutingEvaluateRequest | undefined;
+  readonly dynamicRequest: DecideGatewayRequest | undefined;
+}
+
+type Decided = Extract<PaymentDecision, { ok: true }>;
+type Refused = Extract<PaymentDecision, { ok: false }>;
+
+/**
+ * What the hybrid answer is made of. `evaluation` is the static half's, when it evaluated;
+ * `connectors` its evaluated connectors (or the request's `fallback_output` when it failed).
+ * `refused`: the dynamic decision failed with no static connectors to fall back on.
+ */
+export type HybridOutcome =
+  | { readonly kind: 'static_only'; readonly evaluation?: RuleEvaluation; readonly connectors: readonly ConnectorInfo[] }
+  | { readonly kind: 'decided'; readonly evaluation?: RuleEvaluation; readonly decision: Decided }
+  | { readonly kind: 'fallback'; readonly evaluation?: RuleEvaluation; readonly decision: Refused; readonly connectors: readonly ConnectorInfo[] }
+  | { readonly kind: 'refused'; readonly decision: Refused };
+
+interface StaticHalf {
+  readonly evaluation?: RuleEvaluation;
+  readonly connectors?: readonly ConnectorInfo[];
+  readonly ruleName?: string;
+}
+
+/** The static half: its evaluation, or the request's fallback connectors; its error when neither and no dynamic half follows. */
+async function staticHalf(deps: DecideHybridDeps, request: HybridRequest): Promise<StaticHalf> {
+  const staticRequest = request.staticRequest;
+  if (staticRequest === undefined) return {};
+  const result = await deps.evaluateStatic(staticRequest);
+  if (result.ok) {
+    return { evaluation: result.evaluation, connectors: result.evaluation.evaluatedOutput, ruleName: result.evaluation.ruleName ?? result.record.name };
+  }
+  if (staticRequest.fallback_output && staticRequest.fallback_output.length > 0) {
+    return {
+      connectors: staticRequest.fallback_output.map((connector) => ({ gateway_name: connector.gateway_name, gateway_id: connector.gateway_id ?? null })),
+    };
+  }
+  if (request.dynamicRequest === undefined) throw result.error;
+  return {};
+}
+
+/** The dynamic half: the decision over the request's candidates, or the static connectors when it names none. */
+async function dynamicHalf(
+  deps: DecideHybridDeps,
+  dynamicRequest: DecideGatewayRequest,
+  half: StaticHalf,
+  evaluatedStatic: boolean,
+  requestId: string,
+): Promise<PaymentDecision> {
+  const startedAt = performance.now();
+  // Dynamic only: exactly /decide-gateway, the merchant's active rule included.
+  if (!evaluatedStatic) return deps.decidePayment(dynamicRequest, { requestId, startedAt });
+  const candidates = dynamicRequest.eligibleGatewayList;
+  const narrowed: DecideGatewayRequest =
+    (candidates === undefined || candidates === null || candidates.length === 0) && half.connectors !== undefined
+      ? { ...dynamicRequest, eligibleGatewayList: [...new Set(half.connectors.map((connector) => connector.gateway_name))] }
+      : dynamicRequest;
+  // The static half already evaluated the active rule; it is not applied a second time. When its
+  // output supplied the candidates, it is the decision's priority logic.
+  const loaded = await loadDecisionInputs(deps.state, narrowed.merchantId);
+  const inputs =
+    narrowed !== dynamicRequest && half.ruleName !== undefined
+      ? { ...loaded, activeRules: [], rule: { name: half.ruleName, gateways: narrowed.eligibleGatewayList ?? [] } }
+      : { ...loaded, activeRules: [] };
+  return deps.decidePayment(narrowed, { requestId, startedAt, inputs });
+}
+
+/**
+ * POST /routing/hybrid's use case: the static (euclid) evaluation, whose evaluated connectors (or
+ * the request's `fallback_output` when it failed) become the candidate list of the dynamic
+ * (/decide-gateway) request when that one names none; then the dynamic decision, falling back to
+ * the static connectors when it fails. Throws `SY_ROUTING_RULE_REJECTED` when neither half is
+ * given, or when the static half fails with no fallback and no dynamic half.
+ */
+export async function decideHybrid(deps: DecideHybridDeps, request: HybridRequest, requestId: string): Promise<HybridOutcome> {
+  if (request.staticRequest === undefined && request.dynamicRequest === undefined) {
+    throw routingRuleRejected('Invalid request received : At least one of static_routing_request or dynamic_routing_request must be provided.');
+  }
+  const half = await staticHalf(deps, request);
+  const evaluation = half.evaluation === undefined ? {} : { evaluation: half.evaluation };
+  if (request.dynamicRequest === undefined) return { kind: 'static_only', ...evaluation, connectors: half.connectors ?? [] };
+  const decision = await dynamicHalf(deps, request.dynamicRequest, half, request.staticRequest !== undefined, requestId);
+  if (decision.ok) return { kind: 'decided', ...evaluation, decision };
+  if (half.connectors === undefined || half.connectors.length === 0) return { kind: 'refused', decision };
+  return { kind: 'fallback', ...evaluation, decision, connectors: half.connectors };
+}
