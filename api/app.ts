@@ -31,7 +31,7 @@ import { generationRoutes } from './routes/generation.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { modelRoutes } from './routes/models.js';
 import { openAiGatewayRoutes } from './routes/openai-gateway.js';
-import { serviceCallRecorder } from './service-call-recorder.js';
+import { spendCountingRecorder } from '../src/governance/spend-counting-recorder.js';
 import { configRoutes } from './routes/config.js';
 import { gatewayDecisionRoutes } from './routes/gateway-decision.js';
 import { healthRoutes } from './routes/health.js';
@@ -46,14 +46,31 @@ import { trustProxyOption } from './trust-proxy.js';
 /** A caller's x-request-id is honoured when it is a sane token; anything else (log injection, huge) is replaced. */
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** The services every surface shares, built once per app from its deps. */
+interface AppServices {
+  readonly auth: AuthService;
+  readonly adminSecret: AdminSecretGuard;
+  readonly pendingSpend: PendingSpend;
+}
+
 /**
  * Builds the HTTP app without listening (tests use `inject`; cli/start-service.ts listens).
- * Every adapter arrives in `deps`; nothing here picks infrastructure.
+ * Every adapter and use case arrives in `deps`; nothing here picks infrastructure.
  */
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   // Refuses test_admin or a short ADMIN_SECRET in production or distributed mode, naming it.
   assertAdminSecretStrength(config);
-  const app = Fastify({
+  const app = createFastify(config, deps);
+  const services = await registerPlugins(app, config, deps);
+  await registerOpenApi(app);
+  await registerSharedRoutes(app, config, deps, services);
+  await registerGenerationRoutes(app, deps, services);
+  if (deps.surfaces !== 'generation') await registerPaymentRoutes(app, deps);
+  return app;
+}
+
+function createFastify(config: Config, deps: AppDeps): FastifyInstance {
+  return Fastify({
     loggerInstance: deps.logger,
     // Per-request log lines are off by default: at thousands of decisions a second they cost more
     // than the decision itself. Errors are still logged by api/plugins/errors.ts.
@@ -69,7 +86,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     ...pathLimitOptions,
     ...requestValidationOptions,
   });
+}
 
+/** Headers, errors, CORS, the guard, per-key limits and body parsing: in this order, before any route. */
+async function registerPlugins(app: FastifyInstance, config: Config, deps: AppDeps): Promise<AppServices> {
   // First: every route added from here on gets its header set, and every answer (404s, errors) its headers.
   registerSecurityHeaders(app);
   app.addHook('onRequest', async (request, reply) => {
@@ -89,12 +109,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // After the guard's merchant check: per-key limits admit or refuse before any handler runs.
   const pendingSpend = deps.pendingSpend ?? new PendingSpend();
   registerKeyLimits(app, { state: deps.state, now: () => deps.clock.now(), leaseTtlMs: deps.keyLeaseTtlMs ?? defaultLeaseTtlMs, pendingSpend });
-  // Only JSON bodies are accepted (415 otherwise), except on the decision routes below.
+  // Only JSON bodies are accepted (415 otherwise), except on the decision routes (registerPaymentRoutes).
   app.removeContentTypeParser('text/plain');
   // An empty JSON body is no body (clients send the header on bodiless calls); see the plugin.
   registerJsonBodyParser(app);
   for (const schema of httpSchemas) app.addSchema(schema);
+  return { auth, adminSecret, pendingSpend };
+}
 
+/** The OpenAPI document (every route's error answers added by documentErrorResponses), /docs and /openapi.json. */
+async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -111,8 +135,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
-  await registerDashboard(app);
+}
 
+/** What both surfaces serve: the dashboard, metrics, health, auth, API keys, merchant accounts and analytics. */
+async function registerSharedRoutes(app: FastifyInstance, config: Config, deps: AppDeps, { auth, adminSecret }: AppServices): Promise<void> {
+  await registerDashboard(app);
   registerApiEvents(app, deps);
   await metricsRoutes(app, deps);
   await app.register(async (scope) => healthRoutes(scope, deps));
@@ -120,6 +147,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(async (scope) => apiKeyRoutes(scope, { auth, state: deps.state, now: () => deps.clock.now() }));
   await app.register(async (scope) => merchantAccountRoutes(scope, { ...deps, adminSecret, adminSecretHeader: config.adminSecretHeader }));
   await app.register(async (scope) => analyticsRoutes(scope, { ...deps, merchantOf: credentialMerchantOf }));
+}
+
+/** The generation surface: batches, the toolkit's routes, MCP, models, WebSocket chat and the /v1 gateway. */
+async function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, { auth, pendingSpend }: AppServices): Promise<void> {
   await app.register(async (scope) => batchRoutes(scope, { batches: deps.batches }));
   await app.register(async (scope) => generationRoutes(scope, { toolkit: deps.toolkit }));
   await app.register(async (scope) => mcpRoutes(scope, { toolkit: deps.toolkit }));
@@ -127,9 +158,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const chat = registerChatWebSocket(app, { auth, toolkit: deps.toolkit, ...(deps.chat !== undefined ? { options: deps.chat } : {}) });
   app.decorate('chat', chat);
   // The gateway records its response-cache hits as the toolkit records its calls (llm.call on the bus, spend by key).
-  const recordCall = serviceCallRecorder(deps.bus, deps.state.usage, pendingSpend, deps.logger.child({ component: 'llm-calls' }));
+  const recordCall = spendCountingRecorder(deps.bus, deps.state.usage, pendingSpend, deps.logger.child({ component: 'llm-calls' }));
   await app.register(async (scope) => openAiGatewayRoutes(scope, { toolkit: deps.toolkit, models: deps.models, state: deps.state, random: deps.random, recordCall }));
-  if (deps.surfaces === 'generation') return app;
+}
+
+/** The payment surface: rule configuration, merchant configs, routing rules and the decision routes. */
+async function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   await app.register(async (scope) => ruleConfigurationRoutes(scope, deps));
   await app.register(async (scope) => configRoutes(scope, deps));
   await app.register(async (scope) => routingRuleRoutes(scope, deps));
@@ -147,5 +181,4 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     await legacyDecisionGatewayRoutes(scope, deps);
     await scoreFeedbackRoutes(scope, deps);
   });
-  return app;
 }
