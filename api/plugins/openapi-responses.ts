@@ -14,7 +14,8 @@ import type { FastifyContextConfig, FastifySchema, RouteOptions } from 'fastify'
  * - its key limits (`config.keyLimits`): 429;
  * - every route: 500 and 503 (a store, the bus or the service itself unavailable);
  * - the toolkit's errors on generation routes (api/wire/generation-error.ts): 400, 403, 404, 422,
- *   429, 502, 503, 504.
+ *   429, 502, 503, 504;
+ * - a decision that cannot be made, on the other 'Gateway Decision' routes: 400 in the decider envelope.
  *
  * The envelope follows the route's error wire: OpenAI's error on /v1/* (api/routes/openai-gateway.ts
  * has its own handler), the decider envelope on `config.envelope: 'decider'` routes (always 400 for
@@ -65,6 +66,8 @@ interface RouteFacts {
   readonly hasQuery: boolean;
   readonly keyLimited: boolean;
   readonly callsToolkit: boolean;
+  /** A decision can fail in the decider envelope here though the route's own errors are generic (POST /routing/hybrid). */
+  readonly decides: boolean;
 }
 
 function factsOf(route: RouteOptions, schema: FastifySchema): RouteFacts {
@@ -81,6 +84,7 @@ function factsOf(route: RouteOptions, schema: FastifySchema): RouteFacts {
     hasQuery: schema.querystring !== undefined,
     keyLimited: config.keyLimits !== undefined,
     callsToolkit: wire === 'openai' || tags.some((tag) => toolkitTags.has(tag)),
+    decides: tags.includes('Gateway Decision'),
   };
 }
 
@@ -158,6 +162,7 @@ function deciderAnswers(facts: RouteFacts, answers: Answers): void {
 function genericAnswers(facts: RouteFacts, answers: Answers): void {
   const json = { json: 'GenericErrorEnvelope' } as const;
   if (facts.hasParams || facts.hasQuery || facts.readsBody) answers.add(400, 'Invalid request', json);
+  if (facts.decides) answers.add(400, 'No decision possible (decider envelope; error_info.code says why)', { json: 'DeciderErrorEnvelope' });
   if (facts.readsBody) {
     answers.add(400, 'Body is not JSON', { text: true });
     answers.add(413, 'Body too large', json);

@@ -18,7 +18,7 @@ import { chatCompletion, chatCompletionStream, embeddingsResponse } from '../fix
  * generation routes answer as with a configured provider instead of 503 "not configured".
  *
  * Bounded: a few examples per operation and a fixed seed (a failure reproduces with the same
- * run); about two minutes on two cores.
+ * run); two to three minutes on two cores.
  */
 const root = join(import.meta.dirname, '../..');
 const adminSecret = 'fuzz-admin-secret-0123456789abcdef0123';
@@ -43,6 +43,11 @@ api_key = "${apiKey}"
 "path.created_by" = "${merchantId}"
 "query.merchant_id" = "${merchantId}"
 
+# Schemathesis' list of refusals plus 413 and 414: a schema-breaking body or path that is also too
+# large is refused for its size first, and that is a refusal too.
+[checks.negative_data_rejection]
+expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "413", "414", "415", "422", "428", "429", "5xx"]
+
 [[operations]]
 include-name = "DELETE /merchant-account/{merchantId}"
 parameters = { "path.merchantId" = "another-merchant" }
@@ -50,6 +55,14 @@ parameters = { "path.merchantId" = "another-merchant" }
 [[operations]]
 include-path-regex = "^/api-key/[{]key_id[}]"
 parameters = { "path.key_id" = "${spareKeyId}" }
+
+# The generation routes' two documented 5xx that are not faults of the service: 503 when the
+# caller names a provider this service has no credentials for (only OpenAI, the local fake, is
+# configured here), and 504 when the caller's own \`timeout\` passes (the fuzzer likes 1e-7 ms).
+# 500 and 502 still fail the run.
+[[operations]]
+include-path-regex = "^/api/(generate|stream|batches)$"
+checks.not_a_server_error.expected-statuses = ["2xx", "3xx", "4xx", "503", "504"]
 `;
 }
 
@@ -90,7 +103,14 @@ describe('OpenAPI document against the running service (schemathesis)', () => {
     schemathesis = installed.stdout.trim().split('\n').at(-1) ?? '';
     workDir = mkdtempSync(join(tmpdir(), 'sytest-openapi-fuzz-'));
     provider = await startFakeHttpServer(fakeOpenAi);
-    const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: join(workDir, 'data'), ADMIN_SECRET: adminSecret, LOG_LEVEL: 'silent', EMBEDDED_WORKERS: 'true' });
+    const config = loadConfig({
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: join(workDir, 'data'),
+      ADMIN_SECRET: adminSecret,
+      LOG_LEVEL: 'silent',
+      EMBEDDED_WORKERS: 'true',
+    });
     server = await startServer(config, pino({ level: 'silent' }), {
       toolkit: { cwd: workDir, env: { OPENAI_API_KEY: 'sk-fuzz-fake', OPENAI_BASE_URL: `${provider.url}/v1` } },
     });
@@ -124,14 +144,24 @@ describe('OpenAPI document against the running service (schemathesis)', () => {
       schemathesis,
       [
         '--no-color',
-        '--config-file', configFile,
-        'run', `${server!.url}/openapi.json`,
-        '--checks', checks.join(','),
-        '--max-examples', '5',
-        '--seed', '1',
-        '--workers', '2',
-        '--report', 'json',
-        '--report-json-path', reportFile,
+        '--config-file',
+        configFile,
+        'run',
+        `${server!.url}/openapi.json`,
+        '--checks',
+        checks.join(','),
+        '--max-examples',
+        '5',
+        '--seed',
+        '1',
+        // One worker: with two, hypothesis' shared caches raced in schemathesis 4.32 ("AST constructor
+        // recursion depth mismatch"), an error of the fuzzer's own that failed the run.
+        '--workers',
+        '1',
+        '--report',
+        'json',
+        '--report-json-path',
+        reportFile,
       ],
       workDir,
     );
