@@ -5,6 +5,8 @@ import type { DynamicModelRegistry } from '../src/generation/models/dynamic-mode
 import type { NeuroLink } from '../src/toolkit/neurolink.js';
 import { createLogger } from './create-logger.js';
 import { createToolkit } from './create-toolkit.js';
+import type { ProcessTelemetry } from '../src/adapters/telemetry/process-telemetry.js';
+import { startTelemetry } from './start-telemetry.js';
 import type { CliIo } from './io.js';
 
 /**
@@ -14,6 +16,8 @@ import type { CliIo } from './io.js';
 export class CliContext {
   private cachedConfig: Config | undefined;
   private cachedToolkit: { toolkit: NeuroLink; models: DynamicModelRegistry } | undefined;
+  /** `null`: looked at, and the environment did not ask for OpenTelemetry. */
+  private telemetry: ProcessTelemetry | null | undefined;
 
   /** Set by a long-running command (serve, worker, models serve): the process stays up after the action. */
   keepRunning = false;
@@ -36,11 +40,15 @@ export class CliContext {
   }
 
   toolkit(): { toolkit: NeuroLink; models: DynamicModelRegistry } {
+    // One-shot commands (generate, stream, batch, …) export their model calls when OTEL_* ask for it.
+    if (this.cachedToolkit === undefined && this.telemetry === undefined)
+      this.telemetry = startTelemetry(this.config, 'switchyard-cli', this.quietLogger()) ?? null;
     this.cachedToolkit ??= createToolkit({ logger: this.quietLogger(), cwd: this.io.cwd, env: loadToolkitEnv({ cwd: this.io.cwd, processEnv: this.io.env }) });
     return this.cachedToolkit;
   }
 
   async close(): Promise<void> {
     await this.cachedToolkit?.toolkit.close();
+    await this.telemetry?.shutdown();
   }
 }

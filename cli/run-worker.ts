@@ -7,6 +7,7 @@ import { llmCallPublisher } from '../src/generation/publish-llm-calls.js';
 import { createToolkit } from './create-toolkit.js';
 import { createBatchService, startGenerationWorker } from './create-batch-service.js';
 import { createRuntime, runtimeDefaults } from './create-runtime.js';
+import { startTelemetry } from './start-telemetry.js';
 
 export const workerNames = ['sr-windows', 'analytics-sink', 'generation'] as const;
 type WorkerName = (typeof workerNames)[number];
@@ -22,12 +23,20 @@ export async function runWorker(name: string | undefined, config: Config, logger
     return 2;
   }
   const worker = name as WorkerName;
+  const telemetry = startTelemetry(config, `switchyard-worker-${worker}`, logger);
   const runtime = await createRuntime(config, logger, { analytics: worker === 'analytics-sink' });
   let handle: WorkerHandle;
   if (worker === 'sr-windows') {
     handle = await srWindows.start({ bus: runtime.bus, state: runtime.state, clock: runtimeDefaults.clock, logger, defaults: runtimeDefaults.routingDefaults });
   } else if (worker === 'analytics-sink') {
-    handle = await analyticsSink.start({ bus: runtime.bus, analytics: runtime.analytics!, handoff: runtime.analyticsHandoff, logger, clock: runtimeDefaults.clock, retentionDays: config.analyticsRetentionDays });
+    handle = await analyticsSink.start({
+      bus: runtime.bus,
+      analytics: runtime.analytics!,
+      handoff: runtime.analyticsHandoff,
+      logger,
+      clock: runtimeDefaults.clock,
+      retentionDays: config.analyticsRetentionDays,
+    });
   } else {
     // Provider credentials come from the environment (and ./.env), as for the API.
     const { toolkit } = createToolkit({ logger, onCall: llmCallPublisher(runtime.bus, { logger: logger.child({ component: 'llm-calls' }) }) });
@@ -43,6 +52,7 @@ export async function runWorker(name: string | undefined, config: Config, logger
     try {
       await handle.close();
       await runtime.close();
+      await telemetry?.shutdown();
       process.exit(0);
     } catch (error) {
       logger.error({ err: error, worker }, 'worker stop failed');

@@ -13,6 +13,8 @@ import { generationWorkerName } from '../workers/generation.js';
 import * as srWindows from '../workers/sr-windows.js';
 import type { WorkerHandle } from '../workers/worker-handle.js';
 import { buildApp } from '../api/app.js';
+import { registerHttpServerSpans } from '../api/plugins/http-server-spans.js';
+import { startTelemetry } from './start-telemetry.js';
 import { createReadiness } from '../api/readiness.js';
 import { resolveTokenConfig } from './resolve-token-config.js';
 
@@ -41,10 +43,17 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
   assertAdminSecretStrength(config);
   // Before any adapter opens: a distributed start without a shared JWT secret fails fast, naming JWT_SECRET.
   const tokens = await resolveTokenConfig(config, logger);
+  // First of all adapters, so every span and metric of the process goes through it; only when OTEL_* ask for it.
+  const telemetry = startTelemetry(config, 'switchyard', logger);
   const runtime = await createRuntime(config, logger);
   const pendingSpend = new PendingSpend();
   const readiness = createReadiness();
-  const { toolkit, models } = createToolkit({ ...options.toolkit, toolFilesRoot, logger, onCall: spendCountingRecorder(runtime.bus, runtime.state.usage, pendingSpend, logger.child({ component: 'llm-calls' })) });
+  const { toolkit, models } = createToolkit({
+    ...options.toolkit,
+    toolFilesRoot,
+    logger,
+    onCall: spendCountingRecorder(runtime.bus, runtime.state.usage, pendingSpend, logger.child({ component: 'llm-calls' })),
+  });
   // The service's MCP servers are the operator's `.mcp-config.json` (as NeuroLink's demo server read
   // it): connected now, so /api/mcp/* and generate calls have their tools. A server that fails to
   // connect is reported (GET /api/mcp/servers, the log) and does not stop the start.
@@ -58,14 +67,48 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
   if (mcp.failed.length > 0) logger.warn({ failed: mcp.failed }, 'MCP servers from .mcp-config.json failed to connect');
   const batchWiring: BatchWiring = { state: runtime.state, jobs: runtime.jobs, models: toolkit, clock: runtimeDefaults.clock, logger };
   const batches = createBatchService(config, batchWiring);
-  const decidePayment = createDecidePayment({ state: runtime.state, bus: runtime.bus, random: runtimeDefaults.random, clock: runtimeDefaults.clock, defaults: runtimeDefaults.routingDefaults });
-  const app = await buildApp(config, { ...runtimeDefaults, decidePayment, toolkit, models, surfaces: options.surfaces ?? 'all', state: runtime.state, bus: runtime.bus, analytics: runtime.analytics, jobs: runtime.jobs, batches, readiness, logger, tokens, pendingSpend });
+  const decidePayment = createDecidePayment({
+    state: runtime.state,
+    bus: runtime.bus,
+    random: runtimeDefaults.random,
+    clock: runtimeDefaults.clock,
+    defaults: runtimeDefaults.routingDefaults,
+  });
+  const app = await buildApp(config, {
+    ...runtimeDefaults,
+    decidePayment,
+    toolkit,
+    models,
+    surfaces: options.surfaces ?? 'all',
+    state: runtime.state,
+    bus: runtime.bus,
+    analytics: runtime.analytics,
+    jobs: runtime.jobs,
+    batches,
+    readiness,
+    logger,
+    tokens,
+    pendingSpend,
+  });
+  registerHttpServerSpans(app, telemetry?.tracer);
   const workers: WorkerHandle[] = [];
   if (config.embeddedWorkers) {
     // First in the list: it is stopped before the bus drains (its jobs in hand still publish llm.call records).
     workers.push(await startGenerationWorker(config, batchWiring, batches));
-    workers.push(await srWindows.start({ bus: runtime.bus, state: runtime.state, clock: runtimeDefaults.clock, logger, defaults: runtimeDefaults.routingDefaults }));
-    if (runtime.analytics !== undefined) workers.push(await analyticsSink.start({ bus: runtime.bus, analytics: runtime.analytics, handoff: runtime.analyticsHandoff, logger, clock: runtimeDefaults.clock, retentionDays: config.analyticsRetentionDays }));
+    workers.push(
+      await srWindows.start({ bus: runtime.bus, state: runtime.state, clock: runtimeDefaults.clock, logger, defaults: runtimeDefaults.routingDefaults }),
+    );
+    if (runtime.analytics !== undefined)
+      workers.push(
+        await analyticsSink.start({
+          bus: runtime.bus,
+          analytics: runtime.analytics,
+          handoff: runtime.analyticsHandoff,
+          logger,
+          clock: runtimeDefaults.clock,
+          retentionDays: config.analyticsRetentionDays,
+        }),
+      );
   }
   const url = await app.listen({ port: config.port, host: config.host });
   logger.info({ url, mode: runtime.mode, workers: workers.map((w) => w.name) }, 'switchyard listening');
@@ -88,13 +131,19 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
         const closed = await Promise.race([app.close().then(() => 'closed' as const), graceOver]);
         clearTimeout(graceTimer);
         if (closed === 'timeout') logger.warn({ graceMs: config.shutdownGraceMs }, 'in-flight requests still running after the grace period; closing anyway');
-        const closeWorker = (worker: WorkerHandle) => worker.close().catch((error: unknown) => logger.error({ err: error, worker: worker.name }, 'worker did not close cleanly'));
-        const [jobWorkers, eventWorkers] = [workers.filter((worker) => worker.name === generationWorkerName), workers.filter((worker) => worker.name !== generationWorkerName)];
+        const closeWorker = (worker: WorkerHandle) =>
+          worker.close().catch((error: unknown) => logger.error({ err: error, worker: worker.name }, 'worker did not close cleanly'));
+        const [jobWorkers, eventWorkers] = [
+          workers.filter((worker) => worker.name === generationWorkerName),
+          workers.filter((worker) => worker.name !== generationWorkerName),
+        ];
         for (const worker of jobWorkers) await closeWorker(worker);
         await runtime.drainBus(); // every published event is handled (in-process) or flushed to the broker
         for (const worker of eventWorkers) await closeWorker(worker);
         await toolkit.close().catch((error: unknown) => logger.error({ err: error }, 'MCP connections did not close cleanly'));
         await runtime.close();
+        // Last: spans and metrics of everything above (the final inserts, the bus drain) are flushed.
+        await telemetry?.shutdown();
         logger.info({}, 'shutdown complete');
       })();
       return stopping;

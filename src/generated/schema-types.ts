@@ -122,6 +122,64 @@ export interface SwitchyardConfig {
    * embedded mode: decision contexts kept in memory for score feedback at most (oldest dropped first, besides their 30-minute TTL); unset: 500000, about 0.5 GB of heap (src/adapters/memory/memory-state-store.ts). Distributed mode keeps them in Redis with the TTL
    */
   maxDecisionContexts?: number;
+  /**
+   * OTEL_SDK_DISABLED: true turns OpenTelemetry off whatever the other OTEL_* variables say
+   */
+  otelSdkDisabled?: boolean;
+  /**
+   * OTLP/HTTP base URL (e.g. http://collector:4318); /v1/traces and /v1/metrics are appended. Set (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_TRACES_EXPORTER=otlp) to start OpenTelemetry in every process; unset: nothing is started or exported
+   */
+  otelExporterOtlpEndpoint?: string;
+  /**
+   * OTLP/HTTP URL for spans, used as is
+   */
+  otelExporterOtlpTracesEndpoint?: string;
+  /**
+   * OTLP/HTTP URL for metrics, used as is
+   */
+  otelExporterOtlpMetricsEndpoint?: string;
+  /**
+   * headers sent with every export, key=value comma-separated (values URL-encoded)
+   */
+  otelExporterOtlpHeaders?: string;
+  /**
+   * OTLP transport. Switchyard exports OTLP/HTTP with JSON bodies (every OTLP/HTTP receiver takes both encodings); http/protobuf is accepted and logged as sent in JSON; grpc is refused
+   */
+  otelExporterOtlpProtocol?: 'http/json' | 'http/protobuf';
+  /**
+   * otlp: export spans (to localhost:4318 when no endpoint is set); none: no spans
+   */
+  otelTracesExporter?: 'otlp' | 'none';
+  /**
+   * otlp: export metrics; none: no metrics. Unset: metrics go wherever an OTLP endpoint is set
+   */
+  otelMetricsExporter?: 'otlp' | 'none';
+  /**
+   * service.name of this process's telemetry; unset: switchyard (serve), switchyard-worker-<name>, switchyard-cli
+   */
+  otelServiceName?: string;
+  /**
+   * extra resource attributes, key=value comma-separated (values URL-encoded)
+   */
+  otelResourceAttributes?: string;
+  /**
+   * span sampler; unset: parentbased_always_on
+   */
+  otelTracesSampler?:
+    | 'always_on'
+    | 'always_off'
+    | 'traceidratio'
+    | 'parentbased_always_on'
+    | 'parentbased_always_off'
+    | 'parentbased_traceidratio';
+  /**
+   * sampling ratio for traceidratio samplers; unset: 1
+   */
+  otelTracesSamplerArg?: number;
+  /**
+   * milliseconds between metric exports; unset: 60000. Pending metrics are flushed at shutdown either way
+   */
+  otelMetricExportInterval?: number;
 }
 /**
  * One HTTP call on a decision route (decide, feedback, rule config, merchant account). Bodies are not kept: they may hold card data.

@@ -20,7 +20,7 @@ import { observeTool } from './observe-tool.js';
 import { openStreamResult, type PreparedCall } from './stream-result.js';
 import type { LlmCallRecorder } from './llm-call-record.js';
 import { observedJudge, recordingTelemetry } from './record-calls.js';
-import type { GenerationTelemetry } from './telemetry.js';
+import { withinObservation, type GenerationTelemetry } from './telemetry.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 /** Judge settings from the environment (`NEUROLINK_EVALUATION_PROVIDER`, `_MODEL`, `_TIMEOUT`). */
@@ -124,7 +124,14 @@ export class GenerationService {
     const started = this.clock();
     const outcome = await runFallbackChain(links, (link) => this.embedOnce(link, request, telemetry));
     const { client, result } = outcome.value;
-    return { embeddings: result.embeddings, provider: client.provider, model: client.modelId, usage: { inputTokens: result.inputTokens }, responseTime: Math.round(this.clock() - started), attempts: outcome.attempts };
+    return {
+      embeddings: result.embeddings,
+      provider: client.provider,
+      model: client.modelId,
+      usage: { inputTokens: result.inputTokens },
+      responseTime: Math.round(this.clock() - started),
+      attempts: outcome.attempts,
+    };
   }
 
   /** Attaches analytics and evaluation when asked for. Evaluation never throws. */
@@ -187,9 +194,12 @@ export class GenerationService {
       return [model === undefined ? { provider: bound.provider } : { provider: bound.provider, model }];
     }
     const selection = selectProvider(this.deps.catalog, request.provider, this.deps.defaultProvider);
-    if (request.provider !== undefined && request.provider !== 'auto') return [{ provider: selection.provider, ...(request.model !== undefined ? { model: request.model } : {}) }];
+    if (request.provider !== undefined && request.provider !== 'auto')
+      return [{ provider: selection.provider, ...(request.model !== undefined ? { model: request.model } : {}) }];
     // The caller's model names a model of the first provider; fallbacks use their own defaults.
-    return fallbackOrder(this.deps.catalog, selection).map((provider, index) => (index === 0 && request.model !== undefined ? { provider, model: request.model } : { provider }));
+    return fallbackOrder(this.deps.catalog, selection).map((provider, index) =>
+      index === 0 && request.model !== undefined ? { provider, model: request.model } : { provider },
+    );
   }
 
   /** The explicit provider, or every configured provider with embeddings (`DEFAULT_PROVIDER` first). */
@@ -202,20 +212,38 @@ export class GenerationService {
     const catalog = this.deps.catalog;
     const embedding = catalog.names.filter((name) => catalog.isConfigured(name) && catalog.createEmbeddingClient?.(name) !== undefined);
     const preferred = this.deps.defaultProvider === undefined ? undefined : normalizeProviderName(this.deps.defaultProvider);
-    const ordered = preferred !== undefined && embedding.includes(preferred as ProviderName) ? [preferred as ProviderName, ...embedding.filter((name) => name !== preferred)] : embedding;
-    if (ordered.length === 0) throw new ConfigurationError('No configured provider has embeddings: configure one of OpenAI, Azure OpenAI, Mistral, a LiteLLM proxy, an OpenAI-compatible server or Ollama', 'toolkit');
+    const ordered =
+      preferred !== undefined && embedding.includes(preferred as ProviderName)
+        ? [preferred as ProviderName, ...embedding.filter((name) => name !== preferred)]
+        : embedding;
+    if (ordered.length === 0)
+      throw new ConfigurationError(
+        'No configured provider has embeddings: configure one of OpenAI, Azure OpenAI, Mistral, a LiteLLM proxy, an OpenAI-compatible server or Ollama',
+        'toolkit',
+      );
     return ordered.map((provider, index) => (index === 0 ? { provider, ...model } : { provider }));
   }
 
-  private async embedOnce(link: ChainLink, request: NormalizedEmbedRequest, telemetry: GenerationTelemetry): Promise<{ client: EmbeddingClient; result: EmbeddingCallResult }> {
+  private async embedOnce(
+    link: ChainLink,
+    request: NormalizedEmbedRequest,
+    telemetry: GenerationTelemetry,
+  ): Promise<{ client: EmbeddingClient; result: EmbeddingCallResult }> {
     const client = this.deps.catalog.createEmbeddingClient?.(link.provider, link.model);
     if (client === undefined) throw new InvalidRequestError(`${link.provider} has no embedding models`, link.provider, 'model');
     const deadline = new CallDeadline(request.timeoutMs ?? this.deps.catalog.defaultTimeoutMs?.(link.provider), request.abortSignal, client.provider, 'embed');
     const observation = telemetry.enabled ? telemetry.startCall('embed', client.provider, client.modelId) : undefined;
     const started = this.clock();
     try {
-      const result = await deadline.race(client.embed({ values: request.values, ...(request.dimensions !== undefined ? { dimensions: request.dimensions } : {}), abortSignal: deadline.signal }));
-      observation?.end({ ok: true, model: client.modelId, usage: { inputTokens: result.inputTokens, outputTokens: 0, totalTokens: result.inputTokens }, latencyMs: this.clock() - started });
+      const result = await deadline.race(
+        client.embed({ values: request.values, ...(request.dimensions !== undefined ? { dimensions: request.dimensions } : {}), abortSignal: deadline.signal }),
+      );
+      observation?.end({
+        ok: true,
+        model: client.modelId,
+        usage: { inputTokens: result.inputTokens, outputTokens: 0, totalTokens: result.inputTokens },
+        latencyMs: this.clock() - started,
+      });
       return { client, result };
     } catch (error) {
       const mapped = deadline.mapError(error);
@@ -248,14 +276,24 @@ export class GenerationService {
     return { client, call, deadline };
   }
 
-  private async generateOnce(link: ChainLink, request: NormalizedRequest, telemetry: GenerationTelemetry): Promise<{ client: LanguageModelClient; result: ModelCallResult; object: unknown }> {
+  private async generateOnce(
+    link: ChainLink,
+    request: NormalizedRequest,
+    telemetry: GenerationTelemetry,
+  ): Promise<{ client: LanguageModelClient; result: ModelCallResult; object: unknown }> {
     const { client, call, deadline } = await this.prepare(link, request, 'generate', telemetry);
     const observation = telemetry.enabled ? telemetry.startCall('generate', client.provider, client.modelId) : undefined;
     const started = this.clock();
     try {
-      const result = await deadline.race(client.generate(call));
+      const result = await deadline.race(withinObservation(observation, () => client.generate(call)));
       const object = request.schema === undefined ? undefined : checkStructuredOutput(request.schema, result, client.provider);
-      observation?.end({ ok: true, model: result.modelId || client.modelId, usage: result.usage, latencyMs: this.clock() - started });
+      observation?.end({
+        ok: true,
+        model: result.modelId || client.modelId,
+        usage: result.usage,
+        finishReason: result.finishReason,
+        latencyMs: this.clock() - started,
+      });
       return { client, result, object };
     } catch (error) {
       const mapped = deadline.mapError(error);

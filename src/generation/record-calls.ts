@@ -36,7 +36,12 @@ export interface StreamObservation extends CallObservation {
   firstChunk?(): void;
 }
 
-const recordedOperations: Readonly<Partial<Record<CallOperation, LlmCallRecord['operation']>>> = { generate: 'generate', stream: 'stream', embed: 'embed', evaluate: 'evaluation' };
+const recordedOperations: Readonly<Partial<Record<CallOperation, LlmCallRecord['operation']>>> = {
+  generate: 'generate',
+  stream: 'stream',
+  embed: 'embed',
+  evaluate: 'evaluation',
+};
 
 /**
  * Telemetry for one request that also records every model call it observes (each provider
@@ -59,6 +64,9 @@ export function recordingTelemetry(inner: GenerationTelemetry, context: CallReco
         firstChunk() {
           firstChunkAt ??= context.clock();
           innerObservation.firstChunk?.();
+        },
+        within<T>(work: () => T): T {
+          return innerObservation.within === undefined ? work() : innerObservation.within(work);
         },
         end(outcome: CallOutcome) {
           innerObservation.end(outcome);

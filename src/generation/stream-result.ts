@@ -7,7 +7,7 @@ import type { CallDeadline } from './call-deadline.js';
 import type { LanguageModelClient, ModelCallRequest, ModelCallResult, ModelStream } from './language-model-client.js';
 import type { NormalizedRequest } from './normalize-options.js';
 import type { StreamObservation } from './record-calls.js';
-import type { CallObservation, GenerationTelemetry } from './telemetry.js';
+import { withinObservation, type CallObservation, type GenerationTelemetry } from './telemetry.js';
 
 /** A client, the request it gets, and the deadline around one attempt. */
 export interface PreparedCall {
@@ -81,7 +81,7 @@ async function openOne(link: ChainLink, params: StreamRunParams): Promise<Opened
   const observation = params.telemetry.enabled ? params.telemetry.startCall('stream', client.provider, client.modelId) : undefined;
   const started = params.clock();
   try {
-    const modelStream = client.stream(call);
+    const modelStream = withinObservation(observation, () => client.stream(call));
     handled(modelStream.result);
     const iterator = modelStream.textStream[Symbol.asyncIterator]();
     const first = await deadline.race(iterator.next());
@@ -105,7 +105,11 @@ export async function openStreamResult(params: StreamRunParams): Promise<StreamR
   const outcome = await runFallbackChain(params.links, (link) => openOne(link, params));
   const { prepared, modelStream, iterator, first, observation, started } = outcome.value;
   const { client, deadline } = prepared;
-  const metadata: StreamResult['metadata'] = { streamId: params.streamId, startTime: params.startTime, ...(outcome.attempts.length > 0 ? { fallback: true } : {}) };
+  const metadata: StreamResult['metadata'] = {
+    streamId: params.streamId,
+    startTime: params.startTime,
+    ...(outcome.attempts.length > 0 ? { fallback: true } : {}),
+  };
   const base = deferred<GenerateResult>();
   let opened = false;
 
@@ -126,9 +130,17 @@ export async function openStreamResult(params: StreamRunParams): Promise<StreamR
       metadata.totalChunks = count;
       const responseTime = Math.round(params.clock() - chainStarted);
       metadata.responseTime = responseTime;
-      observation?.end({ ok: true, model: result.modelId || client.modelId, usage: result.usage, latencyMs: params.clock() - started });
+      observation?.end({
+        ok: true,
+        model: result.modelId || client.modelId,
+        usage: result.usage,
+        finishReason: result.finishReason,
+        latencyMs: params.clock() - started,
+      });
       settled = true;
-      base.resolve(buildGenerateResult({ provider: client.provider, requestedModel: client.modelId, call: result, object, responseTime, attempts: outcome.attempts }));
+      base.resolve(
+        buildGenerateResult({ provider: client.provider, requestedModel: client.modelId, call: result, object, responseTime, attempts: outcome.attempts }),
+      );
     } catch (error) {
       const mapped = deadline.mapError(error);
       metadata.totalChunks = count;

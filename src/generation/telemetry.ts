@@ -11,11 +11,23 @@ export interface CallOutcome {
   /** `GenerationErrorCode` (or the error name) when `ok` is false. */
   readonly errorCode?: string;
   readonly latencyMs: number;
+  /** Why the model stopped (`stop`, `length`, `tool-calls`, …), when it answered. */
+  readonly finishReason?: string;
 }
 
 /** One call being observed: a span plus the metrics recorded when it ends. */
 export interface CallObservation {
   end(outcome: CallOutcome): void;
+  /**
+   * Runs `work` with this call as the current one, so what it does (tool executions) is observed
+   * as part of it (child spans). Optional: observations that do not nest leave it out.
+   */
+  within?<T>(work: () => T): T;
+}
+
+/** Runs `work` inside `observation` when it nests, else just runs it. */
+export function withinObservation<T>(observation: CallObservation | undefined, work: () => T): T {
+  return observation?.within === undefined ? work() : observation.within(work);
 }
 
 /**

@@ -1,9 +1,27 @@
-import { SpanStatusCode, type Attributes, type Counter, type Histogram, type Tracer } from '@opentelemetry/api';
+import {
+  context as otelContext,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Counter,
+  type Histogram,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, MetricReader, PeriodicExportingMetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
-import { BatchSpanProcessor, InMemorySpanExporter, SimpleSpanProcessor, TraceIdRatioBasedSampler, TracerProvider, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import {
+  BatchSpanProcessor,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+  type ReadableSpan,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace';
 import type { CallObservation, CallOperation, CallOutcome, GenerationTelemetry } from '../../generation/telemetry.js';
 
 export interface OtelTelemetryOptions {
@@ -20,6 +38,54 @@ export interface OtelTelemetryOptions {
   readonly inMemory?: boolean;
   /** Metric export period when `endpoint` is set; 60 s is the OTel SDK default. */
   readonly exportIntervalMillis?: number;
+  /**
+   * Providers built by the caller (the process's OpenTelemetry, `startProcessTelemetry`): used
+   * instead of private ones, so `endpoint`, `samplingRate` and `inMemory` are ignored.
+   */
+  readonly providers?: { readonly tracerProvider?: TracerProvider; readonly meterProvider?: MeterProvider };
+}
+
+/** `gen_ai.provider.name` of each provider kind (GenAI semantic conventions' well-known values where there is one). */
+const genAiProviderNames: Readonly<Record<string, string>> = {
+  openai: 'openai',
+  anthropic: 'anthropic',
+  bedrock: 'aws.bedrock',
+  azure: 'azure.ai.openai',
+  vertex: 'gcp.vertex_ai',
+  'google-ai': 'gcp.gemini',
+  mistral: 'mistral_ai',
+  huggingface: 'huggingface',
+  ollama: 'ollama',
+  litellm: 'litellm',
+  sagemaker: 'aws.sagemaker',
+  'openai-compatible': 'openai',
+};
+
+export function genAiProviderName(provider: string): string {
+  return genAiProviderNames[provider] ?? provider;
+}
+
+/** `gen_ai.operation.name` of each observed operation. */
+const genAiOperationNames: Readonly<Record<CallOperation, string>> = {
+  generate: 'chat',
+  stream: 'chat',
+  evaluate: 'chat',
+  embed: 'embeddings',
+  tool: 'execute_tool',
+};
+
+/** Bucket advice of the GenAI client metrics (semantic conventions v1.41). */
+const tokenBuckets = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864];
+const durationBuckets = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
+
+interface Instruments {
+  readonly requests: Counter;
+  readonly tokens: Counter;
+  readonly errors: Counter;
+  readonly toolCalls: Counter;
+  readonly duration: Histogram;
+  readonly tokenUsage: Histogram;
+  readonly operationDuration: Histogram;
 }
 
 export interface TelemetryStats {
@@ -44,10 +110,16 @@ function latencyBucket(ms: number): string {
 }
 
 /**
- * The telemetry port on OpenTelemetry: one span per model call (`ai.<provider>.<operation>`, GenAI
- * semantic-convention attributes), counters for requests, tokens and errors, and a latency
- * histogram. Providers are private (not registered globally), so two toolkits in one process, or
- * an application's own OTel setup, never interfere.
+ * The telemetry port on OpenTelemetry, following the GenAI semantic conventions (v1.41): one CLIENT
+ * span per model call named `{gen_ai.operation.name} {gen_ai.request.model}` (`chat gpt-4o`), a
+ * child of whatever span is current (the HTTP request's), with `gen_ai.provider.name`, request and
+ * response model, token usage, finish reasons and `error.type`; tool executions as INTERNAL child
+ * spans `execute_tool {name}`; the histograms `gen_ai.client.token.usage` and
+ * `gen_ai.client.operation.duration` (seconds), beside the toolkit's own counters
+ * (`ai_requests_total`, …). A fallback chain's provider attempts are each their own span (each
+ * calls a different upstream); the SDK-level retries are off, so a span never hides retries.
+ * Providers are private unless given (`providers`), so two toolkits in one process, or an
+ * application's own OTel setup, never interfere.
  *
  * @remarks "Logs" are span events (`ai.call.completed` / `ai.call.failed`) on sampled spans; the
  * OTel logs SDK is left out to keep the dependency set small.
@@ -59,35 +131,59 @@ export class OtelTelemetry implements GenerationTelemetry {
   private readonly tracer: Tracer | undefined;
   private readonly meterProvider: MeterProvider | undefined;
   private readonly onDemandReader: OnDemandMetricReader | undefined;
-  private readonly instruments: { requests: Counter; tokens: Counter; errors: Counter; toolCalls: Counter; duration: Histogram } | undefined;
+  private readonly instruments: Instruments | undefined;
   private traces = 0;
   private metrics = 0;
   private logs = 0;
 
   constructor(private readonly options: OtelTelemetryOptions) {
     const resource = resourceFromAttributes({ 'service.name': options.serviceName, 'service.version': options.serviceVersion });
-    if (options.enableTracing) {
+    const given = options.providers;
+    if (given?.tracerProvider !== undefined) {
+      this.tracerProvider = given.tracerProvider;
+      this.tracer = given.tracerProvider.getTracer('switchyard-generation', options.serviceVersion);
+    } else if (options.enableTracing) {
       const processors: SpanProcessor[] = [];
       if (options.inMemory === true) {
         this.spanExporter = new InMemorySpanExporter();
         processors.push(new SimpleSpanProcessor({ exporter: this.spanExporter }));
       }
-      if (options.endpoint !== undefined) processors.push(new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: `${options.endpoint}/v1/traces` }) }));
+      if (options.endpoint !== undefined)
+        processors.push(new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: `${options.endpoint}/v1/traces` }) }));
       this.tracerProvider = new TracerProvider({ resource, sampler: new TraceIdRatioBasedSampler(options.samplingRate), spanProcessors: processors });
       this.tracer = this.tracerProvider.getTracer('switchyard-generation', options.serviceVersion);
     }
-    if (options.enableMetrics) {
+    if (given?.meterProvider !== undefined) {
+      this.meterProvider = given.meterProvider;
+    } else if (options.enableMetrics) {
       const readers: MetricReader[] = [];
       if (options.inMemory === true) {
         this.onDemandReader = new OnDemandMetricReader();
         readers.push(this.onDemandReader);
       }
       if (options.endpoint !== undefined) {
-        readers.push(new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter({ url: `${options.endpoint}/v1/metrics` }), exportIntervalMillis: options.exportIntervalMillis ?? 60_000 }));
+        readers.push(
+          new PeriodicExportingMetricReader({
+            exporter: new OTLPMetricExporter({ url: `${options.endpoint}/v1/metrics` }),
+            exportIntervalMillis: options.exportIntervalMillis ?? 60_000,
+          }),
+        );
       }
       this.meterProvider = new MeterProvider({ resource, readers });
+    }
+    if (this.meterProvider !== undefined) {
       const meter = this.meterProvider.getMeter('switchyard-generation', options.serviceVersion);
       this.instruments = {
+        tokenUsage: meter.createHistogram('gen_ai.client.token.usage', {
+          description: 'Number of input and output tokens used',
+          unit: '{token}',
+          advice: { explicitBucketBoundaries: tokenBuckets },
+        }),
+        operationDuration: meter.createHistogram('gen_ai.client.operation.duration', {
+          description: 'GenAI operation duration',
+          unit: 's',
+          advice: { explicitBucketBoundaries: durationBuckets },
+        }),
         requests: meter.createCounter('ai_requests_total', { description: 'Model calls, by provider, model, operation and outcome' }),
         tokens: meter.createCounter('ai_tokens_used_total', { description: 'Tokens used, by provider, model and direction' }),
         errors: meter.createCounter('ai_provider_errors_total', { description: 'Failed model calls, by provider and error code' }),
@@ -99,10 +195,7 @@ export class OtelTelemetry implements GenerationTelemetry {
 
   /** For `tool` calls `provider` is the tool's source (`built-in`, `custom`, an MCP server id) and `model` its name. */
   startCall(operation: CallOperation, provider: string, model: string): CallObservation {
-    const span =
-      operation === 'tool'
-        ? this.tracer?.startSpan(`tool.${model}`, { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': model, 'switchyard.tool.source': provider } })
-        : this.tracer?.startSpan(`ai.${provider}.${operation}`, { attributes: { 'gen_ai.system': provider, 'gen_ai.operation.name': operation, 'gen_ai.request.model': model } });
+    const span = this.startSpan(operation, provider, model);
     return {
       end: (outcome: CallOutcome) => {
         this.recordMetrics(operation, provider, model, outcome);
@@ -112,14 +205,15 @@ export class OtelTelemetry implements GenerationTelemetry {
           return;
         }
         const attributes: Attributes = { 'switchyard.outcome': outcome.ok ? 'success' : 'error', 'switchyard.latency_ms': Math.round(outcome.latencyMs) };
-        if (outcome.model !== undefined) attributes['gen_ai.response.model'] = outcome.model;
+        if (outcome.model !== undefined && operation !== 'tool') attributes['gen_ai.response.model'] = outcome.model;
         if (outcome.usage !== undefined) {
           attributes['gen_ai.usage.input_tokens'] = outcome.usage.inputTokens;
           attributes['gen_ai.usage.output_tokens'] = outcome.usage.outputTokens;
         }
-        if (outcome.errorCode !== undefined) attributes['error.type'] = outcome.errorCode;
+        if (outcome.finishReason !== undefined && outcome.finishReason !== '') attributes['gen_ai.response.finish_reasons'] = [outcome.finishReason];
+        if (!outcome.ok) attributes['error.type'] = outcome.errorCode ?? '_OTHER';
         span.setAttributes(attributes);
-        if (!outcome.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.errorCode ?? 'error' });
+        if (!outcome.ok) span.setStatus({ code: SpanStatusCode.ERROR });
         if (this.options.enableLogs) {
           span.addEvent(outcome.ok ? 'ai.call.completed' : 'ai.call.failed', { 'switchyard.latency_bucket': latencyBucket(outcome.latencyMs) });
           this.logs += 1;
@@ -127,7 +221,35 @@ export class OtelTelemetry implements GenerationTelemetry {
         span.end();
         this.traces += 1;
       },
+      within: <T>(work: () => T): T => (span === undefined ? work() : otelContext.with(trace.setSpan(otelContext.active(), span), work)),
     };
+  }
+
+  private startSpan(operation: CallOperation, provider: string, model: string): Span | undefined {
+    if (this.tracer === undefined) return undefined;
+    if (operation === 'tool') {
+      return this.tracer.startSpan(`execute_tool ${model}`, {
+        kind: SpanKind.INTERNAL,
+        attributes: {
+          'gen_ai.operation.name': 'execute_tool',
+          'gen_ai.tool.name': model,
+          'gen_ai.tool.type': provider === 'built-in' || provider === 'custom' ? 'function' : 'extension',
+          'switchyard.tool.source': provider,
+        },
+      });
+    }
+    const name = genAiOperationNames[operation];
+    return this.tracer.startSpan(model === '' ? name : `${name} ${model}`, {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'gen_ai.operation.name': name,
+        'gen_ai.provider.name': genAiProviderName(provider),
+        'gen_ai.request.model': model,
+        'switchyard.provider': provider,
+        'switchyard.operation': operation,
+        ...(operation === 'stream' ? { 'gen_ai.request.stream': true } : {}),
+      },
+    });
   }
 
   private recordMetrics(operation: CallOperation, provider: string, model: string, outcome: CallOutcome): void {
@@ -136,6 +258,17 @@ export class OtelTelemetry implements GenerationTelemetry {
       this.instruments.toolCalls.add(1, { tool: model, source: provider, success: outcome.ok ? 'true' : 'false' });
       this.metrics += 1;
       return;
+    }
+    const semconv: Attributes = {
+      'gen_ai.operation.name': genAiOperationNames[operation],
+      'gen_ai.provider.name': genAiProviderName(provider),
+      'gen_ai.request.model': model,
+    };
+    if (outcome.model !== undefined) semconv['gen_ai.response.model'] = outcome.model;
+    this.instruments.operationDuration.record(outcome.latencyMs / 1000, outcome.ok ? semconv : { ...semconv, 'error.type': outcome.errorCode ?? '_OTHER' });
+    if (outcome.usage !== undefined) {
+      this.instruments.tokenUsage.record(outcome.usage.inputTokens, { ...semconv, 'gen_ai.token.type': 'input' });
+      if (operation !== 'embed') this.instruments.tokenUsage.record(outcome.usage.outputTokens, { ...semconv, 'gen_ai.token.type': 'output' });
     }
     const labels = { provider, model: outcome.model ?? model, operation };
     this.instruments.requests.add(1, { ...labels, outcome: outcome.ok ? 'success' : 'error' });

@@ -39,7 +39,9 @@ export interface TelemetryStatus {
  * the documented API has no object to hang it on. `NeuroLink` reads it at each call unless given
  * its own telemetry.
  */
-let active: { readonly telemetry: OtelTelemetry; readonly config: Required<Omit<TelemetryConfig, 'endpoint' | 'inMemory'>> & { readonly endpoint?: string } } | undefined;
+let active:
+  | { readonly telemetry: OtelTelemetry; readonly config: Required<Omit<TelemetryConfig, 'endpoint' | 'inMemory'>> & { readonly endpoint?: string } }
+  | undefined;
 
 const failure = (error: string): TelemetryResult => ({ success: false, tracingEnabled: false, metricsEnabled: false, logsEnabled: false, error });
 
@@ -85,6 +87,33 @@ export async function initializeTelemetry(config: TelemetryConfig): Promise<Tele
     metricsEnabled: settings.enableMetrics,
     logsEnabled: settings.enableLogs && settings.enableTracing,
     ...(endpoint !== undefined ? { endpoint } : {}),
+  };
+}
+
+/**
+ * Makes `telemetry` (the process's OpenTelemetry started from the `OTEL_*` variables, see
+ * process-telemetry.ts) the one toolkit calls use, as `initializeTelemetry` would. The returned
+ * function takes it out again (if still in place) and stops it.
+ */
+export function installProcessTelemetry(
+  telemetry: OtelTelemetry,
+  settings: { readonly serviceName: string; readonly tracing: boolean; readonly metrics: boolean; readonly endpoint?: string },
+): () => Promise<void> {
+  const installed = {
+    telemetry,
+    config: {
+      serviceName: settings.serviceName,
+      enableTracing: settings.tracing,
+      enableMetrics: settings.metrics,
+      enableLogs: false,
+      samplingRate: 1,
+      ...(settings.endpoint !== undefined ? { endpoint: settings.endpoint } : {}),
+    },
+  };
+  active = installed;
+  return async () => {
+    if (active === installed) active = undefined;
+    await telemetry.shutdown();
   };
 }
 

@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { context, SpanKind } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OtelTelemetry } from '../../../src/adapters/telemetry/otel-telemetry.js';
 import { DeprecationNotice } from '../../../src/generation/deprecation-notice.js';
 import { AIProviderError } from '../../../src/generation/errors/ai-provider-error.js';
@@ -7,10 +9,23 @@ import type { GenerationTelemetry } from '../../../src/generation/telemetry.js';
 import { ScriptedLanguageModel, scriptedCatalog } from '../../helpers/scripted-language-model.js';
 
 function otel(samplingRate: number, overrides: Partial<ConstructorParameters<typeof OtelTelemetry>[0]> = {}): OtelTelemetry {
-  return new OtelTelemetry({ serviceName: 'test', serviceVersion: '0.0.0', enableTracing: true, enableMetrics: true, enableLogs: true, samplingRate, inMemory: true, ...overrides });
+  return new OtelTelemetry({
+    serviceName: 'test',
+    serviceVersion: '0.0.0',
+    enableTracing: true,
+    enableMetrics: true,
+    enableLogs: true,
+    samplingRate,
+    inMemory: true,
+    ...overrides,
+  });
 }
 
-function serviceWith(telemetry: GenerationTelemetry, clients: ConstructorParameters<typeof ScriptedLanguageModel>[2], second?: ScriptedLanguageModel): GenerationService {
+function serviceWith(
+  telemetry: GenerationTelemetry,
+  clients: ConstructorParameters<typeof ScriptedLanguageModel>[2],
+  second?: ScriptedLanguageModel,
+): GenerationService {
   const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', clients);
   return new GenerationService({
     catalog: scriptedCatalog(second === undefined ? { openai } : { openai, [second.provider]: second }),
@@ -38,9 +53,12 @@ describe('telemetry around model calls', () => {
     const telemetry = otel(1);
     await serviceWith(telemetry, [{ text: 'hi', usage: { inputTokens: 5, outputTokens: 7, totalTokens: 12 } }]).generate('x');
     const [span] = telemetry.finishedSpans();
-    expect(span?.name).toBe('ai.openai.generate');
+    expect(span?.name).toBe('chat gpt-4o-mini');
+    expect(span?.kind).toBe(SpanKind.CLIENT);
     expect(span?.attributes).toMatchObject({
-      'gen_ai.system': 'openai',
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'openai',
+      'gen_ai.response.finish_reasons': ['stop'],
       'gen_ai.request.model': 'gpt-4o-mini',
       'gen_ai.response.model': 'gpt-4o-mini',
       'gen_ai.usage.input_tokens': 5,
@@ -52,6 +70,9 @@ describe('telemetry around model calls', () => {
     expect(metrics.get('ai_requests_total')).toBe(1);
     expect(metrics.get('ai_tokens_used_total')).toBe(12);
     expect(metrics.get('ai_request_duration_ms')).toBe(1);
+    // GenAI semconv histograms: one operation duration, one token data point per token type.
+    expect(metrics.get('gen_ai.client.operation.duration')).toBe(1);
+    expect(metrics.get('gen_ai.client.token.usage')).toBe(2);
     expect(telemetry.stats()).toEqual({ tracesCollected: 1, metricsCollected: 4, logsCollected: 1 });
     await telemetry.shutdown();
   });
@@ -62,10 +83,11 @@ describe('telemetry around model calls', () => {
     await serviceWith(telemetry, [{ error: new AIProviderError('down', 'openai', { statusCode: 503 }) }], anthropic).generate('x');
     const spans = telemetry.finishedSpans();
     expect(spans.map((span) => [span.name, span.status.code])).toEqual([
-      ['ai.openai.generate', 2],
-      ['ai.anthropic.generate', 0],
+      ['chat gpt-4o-mini', 2],
+      ['chat claude', 0],
     ]);
     expect(spans[0]?.attributes['error.type']).toBe('PROVIDER_ERROR');
+    expect(spans[1]?.attributes['gen_ai.provider.name']).toBe('anthropic');
     expect((await metricNames(telemetry)).get('ai_provider_errors_total')).toBe(1);
     await telemetry.shutdown();
   });
@@ -75,7 +97,8 @@ describe('telemetry around model calls', () => {
     const result = await serviceWith(telemetry, [{ chunks: ['a', 'b'] }]).stream('x');
     expect(telemetry.finishedSpans()).toEqual([]);
     for await (const chunk of result.stream) expect(chunk.content).toMatch(/a|b/);
-    expect(telemetry.finishedSpans().map((span) => span.name)).toEqual(['ai.openai.stream']);
+    expect(telemetry.finishedSpans().map((span) => span.name)).toEqual(['chat gpt-4o-mini']);
+    expect(telemetry.finishedSpans()[0]?.attributes['gen_ai.request.stream']).toBe(true);
     await telemetry.shutdown();
   });
 
@@ -102,20 +125,46 @@ describe('telemetry around model calls', () => {
 });
 
 describe('telemetry around tool executions', () => {
+  const contextManager = new AsyncLocalStorageContextManager();
+  beforeAll(() => {
+    context.setGlobalContextManager(contextManager.enable());
+  });
+  afterAll(() => {
+    context.disable();
+  });
+
   it('records a span and a counter per tool call inside a generate', async () => {
     const telemetry = otel(1);
     const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [{ text: 'done', callTools: [{ name: 'lookup', args: { q: 'x' } }] }]);
     const service = new GenerationService({
       catalog: scriptedCatalog({ openai }),
-      tools: async () => [{ name: 'lookup', description: 'looks something up', inputSchema: { type: 'object' }, source: 'custom', execute: async () => ({ success: false, error: 'not found' }) }],
+      tools: async () => [
+        {
+          name: 'lookup',
+          description: 'looks something up',
+          inputSchema: { type: 'object' },
+          source: 'custom',
+          execute: async () => ({ success: false, error: 'not found' }),
+        },
+      ],
       telemetry: () => telemetry,
       notice: new DeprecationNotice(() => undefined),
       evaluation: { timeoutMs: 100 },
     });
     await service.generate('x');
     const spans = telemetry.finishedSpans();
-    expect(spans.map((span) => span.name)).toEqual(['tool.lookup', 'ai.openai.generate']);
-    expect(spans[0]?.attributes).toMatchObject({ 'gen_ai.tool.name': 'lookup', 'switchyard.tool.source': 'custom', 'switchyard.outcome': 'error', 'error.type': 'TOOL_FAILED' });
+    expect(spans.map((span) => span.name)).toEqual(['execute_tool lookup', 'chat gpt-4o-mini']);
+    // The tool span is a child of the model call's span (with a context manager, as the process telemetry registers).
+    expect(spans[0]?.parentSpanContext?.spanId).toBe(spans[1]?.spanContext().spanId);
+    expect(spans[0]?.kind).toBe(SpanKind.INTERNAL);
+    expect(spans[0]?.attributes).toMatchObject({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'lookup',
+      'gen_ai.tool.type': 'function',
+      'switchyard.tool.source': 'custom',
+      'switchyard.outcome': 'error',
+      'error.type': 'TOOL_FAILED',
+    });
     expect((await metricNames(telemetry)).get('tool_calls_total')).toBe(1);
     await telemetry.shutdown();
   });

@@ -1,0 +1,272 @@
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../../cli/start-service.js';
+import { getTelemetryStatus } from '../../../src/adapters/telemetry/telemetry-api.js';
+import { loadConfig } from '../../../src/config/load-config.js';
+import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
+import { chatCompletion } from '../../fixtures/providers/openai-wire.js';
+import { adminSecret } from '../../helpers/test-app.js';
+
+/**
+ * `switchyard serve`'s OpenTelemetry as the standard OTEL_* variables configure it, checked against
+ * a real OTLP/HTTP receiver on loopback (OTLP JSON bodies): one chat completion through the
+ * official `openai` client, to a local fake of OpenAI's API, gives an HTTP server span continuing
+ * the caller's `traceparent`, a GenAI `chat <model>` CLIENT span as its child, and the GenAI client
+ * metrics. The server is stopped before the assertions: its shutdown flushes every span and metric,
+ * so what the receiver holds then is everything (no waiting on timers).
+ */
+
+interface OtlpValue {
+  readonly stringValue?: string;
+  readonly intValue?: number | string;
+  readonly boolValue?: boolean;
+  readonly doubleValue?: number;
+  readonly arrayValue?: { readonly values: readonly OtlpValue[] };
+}
+interface OtlpAttribute {
+  readonly key: string;
+  readonly value: OtlpValue;
+}
+interface OtlpSpan {
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly parentSpanId?: string;
+  readonly name: string;
+  readonly kind: number;
+  readonly attributes: readonly OtlpAttribute[];
+  readonly status?: { readonly code?: number };
+}
+interface OtlpDataPoint {
+  readonly attributes: readonly OtlpAttribute[];
+  readonly count: number | string;
+  readonly sum?: number;
+  readonly explicitBounds?: readonly number[];
+}
+interface OtlpMetric {
+  readonly name: string;
+  readonly unit?: string;
+  readonly histogram?: { readonly dataPoints: readonly OtlpDataPoint[] };
+}
+
+function plain(value: OtlpValue): unknown {
+  if (value.arrayValue !== undefined) return value.arrayValue.values.map(plain);
+  if (value.intValue !== undefined) return Number(value.intValue);
+  return value.stringValue ?? value.boolValue ?? value.doubleValue;
+}
+
+function attributesOf(list: readonly OtlpAttribute[]): Record<string, unknown> {
+  return Object.fromEntries(list.map((attribute) => [attribute.key, plain(attribute.value)]));
+}
+
+function spansIn(requests: readonly RecordedRequest[]): { spans: OtlpSpan[]; resources: Record<string, unknown>[] } {
+  const spans: OtlpSpan[] = [];
+  const resources: Record<string, unknown>[] = [];
+  for (const request of requests.filter((r) => r.path === '/v1/traces')) {
+    const body = request.body as { resourceSpans: { resource: { attributes: OtlpAttribute[] }; scopeSpans: { spans: OtlpSpan[] }[] }[] };
+    for (const resourceSpans of body.resourceSpans) {
+      resources.push(attributesOf(resourceSpans.resource.attributes));
+      for (const scope of resourceSpans.scopeSpans) spans.push(...scope.spans);
+    }
+  }
+  return { spans, resources };
+}
+
+function metricsIn(requests: readonly RecordedRequest[]): OtlpMetric[] {
+  const metrics: OtlpMetric[] = [];
+  for (const request of requests.filter((r) => r.path === '/v1/metrics')) {
+    const body = request.body as { resourceMetrics: { scopeMetrics: { metrics: OtlpMetric[] }[] }[] };
+    for (const resourceMetrics of body.resourceMetrics) for (const scope of resourceMetrics.scopeMetrics) metrics.push(...scope.metrics);
+  }
+  return metrics;
+}
+
+function upstream(request: RecordedRequest) {
+  const body = request.body as { model: string };
+  return chatCompletion({ model: body.model, content: 'traced answer', usage: { promptTokens: 11, completionTokens: 4 } });
+}
+
+function baseEnv(): Record<string, string> {
+  return {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: join(mkdtempSync(join(tmpdir(), 'sytest-otel-')), 'data'),
+    ADMIN_SECRET: adminSecret,
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: 'otel-jwt-secret-0123456789abcdef-0123456789abcdef',
+  };
+}
+
+async function startWith(env: Record<string, string>, provider: FakeHttpServer): Promise<{ server: RunningServer; client: OpenAI }> {
+  const server = await startServer(loadConfig(env), pino({ level: 'silent' }), {
+    toolkit: { cwd: mkdtempSync(join(tmpdir(), 'sytest-otel-cwd-')), env: { OPENAI_API_KEY: 'sk-upstream', OPENAI_BASE_URL: `${provider.url}/v1` } },
+  });
+  const created = await fetch(`${server.url}/merchant-account/create`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-admin-secret': adminSecret },
+    body: JSON.stringify({ merchant_id: 'otel-shop' }),
+  });
+  expect(created.status).toBe(200);
+  const { api_key: apiKey } = (await created.json()) as { api_key: string };
+  return { server, client: new OpenAI({ apiKey, baseURL: `${server.url}/v1`, maxRetries: 0, defaultHeaders: { traceparent: callerTraceparent } }) };
+}
+
+const callerTraceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+const callerSpanId = '00f067aa0ba902b7';
+const callerTraceparent = `00-${callerTraceId}-${callerSpanId}-01`;
+
+/** Whether `port` can be listened on now. */
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+describe('OpenTelemetry started from OTEL_* (serve)', () => {
+  let provider: FakeHttpServer;
+  let receiver: FakeHttpServer;
+  let exported: readonly RecordedRequest[];
+
+  beforeAll(async () => {
+    provider = await startFakeHttpServer(upstream);
+    receiver = await startFakeHttpServer(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{}' }));
+    const { server, client } = await startWith(
+      {
+        ...baseEnv(),
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_SERVICE_NAME: 'switchyard-otel-test',
+        OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=test,team=payments%20ai',
+        OTEL_TRACES_SAMPLER: 'parentbased_always_on',
+      },
+      provider,
+    );
+    try {
+      const answer = await client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }], max_tokens: 20 });
+      expect(answer.choices[0]?.message.content).toBe('traced answer');
+      expect((await getTelemetryStatus()).enabled).toBe(true);
+    } finally {
+      await server.stop();
+    }
+    exported = [...receiver.requests];
+  });
+
+  afterAll(async () => {
+    await receiver?.close();
+    await provider?.close();
+  });
+
+  it('exports an HTTP server span continuing the caller traceparent, with the GenAI chat span as its child', () => {
+    const { spans, resources } = spansIn(exported);
+    expect(exported.every((request) => request.headers['content-type']?.includes('application/json'))).toBe(true);
+    expect(resources[0]).toMatchObject({ 'service.name': 'switchyard-otel-test', 'deployment.environment.name': 'test', team: 'payments ai' });
+    const http = spans.find((span) => span.name === 'POST /v1/chat/completions');
+    expect(http).toBeDefined();
+    expect(http).toMatchObject({ traceId: callerTraceId, parentSpanId: callerSpanId, kind: 2 });
+    expect(attributesOf(http!.attributes)).toMatchObject({
+      'http.request.method': 'POST',
+      'http.route': '/v1/chat/completions',
+      'http.response.status_code': 200,
+      'url.path': '/v1/chat/completions',
+    });
+
+    const chat = spans.find((span) => span.name === 'chat gpt-4o-mini');
+    expect(chat).toBeDefined();
+    expect(chat).toMatchObject({ traceId: callerTraceId, parentSpanId: http!.spanId, kind: 3 });
+    expect(attributesOf(chat!.attributes)).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'openai',
+      'gen_ai.request.model': 'gpt-4o-mini',
+      'gen_ai.response.model': 'gpt-4o-mini',
+      'gen_ai.usage.input_tokens': 11,
+      'gen_ai.usage.output_tokens': 4,
+      'gen_ai.response.finish_reasons': ['stop'],
+    });
+    expect(attributesOf(chat!.attributes)['error.type']).toBeUndefined();
+  });
+
+  it('exports gen_ai.client.token.usage per token type and gen_ai.client.operation.duration in seconds', () => {
+    const metrics = metricsIn(exported);
+    const usage = metrics.find((metric) => metric.name === 'gen_ai.client.token.usage');
+    expect(usage?.unit).toBe('{token}');
+    const points = usage?.histogram?.dataPoints ?? [];
+    const byType = Object.fromEntries(points.map((point) => [attributesOf(point.attributes)['gen_ai.token.type'], point]));
+    expect(byType['input']).toMatchObject({ sum: 11 });
+    expect(byType['output']).toMatchObject({ sum: 4 });
+    expect(attributesOf(byType['input']!.attributes)).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'openai',
+      'gen_ai.request.model': 'gpt-4o-mini',
+    });
+    expect(byType['input']?.explicitBounds?.slice(0, 3)).toEqual([1, 4, 16]);
+
+    const duration = metrics.find((metric) => metric.name === 'gen_ai.client.operation.duration');
+    expect(duration?.unit).toBe('s');
+    const [point] = duration?.histogram?.dataPoints ?? [];
+    expect(Number(point?.count)).toBe(1);
+    expect(point?.sum).toBeGreaterThan(0);
+    expect(point?.sum).toBeLessThan(30);
+    expect(point?.explicitBounds?.slice(0, 3)).toEqual([0.01, 0.02, 0.04]);
+  });
+});
+
+describe('OpenTelemetry when no OTEL_* variable asks for it', () => {
+  it('starts nothing and sends nothing, not even to the SDK default localhost:4318', async () => {
+    const provider = await startFakeHttpServer(upstream);
+    // The SDK's default endpoint: a receiver there would see an export from a process that started the SDK unasked.
+    const defaultPortFree = await portIsFree(4318);
+    const receiver = defaultPortFree ? await startFakeHttpServerOn(4318) : undefined;
+    try {
+      const { server, client } = await startWith(baseEnv(), provider);
+      try {
+        expect(
+          (await client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }] })).choices[0]?.message.content,
+        ).toBe('traced answer');
+        expect((await getTelemetryStatus()).enabled).toBe(false);
+      } finally {
+        await server.stop();
+      }
+      expect(receiver?.requests ?? []).toEqual([]);
+      // OTEL_SDK_DISABLED=true wins over an endpoint.
+      const disabled = await startWith({ ...baseEnv(), OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }, provider);
+      try {
+        expect((await getTelemetryStatus()).enabled).toBe(false);
+      } finally {
+        await disabled.server.stop();
+      }
+      expect(receiver?.requests ?? []).toEqual([]);
+    } finally {
+      await receiver?.close();
+      await provider.close();
+    }
+  });
+});
+
+/** A recording receiver on a fixed loopback port. */
+async function startFakeHttpServerOn(port: number): Promise<FakeHttpServer> {
+  const { createServer: createHttpServer } = await import('node:http');
+  const requests: RecordedRequest[] = [];
+  const server = createHttpServer((incoming, outgoing) => {
+    requests.push({
+      method: incoming.method ?? '',
+      path: incoming.url ?? '',
+      query: new URLSearchParams(),
+      headers: incoming.headers,
+      bodyText: '',
+      body: undefined,
+    });
+    outgoing.end('{}');
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    setHandler: () => undefined,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
