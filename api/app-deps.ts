@@ -38,7 +38,10 @@ export interface AppDeps {
    */
   readonly surfaces?: 'all' | 'generation';
   /** WebSocket chat settings (heartbeat, limits); defaults as NeuroLink's. */
-  readonly chat?: Omit<import('../src/adapters/websocket/neurolink-websocket-server.js').WebSocketOptions, 'server' | 'noServer' | 'path' | 'authenticate' | 'toolkit'>;
+  readonly chat?: Omit<
+    import('../src/adapters/websocket/neurolink-websocket-server.js').WebSocketOptions,
+    'server' | 'noServer' | 'path' | 'authenticate' | 'toolkit'
+  >;
   readonly clock: Clock;
   /** How long an unreleased per-key lease (its replica died mid-request) keeps counting; default 10 min. */
   readonly keyLeaseTtlMs?: number;

@@ -100,7 +100,17 @@ async function registerPlugins(app: FastifyInstance, config: Config, deps: AppDe
   const tokens = createTokenService(deps.tokens, { sessions, clock: deps.clock });
   // Logins and refused keys and admin secrets become auth.attempted events (never the secret itself).
   const audit = authAttemptPublisher(deps.bus, { now: () => deps.clock.now(), logger: deps.logger });
-  const auth = new AuthService({ users, apiKeys, sessions, merchants, tokens, clock: deps.clock, passwordHashing: deps.passwordHashing, loginThrottle: deps.loginThrottle, audit });
+  const auth = new AuthService({
+    users,
+    apiKeys,
+    sessions,
+    merchants,
+    tokens,
+    clock: deps.clock,
+    passwordHashing: deps.passwordHashing,
+    loginThrottle: deps.loginThrottle,
+    audit,
+  });
   const adminSecret = new AdminSecretGuard({ secret: config.adminSecret, sessions, merchants, audit });
   // Before the guard: a CORS preflight carries no credentials and is answered in its own hook.
   await registerCrossOrigin(app, parseCorsOrigins(config.corsOrigins));
@@ -159,7 +169,9 @@ async function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, { a
   app.decorate('chat', chat);
   // The gateway records its response-cache hits as the toolkit records its calls (llm.call on the bus, spend by key).
   const recordCall = spendCountingRecorder(deps.bus, deps.state.usage, pendingSpend, deps.logger.child({ component: 'llm-calls' }));
-  await app.register(async (scope) => openAiGatewayRoutes(scope, { toolkit: deps.toolkit, models: deps.models, state: deps.state, random: deps.random, recordCall }));
+  await app.register(async (scope) =>
+    openAiGatewayRoutes(scope, { toolkit: deps.toolkit, models: deps.models, state: deps.state, random: deps.random, recordCall }),
+  );
 }
 
 /** The payment surface: rule configuration, merchant configs, routing rules and the decision routes. */

@@ -41,7 +41,8 @@ export function startLoopPauseMonitor(): LoopPauseMonitor {
   ticker.unref();
   let gc = { count: 0, totalMs: 0, maxMs: 0 };
   let liveHeapBytes: number | undefined;
-  const isFullCollection = (entry: PerformanceEntry) => (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR;
+  const isFullCollection = (entry: PerformanceEntry) =>
+    (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR;
   const gcObserver = new PerformanceObserver((list) => {
     const entries = list.getEntries();
     for (const entry of entries) gc = { count: gc.count + 1, totalMs: gc.totalMs + entry.duration, maxMs: Math.max(gc.maxMs, entry.duration) };
@@ -52,7 +53,14 @@ export function startLoopPauseMonitor(): LoopPauseMonitor {
   const seconds = (nanoseconds: number) => (Number.isFinite(nanoseconds) ? nanoseconds / 1e9 : 0);
   return {
     takeWindow() {
-      const window = { lagP99Seconds: seconds(lag.percentile(99)), lagMaxSeconds: seconds(lag.max), gcPauses: gc.count, gcPauseSeconds: gc.totalMs / 1000, gcPauseMaxSeconds: gc.maxMs / 1000, liveHeapBytes };
+      const window = {
+        lagP99Seconds: seconds(lag.percentile(99)),
+        lagMaxSeconds: seconds(lag.max),
+        gcPauses: gc.count,
+        gcPauseSeconds: gc.totalMs / 1000,
+        gcPauseMaxSeconds: gc.maxMs / 1000,
+        liveHeapBytes,
+      };
       lag.reset();
       gc = { count: 0, totalMs: 0, maxMs: 0 };
       return window;

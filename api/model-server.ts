@@ -17,12 +17,21 @@ export async function buildModelServer(models: DynamicModelRegistry, now: () => 
   const startedAt = Date.now();
   await app.register(async (scope) => modelRoutes(scope, { models, auth: 'none', now }));
   app.get('/health', async () => ({ status: 'ok', timestamp: now().toISOString(), uptime: Math.round((Date.now() - startedAt) / 1000) }));
-  app.get('/api/v1/models', async (request) => ({ version: models.version ?? null, models: models.getAllModels(), serverTime: now().toISOString(), requestId: `req_${Date.now()}_${request.id}` }));
+  app.get('/api/v1/models', async (request) => ({
+    version: models.version ?? null,
+    models: models.getAllModels(),
+    serverTime: now().toISOString(),
+    requestId: `req_${Date.now()}_${request.id}`,
+  }));
   app.get<{ Params: { provider: string } }>('/api/v1/models/:provider', async (request, reply) => {
     const provider = normalizeProviderName(request.params.provider) ?? request.params.provider;
     const found = models.searchModels({ provider });
     if (found.length === 0) {
-      return reply.code(404).send({ error: 'Provider not found', provider: request.params.provider, available: [...new Set(models.getAllModels().map((model) => model.provider))].sort() });
+      return reply.code(404).send({
+        error: 'Provider not found',
+        provider: request.params.provider,
+        available: [...new Set(models.getAllModels().map((model) => model.provider))].sort(),
+      });
     }
     return { provider, models: found, defaults: models.getDefaultModel(provider) ?? null, serverTime: now().toISOString() };
   });
@@ -31,8 +40,16 @@ export async function buildModelServer(models: DynamicModelRegistry, now: () => 
     { schema: { querystring: { $ref: 'ModelsSearchQuery#' } } },
     async (request) => {
       const { capability, maxPrice, provider } = request.query;
-      const results = models.searchModels({ ...(capability !== undefined ? { capability } : {}), ...(maxPrice !== undefined ? { maxPrice } : {}), ...(provider !== undefined ? { provider } : {}) });
-      return { query: { capability: capability ?? null, maxPrice: maxPrice ?? null, provider: provider ?? null }, count: results.length, results: results.map((model) => ({ ...model, model: model.key })) };
+      const results = models.searchModels({
+        ...(capability !== undefined ? { capability } : {}),
+        ...(maxPrice !== undefined ? { maxPrice } : {}),
+        ...(provider !== undefined ? { provider } : {}),
+      });
+      return {
+        query: { capability: capability ?? null, maxPrice: maxPrice ?? null, provider: provider ?? null },
+        count: results.length,
+        results: results.map((model) => ({ ...model, model: model.key })),
+      };
     },
   );
   return app;

@@ -39,7 +39,16 @@ const body = (merchant, paymentId, index, gateways = ['stripe', 'adyen', 'checko
   eligibleGatewayList: gateways,
   rankingAlgorithm: 'SR_BASED_ROUTING',
   eliminationEnabled: true,
-  paymentInfo: { paymentId, amount: 100, currency: 'USD', paymentType: 'ORDER_PAYMENT', paymentMethodType: 'CARD', paymentMethod: 'CREDIT', authType: 'THREE_DS', ...cards[index % cards.length] },
+  paymentInfo: {
+    paymentId,
+    amount: 100,
+    currency: 'USD',
+    paymentType: 'ORDER_PAYMENT',
+    paymentMethodType: 'CARD',
+    paymentMethod: 'CREDIT',
+    authType: 'THREE_DS',
+    ...cards[index % cards.length],
+  },
 });
 
 /** autocannon with the decide mix against `url`; counts 2xx answers. */
@@ -54,11 +63,22 @@ async function load(url, headers, merchant, prefix, seconds) {
     requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(body(merchant, `${prefix}_${counter}`, counter++)) }) }],
   });
   const result = await instance;
-  return { rps: result.requests.average, total: result.requests.total, ok: result['2xx'], errors: result.errors + result.non2xx, p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max };
+  return {
+    rps: result.requests.average,
+    total: result.requests.total,
+    ok: result['2xx'],
+    errors: result.errors + result.non2xx,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+  };
 }
 
 async function spawnEcho(workUs = 0) {
-  const child = spawn(process.execPath, [new URL('./lib/echo-server.mjs', import.meta.url).pathname], { env: { ...process.env, WORK_US: String(workUs) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [new URL('./lib/echo-server.mjs', import.meta.url).pathname], {
+    env: { ...process.env, WORK_US: String(workUs) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const [chunk] = await once(child.stdout, 'data');
   return { url: `http://127.0.0.1:${String(chunk).trim()}/`, stop: () => child.kill('SIGTERM') };
 }
@@ -89,9 +109,19 @@ const workers = mode === 'distributed' ? ['sr-windows', 'analytics-sink'].map((n
 try {
   const merchant = `bench_${Date.now()}`;
   await json(service.url, '/merchant-account/create', { merchant_id: merchant }, { 'x-admin-secret': adminSecret });
-  const session = await json(service.url, '/auth/signup', { email: `${merchant}@bench.example`, password: 'violet-harbour-lantern-42', merchant_id: merchant }, { 'x-admin-secret': adminSecret });
+  const session = await json(
+    service.url,
+    '/auth/signup',
+    { email: `${merchant}@bench.example`, password: 'violet-harbour-lantern-42', merchant_id: merchant },
+    { 'x-admin-secret': adminSecret },
+  );
   const auth = { authorization: `Bearer ${session.token}` };
-  await json(service.url, '/rule/create', { merchant_id: merchant, config: { type: 'successRate', data: { defaultBucketSize: 125, defaultHedgingPercent: 5 } } }, auth);
+  await json(
+    service.url,
+    '/rule/create',
+    { merchant_id: merchant, config: { type: 'successRate', data: { defaultBucketSize: 125, defaultHedgingPercent: 5 } } },
+    auth,
+  );
 
   process.stderr.write(`warming up ${service.url} (${mode})…\n`);
   const warm = await load(`${service.url}/decide-gateway`, auth, merchant, 'warm', 3);
@@ -99,7 +129,8 @@ try {
   const cpuBefore = serviceCpu(service.pid);
   const decide = await load(`${service.url}/decide-gateway`, auth, merchant, 'pay', duration);
   const cpuAfter = serviceCpu(service.pid);
-  const perDecision = (key) => (cpuBefore === undefined || cpuAfter === undefined ? undefined : Math.round((1e6 * (cpuAfter[key] - cpuBefore[key])) / decide.total));
+  const perDecision = (key) =>
+    cpuBefore === undefined || cpuAfter === undefined ? undefined : Math.round((1e6 * (cpuAfter[key] - cpuBefore[key])) / decide.total);
   const cpu = { all: perDecision('all'), main: perDecision('main') };
 
   // Every answered decision must be in the analytics (none dropped, no sampling).
@@ -134,13 +165,36 @@ try {
 
   console.log(`mode: ${mode}, ${connections} connections, ${duration}s, bearer auth, three-card mix`);
   console.log(`node:http echo: ${ceiling.rps.toFixed(0)} req/s, p50 ${ceiling.p50} ms, p99 ${ceiling.p99} ms`);
-  console.log(`decide: ${decide.rps.toFixed(0)} req/s = ${((100 * decide.rps) / ceiling.rps).toFixed(1)} % of the echo (${decide.total} requests, ${decide.errors} errors/non-2xx)`);
+  console.log(
+    `decide: ${decide.rps.toFixed(0)} req/s = ${((100 * decide.rps) / ceiling.rps).toFixed(1)} % of the echo (${decide.total} requests, ${decide.errors} errors/non-2xx)`,
+  );
   console.log(`decide latency: p50 ${decide.p50} ms, p99 ${decide.p99} ms, max ${decide.max} ms`);
   // At least: autocannon stops counting at the end of its duration, and the service still answers what was in flight.
-  console.log(`analytics: ${counted} decisions counted for ${expected} answered${counted >= expected ? ' (none missing)' : ` (${expected - counted} MISSING)`}`);
+  console.log(
+    `analytics: ${counted} decisions counted for ${expected} answered${counted >= expected ? ' (none missing)' : ` (${expected - counted} MISSING)`}`,
+  );
   console.log(`feedback-to-effect: p50 ${pct(50)} ms, p99 ${pct(99)} ms over ${samples} samples`);
-  console.log(cpu.all === undefined ? 'API CPU per decision: n/a (no /proc)' : `API CPU per decision: ${cpu.all} µs (all threads), ${cpu.main} µs (main thread)`);
-  console.log(JSON.stringify({ benchmark: 'decide', mode, connections, duration_s: duration, echo_rps: Math.round(ceiling.rps), decide_rps: Math.round(decide.rps), share_of_echo: Math.round((1000 * decide.rps) / ceiling.rps) / 1000, p50_ms: decide.p50, p99_ms: decide.p99, errors: decide.errors, analytics_counted: counted, analytics_expected: expected, cpu_us_per_decision: cpu.all, main_thread_cpu_us_per_decision: cpu.main }));
+  console.log(
+    cpu.all === undefined ? 'API CPU per decision: n/a (no /proc)' : `API CPU per decision: ${cpu.all} µs (all threads), ${cpu.main} µs (main thread)`,
+  );
+  console.log(
+    JSON.stringify({
+      benchmark: 'decide',
+      mode,
+      connections,
+      duration_s: duration,
+      echo_rps: Math.round(ceiling.rps),
+      decide_rps: Math.round(decide.rps),
+      share_of_echo: Math.round((1000 * decide.rps) / ceiling.rps) / 1000,
+      p50_ms: decide.p50,
+      p99_ms: decide.p99,
+      errors: decide.errors,
+      analytics_counted: counted,
+      analytics_expected: expected,
+      cpu_us_per_decision: cpu.all,
+      main_thread_cpu_us_per_decision: cpu.main,
+    }),
+  );
   if (counted < expected) process.exitCode = 1;
 } finally {
   await service.stop();
@@ -153,8 +207,19 @@ for (const workUs of calibrations) {
   try {
     process.stderr.write(`measuring the echo with ${workUs} µs of work per request…\n`);
     const result = await load(echoWithWork.url, { authorization: 'Bearer bench' }, 'echo', `work${workUs}`, duration);
-    console.log(`echo + ${workUs} µs work/request: ${result.rps.toFixed(0)} req/s = ${((100 * result.rps) / ceiling.rps).toFixed(1)} % of the echo, p50 ${result.p50} ms, p99 ${result.p99} ms`);
-    console.log(JSON.stringify({ benchmark: 'echo-calibration', work_us: workUs, rps: Math.round(result.rps), share_of_echo: Math.round((1000 * result.rps) / ceiling.rps) / 1000, p50_ms: result.p50, p99_ms: result.p99 }));
+    console.log(
+      `echo + ${workUs} µs work/request: ${result.rps.toFixed(0)} req/s = ${((100 * result.rps) / ceiling.rps).toFixed(1)} % of the echo, p50 ${result.p50} ms, p99 ${result.p99} ms`,
+    );
+    console.log(
+      JSON.stringify({
+        benchmark: 'echo-calibration',
+        work_us: workUs,
+        rps: Math.round(result.rps),
+        share_of_echo: Math.round((1000 * result.rps) / ceiling.rps) / 1000,
+        p50_ms: result.p50,
+        p99_ms: result.p99,
+      }),
+    );
   } finally {
     echoWithWork.stop();
   }

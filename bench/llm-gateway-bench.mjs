@@ -37,9 +37,18 @@ function freePort() {
 
 // ---------------------------------------------------------------- the mock provider
 const completion = (model) =>
-  JSON.stringify({ id: 'chatcmpl-mock', object: 'chat.completion', created: 1, model, choices: [{ index: 0, message: { role: 'assistant', content: 'pong' }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } });
-const chunk = (model, delta, finish = null) => `data: ${JSON.stringify({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-const usageChunk = (model) => `data: ${JSON.stringify({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1, model, choices: [], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } })}\n\n`;
+  JSON.stringify({
+    id: 'chatcmpl-mock',
+    object: 'chat.completion',
+    created: 1,
+    model,
+    choices: [{ index: 0, message: { role: 'assistant', content: 'pong' }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
+  });
+const chunk = (model, delta, finish = null) =>
+  `data: ${JSON.stringify({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+const usageChunk = (model) =>
+  `data: ${JSON.stringify({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1, model, choices: [], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } })}\n\n`;
 
 const mock = createServer((req, res) => {
   const chunks = [];
@@ -49,7 +58,16 @@ const mock = createServer((req, res) => {
     const model = body.model ?? 'gpt-4o-mini';
     if (body.stream === true) {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end([chunk(model, { role: 'assistant', content: '' }), chunk(model, { content: 'po' }), chunk(model, { content: 'ng' }), chunk(model, {}, 'stop'), usageChunk(model), 'data: [DONE]\n\n'].join(''));
+      res.end(
+        [
+          chunk(model, { role: 'assistant', content: '' }),
+          chunk(model, { content: 'po' }),
+          chunk(model, { content: 'ng' }),
+          chunk(model, {}, 'stop'),
+          usageChunk(model),
+          'data: [DONE]\n\n',
+        ].join(''),
+      );
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -63,13 +81,24 @@ const mockUrl = `http://127.0.0.1:${mock.address().port}`;
 process.stderr.write('starting switchyard and portkey…\n');
 const switchyard = await spawnService({ OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: `${mockUrl}/v1` });
 const merchantId = `llm_bench_${Date.now()}`;
-const merchant = await json(switchyard.url, '/merchant-account/create', { merchant_id: merchantId }, { 'x-admin-secret': 'bench-admin-secret-0123456789abcdef' });
+const merchant = await json(
+  switchyard.url,
+  '/merchant-account/create',
+  { merchant_id: merchantId },
+  { 'x-admin-secret': 'bench-admin-secret-0123456789abcdef' },
+);
 
 const portkeyPort = await freePort();
-const portkey = spawn(process.execPath, [join(root, 'node_modules/@portkey-ai/gateway/build/start-server.js'), `--port=${portkeyPort}`, '--headless'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } });
+const portkey = spawn(process.execPath, [join(root, 'node_modules/@portkey-ai/gateway/build/start-server.js'), `--port=${portkeyPort}`, '--headless'], {
+  stdio: ['ignore', 'ignore', 'inherit'],
+  env: { ...process.env, NODE_ENV: 'production' },
+});
 const portkeyUrl = `http://127.0.0.1:${portkeyPort}`;
 for (let attempt = 0; ; attempt++) {
-  const up = await fetch(`${portkeyUrl}/`).then((r) => r.ok, () => false);
+  const up = await fetch(`${portkeyUrl}/`).then(
+    (r) => r.ok,
+    () => false,
+  );
   if (up) break;
   if (portkey.exitCode !== null) throw new Error(`portkey exited with ${portkey.exitCode}`);
   if (attempt > 300) throw new Error('portkey did not start in 30 s');
@@ -77,24 +106,46 @@ for (let attempt = 0; ; attempt++) {
 }
 
 // The floor: a bare node:http pass-through proxy, what any Node gateway adds before doing anything.
-const bareProxy = spawn(process.execPath, [join(root, 'bench/lib/bare-proxy.mjs')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, UPSTREAM: mockUrl } });
+const bareProxy = spawn(process.execPath, [join(root, 'bench/lib/bare-proxy.mjs')], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env: { ...process.env, UPSTREAM: mockUrl },
+});
 const bareProxyUrl = await new Promise((resolve, reject) => {
   bareProxy.stdout.once('data', (port) => resolve(`http://127.0.0.1:${String(port).trim()}`));
   bareProxy.once('exit', (code) => reject(new Error(`bare proxy exited with ${code}`)));
 });
 
 /** A key of the bench merchant with `policy` (limits and/or cache). */
-const keyWith = async (policy) => (await json(switchyard.url, '/api-key/create', { merchant_id: merchantId, ...policy }, { 'x-api-key': merchant.api_key })).api_key;
-const governedKey = await keyWith({ limits: { rpm: 10_000_000, tpm: 1_000_000_000, max_concurrent: 10_000, budget: { amount_usd: 1_000_000, period: 'day' } }, cache: { ttl_s: 3600 } });
+const keyWith = async (policy) =>
+  (await json(switchyard.url, '/api-key/create', { merchant_id: merchantId, ...policy }, { 'x-api-key': merchant.api_key })).api_key;
+const governedKey = await keyWith({
+  limits: { rpm: 10_000_000, tpm: 1_000_000_000, max_concurrent: 10_000, budget: { amount_usd: 1_000_000, period: 'day' } },
+  cache: { ttl_s: 3600 },
+});
 const cachedKey = await keyWith({ cache: { ttl_s: 3600 } });
 
 const allPaths = {
   direct: { url: `${mockUrl}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench' }, model: 'gpt-4o-mini' },
   node_proxy: { url: `${bareProxyUrl}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench' }, model: 'gpt-4o-mini' },
   switchyard: { url: `${switchyard.url}/v1/chat/completions`, headers: { authorization: `Bearer ${merchant.api_key}` }, model: 'openai/gpt-4o-mini' },
-  switchyard_governed: { url: `${switchyard.url}/v1/chat/completions`, headers: { authorization: `Bearer ${governedKey}` }, model: 'openai/gpt-4o-mini', vary: true, expect: { header: 'x-cache', value: 'MISS' } },
-  switchyard_cache_hit: { url: `${switchyard.url}/v1/chat/completions`, headers: { authorization: `Bearer ${cachedKey}` }, model: 'openai/gpt-4o-mini', expect: { header: 'x-cache', value: 'HIT' } },
-  portkey: { url: `${portkeyUrl}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench', 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${mockUrl}/v1` }, model: 'gpt-4o-mini' },
+  switchyard_governed: {
+    url: `${switchyard.url}/v1/chat/completions`,
+    headers: { authorization: `Bearer ${governedKey}` },
+    model: 'openai/gpt-4o-mini',
+    vary: true,
+    expect: { header: 'x-cache', value: 'MISS' },
+  },
+  switchyard_cache_hit: {
+    url: `${switchyard.url}/v1/chat/completions`,
+    headers: { authorization: `Bearer ${cachedKey}` },
+    model: 'openai/gpt-4o-mini',
+    expect: { header: 'x-cache', value: 'HIT' },
+  },
+  portkey: {
+    url: `${portkeyUrl}/v1/chat/completions`,
+    headers: { authorization: 'Bearer sk-bench', 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${mockUrl}/v1` },
+    model: 'gpt-4o-mini',
+  },
 };
 
 /** PATHS=switchyard,portkey measures only those (direct always: it is the baseline), e.g. to profile one. */
@@ -109,21 +160,37 @@ let varied = 0;
 
 /** One request; resolves with its latency in ms once the whole answer (or stream) has arrived. */
 function once(path, stream) {
-  const body = JSON.stringify({ model: path.model, messages: [{ role: 'user', content: path.vary === true ? `ping ${++varied}` : 'ping' }], max_tokens: 8, ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) });
+  const body = JSON.stringify({
+    model: path.model,
+    messages: [{ role: 'user', content: path.vary === true ? `ping ${++varied}` : 'ping' }],
+    max_tokens: 8,
+    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+  });
   const url = new URL(path.url);
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...path.headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => {
-        if (res.statusCode !== 200) return reject(new Error(`${url.host} answered ${res.statusCode}: ${text.slice(0, 200)}`));
-        if (path.expect !== undefined && !measuringWarmup && res.headers[path.expect.header] !== path.expect.value) return reject(new Error(`${path.expect.header} was ${res.headers[path.expect.header] ?? 'absent'}, not ${path.expect.value}`));
-        if (stream && !text.includes('[DONE]')) return reject(new Error(`${url.host}: stream without [DONE]`));
-        resolve(performance.now() - started);
-      });
-    });
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...path.headers },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => {
+          if (res.statusCode !== 200) return reject(new Error(`${url.host} answered ${res.statusCode}: ${text.slice(0, 200)}`));
+          if (path.expect !== undefined && !measuringWarmup && res.headers[path.expect.header] !== path.expect.value)
+            return reject(new Error(`${path.expect.header} was ${res.headers[path.expect.header] ?? 'absent'}, not ${path.expect.value}`));
+          if (stream && !text.includes('[DONE]')) return reject(new Error(`${url.host}: stream without [DONE]`));
+          resolve(performance.now() - started);
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -172,8 +239,23 @@ try {
           continue;
         }
         const added = name === 'direct' ? {} : { added_p50_ms: round(f.p50 - figures.direct.p50), added_p99_ms: round(f.p99 - figures.direct.p99) };
-        const overPlain = name.startsWith('switchyard_') && figures.switchyard?.p50 !== undefined ? { over_switchyard_p50_ms: round(f.p50 - figures.switchyard.p50), over_switchyard_p99_ms: round(f.p99 - figures.switchyard.p99) } : {};
-        console.log(JSON.stringify({ benchmark: 'llm-gateway', path: name, mode: stream ? 'stream' : 'plain', concurrency, requests, p50_ms: round(f.p50), p99_ms: round(f.p99), ...added, ...overPlain }));
+        const overPlain =
+          name.startsWith('switchyard_') && figures.switchyard?.p50 !== undefined
+            ? { over_switchyard_p50_ms: round(f.p50 - figures.switchyard.p50), over_switchyard_p99_ms: round(f.p99 - figures.switchyard.p99) }
+            : {};
+        console.log(
+          JSON.stringify({
+            benchmark: 'llm-gateway',
+            path: name,
+            mode: stream ? 'stream' : 'plain',
+            concurrency,
+            requests,
+            p50_ms: round(f.p50),
+            p99_ms: round(f.p99),
+            ...added,
+            ...overPlain,
+          }),
+        );
       }
     }
   }

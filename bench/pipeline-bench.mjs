@@ -86,12 +86,19 @@ async function groupLag(group = 'analytics-sink', topics = ['routing', 'scores',
   const groupId = `${namespace.kafkaTopicPrefix}${group}`;
   const [ends, [committed]] = await Promise.all([
     kafkaAdmin.listOffsets({
-      topics: names.map((name) => ({ name, partitions: partitionsOf(name).map((partitionIndex) => ({ partitionIndex, timestamp: ListOffsetTimestamps.LATEST })) })),
+      topics: names.map((name) => ({
+        name,
+        partitions: partitionsOf(name).map((partitionIndex) => ({ partitionIndex, timestamp: ListOffsetTimestamps.LATEST })),
+      })),
       isolationLevel: FetchIsolationLevels.READ_COMMITTED,
     }),
     kafkaAdmin.listConsumerGroupOffsets({ groups: [{ groupId, topics: names.map((name) => ({ name, partitionIndexes: partitionsOf(name) })) }] }),
   ]);
-  const done = new Map((committed?.topics ?? []).flatMap((topic) => topic.partitions.map((p) => [`${topic.name}#${p.partitionIndex}`, p.committedOffset < 0n ? 0n : p.committedOffset])));
+  const done = new Map(
+    (committed?.topics ?? []).flatMap((topic) =>
+      topic.partitions.map((p) => [`${topic.name}#${p.partitionIndex}`, p.committedOffset < 0n ? 0n : p.committedOffset]),
+    ),
+  );
   let lag = 0n;
   for (const topic of ends) for (const p of topic.partitions) lag += p.offset - (done.get(`${topic.name}#${p.partitionIndex}`) ?? 0n);
   return Number(lag);
@@ -112,11 +119,15 @@ function slope(points) {
 function postDecide(agent, url, auth, body) {
   return new Promise((resolve, reject) => {
     const payload = JSON.stringify(body);
-    const request = httpRequest(`${url}/decide-gateway`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...auth } }, (response) => {
-      response.resume();
-      response.once('end', () => resolve(response.statusCode));
-      response.once('error', reject);
-    });
+    const request = httpRequest(
+      `${url}/decide-gateway`,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...auth } },
+      (response) => {
+        response.resume();
+        response.once('end', () => resolve(response.statusCode));
+        response.once('error', reject);
+      },
+    );
     request.once('error', reject);
     request.end(payload);
   });
@@ -184,7 +195,8 @@ async function sustainedRun(url, auth, merchant) {
   const lagAtEnd = Math.max(0, answered - atEnd.rows);
   let final = await decisionRows(merchant, true);
   while (final.rows < answered) {
-    if (performance.now() - loadEnded > drainTimeoutMs) throw new Error(`ClickHouse holds ${final.rows} of ${answered} decisions ${drainTimeoutMs / 1000} s after the load`);
+    if (performance.now() - loadEnded > drainTimeoutMs)
+      throw new Error(`ClickHouse holds ${final.rows} of ${answered} decisions ${drainTimeoutMs / 1000} s after the load`);
     await sleep(100);
     final = await decisionRows(merchant, true);
   }
@@ -208,13 +220,24 @@ function printSustained(run) {
   const trend = slope(run.lagSamples);
   // "Grew" = the sink falls behind by more than 5 % of the input rate; below that the lag is batching noise.
   const share = trend / (run.answered / loadS);
-  const verdict = share > 0.05 ? 'GREW during the run (the sink is slower than the API)' : share > 0.01 ? 'bounded (slight upward drift)' : 'flat (the sink kept up)';
-  console.log(`(i) sustained load: ${rate === undefined ? `closed loop at ${loadConnections} connections` : `${rate} req/s fixed rate`}, ${fmt(loadS, 1)} s, workers ${workersMode}`);
-  console.log(`    API answered ${run.answered} decisions (${fmt(run.answered / loadS)} req/s, p50 ${fmt(run.latency.p50, 1)} ms, p99 ${fmt(run.latency.p99, 1)} ms; ${run.refused} non-200, ${run.errors} errors)`);
-  console.log(`    end to end into ClickHouse: ${fmt(run.answered / totalS)} decisions/s (all ${run.answered} rows present ${fmt((run.drained - run.loadEnded) / 1000, 2)} s after the load ended)`);
+  const verdict =
+    share > 0.05 ? 'GREW during the run (the sink is slower than the API)' : share > 0.01 ? 'bounded (slight upward drift)' : 'flat (the sink kept up)';
+  console.log(
+    `(i) sustained load: ${rate === undefined ? `closed loop at ${loadConnections} connections` : `${rate} req/s fixed rate`}, ${fmt(loadS, 1)} s, workers ${workersMode}`,
+  );
+  console.log(
+    `    API answered ${run.answered} decisions (${fmt(run.answered / loadS)} req/s, p50 ${fmt(run.latency.p50, 1)} ms, p99 ${fmt(run.latency.p99, 1)} ms; ${run.refused} non-200, ${run.errors} errors)`,
+  );
+  console.log(
+    `    end to end into ClickHouse: ${fmt(run.answered / totalS)} decisions/s (all ${run.answered} rows present ${fmt((run.drained - run.loadEnded) / 1000, 2)} s after the load ended)`,
+  );
   console.log(`    sr-windows caught up ${fmt((run.windowsCaughtUp - run.loadEnded) / 1000, 2)} s after the load ended`);
-  console.log(`    exactly once: ${run.final.rows === run.answered && run.final.unique === run.final.rows ? 'yes' : 'NO'} (FINAL rows ${run.final.rows}, uniqExact(event_id) ${run.final.unique})`);
-  console.log(`    sink lag at end of load: ${run.lagAtEnd} decisions; max ${Math.max(0, ...lags)}; mean ${fmt(mean(lags.slice(0, half)))} (first half) → ${fmt(mean(lags.slice(half)))} (second half)`);
+  console.log(
+    `    exactly once: ${run.final.rows === run.answered && run.final.unique === run.final.rows ? 'yes' : 'NO'} (FINAL rows ${run.final.rows}, uniqExact(event_id) ${run.final.unique})`,
+  );
+  console.log(
+    `    sink lag at end of load: ${run.lagAtEnd} decisions; max ${Math.max(0, ...lags)}; mean ${fmt(mean(lags.slice(0, half)))} (first half) → ${fmt(mean(lags.slice(half)))} (second half)`,
+  );
   console.log(`    lag trend ${trend >= 0 ? '+' : ''}${fmt(trend, 1)} decisions/s (${fmt(100 * share, 1)} % of the input rate): ${verdict}`);
   console.log(`    lag per second (decisions not yet in ClickHouse): ${lags.join(' ')}`);
   console.log(`    kafka consumer lag per second (messages): ${run.lagSamples.map((s) => s.kafkaLag).join(' ')}`);
@@ -235,7 +258,6 @@ async function deleteNamespace() {
   if (topics.length > 0) await kafkaAdmin.deleteTopics({ topics });
   await clickhouse.command({ query: `DROP DATABASE IF EXISTS ${namespace.database}` });
 }
-
 
 const benchStarted = performance.now();
 const processes = [];
@@ -264,7 +286,12 @@ try {
   for (const child of processes.splice(0).reverse()) await child.stop();
 
   log(`(iii) decide throughput, embedded, ${duration} s at ${connections} connections…`);
-  const local = await spawnService({ REDIS_URL: undefined, KAFKA_BROKERS: undefined, CLICKHOUSE_URL: undefined, ADMIN_SECRET: 'bench-admin-secret-0123456789abcdef' });
+  const local = await spawnService({
+    REDIS_URL: undefined,
+    KAFKA_BROKERS: undefined,
+    CLICKHOUSE_URL: undefined,
+    ADMIN_SECRET: 'bench-admin-secret-0123456789abcdef',
+  });
   processes.push(local);
   const localMerchant = `bench_embedded_${id}`;
   embedded = await measureDecide(local.url, await setUpMerchant(local.url, localMerchant), localMerchant, { connections, duration });
@@ -272,10 +299,17 @@ try {
 
   console.log(`pipeline benchmark (distributed: Redis ${redisUrl}, Kafka ${kafkaBrokers}, ClickHouse ${clickhouseUrl}; workers ${workersMode})`);
   printSustained(run);
-  console.log(`(ii) feedback-to-effect through Kafka: p50 ${fmt(percentile(delays, 50), 2)} ms, p99 ${fmt(percentile(delays, 99), 2)} ms, max ${fmt(delays.at(-1), 2)} ms over ${samples} samples`);
+  console.log(
+    `(ii) feedback-to-effect through Kafka: p50 ${fmt(percentile(delays, 50), 2)} ms, p99 ${fmt(percentile(delays, 99), 2)} ms, max ${fmt(delays.at(-1), 2)} ms over ${samples} samples`,
+  );
   console.log(`(iii) decide at ${connections} connections, ${duration} s (after a 3 s warm-up):`);
-  for (const [label, figures] of [['distributed', distributed], ['embedded', embedded]]) {
-    console.log(`    ${label.padEnd(11)} ${fmt(figures.requestsPerSecond).padStart(6)} req/s   p50 ${String(figures.p50).padStart(3)} ms   p99 ${String(figures.p99).padStart(3)} ms   max ${figures.max} ms   (${figures.total} requests, ${figures.errors} errors/non-2xx)`);
+  for (const [label, figures] of [
+    ['distributed', distributed],
+    ['embedded', embedded],
+  ]) {
+    console.log(
+      `    ${label.padEnd(11)} ${fmt(figures.requestsPerSecond).padStart(6)} req/s   p50 ${String(figures.p50).padStart(3)} ms   p99 ${String(figures.p99).padStart(3)} ms   max ${figures.max} ms   (${figures.total} requests, ${figures.errors} errors/non-2xx)`,
+    );
   }
   console.log(`total bench time ${fmt((performance.now() - benchStarted) / 1000, 1)} s`);
 } finally {

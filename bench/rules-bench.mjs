@@ -54,7 +54,15 @@ function ruleAt(i) {
   ];
   const output =
     i % 3 === 0
-      ? { routing_type: 'volume_split', output: { volume_split: [{ split: 60, output: gw(i) }, { split: 40, output: gw(i + 1) }] } }
+      ? {
+          routing_type: 'volume_split',
+          output: {
+            volume_split: [
+              { split: 60, output: gw(i) },
+              { split: 40, output: gw(i + 1) },
+            ],
+          },
+        }
       : { routing_type: 'priority', output: { priority: [gw(i), gw(i + 2), gw(i + 4)] } };
   return { name: `rule_${i}`, ...output, statements };
 }
@@ -74,12 +82,12 @@ const rand = (n) => {
   return seed % n;
 };
 const wireParameterSets = Array.from({ length: 1024 }, () => ({
-    payment_method: { type: 'enum_variant', value: methods[rand(5)] },
-    amount: { type: 'number', value: rand(10000) },
-    currency: { type: 'enum_variant', value: currencies[rand(5)] },
-    card_network: { type: 'enum_variant', value: networks[rand(5)] },
-    card_bin: { type: 'str_value', value: String(400000 + rand(200)) },
-    metadata: { type: 'metadata_variant', value: { key: 'tier', value: rand(2) ? 'gold' : 'silver' } },
+  payment_method: { type: 'enum_variant', value: methods[rand(5)] },
+  amount: { type: 'number', value: rand(10000) },
+  currency: { type: 'enum_variant', value: currencies[rand(5)] },
+  card_network: { type: 'enum_variant', value: networks[rand(5)] },
+  card_bin: { type: 'str_value', value: String(400000 + rand(200)) },
+  metadata: { type: 'metadata_variant', value: { key: 'tier', value: rand(2) ? 'gold' : 'silver' } },
 }));
 const parameterSets = wireParameterSets.map((wire) => {
   const checked = validateEvaluationParameters(wire);

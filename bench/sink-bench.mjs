@@ -53,7 +53,10 @@ const fmt = (value, digits = 0) => Number(value).toFixed(digits);
 
 // Connects on its first call (no connect()); closed at the end.
 const admin = new Admin({ clientId: `sb${id}-admin`, bootstrapBrokers: brokers });
-const clickhouse = engine === 'clickhouse' ? createClient({ url: clickhouseUrl, request_timeout: 300_000, clickhouse_settings: { output_format_json_quote_64bit_integers: 0 } }) : undefined;
+const clickhouse =
+  engine === 'clickhouse'
+    ? createClient({ url: clickhouseUrl, request_timeout: 300_000, clickhouse_settings: { output_format_json_quote_64bit_integers: 0 } })
+    : undefined;
 
 const gateways = ['stripe', 'adyen', 'checkout', 'braintree', 'razorpay'];
 const networks = ['VISA', 'MASTERCARD', 'AMEX', 'RUPAY'];
@@ -140,7 +143,9 @@ async function committed() {
 /** Moves the (empty) group back to the first offset of every routing partition, so every event is delivered again. */
 async function rewindGroup() {
   const name = `${topicPrefix}routing`;
-  const [earliest] = await admin.listOffsets({ topics: [{ name, partitions: Array.from({ length: partitions }, (_, partitionIndex) => ({ partitionIndex, timestamp: ListOffsetTimestamps.EARLIEST })) }] });
+  const [earliest] = await admin.listOffsets({
+    topics: [{ name, partitions: Array.from({ length: partitions }, (_, partitionIndex) => ({ partitionIndex, timestamp: ListOffsetTimestamps.EARLIEST })) }],
+  });
   const partitionOffsets = earliest.partitions.map(({ partitionIndex, offset }) => ({ partition: partitionIndex, offset }));
   await admin.alterConsumerGroupOffsets({ groupId: group, topics: [{ name, partitionOffsets }] });
 }
@@ -159,7 +164,10 @@ function spawnSink(pass) {
   delete childEnv.REDIS_URL;
   if (engine === 'clickhouse') childEnv.CLICKHOUSE_URL = clickhouseUrl;
   else delete childEnv.CLICKHOUSE_URL;
-  const child = spawn(process.execPath, [...workerFlags, join(root, 'dist/cli/main.js'), 'worker', 'analytics-sink'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...workerFlags, join(root, 'dist/cli/main.js'), 'worker', 'analytics-sink'], {
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const stderrLines = [];
   createInterface({ input: child.stderr }).on('line', (text) => {
@@ -201,7 +209,8 @@ async function drainPass(pass) {
   dead.catch(() => undefined);
   while (!done) {
     const at = performance.now();
-    if (at - spawned > drainTimeoutMs) throw new Error(`pass ${pass}: not drained after ${drainTimeoutMs / 1000} s (${samples.at(-1)?.count ?? 0} of ${total})`);
+    if (at - spawned > drainTimeoutMs)
+      throw new Error(`pass ${pass}: not drained after ${drainTimeoutMs / 1000} s (${samples.at(-1)?.count ?? 0} of ${total})`);
     const count = await Promise.race([committed(), dead]);
     samples.push({ at, count });
     if (first === undefined && count > 0) first = { at, count };
@@ -227,7 +236,8 @@ async function drainPass(pass) {
 }
 
 async function countRows() {
-  const sql = (final) => `SELECT count() AS rows, uniqExact(event_id) AS ids FROM ${database}.analytics_domain_events ${final ? 'FINAL' : ''} WHERE flow_type = 'decide_gateway_decision'`;
+  const sql = (final) =>
+    `SELECT count() AS rows, uniqExact(event_id) AS ids FROM ${database}.analytics_domain_events ${final ? 'FINAL' : ''} WHERE flow_type = 'decide_gateway_decision'`;
   if (engine === 'clickhouse') {
     const read = async (final) => (await (await clickhouse.query({ query: sql(final), format: 'JSONEachRow' })).json())[0];
     const [raw, final] = [await read(false), await read(true)];
@@ -254,7 +264,8 @@ async function cleanup() {
   } catch (error) {
     log(`kafka cleanup failed: ${error.message}`);
   }
-  if (clickhouse !== undefined) await clickhouse.command({ query: `DROP DATABASE IF EXISTS ${database}` }).catch((error) => log(`clickhouse cleanup failed: ${error.message}`));
+  if (clickhouse !== undefined)
+    await clickhouse.command({ query: `DROP DATABASE IF EXISTS ${database}` }).catch((error) => log(`clickhouse cleanup failed: ${error.message}`));
   rmSync(dataDir, { recursive: true, force: true });
 }
 

@@ -29,7 +29,12 @@ try {
   const merchant = `soak_${Date.now()}`;
   const created = await json(service.url, '/merchant-account/create', { merchant_id: merchant }, { 'x-admin-secret': adminSecret });
   const auth = { 'x-api-key': created.api_key };
-  await json(service.url, '/rule/create', { merchant_id: merchant, config: { type: 'successRate', data: { defaultBucketSize: 125, defaultHedgingPercent: 5 } } }, auth);
+  await json(
+    service.url,
+    '/rule/create',
+    { merchant_id: merchant, config: { type: 'successRate', data: { defaultBucketSize: 125, defaultHedgingPercent: 5 } } },
+    auth,
+  );
   let counter = 0;
   const load = (seconds, overallRate) =>
     autocannon({
@@ -43,7 +48,22 @@ try {
         {
           setupRequest: (request) => {
             const index = counter++;
-            const body = { merchantId: merchant, eligibleGatewayList: ['stripe', 'adyen', 'checkout'], rankingAlgorithm: 'SR_BASED_ROUTING', eliminationEnabled: true, paymentInfo: { paymentId: `soak_${index}`, amount: 100, currency: 'USD', paymentType: 'ORDER_PAYMENT', paymentMethodType: 'CARD', paymentMethod: 'CREDIT', authType: 'THREE_DS', ...cards[index % 3] } };
+            const body = {
+              merchantId: merchant,
+              eligibleGatewayList: ['stripe', 'adyen', 'checkout'],
+              rankingAlgorithm: 'SR_BASED_ROUTING',
+              eliminationEnabled: true,
+              paymentInfo: {
+                paymentId: `soak_${index}`,
+                amount: 100,
+                currency: 'USD',
+                paymentType: 'ORDER_PAYMENT',
+                paymentMethodType: 'CARD',
+                paymentMethod: 'CREDIT',
+                authType: 'THREE_DS',
+                ...cards[index % 3],
+              },
+            };
             return { ...request, body: JSON.stringify(body) };
           },
         },
@@ -62,17 +82,24 @@ try {
     process.stderr.write(`peak ${peak.toFixed(0)} req/s; warming up at ${rate} req/s for ${warmupSeconds}s…\n`);
     const warm = await load(warmupSeconds, rate);
     const m = await memory();
-    process.stderr.write(`  warm-up: ${warm.requests.total} requests, ${warm.errors + warm.non2xx} errors; heap ${m.heapMb.toFixed(1)} MB, live ${m.liveMb.toFixed(1)} MB, rss ${m.rssMb.toFixed(1)} MB\n`);
+    process.stderr.write(
+      `  warm-up: ${warm.requests.total} requests, ${warm.errors + warm.non2xx} errors; heap ${m.heapMb.toFixed(1)} MB, live ${m.liveMb.toFixed(1)} MB, rss ${m.rssMb.toFixed(1)} MB\n`,
+    );
   }
   process.stderr.write(`peak ${peak.toFixed(0)} req/s; soaking at ${rate} req/s for ${soakSeconds}s…\n`);
   const samples = [await memory()].map((m) => ({ t: 0, ...m }));
   const started = Date.now();
   const running = load(soakSeconds, rate);
   const sampler = setInterval(() => {
-    memory().then((m) => {
-      samples.push({ t: (Date.now() - started) / 1000, ...m });
-      process.stderr.write(`  t=${Math.round((Date.now() - started) / 1000)}s rss ${m.rssMb.toFixed(1)} MB heap ${m.heapMb.toFixed(1)} MB live ${m.liveMb.toFixed(1)} MB, events awaiting a consumer ${m.retained}\n`);
-    }, () => undefined);
+    memory().then(
+      (m) => {
+        samples.push({ t: (Date.now() - started) / 1000, ...m });
+        process.stderr.write(
+          `  t=${Math.round((Date.now() - started) / 1000)}s rss ${m.rssMb.toFixed(1)} MB heap ${m.heapMb.toFixed(1)} MB live ${m.liveMb.toFixed(1)} MB, events awaiting a consumer ${m.retained}\n`,
+        );
+      },
+      () => undefined,
+    );
   }, sampleSeconds * 1000);
   const result = await running;
   clearInterval(sampler);
@@ -100,12 +127,40 @@ try {
   }
   const floorText = floors.map((mb, minute) => `min ${minute + 1}: ${mb.toFixed(0)} MB`).join(', ');
   const first = samples[0];
-  console.log(`soak: ${soakSeconds}s at ${rate} req/s (half the ${peak.toFixed(0)} req/s peak) after ${warmupSeconds}s of warm-up, ${result.requests.total} requests, ${result.errors + result.non2xx} errors/non-2xx, p99 ${result.latency.p99} ms`);
-  console.log(`heap used: ${first?.heapMb.toFixed(1)} MB at start, ${end.heapMb.toFixed(1)} MB at end; trend ${slope('heapMb').toFixed(2)} MB/min after the first minute`);
-  console.log(`live heap (after the latest full collection): ${first?.liveMb.toFixed(1)} MB at start, ${end.liveMb.toFixed(1)} MB at end; trend ${slope('liveMb').toFixed(2)} MB/min after the first minute`);
+  console.log(
+    `soak: ${soakSeconds}s at ${rate} req/s (half the ${peak.toFixed(0)} req/s peak) after ${warmupSeconds}s of warm-up, ${result.requests.total} requests, ${result.errors + result.non2xx} errors/non-2xx, p99 ${result.latency.p99} ms`,
+  );
+  console.log(
+    `heap used: ${first?.heapMb.toFixed(1)} MB at start, ${end.heapMb.toFixed(1)} MB at end; trend ${slope('heapMb').toFixed(2)} MB/min after the first minute`,
+  );
+  console.log(
+    `live heap (after the latest full collection): ${first?.liveMb.toFixed(1)} MB at start, ${end.liveMb.toFixed(1)} MB at end; trend ${slope('liveMb').toFixed(2)} MB/min after the first minute`,
+  );
   console.log(`heap floor (lowest sample per minute): ${floorText}`);
-  console.log(`rss: ${first?.rssMb.toFixed(1)} MB at start, ${end.rssMb.toFixed(1)} MB at end; trend ${slope('rssMb').toFixed(2)} MB/min after the first minute`);
-  console.log(JSON.stringify({ benchmark: 'soak', seconds: soakSeconds, rate, requests: result.requests.total, errors: result.errors + result.non2xx, p99_ms: result.latency.p99, warmup_seconds: warmupSeconds, heap_start_mb: first?.heapMb, heap_end_mb: end.heapMb, live_heap_start_mb: first?.liveMb, live_heap_end_mb: end.liveMb, live_heap_trend_mb_per_min: slope('liveMb'), heap_trend_mb_per_min: slope('heapMb'), rss_start_mb: first?.rssMb, rss_end_mb: end.rssMb, rss_trend_mb_per_min: slope('rssMb'), heap_floor_mb_per_minute: floors.map((mb) => Math.round(mb)) }));
+  console.log(
+    `rss: ${first?.rssMb.toFixed(1)} MB at start, ${end.rssMb.toFixed(1)} MB at end; trend ${slope('rssMb').toFixed(2)} MB/min after the first minute`,
+  );
+  console.log(
+    JSON.stringify({
+      benchmark: 'soak',
+      seconds: soakSeconds,
+      rate,
+      requests: result.requests.total,
+      errors: result.errors + result.non2xx,
+      p99_ms: result.latency.p99,
+      warmup_seconds: warmupSeconds,
+      heap_start_mb: first?.heapMb,
+      heap_end_mb: end.heapMb,
+      live_heap_start_mb: first?.liveMb,
+      live_heap_end_mb: end.liveMb,
+      live_heap_trend_mb_per_min: slope('liveMb'),
+      heap_trend_mb_per_min: slope('heapMb'),
+      rss_start_mb: first?.rssMb,
+      rss_end_mb: end.rssMb,
+      rss_trend_mb_per_min: slope('rssMb'),
+      heap_floor_mb_per_minute: floors.map((mb) => Math.round(mb)),
+    }),
+  );
 } finally {
   await service.stop();
 }

@@ -25,7 +25,12 @@ export function createBatchService(config: Config, wiring: BatchWiring): BatchSe
     store: wiring.state.batches,
     queue: wiring.jobs,
     models: wiring.models,
-    settings: { maxPrompts: config.batchMaxPrompts, attempts: config.batchAttempts, backoffMs: config.batchBackoffMs, retentionDays: config.batchRetentionDays },
+    settings: {
+      maxPrompts: config.batchMaxPrompts,
+      attempts: config.batchAttempts,
+      backoffMs: config.batchBackoffMs,
+      retentionDays: config.batchRetentionDays,
+    },
     clock: wiring.clock,
     logger: wiring.logger.child({ component: 'batches' }),
   });

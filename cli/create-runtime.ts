@@ -21,7 +21,12 @@ import { systemClock } from '../src/time/clock.js';
 
 /** The adapters of one process, picked from the config: a URL selects the distributed adapter. */
 export interface Runtime {
-  readonly mode: { readonly state: 'embedded' | 'redis'; readonly bus: 'embedded' | 'kafka'; readonly analytics: 'chdb' | 'clickhouse' | 'none'; readonly jobs: 'embedded' | 'bullmq' };
+  readonly mode: {
+    readonly state: 'embedded' | 'redis';
+    readonly bus: 'embedded' | 'kafka';
+    readonly analytics: 'chdb' | 'clickhouse' | 'none';
+    readonly jobs: 'embedded' | 'bullmq';
+  };
   readonly state: StateStore;
   readonly bus: EventBus;
   readonly analytics: AnalyticsStore | undefined;
@@ -64,16 +69,22 @@ export async function createRuntime(config: Config, logger: PinoLogger, needs: R
             ...(config.responseCacheMaxBytes !== undefined ? { maxBytes: config.responseCacheMaxBytes } : {}),
           },
         })
-      : createCachedStateStore(await createRedisStateStore({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, logger: logger.child({ component: 'state' }), clock }), {
-          logger: logger.child({ component: 'state-cache' }),
-          clock,
-        });
+      : createCachedStateStore(
+          await createRedisStateStore({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, logger: logger.child({ component: 'state' }), clock }),
+          {
+            logger: logger.child({ component: 'state-cache' }),
+            clock,
+          },
+        );
 
   const bus: EventBus =
     config.kafkaBrokers === undefined
       ? createMemoryEventBus({ logger: logger.child({ component: 'bus' }), validate: validateEvent })
       : await createKafkaEventBus({
-          brokers: config.kafkaBrokers.split(',').map((broker) => broker.trim()).filter((broker) => broker !== ''),
+          brokers: config.kafkaBrokers
+            .split(',')
+            .map((broker) => broker.trim())
+            .filter((broker) => broker !== ''),
           clientId: config.kafkaClientId,
           topicPrefix: config.kafkaTopicPrefix,
           partitions: config.kafkaPartitions,
@@ -87,18 +98,33 @@ export async function createRuntime(config: Config, logger: PinoLogger, needs: R
   const jobs: JobQueue =
     config.redisUrl === undefined
       ? createMemoryJobQueue({ logger: logger.child({ component: 'jobs' }) })
-      : await createBullMqJobQueue({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, logger: logger.child({ component: 'jobs' }), lockMs: config.jobLockMs, retentionSeconds: config.batchRetentionDays * 86_400 });
+      : await createBullMqJobQueue({
+          url: config.redisUrl,
+          keyPrefix: config.redisKeyPrefix,
+          logger: logger.child({ component: 'jobs' }),
+          lockMs: config.jobLockMs,
+          retentionSeconds: config.batchRetentionDays * 86_400,
+        });
 
   let busClosing: Promise<void> | undefined;
   let analytics: AnalyticsStore | undefined;
   let analyticsHandoff: AnalyticsHandoff | undefined;
   if (needs.analytics) {
     if (config.clickhouseUrl === undefined) {
-      const chdb = createChdbAnalytics({ path: join(config.dataDir, 'analytics'), database: config.clickhouseDatabase, logger: logger.child({ component: 'analytics' }) });
+      const chdb = createChdbAnalytics({
+        path: join(config.dataDir, 'analytics'),
+        database: config.clickhouseDatabase,
+        logger: logger.child({ component: 'analytics' }),
+      });
       analytics = chdb.store;
       if (config.kafkaBrokers === undefined) analyticsHandoff = chdb.handoff;
     } else {
-      analytics = createClickHouseServerAnalyticsStore({ url: config.clickhouseUrl, username: config.clickhouseUser, password: config.clickhousePassword, database: config.clickhouseDatabase });
+      analytics = createClickHouseServerAnalyticsStore({
+        url: config.clickhouseUrl,
+        username: config.clickhouseUser,
+        password: config.clickhousePassword,
+        database: config.clickhouseDatabase,
+      });
     }
     await analytics.migrate();
   }

@@ -10,7 +10,7 @@ import { SwitchyardError } from '../src/errors/switchyard-error.js';
 import type { LlmCallRecorder } from '../src/generation/llm-call-record.js';
 import { loadDefaultModelRegistry, type DynamicModelRegistry } from '../src/generation/models/dynamic-model-registry.js';
 import { isInside } from '../src/generation/tools/sandbox-path.js';
-import { NeuroLink } from '../src/toolkit/neurolink.js';
+import type { NeuroLink } from '../src/toolkit/neurolink.js';
 import { defaultBuiltInTools } from '../src/toolkit/toolkit-defaults.js';
 
 export interface ToolkitWiring {

@@ -24,8 +24,12 @@ export function renderTable(rows: readonly object[], columns: readonly string[])
   if (rows.length === 0) return '(none)\n';
   const cells = rows.map((row) => columns.map((column) => cell((row as Record<string, unknown>)[column])));
   const widths = columns.map((column, index) => Math.max(column.length, ...cells.map((line) => (line[index] ?? '').length)));
-  const line = (values: readonly string[]) => values.map((value, index) => value.padEnd(widths[index] ?? 0)).join('  ').trimEnd();
-  return [line(columns), line(widths.map((width) => '-'.repeat(width))), ...cells.map(line)].join('\n') + '\n';
+  const line = (values: readonly string[]) =>
+    values
+      .map((value, index) => value.padEnd(widths[index] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return `${[line(columns), line(widths.map((width) => '-'.repeat(width))), ...cells.map(line)].join('\n')}\n`;
 }
 
 /** A listing in the chosen format: the table shows `columns`, json and yaml the whole `data`. */
@@ -44,14 +48,21 @@ export function renderList(format: ListFormat, data: unknown, rows: readonly obj
 export function renderRecord(format: ListFormat, data: Readonly<Record<string, unknown>>): string {
   if (format !== 'table') return renderList(format, data, [], []);
   const width = Math.max(...Object.keys(data).map((key) => key.length));
-  return Object.entries(data).map(([key, value]) => `${key.padEnd(width)}  ${cell(value)}`).join('\n') + '\n';
+  return `${Object.entries(data)
+    .map(([key, value]) => `${key.padEnd(width)}  ${cell(value)}`)
+    .join('\n')}\n`;
 }
 
 /**
  * A spinner on standard error while `work` runs, only on a terminal and never with --quiet (pipes
  * and CI logs get no escape codes).
  */
-export async function withSpinner<T>(io: { stderr: { write(text: string): void }; stderrIsTty: boolean }, quiet: boolean, label: string, work: () => Promise<T>): Promise<T> {
+export async function withSpinner<T>(
+  io: { stderr: { write(text: string): void }; stderrIsTty: boolean },
+  quiet: boolean,
+  label: string,
+  work: () => Promise<T>,
+): Promise<T> {
   if (quiet || !io.stderrIsTty) return work();
   const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
   let frame = 0;

@@ -34,7 +34,9 @@ function localiseRefs(node) {
 
 export async function generate() {
   // schemas/models.json is data (the default model registry), not a schema.
-  const files = walk(join(root, 'schemas')).filter((f) => !f.includes('/clickhouse/') && !f.endsWith('/schemas/models.json')).sort();
+  const files = walk(join(root, 'schemas'))
+    .filter((f) => !f.includes('/clickhouse/') && !f.endsWith('/schemas/models.json'))
+    .sort();
   const definitions = {};
   for (const file of files) {
     const schema = JSON.parse(readFileSync(file, 'utf8'));

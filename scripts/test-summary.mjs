@@ -27,7 +27,9 @@ function errorsOutsideTests(report) {
 }
 
 function firstLine(text) {
-  return String(text ?? '').split('\n')[0].slice(0, 300);
+  return String(text ?? '')
+    .split('\n')[0]
+    .slice(0, 300);
 }
 
 /** Counts of one vitest run, with the lines naming what failed. */

@@ -15,7 +15,14 @@ export {
   type ProviderRequest,
 } from './adapters/toolkit/provider-factories.js';
 export type { AIProvider } from './toolkit/ai-provider.js';
-export { getTelemetryStatus, initializeTelemetry, shutdownTelemetry, type TelemetryConfig, type TelemetryResult, type TelemetryStatus } from './adapters/telemetry/telemetry-api.js';
+export {
+  getTelemetryStatus,
+  initializeTelemetry,
+  shutdownTelemetry,
+  type TelemetryConfig,
+  type TelemetryResult,
+  type TelemetryStatus,
+} from './adapters/telemetry/telemetry-api.js';
 export type { ProviderStatus, ProviderStatusOptions } from './toolkit/provider-status.js';
 export { createTool, validateTool, type SimpleTool } from './generation/tools/create-tool.js';
 export { builtInToolNames } from './generation/tools/built-in-tools.js';
@@ -32,7 +39,14 @@ export type { DynamicModelOptions, ModelConfig, ModelPricing, ModelResolutionRes
 export { VERSION } from './toolkit/version.js';
 
 export { AIProviderError, type GenerationErrorCode } from './generation/errors/ai-provider-error.js';
-export { AuthenticationError, ConfigurationError, InvalidRequestError, QuotaExceededError, RateLimitError, TimeoutError } from './generation/errors/provider-errors.js';
+export {
+  AuthenticationError,
+  ConfigurationError,
+  InvalidRequestError,
+  QuotaExceededError,
+  RateLimitError,
+  TimeoutError,
+} from './generation/errors/provider-errors.js';
 export { MCPConfigurationError, MCPConnectionError, MCPError, MCPToolError } from './generation/errors/mcp-errors.js';
 export { UserConfirmationRequiredError } from './generation/errors/user-confirmation-required-error.js';
 
@@ -59,4 +73,9 @@ export type { McpServerConfig } from './generation/mcp/mcp-server-config.js';
 export type { McpServerInfo, McpStatus } from './generation/mcp/mcp-status.js';
 export { NeuroLinkWebSocketServer, type ChatIdentity, type StreamingChannel, type WebSocketOptions } from './adapters/websocket/neurolink-websocket-server.js';
 export type { ChatMessage, ChatMessageType } from './generation/chat/chat-protocol.js';
-export { createEnhancedChatService, type EnhancedChatService, type EnhancedChatServiceOptions, type StreamChatRequest } from './toolkit/enhanced-chat-service.js';
+export {
+  createEnhancedChatService,
+  type EnhancedChatService,
+  type EnhancedChatServiceOptions,
+  type StreamChatRequest,
+} from './toolkit/enhanced-chat-service.js';

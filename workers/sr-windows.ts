@@ -51,9 +51,11 @@ export async function start(deps: SrWindowsDeps): Promise<WorkerHandle> {
         if (event.type === 'llm.call') {
           // The learning router: a gateway call routed in a route group teaches that group's windows.
           const learned = await learnFromCall(event, { scores: deps.state.scores, configs: deps.state.configs, defaults: deps.defaults });
-          if (learned === 'recorded') log.debug({ eventId: event.id, merchantId: event.merchantId, group: event.payload.routeGroup }, 'model call outcome learned');
+          if (learned === 'recorded')
+            log.debug({ eventId: event.id, merchantId: event.merchantId, group: event.payload.routeGroup }, 'model call outcome learned');
           // Reconciliation: a keyed call's spend counts once, whether or not its replica counted it first.
-          if ((await countSpend(deps.state.usage, event)) === 'counted') log.debug({ eventId: event.id, merchantId: event.merchantId }, 'model call spend reconciled from the spine');
+          if ((await countSpend(deps.state.usage, event)) === 'counted')
+            log.debug({ eventId: event.id, merchantId: event.merchantId }, 'model call spend reconciled from the spine');
         } else if (event.type === 'feedback.received') {
           const result = await applyFeedback(event, { scores: deps.state.scores, configs: deps.state.configs, clock: deps.clock, defaults: deps.defaults });
           log.debug({ eventId: event.id, merchantId: event.merchantId, result: result.kind }, 'feedback applied');

@@ -35,7 +35,8 @@ function subjectOf(request: FastifyRequest): { merchantId: string; paymentId: st
 
 /** Error code and message of a rejected call, from whichever envelope the route answered with. */
 function errorOf(payload: unknown): { code: string | null; message: string | null } {
-  if (typeof payload !== 'string' || !payload.startsWith('{')) return { code: null, message: typeof payload === 'string' && payload !== '' ? payload.slice(0, 512) : null };
+  if (typeof payload !== 'string' || !payload.startsWith('{'))
+    return { code: null, message: typeof payload === 'string' && payload !== '' ? payload.slice(0, 512) : null };
   try {
     const body = JSON.parse(payload) as Record<string, unknown>;
     const info = body['error_info'] as Record<string, unknown> | undefined;
@@ -65,19 +66,24 @@ export function registerApiEvents(app: FastifyInstance, deps: { bus: EventBus; c
     const userAgent = request.headers['user-agent'];
     try {
       await deps.bus.publish([
-        createEvent('api.requested', merchantId, {
-          requestId: String(request.id),
-          flowType,
-          apiFlow: apiFlowOf(flowType),
-          route: request.routeOptions.url ?? request.url,
-          method: request.method,
-          statusCode: reply.statusCode,
-          latencyMs: Math.round(reply.elapsedTime * 1000) / 1000,
-          paymentId,
-          errorCode: failed.code,
-          errorMessage: failed.message,
-          userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 256) : null,
-        }, deps.clock.now()),
+        createEvent(
+          'api.requested',
+          merchantId,
+          {
+            requestId: String(request.id),
+            flowType,
+            apiFlow: apiFlowOf(flowType),
+            route: request.routeOptions.url ?? request.url,
+            method: request.method,
+            statusCode: reply.statusCode,
+            latencyMs: Math.round(reply.elapsedTime * 1000) / 1000,
+            paymentId,
+            errorCode: failed.code,
+            errorMessage: failed.message,
+            userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 256) : null,
+          },
+          deps.clock.now(),
+        ),
       ]);
     } catch (error) {
       request.log.error({ err: error, flowType }, 'api event not published');

@@ -29,12 +29,7 @@ export type RouteAuth = 'none' | 'admin-secret' | 'bearer' | 'either';
  *   when given, must still name it;
  * - 'resource': the handler looks the resource up and checks its owner (`assertOwnMerchant`).
  */
-export type MerchantSource =
-  | { readonly body: readonly string[] }
-  | { readonly params: string }
-  | { readonly query: string }
-  | 'credential'
-  | 'resource';
+export type MerchantSource = { readonly body: readonly string[] } | { readonly params: string } | { readonly query: string } | 'credential' | 'resource';
 
 /** Who a request acts for, attached as `request.credential` on guarded routes. */
 export type Credential =
@@ -181,7 +176,12 @@ export function assertOwnMerchant(request: FastifyRequest, owner: string): void 
  * id, the route template and the user agent.
  */
 export function attemptOriginOf(request: FastifyRequest): AttemptOrigin {
-  return { sourceAddress: request.ip, requestId: String(request.id), route: request.routeOptions.url ?? request.url, userAgent: headerValue(request, 'user-agent') };
+  return {
+    sourceAddress: request.ip,
+    requestId: String(request.id),
+    route: request.routeOptions.url ?? request.url,
+    userAgent: headerValue(request, 'user-agent'),
+  };
 }
 
 function headerValue(request: FastifyRequest, name: string): string | undefined {
@@ -220,7 +220,7 @@ function namedMerchants(request: FastifyRequest, source: MerchantSource): readon
   else value = valueAt(request.query, [source.query]);
   if (value === undefined) return [];
   // A repeated query parameter arrives as an array: every value must name the credential's merchant.
-  return (Array.isArray(value) ? value : [value]).map((item) => (typeof item === 'string' ? item : JSON.stringify(item) ?? ''));
+  return (Array.isArray(value) ? value : [value]).map((item) => (typeof item === 'string' ? item : (JSON.stringify(item) ?? '')));
 }
 
 export interface AuthenticationOptions {
@@ -281,9 +281,10 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
     const result = await options.auth.authenticate({ bearerToken, apiKey: apiKey === '' ? undefined : apiKey, allowRevoked, origin: attemptOriginOf(request) });
     if (result.kind !== 'ok') throw credentialError(result);
     const context = result.context;
-    request.credential = context.via === 'bearer'
-      ? { kind: 'session', claims: context.claims }
-      : { kind: 'api_key', merchantId: context.merchantId, keyId: context.keyId, ...(context.policy !== undefined ? { policy: context.policy } : {}) };
+    request.credential =
+      context.via === 'bearer'
+        ? { kind: 'session', claims: context.claims }
+        : { kind: 'api_key', merchantId: context.merchantId, keyId: context.keyId, ...(context.policy !== undefined ? { policy: context.policy } : {}) };
   });
 
   app.addHook('preHandler', async (request) => {

@@ -36,7 +36,14 @@ function credentialsOf(request: IncomingMessage): { bearerToken?: string; apiKey
  * 401 and never becomes a connection). It is not a fastify route, so the guard matrix cannot see it;
  * its auth is covered by test/contract/chat-websocket.test.ts.
  */
-export function registerChatWebSocket(app: FastifyInstance, deps: { readonly auth: AuthService; readonly toolkit: WebSocketOptions['toolkit']; readonly options?: Omit<WebSocketOptions, 'server' | 'noServer' | 'path' | 'authenticate' | 'toolkit'> }): NeuroLinkWebSocketServer {
+export function registerChatWebSocket(
+  app: FastifyInstance,
+  deps: {
+    readonly auth: AuthService;
+    readonly toolkit: WebSocketOptions['toolkit'];
+    readonly options?: Omit<WebSocketOptions, 'server' | 'noServer' | 'path' | 'authenticate' | 'toolkit'>;
+  },
+): NeuroLinkWebSocketServer {
   const chat = new NeuroLinkWebSocketServer({
     ...deps.options,
     server: app.server,
@@ -47,11 +54,16 @@ export function registerChatWebSocket(app: FastifyInstance, deps: { readonly aut
       if (credentials.bearerToken === undefined && credentials.apiKey === undefined) return undefined;
       const userAgent = request.headers['user-agent'];
       // The upgrade is not a fastify request: the peer is the socket's (TRUST_PROXY does not apply here).
-      const origin = { sourceAddress: request.socket.remoteAddress ?? 'unknown', route: chatWebSocketPath, userAgent: typeof userAgent === 'string' ? userAgent : undefined };
+      const origin = {
+        sourceAddress: request.socket.remoteAddress ?? 'unknown',
+        route: chatWebSocketPath,
+        userAgent: typeof userAgent === 'string' ? userAgent : undefined,
+      };
       const result = await deps.auth.authenticate({ ...credentials, origin });
       if (result.kind !== 'ok') return undefined;
       const context = result.context;
-      if (context.via === 'bearer') return context.claims.merchantId === '' ? undefined : { merchantId: context.claims.merchantId, userId: context.claims.userId };
+      if (context.via === 'bearer')
+        return context.claims.merchantId === '' ? undefined : { merchantId: context.claims.merchantId, userId: context.claims.userId };
       return { merchantId: context.merchantId };
     },
   });

@@ -22,7 +22,10 @@ const preflightMaxAgeSeconds = 600;
 /** CORS_ORIGINS as a list: `https://a.example, https://b.example` → exact origins. */
 export function parseCorsOrigins(setting: string | undefined): readonly string[] {
   if (setting === undefined) return [];
-  return setting.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '');
+  return setting
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '');
 }
 
 /**

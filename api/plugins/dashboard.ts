@@ -114,7 +114,11 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
   const serve = async (name: string, request: FastifyRequest, reply: FastifyReply) => {
     securityHeaders(reply);
     if (files === undefined) {
-      return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('The dashboard is not built. Run `make build` (or `npm run build:dashboard`) and restart the service.\n');
+      return reply
+        .code(503)
+        .header('cache-control', 'no-store')
+        .type('text/plain; charset=utf-8')
+        .send('The dashboard is not built. Run `make build` (or `npm run build:dashboard`) and restart the service.\n');
     }
     const file = files.get(name);
     if (file === undefined) return reply.code(404).header('cache-control', 'no-cache').type('text/plain; charset=utf-8').send('Not found\n');
@@ -124,5 +128,7 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
   };
   // The page's asset URLs are absolute (/dashboard/assets/…), so /dashboard serves it as /dashboard/ does, without a redirect.
   app.get('/dashboard', route, async (request, reply) => serve('index.html', request, reply));
-  app.get<{ Params: { '*': string } }>('/dashboard/*', route, async (request, reply) => serve(request.params['*'] === '' ? 'index.html' : request.params['*'], request, reply));
+  app.get<{ Params: { '*': string } }>('/dashboard/*', route, async (request, reply) =>
+    serve(request.params['*'] === '' ? 'index.html' : request.params['*'], request, reply),
+  );
 }

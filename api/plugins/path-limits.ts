@@ -20,7 +20,12 @@ function answerRouterError(error: FastifyError, request: FastifyRequest, reply: 
   const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
   return reply
     .code(tooLong ? 414 : 400)
-    .send(genericError('TE_03', tooLong ? `Invalid request: a path parameter is longer than ${maxParamLength} characters` : 'Invalid request: the URL is not valid'));
+    .send(
+      genericError(
+        'TE_03',
+        tooLong ? `Invalid request: a path parameter is longer than ${maxParamLength} characters` : 'Invalid request: the URL is not valid',
+      ),
+    );
 }
 
 /** Spread into the `Fastify({...})` options of api/app.ts. */

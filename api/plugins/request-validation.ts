@@ -21,7 +21,10 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 /** @fastify/ajv-compiler's defaults (removeAdditional is overridden by api/app.ts). */
 const fastifyDefaults: AjvCustomOptions = { coerceTypes: 'array', useDefaults: true, removeAdditional: true, addUsedSchema: false, allErrors: false };
 
-type ValidatorFactory = (externalSchemas: Record<string, unknown>, options: { customOptions?: AjvCustomOptions }) => (route: { schema: Record<string, unknown>; httpPart?: string }) => ValidateFunction;
+type ValidatorFactory = (
+  externalSchemas: Record<string, unknown>,
+  options: { customOptions?: AjvCustomOptions },
+) => (route: { schema: Record<string, unknown>; httpPart?: string }) => ValidateFunction;
 
 const buildValidator: ValidatorFactory = (externalSchemas, options) => {
   const make = (coerceTypes: AjvCustomOptions['coerceTypes']): Ajv => {

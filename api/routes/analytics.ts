@@ -8,7 +8,18 @@ import { ref } from '../http-schemas.js';
 
 type Read = keyof Pick<
   AnalyticsStore,
-  'overview' | 'decisions' | 'gatewayScores' | 'logSummaries' | 'paymentAudit' | 'previewTrace' | 'routingStats' | 'llmOverview' | 'llmUsage' | 'llmLatency' | 'llmErrors' | 'llmRouteGroups'
+  | 'overview'
+  | 'decisions'
+  | 'gatewayScores'
+  | 'logSummaries'
+  | 'paymentAudit'
+  | 'previewTrace'
+  | 'routingStats'
+  | 'llmOverview'
+  | 'llmUsage'
+  | 'llmLatency'
+  | 'llmErrors'
+  | 'llmRouteGroups'
 >;
 
 /**
@@ -55,7 +66,20 @@ export async function analyticsRoutes(app: FastifyInstance, deps: AppDeps & { me
     };
     const urls = endpoint === 'overview' ? ['/analytics/overview', '/analytics'] : [`/analytics/${endpoint}`];
     for (const url of urls) {
-      app.get(url, { schema: { tags: ['Analytics'], summary, querystring: ref('AnalyticsQuery'), ...(response !== undefined ? { response: { 200: ref(response) } } : {}), hide: url === '/analytics' }, config: { flowType: `analytics_${endpoint.replaceAll(/[-/]/g, '_')}`, auth: 'either', merchantFrom: 'credential' } }, handler);
+      app.get(
+        url,
+        {
+          schema: {
+            tags: ['Analytics'],
+            summary,
+            querystring: ref('AnalyticsQuery'),
+            ...(response !== undefined ? { response: { 200: ref(response) } } : {}),
+            hide: url === '/analytics',
+          },
+          config: { flowType: `analytics_${endpoint.replaceAll(/[-/]/g, '_')}`, auth: 'either', merchantFrom: 'credential' },
+        },
+        handler,
+      );
     }
   }
 }

@@ -70,7 +70,12 @@ function registerCreateApiKey(app: FastifyInstance, deps: ApiKeyRouteDeps): void
   app.post<{ Body: ApiKeyCreateRequest }>(
     '/api-key/create',
     {
-      schema: { tags, summary: "Mint a key for the credential's merchant; the raw key is shown only here", body: ref('ApiKeyCreateRequest'), response: { 200: ref('ApiKeyCreated') } },
+      schema: {
+        tags,
+        summary: "Mint a key for the credential's merchant; the raw key is shown only here",
+        body: ref('ApiKeyCreateRequest'),
+        response: { 200: ref('ApiKeyCreated') },
+      },
       // The guard has already made merchant_id the credential's merchant, which therefore exists.
       config: { auth: 'either', merchantFrom: { body: ['merchant_id'] } },
     },
@@ -87,7 +92,12 @@ function registerListApiKeys(app: FastifyInstance, deps: ApiKeyRouteDeps): void 
   app.get<MerchantParams>(
     '/api-key/list/:merchant_id',
     {
-      schema: { tags, summary: "A merchant's keys, active and revoked, never the raw key", params: merchantIdParams, response: { 200: { type: 'array', items: ref('ApiKeyListItem') } } },
+      schema: {
+        tags,
+        summary: "A merchant's keys, active and revoked, never the raw key",
+        params: merchantIdParams,
+        response: { 200: { type: 'array', items: ref('ApiKeyListItem') } },
+      },
       config: { auth: 'either', merchantFrom: { params: 'merchant_id' } },
     },
     async (request) => {
@@ -101,7 +111,13 @@ function registerReplaceKeyLimits(app: FastifyInstance, deps: ApiKeyRouteDeps): 
   app.post<KeyParams & { Body: KeyPolicyRequest }>(
     '/api-key/:key_id/limits',
     {
-      schema: { tags, summary: "Replace a key's limits and cache setting (null or absent removes them); enforced from the next request on every replica", params: keyIdParams, body: ref('KeyPolicyRequest'), response: { 200: ref('ApiKeyListItem') } },
+      schema: {
+        tags,
+        summary: "Replace a key's limits and cache setting (null or absent removes them); enforced from the next request on every replica",
+        params: keyIdParams,
+        body: ref('KeyPolicyRequest'),
+        response: { 200: ref('ApiKeyListItem') },
+      },
       config: { auth: 'either', merchantFrom: 'resource' },
     },
     async (request, reply) => {
@@ -129,7 +145,12 @@ function registerKeyDefaults(app: FastifyInstance, deps: ApiKeyRouteDeps): void 
   app.put<MerchantParams & { Body: KeyPolicyRequest }>(
     '/api-key/defaults/:merchant_id',
     {
-      schema: { tags, summary: "Replace the merchant's default limits and cache setting (a key's own fields win, field by field)", params: merchantIdParams, body: ref('KeyPolicyRequest') },
+      schema: {
+        tags,
+        summary: "Replace the merchant's default limits and cache setting (a key's own fields win, field by field)",
+        params: merchantIdParams,
+        body: ref('KeyPolicyRequest'),
+      },
       config: { auth: 'either', merchantFrom: { params: 'merchant_id' } },
     },
     async (request) => {

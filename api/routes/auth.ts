@@ -20,7 +20,12 @@ function registerSignup(app: FastifyInstance, deps: AuthRouteDeps): void {
   app.post<{ Body: SignupRequest }>(
     '/auth/signup',
     {
-      schema: { tags, summary: 'Create a user, optionally joining an existing merchant (admin secret)', body: ref('SignupRequest'), response: { 200: ref('AuthResponse') } },
+      schema: {
+        tags,
+        summary: 'Create a user, optionally joining an existing merchant (admin secret)',
+        body: ref('SignupRequest'),
+        response: { 200: ref('AuthResponse') },
+      },
       config: { auth: 'none' },
     },
     async (request, reply) => {
@@ -43,7 +48,12 @@ function registerLogin(app: FastifyInstance, deps: AuthRouteDeps): void {
   app.post<{ Body: LoginRequest }>(
     '/auth/login',
     {
-      schema: { tags, summary: 'Sign in; repeated failures are slowed down per account and per address', body: ref('LoginRequest'), response: { 200: ref('AuthResponse') } },
+      schema: {
+        tags,
+        summary: 'Sign in; repeated failures are slowed down per account and per address',
+        body: ref('LoginRequest'),
+        response: { 200: ref('AuthResponse') },
+      },
       config: { auth: 'none' },
     },
     async (request, reply) => {
@@ -102,7 +112,12 @@ function registerSwitchMerchant(app: FastifyInstance, deps: AuthRouteDeps): void
   app.post<{ Body: SwitchMerchantRequest }>(
     '/auth/switch-merchant',
     {
-      schema: { tags, summary: 'A new token for another merchant the user belongs to', body: ref('SwitchMerchantRequest'), response: { 200: ref('AuthResponse') } },
+      schema: {
+        tags,
+        summary: 'A new token for another merchant the user belongs to',
+        body: ref('SwitchMerchantRequest'),
+        response: { 200: ref('AuthResponse') },
+      },
       // The body names the target, not the current merchant: only membership decides (in the service).
       config: { auth: 'bearer', merchantFrom: 'credential' },
     },
@@ -118,7 +133,12 @@ function registerOnboarding(app: FastifyInstance, deps: AuthRouteDeps): void {
   app.post<{ Body: OnboardingRequest }>(
     '/onboarding/merchant',
     {
-      schema: { tags, summary: 'Create a merchant owned by the signed-in user and switch to it', body: ref('OnboardingRequest'), response: { 200: ref('OnboardingResponse') } },
+      schema: {
+        tags,
+        summary: 'Create a merchant owned by the signed-in user and switch to it',
+        body: ref('OnboardingRequest'),
+        response: { 200: ref('OnboardingResponse') },
+      },
       config: { auth: 'bearer', merchantFrom: 'credential' },
     },
     async (request, reply) => {

@@ -55,7 +55,10 @@ function registerSubmitBatch(app: FastifyInstance, deps: BatchRouteDeps): void {
         prompts: request.body.prompts,
         ...(request.body.options !== undefined ? { options: request.body.options } : {}),
       });
-      return reply.code(202).header('location', `/api/batches/${encodeURIComponent(view.batchId)}`).send(view);
+      return reply
+        .code(202)
+        .header('location', `/api/batches/${encodeURIComponent(view.batchId)}`)
+        .send(view);
     },
   );
 }
@@ -64,7 +67,12 @@ function registerBatchStatus(app: FastifyInstance, deps: BatchRouteDeps): void {
   app.get<BatchParams>(
     '/api/batches/:batchId',
     {
-      schema: { tags, summary: "A batch's progress: items pending, succeeded, failed (dead letter) and cancelled", params: batchIdParams, response: { 200: ref('Batch') } },
+      schema: {
+        tags,
+        summary: "A batch's progress: items pending, succeeded, failed (dead letter) and cancelled",
+        params: batchIdParams,
+        response: { 200: ref('Batch') },
+      },
       config: { auth: 'either', merchantFrom: 'resource' },
     },
     async (request) => ownBatch(deps, request, request.params.batchId),

@@ -8,7 +8,10 @@ import { ref } from '../http-schemas.js';
 export async function configRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.post<{ Body: SrDimensionRequest }>(
     '/config-sr-dimension',
-    { schema: { tags: ['Config'], summary: 'Configure success-rate window dimensions', body: ref('SrDimensionRequest') }, config: { flowType: 'config_sr_dimension', auth: 'either', merchantFrom: { body: ['merchant_id'] } } },
+    {
+      schema: { tags: ['Config'], summary: 'Configure success-rate window dimensions', body: ref('SrDimensionRequest') },
+      config: { flowType: 'config_sr_dimension', auth: 'either', merchantFrom: { body: ['merchant_id'] } },
+    },
     async (request, reply) => {
       const { merchant_id: merchantId, paymentInfo } = request.body;
       await writeSrDimension(deps.state, merchantId, paymentInfo);

@@ -10,7 +10,12 @@ import { toWireDecision, type WireDecision } from '../wire/decision-answer.js';
  * Runs the decision use case for one request and maps its outcome to the 1.4.x wire. A refusal is
  * logged at info (a client's payment, not our failure).
  */
-export async function decideOnWire(deps: Pick<AppDeps, 'decidePayment'>, request: FastifyRequest, input: DecideGatewayRequest, call: Omit<DecisionCall, 'requestId'>): Promise<WireDecision> {
+export async function decideOnWire(
+  deps: Pick<AppDeps, 'decidePayment'>,
+  request: FastifyRequest,
+  input: DecideGatewayRequest,
+  call: Omit<DecisionCall, 'requestId'>,
+): Promise<WireDecision> {
   const answer = toWireDecision(await deps.decidePayment(input, { ...call, requestId: requestIdOf(request) }));
   if (!answer.ok) request.log.info({ code: answer.envelope.error_info.code }, 'decision refused');
   return answer;

@@ -129,7 +129,13 @@ async function providerStatusView(toolkit: NeuroLink, now: Date) {
   const providers = Object.fromEntries(
     statuses.map((status) => [
       status.provider,
-      { available: status.configured, configured: status.configured, status: status.status, ...(status.model !== undefined ? { model: status.model } : {}), ...(status.missing !== undefined ? { missing: status.missing } : {}) },
+      {
+        available: status.configured,
+        configured: status.configured,
+        status: status.status,
+        ...(status.model !== undefined ? { model: status.model } : {}),
+        ...(status.missing !== undefined ? { missing: status.missing } : {}),
+      },
     ]),
   );
   let bestProvider: string | null = null;

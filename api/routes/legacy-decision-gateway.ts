@@ -66,7 +66,8 @@ export async function legacyDecisionGatewayRoutes(app: FastifyInstance, deps: Ap
       const chain = runFilterChain(capabilities ?? [], legacy.enforcedGateways, legacy.txn);
       const result = await decideOnWire(deps, request, legacy.decideRequest(chain.gateways), { startedAt, inputs });
       if (!result.ok) {
-        const envelope = result.envelope.error_info.code === 'GATEWAY_NOT_FOUND' ? { ...result.envelope, filter_wise_gateways: chain.removed } : result.envelope;
+        const envelope =
+          result.envelope.error_info.code === 'GATEWAY_NOT_FOUND' ? { ...result.envelope, filter_wise_gateways: chain.removed } : result.envelope;
         return reply.code(400).send(envelope);
       }
       const response: LegacyDecisionResponse = {

@@ -65,7 +65,15 @@ function registerExecuteTool(app: FastifyInstance, deps: McpRouteDeps): void {
       const started = performance.now();
       const result = await whileConnected(reply, (signal) => deps.toolkit.executeMCPTool(serverName, toolName, params as Record<string, unknown>, { signal }));
       request.log.info({ serverName, toolName, ms: Math.round(performance.now() - started) }, 'mcp tool executed');
-      return { success: true, serverName, toolName, output: result.text, content: result.content, ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}), timestamp: isoNow(deps) };
+      return {
+        success: true,
+        serverName,
+        toolName,
+        output: result.text,
+        content: result.content,
+        ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+        timestamp: isoNow(deps),
+      };
     },
   );
 }
@@ -100,7 +108,13 @@ function registerListServers(app: FastifyInstance, deps: McpRouteDeps): void {
     { schema: { tags, summary: 'MCP servers with their status (connected, discovered, failed, disconnected) and tools' }, config: guard },
     async () => {
       const servers = deps.toolkit.listMCPServers();
-      return { success: true, servers, totalServers: servers.length, availableServers: servers.filter((server) => server.status === 'connected').length, timestamp: isoNow(deps) };
+      return {
+        success: true,
+        servers,
+        totalServers: servers.length,
+        availableServers: servers.filter((server) => server.status === 'connected').length,
+        timestamp: isoNow(deps),
+      };
     },
   );
 }

@@ -30,7 +30,13 @@ export async function merchantAccountGatewayRoutes(app: FastifyInstance, deps: A
   app.post<{ Params: { merchantId: string }; Body: GatewayCapability }>(
     '/merchant-account/:merchantId/gateways',
     {
-      schema: { tags, summary: "Add or replace one gateway's capabilities (legacy /decision_gateway filters)", params: merchantIdParams, body: ref('GatewayCapability'), response: { 200: ref('GatewayCapabilities') } },
+      schema: {
+        tags,
+        summary: "Add or replace one gateway's capabilities (legacy /decision_gateway filters)",
+        params: merchantIdParams,
+        body: ref('GatewayCapability'),
+        response: { 200: ref('GatewayCapabilities') },
+      },
       config: { auth: 'either', merchantFrom: { params: 'merchantId' } },
     },
     async (request) => {
@@ -44,7 +50,12 @@ export async function merchantAccountGatewayRoutes(app: FastifyInstance, deps: A
   app.get<{ Params: { merchantId: string } }>(
     '/merchant-account/:merchantId/gateways',
     {
-      schema: { tags, summary: "The merchant's configured gateways and their capabilities", params: merchantIdParams, response: { 200: ref('GatewayCapabilities') } },
+      schema: {
+        tags,
+        summary: "The merchant's configured gateways and their capabilities",
+        params: merchantIdParams,
+        response: { 200: ref('GatewayCapabilities') },
+      },
       config: { auth: 'either', merchantFrom: { params: 'merchantId' } },
     },
     async (request) => view(request.params.merchantId, await gatewayCapabilitiesOf(deps.state, request.params.merchantId)),
@@ -58,7 +69,8 @@ export async function merchantAccountGatewayRoutes(app: FastifyInstance, deps: A
     },
     async (request, reply) => {
       const { merchantId, gateway } = request.params;
-      if ((await removeGatewayCapability(deps.state, merchantId, gateway)) === 'missing') return reply.code(404).send(genericError('TE_04', 'Gateway configuration not found'));
+      if ((await removeGatewayCapability(deps.state, merchantId, gateway)) === 'missing')
+        return reply.code(404).send(genericError('TE_04', 'Gateway configuration not found'));
       request.log.info({ merchantId, gateway }, 'gateway capabilities deleted');
       return { message: 'Gateway configuration deleted successfully', merchant_id: merchantId, gateway };
     },

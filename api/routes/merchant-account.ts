@@ -52,7 +52,10 @@ function registerCreateMerchantAccount(app: FastifyInstance, deps: MerchantAccou
 function registerReadMerchantAccount(app: FastifyInstance, deps: MerchantAccountRouteDeps): void {
   app.get<MerchantParams>(
     '/merchant-account/:merchantId',
-    { schema: { tags, summary: 'Read a merchant account', params: merchantIdParams }, config: { flowType: 'merchant_account_get', auth: 'either', merchantFrom: { params: 'merchantId' } } },
+    {
+      schema: { tags, summary: 'Read a merchant account', params: merchantIdParams },
+      config: { flowType: 'merchant_account_get', auth: 'either', merchantFrom: { params: 'merchantId' } },
+    },
     async (request) => {
       const { merchantId } = request.params;
       return { merchant_id: merchantId, gateway_success_rate_based_decider_input: await readDeciderInput(deps.state, merchantId) };
@@ -63,7 +66,10 @@ function registerReadMerchantAccount(app: FastifyInstance, deps: MerchantAccount
 function registerDeleteMerchantAccount(app: FastifyInstance, deps: MerchantAccountRouteDeps): void {
   app.delete<MerchantParams>(
     '/merchant-account/:merchantId',
-    { schema: { tags, summary: 'Delete a merchant account', params: merchantIdParams }, config: { flowType: 'merchant_account_delete', auth: 'either', merchantFrom: { params: 'merchantId' } } },
+    {
+      schema: { tags, summary: 'Delete a merchant account', params: merchantIdParams },
+      config: { flowType: 'merchant_account_delete', auth: 'either', merchantFrom: { params: 'merchantId' } },
+    },
     async (request) => {
       const { merchantId } = request.params;
       // 1.4.x answers 500 for an unknown id; a client mistake is a 404 here.
@@ -77,7 +83,10 @@ function registerDeleteMerchantAccount(app: FastifyInstance, deps: MerchantAccou
 function registerDebitRouting(app: FastifyInstance, deps: MerchantAccountRouteDeps): void {
   app.get<MerchantParams>(
     '/merchant-account/:merchantId/debit-routing',
-    { schema: { tags, summary: 'Is network (debit) routing enabled', params: merchantIdParams }, config: { auth: 'either', merchantFrom: { params: 'merchantId' } } },
+    {
+      schema: { tags, summary: 'Is network (debit) routing enabled', params: merchantIdParams },
+      config: { auth: 'either', merchantFrom: { params: 'merchantId' } },
+    },
     async (request) => {
       const { merchantId } = request.params;
       return { merchant_id: merchantId, debit_routing_enabled: await readDebitRouting(deps.state, merchantId) };
@@ -86,7 +95,10 @@ function registerDebitRouting(app: FastifyInstance, deps: MerchantAccountRouteDe
 
   app.post<MerchantParams & { Body: DebitRoutingToggle }>(
     '/merchant-account/:merchantId/debit-routing',
-    { schema: { tags, summary: 'Enable or disable network (debit) routing', params: merchantIdParams, body: ref('DebitRoutingToggle') }, config: { auth: 'either', merchantFrom: { params: 'merchantId' } } },
+    {
+      schema: { tags, summary: 'Enable or disable network (debit) routing', params: merchantIdParams, body: ref('DebitRoutingToggle') },
+      config: { auth: 'either', merchantFrom: { params: 'merchantId' } },
+    },
     async (request) => {
       const { merchantId } = request.params;
       await writeDebitRouting(deps.state, merchantId, request.body.enabled);

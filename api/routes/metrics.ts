@@ -35,7 +35,12 @@ export async function metricsRoutes(app: FastifyInstance, deps: { bus: EventBus;
       ...metric('switchyard_event_spool_depth', 'gauge', 'Events waiting in the disk spool while the broker is unreachable.', bus.spooled),
       ...metric('switchyard_event_spool_full', 'gauge', '1 while the spool is at its bound and new events are refused.', bus.spoolFull ? 1 : 0),
       ...metric('switchyard_events_refused_total', 'counter', 'Events refused because the spool was full.', bus.refused),
-      ...metric('switchyard_event_bus_retained_events', 'gauge', 'Events held in process memory until every consumer group has committed them (embedded bus; 0 with Kafka).', bus.retained),
+      ...metric(
+        'switchyard_event_bus_retained_events',
+        'gauge',
+        'Events held in process memory until every consumer group has committed them (embedded bus; 0 with Kafka).',
+        bus.retained,
+      ),
       ...metric('switchyard_event_bus_connected', 'gauge', '1 while the bus reaches its broker.', bus.connected ? 1 : 0),
       ...metric('switchyard_state_store_available', 'gauge', '1 while the state store answers.', deps.state.isAvailable() ? 1 : 0),
       // Event loop, GC and memory under the names Prometheus' own Node clients use, so a soak or an alert can watch them.

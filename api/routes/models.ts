@@ -21,17 +21,25 @@ export async function modelRoutes(app: FastifyInstance, deps: ModelRouteDeps): P
   const providerParams = { type: 'object', required: ['provider'], properties: { provider: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
   const aliasParams = { type: 'object', required: ['alias'], properties: { alias: { type: 'string', minLength: 1, maxLength: 256 } } } as const;
 
-  app.get('/models', { schema: { tags, summary: 'Every model of the registry with pricing (USD per 1K tokens), capabilities and aliases' }, config }, async () => {
-    const models = deps.models.getAllModels();
-    return { version: deps.models.version ?? null, count: models.length, models, serverTime: now().toISOString() };
-  });
+  app.get(
+    '/models',
+    { schema: { tags, summary: 'Every model of the registry with pricing (USD per 1K tokens), capabilities and aliases' }, config },
+    async () => {
+      const models = deps.models.getAllModels();
+      return { version: deps.models.version ?? null, count: models.length, models, serverTime: now().toISOString() };
+    },
+  );
 
   app.get<{ Querystring: ModelsSearchQuery }>(
     '/models/search',
     { schema: { tags, summary: 'Models with a capability, under a price, of a provider; cheapest first', querystring: ref('ModelsSearchQuery') }, config },
     async (request) => {
       const { capability, maxPrice, provider } = request.query;
-      const results = deps.models.searchModels({ ...(capability !== undefined ? { capability } : {}), ...(maxPrice !== undefined ? { maxPrice } : {}), ...(provider !== undefined ? { provider } : {}) });
+      const results = deps.models.searchModels({
+        ...(capability !== undefined ? { capability } : {}),
+        ...(maxPrice !== undefined ? { maxPrice } : {}),
+        ...(provider !== undefined ? { provider } : {}),
+      });
       return { query: { capability: capability ?? null, maxPrice: maxPrice ?? null, provider: provider ?? null }, count: results.length, results };
     },
   );
@@ -44,7 +52,10 @@ export async function modelRoutes(app: FastifyInstance, deps: ModelRouteDeps): P
       const models = deps.models.searchModels({ provider });
       if (models.length === 0) {
         const available = [...new Set(deps.models.getAllModels().map((model) => model.provider))].sort();
-        throw new SwitchyardError('SY_MODEL_NOT_FOUND', { message: `Provider not found: ${request.params.provider} (available: ${available.join(', ')})`, details: { provider: request.params.provider } });
+        throw new SwitchyardError('SY_MODEL_NOT_FOUND', {
+          message: `Provider not found: ${request.params.provider} (available: ${available.join(', ')})`,
+          details: { provider: request.params.provider },
+        });
       }
       return { provider, models, defaults: deps.models.getDefaultModel(provider) ?? null, serverTime: now().toISOString() };
     },
@@ -52,7 +63,10 @@ export async function modelRoutes(app: FastifyInstance, deps: ModelRouteDeps): P
 
   app.get<{ Params: { alias: string } }>(
     '/models/resolve/:alias',
-    { schema: { tags, summary: 'The model an alias or name designates: {alias, provider, modelKey, model}; 404 when it names none', params: aliasParams }, config },
+    {
+      schema: { tags, summary: 'The model an alias or name designates: {alias, provider, modelKey, model}; 404 when it names none', params: aliasParams },
+      config,
+    },
     async (request) => {
       const { alias } = request.params;
       const model = deps.models.getModelConfig(alias);

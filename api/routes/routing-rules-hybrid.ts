@@ -21,17 +21,29 @@ function connectorOf(decidedGateway: string): ConnectorInfo {
  * the dynamic decision was refused with nothing to fall back on. A refusal is logged at info, as
  * /decide-gateway logs it.
  */
-function hybridResponse(request: FastifyRequest, paymentId: string | null | undefined, outcome: HybridOutcome): Record<string, unknown> | { readonly refused: DeciderErrorEnvelope } {
+function hybridResponse(
+  request: FastifyRequest,
+  paymentId: string | null | undefined,
+  outcome: HybridOutcome,
+): Record<string, unknown> | { readonly refused: DeciderErrorEnvelope } {
   const response: Record<string, unknown> = {};
   if (outcome.kind !== 'refused' && outcome.evaluation !== undefined) response['static_routing'] = evaluateResponse(paymentId, outcome.evaluation);
   if (outcome.kind === 'static_only') return { ...response, evaluated_connectors: outcome.connectors };
   const answer = toWireDecision(outcome.decision);
   if (answer.ok) {
-    return { ...response, dynamic_routing: { status: 'success', decision: answer.decided, fallback_connectors: null }, evaluated_connectors: [connectorOf(answer.decided.decided_gateway)] };
+    return {
+      ...response,
+      dynamic_routing: { status: 'success', decision: answer.decided, fallback_connectors: null },
+      evaluated_connectors: [connectorOf(answer.decided.decided_gateway)],
+    };
   }
   request.log.info({ code: answer.envelope.error_info.code }, 'decision refused');
   if (outcome.kind !== 'fallback') return { refused: answer.envelope };
-  return { ...response, dynamic_routing: { status: 'fallback', decision: null, fallback_connectors: outcome.connectors }, evaluated_connectors: outcome.connectors };
+  return {
+    ...response,
+    dynamic_routing: { status: 'fallback', decision: null, fallback_connectors: outcome.connectors },
+    evaluated_connectors: outcome.connectors,
+  };
 }
 
 /**

@@ -36,7 +36,10 @@ function registerWriteRuleConfig(app: FastifyInstance, deps: AppDeps, mode: 'cre
 function registerReadRuleConfig(app: FastifyInstance, deps: AppDeps): void {
   app.post<{ Body: RuleConfigLookup }>(
     '/rule/get',
-    { schema: { tags, summary: "Read a merchant's rule configuration", body: ref('RuleConfigLookup') }, config: { flowType: 'rule_config_get', auth: 'either', merchantFrom: { body: ['merchant_id'] } } },
+    {
+      schema: { tags, summary: "Read a merchant's rule configuration", body: ref('RuleConfigLookup') },
+      config: { flowType: 'rule_config_get', auth: 'either', merchantFrom: { body: ['merchant_id'] } },
+    },
     async (request) => {
       const { merchant_id: merchantId, algorithm } = request.body;
       return { merchant_id: merchantId, config: await readRuleConfig(deps.state, merchantId, algorithm) };
@@ -47,7 +50,10 @@ function registerReadRuleConfig(app: FastifyInstance, deps: AppDeps): void {
 function registerDeleteRuleConfig(app: FastifyInstance, deps: AppDeps): void {
   app.post<{ Body: RuleConfigLookup }>(
     '/rule/delete',
-    { schema: { tags, summary: "Delete a merchant's rule configuration", body: ref('RuleConfigLookup') }, config: { flowType: 'rule_config_delete', auth: 'either', merchantFrom: { body: ['merchant_id'] } } },
+    {
+      schema: { tags, summary: "Delete a merchant's rule configuration", body: ref('RuleConfigLookup') },
+      config: { flowType: 'rule_config_delete', auth: 'either', merchantFrom: { body: ['merchant_id'] } },
+    },
     async (request) => {
       const { merchant_id: merchantId, algorithm } = request.body;
       await deleteRuleConfig(deps.state, merchantId, algorithm);

@@ -41,12 +41,26 @@ export async function scoreFeedbackRoutes(app: FastifyInstance, deps: AppDeps): 
     '/update-score',
     {
       schema: { tags: ['Compatibility'], summary: 'Legacy score feedback (Euler transaction records)', body: ref('UpdateScoreLegacyRequest') },
-      config: { envelope: 'decider', flowType: 'update_score_legacy', auth: 'either', merchantFrom: { body: ['txn_detail', 'merchantId'] }, keyLimits: { kind: 'payment' } },
+      config: {
+        envelope: 'decider',
+        flowType: 'update_score_legacy',
+        auth: 'either',
+        merchantFrom: { body: ['txn_detail', 'merchantId'] },
+        keyLimits: { kind: 'payment' },
+      },
     },
     async (request, reply) => {
       const detail = request.body.txn_detail;
       if (detail.gateway.trim() === '') {
-        return reply.code(400).send(deciderError({ status: 'Invalid Request', errorCode: 'invalid_request_error', message: 'Gateway not found', infoCode: 'GATEWAY_NOT_FOUND', developerMessage: 'txn_detail.gateway is empty' }));
+        return reply.code(400).send(
+          deciderError({
+            status: 'Invalid Request',
+            errorCode: 'invalid_request_error',
+            message: 'Gateway not found',
+            infoCode: 'GATEWAY_NOT_FOUND',
+            developerMessage: 'txn_detail.gateway is empty',
+          }),
+        );
       }
       const published = await receiveFeedback(deps, {
         merchantId: detail.merchantId,

@@ -5,7 +5,13 @@ import { deciderError, deciderParseError, type DeciderErrorEnvelope } from './de
 export function decisionFailureEnvelope(failure: DecisionFailure, merchantId: string): DeciderErrorEnvelope {
   switch (failure.kind) {
     case 'merchant_not_found':
-      return deciderError({ status: 'Invalid Request', errorCode: 'invalid_request_error', message: 'Merchant not found', infoCode: 'MERCHANT_NOT_FOUND', developerMessage: failure.message });
+      return deciderError({
+        status: 'Invalid Request',
+        errorCode: 'invalid_request_error',
+        message: 'Merchant not found',
+        infoCode: 'MERCHANT_NOT_FOUND',
+        developerMessage: failure.message,
+      });
     case 'gateway_not_found':
       return deciderError({
         status: 'Invalid Request',
@@ -16,9 +22,20 @@ export function decisionFailureEnvelope(failure: DecisionFailure, merchantId: st
         routingApproach: 'NONE',
       });
     case 'debit_routing_not_enabled':
-      return deciderError({ status: 'Forbidden', errorCode: 'debit_routing_not_enabled', message: `Debit routing is not enabled for merchant: ${merchantId}`, infoCode: 'TE_05' });
+      return deciderError({
+        status: 'Forbidden',
+        errorCode: 'debit_routing_not_enabled',
+        message: `Debit routing is not enabled for merchant: ${merchantId}`,
+        infoCode: 'TE_05',
+      });
     case 'co_badged_network_not_found':
-      return deciderError({ status: 'Invalid Request', errorCode: 'invalid_request_error', message: "Can't find the co-badged card network", infoCode: 'CO_BADGED_NETWORK_NOT_FOUND', developerMessage: failure.detail });
+      return deciderError({
+        status: 'Invalid Request',
+        errorCode: 'invalid_request_error',
+        message: "Can't find the co-badged card network",
+        infoCode: 'CO_BADGED_NETWORK_NOT_FOUND',
+        developerMessage: failure.detail,
+      });
     case 'invalid_input':
       return deciderParseError(failure.message);
   }

@@ -16,7 +16,10 @@ export function toDecidedGateway(decision: Decision, latencyMs: number | null): 
       decision.debitRoutingOutput === null
         ? null
         : {
-            co_badged_card_networks_info: decision.debitRoutingOutput.coBadgedCardNetworksInfo.map((info) => ({ network: info.network, saving_percentage: info.savingPercentage })),
+            co_badged_card_networks_info: decision.debitRoutingOutput.coBadgedCardNetworksInfo.map((info) => ({
+              network: info.network,
+              saving_percentage: info.savingPercentage,
+            })),
             issuer_country: decision.debitRoutingOutput.issuerCountry,
             is_regulated: decision.debitRoutingOutput.isRegulated,
             regulated_name: decision.debitRoutingOutput.regulatedName,

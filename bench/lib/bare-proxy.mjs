@@ -13,7 +13,18 @@ const server = createServer((req, res) => {
   req.on('end', () => {
     const body = Buffer.concat(chunks);
     const forward = request(
-      { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, agent, headers: { 'content-type': req.headers['content-type'] ?? 'application/json', 'content-length': body.length, authorization: req.headers.authorization ?? '' } },
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        path: req.url,
+        method: req.method,
+        agent,
+        headers: {
+          'content-type': req.headers['content-type'] ?? 'application/json',
+          'content-length': body.length,
+          authorization: req.headers.authorization ?? '',
+        },
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, { 'content-type': answer.headers['content-type'] ?? 'application/json' });
         answer.pipe(res);

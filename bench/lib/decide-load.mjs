@@ -10,7 +10,18 @@ export function decideBody(merchant, paymentId, gateways = ['stripe', 'adyen', '
     eligibleGatewayList: gateways,
     rankingAlgorithm: 'SR_BASED_ROUTING',
     eliminationEnabled: true,
-    paymentInfo: { paymentId, amount: 100, currency: 'USD', paymentType: 'ORDER_PAYMENT', paymentMethodType: 'CARD', paymentMethod: 'CREDIT', cardType: 'CREDIT', authType: 'THREE_DS', cardIsin: '411111', cardSwitchProvider: 'VISA' },
+    paymentInfo: {
+      paymentId,
+      amount: 100,
+      currency: 'USD',
+      paymentType: 'ORDER_PAYMENT',
+      paymentMethodType: 'CARD',
+      paymentMethod: 'CREDIT',
+      cardType: 'CREDIT',
+      authType: 'THREE_DS',
+      cardIsin: '411111',
+      cardSwitchProvider: 'VISA',
+    },
   };
 }
 

@@ -11,7 +11,9 @@ const userHz = 100;
  */
 export function cpuSeconds(pid, tid = undefined) {
   try {
-    const fields = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const fields = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8')
+      .split(') ')[1]
+      .split(' ');
     return (Number(fields[11]) + Number(fields[12])) / userHz; // utime, stime
   } catch {
     return undefined;

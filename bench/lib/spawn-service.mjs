@@ -23,7 +23,15 @@ export async function spawnService(env = {}) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-bench-'));
   const child = spawn(process.execPath, [...(process.env.SERVICE_NODE_FLAGS ?? '').split(' ').filter(Boolean), join(root, 'dist/cli/main.js'), 'serve'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_SECRET: 'bench-admin-secret-0123456789abcdef', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ADMIN_SECRET: 'bench-admin-secret-0123456789abcdef',
+      ...env,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

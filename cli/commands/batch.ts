@@ -30,7 +30,12 @@ export function registerBatchCommands(program: Command, context: CliContext): vo
   async function open(): Promise<Opened> {
     const logger = context.quietLogger();
     const runtime = await createRuntime(context.config, logger, { analytics: false });
-    const { toolkit } = createToolkit({ logger, cwd: context.io.cwd, env: loadToolkitEnv({ cwd: context.io.cwd, processEnv: context.io.env }), onCall: llmCallPublisher(runtime.bus, { logger }) });
+    const { toolkit } = createToolkit({
+      logger,
+      cwd: context.io.cwd,
+      env: loadToolkitEnv({ cwd: context.io.cwd, processEnv: context.io.env }),
+      onCall: llmCallPublisher(runtime.bus, { logger }),
+    });
     const wiring: BatchWiring = { state: runtime.state, jobs: runtime.jobs, models: toolkit, clock: runtimeDefaults.clock, logger };
     return { runtime, wiring, batches: createBatchService(context.config, wiring) };
   }
@@ -42,7 +47,8 @@ export function registerBatchCommands(program: Command, context: CliContext): vo
       await opened.runtime.close();
     }
   }
-  const show = (format: ListFormat, view: Readonly<Record<string, unknown>>) => context.io.stdout.write(renderRecord(format, format === 'table' ? Object.fromEntries(batchColumns.map((key) => [key, view[key]])) : view));
+  const show = (format: ListFormat, view: Readonly<Record<string, unknown>>) =>
+    context.io.stdout.write(renderRecord(format, format === 'table' ? Object.fromEntries(batchColumns.map((key) => [key, view[key]])) : view));
   const merchantOf = (flags: { merchant?: string }) => flags.merchant ?? context.io.env['SWITCHYARD_MERCHANT'] ?? 'cli';
 
   batch
@@ -59,56 +65,83 @@ export function registerBatchCommands(program: Command, context: CliContext): vo
     .option('--wait', 'wait until every prompt is answered or dead-lettered')
     .option('-f, --format <format>', 'table, json or yaml', 'table')
     .option('-q, --quiet', 'no progress output')
-    .action(async (file: string, flags: { provider?: string; model?: string; temperature?: string; maxTokens?: string; system?: string; timeout?: string; merchant?: string; wait?: boolean; format?: string; quiet?: boolean }) => {
-      const format = parseListFormat(flags.format);
-      const text = file === '-' ? await context.io.readStdin() : await readFile(resolve(context.io.cwd, file), 'utf8').catch((error: unknown) => {
-        throw new UsageError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
-      });
-      const prompts = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
-      if (prompts.length === 0) throw new UsageError(`${file} holds no prompt (one per line)`);
-      const numberOf = (flag: string, value: string | undefined) => {
-        if (value === undefined) return undefined;
-        const parsed = Number(value);
-        if (!Number.isFinite(parsed)) throw new UsageError(`${flag} must be a number (got "${value}")`);
-        return parsed;
-      };
-      const temperature = numberOf('--temperature', flags.temperature);
-      const maxTokens = numberOf('--max-tokens', flags.maxTokens);
-      await withBatches(async ({ runtime, wiring, batches }) => {
-        const view = await batches.submit({
-          merchantId: merchantOf(flags),
-          prompts,
-          options: {
-            ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
-            ...(flags.model !== undefined ? { model: flags.model } : {}),
-            ...(temperature !== undefined ? { temperature } : {}),
-            ...(maxTokens !== undefined ? { maxTokens } : {}),
-            ...(flags.system !== undefined ? { systemPrompt: flags.system } : {}),
-            ...(flags.timeout !== undefined ? { timeout: /^\d+$/.test(flags.timeout) ? Number(flags.timeout) : flags.timeout } : {}),
-          },
-        });
-        const wait = flags.wait === true || runtime.mode.jobs === 'embedded';
-        if (!wait) {
-          show(format, view as unknown as Record<string, unknown>);
-          return;
-        }
-        const worker = await startGenerationWorker(context.config, wiring, batches);
-        const progress = context.io.stderrIsTty && flags.quiet !== true ? setInterval(() => {
-          void batches.status(view.batchId).then((now) => now && context.io.stderr.write(`\r${now.succeeded + now.failed + now.cancelled}/${now.total} done (${now.failed} failed)`));
-        }, 250) : undefined;
-        try {
-          await worker.caughtUp();
-        } finally {
-          if (progress !== undefined) {
-            clearInterval(progress);
-            context.io.stderr.write('\r\u001b[2K');
+    .action(
+      async (
+        file: string,
+        flags: {
+          provider?: string;
+          model?: string;
+          temperature?: string;
+          maxTokens?: string;
+          system?: string;
+          timeout?: string;
+          merchant?: string;
+          wait?: boolean;
+          format?: string;
+          quiet?: boolean;
+        },
+      ) => {
+        const format = parseListFormat(flags.format);
+        const text =
+          file === '-'
+            ? await context.io.readStdin()
+            : await readFile(resolve(context.io.cwd, file), 'utf8').catch((error: unknown) => {
+                throw new UsageError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+              });
+        const prompts = text
+          .split(/\r?\n/)
+          .map((line) => line.trim())
+          .filter((line) => line !== '');
+        if (prompts.length === 0) throw new UsageError(`${file} holds no prompt (one per line)`);
+        const numberOf = (flag: string, value: string | undefined) => {
+          if (value === undefined) return undefined;
+          const parsed = Number(value);
+          if (!Number.isFinite(parsed)) throw new UsageError(`${flag} must be a number (got "${value}")`);
+          return parsed;
+        };
+        const temperature = numberOf('--temperature', flags.temperature);
+        const maxTokens = numberOf('--max-tokens', flags.maxTokens);
+        await withBatches(async ({ runtime, wiring, batches }) => {
+          const view = await batches.submit({
+            merchantId: merchantOf(flags),
+            prompts,
+            options: {
+              ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
+              ...(flags.model !== undefined ? { model: flags.model } : {}),
+              ...(temperature !== undefined ? { temperature } : {}),
+              ...(maxTokens !== undefined ? { maxTokens } : {}),
+              ...(flags.system !== undefined ? { systemPrompt: flags.system } : {}),
+              ...(flags.timeout !== undefined ? { timeout: /^\d+$/.test(flags.timeout) ? Number(flags.timeout) : flags.timeout } : {}),
+            },
+          });
+          const wait = flags.wait === true || runtime.mode.jobs === 'embedded';
+          if (!wait) {
+            show(format, view as unknown as Record<string, unknown>);
+            return;
           }
-          await worker.close();
-        }
-        const done = await batches.status(view.batchId);
-        show(format, (done ?? view) as unknown as Record<string, unknown>);
-      });
-    });
+          const worker = await startGenerationWorker(context.config, wiring, batches);
+          const progress =
+            context.io.stderrIsTty && flags.quiet !== true
+              ? setInterval(() => {
+                  void batches
+                    .status(view.batchId)
+                    .then((now) => now && context.io.stderr.write(`\r${now.succeeded + now.failed + now.cancelled}/${now.total} done (${now.failed} failed)`));
+                }, 250)
+              : undefined;
+          try {
+            await worker.caughtUp();
+          } finally {
+            if (progress !== undefined) {
+              clearInterval(progress);
+              context.io.stderr.write('\r\u001b[2K');
+            }
+            await worker.close();
+          }
+          const done = await batches.status(view.batchId);
+          show(format, (done ?? view) as unknown as Record<string, unknown>);
+        });
+      },
+    );
 
   const byId = (name: string, description: string) =>
     batch.command(name).argument('<batchId>', 'the batch id').description(description).option('-f, --format <format>', 'table, json or yaml', 'table');
@@ -129,7 +162,11 @@ export function registerBatchCommands(program: Command, context: CliContext): vo
       if (page === undefined) throw new UsageError(`no batch ${batchId}`);
       const rows = page.items.map((item) => {
         const entry = item as unknown as Record<string, unknown>;
-        return { index: entry['index'], status: entry['status'], answer: entry['content'] ?? (entry['error'] as { errorClass?: string } | undefined)?.errorClass };
+        return {
+          index: entry['index'],
+          status: entry['status'],
+          answer: entry['content'] ?? (entry['error'] as { errorClass?: string } | undefined)?.errorClass,
+        };
       });
       context.io.stdout.write(renderList(format, page, rows, ['index', 'status', 'answer']));
     });

@@ -51,7 +51,8 @@ export async function optionsOf(text: string, flags: GenerateFlags, context: Cli
       ...(flags.optimizeCost === true ? { optimizeFor: 'cost' as const } : {}),
       ...(provider !== undefined && provider !== 'auto' ? { provider } : {}),
     });
-    if (best === undefined) throw new UsageError(`no model in the registry has ${flags.capability !== undefined ? `the capability "${flags.capability}"` : 'a price'}`);
+    if (best === undefined)
+      throw new UsageError(`no model in the registry has ${flags.capability !== undefined ? `the capability "${flags.capability}"` : 'a price'}`);
     provider = best.provider;
     model = best.modelId;
   }
@@ -104,8 +105,14 @@ export function withGenerateOptions(command: Command, formats: string): Command 
 
 /** The analytics and evaluation lines of a finished call, on standard error (standard output stays the answer). */
 export function reportExtras(context: CliContext, final: GenerateResult): void {
-  if (final.analytics !== undefined) context.io.stderr.write(`analytics: ${final.analytics.tokens.total} tokens, $${final.analytics.cost ?? 0}, ${final.analytics.responseTime} ms (${final.provider}/${final.model})\n`);
-  if (final.evaluation !== undefined) context.io.stderr.write(`evaluation: overall ${final.evaluation.overall}/10 (relevance ${final.evaluation.relevance}, accuracy ${final.evaluation.accuracy}, completeness ${final.evaluation.completeness}): ${final.evaluation.reasoning}\n`);
+  if (final.analytics !== undefined)
+    context.io.stderr.write(
+      `analytics: ${final.analytics.tokens.total} tokens, $${final.analytics.cost ?? 0}, ${final.analytics.responseTime} ms (${final.provider}/${final.model})\n`,
+    );
+  if (final.evaluation !== undefined)
+    context.io.stderr.write(
+      `evaluation: overall ${final.evaluation.overall}/10 (relevance ${final.evaluation.relevance}, accuracy ${final.evaluation.accuracy}, completeness ${final.evaluation.completeness}): ${final.evaluation.reasoning}\n`,
+    );
 }
 
 /**
@@ -114,7 +121,11 @@ export function reportExtras(context: CliContext, final: GenerateResult): void {
  */
 export function registerGenerateCommand(program: Command, context: CliContext): void {
   withGenerateOptions(
-    program.command('generate').alias('gen').argument('[text...]', 'the prompt (else read from standard input)').description('Generate text with the toolkit (streamed to the terminal; --format json for the whole result)'),
+    program
+      .command('generate')
+      .alias('gen')
+      .argument('[text...]', 'the prompt (else read from standard input)')
+      .description('Generate text with the toolkit (streamed to the terminal; --format json for the whole result)'),
     'text (streamed) or json (the whole result)',
   ).action(async (words: string[], flags: GenerateFlags) => {
     if (flags.format !== 'text' && flags.format !== 'json') throw new UsageError(`--format must be text or json (got "${flags.format}")`);

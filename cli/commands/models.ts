@@ -51,7 +51,13 @@ export function registerModelCommands(program: Command, context: CliContext, ser
     context.io.stdout.write(renderList(output, found, found.map(modelRow), modelColumns));
   };
 
-  format(models.command('list').description('Every model, cheapest first').option('--provider <provider>', 'only this provider').option('--capability <capability>', 'only models with this capability')).action((flags: ListFlags) => list(flags));
+  format(
+    models
+      .command('list')
+      .description('Every model, cheapest first')
+      .option('--provider <provider>', 'only this provider')
+      .option('--capability <capability>', 'only models with this capability'),
+  ).action((flags: ListFlags) => list(flags));
   format(
     models
       .command('search')
@@ -72,7 +78,8 @@ export function registerModelCommands(program: Command, context: CliContext, ser
       .option('--provider <provider>', 'only this provider'),
   ).action((flags: ListFlags & { optimizeFor: string }) => {
     const output = parseListFormat(flags.format);
-    if (!['cost', 'speed', 'quality'].includes(flags.optimizeFor)) throw new UsageError(`--optimize-for must be cost, speed or quality (got "${flags.optimizeFor}")`);
+    if (!['cost', 'speed', 'quality'].includes(flags.optimizeFor))
+      throw new UsageError(`--optimize-for must be cost, speed or quality (got "${flags.optimizeFor}")`);
     const best = context.toolkit().models.findBestModel({
       optimizeFor: flags.optimizeFor as 'cost' | 'speed' | 'quality',
       ...(flags.capability !== undefined ? { capability: flags.capability } : {}),
@@ -83,16 +90,29 @@ export function registerModelCommands(program: Command, context: CliContext, ser
     context.io.stdout.write(renderRecord(output, { ...best }));
   });
 
-  format(models.command('resolve').argument('<alias>', 'alias or model name').description('The model an alias or name designates')).action((alias: string, flags: ListFlags) => {
-    const output = parseListFormat(flags.format);
-    const model = context.toolkit().models.getModelConfig(alias);
-    if (model === undefined) throw new UsageError(`no model is named or aliased "${alias}"`);
-    context.io.stdout.write(renderRecord(output, { alias, provider: model.provider, modelKey: model.key, model: model.id, capabilities: model.capabilities, pricing: model.pricing }));
-  });
+  format(models.command('resolve').argument('<alias>', 'alias or model name').description('The model an alias or name designates')).action(
+    (alias: string, flags: ListFlags) => {
+      const output = parseListFormat(flags.format);
+      const model = context.toolkit().models.getModelConfig(alias);
+      if (model === undefined) throw new UsageError(`no model is named or aliased "${alias}"`);
+      context.io.stdout.write(
+        renderRecord(output, {
+          alias,
+          provider: model.provider,
+          modelKey: model.key,
+          model: model.id,
+          capabilities: model.capabilities,
+          pricing: model.pricing,
+        }),
+      );
+    },
+  );
 
   models
     .command('serve')
-    .description('Serve the registry over HTTP alone (GET /models, /models/search, /models/provider/:p, /models/resolve/:alias, /api/v1/models…), read only, no auth')
+    .description(
+      'Serve the registry over HTTP alone (GET /models, /models/search, /models/provider/:p, /models/resolve/:alias, /api/v1/models…), read only, no auth',
+    )
     .option('--port <port>', 'port (default MODEL_SERVER_PORT or 3001)')
     .action(async (flags: { port?: string }) => {
       const port = Number(flags.port ?? context.io.env['MODEL_SERVER_PORT'] ?? 3001);

@@ -55,7 +55,9 @@ export function registerServeCommand(program: Command, context: CliContext): voi
 export async function serveModels(context: CliContext, port: number): Promise<void> {
   const app = await buildModelServer(context.toolkit().models);
   const url = await app.listen({ port, host: context.io.env['HOST'] ?? '127.0.0.1' });
-  context.io.stderr.write(`model registry served on ${url} (GET /models, /models/search, /models/provider/:provider, /models/resolve/:alias, /api/v1/models, /health)\n`);
+  context.io.stderr.write(
+    `model registry served on ${url} (GET /models, /models/search, /models/provider/:provider, /models/resolve/:alias, /api/v1/models, /health)\n`,
+  );
   context.keepRunning = true;
   onSignals(context, () => app.close());
 }

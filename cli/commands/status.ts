@@ -13,14 +13,23 @@ export function registerStatusCommand(program: Command, context: CliContext): vo
     .action(async (flags: { probe?: boolean; format?: string; quiet?: boolean }) => {
       const format = parseListFormat(flags.format);
       const { toolkit } = context.toolkit();
-      const statuses = await withSpinner(context.io, flags.quiet === true, 'Checking providers…', () => toolkit.getProviderStatus({ probe: flags.probe === true }));
+      const statuses = await withSpinner(context.io, flags.quiet === true, 'Checking providers…', () =>
+        toolkit.getProviderStatus({ probe: flags.probe === true }),
+      );
       let best: string | null = null;
       try {
         best = await toolkit.getBestProvider();
       } catch {
         best = null;
       }
-      const rows = statuses.map((status) => ({ provider: status.provider, status: status.status, model: status.model, missing: status.missing, responseTime: status.responseTime, error: status.error }));
+      const rows = statuses.map((status) => ({
+        provider: status.provider,
+        status: status.status,
+        model: status.model,
+        missing: status.missing,
+        responseTime: status.responseTime,
+        error: status.error,
+      }));
       const columns = flags.probe === true ? ['provider', 'status', 'model', 'responseTime', 'error'] : ['provider', 'status', 'model', 'missing'];
       context.io.stdout.write(renderList(format, { bestProvider: best, providers: statuses }, rows, columns));
       if (format === 'table') context.io.stdout.write(`\nauto selection: ${best ?? 'none (configure a provider: see README, Generation toolkit)'}\n`);

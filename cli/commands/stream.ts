@@ -16,7 +16,10 @@ function line(context: CliContext, event: Readonly<Record<string, unknown>>): vo
  */
 export function registerStreamCommand(program: Command, context: CliContext): void {
   withGenerateOptions(
-    program.command('stream').argument('[text...]', 'the prompt (else read from standard input)').description('Stream generated text to standard output as it arrives (--format json: one JSON event a line)'),
+    program
+      .command('stream')
+      .argument('[text...]', 'the prompt (else read from standard input)')
+      .description('Stream generated text to standard output as it arrives (--format json: one JSON event a line)'),
     'text, or json (newline-delimited start/chunk/complete events)',
   ).action(async (words: string[], flags: GenerateFlags) => {
     if (flags.format !== 'text' && flags.format !== 'json') throw new UsageError(`--format must be text or json (got "${flags.format}")`);

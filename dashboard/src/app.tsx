@@ -42,7 +42,13 @@ export function App() {
       onUnauthorized: () => setSession(undefined),
     });
     const merchantId = () => sessionRef.current?.merchantId ?? '';
-    return { auth: authApi(http), keys: apiKeysApi(http, merchantId), analytics: analyticsApi(http), routing: routingApi(http, merchantId), genai: genaiApi(http) };
+    return {
+      auth: authApi(http),
+      keys: apiKeysApi(http, merchantId),
+      analytics: analyticsApi(http),
+      routing: routingApi(http, merchantId),
+      genai: genaiApi(http),
+    };
   }, []);
 
   if (session === undefined) return <SignInPage auth={api.auth} onSession={setSession} />;

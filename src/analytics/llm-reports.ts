@@ -39,7 +39,13 @@ export function rate(part: number, whole: number): number {
 }
 
 export function totalsOf(row: Readonly<Record<string, Numeric>> | undefined): LlmUsageTotals {
-  return { calls: num(row?.['calls']), errors: num(row?.['errors']), input_tokens: num(row?.['input_tokens']), output_tokens: num(row?.['output_tokens']), cost_usd: usd(row?.['cost_usd']) };
+  return {
+    calls: num(row?.['calls']),
+    errors: num(row?.['errors']),
+    input_tokens: num(row?.['input_tokens']),
+    output_tokens: num(row?.['output_tokens']),
+    cost_usd: usd(row?.['cost_usd']),
+  };
 }
 
 /**
@@ -47,7 +53,15 @@ export function totalsOf(row: Readonly<Record<string, Numeric>> | undefined): Ll
  * calls too), the tokens served from the cache and what they would have cost at the registry's
  * price when served (an estimate: the price of the hit's day, not of the call that was cached).
  */
-export function cacheTotalsOf(row: Readonly<Record<string, Numeric>> | undefined, calls: number): Pick<LlmOverviewReport, 'cache_hits' | 'cache_hit_rate' | 'cache_tokens' | 'cache_saved_cost_usd'> {
+export function cacheTotalsOf(
+  row: Readonly<Record<string, Numeric>> | undefined,
+  calls: number,
+): Pick<LlmOverviewReport, 'cache_hits' | 'cache_hit_rate' | 'cache_tokens' | 'cache_saved_cost_usd'> {
   const hits = num(row?.['cache_hits']);
-  return { cache_hits: hits, cache_hit_rate: rate(hits, calls), cache_tokens: num(row?.['cache_input_tokens']) + num(row?.['cache_output_tokens']), cache_saved_cost_usd: usd(row?.['saved_cost_usd']) };
+  return {
+    cache_hits: hits,
+    cache_hit_rate: rate(hits, calls),
+    cache_tokens: num(row?.['cache_input_tokens']) + num(row?.['cache_output_tokens']),
+    cache_saved_cost_usd: usd(row?.['saved_cost_usd']),
+  };
 }

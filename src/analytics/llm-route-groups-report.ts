@@ -169,7 +169,8 @@ function shapeGroup(name: string, group: Group): LlmRouteGroupReport {
   const calls = sum((bucket) => bucket.calls);
   const successes = sum((bucket) => bucket.successes);
   const approaches: LlmRouteApproachCounts = {};
-  for (const [, bucket] of buckets) for (const [approach, count] of Object.entries(bucket.approaches)) approaches[approach] = (approaches[approach] ?? 0) + count;
+  for (const [, bucket] of buckets)
+    for (const [approach, count] of Object.entries(bucket.approaches)) approaches[approach] = (approaches[approach] ?? 0) + count;
   const lastDecisionMs = Math.max(-1, ...buckets.map(([, bucket]) => bucket.lastDecisionMs));
   const candidates = [...group.candidates.values()].map((candidate) => shapeCandidate(candidate, group, calls, lastDecisionMs));
   candidates.sort((a, b) => b.calls - a.calls || compareText(a.provider, b.provider) || compareText(a.model, b.model));

@@ -178,7 +178,14 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
         error_code: p.reason ?? '',
         error_message: p.outcome === 'failure' ? authFailureMessage(p) : '',
         route: p.route ?? '',
-        details: detailsOf({ credential: p.credential, subject: p.subject, userId: p.userId, keyId: p.keyId, sourceAddress: p.sourceAddress, userAgent: p.userAgent }),
+        details: detailsOf({
+          credential: p.credential,
+          subject: p.subject,
+          userId: p.userId,
+          keyId: p.keyId,
+          sourceAddress: p.sourceAddress,
+          userAgent: p.userAgent,
+        }),
       });
     }
     case 'rule.evaluated': {
@@ -186,7 +193,7 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
       const common = {
         api_flow: 'rule_based_routing',
         // A decision's rule hit is named as its priority_logic_tag: the matched rule, else the algorithm.
-        rule_name: p.ruleName ?? (p.source === 'decide_gateway' ? p.algorithmName ?? '' : ''),
+        rule_name: p.ruleName ?? (p.source === 'decide_gateway' ? (p.algorithmName ?? '') : ''),
         gateway: p.evaluatedOutput[0] ?? '',
         details: detailsOf(p),
       };
@@ -247,13 +254,7 @@ function domainOnly(row: DomainEventRow): AnalyticsRows {
   return { domain: [row], api: [], llm: [] };
 }
 
-function base(
-  event: EventEnvelope,
-  paymentId: string | null,
-  requestId: string | null,
-  flowType: string,
-  summaryKind: string,
-): DomainEventRow {
+function base(event: EventEnvelope, paymentId: string | null, requestId: string | null, flowType: string, summaryKind: string): DomainEventRow {
   const payment = paymentId ?? '';
   const request = requestId ?? '';
   return {

@@ -45,10 +45,7 @@ const rangeList = Object.keys(analyticsRanges).join(', ');
  * values out of bounds are clamped as the reference does (`page` ≥ 1, `page_size` 1..50), and a
  * start/end pair with end ≤ start is ignored in favour of the range. Empty values count as absent.
  */
-export function parseAnalyticsQuery(
-  raw: Readonly<Record<string, unknown>>,
-  context: AnalyticsQueryContext,
-): AnalyticsQueryParseResult {
+export function parseAnalyticsQuery(raw: Readonly<Record<string, unknown>>, context: AnalyticsQueryContext): AnalyticsQueryParseResult {
   const issues: AnalyticsQueryIssue[] = [];
   const reader = createReader(raw, issues);
 
@@ -69,7 +66,14 @@ export function parseAnalyticsQuery(
     if (value !== undefined) dimensions[key] = value;
   }
   const gatewayValues = reader.list('gateway');
-  const gateways = [...new Set(gatewayValues.flatMap((v) => v.split(',')).map((g) => g.trim()).filter((g) => g !== ''))];
+  const gateways = [
+    ...new Set(
+      gatewayValues
+        .flatMap((v) => v.split(','))
+        .map((g) => g.trim())
+        .filter((g) => g !== ''),
+    ),
+  ];
 
   const routeGroup = reader.text('route_group') ?? null;
   if (routeGroup !== null && !routeGroupNamePattern.test(routeGroup)) {

@@ -88,27 +88,17 @@ export type AuthContext =
   | { readonly via: 'bearer'; readonly claims: SessionClaims }
   | { readonly via: 'api_key'; readonly merchantId: string; readonly keyId: string; readonly policy?: KeyPolicy };
 
-export type SignupResult =
-  | { readonly kind: 'ok'; readonly session: AuthSession }
-  | Failure<'email_taken' | 'weak_password' | 'merchant_not_found'>;
+export type SignupResult = { readonly kind: 'ok'; readonly session: AuthSession } | Failure<'email_taken' | 'weak_password' | 'merchant_not_found'>;
 
-export type LoginResult =
-  | { readonly kind: 'ok'; readonly session: AuthSession }
-  | Failure<'invalid_credentials' | 'inactive' | 'throttled'>;
+export type LoginResult = { readonly kind: 'ok'; readonly session: AuthSession } | Failure<'invalid_credentials' | 'inactive' | 'throttled'>;
 
 export type MeResult = { readonly kind: 'ok'; readonly profile: UserProfile } | Failure<'invalid_token' | 'inactive'>;
 
-export type MerchantsResult =
-  | { readonly kind: 'ok'; readonly merchants: readonly MerchantMembershipInfo[] }
-  | Failure<'invalid_token' | 'inactive'>;
+export type MerchantsResult = { readonly kind: 'ok'; readonly merchants: readonly MerchantMembershipInfo[] } | Failure<'invalid_token' | 'inactive'>;
 
-export type SwitchMerchantResult =
-  | { readonly kind: 'ok'; readonly session: AuthSession }
-  | Failure<'merchant_not_found' | 'invalid_token' | 'inactive'>;
+export type SwitchMerchantResult = { readonly kind: 'ok'; readonly session: AuthSession } | Failure<'merchant_not_found' | 'invalid_token' | 'inactive'>;
 
-export type OnboardMerchantResult =
-  | { readonly kind: 'ok'; readonly onboarded: OnboardedMerchant }
-  | Failure<'invalid_token' | 'inactive'>;
+export type OnboardMerchantResult = { readonly kind: 'ok'; readonly onboarded: OnboardedMerchant } | Failure<'invalid_token' | 'inactive'>;
 
 export type RevokeApiKeyResult = { readonly kind: 'ok'; readonly keyId: string } | Failure<'api_key_not_found'>;
 

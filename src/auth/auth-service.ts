@@ -1,15 +1,7 @@
 import type { KeyPolicy } from '../governance/key-policy.js';
 import { randomUUID } from 'node:crypto';
 import { SwitchyardError } from '../errors/switchyard-error.js';
-import type {
-  ApiKeyRecord,
-  ApiKeyStore,
-  MerchantRole,
-  MerchantStore,
-  SessionStore,
-  UserRecord,
-  UserStore,
-} from '../ports/state-store.js';
+import type { ApiKeyRecord, ApiKeyStore, MerchantRole, MerchantStore, SessionStore, UserRecord, UserStore } from '../ports/state-store.js';
 import type { Clock } from '../time/clock.js';
 import { generateApiKey, hashApiKey, isApiKeyFormat } from './api-key.js';
 import { unknownOrigin, type AttemptOrigin, type AuthAttempt, type AuthAttemptRecorder } from './auth-attempt.js';
@@ -247,9 +239,7 @@ export class AuthService {
 
   async authenticateBearer(token: string, options: { readonly allowRevoked?: boolean } = {}): Promise<BearerAuthentication> {
     const verification = await this.#deps.tokens.verify(token, options);
-    return verification.ok
-      ? { kind: 'ok', claims: verification.claims }
-      : { kind: 'invalid_token', reason: verification.reason };
+    return verification.ok ? { kind: 'ok', claims: verification.claims } : { kind: 'invalid_token', reason: verification.reason };
   }
 
   /**
@@ -292,7 +282,16 @@ export class AuthService {
   }
 
   #refuseKey(reason: 'invalid_api_key' | 'revoked_api_key', prefix: string | null, record: ApiKeyRecord | null, origin: AttemptOrigin): ApiKeyAuthentication {
-    this.#audit({ credential: 'api_key', outcome: 'failure', reason, merchantId: record?.merchantId ?? null, subject: prefix, userId: null, keyId: record?.keyId ?? null, origin });
+    this.#audit({
+      credential: 'api_key',
+      outcome: 'failure',
+      reason,
+      merchantId: record?.merchantId ?? null,
+      subject: prefix,
+      userId: null,
+      keyId: record?.keyId ?? null,
+      origin,
+    });
     return { kind: reason };
   }
 
@@ -313,8 +312,7 @@ export class AuthService {
     const merchants = await this.#membershipInfos(user.userId);
     // No merchant yet: decision-engine's users.role default ('admin'); a merchant without a
     // membership row (data drift) gets the least privilege.
-    const role: MerchantRole =
-      merchants.find((membership) => membership.merchantId === merchantId)?.role ?? (merchantId === '' ? 'admin' : 'member');
+    const role: MerchantRole = merchants.find((membership) => membership.merchantId === merchantId)?.role ?? (merchantId === '' ? 'admin' : 'member');
     const issued = await this.#deps.tokens.issue({ userId: user.userId, email: user.email, merchantId, role });
     return {
       token: issued.token,

@@ -1,23 +1,8 @@
-import type {
-  ApiKeyCreated,
-  ApiKeyListItem,
-  ApiKeyRevoked,
-  AuthResponse,
-  MeResponse,
-  MerchantInfo,
-  OnboardingResponse,
-} from '../generated/schema-types.js';
+import type { ApiKeyCreated, ApiKeyListItem, ApiKeyRevoked, AuthResponse, MeResponse, MerchantInfo, OnboardingResponse } from '../generated/schema-types.js';
 import type { KeyCache as KeyCacheView, KeyLimits as KeyLimitsView } from '../generated/schema-types.js';
 import { toWireLimits, type KeyPolicy } from '../governance/key-policy.js';
 import type { ApiKeyRecord } from '../ports/state-store.js';
-import type {
-  AuthFailure,
-  AuthSession,
-  CreatedApiKey,
-  MerchantMembershipInfo,
-  OnboardedMerchant,
-  UserProfile,
-} from './auth-outcomes.js';
+import type { AuthFailure, AuthSession, CreatedApiKey, MerchantMembershipInfo, OnboardedMerchant, UserProfile } from './auth-outcomes.js';
 
 /*
  * decision-engine 1.4.x response bodies for /auth/*, /onboarding/merchant and /api-key/*

@@ -82,9 +82,15 @@ function parseEncoded(encoded: string): StoredHash {
 
 function assertParams(params: ScryptParams, where: string): void {
   const ok =
-    Number.isInteger(params.logN) && params.logN >= 1 && params.logN <= limits.logN &&
-    Number.isInteger(params.r) && params.r >= 1 && params.r <= limits.r &&
-    Number.isInteger(params.p) && params.p >= 1 && params.p <= limits.p;
+    Number.isInteger(params.logN) &&
+    params.logN >= 1 &&
+    params.logN <= limits.logN &&
+    Number.isInteger(params.r) &&
+    params.r >= 1 &&
+    params.r <= limits.r &&
+    Number.isInteger(params.p) &&
+    params.p >= 1 &&
+    params.p <= limits.p;
   if (!ok) throw malformed(`scrypt parameters out of range in ${where}`);
 }
 

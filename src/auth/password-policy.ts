@@ -13,9 +13,7 @@ const minLocalPartLength = 3;
 
 export type PasswordRule = 'too_short' | 'too_long' | 'common' | 'contains_email';
 
-export type PasswordCheck =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly reason: PasswordRule; readonly message: string };
+export type PasswordCheck = { readonly ok: true } | { readonly ok: false; readonly reason: PasswordRule; readonly message: string };
 
 /**
  * Checks a new password against the policy. The first rule broken is reported, and its message

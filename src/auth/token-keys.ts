@@ -3,11 +3,7 @@ import { envNameOf } from '../config/load-config.js';
 import { SwitchyardError } from '../errors/switchyard-error.js';
 
 /** The JWS algorithms the config may allow (the same list `schemas/config.json` accepts). */
-export type TokenAlgorithm =
-  | 'HS256' | 'HS384' | 'HS512'
-  | 'RS256' | 'RS384' | 'RS512' | 'PS256'
-  | 'ES256' | 'ES384'
-  | 'EdDSA';
+export type TokenAlgorithm = 'HS256' | 'HS384' | 'HS512' | 'RS256' | 'RS384' | 'RS512' | 'PS256' | 'ES256' | 'ES384' | 'EdDSA';
 
 /** Key material from config: an HMAC secret, or PEM keys (PKCS#8 private, SPKI public) for asymmetric algorithms. */
 export interface TokenKeyConfig {
@@ -57,9 +53,7 @@ function resolveSecret(config: TokenKeyConfig, signingAlgorithm: TokenAlgorithm)
 
 function resolveKeyPair(config: TokenKeyConfig, signingAlgorithm: TokenAlgorithm): TokenKeys {
   const signKey = config.privateKey ? parsePem(() => createPrivateKey(config.privateKey ?? ''), 'jwtPrivateKey') : undefined;
-  const verifyKey = config.publicKey
-    ? parsePem(() => createPublicKey(config.publicKey ?? ''), 'jwtPublicKey')
-    : signKey && createPublicKey(signKey);
+  const verifyKey = config.publicKey ? parsePem(() => createPublicKey(config.publicKey ?? ''), 'jwtPublicKey') : signKey && createPublicKey(signKey);
   if (verifyKey === undefined) throw invalid('jwtPublicKey', 'or jwtPrivateKey is required for asymmetric algorithms');
   if (signKey && !createPublicKey(signKey).equals(verifyKey)) {
     throw invalid('jwtPublicKey', 'does not belong to jwtPrivateKey');

@@ -46,9 +46,7 @@ export interface IssuedToken {
  */
 export type TokenRejection = 'malformed' | 'expired' | 'not_yet_valid' | 'bad_signature' | 'claims' | 'revoked';
 
-export type TokenVerification =
-  | { readonly ok: true; readonly claims: SessionClaims }
-  | { readonly ok: false; readonly reason: TokenRejection };
+export type TokenVerification = { readonly ok: true; readonly claims: SessionClaims } | { readonly ok: false; readonly reason: TokenRejection };
 
 /**
  * Issues and checks operator session tokens (JWS compact JWTs).
@@ -202,9 +200,7 @@ function mapJoseError(error: unknown): TokenRejection {
     case 'ERR_JWT_EXPIRED':
       return 'expired';
     case 'ERR_JWT_CLAIM_VALIDATION_FAILED':
-      return error instanceof errors.JWTClaimValidationFailed && error.claim === 'nbf' && error.reason === 'check_failed'
-        ? 'not_yet_valid'
-        : 'claims';
+      return error instanceof errors.JWTClaimValidationFailed && error.claim === 'nbf' && error.reason === 'check_failed' ? 'not_yet_valid' : 'claims';
     case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
     case 'ERR_JOSE_ALG_NOT_ALLOWED':
       return 'bad_signature';
@@ -220,11 +216,17 @@ function toSessionClaims(payload: JWTPayload): SessionClaims | undefined {
   const merchantId = payload['merchant_id'];
   const role = payload['role'];
   if (
-    typeof userId !== 'string' || userId === '' || sub !== userId ||
-    typeof email !== 'string' || typeof merchantId !== 'string' ||
-    typeof role !== 'string' || !roles.has(role) ||
-    typeof jti !== 'string' || jti === '' ||
-    typeof iat !== 'number' || typeof exp !== 'number'
+    typeof userId !== 'string' ||
+    userId === '' ||
+    sub !== userId ||
+    typeof email !== 'string' ||
+    typeof merchantId !== 'string' ||
+    typeof role !== 'string' ||
+    !roles.has(role) ||
+    typeof jti !== 'string' ||
+    jti === '' ||
+    typeof iat !== 'number' ||
+    typeof exp !== 'number'
   ) {
     return undefined;
   }

@@ -48,11 +48,7 @@ const failureMessages = {
  * (off unless seeded upstream), multi-objective routing, A/B arms, and priority-logic scripts (no
  * script runner: priority logic scores every candidate 1.0).
  */
-export async function decideGateway(
-  request: DecideGatewayRequest,
-  inputs: DecisionInputs,
-  deps: DecideGatewayDeps,
-): Promise<DecisionOutcome> {
+export async function decideGateway(request: DecideGatewayRequest, inputs: DecisionInputs, deps: DecideGatewayDeps): Promise<DecisionOutcome> {
   const invalid = invalidInputOf(request);
   if (invalid !== undefined) return failed({ kind: 'invalid_input', message: invalid });
   if (inputs.merchant === undefined) return failed({ kind: 'merchant_not_found', message: failureMessages.merchantNotFound });
@@ -129,8 +125,7 @@ async function decideByScore(
   const merchantId = request.merchantId;
   const eligible = request.eligibleGatewayList ?? [];
   const candidates = [...new Set(eligible)];
-  const useSuccessRate =
-    request.rankingAlgorithm === 'SR_BASED_ROUTING' || request.rankingAlgorithm === 'NTW_SR_HYBRID_ROUTING';
+  const useSuccessRate = request.rankingAlgorithm === 'SR_BASED_ROUTING' || request.rankingAlgorithm === 'NTW_SR_HYBRID_ROUTING';
   // An active routing rule (already applied to the candidates) is the priority logic: its order
   // scores priority-logic decisions, and its name is the priority-logic tag either way.
   const rule = inputs.rule;
@@ -185,7 +180,10 @@ async function decideByScore(
   const [windows, stored] = await Promise.all([
     parameters === undefined
       ? undefined
-      : deps.scores.readWindows(candidates.map((gateway) => windowKeyFor(windowDimension, gateway)), parameters.bucketSize),
+      : deps.scores.readWindows(
+          candidates.map((gateway) => windowKeyFor(windowDimension, gateway)),
+          parameters.bucketSize,
+        ),
     eliminationEnabled ? deps.scores.readEliminations(candidates.map((gateway) => eliminationKeyOf(keyInput, gateway))) : undefined,
   ]);
 

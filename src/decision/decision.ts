@@ -1,10 +1,4 @@
-import type {
-  DecideGatewayRequest,
-  EliminationConfig,
-  PaymentDimensions,
-  SrDimensionConfig,
-  SuccessRateConfig,
-} from '../generated/schema-types.js';
+import type { DecideGatewayRequest, EliminationConfig, PaymentDimensions, SrDimensionConfig, SuccessRateConfig } from '../generated/schema-types.js';
 import type { MerchantAccount } from '../ports/state-store.js';
 import type { DebitRoutingOutput } from './network/debit-routing-output.js';
 import type { CoBadgedProblem } from './network/parse-co-badged-metadata.js';
@@ -92,6 +86,4 @@ export type DecisionFailure =
     }
   | { readonly kind: 'invalid_input'; readonly message: string };
 
-export type DecisionOutcome =
-  | { readonly ok: true; readonly decision: Decision }
-  | { readonly ok: false; readonly failure: DecisionFailure };
+export type DecisionOutcome = { readonly ok: true; readonly decision: Decision } | { readonly ok: false; readonly failure: DecisionFailure };

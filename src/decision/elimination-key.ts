@@ -34,12 +34,7 @@ export function eliminationKeyOf(input: EliminationKeyInput, gateway: string): s
  * Rebuilds a gateway's elimination key from a stored dimension. Undefined when the dimension was
  * not built for this merchant and order type (a corrupt or foreign decision context).
  */
-export function eliminationKeyFromDimension(
-  eliminationDimension: string,
-  merchantId: string,
-  orderType: string,
-  gateway: string,
-): string | undefined {
+export function eliminationKeyFromDimension(eliminationDimension: string, merchantId: string, orderType: string, gateway: string): string | undefined {
   const prefix = prefixOf(merchantId, orderType);
   if (!eliminationDimension.startsWith(`${prefix}_`)) return undefined;
   return `${prefix}_${gateway}${eliminationDimension.slice(prefix.length)}`;

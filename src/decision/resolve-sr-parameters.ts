@@ -36,27 +36,17 @@ type Parameter = 'bucketSize' | 'hedgingPercent' | 'latencyThreshold';
  * @remarks Upstream's global `SR_V3_INPUT_CONFIG_DEFAULT` is `defaults` here, and `source:
  * "autopilot"` entries are not special because there are no A/B arms.
  */
-export function resolveSrParameters(
-  config: SuccessRateConfig | undefined,
-  payment: SrMatchDimensions,
-  defaults: RoutingDefaults,
-): SrParameters {
+export function resolveSrParameters(config: SuccessRateConfig | undefined, payment: SrMatchDimensions, defaults: RoutingDefaults): SrParameters {
   const matching = config?.subLevelInputConfig ? matchingEntries(config.subLevelInputConfig, payment) : [];
   return {
     bucketSize: resolve(matching, 'bucketSize', config?.defaultBucketSize, isPositiveInteger) ?? defaults.bucketSize,
-    hedgingPercent:
-      resolve(matching, 'hedgingPercent', config?.defaultHedgingPercent, isNonNegative) ?? defaults.hedgingPercent,
-    latencyThresholdSeconds:
-      resolve(matching, 'latencyThreshold', config?.defaultLatencyThreshold, isNonNegative) ??
-      defaults.latencyThresholdSeconds,
+    hedgingPercent: resolve(matching, 'hedgingPercent', config?.defaultHedgingPercent, isNonNegative) ?? defaults.hedgingPercent,
+    latencyThresholdSeconds: resolve(matching, 'latencyThreshold', config?.defaultLatencyThreshold, isNonNegative) ?? defaults.latencyThresholdSeconds,
   };
 }
 
 /** Matching entries, most specific first; the sort is stable, so ties keep their listed order. */
-function matchingEntries(
-  entries: readonly SuccessRateSubLevelConfig[],
-  payment: SrMatchDimensions,
-): readonly SuccessRateSubLevelConfig[] {
+function matchingEntries(entries: readonly SuccessRateSubLevelConfig[], payment: SrMatchDimensions): readonly SuccessRateSubLevelConfig[] {
   const scored: { entry: SuccessRateSubLevelConfig; specificity: number }[] = [];
   for (const entry of entries) {
     const specificity = specificityIfMatching(entry, payment);

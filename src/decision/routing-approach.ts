@@ -34,12 +34,5 @@ export const routingApproaches = [
 export type RoutingApproach = (typeof routingApproaches)[number];
 
 /** `reset_approach` values (ResetApproach, §3.7). Without the reset flags it is always NO_RESET. */
-export const resetApproaches = [
-  'ELIMINATION_RESET',
-  'SRV2_RESET',
-  'SRV3_RESET',
-  'NO_RESET',
-  'SRV2_ELIMINATION_RESET',
-  'SRV3_ELIMINATION_RESET',
-] as const;
+export const resetApproaches = ['ELIMINATION_RESET', 'SRV2_RESET', 'SRV3_RESET', 'NO_RESET', 'SRV2_ELIMINATION_RESET', 'SRV3_ELIMINATION_RESET'] as const;
 export type ResetApproach = (typeof resetApproaches)[number];

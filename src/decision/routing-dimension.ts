@@ -15,9 +15,7 @@ export interface RoutingDimension {
  * handle lists that the 1.4.0 interface cannot configure, so they are never produced.
  */
 export function routingDimensionOf(payment: PaymentDimensions): RoutingDimension {
-  const base =
-    `${keyComponent(payment.orderType)}, ${keyComponent(payment.paymentMethodType)}, ` +
-    keyComponent(payment.paymentMethod);
+  const base = `${keyComponent(payment.orderType)}, ${keyComponent(payment.paymentMethodType)}, ${keyComponent(payment.paymentMethod)}`;
   if (payment.paymentMethodType === 'CARD') {
     return { routingDimension: `${base}, ${keyComponent(payment.cardType)}`, routingDimensionLevel: 'CARD_LEVEL' };
   }

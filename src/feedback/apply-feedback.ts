@@ -71,10 +71,7 @@ export type ApplyFeedbackResult =
  * @throws SwitchyardError SY_EVENT_INVALID when the stored decision's elimination dimension does not
  * belong to its merchant and order type (nothing is written).
  */
-export async function applyFeedback(
-  event: EventEnvelope<'feedback.received'>,
-  deps: ApplyFeedbackDeps,
-): Promise<ApplyFeedbackResult> {
+export async function applyFeedback(event: EventEnvelope<'feedback.received'>, deps: ApplyFeedbackDeps): Promise<ApplyFeedbackResult> {
   const { merchantId } = event;
   const feedback = event.payload;
   const [context, successRate] = await Promise.all([
@@ -96,9 +93,7 @@ export async function applyFeedback(
 
   if (scoringType !== 'penalise') {
     const latencyLimitMs =
-      feedback.gatewayLatencyMs === null
-        ? null
-        : ((await deps.configs.get(merchantId, 'elimination'))?.txnLatency?.gatewayLatency ?? null);
+      feedback.gatewayLatencyMs === null ? null : ((await deps.configs.get(merchantId, 'elimination'))?.txnLatency?.gatewayLatency ?? null);
     const gate = updateGateOf({
       orderType: context.orderType,
       decidedAtMs: context.decidedAt,
@@ -110,19 +105,11 @@ export async function applyFeedback(
     if (gate !== 'open') return unchanged(gate);
   }
 
-  const windowKey =
-    scoringType !== 'penalise' && context.windowDimension !== null
-      ? windowKeyFor(context.windowDimension, feedback.gateway)
-      : undefined;
+  const windowKey = scoringType !== 'penalise' && context.windowDimension !== null ? windowKeyFor(context.windowDimension, feedback.gateway) : undefined;
   const factor = context.eliminationEnabled ? eliminationFactorOf(scoringType, feedback.status, defaults) : undefined;
   let eliminationKey: string | undefined;
   if (factor !== undefined) {
-    eliminationKey = eliminationKeyFromDimension(
-      context.eliminationDimension,
-      context.merchantId,
-      context.orderType,
-      feedback.gateway,
-    );
+    eliminationKey = eliminationKeyFromDimension(context.eliminationDimension, context.merchantId, context.orderType, feedback.gateway);
     if (eliminationKey === undefined) {
       throw new SwitchyardError('SY_EVENT_INVALID', {
         message: 'the stored decision has an elimination dimension for another merchant or order type',

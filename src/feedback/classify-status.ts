@@ -20,12 +20,7 @@ export const successStatuses: ReadonlySet<string> = new Set([
  * Statuses that mean the gateway failed the payment (§4.1 step 3). `DECLINED` is deliberately
  * absent: upstream treats it as "other", i.e. like a pending status.
  */
-export const failureStatuses: ReadonlySet<string> = new Set([
-  'AUTHENTICATION_FAILED',
-  'AUTHORIZATION_FAILED',
-  'JUSPAY_DECLINED',
-  'FAILURE',
-]);
+export const failureStatuses: ReadonlySet<string> = new Set(['AUTHENTICATION_FAILED', 'AUTHORIZATION_FAILED', 'JUSPAY_DECLINED', 'FAILURE']);
 
 /** Pending statuses that also cost the gateway elimination score while still pending (§4.2). */
 export const eliminationPenaltyStatuses: ReadonlySet<string> = new Set(['PENDING_VBV', 'STARTED']);

@@ -14,10 +14,7 @@ export interface RecordDecisionDeps {
  * (§12.9). The decision time is the event's `occurredAt`, which the API sets to the decision's
  * `decidedAt`. Returns the stored context.
  */
-export async function recordDecision(
-  event: EventEnvelope<'decision.created'>,
-  deps: RecordDecisionDeps,
-): Promise<DecisionContext> {
+export async function recordDecision(event: EventEnvelope<'decision.created'>, deps: RecordDecisionDeps): Promise<DecisionContext> {
   const decision = event.payload;
   const context: DecisionContext = {
     merchantId: event.merchantId,

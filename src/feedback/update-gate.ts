@@ -1,10 +1,5 @@
 /** Recurring payments arrive long after their mandate decision, so they are exempt from the gate (§4.2). */
-export const recurringPaymentTypes: ReadonlySet<string> = new Set([
-  'MANDATE_PAYMENT',
-  'EMANDATE_PAYMENT',
-  'TPV_MANDATE_PAYMENT',
-  'TPV_EMANDATE_PAYMENT',
-]);
+export const recurringPaymentTypes: ReadonlySet<string> = new Set(['MANDATE_PAYMENT', 'EMANDATE_PAYMENT', 'TPV_MANDATE_PAYMENT', 'TPV_EMANDATE_PAYMENT']);
 
 export interface UpdateGateInput {
   readonly orderType: string;

@@ -58,6 +58,12 @@ export class CallDeadline {
   }
 
   private timeoutError(cause?: unknown): TimeoutError {
-    return new TimeoutError(`${this.operation} with ${this.provider} timed out after ${this.timeoutMs} ms`, this.provider, this.timeoutMs ?? 0, this.operation, cause === undefined ? {} : { originalError: cause });
+    return new TimeoutError(
+      `${this.operation} with ${this.provider} timed out after ${this.timeoutMs} ms`,
+      this.provider,
+      this.timeoutMs ?? 0,
+      this.operation,
+      cause === undefined ? {} : { originalError: cause },
+    );
   }
 }

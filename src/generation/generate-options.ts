@@ -9,7 +9,11 @@ import type { JsonSchema, ToolDefinition } from './tool-definition.js';
  */
 export type ConversationTurn =
   | { readonly role: 'user' | 'system'; readonly content: string }
-  | { readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly { readonly toolCallId: string; readonly toolName: string; readonly args: Readonly<Record<string, unknown>> }[] }
+  | {
+      readonly role: 'assistant';
+      readonly content: string;
+      readonly toolCalls?: readonly { readonly toolCallId: string; readonly toolName: string; readonly args: Readonly<Record<string, unknown>> }[];
+    }
   | { readonly role: 'tool'; readonly toolCallId: string; readonly toolName: string; readonly content: string };
 
 /**

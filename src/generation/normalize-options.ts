@@ -85,7 +85,10 @@ function readText(options: GenerateOptions, notice: DeprecationNotice): string {
   } else if (options.prompt !== undefined) {
     text = options.prompt;
     if (typeof text !== 'string' || text.trim() === '') fail('prompt', 'must be a non-empty string');
-    notice.warn('prompt', 'DeprecationWarning: the `prompt` option is deprecated; pass `input: { text }` instead (set SWITCHYARD_SUPPRESS_DEPRECATION=1 to silence).');
+    notice.warn(
+      'prompt',
+      'DeprecationWarning: the `prompt` option is deprecated; pass `input: { text }` instead (set SWITCHYARD_SUPPRESS_DEPRECATION=1 to silence).',
+    );
   } else {
     fail('input.text', 'is required and must be a non-empty string');
   }
@@ -136,7 +139,14 @@ function readHistory(value: unknown): { turns: ChatMessage[]; system: string[] }
         if (!Array.isArray(calls)) fail(`${at}.toolCalls`, 'must be an array of { toolCallId, toolName, args }');
         const toolCalls = calls.map((call: unknown, callIndex) => {
           const record = call as Record<string, unknown> | null;
-          if (typeof record !== 'object' || record === null || typeof record['toolCallId'] !== 'string' || typeof record['toolName'] !== 'string' || typeof record['args'] !== 'object' || record['args'] === null) {
+          if (
+            typeof record !== 'object' ||
+            record === null ||
+            typeof record['toolCallId'] !== 'string' ||
+            typeof record['toolName'] !== 'string' ||
+            typeof record['args'] !== 'object' ||
+            record['args'] === null
+          ) {
             fail(`${at}.toolCalls[${callIndex}]`, 'must be { toolCallId, toolName, args: object }');
           }
           return { toolCallId: record['toolCallId'] as string, toolName: record['toolName'] as string, args: record['args'] as Record<string, unknown> };
@@ -164,8 +174,13 @@ function readClientTools(value: unknown): DeclaredTool[] {
       fail(`clientTools[${index}].name`, 'must be 1–64 letters, digits, _ or -');
     }
     const parameters = record['parameters'] ?? { type: 'object', properties: {} };
-    if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)) fail(`clientTools[${index}].parameters`, 'must be a JSON Schema object');
-    return { name: record['name'] as string, description: typeof record['description'] === 'string' ? record['description'] : '', inputSchema: parameters as Record<string, unknown> };
+    if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters))
+      fail(`clientTools[${index}].parameters`, 'must be a JSON Schema object');
+    return {
+      name: record['name'] as string,
+      description: typeof record['description'] === 'string' ? record['description'] : '',
+      inputSchema: parameters as Record<string, unknown>,
+    };
   });
 }
 
@@ -195,11 +210,13 @@ function readOutput(value: unknown): { format: OutputFormat; chunkSize: number |
   if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('output', 'must be an object { format?, streaming? }');
   const output = value as Record<string, unknown>;
   const format = output['format'];
-  if (format !== undefined && !(outputFormats as readonly unknown[]).includes(format)) fail('output.format', `must be one of ${outputFormats.join(', ')}; got ${JSON.stringify(format)}`);
+  if (format !== undefined && !(outputFormats as readonly unknown[]).includes(format))
+    fail('output.format', `must be one of ${outputFormats.join(', ')}; got ${JSON.stringify(format)}`);
   const streaming = output['streaming'];
   let chunkSize: number | undefined;
   if (streaming !== undefined) {
-    if (typeof streaming !== 'object' || streaming === null || Array.isArray(streaming)) fail('output.streaming', 'must be an object { chunkSize?, bufferSize?, enableProgress? }');
+    if (typeof streaming !== 'object' || streaming === null || Array.isArray(streaming))
+      fail('output.streaming', 'must be an object { chunkSize?, bufferSize?, enableProgress? }');
     const settings = streaming as Record<string, unknown>;
     for (const key of ['chunkSize', 'bufferSize'] as const) {
       const size = settings[key];
@@ -207,7 +224,8 @@ function readOutput(value: unknown): { format: OutputFormat; chunkSize: number |
         fail(`output.streaming.${key}`, `must be an integer from 1 to ${MAX_STREAM_CHUNK}; got ${JSON.stringify(size)}`);
       }
     }
-    if (settings['enableProgress'] !== undefined && typeof settings['enableProgress'] !== 'boolean') fail('output.streaming.enableProgress', 'must be a boolean');
+    if (settings['enableProgress'] !== undefined && typeof settings['enableProgress'] !== 'boolean')
+      fail('output.streaming.enableProgress', 'must be a boolean');
     chunkSize = settings['chunkSize'] as number | undefined;
   }
   return { format: (format as OutputFormat | undefined) ?? 'text', chunkSize };
@@ -234,7 +252,8 @@ export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions 
   const context = options.context;
   if (context !== undefined && (typeof context !== 'object' || context === null || Array.isArray(context))) fail('context', 'must be an object');
   const confirmed = options.confirmedTools;
-  if (confirmed !== undefined && (!Array.isArray(confirmed) || confirmed.some((name) => typeof name !== 'string'))) fail('confirmedTools', 'must be an array of tool names');
+  if (confirmed !== undefined && (!Array.isArray(confirmed) || confirmed.some((name) => typeof name !== 'string')))
+    fail('confirmedTools', 'must be an array of tool names');
   const abortSignal = options.abortSignal;
   if (abortSignal !== undefined && !(abortSignal instanceof AbortSignal)) fail('abortSignal', 'must be an AbortSignal');
   const evaluation = options.evaluation;
@@ -242,7 +261,8 @@ export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions 
   const judgeProvider = readProvider(evaluation?.provider, 'evaluation.provider');
   const output = readOutput(record['output']);
 
-  const userContent: string | MessagePart[] = images.length === 0 ? text : [{ type: 'text', text }, ...images.map((dataUrl): MessagePart => ({ type: 'image', dataUrl }))];
+  const userContent: string | MessagePart[] =
+    images.length === 0 ? text : [{ type: 'text', text }, ...images.map((dataUrl): MessagePart => ({ type: 'image', dataUrl }))];
   const system = [systemPrompt, ...history.system].filter((part): part is string => part !== undefined && part !== '').join('\n\n');
 
   return {

@@ -41,7 +41,9 @@ export function prepareSchema(schema: OutputSchema, provider: string): PreparedS
   try {
     validate = ajv.compile(schema as Record<string, unknown>);
   } catch (error) {
-    throw new InvalidRequestError(`schema is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`, provider, 'schema', { originalError: error });
+    throw new InvalidRequestError(`schema is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`, provider, 'schema', {
+      originalError: error,
+    });
   }
   return {
     json: schema as JsonSchema,

@@ -9,7 +9,9 @@ export type PolicyParse = { readonly ok: true; readonly policy: KeyPolicy } | { 
 
 function positiveInteger(value: unknown, field: string, max: number): string | undefined {
   if (value === undefined) return undefined;
-  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max ? undefined : `${field} must be an integer from 1 to ${max}; got ${JSON.stringify(value)}`;
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max
+    ? undefined
+    : `${field} must be an integer from 1 to ${max}; got ${JSON.stringify(value)}`;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -47,13 +49,18 @@ function limitsProblem(limits: unknown): string | undefined {
   const extra = unknownField(budget, ['amount_usd', 'period'], 'limits.budget');
   if (extra !== undefined) return extra;
   const amount = budget['amount_usd'];
-  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0 || amount > MAX_BUDGET_USD) return `limits.budget.amount_usd must be a number above 0 and at most ${MAX_BUDGET_USD}; got ${JSON.stringify(amount)}`;
-  if (!(budgetPeriods as readonly unknown[]).includes(budget['period'])) return `limits.budget.period must be day or month; got ${JSON.stringify(budget['period'])}`;
+  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0 || amount > MAX_BUDGET_USD)
+    return `limits.budget.amount_usd must be a number above 0 and at most ${MAX_BUDGET_USD}; got ${JSON.stringify(amount)}`;
+  if (!(budgetPeriods as readonly unknown[]).includes(budget['period']))
+    return `limits.budget.period must be day or month; got ${JSON.stringify(budget['period'])}`;
   return undefined;
 }
 
 function cacheProblem(cache: unknown): string | undefined {
   if (cache === undefined || cache === null) return undefined;
   if (!isObject(cache)) return 'cache must be an object { ttl_s }';
-  return unknownField(cache, ['ttl_s'], 'cache') ?? (cache['ttl_s'] === undefined ? 'cache.ttl_s is required' : positiveInteger(cache['ttl_s'], 'cache.ttl_s', MAX_CACHE_TTL_S));
+  return (
+    unknownField(cache, ['ttl_s'], 'cache') ??
+    (cache['ttl_s'] === undefined ? 'cache.ttl_s is required' : positiveInteger(cache['ttl_s'], 'cache.ttl_s', MAX_CACHE_TTL_S))
+  );
 }

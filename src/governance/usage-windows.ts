@@ -23,6 +23,7 @@ export function periodId(period: BudgetPeriod, atMs: number): string {
 /** Seconds until the period ends and its budget starts again. */
 export function secondsLeftInPeriod(period: BudgetPeriod, atMs: number): number {
   const at = new Date(atMs);
-  const end = period === 'month' ? Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1) : Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1);
+  const end =
+    period === 'month' ? Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1) : Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1);
   return Math.max(1, Math.ceil((end - atMs) / 1000));
 }

@@ -61,11 +61,7 @@ export function valueIdentity(value: ValueType): string {
  * (when that parameter is itself a metadata_variant), then under lhs, as decision-engine does; this
  * lets `{"lhs":"metadata","value":{"key":"tier",…}}` match a parameter sent as `"tier"` or as `"metadata"`.
  */
-export function compileCondition(
-  comparison: Comparison,
-  globals: Readonly<Record<string, readonly ValueType[]>>,
-  slot: InvalidSlot,
-): CompiledCondition {
+export function compileCondition(comparison: Comparison, globals: Readonly<Record<string, readonly ValueType[]>>, slot: InvalidSlot): CompiledCondition {
   const { lhs, value } = comparison;
   const op = comparison.comparison;
   const invalid = (): Verdict => {
@@ -170,11 +166,7 @@ export function compileCondition(
 export type CompiledStatement = (parameters: EvaluationParameters) => Verdict;
 
 /** ALL conditions, then (if nested is present) ANY nested statement, recursively; INVALID short-circuits. */
-export function compileStatement(
-  statement: IfStatement,
-  globals: Readonly<Record<string, readonly ValueType[]>>,
-  slot: InvalidSlot,
-): CompiledStatement {
+export function compileStatement(statement: IfStatement, globals: Readonly<Record<string, readonly ValueType[]>>, slot: InvalidSlot): CompiledStatement {
   const conditions = statement.condition.map((comparison) => compileCondition(comparison, globals, slot));
   const nested = statement.nested?.map((inner) => compileStatement(inner, globals, slot));
   const count = conditions.length;

@@ -235,9 +235,7 @@ class Reader {
     if (!object) return undefined;
     const name = this.string(object['name'], `${path}.name`);
     const type = this.aliased(object, 'routing_type', 'routingType', path);
-    const routingType = type.present
-      ? this.oneOf<RuleRoutingType>(type.value, ruleRoutingTypes, `${path}.routing_type`)
-      : undefined;
+    const routingType = type.present ? this.oneOf<RuleRoutingType>(type.value, ruleRoutingTypes, `${path}.routing_type`) : undefined;
     const rawOutput = this.aliased(object, 'output', 'routingOutput', path);
     const output = rawOutput.present ? this.output(rawOutput.value, `${path}.output`) : undefined;
     const list = this.array(object['statements'], `${path}.statements`);
@@ -315,7 +313,7 @@ export function readRoutingAlgorithm(input: unknown): ReadResult {
       return {
         ok: false,
         unsupported: true,
-        issues: [issue('unsupported_algorithm', 'type', "ab_test algorithms are not supported; use single, priority, volume_split or advanced")],
+        issues: [issue('unsupported_algorithm', 'type', 'ab_test algorithms are not supported; use single, priority, volume_split or advanced')],
       };
     default:
       reader.fail(

@@ -67,8 +67,7 @@ const table = {
   card_bin: str({ exactLength: 6, regex: '^[0-9]{6}$' }),
   card_discovery: enumOf('manual, saved_card, click_to_pay'),
   card_network: enumOf(
-    'visa, mastercard, american_express, jcb, diners_club, discover, cartes_bancaires, union_pay, interac, rupay, ' +
-      'maestro, star, pulse, accel, nyce',
+    'visa, mastercard, american_express, jcb, diners_club, discover, cartes_bancaires, union_pay, interac, rupay, ' + 'maestro, star, pulse, accel, nyce',
   ),
   card_redirect: enumOf('knet, benefit, momo_atm, card_redirect'),
   card_type: enumOf('credit, debit'),
@@ -118,8 +117,7 @@ const table = {
   transaction_initiator: enumOf('customer, merchant'),
   upi: enumOf('upi_collect, upi_intent'),
   voucher: enumOf(
-    'boleto, efecty, pago_efectivo, red_compra, red_pagos, indomaret, alfamart, oxxo, seven_eleven, lawson, ' +
-      'mini_stop, family_mart, seicomart, pay_easy',
+    'boleto, efecty, pago_efectivo, red_compra, red_pagos, indomaret, alfamart, oxxo, seven_eleven, lawson, ' + 'mini_stop, family_mart, seicomart, pay_easy',
   ),
   wallet: enumOf(
     'amazon_pay, apple_pay, google_pay, paypal, ali_pay, ali_pay_hk, dana, mb_way, mobile_pay, samsung_pay, twint, ' +

@@ -38,9 +38,7 @@ export interface InterpreterError {
   readonly lhs: string;
 }
 
-export type RuleEvaluationResult =
-  | { readonly ok: true; readonly evaluation: RuleEvaluation }
-  | { readonly ok: false; readonly error: InterpreterError };
+export type RuleEvaluationResult = { readonly ok: true; readonly evaluation: RuleEvaluation } | { readonly ok: false; readonly error: InterpreterError };
 
 /**
  * `/routing/evaluate`'s `fallback_output` rule: when no advanced rule matched (status

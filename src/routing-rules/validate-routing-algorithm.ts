@@ -1,4 +1,13 @@
-import type { Comparison, ConnectorInfo, IfStatement, Program, RoutingAlgorithm, RuleOutput, ValueType, VolumeSplit } from '../ports/state/routing-algorithm.js';
+import type {
+  Comparison,
+  ConnectorInfo,
+  IfStatement,
+  Program,
+  RoutingAlgorithm,
+  RuleOutput,
+  ValueType,
+  VolumeSplit,
+} from '../ports/state/routing-algorithm.js';
 import { routingKeyTable, type RoutingKeyDefinition, type RoutingKeyTable } from './routing-keys.js';
 import { issue, quote, type RuleValidationIssue } from './rule-validation-issue.js';
 
@@ -39,33 +48,24 @@ function checkConnector(connector: ConnectorInfo, path: string, issues: RuleVali
 
 function checkConnectorList(connectors: readonly ConnectorInfo[], path: string, issues: RuleValidationIssue[]): void {
   if (connectors.length === 0) issues.push(issue('empty_output', path, 'priority list is empty'));
-  for (const [index, connector] of (connectors).entries()) checkConnector(connector, `${path}[${index}]`, issues);
+  for (const [index, connector] of connectors.entries()) checkConnector(connector, `${path}[${index}]`, issues);
 }
 
-function checkSplits<T>(
-  splits: readonly VolumeSplit<T>[],
-  path: string,
-  issues: RuleValidationIssue[],
-  checkOutput: (output: T, path: string) => void,
-): void {
+function checkSplits<T>(splits: readonly VolumeSplit<T>[], path: string, issues: RuleValidationIssue[], checkOutput: (output: T, path: string) => void): void {
   if (splits.length === 0) {
     issues.push(issue('empty_output', path, 'volume split list is empty'));
     return;
   }
   const total = splits.reduce((sum, entry) => sum + entry.split, 0);
   if (total !== 100) issues.push(issue('split_sum_not_100', path, `volume split percentages add up to ${total}, expected 100`));
-  for (const [index, entry] of (splits).entries()) checkOutput(entry.output, `${path}[${index}].output`);
+  for (const [index, entry] of splits.entries()) checkOutput(entry.output, `${path}[${index}].output`);
 }
 
 function checkOutput(output: RuleOutput, path: string, issues: RuleValidationIssue[]): void {
   if ('single' in output) checkConnector(output.single, `${path}.single`, issues);
   else if ('priority' in output) checkConnectorList(output.priority, `${path}.priority`, issues);
-  else if ('volume_split' in output)
-    checkSplits(output.volume_split, `${path}.volume_split`, issues, (connector, at) => checkConnector(connector, at, issues));
-  else
-    checkSplits(output.volume_split_priority, `${path}.volume_split_priority`, issues, (connectors, at) =>
-      checkConnectorList(connectors, at, issues),
-    );
+  else if ('volume_split' in output) checkSplits(output.volume_split, `${path}.volume_split`, issues, (connector, at) => checkConnector(connector, at, issues));
+  else checkSplits(output.volume_split_priority, `${path}.volume_split_priority`, issues, (connectors, at) => checkConnectorList(connectors, at, issues));
 }
 
 function outputKind(output: RuleOutput): string {
@@ -82,12 +82,12 @@ function checkProgram(program: Program, keys: RoutingKeyTable, issues: RuleValid
       issues.push(issue('routing_type_mismatch', `${path}.routing_type`, `routing_type '${rule.routing_type}' does not match a '${kind}' output`));
     }
     checkOutput(rule.output, `${path}.output`, issues);
-    for (const [at, statement] of (rule.statements).entries()) checkStatement(statement, `${path}.statements[${at}]`, program, keys, issues);
+    for (const [at, statement] of rule.statements.entries()) checkStatement(statement, `${path}.statements[${at}]`, program, keys, issues);
   });
 }
 
 function checkStatement(statement: IfStatement, path: string, program: Program, keys: RoutingKeyTable, issues: RuleValidationIssue[]): void {
-  for (const [index, comparison] of (statement.condition).entries()) checkComparison(comparison, `${path}.condition[${index}]`, program, keys, issues);
+  for (const [index, comparison] of statement.condition.entries()) checkComparison(comparison, `${path}.condition[${index}]`, program, keys, issues);
   for (const [index, nested] of (statement.nested ?? []).entries()) checkStatement(nested, `${path}.nested[${index}]`, program, keys, issues);
 }
 
@@ -110,7 +110,7 @@ function checkComparison(comparison: Comparison, path: string, program: Program,
       return;
     }
     if (definition.type === 'global_ref') return;
-    for (const [index, member] of (members).entries()) checkMember(lhs, definition, member, `data.globals.${value.value}[${index}]`, keys, issues);
+    for (const [index, member] of members.entries()) checkMember(lhs, definition, member, `data.globals.${value.value}[${index}]`, keys, issues);
     return;
   }
   if (definition.type === 'global_ref') {

@@ -36,7 +36,8 @@ export interface EnhancedChatService {
  * `onError` and reject the returned promise.
  */
 export function createEnhancedChatService(options: EnhancedChatServiceOptions): EnhancedChatService {
-  if (options.toolkit === undefined && options.baseUrl === undefined) throw new TypeError('createEnhancedChatService needs a baseUrl (a Switchyard service) or a toolkit');
+  if (options.toolkit === undefined && options.baseUrl === undefined)
+    throw new TypeError('createEnhancedChatService needs a baseUrl (a Switchyard service) or a toolkit');
   return {
     async streamChat(request) {
       try {
@@ -53,7 +54,12 @@ export function createEnhancedChatService(options: EnhancedChatServiceOptions): 
 }
 
 async function viaToolkit(options: EnhancedChatServiceOptions, request: StreamChatRequest) {
-  const streamed = await options.toolkit!.stream({ ...request.options, ...(options.provider !== undefined && request.options?.provider === undefined ? { provider: options.provider } : {}), input: { text: request.prompt }, ...(request.signal !== undefined ? { abortSignal: request.signal } : {}) });
+  const streamed = await options.toolkit!.stream({
+    ...request.options,
+    ...(options.provider !== undefined && request.options?.provider === undefined ? { provider: options.provider } : {}),
+    input: { text: request.prompt },
+    ...(request.signal !== undefined ? { abortSignal: request.signal } : {}),
+  });
   let content = '';
   for await (const chunk of streamed.stream) {
     content += chunk.content;
@@ -66,11 +72,16 @@ async function viaToolkit(options: EnhancedChatServiceOptions, request: StreamCh
 async function viaService(options: EnhancedChatServiceOptions, request: StreamChatRequest) {
   const fetcher = options.fetch ?? fetch;
   // An API key goes in x-api-key (what /api/stream reads for keys); a session JWT as Bearer.
-  const credential = options.apiKey === undefined ? {} : options.apiKey.startsWith('DE_') ? { 'x-api-key': options.apiKey } : { authorization: `Bearer ${options.apiKey}` };
+  const credential =
+    options.apiKey === undefined ? {} : options.apiKey.startsWith('DE_') ? { 'x-api-key': options.apiKey } : { authorization: `Bearer ${options.apiKey}` };
   const response = await fetcher(`${options.baseUrl!.replace(/\/+$/, '')}/api/stream`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...credential },
-    body: JSON.stringify({ ...request.options, ...(options.provider !== undefined && request.options?.provider === undefined ? { provider: options.provider } : {}), input: { text: request.prompt } }),
+    body: JSON.stringify({
+      ...request.options,
+      ...(options.provider !== undefined && request.options?.provider === undefined ? { provider: options.provider } : {}),
+      input: { text: request.prompt },
+    }),
     ...(request.signal !== undefined ? { signal: request.signal } : {}),
   });
   if (!response.ok || response.body === null) {
@@ -89,7 +100,11 @@ async function viaService(options: EnhancedChatServiceOptions, request: StreamCh
         content += data.content;
         request.onChunk?.(data.content);
       } else if (event.event === 'complete') {
-        complete = { ...(data.usage !== undefined ? { usage: data.usage } : {}), ...(data.provider !== undefined ? { provider: data.provider } : {}), ...(data.model !== undefined ? { model: data.model } : {}) };
+        complete = {
+          ...(data.usage !== undefined ? { usage: data.usage } : {}),
+          ...(data.provider !== undefined ? { provider: data.provider } : {}),
+          ...(data.model !== undefined ? { model: data.model } : {}),
+        };
       }
     }
   }

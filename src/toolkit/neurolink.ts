@@ -92,7 +92,12 @@ export class NeuroLink {
     if (options.warn === undefined && this.settings.suppressDeprecation) processDeprecationNotice.suppress(true);
     const registry = options.modelRegistry ?? defaultModelRegistry(this.cwd, adapters.fileSystem);
     this.modelRegistry = registry;
-    this.catalog = createProviderCatalog({ definitions: options.providerDefinitions ?? adapters.providerDefinitions, env: this.env, registry, overrides: options.providerOverrides });
+    this.catalog = createProviderCatalog({
+      definitions: options.providerDefinitions ?? adapters.providerDefinitions,
+      env: this.env,
+      registry,
+      overrides: options.providerOverrides,
+    });
     this.builtIns = options.builtInTools ?? defaultBuiltInTools(this.cwd, adapters.fileSystem);
     this.mcp = options.mcpManager;
     this.service = new GenerationService({
@@ -104,7 +109,13 @@ export class NeuroLink {
       notice,
       ...(this.settings.defaultProvider !== undefined ? { defaultProvider: this.settings.defaultProvider } : {}),
       evaluation: this.settings.evaluation,
-      ...(options.onCall !== undefined ? { recordCall: options.onCall, onRecorderError: (error: unknown) => (options.warn ?? console.warn)(`a call record could not be handed on: ${error instanceof Error ? error.message : String(error)}`) } : {}),
+      ...(options.onCall !== undefined
+        ? {
+            recordCall: options.onCall,
+            onRecorderError: (error: unknown) =>
+              (options.warn ?? console.warn)(`a call record could not be handed on: ${error instanceof Error ? error.message : String(error)}`),
+          }
+        : {}),
     });
   }
 
@@ -171,7 +182,9 @@ export class NeuroLink {
     this.customTools.set(name, toToolDefinition(name, tool));
   }
 
-  registerTools(tools: Readonly<Record<string, SimpleTool | ToolDefinition>> | readonly { readonly name: string; readonly tool: SimpleTool | ToolDefinition }[]): void {
+  registerTools(
+    tools: Readonly<Record<string, SimpleTool | ToolDefinition>> | readonly { readonly name: string; readonly tool: SimpleTool | ToolDefinition }[],
+  ): void {
     const entries = Array.isArray(tools) ? tools.map((entry) => [entry.name, entry.tool] as const) : Object.entries(tools);
     const converted = entries.map(([name, tool]) => toToolDefinition(name, tool));
     for (const tool of converted) this.customTools.set(tool.name, tool);
@@ -189,7 +202,11 @@ export class NeuroLink {
    * Runs a tool directly (custom, built-in, then MCP). A tool flagged `requiresConfirmation`
    * (e.g. writeFile) runs only with `{ confirm: true }`; otherwise `UserConfirmationRequiredError`.
    */
-  async executeTool(name: string, params: Readonly<Record<string, unknown>> = {}, options: { readonly confirm?: boolean; readonly signal?: AbortSignal } = {}): Promise<unknown> {
+  async executeTool(
+    name: string,
+    params: Readonly<Record<string, unknown>> = {},
+    options: { readonly confirm?: boolean; readonly signal?: AbortSignal } = {},
+  ): Promise<unknown> {
     const local = this.customTools.get(name) ?? this.builtIns.find((tool) => tool.name === name);
     const tool = local ?? (this.mcp !== undefined ? (await this.mcp.listTools()).find((candidate) => candidate.name === name) : undefined);
     if (tool === undefined) throw new InvalidRequestError(`no tool named "${name}"`, 'toolkit', 'name');
@@ -211,14 +228,23 @@ export class NeuroLink {
       requiresConfirmation: tool.requiresConfirmation === true,
     });
     const mcpTools = this.mcp !== undefined ? await this.mcp.listTools() : [];
-    return [...this.builtIns.map((tool) => describe(tool, 'built-in')), ...[...this.customTools.values()].map((tool) => describe(tool, 'custom')), ...mcpTools.map((tool) => describe(tool, 'mcp'))];
+    return [
+      ...this.builtIns.map((tool) => describe(tool, 'built-in')),
+      ...[...this.customTools.values()].map((tool) => describe(tool, 'custom')),
+      ...mcpTools.map((tool) => describe(tool, 'mcp')),
+    ];
   }
 
   /**
    * Calls one tool of one MCP server (the HTTP `/api/mcp/execute` and the CLI `mcp execute` use
    * this): over the MCP protocol only, never a shell. Unknown server or tool → MCP error naming it.
    */
-  async executeMCPTool(serverId: string, toolName: string, params: Readonly<Record<string, unknown>> = {}, options: { readonly signal?: AbortSignal; readonly timeoutMs?: number } = {}): Promise<McpToolResult> {
+  async executeMCPTool(
+    serverId: string,
+    toolName: string,
+    params: Readonly<Record<string, unknown>> = {},
+    options: { readonly signal?: AbortSignal; readonly timeoutMs?: number } = {},
+  ): Promise<McpToolResult> {
     return this.mcpManager().executeTool(serverId, toolName, params, options);
   }
 

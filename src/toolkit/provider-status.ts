@@ -26,7 +26,11 @@ export interface ProviderStatusOptions {
 }
 
 /** Status of every provider kind; probes run only when asked, and all at once. */
-export async function providerStatuses(catalog: ProviderCatalog, options: ProviderStatusOptions, clock: () => number = () => performance.now()): Promise<ProviderStatus[]> {
+export async function providerStatuses(
+  catalog: ProviderCatalog,
+  options: ProviderStatusOptions,
+  clock: () => number = () => performance.now(),
+): Promise<ProviderStatus[]> {
   return Promise.all(
     catalog.names.map(async (provider): Promise<ProviderStatus> => {
       if (!catalog.isConfigured(provider)) return { provider, status: 'not-configured', configured: false, missing: catalog.missingEnv(provider) };
@@ -35,7 +39,13 @@ export async function providerStatuses(catalog: ProviderCatalog, options: Provid
       const started = clock();
       try {
         const client = catalog.createClient(provider, model);
-        await client.generate({ messages: [{ role: 'user', content: 'ping' }], temperature: 0, maxTokens: 1, maxSteps: 1, abortSignal: AbortSignal.timeout(options.timeoutMs ?? 5000) });
+        await client.generate({
+          messages: [{ role: 'user', content: 'ping' }],
+          temperature: 0,
+          maxTokens: 1,
+          maxSteps: 1,
+          abortSignal: AbortSignal.timeout(options.timeoutMs ?? 5000),
+        });
         return { provider, status: 'working', configured: true, authenticated: true, model, responseTime: Math.round(clock() - started) };
       } catch (error) {
         const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;

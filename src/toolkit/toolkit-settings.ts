@@ -35,7 +35,9 @@ export function readToolkitSettings(env: Readonly<Record<string, string | undefi
     try {
       timeoutMs = parseTimeout(timeoutText, 'NEUROLINK_EVALUATION_TIMEOUT');
     } catch (error) {
-      throw new ConfigurationError(`NEUROLINK_EVALUATION_TIMEOUT="${timeoutText}" is not a timeout (use ms or text like 10s)`, 'toolkit', { originalError: error });
+      throw new ConfigurationError(`NEUROLINK_EVALUATION_TIMEOUT="${timeoutText}" is not a timeout (use ms or text like 10s)`, 'toolkit', {
+        originalError: error,
+      });
     }
   }
   const judgeModel = env['NEUROLINK_EVALUATION_MODEL']?.trim();

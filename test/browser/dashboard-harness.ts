@@ -50,7 +50,14 @@ export async function startDashboardHarness(): Promise<DashboardHarness> {
       ? chatCompletionStream({ model: body.model, deltas: streamedDeltas, usage: { promptTokens: 9, completionTokens: 3 } })
       : chatCompletion({ model: body.model, content: 'Routing is learning.', usage: { promptTokens: 9, completionTokens: 3 } });
   });
-  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: join(dataDir, 'data'), ADMIN_SECRET: adminSecret, LOG_LEVEL: 'silent', JWT_SECRET: 'browser-jwt-secret-0123456789abcdef-0123456789' });
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: join(dataDir, 'data'),
+    ADMIN_SECRET: adminSecret,
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: 'browser-jwt-secret-0123456789abcdef-0123456789',
+  });
   const server = await startServer(config, pino({ level: 'silent' }), {
     toolkit: { cwd: dataDir, env: { OPENAI_API_KEY: 'sk-browser-fake', OPENAI_BASE_URL: `${provider.url}/v1` } },
   });

@@ -3,7 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorPassword, screenshot, seriousViolations, startDashboardHarness, streamedDeltas, type DashboardHarness } from './dashboard-harness.js';
 
 /** Every page of the navigation (dashboard/src/routes.ts). */
-const dashboardPages = ['overview', 'audit', 'explorer', 'routing', 'models', 'route-groups', 'playground', 'batches', 'llm-usage', 'keys', 'new-merchant'] as const;
+const dashboardPages = [
+  'overview',
+  'audit',
+  'explorer',
+  'routing',
+  'models',
+  'route-groups',
+  'playground',
+  'batches',
+  'llm-usage',
+  'keys',
+  'new-merchant',
+] as const;
 
 /**
  * The operator dashboard end to end: the real service (embedded mode) serving the built dashboard,
@@ -43,7 +55,17 @@ function decideBody(merchantId: string, paymentId: string, gateways: readonly st
     eligibleGatewayList: gateways,
     rankingAlgorithm: 'SR_BASED_ROUTING',
     eliminationEnabled: false,
-    paymentInfo: { paymentId, amount: 100, currency: 'USD', country: 'US', paymentType: 'ORDER_PAYMENT', paymentMethodType: 'CARD', paymentMethod: 'CREDIT', authType: 'THREE_DS', cardType: 'CREDIT' },
+    paymentInfo: {
+      paymentId,
+      amount: 100,
+      currency: 'USD',
+      country: 'US',
+      paymentType: 'ORDER_PAYMENT',
+      paymentMethodType: 'CARD',
+      paymentMethod: 'CREDIT',
+      authType: 'THREE_DS',
+      cardType: 'CREDIT',
+    },
   };
 }
 
@@ -102,7 +124,10 @@ describe('the dashboard', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('not-the-password-at-all');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('alert').filter({ hasText: /invalid|incorrect/i }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /invalid|incorrect/i })
+      .waitFor();
     await page.getByLabel('Password').fill(operatorPassword);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
@@ -144,11 +169,17 @@ describe('the dashboard', () => {
     for (let index = 0; index < 6; index += 1) {
       const paymentId = `overview-pay-${index}`;
       expect((await api('/decide-gateway', { token, body: decideBody(merchantId, paymentId) })).status).toBe(200);
-      const feedback = await api('/update-gateway-score', { token, body: { merchantId, gateway: 'stripe', paymentId, status: index % 3 === 0 ? 'FAILURE' : 'CHARGED' } });
+      const feedback = await api('/update-gateway-score', {
+        token,
+        body: { merchantId, gateway: 'stripe', paymentId, status: index % 3 === 0 ? 'FAILURE' : 'CHARGED' },
+      });
       expect(feedback.status).toBe(200);
     }
     // The page polls every 5 s: it picks the traffic up on its own (one decision came from the key test).
-    const decisions = page.locator('.kpi').filter({ hasText: /^Decisions/ }).locator('.kpi-value');
+    const decisions = page
+      .locator('.kpi')
+      .filter({ hasText: /^Decisions/ })
+      .locator('.kpi-value');
     await page.waitForFunction((element) => Number(element?.textContent ?? '0') >= 7, await decisions.elementHandle(), { timeout: 60_000 });
     const panel = page.getByTestId('decisions-chart');
     await panel.locator('canvas').waitFor();
@@ -219,10 +250,13 @@ describe('the dashboard', () => {
     const { token, merchantId } = await sessionToken();
     const stored = await api('/rule/get', { token, body: { merchant_id: merchantId, algorithm: 'elimination' } });
     expect(((await stored.json()) as { config: { data: { threshold: number } } }).config.data.threshold).toBe(0.3);
-    await page.waitForFunction(async ([url, bearer]) => {
-      const answer = await fetch(url!, { headers: { authorization: `Bearer ${bearer}` } });
-      return ((await answer.json()) as { debit_routing_enabled: boolean }).debit_routing_enabled;
-    }, [`/merchant-account/${merchantId}/debit-routing`, token] as const);
+    await page.waitForFunction(
+      async ([url, bearer]) => {
+        const answer = await fetch(url!, { headers: { authorization: `Bearer ${bearer}` } });
+        return ((await answer.json()) as { debit_routing_enabled: boolean }).debit_routing_enabled;
+      },
+      [`/merchant-account/${merchantId}/debit-routing`, token] as const,
+    );
 
     const row = page.getByRole('row').filter({ hasText: 'Big amounts' });
     await row.getByRole('button', { name: 'Activate Big amounts' }).click();
@@ -271,7 +305,10 @@ describe('the dashboard', () => {
     expect(JSON.stringify(upstream.messages)).toContain('What does Switchyard do?');
 
     await go('llm-usage');
-    const calls = page.locator('.kpi').filter({ hasText: /^Calls/ }).locator('.kpi-value');
+    const calls = page
+      .locator('.kpi')
+      .filter({ hasText: /^Calls/ })
+      .locator('.kpi-value');
     await page.waitForFunction((element) => Number(element?.textContent ?? '0') >= 1, await calls.elementHandle(), { timeout: 60_000 });
     const panel = page.getByTestId('llm-calls-by-model');
     await panel.getByRole('button', { name: 'Table' }).click();
@@ -312,7 +349,13 @@ describe('the dashboard', () => {
   });
 
   it('shows the error state with the API message and recovers on retry', async () => {
-    await page.route('**/analytics/decisions*', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'TE_00', message: 'Failed while connecting to database', data: null }) }));
+    await page.route('**/analytics/decisions*', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ code: 'TE_00', message: 'Failed while connecting to database', data: null }),
+      }),
+    );
     await go('overview');
     await page.getByRole('alert').filter({ hasText: 'Could not load the overview: Failed while connecting to database' }).waitFor();
     await screenshot(page, 'overview-error-1280');
@@ -382,11 +425,17 @@ describe('the dashboard', () => {
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
     await page.keyboard.press('Tab');
     const skip = page.getByRole('link', { name: 'Skip to content' });
-    expect(await skip.evaluate((element) => element === (element as unknown as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement)).toBe(true);
+    expect(
+      await skip.evaluate((element) => element === (element as unknown as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement),
+    ).toBe(true);
     await page.keyboard.press('Enter');
     expect(await page.evaluate(() => (globalThis as unknown as { location: { hash: string } }).location.hash)).toBe('#/keys');
     await page.keyboard.press('Tab');
-    expect(await page.getByLabel('Description').evaluate((element) => element === (element as unknown as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement)).toBe(true);
+    expect(
+      await page
+        .getByLabel('Description')
+        .evaluate((element) => element === (element as unknown as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement),
+    ).toBe(true);
   });
 
   it('raised no page errors and no CSP refusals', () => {

@@ -64,23 +64,47 @@ describe('GET /analytics/llm/route-groups', () => {
     await store.migrate();
     // The service's toolkit, its records published on the test app's bus at the manual clock's time.
     let publish: LlmCallRecorder = () => undefined;
-    const { toolkit } = createToolkit({ logger: pino({ level: 'silent' }), cwd: mkdtempSync(join(tmpdir(), 'sytest-route-toolkit-')), env: { OPENAI_API_KEY: 'sk-upstream', OPENAI_BASE_URL: `${provider.url}/v1` }, onCall: (record) => publish(record) });
+    const { toolkit } = createToolkit({
+      logger: pino({ level: 'silent' }),
+      cwd: mkdtempSync(join(tmpdir(), 'sytest-route-toolkit-')),
+      env: { OPENAI_API_KEY: 'sk-upstream', OPENAI_BASE_URL: `${provider.url}/v1` },
+      onCall: (record) => publish(record),
+    });
     t = await createTestApp({ clock, analytics: store, toolkit });
     publish = llmCallPublisher(t.bus, { now: () => clock.now() });
     sink = await analyticsSink.start({ bus: t.bus, analytics: store, logger: silentLogger, retentionDays: 30, clock, lingerMs: 0 });
     keyA = withKey((await createMerchant(t.app, merchantA)).apiKey);
     keyB = withKey((await createMerchant(t.app, merchantB)).apiKey);
     // One failure is enough to eliminate a candidate here (9/10 < 0.95); no exploration.
-    const group = { candidates: [{ provider: 'openai', model: flaky, weight: 2 }, { provider: 'openai', model: steady, weight: 1 }], bucketSize: 10, eliminationThreshold: 0.95, explorePercent: 0, maxHops: 2 };
+    const group = {
+      candidates: [
+        { provider: 'openai', model: flaky, weight: 2 },
+        { provider: 'openai', model: steady, weight: 1 },
+      ],
+      bucketSize: 10,
+      eliminationThreshold: 0.95,
+      explorePercent: 0,
+      maxHops: 2,
+    };
     expect((await t.app.inject({ method: 'PUT', url: '/v1/route-groups/chat', headers: keyA, payload: group })).statusCode).toBe(200);
 
     const call = async (minute: number, model = 'chat', headers = keyA) => {
-      const response = await t.app.inject({ method: 'POST', url: '/v1/chat/completions', headers, payload: { model, messages: [{ role: 'user', content: 'hello' }] } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/v1/chat/completions',
+        headers,
+        payload: { model, messages: [{ role: 'user', content: 'hello' }] },
+      });
       expect(response.statusCode, response.body).toBe(200);
       // The next decision must see this call's outcome, as it would a moment later in production.
       await t.worker.caughtUp();
       clock.advance(1_000);
-      answered.push({ minute, model: (response.json() as { model: string }).model, approach: String(response.headers['x-switchyard-routing-approach']), hops: Number(response.headers['x-switchyard-hops']) });
+      answered.push({
+        minute,
+        model: (response.json() as { model: string }).model,
+        approach: String(response.headers['x-switchyard-routing-approach']),
+        hops: Number(response.headers['x-switchyard-hops']),
+      });
     };
     // Minute 0: both healthy, the heavier candidate takes every call.
     clock.set(start + 10_000);
@@ -94,7 +118,10 @@ describe('GET /analytics/llm/route-groups', () => {
     for (let i = 0; i < 2; i++) await call(2);
     await call(2, `openai/${steady}`);
     // Another merchant's group of the same name, with traffic of its own.
-    expect((await t.app.inject({ method: 'PUT', url: '/v1/route-groups/chat', headers: keyB, payload: { candidates: [{ provider: 'openai', model: steady }] } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'PUT', url: '/v1/route-groups/chat', headers: keyB, payload: { candidates: [{ provider: 'openai', model: steady }] } }))
+        .statusCode,
+    ).toBe(200);
     await call(2, 'chat', keyB);
     await sink.caughtUp();
     clock.set(start + 5 * minuteMs);
@@ -138,29 +165,75 @@ describe('GET /analytics/llm/route-groups', () => {
 
   it('shows the share moving to the steady model and the elimination of the flaky one, minute by minute', async () => {
     const answer = await report();
-    expect(answer).toMatchObject({ merchant_id: merchantA, start_ms: start + 5 * minuteMs - 15 * minuteMs, end_ms: start + 5 * minuteMs, bucket_ms: minuteMs, route_group: null });
+    expect(answer).toMatchObject({
+      merchant_id: merchantA,
+      start_ms: start + 5 * minuteMs - 15 * minuteMs,
+      end_ms: start + 5 * minuteMs,
+      bucket_ms: minuteMs,
+      route_group: null,
+    });
     expect(answer.groups).toHaveLength(1);
     const chat = answer.groups[0]!;
-    expect(chat).toMatchObject({ route_group: 'chat', calls: 9, successes: 8, errors: 1, success_rate: 0.8889, decisions: 8, approaches: { sr: 4, sr_downtime: 4 } });
+    expect(chat).toMatchObject({
+      route_group: 'chat',
+      calls: 9,
+      successes: 8,
+      errors: 1,
+      success_rate: 0.8889,
+      decisions: 8,
+      approaches: { sr: 4, sr_downtime: 4 },
+    });
     expect(chat.series).toEqual([
       { bucket_ms: bucket(0), calls: 3, successes: 3, errors: 0, success_rate: 1, decisions: 3, approaches: { sr: 3 } },
       { bucket_ms: bucket(1), calls: 4, successes: 3, errors: 1, success_rate: 0.75, decisions: 3, approaches: { sr: 1, sr_downtime: 2 } },
       { bucket_ms: bucket(2), calls: 2, successes: 2, errors: 0, success_rate: 1, decisions: 2, approaches: { sr_downtime: 2 } },
     ]);
     const [first, second] = chat.candidates;
-    expect(first).toMatchObject({ provider: 'openai', model: steady, calls: 5, share: 0.5556, ranked_first: 4, success_rate: 1, eliminated_decisions: 0, eliminated: false });
-    expect(second).toMatchObject({ provider: 'openai', model: flaky, calls: 4, share: 0.4444, ranked_first: 4, successes: 3, errors: 1, success_rate: 0.75, eliminated_decisions: 4, eliminated: true });
+    expect(first).toMatchObject({
+      provider: 'openai',
+      model: steady,
+      calls: 5,
+      share: 0.5556,
+      ranked_first: 4,
+      success_rate: 1,
+      eliminated_decisions: 0,
+      eliminated: false,
+    });
+    expect(second).toMatchObject({
+      provider: 'openai',
+      model: flaky,
+      calls: 4,
+      share: 0.4444,
+      ranked_first: 4,
+      successes: 3,
+      errors: 1,
+      success_rate: 0.75,
+      eliminated_decisions: 4,
+      eliminated: true,
+    });
     const share = (candidate: typeof first) => candidate!.series.map((point) => [point.bucket_ms, point.share]);
-    expect(share(second)).toEqual([[bucket(0), 1], [bucket(1), 0.25], [bucket(2), 0]]);
-    expect(share(first)).toEqual([[bucket(1), 0.75], [bucket(2), 1]]);
+    expect(share(second)).toEqual([
+      [bucket(0), 1],
+      [bucket(1), 0.25],
+      [bucket(2), 0],
+    ]);
+    expect(share(first)).toEqual([
+      [bucket(1), 0.75],
+      [bucket(2), 1],
+    ]);
     expect(second!.series.map((point) => [point.success_rate, point.eliminated_decisions, point.eliminated])).toEqual([
       [1, 0, false],
       [0, 2, true],
       [null, 2, true],
     ]);
     // The gateway's own view of the group agrees with the analytics.
-    const view = (await t.app.inject({ method: 'GET', url: '/v1/route-groups/chat', headers: keyA })).json() as { candidates: { model: string; eliminated: boolean }[] };
-    expect(view.candidates.map((candidate) => [candidate.model, candidate.eliminated])).toEqual([[flaky, true], [steady, false]]);
+    const view = (await t.app.inject({ method: 'GET', url: '/v1/route-groups/chat', headers: keyA })).json() as {
+      candidates: { model: string; eliminated: boolean }[];
+    };
+    expect(view.candidates.map((candidate) => [candidate.model, candidate.eliminated])).toEqual([
+      [flaky, true],
+      [steady, false],
+    ]);
   });
 
   it('reads one group with route_group, the window where the elimination began, and refuses a name no group can have', async () => {
@@ -190,7 +263,9 @@ describe('GET /analytics/llm/route-groups', () => {
   });
 
   it('is documented in OpenAPI with its response schema and the route_group parameter', async () => {
-    const spec = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, { get?: { tags?: string[]; parameters?: { name: string }[]; responses?: Record<string, unknown> } }> };
+    const spec = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, { get?: { tags?: string[]; parameters?: { name: string }[]; responses?: Record<string, unknown> } }>;
+    };
     const operation = spec.paths['/analytics/llm/route-groups']?.get;
     expect(operation?.tags).toEqual(['Analytics']);
     expect(JSON.stringify(operation?.responses?.['200'])).toContain('LlmRouteGroupsReport');

@@ -30,23 +30,86 @@ const routes = ['overview', 'usage', 'latency', 'errors'] as const;
 const reportSchema = { overview: 'LlmOverviewReport', usage: 'LlmUsageReport', latency: 'LlmLatencyReport', errors: 'LlmErrorsReport' } as const;
 
 function record(fields: Partial<LlmCallRecord> & { attribution: CallAttribution }): LlmCallRecord {
-  return { provider: 'openai', model: 'gpt-4o-mini', operation: 'generate', inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 100, outcome: 'success', fallbackHops: 0, ...fields };
+  return {
+    provider: 'openai',
+    model: 'gpt-4o-mini',
+    operation: 'generate',
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    latencyMs: 100,
+    outcome: 'success',
+    fallbackHops: 0,
+    ...fields,
+  };
 }
 
 /** What merchant A's calls were, and when (minutes before `now`). */
 const callsOfA: readonly { readonly minutesAgo: number; readonly record: LlmCallRecord }[] = [
-  { minutesAgo: 12, record: record({ inputTokens: 100, outputTokens: 20, costUsd: 0.000027, latencyMs: 400, attribution: { merchantId: merchantA, requestId: 'r1', surface: 'http' } }) },
-  { minutesAgo: 9, record: record({ operation: 'stream', inputTokens: 10, outputTokens: 5, costUsd: 0.000004, latencyMs: 300, timeToFirstTokenMs: 50, attribution: { merchantId: merchantA, surface: 'sse' } }) },
+  {
+    minutesAgo: 12,
+    record: record({
+      inputTokens: 100,
+      outputTokens: 20,
+      costUsd: 0.000027,
+      latencyMs: 400,
+      attribution: { merchantId: merchantA, requestId: 'r1', surface: 'http' },
+    }),
+  },
+  {
+    minutesAgo: 9,
+    record: record({
+      operation: 'stream',
+      inputTokens: 10,
+      outputTokens: 5,
+      costUsd: 0.000004,
+      latencyMs: 300,
+      timeToFirstTokenMs: 50,
+      attribution: { merchantId: merchantA, surface: 'sse' },
+    }),
+  },
   // One request that failed over: the first attempt is rate limited, the second provider answers.
-  { minutesAgo: 8, record: record({ outcome: 'error', errorClass: 'RateLimitError', latencyMs: 100, attribution: { merchantId: merchantA, requestId: 'r3', surface: 'http' } }) },
-  { minutesAgo: 8, record: record({ provider: 'anthropic', model: 'claude-3-haiku', fallbackHops: 1, inputTokens: 50, outputTokens: 10, costUsd: 0.000025, latencyMs: 600, attribution: { merchantId: merchantA, requestId: 'r3', surface: 'http' } }) },
+  {
+    minutesAgo: 8,
+    record: record({
+      outcome: 'error',
+      errorClass: 'RateLimitError',
+      latencyMs: 100,
+      attribution: { merchantId: merchantA, requestId: 'r3', surface: 'http' },
+    }),
+  },
+  {
+    minutesAgo: 8,
+    record: record({
+      provider: 'anthropic',
+      model: 'claude-3-haiku',
+      fallbackHops: 1,
+      inputTokens: 50,
+      outputTokens: 10,
+      costUsd: 0.000025,
+      latencyMs: 600,
+      attribution: { merchantId: merchantA, requestId: 'r3', surface: 'http' },
+    }),
+  },
   // Inside 12h, outside the default 1h window.
   { minutesAgo: 180, record: record({ inputTokens: 7, outputTokens: 3, latencyMs: 200, attribution: { merchantId: merchantA, surface: 'cli' } }) },
 ];
-const callOfB = record({ provider: 'mistral', model: 'mistral-small', inputTokens: 1, outputTokens: 1, attribution: { merchantId: merchantB, surface: 'http' } });
+const callOfB = record({
+  provider: 'mistral',
+  model: 'mistral-small',
+  inputTokens: 1,
+  outputTokens: 1,
+  attribution: { merchantId: merchantB, surface: 'http' },
+});
 /** A batch item's record: published twice (a redelivered job), stored and counted once. */
 const batchId = '0b8f9f4e-3c1a-4c55-9a51-6f2f4a9b1c2d';
-const batchCallOfB = record({ provider: 'mistral', model: 'mistral-small', inputTokens: 2, outputTokens: 2, attribution: { merchantId: merchantB, batchId, jobId: `${batchId}:0`, jobAttempt: 1, surface: 'batch' } });
+const batchCallOfB = record({
+  provider: 'mistral',
+  model: 'mistral-small',
+  inputTokens: 2,
+  outputTokens: 2,
+  attribution: { merchantId: merchantB, batchId, jobId: `${batchId}:0`, jobAttempt: 1, surface: 'batch' },
+});
 
 describe('GET /analytics/llm/*', () => {
   let t: TestApp;
@@ -138,7 +201,16 @@ describe('GET /analytics/llm/*', () => {
       bucket_ms: bucket,
       series: [
         { bucket_ms: bucketOf(12), provider: 'openai', model: 'gpt-4o-mini', calls: 1, errors: 0, input_tokens: 100, output_tokens: 20, cost_usd: 0.000027 },
-        { bucket_ms: bucketOf(9), provider: 'anthropic', model: 'claude-3-haiku', calls: 1, errors: 0, input_tokens: 50, output_tokens: 10, cost_usd: 0.000025 },
+        {
+          bucket_ms: bucketOf(9),
+          provider: 'anthropic',
+          model: 'claude-3-haiku',
+          calls: 1,
+          errors: 0,
+          input_tokens: 50,
+          output_tokens: 10,
+          cost_usd: 0.000025,
+        },
         { bucket_ms: bucketOf(9), provider: 'openai', model: 'gpt-4o-mini', calls: 2, errors: 1, input_tokens: 10, output_tokens: 5, cost_usd: 0.000004 },
       ],
     });
@@ -154,8 +226,30 @@ describe('GET /analytics/llm/*', () => {
       start_ms: now - 60 * minuteMs,
       end_ms: now,
       models: [
-        { provider: 'openai', model: 'gpt-4o-mini', calls: 3, p50_ms: 300, p95_ms: 400, p99_ms: 400, streams: 1, ttft_p50_ms: 50, ttft_p95_ms: 50, ttft_p99_ms: 50 },
-        { provider: 'anthropic', model: 'claude-3-haiku', calls: 1, p50_ms: 600, p95_ms: 600, p99_ms: 600, streams: 0, ttft_p50_ms: null, ttft_p95_ms: null, ttft_p99_ms: null },
+        {
+          provider: 'openai',
+          model: 'gpt-4o-mini',
+          calls: 3,
+          p50_ms: 300,
+          p95_ms: 400,
+          p99_ms: 400,
+          streams: 1,
+          ttft_p50_ms: 50,
+          ttft_p95_ms: 50,
+          ttft_p99_ms: 50,
+        },
+        {
+          provider: 'anthropic',
+          model: 'claude-3-haiku',
+          calls: 1,
+          p50_ms: 600,
+          p95_ms: 600,
+          p99_ms: 600,
+          streams: 0,
+          ttft_p50_ms: null,
+          ttft_p95_ms: null,
+          ttft_p99_ms: null,
+        },
       ],
     });
   });
@@ -185,7 +279,12 @@ describe('GET /analytics/llm/*', () => {
   });
 
   it("shows each merchant only its own calls, and counts a redelivered batch job's record once", async () => {
-    expect(await report('overview', '', keyB)).toMatchObject({ merchant_id: merchantB, calls: 2, input_tokens: 3, providers: [{ provider: 'mistral', calls: 2 }] });
+    expect(await report('overview', '', keyB)).toMatchObject({
+      merchant_id: merchantB,
+      calls: 2,
+      input_tokens: 3,
+      providers: [{ provider: 'mistral', calls: 2 }],
+    });
     for (const route of routes) {
       const response = await get(`/analytics/llm/${route}?merchant_id=${merchantA}`, keyB);
       expect(response.status, route).toBe(403);
@@ -194,7 +293,12 @@ describe('GET /analytics/llm/*', () => {
   });
 
   it('keeps the placeholder merchant of unattributed calls out of reach: no merchant may take its id', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/merchant-account/create', headers: { 'x-admin-secret': adminSecret }, payload: { merchant_id: unattributedMerchant } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/merchant-account/create',
+      headers: { 'x-admin-secret': adminSecret },
+      payload: { merchant_id: unattributedMerchant },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 'TE_03', message: `merchant_id ${unattributedMerchant} is reserved` });
   });
@@ -243,7 +347,9 @@ describe('GET /analytics/llm/*', () => {
   });
 
   it('documents the four routes in OpenAPI with their response schemas', async () => {
-    const spec = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, { get?: { tags?: string[]; responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> } }> };
+    const spec = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, { get?: { tags?: string[]; responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> } }>;
+    };
     for (const route of routes) {
       const operation = spec.paths[`/analytics/llm/${route}`]?.get;
       expect(operation?.tags, route).toEqual(['Analytics']);

@@ -67,10 +67,25 @@ describe('API key routes', () => {
       expect(items).toHaveLength(2);
       for (const item of items) {
         // 1.4.x's fields, plus limits (own and enforced), cache and usage (issue 14).
-        expect(Object.keys(item).sort()).toEqual(['cache', 'created_at', 'description', 'effective_limits', 'is_active', 'key_id', 'key_prefix', 'limits', 'merchant_id', 'usage']);
+        expect(Object.keys(item).sort()).toEqual([
+          'cache',
+          'created_at',
+          'description',
+          'effective_limits',
+          'is_active',
+          'key_id',
+          'key_prefix',
+          'limits',
+          'merchant_id',
+          'usage',
+        ]);
         expect(item['created_at']).toMatch(dbTimestamp);
       }
-      expect(items.find((item) => item['key_id'] === created.key_id)).toMatchObject({ is_active: false, description: 'ci key', key_prefix: created.key_prefix });
+      expect(items.find((item) => item['key_id'] === created.key_id)).toMatchObject({
+        is_active: false,
+        description: 'ci key',
+        key_prefix: created.key_prefix,
+      });
       expect(items.find((item) => item['key_id'] !== created.key_id)).toMatchObject({ is_active: true, description: 'Default API key' });
       expect(response.body).not.toContain(created.api_key);
       expect(response.body).not.toContain(ownKey);

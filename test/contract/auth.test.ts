@@ -1,17 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/auth/password-hash.js';
-import {
-  adminSecret,
-  createMerchant,
-  createTestApp,
-  decideBody,
-  logIn,
-  signUp,
-  testPassword,
-  withKey,
-  withToken,
-  type TestApp,
-} from '../helpers/test-app.js';
+import { adminSecret, createMerchant, createTestApp, decideBody, logIn, signUp, testPassword, withKey, withToken, type TestApp } from '../helpers/test-app.js';
 
 const jwtShape = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -99,11 +88,16 @@ describe('operator auth routes', () => {
   });
 
   describe('POST /auth/login', () => {
-    it('answers a fresh session in the user\'s current merchant', async () => {
+    it("answers a fresh session in the user's current merchant", async () => {
       await signUp(t.app, 'ops@example.com', 'm1');
       const response = await login('ops@example.com', testPassword);
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toMatchObject({ email: 'ops@example.com', merchant_id: 'm1', role: 'admin', merchants: [{ merchant_id: 'm1', merchant_name: 'm1', role: 'admin' }] });
+      expect(response.json()).toMatchObject({
+        email: 'ops@example.com',
+        merchant_id: 'm1',
+        role: 'admin',
+        merchants: [{ merchant_id: 'm1', merchant_name: 'm1', role: 'admin' }],
+      });
       expect((await me(response.json().token)).statusCode).toBe(200);
     });
 
@@ -159,7 +153,7 @@ describe('operator auth routes', () => {
   });
 
   describe('POST /auth/logout', () => {
-    it('revokes the token so that every route refuses it, and leaves the user\'s other sessions alone', async () => {
+    it("revokes the token so that every route refuses it, and leaves the user's other sessions alone", async () => {
       const { token } = await signUp(t.app, 'ops@example.com', 'm1');
       const other = await logIn(t.app, 'ops@example.com');
       const response = await t.app.inject({ method: 'POST', url: '/auth/logout', headers: withToken(token) });
@@ -252,15 +246,30 @@ describe('operator auth routes', () => {
   });
 
   describe('POST /auth/switch-merchant and POST /onboarding/merchant', () => {
-    it('onboards a merchant_ + 12 hex merchant whose token works on that merchant\'s routes', async () => {
+    it("onboards a merchant_ + 12 hex merchant whose token works on that merchant's routes", async () => {
       const { token } = await signUp(t.app, 'ops@example.com');
-      const response = await t.app.inject({ method: 'POST', url: '/onboarding/merchant', headers: withToken(token), payload: { merchant_name: 'Corner Shop' } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/onboarding/merchant',
+        headers: withToken(token),
+        payload: { merchant_name: 'Corner Shop' },
+      });
       expect(response.statusCode).toBe(200);
       const body = response.json();
       expect(body.merchant_id).toMatch(/^merchant_[0-9a-f]{12}$/);
-      expect(body).toEqual({ token: expect.stringMatching(jwtShape), merchant_id: body.merchant_id, merchant_name: 'Corner Shop', merchants: [{ merchant_id: body.merchant_id, merchant_name: 'Corner Shop', role: 'admin' }] });
+      expect(body).toEqual({
+        token: expect.stringMatching(jwtShape),
+        merchant_id: body.merchant_id,
+        merchant_name: 'Corner Shop',
+        merchants: [{ merchant_id: body.merchant_id, merchant_name: 'Corner Shop', role: 'admin' }],
+      });
       const headers = withToken(body.token);
-      const rule = await t.app.inject({ method: 'POST', url: '/rule/create', headers, payload: { merchant_id: body.merchant_id, config: { type: 'successRate', data: { defaultBucketSize: 10 } } } });
+      const rule = await t.app.inject({
+        method: 'POST',
+        url: '/rule/create',
+        headers,
+        payload: { merchant_id: body.merchant_id, config: { type: 'successRate', data: { defaultBucketSize: 10 } } },
+      });
       expect(rule.statusCode).toBe(200);
       const decision = await t.app.inject({ method: 'POST', url: '/decide-gateway', headers, payload: decideBody(body.merchant_id, 'p1') });
       expect(decision.statusCode).toBe(200);
@@ -271,17 +280,31 @@ describe('operator auth routes', () => {
 
     it('keeps a session without a merchant to the auth and onboarding routes', async () => {
       const { token } = await signUp(t.app, 'ops@example.com');
-      const response = await t.app.inject({ method: 'POST', url: '/rule/get', headers: withToken(token), payload: { merchant_id: 'm1', algorithm: 'successRate' } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/rule/get',
+        headers: withToken(token),
+        payload: { merchant_id: 'm1', algorithm: 'successRate' },
+      });
       expect(response.statusCode).toBe(403);
       expect(response.headers['content-type']).toBe(plainText);
-      expect(response.body).toBe('Forbidden: this session has no merchant yet; create one with POST /onboarding/merchant or join one with POST /auth/switch-merchant');
+      expect(response.body).toBe(
+        'Forbidden: this session has no merchant yet; create one with POST /onboarding/merchant or join one with POST /auth/switch-merchant',
+      );
       expect((await me(token)).statusCode).toBe(200);
     });
 
     it('switches to another merchant the user belongs to with a new token, and the old token stays valid', async () => {
       const { token } = await signUp(t.app, 'ops@example.com', 'm1');
-      const onboarded = (await t.app.inject({ method: 'POST', url: '/onboarding/merchant', headers: withToken(token), payload: { merchant_name: 'Second' } })).json();
-      const switched = await t.app.inject({ method: 'POST', url: '/auth/switch-merchant', headers: withToken(onboarded.token), payload: { merchant_id: 'm1' } });
+      const onboarded = (
+        await t.app.inject({ method: 'POST', url: '/onboarding/merchant', headers: withToken(token), payload: { merchant_name: 'Second' } })
+      ).json();
+      const switched = await t.app.inject({
+        method: 'POST',
+        url: '/auth/switch-merchant',
+        headers: withToken(onboarded.token),
+        payload: { merchant_id: 'm1' },
+      });
       expect(switched.statusCode).toBe(200);
       const body = switched.json();
       expect(body).toMatchObject({ merchant_id: 'm1', role: 'admin' });
@@ -327,14 +350,24 @@ describe('operator auth routes', () => {
 
     it('never falls back to the API key when a Bearer token is present but invalid', async () => {
       const { apiKey } = await createMerchant(t.app, 'm3');
-      const response = await t.app.inject({ method: 'POST', url: '/decide-gateway', headers: { ...withKey(apiKey), authorization: 'Bearer nope' }, payload: decideBody('m3', 'p1') });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/decide-gateway',
+        headers: { ...withKey(apiKey), authorization: 'Bearer nope' },
+        payload: decideBody('m3', 'p1'),
+      });
       expect(response.statusCode).toBe(401);
       expect(response.body).toBe('Invalid or expired token');
     });
 
     it('ignores an Authorization header of another scheme and uses the API key', async () => {
       const { apiKey } = await createMerchant(t.app, 'm3');
-      const response = await t.app.inject({ method: 'POST', url: '/decide-gateway', headers: { ...withKey(apiKey), authorization: 'Basic dXNlcjpwYXNz' }, payload: decideBody('m3', 'p1') });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/decide-gateway',
+        headers: { ...withKey(apiKey), authorization: 'Basic dXNlcjpwYXNz' },
+        payload: decideBody('m3', 'p1'),
+      });
       expect(response.statusCode).toBe(200);
     });
 
@@ -352,7 +385,12 @@ describe('operator auth routes', () => {
 
     it('refuses an array naming another merchant: bodies are validated as sent (not coerced), so its schema refuses it', async () => {
       const { apiKey } = await createMerchant(t.app, 'm3');
-      const response = await t.app.inject({ method: 'POST', url: '/rule/get', headers: withKey(apiKey), payload: { merchant_id: ['m1'], algorithm: 'successRate' } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/rule/get',
+        headers: withKey(apiKey),
+        payload: { merchant_id: ['m1'], algorithm: 'successRate' },
+      });
       expect(response.statusCode).toBe(422);
     });
 
@@ -361,7 +399,13 @@ describe('operator auth routes', () => {
       try {
         fresh.app.get('/undeclared', async () => 'reached');
         const { apiKey } = await createMerchant(fresh.app, 'm9');
-        expect(fresh.app.routeTable.find((route) => route.url === '/undeclared')).toEqual({ method: 'GET', url: '/undeclared', auth: undefined, merchantFrom: undefined, hasBody: false });
+        expect(fresh.app.routeTable.find((route) => route.url === '/undeclared')).toEqual({
+          method: 'GET',
+          url: '/undeclared',
+          auth: undefined,
+          merchantFrom: undefined,
+          hasBody: false,
+        });
         expect((await fresh.app.inject({ method: 'GET', url: '/undeclared' })).statusCode).toBe(401);
         expect((await fresh.app.inject({ method: 'GET', url: '/undeclared', headers: withKey(apiKey) })).body).toBe('reached');
         expect((await fresh.app.inject({ method: 'GET', url: '/undeclared?merchant_id=m1', headers: withKey(apiKey) })).statusCode).toBe(403);
@@ -375,8 +419,10 @@ describe('operator auth routes', () => {
       expect(response.statusCode).toBe(404);
     });
 
-    it('documents each protected route\'s credentials in the OpenAPI document', async () => {
-      const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { security?: unknown }>> };
+    it("documents each protected route's credentials in the OpenAPI document", async () => {
+      const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+        paths: Record<string, Record<string, { security?: unknown }>>;
+      };
       expect(document.paths['/decide-gateway']?.['post']?.security).toEqual([{ BearerAuth: [] }, { ApiKeyAuth: [] }]);
       expect(document.paths['/auth/me']?.['get']?.security).toEqual([{ BearerAuth: [] }]);
       expect(document.paths['/auth/login']?.['post']?.security).toBeUndefined();

@@ -61,7 +61,12 @@ describe('batch routes', () => {
 
   async function open(env: Record<string, string> = {}): Promise<void> {
     provider.setHandler(providerLike());
-    const toolkit = new DefaultNeuroLink({ cwd: workDir, env: { OPENAI_API_KEY: 'sk-batch-contract', OPENAI_BASE_URL: `${provider.url}/v1` }, builtInTools: [], warn: () => undefined });
+    const toolkit = new DefaultNeuroLink({
+      cwd: workDir,
+      env: { OPENAI_API_KEY: 'sk-batch-contract', OPENAI_BASE_URL: `${provider.url}/v1` },
+      builtInTools: [],
+      warn: () => undefined,
+    });
     t = await createTestApp({ env: { BATCH_MAX_PROMPTS: '4', BATCH_BACKOFF_MS: '10', BATCH_ATTEMPTS: '3', ...env }, batchModels: toolkit });
     apiKey = (await createMerchant(t.app, 'shop-batch')).apiKey;
   }
@@ -88,7 +93,16 @@ describe('batch routes', () => {
     expect(response.statusCode).toBe(202);
     const batch = response.json() as { batchId: string };
     expect(response.headers['location']).toBe(`/api/batches/${batch.batchId}`);
-    expect(batch).toMatchObject({ status: 'running', merchantId: 'shop-batch', provider: 'openai', total: 3, pending: 3, succeeded: 0, failed: 0, cancelled: 0 });
+    expect(batch).toMatchObject({
+      status: 'running',
+      merchantId: 'shop-batch',
+      provider: 'openai',
+      total: 3,
+      pending: 3,
+      succeeded: 0,
+      failed: 0,
+      cancelled: 0,
+    });
 
     await (await startWorker()).caughtUp();
     const progress = await t.app.inject({ method: 'GET', url: `/api/batches/${batch.batchId}`, headers: withKey(apiKey) });
@@ -103,7 +117,17 @@ describe('batch routes', () => {
     expect(first.statusCode).toBe(200);
     expect(first.json()).toMatchObject({ batchId: batch.batchId, status: 'completed', total: 3, offset: 0, limit: 2, nextOffset: 2 });
     expect((first.json() as { items: unknown[] }).items).toEqual([
-      expect.objectContaining({ index: 0, jobId: `${batch.batchId}:0`, status: 'succeeded', prompt: 'alpha', content: 'echo: alpha', provider: 'openai', model: 'gpt-4o-mini', usage: { inputTokens: 5, outputTokens: 3, totalTokens: 8 }, attempts: 1 }),
+      expect.objectContaining({
+        index: 0,
+        jobId: `${batch.batchId}:0`,
+        status: 'succeeded',
+        prompt: 'alpha',
+        content: 'echo: alpha',
+        provider: 'openai',
+        model: 'gpt-4o-mini',
+        usage: { inputTokens: 5, outputTokens: 3, totalTokens: 8 },
+        attempts: 1,
+      }),
       expect.objectContaining({ index: 1, status: 'succeeded', content: 'echo: beta' }),
     ]);
     const last = await t.app.inject({ method: 'GET', url: `/api/batches/${batch.batchId}/results?offset=2&limit=2`, headers: withKey(apiKey) });
@@ -128,7 +152,11 @@ describe('batch routes', () => {
         { index: 1, status: 'failed', attempts: 1, error: { errorClass: 'InvalidRequestError', retryable: false, statusCode: 400 } },
       ],
     });
-    expect((await t.app.inject({ method: 'GET', url: `/api/batches/${batchId}`, headers: withKey(apiKey) })).json()).toMatchObject({ succeeded: 1, failed: 1, pending: 0 });
+    expect((await t.app.inject({ method: 'GET', url: `/api/batches/${batchId}`, headers: withKey(apiKey) })).json()).toMatchObject({
+      succeeded: 1,
+      failed: 1,
+      pending: 0,
+    });
   });
 
   it('cancels a batch before it runs: nothing reaches the provider, and cancelling again changes nothing', async () => {
@@ -166,7 +194,10 @@ describe('batch routes', () => {
       expect(unknown.json()).toEqual({ code: 'TE_04', message: 'Batch not found', data: null });
     }
     // The intruder's cancel did nothing.
-    expect((await t.app.inject({ method: 'GET', url: `/api/batches/${batchId}`, headers: withKey(apiKey) })).json()).toMatchObject({ status: 'running', pending: 1 });
+    expect((await t.app.inject({ method: 'GET', url: `/api/batches/${batchId}`, headers: withKey(apiKey) })).json()).toMatchObject({
+      status: 'running',
+      pending: 1,
+    });
     // A session of the owner's merchant sees it.
     const owner = await signUp(t.app, 'owner@example.com', 'shop-batch');
     expect((await t.app.inject({ method: 'GET', url: `/api/batches/${batchId}`, headers: withToken(owner.token) })).statusCode).toBe(200);
@@ -210,7 +241,9 @@ describe('batch routes', () => {
 
   it('documents the routes in OpenAPI under the Batches tag', async () => {
     await open();
-    const spec = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { tags?: string[]; responses?: Record<string, unknown> }>> };
+    const spec = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { tags?: string[]; responses?: Record<string, unknown> }>>;
+    };
     expect(spec.paths['/api/batches']?.['post']?.tags).toEqual(['Batches']);
     expect(Object.keys(spec.paths['/api/batches']?.['post']?.responses ?? {})).toContain('202');
     expect(spec.paths['/api/batches/{batchId}']?.['get']?.tags).toEqual(['Batches']);

@@ -50,7 +50,13 @@ function dechunk(text: string): string {
 }
 
 function headLines(method: string, path: string, port: number, headers: Readonly<Record<string, string>>, extra: readonly string[]): string {
-  const lines = [`${method} ${path} HTTP/1.1`, `Host: 127.0.0.1:${port}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`), ...extra, 'Connection: close'];
+  const lines = [
+    `${method} ${path} HTTP/1.1`,
+    `Host: 127.0.0.1:${port}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    ...extra,
+    'Connection: close',
+  ];
   return `${lines.join('\r\n')}\r\n\r\n`;
 }
 
@@ -99,7 +105,8 @@ async function freshMerchant(t: TestApp): Promise<{ merchantId: string; apiKey: 
 function callOf(route: RouteTableEntry, fresh: { merchantId: string; apiKey: string; token: string }): { path: string; headers: Record<string, string> } {
   const from = route.merchantFrom;
   const path = route.url.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) =>
-    typeof from === 'object' && 'params' in from && from.params === name ? encodeURIComponent(fresh.merchantId) : 'no-such-resource');
+    typeof from === 'object' && 'params' in from && from.params === name ? encodeURIComponent(fresh.merchantId) : 'no-such-resource',
+  );
   const query = typeof from === 'object' && 'query' in from ? `?${from.query}=${encodeURIComponent(fresh.merchantId)}` : '';
   const headers: Record<string, string> = { 'x-tenant-id': 'public' };
   if (route.auth === 'bearer') Object.assign(headers, withToken(fresh.token));
@@ -140,18 +147,29 @@ describe('bodiless requests with a JSON content type', () => {
 
   it('logs out with the header and an empty body (fetch)', async () => {
     const fresh = await freshMerchant(t);
-    const response = await fetch(`http://127.0.0.1:${port}/auth/logout`, { method: 'POST', headers: { 'content-type': 'application/json', ...withToken(fresh.token) } });
+    const response = await fetch(`http://127.0.0.1:${port}/auth/logout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...withToken(fresh.token) },
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ message: 'Logged out successfully' });
   });
 
   it('deletes a merchant and revokes a key with the header and an empty body (fetch)', async () => {
     const fresh = await freshMerchant(t);
-    const created = (await t.app.inject({ method: 'POST', url: '/api-key/create', headers: withKey(fresh.apiKey), payload: { merchant_id: fresh.merchantId } })).json() as { key_id: string };
-    const revoked = await fetch(`http://127.0.0.1:${port}/api-key/${created.key_id}`, { method: 'DELETE', headers: { 'content-type': 'application/json', ...withKey(fresh.apiKey) } });
+    const created = (
+      await t.app.inject({ method: 'POST', url: '/api-key/create', headers: withKey(fresh.apiKey), payload: { merchant_id: fresh.merchantId } })
+    ).json() as { key_id: string };
+    const revoked = await fetch(`http://127.0.0.1:${port}/api-key/${created.key_id}`, {
+      method: 'DELETE',
+      headers: { 'content-type': 'application/json', ...withKey(fresh.apiKey) },
+    });
     expect(revoked.status).toBe(200);
     expect(await revoked.json()).toEqual({ key_id: created.key_id, message: 'API key revoked successfully' });
-    const deleted = await fetch(`http://127.0.0.1:${port}/merchant-account/${fresh.merchantId}`, { method: 'DELETE', headers: { 'content-type': 'application/json', ...withKey(fresh.apiKey) } });
+    const deleted = await fetch(`http://127.0.0.1:${port}/merchant-account/${fresh.merchantId}`, {
+      method: 'DELETE',
+      headers: { 'content-type': 'application/json', ...withKey(fresh.apiKey) },
+    });
     expect(deleted.status).toBe(200);
     expect(await deleted.json()).toEqual({ message: 'Merchant account deleted successfully', merchant_id: fresh.merchantId });
   });
@@ -167,7 +185,11 @@ describe('bodiless requests with a JSON content type', () => {
         expect(JSON.parse(answer.body)).toMatchObject({ error: { type: 'invalid_request_error', message: expect.stringContaining('Invalid request') } });
       } else if (answer.status === 400) {
         // The decision routes answer the decider envelope (§2.5; /decision_gateway says "… payload").
-        expect(JSON.parse(answer.body)).toMatchObject({ error_code: '400', error_message: expect.stringMatching(/^Error parsing request( payload)?$/), error_info: { code: 'INVALID_INPUT' } });
+        expect(JSON.parse(answer.body)).toMatchObject({
+          error_code: '400',
+          error_message: expect.stringMatching(/^Error parsing request( payload)?$/),
+          error_info: { code: 'INVALID_INPUT' },
+        });
       } else {
         expect(answer.status, answer.body).toBe(422);
         expect(answer.body).toMatch(/^Failed to deserialize the JSON body into the target type: /);
@@ -181,18 +203,38 @@ describe('bodiless requests with a JSON content type', () => {
     const asText = await t.app.inject({ method: 'POST', url: '/api-key/create', headers: { ...headers, 'content-type': 'text/plain' }, payload: 'x' });
     expect(asText.statusCode).toBe(415);
     expect(asText.body).toBe('Expected request with `Content-Type: application/json`');
-    const malformed = await t.app.inject({ method: 'POST', url: '/api-key/create', headers: { ...headers, 'content-type': 'application/json' }, payload: '{"merchant_id":' });
+    const malformed = await t.app.inject({
+      method: 'POST',
+      url: '/api-key/create',
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: '{"merchant_id":',
+    });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.body).toMatch(/^Failed to parse the request body as JSON: /);
-    const poisoned = await t.app.inject({ method: 'POST', url: '/api-key/create', headers: { ...headers, 'content-type': 'application/json' }, payload: `{"merchant_id":"${fresh.merchantId}","__proto__":{"x":1}}` });
+    const poisoned = await t.app.inject({
+      method: 'POST',
+      url: '/api-key/create',
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: `{"merchant_id":"${fresh.merchantId}","__proto__":{"x":1}}`,
+    });
     expect(poisoned.statusCode).toBe(400);
   });
 
   it('keeps the decision routes reading bodies whatever the content type says', async () => {
     const fresh = await freshMerchant(t);
-    const response = await t.app.inject({ method: 'POST', url: '/decide-gateway', headers: { ...withKey(fresh.apiKey), 'content-type': 'text/plain' }, payload: JSON.stringify(decideBody(fresh.merchantId, 'p-body')) });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/decide-gateway',
+      headers: { ...withKey(fresh.apiKey), 'content-type': 'text/plain' },
+      payload: JSON.stringify(decideBody(fresh.merchantId, 'p-body')),
+    });
     expect(response.statusCode, response.body).toBe(200);
-    const broken = await t.app.inject({ method: 'POST', url: '/decide-gateway', headers: { ...withKey(fresh.apiKey), 'content-type': 'text/plain' }, payload: '{' });
+    const broken = await t.app.inject({
+      method: 'POST',
+      url: '/decide-gateway',
+      headers: { ...withKey(fresh.apiKey), 'content-type': 'text/plain' },
+      payload: '{',
+    });
     expect(broken.statusCode).toBe(400);
     expect(broken.json()).toMatchObject({ error_code: '400' });
   });

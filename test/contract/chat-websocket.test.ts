@@ -66,7 +66,9 @@ function open(url: string, headers: Record<string, string>, options: WebSocket.C
   const client = new Client(socket);
   return new Promise((resolve, reject) => {
     socket.once('open', () => resolve(client));
-    socket.once('unexpected-response', (_request, response) => reject(Object.assign(new Error(`upgrade refused: ${response.statusCode}`), { statusCode: response.statusCode })));
+    socket.once('unexpected-response', (_request, response) =>
+      reject(Object.assign(new Error(`upgrade refused: ${response.statusCode}`), { statusCode: response.statusCode })),
+    );
     socket.once('error', reject);
   });
 }
@@ -110,12 +112,17 @@ describe('WebSocket chat', () => {
     await client.connectionId();
     client.send({ type: 'chat', data: { message: 'hi there' } });
     const complete = await client.next((message) => message.type === 'ai-response' && message.data['event'] === 'complete');
-    const chunks = client.messages.filter((message) => message.type === 'ai-response' && message.data['event'] === 'chunk').map((message) => message.data['content']);
+    const chunks = client.messages
+      .filter((message) => message.type === 'ai-response' && message.data['event'] === 'chunk')
+      .map((message) => message.data['content']);
     expect(chunks.join('')).toBe('Hello from the model');
     expect(chunks.length).toBeGreaterThan(1);
     expect(complete.data).toMatchObject({ usage: { inputTokens: 4, outputTokens: 3 }, provider: 'openai', finishReason: 'stop' });
     await t.eventsCaughtUp();
-    expect(t.events.find((event) => event.type === 'llm.call')).toMatchObject({ merchantId: 'chat-shop', payload: { surface: 'websocket', operation: 'stream', outcome: 'success' } });
+    expect(t.events.find((event) => event.type === 'llm.call')).toMatchObject({
+      merchantId: 'chat-shop',
+      payload: { surface: 'websocket', operation: 'stream', outcome: 'success' },
+    });
     // The documented browser form works too.
     client.send({ type: 'chat-message', data: { prompt: 'again' } });
     await client.next((message) => message.type === 'ai-response' && message.data['event'] === 'complete' && message !== complete);
@@ -184,12 +191,19 @@ describe('SSE chat service (createEnhancedChatService)', () => {
       const baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
       const chunks: string[] = [];
       let completed: unknown;
-      const text = await createEnhancedChatService({ baseUrl, apiKey }).streamChat({ prompt: 'hi', onChunk: (chunk) => chunks.push(chunk), onComplete: (result) => (completed = result), options: { disableTools: true } });
+      const text = await createEnhancedChatService({ baseUrl, apiKey }).streamChat({
+        prompt: 'hi',
+        onChunk: (chunk) => chunks.push(chunk),
+        onComplete: (result) => (completed = result),
+        options: { disableTools: true },
+      });
       expect(text).toBe('Hello from the model');
       expect(chunks).toEqual(['Hello', ' from', ' the model']);
       expect(completed).toMatchObject({ content: 'Hello from the model', usage: { inputTokens: 4, outputTokens: 3 }, provider: 'openai' });
       const errors: Error[] = [];
-      await expect(createEnhancedChatService({ baseUrl, apiKey: `DE_${'1'.repeat(64)}` }).streamChat({ prompt: 'hi', onError: (error) => errors.push(error) })).rejects.toThrow(/401/);
+      await expect(
+        createEnhancedChatService({ baseUrl, apiKey: `DE_${'1'.repeat(64)}` }).streamChat({ prompt: 'hi', onError: (error) => errors.push(error) }),
+      ).rejects.toThrow(/401/);
       expect(errors).toHaveLength(1);
     } finally {
       await t.close();

@@ -8,7 +8,12 @@ describe('/config-sr-dimension', () => {
   beforeEach(async () => {
     t = await createTestApp();
     headers = withKey((await createMerchant(t.app, 'm1')).apiKey);
-    await t.app.inject({ method: 'POST', url: '/rule/create', headers, payload: { merchant_id: 'm1', config: { type: 'successRate', data: { defaultBucketSize: 10, defaultHedgingPercent: 0 } } } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/rule/create',
+      headers,
+      payload: { merchant_id: 'm1', config: { type: 'successRate', data: { defaultBucketSize: 10, defaultHedgingPercent: 0 } } },
+    });
   });
   afterEach(async () => t.close());
 
@@ -17,7 +22,12 @@ describe('/config-sr-dimension', () => {
   const read = (merchantId = 'm1', as = headers) => t.app.inject({ method: 'GET', url: `/config-sr-dimension/${merchantId}`, headers: as });
   const decide = async (paymentId: string, paymentInfo: Record<string, unknown> = {}) => {
     const body = decideBody('m1', paymentId);
-    const response = await t.app.inject({ method: 'POST', url: '/decide-gateway', headers, payload: { ...body, paymentInfo: { ...(body['paymentInfo'] as Record<string, unknown>), ...paymentInfo } } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/decide-gateway',
+      headers,
+      payload: { ...body, paymentInfo: { ...(body['paymentInfo'] as Record<string, unknown>), ...paymentInfo } },
+    });
     expect(response.statusCode, response.body).toBe(200);
     return response.json() as { decided_gateway: string; gateway_priority_map: Record<string, number> };
   };
@@ -61,7 +71,11 @@ describe('/config-sr-dimension', () => {
       expect(ok.json()).toBe('SR Dimension configuration updated successfully');
       const bad = await configure({ udfs: [], fields: ['currency', 'x'] });
       expect(bad.statusCode).toBe(400);
-      expect(bad.json()).toEqual({ code: 'TE_04', message: 'Invalid dimensions: ["x"]. Valid dimensions are: currency, country, auth_type, card_is_in, card_network', data: null });
+      expect(bad.json()).toEqual({
+        code: 'TE_04',
+        message: 'Invalid dimensions: ["x"]. Valid dimensions are: currency, country, auth_type, card_is_in, card_network',
+        data: null,
+      });
       expect((await read()).json()).toEqual({ merchant_id: 'm1', paymentInfo: { udfs: [], fields: ['auth_type'] } });
     });
   });
@@ -83,7 +97,12 @@ describe('/config-sr-dimension', () => {
       await decide('p1', { udfs: ['web'] });
       const dimension = await windowDimensionOfLastDecision();
       expect(dimension).toBe('gw_sr_v3_score_m1_ORDER_PAYMENT_CARD_CREDIT_USD_web');
-      const feedback = await t.app.inject({ method: 'POST', url: '/update-gateway-score', headers, payload: { merchantId: 'm1', gateway: 'stripe', paymentId: 'p1', status: 'FAILURE' } });
+      const feedback = await t.app.inject({
+        method: 'POST',
+        url: '/update-gateway-score',
+        headers,
+        payload: { merchantId: 'm1', gateway: 'stripe', paymentId: 'p1', status: 'FAILURE' },
+      });
       expect(feedback.statusCode).toBe(200);
       await t.worker.caughtUp();
       const [window] = await t.state.scores.readWindows([windowKeyFor(dimension, 'stripe')], 10);

@@ -36,7 +36,10 @@ describe('the dashboard files', () => {
   });
 
   it('serves index.html revalidated and hashed assets immutable, each under the strict CSP', async () => {
-    const app = await appOver({ 'index.html': '<!doctype html><script type="module" src="/dashboard/assets/index-abc123.js"></script>', 'assets/index-abc123.js': 'export {};' });
+    const app = await appOver({
+      'index.html': '<!doctype html><script type="module" src="/dashboard/assets/index-abc123.js"></script>',
+      'assets/index-abc123.js': 'export {};',
+    });
     const index = await app.inject({ method: 'GET', url: '/dashboard/' });
     expect(index.statusCode).toBe(200);
     expect(index.headers['content-type']).toBe('text/html; charset=utf-8');

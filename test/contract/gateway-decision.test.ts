@@ -6,7 +6,14 @@ const coBadged = (overrides: Record<string, unknown> = {}) =>
   JSON.stringify({
     merchant_category_code: 'merchant_category_code_0001',
     acquirer_country: 'US',
-    co_badged_card_data: { co_badged_card_networks: ['VISA', 'NYCE', 'PULSE', 'STAR'], issuer_country: 'US', is_regulated: false, regulated_name: null, card_type: 'debit', ...overrides },
+    co_badged_card_data: {
+      co_badged_card_networks: ['VISA', 'NYCE', 'PULSE', 'STAR'],
+      issuer_country: 'US',
+      is_regulated: false,
+      regulated_name: null,
+      card_type: 'debit',
+      ...overrides,
+    },
   });
 
 describe('POST /decide-gateway', () => {
@@ -18,16 +25,32 @@ describe('POST /decide-gateway', () => {
   });
   afterEach(async () => t.close());
 
-  const decide = (payload: unknown, url = '/decide-gateway', key = apiKey) => t.app.inject({ method: 'POST', url, headers: withKey(key), payload: payload as Record<string, unknown> });
+  const decide = (payload: unknown, url = '/decide-gateway', key = apiKey) =>
+    t.app.inject({ method: 'POST', url, headers: withKey(key), payload: payload as Record<string, unknown> });
 
   it('answers an SR decision with every 1.4.x response key', async () => {
     const response = await decide(decideBody('m1', 'p1'));
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(Object.keys(body).sort()).toEqual([
-      'debit_routing_output', 'decided_gateway', 'fallback_gateways', 'filter_wise_gateways', 'gateway_before_evaluation', 'gateway_mga_id_map',
-      'gateway_priority_map', 'is_dynamic_mga_enabled', 'is_rust_based_decider', 'is_scheduled_outage', 'latency', 'multi_objective_info',
-      'priority_logic_output', 'priority_logic_tag', 'reset_approach', 'routing_approach', 'routing_dimension', 'routing_dimension_level',
+      'debit_routing_output',
+      'decided_gateway',
+      'fallback_gateways',
+      'filter_wise_gateways',
+      'gateway_before_evaluation',
+      'gateway_mga_id_map',
+      'gateway_priority_map',
+      'is_dynamic_mga_enabled',
+      'is_rust_based_decider',
+      'is_scheduled_outage',
+      'latency',
+      'multi_objective_info',
+      'priority_logic_output',
+      'priority_logic_tag',
+      'reset_approach',
+      'routing_approach',
+      'routing_dimension',
+      'routing_dimension_level',
     ]);
     expect(body).toMatchObject({
       decided_gateway: 'stripe',
@@ -50,7 +73,10 @@ describe('POST /decide-gateway', () => {
   });
 
   it('answers DEFAULT for a single gateway and PRIORITY_LOGIC without an algorithm', async () => {
-    expect((await decide(decideBody('m1', 'p1', { eligibleGatewayList: ['adyen'] }))).json()).toMatchObject({ decided_gateway: 'adyen', routing_approach: 'DEFAULT' });
+    expect((await decide(decideBody('m1', 'p1', { eligibleGatewayList: ['adyen'] }))).json()).toMatchObject({
+      decided_gateway: 'adyen',
+      routing_approach: 'DEFAULT',
+    });
     const pl = (await decide(decideBody('m1', 'p2', { rankingAlgorithm: undefined }))).json();
     expect(pl.routing_approach).toBe('PRIORITY_LOGIC');
     expect(pl.gateway_priority_map).toEqual({ stripe: 1, adyen: 1 });
@@ -81,9 +107,15 @@ describe('POST /decide-gateway', () => {
       const response = await decide(body);
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({
-        status: '400', error_code: '400', error_message: 'Error parsing request',
+        status: '400',
+        error_code: '400',
+        error_message: 'Error parsing request',
         error_info: { code: 'INVALID_INPUT', user_message: 'Invalid request params. Please verify your input.' },
-        priority_logic_tag: null, routing_approach: null, filter_wise_gateways: null, priority_logic_output: null, is_dynamic_mga_enabled: false,
+        priority_logic_tag: null,
+        routing_approach: null,
+        filter_wise_gateways: null,
+        priority_logic_output: null,
+        is_dynamic_mga_enabled: false,
       });
       expect(response.json().error_info.developer_message).toContain('paymentId');
     });
@@ -96,7 +128,12 @@ describe('POST /decide-gateway', () => {
     });
 
     it('when the body is not JSON, whatever the content type', async () => {
-      const response = await t.app.inject({ method: 'POST', url: '/decide-gateway', headers: { 'content-type': 'text/plain', ...withKey(apiKey) }, payload: '{"merchantId":' });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/decide-gateway',
+        headers: { 'content-type': 'text/plain', ...withKey(apiKey) },
+        payload: '{"merchantId":',
+      });
       expect(response.statusCode).toBe(400);
       expect(response.json().error_info.code).toBe('INVALID_INPUT');
     });
@@ -105,26 +142,43 @@ describe('POST /decide-gateway', () => {
       const response = await decide(decideBody('m1', 'p1', { eligibleGatewayList: [] }));
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({
-        status: 'Invalid Request', error_code: 'invalid_request_error', error_message: "Can't find a suitable gateway to process the transaction",
-        routing_approach: 'NONE', error_info: { code: 'GATEWAY_NOT_FOUND' },
+        status: 'Invalid Request',
+        error_code: 'invalid_request_error',
+        error_message: "Can't find a suitable gateway to process the transaction",
+        routing_approach: 'NONE',
+        error_info: { code: 'GATEWAY_NOT_FOUND' },
       });
     });
 
     it('when the merchant is unknown', async () => {
       const response = await decide(decideBody('ghost', 'p1'), '/decide-gateway', await createKeyFor(t.state, 'ghost'));
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toMatchObject({ status: 'Invalid Request', error_code: 'invalid_request_error', error_message: 'Merchant not found', error_info: { code: 'MERCHANT_NOT_FOUND', user_message: 'Merchant not found' } });
+      expect(response.json()).toMatchObject({
+        status: 'Invalid Request',
+        error_code: 'invalid_request_error',
+        error_message: 'Merchant not found',
+        error_info: { code: 'MERCHANT_NOT_FOUND', user_message: 'Merchant not found' },
+      });
     });
 
     it('when debit routing is not enabled for network routing', async () => {
       const response = await decide(decideBody('m1', 'p1', { rankingAlgorithm: 'NTW_BASED_ROUTING' }));
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toMatchObject({ status: 'Forbidden', error_code: 'debit_routing_not_enabled', error_message: 'Debit routing is not enabled for merchant: m1', error_info: { code: 'TE_05' } });
+      expect(response.json()).toMatchObject({
+        status: 'Forbidden',
+        error_code: 'debit_routing_not_enabled',
+        error_message: 'Debit routing is not enabled for merchant: m1',
+        error_info: { code: 'TE_05' },
+      });
     });
 
     it('when the metadata is malformed', async () => {
       await t.app.inject({ method: 'POST', url: '/merchant-account/m1/debit-routing', headers: withKey(apiKey), payload: { enabled: true } });
-      for (const metadata of ['{not json', JSON.stringify({ merchant_category_code: 'merchant_category_code_0001', acquirer_country: 'US' }), coBadged({ co_badged_card_networks: ['AMEX', 'DINERS'] })]) {
+      for (const metadata of [
+        '{not json',
+        JSON.stringify({ merchant_category_code: 'merchant_category_code_0001', acquirer_country: 'US' }),
+        coBadged({ co_badged_card_networks: ['AMEX', 'DINERS'] }),
+      ]) {
         const body = decideBody('m1', 'p1', { rankingAlgorithm: 'NTW_BASED_ROUTING' });
         (body['paymentInfo'] as Record<string, unknown>)['metadata'] = metadata;
         const response = await decide(body);
@@ -157,14 +211,20 @@ describe('POST /decide-gateway', () => {
             { network: 'PULSE', saving_percentage: 0 },
             { network: 'NYCE', saving_percentage: 0 },
           ],
-          issuer_country: 'US', is_regulated: false, regulated_name: null, card_type: 'debit',
+          issuer_country: 'US',
+          is_regulated: false,
+          regulated_name: null,
+          card_type: 'debit',
         },
       });
     });
 
     it('combines SR scoring with the network ranking in hybrid mode', async () => {
       const body = decideBody('m1', 'p1', { rankingAlgorithm: 'NTW_SR_HYBRID_ROUTING' });
-      Object.assign(body['paymentInfo'] as Record<string, unknown>, { amount: 100, metadata: coBadged({ is_regulated: true, regulated_name: 'GOVERNMENT NON-EXEMPT INTERCHANGE FEE (WITH FRAUD)' }) });
+      Object.assign(body['paymentInfo'] as Record<string, unknown>, {
+        amount: 100,
+        metadata: coBadged({ is_regulated: true, regulated_name: 'GOVERNMENT NON-EXEMPT INTERCHANGE FEE (WITH FRAUD)' }),
+      });
       const json = (await decide(body)).json();
       expect(json.routing_approach).toBe('SR_SELECTION_V3_ROUTING');
       expect(json.debit_routing_output.co_badged_card_networks_info).toEqual([

@@ -30,8 +30,16 @@ const held: (() => void)[] = [];
 
 /** OpenAI's mid-stream failure: a chunk, then an `error` object in place of the next chunk. */
 function streamBrokenMidway(model: string) {
-  const chunk = { id: 'chatcmpl-mid-1', object: 'chat.completion.chunk', created: 1_732_000_000, model, choices: [{ index: 0, delta: { role: 'assistant', content: 'Half an ans' }, logprobs: null, finish_reason: null }] };
-  const failure = { error: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', param: null, code: null } };
+  const chunk = {
+    id: 'chatcmpl-mid-1',
+    object: 'chat.completion.chunk',
+    created: 1_732_000_000,
+    model,
+    choices: [{ index: 0, delta: { role: 'assistant', content: 'Half an ans' }, logprobs: null, finish_reason: null }],
+  };
+  const failure = {
+    error: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', param: null, code: null },
+  };
   return { status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8' }, body: sseBody([chunk, failure]) };
 }
 
@@ -43,7 +51,8 @@ function openAiLike(request: RecordedRequest) {
   if (text.includes('revoked key')) return chatError('unauthorized');
   if (text.includes('hang')) return new Promise<ReturnType<typeof chatError>>((resolve) => held.push(() => resolve(chatError('server-error'))));
   if (text.includes('break midway') && body.stream === true) return streamBrokenMidway(body.model);
-  if (body.stream === true) return chatCompletionStream({ model: body.model, deltas: ['Four', ', ', 'of course.'], usage: { promptTokens: 11, completionTokens: 4 } });
+  if (body.stream === true)
+    return chatCompletionStream({ model: body.model, deltas: ['Four', ', ', 'of course.'], usage: { promptTokens: 11, completionTokens: 4 } });
   return chatCompletion({ model: body.model, content: 'Four.', usage: { promptTokens: 15, completionTokens: 2 } });
 }
 
@@ -77,10 +86,21 @@ describe('generation over HTTP', () => {
 
   describe('POST /api/generate', () => {
     it('answers the toolkit result with the demo server fields and records the call for the merchant, without its text', async () => {
-      const response = await generate({ input: { text: secretPrompt }, disableTools: true, temperature: 0.2, maxTokens: 50 }, { ...withKey(key), 'x-request-id': 'req-gen-1' });
+      const response = await generate(
+        { input: { text: secretPrompt }, disableTools: true, temperature: 0.2, maxTokens: 50 },
+        { ...withKey(key), 'x-request-id': 'req-gen-1' },
+      );
       expect(response.statusCode, response.body).toBe(200);
       const body = response.json() as Record<string, unknown>;
-      expect(body).toMatchObject({ success: true, content: 'Four.', provider: 'openai', model: 'gpt-4o-mini', fallbackUsed: false, attemptedProviders: ['openai'], finishReason: 'stop' });
+      expect(body).toMatchObject({
+        success: true,
+        content: 'Four.',
+        provider: 'openai',
+        model: 'gpt-4o-mini',
+        fallbackUsed: false,
+        attemptedProviders: ['openai'],
+        finishReason: 'stop',
+      });
       expect(body['usage']).toMatchObject({ inputTokens: 15, outputTokens: 2, totalTokens: 17 });
       expect(typeof body['responseTime']).toBe('number');
       expect(new Date(body['timestamp'] as string).toISOString()).toBe(body['timestamp']);
@@ -91,7 +111,19 @@ describe('generation over HTTP', () => {
       const [event, ...more] = await llmEvents();
       expect(more).toEqual([]);
       expect(event?.merchantId).toBe(merchant);
-      expect(event?.payload).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini', operation: 'generate', surface: 'http', inputTokens: 15, outputTokens: 2, outcome: 'success', errorClass: null, fallbackHops: 0, requestId: 'req-gen-1', timeToFirstTokenMs: null });
+      expect(event?.payload).toMatchObject({
+        provider: 'openai',
+        model: 'gpt-4o-mini',
+        operation: 'generate',
+        surface: 'http',
+        inputTokens: 15,
+        outputTokens: 2,
+        outcome: 'success',
+        errorClass: null,
+        fallbackHops: 0,
+        requestId: 'req-gen-1',
+        timeToFirstTokenMs: null,
+      });
       expect(event?.payload.costUsd).toBeGreaterThan(0);
       expect(JSON.stringify(event)).not.toContain('secret-marker');
       expect(JSON.stringify(event)).not.toContain('Four.');
@@ -111,7 +143,12 @@ describe('generation over HTTP', () => {
       const before = provider.requests.length;
       const response = await generate({ temperature: 0.5 });
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toMatchObject({ success: false, code: 'INVALID_REQUEST', option: 'input.text', error: expect.stringContaining('Prompt is required') });
+      expect(response.json()).toMatchObject({
+        success: false,
+        code: 'INVALID_REQUEST',
+        option: 'input.text',
+        error: expect.stringContaining('Prompt is required'),
+      });
       expect(provider.requests.length).toBe(before);
     });
 
@@ -179,14 +216,27 @@ describe('generation over HTTP', () => {
     }
 
     it('streams start, chunks and a complete event with usage, then records the stream with its time to first token', async () => {
-      const response = await t.app.inject({ method: 'POST', url: '/api/stream', headers: withKey(key), payload: { input: { text: 'stream it' }, disableTools: true } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/stream',
+        headers: withKey(key),
+        payload: { input: { text: 'stream it' }, disableTools: true },
+      });
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toMatch(/^text\/event-stream/);
       const events = parseSse(response.body);
       expect(events[0]).toMatchObject({ event: 'data', data: { type: 'start', provider: 'openai', model: 'gpt-4o-mini' } });
-      expect(events.filter((e) => e.data['type'] === 'chunk').map((e) => e.data['content']).join('')).toBe('Four, of course.');
+      expect(
+        events
+          .filter((e) => e.data['type'] === 'chunk')
+          .map((e) => e.data['content'])
+          .join(''),
+      ).toBe('Four, of course.');
       const complete = events.at(-1);
-      expect(complete).toMatchObject({ event: 'complete', data: { type: 'complete', usage: { inputTokens: 11, outputTokens: 4 }, finishReason: 'stop', totalChunks: 3 } });
+      expect(complete).toMatchObject({
+        event: 'complete',
+        data: { type: 'complete', usage: { inputTokens: 11, outputTokens: 4 }, finishReason: 'stop', totalChunks: 3 },
+      });
       expect(complete?.data['streamId']).toBe(events[0]?.data['streamId']);
       const [record] = await llmEvents();
       expect(record?.payload).toMatchObject({ operation: 'stream', surface: 'sse', outcome: 'success', inputTokens: 11, outputTokens: 4 });
@@ -194,18 +244,33 @@ describe('generation over HTTP', () => {
     });
 
     it('writes plain text chunks for Accept: text/plain', async () => {
-      const response = await t.app.inject({ method: 'POST', url: '/api/stream', headers: { ...withKey(key), accept: 'text/plain' }, payload: { prompt: 'stream it', disableTools: true } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/stream',
+        headers: { ...withKey(key), accept: 'text/plain' },
+        payload: { prompt: 'stream it', disableTools: true },
+      });
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toMatch(/^text\/plain/);
       expect(response.body).toBe('Four, of course.');
     });
 
     it('ends a stream that fails after it started with an error event, and records the failure', async () => {
-      const response = await t.app.inject({ method: 'POST', url: '/api/stream', headers: withKey(key), payload: { input: { text: 'break midway' }, provider: 'openai', disableTools: true } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/stream',
+        headers: withKey(key),
+        payload: { input: { text: 'break midway' }, provider: 'openai', disableTools: true },
+      });
       expect(response.statusCode).toBe(200);
       const events = parseSse(response.body);
       expect(events[0]).toMatchObject({ event: 'data', data: { type: 'start' } });
-      expect(events.filter((e) => e.data['type'] === 'chunk').map((e) => e.data['content']).join('')).toBe('Half an ans');
+      expect(
+        events
+          .filter((e) => e.data['type'] === 'chunk')
+          .map((e) => e.data['content'])
+          .join(''),
+      ).toBe('Half an ans');
       const last = events.at(-1);
       expect(last).toMatchObject({ event: 'error', data: { type: 'error', code: 'PROVIDER_ERROR', streamId: events[0]?.data['streamId'] } });
       expect(last?.data['error']).toEqual(expect.stringContaining('server had an error'));
@@ -215,7 +280,12 @@ describe('generation over HTTP', () => {
     });
 
     it('answers a refused request with a JSON error, not a stream', async () => {
-      const response = await t.app.inject({ method: 'POST', url: '/api/stream', headers: withKey(key), payload: { input: { text: 'x' }, maxSteps: 1, timeout: '-1s' } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/stream',
+        headers: withKey(key),
+        payload: { input: { text: 'x' }, maxSteps: 1, timeout: '-1s' },
+      });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: 'INVALID_REQUEST', option: 'timeout' });
     });
@@ -238,10 +308,17 @@ describe('generation over HTTP', () => {
     const get = (url: string) => t.app.inject({ method: 'GET', url, headers: withKey(key) });
 
     it('lists the registry, searches by capability and price, cheapest first', async () => {
-      const all = (await get('/models')).json() as { count: number; models: { provider: string; capabilities: string[]; pricing?: { input: number; output: number } }[] };
+      const all = (await get('/models')).json() as {
+        count: number;
+        models: { provider: string; capabilities: string[]; pricing?: { input: number; output: number } }[];
+      };
       expect(all.count).toBe(all.models.length);
       expect(all.count).toBeGreaterThan(5);
-      const vision = (await get('/models/search?capability=vision&maxPrice=0.01')).json() as { count: number; query: Record<string, unknown>; results: { capabilities: string[]; pricing: { input: number; output: number } }[] };
+      const vision = (await get('/models/search?capability=vision&maxPrice=0.01')).json() as {
+        count: number;
+        query: Record<string, unknown>;
+        results: { capabilities: string[]; pricing: { input: number; output: number } }[];
+      };
       expect(vision.query).toEqual({ capability: 'vision', maxPrice: 0.01, provider: null });
       expect(vision.count).toBeGreaterThan(0);
       const averages = vision.results.map((model) => (model.pricing.input + model.pricing.output) / 2);
@@ -277,9 +354,16 @@ describe('generation over HTTP', () => {
 
   describe('/api/mcp', () => {
     it('lists the built-in tools and refuses an unknown MCP server with 404', async () => {
-      const tools = (await t.app.inject({ method: 'GET', url: '/api/mcp/tools', headers: withKey(key) })).json() as { tools: { name: string; category: string }[] };
+      const tools = (await t.app.inject({ method: 'GET', url: '/api/mcp/tools', headers: withKey(key) })).json() as {
+        tools: { name: string; category: string }[];
+      };
       expect(tools.tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['calculateMath', 'readFile']));
-      const response = await t.app.inject({ method: 'POST', url: '/api/mcp/execute', headers: withKey(key), payload: { serverName: 'nowhere', toolName: 'echo', params: {} } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/mcp/execute',
+        headers: withKey(key),
+        payload: { serverName: 'nowhere', toolName: 'echo', params: {} },
+      });
       expect(response.statusCode).toBe(404);
       expect(response.json()).toMatchObject({ success: false, code: 'MCP_CONFIGURATION' });
       const status = (await t.app.inject({ method: 'GET', url: '/api/mcp/status', headers: withKey(key) })).json() as { summary: Record<string, number> };
@@ -287,7 +371,12 @@ describe('generation over HTTP', () => {
     });
 
     it('refuses a server name that could smuggle a command line', async () => {
-      const response = await t.app.inject({ method: 'POST', url: '/api/mcp/execute', headers: withKey(key), payload: { serverName: 'x; rm -rf /', toolName: 'echo' } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/mcp/execute',
+        headers: withKey(key),
+        payload: { serverName: 'x; rm -rf /', toolName: 'echo' },
+      });
       expect(response.statusCode).toBe(422);
     });
   });
@@ -318,7 +407,9 @@ describe('OpenAPI', () => {
         expect(operation?.security, `${method} ${path}`).toEqual([{ BearerAuth: [] }, { ApiKeyAuth: [] }]);
         expect(operation?.requestBody !== undefined, `${method} ${path}`).toBe(method === 'post');
       }
-      expect(spec.paths['/models/search']?.['get']?.parameters?.map((parameter) => parameter.name)).toEqual(expect.arrayContaining(['capability', 'maxPrice', 'provider']));
+      expect(spec.paths['/models/search']?.['get']?.parameters?.map((parameter) => parameter.name)).toEqual(
+        expect.arrayContaining(['capability', 'maxPrice', 'provider']),
+      );
       expect(spec.paths['/api/stream']?.['post']?.description).toContain('`complete`');
     } finally {
       await t.close();
@@ -340,7 +431,13 @@ describe('POST /api/stream when the client goes away', () => {
     upstream = createServer((request, response) => {
       request.resume();
       response.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunk = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, delta: { role: 'assistant', content: 'Hel' }, finish_reason: null }] };
+      const chunk = {
+        id: 'c1',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: 'gpt-4o-mini',
+        choices: [{ index: 0, delta: { role: 'assistant', content: 'Hel' }, finish_reason: null }],
+      };
       response.write(`data: ${JSON.stringify(chunk)}\n\n`);
       response.on('close', () => markClosed());
     });

@@ -71,7 +71,9 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
       return { key_id: (response.json() as { key_id: string }).key_id };
     },
   },
-  'POST /routing/create': { body: (m) => ({ name: 'guard', created_by: m, algorithm: { type: 'single', data: { gateway_name: 'stripe', gateway_id: null } } }) },
+  'POST /routing/create': {
+    body: (m) => ({ name: 'guard', created_by: m, algorithm: { type: 'single', data: { gateway_name: 'stripe', gateway_id: null } } }),
+  },
   'POST /routing/activate': { body: (m) => ({ created_by: m, routing_algorithm_id: 'routing_guard' }) },
   'POST /routing/deactivate': { body: (m) => ({ created_by: m, routing_algorithm_id: 'routing_guard' }) },
   'POST /routing/update': { body: (m) => ({ created_by: m, routing_algorithm_id: 'routing_guard', name: 'guard' }) },
@@ -112,6 +114,12 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
   'DELETE /v1/route-groups/:name': { params: { name: 'guard-group' } },
   'POST /v1/chat/completions': { body: () => ({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'guard' }] }) },
   'POST /v1/embeddings': { body: () => ({ model: 'openai/text-embedding-3-small', input: 'guard' }) },
+  'POST /v1/messages': { body: () => ({ model: 'openai/gpt-4o-mini', max_tokens: 8, messages: [{ role: 'user', content: 'guard' }] }) },
+  'POST /v1/messages/count_tokens': { body: () => ({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'guard' }] }) },
+  'POST /v1/responses': { body: () => ({ model: 'openai/gpt-4o-mini', input: 'guard' }) },
+  'GET /v1/responses/:id': { params: { id: 'resp_guard' } },
+  'DELETE /v1/responses/:id': { params: { id: 'resp_guard' } },
+  'GET /v1/responses/:id/input_items': { params: { id: 'resp_guard' } },
   'GET /analytics/llm/overview': {},
   'GET /analytics/llm/usage': {},
   'GET /analytics/llm/latency': {},
@@ -123,7 +131,17 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
 };
 
 /** The only routes allowed to skip the guard; anything else declared 'none' or 'admin-secret' fails. */
-const publicRoutes = ['GET /health', 'GET /health/ready', 'GET /health/diagnostics', 'GET /openapi.json', 'GET /metrics', 'POST /auth/signup', 'POST /auth/login', 'GET /dashboard', 'GET /dashboard/*'];
+const publicRoutes = [
+  'GET /health',
+  'GET /health/ready',
+  'GET /health/diagnostics',
+  'GET /openapi.json',
+  'GET /metrics',
+  'POST /auth/signup',
+  'POST /auth/login',
+  'GET /dashboard',
+  'GET /dashboard/*',
+];
 const adminSecretRoutes = ['POST /merchant-account/create'];
 
 const keyOf = (route: RouteTableEntry) => `${route.method} ${route.url}`;
@@ -171,7 +189,12 @@ describe('the guard route table', () => {
 
   it('leaves only the known public and admin-secret routes unguarded', () => {
     const unguarded = routes.filter((route) => (route.auth === 'none' || route.auth === 'admin-secret') && !route.url.startsWith('/docs'));
-    expect(unguarded.filter((route) => route.auth === 'none').map(keyOf).sort()).toEqual([...publicRoutes].sort());
+    expect(
+      unguarded
+        .filter((route) => route.auth === 'none')
+        .map(keyOf)
+        .sort(),
+    ).toEqual([...publicRoutes].sort());
     expect(unguarded.filter((route) => route.auth === 'admin-secret').map(keyOf)).toEqual(adminSecretRoutes);
   });
 
@@ -180,12 +203,22 @@ describe('the guard route table', () => {
   });
 
   it('has a guard fixture for every guarded route', () => {
-    expect(guarded.filter((route) => fixtures[keyOf(route)] === undefined).map((route) => `${keyOf(route)} has no fixture in guard-matrix.test.ts`)).toEqual([]);
+    expect(guarded.filter((route) => fixtures[keyOf(route)] === undefined).map((route) => `${keyOf(route)} has no fixture in guard-matrix.test.ts`)).toEqual(
+      [],
+    );
   });
 
   it('covers the routes of every protected area', () => {
     const urls = guarded.map((route) => route.url);
-    for (const url of ['/decide-gateway', '/update-gateway-score', '/merchant-account/:merchantId', '/rule/create', '/config-sr-dimension', '/api-key/create', '/auth/me']) {
+    for (const url of [
+      '/decide-gateway',
+      '/update-gateway-score',
+      '/merchant-account/:merchantId',
+      '/rule/create',
+      '/config-sr-dimension',
+      '/api-key/create',
+      '/auth/me',
+    ]) {
       expect(urls).toContain(url);
     }
   });
@@ -248,7 +281,10 @@ for (const route of guarded) {
     });
 
     it('answers 401 for a revoked API key', async () => {
-      const created = (await t.app.inject({ method: 'POST', url: '/api-key/create', headers: withKey(ownerKey), payload: { merchant_id: 'mb' } })).json() as { key_id: string; api_key: string };
+      const created = (await t.app.inject({ method: 'POST', url: '/api-key/create', headers: withKey(ownerKey), payload: { merchant_id: 'mb' } })).json() as {
+        key_id: string;
+        api_key: string;
+      };
       expect((await t.app.inject({ method: 'DELETE', url: `/api-key/${created.key_id}`, headers: withKey(ownerKey) })).statusCode).toBe(200);
       const response = await call(withKey(created.api_key));
       expect(response.statusCode).toBe(401);

@@ -37,7 +37,12 @@ describe('health routes', () => {
     const probe = t.state.probe;
     (t.state as { probe: typeof probe }).probe = async () => ({ ok: false, failedStage: 'read' });
     const response = await t.app.inject({ method: 'GET', url: '/health/diagnostics' });
-    expect(response.json().database).toEqual({ database_connection: 'Working', database_write: 'Working', database_read: 'Failing', database_delete: 'Failing' });
+    expect(response.json().database).toEqual({
+      database_connection: 'Working',
+      database_write: 'Working',
+      database_read: 'Failing',
+      database_delete: 'Failing',
+    });
   });
 
   it('echoes a caller x-request-id and generates one otherwise', async () => {
@@ -54,7 +59,9 @@ describe('health routes', () => {
     expect(spec.statusCode).toBe(200);
     const document = spec.json() as { openapi: string; paths: Record<string, unknown> };
     expect(document.openapi).toBe('3.1.0');
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/decide-gateway', '/update-gateway-score', '/rule/create', '/merchant-account/create']));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/decide-gateway', '/update-gateway-score', '/rule/create', '/merchant-account/create']),
+    );
     const docs = await t.app.inject({ method: 'GET', url: '/docs/' });
     expect(docs.statusCode).toBe(200);
     expect(docs.headers['content-type']).toContain('text/html');

@@ -34,14 +34,24 @@ let baseURL: string;
 let ownerKey: string;
 
 async function newKey(limits: unknown, cache?: unknown): Promise<{ keyId: string; apiKey: string }> {
-  const response = await t.app.inject({ method: 'POST', url: '/api-key/create', headers: withKey(ownerKey), payload: { merchant_id: 'limited-shop', limits, ...(cache !== undefined ? { cache } : {}) } });
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api-key/create',
+    headers: withKey(ownerKey),
+    payload: { merchant_id: 'limited-shop', limits, ...(cache !== undefined ? { cache } : {}) },
+  });
   expect(response.statusCode, response.body).toBe(200);
   const body = response.json() as { key_id: string; api_key: string };
   return { keyId: body.key_id, apiKey: body.api_key };
 }
 
 async function usageOf(keyId: string) {
-  const list = (await t.app.inject({ method: 'GET', url: '/api-key/list/limited-shop', headers: withKey(ownerKey) })).json() as { key_id: string; usage: Record<string, number | string>; limits: unknown; effective_limits: unknown }[];
+  const list = (await t.app.inject({ method: 'GET', url: '/api-key/list/limited-shop', headers: withKey(ownerKey) })).json() as {
+    key_id: string;
+    usage: Record<string, number | string>;
+    limits: unknown;
+    effective_limits: unknown;
+  }[];
   const item = list.find((entry) => entry.key_id === keyId);
   if (item === undefined) throw new Error(`no key ${keyId}`);
   return item;
@@ -88,14 +98,23 @@ describe('API key limits: configuration', () => {
       [undefined, { ttl_s: 0 }, 'cache.ttl_s'],
     ];
     for (const [limits, cache, field] of cases) {
-      const response = await t.app.inject({ method: 'POST', url: '/api-key/create', headers: withKey(ownerKey), payload: { merchant_id: 'limited-shop', limits, cache } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api-key/create',
+        headers: withKey(ownerKey),
+        payload: { merchant_id: 'limited-shop', limits, cache },
+      });
       expect(response.statusCode, JSON.stringify(limits ?? cache)).toBe(400);
       expect((response.json() as { message: string }).message).toContain(field);
     }
-    expect((await t.app.inject({ method: 'POST', url: '/api-key/nope/limits', headers: withKey(ownerKey), payload: { limits: { rpm: 1 } } })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'POST', url: '/api-key/nope/limits', headers: withKey(ownerKey), payload: { limits: { rpm: 1 } } })).statusCode).toBe(
+      404,
+    );
     const { keyId } = await newKey({ rpm: 10 });
     const { apiKey: otherKey } = await createMerchant(t.app, 'other-shop');
-    expect((await t.app.inject({ method: 'POST', url: `/api-key/${keyId}/limits`, headers: withKey(otherKey), payload: { limits: null } })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'POST', url: `/api-key/${keyId}/limits`, headers: withKey(otherKey), payload: { limits: null } })).statusCode).toBe(
+      403,
+    );
   });
 });
 
@@ -112,7 +131,9 @@ describe('API key limits: enforcement', () => {
     expect(await refused?.json()).toMatchObject({ error: { type: 'requests', code: 'rate_limit_exceeded' } });
     expect(provider.requests.length - before).toBe(50);
     // The official client raises its own RateLimitError for ours.
-    await expect(new OpenAI({ apiKey, baseURL, maxRetries: 0 }).chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(OpenAI.RateLimitError);
+    await expect(
+      new OpenAI({ apiKey, baseURL, maxRetries: 0 }).chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }),
+    ).rejects.toBeInstanceOf(OpenAI.RateLimitError);
   });
 
   it('holds max_concurrent with a slow provider, and frees the slots when the answers are done', async () => {
@@ -151,7 +172,9 @@ describe('API key limits: enforcement', () => {
     expect(refused.length).toBeGreaterThan(0);
     expect(await refused[0]?.json()).toMatchObject({ error: { type: 'insufficient_quota', code: 'insufficient_quota' } });
     await t.eventsCaughtUp();
-    const costs = t.events.filter((event): event is EventEnvelope<'llm.call'> => event.type === 'llm.call' && event.payload.apiKeyId === keyId).map((event) => event.payload.costUsd);
+    const costs = t.events
+      .filter((event): event is EventEnvelope<'llm.call'> => event.type === 'llm.call' && event.payload.apiKeyId === keyId)
+      .map((event) => event.payload.costUsd);
     expect(costs).toHaveLength(served);
     const recorded = costs.reduce((sum, cost) => sum + cost, 0);
     const { usage } = await usageOf(keyId);
@@ -169,7 +192,12 @@ describe('API key limits: enforcement', () => {
     const statuses: number[] = [];
     let last: { headers: Record<string, unknown>; body: string } | undefined;
     for (let index = 0; index < 3; index += 1) {
-      const response = await t.app.inject({ method: 'POST', url: '/decide-gateway', headers: withKey(apiKey), payload: decideBody('limited-shop', `pay-${index}`) });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/decide-gateway',
+        headers: withKey(apiKey),
+        payload: decideBody('limited-shop', `pay-${index}`),
+      });
       statuses.push(response.statusCode);
       last = response;
     }
@@ -192,7 +220,25 @@ describe('API key limits: enforcement', () => {
 
   it('reconciles the spend of a replica that died before counting it, from the llm.call event on the spine, once', async () => {
     const { keyId } = await newKey({ budget: { amount_usd: 1, period: 'month' } });
-    const payload = { provider: 'openai', model: 'gpt-4o-mini', operation: 'generate', surface: 'gateway', inputTokens: 100, outputTokens: 50, costUsd: 0.25, latencyMs: 10, timeToFirstTokenMs: null, outcome: 'success', errorClass: null, fallbackHops: 0, userId: null, requestId: 'dead-replica', batchId: null, jobId: null, apiKeyId: keyId } as const;
+    const payload = {
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      operation: 'generate',
+      surface: 'gateway',
+      inputTokens: 100,
+      outputTokens: 50,
+      costUsd: 0.25,
+      latencyMs: 10,
+      timeToFirstTokenMs: null,
+      outcome: 'success',
+      errorClass: null,
+      fallbackHops: 0,
+      userId: null,
+      requestId: 'dead-replica',
+      batchId: null,
+      jobId: null,
+      apiKeyId: keyId,
+    } as const;
     const event = createEvent('llm.call', 'limited-shop', payload, t.clock.now());
     await t.bus.publish([event]);
     await t.bus.publish([event]);

@@ -59,7 +59,13 @@ async function callGroup(): Promise<{ model: string; approach: string; hops: num
 
 describe('learning router', () => {
   it('validates a group on write and shows it with learned scores', async () => {
-    const refused = await putGroup({ candidates: [{ provider: 'nobody', model: 'x' }, { provider: 'openai', model: 'y' }, { provider: 'openai', model: 'y' }] });
+    const refused = await putGroup({
+      candidates: [
+        { provider: 'nobody', model: 'x' },
+        { provider: 'openai', model: 'y' },
+        { provider: 'openai', model: 'y' },
+      ],
+    });
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toMatchObject({ error: { message: expect.stringContaining('candidates[0].provider names no provider kind'), param: 'candidates' } });
     expect(refused.json().error.message).toContain('candidates[2] repeats openai/y');
@@ -87,7 +93,9 @@ describe('learning router', () => {
     // Success first: one failed attempt (9/10 against 10/10) is enough to rank the steady model first.
     expect(calls).toBe(2);
     expect(last).toMatchObject({ model: 'steady-model', approach: 'route_group:sr', hops: 0 });
-    const shown = (await t.app.inject({ method: 'GET', url: '/v1/route-groups/chat', headers: withKey(key) })).json() as { candidates: { model: string; successRate: number; outcomes: number; eliminated: boolean }[] };
+    const shown = (await t.app.inject({ method: 'GET', url: '/v1/route-groups/chat', headers: withKey(key) })).json() as {
+      candidates: { model: string; successRate: number; outcomes: number; eliminated: boolean }[];
+    };
     expect(shown.candidates[0]).toMatchObject({ model: 'flaky-model', successRate: 0.9, outcomes: 10, eliminated: false });
     // Without exploration the demoted model gets no more traffic, so nothing more is lost to it.
     for (let i = 0; i < 3; i++) expect(await callGroup()).toMatchObject({ model: 'steady-model', hops: 0 });
@@ -100,7 +108,9 @@ describe('learning router', () => {
       const call = await callGroup();
       expect(call.approach).toBe('route_group:explore');
       explored += 1;
-      const view = (await t.app.inject({ method: 'GET', url: '/v1/route-groups/chat', headers: withKey(key) })).json() as { candidates: { successRate: number }[] };
+      const view = (await t.app.inject({ method: 'GET', url: '/v1/route-groups/chat', headers: withKey(key) })).json() as {
+        candidates: { successRate: number }[];
+      };
       if (view.candidates[0]?.successRate === 1) break;
       expect(explored).toBeLessThanOrEqual(10);
     }
@@ -109,7 +119,9 @@ describe('learning router', () => {
   });
 
   it('returns a non-retryable error as it is, without failing over or teaching the windows', async () => {
-    const response = await client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: 'x' }], temperature: 3 }).catch((error: unknown) => error);
+    const response = await client.chat.completions
+      .create({ model: 'chat', messages: [{ role: 'user', content: 'x' }], temperature: 3 })
+      .catch((error: unknown) => error);
     expect(response).toBeInstanceOf(OpenAI.BadRequestError);
   });
 
@@ -133,17 +145,39 @@ describe('failover within a request, by error class', () => {
       return chatCompletion({ model: body.model, content: `from ${body.model}` });
     });
     // Mistral points at a closed port: a connection failure, the other kind of retryable error.
-    app = await createTestApp({ toolkitEnv: { OPENAI_API_KEY: 'sk-upstream', OPENAI_BASE_URL: `${upstream.url}/v1`, MISTRAL_API_KEY: 'mk-closed', MISTRAL_BASE_URL: 'http://127.0.0.1:9/v1' } });
+    app = await createTestApp({
+      toolkitEnv: {
+        OPENAI_API_KEY: 'sk-upstream',
+        OPENAI_BASE_URL: `${upstream.url}/v1`,
+        MISTRAL_API_KEY: 'mk-closed',
+        MISTRAL_BASE_URL: 'http://127.0.0.1:9/v1',
+      },
+    });
     const apiKey = (await createMerchant(app.app, 'failover-shop')).apiKey;
     openai = new OpenAI({ apiKey, baseURL: `${await app.app.listen({ port: 0, host: '127.0.0.1' })}/v1`, maxRetries: 0 });
     groupKey = apiKey;
-    expect((await putGroup('unreachable-first', [{ provider: 'mistral', model: 'mistral-small', weight: 2 }, { provider: 'openai', model: 'second-model' }])).statusCode).toBe(200);
+    expect(
+      (
+        await putGroup('unreachable-first', [
+          { provider: 'mistral', model: 'mistral-small', weight: 2 },
+          { provider: 'openai', model: 'second-model' },
+        ])
+      ).statusCode,
+    ).toBe(200);
   });
   let groupKey: string;
-  const putGroup = (name: string, candidates: unknown[]) => app.app.inject({ method: 'PUT', url: `/v1/route-groups/${name}`, headers: withKey(groupKey), payload: { candidates, explorePercent: 0, maxHops: 2 } });
+  const putGroup = (name: string, candidates: unknown[]) =>
+    app.app.inject({ method: 'PUT', url: `/v1/route-groups/${name}`, headers: withKey(groupKey), payload: { candidates, explorePercent: 0, maxHops: 2 } });
   /** A fresh group per case: its windows have learned nothing, so the first model is tried first. */
   const freshPair = async (name: string) => {
-    expect((await putGroup(name, [{ provider: 'openai', model: 'first-model', weight: 2 }, { provider: 'openai', model: 'second-model' }])).statusCode).toBe(200);
+    expect(
+      (
+        await putGroup(name, [
+          { provider: 'openai', model: 'first-model', weight: 2 },
+          { provider: 'openai', model: 'second-model' },
+        ])
+      ).statusCode,
+    ).toBe(200);
     return name;
   };
   afterAll(async () => {

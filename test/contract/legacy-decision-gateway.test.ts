@@ -16,7 +16,13 @@ const chainNames = [
 ];
 
 interface LegacyAnswer {
-  decided_gateway: { decided_gateway: string; gateway_priority_map: Record<string, number>; filter_wise_gateways: Record<string, string[]>; routing_approach: string; latency: number };
+  decided_gateway: {
+    decided_gateway: string;
+    gateway_priority_map: Record<string, number>;
+    filter_wise_gateways: Record<string, string[]>;
+    routing_approach: string;
+    latency: number;
+  };
   filter_list: [string, string[]][];
   latency: number;
 }
@@ -27,7 +33,12 @@ describe('POST /decision_gateway with the legacy Euler body', () => {
   beforeEach(async () => {
     t = await createTestApp();
     headers = withKey((await createMerchant(t.app, 'm1')).apiKey);
-    await t.app.inject({ method: 'POST', url: '/rule/create', headers, payload: { merchant_id: 'm1', config: { type: 'successRate', data: { defaultBucketSize: 10, defaultHedgingPercent: 0 } } } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/rule/create',
+      headers,
+      payload: { merchant_id: 'm1', config: { type: 'successRate', data: { defaultBucketSize: 10, defaultHedgingPercent: 0 } } },
+    });
   });
   afterEach(async () => t.close());
 
@@ -76,19 +87,34 @@ describe('POST /decision_gateway with the legacy Euler body', () => {
 
     it('scores the survivors with the SR windows that feedback on the legacy payment moves', async () => {
       await decided(legacyDecisionBody('m1', 'p1'));
-      const feedback = await t.app.inject({ method: 'POST', url: '/update-gateway-score', headers, payload: { merchantId: 'm1', gateway: 'stripe', paymentId: 'p1', status: 'FAILURE' } });
+      const feedback = await t.app.inject({
+        method: 'POST',
+        url: '/update-gateway-score',
+        headers,
+        payload: { merchantId: 'm1', gateway: 'stripe', paymentId: 'p1', status: 'FAILURE' },
+      });
       expect(feedback.statusCode).toBe(200);
       await t.worker.caughtUp();
       const next = await decided(legacyDecisionBody('m1', 'p2'));
       expect(next.decided_gateway.gateway_priority_map).toEqual({ stripe: 0.9, paypal: 1, adyen: 1 });
       expect(next.decided_gateway.decided_gateway).toBe('paypal');
       // The /decide-gateway path reads the same windows.
-      const decide = await t.app.inject({ method: 'POST', url: '/decide-gateway', headers, payload: decideBody('m1', 'p3', { eligibleGatewayList: ['stripe', 'adyen'] }) });
+      const decide = await t.app.inject({
+        method: 'POST',
+        url: '/decide-gateway',
+        headers,
+        payload: decideBody('m1', 'p3', { eligibleGatewayList: ['stripe', 'adyen'] }),
+      });
       expect(decide.json().gateway_priority_map).toEqual({ stripe: 0.9, adyen: 1 });
     });
 
     it('reads udfs in Euler object form for the configured SR dimensions', async () => {
-      await t.app.inject({ method: 'POST', url: '/config-sr-dimension', headers, payload: { merchant_id: 'm1', paymentInfo: { udfs: [1], fields: ['currency'] } } });
+      await t.app.inject({
+        method: 'POST',
+        url: '/config-sr-dimension',
+        headers,
+        payload: { merchant_id: 'm1', paymentInfo: { udfs: [1], fields: ['currency'] } },
+      });
       await decided(legacyDecisionBody('m1', 'p1', { orderReference: { udfs: { udf1: 'a', udf2: 'web' } } }));
       await t.worker.caughtUp();
       const created = t.events.filter((event) => event.type === 'decision.created').at(-1);
@@ -140,11 +166,31 @@ describe('POST /decision_gateway with the legacy Euler body', () => {
       await configure({ gateway: 'paytm', payment_method_types: ['WALLET', 'UPI'], wallets: ['PAYTM'], upi_flows: ['UPI_COLLECT'] });
       await configure({ gateway: 'phonepe', payment_method_types: ['WALLET', 'UPI'], wallets: ['PHONEPE'], upi_flows: ['UPI_PAY', 'UPI_COLLECT'] });
       await configure({ gateway: 'stripe', payment_method_types: ['CARD'] });
-      const wallet = await decided(legacyDecisionBody('m1', 'p1', { txnCardInfo: { paymentMethodType: 'WALLET', paymentMethod: 'paytm', authType: null, cardSwitchProvider: null, cardType: null } }, { enforceGatewayList: null }));
-      expect(removedBy(wallet.decided_gateway)).toEqual({ filterFunctionalGatewaysForPaymentMethod: ['stripe'], filterFunctionalGatewaysForWallet: ['phonepe'] });
+      const wallet = await decided(
+        legacyDecisionBody(
+          'm1',
+          'p1',
+          { txnCardInfo: { paymentMethodType: 'WALLET', paymentMethod: 'paytm', authType: null, cardSwitchProvider: null, cardType: null } },
+          { enforceGatewayList: null },
+        ),
+      );
+      expect(removedBy(wallet.decided_gateway)).toEqual({
+        filterFunctionalGatewaysForPaymentMethod: ['stripe'],
+        filterFunctionalGatewaysForWallet: ['phonepe'],
+      });
       expect(wallet.decided_gateway.decided_gateway).toBe('paytm');
       // No paymentMethod: txnDetail.sourceObject stands in.
-      const upi = await decided(legacyDecisionBody('m1', 'p2', { txnDetail: { sourceObject: 'UPI_PAY' }, txnCardInfo: { paymentMethodType: 'upi', paymentMethod: null, authType: null, cardSwitchProvider: null, cardType: null } }, { enforceGatewayList: null }));
+      const upi = await decided(
+        legacyDecisionBody(
+          'm1',
+          'p2',
+          {
+            txnDetail: { sourceObject: 'UPI_PAY' },
+            txnCardInfo: { paymentMethodType: 'upi', paymentMethod: null, authType: null, cardSwitchProvider: null, cardType: null },
+          },
+          { enforceGatewayList: null },
+        ),
+      );
       expect(removedBy(upi.decided_gateway)).toEqual({ filterFunctionalGatewaysForPaymentMethod: ['stripe'], filterFunctionalGatewaysForUpi: ['paytm'] });
       expect(upi.decided_gateway.routing_approach).toBe('DEFAULT');
       expect(upi.decided_gateway.decided_gateway).toBe('phonepe');
@@ -164,7 +210,11 @@ describe('POST /decision_gateway with the legacy Euler body', () => {
         routing_approach: 'NONE',
         error_info: { code: 'GATEWAY_NOT_FOUND' },
       });
-      expect(removedBy(response.json())).toEqual({ getFunctionalGateways: ['adyen'], filterFunctionalGatewaysForCurrency: ['stripe'], filterFunctionalGatewaysForBrand: ['paypal'] });
+      expect(removedBy(response.json())).toEqual({
+        getFunctionalGateways: ['adyen'],
+        filterFunctionalGatewaysForCurrency: ['stripe'],
+        filterFunctionalGatewaysForBrand: ['paypal'],
+      });
       await t.worker.caughtUp();
       expect(t.events.find((event) => event.type === 'decision.failed')?.payload).toMatchObject({ paymentId: 'p1', errorCode: 'gateway_not_found' });
     });
@@ -183,10 +233,20 @@ describe('POST /decision_gateway with the legacy Euler body', () => {
         await legacy(missing),
         await legacy(legacyDecisionBody('m1', 'p1', { txnCardInfo: { authType: 'SOMETIMES' } })),
         await legacy({ txnDetail: { txnUuid: 'p1' } }),
-        await t.app.inject({ method: 'POST', url: '/decision_gateway', headers: { ...headers, 'content-type': 'application/json' }, payload: '{"orderReference":' }),
+        await t.app.inject({
+          method: 'POST',
+          url: '/decision_gateway',
+          headers: { ...headers, 'content-type': 'application/json' },
+          payload: '{"orderReference":',
+        }),
       ]) {
         expect(response.statusCode).toBe(400);
-        expect(response.json()).toMatchObject({ status: '400', error_code: '400', error_message: 'Error parsing request payload', error_info: { code: 'INVALID_INPUT', user_message: 'Invalid request params. Please verify your input.' } });
+        expect(response.json()).toMatchObject({
+          status: '400',
+          error_code: '400',
+          error_message: 'Error parsing request payload',
+          error_info: { code: 'INVALID_INPUT', user_message: 'Invalid request params. Please verify your input.' },
+        });
       }
       const described = (await legacy(missing)).json().error_info.developer_message as string;
       expect(described).toContain('txnUuid');
@@ -225,9 +285,18 @@ describe('/merchant-account/{merchant_id}/gateways', () => {
     await t.app.inject({ method: 'POST', url, headers, payload: { gateway: 'stripe', currencies: ['USD'] } });
     const second = await t.app.inject({ method: 'POST', url, headers, payload: { gateway: 'adyen', emi: { supported: true } } });
     expect(second.statusCode).toBe(200);
-    expect(second.json()).toEqual({ merchant_id: 'm1', gateways: [{ gateway: 'stripe', enabled: true, currencies: ['USD'] }, { gateway: 'adyen', enabled: true, emi: { supported: true } }] });
+    expect(second.json()).toEqual({
+      merchant_id: 'm1',
+      gateways: [
+        { gateway: 'stripe', enabled: true, currencies: ['USD'] },
+        { gateway: 'adyen', enabled: true, emi: { supported: true } },
+      ],
+    });
     await t.app.inject({ method: 'POST', url, headers, payload: { gateway: 'stripe', enabled: false } });
-    expect((await t.app.inject({ method: 'GET', url, headers })).json().gateways).toEqual([{ gateway: 'stripe', enabled: false }, { gateway: 'adyen', enabled: true, emi: { supported: true } }]);
+    expect((await t.app.inject({ method: 'GET', url, headers })).json().gateways).toEqual([
+      { gateway: 'stripe', enabled: false },
+      { gateway: 'adyen', enabled: true, emi: { supported: true } },
+    ]);
     const deleted = await t.app.inject({ method: 'DELETE', url: `${url}/stripe`, headers });
     expect(deleted.statusCode).toBe(200);
     expect(deleted.json()).toEqual({ message: 'Gateway configuration deleted successfully', merchant_id: 'm1', gateway: 'stripe' });
@@ -239,7 +308,15 @@ describe('/merchant-account/{merchant_id}/gateways', () => {
   });
 
   it('validates the capabilities', async () => {
-    for (const payload of [{}, { gateway: '' }, { gateway: 'a b' }, { gateway: 'stripe', currencies: ['usd'] }, { gateway: 'stripe', auth_types: ['SOMETIMES'] }, { gateway: 'stripe', currency: ['USD'] }, { gateway: 'stripe', emi: { banks: [] } }]) {
+    for (const payload of [
+      {},
+      { gateway: '' },
+      { gateway: 'a b' },
+      { gateway: 'stripe', currencies: ['usd'] },
+      { gateway: 'stripe', auth_types: ['SOMETIMES'] },
+      { gateway: 'stripe', currency: ['USD'] },
+      { gateway: 'stripe', emi: { banks: [] } },
+    ]) {
       const response = await t.app.inject({ method: 'POST', url, headers, payload });
       expect(response.statusCode, JSON.stringify(payload)).toBe(422);
       expect(response.body).toMatch(/^Failed to deserialize the JSON body into the target type: /);
@@ -248,7 +325,11 @@ describe('/merchant-account/{merchant_id}/gateways', () => {
 
   it('answers 404 for an unknown merchant and 403 for another merchant', async () => {
     await t.app.inject({ method: 'DELETE', url: '/merchant-account/m1', headers });
-    for (const request of [{ method: 'GET' as const, url }, { method: 'POST' as const, url, payload: { gateway: 'stripe' } }, { method: 'DELETE' as const, url: `${url}/stripe` }]) {
+    for (const request of [
+      { method: 'GET' as const, url },
+      { method: 'POST' as const, url, payload: { gateway: 'stripe' } },
+      { method: 'DELETE' as const, url: `${url}/stripe` },
+    ]) {
       const response = await t.app.inject({ ...request, headers });
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ code: 'TE_04', message: 'MerchantId not found', data: null });

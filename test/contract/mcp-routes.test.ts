@@ -37,7 +37,12 @@ describe('/api/mcp with a connected MCP server', () => {
   it('lists the server as connected with its tools, and counts it in the status', async () => {
     const servers = await get('/api/mcp/servers');
     expect(servers.statusCode).toBe(200);
-    const body = servers.json() as { success: boolean; totalServers: number; availableServers: number; servers: { id: string; status: string; transport: string; tools: { name: string }[] }[] };
+    const body = servers.json() as {
+      success: boolean;
+      totalServers: number;
+      availableServers: number;
+      servers: { id: string; status: string; transport: string; tools: { name: string }[] }[];
+    };
     expect(body).toMatchObject({ success: true, totalServers: 1, availableServers: 1 });
     expect(body.servers[0]).toMatchObject({ id: 'echo', status: 'connected', transport: 'stdio' });
     expect(body.servers[0]?.tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['echo', 'add', 'fail']));
@@ -55,7 +60,7 @@ describe('/api/mcp with a connected MCP server', () => {
     expect(categoryOf('calculateMath')).toBe('built-in');
   });
 
-  it("calls a tool with params and answers its text and structured content", async () => {
+  it('calls a tool with params and answers its text and structured content', async () => {
     const echoed = await execute({ serverName: 'echo', toolName: 'echo', params: { text: 'hello over MCP' } });
     expect(echoed.statusCode, echoed.body).toBe(200);
     expect(echoed.json()).toMatchObject({ success: true, serverName: 'echo', toolName: 'echo', output: 'hello over MCP' });
@@ -76,7 +81,13 @@ describe('/api/mcp with a connected MCP server', () => {
   });
 
   it('refuses bodies of the wrong shape before reaching the server', async () => {
-    for (const payload of [{ toolName: 'echo' }, { serverName: 'echo' }, { serverName: 'echo', toolName: 'echo', params: 'text=hi' }, { serverName: '../echo', toolName: 'echo' }, { serverName: 'echo', toolName: 'echo', command: 'sh' }]) {
+    for (const payload of [
+      { toolName: 'echo' },
+      { serverName: 'echo' },
+      { serverName: 'echo', toolName: 'echo', params: 'text=hi' },
+      { serverName: '../echo', toolName: 'echo' },
+      { serverName: 'echo', toolName: 'echo', command: 'sh' },
+    ]) {
       const response = await execute(payload);
       expect(response.statusCode, JSON.stringify(payload)).toBe(422);
     }
@@ -89,14 +100,25 @@ describe('/api/mcp with a connected MCP server', () => {
     const original = toolkit.executeMCPTool.bind(toolkit);
     toolkit.executeMCPTool = (serverId, toolName, params, options) => {
       const call = original(serverId, toolName, params, options);
-      calls.push({ signal: options?.signal, settled: call.then(() => 'answered', (error: unknown) => error) });
+      calls.push({
+        signal: options?.signal,
+        settled: call.then(
+          () => 'answered',
+          (error: unknown) => error,
+        ),
+      });
       markStarted();
       return call;
     };
     try {
       const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
       const client = new AbortController();
-      const request = fetch(`${base}/api/mcp/execute`, { method: 'POST', headers: { 'content-type': 'application/json', ...withKey(key) }, body: JSON.stringify({ serverName: 'echo', toolName: 'slow', params: { ms: 600_000 } }), signal: client.signal }).catch((error: unknown) => error);
+      const request = fetch(`${base}/api/mcp/execute`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...withKey(key) },
+        body: JSON.stringify({ serverName: 'echo', toolName: 'slow', params: { ms: 600_000 } }),
+        signal: client.signal,
+      }).catch((error: unknown) => error);
       await started;
       client.abort();
       await request;

@@ -9,7 +9,12 @@ describe('merchant account routes', () => {
   afterEach(async () => t.close());
 
   it('creates a merchant with a default API key when the admin secret matches', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/merchant-account/create', headers: { 'x-admin-secret': adminSecret }, payload: { merchant_id: 'm1' } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/merchant-account/create',
+      headers: { 'x-admin-secret': adminSecret },
+      payload: { merchant_id: 'm1' },
+    });
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(body).toMatchObject({ message: 'Merchant account created successfully', merchant_id: 'm1', gateway_success_rate_based_decider_input: null });
@@ -30,30 +35,58 @@ describe('merchant account routes', () => {
 
   it('refuses a duplicate merchant id', async () => {
     await createMerchant(t.app, 'm1');
-    const response = await t.app.inject({ method: 'POST', url: '/merchant-account/create', headers: { 'x-admin-secret': adminSecret }, payload: { merchant_id: 'm1' } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/merchant-account/create',
+      headers: { 'x-admin-secret': adminSecret },
+      payload: { merchant_id: 'm1' },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ code: 'TE_04', message: 'Merchant account already exists', data: null });
   });
 
   it('answers 422 naming the field when the body has the wrong shape', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/merchant-account/create', headers: { 'x-admin-secret': adminSecret }, payload: { merchantId: 'm1' } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/merchant-account/create',
+      headers: { 'x-admin-secret': adminSecret },
+      payload: { merchantId: 'm1' },
+    });
     expect(response.statusCode).toBe(422);
     expect(response.body).toContain('Failed to deserialize the JSON body into the target type');
     expect(response.body).toContain('merchant_id');
   });
 
   it('answers 400 on malformed JSON and 415 on a non-JSON content type', async () => {
-    const bad = await t.app.inject({ method: 'POST', url: '/merchant-account/create', headers: { 'x-admin-secret': adminSecret, 'content-type': 'application/json' }, payload: '{"merchant_id":' });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/merchant-account/create',
+      headers: { 'x-admin-secret': adminSecret, 'content-type': 'application/json' },
+      payload: '{"merchant_id":',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain('Failed to parse the request body as JSON');
-    const text = await t.app.inject({ method: 'POST', url: '/merchant-account/create', headers: { 'x-admin-secret': adminSecret, 'content-type': 'text/plain' }, payload: 'merchant' });
+    const text = await t.app.inject({
+      method: 'POST',
+      url: '/merchant-account/create',
+      headers: { 'x-admin-secret': adminSecret, 'content-type': 'text/plain' },
+      payload: 'merchant',
+    });
     expect(text.statusCode).toBe(415);
   });
 
   it('reads a merchant, with "" as the decider input until an elimination config exists', async () => {
     const headers = withKey((await createMerchant(t.app, 'm1')).apiKey);
-    expect((await t.app.inject({ method: 'GET', url: '/merchant-account/m1', headers })).json()).toEqual({ merchant_id: 'm1', gateway_success_rate_based_decider_input: '' });
-    await t.app.inject({ method: 'POST', url: '/rule/create', headers, payload: { merchant_id: 'm1', config: { type: 'elimination', data: { threshold: 0.35, txnLatency: { gatewayLatency: 5000 } } } } });
+    expect((await t.app.inject({ method: 'GET', url: '/merchant-account/m1', headers })).json()).toEqual({
+      merchant_id: 'm1',
+      gateway_success_rate_based_decider_input: '',
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: '/rule/create',
+      headers,
+      payload: { merchant_id: 'm1', config: { type: 'elimination', data: { threshold: 0.35, txnLatency: { gatewayLatency: 5000 } } } },
+    });
     const input = JSON.parse((await t.app.inject({ method: 'GET', url: '/merchant-account/m1', headers })).json().gateway_success_rate_based_decider_input);
     expect(input).toMatchObject({ defaultEliminationThreshold: 0.35, defaultEliminationLevel: 'PAYMENT_METHOD', txnLatency: { gatewayLatency: 5000 } });
   });
@@ -77,11 +110,16 @@ describe('merchant account routes', () => {
 
   it('toggles debit routing and reads it back', async () => {
     const headers = withKey((await createMerchant(t.app, 'm1')).apiKey);
-    expect((await t.app.inject({ method: 'GET', url: '/merchant-account/m1/debit-routing', headers })).json()).toEqual({ merchant_id: 'm1', debit_routing_enabled: false });
+    expect((await t.app.inject({ method: 'GET', url: '/merchant-account/m1/debit-routing', headers })).json()).toEqual({
+      merchant_id: 'm1',
+      debit_routing_enabled: false,
+    });
     const set = await t.app.inject({ method: 'POST', url: '/merchant-account/m1/debit-routing', headers, payload: { enabled: true } });
     expect(set.json()).toEqual({ merchant_id: 'm1', debit_routing_enabled: true });
     expect((await t.app.inject({ method: 'GET', url: '/merchant-account/m1/debit-routing', headers })).json().debit_routing_enabled).toBe(true);
-    expect((await t.app.inject({ method: 'GET', url: '/merchant-account/ghost/debit-routing', headers: withKey(await createKeyFor(t.state, 'ghost')) })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/merchant-account/ghost/debit-routing', headers: withKey(await createKeyFor(t.state, 'ghost')) })).statusCode,
+    ).toBe(404);
     expect((await t.app.inject({ method: 'POST', url: '/merchant-account/m1/debit-routing', headers, payload: { enabled: 'yes' } })).statusCode).toBe(422);
   });
 });

@@ -18,7 +18,12 @@ function embeddingsUpstream(failWith?: () => ReturnType<typeof chatError>) {
     if (!request.path.endsWith('/embeddings')) return { status: 404, body: 'not here' };
     if (failWith !== undefined) return failWith();
     const body = request.body as { model: string; input: string[]; encoding_format?: 'float' | 'base64' };
-    return embeddingsResponse({ model: body.model, vectors: body.input.map(vectorOf), promptTokens: body.input.join(' ').split(' ').length, encoding: body.encoding_format ?? 'float' });
+    return embeddingsResponse({
+      model: body.model,
+      vectors: body.input.map(vectorOf),
+      promptTokens: body.input.join(' ').split(' ').length,
+      encoding: body.encoding_format ?? 'float',
+    });
   };
 }
 
@@ -32,7 +37,13 @@ beforeAll(async () => {
   openai = await startFakeHttpServer(embeddingsUpstream());
   mistral = await startFakeHttpServer(embeddingsUpstream());
   t = await createTestApp({
-    toolkitEnv: { OPENAI_API_KEY: 'sk-upstream', OPENAI_BASE_URL: `${openai.url}/v1`, MISTRAL_API_KEY: 'mistral-upstream', MISTRAL_BASE_URL: `${mistral.url}/v1`, ANTHROPIC_API_KEY: 'sk-ant-upstream' },
+    toolkitEnv: {
+      OPENAI_API_KEY: 'sk-upstream',
+      OPENAI_BASE_URL: `${openai.url}/v1`,
+      MISTRAL_API_KEY: 'mistral-upstream',
+      MISTRAL_BASE_URL: `${mistral.url}/v1`,
+      ANTHROPIC_API_KEY: 'sk-ant-upstream',
+    },
   });
   ({ apiKey } = await createMerchant(t.app, 'embedding-shop'));
   client = new OpenAI({ apiKey, baseURL: `${await t.app.listen({ port: 0, host: '127.0.0.1' })}/v1`, maxRetries: 0 });
@@ -60,10 +71,20 @@ describe('/v1/embeddings', () => {
   });
 
   it('answers floats for encoding_format float, and base64 of little-endian float32 for base64', async () => {
-    const asFloats = await t.app.inject({ method: 'POST', url: '/v1/embeddings', headers: withKey(apiKey), payload: { model: 'openai/text-embedding-3-small', input: 'hello', encoding_format: 'float' } });
+    const asFloats = await t.app.inject({
+      method: 'POST',
+      url: '/v1/embeddings',
+      headers: withKey(apiKey),
+      payload: { model: 'openai/text-embedding-3-small', input: 'hello', encoding_format: 'float' },
+    });
     expect(asFloats.statusCode).toBe(200);
     expect((asFloats.json() as { data: { embedding: number[] }[] }).data[0]?.embedding).toEqual(vectorOf('hello'));
-    const asBase64 = await t.app.inject({ method: 'POST', url: '/v1/embeddings', headers: withKey(apiKey), payload: { model: 'openai/text-embedding-3-small', input: 'hello', encoding_format: 'base64' } });
+    const asBase64 = await t.app.inject({
+      method: 'POST',
+      url: '/v1/embeddings',
+      headers: withKey(apiKey),
+      payload: { model: 'openai/text-embedding-3-small', input: 'hello', encoding_format: 'base64' },
+    });
     const encoded = (asBase64.json() as { data: { embedding: string }[] }).data[0]?.embedding ?? '';
     const bytes = Buffer.from(encoded, 'base64');
     expect(Array.from({ length: bytes.length / 4 }, (_, index) => bytes.readFloatLE(index * 4))).toEqual(vectorOf('hello'));
@@ -76,8 +97,15 @@ describe('/v1/embeddings', () => {
 
   it('refuses, as OpenAI would, a provider without embeddings, token-id input, empty input and an unknown model', async () => {
     const before = openai.requests.length;
-    await expect(client.embeddings.create({ model: 'anthropic/claude-3-5-haiku', input: 'x' })).rejects.toMatchObject({ status: 400, message: expect.stringContaining('anthropic has no embedding models') });
-    await expect(client.embeddings.create({ model: 'openai/text-embedding-3-small', input: [1, 2, 3] })).rejects.toMatchObject({ status: 400, code: 'unsupported_parameter', param: 'input' });
+    await expect(client.embeddings.create({ model: 'anthropic/claude-3-5-haiku', input: 'x' })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining('anthropic has no embedding models'),
+    });
+    await expect(client.embeddings.create({ model: 'openai/text-embedding-3-small', input: [1, 2, 3] })).rejects.toMatchObject({
+      status: 400,
+      code: 'unsupported_parameter',
+      param: 'input',
+    });
     await expect(client.embeddings.create({ model: 'openai/text-embedding-3-small', input: [] })).rejects.toMatchObject({ status: 400 });
     await expect(client.embeddings.create({ model: 'nowhere-embed', input: 'x' })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     expect(openai.requests.length).toBe(before);
@@ -97,7 +125,13 @@ describe('/v1/embeddings', () => {
       method: 'PUT',
       url: '/v1/route-groups/embedders',
       headers: withKey(apiKey),
-      payload: { candidates: [{ provider: 'openai', model: 'text-embedding-3-small' }, { provider: 'mistral', model: 'mistral-embed' }], explorePercent: 0 },
+      payload: {
+        candidates: [
+          { provider: 'openai', model: 'text-embedding-3-small' },
+          { provider: 'mistral', model: 'mistral-embed' },
+        ],
+        explorePercent: 0,
+      },
     });
     expect(put.statusCode).toBe(200);
     openai.setHandler(embeddingsUpstream(() => chatError('server-error')));

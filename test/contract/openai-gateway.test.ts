@@ -10,7 +10,13 @@ import { createMerchant, createTestApp, type TestApp } from '../helpers/test-app
  */
 
 function upstream(request: RecordedRequest) {
-  const body = request.body as { model: string; stream?: boolean; messages: { role: string; content: unknown; tool_call_id?: string }[]; response_format?: unknown; tools?: unknown[] };
+  const body = request.body as {
+    model: string;
+    stream?: boolean;
+    messages: { role: string; content: unknown; tool_call_id?: string }[];
+    response_format?: unknown;
+    tools?: unknown[];
+  };
   const last = body.messages.at(-1);
   const text = JSON.stringify(last?.content ?? '');
   if (last?.role === 'tool') return chatCompletion({ model: body.model, content: `It is ${String(last.content)} (for ${last.tool_call_id})` });
@@ -19,8 +25,10 @@ function upstream(request: RecordedRequest) {
     return body.stream === true ? chatCompletionStream({ model: body.model, toolCalls: [call] }) : chatCompletion({ model: body.model, toolCalls: [call] });
   }
   if (text.includes('slow down')) return chatError('rate-limited');
-  if (body.response_format !== undefined) return chatCompletion({ model: body.model, content: '{"city":"Paris"}', usage: { promptTokens: 20, completionTokens: 6 } });
-  if (body.stream === true) return chatCompletionStream({ model: body.model, deltas: ['Hello', ', ', 'world'], usage: { promptTokens: 8, completionTokens: 3 } });
+  if (body.response_format !== undefined)
+    return chatCompletion({ model: body.model, content: '{"city":"Paris"}', usage: { promptTokens: 20, completionTokens: 6 } });
+  if (body.stream === true)
+    return chatCompletionStream({ model: body.model, deltas: ['Hello', ', ', 'world'], usage: { promptTokens: 8, completionTokens: 3 } });
   return chatCompletion({ model: body.model, content: `You said ${text}`, usage: { promptTokens: 12, completionTokens: 5 } });
 }
 
@@ -44,7 +52,15 @@ afterAll(async () => {
 describe('OpenAI-compatible gateway', () => {
   it('answers chat.completions.create with OpenAI shapes and names the routing decision in headers', async () => {
     const { data, response } = await client.chat.completions
-      .create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'system', content: 'be nice' }, { role: 'user', content: 'hi there' }], temperature: 0.3, max_tokens: 40 })
+      .create({
+        model: 'openai/gpt-4o-mini',
+        messages: [
+          { role: 'system', content: 'be nice' },
+          { role: 'user', content: 'hi there' },
+        ],
+        temperature: 0.3,
+        max_tokens: 40,
+      })
       .withResponse();
     expect(data.object).toBe('chat.completion');
     expect(data.id).toMatch(/^chatcmpl-/);
@@ -60,7 +76,12 @@ describe('OpenAI-compatible gateway', () => {
   });
 
   it('streams chunks and, with include_usage, a final usage chunk', async () => {
-    const stream = await client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'stream please' }], stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: 'openai/gpt-4o-mini',
+      messages: [{ role: 'user', content: 'stream please' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = '';
     let usage: OpenAI.CompletionUsage | null | undefined;
     let finish: string | null | undefined;
@@ -92,7 +113,10 @@ describe('OpenAI-compatible gateway', () => {
     const completion = await client.chat.completions.create({
       model: 'openai/gpt-4o-mini',
       messages: [{ role: 'user', content: 'capital of France?' }],
-      response_format: { type: 'json_schema', json_schema: { name: 'city', schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } },
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'city', schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+      },
     });
     expect(JSON.parse(completion.choices[0]?.message.content ?? '')).toEqual({ city: 'Paris' });
   });
@@ -107,19 +131,42 @@ describe('OpenAI-compatible gateway', () => {
 
   it("raises the client's own error classes: 401, 404, 400, and the provider's 429 with Retry-After", async () => {
     const stranger = new OpenAI({ apiKey: `DE_${'0'.repeat(64)}`, baseURL, maxRetries: 0 });
-    await expect(stranger.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
-    await expect(client.chat.completions.create({ model: 'nobody/knows-this', messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
-    await expect(client.chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
-    await expect(client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }], temperature: 1.5 })).rejects.toBeInstanceOf(OpenAI.BadRequestError);
-    await expect(client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'assistant', content: 'x' }] })).rejects.toMatchObject({ status: 400, param: 'messages' });
-    const limited = await client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'slow down' }] }).catch((error: unknown) => error);
+    await expect(stranger.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(
+      OpenAI.AuthenticationError,
+    );
+    await expect(client.chat.completions.create({ model: 'nobody/knows-this', messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({
+      status: 404,
+      code: 'model_not_found',
+    });
+    await expect(client.chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(
+      OpenAI.NotFoundError,
+    );
+    await expect(
+      client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }], temperature: 1.5 }),
+    ).rejects.toBeInstanceOf(OpenAI.BadRequestError);
+    await expect(client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'assistant', content: 'x' }] })).rejects.toMatchObject({
+      status: 400,
+      param: 'messages',
+    });
+    const limited = await client.chat.completions
+      .create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'slow down' }] })
+      .catch((error: unknown) => error);
     expect(limited).toBeInstanceOf(OpenAI.RateLimitError);
     expect((limited as InstanceType<typeof OpenAI.RateLimitError>).headers?.get('retry-after')).toBe('20');
     expect((limited as InstanceType<typeof OpenAI.RateLimitError>).code).toBe('rate_limit_exceeded');
   });
 
   it("passes the client's function tools through: the model's calls come back, the results go back in", async () => {
-    const tools: OpenAI.ChatCompletionTool[] = [{ type: 'function', function: { name: 'get_weather', description: 'weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }];
+    const tools: OpenAI.ChatCompletionTool[] = [
+      {
+        type: 'function',
+        function: {
+          name: 'get_weather',
+          description: 'weather by city',
+          parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        },
+      },
+    ];
     const first = await client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'weather in Paris?' }], tools });
     expect(first.choices[0]?.finish_reason).toBe('tool_calls');
     const calls = first.choices[0]?.message.tool_calls ?? [];
@@ -133,9 +180,16 @@ describe('OpenAI-compatible gateway', () => {
     });
     expect(second.choices[0]?.message.content).toBe('It is sunny, 21 C (for call_w1)');
     const sent = provider.requests.at(-1)?.body as { messages: { role: string; tool_calls?: unknown[]; tool_call_id?: string }[] };
-    expect(sent.messages.find((message) => message.role === 'assistant')?.tool_calls).toEqual([expect.objectContaining({ id: 'call_w1', function: expect.objectContaining({ name: 'get_weather' }) })]);
+    expect(sent.messages.find((message) => message.role === 'assistant')?.tool_calls).toEqual([
+      expect.objectContaining({ id: 'call_w1', function: expect.objectContaining({ name: 'get_weather' }) }),
+    ]);
 
-    const stream = await client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'weather in Paris?' }], tools, stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'openai/gpt-4o-mini',
+      messages: [{ role: 'user', content: 'weather in Paris?' }],
+      tools,
+      stream: true,
+    });
     const streamedCalls: { name?: string; arguments: string }[] = [];
     let finish: string | null | undefined;
     for await (const chunk of stream) {

@@ -28,7 +28,8 @@ function upstream(request: RecordedRequest) {
     const call = { id: `call_${answered}`, name: 'get_weather', arguments: { city: 'Paris' } };
     return body.stream === true ? chatCompletionStream({ model: body.model, toolCalls: [call] }) : chatCompletion({ model: body.model, toolCalls: [call] });
   }
-  if (body.stream === true) return chatCompletionStream({ model: body.model, deltas: [`Answer`, ` #${answered}`], usage: { promptTokens: 8, completionTokens: 3 } });
+  if (body.stream === true)
+    return chatCompletionStream({ model: body.model, deltas: [`Answer`, ` #${answered}`], usage: { promptTokens: 8, completionTokens: 3 } });
   return chatCompletion({ model: body.model, content: `Answer #${answered}`, usage: { promptTokens: 12, completionTokens: 5 } });
 }
 
@@ -38,7 +39,12 @@ let baseURL: string;
 const owners: Record<string, string> = {};
 
 async function newKey(merchantId: string, cache?: unknown): Promise<{ keyId: string; apiKey: string }> {
-  const response = await t.app.inject({ method: 'POST', url: '/api-key/create', headers: withKey(owners[merchantId]!), payload: { merchant_id: merchantId, ...(cache !== undefined ? { cache } : {}) } });
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api-key/create',
+    headers: withKey(owners[merchantId]!),
+    payload: { merchant_id: merchantId, ...(cache !== undefined ? { cache } : {}) },
+  });
   expect(response.statusCode, response.body).toBe(200);
   const body = response.json() as { key_id: string; api_key: string };
   return { keyId: body.key_id, apiKey: body.api_key };
@@ -75,7 +81,8 @@ async function askStreamed(apiKey: string, content: string, extra: Partial<OpenA
   return { text, finish, usage, toolCalls, roles, cache: response.headers.get('x-cache') };
 }
 
-const hitEvents = (): EventEnvelope<'llm.call'>[] => t.events.filter((event): event is EventEnvelope<'llm.call'> => event.type === 'llm.call' && event.payload.cacheHit === true);
+const hitEvents = (): EventEnvelope<'llm.call'>[] =>
+  t.events.filter((event): event is EventEnvelope<'llm.call'> => event.type === 'llm.call' && event.payload.cacheHit === true);
 
 beforeAll(async () => {
   provider = await startFakeHttpServer(upstream);
@@ -122,13 +129,27 @@ describe('gateway response cache', () => {
     await t.eventsCaughtUp();
     const event = hitEvents().find((candidate) => candidate.payload.apiKeyId === keyId);
     expect(event?.merchantId).toBe('cache-shop');
-    expect(event?.payload).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini', operation: 'generate', surface: 'gateway', inputTokens: 12, outputTokens: 5, costUsd: 0, outcome: 'success', fallbackHops: 0, cacheHit: true });
+    expect(event?.payload).toMatchObject({
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      operation: 'generate',
+      surface: 'gateway',
+      inputTokens: 12,
+      outputTokens: 5,
+      costUsd: 0,
+      outcome: 'success',
+      fallbackHops: 0,
+      cacheHit: true,
+    });
     expect(event?.payload.savedCostUsd).toBeGreaterThan(0);
     expect(event?.payload.requestId).not.toBeNull();
     // Fresh calls carry no cacheHit.
     const fresh = t.events.filter((candidate) => candidate.type === 'llm.call' && candidate.payload.apiKeyId === keyId && candidate.payload.cacheHit !== true);
     expect(fresh).toHaveLength(1);
-    const list = (await t.app.inject({ method: 'GET', url: '/api-key/list/cache-shop', headers: withKey(owners['cache-shop']!) })).json() as { key_id: string; usage: Record<string, number> }[];
+    const list = (await t.app.inject({ method: 'GET', url: '/api-key/list/cache-shop', headers: withKey(owners['cache-shop']!) })).json() as {
+      key_id: string;
+      usage: Record<string, number>;
+    }[];
     expect(list.find((item) => item.key_id === keyId)?.usage['tokens_this_minute']).toBe(17);
   });
 
@@ -157,7 +178,13 @@ describe('gateway response cache', () => {
     const first = await askStreamed(apiKey, 'stream and cache', { stream_options: { include_usage: true } });
     expect(first).toMatchObject({ cache: 'MISS', finish: 'stop', usage: { prompt_tokens: 8, completion_tokens: 3, total_tokens: 11 } });
     const replay = await askStreamed(apiKey, 'stream and cache', { stream_options: { include_usage: true } });
-    expect(replay).toMatchObject({ cache: 'HIT', text: first.text, finish: 'stop', roles: ['assistant'], usage: { prompt_tokens: 8, completion_tokens: 3, total_tokens: 11 } });
+    expect(replay).toMatchObject({
+      cache: 'HIT',
+      text: first.text,
+      finish: 'stop',
+      roles: ['assistant'],
+      usage: { prompt_tokens: 8, completion_tokens: 3, total_tokens: 11 },
+    });
     // Without include_usage, no usage chunk.
     const withoutUsage = await askStreamed(apiKey, 'stream and cache');
     expect(withoutUsage).toMatchObject({ cache: 'HIT', text: first.text, usage: undefined });
@@ -174,17 +201,31 @@ describe('gateway response cache', () => {
     const { apiKey } = await newKey('cache-shop', { ttl_s: 300 });
     const plain = await ask(apiKey, 'plain first');
     const streamed = await askStreamed(apiKey, 'plain first', { stream_options: { include_usage: true } });
-    expect(streamed).toMatchObject({ cache: 'HIT', text: plain.data.choices[0]?.message.content, finish: 'stop', usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 } });
+    expect(streamed).toMatchObject({
+      cache: 'HIT',
+      text: plain.data.choices[0]?.message.content,
+      finish: 'stop',
+      usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 },
+    });
 
-    const tools: OpenAI.ChatCompletionTool[] = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
+    const tools: OpenAI.ChatCompletionTool[] = [
+      { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+    ];
     const calls = await askStreamed(apiKey, 'weather in Paris?', { tools });
     expect(calls).toMatchObject({ cache: 'MISS', finish: 'tool_calls' });
     const callId = (calls.toolCalls[0] as { id: string }).id;
     const replayed = await ask(apiKey, 'weather in Paris?', { tools });
     expect(replayed.cache).toBe('HIT');
-    expect(replayed.data.choices[0]).toMatchObject({ finish_reason: 'tool_calls', message: { content: null, tool_calls: [{ id: callId, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] } });
+    expect(replayed.data.choices[0]).toMatchObject({
+      finish_reason: 'tool_calls',
+      message: { content: null, tool_calls: [{ id: callId, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+    });
     const restreamed = await askStreamed(apiKey, 'weather in Paris?', { tools });
-    expect(restreamed).toMatchObject({ cache: 'HIT', finish: 'tool_calls', toolCalls: [{ index: 0, id: callId, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] });
+    expect(restreamed).toMatchObject({
+      cache: 'HIT',
+      finish: 'tool_calls',
+      toolCalls: [{ index: 0, id: callId, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+    });
   });
 
   it('never shares an entry between merchants: the same request is a miss for each', async () => {
@@ -219,7 +260,12 @@ describe('gateway response cache', () => {
     expect([first.cache, second.cache]).toEqual([null, null]);
     expect(provider.requests.length - before).toBe(2);
 
-    const defaults = await t.app.inject({ method: 'PUT', url: '/api-key/defaults/cache-other-shop', headers: withKey(owners['cache-other-shop']!), payload: { cache: { ttl_s: 120 } } });
+    const defaults = await t.app.inject({
+      method: 'PUT',
+      url: '/api-key/defaults/cache-other-shop',
+      headers: withKey(owners['cache-other-shop']!),
+      payload: { cache: { ttl_s: 120 } },
+    });
     expect(defaults.statusCode, defaults.body).toBe(200);
     expect((await ask(apiKey, 'uncached')).cache).toBe('MISS');
     expect((await ask(apiKey, 'uncached')).cache).toBe('HIT');
@@ -245,10 +291,20 @@ describe('gateway response cache in the analytics', () => {
     const sink = await analyticsSink.start({ bus: app.bus, analytics: store, logger: silentLogger, retentionDays: 30, clock: app.clock, lingerMs: 0 });
     try {
       const owner = (await createMerchant(app.app, 'cache-analytics-shop')).apiKey;
-      const created = await app.app.inject({ method: 'POST', url: '/api-key/create', headers: withKey(owner), payload: { merchant_id: 'cache-analytics-shop', cache: { ttl_s: 300 } } });
+      const created = await app.app.inject({
+        method: 'POST',
+        url: '/api-key/create',
+        headers: withKey(owner),
+        payload: { merchant_id: 'cache-analytics-shop', cache: { ttl_s: 300 } },
+      });
       const apiKey = (created.json() as { api_key: string }).api_key;
       const chat = (content: string) =>
-        app.app.inject({ method: 'POST', url: '/v1/chat/completions', headers: { authorization: `Bearer ${apiKey}` }, payload: { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content }] } });
+        app.app.inject({
+          method: 'POST',
+          url: '/v1/chat/completions',
+          headers: { authorization: `Bearer ${apiKey}` },
+          payload: { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content }] },
+        });
       expect((await chat('count my hits')).headers['x-cache']).toBe('MISS');
       expect((await chat('count my hits')).headers['x-cache']).toBe('HIT');
       expect((await chat('count my hits')).headers['x-cache']).toBe('HIT');

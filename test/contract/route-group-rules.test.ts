@@ -21,7 +21,14 @@ let client: OpenAI;
 beforeAll(async () => {
   openai = await startFakeHttpServer(answer);
   mistral = await startFakeHttpServer(answer);
-  t = await createTestApp({ toolkitEnv: { OPENAI_API_KEY: 'sk-upstream', OPENAI_BASE_URL: `${openai.url}/v1`, MISTRAL_API_KEY: 'mistral-upstream', MISTRAL_BASE_URL: `${mistral.url}/v1` } });
+  t = await createTestApp({
+    toolkitEnv: {
+      OPENAI_API_KEY: 'sk-upstream',
+      OPENAI_BASE_URL: `${openai.url}/v1`,
+      MISTRAL_API_KEY: 'mistral-upstream',
+      MISTRAL_BASE_URL: `${mistral.url}/v1`,
+    },
+  });
   ({ apiKey } = await createMerchant(t.app, 'rules-shop'));
   client = new OpenAI({ apiKey, baseURL: `${await t.app.listen({ port: 0, host: '127.0.0.1' })}/v1`, maxRetries: 0 });
 });
@@ -39,14 +46,18 @@ async function putGroup(name: string, body: Record<string, unknown>) {
 
 async function modelsServing(name: string, content: string, calls: number): Promise<string[]> {
   const models: string[] = [];
-  for (let index = 0; index < calls; index += 1) models.push((await client.chat.completions.create({ model: name, messages: [{ role: 'user', content }] })).model);
+  for (let index = 0; index < calls; index += 1)
+    models.push((await client.chat.completions.create({ model: name, messages: [{ role: 'user', content }] })).model);
   return models;
 }
 
 describe('route group rules', () => {
   it('keeps a merchant’s traffic on the providers a rule allows, however the others rank', async () => {
     const stored = await putGroup('eu-only', {
-      candidates: [{ provider: 'openai', model: 'gpt-4o-mini', weight: 10 }, { provider: 'mistral', model: 'mistral-small-latest' }],
+      candidates: [
+        { provider: 'openai', model: 'gpt-4o-mini', weight: 10 },
+        { provider: 'mistral', model: 'mistral-small-latest' },
+      ],
       rules: [{ name: 'data stays in the EU', onlyProviders: ['mistral'] }],
       explorePercent: 0,
     });
@@ -58,13 +69,19 @@ describe('route group rules', () => {
 
   it('sends long prompts only to models with a large enough context, and refuses when none has one', async () => {
     await putGroup('by-length', {
-      candidates: [{ provider: 'mistral', model: 'mistral-small-latest', weight: 10 }, { provider: 'openai', model: 'gpt-4.1-mini' }],
+      candidates: [
+        { provider: 'mistral', model: 'mistral-small-latest', weight: 10 },
+        { provider: 'openai', model: 'gpt-4.1-mini' },
+      ],
       rules: [{ name: 'long prompts', promptTokensAtLeast: 1000, minContextWindow: 500_000 }],
       explorePercent: 0,
     });
     expect(await modelsServing('by-length', 'short question', 1)).toEqual(['mistral-small-latest']);
     expect(await modelsServing('by-length', 'word '.repeat(2000), 1)).toEqual(['gpt-4.1-mini']);
-    await putGroup('too-small', { candidates: [{ provider: 'mistral', model: 'mistral-small-latest' }], rules: [{ name: 'huge context', minContextWindow: 10_000_000 }] });
+    await putGroup('too-small', {
+      candidates: [{ provider: 'mistral', model: 'mistral-small-latest' }],
+      rules: [{ name: 'huge context', minContextWindow: 10_000_000 }],
+    });
     await expect(client.chat.completions.create({ model: 'too-small', messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({
       status: 400,
       message: expect.stringContaining('under its rule "huge context"'),
@@ -86,7 +103,10 @@ describe('route group rules', () => {
 
 describe('route group objectives', () => {
   it('ranks by success rate alone by default, and puts the cheaper candidate first once cost has a weight', async () => {
-    const candidates = [{ provider: 'openai', model: 'gpt-4o' }, { provider: 'mistral', model: 'mistral-small-latest' }];
+    const candidates = [
+      { provider: 'openai', model: 'gpt-4o' },
+      { provider: 'mistral', model: 'mistral-small-latest' },
+    ];
     await putGroup('success-first', { candidates, explorePercent: 0 });
     expect(await modelsServing('success-first', 'hi', 1)).toEqual(['gpt-4o']);
     const stored = await putGroup('cost-aware', { candidates, explorePercent: 0, objectives: { costWeight: 0.3 } });
@@ -102,7 +122,10 @@ describe('route group objectives', () => {
     });
     try {
       await putGroup('fast-first', {
-        candidates: [{ provider: 'openai', model: 'gpt-4o-mini' }, { provider: 'mistral', model: 'mistral-small-latest' }],
+        candidates: [
+          { provider: 'openai', model: 'gpt-4o-mini' },
+          { provider: 'mistral', model: 'mistral-small-latest' },
+        ],
         explorePercent: 0,
         bucketSize: 4,
         objectives: { latencyWeight: 0.5, latencyTargetMs: 600 },

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyFallbackOutput, compileRoutingAlgorithm, parseRoutingAlgorithm, routingKeysView, validateEvaluationParameters } from '../../src/routing-rules/index.js';
+import {
+  applyFallbackOutput,
+  compileRoutingAlgorithm,
+  parseRoutingAlgorithm,
+  routingKeysView,
+  validateEvaluationParameters,
+} from '../../src/routing-rules/index.js';
 import { createMerchant, createTestApp, decideBody, neverHedge, withKey, type TestApp } from '../helpers/test-app.js';
 import { evaluationParametersArbitrary, routingAlgorithmArbitrary } from '../unit/routing-rules/rule-arbitraries.js';
 
@@ -71,21 +77,39 @@ describe('routing rules (euclid)', () => {
     });
 
     it('keeps a client-supplied rule_id and algorithm_for', async () => {
-      const response = await post('/routing/create', { rule_id: 'routing_mine', name: 'r', created_by: merchant, algorithm_for: 'payout', algorithm: { type: 'single', data: stripe } });
+      const response = await post('/routing/create', {
+        rule_id: 'routing_mine',
+        name: 'r',
+        created_by: merchant,
+        algorithm_for: 'payout',
+        algorithm: { type: 'single', data: stripe },
+      });
       expect(response.json()).toMatchObject({ rule_id: 'routing_mine', algorithm_for: 'payout' });
     });
 
     it('answers 400 Invalid routing rule configuration, naming the problem, for a body that is not a rule', async () => {
       const amountIs = (value: unknown) => ({
         type: 'advanced',
-        data: { ...advanced.data, rules: [{ ...advanced.data.rules[0]!, statements: [{ condition: [{ lhs: 'amount', comparison: 'equal', value: { type: 'number', value } }] }] }] },
+        data: {
+          ...advanced.data,
+          rules: [{ ...advanced.data.rules[0]!, statements: [{ condition: [{ lhs: 'amount', comparison: 'equal', value: { type: 'number', value } }] }] }],
+        },
       });
       const cases: [Record<string, unknown>, string][] = [
         [{ name: 'r', created_by: merchant, algorithm: { type: 'single' } }, 'data: invalid_shape: expected an object, got nothing (missing field)'],
-        [{ name: 'r', created_by: merchant, algorithm: { type: 'nonsense', data: [] } }, "type: invalid_shape: expected one of single, priority, volume_split, advanced, got 'nonsense'"],
-        [{ name: 'r', created_by: merchant, algorithm: amountIs('abc') }, "data.rules[0].statements[0].condition[0].value.value: invalid_shape: expected an integer from 0 to 9007199254740991, got 'abc'"],
+        [
+          { name: 'r', created_by: merchant, algorithm: { type: 'nonsense', data: [] } },
+          "type: invalid_shape: expected one of single, priority, volume_split, advanced, got 'nonsense'",
+        ],
+        [
+          { name: 'r', created_by: merchant, algorithm: amountIs('abc') },
+          "data.rules[0].statements[0].condition[0].value.value: invalid_shape: expected an integer from 0 to 9007199254740991, got 'abc'",
+        ],
         [{ created_by: merchant, algorithm: { type: 'single', data: stripe } }, 'name: invalid_shape: expected a string, got nothing (missing field)'],
-        [{ name: 'r', created_by: merchant, algorithm_for: 'refunds', algorithm: { type: 'single', data: stripe } }, "algorithm_for: invalid_shape: expected one of payment, payout, three_ds_authentication, got 'refunds'"],
+        [
+          { name: 'r', created_by: merchant, algorithm_for: 'refunds', algorithm: { type: 'single', data: stripe } },
+          "algorithm_for: invalid_shape: expected one of payment, payout, three_ds_authentication, got 'refunds'",
+        ],
       ];
       for (const [payload, problem] of cases) {
         const response = await post('/routing/create', payload);
@@ -98,9 +122,29 @@ describe('routing rules (euclid)', () => {
       const cases: [unknown, string][] = [
         [{ type: 'priority', data: [] }, 'data: empty_output: priority list is empty'],
         [{ type: 'single', data: { gateway_name: '' } }, 'data.gateway_name: empty_output: gateway_name is empty'],
-        [{ type: 'volume_split', data: [{ split: 70, output: stripe }, { split: 20, output: adyen }] }, 'data: split_sum_not_100: volume split percentages add up to 90, expected 100'],
         [
-          { type: 'advanced', data: { ...advanced.data, rules: [{ ...advanced.data.rules[0]!, statements: [{ condition: [{ lhs: 'amount', comparison: 'equal', value: { type: 'enum_variant', value: 'card' } }] }] }] } },
+          {
+            type: 'volume_split',
+            data: [
+              { split: 70, output: stripe },
+              { split: 20, output: adyen },
+            ],
+          },
+          'data: split_sum_not_100: volume split percentages add up to 90, expected 100',
+        ],
+        [
+          {
+            type: 'advanced',
+            data: {
+              ...advanced.data,
+              rules: [
+                {
+                  ...advanced.data.rules[0]!,
+                  statements: [{ condition: [{ lhs: 'amount', comparison: 'equal', value: { type: 'enum_variant', value: 'card' } }] }],
+                },
+              ],
+            },
+          },
           "data.rules[0].statements[0].condition[0].value: type_mismatch: key 'amount' is integer and expects number, number_array or number_comparison_array, got enum_variant",
         ],
       ];
@@ -137,8 +181,22 @@ describe('routing rules (euclid)', () => {
       expect(list.statusCode, list.body).toBe(200);
       const items = list.json() as Record<string, unknown>[];
       expect(items.map((item) => item['id'])).toEqual([a, b]);
-      expect(Object.keys(items[1]!).sort()).toEqual(['algorithm_data', 'algorithm_for', 'created_at', 'created_by', 'description', 'id', 'modified_at', 'name']);
-      expect(items[1]).toMatchObject({ created_by: merchant, description: '', algorithm_for: 'payment', algorithm_data: { type: 'priority', data: [adyen, stripe] } });
+      expect(Object.keys(items[1]!).sort()).toEqual([
+        'algorithm_data',
+        'algorithm_for',
+        'created_at',
+        'created_by',
+        'description',
+        'id',
+        'modified_at',
+        'name',
+      ]);
+      expect(items[1]).toMatchObject({
+        created_by: merchant,
+        description: '',
+        algorithm_for: 'payment',
+        algorithm_data: { type: 'priority', data: [adyen, stripe] },
+      });
 
       expect((await post(`/routing/list/active/${merchant}`)).json()).toEqual([]);
       await activate(a);
@@ -160,9 +218,16 @@ describe('routing rules (euclid)', () => {
       expect((await post(`/routing/list/active/${merchant}`)).json()).toEqual([]);
     });
 
-    it('answers 400 for an unknown (or another merchant\'s) algorithm id', async () => {
+    it("answers 400 for an unknown (or another merchant's) algorithm id", async () => {
       const otherKey = (await createMerchant(t.app, 'rules-m2')).apiKey;
-      const foreign = (await t.app.inject({ method: 'POST', url: '/routing/create', headers: withKey(otherKey), payload: { name: 'x', created_by: 'rules-m2', algorithm: { type: 'single', data: stripe } } })).json() as { rule_id: string };
+      const foreign = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/routing/create',
+          headers: withKey(otherKey),
+          payload: { name: 'x', created_by: 'rules-m2', algorithm: { type: 'single', data: stripe } },
+        })
+      ).json() as { rule_id: string };
       for (const url of ['/routing/activate', '/routing/deactivate', '/routing/delete']) {
         for (const id of ['routing_missing', foreign.rule_id]) {
           const response = await post(url, { created_by: merchant, routing_algorithm_id: id });
@@ -176,7 +241,12 @@ describe('routing rules (euclid)', () => {
     });
 
     it('answers 400 to a list call with invalid JSON', async () => {
-      const response = await t.app.inject({ method: 'POST', url: `/routing/list/${merchant}`, headers: { ...withKey(key), 'content-type': 'application/json' }, payload: '{nope' });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `/routing/list/${merchant}`,
+        headers: { ...withKey(key), 'content-type': 'application/json' },
+        payload: '{nope',
+      });
       expect(response.statusCode).toBe(400);
       expect(response.body).toMatch(/^Failed to parse the request body as JSON: /);
     });
@@ -204,13 +274,31 @@ describe('routing rules (euclid)', () => {
 
     it('evaluates single, priority and volume_split algorithms in their output formats', async () => {
       await activate(await create({ type: 'single', data: stripe }));
-      expect((await evaluate({})).json()).toMatchObject({ status: 'success', output: { type: 'straight_through', connector: stripe }, evaluated_output: [stripe] });
+      expect((await evaluate({})).json()).toMatchObject({
+        status: 'success',
+        output: { type: 'straight_through', connector: stripe },
+        evaluated_output: [stripe],
+      });
       await activate(await create({ type: 'priority', data: [adyen, stripe] }));
       expect((await evaluate({})).json()).toMatchObject({ output: { type: 'priority', connectors: [adyen, stripe] }, evaluated_output: [adyen, stripe] });
       // The test app's random source draws 0.99: the last split wins and goes first.
-      await activate(await create({ type: 'volume_split', data: [{ split: 70, output: stripe }, { split: 30, output: adyen }] }));
+      await activate(
+        await create({
+          type: 'volume_split',
+          data: [
+            { split: 70, output: stripe },
+            { split: 30, output: adyen },
+          ],
+        }),
+      );
       expect((await evaluate({})).json()).toMatchObject({
-        output: { type: 'volume_split', splits: [{ connector: stripe, split: 70 }, { connector: adyen, split: 30 }] },
+        output: {
+          type: 'volume_split',
+          splits: [
+            { connector: stripe, split: 70 },
+            { connector: adyen, split: 30 },
+          ],
+        },
         evaluated_output: [adyen, stripe],
       });
     });
@@ -251,7 +339,16 @@ describe('routing rules (euclid)', () => {
       const event = events[0]!;
       expect(event.merchantId).toBe(merchant);
       expect(event.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
-      expect(event.payload).toMatchObject({ source: 'evaluate', paymentId: 'pay_1', algorithmId: id, algorithmType: 'advanced', ruleName: 'Card Rule', status: 'success', evaluatedOutput: ['checkout', 'adyen'], errorMessage: null });
+      expect(event.payload).toMatchObject({
+        source: 'evaluate',
+        paymentId: 'pay_1',
+        algorithmId: id,
+        algorithmType: 'advanced',
+        ruleName: 'Card Rule',
+        status: 'success',
+        evaluatedOutput: ['checkout', 'adyen'],
+        errorMessage: null,
+      });
       expect((event.payload as { latencyMs: number }).latencyMs).toBeGreaterThanOrEqual(0);
     });
 
@@ -279,7 +376,13 @@ describe('routing rules (euclid)', () => {
     it('updates an inactive algorithm and refuses an active one', async () => {
       const id = await create({ type: 'single', data: stripe });
       t.clock.advance(1500);
-      const updated = await post('/routing/update', { created_by: merchant, routing_algorithm_id: id, name: 'renamed', description: 'new', algorithm: { type: 'priority', data: [adyen] } });
+      const updated = await post('/routing/update', {
+        created_by: merchant,
+        routing_algorithm_id: id,
+        name: 'renamed',
+        description: 'new',
+        algorithm: { type: 'priority', data: [adyen] },
+      });
       expect(updated.statusCode, updated.body).toBe(200);
       const record = updated.json() as Record<string, string>;
       expect(record).toMatchObject({ rule_id: id, name: 'renamed', algorithm_for: 'payment' });
@@ -303,7 +406,11 @@ describe('routing rules (euclid)', () => {
       const response = await post('/routing/update', { created_by: merchant, routing_algorithm_id: id, algorithm: { type: 'single' } });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual(teError('Invalid routing rule configuration: data: invalid_shape: expected an object, got nothing (missing field)'));
-      const split = await post('/routing/update', { created_by: merchant, routing_algorithm_id: id, algorithm: { type: 'volume_split', data: [{ split: 50, output: stripe }] } });
+      const split = await post('/routing/update', {
+        created_by: merchant,
+        routing_algorithm_id: id,
+        algorithm: { type: 'volume_split', data: [{ split: 50, output: stripe }] },
+      });
       expect(split.statusCode).toBe(400);
       expect(split.json()).toEqual(teError('Field validation failed: data: split_sum_not_100: volume split percentages add up to 50, expected 100'));
     });
@@ -322,7 +429,9 @@ describe('routing rules (euclid)', () => {
     it('answers 400 when neither request is given', async () => {
       const response = await post('/routing/hybrid', {});
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual(teError('Invalid request received : At least one of static_routing_request or dynamic_routing_request must be provided.'));
+      expect(response.json()).toEqual(
+        teError('Invalid request received : At least one of static_routing_request or dynamic_routing_request must be provided.'),
+      );
     });
 
     it('narrows the dynamic decision to the static output', async () => {
@@ -332,7 +441,11 @@ describe('routing rules (euclid)', () => {
         dynamic_routing_request: decideBody(merchant, 'hyb-1', { eligibleGatewayList: [] }),
       });
       expect(response.statusCode, response.body).toBe(200);
-      const body = response.json() as { static_routing: { evaluated_output: unknown }; dynamic_routing: { status: string; decision: { decided_gateway: string; priority_logic_output: { gws: string[] } } }; evaluated_connectors: { gateway_name: string }[] };
+      const body = response.json() as {
+        static_routing: { evaluated_output: unknown };
+        dynamic_routing: { status: string; decision: { decided_gateway: string; priority_logic_output: { gws: string[] } } };
+        evaluated_connectors: { gateway_name: string }[];
+      };
       expect(body.static_routing.evaluated_output).toEqual([adyen, checkout]);
       expect(body.dynamic_routing.status).toBe('success');
       expect(['adyen', 'checkout']).toContain(body.dynamic_routing.decision.decided_gateway);
@@ -360,20 +473,29 @@ describe('routing rules (euclid)', () => {
     it('decides a dynamic-only request as /decide-gateway does, with the active rule', async () => {
       const id = await create(advanced);
       await activate(id);
-      const dynamic = decideBody(merchant, 'hyb-dyn', { eligibleGatewayList: ['stripe', 'adyen', 'checkout'], rankingAlgorithm: 'PL_BASED_ROUTING' }) as { paymentInfo: Record<string, unknown> };
+      const dynamic = decideBody(merchant, 'hyb-dyn', { eligibleGatewayList: ['stripe', 'adyen', 'checkout'], rankingAlgorithm: 'PL_BASED_ROUTING' }) as {
+        paymentInfo: Record<string, unknown>;
+      };
       const response = await post('/routing/hybrid', { dynamic_routing_request: { ...dynamic, paymentInfo: { ...dynamic.paymentInfo, amount: 150 } } });
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json()).toMatchObject({
         dynamic_routing: {
           status: 'success',
-          decision: { decided_gateway: 'checkout', routing_approach: 'PRIORITY_LOGIC', priority_logic_tag: 'Card Rule', priority_logic_output: { gws: ['checkout', 'adyen'] } },
+          decision: {
+            decided_gateway: 'checkout',
+            routing_approach: 'PRIORITY_LOGIC',
+            priority_logic_tag: 'Card Rule',
+            priority_logic_output: { gws: ['checkout', 'adyen'] },
+          },
           fallback_connectors: null,
         },
         evaluated_connectors: [{ gateway_name: 'checkout', gateway_id: null }],
       });
       expect(response.json()).not.toHaveProperty('static_routing');
       await t.worker.caughtUp();
-      expect(t.events.filter((event) => event.type === 'rule.evaluated').map((event) => (event.payload as { source: string }).source)).toEqual(['decide_gateway']);
+      expect(t.events.filter((event) => event.type === 'rule.evaluated').map((event) => (event.payload as { source: string }).source)).toEqual([
+        'decide_gateway',
+      ]);
     });
 
     it('evaluates the active rule once when both halves are given', async () => {
@@ -405,7 +527,10 @@ describe('routing rules (euclid)', () => {
     it('narrows and orders the candidates by the active rule and reports it as priority logic', async () => {
       const id = await create(advanced);
       await activate(id);
-      const response = await decide({ eligibleGatewayList: ['stripe', 'adyen', 'checkout'], rankingAlgorithm: 'PL_BASED_ROUTING' }, { paymentMethodType: 'CARD', amount: 150 });
+      const response = await decide(
+        { eligibleGatewayList: ['stripe', 'adyen', 'checkout'], rankingAlgorithm: 'PL_BASED_ROUTING' },
+        { paymentMethodType: 'CARD', amount: 150 },
+      );
       expect(response.statusCode, response.body).toBe(200);
       const body = response.json() as Record<string, unknown>;
       expect(body).toMatchObject({
@@ -418,7 +543,14 @@ describe('routing rules (euclid)', () => {
       });
       await t.worker.caughtUp();
       const hit = t.events.find((event) => event.type === 'rule.evaluated');
-      expect(hit?.payload).toMatchObject({ source: 'decide_gateway', paymentId: 'dec-1', algorithmId: id, ruleName: 'Card Rule', status: 'success', evaluatedOutput: ['checkout', 'adyen'] });
+      expect(hit?.payload).toMatchObject({
+        source: 'decide_gateway',
+        paymentId: 'dec-1',
+        algorithmId: id,
+        ruleName: 'Card Rule',
+        status: 'success',
+        evaluatedOutput: ['checkout', 'adyen'],
+      });
     });
 
     it('scores the narrowed candidates by success rate for SR_BASED_ROUTING', async () => {
@@ -434,7 +566,10 @@ describe('routing rules (euclid)', () => {
       const plain = (await decide({ eligibleGatewayList: ['stripe', 'adyen'] })).json() as Record<string, unknown>;
       expect(plain['priority_logic_tag']).toBeNull();
       await activate(await create({ type: 'single', data: checkout }));
-      const unrelated = (await decide({ eligibleGatewayList: ['stripe', 'adyen'] })).json() as { gateway_priority_map: Record<string, number>; priority_logic_tag: unknown };
+      const unrelated = (await decide({ eligibleGatewayList: ['stripe', 'adyen'] })).json() as {
+        gateway_priority_map: Record<string, number>;
+        priority_logic_tag: unknown;
+      };
       expect(Object.keys(unrelated.gateway_priority_map).sort()).toEqual(['adyen', 'stripe']);
       expect(unrelated.priority_logic_tag).toBeNull();
     });
@@ -442,7 +577,10 @@ describe('routing rules (euclid)', () => {
     it('sees a deactivation on the very next decision', async () => {
       const id = await create({ type: 'single', data: adyen });
       await activate(id);
-      expect((await decide({ eligibleGatewayList: ['stripe', 'adyen'] })).json()).toMatchObject({ decided_gateway: 'adyen', priority_logic_tag: 'straight_through_rule' });
+      expect((await decide({ eligibleGatewayList: ['stripe', 'adyen'] })).json()).toMatchObject({
+        decided_gateway: 'adyen',
+        priority_logic_tag: 'straight_through_rule',
+      });
       expect((await post('/routing/deactivate', { created_by: merchant, routing_algorithm_id: id })).statusCode).toBe(200);
       expect((await decide({ eligibleGatewayList: ['stripe', 'adyen'] })).json()).toMatchObject({ priority_logic_tag: null });
     });
@@ -464,40 +602,54 @@ describe('random rule trees evaluate the same in-process and over HTTP', () => {
       t.app.inject({ method: 'POST', url, headers: withKey(key), ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
     try {
       await fc.assert(
-        fc.asyncProperty(routingAlgorithmArbitrary, fc.array(evaluationParametersArbitrary, { minLength: 1, maxLength: 3 }), async (algorithm, parameterSets) => {
-          const wire = JSON.parse(JSON.stringify(algorithm)) as unknown;
-          const parsed = parseRoutingAlgorithm(wire);
-          const created = await post('/routing/create', { name: 'prop', created_by: merchant, algorithm: wire });
-          if (!parsed.ok) {
-            expect(created.statusCode).toBe(400);
-            return;
-          }
-          expect(created.statusCode, created.body).toBe(200);
-          const id = (created.json() as { rule_id: string }).rule_id;
-          const listed = (await post(`/routing/list/${merchant}`)).json() as { id: string; algorithm_data: unknown }[];
-          expect(listed.find((item) => item.id === id)?.algorithm_data).toEqual(JSON.parse(JSON.stringify(parsed.algorithm)));
-          expect((await post('/routing/activate', { created_by: merchant, routing_algorithm_id: id })).statusCode).toBe(200);
-          const compiled = compileRoutingAlgorithm(parsed.algorithm);
-          for (const parameters of parameterSets) {
-            const wireParameters = JSON.parse(JSON.stringify(parameters)) as Record<string, unknown>;
-            const response = await post('/routing/evaluate', { created_by: merchant, parameters: wireParameters });
-            const checked = validateEvaluationParameters(wireParameters);
-            if (!checked.ok) {
-              expect(response.statusCode).toBe(400);
-              continue;
+        fc.asyncProperty(
+          routingAlgorithmArbitrary,
+          fc.array(evaluationParametersArbitrary, { minLength: 1, maxLength: 3 }),
+          async (algorithm, parameterSets) => {
+            const wire = JSON.parse(JSON.stringify(algorithm)) as unknown;
+            const parsed = parseRoutingAlgorithm(wire);
+            const created = await post('/routing/create', { name: 'prop', created_by: merchant, algorithm: wire });
+            if (!parsed.ok) {
+              expect(created.statusCode).toBe(400);
+              return;
             }
-            const local = compiled.evaluate(checked.parameters, neverHedge);
-            if (!local.ok) {
-              expect(response.statusCode).toBe(400);
-              expect((response.json() as { message: string }).message).toBe(`Invalid request received : ${local.error.message}`);
-              continue;
+            expect(created.statusCode, created.body).toBe(200);
+            const id = (created.json() as { rule_id: string }).rule_id;
+            const listed = (await post(`/routing/list/${merchant}`)).json() as { id: string; algorithm_data: unknown }[];
+            expect(listed.find((item) => item.id === id)?.algorithm_data).toEqual(JSON.parse(JSON.stringify(parsed.algorithm)));
+            expect((await post('/routing/activate', { created_by: merchant, routing_algorithm_id: id })).statusCode).toBe(200);
+            const compiled = compileRoutingAlgorithm(parsed.algorithm);
+            for (const parameters of parameterSets) {
+              const wireParameters = JSON.parse(JSON.stringify(parameters)) as Record<string, unknown>;
+              const response = await post('/routing/evaluate', { created_by: merchant, parameters: wireParameters });
+              const checked = validateEvaluationParameters(wireParameters);
+              if (!checked.ok) {
+                expect(response.statusCode).toBe(400);
+                continue;
+              }
+              const local = compiled.evaluate(checked.parameters, neverHedge);
+              if (!local.ok) {
+                expect(response.statusCode).toBe(400);
+                expect((response.json() as { message: string }).message).toBe(`Invalid request received : ${local.error.message}`);
+                continue;
+              }
+              const evaluation = applyFallbackOutput(local.evaluation, null);
+              expect(response.statusCode, response.body).toBe(200);
+              expect(response.json()).toEqual(
+                JSON.parse(
+                  JSON.stringify({
+                    payment_id: null,
+                    status: evaluation.status,
+                    output: evaluation.output,
+                    evaluated_output: evaluation.evaluatedOutput,
+                    eligible_connectors: evaluation.evaluatedOutput,
+                  }),
+                ),
+              );
             }
-            const evaluation = applyFallbackOutput(local.evaluation, null);
-            expect(response.statusCode, response.body).toBe(200);
-            expect(response.json()).toEqual(JSON.parse(JSON.stringify({ payment_id: null, status: evaluation.status, output: evaluation.output, evaluated_output: evaluation.evaluatedOutput, eligible_connectors: evaluation.evaluatedOutput })));
-          }
-          expect((await post('/routing/deactivate', { created_by: merchant, routing_algorithm_id: id })).statusCode).toBe(200);
-        }),
+            expect((await post('/routing/deactivate', { created_by: merchant, routing_algorithm_id: id })).statusCode).toBe(200);
+          },
+        ),
         { numRuns: 40 },
       );
     } finally {

@@ -32,7 +32,10 @@ describe('rule configuration routes', () => {
     const again = await post('/rule/create', { merchant_id: 'm1', config: sr });
     expect(again.statusCode).toBe(400);
     expect(again.json()).toEqual({ code: 'TE_04', message: 'Rule configuration already exists', data: null });
-    const missing = await post('/rule/update', { merchant_id: 'm1', config: { type: 'debitRouting', data: { merchant_category_code: '5411', acquirer_country: 'US' } } });
+    const missing = await post('/rule/update', {
+      merchant_id: 'm1',
+      config: { type: 'debitRouting', data: { merchant_category_code: '5411', acquirer_country: 'US' } },
+    });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ code: 'TE_04', message: 'Rule configuration not found', data: null });
     expect((await post('/rule/get', { merchant_id: 'm1', algorithm: 'elimination' })).statusCode).toBe(404);
@@ -83,7 +86,12 @@ describe('rule configuration routes', () => {
     await post('/rule/create', { merchant_id: 'm1', config: { type: 'successRate', data: { defaultBucketSize: 10, defaultHedgingPercent: 0 } } });
     // One failure on stripe with B=10 → 0.9.
     await t.app.inject({ method: 'POST', url: '/decide-gateway', headers, payload: decideBody('m1', 'p1') });
-    await t.app.inject({ method: 'POST', url: '/update-gateway-score', headers, payload: { merchantId: 'm1', gateway: 'stripe', paymentId: 'p1', status: 'FAILURE' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/update-gateway-score',
+      headers,
+      payload: { merchantId: 'm1', gateway: 'stripe', paymentId: 'p1', status: 'FAILURE' },
+    });
     await t.worker.caughtUp();
     const before = (await t.app.inject({ method: 'POST', url: '/decide-gateway', headers, payload: decideBody('m1', 'p2') })).json();
     expect(before.gateway_priority_map.stripe).toBeCloseTo(0.9, 10);

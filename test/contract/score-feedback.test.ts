@@ -7,12 +7,18 @@ describe('score feedback routes', () => {
   beforeEach(async () => {
     t = await createTestApp();
     headers = withKey((await createMerchant(t.app, 'm1')).apiKey);
-    await t.app.inject({ method: 'POST', url: '/rule/create', headers, payload: { merchant_id: 'm1', config: { type: 'successRate', data: { defaultBucketSize: 10, defaultHedgingPercent: 0 } } } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/rule/create',
+      headers,
+      payload: { merchant_id: 'm1', config: { type: 'successRate', data: { defaultBucketSize: 10, defaultHedgingPercent: 0 } } },
+    });
   });
   afterEach(async () => t.close());
 
   const feedback = (payload: Record<string, unknown>, as = headers) => t.app.inject({ method: 'POST', url: '/update-gateway-score', headers: as, payload });
-  const decide = async (paymentId: string) => (await t.app.inject({ method: 'POST', url: '/decide-gateway', headers, payload: decideBody('m1', paymentId) })).json();
+  const decide = async (paymentId: string) =>
+    (await t.app.inject({ method: 'POST', url: '/decide-gateway', headers, payload: decideBody('m1', paymentId) })).json();
 
   it('answers at once with the exact 1.4.x message and publishes a feedback event', async () => {
     await decide('p1');
@@ -20,7 +26,10 @@ describe('score feedback routes', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ message: 'Gateway score updated successfully', merchant_id: 'm1', gateway: 'stripe', payment_id: 'p1' });
     await t.worker.caughtUp();
-    expect(t.events.find((e) => e.type === 'feedback.received')).toMatchObject({ version: 1, payload: { paymentId: 'p1', status: 'CHARGED', outcome: 'success' } });
+    expect(t.events.find((e) => e.type === 'feedback.received')).toMatchObject({
+      version: 1,
+      payload: { paymentId: 'p1', status: 'CHARGED', outcome: 'success' },
+    });
   });
 
   it('lowers the window of a failed gateway for the next decision', async () => {
@@ -79,7 +88,12 @@ describe('score feedback routes', () => {
     expect(response.body).toBe('Success');
     await t.worker.caughtUp();
     expect((await decide('p2')).gateway_priority_map.stripe).toBeCloseTo(0.9, 10);
-    const empty = await t.app.inject({ method: 'POST', url: '/update-score', headers, payload: { txn_detail: { merchantId: 'm1', gateway: '', status: 'CHARGED', txnUuid: 'p1' }, txn_card_info: {} } });
+    const empty = await t.app.inject({
+      method: 'POST',
+      url: '/update-score',
+      headers,
+      payload: { txn_detail: { merchantId: 'm1', gateway: '', status: 'CHARGED', txnUuid: 'p1' }, txn_card_info: {} },
+    });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().error_info.code).toBe('GATEWAY_NOT_FOUND');
   });

@@ -35,7 +35,10 @@ describe('startup refusal of a weak admin secret', () => {
   ];
   for (const { name, env } of cases) {
     it(`refuses to build the app with ${name}, naming ADMIN_SECRET`, async () => {
-      await expect(createTestApp({ env })).rejects.toMatchObject({ code: 'SY_CONFIG_INVALID', message: expect.stringMatching(/^ADMIN_SECRET \(adminSecret\) .*at least 32 characters/) });
+      await expect(createTestApp({ env })).rejects.toMatchObject({
+        code: 'SY_CONFIG_INVALID',
+        message: expect.stringMatching(/^ADMIN_SECRET \(adminSecret\) .*at least 32 characters/),
+      });
     });
   }
 
@@ -76,8 +79,18 @@ describe('security headers', () => {
   });
 
   it('marks every response that carries a token or a raw API key no-store', async () => {
-    const created = await t.app.inject({ method: 'POST', url: '/merchant-account/create', headers: { 'x-admin-secret': adminSecret }, payload: { merchant_id: 'shop' } });
-    const signup = await t.app.inject({ method: 'POST', url: '/auth/signup', headers: { 'x-admin-secret': adminSecret }, payload: { email: 'ops@example.com', password: testPassword, merchant_id: 'shop' } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/merchant-account/create',
+      headers: { 'x-admin-secret': adminSecret },
+      payload: { merchant_id: 'shop' },
+    });
+    const signup = await t.app.inject({
+      method: 'POST',
+      url: '/auth/signup',
+      headers: { 'x-admin-secret': adminSecret },
+      payload: { email: 'ops@example.com', password: testPassword, merchant_id: 'shop' },
+    });
     const login = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: 'ops@example.com', password: testPassword } });
     const token = (login.json() as { token: string }).token;
     const switched = await t.app.inject({ method: 'POST', url: '/auth/switch-merchant', headers: withToken(token), payload: { merchant_id: 'shop' } });
@@ -100,7 +113,11 @@ describe('security headers', () => {
   it('sends no CORS header and answers no preflight when no origin is configured', async () => {
     const simple = await t.app.inject({ method: 'GET', url: '/health', headers: { origin: 'https://app.example' } });
     expect(simple.headers['access-control-allow-origin']).toBeUndefined();
-    const preflight = await t.app.inject({ method: 'OPTIONS', url: '/decide-gateway', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/decide-gateway',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+    });
     expect(preflight.statusCode).toBe(404);
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
   });
@@ -137,7 +154,11 @@ describe('CORS with CORS_ORIGINS set', () => {
   it('does not allow an origin that is not configured', async () => {
     const simple = await t.app.inject({ method: 'GET', url: '/health', headers: { origin: 'https://evil.example' } });
     expect(simple.headers['access-control-allow-origin']).toBeUndefined();
-    const preflight = await t.app.inject({ method: 'OPTIONS', url: '/decide-gateway', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/decide-gateway',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
@@ -150,7 +171,13 @@ describe('admin secret throttling', () => {
   afterEach(async () => t.close());
 
   const create = (merchantId: string, secret: string, from = '203.0.113.7') =>
-    t.app.inject({ method: 'POST', url: '/merchant-account/create', remoteAddress: '127.0.0.1', headers: { 'x-admin-secret': secret, 'x-forwarded-for': from }, payload: { merchant_id: merchantId } });
+    t.app.inject({
+      method: 'POST',
+      url: '/merchant-account/create',
+      remoteAddress: '127.0.0.1',
+      headers: { 'x-admin-secret': secret, 'x-forwarded-for': from },
+      payload: { merchant_id: merchantId },
+    });
 
   it('answers 429 with Retry-After from the 6th attempt after 5 failures, even with the right secret', async () => {
     for (let attempt = 0; attempt < 5; attempt += 1) expect((await create('shop', `wrong-${attempt}`)).statusCode).toBe(401);
@@ -175,7 +202,13 @@ describe('admin secret throttling', () => {
     const direct = await createTestApp();
     try {
       const attempt = (forwardedFor: string, secret: string) =>
-        direct.app.inject({ method: 'POST', url: '/merchant-account/create', remoteAddress: '203.0.113.50', headers: { 'x-admin-secret': secret, 'x-forwarded-for': forwardedFor }, payload: { merchant_id: 'shop' } });
+        direct.app.inject({
+          method: 'POST',
+          url: '/merchant-account/create',
+          remoteAddress: '203.0.113.50',
+          headers: { 'x-admin-secret': secret, 'x-forwarded-for': forwardedFor },
+          payload: { merchant_id: 'shop' },
+        });
       for (let index = 0; index < 5; index += 1) expect((await attempt(`198.51.100.${index}`, 'wrong')).statusCode).toBe(401);
       expect((await attempt('198.51.100.99', adminSecret)).statusCode).toBe(429);
     } finally {
@@ -237,7 +270,12 @@ describe('authentication audit events', () => {
     expect((await login('nobody@audited.example', wrongPassword)).statusCode).toBe(401);
     expect((await login('ops@audited.example', testPassword)).statusCode).toBe(200);
     // A refused admin secret aimed at the merchant, and a refused (unknown) API key.
-    const takeover = await t.app.inject({ method: 'POST', url: '/auth/signup', headers: { 'x-admin-secret': 'guess' }, payload: { email: 'eve@evil.example', password: testPassword, merchant_id: 'audited-shop' } });
+    const takeover = await t.app.inject({
+      method: 'POST',
+      url: '/auth/signup',
+      headers: { 'x-admin-secret': 'guess' },
+      payload: { email: 'eve@evil.example', password: testPassword, merchant_id: 'audited-shop' },
+    });
     expect(takeover.statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: '/merchant-account/audited-shop', headers: withKey(`DE_${'ab'.repeat(32)}`) })).statusCode).toBe(401);
     await t.eventsCaughtUp();
@@ -273,8 +311,20 @@ describe('authentication audit events', () => {
     const body = response.json() as { total_errors: number; errors: Record<string, unknown>[]; samples: Record<string, unknown>[] };
     expect(body.total_errors).toBe(3);
     expect(body.errors).toEqual([
-      { route: '/auth/login', error_code: 'invalid_credentials', error_message: 'Login refused for ops@audited.example from 10.1.2.3: invalid_credentials', count: 2, last_seen_ms: now },
-      { route: '/auth/signup', error_code: 'invalid_admin_secret', error_message: 'Admin secret refused from 127.0.0.1: invalid_admin_secret', count: 1, last_seen_ms: now },
+      {
+        route: '/auth/login',
+        error_code: 'invalid_credentials',
+        error_message: 'Login refused for ops@audited.example from 10.1.2.3: invalid_credentials',
+        count: 2,
+        last_seen_ms: now,
+      },
+      {
+        route: '/auth/signup',
+        error_code: 'invalid_admin_secret',
+        error_message: 'Admin secret refused from 127.0.0.1: invalid_admin_secret',
+        count: 1,
+        last_seen_ms: now,
+      },
     ]);
     expect(body.samples.map((sample) => sample['flow_type'])).toEqual(expect.arrayContaining(['auth_password_failure', 'auth_admin_secret_failure']));
     expect(response.body).not.toContain(wrongPassword);

@@ -71,9 +71,21 @@ describe('decision scenario on the embedded service', () => {
     try {
       const created = await call(running, 'POST', '/merchant-account/create', { merchant_id: 'drain' }, { 'x-admin-secret': 'scenario-secret' });
       const auth = { 'x-api-key': created.body.api_key as string };
-      await call(running, 'POST', '/rule/create', { merchant_id: 'drain', config: { type: 'successRate', data: { defaultBucketSize: 10, defaultHedgingPercent: 0 } } }, auth);
+      await call(
+        running,
+        'POST',
+        '/rule/create',
+        { merchant_id: 'drain', config: { type: 'successRate', data: { defaultBucketSize: 10, defaultHedgingPercent: 0 } } },
+        auth,
+      );
       await call(running, 'POST', '/decide-gateway', decideBody('drain', 'p1'), auth);
-      const accepted = await call(running, 'POST', '/update-gateway-score', { merchantId: 'drain', gateway: 'stripe', paymentId: 'p1', status: 'FAILURE' }, auth);
+      const accepted = await call(
+        running,
+        'POST',
+        '/update-gateway-score',
+        { merchantId: 'drain', gateway: 'stripe', paymentId: 'p1', status: 'FAILURE' },
+        auth,
+      );
       expect(accepted.status).toBe(200);
       // No caughtUp(): stop() itself must drain what was accepted.
       await running.stop();

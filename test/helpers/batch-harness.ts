@@ -39,12 +39,21 @@ export interface BatchHarness {
   close(): Promise<void>;
 }
 
-export function createBatchHarness(clients: Partial<Record<ProviderName, ScriptedLanguageModel>>, options: { settings?: Partial<BatchSettings>; gate?: Promise<void> } = {}): BatchHarness {
+export function createBatchHarness(
+  clients: Partial<Record<ProviderName, ScriptedLanguageModel>>,
+  options: { settings?: Partial<BatchSettings>; gate?: Promise<void> } = {},
+): BatchHarness {
   const clock = createManualClock(1_700_000_000_000);
   const state = createMemoryStateStore({ dataDir: undefined, logger: silentLogger, clock });
   const queue = createMemoryJobQueue({ logger: silentLogger });
   const catalog = scriptedCatalog(clients);
-  const generation = new GenerationService({ catalog, tools: async () => [], telemetry: () => noTelemetry, notice: new DeprecationNotice(() => undefined), evaluation: { timeoutMs: 1000 } });
+  const generation = new GenerationService({
+    catalog,
+    tools: async () => [],
+    telemetry: () => noTelemetry,
+    notice: new DeprecationNotice(() => undefined),
+    evaluation: { timeoutMs: 1000 },
+  });
   const calls: GenerateOptions[] = [];
   const callWaiters: { count: number; resolve: () => void }[] = [];
   const models: BatchModels = {
@@ -60,7 +69,8 @@ export function createBatchHarness(clients: Partial<Record<ProviderName, Scripte
     },
     getProviderSelection(requested) {
       const name = requested === undefined ? undefined : normalizeProviderName(requested);
-      if (requested !== undefined && name === undefined) throw new InvalidRequestError(`provider names no known provider: "${requested}"`, 'toolkit', 'provider');
+      if (requested !== undefined && name === undefined)
+        throw new InvalidRequestError(`provider names no known provider: "${requested}"`, 'toolkit', 'provider');
       return selectProvider(catalog, name, undefined);
     },
   };

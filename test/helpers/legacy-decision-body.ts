@@ -25,7 +25,13 @@ export function legacyDecisionBody(
       metadata: null,
       ...patch.orderReference,
     },
-    orderMetadata: { id: 1, dateCreated: '2026-04-30T00:00:00.000000000Z', lastUpdated: '2026-04-30T00:00:00.000000000Z', orderReferenceId: 1, partitionKey: null },
+    orderMetadata: {
+      id: 1,
+      dateCreated: '2026-04-30T00:00:00.000000000Z',
+      lastUpdated: '2026-04-30T00:00:00.000000000Z',
+      orderReferenceId: 1,
+      partitionKey: null,
+    },
     txnDetail: {
       id: 1,
       dateCreated: '2026-04-30T00:00:00.000000000Z',

@@ -49,7 +49,9 @@ export function replicaSuite(label: string, openStores: () => Promise<ReplicaSto
     });
 
     it('refuses on replica B an API key revoked on replica A, after B has used it', async () => {
-      const created = (await a.app.inject({ method: 'POST', url: '/api-key/create', headers: withKey(merchantKey), payload: { merchant_id: 'replica-m1' } })).json() as { key_id: string; api_key: string };
+      const created = (
+        await a.app.inject({ method: 'POST', url: '/api-key/create', headers: withKey(merchantKey), payload: { merchant_id: 'replica-m1' } })
+      ).json() as { key_id: string; api_key: string };
       expect((await decide(b, created.api_key)).statusCode).toBe(200);
       expect((await a.app.inject({ method: 'DELETE', url: `/api-key/${created.key_id}`, headers: withKey(merchantKey) })).statusCode).toBe(200);
       const refused = await decide(b, created.api_key);
@@ -59,7 +61,9 @@ export function replicaSuite(label: string, openStores: () => Promise<ReplicaSto
     });
 
     it('accepts on replica B a key created on replica A', async () => {
-      const created = (await a.app.inject({ method: 'POST', url: '/api-key/create', headers: withKey(merchantKey), payload: { merchant_id: 'replica-m1' } })).json() as { api_key: string };
+      const created = (
+        await a.app.inject({ method: 'POST', url: '/api-key/create', headers: withKey(merchantKey), payload: { merchant_id: 'replica-m1' } })
+      ).json() as { api_key: string };
       expect((await decide(b, created.api_key)).statusCode).toBe(200);
     });
   });

@@ -36,7 +36,8 @@ export function routingRuleReplicaSuite(label: string, openStores: () => Promise
     const create = async (data: unknown) =>
       ((await post(a, '/routing/create', { name: 'r', created_by: merchant, algorithm: { type: 'single', data } })).json() as { rule_id: string }).rule_id;
     const evaluateOn = async (app: TestApp) => post(app, '/routing/evaluate', { created_by: merchant, parameters: {} });
-    const decidedOn = async (app: TestApp) => (await post(app, '/decide-gateway', decideBody(merchant, 'p1'))).json() as { decided_gateway: string; priority_logic_tag: string | null };
+    const decidedOn = async (app: TestApp) =>
+      (await post(app, '/decide-gateway', decideBody(merchant, 'p1'))).json() as { decided_gateway: string; priority_logic_tag: string | null };
 
     it('evaluates on B the algorithm activated on A, then the one that replaced it', async () => {
       const first = await create(stripe);

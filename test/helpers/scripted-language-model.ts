@@ -1,4 +1,12 @@
-import type { LanguageModelClient, ModelCallRequest, ModelCallResult, ModelStream, TokenUsage, ToolCallRecord, ToolResultRecord } from '../../src/generation/language-model-client.js';
+import type {
+  LanguageModelClient,
+  ModelCallRequest,
+  ModelCallResult,
+  ModelStream,
+  TokenUsage,
+  ToolCallRecord,
+  ToolResultRecord,
+} from '../../src/generation/language-model-client.js';
 import type { ProviderCatalog } from '../../src/generation/provider-catalog.js';
 import { providerNames, type ProviderName } from '../../src/generation/provider-name.js';
 import { ConfigurationError } from '../../src/generation/errors/provider-errors.js';
@@ -120,7 +128,10 @@ export class ScriptedLanguageModel implements LanguageModelClient {
 }
 
 /** A catalog over scripted clients: `configured` kinds get the given client; others are "missing <KIND>_API_KEY". */
-export function scriptedCatalog(clients: Partial<Record<ProviderName, ScriptedLanguageModel>>, extraConfigured: readonly ProviderName[] = []): ProviderCatalog & { created: { provider: ProviderName; model: string | undefined }[] } {
+export function scriptedCatalog(
+  clients: Partial<Record<ProviderName, ScriptedLanguageModel>>,
+  extraConfigured: readonly ProviderName[] = [],
+): ProviderCatalog & { created: { provider: ProviderName; model: string | undefined }[] } {
   const created: { provider: ProviderName; model: string | undefined }[] = [];
   const isConfigured = (name: ProviderName): boolean => clients[name] !== undefined || extraConfigured.includes(name);
   const envName = (name: ProviderName): string => `${name.toUpperCase().replace(/-/g, '_')}_API_KEY`;

@@ -68,33 +68,35 @@ export interface TestApp {
 }
 
 /** The real app on the embedded adapters, with a manual clock and a fixed random source. */
-export async function createTestApp(options: {
-  env?: Record<string, string>;
-  random?: RandomSource;
-  state?: StateStore;
-  /** Share one clock between apps that act as replicas of one service (token times must agree). */
-  clock?: ReturnType<typeof createManualClock>;
-  routingDefaults?: Partial<RoutingDefaults>;
-  /** How long a per-key lease its replica never released keeps counting (default 10 min). */
-  keyLeaseTtlMs?: number;
-  /**
-   * The toolkit batches run on. Default: a NeuroLink whose only provider is an OpenAI key pointing
-   * at a closed local port (submits validate against it; nothing calls it unless a test starts a
-   * generation worker).
-   */
-  batchModels?: BatchWiring['models'];
-  /** The toolkit of /api/generate, /api/stream, /api/mcp/*; default: the batches' NeuroLink (or the closed-port one). */
-  toolkit?: NeuroLink;
-  /**
-   * Provider settings for a toolkit made as the service makes it (cli/create-toolkit.ts), its call
-   * records published on this app's bus as `llm.call` events. Ignored when `toolkit` is given.
-   */
-  toolkitEnv?: Record<string, string>;
-  /** WebSocket chat settings (short heartbeats, small limits in tests). */
-  chat?: AppDeps['chat'];
-  /** The store /analytics/* read (default none: those routes answer TE_01); the caller closes it. */
-  analytics?: AppDeps['analytics'];
-} = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: {
+    env?: Record<string, string>;
+    random?: RandomSource;
+    state?: StateStore;
+    /** Share one clock between apps that act as replicas of one service (token times must agree). */
+    clock?: ReturnType<typeof createManualClock>;
+    routingDefaults?: Partial<RoutingDefaults>;
+    /** How long a per-key lease its replica never released keeps counting (default 10 min). */
+    keyLeaseTtlMs?: number;
+    /**
+     * The toolkit batches run on. Default: a NeuroLink whose only provider is an OpenAI key pointing
+     * at a closed local port (submits validate against it; nothing calls it unless a test starts a
+     * generation worker).
+     */
+    batchModels?: BatchWiring['models'];
+    /** The toolkit of /api/generate, /api/stream, /api/mcp/*; default: the batches' NeuroLink (or the closed-port one). */
+    toolkit?: NeuroLink;
+    /**
+     * Provider settings for a toolkit made as the service makes it (cli/create-toolkit.ts), its call
+     * records published on this app's bus as `llm.call` events. Ignored when `toolkit` is given.
+     */
+    toolkitEnv?: Record<string, string>;
+    /** WebSocket chat settings (short heartbeats, small limits in tests). */
+    chat?: AppDeps['chat'];
+    /** The store /analytics/* read (default none: those routes answer TE_01); the caller closes it. */
+    analytics?: AppDeps['analytics'];
+  } = {},
+): Promise<TestApp> {
   const config = loadConfig({ ADMIN_SECRET: adminSecret, LOG_LEVEL: 'silent', JWT_SECRET: testJwtSecret, ...options.env });
   const clock = options.clock ?? createManualClock(Date.now());
   const state = options.state ?? createMemoryStateStore({ dataDir: undefined, logger: silentLogger, clock });
@@ -106,10 +108,19 @@ export async function createTestApp(options: {
   const toolkit =
     options.toolkit ??
     (options.toolkitEnv !== undefined
-      ? createToolkit({ logger: pino({ level: 'silent' }), cwd: mkdtempSync(join(tmpdir(), 'sytest-toolkit-')), env: options.toolkitEnv, onCall: spendCountingRecorder(bus, state.usage, pendingSpend) }).toolkit
+      ? createToolkit({
+          logger: pino({ level: 'silent' }),
+          cwd: mkdtempSync(join(tmpdir(), 'sytest-toolkit-')),
+          env: options.toolkitEnv,
+          onCall: spendCountingRecorder(bus, state.usage, pendingSpend),
+        }).toolkit
       : options.batchModels instanceof NeuroLink
         ? options.batchModels
-        : new DefaultNeuroLink({ env: { OPENAI_API_KEY: 'sk-contract-test', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }, builtInTools: [], warn: () => undefined }));
+        : new DefaultNeuroLink({
+            env: { OPENAI_API_KEY: 'sk-contract-test', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' },
+            builtInTools: [],
+            warn: () => undefined,
+          }));
   const batchModels = options.batchModels ?? toolkit;
   const batchWiring: BatchWiring = { state, jobs, models: batchModels, clock, logger: silentLogger };
   const batches = createBatchService(config, batchWiring);
@@ -136,7 +147,11 @@ export async function createTestApp(options: {
   });
   const worker = await srWindows.start({ bus, state, clock, logger: silentLogger, defaults: routingDefaults });
   const events: EventEnvelope[] = [];
-  const recorder = await bus.subscribe({ group: 'test-recorder', topics: ['routing', 'scores', 'api', 'llm'], handler: async (batch) => void events.push(...batch) });
+  const recorder = await bus.subscribe({
+    group: 'test-recorder',
+    topics: ['routing', 'scores', 'api', 'llm'],
+    handler: async (batch) => void events.push(...batch),
+  });
   return {
     app,
     config,
@@ -161,7 +176,12 @@ export async function createTestApp(options: {
 }
 
 export async function createMerchant(app: FastifyInstance, merchantId: string): Promise<{ apiKey: string }> {
-  const response = await app.inject({ method: 'POST', url: '/merchant-account/create', headers: { 'x-admin-secret': adminSecret }, payload: { merchant_id: merchantId } });
+  const response = await app.inject({
+    method: 'POST',
+    url: '/merchant-account/create',
+    headers: { 'x-admin-secret': adminSecret },
+    payload: { merchant_id: merchantId },
+  });
   if (response.statusCode !== 200) throw new Error(`merchant create failed: ${response.statusCode} ${response.body}`);
   return { apiKey: (response.json() as { api_key: string }).api_key };
 }
@@ -229,6 +249,14 @@ export async function logIn(app: FastifyInstance, email: string): Promise<string
  */
 export async function createKeyFor(state: StateStore, merchantId: string): Promise<string> {
   const key = generateApiKey();
-  await state.apiKeys.create({ keyId: randomUUID(), merchantId, keyHash: key.hash, keyPrefix: key.prefix, description: null, isActive: true, createdAt: Date.now() });
+  await state.apiKeys.create({
+    keyId: randomUUID(),
+    merchantId,
+    keyHash: key.hash,
+    keyPrefix: key.prefix,
+    description: null,
+    isActive: true,
+    createdAt: Date.now(),
+  });
   return key.raw;
 }

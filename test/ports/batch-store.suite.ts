@@ -26,7 +26,17 @@ function record(total: number, overrides: Partial<BatchRecord> = {}): BatchRecor
 const prompts = (n: number): string[] => Array.from({ length: n }, (_, index) => `prompt number ${index}`);
 
 function succeeded(content: string): ItemOutcome {
-  return { status: 'succeeded', content, provider: 'openai', model: 'gpt-4o-mini', usage: { inputTokens: 3, outputTokens: 4, totalTokens: 7 }, finishReason: 'stop', responseTimeMs: 12, attempts: 1, finishedAt: 1_700_000_001_000 };
+  return {
+    status: 'succeeded',
+    content,
+    provider: 'openai',
+    model: 'gpt-4o-mini',
+    usage: { inputTokens: 3, outputTokens: 4, totalTokens: 7 },
+    finishReason: 'stop',
+    responseTimeMs: 12,
+    attempts: 1,
+    finishedAt: 1_700_000_001_000,
+  };
 }
 
 const failed: ItemOutcome = {

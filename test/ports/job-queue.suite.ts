@@ -83,23 +83,42 @@ export function jobQueueSuite(name: string, open: () => Promise<JobQueueFixture>
     it('delivers every job once with its id and data, on its first attempt', async () => {
       const seen = recorder<{ n: number }>();
       await queue.process<{ n: number }>('plain', async (job) => seen.record(job), { concurrency: 4 });
-      await queue.enqueue('plain', [1, 2, 3].map((n) => ({ id: `batch-a:${n}`, data: { n } })), once);
+      await queue.enqueue(
+        'plain',
+        [1, 2, 3].map((n) => ({ id: `batch-a:${n}`, data: { n } })),
+        once,
+      );
       await seen.reach(3);
       expect(seen.deliveries.map((d) => [d.job.id, d.job.data.n, d.job.attempt, d.job.maxAttempts]).sort()).toEqual([
         ['batch-a:1', 1, 1, 1],
         ['batch-a:2', 2, 1, 1],
         ['batch-a:3', 3, 1, 1],
       ]);
-      await eventually('completed', () => queue.state('plain', 'batch-a:3'), (state) => state === 'completed');
+      await eventually(
+        'completed',
+        () => queue.state('plain', 'batch-a:3'),
+        (state) => state === 'completed',
+      );
     });
 
     it('ignores an enqueue of an id it still holds, keeping the first data', async () => {
       await queue.enqueue('dupes', [{ id: 'b:0', data: { v: 'first' } }], once);
-      await queue.enqueue('dupes', [{ id: 'b:0', data: { v: 'second' } }, { id: 'b:1', data: { v: 'other' } }], once);
+      await queue.enqueue(
+        'dupes',
+        [
+          { id: 'b:0', data: { v: 'second' } },
+          { id: 'b:1', data: { v: 'other' } },
+        ],
+        once,
+      );
       const seen = recorder<{ v: string }>();
       await queue.process<{ v: string }>('dupes', async (job) => seen.record(job), { concurrency: 1 });
       await seen.reach(2);
-      await eventually('both completed', async () => [await queue.state('dupes', 'b:0'), await queue.state('dupes', 'b:1')], (states) => states.every((s) => s === 'completed'));
+      await eventually(
+        'both completed',
+        async () => [await queue.state('dupes', 'b:0'), await queue.state('dupes', 'b:1')],
+        (states) => states.every((s) => s === 'completed'),
+      );
       // A finished job is remembered too: enqueueing it again does not run it again.
       await queue.enqueue('dupes', [{ id: 'b:0', data: { v: 'third' } }], once);
       expect(await queue.state('dupes', 'b:0')).toBe('completed');
@@ -112,7 +131,14 @@ export function jobQueueSuite(name: string, open: () => Promise<JobQueueFixture>
     it('keeps ids with colons and percent signs intact', async () => {
       const seen = recorder<null>();
       await queue.process<null>('odd-ids', async (job) => seen.record(job), { concurrency: 1 });
-      await queue.enqueue('odd-ids', [{ id: 'a:b:c%3A:7', data: null }, { id: '42', data: null }], once);
+      await queue.enqueue(
+        'odd-ids',
+        [
+          { id: 'a:b:c%3A:7', data: null },
+          { id: '42', data: null },
+        ],
+        once,
+      );
       await seen.reach(2);
       expect(seen.deliveries.map((d) => d.job.id).sort()).toEqual(['42', 'a:b:c%3A:7']);
     });
@@ -139,7 +165,11 @@ export function jobQueueSuite(name: string, open: () => Promise<JobQueueFixture>
       // backoff · 2^(n-1): 150 ms, then 300 ms (a few ms of timer slack allowed).
       expect(second! - first!).toBeGreaterThanOrEqual(backoffMs - 5);
       expect(third! - second!).toBeGreaterThanOrEqual(2 * backoffMs - 5);
-      await eventually('completed', () => queue.state('flaky', 'f:0'), (state) => state === 'completed');
+      await eventually(
+        'completed',
+        () => queue.state('flaky', 'f:0'),
+        (state) => state === 'completed',
+      );
     });
 
     it('fails a job for good once its attempts are spent', async () => {
@@ -154,7 +184,11 @@ export function jobQueueSuite(name: string, open: () => Promise<JobQueueFixture>
       );
       await queue.enqueue('doomed', [{ id: 'd:0', data: null }], { attempts: 3, backoffMs: 10 });
       await seen.reach(3);
-      await eventually('failed', () => queue.state('doomed', 'd:0'), (state) => state === 'failed');
+      await eventually(
+        'failed',
+        () => queue.state('doomed', 'd:0'),
+        (state) => state === 'failed',
+      );
       expect(seen.deliveries.map((d) => d.job.attempt)).toEqual([1, 2, 3]);
     });
 
@@ -174,7 +208,11 @@ export function jobQueueSuite(name: string, open: () => Promise<JobQueueFixture>
         },
         { concurrency: 2 },
       );
-      await queue.enqueue('parallel', [0, 1, 2, 3, 4].map((n) => ({ id: `p:${n}`, data: null })), once);
+      await queue.enqueue(
+        'parallel',
+        [0, 1, 2, 3, 4].map((n) => ({ id: `p:${n}`, data: null })),
+        once,
+      );
       await started.reach(2);
       const held = started.deliveries.map((d) => d.job.id);
       const others = ['p:0', 'p:1', 'p:2', 'p:3', 'p:4'].filter((id) => !held.includes(id));
@@ -188,7 +226,11 @@ export function jobQueueSuite(name: string, open: () => Promise<JobQueueFixture>
       const seen = recorder<null>();
       const durationMs = 600;
       await queue.process<null>('limited', async (job) => seen.record(job), { concurrency: 4, rateLimit: { max: 2, durationMs } });
-      await queue.enqueue('limited', [0, 1, 2, 3].map((n) => ({ id: `l:${n}`, data: null })), once);
+      await queue.enqueue(
+        'limited',
+        [0, 1, 2, 3].map((n) => ({ id: `l:${n}`, data: null })),
+        once,
+      );
       await seen.reach(4);
       const starts = seen.deliveries.map((d) => d.at);
       // Jobs 3 and 4 wait for the next window.
@@ -212,13 +254,21 @@ export function jobQueueSuite(name: string, open: () => Promise<JobQueueFixture>
       await started.reach(1);
       expect(await queue.state('states', 's:0')).toBe('active');
       release.resolve();
-      await eventually('completed', () => queue.state('states', 's:0'), (state) => state === 'completed');
+      await eventually(
+        'completed',
+        () => queue.state('states', 's:0'),
+        (state) => state === 'completed',
+      );
     });
 
     it('cancels a waiting job, leaves a running one alone, and tells finished and unknown ones apart', async () => {
       const release = deferred();
       const started = recorder<null>();
-      await queue.enqueue('cancel', [0, 1, 2].map((n) => ({ id: `c:${n}`, data: null })), once);
+      await queue.enqueue(
+        'cancel',
+        [0, 1, 2].map((n) => ({ id: `c:${n}`, data: null })),
+        once,
+      );
       expect(await queue.cancel('cancel', 'c:2')).toBe('cancelled');
       expect(await queue.state('cancel', 'c:2')).toBeUndefined();
       await queue.process<null>(
@@ -234,7 +284,11 @@ export function jobQueueSuite(name: string, open: () => Promise<JobQueueFixture>
       expect(await queue.cancel('cancel', 'c:0')).toBe('active');
       release.resolve();
       await started.reach(2);
-      await eventually('c:1 completed', () => queue.state('cancel', 'c:1'), (state) => state === 'completed');
+      await eventually(
+        'c:1 completed',
+        () => queue.state('cancel', 'c:1'),
+        (state) => state === 'completed',
+      );
       expect(await queue.cancel('cancel', 'c:1')).toBe('finished');
       expect(await queue.cancel('cancel', 'never-enqueued')).toBe('unknown');
       expect(started.deliveries.map((d) => d.job.id)).toEqual(['c:0', 'c:1']);
@@ -263,7 +317,11 @@ export function jobQueueSuite(name: string, open: () => Promise<JobQueueFixture>
         },
         { concurrency: 1 },
       );
-      await queue.enqueue('shared', [0, 1, 2, 3, 4, 5].map((n) => ({ id: `s:${n}`, data: null })), once);
+      await queue.enqueue(
+        'shared',
+        [0, 1, 2, 3, 4, 5].map((n) => ({ id: `s:${n}`, data: null })),
+        once,
+      );
       // With one slot each and the first jobs held, both consumers must have taken one.
       await seen.reach(2);
       expect(byConsumer).toEqual({ a: 1, b: 1 });

@@ -25,25 +25,29 @@ afterAll(async () => {
   await admin?.close();
 });
 
-eventBusSuite('kafka', async () => {
-  const topicPrefix = `${uniqueNamespace('bus')}.`;
-  const spoolDir = await mkdtemp(join(tmpdir(), 'sytest-spool-'));
-  const bus = await createKafkaEventBus({
-    brokers: kafkaBrokers,
-    clientId: topicPrefix,
-    topicPrefix,
-    partitions: 4,
-    spoolDir,
-    spoolMaxEvents: 10_000,
-    lingerMs: 5,
-    logger: silentLogger,
-  });
-  return {
-    bus,
-    async dispose() {
-      await bus.close();
-      await deleteKafkaNamespace(admin, topicPrefix);
-      await rm(spoolDir, { recursive: true, force: true });
-    },
-  };
-}, { batchesInFlight: true });
+eventBusSuite(
+  'kafka',
+  async () => {
+    const topicPrefix = `${uniqueNamespace('bus')}.`;
+    const spoolDir = await mkdtemp(join(tmpdir(), 'sytest-spool-'));
+    const bus = await createKafkaEventBus({
+      brokers: kafkaBrokers,
+      clientId: topicPrefix,
+      topicPrefix,
+      partitions: 4,
+      spoolDir,
+      spoolMaxEvents: 10_000,
+      lingerMs: 5,
+      logger: silentLogger,
+    });
+    return {
+      bus,
+      async dispose() {
+        await bus.close();
+        await deleteKafkaNamespace(admin, topicPrefix);
+        await rm(spoolDir, { recursive: true, force: true });
+      },
+    };
+  },
+  { batchesInFlight: true },
+);

@@ -17,7 +17,14 @@ describe('memory batch store persistence', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sy-batches-'));
     const clock = createManualClock(1_700_000_000_000);
     const first = createMemoryStateStore({ dataDir: dir, logger: silentLogger, clock });
-    const record = { batchId: 'b-1', merchantId: 'm1', createdAt: clock.now(), total: 2, options: { provider: 'openai' as const, timeoutMs: 1000 }, maxAttempts: 2 };
+    const record = {
+      batchId: 'b-1',
+      merchantId: 'm1',
+      createdAt: clock.now(),
+      total: 2,
+      options: { provider: 'openai' as const, timeoutMs: 1000 },
+      maxAttempts: 2,
+    };
     await first.batches.create(record, ['one', 'two'], 3600);
     await first.batches.finishItem('b-1', 1, { status: 'cancelled', finishedAt: clock.now() });
     await first.close();

@@ -31,5 +31,17 @@ describe('memory event bus backlog', () => {
 });
 
 function apiPayload(paymentId: string) {
-  return { requestId: randomUUID(), flowType: 'decide_gateway', apiFlow: 'dynamic_routing', route: '/decide-gateway', method: 'POST', statusCode: 200, latencyMs: 3, paymentId, errorCode: null, errorMessage: null, userAgent: null } as const;
+  return {
+    requestId: randomUUID(),
+    flowType: 'decide_gateway',
+    apiFlow: 'dynamic_routing',
+    route: '/decide-gateway',
+    method: 'POST',
+    statusCode: 200,
+    latencyMs: 3,
+    paymentId,
+    errorCode: null,
+    errorMessage: null,
+    userAgent: null,
+  } as const;
 }

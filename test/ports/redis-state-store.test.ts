@@ -146,8 +146,9 @@ describe('RedisStateStore key layout', () => {
   });
 
   it('fails at start with SY_STATE_UNAVAILABLE naming the server when nothing listens', async () => {
-    await expect(
-      createRedisStateStore({ url: 'redis://127.0.0.1:1', keyPrefix: 'unused:', logger: silentLogger }),
-    ).rejects.toMatchObject({ code: 'SY_STATE_UNAVAILABLE', message: expect.stringContaining('127.0.0.1:1') });
+    await expect(createRedisStateStore({ url: 'redis://127.0.0.1:1', keyPrefix: 'unused:', logger: silentLogger })).rejects.toMatchObject({
+      code: 'SY_STATE_UNAVAILABLE',
+      message: expect.stringContaining('127.0.0.1:1'),
+    });
   });
 });

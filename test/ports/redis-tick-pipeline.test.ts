@@ -63,7 +63,8 @@ describe('tick pipeline (real Redis)', () => {
     await redis.set(`${prefix}turn`, 'same');
     // Two timers due together run in one timers phase, each as its own callback with the ticks and
     // microtasks drained between them, as requests read from separate sockets in one poll phase are.
-    const startedByTimer = () => new Promise<readonly unknown[]>((resolve, reject) => setTimeout(() => tick.send((pipeline) => pipeline.get(`${prefix}turn`)).then(resolve, reject), 0));
+    const startedByTimer = () =>
+      new Promise<readonly unknown[]>((resolve, reject) => setTimeout(() => tick.send((pipeline) => pipeline.get(`${prefix}turn`)).then(resolve, reject), 0));
     const { result, writes } = await socketWritesDuring(redis, () => Promise.all([startedByTimer(), startedByTimer()]));
     expect(result).toEqual([['same'], ['same']]);
     expect(writes).toBe(1);
@@ -85,7 +86,10 @@ describe('tick pipeline (real Redis)', () => {
     await gone.connect();
     gone.disconnect();
     const tick = createTickPipeline(gone);
-    const outcomes = await Promise.allSettled([tick.send((pipeline) => pipeline.get(`${prefix}flag`)), tick.send((pipeline) => pipeline.exists(`${prefix}flag`))]);
+    const outcomes = await Promise.allSettled([
+      tick.send((pipeline) => pipeline.get(`${prefix}flag`)),
+      tick.send((pipeline) => pipeline.exists(`${prefix}flag`)),
+    ]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
   });
 });

@@ -1,14 +1,7 @@
 import { upiPayment } from '../fixtures/payment-dimensions.js';
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type {
-  ApiKeyRecord,
-  DecisionContext,
-  MerchantAccount,
-  RoutingAlgorithmRecord,
-  StateStore,
-  UserRecord,
-} from '../../src/ports/state-store.js';
+import type { ApiKeyRecord, DecisionContext, MerchantAccount, RoutingAlgorithmRecord, StateStore, UserRecord } from '../../src/ports/state-store.js';
 
 /** One StateStore under test, on a namespace of its own. */
 export interface StateStoreFixture {

@@ -19,7 +19,10 @@ export type AnalyticsRange = (typeof analyticsRanges)[number];
 
 /** The /analytics/* reads (api/routes/analytics.ts); the merchant is always the credential's. */
 export function analyticsApi(http: HttpClient) {
-  const read = <T>(endpoint: string) => (query: Query, signal?: AbortSignal) => http.request<T>('GET', `/analytics/${endpoint}`, { query, ...(signal !== undefined ? { signal } : {}) });
+  const read =
+    <T>(endpoint: string) =>
+    (query: Query, signal?: AbortSignal) =>
+      http.request<T>('GET', `/analytics/${endpoint}`, { query, ...(signal !== undefined ? { signal } : {}) });
   return {
     overview: read<OverviewReport>('overview'),
     decisions: read<DecisionsReport>('decisions'),

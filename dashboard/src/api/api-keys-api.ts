@@ -5,7 +5,8 @@ import type { ApiKeyCreated, ApiKeyListItem, ApiKeyRevoked } from './server-type
 export function apiKeysApi(http: HttpClient, merchantId: () => string) {
   return {
     list: () => http.request<ApiKeyListItem[]>('GET', `/api-key/list/${encodeURIComponent(merchantId())}`),
-    create: (description: string) => http.request<ApiKeyCreated>('POST', '/api-key/create', { body: { merchant_id: merchantId(), description: description === '' ? null : description } }),
+    create: (description: string) =>
+      http.request<ApiKeyCreated>('POST', '/api-key/create', { body: { merchant_id: merchantId(), description: description === '' ? null : description } }),
     revoke: (keyId: string) => http.request<ApiKeyRevoked>('DELETE', `/api-key/${encodeURIComponent(keyId)}`),
   };
 }

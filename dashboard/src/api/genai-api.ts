@@ -39,9 +39,11 @@ export function genaiApi(http: HttpClient) {
     routeGroup: (name: string) => http.request<RouteGroupState>('GET', `/v1/route-groups/${encodeURIComponent(name)}`),
     putRouteGroup: (name: string, group: RouteGroup) => http.request<RouteGroup>('PUT', `/v1/route-groups/${encodeURIComponent(name)}`, { body: group }),
     deleteRouteGroup: (name: string) => http.request<unknown>('DELETE', `/v1/route-groups/${encodeURIComponent(name)}`),
-    providerStatus: () => http.request<{ providers: Record<string, { available: boolean; model?: string }>; bestProvider: string | null }>('GET', '/api/status'),
+    providerStatus: () =>
+      http.request<{ providers: Record<string, { available: boolean; model?: string }>; bestProvider: string | null }>('GET', '/api/status'),
     /** The OpenAI-compatible gateway, streamed: `model` is provider/model, a registry name or a route group. */
-    streamChat: (body: ChatCompletionStreamRequest, signal: AbortSignal) => http.stream('/v1/chat/completions', { ...body, stream: true, stream_options: { include_usage: true } }, signal),
+    streamChat: (body: ChatCompletionStreamRequest, signal: AbortSignal) =>
+      http.stream('/v1/chat/completions', { ...body, stream: true, stream_options: { include_usage: true } }, signal),
     submitBatch: (body: BatchSubmitRequest) => http.request<Batch>('POST', '/api/batches', { body }),
     batch: (batchId: string) => http.request<Batch>('GET', `/api/batches/${encodeURIComponent(batchId)}`),
     batchResults: (batchId: string, offset: number, limit: number) =>

@@ -46,14 +46,21 @@ export function routingApi(http: HttpClient, merchantId: () => string) {
     list: () => http.request<RoutingAlgorithmListItem[]>('POST', `/routing/list/${merchantPath()}`),
     listActive: () => http.request<RoutingAlgorithmListItem[]>('POST', `/routing/list/active/${merchantPath()}`),
     create: (name: string, description: string, algorithm: RoutingAlgorithm) =>
-      http.request<{ rule_id: string; name: string }>('POST', '/routing/create', { body: { created_by: merchantId(), name, description, algorithm_for: 'payment', algorithm } }),
+      http.request<{ rule_id: string; name: string }>('POST', '/routing/create', {
+        body: { created_by: merchantId(), name, description, algorithm_for: 'payment', algorithm },
+      }),
     activate: (id: string) => http.request<void>('POST', '/routing/activate', { body: ref(id) }),
     deactivate: (id: string) => http.request<void>('POST', '/routing/deactivate', { body: ref(id) }),
     remove: (id: string) => http.request<{ status: string }>('POST', '/routing/delete', { body: ref(id) }),
     /** Evaluates `routingAlgorithmId` (active or not: a preview), or the active algorithm when it is undefined. */
     evaluate: (parameters: Record<string, unknown>, routingAlgorithmId?: string) =>
       http.request<EvaluateResult>('POST', '/routing/evaluate', {
-        body: { created_by: merchantId(), payment_id: null, parameters, ...(routingAlgorithmId !== undefined ? { routing_algorithm_id: routingAlgorithmId } : {}) },
+        body: {
+          created_by: merchantId(),
+          payment_id: null,
+          parameters,
+          ...(routingAlgorithmId !== undefined ? { routing_algorithm_id: routingAlgorithmId } : {}),
+        },
       }),
     routingKeys: () => http.request<{ keys: Record<string, RoutingKeyView> }>('GET', '/config/routing-keys'),
     getConfig: async <K extends keyof RuleConfigs>(algorithm: K): Promise<RuleConfigs[K] | undefined> => {

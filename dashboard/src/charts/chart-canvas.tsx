@@ -10,7 +10,14 @@ const tickFormat = new Intl.NumberFormat(undefined, { maximumSignificantDigits: 
 function datasetsOf(spec: ChartSpec) {
   return spec.series.map((series, index) => {
     const colour = seriesColours[index % seriesColours.length]!;
-    return { label: series.label, data: [...series.values], borderColor: colour, backgroundColor: colour, borderWidth: 2, pointRadius: spec.labels.length > 40 ? 0 : 2 };
+    return {
+      label: series.label,
+      data: [...series.values],
+      borderColor: colour,
+      backgroundColor: colour,
+      borderWidth: 2,
+      pointRadius: spec.labels.length > 40 ? 0 : 2,
+    };
   });
 }
 
@@ -36,7 +43,12 @@ export function ChartCanvas(props: { readonly spec: ChartSpec; readonly title: s
         interaction: { mode: 'index', intersect: false },
         scales: {
           x: { stacked: spec.stacked === true },
-          y: { stacked: spec.stacked === true, beginAtZero: true, title: { display: true, text: spec.unit }, ticks: { callback: (value) => (typeof value === 'number' ? tickFormat.format(value) : value) } },
+          y: {
+            stacked: spec.stacked === true,
+            beginAtZero: true,
+            title: { display: true, text: spec.unit },
+            ticks: { callback: (value) => (typeof value === 'number' ? tickFormat.format(value) : value) },
+          },
         },
         plugins: { legend: { position: 'bottom' } },
       },

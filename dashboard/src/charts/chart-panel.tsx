@@ -37,7 +37,14 @@ export function ChartPanel(props: ChartPanelProps) {
       ) : (
         <DataTable
           caption={`${props.title} (${spec.unit})`}
-          columns={[{ header: 'Label', cell: (row: (typeof rows)[number]) => row.label }, ...spec.series.map((series, index) => ({ header: series.label, numeric: true, cell: (row: (typeof rows)[number]) => formatValue(row.values[index] ?? 0) }))]}
+          columns={[
+            { header: 'Label', cell: (row: (typeof rows)[number]) => row.label },
+            ...spec.series.map((series, index) => ({
+              header: series.label,
+              numeric: true,
+              cell: (row: (typeof rows)[number]) => formatValue(row.values[index] ?? 0),
+            })),
+          ]}
           rows={rows}
           rowKey={(row, index) => `${row.label}-${index}`}
           pageSize={12}

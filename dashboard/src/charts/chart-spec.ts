@@ -16,7 +16,13 @@ export interface ChartSpec {
 export const seriesColours = ['#0b5cad', '#c2410c', '#15803d', '#7e22ce', '#b91c1c', '#0f766e', '#a16207', '#4b5563'];
 
 /** Groups rows into series by `seriesOf`, over the sorted distinct `labelOf` values (missing points are 0). */
-export function pivot<T>(rows: readonly T[], labelOf: (row: T) => number, seriesOf: (row: T) => string, valueOf: (row: T) => number, formatLabel: (label: number) => string): Pick<ChartSpec, 'labels' | 'series'> {
+export function pivot<T>(
+  rows: readonly T[],
+  labelOf: (row: T) => number,
+  seriesOf: (row: T) => string,
+  valueOf: (row: T) => number,
+  formatLabel: (label: number) => string,
+): Pick<ChartSpec, 'labels' | 'series'> {
   const labels = [...new Set(rows.map(labelOf))].sort((a, b) => a - b);
   const index = new Map(labels.map((label, position) => [label, position]));
   const series = new Map<string, number[]>();
@@ -34,9 +40,20 @@ export function pivot<T>(rows: readonly T[], labelOf: (row: T) => number, series
 }
 
 /** One series per named field of wide rows (calls and errors of each bucket…), labelled by `labelOf`. */
-export function pivotFields<T>(rows: readonly T[], labelOf: (row: T) => number, fields: Readonly<Record<string, (row: T) => number>>, formatLabel: (label: number) => string): Pick<ChartSpec, 'labels' | 'series'> {
+export function pivotFields<T>(
+  rows: readonly T[],
+  labelOf: (row: T) => number,
+  fields: Readonly<Record<string, (row: T) => number>>,
+  formatLabel: (label: number) => string,
+): Pick<ChartSpec, 'labels' | 'series'> {
   const long = rows.flatMap((row) => Object.entries(fields).map(([series, valueOf]) => ({ label: labelOf(row), series, value: valueOf(row) })));
-  return pivot(long, (row) => row.label, (row) => row.series, (row) => row.value, formatLabel);
+  return pivot(
+    long,
+    (row) => row.label,
+    (row) => row.series,
+    (row) => row.value,
+    formatLabel,
+  );
 }
 
 /** A time bucket as the operator's local clock shows it (date added when the range spans days). */

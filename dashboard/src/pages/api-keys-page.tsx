@@ -45,7 +45,13 @@ export function ApiKeysPage() {
         <form class="inline-form" onSubmit={submit}>
           <div class="field">
             <label for="key-description">Description</label>
-            <input id="key-description" maxLength={255} placeholder="e.g. checkout service" value={description} onInput={(event) => setDescription(event.currentTarget.value)} />
+            <input
+              id="key-description"
+              maxLength={255}
+              placeholder="e.g. checkout service"
+              value={description}
+              onInput={(event) => setDescription(event.currentTarget.value)}
+            />
           </div>
           <button type="submit" class="primary" disabled={create.busy}>
             Create key
@@ -97,7 +103,13 @@ export function ApiKeysPage() {
           )}
         </AsyncView>
       </section>
-      <ConfirmDialog open={revoking !== undefined} title="Revoke this key?" confirmLabel="Revoke key" onConfirm={confirmRevoke} onCancel={() => setRevoking(undefined)}>
+      <ConfirmDialog
+        open={revoking !== undefined}
+        title="Revoke this key?"
+        confirmLabel="Revoke key"
+        onConfirm={confirmRevoke}
+        onCancel={() => setRevoking(undefined)}
+      >
         <p>
           Key <code>{revoking?.key_prefix}…</code> stops working at once, on every replica. This cannot be undone.
         </p>

@@ -41,7 +41,10 @@ function Timeline(props: { readonly entries: readonly AuditTimelineEntry[] }) {
             {entry.error_code !== null && (
               <>
                 {' '}
-                · <span class="inline-error">{entry.error_code}: {entry.error_message}</span>
+                ·{' '}
+                <span class="inline-error">
+                  {entry.error_code}: {entry.error_message}
+                </span>
               </>
             )}
           </div>
@@ -77,7 +80,8 @@ export function AuditPage(props: { readonly location: Location }) {
     setQuery({ by, value: text.trim() });
   };
   const open = (result: AuditResult) => {
-    const next = result.payment_id !== null ? { by: 'payment_id' as const, value: result.payment_id } : { by: 'request_id' as const, value: result.request_id ?? '' };
+    const next =
+      result.payment_id !== null ? { by: 'payment_id' as const, value: result.payment_id } : { by: 'request_id' as const, value: result.request_id ?? '' };
     setBy(next.by);
     setText(next.value);
     setPage(1);
@@ -103,12 +107,19 @@ export function AuditPage(props: { readonly location: Location }) {
         </button>
       </form>
       <RangePicker range={range} onRange={setRange} />
-      <AsyncView resource={resource} label="the payment audit" onRetry={reload} isEmpty={(report) => report.results.length === 0} empty="No payment matches in this range.">
+      <AsyncView
+        resource={resource}
+        label="the payment audit"
+        onRetry={reload}
+        isEmpty={(report) => report.results.length === 0}
+        empty="No payment matches in this range."
+      >
         {(report) => (
           <>
             <section class="panel" aria-labelledby="audit-results-title">
               <h2 id="audit-results-title">
-                {report.total_results} matching {report.total_results === 1 ? 'payment' : 'payments'} ({report.total_success} succeeded, {report.total_failure} failed)
+                {report.total_results} matching {report.total_results === 1 ? 'payment' : 'payments'} ({report.total_success} succeeded, {report.total_failure}{' '}
+                failed)
               </h2>
               <DataTable
                 caption="Payments and requests, most recent first"
@@ -136,7 +147,9 @@ export function AuditPage(props: { readonly location: Location }) {
               <section class="panel" aria-labelledby="timeline-title" data-testid="audit-timeline">
                 <h2 id="timeline-title">Timeline of {query.value}</h2>
                 <p>
-                  <a href={hrefOf('explorer', { payment_id: report.results[0].payment_id ?? '', gateways: report.results[0].gateways.join(',') })}>Replay this decision in the explorer</a>
+                  <a href={hrefOf('explorer', { payment_id: report.results[0].payment_id ?? '', gateways: report.results[0].gateways.join(',') })}>
+                    Replay this decision in the explorer
+                  </a>
                 </p>
                 <Timeline entries={report.timeline} />
               </section>

@@ -30,7 +30,10 @@ const resultsPageSize = 10;
 function BatchResultsView(props: { readonly batchId: string }) {
   const { api } = useDashboard();
   const [page, setPage] = useState(1);
-  const { resource, reload } = useResource((_signal): Promise<BatchResults> => api.genai.batchResults(props.batchId, (page - 1) * resultsPageSize, resultsPageSize), [props.batchId, page]);
+  const { resource, reload } = useResource(
+    (_signal): Promise<BatchResults> => api.genai.batchResults(props.batchId, (page - 1) * resultsPageSize, resultsPageSize),
+    [props.batchId, page],
+  );
   return (
     <section class="panel" aria-labelledby="batch-results-title">
       <h2 id="batch-results-title">Results of {props.batchId}</h2>
@@ -88,11 +91,17 @@ export function BatchesPage() {
   };
   const submit = (event: Event) => {
     event.preventDefault();
-    const list = prompts.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+    const list = prompts
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '');
     void submitAction.run(async () => {
       const [first, ...rest] = list;
       if (first === undefined) throw new Error('Enter at least one prompt, one per line.');
-      const batch = await api.genai.submitBatch({ prompts: [first, ...rest], options: { ...(provider !== '' ? { provider } : {}), ...(model !== '' ? { model } : {}) } });
+      const batch = await api.genai.submitBatch({
+        prompts: [first, ...rest],
+        options: { ...(provider !== '' ? { provider } : {}), ...(model !== '' ? { model } : {}) },
+      });
       remember([batch.batchId, ...ids]);
       setPrompts('');
     });
@@ -124,7 +133,13 @@ export function BatchesPage() {
       <section class="panel" aria-labelledby="batch-list-title">
         <h2 id="batch-list-title">Batches submitted from this browser</h2>
         <FormError error={cancelAction.error} />
-        <AsyncView resource={batches.resource} label="batches" onRetry={batches.reload} isEmpty={(list) => list.length === 0} empty="No batch submitted from this browser yet.">
+        <AsyncView
+          resource={batches.resource}
+          label="batches"
+          onRetry={batches.reload}
+          isEmpty={(list) => list.length === 0}
+          empty="No batch submitted from this browser yet."
+        >
           {(list) => (
             <DataTable
               caption="Batches and their progress"
@@ -155,7 +170,12 @@ export function BatchesPage() {
                         Results
                       </button>
                       {!('missing' in batch) && batch.status === 'running' && (
-                        <button type="button" class="danger" onClick={() => void cancelAction.run(async () => void (await api.genai.cancelBatch(batch.batchId)))} aria-label={`Cancel ${batch.batchId}`}>
+                        <button
+                          type="button"
+                          class="danger"
+                          onClick={() => void cancelAction.run(async () => void (await api.genai.cancelBatch(batch.batchId)))}
+                          aria-label={`Cancel ${batch.batchId}`}
+                        >
                           Cancel
                         </button>
                       )}

@@ -26,7 +26,10 @@ interface FormState {
 function bodyOf(form: FormState, merchantId: string): DecideGatewayRequest {
   return {
     merchantId,
-    eligibleGatewayList: form.gateways.split(',').map((gateway) => gateway.trim()).filter((gateway) => gateway !== ''),
+    eligibleGatewayList: form.gateways
+      .split(',')
+      .map((gateway) => gateway.trim())
+      .filter((gateway) => gateway !== ''),
     rankingAlgorithm: form.ranking,
     eliminationEnabled: form.elimination,
     paymentInfo: {
@@ -59,13 +62,17 @@ function DecisionTrace(props: { readonly request: DecideGatewayRequest; readonly
   const ruleGateways = decided.priority_logic_output?.gws ?? null;
   const steps = [
     { step: 'Eligible gateways (request)', value: (request.eligibleGatewayList ?? []).join(', ') || 'none given' },
-    { step: 'Routing rule', value: decided.priority_logic_tag === null ? 'no active rule applied' : `“${decided.priority_logic_tag}” → ${ruleGateways?.join(', ') ?? ''}` },
+    {
+      step: 'Routing rule',
+      value: decided.priority_logic_tag === null ? 'no active rule applied' : `“${decided.priority_logic_tag}” → ${ruleGateways?.join(', ') ?? ''}`,
+    },
     { step: 'Routing approach', value: decided.routing_approach },
     { step: 'Ranked by score', value: scores.map(([gateway, score]) => `${gateway} ${score.toFixed(4)}`).join(' > ') || 'no scores' },
     { step: 'Decided gateway', value: decided.decided_gateway },
     { step: 'Dimension', value: [decided.routing_dimension, decided.routing_dimension_level].filter((part) => part !== null).join(' / ') || '—' },
   ];
-  for (const [filter, removed] of Object.entries(decided.filter_wise_gateways ?? {})) steps.splice(1, 0, { step: `Filter ${filter}`, value: `removed ${(removed as string[]).join(', ') || 'nothing'}` });
+  for (const [filter, removed] of Object.entries(decided.filter_wise_gateways ?? {}))
+    steps.splice(1, 0, { step: `Filter ${filter}`, value: `removed ${(removed as string[]).join(', ') || 'nothing'}` });
   return (
     <>
       <section class="panel" aria-labelledby="decision-title" data-testid="decision-result">
@@ -88,7 +95,16 @@ function DecisionTrace(props: { readonly request: DecideGatewayRequest; readonly
           <pre class="json">{JSON.stringify(decided, null, 2)}</pre>
         </details>
       </section>
-      <ChartPanel id="decision-scores" title="Gateway scores of this decision" spec={{ kind: 'bar', unit: 'score', labels: scores.map(([gateway]) => gateway), series: [{ label: 'score', values: scores.map(([, score]) => score) }] }} />
+      <ChartPanel
+        id="decision-scores"
+        title="Gateway scores of this decision"
+        spec={{
+          kind: 'bar',
+          unit: 'score',
+          labels: scores.map(([gateway]) => gateway),
+          series: [{ label: 'score', values: scores.map(([, score]) => score) }],
+        }}
+      />
     </>
   );
 }

@@ -36,8 +36,29 @@ export function LlmUsagePage() {
       <AsyncView resource={resource} label="LLM usage" onRetry={reload}>
         {({ overview, usage, latency, errors }) => {
           const modelOf = (point: { provider: string; model: string }) => `${point.provider}/${point.model}`;
-          const callsSpec: ChartSpec = { kind: 'bar', stacked: true, unit: 'calls', ...pivot(usage.series, (point) => point.bucket_ms, modelOf, (point) => point.calls, bucket) };
-          const costSpec: ChartSpec = { kind: 'line', unit: 'USD', ...pivot(usage.series, (point) => point.bucket_ms, (point) => point.provider, (point) => point.cost_usd, bucket) };
+          const callsSpec: ChartSpec = {
+            kind: 'bar',
+            stacked: true,
+            unit: 'calls',
+            ...pivot(
+              usage.series,
+              (point) => point.bucket_ms,
+              modelOf,
+              (point) => point.calls,
+              bucket,
+            ),
+          };
+          const costSpec: ChartSpec = {
+            kind: 'line',
+            unit: 'USD',
+            ...pivot(
+              usage.series,
+              (point) => point.bucket_ms,
+              (point) => point.provider,
+              (point) => point.cost_usd,
+              bucket,
+            ),
+          };
           const tokensSpec: ChartSpec = {
             kind: 'bar',
             stacked: true,
@@ -62,7 +83,11 @@ export function LlmUsagePage() {
                   { label: 'Calls', value: String(overview.calls) },
                   { label: 'Success rate', value: overview.calls === 0 ? '—' : percent(1 - overview.error_rate) },
                   { label: 'Error rate', value: percent(overview.error_rate) },
-                  { label: 'Tokens', value: overview.total_tokens.toLocaleString(), detail: `${overview.input_tokens.toLocaleString()} in / ${overview.output_tokens.toLocaleString()} out` },
+                  {
+                    label: 'Tokens',
+                    value: overview.total_tokens.toLocaleString(),
+                    detail: `${overview.input_tokens.toLocaleString()} in / ${overview.output_tokens.toLocaleString()} out`,
+                  },
                   { label: 'Cost', value: `$${overview.cost_usd.toFixed(4)}` },
                   { label: 'Average latency', value: `${Math.round(overview.avg_latency_ms)} ms` },
                   { label: 'Fallback calls', value: String(overview.fallback_calls) },

@@ -16,12 +16,21 @@ export function ModelsPage() {
   const [provider, setProvider] = useState('');
   const [applied, setApplied] = useState({ capability: '', maxPrice: '' });
   const filtered = useResource(
-    async () => (applied.capability === '' && applied.maxPrice === '' ? undefined : (await api.genai.searchModels(applied.capability || undefined, applied.maxPrice === '' ? undefined : Number(applied.maxPrice))).results),
+    async () =>
+      applied.capability === '' && applied.maxPrice === ''
+        ? undefined
+        : (await api.genai.searchModels(applied.capability || undefined, applied.maxPrice === '' ? undefined : Number(applied.maxPrice))).results,
     [applied.capability, applied.maxPrice],
   );
 
   return (
-    <AsyncView resource={all.resource} label="the model registry" onRetry={all.reload} isEmpty={(list) => list.models.length === 0} empty="The registry has no models.">
+    <AsyncView
+      resource={all.resource}
+      label="the model registry"
+      onRetry={all.reload}
+      isEmpty={(list) => list.models.length === 0}
+      empty="The registry has no models."
+    >
       {(list) => {
         const capabilities = [...new Set(list.models.flatMap((model) => model.capabilities))].sort();
         const providers = [...new Set(list.models.map((model) => model.provider))].sort();
@@ -84,7 +93,10 @@ export function ModelsPage() {
                         { header: 'Input', numeric: true, cell: (model) => price(model.pricing?.input) },
                         { header: 'Output', numeric: true, cell: (model) => price(model.pricing?.output) },
                         { header: 'Context', numeric: true, cell: (model) => model.contextWindow?.toLocaleString() ?? '—' },
-                        { header: 'Status', cell: (model) => (model.deprecated ? <span class="badge warn">Deprecated</span> : <span class="badge ok">Current</span>) },
+                        {
+                          header: 'Status',
+                          cell: (model) => (model.deprecated ? <span class="badge warn">Deprecated</span> : <span class="badge ok">Current</span>),
+                        },
                       ]}
                     />
                   </section>

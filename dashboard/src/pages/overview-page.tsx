@@ -47,17 +47,59 @@ export function OverviewPage() {
         {({ decisions, overview, routing, llm, usage, llmErrors }) => {
           const decisionCount = Number(decisions.tiles.find((tile) => tile.label === 'Decisions')?.value ?? 0);
           const decisionErrorRate = Number.parseFloat(decisions.tiles.find((tile) => tile.label === 'Error rate')?.value ?? '0') / 100;
-          const decisionsSpec: ChartSpec = { kind: 'bar', stacked: true, unit: 'decisions', ...pivot(decisions.series, (row) => row.bucket_ms, (row) => row.routing_approach ?? 'unknown', (row) => row.count, bucket) };
+          const decisionsSpec: ChartSpec = {
+            kind: 'bar',
+            stacked: true,
+            unit: 'decisions',
+            ...pivot(
+              decisions.series,
+              (row) => row.bucket_ms,
+              (row) => row.routing_approach ?? 'unknown',
+              (row) => row.count,
+              bucket,
+            ),
+          };
           const llmSpec: ChartSpec = {
             kind: 'line',
             unit: 'calls',
             ...pivotFields(usage.series, (point) => point.bucket_ms, { calls: (point) => point.calls, errors: (point) => point.errors }, bucket),
           };
-          const shareSpec: ChartSpec = { kind: 'bar', stacked: true, unit: 'decisions', ...pivot(routing.gateway_share, (row) => row.bucket_ms, (row) => row.gateway ?? 'none', (row) => row.count, bucket) };
-          const trendSpec: ChartSpec = { kind: 'line', unit: 'score', ...pivot(routing.sr_trend, (row) => row.bucket_ms, (row) => row.gateway ?? 'none', (row) => row.score_value, bucket) };
+          const shareSpec: ChartSpec = {
+            kind: 'bar',
+            stacked: true,
+            unit: 'decisions',
+            ...pivot(
+              routing.gateway_share,
+              (row) => row.bucket_ms,
+              (row) => row.gateway ?? 'none',
+              (row) => row.count,
+              bucket,
+            ),
+          };
+          const trendSpec: ChartSpec = {
+            kind: 'line',
+            unit: 'score',
+            ...pivot(
+              routing.sr_trend,
+              (row) => row.bucket_ms,
+              (row) => row.gateway ?? 'none',
+              (row) => row.score_value,
+              bucket,
+            ),
+          };
           const topErrors: TopError[] = [
-            ...overview.top_errors.map((error) => ({ source: error.route ?? 'payments', code: error.error_code ?? '—', message: error.error_message ?? '—', count: error.count })),
-            ...llmErrors.errors.map((error) => ({ source: `${error.provider}/${error.model}`, code: error.error_class, message: 'model call failed', count: error.count })),
+            ...overview.top_errors.map((error) => ({
+              source: error.route ?? 'payments',
+              code: error.error_code ?? '—',
+              message: error.error_message ?? '—',
+              count: error.count,
+            })),
+            ...llmErrors.errors.map((error) => ({
+              source: `${error.provider}/${error.model}`,
+              code: error.error_class,
+              message: 'model call failed',
+              count: error.count,
+            })),
           ].sort((a, b) => b.count - a.count);
           return (
             <>

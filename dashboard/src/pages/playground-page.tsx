@@ -84,7 +84,13 @@ export function PlaygroundPage() {
         const choice = chunk.choices?.[0];
         if (choice?.delta?.content) setOutput((text) => text + (choice.delta?.content ?? ''));
         if (choice?.finish_reason) finishReason = choice.finish_reason;
-        if (chunk.usage !== undefined) setMeta({ ...decided, usage: chunk.usage, ...(finishReason !== undefined ? { finishReason } : {}), responseTime: Math.round(performance.now() - started) });
+        if (chunk.usage !== undefined)
+          setMeta({
+            ...decided,
+            usage: chunk.usage,
+            ...(finishReason !== undefined ? { finishReason } : {}),
+            responseTime: Math.round(performance.now() - started),
+          });
       }
       setPhase('done');
     } catch (failure) {

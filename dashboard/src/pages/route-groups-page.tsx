@@ -19,9 +19,15 @@ import { useDashboard } from '../session/dashboard-context';
  * /v1/route-groups/{name}) next to what the range's traffic did (share of calls, eliminations;
  * GET /analytics/llm/route-groups), and the share over time.
  */
-function GroupCard(props: { readonly group: RouteGroupState; readonly report: LlmRouteGroupReport | undefined; readonly bucket: (ms: number) => string; onDelete(): void }) {
+function GroupCard(props: {
+  readonly group: RouteGroupState;
+  readonly report: LlmRouteGroupReport | undefined;
+  readonly bucket: (ms: number) => string;
+  onDelete(): void;
+}) {
   const { group, report } = props;
-  const traffic = (candidate: { provider: string; model: string }) => report?.candidates.find((entry) => entry.provider === candidate.provider && entry.model === candidate.model);
+  const traffic = (candidate: { provider: string; model: string }) =>
+    report?.candidates.find((entry) => entry.provider === candidate.provider && entry.model === candidate.model);
   const shareSpec: ChartSpec = {
     kind: 'line',
     unit: '% of calls',
@@ -44,8 +50,10 @@ function GroupCard(props: { readonly group: RouteGroupState; readonly report: Ll
         </button>
       </header>
       <p class="hint">
-        {report === undefined ? 'No calls in this range.' : `${report.calls} calls in this range, ${report.success_rate === null ? 'no outcomes' : `${percent(report.success_rate)} succeeded`}.`} Elimination below{' '}
-        {percent(group.eliminationThreshold)} success{group.capability !== undefined ? `; capability ${group.capability}` : ''}
+        {report === undefined
+          ? 'No calls in this range.'
+          : `${report.calls} calls in this range, ${report.success_rate === null ? 'no outcomes' : `${percent(report.success_rate)} succeeded`}.`}{' '}
+        Elimination below {percent(group.eliminationThreshold)} success{group.capability !== undefined ? `; capability ${group.capability}` : ''}
         {group.maxPrice !== undefined ? `; max price $${group.maxPrice}/1K` : ''}.
       </p>
       <DataTable
@@ -55,10 +63,17 @@ function GroupCard(props: { readonly group: RouteGroupState; readonly report: Ll
         columns={[
           { header: 'Candidate', cell: (candidate) => `${candidate.provider}/${candidate.model}` },
           { header: 'Share of calls', numeric: true, cell: (candidate) => (traffic(candidate) === undefined ? '—' : percent(traffic(candidate)!.share)) },
-          { header: 'Success rate (window)', numeric: true, cell: (candidate) => (candidate.successRate === null ? 'no outcomes yet' : percent(candidate.successRate)) },
+          {
+            header: 'Success rate (window)',
+            numeric: true,
+            cell: (candidate) => (candidate.successRate === null ? 'no outcomes yet' : percent(candidate.successRate)),
+          },
           { header: 'Outcomes', numeric: true, cell: (candidate) => candidate.outcomes },
           { header: 'Eliminated in range', numeric: true, cell: (candidate) => traffic(candidate)?.eliminated_decisions ?? 0 },
-          { header: 'State', cell: (candidate) => (candidate.eliminated ? <span class="badge warn">Eliminated</span> : <span class="badge ok">Eligible</span>) },
+          {
+            header: 'State',
+            cell: (candidate) => (candidate.eliminated ? <span class="badge warn">Eliminated</span> : <span class="badge ok">Eligible</span>),
+          },
         ]}
       />
       <ChartPanel id={`group-share-${group.name}`} title={`Share of calls in ${group.name}`} spec={shareSpec} />
@@ -110,11 +125,23 @@ export function RouteGroupsPage() {
   return (
     <>
       <RangePicker range={range} onRange={setRange} live={live} onLive={setLive} />
-      <AsyncView resource={resource} label="route groups" onRetry={reload} isEmpty={(data) => data.groups.length === 0} empty="No route groups yet: create one below, then send requests with model set to its name.">
+      <AsyncView
+        resource={resource}
+        label="route groups"
+        onRetry={reload}
+        isEmpty={(data) => data.groups.length === 0}
+        empty="No route groups yet: create one below, then send requests with model set to its name."
+      >
         {({ groups, reports }) => (
           <>
             {groups.map((group) => (
-              <GroupCard key={group.name} group={group} report={reports.get(group.name)} bucket={(ms) => formatBucket(ms, spansDays(range))} onDelete={() => setDeleting(group.name)} />
+              <GroupCard
+                key={group.name}
+                group={group}
+                report={reports.get(group.name)}
+                bucket={(ms) => formatBucket(ms, spansDays(range))}
+                onDelete={() => setDeleting(group.name)}
+              />
             ))}
           </>
         )}

@@ -50,7 +50,13 @@ export interface AlgorithmDraft {
 
 export const emptyCondition = (lhs = 'amount'): ConditionDraft => ({ lhs, comparison: 'greater_than', value: '', metadataKey: '' });
 export const emptyStatement = (): StatementDraft => ({ conditions: [emptyCondition()], nested: [] });
-export const emptyRule = (index: number): RuleDraft => ({ name: `Rule ${index + 1}`, routingType: 'priority', priority: '', splits: [{ split: '100', gateways: '' }], statements: [emptyStatement()] });
+export const emptyRule = (index: number): RuleDraft => ({
+  name: `Rule ${index + 1}`,
+  routingType: 'priority',
+  priority: '',
+  splits: [{ split: '100', gateways: '' }],
+  statements: [emptyStatement()],
+});
 export const emptyDraft = (): AlgorithmDraft => ({
   type: 'single',
   single: '',
@@ -91,7 +97,12 @@ export function valueOf(condition: ConditionDraft, key: RoutingKeyView | undefin
 
 function statementOf(draft: StatementDraft, keys: Readonly<Record<string, RoutingKeyView>>): IfStatement {
   return {
-    condition: draft.conditions.map((condition) => ({ lhs: condition.lhs, comparison: condition.comparison, value: valueOf(condition, keys[condition.lhs]), metadata: {} })),
+    condition: draft.conditions.map((condition) => ({
+      lhs: condition.lhs,
+      comparison: condition.comparison,
+      value: valueOf(condition, keys[condition.lhs]),
+      metadata: {},
+    })),
     ...(draft.nested.length > 0 ? { nested: draft.nested.map((nested) => statementOf(nested, keys)) } : {}),
   };
 }
@@ -122,7 +133,12 @@ export function toAlgorithm(draft: AlgorithmDraft, keys: Readonly<Record<string,
         data: {
           globals: {},
           default_selection: { priority: connectors(draft.defaultSelection) },
-          rules: draft.rules.map((rule) => ({ name: rule.name, routing_type: rule.routingType, output: outputOf(rule), statements: rule.statements.map((statement) => statementOf(statement, keys)) })),
+          rules: draft.rules.map((rule) => ({
+            name: rule.name,
+            routing_type: rule.routingType,
+            output: outputOf(rule),
+            statements: rule.statements.map((statement) => statementOf(statement, keys)),
+          })),
           metadata: null,
         },
       };
@@ -144,4 +160,8 @@ export const comparisonLabels: Readonly<Record<ComparisonType, string>> = {
 };
 
 /** Enum values of a key, as /config/routing-keys lists them ("a, b, c"). */
-export const enumValues = (key: RoutingKeyView | undefined): string[] => (key?.values ?? '').split(',').map((value) => value.trim()).filter((value) => value !== '');
+export const enumValues = (key: RoutingKeyView | undefined): string[] =>
+  (key?.values ?? '')
+    .split(',')
+    .map((value) => value.trim())
+    .filter((value) => value !== '');

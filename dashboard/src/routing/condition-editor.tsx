@@ -20,7 +20,11 @@ export function ConditionEditor(props: ConditionEditorProps) {
   const onKey = (lhs: string) => {
     const next = keys[lhs];
     const allowed = comparisonsFor(next);
-    set({ lhs, comparison: allowed.includes(condition.comparison) ? condition.comparison : 'equal', value: next?.type === 'enum' ? (enumValues(next)[0] ?? '') : '' });
+    set({
+      lhs,
+      comparison: allowed.includes(condition.comparison) ? condition.comparison : 'equal',
+      value: next?.type === 'enum' ? (enumValues(next)[0] ?? '') : '',
+    });
   };
   return (
     <div class="row condition">
@@ -36,7 +40,11 @@ export function ConditionEditor(props: ConditionEditorProps) {
       </div>
       <div class="field">
         <label for={`${id}-comparison`}>Comparison</label>
-        <select id={`${id}-comparison`} value={condition.comparison} onChange={(event) => set({ comparison: event.currentTarget.value as ConditionDraft['comparison'] })}>
+        <select
+          id={`${id}-comparison`}
+          value={condition.comparison}
+          onChange={(event) => set({ comparison: event.currentTarget.value as ConditionDraft['comparison'] })}
+        >
           {comparisons.map((comparison) => (
             <option key={comparison} value={comparison}>
               {comparisonLabels[comparison]}

@@ -14,7 +14,13 @@ function NumberField(props: { readonly id: string; readonly label: string; reado
   return (
     <div class="field">
       <label for={props.id}>{props.label}</label>
-      <input id={props.id} inputMode="decimal" value={props.value} aria-describedby={props.hint !== undefined ? `${props.id}-hint` : undefined} onInput={(event) => props.onInput(event.currentTarget.value)} />
+      <input
+        id={props.id}
+        inputMode="decimal"
+        value={props.value}
+        aria-describedby={props.hint !== undefined ? `${props.id}-hint` : undefined}
+        onInput={(event) => props.onInput(event.currentTarget.value)}
+      />
       {props.hint !== undefined && (
         <span class="hint" id={`${props.id}-hint`}>
           {props.hint}
@@ -43,7 +49,12 @@ export function SuccessRateForm() {
     event.preventDefault();
     setSaved(false);
     const stored = resource.state === 'ready' ? resource.data : undefined;
-    const data: SuccessRateConfig = { ...stored, defaultBucketSize: optionalNumber(bucket), defaultHedgingPercent: optionalNumber(hedging), defaultLatencyThreshold: optionalNumber(latency) };
+    const data: SuccessRateConfig = {
+      ...stored,
+      defaultBucketSize: optionalNumber(bucket),
+      defaultHedgingPercent: optionalNumber(hedging),
+      defaultLatencyThreshold: optionalNumber(latency),
+    };
     void action.run(async () => {
       await api.routing.putConfig('successRate', data, stored === undefined ? 'create' : 'update');
       setSaved(true);
@@ -56,7 +67,11 @@ export function SuccessRateForm() {
       <AsyncView resource={resource} label="the success-rate configuration" onRetry={reload}>
         {(stored) => (
           <form onSubmit={submit}>
-            <p class="hint">{stored === undefined ? 'Nothing stored: decisions use the service defaults (bucket 125, hedging 5 %).' : 'Stored configuration; empty fields use the defaults.'}</p>
+            <p class="hint">
+              {stored === undefined
+                ? 'Nothing stored: decisions use the service defaults (bucket 125, hedging 5 %).'
+                : 'Stored configuration; empty fields use the defaults.'}
+            </p>
             <div class="row">
               <NumberField id="sr-bucket" label="Bucket size (outcomes)" value={bucket} onInput={setBucket} />
               <NumberField id="sr-hedging" label="Hedging (%)" value={hedging} onInput={setHedging} />
@@ -100,7 +115,9 @@ export function EliminationForm() {
       <AsyncView resource={resource} label="the elimination configuration" onRetry={reload}>
         {(stored) => (
           <form onSubmit={submit}>
-            <p class="hint">{stored === undefined ? 'Nothing stored: the threshold is 0.05.' : 'A gateway whose score is below the threshold has its score divided by 5.'}</p>
+            <p class="hint">
+              {stored === undefined ? 'Nothing stored: the threshold is 0.05.' : 'A gateway whose score is below the threshold has its score divided by 5.'}
+            </p>
             <NumberField id="elimination-threshold" label="Threshold (0 to 1)" value={threshold} onInput={setThreshold} />
             <FormError error={action.error} />
             <button type="submit" class="primary" disabled={action.busy}>

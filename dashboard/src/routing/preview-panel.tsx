@@ -41,7 +41,11 @@ export function PreviewPanel(props: PreviewPanelProps) {
             <div class="row" key={index}>
               <div class="field">
                 <label for={`${id}-key`}>Parameter</label>
-                <select id={`${id}-key`} value={parameter.lhs} onChange={(event) => set({ lhs: event.currentTarget.value, value: enumValues(props.keys[event.currentTarget.value])[0] ?? '' })}>
+                <select
+                  id={`${id}-key`}
+                  value={parameter.lhs}
+                  onChange={(event) => set({ lhs: event.currentTarget.value, value: enumValues(props.keys[event.currentTarget.value])[0] ?? '' })}
+                >
                   {Object.keys(props.keys).map((name) => (
                     <option key={name} value={name}>
                       {name}
@@ -71,7 +75,8 @@ export function PreviewPanel(props: PreviewPanelProps) {
       {result !== undefined && (
         <div role="status" class="preview-result">
           <p>
-            Status <strong>{result.status}</strong>; gateways in order: <strong data-testid="preview-output">{result.evaluated_output.map((connector) => connector.gateway_name).join(', ') || 'none'}</strong>
+            Status <strong>{result.status}</strong>; gateways in order:{' '}
+            <strong data-testid="preview-output">{result.evaluated_output.map((connector) => connector.gateway_name).join(', ') || 'none'}</strong>
           </p>
           <details>
             <summary>Full answer</summary>

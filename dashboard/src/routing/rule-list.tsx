@@ -38,7 +38,10 @@ export function RuleList(props: RuleListProps) {
         columns={[
           { header: 'Name', cell: (rule) => rule.name },
           { header: 'Type', cell: (rule) => rule.algorithm_data.type },
-          { header: 'Status', cell: (rule) => (props.activeIds.has(rule.id) ? <span class="badge ok">Active</span> : <span class="badge muted">Inactive</span>) },
+          {
+            header: 'Status',
+            cell: (rule) => (props.activeIds.has(rule.id) ? <span class="badge ok">Active</span> : <span class="badge muted">Inactive</span>),
+          },
           { header: 'Modified (UTC)', cell: (rule) => rule.modified_at.slice(0, 19) },
           {
             header: 'Actions',
@@ -48,7 +51,12 @@ export function RuleList(props: RuleListProps) {
                   Preview
                 </button>
                 {props.activeIds.has(rule.id) ? (
-                  <button type="button" disabled={action.busy} onClick={() => run(() => api.routing.deactivate(rule.id))} aria-label={`Deactivate ${rule.name}`}>
+                  <button
+                    type="button"
+                    disabled={action.busy}
+                    onClick={() => run(() => api.routing.deactivate(rule.id))}
+                    aria-label={`Deactivate ${rule.name}`}
+                  >
                     Deactivate
                   </button>
                 ) : (
@@ -64,7 +72,13 @@ export function RuleList(props: RuleListProps) {
           },
         ]}
       />
-      <ConfirmDialog open={deleting !== undefined} title="Delete this rule?" confirmLabel="Delete rule" onConfirm={confirmDelete} onCancel={() => setDeleting(undefined)}>
+      <ConfirmDialog
+        open={deleting !== undefined}
+        title="Delete this rule?"
+        confirmLabel="Delete rule"
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(undefined)}
+      >
         <p>“{deleting?.name}” is deleted for good. An active rule must be deactivated first.</p>
       </ConfirmDialog>
     </>

@@ -18,11 +18,21 @@ export function SplitEditor(props: SplitEditorProps) {
         <div class="row" key={index}>
           <div class="field">
             <label for={`${props.id}-s${index}-pct`}>Share {index + 1} (%)</label>
-            <input id={`${props.id}-s${index}-pct`} inputMode="numeric" size={5} value={split.split} onInput={(event) => props.onChange(replaceAt(props.splits, index, { ...split, split: event.currentTarget.value }))} />
+            <input
+              id={`${props.id}-s${index}-pct`}
+              inputMode="numeric"
+              size={5}
+              value={split.split}
+              onInput={(event) => props.onChange(replaceAt(props.splits, index, { ...split, split: event.currentTarget.value }))}
+            />
           </div>
           <div class="field">
             <label for={`${props.id}-s${index}-gw`}>{props.lists ? 'Gateways in order (comma-separated)' : 'Gateway'}</label>
-            <input id={`${props.id}-s${index}-gw`} value={split.gateways} onInput={(event) => props.onChange(replaceAt(props.splits, index, { ...split, gateways: event.currentTarget.value }))} />
+            <input
+              id={`${props.id}-s${index}-gw`}
+              value={split.gateways}
+              onInput={(event) => props.onChange(replaceAt(props.splits, index, { ...split, gateways: event.currentTarget.value }))}
+            />
           </div>
           {props.splits.length > 1 && (
             <button type="button" onClick={() => props.onChange(removeAt(props.splits, index))} aria-label={`Remove share ${index + 1}`}>

@@ -12,7 +12,6 @@ export interface StatementEditorProps {
   onRemove?(): void;
 }
 
-
 /**
  * A condition group: every condition must hold (AND) and, when it has nested groups, at least one
  * of those must hold too (OR); nested groups are groups of their own, to any depth.

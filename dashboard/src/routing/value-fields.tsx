@@ -32,7 +32,12 @@ export function ValueFields(props: ValueFieldsProps) {
             ))}
           </select>
         ) : (
-          <input id={`${id}-value`} inputMode={key?.type === 'integer' ? 'numeric' : undefined} value={draft.value} onInput={(event) => set({ value: event.currentTarget.value })} />
+          <input
+            id={`${id}-value`}
+            inputMode={key?.type === 'integer' ? 'numeric' : undefined}
+            value={draft.value}
+            onInput={(event) => set({ value: event.currentTarget.value })}
+          />
         )}
       </div>
     </>

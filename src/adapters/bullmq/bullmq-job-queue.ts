@@ -87,7 +87,12 @@ export async function createBullMqJobQueue(options: BullMqJobQueueOptions): Prom
   } catch (error) {
     producer.disconnect();
     workerConnection.disconnect();
-    throw new SwitchyardError('SY_QUEUE_UNAVAILABLE', { message: `job queue unreachable at ${describeUrl(options.url)}`, cause: error, isRetryable: true, details: { url: describeUrl(options.url) } });
+    throw new SwitchyardError('SY_QUEUE_UNAVAILABLE', {
+      message: `job queue unreachable at ${describeUrl(options.url)}`,
+      cause: error,
+      isRetryable: true,
+      details: { url: describeUrl(options.url) },
+    });
   }
 
   const queues = new Map<string, Queue>();

@@ -150,7 +150,11 @@ export class ChdbExecutor implements ClickHouseExecutor {
     // worker's teardown unloads it and the process crashes (chdb 3.4.0, Node 24). Loading is cheap;
     // no query ever runs here.
     createRequire(import.meta.url)('chdb');
-    const workerData: ChdbWorkerData = { path: this.#options.path, insertAfterEvents: this.#options.insertAfterEvents ?? 20_000, lingerMs: this.#options.lingerMs ?? 500 };
+    const workerData: ChdbWorkerData = {
+      path: this.#options.path,
+      insertAfterEvents: this.#options.insertAfterEvents ?? 20_000,
+      lingerMs: this.#options.lingerMs ?? 500,
+    };
     const worker = new Worker(workerUrl, { workerData });
     worker.unref();
     worker.on('message', (message: ChdbWorkerMessage) => ('id' in message ? this.#settle(message) : this.#notice(message)));
@@ -180,7 +184,10 @@ export class ChdbExecutor implements ClickHouseExecutor {
         return;
       }
       case 'insert-failed':
-        this.#log.warn({ err: notice.error, heldEvents: notice.heldEvents, retryMs: notice.retryMs }, 'analytics insert into chDB failed; the events stay held and are retried');
+        this.#log.warn(
+          { err: notice.error, heldEvents: notice.heldEvents, retryMs: notice.retryMs },
+          'analytics insert into chDB failed; the events stay held and are retried',
+        );
         return;
       case 'unmappable':
         this.#log.error({ err: notice.error, seq: notice.seq }, 'analytics events could not be mapped to rows; passed over');

@@ -30,7 +30,10 @@ export class HeldAnalytics {
    */
   add(seq: number, database: string, events: readonly EventEnvelope[]): void {
     this.#lastSeq = seq;
-    const encoded = rowsByTable(database, mapEventsToAnalyticsRows(events)).map(({ table, columns, rows }) => ({ sql: tabSeparatedInsertSql(table, columnNames(columns)), text: encodeTabSeparated(columns, rows) }));
+    const encoded = rowsByTable(database, mapEventsToAnalyticsRows(events)).map(({ table, columns, rows }) => ({
+      sql: tabSeparatedInsertSql(table, columnNames(columns)),
+      text: encodeTabSeparated(columns, rows),
+    }));
     for (const { sql, text } of encoded) {
       let chunks = this.#chunks.get(sql);
       if (chunks === undefined) {

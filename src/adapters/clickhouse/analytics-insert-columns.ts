@@ -132,7 +132,9 @@ export const llmRouteCallColumns = withCreatedAt<
 });
 
 /** 0005 analytics_llm_cache_hits: a call answered from the gateway's response cache (rows with cache_hit only). */
-export const llmCacheHitColumns = withCreatedAt<Pick<LlmCallRow, 'event_id' | 'merchant_id' | 'created_at_ms' | 'provider' | 'model' | 'input_tokens' | 'output_tokens' | 'saved_cost_usd' | 'request_id'>>({
+export const llmCacheHitColumns = withCreatedAt<
+  Pick<LlmCallRow, 'event_id' | 'merchant_id' | 'created_at_ms' | 'provider' | 'model' | 'input_tokens' | 'output_tokens' | 'saved_cost_usd' | 'request_id'>
+>({
   event_id: 'string',
   merchant_id: 'string',
   created_at_ms: 'number',

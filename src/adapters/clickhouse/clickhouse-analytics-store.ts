@@ -79,10 +79,7 @@ const identifierPattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
  *
  * @throws SwitchyardError `SY_CONFIG_INVALID` when `database` is not a plain identifier.
  */
-export function createClickHouseAnalyticsStore(
-  executor: ClickHouseExecutor,
-  options: ClickHouseAnalyticsStoreOptions,
-): AnalyticsStore {
+export function createClickHouseAnalyticsStore(executor: ClickHouseExecutor, options: ClickHouseAnalyticsStoreOptions): AnalyticsStore {
   const { database } = options;
   if (!identifierPattern.test(database)) {
     throw new SwitchyardError('SY_CONFIG_INVALID', {
@@ -103,9 +100,7 @@ export function createClickHouseAnalyticsStore(
     ]);
     const first = results[0];
     const timeline =
-      first === undefined
-        ? []
-        : await read<TimelineFact>(auditTimelineSql, { ...params, lookup_key: first.lookup_key, limit: auditTimelineLimit });
+      first === undefined ? [] : await read<TimelineFact>(auditTimelineSql, { ...params, lookup_key: first.lookup_key, limit: auditTimelineLimit });
     return shapePaymentAuditReport(query, {
       totals: totals[0] ?? { total_results: 0, total_success: 0, total_failure: 0 },
       results,
@@ -189,7 +184,11 @@ export function createClickHouseAnalyticsStore(
 
     async llmOverview(query) {
       const params = filters(query);
-      const [totals, providers, cache] = await Promise.all([read<NumericRow>(llmTotalsSql, params), read<NumericRow & { provider: string }>(llmProvidersSql, params), read<NumericRow>(llmCacheSql, params)]);
+      const [totals, providers, cache] = await Promise.all([
+        read<NumericRow>(llmTotalsSql, params),
+        read<NumericRow & { provider: string }>(llmProvidersSql, params),
+        read<NumericRow>(llmCacheSql, params),
+      ]);
       const row = totals[0];
       const sums = totalsOf(row);
       return {
@@ -206,7 +205,11 @@ export function createClickHouseAnalyticsStore(
 
     async llmUsage(query) {
       const rows = await read<LabelledRow>(llmUsageSql, filters(query));
-      return { ...windowOf(query), bucket_ms: query.bucketMs, series: rows.map((row) => ({ bucket_ms: num(row['bucket_ms']), provider: row.provider, model: row.model, ...totalsOf(row) })) };
+      return {
+        ...windowOf(query),
+        bucket_ms: query.bucketMs,
+        series: rows.map((row) => ({ bucket_ms: num(row['bucket_ms']), provider: row.provider, model: row.model, ...totalsOf(row) })),
+      };
     },
 
     async llmLatency(query) {
@@ -216,14 +219,28 @@ export function createClickHouseAnalyticsStore(
         models: rows.map((row) => {
           const streams = num(row['streams']);
           const ttft = (key: string) => (streams === 0 ? null : num(row[key]));
-          return { provider: row.provider, model: row.model, calls: num(row['calls']), p50_ms: num(row['p50_ms']), p95_ms: num(row['p95_ms']), p99_ms: num(row['p99_ms']), streams, ttft_p50_ms: ttft('ttft_p50_ms'), ttft_p95_ms: ttft('ttft_p95_ms'), ttft_p99_ms: ttft('ttft_p99_ms') };
+          return {
+            provider: row.provider,
+            model: row.model,
+            calls: num(row['calls']),
+            p50_ms: num(row['p50_ms']),
+            p95_ms: num(row['p95_ms']),
+            p99_ms: num(row['p99_ms']),
+            streams,
+            ttft_p50_ms: ttft('ttft_p50_ms'),
+            ttft_p95_ms: ttft('ttft_p95_ms'),
+            ttft_p99_ms: ttft('ttft_p99_ms'),
+          };
         }),
       };
     },
 
     async llmErrors(query) {
       const params = filters(query);
-      const [totals, groups] = await Promise.all([read<NumericRow>(llmTotalsSql, params), read<LabelledRow & { error_class: string }>(llmErrorsSql, { ...params, limit: llmErrorGroupLimit })]);
+      const [totals, groups] = await Promise.all([
+        read<NumericRow>(llmTotalsSql, params),
+        read<LabelledRow & { error_class: string }>(llmErrorsSql, { ...params, limit: llmErrorGroupLimit }),
+      ]);
       const sums = totalsOf(totals[0]);
       return {
         ...windowOf(query),

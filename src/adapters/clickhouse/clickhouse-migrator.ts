@@ -67,9 +67,7 @@ export async function applyClickHouseMigrations(
 ): Promise<string[]> {
   await executor.command(bindSql(createDatabaseSql, { database }));
   await executor.command(bindSql(createMigrationsTableSql, { database }));
-  const applied = new Set(
-    (await executor.query<{ version: string }>(bindSql(appliedMigrationsSql, { database }))).map((row) => row.version),
-  );
+  const applied = new Set((await executor.query<{ version: string }>(bindSql(appliedMigrationsSql, { database }))).map((row) => row.version));
   const appliedNow: string[] = [];
   for (const migration of migrations) {
     if (applied.has(migration.version)) continue;

@@ -3,8 +3,6 @@ import { createClickHouseAnalyticsStore, type ClickHouseAnalyticsStoreOptions } 
 import { createClickHouseServerExecutor, type ClickHouseServerExecutorOptions } from './clickhouse-server-executor.js';
 
 /** The distributed-mode analytics store: a ClickHouse server at `url` (config `clickhouseUrl`). */
-export function createClickHouseServerAnalyticsStore(
-  options: ClickHouseServerExecutorOptions & ClickHouseAnalyticsStoreOptions,
-): AnalyticsStore {
+export function createClickHouseServerAnalyticsStore(options: ClickHouseServerExecutorOptions & ClickHouseAnalyticsStoreOptions): AnalyticsStore {
   return createClickHouseAnalyticsStore(createClickHouseServerExecutor(options), options);
 }

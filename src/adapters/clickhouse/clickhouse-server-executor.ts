@@ -55,7 +55,12 @@ export class ClickHouseServerExecutor implements ClickHouseExecutor {
     if (data === '') return;
     try {
       // A byte stream (not object mode) is sent as the request body as it is: no per-row encoding in the client.
-      await this.#client.insert({ table, columns: [columns[0]!, ...columns.slice(1)], format: 'TabSeparated', values: Readable.from([data], { objectMode: false }) });
+      await this.#client.insert({
+        table,
+        columns: [columns[0]!, ...columns.slice(1)],
+        format: 'TabSeparated',
+        values: Readable.from([data], { objectMode: false }),
+      });
     } catch (error) {
       throw toAnalyticsUnavailable(error, { engine: 'clickhouse', operation: 'insert' });
     }

@@ -328,7 +328,9 @@ export function createKafkaPublisher(options: KafkaPublisherOptions): KafkaPubli
       await discardProducer();
       await spool.close();
       for (const waiter of waiters.splice(0)) {
-        waiter.reject(new SwitchyardError('SY_BUS_UNAVAILABLE', { message: 'event bus closed before these events reached the broker; they stay in the spool' }));
+        waiter.reject(
+          new SwitchyardError('SY_BUS_UNAVAILABLE', { message: 'event bus closed before these events reached the broker; they stay in the spool' }),
+        );
       }
       if (pending > 0) log.error({ spooled: spool.count, pending }, 'event bus closed with events neither sent nor spooled');
       else if (spool.count > 0) log.warn({ spooled: spool.count }, 'event bus closed with events left in the spool; the next start replays them');

@@ -149,7 +149,10 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
     } catch (error) {
       // Redelivering a malformed message would never succeed: report it loudly and move past it.
       options.onInvalid();
-      log.error({ err: error, topic: message.topic, partition: message.partition, offset: message.offset.toString() }, 'consumed message is not a valid event; skipped');
+      log.error(
+        { err: error, topic: message.topic, partition: message.partition, offset: message.offset.toString() },
+        'consumed message is not a valid event; skipped',
+      );
       return undefined;
     }
   }
@@ -239,7 +242,8 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
       }
       if (lingerMs > 0 && queue.length < maxBatchSize) {
         const deadline = Date.now() + lingerMs;
-        while (!closing && stream !== undefined && queue.length > 0 && queue.length < maxBatchSize && Date.now() < deadline) await nextChange(maxBatchSize, deadline - Date.now());
+        while (!closing && stream !== undefined && queue.length > 0 && queue.length < maxBatchSize && Date.now() < deadline)
+          await nextChange(maxBatchSize, deadline - Date.now());
         if (closing || stream === undefined || queue.length === 0) continue;
       }
       const slice = queue.splice(0, maxBatchSize);
@@ -272,12 +276,20 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
   async function commit(slice: readonly EventMessage[]): Promise<void> {
     const last = new Map<string, EventMessage>();
     for (const message of slice) last.set(partitionSlot(message.topic, message.partition), message);
-    const offsets = [...last.values()].map((message) => ({ topic: message.topic, partition: message.partition, offset: message.offset + 1n, leaderEpoch: message.leaderEpoch }));
+    const offsets = [...last.values()].map((message) => ({
+      topic: message.topic,
+      partition: message.partition,
+      offset: message.offset + 1n,
+      leaderEpoch: message.leaderEpoch,
+    }));
     try {
       await consumer.commit({ offsets });
     } catch (error) {
       // The partition moved on or the broker went away: whoever reads it next gets the slice again.
-      log.warn({ err: error, offsets: offsets.map((entry) => `${entry.topic}#${entry.partition}@${entry.offset}`) }, 'could not commit a handled slice; it may be delivered again');
+      log.warn(
+        { err: error, offsets: offsets.map((entry) => `${entry.topic}#${entry.partition}@${entry.offset}`) },
+        'could not commit a handled slice; it may be delivered again',
+      );
     }
   }
 
@@ -320,7 +332,9 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
 
   /** True when the group's committed offset has reached `targets` on every partition. */
   async function isCaughtUp(targets: ReadonlyMap<string, readonly bigint[]>): Promise<boolean> {
-    const committed = await consumer.listCommittedOffsets({ topics: topicNames.map((topic) => ({ topic, partitions: (targets.get(topic) ?? []).map((_, partition) => partition) })) });
+    const committed = await consumer.listCommittedOffsets({
+      topics: topicNames.map((topic) => ({ topic, partitions: (targets.get(topic) ?? []).map((_, partition) => partition) })),
+    });
     for (const [topic, highs] of targets) {
       const reached = committed.get(topic) ?? [];
       for (const [partition, high] of highs.entries()) {

@@ -204,7 +204,10 @@ function isFailure(output: unknown): boolean {
 function toModelMessages(provider: ProviderName, messages: readonly ChatMessage[]): ModelMessage[] {
   return messages.map((message): ModelMessage => {
     if (message.role === 'tool') {
-      return { role: 'tool', content: [{ type: 'tool-result', toolCallId: message.toolCallId, toolName: message.toolName, output: { type: 'text', value: message.content } }] };
+      return {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: message.toolCallId, toolName: message.toolName, output: { type: 'text', value: message.content } }],
+      };
     }
     if (message.role === 'assistant') {
       const text = typeof message.content === 'string' ? message.content : message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
@@ -239,7 +242,12 @@ function compileSchema(provider: ProviderName, schema: JsonSchema) {
   try {
     validate = ajv.compile(schema as Record<string, unknown>);
   } catch (error) {
-    throw new InvalidRequestError(`${provider}: schema is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`, provider, 'schema', { originalError: error });
+    throw new InvalidRequestError(
+      `${provider}: schema is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
+      provider,
+      'schema',
+      { originalError: error },
+    );
   }
   const aiSchema = jsonSchema<unknown>(schema as JSONSchema7, {
     validate: (value: unknown) => {

@@ -34,12 +34,16 @@ export const azureProvider: ProviderDefinition = {
     assertProviderConfigured(this, env);
     const endpoint = azureEndpoint(readEnv(env, 'AZURE_OPENAI_ENDPOINT') ?? '');
     const base = 'baseURL' in endpoint ? endpoint.baseURL : `https://${endpoint.resourceName}.openai.azure.com/openai`;
-    return openAiWireOrSdk(overrides, () => createAiSdkLanguageModelClient({ provider: 'azure', modelId, model: azureSdk(this, env, overrides).chat(modelId), supportsTools: true }), {
-      provider: 'azure',
-      modelId,
-      url: `${base}/deployments/${encodeURIComponent(modelId)}/chat/completions?api-version=${encodeURIComponent(apiVersionOf(env))}`,
-      headers: { 'api-key': readEnv(env, 'AZURE_OPENAI_API_KEY') ?? '' },
-    });
+    return openAiWireOrSdk(
+      overrides,
+      () => createAiSdkLanguageModelClient({ provider: 'azure', modelId, model: azureSdk(this, env, overrides).chat(modelId), supportsTools: true }),
+      {
+        provider: 'azure',
+        modelId,
+        url: `${base}/deployments/${encodeURIComponent(modelId)}/chat/completions?api-version=${encodeURIComponent(apiVersionOf(env))}`,
+        headers: { 'api-key': readEnv(env, 'AZURE_OPENAI_API_KEY') ?? '' },
+      },
+    );
   },
   /** The model id is the embedding deployment's name. */
   embeddings: {

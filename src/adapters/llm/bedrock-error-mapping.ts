@@ -33,7 +33,12 @@ function awsMessage(responseBody: string | undefined, fallback: string): string 
  * Maps an AWS exception name (the `x-amzn-errortype` of a JSON-protocol error, or the exception
  * type of an in-stream event) to the toolkit's errors; shared by Bedrock and SageMaker.
  */
-export function mapAwsException(provider: string, type: string, message: string, options: { readonly originalError: unknown; readonly statusCode: number | undefined }): AIProviderError | undefined {
+export function mapAwsException(
+  provider: string,
+  type: string,
+  message: string,
+  options: { readonly originalError: unknown; readonly statusCode: number | undefined },
+): AIProviderError | undefined {
   const text = `${provider}: ${type}: ${message}`;
   switch (type) {
     case 'ThrottlingException':
@@ -72,7 +77,10 @@ export function mapAwsException(provider: string, type: string, message: string,
 
 /** The exception's own message: the frame's payload (`{throttlingException: {message}}`) when it has one. */
 function streamMessage(error: { readonly message: string; readonly type?: string; readonly data?: unknown }): string {
-  const payload = error.type !== undefined && typeof error.data === 'object' && error.data !== null ? (error.data as Record<string, { message?: unknown } | undefined>)[error.type] : undefined;
+  const payload =
+    error.type !== undefined && typeof error.data === 'object' && error.data !== null
+      ? (error.data as Record<string, { message?: unknown } | undefined>)[error.type]
+      : undefined;
   return typeof payload?.message === 'string' ? payload.message : error.message;
 }
 

@@ -22,7 +22,8 @@ export const bedrockProvider: ProviderDefinition = {
     if (!secretAccessKey) throw new ConfigurationError('bedrock: AWS_SECRET_ACCESS_KEY is not set', 'bedrock');
     const sessionToken = env['AWS_SESSION_TOKEN']?.trim() || undefined;
     const region = env['AWS_REGION']?.trim() || 'us-east-1';
-    if (!/^[a-z]{2}(-[a-z]+)+-\d+$/.test(region)) throw new ConfigurationError(`bedrock: AWS_REGION "${region}" is not a region name like us-east-1`, 'bedrock');
+    if (!/^[a-z]{2}(-[a-z]+)+-\d+$/.test(region))
+      throw new ConfigurationError(`bedrock: AWS_REGION "${region}" is not a region name like us-east-1`, 'bedrock');
     const baseURL = (env['BEDROCK_ENDPOINT'] ?? env['BEDROCK_BASE_URL'])?.trim().replace(/\/+$/, '') || undefined;
     const bedrock = createAmazonBedrock({
       region,

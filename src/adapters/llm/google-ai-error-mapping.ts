@@ -22,7 +22,9 @@ function googleErrorBody(responseBody: string | undefined): GoogleErrorBody | un
   try {
     // Gemini sometimes answers a stream request with a one-element array of the envelope.
     const parsed = JSON.parse(responseBody) as unknown;
-    const envelope = (Array.isArray(parsed) ? parsed[0] : parsed) as { error?: { code?: unknown; message?: unknown; status?: unknown; details?: unknown } } | undefined;
+    const envelope = (Array.isArray(parsed) ? parsed[0] : parsed) as
+      | { error?: { code?: unknown; message?: unknown; status?: unknown; details?: unknown } }
+      | undefined;
     const inner = envelope?.error;
     if (inner === undefined || typeof inner.status !== 'string') return undefined;
     return {

@@ -16,7 +16,10 @@ export const googleAiProvider: ProviderDefinition = {
   create(env, modelId, overrides = {}) {
     const apiKey = env['GOOGLE_AI_API_KEY']?.trim() || env['GOOGLE_GENERATIVE_AI_API_KEY']?.trim();
     if (!apiKey) {
-      throw new ConfigurationError('google-ai: GOOGLE_AI_API_KEY (or GOOGLE_GENERATIVE_AI_API_KEY) is not set (create a key at aistudio.google.com)', 'google-ai');
+      throw new ConfigurationError(
+        'google-ai: GOOGLE_AI_API_KEY (or GOOGLE_GENERATIVE_AI_API_KEY) is not set (create a key at aistudio.google.com)',
+        'google-ai',
+      );
     }
     const baseURL = env['GOOGLE_AI_BASE_URL']?.trim() || undefined;
     const google = createGoogleGenerativeAI({ apiKey, ...(baseURL ? { baseURL } : {}), ...(overrides.fetch ? { fetch: overrides.fetch } : {}) });

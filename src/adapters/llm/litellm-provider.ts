@@ -36,12 +36,16 @@ export const litellmProvider: ProviderDefinition = {
   defaultModel: 'openai/gpt-4o-mini',
   create(env, modelId, overrides = {}) {
     assertProviderConfigured(this, env);
-    return openAiWireOrSdk(overrides, () => createAiSdkLanguageModelClient({ provider: 'litellm', modelId, model: litellmSdk(this, env, overrides).chatModel(modelId), supportsTools: true }), {
-      provider: 'litellm',
-      modelId,
-      url: `${litellmBaseUrl(env)}/chat/completions`,
-      headers: { authorization: `Bearer ${litellmKey(env)}` },
-    });
+    return openAiWireOrSdk(
+      overrides,
+      () => createAiSdkLanguageModelClient({ provider: 'litellm', modelId, model: litellmSdk(this, env, overrides).chatModel(modelId), supportsTools: true }),
+      {
+        provider: 'litellm',
+        modelId,
+        url: `${litellmBaseUrl(env)}/chat/completions`,
+        headers: { authorization: `Bearer ${litellmKey(env)}` },
+      },
+    );
   },
   /** The proxy's `/v1/embeddings`, for the embedding models its config lists. */
   embeddings: {

@@ -52,7 +52,12 @@ export const ollamaProvider: ProviderDefinition = {
     const ollama = ollamaSdk(this, env, overrides);
     const listed = readEnv(env, 'OLLAMA_TOOL_CAPABLE_MODELS');
     const toolCapable = listed === undefined ? ollamaDefaultToolCapableModels : listed.split(',').map((name) => name.trim());
-    return createAiSdkLanguageModelClient({ provider: 'ollama', modelId, model: wrapLanguageModel({ model: ollama.chat(modelId), middleware: ollamaSamplingOptions }), supportsTools: modelMatchesAny(modelId, toolCapable) });
+    return createAiSdkLanguageModelClient({
+      provider: 'ollama',
+      modelId,
+      model: wrapLanguageModel({ model: ollama.chat(modelId), middleware: ollamaSamplingOptions }),
+      supportsTools: modelMatchesAny(modelId, toolCapable),
+    });
   },
   /** `/api/embed` of the local runner, for a pulled embedding model. */
   embeddings: {

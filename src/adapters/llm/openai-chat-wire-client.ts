@@ -2,7 +2,15 @@ import { APICallError } from '@ai-sdk/provider';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { AIProviderError } from '../../generation/errors/ai-provider-error.js';
-import type { ChatMessage, LanguageModelClient, ModelCallRequest, ModelCallResult, ModelStream, TokenUsage, ToolCallRecord } from '../../generation/language-model-client.js';
+import type {
+  ChatMessage,
+  LanguageModelClient,
+  ModelCallRequest,
+  ModelCallResult,
+  ModelStream,
+  TokenUsage,
+  ToolCallRecord,
+} from '../../generation/language-model-client.js';
 import type { ProviderName } from '../../generation/provider-name.js';
 import { queuedModelStream } from './delta-queue.js';
 import type { ProviderOverrides } from '../../generation/provider-definition.js';
@@ -68,22 +76,38 @@ export function createOpenAiChatWireClient(options: OpenAiChatWireOptions): Lang
         reject(abortReason(signal));
         return;
       }
-      const outgoing = post(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...options.headers } }, (response) => {
-        const status = response.statusCode ?? 0;
-        if (status >= 200 && status < 300) {
-          resolve({ response, release });
-          return;
-        }
-        readText(response, signal)
-          .then(
-            (text) => reject(new APICallError({ message: providerMessage(text) ?? `status ${status}`, url: url.href, requestBodyValues: body, statusCode: status, responseHeaders: headersOf(response), responseBody: text })),
-            reject,
-          )
-          .finally(release);
-      });
+      const outgoing = post(
+        url,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...options.headers } },
+        (response) => {
+          const status = response.statusCode ?? 0;
+          if (status >= 200 && status < 300) {
+            resolve({ response, release });
+            return;
+          }
+          readText(response, signal)
+            .then(
+              (text) =>
+                reject(
+                  new APICallError({
+                    message: providerMessage(text) ?? `status ${status}`,
+                    url: url.href,
+                    requestBodyValues: body,
+                    statusCode: status,
+                    responseHeaders: headersOf(response),
+                    responseBody: text,
+                  }),
+                ),
+              reject,
+            )
+            .finally(release);
+        },
+      );
       // A provider that goes silent (no headers, or a stream that stalls) with no deadline set fails
       // after fetch's own limit (300 s), as a retryable network error, instead of hanging forever.
-      outgoing.setTimeout(silenceLimitMs, () => outgoing.destroy(Object.assign(new Error(`no answer from the provider for ${silenceLimitMs / 1000} s`), { code: 'ETIMEDOUT' })));
+      outgoing.setTimeout(silenceLimitMs, () =>
+        outgoing.destroy(Object.assign(new Error(`no answer from the provider for ${silenceLimitMs / 1000} s`), { code: 'ETIMEDOUT' })),
+      );
       const abort = () => outgoing.destroy(abortReason(signal as AbortSignal) as Error);
       const release = () => signal?.removeEventListener('abort', abort);
       signal?.addEventListener('abort', abort, { once: true });
@@ -168,7 +192,11 @@ export function createOpenAiChatWireClient(options: OpenAiChatWireOptions): Lang
  * for what it does not speak; the AI SDK client alone when a test hands in its own fetch (that
  * seam is the AI SDK's).
  */
-export function openAiWireOrSdk(overrides: ProviderOverrides, sdk: () => LanguageModelClient, wire: Omit<OpenAiChatWireOptions, 'fallback'>): LanguageModelClient {
+export function openAiWireOrSdk(
+  overrides: ProviderOverrides,
+  sdk: () => LanguageModelClient,
+  wire: Omit<OpenAiChatWireOptions, 'fallback'>,
+): LanguageModelClient {
   if (overrides.fetch !== undefined) return sdk();
   return createOpenAiChatWireClient({ ...wire, fallback: sdk });
 }
@@ -204,7 +232,15 @@ function wireMessage(message: ChatMessage): Record<string, unknown> {
   if (message.role === 'tool') return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
   const content = textOf(message) ?? '';
   if (message.role === 'assistant' && message.toolCalls !== undefined && message.toolCalls.length > 0) {
-    return { role: 'assistant', content, tool_calls: message.toolCalls.map((call) => ({ id: call.toolCallId, type: 'function', function: { name: call.toolName, arguments: JSON.stringify(call.args) } })) };
+    return {
+      role: 'assistant',
+      content,
+      tool_calls: message.toolCalls.map((call) => ({
+        id: call.toolCallId,
+        type: 'function',
+        function: { name: call.toolName, arguments: JSON.stringify(call.args) },
+      })),
+    };
   }
   return { role: message.role, content };
 }
@@ -218,7 +254,14 @@ function chatBody(modelId: string, request: ModelCallRequest, streamed: boolean)
     messages,
     temperature: request.temperature,
     max_tokens: request.maxTokens,
-    ...(declaresTools(request) ? { tools: request.clientTools!.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } })) } : {}),
+    ...(declaresTools(request)
+      ? {
+          tools: request.clientTools!.map((tool) => ({
+            type: 'function',
+            function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+          })),
+        }
+      : {}),
     ...(streamed ? { stream: true, stream_options: { include_usage: true } } : {}),
   };
 }
@@ -238,7 +281,10 @@ function toolCallsOf(provider: ProviderName, calls: readonly WireToolCall[]): To
   return calls.map((call, index) => {
     const text = call.function?.arguments ?? '';
     const args = text.trim() === '' ? {} : parseObject(text);
-    if (args === undefined) throw new AIProviderError(`${provider}: the model called ${call.function?.name ?? 'a tool'} with arguments that are not a JSON object`, provider, { isRetryable: true });
+    if (args === undefined)
+      throw new AIProviderError(`${provider}: the model called ${call.function?.name ?? 'a tool'} with arguments that are not a JSON object`, provider, {
+        isRetryable: true,
+      });
     return { toolCallId: call.id ?? `call_${index}`, toolName: call.function?.name ?? '', args };
   });
 }
@@ -257,7 +303,9 @@ class ToolCallAssembly {
   }
 
   calls(): WireToolCall[] {
-    return [...this.byIndex.entries()].sort(([a], [b]) => a - b).map(([, call]) => ({ ...(call.id === undefined ? {} : { id: call.id }), function: { name: call.name, arguments: call.arguments } }));
+    return [...this.byIndex.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([, call]) => ({ ...(call.id === undefined ? {} : { id: call.id }), function: { name: call.name, arguments: call.arguments } }));
   }
 }
 
@@ -286,7 +334,11 @@ interface WireChunk {
   readonly model?: string | null;
   readonly choices?:
     | readonly {
-        readonly delta?: { readonly content?: string | null; readonly refusal?: string | null; readonly tool_calls?: readonly WireToolCallDelta[] | null } | null;
+        readonly delta?: {
+          readonly content?: string | null;
+          readonly refusal?: string | null;
+          readonly tool_calls?: readonly WireToolCallDelta[] | null;
+        } | null;
         readonly finish_reason?: string | null;
       }[]
     | null;
@@ -297,14 +349,16 @@ interface WireChunk {
 /** A 2xx body that is not a chat completion is the provider misbehaving: retryable, as the AI SDK treats it. */
 function parseAnswer(provider: ProviderName, text: string): WireAnswer {
   const parsed = parseObject(text);
-  if (parsed === undefined || !Array.isArray(parsed['choices'])) throw new AIProviderError(`${provider}: invalid chat completion: ${providerMessage(text) ?? 'empty body'}`, provider, { isRetryable: true });
+  if (parsed === undefined || !Array.isArray(parsed['choices']))
+    throw new AIProviderError(`${provider}: invalid chat completion: ${providerMessage(text) ?? 'empty body'}`, provider, { isRetryable: true });
   return parsed as unknown as WireAnswer;
 }
 
 function parseChunk(provider: ProviderName, data: string): WireChunk {
   const parsed = parseObject(data);
   if (parsed === undefined) throw new AIProviderError(`${provider}: invalid stream chunk: ${data.slice(0, 200)}`, provider, { isRetryable: true });
-  if (parsed['error'] !== undefined && parsed['error'] !== null) throw new AIProviderError(`${provider}: the stream failed: ${providerMessage(data) ?? data.slice(0, 200)}`, provider, { isRetryable: true });
+  if (parsed['error'] !== undefined && parsed['error'] !== null)
+    throw new AIProviderError(`${provider}: the stream failed: ${providerMessage(data) ?? data.slice(0, 200)}`, provider, { isRetryable: true });
   return parsed as WireChunk;
 }
 

@@ -34,18 +34,32 @@ export const openaiCompatibleProvider: ProviderDefinition = {
   create(env, modelId, overrides = {}) {
     assertProviderConfigured(this, env);
     const apiKey = readEnv(env, 'OPENAI_COMPATIBLE_API_KEY');
-    return openAiWireOrSdk(overrides, () => createAiSdkLanguageModelClient({ provider: 'openai-compatible', modelId, model: compatibleSdk(this, env, overrides).chatModel(modelId), supportsTools: true }), {
-      provider: 'openai-compatible',
-      modelId,
-      url: `${compatibleBaseUrl(env)}/chat/completions`,
-      headers: apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` },
-    });
+    return openAiWireOrSdk(
+      overrides,
+      () =>
+        createAiSdkLanguageModelClient({
+          provider: 'openai-compatible',
+          modelId,
+          model: compatibleSdk(this, env, overrides).chatModel(modelId),
+          supportsTools: true,
+        }),
+      {
+        provider: 'openai-compatible',
+        modelId,
+        url: `${compatibleBaseUrl(env)}/chat/completions`,
+        headers: apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` },
+      },
+    );
   },
   /** The server's `/embeddings` (vLLM, LM Studio, OpenRouter… serve it for their embedding models). */
   embeddings: {
     defaultModel: 'text-embedding-3-small',
     create(env, modelId, overrides = {}) {
-      return createAiSdkEmbeddingClient({ provider: 'openai-compatible', modelId, model: compatibleSdk(openaiCompatibleProvider, env, overrides).embeddingModel(modelId) });
+      return createAiSdkEmbeddingClient({
+        provider: 'openai-compatible',
+        modelId,
+        model: compatibleSdk(openaiCompatibleProvider, env, overrides).embeddingModel(modelId),
+      });
     },
   },
 };

@@ -29,12 +29,16 @@ export const openaiProvider: ProviderDefinition = {
   defaultModel: 'gpt-4o-mini',
   create(env, modelId, overrides = {}) {
     assertProviderConfigured(this, env);
-    return openAiWireOrSdk(overrides, () => createAiSdkLanguageModelClient({ provider: 'openai', modelId, model: openaiSdk(this, env, overrides).chat(modelId), supportsTools: true }), {
-      provider: 'openai',
-      modelId,
-      url: `${openaiBaseUrl(env) ?? 'https://api.openai.com/v1'}/chat/completions`,
-      headers: { authorization: `Bearer ${readEnv(env, 'OPENAI_API_KEY') ?? ''}` },
-    });
+    return openAiWireOrSdk(
+      overrides,
+      () => createAiSdkLanguageModelClient({ provider: 'openai', modelId, model: openaiSdk(this, env, overrides).chat(modelId), supportsTools: true }),
+      {
+        provider: 'openai',
+        modelId,
+        url: `${openaiBaseUrl(env) ?? 'https://api.openai.com/v1'}/chat/completions`,
+        headers: { authorization: `Bearer ${readEnv(env, 'OPENAI_API_KEY') ?? ''}` },
+      },
+    );
   },
   embeddings: {
     defaultModel: 'text-embedding-3-small',

@@ -1,4 +1,10 @@
-import type { LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4FinishReason, LanguageModelV4ToolResultOutput, SharedV4Warning } from '@ai-sdk/provider';
+import type {
+  LanguageModelV4CallOptions,
+  LanguageModelV4Content,
+  LanguageModelV4FinishReason,
+  LanguageModelV4ToolResultOutput,
+  SharedV4Warning,
+} from '@ai-sdk/provider';
 
 /** Token counts a container reported; either may be missing (TGI does not count the prompt). */
 export interface SageMakerUsage {

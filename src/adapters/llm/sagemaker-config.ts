@@ -57,13 +57,15 @@ export function readSageMakerConfig(env: ProviderEnv): SageMakerConfig {
   if (!secretAccessKey) throw new ConfigurationError('sagemaker: AWS_SECRET_ACCESS_KEY is not set', 'sagemaker');
   const sessionToken = env['AWS_SESSION_TOKEN']?.trim() || undefined;
   const endpointName = firstSet(env, ['SAGEMAKER_DEFAULT_ENDPOINT', 'SAGEMAKER_ENDPOINT_NAME']);
-  if (!endpointName) throw new ConfigurationError('sagemaker: SAGEMAKER_DEFAULT_ENDPOINT (or SAGEMAKER_ENDPOINT_NAME) must name the endpoint to invoke', 'sagemaker');
+  if (!endpointName)
+    throw new ConfigurationError('sagemaker: SAGEMAKER_DEFAULT_ENDPOINT (or SAGEMAKER_ENDPOINT_NAME) must name the endpoint to invoke', 'sagemaker');
   // SageMaker endpoint names: 1–63 alphanumerics and hyphens.
   if (!/^[a-zA-Z0-9](-*[a-zA-Z0-9])*$/.test(endpointName) || endpointName.length > 63) {
     throw new ConfigurationError(`sagemaker: "${endpointName}" (SAGEMAKER_DEFAULT_ENDPOINT) is not a valid endpoint name`, 'sagemaker');
   }
   const region = firstSet(env, ['SAGEMAKER_REGION', 'AWS_REGION']) ?? 'us-east-1';
-  if (!/^[a-z]{2}(-[a-z]+)+-\d+$/.test(region)) throw new ConfigurationError(`sagemaker: SAGEMAKER_REGION/AWS_REGION "${region}" is not a region name like us-east-1`, 'sagemaker');
+  if (!/^[a-z]{2}(-[a-z]+)+-\d+$/.test(region))
+    throw new ConfigurationError(`sagemaker: SAGEMAKER_REGION/AWS_REGION "${region}" is not a region name like us-east-1`, 'sagemaker');
   const endpointUrl = env['SAGEMAKER_ENDPOINT']?.trim() || undefined;
   if (endpointUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(endpointUrl)) {
     throw new ConfigurationError(`sagemaker: SAGEMAKER_ENDPOINT must be an http(s) URL (got "${endpointUrl}")`, 'sagemaker');

@@ -19,14 +19,16 @@ export function mapSageMakerError(timeoutMs: number): (error: unknown) => AIProv
     if (error instanceof SageMakerResponseFormatError) {
       return new AIProviderError(`sagemaker: ${error.message} (check SAGEMAKER_MODEL_TYPE)`, 'sagemaker', { originalError: error, isRetryable: false });
     }
-    if (error instanceof SageMakerStreamEventError) return new AIProviderError(`sagemaker: stream failed: ${error.message}`, 'sagemaker', { originalError: error, isRetryable: true });
+    if (error instanceof SageMakerStreamEventError)
+      return new AIProviderError(`sagemaker: stream failed: ${error.message}`, 'sagemaker', { originalError: error, isRetryable: true });
     const name = field(error, 'name');
     if (typeof name !== 'string') return undefined;
     const metadata = field(error, '$metadata');
     const statusCode = typeof field(metadata, 'httpStatusCode') === 'number' ? (field(metadata, 'httpStatusCode') as number) : undefined;
     const message = error instanceof Error ? error.message : String(error);
     const options = { originalError: error, statusCode };
-    if (name === 'TimeoutError' || name === 'RequestTimeout') return new TimeoutError(`sagemaker: no answer within ${timeoutMs} ms`, 'sagemaker', timeoutMs, undefined, options);
+    if (name === 'TimeoutError' || name === 'RequestTimeout')
+      return new TimeoutError(`sagemaker: no answer within ${timeoutMs} ms`, 'sagemaker', timeoutMs, undefined, options);
     if (name === 'ModelError') {
       const original = field(error, 'OriginalStatusCode');
       const text = `sagemaker: ModelError: ${message}`;

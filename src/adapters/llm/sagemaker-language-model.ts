@@ -135,7 +135,8 @@ class StreamPartAssembler {
       this.emit({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.arguments === '' ? '{}' : call.arguments });
       this.sawToolCall = true;
     }
-    const finishReason = this.sawToolCall && this.finishReason.unified === 'stop' ? { unified: 'tool-calls' as const, raw: this.finishReason.raw } : this.finishReason;
+    const finishReason =
+      this.sawToolCall && this.finishReason.unified === 'stop' ? { unified: 'tool-calls' as const, raw: this.finishReason.raw } : this.finishReason;
     this.emit({ type: 'finish', finishReason, usage: toV4Usage(this.usage) });
   }
 }
@@ -215,18 +216,18 @@ export class SageMakerLanguageModel implements LanguageModelV4 {
         const before = controller.desiredSize;
         try {
           while (!done && controller.desiredSize === before) {
-          const next = await iterator.next();
-          if (next.done) {
-            for (const event of splitter.end()) for (const decoded of codec.parseStreamEvent(event)) assembler.handle(decoded);
-            assembler.finish();
-            done = true;
-            controller.close();
-            return;
-          }
-          // Exceptions in the stream (ModelStreamError, InternalStreamFailure) are thrown by the SDK.
-          const bytes = next.value.PayloadPart?.Bytes;
-          if (bytes === undefined) continue;
-          for (const event of splitter.push(bytes)) for (const decoded of codec.parseStreamEvent(event)) assembler.handle(decoded);
+            const next = await iterator.next();
+            if (next.done) {
+              for (const event of splitter.end()) for (const decoded of codec.parseStreamEvent(event)) assembler.handle(decoded);
+              assembler.finish();
+              done = true;
+              controller.close();
+              return;
+            }
+            // Exceptions in the stream (ModelStreamError, InternalStreamFailure) are thrown by the SDK.
+            const bytes = next.value.PayloadPart?.Bytes;
+            if (bytes === undefined) continue;
+            for (const event of splitter.push(bytes)) for (const decoded of codec.parseStreamEvent(event)) assembler.handle(decoded);
           }
         } catch (error) {
           done = true;

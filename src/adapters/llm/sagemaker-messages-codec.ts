@@ -1,5 +1,12 @@
 import { convertUint8ArrayToBase64 } from '@ai-sdk/provider-utils';
-import type { LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4FilePart, LanguageModelV4FinishReason, LanguageModelV4Prompt, SharedV4Warning } from '@ai-sdk/provider';
+import type {
+  LanguageModelV4CallOptions,
+  LanguageModelV4Content,
+  LanguageModelV4FilePart,
+  LanguageModelV4FinishReason,
+  LanguageModelV4Prompt,
+  SharedV4Warning,
+} from '@ai-sdk/provider';
 import {
   isRecord,
   numberOrUndefined,
@@ -71,9 +78,15 @@ function toChatMessages(prompt: LanguageModelV4Prompt, warnings: SharedV4Warning
       case 'assistant': {
         const text = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
         const toolCalls = message.content.flatMap((part) =>
-          part.type === 'tool-call' ? [{ id: part.toolCallId, type: 'function', function: { name: part.toolName, arguments: JSON.stringify(part.input ?? {}) } }] : [],
+          part.type === 'tool-call'
+            ? [{ id: part.toolCallId, type: 'function', function: { name: part.toolName, arguments: JSON.stringify(part.input ?? {}) } }]
+            : [],
         );
-        messages.push({ role: 'assistant', content: text === '' && toolCalls.length > 0 ? null : text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) });
+        messages.push({
+          role: 'assistant',
+          content: text === '' && toolCalls.length > 0 ? null : text,
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+        });
         break;
       }
       case 'tool':
@@ -129,7 +142,8 @@ export const messagesCodec: SageMakerBodyCodec = {
   parseResponse(body: unknown): SageMakerParsedResponse {
     const choice = isRecord(body) && Array.isArray(body['choices']) ? body['choices'][0] : undefined;
     const message = isRecord(choice) && isRecord(choice['message']) ? choice['message'] : undefined;
-    if (!isRecord(body) || message === undefined) throw new SageMakerResponseFormatError('expected an OpenAI-style {"choices":[{"message":…}]} from a chat endpoint');
+    if (!isRecord(body) || message === undefined)
+      throw new SageMakerResponseFormatError('expected an OpenAI-style {"choices":[{"message":…}]} from a chat endpoint');
     const content: LanguageModelV4Content[] = [];
     if (typeof message['content'] === 'string' && message['content'] !== '') content.push({ type: 'text', text: message['content'] });
     const toolCalls = Array.isArray(message['tool_calls']) ? message['tool_calls'] : [];

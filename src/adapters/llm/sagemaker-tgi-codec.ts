@@ -25,7 +25,8 @@ function renderPrompt(prompt: LanguageModelV4Prompt, warnings: SharedV4Warning[]
   const textOf = (parts: ReadonlyArray<{ type: string; text?: string }>): string =>
     parts.flatMap((part) => (part.type === 'text' && typeof part.text === 'string' ? [part.text] : [])).join('\n');
   if (prompt.length === 1 && prompt[0]?.role === 'user') {
-    if (prompt[0].content.some((part) => part.type === 'file')) warnings.push({ type: 'unsupported', feature: 'file parts', details: 'TGI-style SageMaker endpoints take text only' });
+    if (prompt[0].content.some((part) => part.type === 'file'))
+      warnings.push({ type: 'unsupported', feature: 'file parts', details: 'TGI-style SageMaker endpoints take text only' });
     return textOf(prompt[0].content);
   }
   const lines: string[] = [];
@@ -35,7 +36,8 @@ function renderPrompt(prompt: LanguageModelV4Prompt, warnings: SharedV4Warning[]
         lines.push(`System: ${message.content}`);
         break;
       case 'user':
-        if (message.content.some((part) => part.type === 'file')) warnings.push({ type: 'unsupported', feature: 'file parts', details: 'TGI-style SageMaker endpoints take text only' });
+        if (message.content.some((part) => part.type === 'file'))
+          warnings.push({ type: 'unsupported', feature: 'file parts', details: 'TGI-style SageMaker endpoints take text only' });
         lines.push(`User: ${textOf(message.content)}`);
         break;
       case 'assistant':
@@ -60,7 +62,8 @@ export const tgiCodec: SageMakerBodyCodec = {
   supportsTools: false,
   requestBody(options: LanguageModelV4CallOptions, stream: boolean) {
     const warnings: SharedV4Warning[] = [];
-    if (options.tools && options.tools.length > 0) warnings.push({ type: 'unsupported', feature: 'tools', details: 'TGI-style SageMaker endpoints cannot call tools' });
+    if (options.tools && options.tools.length > 0)
+      warnings.push({ type: 'unsupported', feature: 'tools', details: 'TGI-style SageMaker endpoints cannot call tools' });
     const parameters: Record<string, unknown> = { max_new_tokens: options.maxOutputTokens ?? 512, details: true, return_full_text: false };
     // TGI rejects temperature <= 0 and top_p outside (0, 1): greedy decoding is "do_sample: false".
     if (options.temperature !== undefined && options.temperature > 0) {

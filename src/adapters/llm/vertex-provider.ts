@@ -20,7 +20,12 @@ function firstSet(env: ProviderEnv, names: readonly string[]): string | undefine
 
 /** What google-auth-library needs, from the first credential source set (in `authEnv` order). */
 type VertexAuth =
-  | { readonly kind: 'google-auth'; readonly options: { readonly keyFilename: string } | { readonly credentials: { readonly client_email: string; readonly private_key: string } & Record<string, unknown> } }
+  | {
+      readonly kind: 'google-auth';
+      readonly options:
+        | { readonly keyFilename: string }
+        | { readonly credentials: { readonly client_email: string; readonly private_key: string } & Record<string, unknown> };
+    }
   | { readonly kind: 'api-key'; readonly apiKey: string };
 
 function parseServiceAccountKey(raw: string): Record<string, unknown> {
@@ -94,7 +99,13 @@ export const vertexProvider: ProviderDefinition = {
         ...(hostRoot ? { baseURL: `${hostRoot}/v1/projects/${project}/locations/${location}/publishers/anthropic/models` } : {}),
         ...fetchOption,
       });
-      return createAiSdkLanguageModelClient({ provider: 'vertex', modelId, model: anthropic(modelId), supportsTools: true, mapError: (error) => mapAnthropicError('vertex', error) });
+      return createAiSdkLanguageModelClient({
+        provider: 'vertex',
+        modelId,
+        model: anthropic(modelId),
+        supportsTools: true,
+        mapError: (error) => mapAnthropicError('vertex', error),
+      });
     }
 
     const vertex = createVertex({
@@ -102,10 +113,19 @@ export const vertexProvider: ProviderDefinition = {
       location,
       ...(auth.kind === 'api-key' ? { apiKey: auth.apiKey } : { googleAuthOptions: auth.options }),
       ...(hostRoot
-        ? { baseURL: auth.kind === 'api-key' ? `${hostRoot}/v1/publishers/google` : `${hostRoot}/v1beta1/projects/${project}/locations/${location}/publishers/google` }
+        ? {
+            baseURL:
+              auth.kind === 'api-key' ? `${hostRoot}/v1/publishers/google` : `${hostRoot}/v1beta1/projects/${project}/locations/${location}/publishers/google`,
+          }
         : {}),
       ...fetchOption,
     });
-    return createAiSdkLanguageModelClient({ provider: 'vertex', modelId, model: vertex(modelId), supportsTools: true, mapError: (error) => mapGoogleError('vertex', error) });
+    return createAiSdkLanguageModelClient({
+      provider: 'vertex',
+      modelId,
+      model: vertex(modelId),
+      supportsTools: true,
+      mapError: (error) => mapGoogleError('vertex', error),
+    });
   },
 };

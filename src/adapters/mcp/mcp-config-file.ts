@@ -108,5 +108,17 @@ export function updateMcpConfigServer(path: string, id: string, config: Validate
 
 /** Fields our config owns; a rewrite drops stale ones (e.g. `url` after switching to stdio). */
 const MODELLED_KEYS = new Set([
-  'name', 'description', 'enabled', 'timeout', 'timeoutMs', 'transport', 'type', 'command', 'args', 'env', 'cwd', 'url', 'headers',
+  'name',
+  'description',
+  'enabled',
+  'timeout',
+  'timeoutMs',
+  'transport',
+  'type',
+  'command',
+  'args',
+  'env',
+  'cwd',
+  'url',
+  'headers',
 ]);

@@ -50,7 +50,9 @@ const STDERR_TAIL = 2048;
 
 function textOf(content: readonly unknown[]): string {
   return content
-    .map((block) => (typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text' ? String((block as { text?: unknown }).text ?? '') : ''))
+    .map((block) =>
+      typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text' ? String((block as { text?: unknown }).text ?? '') : '',
+    )
     .filter((text) => text !== '')
     .join('\n');
 }
@@ -77,7 +79,14 @@ export class McpConnection {
       {
         capabilities: {},
         ...(onToolsChanged
-          ? { listChanged: { tools: { onChanged: (error: Error | null, tools: readonly RawTool[] | null) => (error === null && tools !== null ? onToolsChanged(tools.map(toRemoteTool)) : undefined) } } }
+          ? {
+              listChanged: {
+                tools: {
+                  onChanged: (error: Error | null, tools: readonly RawTool[] | null) =>
+                    error === null && tools !== null ? onToolsChanged(tools.map(toRemoteTool)) : undefined,
+                },
+              },
+            }
           : {}),
       },
     );
@@ -209,7 +218,12 @@ export class McpConnection {
       if (!(error instanceof McpError) || error.code === ErrorCode.ConnectionClosed || !this.isOpen) {
         throw new MCPConnectionError(`MCP server "${this.serverId}" closed the connection during "${name}": ${this.describe(error)}`, this.serverId, error);
       }
-      throw new MCPToolError(`MCP tool "${name}" on "${this.serverId}" failed: ${error instanceof Error ? error.message : String(error)}`, this.serverId, name, error);
+      throw new MCPToolError(
+        `MCP tool "${name}" on "${this.serverId}" failed: ${error instanceof Error ? error.message : String(error)}`,
+        this.serverId,
+        name,
+        error,
+      );
     }
     const content = Array.isArray(result.content) ? (result.content as unknown[]) : [];
     if (result.isError === true) {

@@ -70,13 +70,22 @@ function sources(options: McpDiscoveryOptions): Source[] {
   const appData = options.appData ?? join(home, 'AppData', 'Roaming');
   const userConfigDir =
     options.platform === 'darwin' ? join(home, 'Library', 'Application Support') : options.platform === 'win32' ? appData : join(home, '.config');
-  const claudeDesktop =
-    options.platform === 'linux'
-      ? [join(home, '.config', 'Claude'), join(home, '.config', 'claude')]
-      : [join(userConfigDir, 'Claude')];
+  const claudeDesktop = options.platform === 'linux' ? [join(home, '.config', 'Claude'), join(home, '.config', 'claude')] : [join(userConfigDir, 'Claude')];
   const codeUser = (flavour: string): string => join(userConfigDir, flavour, 'User');
-  const global = (tool: McpDiscoveryTool, priority: number, path: string, extract: Extractor = mcpServersKey): Source => ({ tool, scope: 'global', priority, path, extract });
-  const workspace = (tool: McpDiscoveryTool, path: string, extract: Extractor = mcpServersKey): Source => ({ tool, scope: 'workspace', priority: 9, path: join(options.cwd, path), extract });
+  const global = (tool: McpDiscoveryTool, priority: number, path: string, extract: Extractor = mcpServersKey): Source => ({
+    tool,
+    scope: 'global',
+    priority,
+    path,
+    extract,
+  });
+  const workspace = (tool: McpDiscoveryTool, path: string, extract: Extractor = mcpServersKey): Source => ({
+    tool,
+    scope: 'workspace',
+    priority: 9,
+    path: join(options.cwd, path),
+    extract,
+  });
   return [
     ...claudeDesktop.map((dir) => global('claude-desktop', 8, join(dir, 'claude_desktop_config.json'))),
     global('claude-code', 8, join(home, '.claude.json')),

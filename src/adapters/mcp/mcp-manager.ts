@@ -2,13 +2,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MCPConfigurationError, MCPConnectionError, MCPToolError } from '../../generation/errors/mcp-errors.js';
 import { validateMcpServerConfig, type McpServerConfig } from '../../generation/mcp/mcp-server-config.js';
-import type {
-  DiscoveredServer,
-  McpDiscoveryResult,
-  McpServerInfo,
-  McpServerTestResult,
-  McpStatus,
-} from '../../generation/mcp/mcp-status.js';
+import type { DiscoveredServer, McpDiscoveryResult, McpServerInfo, McpServerTestResult, McpStatus } from '../../generation/mcp/mcp-status.js';
 import type { ToolDefinition } from '../../generation/tool-definition.js';
 import { readMcpConfigFile, updateMcpConfigServer } from './mcp-config-file.js';
 import type { McpServers, McpToolResult } from '../../generation/mcp/mcp-servers.js';
@@ -174,20 +168,34 @@ export class McpManager implements McpServers {
    * Calls one tool. Waits for a restart in progress; connects a known, enabled server that is
    * not connected. Throws MCPConnectionError (unknown/unreachable server) or MCPToolError.
    */
-  async executeTool(serverId: string, toolName: string, params: Readonly<Record<string, unknown>> = {}, options: { readonly signal?: AbortSignal; readonly timeoutMs?: number } = {}): Promise<McpToolResult> {
+  async executeTool(
+    serverId: string,
+    toolName: string,
+    params: Readonly<Record<string, unknown>> = {},
+    options: { readonly signal?: AbortSignal; readonly timeoutMs?: number } = {},
+  ): Promise<McpToolResult> {
     const entry = this.entries.get(serverId);
     if (entry === undefined) throw new MCPConnectionError(`Unknown MCP server "${serverId}"`, serverId);
-    if (entry.source === 'discovered') throw new MCPConnectionError(`MCP server "${serverId}" was discovered but not added; add it before calling its tools`, serverId);
+    if (entry.source === 'discovered')
+      throw new MCPConnectionError(`MCP server "${serverId}" was discovered but not added; add it before calling its tools`, serverId);
     if (entry.config.enabled === false) throw new MCPConnectionError(`MCP server "${serverId}" is disabled`, serverId);
     const connection = await this.pool.connect(entry, false);
     if (!entry.tools.some((tool) => tool.name === toolName)) {
-      throw new MCPToolError(`MCP server "${serverId}" has no tool "${toolName}" (it offers: ${entry.tools.map((tool) => tool.name).join(', ') || 'none'})`, serverId, toolName);
+      throw new MCPToolError(
+        `MCP server "${serverId}" has no tool "${toolName}" (it offers: ${entry.tools.map((tool) => tool.name).join(', ') || 'none'})`,
+        serverId,
+        toolName,
+      );
     }
     return connection.callTool(toolName, params, options);
   }
 
   /** Calls a tool by the name `listTools` exposes (plain when unique, `<server>__<tool>` otherwise). */
-  async executeToolByName(name: string, params: Readonly<Record<string, unknown>> = {}, options: { readonly signal?: AbortSignal; readonly timeoutMs?: number } = {}): Promise<McpToolResult> {
+  async executeToolByName(
+    name: string,
+    params: Readonly<Record<string, unknown>> = {},
+    options: { readonly signal?: AbortSignal; readonly timeoutMs?: number } = {},
+  ): Promise<McpToolResult> {
     const target = exposedToolNames(this.pool.connectedTools()).get(name);
     if (target === undefined) throw new MCPToolError(`No connected MCP server offers a tool named "${name}"`, '', name);
     return this.executeTool(target.serverId, target.tool.name, params, options);

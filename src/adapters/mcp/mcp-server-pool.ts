@@ -64,7 +64,19 @@ export class McpServerPool {
   newEntry(id: string, config: ValidatedMcpServerConfig, source: McpServerSource): McpPoolEntry {
     validateMcpServerId(id);
     const status: McpServerStatus = source === 'discovered' ? 'discovered' : 'disconnected';
-    return { id, config, source, status, error: undefined, connection: undefined, connecting: undefined, tools: [], restarts: 0, removed: false, wake: undefined };
+    return {
+      id,
+      config,
+      source,
+      status,
+      error: undefined,
+      connection: undefined,
+      connecting: undefined,
+      tools: [],
+      restarts: 0,
+      removed: false,
+      wake: undefined,
+    };
   }
 
   newConnection(
@@ -100,7 +112,10 @@ export class McpServerPool {
       return Promise.reject(error);
     }
     if (this.slotsInUse() >= this.settings.maxConnections) {
-      const error = new MCPConnectionError(`MCP connection limit reached (${this.settings.maxConnections} open); "${entry.id}" was not connected — raise maxConnections or remove a server`, entry.id);
+      const error = new MCPConnectionError(
+        `MCP connection limit reached (${this.settings.maxConnections} open); "${entry.id}" was not connected — raise maxConnections or remove a server`,
+        entry.id,
+      );
       entry.status = 'failed';
       entry.error = error.message;
       return Promise.reject(error);
@@ -119,11 +134,16 @@ export class McpServerPool {
   }
 
   private async open(entry: McpPoolEntry): Promise<McpConnection> {
-    const connection = this.newConnection(entry.id, entry.config, (reason) => this.onCrash(entry, connection, reason), (tools) => {
-      if (entry.connection !== connection) return;
-      entry.tools = tools;
-      this.settings.logger.info({ serverId: entry.id, toolCount: tools.length }, 'MCP server tool list changed');
-    });
+    const connection = this.newConnection(
+      entry.id,
+      entry.config,
+      (reason) => this.onCrash(entry, connection, reason),
+      (tools) => {
+        if (entry.connection !== connection) return;
+        entry.tools = tools;
+        this.settings.logger.info({ serverId: entry.id, toolCount: tools.length }, 'MCP server tool list changed');
+      },
+    );
     try {
       await connection.connect();
       const tools = await connection.listTools();
@@ -191,6 +211,10 @@ export class McpServerPool {
     Object.assign(entry, { connection: undefined, tools: [] });
     if (entry.status === 'connected') entry.status = 'disconnected';
     await connection?.close();
-    if (pending !== undefined) await pending.then((late) => late.close(), () => undefined);
+    if (pending !== undefined)
+      await pending.then(
+        (late) => late.close(),
+        () => undefined,
+      );
   }
 }

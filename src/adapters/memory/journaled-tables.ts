@@ -180,7 +180,8 @@ export class JournaledTables {
     let lines = 0;
     for (const name of this.durable) {
       for (const [key, entry] of this.table(name)) {
-        const record: JournalRecord = entry.expiresAt === undefined ? { t: name, k: key, v: entry.value } : { t: name, k: key, v: entry.value, x: entry.expiresAt };
+        const record: JournalRecord =
+          entry.expiresAt === undefined ? { t: name, k: key, v: entry.value } : { t: name, k: key, v: entry.value, x: entry.expiresAt };
         writeSync(fd, `${JSON.stringify(record)}\n`);
         lines++;
       }

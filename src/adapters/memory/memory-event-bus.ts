@@ -185,7 +185,16 @@ export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
     async subscribe(subscribeOptions): Promise<Subscription> {
       let group = groups.get(subscribeOptions.group);
       if (group === undefined) {
-        group = { name: subscribeOptions.group, topics: new Set(), members: [], committed: new Map(), busy: new Set(), lingering: new Set(), lingered: new Set(), waiters: [] };
+        group = {
+          name: subscribeOptions.group,
+          topics: new Set(),
+          members: [],
+          committed: new Map(),
+          busy: new Set(),
+          lingering: new Set(),
+          lingered: new Set(),
+          waiters: [],
+        };
         groups.set(group.name, group);
       }
       const owned = group;

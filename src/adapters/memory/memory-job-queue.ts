@@ -89,10 +89,13 @@ export function createMemoryJobQueue(options: MemoryJobQueueOptions): JobQueue {
       return true;
     }
     if (queue.windowTimer === undefined) {
-      queue.windowTimer = setTimeout(() => {
-        queue.windowTimer = undefined;
-        dispatch(name);
-      }, queue.windowStart + limit.durationMs - at);
+      queue.windowTimer = setTimeout(
+        () => {
+          queue.windowTimer = undefined;
+          dispatch(name);
+        },
+        queue.windowStart + limit.durationMs - at,
+      );
     }
     return false;
   }
@@ -172,7 +175,15 @@ export function createMemoryJobQueue(options: MemoryJobQueueOptions): JobQueue {
       for (const job of jobs as readonly JobSpec<unknown>[]) {
         if (queue.jobs.has(job.id)) continue;
         // A copy through JSON: what BullMQ would store, so both adapters hand processors the same values.
-        queue.jobs.set(job.id, { id: job.id, data: JSON.parse(JSON.stringify(job.data)) as unknown, retry, state: 'waiting', attemptsMade: 0, finishedAt: undefined, timer: undefined });
+        queue.jobs.set(job.id, {
+          id: job.id,
+          data: JSON.parse(JSON.stringify(job.data)) as unknown,
+          retry,
+          state: 'waiting',
+          attemptsMade: 0,
+          finishedAt: undefined,
+          timer: undefined,
+        });
         queue.waiting.push(job.id);
       }
       dispatch(name);

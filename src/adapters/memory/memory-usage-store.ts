@@ -38,7 +38,8 @@ export function createMemoryUsageStore(db: JournaledTables): UsageStore {
   const prune = (nowMs: number) => {
     if (requests.size + tokens.size < 50_000) return;
     const current = Number(minuteId(nowMs));
-    for (const counter of [requests, tokens]) for (const key of counter.keys()) if (Number(key.slice(key.lastIndexOf(':') + 1)) < current - 1) counter.delete(key);
+    for (const counter of [requests, tokens])
+      for (const key of counter.keys()) if (Number(key.slice(key.lastIndexOf(':') + 1)) < current - 1) counter.delete(key);
   };
 
   return {
@@ -46,8 +47,10 @@ export function createMemoryUsageStore(db: JournaledTables): UsageStore {
       prune(request.nowMs);
       const minute = `${keyId}:${minuteId(request.nowMs)}`;
       const own = leasesOf(keyId, request.nowMs);
-      if (limits.rpm !== undefined && (requests.get(minute) ?? 0) >= limits.rpm) return { admitted: false, limit: 'rpm', retryAfterS: secondsLeftInMinute(request.nowMs) };
-      if (limits.tpm !== undefined && (tokens.get(minute) ?? 0) >= limits.tpm) return { admitted: false, limit: 'tpm', retryAfterS: secondsLeftInMinute(request.nowMs) };
+      if (limits.rpm !== undefined && (requests.get(minute) ?? 0) >= limits.rpm)
+        return { admitted: false, limit: 'rpm', retryAfterS: secondsLeftInMinute(request.nowMs) };
+      if (limits.tpm !== undefined && (tokens.get(minute) ?? 0) >= limits.tpm)
+        return { admitted: false, limit: 'tpm', retryAfterS: secondsLeftInMinute(request.nowMs) };
       if (limits.maxConcurrent !== undefined && own.size >= limits.maxConcurrent) return { admitted: false, limit: 'max_concurrent', retryAfterS: 1 };
       if (limits.budget !== undefined) {
         let reserved = 0;
@@ -72,7 +75,8 @@ export function createMemoryUsageStore(db: JournaledTables): UsageStore {
       db.set('usageEvents', marker, 1, eventTtlMs);
       bump(tokens, `${keyId}:${minuteId(spend.atMs)}`, spend.tokens);
       for (const period of ['day', 'month'] as const) {
-        if (spend.costUsd > 0) db.set('usageSpend', `${keyId}:${periodId(period, spend.atMs)}`, spendOf(keyId, period, spend.atMs) + spend.costUsd, spendTtlMs[period]);
+        if (spend.costUsd > 0)
+          db.set('usageSpend', `${keyId}:${periodId(period, spend.atMs)}`, spendOf(keyId, period, spend.atMs) + spend.costUsd, spendTtlMs[period]);
       }
       return true;
     },
@@ -81,7 +85,13 @@ export function createMemoryUsageStore(db: JournaledTables): UsageStore {
       const own = leasesOf(keyId, nowMs);
       let reservedUsd = 0;
       for (const lease of own.values()) reservedUsd += lease.reserveUsd;
-      return { requestsThisMinute: requests.get(minute) ?? 0, tokensThisMinute: tokens.get(minute) ?? 0, inFlight: own.size, spendThisPeriodUsd: spendOf(keyId, period, nowMs), reservedUsd };
+      return {
+        requestsThisMinute: requests.get(minute) ?? 0,
+        tokensThisMinute: tokens.get(minute) ?? 0,
+        inFlight: own.size,
+        spendThisPeriodUsd: spendOf(keyId, period, nowMs),
+        reservedUsd,
+      };
     },
   };
 }

@@ -5,16 +5,7 @@ import { SwitchyardError } from '../../errors/switchyard-error.js';
  * Redis reply codes (the first word of a reply error) that mean "the server cannot serve us right
  * now" rather than "this command is wrong": they map to the retryable SY_STATE_UNAVAILABLE.
  */
-const unavailableReplyCodes: ReadonlySet<string> = new Set([
-  'LOADING',
-  'BUSY',
-  'MASTERDOWN',
-  'READONLY',
-  'CLUSTERDOWN',
-  'TRYAGAIN',
-  'NOREPLICAS',
-  'OOM',
-]);
+const unavailableReplyCodes: ReadonlySet<string> = new Set(['LOADING', 'BUSY', 'MASTERDOWN', 'READONLY', 'CLUSTERDOWN', 'TRYAGAIN', 'NOREPLICAS', 'OOM']);
 
 function replyCode(error: Error): string {
   const space = error.message.indexOf(' ');

@@ -4,12 +4,18 @@ import type { RedisContext } from './redis-context.js';
 
 function apiKeyFields(record: ApiKeyRecord): string[] {
   const fields = [
-    'keyId', record.keyId,
-    'merchantId', record.merchantId,
-    'keyHash', record.keyHash,
-    'keyPrefix', record.keyPrefix,
-    'isActive', record.isActive ? '1' : '0',
-    'createdAt', String(record.createdAt),
+    'keyId',
+    record.keyId,
+    'merchantId',
+    record.merchantId,
+    'keyHash',
+    record.keyHash,
+    'keyPrefix',
+    record.keyPrefix,
+    'isActive',
+    record.isActive ? '1' : '0',
+    'createdAt',
+    String(record.createdAt),
   ];
   // A null description is stored as an absent field, so it reads back as null, not "".
   if (record.description !== null) fields.push('description', record.description);

@@ -5,8 +5,7 @@ import { parseStored, type RedisContext } from './redis-context.js';
 export function createRedisConfigStore(context: RedisContext): ConfigStore {
   const { keys } = context;
   return {
-    get: (merchantId, name) =>
-      context.call('configs.get', async (redis) => parseStored(await redis.get(keys.config(merchantId, name)))),
+    get: (merchantId, name) => context.call('configs.get', async (redis) => parseStored(await redis.get(keys.config(merchantId, name)))),
     put: (merchantId, name, value, mode) =>
       context.call('configs.put', async (redis) => {
         const key = keys.config(merchantId, name);
@@ -19,7 +18,6 @@ export function createRedisConfigStore(context: RedisContext): ConfigStore {
         if (set !== null) return 'written';
         return mode === 'create' ? 'exists' : 'missing';
       }),
-    delete: (merchantId, name) =>
-      context.call('configs.delete', async (redis) => (await redis.del(keys.config(merchantId, name))) > 0),
+    delete: (merchantId, name) => context.call('configs.delete', async (redis) => (await redis.del(keys.config(merchantId, name))) > 0),
   };
 }

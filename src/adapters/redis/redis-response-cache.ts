@@ -9,7 +9,10 @@ import { parseStored, type RedisContext } from './redis-context.js';
  */
 export function createRedisResponseCache(context: RedisContext): ResponseCache {
   return {
-    get: (key) => context.call('responseCache.get', async (redis) => parseStored<CachedCompletion>(await redis.get(context.keys.responseCache(key.merchantId, key.requestHash)))),
+    get: (key) =>
+      context.call('responseCache.get', async (redis) =>
+        parseStored<CachedCompletion>(await redis.get(context.keys.responseCache(key.merchantId, key.requestHash))),
+      ),
     set: (key, value, ttlS) =>
       context.call('responseCache.set', async (redis) => {
         await redis.set(context.keys.responseCache(key.merchantId, key.requestHash), JSON.stringify(value), 'EX', Math.max(1, Math.ceil(ttlS)));

@@ -68,7 +68,10 @@ export function createRedisRoutingRuleStore(context: RedisContext): RoutingRuleS
     update: (record) =>
       context.call('routingRules.update', async (redis) => {
         const keyList = [keys.routingAlgorithm(record.id), keys.routingActive(record.createdBy), keys.routingByMerchant(record.createdBy)];
-        return (await redis.eval(updateScript, 3, ...keyList, 'update', record.createdBy, record.id, JSON.stringify(record))) as 'updated' | 'missing' | 'active';
+        return (await redis.eval(updateScript, 3, ...keyList, 'update', record.createdBy, record.id, JSON.stringify(record))) as
+          | 'updated'
+          | 'missing'
+          | 'active';
       }),
     delete: (createdBy, id) =>
       context.call('routingRules.delete', async (redis) => {

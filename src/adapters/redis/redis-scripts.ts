@@ -33,7 +33,14 @@ export interface ScriptCommands {
   /** update-hash-if-exists.lua → previous fields (flat) or null */
   updateHashIfExists(key: string, ...fieldValues: string[]): Promise<string[] | null>;
   /** admit-usage.lua → ['ok'] or [limit, retry-after seconds] */
-  admitUsage(requestsKey: string, tokensKey: string, leasesKey: string, reservationsKey: string, spendKey: string, ...args: string[]): Promise<[string, string?]>;
+  admitUsage(
+    requestsKey: string,
+    tokensKey: string,
+    leasesKey: string,
+    reservationsKey: string,
+    spendKey: string,
+    ...args: string[]
+  ): Promise<[string, string?]>;
   /** record-spend.lua → 1 counted, 0 counted before */
   recordSpend(markerKey: string, tokensKey: string, dayKey: string, monthKey: string, ...args: string[]): Promise<number>;
 }

@@ -35,8 +35,7 @@ export function createRedisSessionStore(context: RedisContext): SessionStore {
         if (error) throw error;
         return Number(count);
       }),
-    loginFailures: (subject) =>
-      context.call('sessions.loginFailures', async (redis) => Number((await redis.get(keys.loginFailures(subject))) ?? 0)),
+    loginFailures: (subject) => context.call('sessions.loginFailures', async (redis) => Number((await redis.get(keys.loginFailures(subject))) ?? 0)),
     clearLoginFailures: (subject) =>
       context.call('sessions.clearLoginFailures', async (redis) => {
         await redis.del(keys.loginFailures(subject));

@@ -3,12 +3,18 @@ import type { RedisContext } from './redis-context.js';
 
 function userFields(user: UserRecord): string[] {
   return [
-    'userId', user.userId,
-    'email', user.email,
-    'passwordHash', user.passwordHash,
-    'currentMerchantId', user.currentMerchantId,
-    'isActive', user.isActive ? '1' : '0',
-    'createdAt', String(user.createdAt),
+    'userId',
+    user.userId,
+    'email',
+    user.email,
+    'passwordHash',
+    user.passwordHash,
+    'currentMerchantId',
+    user.currentMerchantId,
+    'isActive',
+    user.isActive ? '1' : '0',
+    'createdAt',
+    String(user.createdAt),
   ];
 }
 

@@ -88,7 +88,11 @@ export class NeuroLinkWebSocketServer extends EventEmitter {
       bufferSize: options.bufferSize ?? 8192,
       maxInvalidFrames: options.maxInvalidFrames ?? 5,
     };
-    const common = { maxPayload: options.maxPayloadBytes ?? 1024 * 1024, perMessageDeflate: options.enableCompression ?? true, handleProtocols: (protocols: Set<string>) => (protocols.has('switchyard') ? 'switchyard' : false) } as const;
+    const common = {
+      maxPayload: options.maxPayloadBytes ?? 1024 * 1024,
+      perMessageDeflate: options.enableCompression ?? true,
+      handleProtocols: (protocols: Set<string>) => (protocols.has('switchyard') ? 'switchyard' : false),
+    } as const;
     this.wss = new WebSocketServer({ ...common, noServer: true });
     if (options.server !== undefined) {
       const path = options.path ?? '/';
@@ -106,7 +110,6 @@ export class NeuroLinkWebSocketServer extends EventEmitter {
     this.heartbeat = setInterval(() => this.beat(), this.settings.heartbeatInterval);
     this.heartbeat.unref();
   }
-
 
   /** Resolves once the standalone server listens (immediately otherwise). */
   async ready(): Promise<void> {
@@ -163,13 +166,21 @@ export class NeuroLinkWebSocketServer extends EventEmitter {
       this.emit('disconnection', { connectionId: connection.id, code, reason: reason.toString() });
     });
     socket.on('error', () => undefined); // a broken peer ends in 'close'
-    this.send(connection, chatMessage('system', connection.id, { event: 'connected', connectionId: connection.id, serverInfo: { version: '3.0.1', features: ['streaming', 'rooms', 'tools'] } }));
+    this.send(
+      connection,
+      chatMessage('system', connection.id, {
+        event: 'connected',
+        connectionId: connection.id,
+        serverInfo: { version: '3.0.1', features: ['streaming', 'rooms', 'tools'] },
+      }),
+    );
     this.emit('connection', { connectionId: connection.id, identity, userAgent: connection.userAgent, ipAddress: connection.ipAddress });
   }
 
   private receive(connection: ConnectionInfo, text: string | undefined): void {
     connection.lastActivity = Date.now();
-    const frame = text === undefined ? ({ kind: 'invalid', reason: 'Invalid message format: binary frames are not accepted' } as const) : parseIncomingFrame(text);
+    const frame =
+      text === undefined ? ({ kind: 'invalid', reason: 'Invalid message format: binary frames are not accepted' } as const) : parseIncomingFrame(text);
     switch (frame.kind) {
       case 'invalid':
         connection.invalidFrames += 1;
@@ -205,14 +216,27 @@ export class NeuroLinkWebSocketServer extends EventEmitter {
         ...(frame.model !== undefined ? { model: frame.model } : {}),
         disableTools: true,
         abortSignal: controller.signal,
-        attribution: { ...(connection.identity.merchantId !== undefined ? { merchantId: connection.identity.merchantId } : {}), ...(connection.identity.userId !== undefined ? { userId: connection.identity.userId } : {}), requestId: messageId, surface: 'websocket' },
+        attribution: {
+          ...(connection.identity.merchantId !== undefined ? { merchantId: connection.identity.merchantId } : {}),
+          ...(connection.identity.userId !== undefined ? { userId: connection.identity.userId } : {}),
+          requestId: messageId,
+          surface: 'websocket',
+        },
       });
       const channel = this.createStreamingChannel(connection.id, messageId, deliver, roomId);
       for await (const chunk of streamed.stream) channel.send(chunk.content);
       const final = await streamed.final;
       channel.complete({ usage: final.usage, provider: final.provider, model: final.model, finishReason: final.finishReason });
     } catch (error) {
-      if (!controller.signal.aborted) deliver(chatMessage('error', connection.id, { error: error instanceof Error ? error.message : String(error), messageId }, roomId !== undefined ? { roomId } : {}));
+      if (!controller.signal.aborted)
+        deliver(
+          chatMessage(
+            'error',
+            connection.id,
+            { error: error instanceof Error ? error.message : String(error), messageId },
+            roomId !== undefined ? { roomId } : {},
+          ),
+        );
     } finally {
       connection.socket.off('close', onClose);
       this.channels.delete(messageId);

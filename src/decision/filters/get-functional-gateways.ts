@@ -5,10 +5,7 @@ import type { GatewayCapability } from '../../generated/schema-types.js';
  * `enforceGatewayList` when it names any (in the enforced order, duplicates and unconfigured names
  * dropped); in configuration order otherwise.
  */
-export function getFunctionalGateways(
-  configured: readonly GatewayCapability[],
-  enforced: readonly string[] | null | undefined,
-): readonly GatewayCapability[] {
+export function getFunctionalGateways(configured: readonly GatewayCapability[], enforced: readonly string[] | null | undefined): readonly GatewayCapability[] {
   if (enforced === null || enforced === undefined || enforced.length === 0) return configured;
   const byName = new Map(configured.map((gateway) => [gateway.gateway, gateway]));
   const picked: GatewayCapability[] = [];

@@ -16,11 +16,7 @@ export type DebitRoutingResult =
   | { readonly ok: false; readonly problem: CoBadgedProblem; readonly detail: string };
 
 /** Network (debit) routing for one payment: decode its metadata, price and rank its networks (§5). */
-export function debitRoutingOutputOf(
-  metadata: string | null | undefined,
-  amount: number,
-  fees: NetworkFeeTable,
-): DebitRoutingResult {
+export function debitRoutingOutputOf(metadata: string | null | undefined, amount: number, fees: NetworkFeeTable): DebitRoutingResult {
   const parsed = parseCoBadgedMetadata(metadata, fees);
   if (!parsed.ok) return parsed;
   const { card } = parsed;

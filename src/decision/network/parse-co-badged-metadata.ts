@@ -17,13 +17,7 @@ export interface CoBadgedCard {
 }
 
 /** Why the co-badged networks could not be determined. Every one answers CO_BADGED_NETWORK_NOT_FOUND. */
-export type CoBadgedProblem =
-  | 'missing_metadata'
-  | 'not_json'
-  | 'invalid_field'
-  | 'missing_co_badged_card_data'
-  | 'unknown_network'
-  | 'no_fee_data';
+export type CoBadgedProblem = 'missing_metadata' | 'not_json' | 'invalid_field' | 'missing_co_badged_card_data' | 'unknown_network' | 'no_fee_data';
 
 export type CoBadgedParseResult =
   | { readonly ok: true; readonly card: CoBadgedCard }
@@ -100,12 +94,7 @@ export function parseCoBadgedMetadata(metadata: string | null | undefined, fees:
   return { ok: true, card };
 }
 
-function missingFeeData(
-  network: CardNetwork,
-  isRegulated: boolean,
-  merchantCategoryCode: string,
-  fees: NetworkFeeTable,
-): string | undefined {
+function missingFeeData(network: CardNetwork, isRegulated: boolean, merchantCategoryCode: string, fees: NetworkFeeTable): string | undefined {
   if (fees.networkFee[network] === undefined) return `no network fee is configured for ${network}`;
   if (isRegulated) return undefined;
   const byNetwork = Object.hasOwn(fees.nonRegulated, merchantCategoryCode) ? fees.nonRegulated[merchantCategoryCode] : undefined;

@@ -20,7 +20,11 @@ export interface AnalyticsInput {
 
 /** The `analytics` block of a result; `cost` is left out when no price is known. */
 export function computeAnalytics(input: AnalyticsInput): AnalyticsData {
-  const tokens = { input: input.usage.inputTokens, output: input.usage.outputTokens, total: input.usage.totalTokens || input.usage.inputTokens + input.usage.outputTokens };
+  const tokens = {
+    input: input.usage.inputTokens,
+    output: input.usage.outputTokens,
+    total: input.usage.totalTokens || input.usage.inputTokens + input.usage.outputTokens,
+  };
   return {
     provider: input.provider,
     model: input.model,

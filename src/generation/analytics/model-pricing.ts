@@ -48,7 +48,12 @@ export function providerDefaultPricing(provider: string, env: Readonly<Record<st
 }
 
 /** Registry price for the model first, else the provider default, else unknown. */
-export function resolvePricing(provider: string, modelId: string, lookup: ModelPriceLookup | undefined, env: Readonly<Record<string, string | undefined>> = {}): TokenPricing | undefined {
+export function resolvePricing(
+  provider: string,
+  modelId: string,
+  lookup: ModelPriceLookup | undefined,
+  env: Readonly<Record<string, string | undefined>> = {},
+): TokenPricing | undefined {
   return lookup?.(modelId) ?? providerDefaultPricing(provider, env);
 }
 

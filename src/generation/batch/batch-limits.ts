@@ -19,7 +19,10 @@ function limitsOf(concurrency: number, perMinute: number): QueueLimits {
 }
 
 function invalid(message: string): SwitchyardError {
-  return new SwitchyardError('SY_CONFIG_INVALID', { message: `invalid configuration: BATCH_PROVIDER_LIMITS (batchProviderLimits) ${message}`, details: { problems: [message] } });
+  return new SwitchyardError('SY_CONFIG_INVALID', {
+    message: `invalid configuration: BATCH_PROVIDER_LIMITS (batchProviderLimits) ${message}`,
+    details: { problems: [message] },
+  });
 }
 
 /**

@@ -130,7 +130,10 @@ export class BatchService {
     } catch (error) {
       // The caller sees a failure and may submit again: this batch must then never run.
       await this.deps.store.cancel(record.batchId, this.deps.clock.now()).catch((cancelError: unknown) => {
-        this.deps.logger.error({ err: cancelError, batchId: record.batchId }, 'batch could not be cancelled after a failed enqueue; its items are skipped only once cancelled');
+        this.deps.logger.error(
+          { err: cancelError, batchId: record.batchId },
+          'batch could not be cancelled after a failed enqueue; its items are skipped only once cancelled',
+        );
       });
       throw error;
     }
@@ -149,7 +152,8 @@ export class BatchService {
     const offset = page.offset ?? 0;
     const limit = page.limit ?? defaultResultsPageSize;
     if (!Number.isInteger(offset) || offset < 0) throw invalid('offset must be an integer ≥ 0', { option: 'offset' });
-    if (!Number.isInteger(limit) || limit < 1 || limit > maxResultsPageSize) throw invalid(`limit must be an integer from 1 to ${maxResultsPageSize}`, { option: 'limit' });
+    if (!Number.isInteger(limit) || limit < 1 || limit > maxResultsPageSize)
+      throw invalid(`limit must be an integer from 1 to ${maxResultsPageSize}`, { option: 'limit' });
     const snapshot = await this.deps.store.get(batchId);
     if (snapshot === undefined) return undefined;
     const items = await this.deps.store.items(batchId, offset, limit);
@@ -210,8 +214,16 @@ export class BatchService {
         } else if (state === undefined) {
           lost.push(index);
         } else if (state === 'failed') {
-          const error = { errorClass: 'JobAbandonedError', message: 'the queue gave up on this item: its worker failed or died on every attempt', retryable: true };
-          if ((await this.deps.store.finishItem(batchId, index, { status: 'failed', error, attempts: snapshot.record.maxAttempts, finishedAt: at })) === 'recorded') abandoned += 1;
+          const error = {
+            errorClass: 'JobAbandonedError',
+            message: 'the queue gave up on this item: its worker failed or died on every attempt',
+            retryable: true,
+          };
+          if (
+            (await this.deps.store.finishItem(batchId, index, { status: 'failed', error, attempts: snapshot.record.maxAttempts, finishedAt: at })) ===
+            'recorded'
+          )
+            abandoned += 1;
         }
       });
       const jobs = lost.sort((a, b) => a - b).map((index) => ({ id: batchJobId(batchId, index), data: { batchId, index } satisfies BatchItemJob }));

@@ -58,7 +58,15 @@ export function createBatchItemProcessor(deps: BatchItemProcessorDeps): JobProce
         timeout: options.timeoutMs,
         // Unattended: no tool can be confirmed, and a batch is text in, text out.
         disableTools: true,
-        attribution: { merchantId: record.merchantId, ...(record.userId !== undefined ? { userId: record.userId } : {}), ...(record.apiKeyId !== undefined ? { apiKeyId: record.apiKeyId } : {}), batchId, jobId: job.id, jobAttempt: job.attempt, surface: 'batch' },
+        attribution: {
+          merchantId: record.merchantId,
+          ...(record.userId !== undefined ? { userId: record.userId } : {}),
+          ...(record.apiKeyId !== undefined ? { apiKeyId: record.apiKeyId } : {}),
+          batchId,
+          jobId: job.id,
+          jobAttempt: job.attempt,
+          surface: 'batch',
+        },
       });
     } catch (error) {
       const failure = classifyFailure(error);

@@ -17,7 +17,14 @@ export interface ChatMessage {
 
 /** What a client sends: a chat prompt, a heartbeat, or anything else (passed on as `message`). */
 export type IncomingFrame =
-  | { readonly kind: 'chat'; readonly prompt: string; readonly roomId?: string; readonly provider?: string; readonly model?: string; readonly raw: Readonly<Record<string, unknown>> }
+  | {
+      readonly kind: 'chat';
+      readonly prompt: string;
+      readonly roomId?: string;
+      readonly provider?: string;
+      readonly model?: string;
+      readonly raw: Readonly<Record<string, unknown>>;
+    }
   | { readonly kind: 'heartbeat' }
   | { readonly kind: 'other'; readonly type: string; readonly raw: Readonly<Record<string, unknown>> }
   | { readonly kind: 'invalid'; readonly reason: string };
@@ -53,10 +60,22 @@ export function parseIncomingFrame(text: string): IncomingFrame {
   const roomId = stringField(message, 'roomId') ?? stringField(data, 'roomId');
   const provider = stringField(data, 'provider');
   const model = stringField(data, 'model');
-  return { kind: 'chat', prompt, ...(roomId !== undefined ? { roomId } : {}), ...(provider !== undefined ? { provider } : {}), ...(model !== undefined ? { model } : {}), raw: message };
+  return {
+    kind: 'chat',
+    prompt,
+    ...(roomId !== undefined ? { roomId } : {}),
+    ...(provider !== undefined ? { provider } : {}),
+    ...(model !== undefined ? { model } : {}),
+    raw: message,
+  };
 }
 
-export function chatMessage(type: ChatMessageType, connectionId: string, data: Readonly<Record<string, unknown>>, extra: { readonly roomId?: string; readonly metadata?: ChatMessage['metadata']; readonly now?: number } = {}): ChatMessage {
+export function chatMessage(
+  type: ChatMessageType,
+  connectionId: string,
+  data: Readonly<Record<string, unknown>>,
+  extra: { readonly roomId?: string; readonly metadata?: ChatMessage['metadata']; readonly now?: number } = {},
+): ChatMessage {
   return {
     id: crypto.randomUUID(),
     type,

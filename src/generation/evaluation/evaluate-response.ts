@@ -15,7 +15,10 @@ export interface EvaluationRequest extends JudgeQuestion {
   readonly clock: () => number;
 }
 
-function toEvaluation(verdict: JudgeVerdict, extra: { evaluationModel: string; evaluationProvider?: string; evaluationTime: number; request: EvaluationRequest }): EvaluationData {
+function toEvaluation(
+  verdict: JudgeVerdict,
+  extra: { evaluationModel: string; evaluationProvider?: string; evaluationTime: number; request: EvaluationRequest },
+): EvaluationData {
   const alert = alertLevelFor(verdict.overall, verdict.isOffTopic);
   return {
     relevanceScore: verdict.relevance,

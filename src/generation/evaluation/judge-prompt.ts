@@ -12,11 +12,13 @@ export interface JudgeQuestion {
  */
 export function buildJudgePrompt(question: JudgeQuestion): string {
   const enhanced = [
-    question.domain !== undefined ? `- domainAlignment: how well it fits the domain "${question.domain}"\n- terminologyAccuracy: correct use of that domain's terms` : undefined,
+    question.domain !== undefined
+      ? `- domainAlignment: how well it fits the domain "${question.domain}"\n- terminologyAccuracy: correct use of that domain's terms`
+      : undefined,
     question.toolsUsed.length > 0 ? `- toolEffectiveness: how well the tools used (${question.toolsUsed.join(', ')}) served the answer` : undefined,
   ].filter((line): line is string => line !== undefined);
   return [
-    'You are grading an AI assistant\'s answer. Score each criterion from 1 (worst) to 10 (best).',
+    "You are grading an AI assistant's answer. Score each criterion from 1 (worst) to 10 (best).",
     '',
     `User query:\n"""\n${question.query}\n"""`,
     '',

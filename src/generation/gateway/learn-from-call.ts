@@ -16,7 +16,10 @@ export type LearnOutcome = 'recorded' | 'duplicate' | 'not-routed' | 'not-counte
  * window, idempotently by event id, as payment score feedback is (same ScoreStore, same window rule);
  * and, for a group that ranks by latency, whether it was fast onto the candidate's speed window.
  */
-export async function learnFromCall(event: EventEnvelope<'llm.call'>, deps: { readonly scores: ScoreStore; readonly configs: ConfigStore; readonly defaults: RoutingDefaults }): Promise<LearnOutcome> {
+export async function learnFromCall(
+  event: EventEnvelope<'llm.call'>,
+  deps: { readonly scores: ScoreStore; readonly configs: ConfigStore; readonly defaults: RoutingDefaults },
+): Promise<LearnOutcome> {
   const { routeGroup, provider, model, outcome, errorClass } = event.payload;
   if (routeGroup === null || routeGroup === undefined || event.payload.operation === 'evaluation') return 'not-routed';
   if (outcome === 'error' && notTheCandidatesFault.has(errorClass ?? '')) return 'not-counted';

@@ -46,8 +46,10 @@ export function routeGroupProblems(body: RouteGroupBody, factsOf: (provider: str
     seen.add(id);
     const facts = factsOf(candidate.provider, candidate.model);
     if (facts === undefined) return;
-    if (body.capability !== undefined && !facts.capabilities.includes(body.capability)) problems.push(`candidates[${index}] (${id}) lacks the capability "${body.capability}"`);
-    if (body.maxPrice !== undefined && facts.averagePrice !== undefined && facts.averagePrice > body.maxPrice) problems.push(`candidates[${index}] (${id}) costs ${facts.averagePrice} per 1K tokens, above maxPrice ${body.maxPrice}`);
+    if (body.capability !== undefined && !facts.capabilities.includes(body.capability))
+      problems.push(`candidates[${index}] (${id}) lacks the capability "${body.capability}"`);
+    if (body.maxPrice !== undefined && facts.averagePrice !== undefined && facts.averagePrice > body.maxPrice)
+      problems.push(`candidates[${index}] (${id}) costs ${facts.averagePrice} per 1K tokens, above maxPrice ${body.maxPrice}`);
   });
   return problems;
 }
@@ -56,7 +58,11 @@ export function routeGroupProblems(body: RouteGroupBody, factsOf: (provider: str
 export function toRouteGroup(name: string, body: RouteGroupBody): RouteGroup {
   return {
     name,
-    candidates: body.candidates.map((candidate) => ({ provider: normalizeProviderName(candidate.provider) as ProviderName, model: candidate.model, weight: candidate.weight ?? 1 })),
+    candidates: body.candidates.map((candidate) => ({
+      provider: normalizeProviderName(candidate.provider) as ProviderName,
+      model: candidate.model,
+      weight: candidate.weight ?? 1,
+    })),
     ...(body.capability !== undefined ? { capability: body.capability } : {}),
     ...(body.maxPrice !== undefined ? { maxPrice: body.maxPrice } : {}),
     bucketSize: body.bucketSize ?? 20,
@@ -65,7 +71,13 @@ export function toRouteGroup(name: string, body: RouteGroupBody): RouteGroup {
     maxHops: body.maxHops ?? 3,
     ...(body.rules !== undefined && body.rules.length > 0 ? { rules: toRouteRules(body.rules) } : {}),
     ...(body.objectives !== undefined
-      ? { objectives: { latencyWeight: body.objectives.latencyWeight ?? 0, costWeight: body.objectives.costWeight ?? 0, latencyTargetMs: body.objectives.latencyTargetMs ?? defaultLatencyTargetMs } }
+      ? {
+          objectives: {
+            latencyWeight: body.objectives.latencyWeight ?? 0,
+            costWeight: body.objectives.costWeight ?? 0,
+            latencyTargetMs: body.objectives.latencyTargetMs ?? defaultLatencyTargetMs,
+          },
+        }
       : {}),
   };
 }
@@ -94,7 +106,10 @@ export interface Ranking {
  * What a routed request's call records carry about its decision: the group, how it ranked, and
  * which candidates were eliminated then (GET /analytics/llm/route-groups counts them over time).
  */
-export function routeAttribution(group: RouteGroup, ranking: Ranking): { readonly routeGroup: string; readonly routeApproach: Ranking['approach']; readonly eliminatedCandidates: readonly string[] } {
+export function routeAttribution(
+  group: RouteGroup,
+  ranking: Ranking,
+): { readonly routeGroup: string; readonly routeApproach: Ranking['approach']; readonly eliminatedCandidates: readonly string[] } {
   return { routeGroup: group.name, routeApproach: ranking.approach, eliminatedCandidates: ranking.eliminated };
 }
 
@@ -142,7 +157,12 @@ export function rankCandidates(group: RouteGroup, windows: readonly (WindowRead 
     .map((candidate, index) => ({ candidate, index, score: scores[index] as number }))
     .sort((a, b) => b.score - a.score || b.candidate.weight - a.candidate.weight || a.index - b.index);
   return {
-    candidates: order.slice(0, group.maxHops).map(({ candidate, index }) => ({ provider: candidate.provider, model: candidate.model, score: rates[index] as number, eliminated: eliminated[index] === true })),
+    candidates: order.slice(0, group.maxHops).map(({ candidate, index }) => ({
+      provider: candidate.provider,
+      model: candidate.model,
+      score: rates[index] as number,
+      eliminated: eliminated[index] === true,
+    })),
     approach: explored ? 'explore' : eliminated.some(Boolean) ? 'sr_downtime' : 'sr',
     eliminated: group.candidates.filter((_, index) => eliminated[index] === true).map((candidate) => candidateId(candidate.provider, candidate.model)),
   };

@@ -23,7 +23,11 @@ export function estimatePromptTokens(text: string): number {
  * Narrows a group's candidates by its rules, in order. A request that leaves no candidate is
  * refused naming the rule: a residency or context rule is never broken by sending it elsewhere.
  */
-export function applyRouteRules(group: RouteGroup, input: RuleInput, contextWindowOf: (provider: ProviderName, model: string) => number | undefined): RuleOutcome {
+export function applyRouteRules(
+  group: RouteGroup,
+  input: RuleInput,
+  contextWindowOf: (provider: ProviderName, model: string) => number | undefined,
+): RuleOutcome {
   let candidates = group.candidates;
   const applied: string[] = [];
   for (const rule of group.rules ?? []) {
@@ -40,7 +44,16 @@ export function applyRouteRules(group: RouteGroup, input: RuleInput, contextWind
 }
 
 /** Problems of a body's rules (names the field); the schema has checked shapes. */
-export function routeRuleProblems(rules: readonly { readonly name: string; readonly onlyProviders?: readonly string[]; readonly promptTokensAtLeast?: number; readonly minContextWindow?: number }[] | undefined): string[] {
+export function routeRuleProblems(
+  rules:
+    | readonly {
+        readonly name: string;
+        readonly onlyProviders?: readonly string[];
+        readonly promptTokensAtLeast?: number;
+        readonly minContextWindow?: number;
+      }[]
+    | undefined,
+): string[] {
   if (rules === undefined) return [];
   const problems: string[] = [];
   if (rules.length > maxRouteRules) problems.push(`rules holds ${rules.length} rules; at most ${maxRouteRules}`);
@@ -48,7 +61,8 @@ export function routeRuleProblems(rules: readonly { readonly name: string; reado
   rules.forEach((rule, index) => {
     if (names.has(rule.name)) problems.push(`rules[${index}].name repeats "${rule.name}"`);
     names.add(rule.name);
-    if (rule.onlyProviders === undefined && rule.minContextWindow === undefined) problems.push(`rules[${index}] ("${rule.name}") restricts nothing: give onlyProviders or minContextWindow`);
+    if (rule.onlyProviders === undefined && rule.minContextWindow === undefined)
+      problems.push(`rules[${index}] ("${rule.name}") restricts nothing: give onlyProviders or minContextWindow`);
     rule.onlyProviders?.forEach((provider, at) => {
       const kind = normalizeProviderName(provider);
       if (kind === undefined || kind === 'auto') problems.push(`rules[${index}].onlyProviders[${at}] names no provider kind: "${provider}"`);
@@ -58,7 +72,14 @@ export function routeRuleProblems(rules: readonly { readonly name: string; reado
 }
 
 /** The stored form of a valid body's rules (provider names normalised). */
-export function toRouteRules(rules: readonly { readonly name: string; readonly onlyProviders?: readonly string[]; readonly promptTokensAtLeast?: number; readonly minContextWindow?: number }[]): RouteRule[] {
+export function toRouteRules(
+  rules: readonly {
+    readonly name: string;
+    readonly onlyProviders?: readonly string[];
+    readonly promptTokensAtLeast?: number;
+    readonly minContextWindow?: number;
+  }[],
+): RouteRule[] {
   return rules.map((rule) => ({
     name: rule.name,
     ...(rule.promptTokensAtLeast !== undefined ? { promptTokensAtLeast: rule.promptTokensAtLeast } : {}),

@@ -160,9 +160,7 @@ export function validateMcpServerConfig(id: string, input: unknown): ValidatedMc
  * config file; `$${VAR}` is a literal `${VAR}`.
  */
 export function expandEnvReferences(value: string, env: Readonly<Record<string, string | undefined>>): string {
-  return value.replace(/\$?\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (match: string, name: string) =>
-    match.startsWith('$$') ? match.slice(1) : (env[name] ?? ''),
-  );
+  return value.replace(/\$?\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (match: string, name: string) => (match.startsWith('$$') ? match.slice(1) : (env[name] ?? '')));
 }
 
 /** The entry as written to `.mcp-config.json` (the reference's field names: `timeout`, not `timeoutMs`). */

@@ -36,15 +36,7 @@ export interface McpStatus {
 }
 
 /** Which editor or desktop client a discovered server came from. */
-export type McpDiscoveryTool =
-  | 'claude-desktop'
-  | 'claude-code'
-  | 'cursor'
-  | 'vscode'
-  | 'windsurf'
-  | 'cline'
-  | 'continue'
-  | 'zed';
+export type McpDiscoveryTool = 'claude-desktop' | 'claude-code' | 'cursor' | 'vscode' | 'windsurf' | 'cline' | 'continue' | 'zed';
 
 export interface DiscoveredServer {
   readonly id: string;

@@ -1,7 +1,14 @@
 import { basename, dirname, join } from 'node:path';
 import type { FileSystem } from '../../ports/file-system.js';
 import shippedRegistry from '../../../schemas/models.json' with { type: 'json' };
-import { averagePrice, normalizeCapability, type DynamicModelOptions, type ModelConfig, type ModelResolutionResult, type ModelSearchOptions } from './model-config.js';
+import {
+  averagePrice,
+  normalizeCapability,
+  type DynamicModelOptions,
+  type ModelConfig,
+  type ModelResolutionResult,
+  type ModelSearchOptions,
+} from './model-config.js';
 import { canonicalProvider, ModelRegistryError, parseModelRegistry, type ParsedModelRegistry } from './parse-model-registry.js';
 
 const speedRank: Readonly<Record<string, number>> = { fastest: 4, fast: 3, medium: 2, slow: 1 };

@@ -50,14 +50,16 @@ function readModel(raw: unknown, provider: string, key: string, where: string): 
     pricing = { input: p.input, output: p.output };
   }
   const capabilities = raw.capabilities ?? [];
-  if (!Array.isArray(capabilities) || capabilities.some((c) => typeof c !== 'string')) throw new ModelRegistryError(`${where}: capabilities must be a list of strings`);
+  if (!Array.isArray(capabilities) || capabilities.some((c) => typeof c !== 'string'))
+    throw new ModelRegistryError(`${where}: capabilities must be a list of strings`);
   const contextWindow = raw.contextWindow;
   if (contextWindow !== undefined && (typeof contextWindow !== 'number' || !Number.isInteger(contextWindow) || contextWindow <= 0)) {
     throw new ModelRegistryError(`${where}: contextWindow must be a positive integer`);
   }
   if (raw.deprecated !== undefined && typeof raw.deprecated !== 'boolean') throw new ModelRegistryError(`${where}: deprecated must be a boolean`);
   const aliases = raw.aliases ?? [];
-  if (!Array.isArray(aliases) || aliases.some((a) => typeof a !== 'string' || a.length === 0)) throw new ModelRegistryError(`${where}: aliases must be a list of strings`);
+  if (!Array.isArray(aliases) || aliases.some((a) => typeof a !== 'string' || a.length === 0))
+    throw new ModelRegistryError(`${where}: aliases must be a list of strings`);
   const meta = raw.metadata ?? {};
   if (!isObject(meta)) throw new ModelRegistryError(`${where}: metadata must be an object`);
   const metadata: ModelMetadata = {
@@ -85,7 +87,8 @@ function readModels(models: unknown): ModelConfig[] {
   if (Array.isArray(models)) {
     // Documented layout: a flat list, each entry naming its provider.
     return models.map((raw, index) => {
-      if (!isObject(raw) || typeof raw.provider !== 'string' || typeof raw.id !== 'string') throw new ModelRegistryError(`models[${index}] needs string id and provider`);
+      if (!isObject(raw) || typeof raw.provider !== 'string' || typeof raw.id !== 'string')
+        throw new ModelRegistryError(`models[${index}] needs string id and provider`);
       return readModel(raw, canonicalProvider(raw.provider), raw.id, `models[${index}] (${raw.id})`);
     });
   }
@@ -145,7 +148,8 @@ export function parseModelRegistry(document: unknown): ParsedModelRegistry {
     if (typeof target !== 'string') throw new ModelRegistryError(`alias "${alias}" must name a model`);
     const found = findTarget(models, target);
     if (found.length === 0) throw new ModelRegistryError(`alias "${alias}" points at unknown model "${target}"`);
-    if (found.length > 1) throw new ModelRegistryError(`alias "${alias}" target "${target}" is ambiguous (${found.map((m) => m.provider).join(', ')}); write it as provider/model`);
+    if (found.length > 1)
+      throw new ModelRegistryError(`alias "${alias}" target "${target}" is ambiguous (${found.map((m) => m.provider).join(', ')}); write it as provider/model`);
     claim(alias, found[0] as ModelConfig, 'top-level aliases');
   }
 

@@ -53,7 +53,8 @@ function getCurrentTimeTool(now: () => Date): ToolDefinition {
       try {
         const args = input === undefined || input === null ? {} : argsObject(input);
         const timezone = args.timezone;
-        if (timezone !== undefined && (typeof timezone !== 'string' || timezone.length === 0 || timezone.length > 64)) return { success: false, error: 'timezone must be a non-empty string' };
+        if (timezone !== undefined && (typeof timezone !== 'string' || timezone.length === 0 || timezone.length > 64))
+          return { success: false, error: 'timezone must be a non-empty string' };
         const date = now();
         let time: string;
         try {
@@ -88,7 +89,8 @@ function calculateMathTool(): ToolDefinition {
       try {
         const args = argsObject(input);
         const precision = args.precision ?? 2;
-        if (typeof precision !== 'number' || !Number.isInteger(precision) || precision < 0 || precision > 15) return { success: false, error: 'precision must be an integer from 0 to 15' };
+        if (typeof precision !== 'number' || !Number.isInteger(precision) || precision < 0 || precision > 15)
+          return { success: false, error: 'precision must be an integer from 0 to 15' };
         if (typeof args.expression !== 'string') return { success: false, error: 'expression must be a string' };
         const value = evaluateMathExpression(args.expression);
         return { success: true, expression: args.expression, result: Number(value.toFixed(precision)), type: 'number' };

@@ -20,7 +20,20 @@ export interface SimpleTool {
 }
 
 export const reservedToolNames: ReadonlySet<string> = new Set([
-  'system', 'internal', 'core', 'ai', 'assistant', 'help', 'debug', 'test', 'mock', 'default', 'config', 'admin', 'root', 'neurolink',
+  'system',
+  'internal',
+  'core',
+  'ai',
+  'assistant',
+  'help',
+  'debug',
+  'test',
+  'mock',
+  'default',
+  'config',
+  'admin',
+  'root',
+  'neurolink',
 ]);
 
 const namePattern = /^[a-zA-Z0-9_-]+$/;
@@ -37,19 +50,22 @@ function invalid(message: string, option: string): InvalidRequestError {
  * zod schema or a JSON Schema object.
  */
 export function validateTool(name: unknown, tool: unknown): asserts tool is SimpleTool {
-  if (typeof name !== 'string' || name.length < 2 || name.length > 50) throw invalid(`tool name must be 2 to 50 characters, got ${JSON.stringify(name)}`, 'name');
+  if (typeof name !== 'string' || name.length < 2 || name.length > 50)
+    throw invalid(`tool name must be 2 to 50 characters, got ${JSON.stringify(name)}`, 'name');
   if (!namePattern.test(name)) throw invalid(`tool name "${name}" may contain only letters, digits, "_" and "-"`, 'name');
   if (reservedToolNames.has(name.toLowerCase())) throw invalid(`tool name "${name}" is reserved`, 'name');
   if (typeof tool !== 'object' || tool === null) throw invalid(`tool "${name}" must be an object`, 'tool');
   const candidate = tool as Record<string, unknown>;
   if ('schema' in candidate && !('parameters' in candidate)) throw invalid(`tool "${name}" uses "schema"; name its input schema "parameters"`, 'parameters');
-  if (typeof candidate.description !== 'string' || candidate.description.trim().length < 10) throw invalid(`tool "${name}" needs a description of at least 10 characters`, 'description');
+  if (typeof candidate.description !== 'string' || candidate.description.trim().length < 10)
+    throw invalid(`tool "${name}" needs a description of at least 10 characters`, 'description');
   if (typeof candidate.execute !== 'function') throw invalid(`tool "${name}" needs an execute function`, 'execute');
   const parameters = candidate.parameters;
   if (parameters !== undefined && !(parameters instanceof z.ZodType) && (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters))) {
     throw invalid(`tool "${name}" parameters must be a zod schema or a JSON Schema object`, 'parameters');
   }
-  if (candidate.requiresConfirmation !== undefined && typeof candidate.requiresConfirmation !== 'boolean') throw invalid(`tool "${name}" requiresConfirmation must be a boolean`, 'requiresConfirmation');
+  if (candidate.requiresConfirmation !== undefined && typeof candidate.requiresConfirmation !== 'boolean')
+    throw invalid(`tool "${name}" requiresConfirmation must be a boolean`, 'requiresConfirmation');
 }
 
 type Checker = (value: unknown) => { ok: true; value: unknown } | { ok: false; error: string };

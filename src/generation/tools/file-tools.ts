@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { ToolDefinition } from '../tool-definition.js';
-import { PathSandbox, SandboxPathError } from './sandbox-path.js';
+import { type PathSandbox, SandboxPathError } from './sandbox-path.js';
 
 /** Limits of the file tools; the defaults are documented on `createBuiltInTools`. */
 export interface FileToolLimits {
@@ -46,7 +46,10 @@ function optionalBoolean(args: Record<string, unknown>, key: string, fallback: b
 
 /** `*` and `?` wildcards, everything else literal, matched against the whole name, case-insensitive. */
 export function wildcardToRegExp(pattern: string): RegExp {
-  const body = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const body = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${body}$`, 'i');
 }
 
@@ -114,7 +117,8 @@ export function listDirectoryTool(sandbox: PathSandbox, limits: FileToolLimits):
 export function writeFileTool(sandbox: PathSandbox, limits: FileToolLimits, requiresConfirmation: boolean): ToolDefinition {
   return {
     name: 'writeFile',
-    description: "Write a UTF-8 text file inside the working directory. mode 'create' (default) refuses an existing file; 'overwrite' replaces it; 'append' adds to it.",
+    description:
+      "Write a UTF-8 text file inside the working directory. mode 'create' (default) refuses an existing file; 'overwrite' replaces it; 'append' adds to it.",
     inputSchema: objectSchema(
       {
         path: { type: 'string', description: 'File path, relative to the working directory' },
@@ -162,8 +166,10 @@ export function searchFilesTool(sandbox: PathSandbox, limits: FileToolLimits): T
       try {
         const args = argsObject(input);
         const pattern = args.pattern;
-        if (typeof pattern !== 'string' || pattern.length === 0 || pattern.length > 256) return { success: false, error: 'pattern must be a string of 1 to 256 characters' };
-        if (args.path !== undefined && args.directory !== undefined && args.path !== args.directory) return { success: false, error: 'give either path or directory, not two different values' };
+        if (typeof pattern !== 'string' || pattern.length === 0 || pattern.length > 256)
+          return { success: false, error: 'pattern must be a string of 1 to 256 characters' };
+        if (args.path !== undefined && args.directory !== undefined && args.path !== args.directory)
+          return { success: false, error: 'give either path or directory, not two different values' };
         const recursive = optionalBoolean(args, 'recursive', true);
         const start = await sandbox.resolveExisting(args.path ?? args.directory ?? '.');
         if ((await sandbox.fileSystem.stat(start)).kind !== 'directory') return { success: false, error: 'path is not a directory' };

@@ -181,7 +181,9 @@ class Parser {
     }
     this.expect(')');
     if (args.length < fn.minArgs || args.length > fn.maxArgs) {
-      throw new MathExpressionError(`${name} takes ${fn.minArgs === fn.maxArgs ? fn.minArgs : `${fn.minArgs} to ${fn.maxArgs}`} argument(s), got ${args.length}`);
+      throw new MathExpressionError(
+        `${name} takes ${fn.minArgs === fn.maxArgs ? fn.minArgs : `${fn.minArgs} to ${fn.maxArgs}`} argument(s), got ${args.length}`,
+      );
     }
     return fn.apply(args);
   }

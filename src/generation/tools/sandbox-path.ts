@@ -25,7 +25,8 @@ function checkShape(input: unknown): string {
   if (typeof input !== 'string' || input.length === 0) throw new SandboxPathError('path must be a non-empty string');
   if (input.includes('\0')) throw new SandboxPathError('path must not contain NUL bytes');
   if (input.length > maxPathLength) throw new SandboxPathError(`path is longer than ${maxPathLength} characters`);
-  if (input.split(/[\\/]/).some((segment) => segment.length > maxSegmentLength)) throw new SandboxPathError(`a path segment is longer than ${maxSegmentLength} characters`);
+  if (input.split(/[\\/]/).some((segment) => segment.length > maxSegmentLength))
+    throw new SandboxPathError(`a path segment is longer than ${maxSegmentLength} characters`);
   return input;
 }
 

@@ -19,15 +19,7 @@ export type AnalyticsEndpoint =
   | 'llm/route-groups';
 
 /** Payment dimensions that can filter score snapshots, error summaries, log samples and gateway share. */
-export const dimensionKeys = [
-  'payment_method_type',
-  'payment_method',
-  'card_network',
-  'card_is_in',
-  'currency',
-  'country',
-  'auth_type',
-] as const;
+export const dimensionKeys = ['payment_method_type', 'payment_method', 'card_network', 'card_is_in', 'currency', 'country', 'auth_type'] as const;
 export type DimensionKey = (typeof dimensionKeys)[number];
 
 /**

@@ -1,10 +1,4 @@
-import type {
-  DebitRoutingConfig,
-  EliminationConfig,
-  GatewayCapability,
-  SrDimensionConfig,
-  SuccessRateConfig,
-} from '../../generated/schema-types.js';
+import type { DebitRoutingConfig, EliminationConfig, GatewayCapability, SrDimensionConfig, SuccessRateConfig } from '../../generated/schema-types.js';
 import type { KeyPolicy } from './key-policy.js';
 import type { RouteGroup } from './route-group.js';
 

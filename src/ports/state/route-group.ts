@@ -51,4 +51,3 @@ export interface RouteRule {
   /** Only models whose registry context window holds this many tokens (an unknown model does not). */
   readonly minContextWindow?: number;
 }
-

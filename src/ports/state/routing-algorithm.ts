@@ -14,14 +14,7 @@ export interface ConnectorInfo {
   readonly gateway_id: string | null;
 }
 
-export const comparisonTypes = [
-  'equal',
-  'not_equal',
-  'less_than',
-  'less_than_equal',
-  'greater_than',
-  'greater_than_equal',
-] as const;
+export const comparisonTypes = ['equal', 'not_equal', 'less_than', 'less_than_equal', 'greater_than', 'greater_than_equal'] as const;
 export type ComparisonType = (typeof comparisonTypes)[number];
 
 export interface NumberComparison {

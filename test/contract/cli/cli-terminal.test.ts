@@ -27,7 +27,8 @@ let held: Gate | undefined;
 async function answer(request: RecordedRequest): Promise<FakeResponse> {
   const body = request.body as { model: string; stream?: boolean; messages: { content: unknown }[] };
   if (held !== undefined) await held.opened;
-  if (body.stream === true) return chatCompletionStream({ model: body.model, deltas: ['Two ', 'plus ', 'two ', 'is ', 'four.'], usage: { promptTokens: 9, completionTokens: 5 } });
+  if (body.stream === true)
+    return chatCompletionStream({ model: body.model, deltas: ['Two ', 'plus ', 'two ', 'is ', 'four.'], usage: { promptTokens: 9, completionTokens: 5 } });
   return chatCompletion({ model: body.model, content: `echo: ${JSON.stringify(body.messages.at(-1)?.content ?? '').slice(1, -1)}` });
 }
 
@@ -65,14 +66,21 @@ describe('switchyard on a terminal', () => {
   it('spins for stream until the first chunk, then writes only the text to standard output', async () => {
     held = gate();
     const release = held;
-    const result = await runSwitchyard(['stream', 'hi', '--disable-tools'], { env: providerEnv, tty: true, onStderr: (written) => spinnerFrame.test(written) && release.open() });
+    const result = await runSwitchyard(['stream', 'hi', '--disable-tools'], {
+      env: providerEnv,
+      tty: true,
+      onStderr: (written) => spinnerFrame.test(written) && release.open(),
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/\r⠋ Connecting…/);
     expect(result.stdout).toBe('Two plus two is four.\n');
   });
 
   it('writes nothing to standard error with --quiet on a terminal, and nothing off a terminal', async () => {
-    for (const [flags, tty] of [[['--quiet'], true], [[], false]] as const) {
+    for (const [flags, tty] of [
+      [['--quiet'], true],
+      [[], false],
+    ] as const) {
       const result = await runSwitchyard(['stream', 'hi', '--disable-tools', ...flags], { env: providerEnv, tty });
       expect(result.code, result.stderr).toBe(0);
       expect(result.stderr).toBe('');
@@ -96,12 +104,21 @@ describe('stream --format json', () => {
   it('writes one JSON event a line: start, the chunks, then complete with the usage', async () => {
     const result = await runSwitchyard(['stream', '--disable-tools', '--format', 'json'], { env: providerEnv, stdin: 'two plus two?' });
     expect(result.code, result.stderr).toBe(0);
-    const events = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const events = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(events[0]).toMatchObject({ type: 'start', provider: 'openai', streamId: expect.any(String) });
     const chunks = events.slice(1, -1);
     expect(chunks.every((event) => event['type'] === 'chunk')).toBe(true);
     expect(chunks.map((event) => event['content']).join('')).toBe('Two plus two is four.');
-    expect(events.at(-1)).toMatchObject({ type: 'complete', streamId: events[0]?.['streamId'], totalChunks: chunks.length, finishReason: 'stop', usage: { inputTokens: 9, outputTokens: 5, totalTokens: 14 } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'complete',
+      streamId: events[0]?.['streamId'],
+      totalChunks: chunks.length,
+      finishReason: 'stop',
+      usage: { inputTokens: 9, outputTokens: 5, totalTokens: 14 },
+    });
   });
 
   it('refuses a format it does not write with exit 2', async () => {

@@ -28,7 +28,41 @@ afterAll(async () => provider.close());
 
 describe('switchyard (commands, formats, exit codes)', () => {
   describe('help and usage', () => {
-    const commands = [[], ['generate'], ['stream'], ['models'], ['models', 'list'], ['models', 'search'], ['models', 'best'], ['models', 'resolve'], ['models', 'serve'], ['mcp'], ['mcp', 'discover'], ['mcp', 'list'], ['mcp', 'install'], ['mcp', 'add'], ['mcp', 'remove'], ['mcp', 'test'], ['mcp', 'tools'], ['mcp', 'execute'], ['mcp', 'config'], ['batch'], ['batch', 'submit'], ['batch', 'status'], ['batch', 'results'], ['batch', 'cancel'], ['status'], ['serve'], ['worker'], ['gateway'], ['gateway', 'groups'], ['gateway', 'groups', 'list'], ['gateway', 'groups', 'show'], ['gateway', 'groups', 'set'], ['gateway', 'groups', 'delete']];
+    const commands = [
+      [],
+      ['generate'],
+      ['stream'],
+      ['models'],
+      ['models', 'list'],
+      ['models', 'search'],
+      ['models', 'best'],
+      ['models', 'resolve'],
+      ['models', 'serve'],
+      ['mcp'],
+      ['mcp', 'discover'],
+      ['mcp', 'list'],
+      ['mcp', 'install'],
+      ['mcp', 'add'],
+      ['mcp', 'remove'],
+      ['mcp', 'test'],
+      ['mcp', 'tools'],
+      ['mcp', 'execute'],
+      ['mcp', 'config'],
+      ['batch'],
+      ['batch', 'submit'],
+      ['batch', 'status'],
+      ['batch', 'results'],
+      ['batch', 'cancel'],
+      ['status'],
+      ['serve'],
+      ['worker'],
+      ['gateway'],
+      ['gateway', 'groups'],
+      ['gateway', 'groups', 'list'],
+      ['gateway', 'groups', 'show'],
+      ['gateway', 'groups', 'set'],
+      ['gateway', 'groups', 'delete'],
+    ];
     it.each(commands.map((command) => [command.join(' ') || '(top)', command]))('%s has --help (exit 0)', async (_name, command) => {
       const result = await runSwitchyard([...(command as string[]), '--help']);
       expect(result.code).toBe(0);
@@ -59,7 +93,10 @@ describe('switchyard (commands, formats, exit codes)', () => {
 
     it('reads the prompt from standard input and passes the flags to the provider', async () => {
       const before = provider.requests.length;
-      const result = await runSwitchyard(['gen', '--temperature', '0.1', '--max-tokens', '64', '--system', 'be brief', '--disable-tools', '--format', 'json'], { env: providerEnv, stdin: 'hello from a pipe\n' });
+      const result = await runSwitchyard(['gen', '--temperature', '0.1', '--max-tokens', '64', '--system', 'be brief', '--disable-tools', '--format', 'json'], {
+        env: providerEnv,
+        stdin: 'hello from a pipe\n',
+      });
       expect(result.code, result.stderr).toBe(0);
       const output = JSON.parse(result.stdout) as { content: string; provider: string; usage: { totalTokens: number } };
       expect(output).toMatchObject({ content: 'echo: hello from a pipe', provider: 'openai' });
@@ -79,7 +116,10 @@ describe('switchyard (commands, formats, exit codes)', () => {
 
     it('picks the model with --capability and --optimize-cost from the registry', async () => {
       const before = provider.requests.length;
-      const result = await runSwitchyard(['gen', 'describe', '--capability', 'vision', '--optimize-cost', '--provider', 'openai', '--disable-tools', '--format', 'json'], { env: providerEnv });
+      const result = await runSwitchyard(
+        ['gen', 'describe', '--capability', 'vision', '--optimize-cost', '--provider', 'openai', '--disable-tools', '--format', 'json'],
+        { env: providerEnv },
+      );
       expect(result.code, result.stderr).toBe(0);
       const model = (provider.requests[before]!.body as { model: string }).model;
       const best = await runSwitchyard(['models', 'best', '--capability', 'vision', '--optimize-for', 'cost', '--provider', 'openai', '--format', 'json']);
@@ -208,7 +248,16 @@ describe('switchyard (commands, formats, exit codes)', () => {
   describe('gateway groups', () => {
     it('sets, lists, shows and deletes a route group on the embedded store, validated like the HTTP route', async () => {
       const cwd = cliWorkDir();
-      writeFileSync(join(cwd, 'group.json'), JSON.stringify({ candidates: [{ provider: 'openai', model: 'gpt-4o-mini', weight: 2 }, { provider: 'claude', model: 'claude-3-haiku' }], maxHops: 2 }));
+      writeFileSync(
+        join(cwd, 'group.json'),
+        JSON.stringify({
+          candidates: [
+            { provider: 'openai', model: 'gpt-4o-mini', weight: 2 },
+            { provider: 'claude', model: 'claude-3-haiku' },
+          ],
+          maxHops: 2,
+        }),
+      );
       writeFileSync(join(cwd, 'bad.json'), JSON.stringify({ candidates: [{ provider: 'nobody', model: 'x' }] }));
       const set = await runSwitchyard(['gateway', 'groups', 'set', 'chat', 'group.json', '--merchant', 'cli-shop', '--format', 'json'], { cwd });
       expect(set.code, set.stderr).toBe(0);
@@ -220,7 +269,9 @@ describe('switchyard (commands, formats, exit codes)', () => {
       expect(listed.stdout).toMatch(/^name\s+candidates/);
       expect(listed.stdout).toContain('openai/gpt-4o-mini, anthropic/claude-3-haiku');
       expect(JSON.parse((await runSwitchyard(['gateway', 'groups', 'list', '--merchant', 'another-shop', '--format', 'json'], { cwd })).stdout)).toEqual([]);
-      expect((await runSwitchyard(['gateway', 'groups', 'show', 'chat', '--merchant', 'cli-shop', '--format', 'yaml'], { cwd })).stdout).toContain('name: chat');
+      expect((await runSwitchyard(['gateway', 'groups', 'show', 'chat', '--merchant', 'cli-shop', '--format', 'yaml'], { cwd })).stdout).toContain(
+        'name: chat',
+      );
       expect((await runSwitchyard(['gateway', 'groups', 'delete', 'chat', '--merchant', 'cli-shop'], { cwd })).code).toBe(0);
       expect((await runSwitchyard(['gateway', 'groups', 'delete', 'chat', '--merchant', 'cli-shop'], { cwd })).code).toBe(2);
     });

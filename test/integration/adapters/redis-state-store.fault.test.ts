@@ -6,7 +6,9 @@ import type { StateStore } from '../../../src/ports/state-store.js';
 import { createLogSink, levels } from './log-sink.js';
 import { deleteRedisNamespace, localService, redisUrl, uniqueNamespace } from './local-services.js';
 
-type CallResult = { readonly phase: 'before' | 'outage' | 'after'; readonly ok: true } | { readonly phase: 'before' | 'outage' | 'after'; readonly ok: false; readonly error: unknown };
+type CallResult =
+  | { readonly phase: 'before' | 'outage' | 'after'; readonly ok: true }
+  | { readonly phase: 'before' | 'outage' | 'after'; readonly ok: false; readonly error: unknown };
 
 /** Yields to the event loop between calls, so a fast-failing loop never starves socket events. */
 const nextTick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

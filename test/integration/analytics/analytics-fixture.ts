@@ -9,7 +9,7 @@ export const merchantId = 'm_analytics';
 export const otherMerchantId = 'm_other';
 
 /** A payment id built to break naive SQL: quotes, a backslash, comment markers, a newline, NUL, unicode and emoji. */
-export const hostilePaymentId = "pay_'q\"\\ -- /* x */ \n\0 é 💳";
+export const hostilePaymentId = 'pay_\'q"\\ -- /* x */ \n\0 é 💳';
 export const hostileGateway = "razor'pay";
 
 export function eventId(n: number): string {
@@ -152,7 +152,7 @@ export const fixtureEvents: readonly EventEnvelope[] = [
     paymentId: null,
     requestId: 'req_x',
     errorCode: 'INVALID_REQUEST',
-    errorMessage: "It's a \"bad\" \\ request -- /* x */",
+    errorMessage: 'It\'s a "bad" \\ request -- /* x */',
     stage: 'request_parse_failed',
   }),
   // A payment whose id and gateway are hostile strings.

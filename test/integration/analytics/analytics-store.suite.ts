@@ -7,17 +7,7 @@ import { SwitchyardError } from '../../../src/errors/switchyard-error.js';
 import type { AnalyticsStore } from '../../../src/ports/analytics-store.js';
 import type { EventEnvelope } from '../../../src/events/event-envelope.js';
 import type { LlmCallV1 } from '../../../src/generated/schema-types.js';
-import {
-  eventId,
-  fixtureEvents,
-  hostileGateway,
-  hostilePaymentId,
-  merchantId,
-  now,
-  oldEvent,
-  otherMerchantId,
-  t0,
-} from './analytics-fixture.js';
+import { eventId, fixtureEvents, hostileGateway, hostilePaymentId, merchantId, now, oldEvent, otherMerchantId, t0 } from './analytics-fixture.js';
 
 export interface AnalyticsStoreHarness {
   readonly store: AnalyticsStore;
@@ -50,9 +40,15 @@ const snapshotStripe = {
   last_updated_ms: t0 + 790_000,
 };
 const snapshotAdyen = { ...snapshotStripe, payment_method: 'DEBIT', gateway: 'adyen', score_value: 0.8, last_updated_ms: t0 + 361_000 };
-const hostileMessage = "It's a \"bad\" \\ request -- /* x */";
+const hostileMessage = 'It\'s a "bad" \\ request -- /* x */';
 const errorInvalid = { route: 'decide_gateway', error_code: 'INVALID_REQUEST', error_message: hostileMessage, count: 1, last_seen_ms: t0 + 1_260_000 };
-const errorNoGateway = { route: 'decide_gateway', error_code: 'GATEWAY_NOT_FOUND', error_message: 'No eligible gateway', count: 1, last_seen_ms: t0 + 1_200_000 };
+const errorNoGateway = {
+  route: 'decide_gateway',
+  error_code: 'GATEWAY_NOT_FOUND',
+  error_message: 'No eligible gateway',
+  count: 1,
+  last_seen_ms: t0 + 1_200_000,
+};
 const scoreSeries = [
   { bucket_ms: t0, merchant_id: merchantId, payment_method_type: 'CARD', payment_method: 'CREDIT', gateway: 'stripe', score_value: 0.95 },
   { bucket_ms: t0 + 300_000, merchant_id: merchantId, payment_method_type: 'CARD', payment_method: 'DEBIT', gateway: 'adyen', score_value: 0.8 },
@@ -161,13 +157,39 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         version: 1,
         occurredAt: at,
         merchantId: llmMerchant,
-        payload: { provider: 'openai', model: 'gpt-4o-mini', operation: 'generate', surface: 'http', inputTokens: 100, outputTokens: 10, costUsd: 0.000021, latencyMs: 100, timeToFirstTokenMs: null, outcome: 'success', errorClass: null, fallbackHops: 0, userId: null, requestId: `r${n}`, batchId: null, jobId: null, ...payload },
+        payload: {
+          provider: 'openai',
+          model: 'gpt-4o-mini',
+          operation: 'generate',
+          surface: 'http',
+          inputTokens: 100,
+          outputTokens: 10,
+          costUsd: 0.000021,
+          latencyMs: 100,
+          timeToFirstTokenMs: null,
+          outcome: 'success',
+          errorClass: null,
+          fallbackHops: 0,
+          userId: null,
+          requestId: `r${n}`,
+          batchId: null,
+          jobId: null,
+          ...payload,
+        },
       });
       const calls = [
         call(1, t0 + 60_000, { latencyMs: 100 }),
         call(2, t0 + 61_000, { latencyMs: 200, operation: 'stream', timeToFirstTokenMs: 40 }),
         call(3, t0 + 62_000, { latencyMs: 300, outcome: 'error', errorClass: 'RateLimitError', inputTokens: 0, outputTokens: 0, costUsd: 0 }),
-        call(4, t0 + 400_000, { provider: 'anthropic', model: 'claude-3-haiku', latencyMs: 50, inputTokens: 1000, outputTokens: 100, costUsd: 0.000375, fallbackHops: 1 }),
+        call(4, t0 + 400_000, {
+          provider: 'anthropic',
+          model: 'claude-3-haiku',
+          latencyMs: 50,
+          inputTokens: 1000,
+          outputTokens: 100,
+          costUsd: 0.000375,
+          fallbackHops: 1,
+        }),
       ];
       const rows = mapEventsToAnalyticsRows(calls);
       await store.insert(rows);
@@ -204,11 +226,26 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
       expect(usage.series.every((point) => point.bucket_ms % usage.bucket_ms === 0)).toBe(true);
       expect(await store.llmLatency(q('llm/latency'))).toMatchObject({
         models: [
-          { provider: 'openai', model: 'gpt-4o-mini', calls: 3, p50_ms: 200, p95_ms: 300, p99_ms: 300, streams: 1, ttft_p50_ms: 40, ttft_p95_ms: 40, ttft_p99_ms: 40 },
+          {
+            provider: 'openai',
+            model: 'gpt-4o-mini',
+            calls: 3,
+            p50_ms: 200,
+            p95_ms: 300,
+            p99_ms: 300,
+            streams: 1,
+            ttft_p50_ms: 40,
+            ttft_p95_ms: 40,
+            ttft_p99_ms: 40,
+          },
           { provider: 'anthropic', model: 'claude-3-haiku', calls: 1, p50_ms: 50, streams: 0, ttft_p50_ms: null, ttft_p99_ms: null },
         ],
       });
-      expect(await store.llmErrors(q('llm/errors'))).toMatchObject({ total_errors: 1, error_rate: 0.25, errors: [{ error_class: 'RateLimitError', provider: 'openai', model: 'gpt-4o-mini', count: 1 }] });
+      expect(await store.llmErrors(q('llm/errors'))).toMatchObject({
+        total_errors: 1,
+        error_rate: 0.25,
+        errors: [{ error_class: 'RateLimitError', provider: 'openai', model: 'gpt-4o-mini', count: 1 }],
+      });
       expect((await store.llmOverview(query('llm/overview', { range: '1h' }, otherMerchantId))).calls).toBe(0);
     });
 
@@ -220,7 +257,25 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         version: 1,
         occurredAt: at,
         merchantId: cacheMerchant,
-        payload: { provider: 'openai', model: 'gpt-4o-mini', operation: 'generate', surface: 'gateway', inputTokens: 100, outputTokens: 10, costUsd: 0.000021, latencyMs: 300, timeToFirstTokenMs: null, outcome: 'success', errorClass: null, fallbackHops: 0, userId: null, requestId: `c${n}`, batchId: null, jobId: null, ...payload },
+        payload: {
+          provider: 'openai',
+          model: 'gpt-4o-mini',
+          operation: 'generate',
+          surface: 'gateway',
+          inputTokens: 100,
+          outputTokens: 10,
+          costUsd: 0.000021,
+          latencyMs: 300,
+          timeToFirstTokenMs: null,
+          outcome: 'success',
+          errorClass: null,
+          fallbackHops: 0,
+          userId: null,
+          requestId: `c${n}`,
+          batchId: null,
+          jobId: null,
+          ...payload,
+        },
       });
       const hit = { costUsd: 0, latencyMs: 2, cacheHit: true, savedCostUsd: 0.000021 } as const;
       const calls = [
@@ -236,7 +291,12 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
       await store.insert(rows); // a retried batch counts once
       const overview = await store.llmOverview(query('llm/overview', { range: '1h' }, cacheMerchant));
       expect(overview).toMatchObject({ calls: 5, cost_usd: 0.000042, cache_hits: 3, cache_hit_rate: 0.6, cache_tokens: 330, cache_saved_cost_usd: 0.000042 });
-      expect(await store.llmOverview(query('llm/overview', { range: '1h' }, otherMerchantId))).toMatchObject({ cache_hits: 0, cache_hit_rate: 0, cache_tokens: 0, cache_saved_cost_usd: 0 });
+      expect(await store.llmOverview(query('llm/overview', { range: '1h' }, otherMerchantId))).toMatchObject({
+        cache_hits: 0,
+        cache_hit_rate: 0,
+        cache_tokens: 0,
+        cache_saved_cost_usd: 0,
+      });
     });
 
     it('reads route groups per candidate and bucket: calls, share, success rate and eliminations from the recorded decisions', async () => {
@@ -247,7 +307,28 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         version: 1,
         occurredAt: at,
         merchantId: merchant,
-        payload: { provider: 'openai', model: 'flaky', operation: 'generate', surface: 'gateway', inputTokens: 1, outputTokens: 1, costUsd: 0, latencyMs: 10, timeToFirstTokenMs: null, outcome: 'success', errorClass: null, fallbackHops: 0, userId: null, requestId: `rq${n}`, batchId: null, jobId: null, routeGroup: 'chat', routeApproach: 'sr', eliminatedCandidates: [], ...payload },
+        payload: {
+          provider: 'openai',
+          model: 'flaky',
+          operation: 'generate',
+          surface: 'gateway',
+          inputTokens: 1,
+          outputTokens: 1,
+          costUsd: 0,
+          latencyMs: 10,
+          timeToFirstTokenMs: null,
+          outcome: 'success',
+          errorClass: null,
+          fallbackHops: 0,
+          userId: null,
+          requestId: `rq${n}`,
+          batchId: null,
+          jobId: null,
+          routeGroup: 'chat',
+          routeApproach: 'sr',
+          eliminatedCandidates: [],
+          ...payload,
+        },
       });
       const down = { routeApproach: 'sr_downtime' as const, eliminatedCandidates: ['openai/flaky', 'anthropic/out-of-reach'] };
       const calls = [
@@ -273,8 +354,24 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
       const rows = mapEventsToAnalyticsRows(calls);
       await store.insert(rows);
       await store.insert(rows); // a retried batch counts once
-      const point = (bucket: number, calls: number, share: number, rankedFirst: number, successes: number, eliminatedDecisions: number, eliminated: boolean) => ({
-        bucket_ms: bucket, calls, share, ranked_first: rankedFirst, successes, errors: calls - successes, success_rate: calls === 0 ? null : Math.round((successes / calls) * 10_000) / 10_000, eliminated_decisions: eliminatedDecisions, eliminated,
+      const point = (
+        bucket: number,
+        calls: number,
+        share: number,
+        rankedFirst: number,
+        successes: number,
+        eliminatedDecisions: number,
+        eliminated: boolean,
+      ) => ({
+        bucket_ms: bucket,
+        calls,
+        share,
+        ranked_first: rankedFirst,
+        successes,
+        errors: calls - successes,
+        success_rate: calls === 0 ? null : Math.round((successes / calls) * 10_000) / 10_000,
+        eliminated_decisions: eliminatedDecisions,
+        eliminated,
       });
       const b0 = t0;
       const b1 = t0 + 300_000;
@@ -297,18 +394,64 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
           { bucket_ms: b2, calls: 2, successes: 2, errors: 0, success_rate: 1, decisions: 2, approaches: { explore: 1, sr: 1 } },
         ],
         candidates: [
-          { provider: 'openai', model: 'flaky', calls: 5, share: 0.625, ranked_first: 5, successes: 4, errors: 1, success_rate: 0.8, eliminated_decisions: 3, eliminated: false, series: [point(b0, 2, 1, 2, 2, 0, false), point(b1, 1, 0.25, 1, 0, 2, true), point(b2, 2, 1, 2, 2, 1, false)] },
-          { provider: 'openai', model: 'steady', calls: 3, share: 0.375, ranked_first: 2, successes: 3, errors: 0, success_rate: 1, eliminated_decisions: 0, eliminated: false, series: [point(b1, 3, 0.75, 2, 3, 0, false)] },
-          { provider: 'anthropic', model: 'out-of-reach', calls: 0, share: 0, ranked_first: 0, successes: 0, errors: 0, success_rate: null, eliminated_decisions: 2, eliminated: false, series: [point(b1, 0, 0, 0, 0, 2, true)] },
+          {
+            provider: 'openai',
+            model: 'flaky',
+            calls: 5,
+            share: 0.625,
+            ranked_first: 5,
+            successes: 4,
+            errors: 1,
+            success_rate: 0.8,
+            eliminated_decisions: 3,
+            eliminated: false,
+            series: [point(b0, 2, 1, 2, 2, 0, false), point(b1, 1, 0.25, 1, 0, 2, true), point(b2, 2, 1, 2, 2, 1, false)],
+          },
+          {
+            provider: 'openai',
+            model: 'steady',
+            calls: 3,
+            share: 0.375,
+            ranked_first: 2,
+            successes: 3,
+            errors: 0,
+            success_rate: 1,
+            eliminated_decisions: 0,
+            eliminated: false,
+            series: [point(b1, 3, 0.75, 2, 3, 0, false)],
+          },
+          {
+            provider: 'anthropic',
+            model: 'out-of-reach',
+            calls: 0,
+            share: 0,
+            ranked_first: 0,
+            successes: 0,
+            errors: 0,
+            success_rate: null,
+            eliminated_decisions: 2,
+            eliminated: false,
+            series: [point(b1, 0, 0, 0, 0, 2, true)],
+          },
         ],
       });
-      expect(report.groups[1]).toMatchObject({ route_group: 'legacy', calls: 1, decisions: 1, approaches: { unrecorded: 1 }, candidates: [{ model: 'flaky', calls: 1, share: 1, eliminated_decisions: 0, eliminated: false }] });
+      expect(report.groups[1]).toMatchObject({
+        route_group: 'legacy',
+        calls: 1,
+        decisions: 1,
+        approaches: { unrecorded: 1 },
+        candidates: [{ model: 'flaky', calls: 1, share: 1, eliminated_decisions: 0, eliminated: false }],
+      });
       // One group, the bucket where the elimination began, and another merchant's view.
       const chatOnly = await store.llmRouteGroups(query('llm/route-groups', { range: '1h', route_group: 'chat' }, routeMerchant));
       expect(chatOnly.route_group).toBe('chat');
       expect(chatOnly.groups).toEqual([report.groups[0]]);
       const during = await store.llmRouteGroups(query('llm/route-groups', { start_ms: t0 + 300_000, end_ms: t0 + 450_000 }, routeMerchant));
-      expect(during.groups[0]?.candidates.map((candidate) => [candidate.model, candidate.eliminated])).toEqual([['steady', false], ['flaky', true], ['out-of-reach', true]]);
+      expect(during.groups[0]?.candidates.map((candidate) => [candidate.model, candidate.eliminated])).toEqual([
+        ['steady', false],
+        ['flaky', true],
+        ['out-of-reach', true],
+      ]);
       expect((await store.llmRouteGroups(query('llm/route-groups', { range: '1h', route_group: 'nothing' }, routeMerchant))).groups).toEqual([]);
       const other = await store.llmRouteGroups(query('llm/route-groups', { range: '1h' }, otherMerchantId));
       expect(other.groups.map((group) => [group.route_group, group.calls])).toEqual([['chat', 1]]);
@@ -318,13 +461,35 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
       const rerunMerchant = 'm_llm_rerun';
       const midnight = Date.UTC(2026, 10, 20);
       const base = { id: eventId(950), type: 'llm.call', version: 1, merchantId: rerunMerchant } as const;
-      const payload: LlmCallV1 = { provider: 'openai', model: 'gpt-4o-mini', operation: 'generate', surface: 'batch', inputTokens: 10, outputTokens: 2, costUsd: 0.000003, latencyMs: 80, timeToFirstTokenMs: null, outcome: 'success', errorClass: null, fallbackHops: 0, userId: null, requestId: null, batchId: 'b1', jobId: 'b1:0' };
+      const payload: LlmCallV1 = {
+        provider: 'openai',
+        model: 'gpt-4o-mini',
+        operation: 'generate',
+        surface: 'batch',
+        inputTokens: 10,
+        outputTokens: 2,
+        costUsd: 0.000003,
+        latencyMs: 80,
+        timeToFirstTokenMs: null,
+        outcome: 'success',
+        errorClass: null,
+        fallbackHops: 0,
+        userId: null,
+        requestId: null,
+        batchId: 'b1',
+        jobId: 'b1:0',
+      };
       // The worker died after the provider answered: the job ran again a minute later, past midnight,
       // and republished its record under the same (derived) id; each copy in its own daily partition.
       await store.insert(mapEventsToAnalyticsRows([{ ...base, occurredAt: midnight - 30_000, payload }]));
       await store.insert(mapEventsToAnalyticsRows([{ ...base, occurredAt: midnight + 30_000, payload: { ...payload, latencyMs: 90 } }]));
       const q = (endpoint: AnalyticsEndpoint) => query(endpoint, { range: '1d' }, rerunMerchant);
-      expect(await store.llmOverview(q('llm/overview'))).toMatchObject({ calls: 1, input_tokens: 10, avg_latency_ms: 80, providers: [{ provider: 'openai', calls: 1 }] });
+      expect(await store.llmOverview(q('llm/overview'))).toMatchObject({
+        calls: 1,
+        input_tokens: 10,
+        avg_latency_ms: 80,
+        providers: [{ provider: 'openai', calls: 1 }],
+      });
       expect((await store.llmUsage(q('llm/usage'))).series).toEqual([expect.objectContaining({ bucket_ms: midnight - 3_600_000, calls: 1 })]);
       expect((await store.llmLatency(q('llm/latency'))).models).toEqual([expect.objectContaining({ calls: 1, p50_ms: 80 })]);
       // A window holding only the second copy still counts the call once.
@@ -528,7 +693,9 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
       const updates = await store.paymentAudit(query('payment-audit', { route: 'Update Gateway' }));
       expect(updates.results.map((r) => r.lookup_key)).toEqual(['pay_3', 'pay_2', 'pay_1']);
       expect(updates.route).toBe('Update Gateway');
-      const notSr = await store.paymentAudit(query('payment-audit', { flow_type: 'decide_gateway_decision', exclude_routing_approach: 'SR_SELECTION_V3_ROUTING' }));
+      const notSr = await store.paymentAudit(
+        query('payment-audit', { flow_type: 'decide_gateway_decision', exclude_routing_approach: 'SR_SELECTION_V3_ROUTING' }),
+      );
       expect(notSr.results.map((r) => r.lookup_key)).toEqual(['pay_2']);
       const byError = await store.paymentAudit(query('payment-audit', { error_code: 'GATEWAY_NOT_FOUND' }));
       expect(byError.results.map((r) => r.lookup_key)).toEqual(['pay_4']);
@@ -644,13 +811,15 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
     });
 
     it('fails with SY_ANALYTICS_UNAVAILABLE when the engine rejects a statement', async () => {
-      const failure = await ready().executor.query('SELECT no_such_column FROM system.one').catch((error: unknown) => error);
+      const failure = await ready()
+        .executor.query('SELECT no_such_column FROM system.one')
+        .catch((error: unknown) => error);
       expect(SwitchyardError.isInstance(failure) && failure.code).toBe('SY_ANALYTICS_UNAVAILABLE');
       expect(SwitchyardError.isInstance(failure) && failure.isRetryable).toBe(false);
     });
 
     it('stores strings and string arrays with every escaped character exactly as inserted', async () => {
-      const hostile = "tab\there\nline\rcr\0nul back\\slash quote' dq\" é 💳 \\N \\t";
+      const hostile = 'tab\there\nline\rcr\0nul back\\slash quote\' dq" é 💳 \\N \\t';
       const eventId = '0193a000-0000-7000-8000-00000000e5c0';
       const row = {
         event_id: eventId,

@@ -20,23 +20,53 @@ const base = Date.UTC(2026, 10, 20, 12, 0, 0);
 /** One request's events as /decide-gateway publishes them: its decision and its api.requested row. */
 function requestEvents(index: number): EventEnvelope[] {
   return [
-    createEvent('decision.created', 'm_handoff', {
-      paymentId: `pay_${index}`,
-      requestId: `req_${index}`,
-      gateway: 'stripe',
-      routingApproach: 'SR_SELECTION_V3_ROUTING',
-      gatewayPriorityMap: { stripe: 1, adyen: 0.9 },
-      rankingAlgorithm: 'SR_BASED_ROUTING',
-      eliminationEnabled: true,
-      latencyMs: 2,
-      payment: { orderType: 'ORDER_PAYMENT', paymentMethodType: 'CARD', paymentMethod: 'CREDIT', cardType: 'CREDIT', cardNetwork: 'VISA', cardIsIn: '411111', currency: 'USD', country: 'US', authType: 'THREE_DS', amount: 100 },
-      windowDimension: 'm:m_handoff|CARD|CREDIT|VISA',
-      eliminationDimension: 'm:m_handoff|CARD|CREDIT',
-    }, base + index),
-    createEvent('api.requested', 'm_handoff', {
-      requestId: `req_${index}`, flowType: 'decide_gateway', apiFlow: 'dynamic_routing', route: '/decide-gateway', method: 'POST',
-      statusCode: 200, latencyMs: 2, paymentId: `pay_${index}`, errorCode: null, errorMessage: null, userAgent: 'test',
-    }, base + index),
+    createEvent(
+      'decision.created',
+      'm_handoff',
+      {
+        paymentId: `pay_${index}`,
+        requestId: `req_${index}`,
+        gateway: 'stripe',
+        routingApproach: 'SR_SELECTION_V3_ROUTING',
+        gatewayPriorityMap: { stripe: 1, adyen: 0.9 },
+        rankingAlgorithm: 'SR_BASED_ROUTING',
+        eliminationEnabled: true,
+        latencyMs: 2,
+        payment: {
+          orderType: 'ORDER_PAYMENT',
+          paymentMethodType: 'CARD',
+          paymentMethod: 'CREDIT',
+          cardType: 'CREDIT',
+          cardNetwork: 'VISA',
+          cardIsIn: '411111',
+          currency: 'USD',
+          country: 'US',
+          authType: 'THREE_DS',
+          amount: 100,
+        },
+        windowDimension: 'm:m_handoff|CARD|CREDIT|VISA',
+        eliminationDimension: 'm:m_handoff|CARD|CREDIT',
+      },
+      base + index,
+    ),
+    createEvent(
+      'api.requested',
+      'm_handoff',
+      {
+        requestId: `req_${index}`,
+        flowType: 'decide_gateway',
+        apiFlow: 'dynamic_routing',
+        route: '/decide-gateway',
+        method: 'POST',
+        statusCode: 200,
+        latencyMs: 2,
+        paymentId: `pay_${index}`,
+        errorCode: null,
+        errorMessage: null,
+        userAgent: 'test',
+      },
+      base + index,
+    ),
   ];
 }
 

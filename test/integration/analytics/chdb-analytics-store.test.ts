@@ -34,11 +34,9 @@ describe('chDB executor', () => {
     try {
       let done = false;
       // Heavy enough to take a noticeable time (hundreds of ms) inside the engine.
-      const running = executor
-        .query<{ total: number }>('SELECT sum(number % 7) AS total FROM numbers(200000000)')
-        .finally(() => {
-          done = true;
-        });
+      const running = executor.query<{ total: number }>('SELECT sum(number % 7) AS total FROM numbers(200000000)').finally(() => {
+        done = true;
+      });
       let turns = 0;
       while (!done) {
         await new Promise<void>((resolve) => setImmediate(resolve));
@@ -60,19 +58,24 @@ describe('chDB executor', () => {
       await store.migrate();
       const base = Date.UTC(2026, 10, 20, 12, 0, 0);
       const events = Array.from({ length: 20_000 }, (_, index) =>
-        createEvent('api.requested', 'm_big_batch', {
-          requestId: `req_${index}`,
-          flowType: 'decide_gateway',
-          apiFlow: 'dynamic_routing',
-          route: '/decide-gateway',
-          method: 'POST',
-          statusCode: 200,
-          latencyMs: index % 50,
-          paymentId: `pay_${index}`,
-          errorCode: null,
-          errorMessage: null,
-          userAgent: 'bench',
-        }, base + index),
+        createEvent(
+          'api.requested',
+          'm_big_batch',
+          {
+            requestId: `req_${index}`,
+            flowType: 'decide_gateway',
+            apiFlow: 'dynamic_routing',
+            route: '/decide-gateway',
+            method: 'POST',
+            statusCode: 200,
+            latencyMs: index % 50,
+            paymentId: `pay_${index}`,
+            errorCode: null,
+            errorMessage: null,
+            userAgent: 'bench',
+          },
+          base + index,
+        ),
       );
       const rows = mapEventsToAnalyticsRows(events);
       let done = false;

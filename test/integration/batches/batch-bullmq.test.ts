@@ -49,7 +49,12 @@ describe('batches on BullMQ and Redis', () => {
   let auth: Record<string, string>;
 
   function toolkit(): NeuroLink {
-    return new DefaultNeuroLink({ cwd: dataDir, env: { OPENAI_API_KEY: 'sk-batch-integration', OPENAI_BASE_URL: `${provider.url}/v1` }, builtInTools: [], warn: () => undefined });
+    return new DefaultNeuroLink({
+      cwd: dataDir,
+      env: { OPENAI_API_KEY: 'sk-batch-integration', OPENAI_BASE_URL: `${provider.url}/v1` },
+      builtInTools: [],
+      warn: () => undefined,
+    });
   }
 
   function wiringOf(runtime: Runtime): BatchWiring {
@@ -92,7 +97,13 @@ describe('batches on BullMQ and Redis', () => {
       toolkit: wiring.models as NeuroLink,
       models: DynamicModelRegistry.shipped(),
       ...runtimeDefaults,
-      decidePayment: createDecidePayment({ state: apiRuntime.state, bus: apiRuntime.bus, random: runtimeDefaults.random, clock: runtimeDefaults.clock, defaults: runtimeDefaults.routingDefaults }),
+      decidePayment: createDecidePayment({
+        state: apiRuntime.state,
+        bus: apiRuntime.bus,
+        random: runtimeDefaults.random,
+        clock: runtimeDefaults.clock,
+        defaults: runtimeDefaults.routingDefaults,
+      }),
       state: apiRuntime.state,
       bus: apiRuntime.bus,
       analytics: undefined,
@@ -102,7 +113,12 @@ describe('batches on BullMQ and Redis', () => {
       logger: silent,
       tokens: await resolveTokenConfig(config, silent),
     });
-    const created = await app.inject({ method: 'POST', url: '/merchant-account/create', headers: { 'x-admin-secret': adminSecret }, payload: { merchant_id: 'shop-bullmq' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/merchant-account/create',
+      headers: { 'x-admin-secret': adminSecret },
+      payload: { merchant_id: 'shop-bullmq' },
+    });
     auth = { 'x-api-key': (created.json() as { api_key: string }).api_key };
   });
 
@@ -149,7 +165,9 @@ describe('batches on BullMQ and Redis', () => {
     expect(status).toMatchObject({ status: 'completed', total: 8, succeeded: 8, pending: 0 });
     const called = provider.requests.slice(before).map(promptOf).sort();
     expect(called).toEqual([...prompts].sort());
-    const results = (await app.inject({ method: 'GET', url: `/api/batches/${batchId}/results?limit=8`, headers: auth })).json() as { items: { prompt: string; content: string; attempts: number }[] };
+    const results = (await app.inject({ method: 'GET', url: `/api/batches/${batchId}/results?limit=8`, headers: auth })).json() as {
+      items: { prompt: string; content: string; attempts: number }[];
+    };
     expect(results.items.map((item) => [item.prompt, item.content, item.attempts])).toEqual(prompts.map((prompt) => [prompt, `echo: ${prompt}`, 1]));
   });
 
@@ -164,7 +182,9 @@ describe('batches on BullMQ and Redis', () => {
       return chatCompletion({ model: 'gpt-4o-mini', content: `echo: ${prompt}` });
     });
     if (workers.length === 0) await startWorker();
-    const { batchId } = (await app.inject({ method: 'POST', url: '/api/batches', headers: auth, payload: { prompts: ['flaky', 'locked out'] } })).json() as { batchId: string };
+    const { batchId } = (await app.inject({ method: 'POST', url: '/api/batches', headers: auth, payload: { prompts: ['flaky', 'locked out'] } })).json() as {
+      batchId: string;
+    };
     for (const worker of workers) await worker.caughtUp();
     expect(Object.fromEntries(failures)).toEqual({ flaky: 3, 'locked out': 1 });
     const results = (await app.inject({ method: 'GET', url: `/api/batches/${batchId}/results`, headers: auth })).json();
@@ -179,7 +199,9 @@ describe('batches on BullMQ and Redis', () => {
 
   it('cancels on BullMQ: waiting jobs leave the queue and never reach the provider', async () => {
     for (const worker of workers.splice(0)) await worker.close();
-    const { batchId } = (await app.inject({ method: 'POST', url: '/api/batches', headers: auth, payload: { prompts: ['a', 'b', 'c'] } })).json() as { batchId: string };
+    const { batchId } = (await app.inject({ method: 'POST', url: '/api/batches', headers: auth, payload: { prompts: ['a', 'b', 'c'] } })).json() as {
+      batchId: string;
+    };
     const cancelled = await app.inject({ method: 'POST', url: `/api/batches/${batchId}/cancel`, headers: auth });
     expect(cancelled.json()).toMatchObject({ status: 'cancelled', cancelled: 3 });
     expect(await admin.exists(`${keyPrefix}bull:generation-openai:j${batchId}%3A0`)).toBe(0);

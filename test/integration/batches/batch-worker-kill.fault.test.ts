@@ -4,7 +4,14 @@ import { topics } from '../../../src/events/event-envelope.js';
 import { startFakeHttpServer, type FakeHttpServer, type FakeResponse, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion } from '../../fixtures/providers/openai-wire.js';
 import { kafkaBrokers, redisUrl } from '../adapters/local-services.js';
-import { consumerGroupLag, createKafkaAdmin, createPipelineNamespace, deletePipelineNamespace, pollUntil, type PipelineNamespace } from '../pipeline/pipeline-harness.js';
+import {
+  consumerGroupLag,
+  createKafkaAdmin,
+  createPipelineNamespace,
+  deletePipelineNamespace,
+  pollUntil,
+  type PipelineNamespace,
+} from '../pipeline/pipeline-harness.js';
 import { ensureDistBuilt, spawnSwitchyard, type SwitchyardProcess } from '../pipeline/switchyard-process.js';
 import { readTopics, type TopicReader } from '../../fixtures/kafka-client.js';
 
@@ -32,7 +39,13 @@ function promptOf(request: RecordedRequest): string {
   return typeof content === 'string' ? content : '';
 }
 
-async function http(baseUrl: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+async function http(
+  baseUrl: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
@@ -161,7 +174,12 @@ describe('generation worker killed mid-batch, API restarted', () => {
     // Two items in flight at the provider, eight answered and their records on Kafka: kill the
     // worker, then the API.
     await twoHeld;
-    await pollUntil('the answered items recorded on Kafka', async () => recordsOf(batchId).length, (count) => count >= answeredBeforeKill, 60_000);
+    await pollUntil(
+      'the answered items recorded on Kafka',
+      async () => recordsOf(batchId).length,
+      (count) => count >= answeredBeforeKill,
+      60_000,
+    );
     expect(await firstWorker.kill('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
     expect(await firstApi.process.kill('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
     for (const release of releaseHeld) release();
@@ -189,7 +207,9 @@ describe('generation worker killed mid-batch, API restarted', () => {
     // Nothing lost: every item has its own answer.
     const results = await http(secondApi.url, 'GET', `/api/batches/${batchId}/results?limit=100`, undefined, auth);
     const items = results.body['items'] as { index: number; prompt: string; status: string; content: string; jobId: string }[];
-    expect(items.map((item) => [item.index, item.status, item.content, item.jobId])).toEqual(prompts.map((prompt, index) => [index, 'succeeded', `echo: ${prompt}`, `${batchId}:${index}`]));
+    expect(items.map((item) => [item.index, item.status, item.content, item.jobId])).toEqual(
+      prompts.map((prompt, index) => [index, 'succeeded', `echo: ${prompt}`, `${batchId}:${index}`]),
+    );
 
     // Nothing run twice: every prompt was answered by the provider exactly once; only the two
     // held in flight at the kill were sent again.
@@ -203,7 +223,12 @@ describe('generation worker killed mid-batch, API restarted', () => {
 
     // Recorded once: one llm.call per item (the calls cut off by the kill never ended, so they
     // made no record), every one a success of surface batch carrying its job id.
-    await pollUntil('the test reader caught up with Kafka', () => consumerGroupLag(kafkaAdmin!, namespace, 'test-reader'), (lag) => lag === 0, 60_000);
+    await pollUntil(
+      'the test reader caught up with Kafka',
+      () => consumerGroupLag(kafkaAdmin!, namespace, 'test-reader'),
+      (lag) => lag === 0,
+      60_000,
+    );
     const batchRecords = recordsOf(batchId);
     expect(batchRecords.map((event) => event.payload.jobId).sort()).toEqual(prompts.map((_, index) => `${batchId}:${index}`).sort());
     expect(new Set(batchRecords.map((event) => event.id)).size).toBe(prompts.length);

@@ -19,7 +19,11 @@ interface Ran {
 /** The built `switchyard` binary as a user runs it: a child process, a pipe for stdin, no terminal. */
 function switchyard(args: readonly string[], options: { env?: Record<string, string>; stdin?: string; cwd?: string } = {}): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliEntry, ...args], { cwd: options.cwd ?? cliWorkDir(), env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'silent', ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliEntry, ...args], {
+      cwd: options.cwd ?? cliWorkDir(),
+      env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'silent', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -52,7 +56,11 @@ function portIsFree(port: number): Promise<boolean> {
 
 /** Starts a long-running command and resolves once `path` answers 200; `stop` sends SIGTERM and resolves with the exit code. */
 async function serving(args: readonly string[], port: number, path: string, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [cliEntry, ...args], { cwd: cliWorkDir(), env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cliEntry, ...args], {
+    cwd: cliWorkDir(),
+    env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -83,14 +91,19 @@ beforeAll(async () => {
   await ensureDistBuilt();
   provider = await startFakeHttpServer((request) => {
     const body = request.body as { model: string; stream?: boolean };
-    return body.stream === true ? chatCompletionStream({ model: body.model, deltas: ['piped ', 'answer'] }) : chatCompletion({ model: body.model, content: 'piped answer' });
+    return body.stream === true
+      ? chatCompletionStream({ model: body.model, deltas: ['piped ', 'answer'] })
+      : chatCompletion({ model: body.model, content: 'piped answer' });
   });
 }, 300_000);
 afterAll(async () => provider?.close());
 
 describe('the switchyard binary', () => {
   it('reads a prompt from a pipe, streams the answer and exits 0, with no escape codes off a terminal', async () => {
-    const ran = await switchyard(['generate', '--disable-tools'], { stdin: 'hello\n', env: { OPENAI_API_KEY: 'sk-bin', OPENAI_BASE_URL: `${provider.url}/v1` } });
+    const ran = await switchyard(['generate', '--disable-tools'], {
+      stdin: 'hello\n',
+      env: { OPENAI_API_KEY: 'sk-bin', OPENAI_BASE_URL: `${provider.url}/v1` },
+    });
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout).toBe('piped answer\n');
     expect(ran.stderr).not.toContain('\u001b');
@@ -119,9 +132,15 @@ describe('the switchyard binary', () => {
   });
 
   it('streams newline-delimited JSON events with `stream --format json`', async () => {
-    const ran = await switchyard(['stream', '--disable-tools', '--format', 'json', '--quiet'], { stdin: 'hello\n', env: { OPENAI_API_KEY: 'sk-bin', OPENAI_BASE_URL: `${provider.url}/v1` } });
+    const ran = await switchyard(['stream', '--disable-tools', '--format', 'json', '--quiet'], {
+      stdin: 'hello\n',
+      env: { OPENAI_API_KEY: 'sk-bin', OPENAI_BASE_URL: `${provider.url}/v1` },
+    });
     expect(ran.code, ran.stderr).toBe(0);
-    const events = ran.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string; content?: string });
+    const events = ran.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; content?: string });
     expect(events.map((event) => event.type)).toEqual(['start', 'chunk', 'chunk', 'complete']);
     expect(events.map((event) => event.content ?? '').join('')).toBe('piped answer');
     expect(ran.stderr).toBe('');
@@ -170,14 +189,27 @@ describe('the switchyard binary', () => {
       OPENAI_BASE_URL: `${provider.url}/v1`,
     });
     try {
-      const created = await fetch(`${server.url}/merchant-account/create`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-admin-secret': 'only-generation-secret' }, body: JSON.stringify({ merchant_id: 'gen-only' }) });
+      const created = await fetch(`${server.url}/merchant-account/create`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-admin-secret': 'only-generation-secret' },
+        body: JSON.stringify({ merchant_id: 'gen-only' }),
+      });
       const key = ((await created.json()) as { api_key: string }).api_key;
-      expect((await fetch(`${server.url}/api/generate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'hi' }) })).status).toBe(401);
-      const generated = await fetch(`${server.url}/api/generate`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ prompt: 'hi', disableTools: true }) });
+      expect(
+        (await fetch(`${server.url}/api/generate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'hi' }) }))
+          .status,
+      ).toBe(401);
+      const generated = await fetch(`${server.url}/api/generate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify({ prompt: 'hi', disableTools: true }),
+      });
       expect(generated.status).toBe(200);
       expect(((await generated.json()) as { content: string }).content).toBe('piped answer');
       // The payment-routing routes are not part of this surface.
-      expect((await fetch(`${server.url}/decide-gateway`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: '{}' })).status).toBe(404);
+      expect(
+        (await fetch(`${server.url}/decide-gateway`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: '{}' })).status,
+      ).toBe(404);
     } finally {
       expect(await server.stop()).toBe(0);
     }

@@ -41,7 +41,11 @@ beforeAll(async () => {
     stores.push(redis);
   }
   const replica = (store: StateStore) =>
-    createTestApp({ state: createCachedStateStore(store, { clock, logger: silentLogger }), clock, toolkitEnv: { OPENAI_API_KEY: 'sk-upstream', OPENAI_BASE_URL: `${provider.url}/v1` } });
+    createTestApp({
+      state: createCachedStateStore(store, { clock, logger: silentLogger }),
+      clock,
+      toolkitEnv: { OPENAI_API_KEY: 'sk-upstream', OPENAI_BASE_URL: `${provider.url}/v1` },
+    });
   a = await replica(stores[0]!);
   b = await replica(stores[1]!);
   ({ apiKey: ownerKey } = await createMerchant(a.app, 'redis-limited'));
@@ -58,7 +62,12 @@ afterAll(async () => {
 });
 
 async function keyWith(limits: unknown): Promise<{ keyId: string; apiKey: string }> {
-  const response = await a.app.inject({ method: 'POST', url: '/api-key/create', headers: withKey(ownerKey), payload: { merchant_id: 'redis-limited', limits } });
+  const response = await a.app.inject({
+    method: 'POST',
+    url: '/api-key/create',
+    headers: withKey(ownerKey),
+    payload: { merchant_id: 'redis-limited', limits },
+  });
   expect(response.statusCode, response.body).toBe(200);
   const body = response.json() as { key_id: string; api_key: string };
   return { keyId: body.key_id, apiKey: body.api_key };
@@ -85,13 +94,21 @@ describe('per-key limits across two replicas on Redis', () => {
   it("sees a limit set on one replica at the other's next request, and counts spend from both into one budget", async () => {
     const { keyId, apiKey } = await keyWith(undefined);
     expect((await chat(urls[1]!, apiKey)).status).toBe(200);
-    const set = await a.app.inject({ method: 'POST', url: `/api-key/${keyId}/limits`, headers: withKey(ownerKey), payload: { limits: { budget: { amount_usd: 0.0005, period: 'day' } } } });
+    const set = await a.app.inject({
+      method: 'POST',
+      url: `/api-key/${keyId}/limits`,
+      headers: withKey(ownerKey),
+      payload: { limits: { budget: { amount_usd: 0.0005, period: 'day' } } },
+    });
     expect(set.statusCode, set.body).toBe(200);
     const statuses: number[] = [];
     for (let index = 0; index < 6; index += 1) statuses.push((await chat(urls[index % 2]!, apiKey, 400)).status);
     // Each call costs 0.00024 + a little: two fit in the budget, then both replicas refuse.
     expect(statuses).toEqual([200, 200, 429, 429, 429, 429]);
-    const listed = (await b.app.inject({ method: 'GET', url: '/api-key/list/redis-limited', headers: withKey(ownerKey) })).json() as { key_id: string; usage: { spend_usd: number } }[];
+    const listed = (await b.app.inject({ method: 'GET', url: '/api-key/list/redis-limited', headers: withKey(ownerKey) })).json() as {
+      key_id: string;
+      usage: { spend_usd: number };
+    }[];
     const spend = listed.find((item) => item.key_id === keyId)?.usage.spend_usd ?? 0;
     expect(spend).toBeGreaterThan(0.00048);
     expect(spend).toBeLessThanOrEqual(0.0005);

@@ -1,9 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anthropicProvider } from '../../../src/adapters/llm/anthropic-provider.js';
 import { AIProviderError } from '../../../src/generation/errors/ai-provider-error.js';
-import { AuthenticationError, ConfigurationError, InvalidRequestError, QuotaExceededError, RateLimitError, TimeoutError } from '../../../src/generation/errors/provider-errors.js';
+import {
+  AuthenticationError,
+  ConfigurationError,
+  InvalidRequestError,
+  QuotaExceededError,
+  RateLimitError,
+  TimeoutError,
+} from '../../../src/generation/errors/provider-errors.js';
 import type { ToolDefinition } from '../../../src/generation/tool-definition.js';
-import { anthropicError, anthropicMessage, anthropicStreamThenError, anthropicTextStream, anthropicToolUseStream } from '../../fixtures/providers/anthropic-wire.js';
+import {
+  anthropicError,
+  anthropicMessage,
+  anthropicStreamThenError,
+  anthropicTextStream,
+  anthropicToolUseStream,
+} from '../../fixtures/providers/anthropic-wire.js';
 import { startFakeHttpServer, type FakeHttpServer } from '../../fixtures/providers/fake-http-server.js';
 import { closedPortUrl } from './openai-family-contract.js';
 
@@ -55,11 +68,21 @@ describe('anthropic provider against a fake Messages API', () => {
   it('runs a tool round trip and sends the tool result back', async () => {
     let call = 0;
     fake.setHandler(() =>
-      ++call === 1 ? anthropicMessage([{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }]) : anthropicMessage([{ type: 'text', text: 'Sunny' }]),
+      ++call === 1
+        ? anthropicMessage([{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }])
+        : anthropicMessage([{ type: 'text', text: 'Sunny' }]),
     );
     const result = await client().generate({
       ...base,
-      tools: [{ name: 'get_weather', description: 'weather', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, source: 'custom', execute: async () => ({ temp: 21 }) }],
+      tools: [
+        {
+          name: 'get_weather',
+          description: 'weather',
+          inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+          source: 'custom',
+          execute: async () => ({ temp: 21 }),
+        },
+      ],
     });
     expect(result.text).toBe('Sunny');
     const second = fake.requests.at(-1)!.body as { messages: Array<{ content: unknown }> };
@@ -87,14 +110,22 @@ describe('anthropic provider against a fake Messages API', () => {
     expect(sent.output_config?.format).toMatchObject({ type: 'json_schema', schema: { properties: { answer: { type: 'number' } }, required: ['answer'] } });
 
     fake.setHandler(() => anthropicMessage([{ type: 'text', text: '{"answer":"four"}' }]));
-    const mismatch = await client().generate({ ...base, schema }).catch((caught: unknown) => caught);
+    const mismatch = await client()
+      .generate({ ...base, schema })
+      .catch((caught: unknown) => caught);
     expect(mismatch).toBeInstanceOf(AIProviderError);
   });
 
   // Status, error.type and message as Anthropic documents them (docs.anthropic.com/en/api/errors).
   it.each([
     [400, 'invalid_request_error', 'messages: at least one message is required', InvalidRequestError, false],
-    [400, 'invalid_request_error', 'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.', QuotaExceededError, undefined],
+    [
+      400,
+      'invalid_request_error',
+      'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.',
+      QuotaExceededError,
+      undefined,
+    ],
     [401, 'authentication_error', 'invalid x-api-key', AuthenticationError, false],
     [403, 'permission_error', 'Your API key does not have permission to use the specified resource.', AuthenticationError, false],
     [404, 'not_found_error', 'model: claude-nope', InvalidRequestError, false],
@@ -104,7 +135,9 @@ describe('anthropic provider against a fake Messages API', () => {
     [529, 'overloaded_error', 'Overloaded', AIProviderError, true],
   ] as const)('maps %i %s (%s)', async (status, type, message, errorClass, retryable) => {
     fake.setHandler(() => anthropicError(status, type, message, status === 429 ? { 'retry-after': '7', 'anthropic-ratelimit-requests-remaining': '0' } : {}));
-    const error = await client().generate(base).catch((caught: unknown) => caught);
+    const error = await client()
+      .generate(base)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(errorClass);
     expect((error as AIProviderError).statusCode).toBe(status);
     expect((error as Error).message).toContain(message);
@@ -115,7 +148,9 @@ describe('anthropic provider against a fake Messages API', () => {
   it('reads retry-after as an HTTP date too', async () => {
     const at = new Date(Date.now() + 30_000).toUTCString();
     fake.setHandler(() => anthropicError(429, 'rate_limit_error', 'slow down', { 'retry-after': at }));
-    const error = (await client().generate(base).catch((caught: unknown) => caught)) as RateLimitError;
+    const error = (await client()
+      .generate(base)
+      .catch((caught: unknown) => caught)) as RateLimitError;
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.retryAfter).toBeGreaterThanOrEqual(28);
     expect(error.retryAfter).toBeLessThanOrEqual(30);
@@ -156,7 +191,9 @@ describe('anthropic provider against a fake Messages API', () => {
 
   it('a deadline → retryable TimeoutError; the caller aborting → not retryable', async () => {
     fake.setHandler(() => new Promise(() => undefined));
-    const timedOut = await client().generate({ ...base, abortSignal: AbortSignal.timeout(150) }).catch((caught: unknown) => caught);
+    const timedOut = await client()
+      .generate({ ...base, abortSignal: AbortSignal.timeout(150) })
+      .catch((caught: unknown) => caught);
     expect(timedOut).toBeInstanceOf(TimeoutError);
     expect((timedOut as TimeoutError).isRetryable).toBe(true);
     const controller = new AbortController();
@@ -164,7 +201,9 @@ describe('anthropic provider against a fake Messages API', () => {
       controller.abort();
       return new Promise(() => undefined);
     });
-    const aborted = await client().generate({ ...base, abortSignal: controller.signal }).catch((caught: unknown) => caught);
+    const aborted = await client()
+      .generate({ ...base, abortSignal: controller.signal })
+      .catch((caught: unknown) => caught);
     expect((aborted as AIProviderError).isRetryable).toBe(false);
   });
 });

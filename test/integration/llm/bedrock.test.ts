@@ -1,8 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bedrockProvider } from '../../../src/adapters/llm/bedrock-provider.js';
 import { AIProviderError } from '../../../src/generation/errors/ai-provider-error.js';
-import { AuthenticationError, ConfigurationError, InvalidRequestError, QuotaExceededError, RateLimitError } from '../../../src/generation/errors/provider-errors.js';
-import { awsError, converseResponse, converseTextStream, converseToolUseStream, eventStreamResponse, exceptionFrame } from '../../fixtures/providers/bedrock-wire.js';
+import {
+  AuthenticationError,
+  ConfigurationError,
+  InvalidRequestError,
+  QuotaExceededError,
+  RateLimitError,
+} from '../../../src/generation/errors/provider-errors.js';
+import {
+  awsError,
+  converseResponse,
+  converseTextStream,
+  converseToolUseStream,
+  eventStreamResponse,
+  exceptionFrame,
+} from '../../fixtures/providers/bedrock-wire.js';
 import { startFakeHttpServer, type FakeHttpServer } from '../../fixtures/providers/fake-http-server.js';
 
 let fake: FakeHttpServer;
@@ -15,7 +28,10 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 function client() {
-  return bedrockProvider.create({ AWS_ACCESS_KEY_ID: 'AKIAFAKEFAKEFAKE', AWS_SECRET_ACCESS_KEY: 'fake-secret', AWS_REGION: 'eu-west-1', BEDROCK_ENDPOINT: fake.url }, model);
+  return bedrockProvider.create(
+    { AWS_ACCESS_KEY_ID: 'AKIAFAKEFAKEFAKE', AWS_SECRET_ACCESS_KEY: 'fake-secret', AWS_REGION: 'eu-west-1', BEDROCK_ENDPOINT: fake.url },
+    model,
+  );
 }
 
 const weatherTool = {
@@ -39,8 +55,13 @@ describe('bedrock provider against a fake Converse API (AWS event-stream framing
     expect(result.usage).toMatchObject({ inputTokens: 12, outputTokens: 7 });
     const request = fake.requests.at(-1)!;
     expect(decodeURIComponent(request.path)).toBe(`/model/${model}/converse`);
-    expect(request.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIAFAKEFAKEFAKE\/\d{8}\/eu-west-1\/bedrock\/aws4_request, SignedHeaders=.*, Signature=[0-9a-f]{64}$/);
-    expect((request.body as { inferenceConfig: { temperature: number; maxTokens: number } }).inferenceConfig).toMatchObject({ temperature: 0.2, maxTokens: 100 });
+    expect(request.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIAFAKEFAKEFAKE\/\d{8}\/eu-west-1\/bedrock\/aws4_request, SignedHeaders=.*, Signature=[0-9a-f]{64}$/,
+    );
+    expect((request.body as { inferenceConfig: { temperature: number; maxTokens: number } }).inferenceConfig).toMatchObject({
+      temperature: 0.2,
+      maxTokens: 100,
+    });
   });
 
   it('streams binary event-stream frames split at odd boundaries and resolves usage', async () => {
@@ -55,7 +76,11 @@ describe('bedrock provider against a fake Converse API (AWS event-stream framing
 
   it('runs a tool round trip (toolUse → toolResult), plain and streamed', async () => {
     let call = 0;
-    fake.setHandler(() => (++call === 1 ? converseResponse([{ toolUse: { toolUseId: 'tu_1', name: 'get_weather', input: { city: 'Paris' } } }]) : converseResponse([{ text: 'Sunny, 21' }])));
+    fake.setHandler(() =>
+      ++call === 1
+        ? converseResponse([{ toolUse: { toolUseId: 'tu_1', name: 'get_weather', input: { city: 'Paris' } } }])
+        : converseResponse([{ text: 'Sunny, 21' }]),
+    );
     const result = await client().generate({ ...base, tools: [weatherTool] });
     expect(result.text).toBe('Sunny, 21');
     const second = JSON.stringify(fake.requests.at(-1)!.body);
@@ -89,7 +114,9 @@ describe('bedrock provider against a fake Converse API (AWS event-stream framing
     [424, 'ModelErrorException', AIProviderError, true],
   ] as const)('maps %i %s', async (status, type, errorClass, retryable) => {
     fake.setHandler(() => awsError(status, type, `${type} from the fake`));
-    const error = await client().generate(base).catch((caught: unknown) => caught);
+    const error = await client()
+      .generate(base)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(errorClass);
     expect((error as Error).message).toContain(type);
     if (retryable !== undefined) expect((error as AIProviderError).isRetryable).toBe(retryable);

@@ -17,15 +17,26 @@ function googleErrorBody(code: number, status: string, message: string, details:
  * trip, structured output and the error table. `answer` installs a handler on the fake (Vertex
  * also answers its token exchange there); `path` is where generateContent calls land.
  */
-export function geminiContract(options: { fake: () => FakeHttpServer; client: () => LanguageModelClient; answer: (handler: (request: RecordedRequest) => FakeResponse) => void; modelPath: RegExp }): void {
+export function geminiContract(options: {
+  fake: () => FakeHttpServer;
+  client: () => LanguageModelClient;
+  answer: (handler: (request: RecordedRequest) => FakeResponse) => void;
+  modelPath: RegExp;
+}): void {
   it('generates text and reports usage', async () => {
     options.answer(() => geminiResponse([{ text: 'hello' }], { usage: { promptTokenCount: 12, candidatesTokenCount: 7, totalTokenCount: 19 } }));
     const result = await options.client().generate(base);
     expect(result.text).toBe('hello');
     expect(result.usage).toMatchObject({ inputTokens: 12, outputTokens: 7 });
-    const request = options.fake().requests.filter((r) => options.modelPath.test(r.path)).at(-1)!;
+    const request = options
+      .fake()
+      .requests.filter((r) => options.modelPath.test(r.path))
+      .at(-1)!;
     expect(request.path).toMatch(/:generateContent$/);
-    expect((request.body as { generationConfig: { temperature: number; maxOutputTokens: number } }).generationConfig).toMatchObject({ temperature: 0.2, maxOutputTokens: 100 });
+    expect((request.body as { generationConfig: { temperature: number; maxOutputTokens: number } }).generationConfig).toMatchObject({
+      temperature: 0.2,
+      maxOutputTokens: 100,
+    });
   });
 
   it('streams text over alt=sse and resolves usage at the end', async () => {
@@ -35,24 +46,43 @@ export function geminiContract(options: { fake: () => FakeHttpServer; client: ()
     for await (const delta of stream.textStream) text += delta;
     expect(text).toBe('Hello');
     expect((await stream.result).usage).toMatchObject({ inputTokens: 5, outputTokens: 2 });
-    const request = options.fake().requests.filter((r) => options.modelPath.test(r.path)).at(-1)!;
+    const request = options
+      .fake()
+      .requests.filter((r) => options.modelPath.test(r.path))
+      .at(-1)!;
     expect(request.path).toMatch(/:streamGenerateContent$/);
     expect(request.query.get('alt')).toBe('sse');
   });
 
   it('runs a function call round trip and sends the function response back', async () => {
     let call = 0;
-    options.answer(() => (++call === 1 ? geminiResponse([{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }]) : geminiResponse([{ text: 'Sunny, 21' }])));
+    options.answer(() =>
+      ++call === 1 ? geminiResponse([{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }]) : geminiResponse([{ text: 'Sunny, 21' }]),
+    );
     const result = await options.client().generate({
       ...base,
-      tools: [{ name: 'get_weather', description: 'weather', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, source: 'custom', execute: async (input) => ({ city: (input as { city: string }).city, temp: 21 }) }],
+      tools: [
+        {
+          name: 'get_weather',
+          description: 'weather',
+          inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+          source: 'custom',
+          execute: async (input) => ({ city: (input as { city: string }).city, temp: 21 }),
+        },
+      ],
     });
     expect(result.text).toBe('Sunny, 21');
     expect(result.toolCalls).toEqual([expect.objectContaining({ toolName: 'get_weather', args: { city: 'Paris' } })]);
-    const second = options.fake().requests.filter((r) => options.modelPath.test(r.path)).at(-1)!;
+    const second = options
+      .fake()
+      .requests.filter((r) => options.modelPath.test(r.path))
+      .at(-1)!;
     expect(functionResponsesOf(second.body)).toEqual([expect.objectContaining({ name: 'get_weather', response: expect.objectContaining({}) })]);
     expect(JSON.stringify(functionResponsesOf(second.body))).toContain('21');
-    const first = options.fake().requests.filter((r) => options.modelPath.test(r.path)).at(-2)!;
+    const first = options
+      .fake()
+      .requests.filter((r) => options.modelPath.test(r.path))
+      .at(-2)!;
     expect(JSON.stringify((first.body as { tools: unknown }).tools)).toContain('get_weather');
   });
 
@@ -60,13 +90,31 @@ export function geminiContract(options: { fake: () => FakeHttpServer; client: ()
     options.answer(() => geminiResponse([{ text: '{"answer":4}' }]));
     const result = await options.client().generate({ ...base, schema: { type: 'object', properties: { answer: { type: 'number' } }, required: ['answer'] } });
     expect(result.object).toEqual({ answer: 4 });
-    const request = options.fake().requests.filter((r) => options.modelPath.test(r.path)).at(-1)!;
+    const request = options
+      .fake()
+      .requests.filter((r) => options.modelPath.test(r.path))
+      .at(-1)!;
     expect((request.body as { generationConfig: { responseMimeType: string } }).generationConfig.responseMimeType).toBe('application/json');
   });
 
   it.each([
-    ['a per-minute RESOURCE_EXHAUSTED with RetryInfo', googleErrorBody(429, 'RESOURCE_EXHAUSTED', 'Resource has been exhausted (e.g. check quota).', [{ '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaId: 'GenerateRequestsPerMinutePerProjectPerModel' }] }, { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '17s' }]), RateLimitError, true],
-    ['a per-day RESOURCE_EXHAUSTED', googleErrorBody(429, 'RESOURCE_EXHAUSTED', 'You exceeded your current quota', [{ '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaId: 'GenerateRequestsPerDayPerProjectPerModel-FreeTier' }] }]), QuotaExceededError, undefined],
+    [
+      'a per-minute RESOURCE_EXHAUSTED with RetryInfo',
+      googleErrorBody(429, 'RESOURCE_EXHAUSTED', 'Resource has been exhausted (e.g. check quota).', [
+        { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaId: 'GenerateRequestsPerMinutePerProjectPerModel' }] },
+        { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '17s' },
+      ]),
+      RateLimitError,
+      true,
+    ],
+    [
+      'a per-day RESOURCE_EXHAUSTED',
+      googleErrorBody(429, 'RESOURCE_EXHAUSTED', 'You exceeded your current quota', [
+        { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaId: 'GenerateRequestsPerDayPerProjectPerModel-FreeTier' }] },
+      ]),
+      QuotaExceededError,
+      undefined,
+    ],
     ['UNAUTHENTICATED', googleErrorBody(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials.'), AuthenticationError, false],
     ['PERMISSION_DENIED', googleErrorBody(403, 'PERMISSION_DENIED', 'Permission denied on resource project.'), AuthenticationError, false],
     ['INVALID_ARGUMENT', googleErrorBody(400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.'), InvalidRequestError, false],
@@ -75,7 +123,10 @@ export function geminiContract(options: { fake: () => FakeHttpServer; client: ()
     ['UNAVAILABLE', googleErrorBody(503, 'UNAVAILABLE', 'The model is overloaded. Please try again later.'), AIProviderError, true],
   ] as const)('maps %s', async (_name, response, errorClass, retryable) => {
     options.answer(() => response);
-    const error = await options.client().generate(base).catch((caught: unknown) => caught);
+    const error = await options
+      .client()
+      .generate(base)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(errorClass);
     if (retryable !== undefined) expect((error as AIProviderError).isRetryable).toBe(retryable);
     if (errorClass === RateLimitError) expect((error as RateLimitError).retryAfter).toBe(17);

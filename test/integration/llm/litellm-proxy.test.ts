@@ -30,7 +30,8 @@ const kinds: readonly { readonly name: string; readonly model: string; readonly 
     name: 'openai-compatible',
     model: 'mock-gpt-alt',
     answer: 'The alternate mock model answers.',
-    client: () => openaiCompatibleProvider.create({ OPENAI_COMPATIBLE_BASE_URL: `${liteLlmUrl()}/v1`, OPENAI_COMPATIBLE_API_KEY: 'sk-anything' }, 'mock-gpt-alt'),
+    client: () =>
+      openaiCompatibleProvider.create({ OPENAI_COMPATIBLE_BASE_URL: `${liteLlmUrl()}/v1`, OPENAI_COMPATIBLE_API_KEY: 'sk-anything' }, 'mock-gpt-alt'),
   },
 ];
 

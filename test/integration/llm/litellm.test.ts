@@ -18,7 +18,9 @@ describe('litellm defaults', () => {
     const { chatCompletion } = await import('../../fixtures/providers/openai-wire.js');
     const fake = await startFakeHttpServer(() => chatCompletion({ dialect: 'litellm', model: 'm', content: 'ok' }));
     try {
-      await litellmProvider.create({ LITELLM_BASE_URL: `${fake.url}/v1/` }, 'm').generate({ messages: [{ role: 'user', content: 'hi' }], temperature: 0, maxTokens: 5, maxSteps: 1 });
+      await litellmProvider
+        .create({ LITELLM_BASE_URL: `${fake.url}/v1/` }, 'm')
+        .generate({ messages: [{ role: 'user', content: 'hi' }], temperature: 0, maxTokens: 5, maxSteps: 1 });
       expect(fake.requests[0]?.path).toBe('/v1/chat/completions');
       expect(fake.requests[0]?.headers.authorization).toBe('Bearer sk-anything');
     } finally {

@@ -19,7 +19,11 @@ function apiError(statusCode: number | undefined, body: string, headers: Record<
 
 describe('mapProviderError', () => {
   it('unwraps a RetryError to its last error', () => {
-    const retry = new RetryError({ message: 'failed after 3 attempts', reason: 'maxRetriesExceeded', errors: [apiError(500, '{}'), apiError(401, '{"error":{"message":"bad key"}}')] });
+    const retry = new RetryError({
+      message: 'failed after 3 attempts',
+      reason: 'maxRetriesExceeded',
+      errors: [apiError(500, '{}'), apiError(401, '{"error":{"message":"bad key"}}')],
+    });
     const mapped = mapProviderError('openai', retry);
     expect(mapped).toBeInstanceOf(AuthenticationError);
     expect(mapped.message).toContain('bad key');
@@ -31,7 +35,13 @@ describe('mapProviderError', () => {
   });
 
   it('insufficient_quota wins over the 429 status and is not retryable', () => {
-    const mapped = mapProviderError('openai', apiError(429, JSON.stringify({ error: { message: 'You exceeded your current quota', type: 'insufficient_quota', param: null, code: 'insufficient_quota' } })));
+    const mapped = mapProviderError(
+      'openai',
+      apiError(
+        429,
+        JSON.stringify({ error: { message: 'You exceeded your current quota', type: 'insufficient_quota', param: null, code: 'insufficient_quota' } }),
+      ),
+    );
     expect(mapped).toBeInstanceOf(QuotaExceededError);
     expect(mapped.isRetryable).toBe(false);
   });
@@ -51,7 +61,9 @@ describe('mapProviderError', () => {
   });
 
   it('a raw fetch failure (ECONNREFUSED) is a retryable network error', () => {
-    const error = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }) });
+    const error = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }),
+    });
     const mapped = mapProviderError('x', error);
     expect(mapped.isRetryable).toBe(true);
     expect(mapped.message).toContain('ECONNREFUSED');

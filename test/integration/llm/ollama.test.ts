@@ -190,7 +190,12 @@ describe('ollama provider against a fake speaking /api/chat', () => {
     fake.setHandler(() => new Promise(() => undefined));
     const workDir = mkdtempSync(join(tmpdir(), 'ollama-timeout-'));
     onTestFinished(() => rmSync(workDir, { recursive: true, force: true }));
-    const neurolink = new DefaultNeuroLink({ cwd: workDir, env: { OLLAMA_BASE_URL: fake.url, OLLAMA_MODEL: model, OLLAMA_TIMEOUT: '300ms' }, builtInTools: [], warn: () => undefined });
+    const neurolink = new DefaultNeuroLink({
+      cwd: workDir,
+      env: { OLLAMA_BASE_URL: fake.url, OLLAMA_MODEL: model, OLLAMA_TIMEOUT: '300ms' },
+      builtInTools: [],
+      warn: () => undefined,
+    });
     const byDefault = await capture(neurolink.generate({ input: { text: 'hi' } }));
     expect(byDefault).toBeInstanceOf(TimeoutError);
     expect(byDefault).toMatchObject({ provider: 'ollama', timeout: 300 });

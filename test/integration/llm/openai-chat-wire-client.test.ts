@@ -25,7 +25,14 @@ describe('OpenAI-wire client limits', () => {
 
   beforeAll(async () => {
     fake = await startFakeHttpServer(() => new Promise(() => undefined));
-    client = createOpenAiChatWireClient({ provider: 'openai', modelId: 'gpt-4o-mini', url: `${fake.url}/v1/chat/completions`, headers: {}, fallback: () => unusedFallback, silenceLimitMs: 200 });
+    client = createOpenAiChatWireClient({
+      provider: 'openai',
+      modelId: 'gpt-4o-mini',
+      url: `${fake.url}/v1/chat/completions`,
+      headers: {},
+      fallback: () => unusedFallback,
+      silenceLimitMs: 200,
+    });
   });
   afterAll(async () => {
     await fake.close();
@@ -43,7 +50,9 @@ describe('OpenAI-wire client limits', () => {
   });
 
   it('a stream that stalls after its first delta past the limit → the delta, then a retryable error', async () => {
-    const opening = (chatCompletionStream({ model: 'gpt-4o-mini', deltas: ['partial'] }).body as string).split('\n\n').filter((event) => event.includes('partial'));
+    const opening = (chatCompletionStream({ model: 'gpt-4o-mini', deltas: ['partial'] }).body as string)
+      .split('\n\n')
+      .filter((event) => event.includes('partial'));
     fake.setHandler(() => ({
       status: 200,
       headers: { 'content-type': 'text/event-stream' },

@@ -57,7 +57,9 @@ export const personSchema = {
 } as const;
 
 /** The error classes each wire case must become, and whether a fallback chain may move on. */
-export const expectedErrors: Readonly<Record<WireErrorCase, { readonly type: new (...args: never[]) => AIProviderError; readonly retryable: boolean; readonly status: number | undefined }>> = {
+export const expectedErrors: Readonly<
+  Record<WireErrorCase, { readonly type: new (...args: never[]) => AIProviderError; readonly retryable: boolean; readonly status: number | undefined }>
+> = {
   'bad-request': { type: InvalidRequestError, retryable: false, status: undefined },
   unauthorized: { type: AuthenticationError, retryable: false, status: 401 },
   forbidden: { type: AuthenticationError, retryable: false, status: 403 },
@@ -144,7 +146,19 @@ export function describeOpenAiFamilyContract(contract: OpenAiFamilyContract): vo
     it('sends an image part as an image_url content part with its data URL', async () => {
       fake.setHandler(() => chatCompletion({ dialect, model, content: 'A red pixel.' }));
       const dataUrl = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
-      await client.generate(baseRequest({ messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', dataUrl }] }] }));
+      await client.generate(
+        baseRequest({
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: 'What is this?' },
+                { type: 'image', dataUrl },
+              ],
+            },
+          ],
+        }),
+      );
       const messages = (lastRequest().body as { messages: { content: unknown }[] }).messages;
       const content = messages.at(-1)?.content as { type: string; image_url?: string | { url: string } }[];
       expect(content[0]).toEqual({ type: 'text', text: 'What is this?' });
@@ -171,7 +185,9 @@ export function describeOpenAiFamilyContract(contract: OpenAiFamilyContract): vo
     });
 
     it('reassembles a stream whose events arrive cut anywhere, a multi-byte character included', async () => {
-      const whole = Buffer.from(chatCompletionStream({ dialect, model, deltas: ['Grüß ', 'dich ', '✓'], usage: { promptTokens: 5, completionTokens: 3 } }).body as string);
+      const whole = Buffer.from(
+        chatCompletionStream({ dialect, model, deltas: ['Grüß ', 'dich ', '✓'], usage: { promptTokens: 5, completionTokens: 3 } }).body as string,
+      );
       fake.setHandler(() => ({
         status: 200,
         headers: { 'content-type': 'text/event-stream' },
@@ -208,7 +224,12 @@ export function describeOpenAiFamilyContract(contract: OpenAiFamilyContract): vo
       expect(asked.toolResults).toEqual([]);
       expect(asked.finishReason).toBe('tool-calls');
       const offered = (lastRequest().body as { tools: { type: string; function: { name: string; parameters: unknown } }[] }).tools;
-      expect(offered).toEqual([expect.objectContaining({ type: 'function', function: expect.objectContaining({ name: 'get_weather', parameters: expect.objectContaining({ required: ['city'] }) }) })]);
+      expect(offered).toEqual([
+        expect.objectContaining({
+          type: 'function',
+          function: expect.objectContaining({ name: 'get_weather', parameters: expect.objectContaining({ required: ['city'] }) }),
+        }),
+      ]);
 
       fake.setHandler(() => chatCompletionStream({ dialect, model, deltas: ['Oslo: ', '4°C'] }));
       const answered = client.stream(
@@ -222,7 +243,11 @@ export function describeOpenAiFamilyContract(contract: OpenAiFamilyContract): vo
         }),
       );
       expect((await answered.result).text).toBe('Oslo: 4°C');
-      const turns = (lastRequest().body as { messages: { role: string; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string; content?: unknown }[] }).messages;
+      const turns = (
+        lastRequest().body as {
+          messages: { role: string; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string; content?: unknown }[];
+        }
+      ).messages;
       const call = turns.find((turn) => turn.role === 'assistant')?.tool_calls?.[0];
       expect(call).toMatchObject({ id: 'call_decl1', function: { name: 'get_weather' } });
       expect(JSON.parse(call?.function.arguments ?? '')).toEqual({ city: 'Oslo' });
@@ -243,7 +268,12 @@ export function describeOpenAiFamilyContract(contract: OpenAiFamilyContract): vo
         const messages = (request.body as { messages: { role: string }[] }).messages;
         return messages.some((message) => message.role === 'tool')
           ? chatCompletion({ dialect, model, content: 'It is 21°C in Paris.', usage: { promptTokens: 40, completionTokens: 8 } })
-          : chatCompletion({ dialect, model, toolCalls: [{ id: 'call_abc123', name: 'get_weather', arguments: { city: 'Paris' } }], usage: { promptTokens: 30, completionTokens: 5 } });
+          : chatCompletion({
+              dialect,
+              model,
+              toolCalls: [{ id: 'call_abc123', name: 'get_weather', arguments: { city: 'Paris' } }],
+              usage: { promptTokens: 30, completionTokens: 5 },
+            });
       });
       const before = fake.requests.length;
       const result = await client.generate(baseRequest({ tools: [weatherTool(calls)] }));
@@ -252,7 +282,12 @@ export function describeOpenAiFamilyContract(contract: OpenAiFamilyContract): vo
       expect(result.text).toBe('It is 21°C in Paris.');
       expect(result.toolCalls).toEqual([{ toolCallId: 'call_abc123', toolName: 'get_weather', args: { city: 'Paris' } }]);
       expect(result.toolResults).toHaveLength(1);
-      expect(result.toolResults[0]).toMatchObject({ toolCallId: 'call_abc123', toolName: 'get_weather', success: true, output: { success: true, city: 'Paris', temperatureC: 21 } });
+      expect(result.toolResults[0]).toMatchObject({
+        toolCallId: 'call_abc123',
+        toolName: 'get_weather',
+        success: true,
+        output: { success: true, city: 'Paris', temperatureC: 21 },
+      });
       expect(result.toolResults[0]?.durationMs).toBeGreaterThanOrEqual(0);
       expect(result.usage).toEqual({ inputTokens: 70, outputTokens: 13, totalTokens: 83 });
 
@@ -301,7 +336,9 @@ export function describeOpenAiFamilyContract(contract: OpenAiFamilyContract): vo
       const toolMessage = (lastRequest().body as { messages: { role: string; content?: unknown }[] }).messages.find((message) => message.role === 'tool');
       expect(JSON.parse(String(toolMessage?.content))).toEqual({ error: 'USER_CONFIRMATION_REQUIRED' });
 
-      const granted = await client.generate(baseRequest({ tools: [weatherTool(calls, { requiresConfirmation: true })], confirmedTools: new Set(['get_weather']) }));
+      const granted = await client.generate(
+        baseRequest({ tools: [weatherTool(calls, { requiresConfirmation: true })], confirmedTools: new Set(['get_weather']) }),
+      );
       expect(calls).toEqual([{ city: 'Rome' }]);
       expect(granted.toolResults[0]?.success).toBe(true);
     });

@@ -17,7 +17,14 @@ afterAll(() => fake.close());
 
 function client(modelType = 'huggingface') {
   return sagemakerProvider.create(
-    { AWS_ACCESS_KEY_ID: 'AKIDFAKE', AWS_SECRET_ACCESS_KEY: 'secret', SAGEMAKER_ENDPOINT: fake.url, SAGEMAKER_DEFAULT_ENDPOINT: 'my-endpoint', SAGEMAKER_MODEL_TYPE: modelType, SAGEMAKER_MAX_RETRIES: '0' },
+    {
+      AWS_ACCESS_KEY_ID: 'AKIDFAKE',
+      AWS_SECRET_ACCESS_KEY: 'secret',
+      SAGEMAKER_ENDPOINT: fake.url,
+      SAGEMAKER_DEFAULT_ENDPOINT: 'my-endpoint',
+      SAGEMAKER_MODEL_TYPE: modelType,
+      SAGEMAKER_MAX_RETRIES: '0',
+    },
     'sagemaker-model',
   );
 }
@@ -62,12 +69,23 @@ describe('sagemaker provider against a fake SageMaker Runtime', () => {
     let call = 0;
     fake.setHandler(() =>
       ++call === 1
-        ? chatCompletionResponse({ content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } }] }, 'tool_calls')
+        ? chatCompletionResponse(
+            { content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } }] },
+            'tool_calls',
+          )
         : chatCompletionResponse({ content: 'done' }),
     );
     const result = await client('jumpstart').generate({
       ...base,
-      tools: [{ name: 'lookup', description: 'look up', inputSchema: { type: 'object', properties: { q: { type: 'string' } } }, source: 'custom', execute: async () => ({ found: 42 }) }],
+      tools: [
+        {
+          name: 'lookup',
+          description: 'look up',
+          inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+          source: 'custom',
+          execute: async () => ({ found: 42 }),
+        },
+      ],
     });
     expect(result.text).toBe('done');
     const second = fake.requests.at(-1)!.body as { messages: Array<Record<string, unknown>> };
@@ -82,7 +100,11 @@ describe('sagemaker provider against a fake SageMaker Runtime', () => {
     expect(fake.requests.at(-1)!.body).toMatchObject({ parameters: { grammar: { type: 'json', value: { properties: { answer: { type: 'number' } } } } } });
 
     fake.setHandler(() => tgiResponse('{"answer": "four"}'));
-    expect(await client().generate({ ...base, schema }).catch((caught: unknown) => caught)).toBeInstanceOf(AIProviderError);
+    expect(
+      await client()
+        .generate({ ...base, schema })
+        .catch((caught: unknown) => caught),
+    ).toBeInstanceOf(AIProviderError);
   });
 
   it('asks a chat endpoint for response_format json_schema and returns the object', async () => {
@@ -101,7 +123,13 @@ describe('sagemaker provider against a fake SageMaker Runtime', () => {
     [403, 'InvalidSignatureException', {}, AuthenticationError, false],
     [403, 'AccessDeniedException', {}, AuthenticationError, false],
     [424, 'ModelError', { OriginalStatusCode: 500, OriginalMessage: 'CUDA out of memory', ErrorCode: 'SERVER_ERROR_FROM_MODEL' }, AIProviderError, true],
-    [424, 'ModelError', { OriginalStatusCode: 422, OriginalMessage: 'Input validation error: inputs must have less than 4096 tokens', ErrorCode: 'CLIENT_ERROR_FROM_MODEL' }, InvalidRequestError, false],
+    [
+      424,
+      'ModelError',
+      { OriginalStatusCode: 422, OriginalMessage: 'Input validation error: inputs must have less than 4096 tokens', ErrorCode: 'CLIENT_ERROR_FROM_MODEL' },
+      InvalidRequestError,
+      false,
+    ],
     [424, 'ModelError', { OriginalStatusCode: 429, OriginalMessage: 'Model is overloaded', ErrorCode: 'CLIENT_ERROR_FROM_MODEL' }, RateLimitError, true],
     [429, 'ModelNotReadyException', {}, AIProviderError, true],
     [400, 'ThrottlingException', {}, RateLimitError, true],
@@ -109,14 +137,20 @@ describe('sagemaker provider against a fake SageMaker Runtime', () => {
     [503, 'ServiceUnavailable', {}, AIProviderError, true],
   ] as const)('maps %i %s %j', async (status, type, extra, errorClass, retryable) => {
     fake.setHandler(() => awsError(status, type, `${type} from the fake`, { messageKey: 'Message', extra }));
-    const error = await client().generate(base).catch((caught: unknown) => caught);
+    const error = await client()
+      .generate(base)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(errorClass);
     expect((error as AIProviderError).isRetryable).toBe(retryable);
     expect((error as Error).message).toContain(type);
   });
 
   it('maps a ModelStreamError frame after the first tokens: the text so far, then a retryable error', async () => {
-    fake.setHandler(() => payloadPartStream(`${tgiStreamText(['Hel', 'lo']).split('\n\n')[0]}\n\n`, 64, { failWith: { type: 'ModelStreamError', message: 'the container crashed' } }));
+    fake.setHandler(() =>
+      payloadPartStream(`${tgiStreamText(['Hel', 'lo']).split('\n\n')[0]}\n\n`, 64, {
+        failWith: { type: 'ModelStreamError', message: 'the container crashed' },
+      }),
+    );
     const stream = client().stream(base);
     let text = '';
     const error = await (async () => {
@@ -131,7 +165,14 @@ describe('sagemaker provider against a fake SageMaker Runtime', () => {
   it('times out at SAGEMAKER_TIMEOUT (a retryable TimeoutError) and reports a refused connection as retryable', async () => {
     fake.setHandler(() => new Promise(() => undefined));
     const slow = sagemakerProvider.create(
-      { AWS_ACCESS_KEY_ID: 'AKIDFAKE', AWS_SECRET_ACCESS_KEY: 'secret', SAGEMAKER_ENDPOINT: fake.url, SAGEMAKER_DEFAULT_ENDPOINT: 'my-endpoint', SAGEMAKER_MAX_RETRIES: '0', SAGEMAKER_TIMEOUT: '1000' },
+      {
+        AWS_ACCESS_KEY_ID: 'AKIDFAKE',
+        AWS_SECRET_ACCESS_KEY: 'secret',
+        SAGEMAKER_ENDPOINT: fake.url,
+        SAGEMAKER_DEFAULT_ENDPOINT: 'my-endpoint',
+        SAGEMAKER_MAX_RETRIES: '0',
+        SAGEMAKER_TIMEOUT: '1000',
+      },
       'sagemaker-model',
     );
     const timedOut = await slow.generate(base).catch((caught: unknown) => caught);
@@ -139,7 +180,13 @@ describe('sagemaker provider against a fake SageMaker Runtime', () => {
     expect(timedOut).toMatchObject({ timeout: 1000, isRetryable: true });
 
     const offline = sagemakerProvider.create(
-      { AWS_ACCESS_KEY_ID: 'AKIDFAKE', AWS_SECRET_ACCESS_KEY: 'secret', SAGEMAKER_ENDPOINT: await closedPortUrl(), SAGEMAKER_DEFAULT_ENDPOINT: 'my-endpoint', SAGEMAKER_MAX_RETRIES: '0' },
+      {
+        AWS_ACCESS_KEY_ID: 'AKIDFAKE',
+        AWS_SECRET_ACCESS_KEY: 'secret',
+        SAGEMAKER_ENDPOINT: await closedPortUrl(),
+        SAGEMAKER_DEFAULT_ENDPOINT: 'my-endpoint',
+        SAGEMAKER_MAX_RETRIES: '0',
+      },
       'sagemaker-model',
     );
     const refused = await offline.generate(base).catch((caught: unknown) => caught);

@@ -25,7 +25,15 @@ afterAll(async () => {
 });
 
 function client() {
-  return vertexProvider.create({ GOOGLE_CLOUD_PROJECT_ID: 'proj-fake', GOOGLE_CLOUD_LOCATION: 'europe-west4', GOOGLE_APPLICATION_CREDENTIALS: credentials.path, VERTEX_BASE_URL: fake.url }, 'gemini-2.5-flash');
+  return vertexProvider.create(
+    {
+      GOOGLE_CLOUD_PROJECT_ID: 'proj-fake',
+      GOOGLE_CLOUD_LOCATION: 'europe-west4',
+      GOOGLE_APPLICATION_CREDENTIALS: credentials.path,
+      VERTEX_BASE_URL: fake.url,
+    },
+    'gemini-2.5-flash',
+  );
 }
 
 describe('vertex provider against a fake Vertex AI with a real OAuth token exchange', () => {

@@ -56,7 +56,12 @@ describe('.mcp-config.json persistence', () => {
       }),
     );
     await updateMcpConfigServer(configPath, 'echo', { transport: 'stdio', command: 'node', args: ['server.js'] });
-    await updateMcpConfigServer(configPath, 'other', { transport: 'http', url: 'https://example.test/mcp', headers: { Authorization: 'Bearer ${T}' }, enabled: false });
+    await updateMcpConfigServer(configPath, 'other', {
+      transport: 'http',
+      url: 'https://example.test/mcp',
+      headers: { Authorization: 'Bearer ${T}' },
+      enabled: false,
+    });
     expect(await readJson()).toEqual({
       mcpServers: {
         echo: { autoRestart: true, healthCheckInterval: 30, transport: 'stdio', command: 'node', args: ['server.js'] },
@@ -68,14 +73,18 @@ describe('.mcp-config.json persistence', () => {
   });
 
   it('serialises concurrent writes so none is lost', async () => {
-    await Promise.all(Array.from({ length: 12 }, (_, i) => updateMcpConfigServer(configPath, `s${i}`, { transport: 'stdio', command: 'node', args: [String(i)] })));
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) => updateMcpConfigServer(configPath, `s${i}`, { transport: 'stdio', command: 'node', args: [String(i)] })),
+    );
     expect(Object.keys((await readJson())['mcpServers'] as object).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `s${i}`).sort());
   });
 
   it('names the file when its JSON is malformed, and treats a missing file as empty', async () => {
     expect(await readMcpConfigFile(configPath)).toMatchObject({ exists: false, servers: {} });
     await writeFile(configPath, '{ "mcpServers": { "a": ');
-    const error = await manager().loadConfig().catch((caught: unknown) => caught);
+    const error = await manager()
+      .loadConfig()
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(MCPConfigurationError);
     expect((error as Error).message).toContain(configPath);
     expect((error as Error).message).toMatch(/Malformed JSON/);

@@ -26,20 +26,36 @@ describe('MCP discovery from editors and desktop clients', () => {
   afterEach(() => temp.cleanup());
 
   it('finds servers in each known file on Linux, normalising their formats', async () => {
-    await put(join(home, '.config/Claude/claude_desktop_config.json'), { mcpServers: { fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] } } });
+    await put(join(home, '.config/Claude/claude_desktop_config.json'), {
+      mcpServers: { fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] } },
+    });
     await put(join(home, '.cursor/mcp.json'), { mcpServers: { remote: { url: 'https://cursor.example/mcp' } } });
     await put(join(home, '.codeium/windsurf/mcp_config.json'), { mcpServers: { wind: { serverUrl: 'https://wind.example/sse', transport: 'sse' } } });
-    await put(join(home, '.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json'), { mcpServers: { cline: { command: 'cline-mcp', disabled: true } } });
-    await put(join(home, '.config/Code/User/settings.json'), '{\n  // user settings\n  "editor.fontSize": 14,\n  "mcp": { "servers": { "vsuser": { "type": "stdio", "command": "vs-mcp", } } },\n}\n');
-    await put(join(home, '.continue/config.json'), { experimental: { modelContextProtocolServers: [{ transport: { type: 'stdio', command: 'cont-mcp', args: ['a'] } }] } });
+    await put(join(home, '.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json'), {
+      mcpServers: { cline: { command: 'cline-mcp', disabled: true } },
+    });
+    await put(
+      join(home, '.config/Code/User/settings.json'),
+      '{\n  // user settings\n  "editor.fontSize": 14,\n  "mcp": { "servers": { "vsuser": { "type": "stdio", "command": "vs-mcp", } } },\n}\n',
+    );
+    await put(join(home, '.continue/config.json'), {
+      experimental: { modelContextProtocolServers: [{ transport: { type: 'stdio', command: 'cont-mcp', args: ['a'] } }] },
+    });
     await put(join(home, '.config/zed/settings.json'), { context_servers: { zedsrv: { command: { path: 'zed-mcp', args: ['--x'], env: { A: 'b' } } } } });
     await put(join(home, '.claude.json'), { mcpServers: { claudecode: { type: 'http', url: 'https://cc.example/mcp' } } });
-    await put(join(cwd, '.vscode/mcp.json'), '{ "servers": { "vsws": { "type": "http", "url": "https://vs.example/mcp", "headers": { "x": "/* not a comment */" } } }, "inputs": [] }');
+    await put(
+      join(cwd, '.vscode/mcp.json'),
+      '{ "servers": { "vsws": { "type": "http", "url": "https://vs.example/mcp", "headers": { "x": "/* not a comment */" } } }, "inputs": [] }',
+    );
 
     const result = await discoverMcpServers({ homeDir: home, cwd, platform: 'linux' });
     const byId = Object.fromEntries(result.servers.map((server) => [server.id, server]));
     expect(Object.keys(byId).sort()).toEqual(['claudecode', 'cline', 'continue-1', 'fs', 'remote', 'vsuser', 'vsws', 'wind', 'zedsrv']);
-    expect(byId['fs']).toMatchObject({ tool: 'claude-desktop', scope: 'global', config: { transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] } });
+    expect(byId['fs']).toMatchObject({
+      tool: 'claude-desktop',
+      scope: 'global',
+      config: { transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] },
+    });
     expect(byId['remote']?.config).toEqual({ transport: 'http', url: 'https://cursor.example/mcp' });
     expect(byId['wind']?.config).toEqual({ transport: 'sse', url: 'https://wind.example/sse' });
     expect(byId['cline']).toMatchObject({ tool: 'cline', config: { command: 'cline-mcp', enabled: false } });
@@ -61,7 +77,9 @@ describe('MCP discovery from editors and desktop clients', () => {
 
   it('skips malformed files and invalid entries with a reason, and lets the workspace win a duplicate id', async () => {
     await put(join(home, '.cursor/mcp.json'), '{ "mcpServers": { broken');
-    await put(join(home, '.config/Claude/claude_desktop_config.json'), { mcpServers: { dup: { command: 'global-one' }, nocmd: { args: ['x'] }, 'bad id!': { command: 'x' } } });
+    await put(join(home, '.config/Claude/claude_desktop_config.json'), {
+      mcpServers: { dup: { command: 'global-one' }, nocmd: { args: ['x'] }, 'bad id!': { command: 'x' } },
+    });
     await put(join(cwd, '.cursor/mcp.json'), { mcpServers: { dup: { command: 'workspace-one' } } });
     await put(join(cwd, '.vscode/settings.json'), '[1, 2]');
     const result = await discoverMcpServers({ homeDir: home, cwd, platform: 'linux' });

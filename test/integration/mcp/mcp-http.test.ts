@@ -23,7 +23,11 @@ describe('McpManager over streamable HTTP and SSE with the fixture server', () =
   it('connects over streamable HTTP, sending the configured headers', async () => {
     process.env['SWITCHYARD_MCP_TEST_TOKEN'] = 'let-me-in';
     try {
-      await mcp.addServer('remote', { transport: 'http', url: `${http.baseUrl}/mcp`, headers: { 'x-required': '${SWITCHYARD_MCP_TEST_TOKEN}' } }, { persist: false });
+      await mcp.addServer(
+        'remote',
+        { transport: 'http', url: `${http.baseUrl}/mcp`, headers: { 'x-required': '${SWITCHYARD_MCP_TEST_TOKEN}' } },
+        { persist: false },
+      );
     } finally {
       delete process.env['SWITCHYARD_MCP_TEST_TOKEN'];
     }
@@ -34,9 +38,9 @@ describe('McpManager over streamable HTTP and SSE with the fixture server', () =
   });
 
   it('fails with MCPConnectionError when the server refuses the headers', async () => {
-    await expect(mcp.addServer('refused', { transport: 'http', url: `${http.baseUrl}/mcp`, headers: { 'x-required': 'wrong' } }, { persist: false })).rejects.toBeInstanceOf(
-      MCPConnectionError,
-    );
+    await expect(
+      mcp.addServer('refused', { transport: 'http', url: `${http.baseUrl}/mcp`, headers: { 'x-required': 'wrong' } }, { persist: false }),
+    ).rejects.toBeInstanceOf(MCPConnectionError);
     expect(mcp.listServers().find((server) => server.id === 'refused')?.status).toBe('failed');
   });
 

@@ -27,7 +27,16 @@ describe('McpManager over stdio with the fixture server', () => {
     const mcp = manager();
     await mcp.addServer('echo', echoStdioConfig(), { persist: false });
     const [info] = mcp.listServers();
-    expect(info).toMatchObject({ id: 'echo', name: 'echo', source: 'added', transport: 'stdio', status: 'connected', toolCount: 9, enabled: true, restarts: 0 });
+    expect(info).toMatchObject({
+      id: 'echo',
+      name: 'echo',
+      source: 'added',
+      transport: 'stdio',
+      status: 'connected',
+      toolCount: 9,
+      enabled: true,
+      restarts: 0,
+    });
     expect(info?.tools.map((tool) => tool.name).sort()).toEqual(ECHO_TOOLS);
     expect(await mcp.executeTool('echo', 'echo', { text: 'hello' })).toMatchObject({ text: 'hello', content: [{ type: 'text', text: 'hello' }] });
     expect(await mcp.executeTool('echo', 'add', { a: 2, b: 40 })).toMatchObject({ text: '42', structuredContent: { sum: 42 } });
@@ -108,7 +117,9 @@ describe('McpManager over stdio with the fixture server', () => {
     process.env['SWITCHYARD_MCP_TEST_SECRET'] = 'must-not-leak';
     try {
       const mcp = manager();
-      await mcp.addServer('echo', echoStdioConfig({ env: { GREETING: '${SWITCHYARD_MCP_TEST_GREETING}', LITERAL: '$${NOT_EXPANDED}' }, cwd: temp.dir }), { persist: false });
+      await mcp.addServer('echo', echoStdioConfig({ env: { GREETING: '${SWITCHYARD_MCP_TEST_GREETING}', LITERAL: '$${NOT_EXPANDED}' }, cwd: temp.dir }), {
+        persist: false,
+      });
       expect((await mcp.executeTool('echo', 'env', { name: 'GREETING' })).text).toBe('hi from parent');
       expect((await mcp.executeTool('echo', 'env', { name: 'LITERAL' })).text).toBe('${NOT_EXPANDED}');
       expect((await mcp.executeTool('echo', 'env', { name: 'SWITCHYARD_MCP_TEST_SECRET' })).text).toBe('<unset>');
@@ -171,7 +182,9 @@ describe('McpManager over stdio with the fixture server', () => {
     await expect(mcp.addServer('x', { transport: 'stdio' }, { persist: false })).rejects.toThrow(/"x": command is required/);
     await expect(mcp.addServer('x', { transport: 'http' }, { persist: false })).rejects.toThrow(/url is required/);
     await expect(mcp.addServer('x', { transport: 'sse', url: 'ftp://host/x' }, { persist: false })).rejects.toThrow(/url must use http/);
-    await expect(mcp.addServer('x', { command: 'node', args: [1 as unknown as string] }, { persist: false })).rejects.toThrow(/args must be an array of strings/);
+    await expect(mcp.addServer('x', { command: 'node', args: [1 as unknown as string] }, { persist: false })).rejects.toThrow(
+      /args must be an array of strings/,
+    );
     await expect(mcp.addServer('x', { command: 'node', env: { A: 1 as unknown as string } }, { persist: false })).rejects.toThrow(/env\.A must be a string/);
     await expect(mcp.addServer('x', { command: 'node', timeoutMs: -1 }, { persist: false })).rejects.toThrow(/timeoutMs must be/);
     await expect(mcp.addServer('bad id!', { command: 'node' }, { persist: false })).rejects.toBeInstanceOf(MCPConfigurationError);

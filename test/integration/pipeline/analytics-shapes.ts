@@ -21,8 +21,23 @@ export const analyticsEndpointNames = Object.keys(analyticsResponseKeys) as Anal
 
 function auditKeys() {
   return [
-    'merchant_id', 'range', 'payment_id', 'request_id', 'gateway', 'route', 'status', 'flow_type', 'routing_approach', 'error_code',
-    'page', 'page_size', 'total_results', 'total_success', 'total_failure', 'results', 'timeline',
+    'merchant_id',
+    'range',
+    'payment_id',
+    'request_id',
+    'gateway',
+    'route',
+    'status',
+    'flow_type',
+    'routing_approach',
+    'error_code',
+    'page',
+    'page_size',
+    'total_results',
+    'total_success',
+    'total_failure',
+    'results',
+    'timeline',
   ] as const;
 }
 

@@ -86,7 +86,11 @@ describe('analytics-sink process killed mid-batch', () => {
 
     // Traffic keeps flowing while the sink dies and comes back.
     const traffic = load.run('flow', 2500, 8);
-    await pollUntil('first decision rows written', () => decisionRowCounts(clickhouse, namespace.clickhouseDatabase, merchantId), (counts) => counts.rows >= 300);
+    await pollUntil(
+      'first decision rows written',
+      () => decisionRowCounts(clickhouse, namespace.clickhouseDatabase, merchantId),
+      (counts) => counts.rows >= 300,
+    );
     const held = await withDeadline('an insert stored and its answer held', proxy!.holdNextDecisionInsert(), 30_000);
     expect(await first.kill('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
     // The killed batch is in ClickHouse: the sink wrote it but never committed its offsets.
@@ -102,8 +106,18 @@ describe('analytics-sink process killed mid-batch', () => {
     expect(rowsAtKill.rows).toBeLessThan(decided);
 
     // The restarted sink takes over the group (after the dead member's session expires) and catches up.
-    await pollUntil('decision rows in ClickHouse', () => decisionRowCounts(clickhouse, namespace.clickhouseDatabase, merchantId), (counts) => counts.rows >= decided, 120_000);
-    await pollUntil('analytics-sink group caught up', () => consumerGroupLag(admin!, namespace, 'analytics-sink'), (lag) => lag === 0, 60_000);
+    await pollUntil(
+      'decision rows in ClickHouse',
+      () => decisionRowCounts(clickhouse, namespace.clickhouseDatabase, merchantId),
+      (counts) => counts.rows >= decided,
+      120_000,
+    );
+    await pollUntil(
+      'analytics-sink group caught up',
+      () => consumerGroupLag(admin!, namespace, 'analytics-sink'),
+      (lag) => lag === 0,
+      60_000,
+    );
     expect(await decisionRowCounts(clickhouse, namespace.clickhouseDatabase, merchantId)).toEqual({ rows: decided, unique: decided });
 
     // The held batch really was delivered again (and written again) by the restarted sink.

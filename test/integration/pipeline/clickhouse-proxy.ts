@@ -54,7 +54,10 @@ function eventIdsOf(body: Buffer, encoding: string | undefined, query: string): 
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   const statement = /\(([^)]*)\)\s*FORMAT\s+(\w+)/i.exec(query);
   if (statement !== null && statement[2]?.toLowerCase() === 'tabseparated') {
-    const column = (statement[1] ?? '').split(',').map((name) => name.trim().replace(/^`|`$/g, '')).indexOf('event_id');
+    const column = (statement[1] ?? '')
+      .split(',')
+      .map((name) => name.trim().replace(/^`|`$/g, ''))
+      .indexOf('event_id');
     if (column < 0) throw new Error(`insert without event_id: ${query}`);
     return lines.map((line) => line.split('\t')[column] ?? '');
   }
@@ -72,7 +75,13 @@ export async function startClickHouseProxy(target: string): Promise<ClickHousePr
     const isDomainInsert = /^\s*INSERT INTO \S*analytics_domain_events\b/i.test(query);
     const answer = await new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
       const outgoing = httpRequest(
-        { hostname: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: { ...forwardableHeaders(request.headers), 'content-length': String(body.length) } },
+        {
+          hostname: upstream.hostname,
+          port: upstream.port,
+          method: request.method,
+          path: request.url,
+          headers: { ...forwardableHeaders(request.headers), 'content-length': String(body.length) },
+        },
         (reply) => {
           readAll(reply).then((replyBody) => resolve({ status: reply.statusCode ?? 502, headers: reply.headers, body: replyBody }), reject);
         },

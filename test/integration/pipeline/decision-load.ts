@@ -23,7 +23,12 @@ export interface DecisionLoad {
   during<T>(phase: string, until: Promise<T>, cap: number, lanes?: number): Promise<T>;
 }
 
-export function createDecisionLoad(baseUrl: string, auth: Record<string, string>, merchantId: string, decide: (merchantId: string, paymentId: string) => unknown): DecisionLoad {
+export function createDecisionLoad(
+  baseUrl: string,
+  auth: Record<string, string>,
+  merchantId: string,
+  decide: (merchantId: string, paymentId: string) => unknown,
+): DecisionLoad {
   const decided: string[] = [];
   const failures: DecisionFailure[] = [];
   const byPhase = new Map<string, number>();

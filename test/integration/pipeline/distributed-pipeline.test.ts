@@ -100,7 +100,13 @@ describe('distributed pipeline (Redis, Kafka, ClickHouse)', () => {
     expect(server!.runtime.bus.health()).toMatchObject({ connected: true, spooled: 0, spoolFull: false });
 
     // analytics-sink wrote it to ClickHouse: visible to the analytics reads.
-    expect(await pollUntil('decision in /analytics/decisions', () => decisionsTile(url, auth), (count) => count === 1)).toBe(1);
+    expect(
+      await pollUntil(
+        'decision in /analytics/decisions',
+        () => decisionsTile(url, auth),
+        (count) => count === 1,
+      ),
+    ).toBe(1);
     const audit = await pollUntil(
       'decision in /analytics/payment-audit',
       () => call(url, 'GET', '/analytics/payment-audit?payment_id=pay-1&range=1d', undefined, auth),

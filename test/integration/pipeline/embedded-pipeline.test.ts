@@ -3,7 +3,15 @@ import { startServer, type RunningServer } from '../../../cli/start-service.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { decideBody } from '../../helpers/test-app.js';
 import { analyticsEndpointNames, expectAnalyticsShape, overviewKpi } from './analytics-shapes.js';
-import { call, createMerchant, createPipelineNamespace, decisionsTile, deletePipelineNamespace, pipelineEnv, type PipelineNamespace } from './pipeline-harness.js';
+import {
+  call,
+  createMerchant,
+  createPipelineNamespace,
+  decisionsTile,
+  deletePipelineNamespace,
+  pipelineEnv,
+  type PipelineNamespace,
+} from './pipeline-harness.js';
 import { createPinoSink } from './pino-sink.js';
 
 /**

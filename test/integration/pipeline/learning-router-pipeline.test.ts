@@ -57,13 +57,23 @@ describe('learning router (Redis, Kafka)', () => {
       body: JSON.stringify({ model: 'chat', messages: [{ role: 'user', content: 'hello' }] }),
     });
     expect(response.status).toBe(200);
-    return { model: ((await response.json()) as { model: string }).model, approach: response.headers.get('x-switchyard-routing-approach'), hops: Number(response.headers.get('x-switchyard-hops')) };
+    return {
+      model: ((await response.json()) as { model: string }).model,
+      approach: response.headers.get('x-switchyard-routing-approach'),
+      hops: Number(response.headers.get('x-switchyard-hops')),
+    };
   };
   const put = async (body: unknown) => {
-    const response = await fetch(`${server!.url}/v1/route-groups/chat`, { method: 'PUT', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify(body) });
+    const response = await fetch(`${server!.url}/v1/route-groups/chat`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', ...auth },
+      body: JSON.stringify(body),
+    });
     expect(response.status, await response.text()).toBe(200);
   };
-  const flakyRate = async () => ((await call(server!.url, 'GET', '/v1/route-groups/chat', undefined, auth)).body as { candidates: { successRate: number | null }[] }).candidates[0]?.successRate ?? null;
+  const flakyRate = async () =>
+    ((await call(server!.url, 'GET', '/v1/route-groups/chat', undefined, auth)).body as { candidates: { successRate: number | null }[] }).candidates[0]
+      ?.successRate ?? null;
 
   it('moves traffic away from a failing model and back after it recovers', async () => {
     await put(group(0));
@@ -82,10 +92,22 @@ describe('learning router (Redis, Kafka)', () => {
 
   it('shows the decisions in GET /analytics/llm/route-groups, through Kafka, the analytics sink and ClickHouse', async () => {
     // 13 requests: a failover, one call while the flaky model was eliminated, ten explored, one after it recovered.
-    const read = async () => (await call(server!.url, 'GET', '/analytics/llm/route-groups?range=1h&route_group=chat', undefined, auth)).body as { groups: { decisions: number; calls: number; approaches: Record<string, number>; candidates: { model: string; calls: number; share: number; errors: number; eliminated_decisions: number; eliminated: boolean }[] }[] };
+    const read = async () =>
+      (await call(server!.url, 'GET', '/analytics/llm/route-groups?range=1h&route_group=chat', undefined, auth)).body as {
+        groups: {
+          decisions: number;
+          calls: number;
+          approaches: Record<string, number>;
+          candidates: { model: string; calls: number; share: number; errors: number; eliminated_decisions: number; eliminated: boolean }[];
+        }[];
+      };
     // Each attempt is its own llm.call event: the failover's second attempt can land in a later sink
     // batch than the 13 first attempts, so wait for every call, not only every decision.
-    const report = await pollUntil('the route group report holds every decision and call', read, (body) => body.groups[0]?.decisions === 13 && body.groups[0].calls === 14);
+    const report = await pollUntil(
+      'the route group report holds every decision and call',
+      read,
+      (body) => body.groups[0]?.decisions === 13 && body.groups[0].calls === 14,
+    );
     const [chat] = report.groups;
     expect(chat).toMatchObject({ calls: 14, approaches: { sr: 2, sr_downtime: 1, explore: 10 } });
     expect(chat!.candidates.map((candidate) => [candidate.model, candidate.calls, candidate.share, candidate.errors])).toEqual([

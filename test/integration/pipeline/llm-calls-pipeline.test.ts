@@ -52,13 +52,27 @@ for (const distributed of [false, true]) {
 
     it('shows generate, stream and a failed call in the overview, usage, latency and errors', async () => {
       const url = server!.url;
-      for (let i = 0; i < 3; i++) expect((await call(url, 'POST', '/api/generate', { input: { text: `question ${i}` }, disableTools: true }, auth)).status).toBe(200);
+      for (let i = 0; i < 3; i++)
+        expect((await call(url, 'POST', '/api/generate', { input: { text: `question ${i}` }, disableTools: true }, auth)).status).toBe(200);
       expect((await call(url, 'POST', '/api/generate', { input: { text: 'too fast' }, provider: 'openai', disableTools: true }, auth)).status).toBe(429);
-      const streamed = await fetch(`${url}/api/stream`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ input: { text: 'stream' }, disableTools: true }) });
+      const streamed = await fetch(`${url}/api/stream`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...auth },
+        body: JSON.stringify({ input: { text: 'stream' }, disableTools: true }),
+      });
       expect(await streamed.text()).toContain('event: complete');
 
       const overview = await report('/analytics/llm/overview?range=1h', (response) => response.status === 200 && response.body.calls === 5);
-      expect(overview.body).toMatchObject({ merchant_id: merchantId, calls: 5, errors: 1, error_rate: 0.2, input_tokens: 305, output_tokens: 62, total_tokens: 367, fallback_calls: 0 });
+      expect(overview.body).toMatchObject({
+        merchant_id: merchantId,
+        calls: 5,
+        errors: 1,
+        error_rate: 0.2,
+        input_tokens: 305,
+        output_tokens: 62,
+        total_tokens: 367,
+        fallback_calls: 0,
+      });
       expect(overview.body.cost_usd).toBeGreaterThan(0);
       expect(overview.body.providers).toEqual([expect.objectContaining({ provider: 'openai', calls: 5, errors: 1 })]);
 
@@ -74,7 +88,11 @@ for (const distributed of [false, true]) {
       expect(row!.ttft_p50_ms).toEqual(expect.any(Number));
 
       const errors = await report('/analytics/llm/errors?range=1h', (response) => response.status === 200);
-      expect(errors.body).toMatchObject({ total_errors: 1, error_rate: 0.2, errors: [{ error_class: 'RateLimitError', provider: 'openai', model: 'gpt-4o-mini', count: 1 }] });
+      expect(errors.body).toMatchObject({
+        total_errors: 1,
+        error_rate: 0.2,
+        errors: [{ error_class: 'RateLimitError', provider: 'openai', model: 'gpt-4o-mini', count: 1 }],
+      });
     });
 
     it('shows the calls of a library NeuroLink whose onCall publishes on the bus', async () => {
@@ -88,10 +106,26 @@ for (const distributed of [false, true]) {
         builtInTools: [],
         onCall: llmCallPublisher(server!.runtime.bus),
       });
-      const result = await neurolink.generate({ input: { text: 'from the library' }, disableTools: true, attribution: { merchantId: libraryMerchant, requestId: 'lib-1' } });
+      const result = await neurolink.generate({
+        input: { text: 'from the library' },
+        disableTools: true,
+        attribution: { merchantId: libraryMerchant, requestId: 'lib-1' },
+      });
       expect(result.content).toBe('ok');
-      const overview = await readReport(server!, { distributed, auth: libraryAuth }, '/analytics/llm/overview?range=1h', (response) => response.status === 200 && response.body.calls === 1);
-      expect(overview.body).toMatchObject({ merchant_id: libraryMerchant, calls: 1, errors: 0, input_tokens: 100, output_tokens: 20, providers: [{ provider: 'openai', calls: 1 }] });
+      const overview = await readReport(
+        server!,
+        { distributed, auth: libraryAuth },
+        '/analytics/llm/overview?range=1h',
+        (response) => response.status === 200 && response.body.calls === 1,
+      );
+      expect(overview.body).toMatchObject({
+        merchant_id: libraryMerchant,
+        calls: 1,
+        errors: 0,
+        input_tokens: 100,
+        output_tokens: 20,
+        providers: [{ provider: 'openai', calls: 1 }],
+      });
       expect(overview.body.cost_usd).toBeGreaterThan(0);
     });
 

@@ -87,7 +87,12 @@ export async function deletePipelineNamespace(namespace: PipelineNamespace, opti
         const admin = createKafkaAdmin(namespace);
         try {
           // A group keeps a killed member until its session expires (10 s): deletion is retried until then.
-          await pollUntil('kafka namespace deleted', () => deleteKafkaNamespace(admin, namespace.kafkaTopicPrefix), () => true, 30_000);
+          await pollUntil(
+            'kafka namespace deleted',
+            () => deleteKafkaNamespace(admin, namespace.kafkaTopicPrefix),
+            () => true,
+            30_000,
+          );
         } finally {
           await admin.close();
         }
@@ -103,7 +108,11 @@ export async function deletePipelineNamespace(namespace: PipelineNamespace, opti
     );
   }
   const failures = (await Promise.allSettled(steps.map((step) => step()))).filter((result) => result.status === 'rejected');
-  if (failures.length > 0) throw new AggregateError(failures.map((failure) => failure.reason), `cleanup of namespace ${namespace.id} failed`);
+  if (failures.length > 0)
+    throw new AggregateError(
+      failures.map((failure) => failure.reason),
+      `cleanup of namespace ${namespace.id} failed`,
+    );
 }
 
 /** Keys matching a pattern, by SCAN (never KEYS, which would block a shared server). */
@@ -222,7 +231,11 @@ export function createKafkaAdmin(namespace: PipelineNamespace): Admin {
  * the namespace: 0 means a worker in another process has handled everything on the broker.
  */
 export function consumerGroupLag(admin: Admin, namespace: PipelineNamespace, group: string): Promise<number> {
-  return groupLag(admin, `${namespace.kafkaTopicPrefix}${group}`, topics.map((topic) => `${namespace.kafkaTopicPrefix}${topic}`));
+  return groupLag(
+    admin,
+    `${namespace.kafkaTopicPrefix}${group}`,
+    topics.map((topic) => `${namespace.kafkaTopicPrefix}${topic}`),
+  );
 }
 
 /**

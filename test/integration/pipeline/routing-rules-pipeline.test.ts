@@ -16,7 +16,12 @@ const cardRule = {
       {
         name: 'Card Rule',
         routing_type: 'priority',
-        output: { priority: [{ gateway_name: 'checkout', gateway_id: null }, { gateway_name: 'adyen', gateway_id: null }] },
+        output: {
+          priority: [
+            { gateway_name: 'checkout', gateway_id: null },
+            { gateway_name: 'adyen', gateway_id: null },
+          ],
+        },
         statements: [
           {
             condition: [
@@ -65,30 +70,52 @@ for (const distributed of [false, true]) {
       const ruleId = created.body.rule_id as string;
       expect((await call(url, 'POST', '/routing/activate', { created_by: merchantId, routing_algorithm_id: ruleId }, auth)).status).toBe(200);
 
-      const evaluated = await call(url, 'POST', '/routing/evaluate', {
-        created_by: merchantId,
-        payment_id: 'rule-eval-1',
-        parameters: { payment_method: { type: 'enum_variant', value: 'card' }, amount: { type: 'number', value: 500 } },
-      }, auth);
+      const evaluated = await call(
+        url,
+        'POST',
+        '/routing/evaluate',
+        {
+          created_by: merchantId,
+          payment_id: 'rule-eval-1',
+          parameters: { payment_method: { type: 'enum_variant', value: 'card' }, amount: { type: 'number', value: 500 } },
+        },
+        auth,
+      );
       expect(evaluated.status).toBe(200);
       expect(evaluated.body.status).toBe('success');
 
-      const decided = await call(url, 'POST', '/decide-gateway', decideBody(merchantId, 'rule-pay-1', {
-        eligibleGatewayList: ['stripe', 'adyen', 'checkout'],
-        rankingAlgorithm: 'PL_BASED_ROUTING',
-      }), auth);
+      const decided = await call(
+        url,
+        'POST',
+        '/decide-gateway',
+        decideBody(merchantId, 'rule-pay-1', {
+          eligibleGatewayList: ['stripe', 'adyen', 'checkout'],
+          rankingAlgorithm: 'PL_BASED_ROUTING',
+        }),
+        auth,
+      );
       // decideBody pays 100, not above 100: the rule's default selection (stripe), tagged with the algorithm's name.
       expect(decided.status).toBe(200);
       expect(decided.body).toMatchObject({ decided_gateway: 'stripe', priority_logic_tag: 'cards' });
-      const card = decideBody(merchantId, 'rule-pay-2', { eligibleGatewayList: ['stripe', 'adyen', 'checkout'], rankingAlgorithm: 'PL_BASED_ROUTING' }) as { paymentInfo: Record<string, unknown> };
+      const card = decideBody(merchantId, 'rule-pay-2', { eligibleGatewayList: ['stripe', 'adyen', 'checkout'], rankingAlgorithm: 'PL_BASED_ROUTING' }) as {
+        paymentInfo: Record<string, unknown>;
+      };
       const hit = await call(url, 'POST', '/decide-gateway', { ...card, paymentInfo: { ...card.paymentInfo, amount: 250 } }, auth);
       expect(hit.status).toBe(200);
       expect(hit.body).toMatchObject({ decided_gateway: 'checkout', priority_logic_tag: 'Card Rule' });
 
       // The overview's parts are separate reads: a sink write can land between them, so wait for both.
-      const overview = await report('/analytics/overview?range=1d', (response) => response.status === 200 && overviewKpi(response.body, 'Rule hits') === 2 && response.body.top_rules.length === 2);
+      const overview = await report(
+        '/analytics/overview?range=1d',
+        (response) => response.status === 200 && overviewKpi(response.body, 'Rule hits') === 2 && response.body.top_rules.length === 2,
+      );
       // The first decision fell to the default selection (named after the algorithm), the second hit Card Rule.
-      expect(overview.body.top_rules).toEqual(expect.arrayContaining([{ rule_name: 'Card Rule', count: 1 }, { rule_name: 'cards', count: 1 }]));
+      expect(overview.body.top_rules).toEqual(
+        expect.arrayContaining([
+          { rule_name: 'Card Rule', count: 1 },
+          { rule_name: 'cards', count: 1 },
+        ]),
+      );
       const stats = await report('/analytics/routing-stats?range=1d', (response) => response.status === 200 && response.body.top_rules.length > 0);
       expect(stats.body.top_rules).toContainEqual({ rule_name: 'Card Rule', count: 1 });
 

@@ -32,12 +32,17 @@ function openAiLike(request: RecordedRequest) {
   const body = request.body as ChatBody;
   const lastUser = textOf([...body.messages].reverse().find((message) => message.role === 'user')?.content);
   if (lastUser.includes('grading an AI assistant')) {
-    return chatCompletion({ model: body.model, content: '{"relevance": 9, "accuracy": 10, "completeness": 8, "overall": 9, "isOffTopic": false, "reasoning": "The arithmetic is right."}' });
+    return chatCompletion({
+      model: body.model,
+      content: '{"relevance": 9, "accuracy": 10, "completeness": 8, "overall": 9, "isOffTopic": false, "reasoning": "The arithmetic is right."}',
+    });
   }
   if (lastUser.includes('hang')) return new Promise<never>(() => undefined);
-  if (body.stream === true) return chatCompletionStream({ model: body.model, deltas: ['Streams ', 'flow ', 'downhill.'], usage: { promptTokens: 9, completionTokens: 3 } });
+  if (body.stream === true)
+    return chatCompletionStream({ model: body.model, deltas: ['Streams ', 'flow ', 'downhill.'], usage: { promptTokens: 9, completionTokens: 3 } });
   const toolMessage = body.messages.find((message) => message.role === 'tool');
-  if (toolMessage !== undefined) return chatCompletion({ model: body.model, content: `The result is ${textOf(toolMessage.content)}`, usage: { promptTokens: 40, completionTokens: 6 } });
+  if (toolMessage !== undefined)
+    return chatCompletion({ model: body.model, content: `The result is ${textOf(toolMessage.content)}`, usage: { promptTokens: 40, completionTokens: 6 } });
   const offered = body.tools?.map((tool) => tool.function.name) ?? [];
   if (lastUser.includes('calculate') && offered.includes('calculateMath')) {
     return chatCompletion({ model: body.model, toolCalls: [{ id: 'call_c1', name: 'calculateMath', arguments: { expression: '(2 + 3) * 4' } }] });
@@ -46,7 +51,11 @@ function openAiLike(request: RecordedRequest) {
     return chatCompletion({ model: body.model, toolCalls: [{ id: 'call_a1', name: 'add', arguments: { a: 2, b: 3 } }] });
   }
   if (lastUser.includes('multiply') && offered.includes('multiply')) {
-    return chatCompletion({ model: body.model, toolCalls: [{ id: 'call_m1', name: 'multiply', arguments: { a: 6, b: 7 } }], usage: { promptTokens: 30, completionTokens: 10 } });
+    return chatCompletion({
+      model: body.model,
+      toolCalls: [{ id: 'call_m1', name: 'multiply', arguments: { a: 6, b: 7 } }],
+      usage: { promptTokens: 30, completionTokens: 10 },
+    });
   }
   return chatCompletion({ model: body.model, content: 'Four.', usage: { promptTokens: 15, completionTokens: 150 } });
 }
@@ -68,13 +77,21 @@ afterAll(async () => {
 });
 
 function toolkit(extraEnv: Record<string, string> = {}): NeuroLink {
-  return new DefaultNeuroLink({ cwd: workDir, env: { OPENAI_API_KEY: 'sk-test-fake', OPENAI_BASE_URL: `${primary.url}/v1`, ...extraEnv }, warn: () => undefined });
+  return new DefaultNeuroLink({
+    cwd: workDir,
+    env: { OPENAI_API_KEY: 'sk-test-fake', OPENAI_BASE_URL: `${primary.url}/v1`, ...extraEnv },
+    warn: () => undefined,
+  });
 }
 
 describe('NeuroLink against an OpenAI-wire fake', () => {
   it('generates with a tool call round trip, analytics and usage', async () => {
     const neurolink = toolkit();
-    neurolink.registerTool('multiply', { description: 'multiplies two numbers a and b', parameters: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }: { a: number; b: number }) => ({ product: a * b }) });
+    neurolink.registerTool('multiply', {
+      description: 'multiplies two numbers a and b',
+      parameters: z.object({ a: z.number(), b: z.number() }),
+      execute: ({ a, b }: { a: number; b: number }) => ({ product: a * b }),
+    });
     const before = primary.requests.length;
     const result = await neurolink.generate({ input: { text: 'Please multiply 6 by 7' }, enableAnalytics: true, context: { userId: 'u1' } });
     expect(result.provider).toBe('openai');
@@ -143,7 +160,11 @@ describe('NeuroLink against an OpenAI-wire fake', () => {
   it('does not fall back on a 400 from the provider', async () => {
     const failing = await startFakeHttpServer(() => chatError('bad-request'));
     try {
-      const neurolink = new DefaultNeuroLink({ cwd: workDir, env: { OPENAI_API_KEY: 'sk', OPENAI_BASE_URL: `${failing.url}/v1`, LITELLM_BASE_URL: secondary.url }, warn: () => undefined });
+      const neurolink = new DefaultNeuroLink({
+        cwd: workDir,
+        env: { OPENAI_API_KEY: 'sk', OPENAI_BASE_URL: `${failing.url}/v1`, LITELLM_BASE_URL: secondary.url },
+        warn: () => undefined,
+      });
       const before = secondary.requests.length;
       await expect(neurolink.generate({ input: { text: 'x' }, disableTools: true })).rejects.toMatchObject({ statusCode: 400, isRetryable: false });
       expect(secondary.requests.length).toBe(before);
@@ -178,7 +199,11 @@ describe('NeuroLink against an OpenAI-wire fake', () => {
   });
 
   it('evaluates the answer with a judge served by the fake', async () => {
-    const result = await toolkit({ NEUROLINK_EVALUATION_PROVIDER: 'openai', NEUROLINK_EVALUATION_MODEL: 'gpt-4o-judge' }).generate({ input: { text: 'What is 2+2?' }, disableTools: true, enableEvaluation: true });
+    const result = await toolkit({ NEUROLINK_EVALUATION_PROVIDER: 'openai', NEUROLINK_EVALUATION_MODEL: 'gpt-4o-judge' }).generate({
+      input: { text: 'What is 2+2?' },
+      disableTools: true,
+      enableEvaluation: true,
+    });
     expect(result.content).toBe('Four.');
     expect(result.evaluation).toMatchObject({
       relevanceScore: 9,

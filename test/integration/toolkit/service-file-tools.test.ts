@@ -49,7 +49,11 @@ describe("the service's file tools", () => {
     writeFileSync(join(dataDir, 'tool-files', 'notes.txt'), 'shared notes for the model');
     const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ADMIN_SECRET: adminSecret, DATA_DIR: dataDir, EMBEDDED_WORKERS: 'false' });
     server = await startServer(config, pino({ level: 'silent' }), { toolkit: { cwd: root } });
-    const created = await fetch(`${server.url}/merchant-account/create`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-admin-secret': adminSecret }, body: JSON.stringify({ merchant_id: 'file-tools-shop' }) });
+    const created = await fetch(`${server.url}/merchant-account/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-admin-secret': adminSecret },
+      body: JSON.stringify({ merchant_id: 'file-tools-shop' }),
+    });
     auth = { 'x-api-key': ((await created.json()) as { api_key: string }).api_key };
   });
 
@@ -60,7 +64,11 @@ describe("the service's file tools", () => {
   });
 
   async function ask(prompt: string): Promise<string> {
-    const response = await fetch(`${server!.url}/api/generate`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ prompt }) });
+    const response = await fetch(`${server!.url}/api/generate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...auth },
+      body: JSON.stringify({ prompt }),
+    });
     const body = (await response.json()) as { content: string };
     expect(response.status, JSON.stringify(body)).toBe(200);
     return body.content;

@@ -42,9 +42,20 @@ describe("the service's MCP servers", () => {
         },
       }),
     );
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ADMIN_SECRET: adminSecret, DATA_DIR: join(root, 'data'), EMBEDDED_WORKERS: 'false' });
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      ADMIN_SECRET: adminSecret,
+      DATA_DIR: join(root, 'data'),
+      EMBEDDED_WORKERS: 'false',
+    });
     server = await startServer(config, pino({ level: 'silent' }), { toolkit: { cwd: root, env: {} } });
-    const created = await fetch(`${server.url}/merchant-account/create`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-admin-secret': adminSecret }, body: JSON.stringify({ merchant_id: 'mcp-service-shop' }) });
+    const created = await fetch(`${server.url}/merchant-account/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-admin-secret': adminSecret },
+      body: JSON.stringify({ merchant_id: 'mcp-service-shop' }),
+    });
     auth = { 'x-api-key': ((await created.json()) as { api_key: string }).api_key };
   });
 
@@ -54,7 +65,11 @@ describe("the service's MCP servers", () => {
   });
 
   const call = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
-    const response = await fetch(`${server!.url}${path}`, { method, headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const response = await fetch(`${server!.url}${path}`, {
+      method,
+      headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
 
@@ -83,7 +98,9 @@ describe('a malformed .mcp-config.json', () => {
     try {
       writeFileSync(join(root, '.mcp-config.json'), '{ "mcpServers": ');
       const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: join(root, 'data'), EMBEDDED_WORKERS: 'false' });
-      await expect(startServer(config, pino({ level: 'silent' }), { toolkit: { cwd: root, env: {} } })).rejects.toThrow(/Malformed JSON in MCP config file .*\.mcp-config\.json/);
+      await expect(startServer(config, pino({ level: 'silent' }), { toolkit: { cwd: root, env: {} } })).rejects.toThrow(
+        /Malformed JSON in MCP config file .*\.mcp-config\.json/,
+      );
     } finally {
       await rm(root, { recursive: true, force: true });
     }

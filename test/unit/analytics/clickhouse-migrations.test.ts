@@ -5,7 +5,13 @@ import { loadClickHouseMigrations, splitStatements } from '../../../src/adapters
 describe('ClickHouse migrations', () => {
   it('loads schemas/clickhouse in version order', async () => {
     const migrations = await loadClickHouseMigrations();
-    expect(migrations.map((m) => `${m.version}_${m.name}`)).toEqual(['0001_domain_events', '0002_api_events', '0003_llm_calls', '0004_llm_route_calls', '0005_llm_cache_hits']);
+    expect(migrations.map((m) => `${m.version}_${m.name}`)).toEqual([
+      '0001_domain_events',
+      '0002_api_events',
+      '0003_llm_calls',
+      '0004_llm_route_calls',
+      '0005_llm_cache_hits',
+    ]);
   });
 
   it('uses only SQL both engines accept', async () => {

@@ -78,12 +78,23 @@ describe('shapeLlmRouteGroupsReport', () => {
         success_rate: 1,
         eliminated_decisions: 0,
         eliminated: false,
-        series: [{ bucket_ms: b1, calls: 3, share: 0.75, ranked_first: 2, successes: 3, errors: 0, success_rate: 1, eliminated_decisions: 0, eliminated: false }],
+        series: [
+          { bucket_ms: b1, calls: 3, share: 0.75, ranked_first: 2, successes: 3, errors: 0, success_rate: 1, eliminated_decisions: 0, eliminated: false },
+        ],
       },
     ]);
     const other = report.groups[0]!;
     expect(other.approaches).toEqual({ unrecorded: 1 });
-    expect(other.candidates.map((candidate) => [candidate.provider, candidate.model, candidate.calls, candidate.success_rate, candidate.eliminated_decisions, candidate.eliminated])).toEqual([
+    expect(
+      other.candidates.map((candidate) => [
+        candidate.provider,
+        candidate.model,
+        candidate.calls,
+        candidate.success_rate,
+        candidate.eliminated_decisions,
+        candidate.eliminated,
+      ]),
+    ).toEqual([
       ['mistral', 'org/with-slash', 1, 1, 0, false],
       ['anthropic', 'never-called', 0, null, 1, false],
     ]);

@@ -52,7 +52,14 @@ describe('mapEventToRows: auth.attempted', () => {
         route: '/auth/login',
       }),
     ]);
-    expect(JSON.parse(domain[0]!.details)).toEqual({ credential: 'password', subject: 'ops@shop.example', userId: 'u1', keyId: null, sourceAddress: '203.0.113.9', userAgent: 'curl/8' });
+    expect(JSON.parse(domain[0]!.details)).toEqual({
+      credential: 'password',
+      subject: 'ops@shop.example',
+      userId: 'u1',
+      keyId: null,
+      sourceAddress: '203.0.113.9',
+      userAgent: 'curl/8',
+    });
   });
 
   it('names the key prefix of a refused key and says when the key was malformed', () => {
@@ -61,7 +68,11 @@ describe('mapEventToRows: auth.attempted', () => {
     const [malformed] = mapEventToRows(attempt({ credential: 'api_key', reason: 'invalid_api_key', subject: null })).domain;
     expect(malformed!.error_message).toBe('API key (malformed) refused from 203.0.113.9: invalid_api_key');
     const [admin] = mapEventToRows(attempt({ credential: 'admin_secret', reason: 'throttled', subject: null })).domain;
-    expect(admin).toMatchObject({ flow_type: 'auth_admin_secret_failure', error_code: 'throttled', error_message: 'Admin secret refused from 203.0.113.9: throttled' });
+    expect(admin).toMatchObject({
+      flow_type: 'auth_admin_secret_failure',
+      error_code: 'throttled',
+      error_message: 'Admin secret refused from 203.0.113.9: throttled',
+    });
   });
 
   it('maps a successful login to a row outside the error flows, with no error fields', () => {

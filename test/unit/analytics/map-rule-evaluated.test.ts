@@ -45,13 +45,33 @@ describe('rule.evaluated → analytics rows', () => {
   });
 
   it('maps a failed evaluation to routing_evaluate_error', () => {
-    const [row] = mapEventToRows(ruleEvent({ status: 'failure', ruleName: null, output: null, evaluatedOutput: [], errorMessage: 'Invalid request received : Interpreter error: InvalidComparison' })).domain;
-    expect(row).toMatchObject({ flow_type: 'routing_evaluate_error', status: 'failure', error_message: 'Invalid request received : Interpreter error: InvalidComparison', rule_name: '' });
+    const [row] = mapEventToRows(
+      ruleEvent({
+        status: 'failure',
+        ruleName: null,
+        output: null,
+        evaluatedOutput: [],
+        errorMessage: 'Invalid request received : Interpreter error: InvalidComparison',
+      }),
+    ).domain;
+    expect(row).toMatchObject({
+      flow_type: 'routing_evaluate_error',
+      status: 'failure',
+      error_message: 'Invalid request received : Interpreter error: InvalidComparison',
+      rule_name: '',
+    });
   });
 
   it("maps a decision's rule use to decide_gateway_rule_hit, named by rule or else by algorithm", () => {
     const [hit] = mapEventToRows(ruleEvent({ source: 'decide_gateway' })).domain;
-    expect(hit).toMatchObject({ flow_type: 'decide_gateway_rule_hit', summary_kind: 'dynamic', status: 'hit', event_stage: 'rule_applied', rule_name: 'Card Rule', route: 'decide_gateway' });
+    expect(hit).toMatchObject({
+      flow_type: 'decide_gateway_rule_hit',
+      summary_kind: 'dynamic',
+      status: 'hit',
+      event_stage: 'rule_applied',
+      rule_name: 'Card Rule',
+      route: 'decide_gateway',
+    });
     const [fallback] = mapEventToRows(ruleEvent({ source: 'decide_gateway', ruleName: null, status: 'default_selection' })).domain;
     expect(fallback).toMatchObject({ flow_type: 'decide_gateway_rule_hit', rule_name: 'cards' });
   });

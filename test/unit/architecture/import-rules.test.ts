@@ -50,19 +50,43 @@ describe('import rules (ARCHITECTURE.md)', () => {
 
   // Each rule is shown to bite: a two-file tree that breaks it is reported under its name.
   const broken: readonly { rule: string; files: Readonly<Record<string, string>> }[] = [
-    { rule: 'api-not-to-cli', files: { 'api/app.ts': "import { root } from '../cli/root.js';\nexport const app = root;\n", 'cli/root.ts': 'export const root = 1;\n' } },
-    { rule: 'api-not-to-workers', files: { 'api/app.ts': "import { sink } from '../workers/sink.js';\nexport const app = sink;\n", 'workers/sink.ts': 'export const sink = 1;\n' } },
-    { rule: 'workers-not-to-api', files: { 'workers/sink.ts': "import { app } from '../api/app.js';\nexport const sink = app;\n", 'api/app.ts': 'export const app = 1;\n' } },
-    { rule: 'src-not-to-outer-rooms', files: { 'src/domain.ts': "import { helper } from '../test/helper.js';\nexport const domain = helper;\n", 'test/helper.ts': 'export const helper = 1;\n' } },
+    {
+      rule: 'api-not-to-cli',
+      files: { 'api/app.ts': "import { root } from '../cli/root.js';\nexport const app = root;\n", 'cli/root.ts': 'export const root = 1;\n' },
+    },
+    {
+      rule: 'api-not-to-workers',
+      files: { 'api/app.ts': "import { sink } from '../workers/sink.js';\nexport const app = sink;\n", 'workers/sink.ts': 'export const sink = 1;\n' },
+    },
+    {
+      rule: 'workers-not-to-api',
+      files: { 'workers/sink.ts': "import { app } from '../api/app.js';\nexport const sink = app;\n", 'api/app.ts': 'export const app = 1;\n' },
+    },
+    {
+      rule: 'src-not-to-outer-rooms',
+      files: {
+        'src/domain.ts': "import { helper } from '../test/helper.js';\nexport const domain = helper;\n",
+        'test/helper.ts': 'export const helper = 1;\n',
+      },
+    },
     {
       rule: 'domain-not-to-adapters',
-      files: { 'src/toolkit/kit.ts': "import { Redis } from '../adapters/redis/redis.js';\nexport const kit = new Redis();\n", 'src/adapters/redis/redis.ts': 'export class Redis {}\n' },
+      files: {
+        'src/toolkit/kit.ts': "import { Redis } from '../adapters/redis/redis.js';\nexport const kit = new Redis();\n",
+        'src/adapters/redis/redis.ts': 'export class Redis {}\n',
+      },
     },
     {
       rule: 'ports-not-to-features',
-      files: { 'src/ports/state-store.ts': "import type { Batch } from '../generation/batch.js';\nexport type Stored = Batch;\n", 'src/generation/batch.ts': 'export interface Batch { id: string }\nexport const batch = 1;\n' },
+      files: {
+        'src/ports/state-store.ts': "import type { Batch } from '../generation/batch.js';\nexport type Stored = Batch;\n",
+        'src/generation/batch.ts': 'export interface Batch { id: string }\nexport const batch = 1;\n',
+      },
     },
-    { rule: 'no-circular', files: { 'src/a.ts': "import { b } from './b.js';\nexport const a = () => b;\n", 'src/b.ts': "import { a } from './a.js';\nexport const b = () => a;\n" } },
+    {
+      rule: 'no-circular',
+      files: { 'src/a.ts': "import { b } from './b.js';\nexport const a = () => b;\n", 'src/b.ts': "import { a } from './a.js';\nexport const b = () => a;\n" },
+    },
   ];
   for (const { rule, files } of broken) {
     it(`reports ${rule} when a module breaks it`, async () => {

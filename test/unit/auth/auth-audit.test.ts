@@ -18,7 +18,10 @@ function setup() {
   const clock = createManualClock(1_700_000_000_000);
   const { sessions, merchants, users, apiKeys } = memoryStateStore(clock);
   const attempts: AuthAttempt[] = [];
-  const tokens = createTokenService({ algorithms: ['HS256'], secret: 's'.repeat(32), issuer: 'switchyard', audience: 'dashboard', ttlSeconds: 3_600 }, { sessions, clock });
+  const tokens = createTokenService(
+    { algorithms: ['HS256'], secret: 's'.repeat(32), issuer: 'switchyard', audience: 'dashboard', ttlSeconds: 3_600 },
+    { sessions, clock },
+  );
   const auth = new AuthService({
     users,
     apiKeys,
@@ -134,7 +137,27 @@ describe('authAttemptPublisher', () => {
   });
 
   it('keeps every payload field, null where absent', () => {
-    const payload = authAttemptPayload({ credential: 'admin_secret', outcome: 'failure', reason: 'invalid_admin_secret', merchantId: 'm1', subject: null, userId: null, keyId: null, origin: { sourceAddress: '::1' } });
-    expect(payload).toEqual({ credential: 'admin_secret', outcome: 'failure', reason: 'invalid_admin_secret', subject: null, userId: null, keyId: null, sourceAddress: '::1', requestId: null, route: null, userAgent: null });
+    const payload = authAttemptPayload({
+      credential: 'admin_secret',
+      outcome: 'failure',
+      reason: 'invalid_admin_secret',
+      merchantId: 'm1',
+      subject: null,
+      userId: null,
+      keyId: null,
+      origin: { sourceAddress: '::1' },
+    });
+    expect(payload).toEqual({
+      credential: 'admin_secret',
+      outcome: 'failure',
+      reason: 'invalid_admin_secret',
+      subject: null,
+      userId: null,
+      keyId: null,
+      sourceAddress: '::1',
+      requestId: null,
+      route: null,
+      userAgent: null,
+    });
   });
 });

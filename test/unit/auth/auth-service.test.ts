@@ -303,7 +303,15 @@ describe('AuthService API keys', () => {
     const inner = memoryStateStore(createManualClock()).apiKeys;
     const lying: ApiKeyStore = {
       ...inner,
-      findByHash: async () => ({ keyId: 'k', merchantId: 'm1', keyHash: 'f'.repeat(64), keyPrefix: 'DE_ffffffff', description: null, isActive: true, createdAt: 0 }),
+      findByHash: async () => ({
+        keyId: 'k',
+        merchantId: 'm1',
+        keyHash: 'f'.repeat(64),
+        keyPrefix: 'DE_ffffffff',
+        description: null,
+        isActive: true,
+        createdAt: 0,
+      }),
     };
     const { auth } = setup({ apiKeys: lying });
     expect(await auth.authenticateApiKey(`DE_${'1'.repeat(64)}`)).toEqual({ kind: 'invalid_api_key' });

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  defaultLoginThrottlePolicy,
-  LoginThrottle,
-  loginBackoffMs,
-  type BackoffPolicy,
-  type LoginThrottlePolicy,
-} from '../../../src/auth/login-throttle.js';
+import { defaultLoginThrottlePolicy, LoginThrottle, loginBackoffMs, type BackoffPolicy, type LoginThrottlePolicy } from '../../../src/auth/login-throttle.js';
 import { createManualClock } from '../../../src/time/clock.js';
 import { memoryStateStore } from '../../helpers/memory-state-store.js';
 

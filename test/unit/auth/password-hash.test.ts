@@ -41,9 +41,7 @@ describe('hashPassword and verifyPassword', () => {
   });
 
   it('throws when stored parameters exceed the memory bound', async () => {
-    await expect(verifyPassword('x', '$scrypt$ln=30,r=8,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA')).rejects.toThrow(
-      /out of range/,
-    );
+    await expect(verifyPassword('x', '$scrypt$ln=30,r=8,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA')).rejects.toThrow(/out of range/);
   });
 
   it('refuses out-of-range parameters when hashing', async () => {

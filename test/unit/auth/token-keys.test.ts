@@ -42,9 +42,7 @@ describe('resolveTokenKeys', () => {
   it('fails when the public key does not belong to the private key', () => {
     const first = pem(generateKeyPairSync('ed25519'));
     const second = pem(generateKeyPairSync('ed25519'));
-    expect(() =>
-      resolveTokenKeys({ algorithms: ['EdDSA'], privateKey: first.privateKey, publicKey: second.publicKey }),
-    ).toThrow(/does not belong/);
+    expect(() => resolveTokenKeys({ algorithms: ['EdDSA'], privateKey: first.privateKey, publicKey: second.publicKey })).toThrow(/does not belong/);
   });
 
   it('fails naming the option when a PEM cannot be read', () => {

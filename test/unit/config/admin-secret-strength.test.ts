@@ -14,7 +14,8 @@ describe('assertAdminSecretStrength', () => {
     expect(() => assertAdminSecretStrength(loadConfig({ NODE_ENV: 'production' }))).toThrow(
       expect.objectContaining({
         code: 'SY_CONFIG_INVALID',
-        message: "ADMIN_SECRET (adminSecret) is the built-in default 'test_admin', refused with NODE_ENV=production: set ADMIN_SECRET to a random value of at least 32 characters (e.g. openssl rand -hex 32)",
+        message:
+          "ADMIN_SECRET (adminSecret) is the built-in default 'test_admin', refused with NODE_ENV=production: set ADMIN_SECRET to a random value of at least 32 characters (e.g. openssl rand -hex 32)",
         details: { variable: 'ADMIN_SECRET', reason: 'default' },
       }),
     );

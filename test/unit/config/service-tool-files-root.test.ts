@@ -24,7 +24,9 @@ describe('serviceToolFilesRoot (TOOL_FILES_DIR)', () => {
   });
 
   it('refuses a directory holding DATA_DIR, naming TOOL_FILES_DIR', () => {
-    expect(() => serviceToolFilesRoot({ dataDir: join(base, 'data'), toolFilesDir: base }, join(base, 'elsewhere', 'app'))).toThrow(/TOOL_FILES_DIR \(toolFilesDir\).*data directory/);
+    expect(() => serviceToolFilesRoot({ dataDir: join(base, 'data'), toolFilesDir: base }, join(base, 'elsewhere', 'app'))).toThrow(
+      /TOOL_FILES_DIR \(toolFilesDir\).*data directory/,
+    );
   });
 
   it('refuses the working directory the .env is read from, or one above it', () => {

@@ -1,12 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { DecideGatewayRequest, PaymentInfo } from '../../../src/generated/schema-types.js';
 import type { EliminationScore, WindowRead } from '../../../src/ports/state-store.js';
-import {
-  decideGateway,
-  type DecisionFailure,
-  type DecisionInputs,
-  type DecisionOutcome,
-} from '../../../src/decision/decide-gateway.js';
+import { decideGateway, type DecisionFailure, type DecisionInputs, type DecisionOutcome } from '../../../src/decision/decide-gateway.js';
 import type { Decision } from '../../../src/decision/decision.js';
 import { createSequenceRandom, type RandomSource } from '../../../src/decision/random-source.js';
 import { defaultRoutingDefaults, type RoutingDefaults } from '../../../src/decision/routing-defaults.js';
@@ -32,14 +27,29 @@ async function seededScores(windows: Record<string, WindowRead> = {}, eliminatio
     // successes only still needs one write to exist.
     const failures = length - successes;
     for (let index = 0; index < Math.max(1, failures); index += 1) {
-      await scores.recordOutcome({ ...write, windowKey, outcome: failures === 0 ? 1 : 0, bucketSize: length, dedupeKey: `seed:${++seed}`, windowTtlSeconds: 86_400 });
+      await scores.recordOutcome({
+        ...write,
+        windowKey,
+        outcome: failures === 0 ? 1 : 0,
+        bucketSize: length,
+        dedupeKey: `seed:${++seed}`,
+        windowTtlSeconds: 86_400,
+      });
     }
   }
   for (const [key, { score, transactionCount, updatedAt }] of Object.entries(eliminations)) {
     // A new score starts at 1: the first write multiplies it to `score`, the others only count transactions.
     for (let index = 0; index < Math.max(1, transactionCount); index += 1) {
       const factor = index === 0 ? score : 1;
-      await scores.applyElimination({ ...write, key, factor, countsTransaction: index < transactionCount, nowMs: updatedAt, ttlMs: 86_400_000, dedupeKey: `seed:${++seed}` });
+      await scores.applyElimination({
+        ...write,
+        key,
+        factor,
+        countsTransaction: index < transactionCount,
+        nowMs: updatedAt,
+        ttlMs: 86_400_000,
+        dedupeKey: `seed:${++seed}`,
+      });
     }
   }
   const readWindows = vi.spyOn(scores, 'readWindows');
@@ -162,9 +172,7 @@ describe('decideGateway with SR_BASED_ROUTING', () => {
       eliminationEnabled: false,
       decidedAt: now,
     });
-    expect(calls.readWindows).toEqual([
-      { keys: [`${upiDimension}_stripe`, `${upiDimension}_adyen`, `${upiDimension}_checkout`], bucketSize: 125 },
-    ]);
+    expect(calls.readWindows).toEqual([{ keys: [`${upiDimension}_stripe`, `${upiDimension}_adyen`, `${upiDimension}_checkout`], bucketSize: 125 }]);
     expect(calls.readEliminations).toEqual([]);
   });
 

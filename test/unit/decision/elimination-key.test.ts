@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  eliminationDimensionOf,
-  eliminationKeyFromDimension,
-  eliminationKeyOf,
-  type EliminationKeyInput,
-} from '../../../src/decision/elimination-key.js';
+import { eliminationDimensionOf, eliminationKeyFromDimension, eliminationKeyOf, type EliminationKeyInput } from '../../../src/decision/elimination-key.js';
 
 const upi: EliminationKeyInput = { merchantId: 'm1', orderType: 'ORDER_PAYMENT', paymentMethodType: 'UPI', paymentMethod: 'UPI_PAY', cardType: null };
 const card: EliminationKeyInput = { merchantId: 'm1', orderType: 'ORDER_PAYMENT', paymentMethodType: 'CARD', paymentMethod: 'CREDIT', cardType: 'DEBIT' };
@@ -38,9 +33,7 @@ describe('eliminationKeyFromDimension', () => {
   it('rebuilds the same key a decision would read, for any gateway', () => {
     for (const input of [upi, card, { ...upi, merchantId: 'shop_with_underscores', orderType: 'TPV_MANDATE_PAYMENT' }]) {
       for (const gateway of ['stripe', 'pay_u', '']) {
-        expect(eliminationKeyFromDimension(eliminationDimensionOf(input), input.merchantId, input.orderType, gateway)).toBe(
-          eliminationKeyOf(input, gateway),
-        );
+        expect(eliminationKeyFromDimension(eliminationDimensionOf(input), input.merchantId, input.orderType, gateway)).toBe(eliminationKeyOf(input, gateway));
       }
     }
   });

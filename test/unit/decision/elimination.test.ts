@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EliminationScore } from '../../../src/ports/state-store.js';
-import {
-  applyEliminationScores,
-  downtimeApproachOf,
-  eliminationThresholdOf,
-  type EliminationInput,
-} from '../../../src/decision/elimination.js';
+import { applyEliminationScores, downtimeApproachOf, eliminationThresholdOf, type EliminationInput } from '../../../src/decision/elimination.js';
 import type { RoutingApproach } from '../../../src/decision/routing-approach.js';
 import { defaultRoutingDefaults } from '../../../src/decision/routing-defaults.js';
 

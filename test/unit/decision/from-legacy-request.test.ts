@@ -3,7 +3,15 @@ import type { LegacyDeciderRequest } from '../../../src/generated/schema-types.j
 import { fromLegacyRequest } from '../../../src/decision/from-legacy-request.js';
 
 const body: LegacyDeciderRequest = {
-  orderReference: { amount: 10, currency: 'EUR', merchantId: 'm1', orderType: 'MANDATE_REGISTER', udfs: { udf3: 'c', udf1: 'a' }, customerId: 'c1', preferredGateway: 'stripe' },
+  orderReference: {
+    amount: 10,
+    currency: 'EUR',
+    merchantId: 'm1',
+    orderType: 'MANDATE_REGISTER',
+    udfs: { udf3: 'c', udf1: 'a' },
+    customerId: 'c1',
+    preferredGateway: 'stripe',
+  },
   txnDetail: { txnUuid: 'p1', merchantId: 'm1', currency: 'USD', txnAmount: 12.5, sourceObject: 'upi_pay', isEmi: true, emiBank: 'HDFC', emiTenure: 6 },
   txnCardInfo: { paymentMethodType: 'upi', paymentMethod: null, authType: null, cardSwitchProvider: 'visa' },
   merchantAccount: { merchantId: 'm1' },

@@ -12,8 +12,7 @@ const card: SrMatchDimensions = {
   country: 'US',
   authType: 'THREE_DS',
 };
-const resolve = (config: SuccessRateConfig | undefined, payment: SrMatchDimensions = card) =>
-  resolveSrParameters(config, payment, defaultRoutingDefaults);
+const resolve = (config: SuccessRateConfig | undefined, payment: SrMatchDimensions = card) => resolveSrParameters(config, payment, defaultRoutingDefaults);
 
 describe('resolveSrParameters', () => {
   it('uses the defaults without a merchant config', () => {
@@ -72,7 +71,16 @@ describe('resolveSrParameters', () => {
   it('matches every narrowing field the entry sets', () => {
     const config: SuccessRateConfig = {
       subLevelInputConfig: [
-        { paymentMethodType: 'CARD', paymentMethod: 'CREDIT', cardNetwork: 'VISA', cardIsIn: '411111', currency: 'USD', country: 'US', authType: 'THREE_DS', bucketSize: 77 },
+        {
+          paymentMethodType: 'CARD',
+          paymentMethod: 'CREDIT',
+          cardNetwork: 'VISA',
+          cardIsIn: '411111',
+          currency: 'USD',
+          country: 'US',
+          authType: 'THREE_DS',
+          bucketSize: 77,
+        },
       ],
     };
     expect(resolve(config).bucketSize).toBe(77);

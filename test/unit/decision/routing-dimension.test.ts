@@ -18,8 +18,6 @@ describe('routingDimensionOf', () => {
   });
 
   it('writes UNKNOWN for empty parts', () => {
-    expect(routingDimensionOf({ ...base, paymentMethodType: 'CARD', paymentMethod: '' }).routingDimension).toBe(
-      'ORDER_PAYMENT, CARD, UNKNOWN, UNKNOWN',
-    );
+    expect(routingDimensionOf({ ...base, paymentMethodType: 'CARD', paymentMethod: '' }).routingDimension).toBe('ORDER_PAYMENT, CARD, UNKNOWN, UNKNOWN');
   });
 });

@@ -29,9 +29,7 @@ describe('windowDimensionOf', () => {
 
   it('writes UNKNOWN for empty components', () => {
     const payment = { ...card, paymentMethod: '', currency: '' };
-    expect(windowDimensionOf('m1', payment, null, { udfs: [], fields: ['currency'] })).toBe(
-      'gw_sr_v3_score_m1_ORDER_PAYMENT_CARD_UNKNOWN_UNKNOWN',
-    );
+    expect(windowDimensionOf('m1', payment, null, { udfs: [], fields: ['currency'] })).toBe('gw_sr_v3_score_m1_ORDER_PAYMENT_CARD_UNKNOWN_UNKNOWN');
   });
 
   it('appends configured udfs by 0-based index after the fields', () => {
@@ -53,8 +51,6 @@ describe('windowDimensionOf', () => {
 
 describe('windowKeyFor', () => {
   it('appends the gateway to the dimension', () => {
-    expect(windowKeyFor('gw_sr_v3_score_m1_ORDER_PAYMENT_UPI_UPI_PAY', 'stripe')).toBe(
-      'gw_sr_v3_score_m1_ORDER_PAYMENT_UPI_UPI_PAY_stripe',
-    );
+    expect(windowKeyFor('gw_sr_v3_score_m1_ORDER_PAYMENT_UPI_UPI_PAY', 'stripe')).toBe('gw_sr_v3_score_m1_ORDER_PAYMENT_UPI_UPI_PAY_stripe');
   });
 });

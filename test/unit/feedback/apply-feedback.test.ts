@@ -112,7 +112,15 @@ async function eliminationOf(scores: ScoreStore, key: string) {
 /** Brings an elimination score to 0.5 over 3 transactions, last updated at t0, through the port; then forgets those calls. */
 async function seedElimination(scores: ScoreStore, key: string): Promise<void> {
   for (const [index, factor] of [0.5, 1, 1].entries()) {
-    await scores.applyElimination({ key, factor, countsTransaction: true, nowMs: t0, ttlMs: 86_400_000, dedupeKey: `seed:${key}:${index}`, dedupeTtlSeconds: 60 });
+    await scores.applyElimination({
+      key,
+      factor,
+      countsTransaction: true,
+      nowMs: t0,
+      ttlMs: 86_400_000,
+      dedupeKey: `seed:${key}:${index}`,
+      dedupeTtlSeconds: 60,
+    });
   }
   vi.mocked(scores.applyElimination).mockClear();
 }
@@ -198,7 +206,14 @@ describe('applyFeedback', () => {
     expect(second.snapshot.feedbackEventId).toBe(resent.id);
     expect(await windowOutcomes(scores, stripeWindow)).toEqual([0, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
     // The dedupe mark is set: the same key applies nothing again.
-    const probe = { windowKey: stripeWindow, outcome: 0 as const, bucketSize: 10, dedupeKey: 'm1:pay_1:stripe:penalise_srv3', dedupeTtlSeconds: 60, windowTtlSeconds: 60 };
+    const probe = {
+      windowKey: stripeWindow,
+      outcome: 0 as const,
+      bucketSize: 10,
+      dedupeKey: 'm1:pay_1:stripe:penalise_srv3',
+      dedupeTtlSeconds: 60,
+      windowTtlSeconds: 60,
+    };
     expect((await scores.recordOutcome(probe)).applied).toBe(false);
   });
 
@@ -222,7 +237,15 @@ describe('applyFeedback', () => {
     expect(result.snapshot.eliminationScore).toBeCloseTo(0.5263, 10);
     expect(await eliminationOf(scores, stripeElimination)).toEqual({ score: result.snapshot.eliminationScore, transactionCount: 3, updatedAt: clock.now() });
     // The dedupe mark is set: the same key applies nothing again.
-    const probe = { key: stripeElimination, factor: 0.5, countsTransaction: true, nowMs: clock.now(), ttlMs: 86_400_000, dedupeKey: 'm1:pay_1:stripe:reward:elimination', dedupeTtlSeconds: 60 };
+    const probe = {
+      key: stripeElimination,
+      factor: 0.5,
+      countsTransaction: true,
+      nowMs: clock.now(),
+      ttlMs: 86_400_000,
+      dedupeKey: 'm1:pay_1:stripe:reward:elimination',
+      dedupeTtlSeconds: 60,
+    };
     expect((await scores.applyElimination(probe)).applied).toBe(false);
   });
 
@@ -256,15 +279,12 @@ describe('applyFeedback', () => {
     expect(scores.recordOutcome).not.toHaveBeenCalled();
   });
 
-  it.each(['PENDING', 'AUTHORIZING', 'DECLINED', 'NOP', 'VBV_SUCCESSFUL'])(
-    'changes nothing for a pending %s within the latency threshold',
-    async (status) => {
-      await decide('pay_1');
-      const result = await applyFeedback(feedbackEvent('pay_1', status), deps());
-      expect(result).toEqual({ kind: 'unchanged', scoringType: 'penalise', reason: 'no_effect' });
-      expectNoWrites(scores);
-    },
-  );
+  it.each(['PENDING', 'AUTHORIZING', 'DECLINED', 'NOP', 'VBV_SUCCESSFUL'])('changes nothing for a pending %s within the latency threshold', async (status) => {
+    await decide('pay_1');
+    const result = await applyFeedback(feedbackEvent('pay_1', status), deps());
+    expect(result).toEqual({ kind: 'unchanged', scoringType: 'penalise', reason: 'no_effect' });
+    expectNoWrites(scores);
+  });
 
   it('changes nothing for a pending penalty when the decision had elimination off', async () => {
     await decide('pay_1', { eliminationEnabled: false });
@@ -393,7 +413,14 @@ describe('feedback seen by the next decision', () => {
       merchantId,
       eligibleGatewayList: ['stripe', 'adyen'],
       rankingAlgorithm: 'SR_BASED_ROUTING' as const,
-      paymentInfo: { paymentId: 'pay_1', amount: 100, currency: 'INR', paymentType: 'ORDER_PAYMENT' as const, paymentMethodType: 'upi', paymentMethod: 'UPI_PAY' },
+      paymentInfo: {
+        paymentId: 'pay_1',
+        amount: 100,
+        currency: 'INR',
+        paymentType: 'ORDER_PAYMENT' as const,
+        paymentMethodType: 'upi',
+        paymentMethod: 'UPI_PAY',
+      },
     };
     const inputs = {
       merchant: { merchantId, merchantName: null, deciderInput: null, createdAt: t0 },
@@ -409,19 +436,24 @@ describe('feedback seen by the next decision', () => {
     expect(first.decision.decidedGateway).toBe('stripe');
     const decision = first.decision;
     await recordDecision(
-      createEvent('decision.created', merchantId, {
-        paymentId: 'pay_1',
-        requestId: null,
-        gateway: decision.decidedGateway,
-        routingApproach: decision.routingApproach,
-        gatewayPriorityMap: decision.gatewayPriorityMap === null ? null : { ...decision.gatewayPriorityMap },
-        rankingAlgorithm: 'SR_BASED_ROUTING',
-        eliminationEnabled: decision.eliminationEnabled,
-        latencyMs: 0,
-        payment: decision.payment,
-        windowDimension: decision.windowDimension,
-        eliminationDimension: decision.eliminationDimension,
-      }, decision.decidedAt),
+      createEvent(
+        'decision.created',
+        merchantId,
+        {
+          paymentId: 'pay_1',
+          requestId: null,
+          gateway: decision.decidedGateway,
+          routingApproach: decision.routingApproach,
+          gatewayPriorityMap: decision.gatewayPriorityMap === null ? null : { ...decision.gatewayPriorityMap },
+          rankingAlgorithm: 'SR_BASED_ROUTING',
+          eliminationEnabled: decision.eliminationEnabled,
+          latencyMs: 0,
+          payment: decision.payment,
+          windowDimension: decision.windowDimension,
+          eliminationDimension: decision.eliminationDimension,
+        },
+        decision.decidedAt,
+      ),
       { scores, defaults: defaultRoutingDefaults },
     );
     await applyFeedback(feedbackEvent('pay_1', 'FAILURE', {}, t0 + 1_000), { scores, configs, clock, defaults: defaultRoutingDefaults });

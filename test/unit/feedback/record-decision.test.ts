@@ -52,6 +52,10 @@ describe('recordDecision', () => {
     await recordDecision(createEvent('decision.created', 'm1', payload, 1_000), { scores, defaults: defaultRoutingDefaults });
     const later = createEvent('decision.created', 'm1', { ...payload, routingApproach: 'SR_SELECTION_V3_ROUTING' }, 2_000);
     await recordDecision(later, { scores, defaults: defaultRoutingDefaults });
-    expect(await scores.getDecisionContext('m1', 'pay_1')).toMatchObject({ decidedAt: 2_000, decisionEventId: later.id, routingApproach: 'SR_SELECTION_V3_ROUTING' });
+    expect(await scores.getDecisionContext('m1', 'pay_1')).toMatchObject({
+      decidedAt: 2_000,
+      decisionEventId: later.id,
+      routingApproach: 'SR_SELECTION_V3_ROUTING',
+    });
   });
 });

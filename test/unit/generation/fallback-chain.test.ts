@@ -11,11 +11,14 @@ describe('runFallbackChain', () => {
       anthropic: new AIProviderError('overloaded', 'anthropic', { statusCode: 503 }),
       'google-ai': new TimeoutError('slow', 'google-ai', 100, 'generate'),
     };
-    const outcome = await runFallbackChain([{ provider: 'openai' }, { provider: 'anthropic' }, { provider: 'google-ai' }, { provider: 'mistral' }], async (link) => {
-      tried.push(link.provider);
-      if (failures[link.provider] !== undefined) throw failures[link.provider];
-      return 'ok';
-    });
+    const outcome = await runFallbackChain(
+      [{ provider: 'openai' }, { provider: 'anthropic' }, { provider: 'google-ai' }, { provider: 'mistral' }],
+      async (link) => {
+        tried.push(link.provider);
+        if (failures[link.provider] !== undefined) throw failures[link.provider];
+        return 'ok';
+      },
+    );
     expect(tried).toEqual(['openai', 'anthropic', 'google-ai', 'mistral']);
     expect(outcome.value).toBe('ok');
     expect(outcome.link.provider).toBe('mistral');
@@ -49,7 +52,7 @@ describe('runFallbackChain', () => {
     await expect(chain).rejects.toThrow('All 2 providers failed. openai: openai down; anthropic: anthropic down');
   });
 
-  it('rethrows the only link\'s own error', async () => {
+  it("rethrows the only link's own error", async () => {
     const failure = new TimeoutError('slow', 'openai', 5, 'generate');
     await expect(runFallbackChain([{ provider: 'openai' }], async () => Promise.reject(failure))).rejects.toBe(failure);
   });

@@ -35,7 +35,9 @@ async function readAll(result: StreamResult): Promise<string[]> {
 
 describe('GenerationService.generate', () => {
   it('returns the documented result with both usage spellings and tool records', async () => {
-    const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [{ text: 'done', usage: { inputTokens: 15, outputTokens: 150, totalTokens: 165 }, callTools: [{ name: 'echo', args: { value: 'hi' } }] }]);
+    const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [
+      { text: 'done', usage: { inputTokens: 15, outputTokens: 150, totalTokens: 165 }, callTools: [{ name: 'echo', args: { value: 'hi' } }] },
+    ]);
     const result = await service(scriptedCatalog({ openai })).generate({ input: { text: 'go' }, systemPrompt: 'sys', temperature: 0.2 });
     expect(result).toMatchObject({
       content: 'done',
@@ -96,7 +98,9 @@ describe('GenerationService.generate', () => {
 
   it('throws ConfigurationError for a forced provider without credentials', async () => {
     const catalog = scriptedCatalog({ openai: new ScriptedLanguageModel('openai', 'o', []) });
-    await expect(service(catalog).generate({ input: { text: 'x' }, provider: 'anthropic' })).rejects.toThrow(new ConfigurationError('Provider "anthropic" (requested) is not configured: set ANTHROPIC_API_KEY.', 'anthropic'));
+    await expect(service(catalog).generate({ input: { text: 'x' }, provider: 'anthropic' })).rejects.toThrow(
+      new ConfigurationError('Provider "anthropic" (requested) is not configured: set ANTHROPIC_API_KEY.', 'anthropic'),
+    );
   });
 
   it('passes the model to the first provider only', async () => {
@@ -112,7 +116,9 @@ describe('GenerationService.generate', () => {
 
   it('turns a timeout into TimeoutError, even when the client ignores the signal', async () => {
     const openai = new ScriptedLanguageModel('openai', 'o', [{ hang: true, ignoreAbort: true }]);
-    const error = await service(scriptedCatalog({ openai })).generate({ input: { text: 'x' }, timeout: 30 }).catch((caught: unknown) => caught);
+    const error = await service(scriptedCatalog({ openai }))
+      .generate({ input: { text: 'x' }, timeout: 30 })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ timeout: 30, operation: 'generate', provider: 'openai' });
     expect(openai.calls[0]?.abortSignal?.aborted).toBe(true);
@@ -139,11 +145,16 @@ describe('GenerationService.generate', () => {
 
   it('validates structured output against the schema', async () => {
     const good = new ScriptedLanguageModel('openai', 'o', [{ text: '{"n": 2}' }]);
-    const result = await service(scriptedCatalog({ openai: good })).generate({ input: { text: 'x' }, schema: { type: 'object', required: ['n'], properties: { n: { type: 'number' } } } });
+    const result = await service(scriptedCatalog({ openai: good })).generate({
+      input: { text: 'x' },
+      schema: { type: 'object', required: ['n'], properties: { n: { type: 'number' } } },
+    });
     expect(result.object).toEqual({ n: 2 });
     expect(good.calls[0]?.schema).toMatchObject({ type: 'object' });
     const bad = new ScriptedLanguageModel('openai', 'o', [{ text: '{"n": "two"}' }]);
-    await expect(service(scriptedCatalog({ openai: bad })).generate({ input: { text: 'x' }, schema: { type: 'object', properties: { n: { type: 'number' } } } })).rejects.toThrow(/does not match the schema: \/n must be number/);
+    await expect(
+      service(scriptedCatalog({ openai: bad })).generate({ input: { text: 'x' }, schema: { type: 'object', properties: { n: { type: 'number' } } } }),
+    ).rejects.toThrow(/does not match the schema: \/n must be number/);
   });
 
   it('attaches analytics priced from the registry and echoes the context', async () => {
@@ -153,11 +164,20 @@ describe('GenerationService.generate', () => {
       enableAnalytics: true,
       context: { userId: 'u1' },
     });
-    expect(result.analytics).toMatchObject({ provider: 'openai', model: 'gpt-4o', tokens: { input: 1000, output: 2000, total: 3000 }, cost: 0.035, context: { userId: 'u1' } });
+    expect(result.analytics).toMatchObject({
+      provider: 'openai',
+      model: 'gpt-4o',
+      tokens: { input: 1000, output: 2000, total: 3000 },
+      cost: 0.035,
+      context: { userId: 'u1' },
+    });
   });
 
   it('attaches an evaluation from the judge, or a degraded one when the judge fails', async () => {
-    const openai = new ScriptedLanguageModel('openai', 'o', [{ text: 'four' }, { text: '{"relevance":8,"accuracy":8,"completeness":8,"overall":8,"reasoning":"ok"}' }]);
+    const openai = new ScriptedLanguageModel('openai', 'o', [
+      { text: 'four' },
+      { text: '{"relevance":8,"accuracy":8,"completeness":8,"overall":8,"reasoning":"ok"}' },
+    ]);
     const result = await service(scriptedCatalog({ openai })).generate({ input: { text: '2+2?' }, enableEvaluation: true });
     expect(result.evaluation).toMatchObject({ overallScore: 8, alertLevel: 'none', evaluationModel: 'openai/o' });
     const failing = new ScriptedLanguageModel('openai', 'o', [{ text: 'four' }, { error: new AIProviderError('judge down', 'openai', { statusCode: 500 }) }]);
@@ -169,7 +189,10 @@ describe('GenerationService.generate', () => {
   it('uses the configured judge provider', async () => {
     const openai = new ScriptedLanguageModel('openai', 'o', [{ text: 'four' }]);
     const anthropic = new ScriptedLanguageModel('anthropic', 'judge', [{ text: '{"relevance":5,"accuracy":5,"completeness":5,"overall":5}' }]);
-    const result = await service(scriptedCatalog({ openai, anthropic }), { evaluation: { provider: 'anthropic', timeoutMs: 500 } }).generate({ input: { text: 'q' }, enableEvaluation: true });
+    const result = await service(scriptedCatalog({ openai, anthropic }), { evaluation: { provider: 'anthropic', timeoutMs: 500 } }).generate({
+      input: { text: 'q' },
+      enableEvaluation: true,
+    });
     expect(result.evaluation).toMatchObject({ evaluationModel: 'anthropic/judge', alertLevel: 'medium' });
   });
 
@@ -206,7 +229,9 @@ describe('GenerationService.stream', () => {
 
   it('rejects a malformed output.streaming before creating any client', async () => {
     const openai = new ScriptedLanguageModel('openai', 'o', [{ chunks: ['a'] }]);
-    await expect(service(scriptedCatalog({ openai })).stream({ input: { text: 'x' }, output: { streaming: { chunkSize: -4 } } })).rejects.toMatchObject({ option: 'output.streaming.chunkSize' });
+    await expect(service(scriptedCatalog({ openai })).stream({ input: { text: 'x' }, output: { streaming: { chunkSize: -4 } } })).rejects.toMatchObject({
+      option: 'output.streaming.chunkSize',
+    });
     expect(openai.calls).toEqual([]);
   });
 
@@ -264,7 +289,7 @@ describe('GenerationService.stream', () => {
     await expect(result.finishReason).rejects.toThrow(/closed by the consumer/);
   });
 
-  it('stops on the caller\'s abort signal', async () => {
+  it("stops on the caller's abort signal", async () => {
     const controller = new AbortController();
     const openai = new ScriptedLanguageModel('openai', 'o', [{ hang: true }]);
     const pending = service(scriptedCatalog({ openai })).stream({ input: { text: 'x' }, abortSignal: controller.signal });

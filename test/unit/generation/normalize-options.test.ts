@@ -21,7 +21,16 @@ function optionAtFault(options: unknown): string | undefined {
 describe('normalizeOptions', () => {
   it('fills the documented defaults', () => {
     const request = normalizeOptions({ input: { text: 'hi' } }, quiet());
-    expect(request).toMatchObject({ text: 'hi', temperature: 0.7, maxTokens: 1000, maxSteps: 5, disableTools: false, enableAnalytics: false, enableEvaluation: false, timeoutMs: undefined });
+    expect(request).toMatchObject({
+      text: 'hi',
+      temperature: 0.7,
+      maxTokens: 1000,
+      maxSteps: 5,
+      disableTools: false,
+      enableAnalytics: false,
+      enableEvaluation: false,
+      timeoutMs: undefined,
+    });
     expect(request.messages).toEqual([{ role: 'user', content: 'hi' }]);
   });
 
@@ -102,9 +111,24 @@ describe('normalizeOptions', () => {
       } as GenerateOptions,
       quiet(),
     );
-    expect(request).toMatchObject({ provider: 'anthropic', model: 'claude-x', temperature: 0, timeoutMs: 1500, system: 'be brief\n\nhistory rule', hasHistory: true, outputFormat: 'json', streamChunkSize: 4 });
+    expect(request).toMatchObject({
+      provider: 'anthropic',
+      model: 'claude-x',
+      temperature: 0,
+      timeoutMs: 1500,
+      system: 'be brief\n\nhistory rule',
+      hasHistory: true,
+      outputFormat: 'json',
+      streamChunkSize: 4,
+    });
     expect(request.messages).toHaveLength(3);
-    expect(request.messages[2]).toEqual({ role: 'user', content: [{ type: 'text', text: 'describe' }, { type: 'image', dataUrl: png }] });
+    expect(request.messages[2]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'describe' },
+        { type: 'image', dataUrl: png },
+      ],
+    });
     expect([...request.confirmedTools]).toEqual(['writeFile']);
   });
 

@@ -29,12 +29,33 @@ function recordingService(catalog: ReturnType<typeof scriptedCatalog>, records: 
 describe('LLM call records', () => {
   it('records each provider attempt of a fallback chain with its hop, outcome, error class and cost', async () => {
     const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [{ error: new RateLimitError('slow down', 'openai', 20) }]);
-    const anthropic = new ScriptedLanguageModel('anthropic', 'claude-3-haiku', [{ text: 'hi', usage: { inputTokens: 1000, outputTokens: 500, totalTokens: 1500 } }]);
+    const anthropic = new ScriptedLanguageModel('anthropic', 'claude-3-haiku', [
+      { text: 'hi', usage: { inputTokens: 1000, outputTokens: 500, totalTokens: 1500 } },
+    ]);
     const records: LlmCallRecord[] = [];
-    await recordingService(scriptedCatalog({ openai, anthropic }), records).generate({ input: { text: 'hello' }, attribution: { merchantId: 'm1', requestId: 'r1', surface: 'http' } });
+    await recordingService(scriptedCatalog({ openai, anthropic }), records).generate({
+      input: { text: 'hello' },
+      attribution: { merchantId: 'm1', requestId: 'r1', surface: 'http' },
+    });
     expect(records).toHaveLength(2);
-    expect(records[0]).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini', operation: 'generate', outcome: 'error', errorClass: 'RateLimitError', fallbackHops: 0, inputTokens: 0, costUsd: 0 });
-    expect(records[1]).toMatchObject({ provider: 'anthropic', outcome: 'success', fallbackHops: 1, inputTokens: 1000, outputTokens: 500, attribution: { merchantId: 'm1', requestId: 'r1', surface: 'http' } });
+    expect(records[0]).toMatchObject({
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      operation: 'generate',
+      outcome: 'error',
+      errorClass: 'RateLimitError',
+      fallbackHops: 0,
+      inputTokens: 0,
+      costUsd: 0,
+    });
+    expect(records[1]).toMatchObject({
+      provider: 'anthropic',
+      outcome: 'success',
+      fallbackHops: 1,
+      inputTokens: 1000,
+      outputTokens: 500,
+      attribution: { merchantId: 'm1', requestId: 'r1', surface: 'http' },
+    });
     expect(records[1]?.errorClass).toBeUndefined();
     expect(records[1]?.latencyMs).toBeGreaterThan(0);
   });
@@ -50,7 +71,10 @@ describe('LLM call records', () => {
   it('records a stream once, at its end, with the time to its first chunk', async () => {
     const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [{ chunks: ['a', 'b', 'c'] }]);
     const records: LlmCallRecord[] = [];
-    const result = await recordingService(scriptedCatalog({ openai }), records).stream({ input: { text: 'x' }, attribution: { merchantId: 'm1', surface: 'sse' } });
+    const result = await recordingService(scriptedCatalog({ openai }), records).stream({
+      input: { text: 'x' },
+      attribution: { merchantId: 'm1', surface: 'sse' },
+    });
     expect(records).toEqual([]);
     for await (const _ of result.stream) void _;
     expect(records).toHaveLength(1);
@@ -60,7 +84,9 @@ describe('LLM call records', () => {
   });
 
   it('records a stream that fails after its first chunk as an error, with its time to first token', async () => {
-    const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [{ chunks: ['a', 'b', 'c'], errorAfterChunks: 1, error: new RateLimitError('slow down', 'openai', 20) }]);
+    const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [
+      { chunks: ['a', 'b', 'c'], errorAfterChunks: 1, error: new RateLimitError('slow down', 'openai', 20) },
+    ]);
     const records: LlmCallRecord[] = [];
     const result = await recordingService(scriptedCatalog({ openai }), records).stream({ input: { text: 'x' }, provider: 'openai' });
     await expect(async () => {
@@ -74,7 +100,10 @@ describe('LLM call records', () => {
   it('records a stream its consumer leaves early as cancelled', async () => {
     const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [{ chunks: ['a', 'b', 'c'] }]);
     const records: LlmCallRecord[] = [];
-    const result = await recordingService(scriptedCatalog({ openai }), records).stream({ input: { text: 'x' }, attribution: { merchantId: 'm1', surface: 'sse' } });
+    const result = await recordingService(scriptedCatalog({ openai }), records).stream({
+      input: { text: 'x' },
+      attribution: { merchantId: 'm1', surface: 'sse' },
+    });
     for await (const _ of result.stream) break;
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ operation: 'stream', outcome: 'error', errorClass: 'Cancelled', attribution: { merchantId: 'm1' } });
@@ -118,7 +147,10 @@ describe('LLM call records', () => {
   });
 
   it('records the evaluation judge as its own call', async () => {
-    const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [{ text: 'four' }, { text: '{"relevance":9,"accuracy":9,"completeness":9,"overall":9,"reasoning":"fine"}' }]);
+    const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [
+      { text: 'four' },
+      { text: '{"relevance":9,"accuracy":9,"completeness":9,"overall":9,"reasoning":"fine"}' },
+    ]);
     const records: LlmCallRecord[] = [];
     const result = await recordingService(scriptedCatalog({ openai }), records).generate({ input: { text: '2+2?' }, enableEvaluation: true });
     expect(result.evaluation?.overall).toBe(9);
@@ -134,16 +166,52 @@ describe('LLM call records', () => {
   });
 
   it('becomes a valid llm.call event without text, and a row of analytics_llm_calls', () => {
-    const record: LlmCallRecord = { provider: 'openai', model: 'gpt-4o-mini', operation: 'stream', inputTokens: 3, outputTokens: 4, costUsd: 0.000002, latencyMs: 120, timeToFirstTokenMs: 30, outcome: 'error', errorClass: 'TimeoutError', fallbackHops: 1, attribution: { userId: 'u1', surface: 'websocket' } };
+    const record: LlmCallRecord = {
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      operation: 'stream',
+      inputTokens: 3,
+      outputTokens: 4,
+      costUsd: 0.000002,
+      latencyMs: 120,
+      timeToFirstTokenMs: 30,
+      outcome: 'error',
+      errorClass: 'TimeoutError',
+      fallbackHops: 1,
+      attribution: { userId: 'u1', surface: 'websocket' },
+    };
     const event = createEvent('llm.call', unattributedMerchant, llmCallPayload(record), 1_700_000_000_000);
     expect(() => validateEvent(event)).not.toThrow();
     expect(mapEventToRows(event).llm).toEqual([
-      expect.objectContaining({ merchant_id: '_unattributed', provider: 'openai', operation: 'stream', surface: 'websocket', ttft_ms: 30, has_ttft: 1, outcome: 'error', error_class: 'TimeoutError', fallback_hops: 1, user_id: 'u1', batch_id: '' }),
+      expect.objectContaining({
+        merchant_id: '_unattributed',
+        provider: 'openai',
+        operation: 'stream',
+        surface: 'websocket',
+        ttft_ms: 30,
+        has_ttft: 1,
+        outcome: 'error',
+        error_class: 'TimeoutError',
+        fallback_hops: 1,
+        user_id: 'u1',
+        batch_id: '',
+      }),
     ]);
   });
 
   it("carries a routed request's decision (group, approach, eliminated candidates) into the event and its row", () => {
-    const routed: LlmCallRecord = { provider: 'openai', model: 'steady', operation: 'generate', inputTokens: 1, outputTokens: 1, costUsd: 0, latencyMs: 5, outcome: 'success', fallbackHops: 0, attribution: { merchantId: 'm1', surface: 'gateway', routeGroup: 'chat', routeApproach: 'sr_downtime', eliminatedCandidates: ['openai/flaky'] } };
+    const routed: LlmCallRecord = {
+      provider: 'openai',
+      model: 'steady',
+      operation: 'generate',
+      inputTokens: 1,
+      outputTokens: 1,
+      costUsd: 0,
+      latencyMs: 5,
+      outcome: 'success',
+      fallbackHops: 0,
+      attribution: { merchantId: 'm1', surface: 'gateway', routeGroup: 'chat', routeApproach: 'sr_downtime', eliminatedCandidates: ['openai/flaky'] },
+    };
     const event = createEvent('llm.call', 'm1', llmCallPayload(routed), 1_700_000_000_000);
     expect(() => validateEvent(event)).not.toThrow();
     expect(event.payload).toMatchObject({ routeGroup: 'chat', routeApproach: 'sr_downtime', eliminatedCandidates: ['openai/flaky'] });
@@ -155,7 +223,18 @@ describe('LLM call records', () => {
 
   it("derives a batch job's event id from the job, so a redelivered job counts once", () => {
     const batchId = '0b8f9f4e-3c1a-4c55-9a51-6f2f4a9b1c2d';
-    const record = (outcome: 'success' | 'error'): LlmCallRecord => ({ provider: 'openai', model: 'm', operation: 'generate', inputTokens: 1, outputTokens: 1, costUsd: 0, latencyMs: 1, outcome, fallbackHops: 0, attribution: { batchId, jobId: `${batchId}:3`, surface: 'batch' } });
+    const record = (outcome: 'success' | 'error'): LlmCallRecord => ({
+      provider: 'openai',
+      model: 'm',
+      operation: 'generate',
+      inputTokens: 1,
+      outputTokens: 1,
+      costUsd: 0,
+      latencyMs: 1,
+      outcome,
+      fallbackHops: 0,
+      attribution: { batchId, jobId: `${batchId}:3`, surface: 'batch' },
+    });
     expect(llmCallEventId(record('success'), 1)).toBe(llmCallEventId(record('success'), 999_999));
     expect(llmCallEventId(record('success'), 1)).not.toBe(llmCallEventId(record('error'), 1));
     const failedAttempt = (attempt: number): LlmCallRecord => ({ ...record('error'), attribution: { ...record('error').attribution, jobAttempt: attempt } });

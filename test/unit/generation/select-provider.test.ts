@@ -47,7 +47,9 @@ describe('selectProvider', () => {
   });
 
   it('throws ConfigurationError listing what to set when nothing is configured', () => {
-    expect(() => selectProvider(scriptedCatalog({}), undefined, undefined)).toThrow(/No AI provider is configured: set one of OPENAI_API_KEY, ANTHROPIC_API_KEY/);
+    expect(() => selectProvider(scriptedCatalog({}), undefined, undefined)).toThrow(
+      /No AI provider is configured: set one of OPENAI_API_KEY, ANTHROPIC_API_KEY/,
+    );
   });
 
   it('orders the fallback chain: the selection, then the other configured providers in auto order', () => {

@@ -5,7 +5,7 @@ import { effectivePolicy } from '../../../src/governance/key-policy.js';
 import { periodId, secondsLeftInMinute, secondsLeftInPeriod } from '../../../src/governance/usage-windows.js';
 
 describe('PendingSpend', () => {
-  it("settles a request only after every count tracked for it, failed ones included, and keeps requests apart", async () => {
+  it('settles a request only after every count tracked for it, failed ones included, and keeps requests apart', async () => {
     const pending = new PendingSpend();
     let finish!: () => void;
     let fail!: (error: Error) => void;
@@ -25,12 +25,24 @@ describe('PendingSpend', () => {
 
 describe('governance arithmetic', () => {
   it('reserves the prompt and max_tokens at the dearest price; nothing for an unpriced model', () => {
-    expect(reservationUsd([{ input: 0.00015, output: 0.0006 }, { input: 0.003, output: 0.015 }], 3000, 100)).toBeCloseTo(0.003 + 0.0015, 12);
+    expect(
+      reservationUsd(
+        [
+          { input: 0.00015, output: 0.0006 },
+          { input: 0.003, output: 0.015 },
+        ],
+        3000,
+        100,
+      ),
+    ).toBeCloseTo(0.003 + 0.0015, 12);
     expect(reservationUsd([undefined], 3000, 100)).toBe(0);
   });
 
   it("takes the key's own limits field by field over the merchant's defaults", () => {
-    expect(effectivePolicy({ limits: { rpm: 5 } }, { limits: { rpm: 100, maxConcurrent: 3 }, cache: { ttlS: 60 } })).toEqual({ limits: { rpm: 5, maxConcurrent: 3 }, cache: { ttlS: 60 } });
+    expect(effectivePolicy({ limits: { rpm: 5 } }, { limits: { rpm: 100, maxConcurrent: 3 }, cache: { ttlS: 60 } })).toEqual({
+      limits: { rpm: 5, maxConcurrent: 3 },
+      cache: { ttlS: 60 },
+    });
     expect(effectivePolicy(undefined, undefined)).toEqual({});
   });
 

@@ -10,7 +10,15 @@ function sink(): { stream: Writable; lines: () => Record<string, unknown>[] } {
       callback();
     },
   });
-  return { stream, lines: () => chunks.join('').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>) };
+  return {
+    stream,
+    lines: () =>
+      chunks
+        .join('')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+  };
 }
 
 describe('root logger redaction', () => {

@@ -81,7 +81,11 @@ describe('decisionRuleParameters', () => {
             name: 'Gold tier',
             routing_type: 'priority',
             output: { priority: [gw('adyen')] },
-            statements: [{ condition: [{ lhs: 'metadata', comparison: 'equal', value: { type: 'metadata_variant', value: { key: 'tier', value: 'gold' } }, metadata: {} }] }],
+            statements: [
+              {
+                condition: [{ lhs: 'metadata', comparison: 'equal', value: { type: 'metadata_variant', value: { key: 'tier', value: 'gold' } }, metadata: {} }],
+              },
+            ],
           },
         ],
         metadata: null,
@@ -89,7 +93,11 @@ describe('decisionRuleParameters', () => {
     });
     const gold = applyActiveRule({ ...request, paymentInfo: { ...request.paymentInfo, metadata: '{"tier":"gold"}' } }, [tierRule], createSequenceRandom([]));
     expect(gold.rule).toEqual({ name: 'Gold tier', gateways: ['adyen'] });
-    const silver = applyActiveRule({ ...request, paymentInfo: { ...request.paymentInfo, metadata: '{"tier":"silver"}' } }, [tierRule], createSequenceRandom([]));
+    const silver = applyActiveRule(
+      { ...request, paymentInfo: { ...request.paymentInfo, metadata: '{"tier":"silver"}' } },
+      [tierRule],
+      createSequenceRandom([]),
+    );
     expect(silver.rule).toEqual({ name: 'algo', gateways: ['stripe'] });
   });
 });
@@ -108,7 +116,12 @@ describe('applyActiveRule', () => {
     const applied = applyActiveRule(request, [record({ type: 'priority', data: [gw('checkout'), gw('paypal'), gw('stripe')] })], random);
     expect(applied.request.eligibleGatewayList).toEqual(['checkout', 'stripe']);
     expect(applied.rule).toEqual({ name: 'priority_rule', gateways: ['checkout', 'stripe'] });
-    expect(applied.event).toMatchObject({ algorithmId: 'routing_1', ruleName: 'priority_rule', status: 'success', evaluatedOutput: ['checkout', 'paypal', 'stripe'] });
+    expect(applied.event).toMatchObject({
+      algorithmId: 'routing_1',
+      ruleName: 'priority_rule',
+      status: 'success',
+      evaluatedOutput: ['checkout', 'paypal', 'stripe'],
+    });
   });
 
   it('uses the rule output as candidates when the request names none', () => {

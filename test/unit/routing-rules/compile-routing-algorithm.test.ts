@@ -78,7 +78,11 @@ describe('compileRoutingAlgorithm: static algorithms', () => {
   it('evaluates volume_split with the drawn winner first and the rest in order', () => {
     const compiled = compileRoutingAlgorithm({
       type: 'volume_split',
-      data: [{ split: 50, output: stripe }, { split: 30, output: adyen }, { split: 20, output: checkout }],
+      data: [
+        { split: 50, output: stripe },
+        { split: 30, output: adyen },
+        { split: 20, output: checkout },
+      ],
     });
     const random = createSequenceRandom([0.1, 0.6, 0.95]);
     const results = [0, 1, 2].map(() => evaluation(compiled.evaluate({}, random)));
@@ -89,7 +93,11 @@ describe('compileRoutingAlgorithm: static algorithms', () => {
     ]);
     expect(results[0]?.output).toEqual({
       type: 'volume_split',
-      splits: [{ connector: stripe, split: 50 }, { connector: adyen, split: 30 }, { connector: checkout, split: 20 }],
+      splits: [
+        { connector: stripe, split: 50 },
+        { connector: adyen, split: 30 },
+        { connector: checkout, split: 20 },
+      ],
     });
     expect(results[0]?.ruleName).toBe('volume_split_rule');
     expect(random.drawn()).toBe(3);
@@ -104,10 +112,30 @@ describe('compileRoutingAlgorithm: comparisons', () => {
     ['enum not_equal, different', when('payment_method', 'not_equal', enumValue('card')), { payment_method: enumValue('wallet') }, 'match'],
     ['enum not_equal, same', when('payment_method', 'not_equal', enumValue('card')), { payment_method: enumValue('card') }, 'default'],
     // enum vs enum array
-    ['enum array equal, member', when('card_network', 'equal', { type: 'enum_variant_array', value: ['visa', 'rupay'] }), { card_network: enumValue('rupay') }, 'match'],
-    ['enum array equal, not member', when('card_network', 'equal', { type: 'enum_variant_array', value: ['visa', 'rupay'] }), { card_network: enumValue('jcb') }, 'default'],
-    ['enum array not_equal, not member', when('card_network', 'not_equal', { type: 'enum_variant_array', value: ['visa'] }), { card_network: enumValue('jcb') }, 'match'],
-    ['enum array not_equal, member', when('card_network', 'not_equal', { type: 'enum_variant_array', value: ['visa'] }), { card_network: enumValue('visa') }, 'default'],
+    [
+      'enum array equal, member',
+      when('card_network', 'equal', { type: 'enum_variant_array', value: ['visa', 'rupay'] }),
+      { card_network: enumValue('rupay') },
+      'match',
+    ],
+    [
+      'enum array equal, not member',
+      when('card_network', 'equal', { type: 'enum_variant_array', value: ['visa', 'rupay'] }),
+      { card_network: enumValue('jcb') },
+      'default',
+    ],
+    [
+      'enum array not_equal, not member',
+      when('card_network', 'not_equal', { type: 'enum_variant_array', value: ['visa'] }),
+      { card_network: enumValue('jcb') },
+      'match',
+    ],
+    [
+      'enum array not_equal, member',
+      when('card_network', 'not_equal', { type: 'enum_variant_array', value: ['visa'] }),
+      { card_network: enumValue('visa') },
+      'default',
+    ],
     // number vs number, at the boundary
     ['number equal', when('amount', 'equal', numberValue(100)), { amount: numberValue(100) }, 'match'],
     ['number equal, off by one', when('amount', 'equal', numberValue(100)), { amount: numberValue(101) }, 'default'],
@@ -128,13 +156,25 @@ describe('compileRoutingAlgorithm: comparisons', () => {
     // number vs comparison array: every comparison must hold
     [
       'comparison array, inside the range',
-      when('amount', 'equal', { type: 'number_comparison_array', value: [{ comparison_type: 'greater_than', number: 100 }, { comparison_type: 'less_than_equal', number: 500 }] }),
+      when('amount', 'equal', {
+        type: 'number_comparison_array',
+        value: [
+          { comparison_type: 'greater_than', number: 100 },
+          { comparison_type: 'less_than_equal', number: 500 },
+        ],
+      }),
       { amount: numberValue(500) },
       'match',
     ],
     [
       'comparison array, outside the range',
-      when('amount', 'equal', { type: 'number_comparison_array', value: [{ comparison_type: 'greater_than', number: 100 }, { comparison_type: 'less_than_equal', number: 500 }] }),
+      when('amount', 'equal', {
+        type: 'number_comparison_array',
+        value: [
+          { comparison_type: 'greater_than', number: 100 },
+          { comparison_type: 'less_than_equal', number: 500 },
+        ],
+      }),
       { amount: numberValue(501) },
       'default',
     ],
@@ -153,13 +193,43 @@ describe('compileRoutingAlgorithm: comparisons', () => {
     ['absent parameter, not_equal', when('payment_method', 'not_equal', enumValue('card')), {}, 'default'],
     ['null parameter, not_equal', when('amount', 'not_equal', numberValue(5)), { amount: null }, 'default'],
     // incomparable pairs
-    ['number parameter on an enum rule', when('payment_method', 'equal', enumValue('card')), { payment_method: numberValue(1) }, 'Interpreter error: InvalidComparison'],
+    [
+      'number parameter on an enum rule',
+      when('payment_method', 'equal', enumValue('card')),
+      { payment_method: numberValue(1) },
+      'Interpreter error: InvalidComparison',
+    ],
     ['enum parameter on a number rule', when('amount', 'greater_than', numberValue(1)), { amount: enumValue('card') }, 'Interpreter error: InvalidComparison'],
-    ['str parameter on a number array rule', when('amount', 'equal', { type: 'number_array', value: [1] }), { amount: strValue('1') }, 'Interpreter error: InvalidComparison'],
-    ['number parameter on a str rule', when('card_bin', 'equal', strValue('424242')), { card_bin: numberValue(424242) }, 'Interpreter error: InvalidComparison'],
-    ['str parameter on a metadata rule', when('metadata', 'equal', metadataValue('a', 'b')), { metadata: strValue('b') }, 'Interpreter error: InvalidComparison'],
-    ['enum operator outside equality', when('payment_method', 'greater_than', enumValue('card')), { payment_method: enumValue('card') }, 'Interpreter error: InvalidComparison'],
-    ['comparison array with not_equal', when('amount', 'not_equal', { type: 'number_comparison_array', value: [] }), { amount: numberValue(1) }, 'Interpreter error: InvalidComparison'],
+    [
+      'str parameter on a number array rule',
+      when('amount', 'equal', { type: 'number_array', value: [1] }),
+      { amount: strValue('1') },
+      'Interpreter error: InvalidComparison',
+    ],
+    [
+      'number parameter on a str rule',
+      when('card_bin', 'equal', strValue('424242')),
+      { card_bin: numberValue(424242) },
+      'Interpreter error: InvalidComparison',
+    ],
+    [
+      'str parameter on a metadata rule',
+      when('metadata', 'equal', metadataValue('a', 'b')),
+      { metadata: strValue('b') },
+      'Interpreter error: InvalidComparison',
+    ],
+    [
+      'enum operator outside equality',
+      when('payment_method', 'greater_than', enumValue('card')),
+      { payment_method: enumValue('card') },
+      'Interpreter error: InvalidComparison',
+    ],
+    [
+      'comparison array with not_equal',
+      when('amount', 'not_equal', { type: 'number_comparison_array', value: [] }),
+      { amount: numberValue(1) },
+      'Interpreter error: InvalidComparison',
+    ],
   ] as [string, Comparison, EvaluationParameters, string][])('%s', (_name, condition, parameters, expected) => {
     expect(outcome(single(condition), parameters)).toBe(expected);
   });
@@ -260,19 +330,30 @@ describe('compileRoutingAlgorithm: rule trees', () => {
     // first: card is false, so big (incomparable) is never looked at; second then hits it
     expect(compiled.evaluate({ payment_method: enumValue('wallet'), amount: strValue('x') }, noDraws()).ok).toBe(false);
     const matchedFirst = program([rule('first', [{ condition: [card] }]), rule('second', [{ condition: [big] }])]);
-    expect(
-      evaluation(compileRoutingAlgorithm(matchedFirst).evaluate({ payment_method: enumValue('card'), amount: strValue('x') }, noDraws())).ruleName,
-    ).toBe('first');
+    expect(evaluation(compileRoutingAlgorithm(matchedFirst).evaluate({ payment_method: enumValue('card'), amount: strValue('x') }, noDraws())).ruleName).toBe(
+      'first',
+    );
   });
 
   it('evaluates a matched rule volume split with one draw', () => {
     const algorithm = program([
-      rule('split', [{ condition: [card] }], { volume_split: [{ split: 70, output: stripe }, { split: 30, output: adyen }] }),
+      rule('split', [{ condition: [card] }], {
+        volume_split: [
+          { split: 70, output: stripe },
+          { split: 30, output: adyen },
+        ],
+      }),
     ]);
     const random = createSequenceRandom([0.75]);
     const result = evaluation(compileRoutingAlgorithm(algorithm).evaluate(parameters('card', 1), random));
     expect(result.evaluatedOutput).toEqual([adyen, stripe]);
-    expect(result.output).toEqual({ type: 'volume_split', splits: [{ connector: stripe, split: 70 }, { connector: adyen, split: 30 }] });
+    expect(result.output).toEqual({
+      type: 'volume_split',
+      splits: [
+        { connector: stripe, split: 70 },
+        { connector: adyen, split: 30 },
+      ],
+    });
     expect(random.drawn()).toBe(1);
   });
 
@@ -281,7 +362,12 @@ describe('compileRoutingAlgorithm: rule trees', () => {
       {
         name: 'vsp',
         routing_type: 'volume_split_priority',
-        output: { volume_split_priority: [{ split: 40, output: [stripe, adyen] }, { split: 60, output: [checkout, stripe] }] },
+        output: {
+          volume_split_priority: [
+            { split: 40, output: [stripe, adyen] },
+            { split: 60, output: [checkout, stripe] },
+          ],
+        },
         statements: [{ condition: [] }],
       },
     ]);
@@ -290,7 +376,10 @@ describe('compileRoutingAlgorithm: rule trees', () => {
     expect(second.evaluatedOutput).toEqual([checkout, stripe, adyen]);
     expect(second.output).toEqual({
       type: 'volume_split_priority',
-      splits: [{ connectors: [stripe, adyen], split: 40 }, { connectors: [checkout, stripe], split: 60 }],
+      splits: [
+        { connectors: [stripe, adyen], split: 40 },
+        { connectors: [checkout, stripe], split: 60 },
+      ],
     });
     expect(evaluation(compiled.evaluate({}, createSequenceRandom([0.1]))).evaluatedOutput).toEqual([stripe, adyen, checkout]);
   });
@@ -326,7 +415,14 @@ describe('default selection and fallback', () => {
 
   it('evaluates a volume split default selection', () => {
     const split = compileRoutingAlgorithm(
-      program([], { default_selection: { volume_split: [{ split: 50, output: stripe }, { split: 50, output: adyen }] } }),
+      program([], {
+        default_selection: {
+          volume_split: [
+            { split: 50, output: stripe },
+            { split: 50, output: adyen },
+          ],
+        },
+      }),
     );
     const result = evaluation(split.evaluate({}, createSequenceRandom([0.9])));
     expect(result.status).toBe('default_selection');
@@ -338,8 +434,17 @@ describe('default selection and fallback', () => {
     const fallback = [{ gateway_name: 'razorpay', gateway_id: null }, { gateway_name: 'paytm' }] as never;
     expect(applyFallbackOutput(defaulted, fallback)).toEqual({
       status: 'default_selection',
-      output: { type: 'priority', connectors: [{ gateway_name: 'razorpay', gateway_id: null }, { gateway_name: 'paytm', gateway_id: null }] },
-      evaluatedOutput: [{ gateway_name: 'razorpay', gateway_id: null }, { gateway_name: 'paytm', gateway_id: null }],
+      output: {
+        type: 'priority',
+        connectors: [
+          { gateway_name: 'razorpay', gateway_id: null },
+          { gateway_name: 'paytm', gateway_id: null },
+        ],
+      },
+      evaluatedOutput: [
+        { gateway_name: 'razorpay', gateway_id: null },
+        { gateway_name: 'paytm', gateway_id: null },
+      ],
       ruleName: 'default_fallback',
     });
   });

@@ -26,7 +26,15 @@ vi.mock('../../../src/routing-rules/index.js', async (importOriginal) => {
 
 const gw = (name: string) => ({ gateway_name: name, gateway_id: null });
 const record = (id: string, gateway: string): RoutingAlgorithmRecord => ({
-  id, createdBy: 'm1', name: id, description: '', algorithmFor: 'payment', algorithm: { type: 'single', data: gw(gateway) }, metadata: null, createdAt: 0, modifiedAt: 0,
+  id,
+  createdBy: 'm1',
+  name: id,
+  description: '',
+  algorithmFor: 'payment',
+  algorithm: { type: 'single', data: gw(gateway) },
+  metadata: null,
+  createdAt: 0,
+  modifiedAt: 0,
 });
 
 const stores: Record<string, () => StateStore> = {

@@ -73,7 +73,9 @@ describe('every routing key', () => {
   it.each(keys)('%s: a rule on it is accepted, matches a suitable parameter and misses another', (name, definition) => {
     if (definition.type === 'global_ref') {
       const globals = { anything: [{ type: 'str_value', value: 'x' } as ValueType] };
-      expect(evaluate(algorithmFor(name, { type: 'global_ref', value: 'anything' }, globals), { [name]: { type: 'str_value', value: 'x' } })).toBe(`rule on ${name}`);
+      expect(evaluate(algorithmFor(name, { type: 'global_ref', value: 'anything' }, globals), { [name]: { type: 'str_value', value: 'x' } })).toBe(
+        `rule on ${name}`,
+      );
       return;
     }
     const matching = sampleFor(definition, 'match');

@@ -44,7 +44,10 @@ describe('parseRoutingAlgorithm: static algorithms', () => {
   });
 
   it('accepts volume_split keyed by output with weights adding up to 100', () => {
-    const data = [{ split: 70, output: stripe }, { split: 30, output: checkout }];
+    const data = [
+      { split: 70, output: stripe },
+      { split: 30, output: checkout },
+    ];
     expect(parseRoutingAlgorithm({ type: 'volume_split', data })).toEqual({ ok: true, algorithm: { type: 'volume_split', data } });
   });
 
@@ -62,16 +65,20 @@ describe('parseRoutingAlgorithm: static algorithms', () => {
   });
 
   it('rejects volume splits that do not add up to 100, naming the sum', () => {
-    const rejected = errorsOf({ type: 'volume_split', data: [{ split: 70, output: stripe }, { split: 20, output: checkout }] });
+    const rejected = errorsOf({
+      type: 'volume_split',
+      data: [
+        { split: 70, output: stripe },
+        { split: 20, output: checkout },
+      ],
+    });
     expect(rejected.kind).toBe('semantic');
     expect(rejected.errors).toEqual(['data: split_sum_not_100: volume split percentages add up to 90, expected 100']);
   });
 
   it('rejects an empty volume split list and an empty gateway name', () => {
     expect(errorsOf({ type: 'volume_split', data: [] }).codes).toEqual(['empty_output']);
-    expect(errorsOf({ type: 'single', data: { gateway_name: '' } }).errors).toEqual([
-      'data.gateway_name: empty_output: gateway_name is empty',
-    ]);
+    expect(errorsOf({ type: 'single', data: { gateway_name: '' } }).errors).toEqual(['data.gateway_name: empty_output: gateway_name is empty']);
   });
 
   it('rejects the 1.4.0 spec example shape (connectors instead of output) as a shape error', () => {
@@ -192,9 +199,7 @@ describe('parseRoutingAlgorithm: advanced shape', () => {
     const body = advanced([]);
     const rule = body.data.rules[0] as Record<string, unknown>;
     rule['routingType'] = 'priority';
-    expect(errorsOf(body).errors).toEqual([
-      "data.rules[0].routing_type: invalid_shape: duplicate field: both 'routing_type' and 'routingType' given",
-    ]);
+    expect(errorsOf(body).errors).toEqual(["data.rules[0].routing_type: invalid_shape: duplicate field: both 'routing_type' and 'routingType' given"]);
   });
 
   it('refuses unknown comparisons, value types and output kinds as shape errors', () => {
@@ -209,9 +214,7 @@ describe('parseRoutingAlgorithm: advanced shape', () => {
   });
 
   it('collects every shape problem, not just the first', () => {
-    const rejected = errorsOf(
-      advanced([condition(5, 'equal', { type: 'number', value: 1 }), condition('amount', 'bad', { type: 'number', value: 1 })]),
-    );
+    const rejected = errorsOf(advanced([condition(5, 'equal', { type: 'number', value: 1 }), condition('amount', 'bad', { type: 'number', value: 1 })]));
     expect(rejected.errors).toHaveLength(2);
   });
 });
@@ -247,9 +250,7 @@ describe('parseRoutingAlgorithm: advanced semantics', () => {
     expect(errorsOf(advanced([condition('payment_method', 'equal', { type: 'enum_variant', value: 'cash' })])).errors).toEqual([
       `${at}.value: invalid_enum_value: invalid enum value 'cash' for key 'payment_method'`,
     ]);
-    const array = errorsOf(
-      advanced([condition('card_network', 'equal', { type: 'enum_variant_array', value: ['visa', 'VISA', 'amex'] })]),
-    );
+    const array = errorsOf(advanced([condition('card_network', 'equal', { type: 'enum_variant_array', value: ['visa', 'VISA', 'amex'] })]));
     expect(array.errors).toEqual([
       `${at}.value: invalid_enum_value: invalid enum value 'VISA' for key 'card_network'`,
       `${at}.value: invalid_enum_value: invalid enum value 'amex' for key 'card_network'`,
@@ -295,10 +296,13 @@ describe('parseRoutingAlgorithm: advanced semantics', () => {
 
   it('checks global references: the global must exist, equal only, members valid for the key', () => {
     const ref = { type: 'global_ref', value: 'eu' };
-    expect(errorsOf(advanced([condition('currency', 'equal', ref)])).errors).toEqual([
-      `${at}.value: unknown_global: global 'eu' is not defined in globals`,
-    ]);
-    const globals = { eu: [{ type: 'enum_variant', value: 'EUR' }, { type: 'enum_variant', value: 'EURO' }] };
+    expect(errorsOf(advanced([condition('currency', 'equal', ref)])).errors).toEqual([`${at}.value: unknown_global: global 'eu' is not defined in globals`]);
+    const globals = {
+      eu: [
+        { type: 'enum_variant', value: 'EUR' },
+        { type: 'enum_variant', value: 'EURO' },
+      ],
+    };
     expect(errorsOf(advanced([condition('currency', 'not_equal', ref)], { globals })).errors).toEqual([
       `${at}.comparison: invalid_comparison: 'not_equal' is not allowed with a global_ref (only equal)`,
       "data.globals.eu[1]: invalid_enum_value: invalid enum value 'EURO' for key 'currency'",
@@ -337,7 +341,10 @@ describe('parseRoutingAlgorithm: advanced semantics', () => {
               condition: [condition('payment_method', 'equal', { type: 'enum_variant', value: 'card' })],
               nested: [
                 { condition: [] },
-                { condition: [condition('nope', 'equal', { type: 'number', value: 1 })], nested: [{ condition: [condition('amount', 'equal', { type: 'str_value', value: 'x' })] }] },
+                {
+                  condition: [condition('nope', 'equal', { type: 'number', value: 1 })],
+                  nested: [{ condition: [condition('amount', 'equal', { type: 'str_value', value: 'x' })] }],
+                },
               ],
             },
           ],
@@ -375,13 +382,16 @@ describe('parseRoutingAlgorithm with a custom key table', () => {
 
   it('enforces max_length', () => {
     const result = parseRoutingAlgorithm(advanced([condition('login_date', 'equal', { type: 'str_value', value: '2026-11-22T10' })]), keys);
-    expect(result.ok ? [] : result.errors).toEqual([
-      `${at}.value: invalid_length: '2026-11-22T10' for key 'login_date' must be at most 10 characters, got 13`,
-    ]);
+    expect(result.ok ? [] : result.errors).toEqual([`${at}.value: invalid_length: '2026-11-22T10' for key 'login_date' must be at most 10 characters, got 13`]);
   });
 
   it('requires a global_ref value on a global_ref key and accepts any members', () => {
-    const globals = { vip: [{ type: 'str_value', value: 'a' }, { type: 'number', value: 1 }] };
+    const globals = {
+      vip: [
+        { type: 'str_value', value: 'a' },
+        { type: 'number', value: 1 },
+      ],
+    };
     expect(parseRoutingAlgorithm(advanced([condition('order_udf1', 'equal', { type: 'global_ref', value: 'vip' })], { globals }), keys).ok).toBe(true);
     const result = parseRoutingAlgorithm(advanced([condition('order_udf1', 'equal', { type: 'str_value', value: 'a' })]), keys);
     expect(result.ok ? [] : result.errors).toEqual([`${at}.value: type_mismatch: key 'order_udf1' is global_ref but the value is str_value`]);

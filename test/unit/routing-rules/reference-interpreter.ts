@@ -25,8 +25,17 @@ function sameValue(left: ValueType, right: ValueType): boolean {
 }
 
 function compare(op: string, a: number, b: number): boolean {
-  return op === 'equal' ? a === b : op === 'not_equal' ? a !== b : op === 'less_than' ? a < b
-    : op === 'less_than_equal' ? a <= b : op === 'greater_than' ? a > b : a >= b;
+  return op === 'equal'
+    ? a === b
+    : op === 'not_equal'
+      ? a !== b
+      : op === 'less_than'
+        ? a < b
+        : op === 'less_than_equal'
+          ? a <= b
+          : op === 'greater_than'
+            ? a > b
+            : a >= b;
 }
 
 function condition(c: Comparison, parameters: EvaluationParameters, program: Program): boolean {
@@ -78,22 +87,27 @@ function outputOf(output: RuleOutput, random: RandomSource): { type: string; eva
   if ('single' in output) return { type: 'straight_through', evaluated: [output.single] };
   if ('priority' in output) return { type: 'priority', evaluated: [...output.priority] };
   if ('volume_split' in output) {
-    const winner = pick(output.volume_split.map((s) => s.split), random);
+    const winner = pick(
+      output.volume_split.map((s) => s.split),
+      random,
+    );
     const items = output.volume_split.map((s) => s.output);
     return { type: 'volume_split', evaluated: [items[winner] as ConnectorInfo, ...items.filter((_, i) => i !== winner)] };
   }
-  const winner = pick(output.volume_split_priority.map((s) => s.split), random);
+  const winner = pick(
+    output.volume_split_priority.map((s) => s.split),
+    random,
+  );
   const lists = output.volume_split_priority.map((s) => s.output);
   const flat = [lists[winner] ?? [], ...lists.filter((_, i) => i !== winner)].flat();
-  const evaluated = flat.filter(
-    (c, i) => flat.findIndex((d) => d.gateway_name === c.gateway_name && (d.gateway_id ?? null) === (c.gateway_id ?? null)) === i,
-  );
+  const evaluated = flat.filter((c, i) => flat.findIndex((d) => d.gateway_name === c.gateway_name && (d.gateway_id ?? null) === (c.gateway_id ?? null)) === i);
   return { type: 'volume_split_priority', evaluated };
 }
 
 export function interpret(algorithm: RoutingAlgorithm, parameters: EvaluationParameters, random: RandomSource): OracleResult {
   const norm = (list: ConnectorInfo[]) => list.map((c) => ({ gateway_name: c.gateway_name, gateway_id: c.gateway_id ?? null }));
-  if (algorithm.type === 'single') return { ruleName: 'straight_through_rule', status: 'success', outputType: 'straight_through', evaluated: norm([algorithm.data]) };
+  if (algorithm.type === 'single')
+    return { ruleName: 'straight_through_rule', status: 'success', outputType: 'straight_through', evaluated: norm([algorithm.data]) };
   if (algorithm.type === 'priority') return { ruleName: 'priority_rule', status: 'success', outputType: 'priority', evaluated: norm([...algorithm.data]) };
   if (algorithm.type === 'volume_split') {
     const out = outputOf({ volume_split: algorithm.data }, random);

@@ -9,13 +9,49 @@ import {
 
 /** decision-engine's development-config key list (reference §2.9). */
 const referenceKeys = [
-  'amount', 'authentication_type', 'bank_debit', 'bank_redirect', 'bank_transfer', 'billing_country', 'business_country',
-  'business_label', 'capture_method', 'card', 'card_bin', 'card_discovery', 'card_network', 'card_redirect', 'card_type',
-  'crypto', 'currency', 'extended_card_bin', 'gift_card', 'issuer_country', 'issuer_name', 'mandate_acceptance_type',
-  'mandate_type', 'customer_device_display_size', 'customer_device_platform', 'customer_device_type', 'metadata',
-  'mobile_payment', 'network_token', 'open_banking', 'pay_later', 'payment_method', 'payment_amount', 'payment_method_type',
-  'payment_type', 'real_time_payment', 'reward', 'setup_future_usage', 'surcharge_amount', 'transaction_initiator', 'upi',
-  'voucher', 'wallet',
+  'amount',
+  'authentication_type',
+  'bank_debit',
+  'bank_redirect',
+  'bank_transfer',
+  'billing_country',
+  'business_country',
+  'business_label',
+  'capture_method',
+  'card',
+  'card_bin',
+  'card_discovery',
+  'card_network',
+  'card_redirect',
+  'card_type',
+  'crypto',
+  'currency',
+  'extended_card_bin',
+  'gift_card',
+  'issuer_country',
+  'issuer_name',
+  'mandate_acceptance_type',
+  'mandate_type',
+  'customer_device_display_size',
+  'customer_device_platform',
+  'customer_device_type',
+  'metadata',
+  'mobile_payment',
+  'network_token',
+  'open_banking',
+  'pay_later',
+  'payment_method',
+  'payment_amount',
+  'payment_method_type',
+  'payment_type',
+  'real_time_payment',
+  'reward',
+  'setup_future_usage',
+  'surcharge_amount',
+  'transaction_initiator',
+  'upi',
+  'voucher',
+  'wallet',
 ];
 
 describe('routingKeysView', () => {
@@ -27,7 +63,14 @@ describe('routingKeysView', () => {
 
   it('shows an integer key with every limit null', () => {
     expect(view.keys['amount']).toEqual({
-      type: 'integer', values: null, min_value: null, max_value: null, min_length: null, max_length: null, exact_length: null, regex: null,
+      type: 'integer',
+      values: null,
+      min_value: null,
+      max_value: null,
+      min_length: null,
+      max_length: null,
+      exact_length: null,
+      regex: null,
     });
   });
 
@@ -65,9 +108,7 @@ describe('routingKeysView', () => {
   it('serialises as JSON with every field present, nulls included', () => {
     const round = JSON.parse(JSON.stringify(view)) as { keys: Record<string, Record<string, unknown>> };
     for (const entry of Object.values(round.keys)) {
-      expect(Object.keys(entry).sort()).toEqual(
-        ['exact_length', 'max_length', 'max_value', 'min_length', 'min_value', 'regex', 'type', 'values'],
-      );
+      expect(Object.keys(entry).sort()).toEqual(['exact_length', 'max_length', 'max_value', 'min_length', 'min_value', 'regex', 'type', 'values']);
     }
   });
 });

@@ -37,14 +37,7 @@ export const GLOBAL_CURRENCIES = 'preferred_currencies';
 
 const enumKeyArbitrary = fc.constantFrom(...(Object.keys(enumPools) as (keyof typeof enumPools)[]));
 const numberArbitrary = fc.integer({ min: 0, max: 300 });
-const operatorArbitrary = fc.constantFrom<ComparisonType>(
-  'equal',
-  'not_equal',
-  'less_than',
-  'less_than_equal',
-  'greater_than',
-  'greater_than_equal',
-);
+const operatorArbitrary = fc.constantFrom<ComparisonType>('equal', 'not_equal', 'less_than', 'less_than_equal', 'greater_than', 'greater_than_equal');
 const equalityArbitrary = fc.constantFrom<ComparisonType>('equal', 'not_equal');
 
 export const connectorInfoArbitrary: fc.Arbitrary<ConnectorInfo> = fc.record({
@@ -54,20 +47,16 @@ export const connectorInfoArbitrary: fc.Arbitrary<ConnectorInfo> = fc.record({
 
 /** `count` non-negative weights adding up to exactly 100. */
 export function splitWeightsArbitrary(count: number): fc.Arbitrary<number[]> {
-  return fc
-    .array(fc.integer({ min: 0, max: 100 }), { minLength: count - 1, maxLength: count - 1 })
-    .map((cuts) => {
-      const points = [0, ...cuts.sort((a, b) => a - b), 100];
-      return points.slice(1).map((point, index) => point - (points[index] as number));
-    });
+  return fc.array(fc.integer({ min: 0, max: 100 }), { minLength: count - 1, maxLength: count - 1 }).map((cuts) => {
+    const points = [0, ...cuts.sort((a, b) => a - b), 100];
+    return points.slice(1).map((point, index) => point - (points[index] as number));
+  });
 }
 
 function splitsOf<T>(item: fc.Arbitrary<T>): fc.Arbitrary<{ split: number; output: T }[]> {
   return fc
     .integer({ min: 1, max: 4 })
-    .chain((count) =>
-      fc.tuple(splitWeightsArbitrary(count), fc.array(item, { minLength: count, maxLength: count })),
-    )
+    .chain((count) => fc.tuple(splitWeightsArbitrary(count), fc.array(item, { minLength: count, maxLength: count })))
     .map(([weights, outputs]) => outputs.map((output, index) => ({ split: weights[index] as number, output })));
 }
 
@@ -85,10 +74,12 @@ const metadataValue = fc.constantFrom(...metadataPool).map((pair) => ({ key: pai
 /** One valid condition on one of the pooled keys, of every value type the key accepts. */
 export const comparisonArbitrary: fc.Arbitrary<Comparison> = fc.oneof(
   fc.tuple(enumKeyArbitrary, equalityArbitrary).chain(([lhs, comparison]) =>
-    fc.oneof(
-      fc.constantFrom(...enumPools[lhs]).map((value): ValueType => ({ type: 'enum_variant', value })),
-      fc.subarray([...enumPools[lhs]], { minLength: 1 }).map((value): ValueType => ({ type: 'enum_variant_array', value })),
-    ).map((value): Comparison => ({ lhs, comparison, value, metadata: {} })),
+    fc
+      .oneof(
+        fc.constantFrom(...enumPools[lhs]).map((value): ValueType => ({ type: 'enum_variant', value })),
+        fc.subarray([...enumPools[lhs]], { minLength: 1 }).map((value): ValueType => ({ type: 'enum_variant_array', value })),
+      )
+      .map((value): Comparison => ({ lhs, comparison, value, metadata: {} })),
   ),
   fc.record({
     lhs: fc.constant('currency'),
@@ -96,26 +87,28 @@ export const comparisonArbitrary: fc.Arbitrary<Comparison> = fc.oneof(
     value: fc.constant<ValueType>({ type: 'global_ref', value: GLOBAL_CURRENCIES }),
     metadata: fc.constant({}),
   }),
-  fc.tuple(fc.constantFrom(...integerKeys), operatorArbitrary, numberArbitrary).map(
-    ([lhs, comparison, value]): Comparison => ({ lhs, comparison, value: { type: 'number', value }, metadata: {} }),
-  ),
-  fc.tuple(fc.constantFrom(...integerKeys), equalityArbitrary, fc.array(numberArbitrary, { minLength: 1, maxLength: 4 })).map(
-    ([lhs, comparison, value]): Comparison => ({ lhs, comparison, value: { type: 'number_array', value }, metadata: {} }),
-  ),
+  fc
+    .tuple(fc.constantFrom(...integerKeys), operatorArbitrary, numberArbitrary)
+    .map(([lhs, comparison, value]): Comparison => ({ lhs, comparison, value: { type: 'number', value }, metadata: {} })),
+  fc
+    .tuple(fc.constantFrom(...integerKeys), equalityArbitrary, fc.array(numberArbitrary, { minLength: 1, maxLength: 4 }))
+    .map(([lhs, comparison, value]): Comparison => ({ lhs, comparison, value: { type: 'number_array', value }, metadata: {} })),
   fc
     .tuple(
       fc.constantFrom(...integerKeys),
       fc.array(fc.record({ comparison_type: operatorArbitrary, number: numberArbitrary }), { minLength: 1, maxLength: 3 }),
     )
     .map(([lhs, value]): Comparison => ({ lhs, comparison: 'equal', value: { type: 'number_comparison_array', value }, metadata: {} })),
-  fc.constantFrom(...(Object.keys(strPools) as (keyof typeof strPools)[])).chain((lhs) =>
-    fc.tuple(equalityArbitrary, fc.constantFrom(...strPools[lhs])).map(
-      ([comparison, value]): Comparison => ({ lhs, comparison, value: { type: 'str_value', value }, metadata: {} }),
+  fc
+    .constantFrom(...(Object.keys(strPools) as (keyof typeof strPools)[]))
+    .chain((lhs) =>
+      fc
+        .tuple(equalityArbitrary, fc.constantFrom(...strPools[lhs]))
+        .map(([comparison, value]): Comparison => ({ lhs, comparison, value: { type: 'str_value', value }, metadata: {} })),
     ),
-  ),
-  fc.tuple(equalityArbitrary, metadataValue).map(
-    ([comparison, value]): Comparison => ({ lhs: 'metadata', comparison, value: { type: 'metadata_variant', value }, metadata: { ui: 'x' } }),
-  ),
+  fc
+    .tuple(equalityArbitrary, metadataValue)
+    .map(([comparison, value]): Comparison => ({ lhs: 'metadata', comparison, value: { type: 'metadata_variant', value }, metadata: { ui: 'x' } })),
 );
 
 /** A statement with up to `depth` levels of nested statements below it. */
@@ -128,11 +121,7 @@ export function statementArbitrary(depth: number): fc.Arbitrary<IfStatement> {
 }
 
 export const ruleArbitrary: fc.Arbitrary<Rule> = fc
-  .tuple(
-    fc.string({ minLength: 1, maxLength: 12 }),
-    ruleOutputArbitrary,
-    fc.array(statementArbitrary(2), { minLength: 1, maxLength: 3 }),
-  )
+  .tuple(fc.string({ minLength: 1, maxLength: 12 }), ruleOutputArbitrary, fc.array(statementArbitrary(2), { minLength: 1, maxLength: 3 }))
   .map(([name, output, statements]): Rule => {
     const kind = Object.keys(output)[0];
     const routingType = kind === 'volume_split' ? 'volume_split' : kind === 'volume_split_priority' ? 'volume_split_priority' : 'priority';
@@ -140,11 +129,7 @@ export const ruleArbitrary: fc.Arbitrary<Rule> = fc
   });
 
 export const programArbitrary: fc.Arbitrary<Program> = fc
-  .tuple(
-    fc.subarray([...enumPools.currency], { minLength: 1 }),
-    ruleOutputArbitrary,
-    fc.array(ruleArbitrary, { minLength: 0, maxLength: 6 }),
-  )
+  .tuple(fc.subarray([...enumPools.currency], { minLength: 1 }), ruleOutputArbitrary, fc.array(ruleArbitrary, { minLength: 0, maxLength: 6 }))
   .map(([currencies, defaultSelection, rules]) => ({
     globals: { [GLOBAL_CURRENCIES]: currencies.map((value): ValueType => ({ type: 'enum_variant', value })) },
     default_selection: defaultSelection,
@@ -176,10 +161,11 @@ export const evaluationParametersArbitrary: fc.Arbitrary<EvaluationParameters> =
       surcharge_amount: numberParameter(),
       card_bin: strParameter(strPools.card_bin),
       issuer_name: strParameter(strPools.issuer_name),
-      metadata: fc.option(metadataValue.map((value): ValueType => ({ type: 'metadata_variant', value })), { nil: null }),
-      tier: metadataValue
-        .filter((pair) => pair.key === 'tier')
-        .map((value): ValueType => ({ type: 'metadata_variant', value })),
+      metadata: fc.option(
+        metadataValue.map((value): ValueType => ({ type: 'metadata_variant', value })),
+        { nil: null },
+      ),
+      tier: metadataValue.filter((pair) => pair.key === 'tier').map((value): ValueType => ({ type: 'metadata_variant', value })),
     },
     { requiredKeys: [] },
   )

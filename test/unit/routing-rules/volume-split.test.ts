@@ -48,7 +48,13 @@ describe('volume split statistics', () => {
   const trials = 20_000;
 
   it('sends 70/30 traffic within 4.5 sigma over 20,000 seeded evaluations', () => {
-    const compiled = compileRoutingAlgorithm({ type: 'volume_split', data: [{ split: 70, output: a }, { split: 30, output: b }] });
+    const compiled = compileRoutingAlgorithm({
+      type: 'volume_split',
+      data: [
+        { split: 70, output: a },
+        { split: 30, output: b },
+      ],
+    });
     const random = createSeededRandom(20_261_122);
     let first = 0;
     for (let i = 0; i < trials; i++) {
@@ -71,7 +77,13 @@ describe('volume split statistics', () => {
           {
             name: 'split',
             routing_type: 'volume_split',
-            output: { volume_split: [{ split: 50, output: a }, { split: 30, output: b }, { split: 20, output: c }] },
+            output: {
+              volume_split: [
+                { split: 50, output: a },
+                { split: 30, output: b },
+                { split: 20, output: c },
+              ],
+            },
             statements: [{ condition: [] }],
           },
         ],

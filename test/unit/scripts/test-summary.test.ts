@@ -104,7 +104,20 @@ describe('scripts/test-summary.mjs', () => {
       { fullName: 'a', status: 'passed' },
       { fullName: 'b', status: 'skipped' },
     ]);
-    const { lines, status } = summarize('--step', 'typecheck', '2', '--step', 'services', '0', '--vitest', main, '0', '--vitest', join(dir, 'absent.json'), '1');
+    const { lines, status } = summarize(
+      '--step',
+      'typecheck',
+      '2',
+      '--step',
+      'services',
+      '0',
+      '--vitest',
+      main,
+      '0',
+      '--vitest',
+      join(dir, 'absent.json'),
+      '1',
+    );
     expect(lines).toContain('FAILED step typecheck (exit 2): see its output above');
     expect(lines.at(-1)).toBe('1 passed, 2 failed, 1 skipped');
     expect(status).toBe(1);

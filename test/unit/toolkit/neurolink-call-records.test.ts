@@ -33,16 +33,29 @@ const prompt = 'the secret prompt text';
 const completion = 'the private completion text';
 
 function toolkit(clients: Partial<Record<ProviderName, ScriptedLanguageModel>>, onCall: (record: LlmCallRecord) => void, warnings: string[] = []): NeuroLink {
-  return new DefaultNeuroLink({ cwd: workDir, env, providerDefinitions: definitionsWith(clients), builtInTools: [], onCall, warn: (message) => warnings.push(message) });
+  return new DefaultNeuroLink({
+    cwd: workDir,
+    env,
+    providerDefinitions: definitionsWith(clients),
+    builtInTools: [],
+    onCall,
+    warn: (message) => warnings.push(message),
+  });
 }
 
 describe('NeuroLink onCall', () => {
   it('hands over one record per provider attempt, priced from the model registry, with the attribution given', async () => {
     const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [{ error: new RateLimitError('slow down', 'openai', 20) }]);
-    const anthropic = new ScriptedLanguageModel('anthropic', 'claude-3-5-haiku-20241022', [{ text: completion, usage: { inputTokens: 2000, outputTokens: 300, totalTokens: 2300 } }]);
+    const anthropic = new ScriptedLanguageModel('anthropic', 'claude-3-5-haiku-20241022', [
+      { text: completion, usage: { inputTokens: 2000, outputTokens: 300, totalTokens: 2300 } },
+    ]);
     const records: LlmCallRecord[] = [];
     const neurolink = toolkit({ openai, anthropic }, (record) => records.push(record));
-    const result = await neurolink.generate({ input: { text: prompt }, disableTools: true, attribution: { merchantId: 'm1', userId: 'u1', requestId: 'req-1', surface: 'http' } });
+    const result = await neurolink.generate({
+      input: { text: prompt },
+      disableTools: true,
+      attribution: { merchantId: 'm1', userId: 'u1', requestId: 'req-1', surface: 'http' },
+    });
     expect(result.content).toBe(completion);
     expect(records.map((r) => [r.provider, r.outcome, r.errorClass, r.fallbackHops])).toEqual([
       ['openai', 'error', 'RateLimitError', 0],
@@ -51,14 +64,19 @@ describe('NeuroLink onCall', () => {
     const pricing = neurolink.modelRegistry?.getModelConfig('claude-3-5-haiku-20241022')?.pricing;
     expect(pricing).toBeDefined();
     expect(records[1]?.costUsd).toBeCloseTo((2000 / 1000) * pricing!.input + (300 / 1000) * pricing!.output, 9);
-    expect(records[1]).toMatchObject({ model: 'claude-3-5-haiku-20241022', inputTokens: 2000, outputTokens: 300, attribution: { merchantId: 'm1', userId: 'u1', requestId: 'req-1', surface: 'http' } });
+    expect(records[1]).toMatchObject({
+      model: 'claude-3-5-haiku-20241022',
+      inputTokens: 2000,
+      outputTokens: 300,
+      attribution: { merchantId: 'm1', userId: 'u1', requestId: 'req-1', surface: 'http' },
+    });
     for (const record of records) {
       expect(JSON.stringify(record)).not.toContain(prompt);
       expect(JSON.stringify(record)).not.toContain(completion);
     }
   });
 
-  it("attributes a call made without attribution to the library surface, and records a stream and the judge", async () => {
+  it('attributes a call made without attribution to the library surface, and records a stream and the judge', async () => {
     const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [
       { chunks: ['a', 'b'] },
       { text: 'four' },

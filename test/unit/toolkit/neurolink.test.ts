@@ -33,7 +33,13 @@ const guardedWrite: ToolDefinition = {
 };
 
 function toolkit(env: Record<string, string>, clients: Partial<Record<ProviderName, ScriptedLanguageModel>> = {}, warnings: string[] = []): NeuroLink {
-  return new DefaultNeuroLink({ cwd: workDir, env, providerDefinitions: definitionsWith(clients), builtInTools: [guardedWrite], warn: (message) => warnings.push(message) });
+  return new DefaultNeuroLink({
+    cwd: workDir,
+    env,
+    providerDefinitions: definitionsWith(clients),
+    builtInTools: [guardedWrite],
+    warn: (message) => warnings.push(message),
+  });
 }
 
 describe('NeuroLink provider selection', () => {
@@ -47,13 +53,17 @@ describe('NeuroLink provider selection', () => {
 
   it('names the variable to set when a forced provider is not configured', async () => {
     const neurolink = toolkit({ OPENAI_API_KEY: 'sk-1' });
-    await expect(neurolink.generate({ input: { text: 'x' }, provider: 'huggingface' })).rejects.toThrow('Provider "huggingface" (requested) is not configured: set HUGGINGFACE_API_KEY or HF_TOKEN.');
+    await expect(neurolink.generate({ input: { text: 'x' }, provider: 'huggingface' })).rejects.toThrow(
+      'Provider "huggingface" (requested) is not configured: set HUGGINGFACE_API_KEY or HF_TOKEN.',
+    );
     expect(() => neurolink.createProvider('azure')).toThrow(/set AZURE_OPENAI_API_KEY and AZURE_OPENAI_ENDPOINT/);
     expect(() => neurolink.createProvider('azure')).toThrow(ConfigurationError);
   });
 
   it('says what to set when nothing is configured', async () => {
-    await expect(toolkit({}).generate('hi')).rejects.toThrow(/No AI provider is configured: set one of OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_AI_API_KEY or GOOGLE_GENERATIVE_AI_API_KEY/);
+    await expect(toolkit({}).generate('hi')).rejects.toThrow(
+      /No AI provider is configured: set one of OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_AI_API_KEY or GOOGLE_GENERATIVE_AI_API_KEY/,
+    );
   });
 
   it('validates provider names', () => {
@@ -82,7 +92,10 @@ describe('NeuroLink provider selection', () => {
 
 describe('NeuroLink generate', () => {
   it('generates with gen as an alias and falls back across configured providers', async () => {
-    const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [{ text: 'one' }, { error: new (await import('../../../src/index.js')).RateLimitError('slow down', 'openai', 1) }]);
+    const openai = new ScriptedLanguageModel('openai', 'gpt-4o-mini', [
+      { text: 'one' },
+      { error: new (await import('../../../src/index.js')).RateLimitError('slow down', 'openai', 1) },
+    ]);
     const mistral = new ScriptedLanguageModel('mistral', 'mistral-small', [{ text: 'two' }]);
     const neurolink = toolkit({ OPENAI_API_KEY: 'sk', MISTRAL_API_KEY: 'm' }, { openai, mistral });
     expect((await neurolink.gen('first')).content).toBe('one');
@@ -100,10 +113,18 @@ describe('NeuroLink generate', () => {
     expect(legacy.text).toBe('b');
     expect(warnings).toHaveLength(1);
     const silenced: string[] = [];
-    const quiet = toolkit({ OPENAI_API_KEY: 'sk', SWITCHYARD_SUPPRESS_DEPRECATION: '1' }, { openai: new ScriptedLanguageModel('openai', 'm', [{ text: 'a' }]) }, silenced);
+    const quiet = toolkit(
+      { OPENAI_API_KEY: 'sk', SWITCHYARD_SUPPRESS_DEPRECATION: '1' },
+      { openai: new ScriptedLanguageModel('openai', 'm', [{ text: 'a' }]) },
+      silenced,
+    );
     await quiet.generate({ prompt: 'old' });
     expect(silenced).toEqual([]);
-    const quietToo = toolkit({ OPENAI_API_KEY: 'sk', NEUROLINK_SUPPRESS_DEPRECATION: 'true' }, { openai: new ScriptedLanguageModel('openai', 'm', [{ text: 'a' }]) }, silenced);
+    const quietToo = toolkit(
+      { OPENAI_API_KEY: 'sk', NEUROLINK_SUPPRESS_DEPRECATION: 'true' },
+      { openai: new ScriptedLanguageModel('openai', 'm', [{ text: 'a' }]) },
+      silenced,
+    );
     await quietToo.generate({ prompt: 'old' });
     expect(silenced).toEqual([]);
   });
@@ -118,7 +139,11 @@ describe('NeuroLink generate', () => {
   it('offers custom and built-in tools to the model and runs them', async () => {
     const openai = new ScriptedLanguageModel('openai', 'm', [{ text: 'done', callTools: [{ name: 'double', args: { n: 4 } }] }]);
     const neurolink = toolkit({ OPENAI_API_KEY: 'sk' }, { openai });
-    neurolink.registerTool('double', { description: 'doubles a number n', parameters: z.object({ n: z.number() }), execute: async ({ n }: { n: number }) => ({ value: n * 2 }) });
+    neurolink.registerTool('double', {
+      description: 'doubles a number n',
+      parameters: z.object({ n: z.number() }),
+      execute: async ({ n }: { n: number }) => ({ value: n * 2 }),
+    });
     const result = await neurolink.generate('double 4');
     expect(openai.calls[0]?.tools?.map((tool) => tool.name)).toEqual(['double', 'guardedWrite']);
     expect(result.toolExecutions[0]).toMatchObject({ name: 'double', input: { n: 4 }, output: { value: 8 } });
@@ -127,18 +152,26 @@ describe('NeuroLink generate', () => {
   it('rejects the evaluation judge variables when they are malformed', () => {
     expect(() => toolkit({ NEUROLINK_EVALUATION_PROVIDER: 'skynet' })).toThrow(/NEUROLINK_EVALUATION_PROVIDER="skynet"/);
     expect(() => toolkit({ NEUROLINK_EVALUATION_TIMEOUT: 'soon' })).toThrow(/NEUROLINK_EVALUATION_TIMEOUT="soon"/);
-    expect(toolkit({ NEUROLINK_EVALUATION_PROVIDER: 'claude', NEUROLINK_EVALUATION_TIMEOUT: '5s' }).settings.evaluation).toEqual({ provider: 'anthropic', timeoutMs: 5000 });
+    expect(toolkit({ NEUROLINK_EVALUATION_PROVIDER: 'claude', NEUROLINK_EVALUATION_TIMEOUT: '5s' }).settings.evaluation).toEqual({
+      provider: 'anthropic',
+      timeoutMs: 5000,
+    });
   });
 });
 
 describe('NeuroLink tools', () => {
   it('registers, lists, executes and unregisters custom tools', async () => {
     const neurolink = toolkit({});
-    neurolink.registerTools({ shout: { description: 'upper-cases a text', parameters: z.object({ text: z.string() }), execute: ({ text }: { text: string }) => text.toUpperCase() } });
+    neurolink.registerTools({
+      shout: { description: 'upper-cases a text', parameters: z.object({ text: z.string() }), execute: ({ text }: { text: string }) => text.toUpperCase() },
+    });
     neurolink.registerTools([{ name: 'whisper', tool: { description: 'lower-cases a text', execute: () => 'shh' } }]);
     expect([...neurolink.getCustomTools().keys()]).toEqual(['shout', 'whisper']);
     expect(await neurolink.executeTool('shout', { text: 'hi' })).toBe('HI');
-    expect(await neurolink.executeTool('shout', { text: 3 })).toMatchObject({ success: false, error: expect.stringMatching(/invalid arguments for shout: text/) });
+    expect(await neurolink.executeTool('shout', { text: 3 })).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/invalid arguments for shout: text/),
+    });
     const listed = await neurolink.getAllAvailableTools();
     expect(listed.map((tool) => [tool.name, tool.category])).toEqual([
       ['guardedWrite', 'built-in'],
@@ -154,7 +187,9 @@ describe('NeuroLink tools', () => {
     expect(() => neurolink.registerTool('x', { description: 'long enough text', execute: () => 1 })).toThrow(InvalidRequestError);
     expect(() => neurolink.registerTool('admin', { description: 'long enough text', execute: () => 1 })).toThrow(/reserved/);
     expect(() => neurolink.registerTool('short', { description: 'tiny', execute: () => 1 })).toThrow(/at least 10 characters/);
-    expect(() => neurolink.registerTool('schemaTool', { description: 'long enough text', schema: z.object({}), execute: () => 1 } as never)).toThrow(/name its input schema "parameters"/);
+    expect(() => neurolink.registerTool('schemaTool', { description: 'long enough text', schema: z.object({}), execute: () => 1 } as never)).toThrow(
+      /name its input schema "parameters"/,
+    );
   });
 
   it('requires confirmation for flagged tools', async () => {
@@ -170,12 +205,19 @@ describe('AIProviderFactory', () => {
   const registry = {
     getModelConfig: () => undefined,
     getDefaultModel: () => undefined,
-    findBestModel: (options: { provider?: string; capability?: string }) => (options.capability === 'vision' ? { modelId: 'gpt-4o', provider: options.provider ?? 'openai' } : undefined),
+    findBestModel: (options: { provider?: string; capability?: string }) =>
+      options.capability === 'vision' ? { modelId: 'gpt-4o', provider: options.provider ?? 'openai' } : undefined,
   };
 
   it('creates providers by name and by options object', async () => {
     const openai = new ScriptedLanguageModel('openai', 'gpt-4o', [{ text: 'seen' }, { text: 'again' }]);
-    const neurolink = new DefaultNeuroLink({ cwd: workDir, env: { OPENAI_API_KEY: 'sk' }, providerDefinitions: definitionsWith({ openai }), builtInTools: [], modelRegistry: registry });
+    const neurolink = new DefaultNeuroLink({
+      cwd: workDir,
+      env: { OPENAI_API_KEY: 'sk' },
+      providerDefinitions: definitionsWith({ openai }),
+      builtInTools: [],
+      modelRegistry: registry,
+    });
     const factory = new AIProviderFactory(neurolink);
     const byName = factory.createProvider('gpt', 'gpt-4o');
     expect([byName.provider, byName.model]).toEqual(['openai', 'gpt-4o']);

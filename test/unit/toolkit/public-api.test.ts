@@ -74,7 +74,13 @@ describe('the public library entry', () => {
     expectTypeOf(switchyard.initializeTelemetry).parameters.toEqualTypeOf<[config: TelemetryConfig]>();
     expectTypeOf(switchyard.initializeTelemetry).returns.toEqualTypeOf<Promise<TelemetryResult>>();
     expectTypeOf(switchyard.getTelemetryStatus).returns.toEqualTypeOf<Promise<TelemetryStatus>>();
-    expectTypeOf<GenerateResult['usage']>().toMatchTypeOf<{ promptTokens: number; completionTokens: number; totalTokens: number; inputTokens: number; outputTokens: number }>();
+    expectTypeOf<GenerateResult['usage']>().toMatchTypeOf<{
+      promptTokens: number;
+      completionTokens: number;
+      totalTokens: number;
+      inputTokens: number;
+      outputTokens: number;
+    }>();
     expectTypeOf<EvaluationData>().toMatchTypeOf<{ relevanceScore: number; relevance: number; alertLevel: string; alertSeverity: string }>();
     expectTypeOf<AnalyticsData['tokens']>().toEqualTypeOf<{ readonly input: number; readonly output: number; readonly total: number }>();
     expectTypeOf<StreamResult['stream']>().toEqualTypeOf<AsyncIterable<{ readonly content: string }>>();
@@ -91,7 +97,13 @@ describe('telemetry functions', () => {
     const result = await switchyard.initializeTelemetry({ serviceName: 'unit', samplingRate: 1, inMemory: true, enableLogs: false });
     expect(result).toEqual({ success: true, tracingEnabled: true, metricsEnabled: true, logsEnabled: false });
     const status = await switchyard.getTelemetryStatus();
-    expect(status).toEqual({ enabled: true, service: 'unit', version: switchyard.VERSION, features: { tracing: true, metrics: true, logs: false }, stats: { tracesCollected: 0, metricsCollected: 0, logsCollected: 0 } });
+    expect(status).toEqual({
+      enabled: true,
+      service: 'unit',
+      version: switchyard.VERSION,
+      features: { tracing: true, metrics: true, logs: false },
+      stats: { tracesCollected: 0, metricsCollected: 0, logsCollected: 0 },
+    });
     await switchyard.shutdownTelemetry();
     expect((await switchyard.getTelemetryStatus()).enabled).toBe(false);
   });

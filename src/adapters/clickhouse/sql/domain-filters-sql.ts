@@ -33,8 +33,7 @@ export const dimensionWhere = `({f_payment_method_type:String} = '' OR payment_m
 /** A status in the success family (see src/analytics/status-families.ts for the lists). */
 export const isSuccessStatus = (column: string) => `has({success_statuses:Array(String)}, upper(${column}))`;
 /** A status in the failure family. */
-export const isFailureStatus = (column: string) =>
-  `arrayExists(marker -> position(upper(${column}), marker) > 0, {failure_markers:Array(String)})`;
+export const isFailureStatus = (column: string) => `arrayExists(marker -> position(upper(${column}), marker) > 0, {failure_markers:Array(String)})`;
 
 export const auditWhere = `summary_kind = {summary_kind:String}
   AND ({a_payment_id:String} = '' OR payment_id = {a_payment_id:String})

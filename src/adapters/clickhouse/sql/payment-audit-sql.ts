@@ -1,4 +1,13 @@
-import { auditStatusCondition, auditWhere, dimensionWhere, domainEvents, isFailureStatus, isSuccessStatus, latestKey, windowWhere } from './domain-filters-sql.js';
+import {
+  auditStatusCondition,
+  auditWhere,
+  dimensionWhere,
+  domainEvents,
+  isFailureStatus,
+  isSuccessStatus,
+  latestKey,
+  windowWhere,
+} from './domain-filters-sql.js';
 
 /**
  * Payment audit and preview trace: events grouped by lookup key (payment id, else request id).

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { apiEventColumns, columnNames, domainEventColumns, llmCallColumns, llmRouteCallColumns } from '../../../../src/adapters/clickhouse/analytics-insert-columns.js';
+import {
+  apiEventColumns,
+  columnNames,
+  domainEventColumns,
+  llmCallColumns,
+  llmRouteCallColumns,
+} from '../../../../src/adapters/clickhouse/analytics-insert-columns.js';
 import { tabSeparatedInsertSql } from '../../../../src/adapters/clickhouse/clickhouse-executor.js';
 import { encodeTabSeparated, escapeTabSeparated, type InsertColumn } from '../../../../src/adapters/clickhouse/encode-tab-separated.js';
 import { SwitchyardError } from '../../../../src/errors/switchyard-error.js';
@@ -55,7 +61,11 @@ describe('tabSeparatedInsertSql', () => {
   });
 
   it('refuses names that are not plain identifiers', () => {
-    for (const [table, names] of [['db.t; DROP', ['a']], ['db.t', ['a b']], ['db.t', []]] as const) {
+    for (const [table, names] of [
+      ['db.t; DROP', ['a']],
+      ['db.t', ['a b']],
+      ['db.t', []],
+    ] as const) {
       const failure = (() => {
         try {
           return tabSeparatedInsertSql(table, names);

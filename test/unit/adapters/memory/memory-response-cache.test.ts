@@ -3,7 +3,14 @@ import { createMemoryResponseCache } from '../../../../src/adapters/memory/memor
 import type { CachedCompletion } from '../../../../src/ports/state/response-cache.js';
 import { createManualClock } from '../../../../src/time/clock.js';
 
-const answerOf = (content: string): CachedCompletion => ({ provider: 'openai', model: 'gpt-4o-mini', content, toolCalls: [], finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } });
+const answerOf = (content: string): CachedCompletion => ({
+  provider: 'openai',
+  model: 'gpt-4o-mini',
+  content,
+  toolCalls: [],
+  finishReason: 'stop',
+  usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+});
 const key = (requestHash: string) => ({ merchantId: 'm1', requestHash });
 /** Bytes one stored answer takes (its JSON). */
 const sizeOf = (content: string) => Buffer.byteLength(JSON.stringify(answerOf(content)));

@@ -43,7 +43,13 @@ describe('runFilterChain', () => {
       ['filterFunctionalGatewaysForBrand', ['b']],
     ]);
     expect(result.steps).toHaveLength(10);
-    expect(result.removed).toMatchObject({ getFunctionalGateways: ['zz'], filterFunctionalGatewaysForCurrency: ['a'], filterFunctionalGateways: ['d'], filterFunctionalGatewaysForBrand: ['c'], filterFunctionalGatewaysForTxnType: [] });
+    expect(result.removed).toMatchObject({
+      getFunctionalGateways: ['zz'],
+      filterFunctionalGatewaysForCurrency: ['a'],
+      filterFunctionalGateways: ['d'],
+      filterFunctionalGatewaysForBrand: ['c'],
+      filterFunctionalGatewaysForTxnType: [],
+    });
   });
 
   it('runs every step even once nothing is left', () => {

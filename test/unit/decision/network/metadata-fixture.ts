@@ -1,8 +1,5 @@
 /** Builds `paymentInfo.metadata` strings for network-routing tests (a JSON document in a string, as clients send it). */
-export function coBadgedMetadata(
-  cardData: Record<string, unknown> = {},
-  top: Record<string, unknown> = {},
-): string {
+export function coBadgedMetadata(cardData: Record<string, unknown> = {}, top: Record<string, unknown> = {}): string {
   return JSON.stringify({
     merchant_category_code: 'merchant_category_code_0001',
     acquirer_country: 'US',

@@ -15,12 +15,7 @@ describe('rankNetworks', () => {
   it('reproduces §5.2 example 1: amount 1000, unregulated, VISA/NYCE/PULSE/STAR', () => {
     const ranked = rankNetworks(cardOf(coBadgedMetadata()), 1000, defaultNetworkFeeTable);
     expect(ranked.map((item) => item.network)).toEqual(['STAR', 'VISA', 'PULSE', 'NYCE']);
-    expect(ranked.map((item) => item.fee)).toEqual([
-      expect.closeTo(33.8, 9),
-      expect.closeTo(34.875, 9),
-      expect.closeTo(35.0, 9),
-      expect.closeTo(36.8125, 9),
-    ]);
+    expect(ranked.map((item) => item.fee)).toEqual([expect.closeTo(33.8, 9), expect.closeTo(34.875, 9), expect.closeTo(35.0, 9), expect.closeTo(36.8125, 9)]);
     expect(ranked.map((item) => item.savingPercentage)).toEqual([0.11, 0, 0, 0]);
   });
 
@@ -28,12 +23,7 @@ describe('rankNetworks', () => {
     const card = cardOf(coBadgedMetadata({ is_regulated: true, regulated_name: regulatedWithFraud }));
     const ranked = rankNetworks(card, 100, defaultNetworkFeeTable);
     expect(ranked.map((item) => item.network)).toEqual(['NYCE', 'STAR', 'VISA', 'PULSE']);
-    expect(ranked.map((item) => item.fee)).toEqual([
-      expect.closeTo(2.86, 9),
-      expect.closeTo(2.86, 9),
-      expect.closeTo(3.3975, 9),
-      expect.closeTo(4.36, 9),
-    ]);
+    expect(ranked.map((item) => item.fee)).toEqual([expect.closeTo(2.86, 9), expect.closeTo(2.86, 9), expect.closeTo(3.3975, 9), expect.closeTo(4.36, 9)]);
     expect(ranked.map((item) => item.savingPercentage)).toEqual([0.54, 0.54, 0, 0]);
   });
 

@@ -18,13 +18,26 @@ describe('analytics cost', () => {
 
   it('leaves the cost unknown for providers fronting arbitrary models', () => {
     expect(resolvePricing('litellm', 'whatever', undefined)).toBeUndefined();
-    const analytics = computeAnalytics({ provider: 'litellm', model: 'm', usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 }, responseTime: 5, pricing: undefined, now: new Date(0) });
+    const analytics = computeAnalytics({
+      provider: 'litellm',
+      model: 'm',
+      usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 },
+      responseTime: 5,
+      pricing: undefined,
+      now: new Date(0),
+    });
     expect(analytics).not.toHaveProperty('cost');
   });
 
   it('lets <PROVIDER>_DEFAULT_*_COST override the default', () => {
-    expect(providerDefaultPricing('google-ai', { GOOGLE_AI_DEFAULT_INPUT_COST: '0.001', GOOGLE_AI_DEFAULT_OUTPUT_COST: 'junk' })).toEqual({ input: 0.001, output: 0.0003 });
-    expect(providerDefaultPricing('sagemaker', { SAGEMAKER_DEFAULT_INPUT_COST: '0.1', SAGEMAKER_DEFAULT_OUTPUT_COST: '0.2' })).toEqual({ input: 0.1, output: 0.2 });
+    expect(providerDefaultPricing('google-ai', { GOOGLE_AI_DEFAULT_INPUT_COST: '0.001', GOOGLE_AI_DEFAULT_OUTPUT_COST: 'junk' })).toEqual({
+      input: 0.001,
+      output: 0.0003,
+    });
+    expect(providerDefaultPricing('sagemaker', { SAGEMAKER_DEFAULT_INPUT_COST: '0.1', SAGEMAKER_DEFAULT_OUTPUT_COST: '0.2' })).toEqual({
+      input: 0.1,
+      output: 0.2,
+    });
   });
 
   it('builds the documented analytics shape with context echoed', () => {

@@ -22,7 +22,10 @@ describe('providerQueueLimits', () => {
     ['openai', 'malformed entry "openai"'],
   ])('fails at start on %s, naming BATCH_PROVIDER_LIMITS', (value, message) => {
     expect(() => providerQueueLimits({ batchConcurrency: 1, batchRatePerMinute: 0, batchProviderLimits: value })).toThrow(
-      expect.objectContaining({ code: 'SY_CONFIG_INVALID', message: expect.stringMatching(new RegExp(`BATCH_PROVIDER_LIMITS.*${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)) }),
+      expect.objectContaining({
+        code: 'SY_CONFIG_INVALID',
+        message: expect.stringMatching(new RegExp(`BATCH_PROVIDER_LIMITS.*${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)),
+      }),
     );
   });
 });

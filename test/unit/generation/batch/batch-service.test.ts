@@ -21,12 +21,24 @@ function open(...args: Parameters<typeof createBatchHarness>): BatchHarness {
 
 describe('BatchService.submit', () => {
   it('enqueues one job per prompt under <batchId>:<index> and stores every answer', async () => {
-    const openai = new ScriptedLanguageModel('openai', 'gpt-test', [{ text: 'answer zero' }, { text: 'answer one' }, { text: 'answer two', usage: { inputTokens: 5, outputTokens: 6, totalTokens: 11 } }]);
+    const openai = new ScriptedLanguageModel('openai', 'gpt-test', [
+      { text: 'answer zero' },
+      { text: 'answer one' },
+      { text: 'answer two', usage: { inputTokens: 5, outputTokens: 6, totalTokens: 11 } },
+    ]);
     const t = open({ openai });
-    const submitted = await t.service.submit({ merchantId: 'shop-1', prompts: ['zero', 'one', 'two'], options: { temperature: 0.1, maxTokens: 50, systemPrompt: 'be brief' } });
+    const submitted = await t.service.submit({
+      merchantId: 'shop-1',
+      prompts: ['zero', 'one', 'two'],
+      options: { temperature: 0.1, maxTokens: 50, systemPrompt: 'be brief' },
+    });
     expect(submitted).toMatchObject({ status: 'running', merchantId: 'shop-1', provider: 'openai', total: 3, pending: 3, succeeded: 0 });
     const queueName = batchQueueName('openai');
-    expect(await Promise.all([0, 1, 2].map((index) => t.queue.state(queueName, batchJobId(submitted.batchId, index))))).toEqual(['waiting', 'waiting', 'waiting']);
+    expect(await Promise.all([0, 1, 2].map((index) => t.queue.state(queueName, batchJobId(submitted.batchId, index))))).toEqual([
+      'waiting',
+      'waiting',
+      'waiting',
+    ]);
 
     await t.startWorker('openai');
     await t.settled(submitted.batchId);
@@ -40,7 +52,16 @@ describe('BatchService.submit', () => {
     expect(page).toMatchObject({ batchId: submitted.batchId, status: 'completed', total: 3, offset: 1, limit: 2 });
     expect(page?.nextOffset).toBeUndefined();
     expect(page?.items).toEqual([
-      expect.objectContaining({ index: 1, jobId: `${submitted.batchId}:1`, status: 'succeeded', prompt: 'one', content: 'answer one', provider: 'openai', model: 'gpt-test', attempts: 1 }),
+      expect.objectContaining({
+        index: 1,
+        jobId: `${submitted.batchId}:1`,
+        status: 'succeeded',
+        prompt: 'one',
+        content: 'answer one',
+        provider: 'openai',
+        model: 'gpt-test',
+        attempts: 1,
+      }),
       expect.objectContaining({ index: 2, status: 'succeeded', content: 'answer two', usage: { inputTokens: 5, outputTokens: 6, totalTokens: 11 } }),
     ]);
     expect((await t.service.results(submitted.batchId, { offset: 0, limit: 1 }))?.nextOffset).toBe(1);
@@ -53,8 +74,16 @@ describe('BatchService.submit', () => {
     await t.startWorker('openai');
     await t.settled(submitted.batchId);
     expect(t.calls.map((call) => [call.attribution, call.disableTools, call.provider])).toEqual([
-      [{ merchantId: 'shop-9', userId: 'user-3', batchId: submitted.batchId, jobId: `${submitted.batchId}:0`, jobAttempt: 1, surface: 'batch' }, true, 'openai'],
-      [{ merchantId: 'shop-9', userId: 'user-3', batchId: submitted.batchId, jobId: `${submitted.batchId}:1`, jobAttempt: 1, surface: 'batch' }, true, 'openai'],
+      [
+        { merchantId: 'shop-9', userId: 'user-3', batchId: submitted.batchId, jobId: `${submitted.batchId}:0`, jobAttempt: 1, surface: 'batch' },
+        true,
+        'openai',
+      ],
+      [
+        { merchantId: 'shop-9', userId: 'user-3', batchId: submitted.batchId, jobId: `${submitted.batchId}:1`, jobAttempt: 1, surface: 'batch' },
+        true,
+        'openai',
+      ],
     ]);
   });
 
@@ -104,7 +133,11 @@ describe('BatchService.submit', () => {
 
 describe('batch item processing', () => {
   it('retries a retryable failure with backoff and stores the answer of the attempt that succeeded', async () => {
-    const openai = new ScriptedLanguageModel('openai', 'gpt-test', [{ error: new RateLimitError('slow down', 'openai', 1) }, { error: new AIProviderError('Bad Gateway', 'openai', { statusCode: 502 }) }, { text: 'third time lucky' }]);
+    const openai = new ScriptedLanguageModel('openai', 'gpt-test', [
+      { error: new RateLimitError('slow down', 'openai', 1) },
+      { error: new AIProviderError('Bad Gateway', 'openai', { statusCode: 502 }) },
+      { text: 'third time lucky' },
+    ]);
     const t = open({ openai });
     const { batchId } = await t.service.submit({ merchantId: 'shop-1', prompts: ['try'] });
     await t.startWorker('openai');
@@ -114,7 +147,10 @@ describe('batch item processing', () => {
   });
 
   it('sends a non-retryable failure to the dead letter at once, with its error class', async () => {
-    const openai = new ScriptedLanguageModel('openai', 'gpt-test', [{ error: new InvalidRequestError("Invalid 'messages': too long", 'openai', undefined, { statusCode: 400 }) }, { text: 'fine' }]);
+    const openai = new ScriptedLanguageModel('openai', 'gpt-test', [
+      { error: new InvalidRequestError("Invalid 'messages': too long", 'openai', undefined, { statusCode: 400 }) },
+      { text: 'fine' },
+    ]);
     const t = open({ openai });
     const { batchId } = await t.service.submit({ merchantId: 'shop-1', prompts: ['too long', 'short'] });
     await t.startWorker('openai');
@@ -136,7 +172,11 @@ describe('batch item processing', () => {
     await t.startWorker('openai');
     await t.settled(batchId);
     expect(openai.calls).toHaveLength(3);
-    expect((await t.service.results(batchId))?.items[0]).toMatchObject({ status: 'failed', attempts: 3, error: { errorClass: 'TimeoutError', code: 'TIMEOUT', retryable: true } });
+    expect((await t.service.results(batchId))?.items[0]).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      error: { errorClass: 'TimeoutError', code: 'TIMEOUT', retryable: true },
+    });
   });
 
   it('skips a redelivered job whose item already has its outcome: no second call, no second count', async () => {
@@ -181,7 +221,16 @@ describe('BatchService.resumeUnfinished', () => {
     const t = open({ openai });
     const { batchId } = await t.service.submit({ merchantId: 'shop-1', prompts: ['p0', 'p1', 'p2'] });
     // What a restart of the embedded service leaves: outcomes in the store, an empty queue.
-    await t.state.batches.finishItem(batchId, 1, { status: 'succeeded', content: 'before the restart', provider: 'openai', model: 'gpt-test', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 }, responseTimeMs: 1, attempts: 1, finishedAt: 1 });
+    await t.state.batches.finishItem(batchId, 1, {
+      status: 'succeeded',
+      content: 'before the restart',
+      provider: 'openai',
+      model: 'gpt-test',
+      usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+      responseTimeMs: 1,
+      attempts: 1,
+      finishedAt: 1,
+    });
     for (const index of [0, 1, 2]) await t.queue.cancel(batchQueueName('openai'), batchJobId(batchId, index));
     expect(await t.service.resumeUnfinished()).toEqual({ batches: 1, requeued: 2, abandoned: 0, cancelled: 0 });
     await t.startWorker('openai');

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { classifyFailure } from '../../../../src/generation/batch/classify-failure.js';
 import { AIProviderError } from '../../../../src/generation/errors/ai-provider-error.js';
-import { AuthenticationError, ConfigurationError, InvalidRequestError, QuotaExceededError, RateLimitError, TimeoutError } from '../../../../src/generation/errors/provider-errors.js';
+import {
+  AuthenticationError,
+  ConfigurationError,
+  InvalidRequestError,
+  QuotaExceededError,
+  RateLimitError,
+  TimeoutError,
+} from '../../../../src/generation/errors/provider-errors.js';
 import { SwitchyardError } from '../../../../src/errors/switchyard-error.js';
 
 describe('classifyFailure', () => {
@@ -23,7 +30,11 @@ describe('classifyFailure', () => {
   });
 
   it('retries our own retryable errors (a store outage) and not the others', () => {
-    expect(classifyFailure(new SwitchyardError('SY_STATE_UNAVAILABLE', { isRetryable: true }))).toMatchObject({ errorClass: 'SwitchyardError', code: 'SY_STATE_UNAVAILABLE', retryable: true });
+    expect(classifyFailure(new SwitchyardError('SY_STATE_UNAVAILABLE', { isRetryable: true }))).toMatchObject({
+      errorClass: 'SwitchyardError',
+      code: 'SY_STATE_UNAVAILABLE',
+      retryable: true,
+    });
     expect(classifyFailure(new SwitchyardError('SY_INTERNAL'))).toMatchObject({ retryable: false });
   });
 

@@ -33,11 +33,29 @@ describe('embedded batches across a restart', () => {
     const state = createMemoryStateStore({ dataDir, logger: silentLogger });
     const jobs = createMemoryJobQueue({ logger: silentLogger });
     const catalog = scriptedCatalog({ openai: model });
-    const generation = new GenerationService({ catalog, tools: async () => [], telemetry: () => noTelemetry, notice: new DeprecationNotice(() => undefined), evaluation: { timeoutMs: 1000 } });
-    const models: BatchModels = { generate: (options) => generation.generate(options), getProviderSelection: () => selectProvider(catalog, undefined, undefined) };
+    const generation = new GenerationService({
+      catalog,
+      tools: async () => [],
+      telemetry: () => noTelemetry,
+      notice: new DeprecationNotice(() => undefined),
+      evaluation: { timeoutMs: 1000 },
+    });
+    const models: BatchModels = {
+      generate: (options) => generation.generate(options),
+      getProviderSelection: () => selectProvider(catalog, undefined, undefined),
+    };
     const batches = new BatchService({ store: state.batches, queue: jobs, models, settings: testSettings, clock: systemClock, logger: silentLogger });
     const startWorker = () =>
-      generationWorker.start({ jobs, store: state.batches, models, batches, providers: ['openai'], limits: () => ({ concurrency: 1 }), clock: systemClock, logger: silentLogger });
+      generationWorker.start({
+        jobs,
+        store: state.batches,
+        models,
+        batches,
+        providers: ['openai'],
+        limits: () => ({ concurrency: 1 }),
+        clock: systemClock,
+        logger: silentLogger,
+      });
     return { state, jobs, models, batches, startWorker };
   }
 

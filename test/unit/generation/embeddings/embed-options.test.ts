@@ -14,8 +14,18 @@ function refusal(options: unknown): { option: string | undefined; message: strin
 
 describe('normalizeEmbedOptions', () => {
   it('takes one text or several, keeps their order and attributes the call to the library by default', () => {
-    expect(normalizeEmbedOptions({ input: 'one' })).toMatchObject({ values: ['one'], provider: undefined, dimensions: undefined, attribution: { surface: 'library' } });
-    expect(normalizeEmbedOptions({ input: ['b', 'a'], provider: 'OpenAI', dimensions: 64, timeout: '2s' })).toMatchObject({ values: ['b', 'a'], provider: 'openai', dimensions: 64, timeoutMs: 2000 });
+    expect(normalizeEmbedOptions({ input: 'one' })).toMatchObject({
+      values: ['one'],
+      provider: undefined,
+      dimensions: undefined,
+      attribution: { surface: 'library' },
+    });
+    expect(normalizeEmbedOptions({ input: ['b', 'a'], provider: 'OpenAI', dimensions: 64, timeout: '2s' })).toMatchObject({
+      values: ['b', 'a'],
+      provider: 'openai',
+      dimensions: 64,
+      timeoutMs: 2000,
+    });
   });
 
   it('names the option at fault', () => {

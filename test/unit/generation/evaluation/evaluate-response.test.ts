@@ -9,7 +9,9 @@ const base = { query: 'What is 2+2?', response: '4', toolsUsed: [] as string[], 
 
 describe('parseJudgeReply', () => {
   it('reads the JSON object, clamping scores to 1..10', () => {
-    const verdict = parseJudgeReply('Sure! {"relevance": 12, "accuracy": 0, "completeness": 7.6, "overall": 8, "isOffTopic": false, "reasoning": "fine {really}"} done');
+    const verdict = parseJudgeReply(
+      'Sure! {"relevance": 12, "accuracy": 0, "completeness": 7.6, "overall": 8, "isOffTopic": false, "reasoning": "fine {really}"} done',
+    );
     expect(verdict).toEqual({ relevance: 10, accuracy: 1, completeness: 8, overall: 8, isOffTopic: false, reasoning: 'fine {really}' });
   });
 
@@ -50,7 +52,9 @@ describe('alertLevelFor', () => {
 
 describe('evaluateResponse', () => {
   it('scores with the judge and reports both spellings', async () => {
-    const judge = new ScriptedLanguageModel('openai', 'gpt-judge', [{ text: '{"relevance":9,"accuracy":9,"completeness":8,"overall":9,"isOffTopic":false,"reasoning":"correct"}' }]);
+    const judge = new ScriptedLanguageModel('openai', 'gpt-judge', [
+      { text: '{"relevance":9,"accuracy":9,"completeness":8,"overall":9,"isOffTopic":false,"reasoning":"correct"}' },
+    ]);
     const evaluation = await evaluateResponse({ ...base, judge: () => judge, domain: 'math', toolsUsed: ['calculateMath'] });
     expect(evaluation).toMatchObject({
       relevanceScore: 9,
@@ -75,7 +79,9 @@ describe('evaluateResponse', () => {
   });
 
   it('raises the alert for an off-topic answer', async () => {
-    const judge = new ScriptedLanguageModel('openai', 'j', [{ text: '{"relevance":9,"accuracy":9,"completeness":9,"overall":9,"isOffTopic":true,"reasoning":"about cats"}' }]);
+    const judge = new ScriptedLanguageModel('openai', 'j', [
+      { text: '{"relevance":9,"accuracy":9,"completeness":9,"overall":9,"isOffTopic":true,"reasoning":"about cats"}' },
+    ]);
     expect((await evaluateResponse({ ...base, judge: () => judge })).alertLevel).toBe('medium');
   });
 

@@ -14,7 +14,16 @@ describe('response cache key', () => {
     expect(base.merchantId).toBe('m1');
     expect(base.requestHash).toMatch(/^[0-9a-f]{64}$/);
     expect(responseCacheKey('m1', { ...request, user: 'u1', stream: true, stream_options: { include_usage: true } })).toEqual(base);
-    for (const change of [{ temperature: 0.3 }, { top_p: 0.9 }, { seed: 7 }, { stop: ['\n'] }, { max_tokens: 10 }, { tools: [] }, { response_format: { type: 'json_object' } }, { model: 'openai/gpt-4o' }]) {
+    for (const change of [
+      { temperature: 0.3 },
+      { top_p: 0.9 },
+      { seed: 7 },
+      { stop: ['\n'] },
+      { max_tokens: 10 },
+      { tools: [] },
+      { response_format: { type: 'json_object' } },
+      { model: 'openai/gpt-4o' },
+    ]) {
       expect(responseCacheKey('m1', { ...request, ...change }).requestHash, JSON.stringify(change)).not.toBe(base.requestHash);
     }
   });

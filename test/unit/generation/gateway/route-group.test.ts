@@ -26,7 +26,12 @@ describe('route groups', () => {
   });
 
   it('names every problem the schema cannot see', () => {
-    const facts = (_provider: string, model: string) => (model === 'cheap-text' ? { capabilities: ['general'], averagePrice: 0.0001 } : model === 'pricey-vision' ? { capabilities: ['vision'], averagePrice: 0.05 } : undefined);
+    const facts = (_provider: string, model: string) =>
+      model === 'cheap-text'
+        ? { capabilities: ['general'], averagePrice: 0.0001 }
+        : model === 'pricey-vision'
+          ? { capabilities: ['vision'], averagePrice: 0.05 }
+          : undefined;
     expect(
       routeGroupProblems(
         {
@@ -58,7 +63,15 @@ describe('route groups', () => {
   });
 
   it('ranks by learned success rate and demotes a candidate below the threshold', () => {
-    const ranking = rankCandidates(group, [{ successes: 9, length: 10 }, { successes: 3, length: 10 }, { successes: 8, length: 10 }], noExplore());
+    const ranking = rankCandidates(
+      group,
+      [
+        { successes: 9, length: 10 },
+        { successes: 3, length: 10 },
+        { successes: 8, length: 10 },
+      ],
+      noExplore(),
+    );
     expect(ranking.approach).toBe('sr_downtime');
     expect(ranking.candidates).toEqual([
       { provider: 'openai', model: 'a', score: 0.9, eliminated: false },
@@ -72,7 +85,15 @@ describe('route groups', () => {
 
   it('explores: one draw below explorePercent puts the top candidate last, so the others are tried and can come back', () => {
     const random = createSequenceRandom([0.05]);
-    const ranking = rankCandidates(group, [{ successes: 10, length: 10 }, { successes: 1, length: 10 }, { successes: 10, length: 10 }], random);
+    const ranking = rankCandidates(
+      group,
+      [
+        { successes: 10, length: 10 },
+        { successes: 1, length: 10 },
+        { successes: 10, length: 10 },
+      ],
+      random,
+    );
     expect(ranking.approach).toBe('explore');
     expect(ranking.candidates[0]?.model).not.toBe('a');
     expect(ranking.candidates.map((candidate) => candidate.model)).toEqual(['b', 'c']);

@@ -51,16 +51,30 @@ describe('route rules', () => {
         },
         () => undefined,
       ),
-    ).toEqual(['rules[0].onlyProviders[0] names no provider kind: "nowhere"', 'rules[1].name repeats "a"', 'rules[2] ("empty") restricts nothing: give onlyProviders or minContextWindow']);
+    ).toEqual([
+      'rules[0].onlyProviders[0] names no provider kind: "nowhere"',
+      'rules[1].name repeats "a"',
+      'rules[2] ("empty") restricts nothing: give onlyProviders or minContextWindow',
+    ]);
   });
 });
 
 describe('multi-objective ranking', () => {
   const pair = (objectives: { latencyWeight?: number; costWeight?: number }) =>
-    toRouteGroup('pair', { candidates: [{ provider: 'openai', model: 'dear' }, { provider: 'mistral', model: 'cheap' }], explorePercent: 0, objectives });
+    toRouteGroup('pair', {
+      candidates: [
+        { provider: 'openai', model: 'dear' },
+        { provider: 'mistral', model: 'cheap' },
+      ],
+      explorePercent: 0,
+      objectives,
+    });
 
   it('ranks by success rate alone by default, and by cost once it has a weight', () => {
-    const windows = [{ successes: 20, length: 20 }, { successes: 19, length: 20 }];
+    const windows = [
+      { successes: 20, length: 20 },
+      { successes: 19, length: 20 },
+    ];
     const prices = [0.01, 0.001];
     expect(rankCandidates(pair({}), windows, noExplore(), { prices }).candidates.map((c) => c.model)).toEqual(['dear', 'cheap']);
     expect(rankCandidates(pair({ costWeight: 0.2 }), windows, noExplore(), { prices }).candidates.map((c) => c.model)).toEqual(['cheap', 'dear']);
@@ -68,10 +82,16 @@ describe('multi-objective ranking', () => {
 
   it('demotes a slow candidate by its learned speed window when latency has a weight', () => {
     const windows = [undefined, undefined];
-    const latencyWindows = [{ successes: 2, length: 20 }, { successes: 20, length: 20 }];
+    const latencyWindows = [
+      { successes: 2, length: 20 },
+      { successes: 20, length: 20 },
+    ];
     expect(rankCandidates(pair({ latencyWeight: 0.5 }), windows, noExplore(), { latencyWindows }).candidates.map((c) => c.model)).toEqual(['cheap', 'dear']);
     // Success still comes first when the gap in success is larger than the weighted penalty.
-    const failing = [{ successes: 20, length: 20 }, { successes: 12, length: 20 }];
+    const failing = [
+      { successes: 20, length: 20 },
+      { successes: 12, length: 20 },
+    ];
     expect(rankCandidates(pair({ latencyWeight: 0.1 }), failing, noExplore(), { latencyWindows }).candidates.map((c) => c.model)).toEqual(['dear', 'cheap']);
   });
 });

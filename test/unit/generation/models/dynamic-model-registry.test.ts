@@ -73,8 +73,28 @@ const nested = {
 /** The documented layout: a flat list, camelCase capabilities, per-model aliases, id-targeted aliases. */
 const flat = {
   models: [
-    { id: 'claude-3-5-sonnet', name: 'Claude 3.5 Sonnet', provider: 'anthropic', pricing: { input: 0.003, output: 0.015 }, capabilities: ['functionCalling', 'vision'], contextWindow: 200000, deprecated: false, aliases: ['sonnet'], metadata: { speed: 'medium', quality: 'high' } },
-    { id: 'gpt-4o-mini', name: 'GPT-4o mini', provider: 'openai', pricing: { input: 0.00015, output: 0.0006 }, capabilities: ['functionCalling'], contextWindow: 128000, deprecated: false, aliases: [], metadata: { speed: 'fast', quality: 'medium' } },
+    {
+      id: 'claude-3-5-sonnet',
+      name: 'Claude 3.5 Sonnet',
+      provider: 'anthropic',
+      pricing: { input: 0.003, output: 0.015 },
+      capabilities: ['functionCalling', 'vision'],
+      contextWindow: 200000,
+      deprecated: false,
+      aliases: ['sonnet'],
+      metadata: { speed: 'medium', quality: 'high' },
+    },
+    {
+      id: 'gpt-4o-mini',
+      name: 'GPT-4o mini',
+      provider: 'openai',
+      pricing: { input: 0.00015, output: 0.0006 },
+      capabilities: ['functionCalling'],
+      contextWindow: 128000,
+      deprecated: false,
+      aliases: [],
+      metadata: { speed: 'fast', quality: 'medium' },
+    },
   ],
   aliases: { 'claude-latest': 'claude-3-5-sonnet', fastest: 'gpt-4o-mini' },
 };
@@ -85,7 +105,16 @@ describe('loading', () => {
     expect(registry.version).toBe('2.0.0');
     expect(registry.getAllModels()).toHaveLength(6);
     const sonnet = registry.getModelConfig('claude-3.5-sonnet');
-    expect(sonnet).toMatchObject({ id: 'claude-3-5-sonnet-20241022', key: 'claude-3.5-sonnet', name: 'Claude 3.5 Sonnet', provider: 'anthropic', capabilities: ['functionCalling', 'vision', 'code'], pricing: { input: 0.003, output: 0.015 }, contextWindow: 200000, deprecated: false });
+    expect(sonnet).toMatchObject({
+      id: 'claude-3-5-sonnet-20241022',
+      key: 'claude-3.5-sonnet',
+      name: 'Claude 3.5 Sonnet',
+      provider: 'anthropic',
+      capabilities: ['functionCalling', 'vision', 'code'],
+      pricing: { input: 0.003, output: 0.015 },
+      contextWindow: 200000,
+      deprecated: false,
+    });
     expect(sonnet?.aliases).toEqual(['claude-latest']);
     expect(registry.getModelConfig('gemini-2.5-flash')?.provider).toBe('google-ai');
   });
@@ -113,7 +142,9 @@ describe('loading', () => {
 
   it('refuses an ambiguous bare target, an unknown default, duplicates and malformed entries', () => {
     expect(() => DynamicModelRegistry.fromJson({ ...nested, aliases: { mini: 'gpt-4o-mini' } })).toThrow(/alias "mini" target "gpt-4o-mini" is ambiguous/);
-    expect(() => DynamicModelRegistry.fromJson({ ...nested, defaults: { mistral: 'mistral-small' } })).toThrow('default for "mistral" points at unknown model "mistral-small"');
+    expect(() => DynamicModelRegistry.fromJson({ ...nested, defaults: { mistral: 'mistral-small' } })).toThrow(
+      'default for "mistral" points at unknown model "mistral-small"',
+    );
     expect(() => DynamicModelRegistry.fromJson({ models: [flat.models[0], flat.models[0]] })).toThrow(/declared twice/);
     expect(() => DynamicModelRegistry.fromJson({ models: [{ ...flat.models[0], pricing: { input: -1, output: 0 } }] })).toThrow(/pricing/);
     expect(() => DynamicModelRegistry.fromJson({ models: 'x' })).toThrow(/models must be/);
@@ -143,7 +174,14 @@ describe('queries', () => {
 
   it('getModelsByCapability accepts either spelling, cheapest first, ties by provider then id', () => {
     const ids = registry.getModelsByCapability('function-calling').map((m) => `${m.provider}/${m.id}`);
-    expect(ids).toEqual(['openai/gpt-4-turbo', 'google-ai/gemini-2.5-flash', 'azure/gpt-4o-mini', 'openai/gpt-4o-mini', 'anthropic/claude-3-5-sonnet-20241022', 'anthropic/claude-3-opus-20240229']);
+    expect(ids).toEqual([
+      'openai/gpt-4-turbo',
+      'google-ai/gemini-2.5-flash',
+      'azure/gpt-4o-mini',
+      'openai/gpt-4o-mini',
+      'anthropic/claude-3-5-sonnet-20241022',
+      'anthropic/claude-3-opus-20240229',
+    ]);
     expect(registry.getModelsByCapability('advancedReasoning').map((m) => m.key)).toEqual(['claude-3-opus']);
     expect(normalizeCapability('json_mode')).toBe('jsonMode');
   });
@@ -178,8 +216,20 @@ describe('queries', () => {
 
   it('ties break by provider then id, independent of file order', () => {
     const same = { pricing: { input: 0.001, output: 0.001 }, capabilities: ['general'], metadata: { speed: 'fast', quality: 'high' } };
-    const a = DynamicModelRegistry.fromJson({ models: [{ ...same, id: 'm-b', provider: 'openai' }, { ...same, id: 'm-a', provider: 'openai' }, { ...same, id: 'z', provider: 'anthropic' }] });
-    const b = DynamicModelRegistry.fromJson({ models: [{ ...same, id: 'z', provider: 'anthropic' }, { ...same, id: 'm-a', provider: 'openai' }, { ...same, id: 'm-b', provider: 'openai' }] });
+    const a = DynamicModelRegistry.fromJson({
+      models: [
+        { ...same, id: 'm-b', provider: 'openai' },
+        { ...same, id: 'm-a', provider: 'openai' },
+        { ...same, id: 'z', provider: 'anthropic' },
+      ],
+    });
+    const b = DynamicModelRegistry.fromJson({
+      models: [
+        { ...same, id: 'z', provider: 'anthropic' },
+        { ...same, id: 'm-a', provider: 'openai' },
+        { ...same, id: 'm-b', provider: 'openai' },
+      ],
+    });
     for (const registryUnderTest of [a, b]) {
       expect(registryUnderTest.findBestModel({ optimizeFor: 'cost' })?.modelId).toBe('z');
       expect(registryUnderTest.findBestModel({ provider: 'openai' })?.modelId).toBe('m-a');

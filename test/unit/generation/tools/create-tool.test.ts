@@ -27,7 +27,9 @@ describe('validateTool', () => {
 
   it('names the field at fault', () => {
     expect(() => validateTool('weather', { ...weather, description: 'short' })).toThrow('tool "weather" needs a description of at least 10 characters');
-    expect(() => validateTool('weather', { description: weather.description, schema: z.object({}), execute: weather.execute })).toThrow('tool "weather" uses "schema"; name its input schema "parameters"');
+    expect(() => validateTool('weather', { description: weather.description, schema: z.object({}), execute: weather.execute })).toThrow(
+      'tool "weather" uses "schema"; name its input schema "parameters"',
+    );
     expect(() => validateTool('weather', { description: weather.description })).toThrow('tool "weather" needs an execute function');
     expect(() => validateTool('weather', { ...weather, parameters: 'string' })).toThrow(/parameters must be a zod schema or a JSON Schema object/);
     expect(() => validateTool('weather', null)).toThrow(/must be an object/);
@@ -53,22 +55,41 @@ describe('createTool', () => {
   it('accepts a JSON Schema (draft-07 $schema included) and validates with it', async () => {
     const tool = createTool('add_numbers', {
       description: 'Adds two numbers together',
-      parameters: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+      parameters: {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        properties: { a: { type: 'number' }, b: { type: 'number' } },
+        required: ['a', 'b'],
+      },
       execute: (args: { a: number; b: number }) => ({ success: true, sum: args.a + args.b }),
     });
     expect(await tool.execute({ a: 2, b: 3 }, context)).toEqual({ success: true, sum: 5 });
-    expect(await tool.execute({ a: 2 }, context)).toEqual({ success: false, error: "invalid arguments for add_numbers: (root) must have required property 'b'" });
-    expect(() => createTool('broken', { description: 'A broken schema tool', parameters: { type: 'nonsense' }, execute: () => 1 })).toThrow(/not a valid JSON Schema/);
+    expect(await tool.execute({ a: 2 }, context)).toEqual({
+      success: false,
+      error: "invalid arguments for add_numbers: (root) must have required property 'b'",
+    });
+    expect(() => createTool('broken', { description: 'A broken schema tool', parameters: { type: 'nonsense' }, execute: () => 1 })).toThrow(
+      /not a valid JSON Schema/,
+    );
   });
 
   it('turns a throwing execute into a failure result', async () => {
-    const tool = createTool('thrower', { description: 'Always throws an error', execute: () => { throw new Error('boom'); } });
+    const tool = createTool('thrower', {
+      description: 'Always throws an error',
+      execute: () => {
+        throw new Error('boom');
+      },
+    });
     expect(await tool.execute({}, context)).toEqual({ success: false, error: 'boom' });
   });
 
   it('gates requiresConfirmation tools', async () => {
     let runs = 0;
-    const tool = createTool('delete-all', { description: 'Deletes everything for real', requiresConfirmation: true, execute: () => ({ success: true, run: ++runs }) });
+    const tool = createTool('delete-all', {
+      description: 'Deletes everything for real',
+      requiresConfirmation: true,
+      execute: () => ({ success: true, run: ++runs }),
+    });
     expect(tool.requiresConfirmation).toBe(true);
     expect(await tool.execute({}, context)).toEqual({ success: false, error: 'USER_CONFIRMATION_REQUIRED' });
     expect(await tool.execute({}, { ...context, confirmedTools: new Set(['other']) })).toEqual({ success: false, error: 'USER_CONFIRMATION_REQUIRED' });
