@@ -56,7 +56,8 @@ fi
 # ---- checks outside vitest: each is one step, a failure counts as one failed ----
 # Type-checks test/ along with the sources (tsconfig.json includes test/), so expectTypeOf can fail.
 step typecheck npm run --silent typecheck
-# (lint and format checks: `step lint ...` / `step format ...` go here; see issue 22 point 4)
+# Lint, format check (Biome) and the import rules (dependency-cruiser): `make lint`.
+step lint npm run --silent lint
 step chromium-install bash deploy/local/chromium.sh install >/dev/null ||
   echo "chromium could not be installed for the browser tests: see the messages above" >&2
 step schemathesis-install bash deploy/local/schemathesis.sh install ||
