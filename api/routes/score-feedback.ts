@@ -14,6 +14,11 @@ const merchantNotFound = (merchantId: string) => decisionFailureEnvelope({ kind:
  * (src/feedback/receive-feedback.ts), which publishes it, and answers at once in its 1.4.x shape.
  */
 export async function scoreFeedbackRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  registerUpdateGatewayScore(app, deps);
+  registerLegacyUpdateScore(app, deps);
+}
+
+function registerUpdateGatewayScore(app: FastifyInstance, deps: AppDeps): void {
   app.post<{ Body: UpdateGatewayScoreRequest }>(
     '/update-gateway-score',
     {
@@ -36,7 +41,9 @@ export async function scoreFeedbackRoutes(app: FastifyInstance, deps: AppDeps): 
       return { message: 'Gateway score updated successfully', merchant_id: body.merchantId, gateway: body.gateway, payment_id: body.paymentId };
     },
   );
+}
 
+function registerLegacyUpdateScore(app: FastifyInstance, deps: AppDeps): void {
   app.post<{ Body: UpdateScoreLegacyRequest }>(
     '/update-score',
     {
