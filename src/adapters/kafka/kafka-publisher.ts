@@ -5,6 +5,7 @@ import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type { DiskSpool } from './disk-spool.js';
 import type { KafkaConnection } from './kafka-connection.js';
+import { captureTraceContext, traceHeadersOf } from '../telemetry/event-trace-context.js';
 
 export interface KafkaPublisherOptions {
   readonly connection: KafkaConnection;
@@ -50,7 +51,15 @@ type StringMessage = MessageToProduce<string, string, string, string>;
 type StringProducer = Producer<string, string, string, string>;
 
 function toMessages(events: readonly EventEnvelope[], topicName: (topic: Topic) => string): StringMessage[] {
-  return events.map((event) => ({ topic: topicName(topicOf[event.type]), key: partitionKeyOf(event), value: JSON.stringify(event) }));
+  return events.map((event) => {
+    const headers = traceHeadersOf(event);
+    return {
+      topic: topicName(topicOf[event.type]),
+      key: partitionKeyOf(event),
+      value: JSON.stringify(event),
+      ...(headers !== undefined ? { headers: { ...headers } } : {}),
+    };
+  });
 }
 
 function chunk<T>(items: readonly T[], size: number): T[][] {
@@ -287,6 +296,8 @@ export function createKafkaPublisher(options: KafkaPublisherOptions): KafkaPubli
     accept(events) {
       if (closed) throw new SwitchyardError('SY_BUS_UNAVAILABLE', { message: 'event bus is closed' });
       if (events.length === 0) return;
+      // The publisher's trace context, sent as record headers (spooled events keep none: the spool stores envelopes).
+      captureTraceContext(events);
       if (mode === 'spooling' && spool.count + pending + events.length > options.spoolMaxEvents) {
         refused += events.length;
         if (!spoolFull) {

@@ -6,6 +6,7 @@ import type { Logger } from '../../logging/logger.js';
 import type { SubscribeOptions, Subscription } from '../../ports/event-bus.js';
 import type { KafkaConnection } from './kafka-connection.js';
 import { toBusError } from './map-kafka-error.js';
+import { attachTraceHeaders, processInEventTrace } from '../telemetry/event-trace-context.js';
 
 export interface KafkaSubscriptionOptions {
   readonly connection: KafkaConnection;
@@ -145,6 +146,7 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
       const value: unknown = JSON.parse(message.value ?? 'null');
       options.validate?.(value);
       if (!isEvent(value)) throw new TypeError('not an event envelope');
+      attachTraceHeaders(value, message.headers);
       return value;
     } catch (error) {
       // Redelivering a malformed message would never succeed: report it loudly and move past it.
@@ -255,7 +257,7 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
   async function handleWithRedelivery(events: readonly EventEnvelope[], first: EventMessage): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await subscribe.handler(events);
+        await processInEventTrace(events, { system: 'kafka', topic: first.topic, group: subscribe.group }, () => subscribe.handler(events));
         return true;
       } catch (error) {
         const delayMs = Math.min(firstRedeliveryDelayMs * 2 ** (attempt - 1), maxRedeliveryDelayMs);

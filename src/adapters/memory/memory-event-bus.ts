@@ -1,6 +1,7 @@
 import { partitionKeyOf, topicOf, type EventEnvelope, type Topic } from '../../events/event-envelope.js';
 import type { Logger } from '../../logging/logger.js';
 import type { BusHealth, EventBus, SubscribeOptions, Subscription } from '../../ports/event-bus.js';
+import { captureTraceContext, processInEventTrace } from '../telemetry/event-trace-context.js';
 
 export interface MemoryEventBusOptions {
   readonly logger: Logger;
@@ -139,7 +140,7 @@ export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
     group.busy.add(slot);
     const run = (async () => {
       try {
-        await member.options.handler(batch);
+        await processInEventTrace(batch, { system: 'in-process', topic, group: group.name }, () => member.options.handler(batch));
         group.committed.set(slot, committed + batch.length);
         group.busy.delete(slot);
         trim(topic, index);
@@ -163,6 +164,8 @@ export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
   return {
     async publish(events) {
       if (closing) throw new Error('event bus is closed');
+      // The publisher's trace context travels with the events to every consumer group (as Kafka's record headers do).
+      captureTraceContext(events);
       const touched = new Set<string>();
       for (const event of events) {
         options.validate?.(event);

@@ -10,15 +10,24 @@ import { getTelemetryStatus } from '../../../src/adapters/telemetry/telemetry-ap
 import { loadConfig } from '../../../src/config/load-config.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion } from '../../fixtures/providers/openai-wire.js';
-import { adminSecret } from '../../helpers/test-app.js';
+import {
+  adminSecret,
+  createMerchant,
+  createPipelineNamespace,
+  deletePipelineNamespace,
+  pipelineEnv,
+  type PipelineNamespace,
+} from '../pipeline/pipeline-harness.js';
 
 /**
  * `switchyard serve`'s OpenTelemetry as the standard OTEL_* variables configure it, checked against
  * a real OTLP/HTTP receiver on loopback (OTLP JSON bodies): one chat completion through the
  * official `openai` client, to a local fake of OpenAI's API, gives an HTTP server span continuing
  * the caller's `traceparent`, a GenAI `chat <model>` CLIENT span as its child, and the GenAI client
- * metrics. The server is stopped before the assertions: its shutdown flushes every span and metric,
- * so what the receiver holds then is everything (no waiting on timers).
+ * metrics, and the analytics sink's `process … llm` CONSUMER span continuing the same trace from
+ * the event's trace context (in process, and through Kafka record headers). The test awaits the
+ * receiver being sent that consumer span, then stops the server: its shutdown flushes every span
+ * and metric, so what the receiver holds then is everything.
  */
 
 interface OtlpValue {
@@ -105,14 +114,20 @@ async function startWith(env: Record<string, string>, provider: FakeHttpServer):
   const server = await startServer(loadConfig(env), pino({ level: 'silent' }), {
     toolkit: { cwd: mkdtempSync(join(tmpdir(), 'sytest-otel-cwd-')), env: { OPENAI_API_KEY: 'sk-upstream', OPENAI_BASE_URL: `${provider.url}/v1` } },
   });
-  const created = await fetch(`${server.url}/merchant-account/create`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-admin-secret': adminSecret },
-    body: JSON.stringify({ merchant_id: 'otel-shop' }),
-  });
-  expect(created.status).toBe(200);
-  const { api_key: apiKey } = (await created.json()) as { api_key: string };
-  return { server, client: new OpenAI({ apiKey, baseURL: `${server.url}/v1`, maxRetries: 0, defaultHeaders: { traceparent: callerTraceparent } }) };
+  try {
+    // The pipeline harness's admin secret and merchant setup (its env is the one both spines start from).
+    const auth = await createMerchant(server.url, 'otel-shop');
+    const apiKey = auth['x-api-key'] ?? '';
+    return { server, client: new OpenAI({ apiKey, baseURL: `${server.url}/v1`, maxRetries: 0, defaultHeaders: { traceparent: callerTraceparent } }) };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
+
+/** The analytics sink's `process … llm` span: the consumer that writes the llm.call record. */
+function isSinkConsumerSpan(span: OtlpSpan): boolean {
+  return span.kind === 5 && span.name.endsWith('llm') && String(attributesOf(span.attributes)['messaging.consumer.group.name']).includes('analytics-sink');
 }
 
 const callerTraceId = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -128,92 +143,126 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-describe('OpenTelemetry started from OTEL_* (serve)', () => {
-  let provider: FakeHttpServer;
-  let receiver: FakeHttpServer;
-  let exported: readonly RecordedRequest[];
+for (const distributed of [false, true]) {
+  describe(`OpenTelemetry started from OTEL_* (serve, ${distributed ? 'Kafka, Redis, ClickHouse' : 'embedded'})`, () => {
+    let provider: FakeHttpServer;
+    let receiver: FakeHttpServer;
+    let namespace: PipelineNamespace;
+    let exported: readonly RecordedRequest[];
 
-  beforeAll(async () => {
-    provider = await startFakeHttpServer(upstream);
-    receiver = await startFakeHttpServer(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{}' }));
-    const { server, client } = await startWith(
-      {
-        ...baseEnv(),
-        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-        OTEL_SERVICE_NAME: 'switchyard-otel-test',
-        OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=test,team=payments%20ai',
-        OTEL_TRACES_SAMPLER: 'parentbased_always_on',
-      },
-      provider,
-    );
-    try {
-      const answer = await client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }], max_tokens: 20 });
-      expect(answer.choices[0]?.message.content).toBe('traced answer');
-      expect((await getTelemetryStatus()).enabled).toBe(true);
-    } finally {
-      await server.stop();
-    }
-    exported = [...receiver.requests];
-  });
+    beforeAll(async () => {
+      provider = await startFakeHttpServer(upstream);
+      // Resolves when the receiver has been sent the consumer span of the llm.call record: the last span of the walk.
+      let consumed!: () => void;
+      const consumerSpanArrived = new Promise<void>((resolve) => {
+        consumed = resolve;
+      });
+      receiver = await startFakeHttpServer((request) => {
+        if (request.path === '/v1/traces' && spansIn([request]).spans.some((span) => isSinkConsumerSpan(span))) consumed();
+        return { status: 200, headers: { 'content-type': 'application/json' }, body: '{}' };
+      });
+      namespace = await createPipelineNamespace();
+      const { server, client } = await startWith(
+        {
+          ...pipelineEnv(namespace, { distributed, embeddedWorkers: true }),
+          LOG_LEVEL: 'silent',
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+          OTEL_SERVICE_NAME: 'switchyard-otel-test',
+          OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=test,team=payments%20ai',
+          OTEL_TRACES_SAMPLER: 'parentbased_always_on',
+        },
+        provider,
+      );
+      try {
+        const answer = await client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }], max_tokens: 20 });
+        expect(answer.choices[0]?.message.content).toBe('traced answer');
+        expect((await getTelemetryStatus()).enabled).toBe(true);
+        // The analytics sink consumes the llm.call record in its own time (through Kafka when distributed).
+        await consumerSpanArrived;
+      } finally {
+        await server.stop();
+      }
+      exported = [...receiver.requests];
+    }, 60_000);
 
-  afterAll(async () => {
-    await receiver?.close();
-    await provider?.close();
-  });
-
-  it('exports an HTTP server span continuing the caller traceparent, with the GenAI chat span as its child', () => {
-    const { spans, resources } = spansIn(exported);
-    expect(exported.every((request) => request.headers['content-type']?.includes('application/json'))).toBe(true);
-    expect(resources[0]).toMatchObject({ 'service.name': 'switchyard-otel-test', 'deployment.environment.name': 'test', team: 'payments ai' });
-    const http = spans.find((span) => span.name === 'POST /v1/chat/completions');
-    expect(http).toBeDefined();
-    expect(http).toMatchObject({ traceId: callerTraceId, parentSpanId: callerSpanId, kind: 2 });
-    expect(attributesOf(http!.attributes)).toMatchObject({
-      'http.request.method': 'POST',
-      'http.route': '/v1/chat/completions',
-      'http.response.status_code': 200,
-      'url.path': '/v1/chat/completions',
+    afterAll(async () => {
+      await receiver?.close();
+      await provider?.close();
+      if (namespace !== undefined) await deletePipelineNamespace(namespace, { distributed });
     });
 
-    const chat = spans.find((span) => span.name === 'chat gpt-4o-mini');
-    expect(chat).toBeDefined();
-    expect(chat).toMatchObject({ traceId: callerTraceId, parentSpanId: http!.spanId, kind: 3 });
-    expect(attributesOf(chat!.attributes)).toMatchObject({
-      'gen_ai.operation.name': 'chat',
-      'gen_ai.provider.name': 'openai',
-      'gen_ai.request.model': 'gpt-4o-mini',
-      'gen_ai.response.model': 'gpt-4o-mini',
-      'gen_ai.usage.input_tokens': 11,
-      'gen_ai.usage.output_tokens': 4,
-      'gen_ai.response.finish_reasons': ['stop'],
-    });
-    expect(attributesOf(chat!.attributes)['error.type']).toBeUndefined();
-  });
+    it('exports an HTTP server span continuing the caller traceparent, with the GenAI chat span as its child', () => {
+      const { spans, resources } = spansIn(exported);
+      expect(exported.every((request) => request.headers['content-type']?.includes('application/json'))).toBe(true);
+      expect(resources[0]).toMatchObject({ 'service.name': 'switchyard-otel-test', 'deployment.environment.name': 'test', team: 'payments ai' });
+      const http = spans.find((span) => span.name === 'POST /v1/chat/completions');
+      expect(http).toBeDefined();
+      expect(http).toMatchObject({ traceId: callerTraceId, parentSpanId: callerSpanId, kind: 2 });
+      expect(attributesOf(http!.attributes)).toMatchObject({
+        'http.request.method': 'POST',
+        'http.route': '/v1/chat/completions',
+        'http.response.status_code': 200,
+        'url.path': '/v1/chat/completions',
+      });
 
-  it('exports gen_ai.client.token.usage per token type and gen_ai.client.operation.duration in seconds', () => {
-    const metrics = metricsIn(exported);
-    const usage = metrics.find((metric) => metric.name === 'gen_ai.client.token.usage');
-    expect(usage?.unit).toBe('{token}');
-    const points = usage?.histogram?.dataPoints ?? [];
-    const byType = Object.fromEntries(points.map((point) => [attributesOf(point.attributes)['gen_ai.token.type'], point]));
-    expect(byType['input']).toMatchObject({ sum: 11 });
-    expect(byType['output']).toMatchObject({ sum: 4 });
-    expect(attributesOf(byType['input']!.attributes)).toMatchObject({
-      'gen_ai.operation.name': 'chat',
-      'gen_ai.provider.name': 'openai',
-      'gen_ai.request.model': 'gpt-4o-mini',
+      const chat = spans.find((span) => span.name === 'chat gpt-4o-mini');
+      expect(chat).toBeDefined();
+      expect(chat).toMatchObject({ traceId: callerTraceId, parentSpanId: http!.spanId, kind: 3 });
+      expect(attributesOf(chat!.attributes)).toMatchObject({
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.provider.name': 'openai',
+        'gen_ai.request.model': 'gpt-4o-mini',
+        'gen_ai.response.model': 'gpt-4o-mini',
+        'gen_ai.usage.input_tokens': 11,
+        'gen_ai.usage.output_tokens': 4,
+        'gen_ai.response.finish_reasons': ['stop'],
+      });
+      expect(attributesOf(chat!.attributes)['error.type']).toBeUndefined();
     });
-    expect(byType['input']?.explicitBounds?.slice(0, 3)).toEqual([1, 4, 16]);
 
-    const duration = metrics.find((metric) => metric.name === 'gen_ai.client.operation.duration');
-    expect(duration?.unit).toBe('s');
-    const [point] = duration?.histogram?.dataPoints ?? [];
-    expect(Number(point?.count)).toBe(1);
-    expect(point?.sum).toBeGreaterThan(0);
-    expect(point?.sum).toBeLessThan(30);
-    expect(point?.explicitBounds?.slice(0, 3)).toEqual([0.01, 0.02, 0.04]);
+    it('continues the trace in the worker that consumes the llm.call record (trace context carried by the bus)', () => {
+      const { spans } = spansIn(exported);
+      const http = spans.find((span) => span.name === 'POST /v1/chat/completions');
+      // Every group consuming the llm topic (the analytics sink, the learning router's sr-windows) continues the request's trace.
+      const consumers = spans.filter((span) => span.kind === 5 && span.name.endsWith('llm'));
+      expect(consumers.length).toBeGreaterThan(0);
+      for (const span of consumers) expect(span).toMatchObject({ traceId: callerTraceId, parentSpanId: http!.spanId });
+      const consumer = consumers.find(isSinkConsumerSpan);
+      expect(consumer).toBeDefined();
+      expect(attributesOf(consumer!.attributes)).toMatchObject({
+        'messaging.system': distributed ? 'kafka' : 'switchyard.in_process',
+        'messaging.operation.type': 'process',
+        'messaging.consumer.group.name': expect.stringContaining('analytics-sink'),
+        'messaging.batch.message_count': 1,
+      });
+      expect(consumer!.name).toBe(distributed ? `process ${namespace.kafkaTopicPrefix}llm` : 'process llm');
+    });
+
+    it('exports gen_ai.client.token.usage per token type and gen_ai.client.operation.duration in seconds', () => {
+      const metrics = metricsIn(exported);
+      const usage = metrics.find((metric) => metric.name === 'gen_ai.client.token.usage');
+      expect(usage?.unit).toBe('{token}');
+      const points = usage?.histogram?.dataPoints ?? [];
+      const byType = Object.fromEntries(points.map((point) => [attributesOf(point.attributes)['gen_ai.token.type'], point]));
+      expect(byType['input']).toMatchObject({ sum: 11 });
+      expect(byType['output']).toMatchObject({ sum: 4 });
+      expect(attributesOf(byType['input']!.attributes)).toMatchObject({
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.provider.name': 'openai',
+        'gen_ai.request.model': 'gpt-4o-mini',
+      });
+      expect(byType['input']?.explicitBounds?.slice(0, 3)).toEqual([1, 4, 16]);
+
+      const duration = metrics.find((metric) => metric.name === 'gen_ai.client.operation.duration');
+      expect(duration?.unit).toBe('s');
+      const [point] = duration?.histogram?.dataPoints ?? [];
+      expect(Number(point?.count)).toBe(1);
+      expect(point?.sum).toBeGreaterThan(0);
+      expect(point?.sum).toBeLessThan(30);
+      expect(point?.explicitBounds?.slice(0, 3)).toEqual([0.01, 0.02, 0.04]);
+    });
   });
-});
+}
 
 describe('OpenTelemetry when no OTEL_* variable asks for it', () => {
   it('starts nothing and sends nothing, not even to the SDK default localhost:4318', async () => {
