@@ -73,6 +73,8 @@ const wireOf: Readonly<Record<ErrorCode, Wire>> = {
   SY_BATCH_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
   SY_MODEL_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
   SY_GATEWAY_REQUEST_UNSUPPORTED: { kind: 'generic', status: 400, code: 'TE_03' },
+  SY_RESPONSE_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
+  SY_PREVIOUS_RESPONSE_NOT_FOUND: { kind: 'generic', status: 400, code: 'TE_03' },
   SY_KEY_LIMIT_EXCEEDED: { kind: 'generic', status: 429, code: 'TE_04' },
   SY_INTERNAL: { kind: 'generic', status: 500, code: 'TE_00' },
 };

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { RandomSource } from '../../src/decision/random-source.js';
+import { ResponsesUseCase } from '../../src/generation/gateway/create-response.js';
 import { createGatewayUseCases } from '../../src/generation/gateway/gateway-use-cases.js';
 import type { GatewayToolkit } from '../../src/generation/gateway/gateway-toolkit.js';
 import type { LlmCallRecorder } from '../../src/generation/llm-call-record.js';
@@ -8,13 +9,17 @@ import type { StateStore } from '../../src/ports/state-store.js';
 import { openAiChatCompletionRoutes } from './openai-chat-completions.js';
 import { openAiEmbeddingRoutes } from './openai-embeddings.js';
 import { openAiModelRoutes } from './openai-models.js';
+import { openAiResponsesRoutes } from './openai-responses.js';
 import { routeGroupRoutes } from './route-groups.js';
 
 export interface OpenAiGatewayDeps {
   readonly toolkit: GatewayToolkit;
   readonly models: DynamicModelRegistry;
-  /** Route groups and key defaults (configs), candidates' success-rate windows (scores), cached answers (responseCache). */
-  readonly state: Pick<StateStore, 'configs' | 'scores' | 'responseCache'>;
+  /**
+   * Route groups and key defaults (configs), candidates' success-rate windows (scores), cached
+   * answers (responseCache), stored Responses API responses (responses).
+   */
+  readonly state: Pick<StateStore, 'configs' | 'scores' | 'responseCache' | 'responses'>;
   /** Exploration draws of the learning router. */
   readonly random: RandomSource;
   /**
@@ -23,7 +28,12 @@ export interface OpenAiGatewayDeps {
    */
   readonly recordCall?: LlmCallRecorder;
   readonly now?: () => Date;
+  /** How long a stored response of /v1/responses is kept (RESPONSES_TTL_DAYS); default 30 days. */
+  readonly responsesTtlS?: number;
 }
+
+/** 30 days: RESPONSES_TTL_DAYS's default (schemas/config.json), for apps built without the setting. */
+const defaultResponsesTtlS = 30 * 86_400;
 
 /**
  * The OpenAI-compatible gateway: `/v1/chat/completions` (plain and streamed), `/v1/embeddings`,
@@ -39,4 +49,6 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
   await openAiEmbeddingRoutes(app, { embeddings: useCases.embeddings, router: useCases.router });
   await openAiModelRoutes(app, { models: deps.models, now });
   await openAiChatCompletionRoutes(app, { chat: useCases.chat, router: useCases.router, now });
+  const responses = new ResponsesUseCase({ chat: useCases.chat, store: deps.state.responses, ttlS: deps.responsesTtlS ?? defaultResponsesTtlS, now });
+  await openAiResponsesRoutes(app, { responses, router: useCases.router });
 }

@@ -36,6 +36,8 @@ export const errorCodes = {
   SY_MODEL_NOT_FOUND: 'No model or provider of the model registry has this name or alias.',
   SY_GATEWAY_REQUEST_UNSUPPORTED:
     'The LLM gateway cannot serve the request as sent: an unsupported parameter or input, an invalid route group, or a route group whose rules leave no candidate for it.',
+  SY_RESPONSE_NOT_FOUND: 'No stored response of the Responses API has this id for this merchant (never stored, deleted or expired).',
+  SY_PREVIOUS_RESPONSE_NOT_FOUND: 'The `previous_response_id` of a Responses API request names no stored response of this merchant.',
   SY_KEY_LIMIT_EXCEEDED: "The API key's own limit (rpm, tpm, max_concurrent or budget) refuses the request; Retry-After says when to come back.",
   SY_INTERNAL: 'An unexpected failure; the log has the cause.',
 } as const;

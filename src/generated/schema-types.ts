@@ -115,6 +115,10 @@ export interface SwitchyardConfig {
    */
   responseCacheMaxBytes?: number;
   /**
+   * days a stored response of the Responses API (/v1/responses with store, the default) is kept for GET, input_items and previous_response_id
+   */
+  responsesTtlDays?: number;
+  /**
    * how long a running job stays locked to a worker that stopped answering; after it another worker takes the job over
    */
   jobLockMs: number;
@@ -1858,6 +1862,85 @@ export interface ModelsSearchQuery {
    * Optional; when given it must be the credential's merchant (as on every analytics read).
    */
   merchant_id?: string;
+}
+/**
+ * Body of POST /v1/responses, OpenAI's Responses API shape. `model` is `provider/model`, a model registry alias or name, or a route group, as on /v1/chat/completions. `input` is a string or items: messages (input_text, input_image and output_text parts), function_call and function_call_output items; other item kinds (item_reference, reasoning, hosted tools' calls) are accepted and left out of the prompt. Function tools are flat (`{type:'function', name, parameters}`); other tool types are accepted and dropped (the x-switchyard-ignored-tools header names them). Fields OpenAI defines that the gateway does not use are accepted and ignored.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ResponseCreateRequest".
+ */
+export interface ResponseCreateRequest {
+  model: string;
+  input?:
+    | string
+    | {
+        type?: string;
+        id?: string;
+        role?: 'user' | 'assistant' | 'system' | 'developer';
+        content?:
+          | string
+          | {
+              type: string;
+              text?: string;
+              refusal?: string;
+              image_url?: string | null;
+              detail?: string;
+            }[];
+        call_id?: string;
+        name?: string;
+        arguments?: string;
+        output?:
+          | string
+          | {
+              type?: string;
+              text?: string;
+            }[];
+        status?: string;
+      }[];
+  instructions?: string | null;
+  /**
+   * @maxItems 512
+   */
+  tools?: {
+    type: string;
+    name?: string;
+    description?: string | null;
+    parameters?: {} | null;
+    strict?: boolean | null;
+  }[];
+  tool_choice?:
+    | ('none' | 'auto' | 'required')
+    | {
+        type: string;
+        name?: string;
+        mode?: string;
+        tools?: {}[];
+      };
+  parallel_tool_calls?: boolean | null;
+  text?: {
+    format?: {
+      type: 'text' | 'json_object' | 'json_schema';
+      name?: string;
+      schema?: {};
+      description?: string;
+      strict?: boolean | null;
+    };
+    verbosity?: string | null;
+  };
+  max_output_tokens?: number | null;
+  /**
+   * 0–1 (the toolkit's range; OpenAI allows up to 2)
+   */
+  temperature?: number | null;
+  top_p?: number | null;
+  metadata?: {
+    [k: string]: string;
+  } | null;
+  user?: string;
+  reasoning?: {} | null;
+  stream?: boolean | null;
+  store?: boolean | null;
+  previous_response_id?: string | null;
 }
 /**
  * A named set of candidate provider/models the gateway routes a `model: "<name>"` request across, learning from each call's outcome: success-rate windows per candidate, elimination below a threshold, exploration, failover on retryable errors.

@@ -3,6 +3,7 @@ import type { BatchStore } from './state/batch-store.js';
 import type { ConfigStore } from './state/config-store.js';
 import type { MerchantStore } from './state/merchant-store.js';
 import type { ResponseCache } from './state/response-cache.js';
+import type { ResponseStore } from './state/response-store.js';
 import type { RoutingRuleStore } from './state/routing-rule-store.js';
 import type { ScoreStore } from './state/score-store.js';
 import type { SessionStore } from './state/session-store.js';
@@ -30,6 +31,7 @@ export type {
 export type { ConfigName, ConfigStore, MerchantConfigs } from './state/config-store.js';
 export type { MerchantAccount, MerchantStore } from './state/merchant-store.js';
 export type { CachedCompletion, OpenAiFinishReason, OpenAiToolCall, ResponseCache, ResponseCacheKey } from './state/response-cache.js';
+export type { ResponseStore, StoredResponse, StoredResponseItem } from './state/response-store.js';
 export { algorithmForValues } from './state/routing-rule-store.js';
 export type { ActiveRoutingAlgorithms, AlgorithmFor, RoutingAlgorithmRecord, RoutingRuleStore } from './state/routing-rule-store.js';
 export type { DecisionContext, EliminationScore, ScoreStore, WindowRead } from './state/score-store.js';
@@ -58,6 +60,8 @@ export interface StateStore {
   readonly usage: UsageStore;
   /** The gateway's response cache (issue 14): never cached again in front of the store, shared by every replica. */
   readonly responseCache: ResponseCache;
+  /** Stored Responses API responses (issue 23): written once, read by id; never cached in front of the store. */
+  readonly responses: ResponseStore;
 
   /**
    * Cache invalidation that reaches every API replica sharing this store (Redis pub/sub, or

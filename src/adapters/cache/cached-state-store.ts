@@ -162,8 +162,18 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
       },
     },
     scores: {
-      readWindows: (keys, bucketSize) => degradable('readWindows', () => inner.scores.readWindows(keys, bucketSize), () => keys.map(() => undefined)),
-      readEliminations: (keys) => degradable('readEliminations', () => inner.scores.readEliminations(keys), () => keys.map(() => undefined)),
+      readWindows: (keys, bucketSize) =>
+        degradable(
+          'readWindows',
+          () => inner.scores.readWindows(keys, bucketSize),
+          () => keys.map(() => undefined),
+        ),
+      readEliminations: (keys) =>
+        degradable(
+          'readEliminations',
+          () => inner.scores.readEliminations(keys),
+          () => keys.map(() => undefined),
+        ),
       recordOutcome: (input) => inner.scores.recordOutcome(input),
       applyElimination: (input) => inner.scores.applyElimination(input),
       putDecisionContext: (context, ttlSeconds) => inner.scores.putDecisionContext(context, ttlSeconds),
@@ -229,6 +239,8 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
     usage: inner.usage,
     // A cache already (shared by every replica, expiring with the key's TTL): a per-replica copy would only add staleness.
     responseCache: inner.responseCache,
+    // Written once and read by id, never changed: nothing a replica could hold stale, so no copy in front.
+    responses: inner.responses,
     publishInvalidation: (key) => invalidate(key),
     onInvalidation: (listener) => inner.onInvalidation(listener),
     probe: () => inner.probe(),

@@ -25,6 +25,7 @@ import { JournaledTables } from './journaled-tables.js';
 import { batchTables, createMemoryBatchStore } from './memory-batch-store.js';
 import { createMemoryUsageStore, usageTables } from './memory-usage-store.js';
 import { createMemoryResponseCache, defaultResponseCacheBounds } from './memory-response-cache.js';
+import { createMemoryResponseStore, responseStoreTables } from './memory-response-store.js';
 import { activeIdsInOrder } from '../../routing-rules/active-order.js';
 
 export interface MemoryStateStoreOptions {
@@ -46,7 +47,23 @@ export const defaultMaxDecisionContexts = 500_000;
 /** Outcomes newest first, trimmed to the bucket size of the last write. */
 type Window = Outcome[];
 
-const durableTables = ['merchants', 'configs', 'windows', 'eliminations', 'users', 'emails', 'memberships', 'apiKeys', 'apiKeyHashes', 'revokedTokens', 'routingAlgorithms', 'routingActive', ...batchTables, ...usageTables];
+const durableTables = [
+  'merchants',
+  'configs',
+  'windows',
+  'eliminations',
+  'users',
+  'emails',
+  'memberships',
+  'apiKeys',
+  'apiKeyHashes',
+  'revokedTokens',
+  'routingAlgorithms',
+  'routingActive',
+  ...batchTables,
+  ...usageTables,
+  ...responseStoreTables,
+];
 const sweepIntervalMs = 60_000; // 1 min: bounds memory held by expired decision contexts and dedupe marks
 
 /**
@@ -62,7 +79,7 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
   const sweeper = setInterval(() => {
     db.sweepUniformTtl('decisions');
     db.sweepUniformTtl('dedupe');
-    for (const table of [...batchTables, ...usageTables]) db.sweepExpired(table);
+    for (const table of [...batchTables, ...usageTables, ...responseStoreTables]) db.sweepExpired(table);
   }, sweepIntervalMs);
   sweeper.unref();
 
@@ -301,6 +318,7 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
     batches: createMemoryBatchStore(db, () => clock.now()),
     usage: createMemoryUsageStore(db),
     responseCache: createMemoryResponseCache({ ...defaultResponseCacheBounds, ...options.responseCache, clock }),
+    responses: createMemoryResponseStore(db),
     async publishInvalidation(key) {
       for (const listener of listeners) listener(key);
     },

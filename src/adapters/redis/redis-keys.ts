@@ -26,6 +26,8 @@ export interface RedisKeys {
   usage(keyId: string, part: string): string;
   /** A cached gateway answer (`{cache:<merchant>}<sha256>`): a merchant's entries share its hash tag. */
   responseCache(merchantId: string, requestHash: string): string;
+  /** A stored Responses API response (`{resp:<merchant>}<id>`): a merchant's responses share its hash tag. */
+  storedResponse(merchantId: string, responseId: string): string;
   /** decision-engine `jwt_revoked:<jti>`. */
   revokedToken(tokenId: string): string;
   loginFailures(subject: string): string;
@@ -63,6 +65,7 @@ export function createRedisKeys(prefix: string): RedisKeys {
     userMemberships: (userId) => `${prefix}{users}memberships:${userId}`,
     usage: (keyId, name) => `${prefix}{usage:${part(keyId)}}${name}`,
     responseCache: (merchantId, requestHash) => `${prefix}{cache:${part(merchantId)}}${requestHash}`,
+    storedResponse: (merchantId, responseId) => `${prefix}{resp:${part(merchantId)}}${part(responseId)}`,
     apiKey: (keyId) => `${prefix}{api-keys}key:${keyId}`,
     apiKeyHash: (keyHash) => `${prefix}{api-keys}hash:${keyHash}`,
     merchantApiKeys: (merchantId) => `${prefix}{api-keys}merchant:${merchantId}`,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createRedisUsageStore } from './redis-usage-store.js';
 import { createRedisResponseCache } from './redis-response-cache.js';
+import { createRedisResponseStore } from './redis-response-store.js';
 import { Redis, type RedisOptions } from 'ioredis';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
@@ -103,9 +104,7 @@ export async function createRedisStateStore(options: RedisStateStoreOptions): Pr
   const clock = options.clock ?? systemClock;
   const keys = createRedisKeys(options.keyPrefix);
   const channel = keys.invalidationChannel();
-  const redis: ScriptedRedis = defineScripts(
-    new Redis(options.url, clientOptions('switchyard-state', options.commandTimeoutMs ?? defaultCommandTimeoutMs)),
-  );
+  const redis: ScriptedRedis = defineScripts(new Redis(options.url, clientOptions('switchyard-state', options.commandTimeoutMs ?? defaultCommandTimeoutMs)));
   const subscriber = new Redis(options.url, { ...clientOptions('switchyard-invalidation', undefined), enableOfflineQueue: true });
   const listeners = new Set<(key: string) => void>();
   let available = false;
@@ -206,6 +205,7 @@ export async function createRedisStateStore(options: RedisStateStoreOptions): Pr
     batches: createRedisBatchStore(context),
     usage: createRedisUsageStore(context),
     responseCache: createRedisResponseCache(context),
+    responses: createRedisResponseStore(context),
     async publishInvalidation(key) {
       await context.call('publishInvalidation', (client) => client.publish(channel, key));
     },

@@ -1,0 +1,109 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import responseCreateRequest from '../../schemas/http/generation/response-create-request.json' with { type: 'json' };
+import { gatewayReservationUsd } from '../../src/generation/gateway/budget-reservation.js';
+import type { CreateResponseOutcome, ResponsesUseCase } from '../../src/generation/gateway/create-response.js';
+import type { GatewayRouter } from '../../src/generation/gateway/gateway-router.js';
+import type { ResponsesRequest } from '../../src/generation/gateway/responses-request.js';
+import { credentialMerchantOf } from '../plugins/authentication.js';
+import { hijackedHead } from '../plugins/security-headers.js';
+import { abortWhenClientLeaves } from '../wire/client-gone.js';
+import { gatewayCallerOf } from '../wire/gateway-caller.js';
+import { cacheHitHeaders, decisionHeaders, streamHeaders } from '../wire/gateway-headers.js';
+import { openAiResponseBody } from '../wire/openai-response.js';
+import { replayedResponseStream, writeResponseStream } from '../wire/openai-response-events.js';
+import { gatewayGuard, gatewayTags as tags } from './gateway-route-config.js';
+import { storedResponseRoutes } from './openai-stored-responses.js';
+
+export interface OpenAiResponsesDeps {
+  readonly responses: ResponsesUseCase;
+  /** Prices the request's budget reservation. */
+  readonly router: Pick<GatewayRouter, 'pricesOf'>;
+}
+
+type CreateRequest = FastifyRequest<{ Body: ResponsesRequest }>;
+
+// The generated types need the schema's $id; an inline route schema must not carry one.
+const { $id: _schemaId, ...createBody } = responseCreateRequest;
+
+/** Headers of an outcome: the routing decision (or a cache hit's first answerer), and the tool types dropped. */
+function outcomeHeaders(outcome: CreateResponseOutcome & { readonly ignoredTools: readonly string[] }): Record<string, string> {
+  const ignored: Record<string, string> =
+    outcome.ignoredTools.length > 0 ? { 'x-switchyard-ignored-tools': [...new Set(outcome.ignoredTools)].join(', ') } : {};
+  if (outcome.kind === 'response' && outcome.decision === undefined) return { ...cacheHitHeaders(outcome.response), ...ignored };
+  if (outcome.decision === undefined) return ignored;
+  return { ...decisionHeaders(outcome.decision, outcome.cache), ...ignored };
+}
+
+/**
+ * Sends an outcome in the Responses API's wire: the response object, or its server-sent events
+ * (the whole stream at once for an answer from the response cache).
+ */
+async function sendOutcome(
+  request: CreateRequest,
+  reply: FastifyReply,
+  outcome: CreateResponseOutcome & { readonly ignoredTools: readonly string[] },
+  clientGone: () => boolean,
+): Promise<unknown> {
+  const headers = outcomeHeaders(outcome);
+  if (outcome.kind === 'response' && request.body.stream !== true) {
+    void reply.headers(headers);
+    return openAiResponseBody(outcome.response);
+  }
+  reply.hijack();
+  reply.raw.writeHead(200, hijackedHead(reply, { ...streamHeaders(request), 'cache-control': 'no-cache', ...headers }));
+  if (outcome.kind === 'response') {
+    reply.raw.end(replayedResponseStream(outcome.response));
+    return reply; // hijacked: fastify sends nothing more
+  }
+  await writeResponseStream({ raw: reply.raw, draft: outcome.draft, clientGone }, outcome.chunks);
+  return reply;
+}
+
+/**
+ * `/v1/responses`: OpenAI's Responses API (plain and streamed) through the gateway's one chat
+ * generation use case, and its stored responses (retrieve, delete, input items).
+ */
+export async function openAiResponsesRoutes(app: FastifyInstance, deps: OpenAiResponsesDeps): Promise<void> {
+  // Per-key limits; the reservation is the dearest place the request can go, at its most output tokens.
+  const reserveUsd = async (request: FastifyRequest) => {
+    const body = request.body as ResponsesRequest;
+    const prompt = [body.instructions ?? '', body.input ?? ''];
+    return gatewayReservationUsd(deps.router, {
+      merchantId: credentialMerchantOf(request),
+      model: body.model,
+      prompt,
+      maxTokens: body.max_output_tokens ?? undefined,
+    });
+  };
+
+  app.post<{ Body: ResponsesRequest }>(
+    '/v1/responses',
+    {
+      schema: {
+        tags,
+        summary:
+          'OpenAI Responses API: a response (plain, or streamed as its server-sent events), routed to the provider `model` names as chat completions are; kept for GET /v1/responses/{id} unless `store` is false; `previous_response_id` continues a stored one',
+        body: createBody,
+      },
+      config: { ...gatewayGuard, keyLimits: { kind: 'llm', reserveUsd } },
+    },
+    async (request, reply) => {
+      const client = abortWhenClientLeaves(reply);
+      try {
+        const outcome = await deps.responses.create({
+          caller: gatewayCallerOf(request),
+          request: request.body,
+          cacheControl: request.headers['cache-control'],
+          signal: client.signal,
+          log: request.log,
+        });
+        if (outcome.ignoredTools.length > 0) request.log.info({ ignoredTools: outcome.ignoredTools }, 'tool types no provider serves were dropped');
+        return await sendOutcome(request, reply, outcome, () => client.signal.aborted);
+      } finally {
+        client.finish();
+      }
+    },
+  );
+
+  await storedResponseRoutes(app, { responses: deps.responses });
+}
