@@ -64,7 +64,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const services = await registerPlugins(app, config, deps);
   await registerOpenApi(app);
   await registerSharedRoutes(app, config, deps, services);
-  await registerGenerationRoutes(app, deps, services);
+  await registerGenerationRoutes(app, config, deps, services);
   if (deps.surfaces !== 'generation') await registerPaymentRoutes(app, deps);
   return app;
 }
@@ -160,7 +160,7 @@ async function registerSharedRoutes(app: FastifyInstance, config: Config, deps: 
 }
 
 /** The generation surface: batches, the toolkit's routes, MCP, models, WebSocket chat and the /v1 gateway. */
-async function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, { auth, pendingSpend }: AppServices): Promise<void> {
+async function registerGenerationRoutes(app: FastifyInstance, config: Config, deps: AppDeps, { auth, pendingSpend }: AppServices): Promise<void> {
   await app.register(async (scope) => batchRoutes(scope, { batches: deps.batches }));
   await app.register(async (scope) => generationRoutes(scope, { toolkit: deps.toolkit }));
   await app.register(async (scope) => mcpRoutes(scope, { toolkit: deps.toolkit }));
@@ -169,8 +169,10 @@ async function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, { a
   app.decorate('chat', chat);
   // The gateway records its response-cache hits as the toolkit records its calls (llm.call on the bus, spend by key).
   const recordCall = spendCountingRecorder(deps.bus, deps.state.usage, pendingSpend, deps.logger.child({ component: 'llm-calls' }));
+  // Stored /v1/responses are kept RESPONSES_TTL_DAYS.
+  const responsesTtlS = config.responsesTtlDays !== undefined ? { responsesTtlS: config.responsesTtlDays * 86_400 } : {};
   await app.register(async (scope) =>
-    openAiGatewayRoutes(scope, { toolkit: deps.toolkit, models: deps.models, state: deps.state, random: deps.random, recordCall }),
+    openAiGatewayRoutes(scope, { toolkit: deps.toolkit, models: deps.models, state: deps.state, random: deps.random, recordCall, ...responsesTtlS }),
   );
 }
 

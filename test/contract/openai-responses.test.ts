@@ -66,6 +66,7 @@ beforeAll(async () => {
   gpt = await startFakeHttpServer(openAiUpstream);
   claude = await startFakeHttpServer(anthropicUpstream);
   t = await createTestApp({
+    env: { RESPONSES_TTL_DAYS: '2' },
     toolkitEnv: {
       OPENAI_API_KEY: 'sk-upstream',
       OPENAI_BASE_URL: `${gpt.url}/v1`,
@@ -416,5 +417,19 @@ describe('Responses API on an Anthropic upstream (translated)', () => {
     expect(failed.response.status).toBe('failed');
     expect(failed.response.error?.code).toBe('server_error');
     expect(thrown).toBeInstanceOf(OpenAI.APIError);
+  });
+});
+
+// Last in the file: it moves the app's clock, which every stored response of the file expires on.
+describe('Responses API storage time (RESPONSES_TTL_DAYS=2)', () => {
+  it('keeps a stored response for RESPONSES_TTL_DAYS and answers 404 after', async () => {
+    const created = await client.responses.create({ model: 'openai/gpt-4o-mini', input: 'keep me two days' });
+    t.clock.advance(2 * 86_400_000 - 1);
+    expect((await client.responses.retrieve(created.id)).id).toBe(created.id);
+    t.clock.advance(1);
+    await expect(client.responses.retrieve(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    await expect(client.responses.create({ model: 'openai/gpt-4o-mini', previous_response_id: created.id, input: 'still there?' })).rejects.toMatchObject({
+      status: 400,
+    });
   });
 });
