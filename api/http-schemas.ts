@@ -30,6 +30,8 @@ import batchSharedOptions from '../schemas/http/batches/batch-shared-options.jso
 import batchSubmitRequest from '../schemas/http/batches/batch-submit-request.json' with { type: 'json' };
 import batch from '../schemas/http/batches/batch.json' with { type: 'json' };
 import chatCompletionRequest from '../schemas/http/generation/chat-completion-request.json' with { type: 'json' };
+import anthropicMessagesRequest from '../schemas/http/generation/anthropic-messages-request.json' with { type: 'json' };
+import anthropicCountTokensRequest from '../schemas/http/generation/anthropic-count-tokens-request.json' with { type: 'json' };
 import embeddingRequest from '../schemas/http/generation/embedding-request.json' with { type: 'json' };
 import routeGroup from '../schemas/http/generation/route-group.json' with { type: 'json' };
 import generateRequest from '../schemas/http/generation/generate-request.json' with { type: 'json' };
@@ -75,6 +77,7 @@ import updateScoreLegacyRequest from '../schemas/http/score-feedback/update-scor
 import deciderErrorEnvelope from '../schemas/http/errors/decider-error-envelope.json' with { type: 'json' };
 import genericErrorEnvelope from '../schemas/http/errors/generic-error-envelope.json' with { type: 'json' };
 import generationError from '../schemas/http/errors/generation-error.json' with { type: 'json' };
+import anthropicError from '../schemas/http/errors/anthropic-error.json' with { type: 'json' };
 import openAiError from '../schemas/http/errors/openai-error.json' with { type: 'json' };
 
 /**
@@ -115,6 +118,8 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   batchResultsQuery,
   generateRequest,
   chatCompletionRequest,
+  anthropicMessagesRequest,
+  anthropicCountTokensRequest,
   embeddingRequest,
   routeGroup,
   generateResponse,
@@ -159,6 +164,7 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   genericErrorEnvelope,
   deciderErrorEnvelope,
   openAiError,
+  anthropicError,
   generationError,
 ];
 

@@ -6,14 +6,23 @@ import { deciderError, deciderParseError } from '../wire/decider-error-envelope.
 import { describeValidationError } from '../wire/describe-validation-error.js';
 import { generationHttpError, type GenerationHttpError } from '../wire/generation-error.js';
 import { genericError } from '../wire/generic-error-envelope.js';
+import {
+  anthropicCodedError,
+  anthropicError,
+  anthropicGenerationError,
+  anthropicServerError,
+  anthropicValidationError,
+  isFinalRefusal,
+} from '../wire/anthropic-error.js';
 import { openAiCodedError, openAiError, openAiGenerationError, openAiServerError, openAiValidationError } from '../wire/openai-error.js';
 
 /**
  * Which error shape a route answers with (set as route `config.envelope`): a 1.4.x envelope
- * (`decider`, `generic`), or OpenAI's `{error:{…}}` on the LLM gateway's `/v1/*` routes. The
- * status of a code is the same whichever shape carries it.
+ * (`decider`, `generic`), OpenAI's `{error:{…}}` on the LLM gateway's `/v1/*` routes, or
+ * Anthropic's `{type:"error",error:{…}}` on `/v1/messages*`. The status of a code is the same
+ * whichever shape carries it.
  */
-export type EnvelopeKind = 'decider' | 'generic' | 'openai';
+export type EnvelopeKind = 'decider' | 'generic' | 'openai' | 'anthropic';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -91,6 +100,10 @@ function sendSwitchyardError(error: SwitchyardError, request: FastifyRequest, re
   const retryAfterS = error.details?.['retryAfterS'];
   if (typeof retryAfterS === 'number') void reply.header('retry-after', String(retryAfterS));
   if (envelope === 'openai') return reply.send(openAiCodedError(error, wire.status));
+  if (envelope === 'anthropic') {
+    if (isFinalRefusal(error)) void reply.header('x-should-retry', 'false');
+    return reply.send(anthropicCodedError(error, wire.status));
+  }
   switch (wire.kind) {
     case 'text':
       return reply.type('text/plain; charset=utf-8').send(error.message);
@@ -114,6 +127,7 @@ function sendGenerationError(generation: GenerationHttpError, request: FastifyRe
   const log = generation.status >= 500 ? request.log.warn.bind(request.log) : request.log.info.bind(request.log);
   log({ code: generation.body.code, provider: generation.body.provider, status: generation.status }, 'generation request failed');
   if (generation.body.retryAfter !== undefined) void reply.header('retry-after', String(Math.ceil(generation.body.retryAfter)));
+  if (envelope === 'anthropic') return reply.code(generation.status).send(anthropicGenerationError(generation.body, generation.status));
   return reply.code(generation.status).send(envelope === 'openai' ? openAiGenerationError(generation.body) : generation.body);
 }
 
@@ -121,6 +135,7 @@ function sendValidationError(error: FastifyError, request: FastifyRequest, reply
   const problem = describeValidationError(error.validation ?? [], error.validationContext);
   request.log.info({ problem }, 'request failed validation');
   if (envelope === 'openai') return reply.code(400).send(openAiValidationError(problem));
+  if (envelope === 'anthropic') return reply.code(400).send(anthropicValidationError(problem));
   if (envelope === 'decider') return reply.code(400).send(deciderParseError(problem, request.routeOptions.config.deciderParseMessage));
   // 1.4.x answers shape errors of JSON bodies with 422 and this text.
   if (error.validationContext === 'body') {
@@ -133,6 +148,7 @@ function sendValidationError(error: FastifyError, request: FastifyRequest, reply
 function sendClientError(error: FastifyError, status: number, request: FastifyRequest, reply: FastifyReply, envelope: EnvelopeKind): FastifyReply {
   request.log.info({ err: error }, 'request rejected');
   if (envelope === 'openai') return reply.code(status).send(openAiError(error.message, 'invalid_request_error'));
+  if (envelope === 'anthropic') return reply.code(status).send(anthropicError(status === 413 ? 'request_too_large' : 'invalid_request_error', error.message));
   if (envelope === 'decider') return reply.code(400).send(deciderParseError(error.message, request.routeOptions.config.deciderParseMessage));
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return reply.code(415).type('text/plain; charset=utf-8').send('Expected request with `Content-Type: application/json`');
@@ -154,9 +170,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if ((error as unknown) instanceof ClientGone) {
       request.log.info('gateway call cancelled: the client went away');
       // nginx's "client closed request"; nobody reads it.
-      return reply
-        .code(499)
-        .send(envelope === 'openai' ? openAiError('client closed request', 'invalid_request_error') : genericError('TE_03', 'client closed request'));
+      const gone = 'client closed request';
+      if (envelope === 'anthropic') return reply.code(499).send(anthropicError('invalid_request_error', gone));
+      return reply.code(499).send(envelope === 'openai' ? openAiError(gone, 'invalid_request_error') : genericError('TE_03', gone));
     }
     if (SwitchyardError.isInstance(error)) return sendSwitchyardError(error, request, reply, envelope);
     const generation = generationHttpError(error);
@@ -165,6 +181,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return sendClientError(error, status, request, reply, envelope);
     request.log.error({ err: error }, 'request failed');
+    if (envelope === 'anthropic') return reply.code(500).send(anthropicServerError());
     return reply.code(500).send(envelope === 'openai' ? openAiServerError() : genericError('TE_00', 'Something went wrong'));
   });
 

@@ -18,7 +18,7 @@ import type { FastifyContextConfig, FastifySchema, RouteOptions } from 'fastify'
  * - a decision that cannot be made, on the other 'Gateway Decision' routes: 400 in the decider envelope.
  *
  * The envelope follows the route's error wire: OpenAI's error on /v1/* (api/routes/openai-gateway.ts
- * has its own handler), the decider envelope on `config.envelope: 'decider'` routes (always 400 for
+ * has its own handler), Anthropic's on `config.envelope: 'anthropic'` routes (/v1/messages*), the decider envelope on `config.envelope: 'decider'` routes (always 400 for
  * the caller's mistakes), decision-engine's generic envelope elsewhere.
  *
  * Used as @fastify/swagger's `transform`, so it changes the document only: the statuses added here
@@ -26,7 +26,7 @@ import type { FastifyContextConfig, FastifySchema, RouteOptions } from 'fastify'
  */
 
 /** Which error shape a route answers with. */
-type ErrorWire = 'generic' | 'decider' | 'openai';
+type ErrorWire = 'generic' | 'decider' | 'openai' | 'anthropic';
 
 type Content = Readonly<Record<string, { readonly schema: unknown }>>;
 
@@ -74,7 +74,8 @@ function factsOf(route: RouteOptions, schema: FastifySchema): RouteFacts {
   const config: FastifyContextConfig = route.config ?? {};
   const methods = [route.method].flat().map((method) => method.toUpperCase());
   const tags = (schema as { tags?: readonly string[] }).tags ?? [];
-  const wire: ErrorWire = route.url.startsWith('/v1/') ? 'openai' : config.envelope === 'decider' ? 'decider' : 'generic';
+  const wire: ErrorWire =
+    config.envelope === 'anthropic' ? 'anthropic' : route.url.startsWith('/v1/') ? 'openai' : config.envelope === 'decider' ? 'decider' : 'generic';
   return {
     wire,
     auth: config.auth ?? 'either',
@@ -83,7 +84,7 @@ function factsOf(route: RouteOptions, schema: FastifySchema): RouteFacts {
     hasParams: schema.params !== undefined || route.url.includes('/:'),
     hasQuery: schema.querystring !== undefined,
     keyLimited: config.keyLimits !== undefined,
-    callsToolkit: wire === 'openai' || tags.some((tag) => toolkitTags.has(tag)),
+    callsToolkit: wire === 'openai' || wire === 'anthropic' || tags.some((tag) => toolkitTags.has(tag)),
     decides: tags.includes('Gateway Decision'),
   };
 }
@@ -127,6 +128,26 @@ function openAiAnswers(facts: RouteFacts, answers: Answers): void {
   answers.add(429, 'A key limit or the provider refused the request (Retry-After)', json);
   answers.add(500, 'Internal error', json);
   for (const status of [502, 503, 504]) answers.add(status, toolkitStatuses[status] ?? 'Provider failure', json);
+}
+
+/** Anthropic's wire (`/v1/messages*`): its error types follow the statuses (api/wire/anthropic-error.ts). */
+function anthropicAnswers(facts: RouteFacts, answers: Answers): void {
+  const json = { json: 'AnthropicError' } as const;
+  answers.add(400, 'invalid_request_error: invalid request (schema, unsupported block or tool, body not JSON)', json);
+  if (facts.auth !== 'none') {
+    answers.add(401, 'authentication_error: missing or invalid API key (x-api-key or Authorization: Bearer)', json);
+    answers.add(403, "permission_error: not this credential's merchant", json);
+  }
+  answers.add(404, 'not_found_error: no such model, alias or route group', json);
+  if (facts.readsBody) {
+    answers.add(413, 'request_too_large: body too large', json);
+    answers.add(415, 'invalid_request_error: body not sent as application/json', json);
+  }
+  answers.add(429, 'rate_limit_error: a key limit (x-should-retry: false) or the provider refused the request (Retry-After)', json);
+  answers.add(500, 'api_error: internal error', json);
+  answers.add(502, 'api_error: the provider failed', json);
+  answers.add(503, 'overloaded_error: the provider is not configured, or the service is unavailable', json);
+  answers.add(504, 'timeout_error: the provider timed out', json);
 }
 
 /** The guard's answers, shared by the decider and generic wires. */
@@ -182,10 +203,11 @@ export function errorResponsesOf(route: RouteOptions, schema: FastifySchema): Re
   const facts = factsOf(route, schema);
   const answers = new Answers();
   if (facts.wire === 'openai') openAiAnswers(facts, answers);
+  else if (facts.wire === 'anthropic') anthropicAnswers(facts, answers);
   else if (facts.wire === 'decider') deciderAnswers(facts, answers);
   else genericAnswers(facts, answers);
   if (facts.hasParams) answers.add(414, 'A path parameter is longer than the router accepts', { json: 'GenericErrorEnvelope' });
-  if (facts.wire !== 'openai') {
+  if (facts.wire !== 'openai' && facts.wire !== 'anthropic') {
     answers.add(500, 'Internal error', { json: 'GenericErrorEnvelope' });
     answers.add(503, 'A store, the event bus or the service is unavailable (shutting down)', { json: 'GenericErrorEnvelope' });
   }
@@ -196,7 +218,10 @@ export function errorResponsesOf(route: RouteOptions, schema: FastifySchema): Re
  * @fastify/swagger `transform`: the route's own schema plus its error answers. A status the route
  * documents itself is kept as it is; a route with no success answer keeps the default 200.
  */
-export function documentErrorResponses({ schema, route, url }: { schema: FastifySchema; route: RouteOptions; url: string }): { schema: FastifySchema; url: string } {
+export function documentErrorResponses({ schema, route, url }: { schema: FastifySchema; route: RouteOptions; url: string }): {
+  schema: FastifySchema;
+  url: string;
+} {
   if (schema === undefined || (schema as { hide?: boolean }).hide === true) return { schema, url };
   const own = (schema.response ?? { 200: { description: 'Default Response', type: 'null' } }) as Record<string, unknown>;
   return { schema: { ...schema, response: { ...errorResponsesOf(route, schema), ...own } }, url };

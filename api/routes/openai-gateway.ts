@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { RandomSource } from '../../src/decision/random-source.js';
+import { MessageTokenCounter } from '../../src/generation/gateway/count-message-tokens.js';
 import { ResponsesUseCase } from '../../src/generation/gateway/create-response.js';
 import { createGatewayUseCases } from '../../src/generation/gateway/gateway-use-cases.js';
 import type { GatewayToolkit } from '../../src/generation/gateway/gateway-toolkit.js';
 import type { LlmCallRecorder } from '../../src/generation/llm-call-record.js';
 import type { DynamicModelRegistry } from '../../src/generation/models/dynamic-model-registry.js';
 import type { StateStore } from '../../src/ports/state-store.js';
+import { anthropicMessagesRoutes } from './anthropic-messages.js';
 import { openAiChatCompletionRoutes } from './openai-chat-completions.js';
 import { openAiEmbeddingRoutes } from './openai-embeddings.js';
 import { openAiModelRoutes } from './openai-models.js';
@@ -37,7 +39,7 @@ const defaultResponsesTtlS = 30 * 86_400;
 
 /**
  * The OpenAI-compatible gateway: `/v1/chat/completions` (plain and streamed), `/v1/embeddings`,
- * `/v1/models` and `/v1/route-groups`, with OpenAI's shapes, so the official clients work by
+ * `/v1/models` and `/v1/route-groups`, with OpenAI's shapes (and Anthropic's `/v1/messages`), so the official clients work by
  * changing their base URL. The use cases (src/generation/gateway/) are built once here from the
  * app's deps and shared by the routes, so they rank and price with one router; each route module
  * only maps OpenAI's wire.
@@ -51,4 +53,5 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
   await openAiChatCompletionRoutes(app, { chat: useCases.chat, router: useCases.router, now });
   const responses = new ResponsesUseCase({ chat: useCases.chat, store: deps.state.responses, ttlS: deps.responsesTtlS ?? defaultResponsesTtlS, now });
   await openAiResponsesRoutes(app, { responses, router: useCases.router });
+  await anthropicMessagesRoutes(app, { chat: useCases.chat, router: useCases.router, tokens: new MessageTokenCounter(useCases.router) });
 }

@@ -1,0 +1,144 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import {
+  messagesCacheKeySource,
+  messagesGenerateOptions,
+  messagesPrompt,
+  type AnthropicMessagesRequest,
+} from '../../src/generation/gateway/anthropic-messages-request.js';
+import { gatewayReservationUsd } from '../../src/generation/gateway/budget-reservation.js';
+import type { ChatCompletionOutcome, ChatCompletionUseCase } from '../../src/generation/gateway/complete-chat.js';
+import type { MessageTokenCounter } from '../../src/generation/gateway/count-message-tokens.js';
+import type { GatewayRouter } from '../../src/generation/gateway/gateway-router.js';
+import { ref } from '../http-schemas.js';
+import { credentialMerchantOf } from '../plugins/authentication.js';
+import { hijackedHead } from '../plugins/security-headers.js';
+import { anthropicMessageBody } from '../wire/anthropic-message.js';
+import { replayedChunks, writeMessagesStream } from '../wire/anthropic-sse.js';
+import { abortWhenClientLeaves } from '../wire/client-gone.js';
+import { gatewayCallerOf } from '../wire/gateway-caller.js';
+import { cacheHitHeaders, decisionHeaders, streamHeaders } from '../wire/gateway-headers.js';
+import { gatewayGuard } from './gateway-route-config.js';
+
+export interface AnthropicMessagesDeps {
+  readonly chat: ChatCompletionUseCase;
+  /** Prices the request's budget reservation. */
+  readonly router: Pick<GatewayRouter, 'pricesOf'>;
+  readonly tokens: MessageTokenCounter;
+  /** Whether image blocks may name a URL (`source.type: "url"`); else only base64 images are taken. */
+  readonly allowImageUrls?: boolean;
+}
+
+type MessagesRequest = FastifyRequest<{ Body: AnthropicMessagesRequest }>;
+
+/** What every Messages route declares: the gateway's guard (x-api-key or Bearer), Anthropic's error body. */
+const messagesGuard = { ...gatewayGuard, envelope: 'anthropic' } as const;
+const tags = ['Anthropic-compatible gateway'];
+
+/** Anthropic's `msg_…` id of an answer. */
+function messageId(): string {
+  return `msg_${randomUUID().replaceAll('-', '')}`;
+}
+
+/**
+ * Sends an outcome in Anthropic's Messages wire: a `message` body, or an SSE stream of its events
+ * (the whole stream at once for a cached answer), with the routing decision and cache status in headers.
+ */
+async function sendOutcome(request: MessagesRequest, reply: FastifyReply, outcome: ChatCompletionOutcome, clientGone: () => boolean): Promise<unknown> {
+  const id = messageId();
+  if (outcome.kind === 'answer') {
+    void reply.headers(decisionHeaders(outcome.decision, outcome.cache));
+    return anthropicMessageBody(id, outcome.answer);
+  }
+  if (outcome.kind === 'cached' && request.body.stream !== true) {
+    void reply.headers(cacheHitHeaders(outcome.answer));
+    return anthropicMessageBody(id, outcome.answer);
+  }
+  reply.hijack();
+  const cached = outcome.kind === 'cached';
+  const headers = outcome.kind === 'cached' ? cacheHitHeaders(outcome.answer) : decisionHeaders(outcome.decision, outcome.cache);
+  reply.raw.writeHead(200, hijackedHead(reply, { ...streamHeaders(request), 'cache-control': 'no-cache', ...headers }));
+  const model = outcome.kind === 'cached' ? outcome.answer.model : outcome.decision.model;
+  await writeMessagesStream({ raw: reply.raw, id, model, clientGone }, cached ? replayedChunks(outcome.answer) : outcome.chunks);
+  return reply; // hijacked: fastify sends nothing more
+}
+
+/** `POST /v1/messages`: the request mapped onto the gateway's generation use case, the outcome onto Anthropic's wire. */
+function messagesRoute(app: FastifyInstance, deps: AnthropicMessagesDeps): void {
+  const policy = { allowImageUrls: deps.allowImageUrls === true };
+  // Per-key limits; the reservation is the dearest place the request can go, at its max_tokens.
+  const reserveUsd = async (request: FastifyRequest) => {
+    const body = request.body as AnthropicMessagesRequest;
+    return gatewayReservationUsd(deps.router, {
+      merchantId: credentialMerchantOf(request),
+      model: body.model,
+      prompt: messagesPrompt(body),
+      maxTokens: body.max_tokens,
+    });
+  };
+  app.post<{ Body: AnthropicMessagesRequest }>(
+    '/v1/messages',
+    {
+      schema: {
+        tags,
+        summary:
+          "Anthropic Messages (plain, or streamed as Anthropic's SSE events), routed like /v1/chat/completions (provider/model, registry alias or route group) to any provider kind; API key as x-api-key or Authorization: Bearer; anthropic-version and anthropic-beta accepted",
+        body: ref('AnthropicMessagesRequest'),
+      },
+      config: { ...messagesGuard, keyLimits: { kind: 'llm', reserveUsd } },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const options = messagesGenerateOptions(body, policy);
+      const client = abortWhenClientLeaves(reply);
+      try {
+        const outcome = await deps.chat.complete({
+          caller: gatewayCallerOf(request),
+          model: body.model,
+          options,
+          prompt: messagesPrompt(body),
+          stream: body.stream === true,
+          cacheKeySource: messagesCacheKeySource(body),
+          cacheControl: request.headers['cache-control'],
+          signal: client.signal,
+          log: request.log,
+        });
+        return await sendOutcome(request, reply, outcome, () => client.signal.aborted);
+      } finally {
+        client.finish();
+      }
+    },
+  );
+}
+
+/** `POST /v1/messages/count_tokens`: `{input_tokens}`, with where the count came from in a header. */
+function countTokensRoute(app: FastifyInstance, deps: AnthropicMessagesDeps): void {
+  app.post<{ Body: AnthropicMessagesRequest }>(
+    '/v1/messages/count_tokens',
+    {
+      schema: {
+        tags,
+        summary:
+          "Anthropic's token count of a Messages request ({input_tokens}); x-switchyard-token-count-source says whether the provider counted (provider) or the registry's heuristic estimated (estimate)",
+        body: ref('AnthropicCountTokensRequest'),
+      },
+      config: messagesGuard,
+    },
+    async (request, reply) => {
+      const counted = await deps.tokens.count(credentialMerchantOf(request), request.body);
+      void reply.header('x-switchyard-token-count-source', counted.source);
+      return { input_tokens: counted.inputTokens };
+    },
+  );
+}
+
+/**
+ * `/v1/messages` and `/v1/messages/count_tokens`: Anthropic's Messages API, plain and streamed,
+ * through the gateway's one generation use case (src/generation/gateway/complete-chat.ts) as chat
+ * completions are: key limits and budgets (one counter), response cache, learning router,
+ * failover before the first byte, `llm.call` records. Any provider kind answers.
+ */
+export async function anthropicMessagesRoutes(app: FastifyInstance, deps: AnthropicMessagesDeps): Promise<void> {
+  messagesRoute(app, deps);
+  countTokensRoute(app, deps);
+}

@@ -1,0 +1,245 @@
+import type { CachedCompletion } from '../../ports/state/response-cache.js';
+import type { ClientTool, ConversationTurn, GenerateOptions } from '../generate-options.js';
+import { UnsupportedChatRequest } from './openai-chat-request.js';
+import { estimatePromptTokens } from './route-rules.js';
+
+/**
+ * The part of an Anthropic Messages request (`POST /v1/messages`, `/v1/messages/count_tokens`) the
+ * gateway understands; the schema checks shapes. Fields Anthropic defines that no provider layer
+ * takes here (`top_p`, `top_k`, `stop_sequences`, `thinking`, …) are accepted and not passed on.
+ */
+export interface AnthropicMessagesRequest {
+  readonly model: string;
+  readonly messages: readonly AnthropicMessageParam[];
+  readonly system?: string | readonly AnthropicBlockParam[];
+  /** Required on `/v1/messages` (the schema says so); absent on count_tokens. */
+  readonly max_tokens?: number;
+  readonly tools?: readonly AnthropicToolParam[];
+  readonly tool_choice?: { readonly type: 'auto' | 'any' | 'tool' | 'none'; readonly name?: string };
+  readonly stop_sequences?: readonly string[];
+  readonly temperature?: number;
+  readonly top_p?: number;
+  readonly top_k?: number;
+  readonly metadata?: { readonly user_id?: string | null };
+  readonly stream?: boolean;
+}
+
+export interface AnthropicMessageParam {
+  readonly role: 'user' | 'assistant' | 'system';
+  readonly content: string | readonly AnthropicBlockParam[];
+}
+
+/** One content block as sent: text, image, tool_use, tool_result (thinking blocks are dropped). */
+export interface AnthropicBlockParam {
+  readonly type: string;
+  readonly text?: string;
+  readonly source?: { readonly type: string; readonly media_type?: string; readonly data?: string; readonly url?: string };
+  readonly id?: string;
+  readonly name?: string;
+  readonly input?: unknown;
+  readonly tool_use_id?: string;
+  readonly content?: string | readonly AnthropicBlockParam[];
+  readonly is_error?: boolean;
+}
+
+export interface AnthropicToolParam {
+  readonly name: string;
+  readonly description?: string;
+  readonly input_schema?: Readonly<Record<string, unknown>>;
+  /** Absent, null or `custom` for a client tool; a server tool (`bash_20250124`, `web_search_…`) otherwise. */
+  readonly type?: string | null;
+}
+
+/** How the Messages wire is mapped: image URLs are refused unless the operator allows them. */
+export interface MessagesMappingPolicy {
+  readonly allowImageUrls: boolean;
+}
+
+/** Block types carrying a model's hidden reasoning: dropped from the history (no provider here replays them). */
+const droppedBlocks = new Set(['thinking', 'redacted_thinking']);
+
+interface UserParts {
+  readonly texts: string[];
+  readonly images: string[];
+  readonly results: { readonly toolCallId: string; readonly content: string }[];
+}
+
+function imageOf(block: AnthropicBlockParam, param: string, policy: MessagesMappingPolicy): string {
+  const source = block.source;
+  if (source?.type === 'base64' && typeof source.data === 'string' && typeof source.media_type === 'string')
+    return `data:${source.media_type};base64,${source.data}`;
+  if (source?.type === 'url' && typeof source.url === 'string') {
+    if (policy.allowImageUrls) return source.url;
+    throw new UnsupportedChatRequest('image URLs are not accepted here: send the image as base64 (source.type "base64")', `${param}.source`);
+  }
+  throw new UnsupportedChatRequest(`image source type "${String(source?.type)}" is not supported: send base64`, `${param}.source`);
+}
+
+/** The text of a tool_result's content (a string or text blocks). */
+function toolResultText(block: AnthropicBlockParam, param: string): string {
+  const content = block.content;
+  if (content === undefined) return '';
+  const text =
+    typeof content === 'string'
+      ? content
+      : content
+          .map((part, index) => {
+            if (part.type === 'text' && typeof part.text === 'string') return part.text;
+            throw new UnsupportedChatRequest(`tool_result content of type "${part.type}" is not supported`, `${param}.content[${index}]`);
+          })
+          .join('\n');
+  return block.is_error === true ? `Error: ${text}` : text;
+}
+
+function userPartsOf(content: string | readonly AnthropicBlockParam[], param: string, policy: MessagesMappingPolicy): UserParts {
+  const parts: UserParts = { texts: [], images: [], results: [] };
+  if (typeof content === 'string') {
+    parts.texts.push(content);
+    return parts;
+  }
+  content.forEach((block, index) => {
+    const at = `${param}[${index}]`;
+    if (block.type === 'text' && typeof block.text === 'string') parts.texts.push(block.text);
+    else if (block.type === 'image') parts.images.push(imageOf(block, at, policy));
+    else if (block.type === 'tool_result' && typeof block.tool_use_id === 'string')
+      parts.results.push({ toolCallId: block.tool_use_id, content: toolResultText(block, at) });
+    else if (!droppedBlocks.has(block.type))
+      throw new UnsupportedChatRequest(`content block type "${block.type}" is not supported in a user message`, `${at}.type`);
+  });
+  return parts;
+}
+
+function assistantTurnOf(content: string | readonly AnthropicBlockParam[], param: string, namesByCallId: Map<string, string>): ConversationTurn {
+  if (typeof content === 'string') return { role: 'assistant', content };
+  const texts: string[] = [];
+  const toolCalls: { toolCallId: string; toolName: string; args: Record<string, unknown> }[] = [];
+  content.forEach((block, index) => {
+    if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
+    else if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
+      namesByCallId.set(block.id, block.name);
+      const args = typeof block.input === 'object' && block.input !== null && !Array.isArray(block.input) ? (block.input as Record<string, unknown>) : {};
+      toolCalls.push({ toolCallId: block.id, toolName: block.name, args });
+    } else if (!droppedBlocks.has(block.type)) {
+      throw new UnsupportedChatRequest(`content block type "${block.type}" is not supported in an assistant message`, `${param}[${index}].type`);
+    }
+  });
+  return toolCalls.length > 0 ? { role: 'assistant', content: texts.join('\n'), toolCalls } : { role: 'assistant', content: texts.join('\n') };
+}
+
+function systemTextOf(system: AnthropicMessagesRequest['system']): string | undefined {
+  if (system === undefined) return undefined;
+  const text = typeof system === 'string' ? system : system.map((block) => block.text ?? '').join('\n');
+  return text === '' ? undefined : text;
+}
+
+function clientToolsOf(request: AnthropicMessagesRequest): ClientTool[] {
+  // `tool_choice: none` offers no tool; `any` and `tool` cannot be forced through the toolkit and act as `auto`.
+  if (request.tool_choice?.type === 'none') return [];
+  return (request.tools ?? []).map((tool, index) => {
+    if (tool.type !== undefined && tool.type !== null && tool.type !== 'custom')
+      throw new UnsupportedChatRequest(`server tool type "${tool.type}" is not supported: declare client tools (name, input_schema)`, `tools[${index}].type`);
+    return {
+      name: tool.name,
+      ...(tool.description !== undefined ? { description: tool.description } : {}),
+      ...(tool.input_schema !== undefined ? { parameters: tool.input_schema } : {}),
+    };
+  });
+}
+
+interface MappedConversation {
+  readonly system: string[];
+  readonly turns: ConversationTurn[];
+  readonly lastUserImages: string[];
+}
+
+function conversationOf(request: AnthropicMessagesRequest, policy: MessagesMappingPolicy): MappedConversation {
+  const system: string[] = [];
+  const systemText = systemTextOf(request.system);
+  if (systemText !== undefined) system.push(systemText);
+  const turns: ConversationTurn[] = [];
+  const namesByCallId = new Map<string, string>();
+  let lastUserImages: string[] = [];
+  request.messages.forEach((message, index) => {
+    const param = `messages[${index}].content`;
+    if (message.role === 'assistant') {
+      turns.push(assistantTurnOf(message.content, param, namesByCallId));
+      return;
+    }
+    const parts = userPartsOf(message.content, param, policy);
+    if (message.role === 'system') {
+      system.push(parts.texts.join('\n'));
+      return;
+    }
+    for (const result of parts.results)
+      turns.push({ role: 'tool', toolCallId: result.toolCallId, toolName: namesByCallId.get(result.toolCallId) ?? 'tool', content: result.content });
+    if (parts.texts.length > 0 || parts.results.length === 0) {
+      turns.push({ role: 'user', content: parts.texts.join('\n') });
+      lastUserImages = parts.images;
+    }
+  });
+  return { system, turns, lastUserImages };
+}
+
+/**
+ * The toolkit's generate options for an Anthropic Messages request: `system` (and system-role
+ * messages) become the system prompt, the last user message the input, the rest the history;
+ * tool_use blocks become the assistant's tool calls and tool_result blocks tool turns, as on
+ * chat completions (the client runs its tools; the gateway runs none of its own).
+ *
+ * @throws UnsupportedChatRequest (400 invalid_request_error) for what the gateway does not serve:
+ * server tools, documents, image URLs (unless allowed), a conversation not ending with the user.
+ */
+export function messagesGenerateOptions(request: AnthropicMessagesRequest, policy: MessagesMappingPolicy): GenerateOptions {
+  const clientTools = clientToolsOf(request);
+  const { system, turns, lastUserImages } = conversationOf(request, policy);
+  const last = turns.at(-1);
+  if (last === undefined || last.role === 'assistant' || last.role === 'system')
+    throw new UnsupportedChatRequest('the conversation must end with a user message (text or tool_result blocks)', 'messages');
+  const history = last.role === 'user' ? turns.slice(0, -1) : turns;
+  return {
+    ...(last.role === 'user' ? { input: { text: last.content } } : {}),
+    ...(system.length > 0 ? { systemPrompt: system.join('\n\n') } : {}),
+    ...(history.length > 0 ? { conversationHistory: history } : {}),
+    ...(last.role === 'user' && lastUserImages.length > 0 ? { images: lastUserImages } : {}),
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.max_tokens !== undefined ? { maxTokens: request.max_tokens } : {}),
+    ...(clientTools.length > 0 ? { clientTools } : {}),
+    disableTools: true,
+  };
+}
+
+/**
+ * What the response cache keys a Messages request by: its generation fields under a wrapper no
+ * other wire sends (so a Messages answer never answers a chat completion), without the transport
+ * fields `stream` and `metadata`.
+ */
+export function messagesCacheKeySource(request: AnthropicMessagesRequest): Readonly<Record<string, unknown>> {
+  const { stream: _stream, metadata: _metadata, ...generation } = request;
+  return { anthropic_messages: generation };
+}
+
+/** The prompt of a Messages request as route rules and budget reservations read it (its JSON). */
+export function messagesPrompt(request: Pick<AnthropicMessagesRequest, 'system' | 'messages' | 'tools'>): unknown {
+  return { system: request.system ?? null, messages: request.messages, tools: request.tools ?? null };
+}
+
+/** The input tokens of a Messages request by the registry's heuristic (~4 characters a token). */
+export function estimateMessagesInputTokens(request: Pick<AnthropicMessagesRequest, 'system' | 'messages' | 'tools'>): number {
+  return estimatePromptTokens(JSON.stringify(messagesPrompt(request)));
+}
+
+export type AnthropicStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'refusal';
+
+/** Anthropic's stop_reason for an answer's (OpenAI-shaped) finish reason. */
+export function anthropicStopReason(finishReason: CachedCompletion['finishReason']): AnthropicStopReason {
+  switch (finishReason) {
+    case 'length':
+      return 'max_tokens';
+    case 'tool_calls':
+      return 'tool_use';
+    case 'content_filter':
+      return 'refusal';
+    default:
+      return 'end_turn';
+  }
+}
