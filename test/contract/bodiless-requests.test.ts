@@ -102,10 +102,15 @@ async function freshMerchant(t: TestApp): Promise<{ merchantId: string; apiKey: 
 }
 
 /** The path and credential headers for `route`, naming `merchantId` wherever the route reads one. */
+/** An id no resource has, in the shape the route's id schema takes (a stored response's id is `resp_…`). */
+function unknownIdFor(url: string): string {
+  return url.startsWith('/v1/responses/') ? 'resp_nosuchresource' : 'no-such-resource';
+}
+
 function callOf(route: RouteTableEntry, fresh: { merchantId: string; apiKey: string; token: string }): { path: string; headers: Record<string, string> } {
   const from = route.merchantFrom;
   const path = route.url.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) =>
-    typeof from === 'object' && 'params' in from && from.params === name ? encodeURIComponent(fresh.merchantId) : 'no-such-resource',
+    typeof from === 'object' && 'params' in from && from.params === name ? encodeURIComponent(fresh.merchantId) : unknownIdFor(route.url),
   );
   const query = typeof from === 'object' && 'query' in from ? `?${from.query}=${encodeURIComponent(fresh.merchantId)}` : '';
   const headers: Record<string, string> = { 'x-tenant-id': 'public' };
