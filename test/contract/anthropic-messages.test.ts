@@ -343,7 +343,7 @@ describe('response cache', () => {
 });
 
 describe('one budget for every API', () => {
-  it('a budget spent through /v1/messages refuses /v1/chat/completions (and further messages, final: x-should-retry false)', async () => {
+  it('a budget spent through /v1/messages refuses /v1/chat/completions and /v1/responses (and further messages, final: x-should-retry false)', async () => {
     const created = await t.app.inject({
       method: 'POST',
       url: '/api-key/create',
@@ -363,6 +363,12 @@ describe('one budget for every API', () => {
     });
     expect(chat.status).toBe(429);
     expect(await chat.json()).toMatchObject({ error: { type: 'insufficient_quota' } });
+    const responses = await fetch(`${origin}/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${limitedKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'openai/gpt-4o-mini', max_output_tokens: 16, input: 'hello' }),
+    });
+    expect(responses.status).toBe(429);
     const again = await limited.messages
       .create({ model: 'openai/gpt-4o-mini', max_tokens: 16, messages: [{ role: 'user', content: 'hello' }] })
       .catch((error: unknown) => error);
