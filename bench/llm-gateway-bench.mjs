@@ -9,8 +9,13 @@
 //                         max_concurrent, budget) and whose cache is on, every request a different prompt
 //                         (one admission step, one spend count, one cache lookup and one store per request)
 //   switchyard_cache_hit  the same with a key whose response cache is on, every request a hit
+//   switchyard_responses  client → Switchyard's POST /v1/responses (input string; a stream ends at
+//                         response.completed) → the same provider, the same model route as `switchyard`
+//   switchyard_messages   client → Switchyard's POST /v1/messages (Anthropic wire: x-api-key,
+//                         anthropic-version, max_tokens; a stream ends at message_stop) → the same
 // at concurrency 1 and 16, plain and streaming. Prints one JSON line per (path, mode, concurrency)
-// with p50/p99 latency, and the added p50/p99 of each gateway over direct.
+// with p50/p99 latency, and the added p50/p99 of each gateway over direct; the responses and messages
+// rows also print their added p50/p99 as a ratio to the chat-completions (`switchyard`) row's.
 // Bounded: REQUESTS (default 400) per measurement after WARMUP (default 100). Needs `npm run build`.
 // PATHS=a,b limits the run to those paths (and direct), MODES=plain|stream and CONCURRENCY=1|16 to those
 // cases; SERVICE_NODE_FLAGS=--cpu-prof profiles the service.
@@ -128,6 +133,18 @@ const allPaths = {
   direct: { url: `${mockUrl}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench' }, model: 'gpt-4o-mini' },
   node_proxy: { url: `${bareProxyUrl}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench' }, model: 'gpt-4o-mini' },
   switchyard: { url: `${switchyard.url}/v1/chat/completions`, headers: { authorization: `Bearer ${merchant.api_key}` }, model: 'openai/gpt-4o-mini' },
+  switchyard_responses: {
+    url: `${switchyard.url}/v1/responses`,
+    headers: { authorization: `Bearer ${merchant.api_key}` },
+    model: 'openai/gpt-4o-mini',
+    wire: 'responses',
+  },
+  switchyard_messages: {
+    url: `${switchyard.url}/v1/messages`,
+    headers: { 'x-api-key': merchant.api_key, 'anthropic-version': '2023-06-01' },
+    model: 'openai/gpt-4o-mini',
+    wire: 'messages',
+  },
   switchyard_governed: {
     url: `${switchyard.url}/v1/chat/completions`,
     headers: { authorization: `Bearer ${governedKey}` },
@@ -158,14 +175,34 @@ const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 /** A fresh prompt per request on paths that must miss the cache. */
 let varied = 0;
 
+/**
+ * The same request in each wire a path speaks (`wire`, chat completions unless named), and the text
+ * that shows its stream is complete.
+ */
+const wires = {
+  chat: {
+    body: (model, prompt, stream) => ({
+      model,
+      messages: [{ role: 'user', content: prompt }],
+      max_tokens: 8,
+      ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+    }),
+    streamEnd: 'data: [DONE]',
+  },
+  responses: {
+    body: (model, prompt, stream) => ({ model, input: prompt, max_output_tokens: 8, ...(stream ? { stream: true } : {}) }),
+    streamEnd: 'event: response.completed',
+  },
+  messages: {
+    body: (model, prompt, stream) => ({ model, messages: [{ role: 'user', content: prompt }], max_tokens: 8, ...(stream ? { stream: true } : {}) }),
+    streamEnd: 'event: message_stop',
+  },
+};
+
 /** One request; resolves with its latency in ms once the whole answer (or stream) has arrived. */
 function once(path, stream) {
-  const body = JSON.stringify({
-    model: path.model,
-    messages: [{ role: 'user', content: path.vary === true ? `ping ${++varied}` : 'ping' }],
-    max_tokens: 8,
-    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
-  });
+  const wire = wires[path.wire ?? 'chat'];
+  const body = JSON.stringify(wire.body(path.model, path.vary === true ? `ping ${++varied}` : 'ping', stream));
   const url = new URL(path.url);
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -186,7 +223,7 @@ function once(path, stream) {
           if (res.statusCode !== 200) return reject(new Error(`${url.host} answered ${res.statusCode}: ${text.slice(0, 200)}`));
           if (path.expect !== undefined && !measuringWarmup && res.headers[path.expect.header] !== path.expect.value)
             return reject(new Error(`${path.expect.header} was ${res.headers[path.expect.header] ?? 'absent'}, not ${path.expect.value}`));
-          if (stream && !text.includes('[DONE]')) return reject(new Error(`${url.host}: stream without [DONE]`));
+          if (stream && !text.includes(wire.streamEnd)) return reject(new Error(`${url.host}: stream without ${wire.streamEnd}`));
           resolve(performance.now() - started);
         });
       },
@@ -243,6 +280,15 @@ try {
           name.startsWith('switchyard_') && figures.switchyard?.p50 !== undefined
             ? { over_switchyard_p50_ms: round(f.p50 - figures.switchyard.p50), over_switchyard_p99_ms: round(f.p99 - figures.switchyard.p99) }
             : {};
+        // Added latency of another wire over the chat completions' (1 = the same; the aim is within 10 %).
+        const chatAdded = (p) => figures.switchyard[p] - figures.direct[p];
+        const toChat =
+          paths[name].wire !== undefined && figures.switchyard?.p50 !== undefined
+            ? {
+                added_ratio_to_chat_p50: round((f.p50 - figures.direct.p50) / chatAdded('p50')),
+                added_ratio_to_chat_p99: round((f.p99 - figures.direct.p99) / chatAdded('p99')),
+              }
+            : {};
         console.log(
           JSON.stringify({
             benchmark: 'llm-gateway',
@@ -254,6 +300,7 @@ try {
             p99_ms: round(f.p99),
             ...added,
             ...overPlain,
+            ...toChat,
           }),
         );
       }
