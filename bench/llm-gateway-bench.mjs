@@ -13,6 +13,7 @@
 //                         response.completed) → the same provider, the same model route as `switchyard`
 //   switchyard_messages   client → Switchyard's POST /v1/messages (Anthropic wire: x-api-key,
 //                         anthropic-version, max_tokens; a stream ends at message_stop) → the same
+//                         provider, the same model route
 // at concurrency 1 and 16, plain and streaming. Prints one JSON line per (path, mode, concurrency)
 // with p50/p99 latency, and the added p50/p99 of each gateway over direct; the responses and messages
 // rows also print their added p50/p99 as a ratio to the chat-completions (`switchyard`) row's.
