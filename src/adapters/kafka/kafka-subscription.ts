@@ -257,7 +257,7 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
   async function handleWithRedelivery(events: readonly EventEnvelope[], first: EventMessage): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await processInEventTrace(events, { system: 'kafka', topic: first.topic, group: subscribe.group }, () => subscribe.handler(events));
+        await processInEventTrace(events, { system: 'kafka', group: subscribe.group }, () => subscribe.handler(events));
         return true;
       } catch (error) {
         const delayMs = Math.min(firstRedeliveryDelayMs * 2 ** (attempt - 1), maxRedeliveryDelayMs);

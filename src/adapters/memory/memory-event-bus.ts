@@ -140,7 +140,7 @@ export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
     group.busy.add(slot);
     const run = (async () => {
       try {
-        await processInEventTrace(batch, { system: 'in-process', topic, group: group.name }, () => member.options.handler(batch));
+        await processInEventTrace(batch, { system: 'in-process', group: group.name }, () => member.options.handler(batch));
         group.committed.set(slot, committed + batch.length);
         group.busy.delete(slot);
         trim(topic, index);

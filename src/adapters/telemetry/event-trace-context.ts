@@ -1,5 +1,5 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Link } from '@opentelemetry/api';
-import type { EventEnvelope } from '../../ports/event-envelope.js';
+import { topicOf, type EventEnvelope } from '../../ports/event-envelope.js';
 
 /**
  * W3C trace context (`traceparent`, `tracestate`) carried beside an event, not in it: the envelope
@@ -38,51 +38,71 @@ export function attachTraceHeaders(event: EventEnvelope, headers: ReadonlyMap<Bu
 
 export interface ConsumeSpanAttributes {
   readonly system: 'kafka' | 'in-process';
-  readonly topic: string;
   readonly group: string;
 }
 
+/** `process {topic}`, or `process` for events of several topics (one Kafka consumer on several topics). */
+function topicOfAll(events: readonly EventEnvelope[]): string | undefined {
+  const topics = new Set(events.map((event) => topicOf[event.type]));
+  return topics.size === 1 ? [...topics][0] : undefined;
+}
+
 /**
- * Runs a consumer's handler for one batch inside a `process {topic}` CONSUMER span (messaging
- * semantic conventions): the child of the first event's trace context, linked to every event's, so
- * a request and what its events caused downstream (the analytics insert of an `llm.call`, the
- * success-rate update of a decision) are one trace. A no-op span when OpenTelemetry is off.
+ * Runs a consumer's handler for one batch inside `process {topic}` CONSUMER spans (messaging
+ * semantic conventions), one per trace the batch's events came from, each the child of that
+ * trace's publisher context and linked to the batch's other spans: a batch (the analytics sink
+ * inserts hundreds of rows at once) serves many requests, and each request and what its events
+ * caused downstream (the analytics insert of an `llm.call`, the success-rate update of a
+ * decision) stay one trace. Events without a trace context share one root span. The topic is the
+ * bus's (`llm`, `routing`, …, no Kafka prefix). No-op spans when OpenTelemetry is off.
  */
 export function processInEventTrace<T>(events: readonly EventEnvelope[], attributes: ConsumeSpanAttributes, handle: () => Promise<T>): Promise<T> {
-  const contexts = events.flatMap((event) => {
+  if (events.length === 0) return handle();
+  const byTrace = new Map<string, { readonly headers: Readonly<Record<string, string>> | undefined; readonly events: EventEnvelope[] }>();
+  for (const event of events) {
     const headers = carried.get(event);
-    return headers === undefined ? [] : [propagation.extract(ROOT_CONTEXT, headers)];
-  });
-  const links: Link[] = contexts.flatMap((linked) => {
-    const spanContext = trace.getSpanContext(linked);
-    return spanContext === undefined ? [] : [{ context: spanContext }];
-  });
-  const parent = contexts[0] ?? ROOT_CONTEXT;
-  const span = trace.getTracer('switchyard-events').startSpan(
-    `process ${attributes.topic}`,
-    {
-      kind: SpanKind.CONSUMER,
-      links,
-      attributes: {
-        'messaging.system': attributes.system === 'kafka' ? 'kafka' : 'switchyard.in_process',
-        'messaging.operation.type': 'process',
-        'messaging.operation.name': 'process',
-        'messaging.destination.name': attributes.topic,
-        'messaging.consumer.group.name': attributes.group,
-        'messaging.batch.message_count': events.length,
+    const key = headers?.['traceparent'] ?? '';
+    const group = byTrace.get(key) ?? { headers, events: [] };
+    group.events.push(event);
+    byTrace.set(key, group);
+  }
+  const tracer = trace.getTracer('switchyard-events');
+  const spans = [...byTrace.values()].map(({ headers, events: traced }) => {
+    const parent = headers === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, headers);
+    const topic = topicOfAll(traced);
+    const span = tracer.startSpan(
+      topic === undefined ? 'process' : `process ${topic}`,
+      {
+        kind: SpanKind.CONSUMER,
+        attributes: {
+          'messaging.system': attributes.system === 'kafka' ? 'kafka' : 'switchyard.in_process',
+          'messaging.operation.type': 'process',
+          'messaging.operation.name': 'process',
+          ...(topic !== undefined ? { 'messaging.destination.name': topic } : {}),
+          'messaging.consumer.group.name': attributes.group,
+          'messaging.batch.message_count': traced.length,
+          'switchyard.batch.message_count': events.length,
+        },
       },
-    },
-    parent,
-  );
-  return context.with(trace.setSpan(parent, span), async () => {
+      parent,
+    );
+    return { span, parent };
+  });
+  // Each span is linked to the others: they are one piece of work.
+  if (spans.length > 1)
+    for (const { span } of spans) span.addLinks(spans.filter((other) => other.span !== span).map((other): Link => ({ context: other.span.spanContext() })));
+  const first = spans[0]!;
+  return context.with(trace.setSpan(first.parent, first.span), async () => {
     try {
       return await handle();
     } catch (error) {
-      span.setAttribute('error.type', error instanceof Error ? error.name : '_OTHER');
-      span.setStatus({ code: SpanStatusCode.ERROR });
+      for (const { span } of spans) {
+        span.setAttribute('error.type', error instanceof Error ? error.name : '_OTHER');
+        span.setStatus({ code: SpanStatusCode.ERROR });
+      }
       throw error;
     } finally {
-      span.end();
+      for (const { span } of spans) span.end();
     }
   });
 }

@@ -10,8 +10,10 @@ import { getTelemetryStatus } from '../../../src/adapters/telemetry/telemetry-ap
 import { loadConfig } from '../../../src/config/load-config.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion } from '../../fixtures/providers/openai-wire.js';
+import { decideBody } from '../../helpers/test-app.js';
 import {
   adminSecret,
+  call,
   createMerchant,
   createPipelineNamespace,
   deletePipelineNamespace,
@@ -110,7 +112,10 @@ function baseEnv(): Record<string, string> {
   };
 }
 
-async function startWith(env: Record<string, string>, provider: FakeHttpServer): Promise<{ server: RunningServer; client: OpenAI }> {
+async function startWith(
+  env: Record<string, string>,
+  provider: FakeHttpServer,
+): Promise<{ server: RunningServer; client: OpenAI; auth: Record<string, string> }> {
   const server = await startServer(loadConfig(env), pino({ level: 'silent' }), {
     toolkit: { cwd: mkdtempSync(join(tmpdir(), 'sytest-otel-cwd-')), env: { OPENAI_API_KEY: 'sk-upstream', OPENAI_BASE_URL: `${provider.url}/v1` } },
   });
@@ -118,17 +123,20 @@ async function startWith(env: Record<string, string>, provider: FakeHttpServer):
     // The pipeline harness's admin secret and merchant setup (its env is the one both spines start from).
     const auth = await createMerchant(server.url, 'otel-shop');
     const apiKey = auth['x-api-key'] ?? '';
-    return { server, client: new OpenAI({ apiKey, baseURL: `${server.url}/v1`, maxRetries: 0, defaultHeaders: { traceparent: callerTraceparent } }) };
+    return { server, auth, client: new OpenAI({ apiKey, baseURL: `${server.url}/v1`, maxRetries: 0, defaultHeaders: { traceparent: callerTraceparent } }) };
   } catch (error) {
     await server.stop();
     throw error;
   }
 }
 
-/** The analytics sink's `process … llm` span: the consumer that writes the llm.call record. */
-function isSinkConsumerSpan(span: OtlpSpan): boolean {
-  return span.kind === 5 && span.name.endsWith('llm') && String(attributesOf(span.attributes)['messaging.consumer.group.name']).includes('analytics-sink');
+/** The analytics sink's `process <topic>` span in trace `traceId`: the consumer that writes that request's records. */
+function isSinkConsumerSpan(span: OtlpSpan, traceId: string): boolean {
+  return span.kind === 5 && span.traceId === traceId && attributesOf(span.attributes)['messaging.consumer.group.name'] === 'analytics-sink';
 }
+
+const decisionTraceId = '0af7651916cd43dd8448eb211c80319c';
+const decisionTraceparent = `00-${decisionTraceId}-b7ad6b7169203331-01`;
 
 const callerTraceId = '4bf92f3577b34da6a3ce929d0e0e4736';
 const callerSpanId = '00f067aa0ba902b7';
@@ -149,20 +157,25 @@ for (const distributed of [false, true]) {
     let receiver: FakeHttpServer;
     let namespace: PipelineNamespace;
     let exported: readonly RecordedRequest[];
+    let running: RunningServer | undefined;
 
     beforeAll(async () => {
       provider = await startFakeHttpServer(upstream);
-      // Resolves when the receiver has been sent the consumer span of the llm.call record: the last span of the walk.
-      let consumed!: () => void;
-      const consumerSpanArrived = new Promise<void>((resolve) => {
-        consumed = resolve;
-      });
+      // Each waiter resolves once the receiver has been sent a span it matches (the analytics sink's consumer span of a
+      // request's records: the last span of each walk).
+      const waiters: { match: (span: OtlpSpan) => boolean; resolve: () => void }[] = [];
+      const received: OtlpSpan[] = [];
+      const spanArrives = (match: (span: OtlpSpan) => boolean) =>
+        received.some(match) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ match, resolve }));
       receiver = await startFakeHttpServer((request) => {
-        if (request.path === '/v1/traces' && spansIn([request]).spans.some((span) => isSinkConsumerSpan(span))) consumed();
+        if (request.path === '/v1/traces') {
+          received.push(...spansIn([request]).spans);
+          for (const waiter of waiters) if (received.some(waiter.match)) waiter.resolve();
+        }
         return { status: 200, headers: { 'content-type': 'application/json' }, body: '{}' };
       });
       namespace = await createPipelineNamespace();
-      const { server, client } = await startWith(
+      const { server, client, auth } = await startWith(
         {
           ...pipelineEnv(namespace, { distributed, embeddedWorkers: true }),
           LOG_LEVEL: 'silent',
@@ -173,19 +186,25 @@ for (const distributed of [false, true]) {
         },
         provider,
       );
+      running = server;
       try {
         const answer = await client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }], max_tokens: 20 });
         expect(answer.choices[0]?.message.content).toBe('traced answer');
         expect((await getTelemetryStatus()).enabled).toBe(true);
-        // The analytics sink consumes the llm.call record in its own time (through Kafka when distributed).
-        await consumerSpanArrived;
+        // The analytics sink consumes the records in its own time (through Kafka when distributed). One walk after the
+        // other, so the two requests' events are never in one consumed batch.
+        await spanArrives((span) => isSinkConsumerSpan(span, callerTraceId));
+        const decided = await call(server.url, 'POST', '/decide-gateway', decideBody('otel-shop', 'otel-pay-1'), { ...auth, traceparent: decisionTraceparent });
+        expect(decided.status).toBe(200);
+        await spanArrives((span) => isSinkConsumerSpan(span, decisionTraceId));
       } finally {
         await server.stop();
       }
       exported = [...receiver.requests];
-    }, 60_000);
+    }, 120_000);
 
     afterAll(async () => {
+      await running?.stop(); // already stopped unless beforeAll failed (stop is idempotent)
       await receiver?.close();
       await provider?.close();
       if (namespace !== undefined) await deletePipelineNamespace(namespace, { distributed });
@@ -227,7 +246,7 @@ for (const distributed of [false, true]) {
       const consumers = spans.filter((span) => span.kind === 5 && span.name.endsWith('llm'));
       expect(consumers.length).toBeGreaterThan(0);
       for (const span of consumers) expect(span).toMatchObject({ traceId: callerTraceId, parentSpanId: http!.spanId });
-      const consumer = consumers.find(isSinkConsumerSpan);
+      const consumer = consumers.find((span) => isSinkConsumerSpan(span, callerTraceId));
       expect(consumer).toBeDefined();
       expect(attributesOf(consumer!.attributes)).toMatchObject({
         'messaging.system': distributed ? 'kafka' : 'switchyard.in_process',
@@ -235,7 +254,17 @@ for (const distributed of [false, true]) {
         'messaging.consumer.group.name': expect.stringContaining('analytics-sink'),
         'messaging.batch.message_count': 1,
       });
-      expect(consumer!.name).toBe(distributed ? `process ${namespace.kafkaTopicPrefix}llm` : 'process llm');
+      expect(consumer!.name).toBe('process llm');
+    });
+
+    it('makes a decision and its analytics insert one trace (decision.created through the bus to the sink)', () => {
+      const { spans } = spansIn(exported);
+      const http = spans.find((span) => span.name === 'POST /decide-gateway' && span.traceId === decisionTraceId);
+      expect(http).toMatchObject({ kind: 2, parentSpanId: 'b7ad6b7169203331' });
+      const sink = spans.find((span) => isSinkConsumerSpan(span, decisionTraceId));
+      expect(sink).toMatchObject({ parentSpanId: http!.spanId });
+      // `process routing`; `process` when the sink's Kafka consumer took the decision and the request's api.requested record in one batch.
+      expect(sink!.name).toMatch(/^process( routing)?$/);
     });
 
     it('exports gen_ai.client.token.usage per token type and gen_ai.client.operation.duration in seconds', () => {
