@@ -9,7 +9,8 @@ import { startServer, type RunningServer } from '../../../cli/start-service.js';
 import { getTelemetryStatus } from '../../../src/adapters/telemetry/telemetry-api.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
-import { chatCompletion } from '../../fixtures/providers/openai-wire.js';
+import { chatCompletion, chatCompletionStream } from '../../fixtures/providers/openai-wire.js';
+import { runSwitchyard } from '../../helpers/cli-harness.js';
 import { decideBody } from '../../helpers/test-app.js';
 import {
   adminSecret,
@@ -348,3 +349,37 @@ async function startFakeHttpServerOn(port: number): Promise<FakeHttpServer> {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+describe('OpenTelemetry started from OTEL_* (a one-shot CLI command)', () => {
+  it('exports the GenAI span of `switchyard generate` under service.name switchyard-cli, flushed before the command returns', async () => {
+    const provider = await startFakeHttpServer((request) => {
+      const body = request.body as { model: string; stream?: boolean };
+      return body.stream === true
+        ? chatCompletionStream({ model: body.model, deltas: ['cli ', 'answer'], usage: { promptTokens: 3, completionTokens: 2 } })
+        : chatCompletion({ model: body.model, content: 'cli answer' });
+    });
+    const receiver = await startFakeHttpServer(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{}' }));
+    try {
+      const result = await runSwitchyard(['generate', 'hello', '--disable-tools', '--provider', 'openai', '--model', 'gpt-4o-mini'], {
+        env: { OPENAI_API_KEY: 'sk-cli', OPENAI_BASE_URL: `${provider.url}/v1`, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/v1/traces` },
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe('cli answer\n');
+      // Traces only (a per-signal endpoint): no metrics request.
+      expect(receiver.requests.map((request) => request.path)).toEqual(['/v1/traces']);
+      const { spans, resources } = spansIn(receiver.requests);
+      expect(resources[0]).toMatchObject({ 'service.name': 'switchyard-cli' });
+      const chat = spans.find((span) => span.name === 'chat gpt-4o-mini');
+      expect(chat).toMatchObject({ kind: 3 });
+      expect(chat?.parentSpanId ?? '').toBe('');
+      expect(attributesOf(chat!.attributes)).toMatchObject({
+        'gen_ai.provider.name': 'openai',
+        'gen_ai.request.stream': true,
+        'gen_ai.usage.output_tokens': 2,
+      });
+    } finally {
+      await receiver.close();
+      await provider.close();
+    }
+  });
+});
