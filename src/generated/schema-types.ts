@@ -1215,6 +1215,19 @@ export interface SrDimensionRequest {
   paymentInfo: SrDimensionConfig;
 }
 /**
+ * Anthropic's error body, the answer of every failure on /v1/messages* so the official Anthropic client raises its own error classes. `error.type` follows the HTTP status (invalid_request_error, authentication_error, permission_error, not_found_error, request_too_large, rate_limit_error, api_error, overloaded_error, timeout_error).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "AnthropicError".
+ */
+export interface AnthropicError {
+  type: 'error';
+  error: {
+    type: string;
+    message: string;
+  };
+}
+/**
  * decision-engine 1.4.x decider error (api/wire/decider-error-envelope.ts) of the decision and score routes, always with HTTP 400; clients branch on `error_info.code`.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -1647,6 +1660,252 @@ export interface LegacyDecisionResponse {
   decided_gateway: DecidedGateway;
   filter_list: [string, string[]][];
   latency: number;
+}
+/**
+ * Body of POST /v1/messages/count_tokens, Anthropic's shape (no max_tokens).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "AnthropicCountTokensRequest".
+ */
+export interface AnthropicCountTokensRequest {
+  /**
+   * `provider/model`, a model registry alias or name, or one of the merchant's route groups (so `claude-*` names resolve through aliases or route groups).
+   */
+  model: string;
+  /**
+   * @minItems 1
+   * @maxItems 1000
+   */
+  messages: [
+    {
+      role: 'user' | 'assistant' | 'system';
+      content:
+        | string
+        | {
+            type: string;
+            text?: string;
+            source?: {
+              type: string;
+              media_type?: string;
+              data?: string;
+              url?: string;
+            };
+            id?: string;
+            name?: string;
+            input?: unknown;
+            tool_use_id?: string;
+            content?:
+              | string
+              | {
+                  type: string;
+                  text?: string;
+                }[];
+            is_error?: boolean;
+          }[];
+    },
+    ...{
+      role: 'user' | 'assistant' | 'system';
+      content:
+        | string
+        | {
+            type: string;
+            text?: string;
+            source?: {
+              type: string;
+              media_type?: string;
+              data?: string;
+              url?: string;
+            };
+            id?: string;
+            name?: string;
+            input?: unknown;
+            tool_use_id?: string;
+            content?:
+              | string
+              | {
+                  type: string;
+                  text?: string;
+                }[];
+            is_error?: boolean;
+          }[];
+    }[]
+  ];
+  system?:
+    | string
+    | {
+        type: string;
+        text: string;
+      }[];
+  /**
+   * Client tools (`name`, `input_schema`): passed to the model, their calls returned as tool_use blocks for the client to run. Server tools (a versioned `type`) are refused with 400.
+   *
+   * @maxItems 128
+   */
+  tools?: {
+    name: string;
+    description?: string;
+    input_schema?: {};
+    type?: string | null;
+  }[];
+  tool_choice?: {
+    type: 'auto' | 'any' | 'tool' | 'none';
+    name?: string;
+    disable_parallel_tool_use?: boolean;
+  };
+}
+/**
+ * Body of POST /v1/messages, Anthropic's shape. Text, base64 image, tool_use and tool_result blocks are mapped onto the gateway's one generation path (any provider kind answers); image URLs, documents and server tools are refused with 400 invalid_request_error. `top_p`, `top_k`, `stop_sequences`, `thinking` and other fields are accepted and not passed on.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "AnthropicMessagesRequest".
+ */
+export interface AnthropicMessagesRequest {
+  /**
+   * `provider/model`, a model registry alias or name, or one of the merchant's route groups (so `claude-*` names resolve through aliases or route groups).
+   */
+  model: string;
+  /**
+   * @minItems 1
+   * @maxItems 1000
+   */
+  messages: [
+    {
+      role: 'user' | 'assistant' | 'system';
+      content:
+        | string
+        | {
+            type: string;
+            text?: string;
+            source?: {
+              type: string;
+              media_type?: string;
+              data?: string;
+              url?: string;
+            };
+            id?: string;
+            name?: string;
+            input?: unknown;
+            tool_use_id?: string;
+            content?:
+              | string
+              | {
+                  type: string;
+                  text?: string;
+                }[];
+            is_error?: boolean;
+          }[];
+    },
+    ...{
+      role: 'user' | 'assistant' | 'system';
+      content:
+        | string
+        | {
+            type: string;
+            text?: string;
+            source?: {
+              type: string;
+              media_type?: string;
+              data?: string;
+              url?: string;
+            };
+            id?: string;
+            name?: string;
+            input?: unknown;
+            tool_use_id?: string;
+            content?:
+              | string
+              | {
+                  type: string;
+                  text?: string;
+                }[];
+            is_error?: boolean;
+          }[];
+    }[]
+  ];
+  system?:
+    | string
+    | {
+        type: string;
+        text: string;
+      }[];
+  /**
+   * Client tools (`name`, `input_schema`): passed to the model, their calls returned as tool_use blocks for the client to run. Server tools (a versioned `type`) are refused with 400.
+   *
+   * @maxItems 128
+   */
+  tools?: {
+    name: string;
+    description?: string;
+    input_schema?: {};
+    type?: string | null;
+  }[];
+  tool_choice?: {
+    type: 'auto' | 'any' | 'tool' | 'none';
+    name?: string;
+    disable_parallel_tool_use?: boolean;
+  };
+  max_tokens: number;
+  /**
+   * @maxItems 16
+   */
+  stop_sequences?:
+    | []
+    | [string]
+    | [string, string]
+    | [string, string, string]
+    | [string, string, string, string]
+    | [string, string, string, string, string]
+    | [string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string, string, string, string, string, string]
+    | [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string
+      ]
+    | [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string
+      ];
+  temperature?: number;
+  top_p?: number;
+  top_k?: number;
+  metadata?: {
+    user_id?: string | null;
+  };
+  stream?: boolean;
 }
 /**
  * Body of POST /v1/chat/completions, OpenAI's shape. `model` is `provider/model` or a model registry alias or name. Fields OpenAI defines that the gateway does not use are accepted and ignored; the client's function `tools` are passed to the model and their calls returned for the client to run.

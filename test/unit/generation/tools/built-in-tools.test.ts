@@ -49,7 +49,10 @@ describe('createBuiltInTools', () => {
       expect(tool.inputSchema.type).toBe('object');
     }
     expect(list.find((tool) => tool.name === 'writeFile')?.requiresConfirmation).toBe(true);
-    expect(createBuiltInTools({ root, fileSystem: nodeFileSystem, writeRequiresConfirmation: false }).find((tool) => tool.name === 'writeFile')?.requiresConfirmation).toBe(false);
+    expect(
+      createBuiltInTools({ root, fileSystem: nodeFileSystem, writeRequiresConfirmation: false }).find((tool) => tool.name === 'writeFile')
+        ?.requiresConfirmation,
+    ).toBe(false);
   });
 
   it('rejects invalid limits', () => {
@@ -73,6 +76,7 @@ describe('getCurrentTime', () => {
 describe('calculateMath', () => {
   it('rounds to precision (default 2)', async () => {
     expect(await call(tools().calculateMath, { expression: '10 / 3' })).toEqual({ success: true, expression: '10 / 3', result: 3.33, type: 'number' });
+    // biome-ignore lint/suspicious/noApproximativeNumericConstant: the expected answer is π rounded to the 4 places asked for
     expect((await call(tools().calculateMath, { expression: 'Math.PI', precision: 4 })).result).toBe(3.1416);
   });
   it('reports hostile input as a failure, never throws', async () => {
@@ -177,12 +181,20 @@ describe('writeFile', () => {
     expect(await call(tools().writeFile, { path: 'new.txt', content: 'x' })).toEqual({ success: false, error: 'USER_CONFIRMATION_REQUIRED' });
     await expect(executeTool(tools().writeFile!, { path: 'new.txt', content: 'x' })).rejects.toBeInstanceOf(UserConfirmationRequiredError);
     await expect(readFile(join(root, 'new.txt'))).rejects.toThrow();
-    expect(await executeTool(tools().writeFile!, { path: 'new.txt', content: 'x' }, { confirmedTools: new Set(['writeFile']) })).toMatchObject({ success: true });
+    expect(await executeTool(tools().writeFile!, { path: 'new.txt', content: 'x' }, { confirmedTools: new Set(['writeFile']) })).toMatchObject({
+      success: true,
+    });
   });
 
   it('creates, refuses to re-create, overwrites and appends', async () => {
     const write = tools().writeFile;
-    expect(await call(write, { path: 'new.txt', content: 'one' }, granted)).toEqual({ success: true, path: join(root, 'new.txt'), mode: 'create', size: 3, written: true });
+    expect(await call(write, { path: 'new.txt', content: 'one' }, granted)).toEqual({
+      success: true,
+      path: join(root, 'new.txt'),
+      mode: 'create',
+      size: 3,
+      written: true,
+    });
     expect((await call(write, { path: 'new.txt', content: 'two' }, granted)).error).toMatch(/already exists/);
     await call(write, { path: 'new.txt', content: 'two', mode: 'overwrite' }, granted);
     await call(write, { path: 'new.txt', content: '+3', mode: 'append' }, granted);
