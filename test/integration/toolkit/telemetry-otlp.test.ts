@@ -37,7 +37,8 @@ describe('OTLP export', () => {
     expect(paths).toContain('POST /v1/traces');
     expect(paths).toContain('POST /v1/metrics');
     const traces = collector.requests.find((request) => request.path === '/v1/traces');
-    // OTLP/HTTP JSON or protobuf: either way the span name travels as text.
-    expect(traces?.bodyText).toContain('ai.openai.generate');
+    // The GenAI semantic conventions name an LLM span `{gen_ai.operation.name} {gen_ai.request.model}`.
+    expect(traces?.bodyText).toContain('"name":"chat gpt-4o-mini"');
+    expect(traces?.bodyText).toContain('"key":"gen_ai.provider.name","value":{"stringValue":"openai"}');
   });
 });
