@@ -99,11 +99,10 @@ function sendSwitchyardError(error: SwitchyardError, request: FastifyRequest, re
   reply.code(wire.status);
   const retryAfterS = error.details?.['retryAfterS'];
   if (typeof retryAfterS === 'number') void reply.header('retry-after', String(retryAfterS));
+  // Both official LLM SDKs retry a 429 twice unless told not to; a key's own limit will not lift by then.
+  if ((envelope === 'openai' || envelope === 'anthropic') && isFinalRefusal(error)) void reply.header('x-should-retry', 'false');
   if (envelope === 'openai') return reply.send(openAiCodedError(error, wire.status));
-  if (envelope === 'anthropic') {
-    if (isFinalRefusal(error)) void reply.header('x-should-retry', 'false');
-    return reply.send(anthropicCodedError(error, wire.status));
-  }
+  if (envelope === 'anthropic') return reply.send(anthropicCodedError(error, wire.status));
   switch (wire.kind) {
     case 'text':
       return reply.type('text/plain; charset=utf-8').send(error.message);

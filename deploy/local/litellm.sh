@@ -12,6 +12,8 @@ set -euo pipefail
 LOG_TAG=litellm
 # shellcheck source=lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+# shellcheck source=lib/python-venv.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/python-venv.sh"
 
 # Pinned: the proxy's config format and mock behaviour are what the tests rely on.
 LITELLM_VERSION="${LITELLM_VERSION:-1.80.0}"
@@ -28,28 +30,8 @@ ping_ok() {
   curl -fsS --max-time 3 "$URL/health/liveliness" >/dev/null 2>&1
 }
 
-installed_version() {
-  [ -x "$VENV/bin/python" ] || return 1
-  "$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("litellm"))' 2>/dev/null
-}
-
 install() {
-  if [ "$(installed_version || true)" = "$LITELLM_VERSION" ] && [ -x "$VENV/bin/litellm" ]; then
-    return 0
-  fi
-  local python; python="$(command -v python3 || true)"
-  [ -n "$python" ] || apt_install python3 python3-venv
-  python="$(command -v python3)" || die "python3 not found"
-  "$python" -c 'import venv, ensurepip' 2>/dev/null || apt_install python3-venv
-  mkdir -p "$DIR" "$(dirname "$VENV")"
-  local t0; t0=$(now_s)
-  log "installing litellm[proxy]==$LITELLM_VERSION into $VENV (pip log: $PIP_LOG; takes a few minutes) ..."
-  [ -x "$VENV/bin/python" ] || "$python" -m venv "$VENV" || die "could not create the venv $VENV"
-  if ! "$VENV/bin/pip" install --disable-pip-version-check -q "litellm[proxy]==$LITELLM_VERSION" >"$PIP_LOG" 2>&1; then
-    tail -n 30 "$PIP_LOG" >&2
-    die "pip install litellm[proxy]==$LITELLM_VERSION failed; see $PIP_LOG"
-  fi
-  log "installed litellm $LITELLM_VERSION in $(( $(now_s) - t0 ))s"
+  pip_venv_install "$VENV" "litellm[proxy]" litellm "$LITELLM_VERSION" litellm "$PIP_LOG"
 }
 
 write_config() {

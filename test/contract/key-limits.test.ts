@@ -128,6 +128,8 @@ describe('API key limits: enforcement', () => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(50);
     const refused = responses.find((response) => response.status === 429);
     expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // The official SDKs would otherwise retry it twice on their own.
+    expect(refused?.headers.get('x-should-retry')).toBe('false');
     expect(await refused?.json()).toMatchObject({ error: { type: 'requests', code: 'rate_limit_exceeded' } });
     expect(provider.requests.length - before).toBe(50);
     // The official client raises its own RateLimitError for ours.
