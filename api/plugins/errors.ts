@@ -6,14 +6,7 @@ import { deciderError, deciderParseError } from '../wire/decider-error-envelope.
 import { describeValidationError } from '../wire/describe-validation-error.js';
 import { generationHttpError, type GenerationHttpError } from '../wire/generation-error.js';
 import { genericError } from '../wire/generic-error-envelope.js';
-import {
-  anthropicCodedError,
-  anthropicError,
-  anthropicGenerationError,
-  anthropicServerError,
-  anthropicValidationError,
-  isFinalRefusal,
-} from '../wire/anthropic-error.js';
+import { anthropicCodedError, anthropicError, anthropicGenerationError, anthropicServerError, anthropicValidationError } from '../wire/anthropic-error.js';
 import { openAiCodedError, openAiError, openAiGenerationError, openAiServerError, openAiValidationError } from '../wire/openai-error.js';
 
 /**
@@ -90,6 +83,11 @@ const wireOf: Readonly<Record<ErrorCode, Wire>> = {
 
 export function statusOf(code: ErrorCode): number {
   return wireOf[code].status;
+}
+
+/** Our final refusals: a retry cannot succeed before the limit renews, so clients are told not to retry. */
+function isFinalRefusal(error: SwitchyardError): boolean {
+  return error.code === 'SY_KEY_LIMIT_EXCEEDED';
 }
 
 function sendSwitchyardError(error: SwitchyardError, request: FastifyRequest, reply: FastifyReply, envelope: EnvelopeKind): FastifyReply {

@@ -113,41 +113,71 @@ class Answers {
   }
 }
 
-function openAiAnswers(facts: RouteFacts, answers: Answers): void {
-  const json = { json: 'OpenAiError' } as const;
-  answers.add(400, 'Invalid request (schema, unsupported parameter, body not JSON)', json);
-  if (facts.auth !== 'none') {
-    answers.add(401, 'Missing or invalid API key', json);
-    answers.add(403, "Not this credential's merchant", json);
-  }
-  answers.add(404, 'No such model or route group', json);
-  if (facts.readsBody) {
-    answers.add(413, 'Body too large', json);
-    answers.add(415, 'Body not sent as application/json', json);
-  }
-  answers.add(429, 'A key limit or the provider refused the request (Retry-After)', json);
-  answers.add(500, 'Internal error', json);
-  for (const status of [502, 503, 504]) answers.add(status, toolkitStatuses[status] ?? 'Provider failure', json);
+/** What an LLM wire's error answers say, status by status: its own body schema and error types. */
+interface LlmWireAnswers {
+  readonly schema: 'OpenAiError' | 'AnthropicError';
+  readonly invalid: string;
+  readonly unauthenticated: string;
+  readonly forbidden: string;
+  readonly notFound: string;
+  readonly tooLarge: string;
+  readonly notJson: string;
+  readonly limited: string;
+  readonly internal: string;
+  readonly upstream: Readonly<Record<502 | 503 | 504, string>>;
 }
 
+const openAiWire: LlmWireAnswers = {
+  schema: 'OpenAiError',
+  invalid: 'Invalid request (schema, unsupported parameter, body not JSON)',
+  unauthenticated: 'Missing or invalid API key',
+  forbidden: "Not this credential's merchant",
+  notFound: 'No such model or route group',
+  tooLarge: 'Body too large',
+  notJson: 'Body not sent as application/json',
+  limited: 'A key limit or the provider refused the request (Retry-After)',
+  internal: 'Internal error',
+  upstream: {
+    502: toolkitStatuses[502] ?? 'Provider failure',
+    503: toolkitStatuses[503] ?? 'Provider failure',
+    504: toolkitStatuses[504] ?? 'Provider failure',
+  },
+};
+
 /** Anthropic's wire (`/v1/messages*`): its error types follow the statuses (api/wire/anthropic-error.ts). */
-function anthropicAnswers(facts: RouteFacts, answers: Answers): void {
-  const json = { json: 'AnthropicError' } as const;
-  answers.add(400, 'invalid_request_error: invalid request (schema, unsupported block or tool, body not JSON)', json);
+const anthropicWire: LlmWireAnswers = {
+  schema: 'AnthropicError',
+  invalid: 'invalid_request_error: invalid request (schema, unsupported block or tool, body not JSON)',
+  unauthenticated: 'authentication_error: missing or invalid API key (x-api-key or Authorization: Bearer)',
+  forbidden: "permission_error: not this credential's merchant",
+  notFound: 'not_found_error: no such model, alias or route group',
+  tooLarge: 'request_too_large: body too large',
+  notJson: 'invalid_request_error: body not sent as application/json',
+  limited: 'rate_limit_error: a key limit (x-should-retry: false) or the provider refused the request (Retry-After)',
+  internal: 'api_error: internal error',
+  upstream: {
+    502: 'api_error: the provider failed',
+    503: 'overloaded_error: the provider is not configured, or the service is unavailable',
+    504: 'timeout_error: the provider timed out',
+  },
+};
+
+/** The answers of a route on an LLM wire (`/v1/*`): the same statuses on every wire, each in its own words and body. */
+function llmWireAnswers(facts: RouteFacts, answers: Answers, wire: LlmWireAnswers): void {
+  const json = { json: wire.schema } as const;
+  answers.add(400, wire.invalid, json);
   if (facts.auth !== 'none') {
-    answers.add(401, 'authentication_error: missing or invalid API key (x-api-key or Authorization: Bearer)', json);
-    answers.add(403, "permission_error: not this credential's merchant", json);
+    answers.add(401, wire.unauthenticated, json);
+    answers.add(403, wire.forbidden, json);
   }
-  answers.add(404, 'not_found_error: no such model, alias or route group', json);
+  answers.add(404, wire.notFound, json);
   if (facts.readsBody) {
-    answers.add(413, 'request_too_large: body too large', json);
-    answers.add(415, 'invalid_request_error: body not sent as application/json', json);
+    answers.add(413, wire.tooLarge, json);
+    answers.add(415, wire.notJson, json);
   }
-  answers.add(429, 'rate_limit_error: a key limit (x-should-retry: false) or the provider refused the request (Retry-After)', json);
-  answers.add(500, 'api_error: internal error', json);
-  answers.add(502, 'api_error: the provider failed', json);
-  answers.add(503, 'overloaded_error: the provider is not configured, or the service is unavailable', json);
-  answers.add(504, 'timeout_error: the provider timed out', json);
+  answers.add(429, wire.limited, json);
+  answers.add(500, wire.internal, json);
+  for (const status of [502, 503, 504] as const) answers.add(status, wire.upstream[status], json);
 }
 
 /** The guard's answers, shared by the decider and generic wires. */
@@ -202,8 +232,8 @@ function genericAnswers(facts: RouteFacts, answers: Answers): void {
 export function errorResponsesOf(route: RouteOptions, schema: FastifySchema): Record<string, DocumentedResponse> {
   const facts = factsOf(route, schema);
   const answers = new Answers();
-  if (facts.wire === 'openai') openAiAnswers(facts, answers);
-  else if (facts.wire === 'anthropic') anthropicAnswers(facts, answers);
+  if (facts.wire === 'openai') llmWireAnswers(facts, answers, openAiWire);
+  else if (facts.wire === 'anthropic') llmWireAnswers(facts, answers, anthropicWire);
   else if (facts.wire === 'decider') deciderAnswers(facts, answers);
   else genericAnswers(facts, answers);
   if (facts.hasParams) answers.add(414, 'A path parameter is longer than the router accepts', { json: 'GenericErrorEnvelope' });

@@ -15,8 +15,8 @@ import { credentialMerchantOf } from '../plugins/authentication.js';
 import { hijackedHead } from '../plugins/security-headers.js';
 import { anthropicMessageBody } from '../wire/anthropic-message.js';
 import { replayedChunks, writeMessagesStream } from '../wire/anthropic-sse.js';
-import { abortWhenClientLeaves } from '../wire/client-gone.js';
-import { gatewayCallerOf } from '../wire/gateway-caller.js';
+import { whileClientStays } from '../wire/client-gone.js';
+import { gatewayCallContext } from '../wire/gateway-caller.js';
 import { cacheHitHeaders, decisionHeaders, streamHeaders } from '../wire/gateway-headers.js';
 import { gatewayGuard } from './gateway-route-config.js';
 
@@ -90,23 +90,17 @@ function messagesRoute(app: FastifyInstance, deps: AnthropicMessagesDeps): void 
     async (request, reply) => {
       const body = request.body;
       const options = messagesGenerateOptions(body, policy);
-      const client = abortWhenClientLeaves(reply);
-      try {
+      return whileClientStays(reply, async (signal, clientGone) => {
         const outcome = await deps.chat.complete({
-          caller: gatewayCallerOf(request),
+          ...gatewayCallContext(request, signal),
           model: body.model,
           options,
           prompt: messagesPrompt(body),
           stream: body.stream === true,
           cacheKeySource: messagesCacheKeySource(body),
-          cacheControl: request.headers['cache-control'],
-          signal: client.signal,
-          log: request.log,
         });
-        return await sendOutcome(request, reply, outcome, () => client.signal.aborted);
-      } finally {
-        client.finish();
-      }
+        return sendOutcome(request, reply, outcome, clientGone);
+      });
     },
   );
 }

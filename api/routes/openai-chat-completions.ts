@@ -7,8 +7,8 @@ import { toGenerateOptions, type OpenAiChatRequest } from '../../src/generation/
 import { ref } from '../http-schemas.js';
 import { credentialMerchantOf } from '../plugins/authentication.js';
 import { hijackedHead } from '../plugins/security-headers.js';
-import { abortWhenClientLeaves } from '../wire/client-gone.js';
-import { gatewayCallerOf } from '../wire/gateway-caller.js';
+import { whileClientStays } from '../wire/client-gone.js';
+import { gatewayCallContext } from '../wire/gateway-caller.js';
 import { cacheHitHeaders, decisionHeaders, streamHeaders } from '../wire/gateway-headers.js';
 import { chatCompletionBody } from '../wire/openai-chat-completion.js';
 import { replayedStream, writeChatStream } from '../wire/openai-sse.js';
@@ -89,23 +89,17 @@ export async function openAiChatCompletionRoutes(app: FastifyInstance, deps: Ope
       const body = request.body;
       const at = { id: `chatcmpl-${randomUUID()}`, created: Math.floor(deps.now().getTime() / 1000) };
       const options = toGenerateOptions(body);
-      const client = abortWhenClientLeaves(reply);
-      try {
+      return whileClientStays(reply, async (signal, clientGone) => {
         const outcome = await deps.chat.complete({
-          caller: gatewayCallerOf(request),
+          ...gatewayCallContext(request, signal),
           model: body.model,
           options,
           prompt: body.messages,
           stream: body.stream === true,
           cacheKeySource: body as unknown as Readonly<Record<string, unknown>>,
-          cacheControl: request.headers['cache-control'],
-          signal: client.signal,
-          log: request.log,
         });
-        return await sendOutcome(request, reply, outcome, at, () => client.signal.aborted);
-      } finally {
-        client.finish();
-      }
+        return sendOutcome(request, reply, outcome, at, clientGone);
+      });
     },
   );
 }

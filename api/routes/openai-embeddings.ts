@@ -6,7 +6,7 @@ import type { GatewayRouter } from '../../src/generation/gateway/gateway-router.
 import { UnsupportedChatRequest } from '../../src/generation/gateway/openai-chat-request.js';
 import { ref } from '../http-schemas.js';
 import { credentialMerchantOf } from '../plugins/authentication.js';
-import { abortWhenClientLeaves } from '../wire/client-gone.js';
+import { whileClientStays } from '../wire/client-gone.js';
 import { gatewayCallerOf } from '../wire/gateway-caller.js';
 import { decisionHeaders } from '../wire/gateway-headers.js';
 import { embeddingListBody } from '../wire/openai-embedding.js';
@@ -44,15 +44,12 @@ export async function openAiEmbeddingRoutes(app: FastifyInstance, deps: OpenAiEm
     },
     async (request, reply) => {
       const body = request.body;
-      const client = abortWhenClientLeaves(reply);
-      try {
-        const call = { caller: gatewayCallerOf(request), model: body.model, input: body.input, signal: client.signal };
+      return whileClientStays(reply, async (signal) => {
+        const call = { caller: gatewayCallerOf(request), model: body.model, input: body.input, signal };
         const { result, decision } = await deps.embeddings.embed(body.dimensions !== undefined ? { ...call, dimensions: body.dimensions } : call);
         void reply.headers(decisionHeaders(decision));
         return embeddingListBody(result, body.encoding_format);
-      } finally {
-        client.finish();
-      }
+      });
     },
   );
 }

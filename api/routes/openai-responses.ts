@@ -6,8 +6,8 @@ import type { GatewayRouter } from '../../src/generation/gateway/gateway-router.
 import type { ResponsesRequest } from '../../src/generation/gateway/responses-request.js';
 import { credentialMerchantOf } from '../plugins/authentication.js';
 import { hijackedHead } from '../plugins/security-headers.js';
-import { abortWhenClientLeaves } from '../wire/client-gone.js';
-import { gatewayCallerOf } from '../wire/gateway-caller.js';
+import { whileClientStays } from '../wire/client-gone.js';
+import { gatewayCallContext } from '../wire/gateway-caller.js';
 import { cacheHitHeaders, decisionHeaders, streamHeaders } from '../wire/gateway-headers.js';
 import { openAiResponseBody } from '../wire/openai-response.js';
 import { replayedResponseStream, writeResponseStream } from '../wire/openai-response-events.js';
@@ -88,20 +88,11 @@ export async function openAiResponsesRoutes(app: FastifyInstance, deps: OpenAiRe
       config: { ...gatewayGuard, keyLimits: { kind: 'llm', reserveUsd } },
     },
     async (request, reply) => {
-      const client = abortWhenClientLeaves(reply);
-      try {
-        const outcome = await deps.responses.create({
-          caller: gatewayCallerOf(request),
-          request: request.body,
-          cacheControl: request.headers['cache-control'],
-          signal: client.signal,
-          log: request.log,
-        });
+      return whileClientStays(reply, async (signal, clientGone) => {
+        const outcome = await deps.responses.create({ ...gatewayCallContext(request, signal), request: request.body });
         if (outcome.ignoredTools.length > 0) request.log.info({ ignoredTools: outcome.ignoredTools }, 'tool types no provider serves were dropped');
-        return await sendOutcome(request, reply, outcome, () => client.signal.aborted);
-      } finally {
-        client.finish();
-      }
+        return sendOutcome(request, reply, outcome, clientGone);
+      });
     },
   );
 

@@ -61,11 +61,6 @@ export function anthropicCodedError(error: SwitchyardError, status: number): Ant
   return anthropicError(anthropicErrorType(status), messageOf(error));
 }
 
-/** Our final refusals: a retry cannot succeed before the limit renews, so clients are told not to retry. */
-export function isFinalRefusal(error: SwitchyardError): boolean {
-  return error.code === 'SY_KEY_LIMIT_EXCEEDED';
-}
-
 /** Anthropic's body for a toolkit error (a provider's failure, a bad option) answered with `status`. */
 export function anthropicGenerationError(body: GenerationErrorBody, status: number): AnthropicErrorBody {
   return anthropicError(anthropicErrorType(status), body.option !== undefined ? `${body.option}: ${body.error}` : body.error);

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { GatewayCaller } from '../../src/generation/gateway/gateway-caller.js';
+import type { Logger } from '../../src/logging/logger.js';
 import { credentialMerchantOf, credentialOf } from '../plugins/authentication.js';
 import { callAttributionOf } from './call-attribution.js';
 
@@ -11,4 +12,12 @@ export function gatewayCallerOf(request: FastifyRequest): GatewayCaller {
     apiKeyPolicy: credential.kind === 'api_key' ? (credential.policy ?? {}) : undefined,
     attribution: callAttributionOf(request, 'gateway'),
   };
+}
+
+/** What every gateway generation call takes from its request, whatever its wire: the caller, Cache-Control, cancellation and the request's logger. */
+export function gatewayCallContext(
+  request: FastifyRequest,
+  signal: AbortSignal,
+): { readonly caller: GatewayCaller; readonly cacheControl: string | readonly string[] | undefined; readonly signal: AbortSignal; readonly log: Logger } {
+  return { caller: gatewayCallerOf(request), cacheControl: request.headers['cache-control'], signal, log: request.log };
 }
