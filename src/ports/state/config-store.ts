@@ -1,6 +1,9 @@
 import type { DebitRoutingConfig, EliminationConfig, GatewayCapability, SrDimensionConfig, SuccessRateConfig } from '../../generated/schema-types.js';
+import type { CostModel } from './cost-model.js';
 import type { KeyPolicy } from './key-policy.js';
+import type { MerchantFeatureFlags } from './merchant-features.js';
 import type { RouteGroup } from './route-group.js';
+import type { SeedCostTable } from './seed-costs.js';
 
 /** Every per-merchant config document, by name. */
 export interface MerchantConfigs {
@@ -15,6 +18,12 @@ export interface MerchantConfigs {
   llmRouteGroups: readonly RouteGroup[];
   /** Limits and cache setting of the merchant's keys that set none of their own (issue 14). */
   apiKeyDefaults: KeyPolicy;
+  /** Merchant feature flags (`GET /merchant-account/{id}/features`); absent = all off. */
+  features: MerchantFeatureFlags;
+  /** The merchant's edited seed cost table (contract rates); absent = the configured default. */
+  seedCosts: SeedCostTable;
+  /** The served cost model fitted by cost ingestion, with manual overrides. */
+  costModel: CostModel;
 }
 export type ConfigName = keyof MerchantConfigs;
 
