@@ -33,8 +33,33 @@ export interface JobQueue {
    */
   cancel(queue: string, id: string): Promise<CancelOutcome>;
 
+  /**
+   * Adds (or updates) a repeating job: every `schedule.everyMs` one job carrying `data` joins
+   * `queue`, and the queue's consumers ({@link JobQueue.process}) run it like any other. Calling it
+   * again with the same id from any replica changes the interval or data; it never adds a second
+   * schedule, so every replica may call it at start.
+   *
+   * Runs of one schedule never overlap, across every consumer of every instance: a tick that comes
+   * while the previous run is still going is skipped (its processor is not called). Such a job's
+   * {@link QueuedJob.scheduledAt} is the tick it belongs to.
+   *
+   * @remarks The first run comes one interval after the schedule is first added, not at once.
+   * Removing a schedule is {@link JobQueue.unschedule}; closing the instance leaves it in place
+   * (distributed: in Redis, for the other replicas), except in process where it dies with the queue.
+   */
+  schedule<T>(queue: string, schedule: ScheduleSpec, data: T): Promise<void>;
+
+  /** Removes a repeating job; true when it existed. A run already started finishes. */
+  unschedule(queue: string, id: string): Promise<boolean>;
+
   /** Stops every consumer of this instance (running jobs finish) and releases connections. */
   close(): Promise<void>;
+}
+
+/** A repeating job: its id (unique per queue) and its interval. */
+export interface ScheduleSpec {
+  readonly id: string;
+  readonly everyMs: number;
 }
 
 export interface JobSpec<T> {
@@ -63,6 +88,8 @@ export interface QueuedJob<T> {
   /** 1 on the first delivery after enqueue, +1 after each failed attempt. */
   readonly attempt: number;
   readonly maxAttempts: number;
+  /** Set on jobs a schedule produced: the wall-clock ms of the tick (the same for every delivery of it). */
+  readonly scheduledAt?: number;
 }
 
 export type JobProcessor<T> = (job: QueuedJob<T>) => Promise<void>;

@@ -1,8 +1,20 @@
+import { randomUUID } from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
-import type { CancelOutcome, JobConsumer, JobProcessor, JobQueue, JobSpec, JobState, QueueLimits, RetryPolicy } from '../../ports/job-queue.js';
+import type {
+  CancelOutcome,
+  JobConsumer,
+  JobProcessor,
+  JobQueue,
+  JobSpec,
+  JobState,
+  QueuedJob,
+  QueueLimits,
+  RetryPolicy,
+  ScheduleSpec,
+} from '../../ports/job-queue.js';
 
 export interface BullMqJobQueueOptions {
   /** `redis://[user:password@]host:port[/db]` */
@@ -52,6 +64,21 @@ function describeUrl(url: string): string {
 function unavailable(error: unknown, operation: string): SwitchyardError {
   if (SwitchyardError.isInstance(error)) return error;
   return new SwitchyardError('SY_QUEUE_UNAVAILABLE', { cause: error, isRetryable: true, details: { operation } });
+}
+
+/** Renews a schedule's run lock while its holder still owns it (KEYS[1] lock, ARGV[1] token, ARGV[2] ms). */
+const renewRunLockScript = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
+/** Releases a schedule's run lock when its holder still owns it (KEYS[1] lock, ARGV[1] token). */
+const releaseRunLockScript = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+
+/** What a delivery tells the processor; a job a scheduler produced names its tick (`<id>@<tick ms>`). */
+function deliveryOf<T>(job: Job<T>): QueuedJob<T> {
+  const attempt = { data: job.data, attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1 };
+  if (job.repeatJobKey === undefined) return { id: decodeId(job.id ?? ''), ...attempt };
+  // Scheduler job ids are `repeat:<scheduler id>:<tick ms>`.
+  const tick = Number((job.id ?? '').slice((job.id ?? '').lastIndexOf(':') + 1));
+  const scheduledAt = Number.isFinite(tick) && tick > 0 ? tick : job.timestamp;
+  return { id: `${decodeId(job.repeatJobKey)}@${scheduledAt}`, ...attempt, scheduledAt };
 }
 
 const bullStates: Readonly<Record<string, JobState>> = {
@@ -108,7 +135,57 @@ export async function createBullMqJobQueue(options: BullMqJobQueueOptions): Prom
     return queue;
   }
 
+  /**
+   * Runs one tick of a schedule under its run lock (SET NX PX, renewed while the run lasts, released
+   * after): the queue hands each tick to one worker, and the lock keeps a tick from starting while
+   * the previous one still runs elsewhere (a run longer than the interval, or a stalled job handed
+   * on). A tick that finds the lock taken is skipped. A holder that dies stops renewing; its lock
+   * expires after `lockMs`, when BullMQ also hands its job on.
+   */
+  async function runScheduled<T>(name: string, schedulerKey: string, delivery: QueuedJob<T>, processor: JobProcessor<T>): Promise<void> {
+    const lockKey = `${prefix}:${name}:schedule-run:${schedulerKey}`;
+    const token = randomUUID();
+    const taken = await producer.set(lockKey, token, 'PX', options.lockMs, 'NX');
+    if (taken !== 'OK') {
+      log.debug({ queue: name, schedule: schedulerKey, jobId: delivery.id }, 'previous run still going; tick skipped');
+      return;
+    }
+    const renew = setInterval(
+      () =>
+        void producer
+          .eval(renewRunLockScript, 1, lockKey, token, options.lockMs)
+          .catch((error: unknown) => log.warn({ err: error }, 'run lock renewal failed')),
+      Math.max(1, Math.floor(options.lockMs / 3)),
+    );
+    try {
+      await processor(delivery);
+    } finally {
+      clearInterval(renew);
+      await producer.eval(releaseRunLockScript, 1, lockKey, token).catch((error: unknown) => log.warn({ err: error }, 'run lock release failed'));
+    }
+  }
+
   return {
+    async schedule<T>(name: string, spec: ScheduleSpec, data: T) {
+      try {
+        await queueOf(name).upsertJobScheduler(
+          encodeId(spec.id),
+          { every: spec.everyMs },
+          { name, data, opts: { attempts: 1, removeOnComplete: retention, removeOnFail: retention } },
+        );
+      } catch (error) {
+        throw unavailable(error, 'schedule');
+      }
+    },
+
+    async unschedule(name, id) {
+      try {
+        return await queueOf(name).removeJobScheduler(encodeId(id));
+      } catch (error) {
+        throw unavailable(error, 'unschedule');
+      }
+    },
+
     async enqueue<T>(name: string, jobs: readonly JobSpec<T>[], retry: RetryPolicy) {
       if (jobs.length === 0) return;
       try {
@@ -135,7 +212,9 @@ export async function createBullMqJobQueue(options: BullMqJobQueueOptions): Prom
       const worker = new Worker<T>(
         name,
         async (job: Job<T>) => {
-          await processor({ id: decodeId(job.id ?? ''), data: job.data, attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1 });
+          const delivery = deliveryOf(job);
+          if (job.repeatJobKey === undefined) await processor(delivery);
+          else await runScheduled(name, job.repeatJobKey, delivery, processor);
         },
         {
           connection: workerConnection,

@@ -1,6 +1,6 @@
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
-import type { CancelOutcome, JobConsumer, JobProcessor, JobQueue, JobSpec, JobState, QueueLimits, RetryPolicy } from '../../ports/job-queue.js';
+import type { CancelOutcome, JobConsumer, JobProcessor, JobQueue, JobSpec, JobState, QueueLimits, RetryPolicy, ScheduleSpec } from '../../ports/job-queue.js';
 
 export interface MemoryJobQueueOptions {
   readonly logger: Logger;
@@ -14,6 +14,8 @@ interface Entry {
   readonly id: string;
   readonly data: unknown;
   readonly retry: RetryPolicy;
+  /** The tick, on jobs a schedule produced. */
+  readonly scheduledAt: number | undefined;
   state: JobState;
   /** Failed attempts so far. */
   attemptsMade: number;
@@ -60,6 +62,8 @@ export function createMemoryJobQueue(options: MemoryJobQueueOptions): JobQueue {
   const now = options.now ?? (() => Date.now());
   const queues = new Map<string, QueueState>();
   let closed = false;
+  /** Repeating jobs by `<queue>\u0000<id>`: their timer and the job of their last tick. */
+  const schedules = new Map<string, { timer: NodeJS.Timeout; lastJobId: string | undefined }>();
 
   function queueOf(name: string): QueueState {
     let queue = queues.get(name);
@@ -129,7 +133,13 @@ export function createMemoryJobQueue(options: MemoryJobQueueOptions): JobQueue {
     entry.state = 'active';
     consumer.running += 1;
     try {
-      await consumer.processor({ id: entry.id, data: entry.data, attempt: entry.attemptsMade + 1, maxAttempts: entry.retry.attempts });
+      await consumer.processor({
+        id: entry.id,
+        data: entry.data,
+        attempt: entry.attemptsMade + 1,
+        maxAttempts: entry.retry.attempts,
+        ...(entry.scheduledAt !== undefined ? { scheduledAt: entry.scheduledAt } : {}),
+      });
       entry.state = 'completed';
       entry.finishedAt = now();
     } catch (error) {
@@ -167,6 +177,37 @@ export function createMemoryJobQueue(options: MemoryJobQueueOptions): JobQueue {
 
   const consumers: { name: string; consumer: Consumer }[] = [];
 
+  /**
+   * One tick of a schedule: a job `<id>@<tick>` joins the queue unless the previous tick's job is
+   * still waiting or running (runs of a schedule never overlap; the tick is skipped).
+   */
+  function tick(name: string, spec: ScheduleSpec, data: unknown): void {
+    const schedule = schedules.get(`${name}\u0000${spec.id}`);
+    if (schedule === undefined || closed) return;
+    const queue = queueOf(name);
+    const last = schedule.lastJobId === undefined ? undefined : queue.jobs.get(schedule.lastJobId);
+    if (last !== undefined && last.state !== 'completed' && last.state !== 'failed') {
+      log.debug({ queue: name, schedule: spec.id }, 'previous run still going; tick skipped');
+      return;
+    }
+    sweep(queue);
+    const at = now();
+    const id = `${spec.id}@${at}`;
+    schedule.lastJobId = id;
+    queue.jobs.set(id, {
+      id,
+      data,
+      retry: { attempts: 1, backoffMs: 0 },
+      scheduledAt: at,
+      state: 'waiting',
+      attemptsMade: 0,
+      finishedAt: undefined,
+      timer: undefined,
+    });
+    queue.waiting.push(id);
+    dispatch(name);
+  }
+
   return {
     async enqueue(name, jobs, retry) {
       if (closed) throw queueClosed();
@@ -179,6 +220,7 @@ export function createMemoryJobQueue(options: MemoryJobQueueOptions): JobQueue {
           id: job.id,
           data: JSON.parse(JSON.stringify(job.data)) as unknown,
           retry,
+          scheduledAt: undefined,
           state: 'waiting',
           attemptsMade: 0,
           finishedAt: undefined,
@@ -218,7 +260,30 @@ export function createMemoryJobQueue(options: MemoryJobQueueOptions): JobQueue {
       return 'cancelled';
     },
 
+    async schedule<T>(name: string, spec: ScheduleSpec, data: T) {
+      if (closed) throw queueClosed();
+      const key = `${name}\u0000${spec.id}`;
+      const existing = schedules.get(key);
+      if (existing !== undefined) clearInterval(existing.timer);
+      const copy = JSON.parse(JSON.stringify(data)) as unknown;
+      const timer = setInterval(() => tick(name, spec, copy), spec.everyMs);
+      // A timer of its own must not keep a process alive that has nothing else to do.
+      timer.unref();
+      schedules.set(key, { timer, lastJobId: existing?.lastJobId });
+    },
+
+    async unschedule(name, id) {
+      const key = `${name}\u0000${id}`;
+      const existing = schedules.get(key);
+      if (existing === undefined) return false;
+      clearInterval(existing.timer);
+      schedules.delete(key);
+      return true;
+    },
+
     async close() {
+      for (const schedule of schedules.values()) clearInterval(schedule.timer);
+      schedules.clear();
       await Promise.all(consumers.map(({ name, consumer }) => closeConsumer(name, consumer)));
       closed = true;
       for (const queue of queues.values()) {
