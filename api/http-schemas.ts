@@ -1,5 +1,9 @@
 import analyticsQuery from '../schemas/http/analytics/analytics-query.json' with { type: 'json' };
+import autopilotCalibrated from '../schemas/events/autopilot.calibrated.v1.json' with { type: 'json' };
+import autopilotRuns from '../schemas/http/autopilot/autopilot-runs.json' with { type: 'json' };
+import autopilotRunsQuery from '../schemas/http/autopilot/autopilot-runs-query.json' with { type: 'json' };
 import llmProviderUsage from '../schemas/http/analytics/llm-provider-usage.json' with { type: 'json' };
+import llmApiUsage from '../schemas/http/analytics/llm-api-usage.json' with { type: 'json' };
 import llmOverviewReport from '../schemas/http/analytics/llm-overview-report.json' with { type: 'json' };
 import llmUsagePoint from '../schemas/http/analytics/llm-usage-point.json' with { type: 'json' };
 import llmUsageReport from '../schemas/http/analytics/llm-usage-report.json' with { type: 'json' };
@@ -13,6 +17,12 @@ import llmRouteCandidateReport from '../schemas/http/analytics/llm-route-candida
 import llmRouteGroupPoint from '../schemas/http/analytics/llm-route-group-point.json' with { type: 'json' };
 import llmRouteGroupReport from '../schemas/http/analytics/llm-route-group-report.json' with { type: 'json' };
 import llmRouteGroupsReport from '../schemas/http/analytics/llm-route-groups-report.json' with { type: 'json' };
+import experimentArmMetrics from '../schemas/http/experiments/experiment-arm-metrics.json' with { type: 'json' };
+import experimentParams from '../schemas/http/experiments/experiment-params.json' with { type: 'json' };
+import experimentResults from '../schemas/http/experiments/experiment-results.json' with { type: 'json' };
+import experimentResultsQuery from '../schemas/http/experiments/experiment-results-query.json' with { type: 'json' };
+import experimentTransactions from '../schemas/http/experiments/experiment-transactions.json' with { type: 'json' };
+import experimentTransactionsQuery from '../schemas/http/experiments/experiment-transactions-query.json' with { type: 'json' };
 import apiKeyCreateRequest from '../schemas/http/api-keys/api-key-create-request.json' with { type: 'json' };
 import apiKeyCreated from '../schemas/http/api-keys/api-key-created.json' with { type: 'json' };
 import apiKeyListItem from '../schemas/http/api-keys/api-key-list-item.json' with { type: 'json' };
@@ -60,18 +70,36 @@ import debitRoutingToggle from '../schemas/http/merchant-account/debit-routing-t
 import gatewayCapabilities from '../schemas/http/merchant-account/gateway-capabilities.json' with { type: 'json' };
 import gatewayCapability from '../schemas/http/merchant-account/gateway-capability.json' with { type: 'json' };
 import merchantAccountCreate from '../schemas/http/merchant-account/merchant-account-create.json' with { type: 'json' };
+import merchantFeatures from '../schemas/http/merchant-features/merchant-features.json' with { type: 'json' };
+import merchantFeatureToggle from '../schemas/http/merchant-features/merchant-feature-toggle.json' with { type: 'json' };
 import debitRoutingConfig from '../schemas/http/rule-configuration/debit-routing-config.json' with { type: 'json' };
 import eliminationConfig from '../schemas/http/rule-configuration/elimination-config.json' with { type: 'json' };
 import ruleConfigLookup from '../schemas/http/rule-configuration/rule-config-lookup.json' with { type: 'json' };
 import ruleConfigRequest from '../schemas/http/rule-configuration/rule-config-request.json' with { type: 'json' };
 import successRateConfig from '../schemas/http/rule-configuration/success-rate-config.json' with { type: 'json' };
 import successRateSubLevelConfig from '../schemas/http/rule-configuration/success-rate-sub-level-config.json' with { type: 'json' };
+import costAccountQuery from '../schemas/http/cost-ingestion/cost-account-query.json' with { type: 'json' };
+import costIngestionConnector from '../schemas/http/cost-ingestion/cost-ingestion-connector.json' with { type: 'json' };
+import costIngestionAccepted from '../schemas/http/cost-ingestion/cost-ingestion-accepted.json' with { type: 'json' };
+import costIngestion from '../schemas/http/cost-ingestion/cost-ingestion.json' with { type: 'json' };
+import costColumnMapping from '../schemas/http/cost-ingestion/cost-column-mapping.json' with { type: 'json' };
+import costCoverage from '../schemas/http/cost-ingestion/cost-coverage.json' with { type: 'json' };
+import connectorFee from '../schemas/http/cost-ingestion/connector-fee.json' with { type: 'json' };
+import feeOverrideRequest from '../schemas/http/cost-ingestion/fee-override-request.json' with { type: 'json' };
 import connectorInfo from '../schemas/http/routing-rules/connector-info.json' with { type: 'json' };
 import hybridRoutingRequest from '../schemas/http/routing-rules/hybrid-routing-request.json' with { type: 'json' };
 import routingAlgorithmRef from '../schemas/http/routing-rules/routing-algorithm-ref.json' with { type: 'json' };
 import routingEvaluateRequest from '../schemas/http/routing-rules/routing-evaluate-request.json' with { type: 'json' };
 import routingRuleCreate from '../schemas/http/routing-rules/routing-rule-create.json' with { type: 'json' };
 import routingRuleUpdate from '../schemas/http/routing-rules/routing-rule-update.json' with { type: 'json' };
+import gsmErrorInfo from '../schemas/http/score-feedback/gsm-error-info.json' with { type: 'json' };
+import gatewayScoreResetRequest from '../schemas/http/score-feedback/gateway-score-reset-request.json' with { type: 'json' };
+import gatewayScoreReset from '../schemas/http/score-feedback/gateway-score-reset.json' with { type: 'json' };
+import gsmOptionRow from '../schemas/http/gsm/gsm-option-row.json' with { type: 'json' };
+import gsmOptions from '../schemas/http/gsm/gsm-options.json' with { type: 'json' };
+import gsmRuleOverride from '../schemas/http/gsm/gsm-rule-override.json' with { type: 'json' };
+import gsmRulesRequest from '../schemas/http/gsm/gsm-rules-request.json' with { type: 'json' };
+import gsmRules from '../schemas/http/gsm/gsm-rules.json' with { type: 'json' };
 import updateGatewayScoreRequest from '../schemas/http/score-feedback/update-gateway-score-request.json' with { type: 'json' };
 import updateScoreLegacyRequest from '../schemas/http/score-feedback/update-score-legacy-request.json' with { type: 'json' };
 import deciderErrorEnvelope from '../schemas/http/errors/decider-error-envelope.json' with { type: 'json' };
@@ -87,6 +115,7 @@ import openAiError from '../schemas/http/errors/openai-error.json' with { type: 
 export const httpSchemas: readonly { readonly $id: string }[] = [
   analyticsQuery,
   llmProviderUsage,
+  llmApiUsage,
   llmOverviewReport,
   llmUsagePoint,
   llmUsageReport,
@@ -100,6 +129,12 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   llmRouteGroupPoint,
   llmRouteGroupReport,
   llmRouteGroupsReport,
+  experimentArmMetrics,
+  experimentParams,
+  experimentResults,
+  experimentResultsQuery,
+  experimentTransactions,
+  experimentTransactionsQuery,
   keyLimits,
   keyCache,
   keyUsage,
@@ -147,15 +182,33 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   gatewayCapability,
   gatewayCapabilities,
   merchantAccountCreate,
+  merchantFeatures,
+  merchantFeatureToggle,
   debitRoutingConfig,
   eliminationConfig,
   successRateSubLevelConfig,
   successRateConfig,
   ruleConfigRequest,
   ruleConfigLookup,
+  gsmErrorInfo,
   updateGatewayScoreRequest,
+  gatewayScoreResetRequest,
+  gatewayScoreReset,
+  gsmOptionRow,
+  gsmOptions,
+  gsmRuleOverride,
+  gsmRulesRequest,
+  gsmRules,
   updateScoreLegacyRequest,
   connectorInfo,
+  costAccountQuery,
+  costIngestionConnector,
+  costIngestionAccepted,
+  costIngestion,
+  costColumnMapping,
+  costCoverage,
+  connectorFee,
+  feeOverrideRequest,
   routingRuleCreate,
   routingRuleUpdate,
   routingAlgorithmRef,
@@ -166,6 +219,10 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   openAiError,
   anthropicError,
   generationError,
+  // The run record is the autopilot.calibrated event's payload: one schema for the bus and the route.
+  autopilotCalibrated,
+  autopilotRuns,
+  autopilotRunsQuery,
 ];
 
 /** A `$ref` to a registered schema, as fastify route schemas want it. */

@@ -8,6 +8,7 @@ import type { AppDeps } from '../app-deps.js';
 import { ref } from '../http-schemas.js';
 import { attemptOriginOf, sendAdminSecretThrottled } from '../plugins/authentication.js';
 import { merchantAccountGatewayRoutes } from './merchant-account-gateways.js';
+import { merchantFeatureRoutes } from './merchant-features.js';
 
 type MerchantAccountRouteDeps = AppDeps & { adminSecret: AdminSecretGuard; adminSecretHeader: string };
 type MerchantParams = { Params: { merchantId: string } };
@@ -107,11 +108,12 @@ function registerDebitRouting(app: FastifyInstance, deps: MerchantAccountRouteDe
   );
 }
 
-/** Merchant Account: create (admin secret), read, delete, the debit-routing switch and the gateway capabilities. */
+/** Merchant Account: create (admin secret), read, delete, the debit-routing switch, the gateway capabilities, and the feature flags. */
 export async function merchantAccountRoutes(app: FastifyInstance, deps: MerchantAccountRouteDeps): Promise<void> {
   registerCreateMerchantAccount(app, deps);
   registerReadMerchantAccount(app, deps);
   registerDeleteMerchantAccount(app, deps);
   registerDebitRouting(app, deps);
   await merchantAccountGatewayRoutes(app, deps);
+  await merchantFeatureRoutes(app, deps);
 }

@@ -115,6 +115,10 @@ export interface SwitchyardConfig {
    */
   responseCacheMaxBytes?: number;
   /**
+   * let /v1/responses (input_image image_url) and /v1/messages (image source url) take images by http(s) URL, fetched by the provider (or by this process where the provider cannot); off: only base64 images, a URL is a 400 invalid_request_error
+   */
+  gatewayAllowImageUrls?: boolean;
+  /**
    * days a stored response of the Responses API (/v1/responses with store, the default) is kept for GET, input_items and previous_response_id
    */
   responsesTtlDays?: number;
@@ -122,6 +126,18 @@ export interface SwitchyardConfig {
    * how long a running job stays locked to a worker that stopped answering; after it another worker takes the job over
    */
   jobLockMs: number;
+  /**
+   * how often the autopilot calibrates every enrolled merchant (docs/autopilot.md)
+   */
+  autopilotIntervalSeconds: number;
+  /**
+   * the trailing window of decisions each autopilot run reads
+   */
+  autopilotLookbackSeconds: number;
+  /**
+   * segments with fewer decisions in the lookback are left alone (cold start)
+   */
+  autopilotMinVolume: number;
   /**
    * embedded mode: decision contexts kept in memory for score feedback at most (oldest dropped first, besides their 30-minute TTL); unset: 500000, about 0.5 GB of heap (src/adapters/memory/memory-state-store.ts). Distributed mode keeps them in Redis with the TTL
    */
@@ -251,6 +267,97 @@ export interface AuthAttemptedV1 {
   userAgent: string | null;
 }
 /**
+ * One autopilot run for one merchant (src/decision/autopilot/): the segments it calibrated with their settings before and after, the candidate configurations it weighed and the one it wrote. Also the record GET /merchant-account/{id}/autopilot/runs lists. Stored in analytics as flow type autopilot_calibration.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "AutopilotCalibratedV1".
+ */
+export interface AutopilotCalibratedV1 {
+  /**
+   * the tick (wall-clock ms) the run belongs to: one run per merchant per tick
+   */
+  runId: string;
+  merchantId: string;
+  /**
+   * when the run read the analytics (ms); the lookback ends here
+   */
+  ranAt: number;
+  lookbackSeconds: number;
+  /**
+   * applied: the success-rate config was written; unchanged: every segment within its deadbands; skipped: no segment to calibrate
+   */
+  outcome: 'applied' | 'unchanged' | 'skipped';
+  /**
+   * why a run was skipped
+   */
+  reason: string | null;
+  segments: {
+    segment: {
+      paymentMethodType: string;
+      paymentMethod: string;
+      cardNetwork: string | null;
+      currency: string | null;
+      country: string | null;
+      authType: string | null;
+    };
+    /**
+     * decisions in the lookback
+     */
+    volume: number;
+    /**
+     * distinct gateways decided in the lookback
+     */
+    gateways: number;
+    /**
+     * human: a human-authored sub-level entry covers the segment, which the autopilot leaves alone
+     */
+    action: 'created' | 'updated' | 'unchanged' | 'human';
+    /**
+     * the autopilot entry before the run; null without one
+     */
+    before: {
+      bucketSize: number;
+      hedgingPercent: number;
+    } | null;
+    /**
+     * the autopilot entry after the run; null without one (a new segment kept as it was, or human)
+     */
+    after: {
+      bucketSize: number;
+      hedgingPercent: number;
+    } | null;
+    /**
+     * what the calibration formulas proposed
+     */
+    proposed: {
+      bucketSize: number;
+      hedgingPercent: number;
+    };
+  }[];
+  candidates: {
+    /**
+     * formula, current, formula_bucket_x0.5, formula_bucket_x2
+     */
+    name: string;
+    /**
+     * counterfactual estimate; null when none was made
+     */
+    estimatedSuccessRate: number | null;
+    /**
+     * 95 % interval of the estimate
+     *
+     * @minItems 2
+     * @maxItems 2
+     */
+    interval: [number, number] | null;
+  }[];
+  /**
+   * the candidate written
+   */
+  chosen: string;
+  chosenBy: 'formula' | 'counterfactual';
+}
+/**
  * A gateway was decided for a payment. Carries what feedback needs to find the same windows later.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -276,6 +383,55 @@ export interface DecisionCreatedV1 {
    * elimination key without the gateway part
    */
   eliminationDimension: string;
+  /**
+   * The A/B experiment (ab_test algorithm) arm this payment was routed into (docs/experiments.md); absent outside experiments
+   */
+  experiment?: {
+    experimentId: string;
+    experimentArm: 'control' | 'variant';
+    /**
+     * sr_routing or the rule_id of the arm's algorithm
+     */
+    armAlgorithmId: string;
+    /**
+     * the guardrail had tripped, so the payment went to control whatever its hash
+     */
+    guardrailTripped: boolean;
+    /**
+     * processing cost of the chosen gateway in bps, when the cost-aware post-step priced it
+     */
+    chosenCostBps: number | null;
+    /**
+     * fee saved against the SR head in bps; null without cost data
+     */
+    costSavedBps: number | null;
+  };
+  /**
+   * The policy that made the decision, for offline (counterfactual) evaluation: the probability of the chosen gateway, the candidates with their scores before hedging and elimination, and the parameters
+   */
+  policy?: {
+    /**
+     * probability with which the decided gateway was picked
+     */
+    propensity: number;
+    /**
+     * whether the hedging draw demoted the top gateway
+     */
+    hedged: boolean;
+    candidates: {
+      gateway: string;
+      score: number;
+      eliminationScore: number | null;
+    }[];
+    hedgingPercent: number;
+    bucketSize: number | null;
+    eliminationThreshold: number | null;
+    eliminationDivisor: number;
+    /**
+     * whether the cost-aware (EV) post-step was on
+     */
+    multiObjective?: boolean;
+  };
 }
 /**
  * The routing dimensions of one payment, as analytics filters see them.
@@ -325,7 +481,8 @@ export interface EventEnvelope {
     | 'api.requested'
     | 'rule.evaluated'
     | 'llm.call'
-    | 'auth.attempted';
+    | 'auth.attempted'
+    | 'autopilot.calibrated';
   version: number;
   /**
    * epoch milliseconds
@@ -349,6 +506,25 @@ export interface FeedbackReceivedV1 {
   gatewayLatencyMs: number | null;
   requestId: string | null;
   source: 'update_gateway_score' | 'update_score_legacy';
+  /**
+   * The PSP error the feedback carried and its gateway status map class (docs/gsm.md); absent when the feedback carried none.
+   */
+  gsm?: {
+    errorCode: string | null;
+    errorMessage: string | null;
+    unifiedCode: string | null;
+    unifiedMessage: string | null;
+    stepUpPossible: boolean;
+    ruleSource: 'merchant_rule' | 'default_map' | 'unmapped';
+    /**
+     * the class verdict: false = the failure is not the gateway's (issuer/customer side by default, or step-up possible)
+     */
+    gatewayFault: boolean;
+    /**
+     * the merchant's gsm-scoring-filter was on when the feedback arrived; only then does gatewayFault false keep a failure out of the windows and elimination
+     */
+    scoringFilter: boolean;
+  };
 }
 /**
  * One model call made by the generation toolkit (a provider attempt of generate, a stream, an embedding call, an evaluation judge call): usage, cost, timing, outcome and attribution. Never prompt or completion text.
@@ -409,6 +585,10 @@ export interface LlmCallV1 {
    * cache hits only: what the cached answer's tokens cost at the model registry's price when the hit was served (what the hit saved); null when no price is known, or not a hit; absent in events of older publishers
    */
   savedCostUsd?: number | null;
+  /**
+   * the API the call came through: chat_completions, responses, messages, embeddings (the /v1 gateway's OpenAI and Anthropic routes), toolkit (the toolkit's /api/* routes and its WebSocket), batch (an item of a batch job); null for calls made outside any API (library, CLI); absent in events of older publishers
+   */
+  api?: 'chat_completions' | 'responses' | 'messages' | 'embeddings' | 'toolkit' | 'batch' | null;
 }
 /**
  * A merchant's routing algorithm (euclid rule) was evaluated: by /routing/evaluate, /routing/hybrid or inside /decide-gateway. Failed evaluations carry `status: failure` and the error.
@@ -428,7 +608,7 @@ export interface RuleEvaluatedV1 {
    * the active algorithm's name (the priority-logic tag of a decision that fell to its default selection)
    */
   algorithmName: string | null;
-  algorithmType: 'single' | 'priority' | 'volume_split' | 'advanced' | null;
+  algorithmType: 'single' | 'priority' | 'volume_split' | 'advanced' | 'ab_test' | null;
   /**
    * matched rule, straight_through_rule/priority_rule/volume_split_rule, default_fallback, or null (default selection)
    */
@@ -518,7 +698,153 @@ export interface AnalyticsQuery {
    * GET /analytics/llm/route-groups: report this route group only (default: every group of the merchant).
    */
   route_group?: string;
+  /**
+   * GET /analytics/llm/*: count only the model calls that came through this API, one of chat_completions, responses, messages, embeddings (the /v1 routes), toolkit (/api/* and the WebSocket), batch (batch jobs); another value is a 400 naming the parameter. Default: every call.
+   */
+  api?: string;
   [k: string]: unknown;
+}
+/**
+ * One estimate with its standard error and normal 95 % confidence interval.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "CounterfactualEstimate".
+ */
+export interface CounterfactualEstimate {
+  value: number;
+  standard_error: number;
+  ci95_low: number;
+  ci95_high: number;
+}
+/**
+ * A metric of the candidate estimated three ways: inverse propensity scoring, its self-normalised form, and doubly robust (direct model: each gateway's success rate in the range).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "CounterfactualEstimates".
+ */
+export interface CounterfactualEstimates {
+  ips: CounterfactualEstimate;
+  snips: CounterfactualEstimate;
+  doubly_robust: CounterfactualEstimate;
+}
+/**
+ * Answer of POST /analytics/counterfactual: what the candidate configuration would have achieved on the merchant's logged decisions in the range, or, when the logs cannot support an estimate, supported false with the reason (no number is given then). EV is success × (amount × margin − processing cost) per decision, given only when every gateway involved has fee data. Times are epoch milliseconds.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "CounterfactualReport".
+ */
+export interface CounterfactualReport {
+  merchant_id: string;
+  start_ms: number;
+  end_ms: number;
+  /**
+   * The configuration evaluated, omitted knobs filled in.
+   */
+  candidate: {
+    bucket_size: number;
+    hedging_percent: number;
+    elimination_threshold: number;
+    multi_objective: boolean;
+    margin: number;
+  };
+  /**
+   * Decisions in the range that logged their policy.
+   */
+  decisions: number;
+  /**
+   * Of those, decisions with a success or failure outcome (the estimates use these).
+   */
+  labelled: number;
+  supported: boolean;
+  reason: 'no_logged_decisions' | 'no_outcomes' | 'no_overlap' | 'too_few_effective_samples' | null;
+  /**
+   * Why the logs cannot support an estimate, in plain words.
+   */
+  message: string | null;
+  /**
+   * Share of the candidate's choices the logging policy could never have made in the same situation.
+   */
+  unsupported_share: number;
+  unsupported_gateways: string[];
+  /**
+   * (Σw)²/Σw² of the importance weights: how many on-policy decisions the logs are worth for this candidate.
+   */
+  effective_sample_size: number;
+  /**
+   * What the logging policy itself achieved on the same decisions.
+   */
+  logged: {
+    success_rate: CounterfactualEstimate | null;
+    ev: CounterfactualEstimate | null;
+  };
+  success_rate: CounterfactualEstimates | null;
+  ev: CounterfactualEstimates | null;
+  /**
+   * Why ev is null while success_rate is given.
+   */
+  ev_message: string | null;
+  /**
+   * True when the range held more decisions than one evaluation reads (the oldest ones were used).
+   */
+  truncated: boolean;
+}
+/**
+ * Body of POST /analytics/counterfactual: a candidate routing configuration and the range of logged decisions to evaluate it on. Every knob is optional; an omitted one takes the merchant's current value (success-rate config defaults, elimination config threshold, multi-objective feature flag, margin), else the service default. The merchant is the credential's; merchant_id, when given, must name it.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "CounterfactualRequest".
+ */
+export interface CounterfactualRequest {
+  /**
+   * Optional; must be the credential's merchant (403 otherwise).
+   */
+  merchant_id?: string;
+  /**
+   * Success-rate window length, in outcomes.
+   */
+  bucket_size?: number;
+  /**
+   * Percent of SR decisions that demote the top gateway.
+   */
+  hedging_percent?: number;
+  /**
+   * Elimination score below which a gateway is demoted (applies where the logged request had elimination on).
+   */
+  elimination_threshold?: number;
+  /**
+   * Whether the cost-aware (EV) post-step runs.
+   */
+  multi_objective?: boolean;
+  /**
+   * Merchant margin as a fraction of the ticket, for EV.
+   */
+  margin?: number;
+  /**
+   * Look-back ending now (default 1d); replaced by start_ms/end_ms.
+   */
+  range?: '1h' | '12h' | '1d' | '1w' | '30d';
+  /**
+   * Range start, epoch ms; needs end_ms > start_ms.
+   */
+  start_ms?: number;
+  /**
+   * Range end, epoch ms (exclusive).
+   */
+  end_ms?: number;
+}
+/**
+ * Model calls that came through one API in the window (an item of LlmOverviewReport.apis): chat_completions, responses, messages, embeddings (the /v1 gateway), toolkit (/api/* and the WebSocket), batch (batch jobs); null for calls that recorded none (library and CLI calls, events of older publishers). cost_usd is rounded to a millionth of a dollar.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LlmApiUsage".
+ */
+export interface LlmApiUsage {
+  api: 'chat_completions' | 'responses' | 'messages' | 'embeddings' | 'toolkit' | 'batch' | null;
+  calls: number;
+  errors: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
 }
 /**
  * Failed model calls of one error class, provider and model (an item of LlmErrorsReport.errors).
@@ -583,7 +909,7 @@ export interface LlmLatencyRow {
   ttft_p99_ms: number | null;
 }
 /**
- * Answer of GET /analytics/llm/overview: the credential merchant's model calls in the window (each provider attempt is one call), their tokens, cost (USD, registry pricing) and error rate, in total and per provider (most calls first), and how many were answered from the gateway's response cache and what that saved. Times are epoch milliseconds.
+ * Answer of GET /analytics/llm/overview: the credential merchant's model calls in the window (each provider attempt is one call), their tokens, cost (USD, registry pricing) and error rate, in total and per provider and per API it came through (most calls first), and how many were answered from the gateway's response cache and what that saved. Times are epoch milliseconds.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "LlmOverviewReport".
@@ -611,6 +937,10 @@ export interface LlmOverviewReport {
    */
   fallback_calls: number;
   providers: LlmProviderUsage[];
+  /**
+   * the same calls split by the API they came through (each call in exactly one item, so the items sum to the totals)
+   */
+  apis: LlmApiUsage[];
   /**
    * gateway answers served from the response cache (each is also one of `calls`, with cost 0)
    */
@@ -1068,6 +1398,28 @@ export interface SwitchMerchantRequest {
   merchant_id: string;
 }
 /**
+ * Query of GET /merchant-account/{id}/autopilot/runs.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "AutopilotRunsQuery".
+ */
+export interface AutopilotRunsQuery {
+  /**
+   * at most this many runs, newest first (50 are kept)
+   */
+  limit?: number;
+}
+/**
+ * The merchant's last autopilot runs, newest first (GET /merchant-account/{id}/autopilot/runs): when each ran, the segments it calibrated with their bucket size and hedging before and after, the candidate configurations it weighed and the one it wrote.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "AutopilotRuns".
+ */
+export interface AutopilotRuns {
+  merchant_id: string;
+  runs: AutopilotCalibratedV1[];
+}
+/**
  * Why a batch item went to the dead letter: the toolkit's error class (RateLimitError, InvalidRequestError, TimeoutError…), whether it was retryable (then its attempts ran out) and the provider's HTTP status when there was one.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -1215,6 +1567,145 @@ export interface SrDimensionRequest {
   paymentInfo: SrDimensionConfig;
 }
 /**
+ * A connector account's blended fitted fee, its manual override, and which one is served.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ConnectorFee".
+ */
+export interface ConnectorFee {
+  connector: string;
+  account: string;
+  has_credentials: boolean;
+  model_pct_bps: number | null;
+  model_fixed: number | null;
+  good_gross: number;
+  override_pct_bps: number | null;
+  override_fixed: number | null;
+  override_updated_at: string | null;
+  effective_pct_bps: number | null;
+  effective_fixed: number | null;
+  source: 'override' | 'model' | 'none';
+}
+/**
+ * The connector-side account a settlement report or column mapping belongs to (e.g. Adyen's merchantAccountCode).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "CostAccountQuery".
+ */
+export interface CostAccountQuery {
+  account: string;
+}
+/**
+ * A saved column mapping: our canonical field (or the connector's own label) to the header this merchant's file uses. PUT may add a sample of the file (its leading text) to check the headers exist.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "CostColumnMapping".
+ */
+export interface CostColumnMapping {
+  columns: {
+    [k: string]: string;
+  };
+  sample?: string;
+}
+/**
+ * What share of the merchant's settled volume has a trustworthy fitted fee model (all zeros before any ingestion).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "CostCoverage".
+ */
+export interface CostCoverage {
+  total_clusters: number;
+  good_clusters: number;
+  thin_clusters: number;
+  non_linear_clusters: number;
+  total_txns: number;
+  good_txns: number;
+  thin_txns: number;
+  non_linear_txns: number;
+  good_txn_pct: number;
+  total_gross: number;
+  good_gross: number;
+  thin_gross: number;
+  non_linear_gross: number;
+  good_gross_pct: number;
+  bps_rmse_p50: number;
+  bps_rmse_p90: number;
+  report_date: string | null;
+}
+/**
+ * An accepted settlement report: the ingestion to poll in the history (the existing one when the same file was uploaded before).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "CostIngestionAccepted".
+ */
+export interface CostIngestionAccepted {
+  id: string;
+  status: 'processing' | 'completed' | 'failed';
+}
+/**
+ * A connector whose settlement reports can be ingested, with the report columns its parser reads.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "CostIngestionConnector".
+ */
+export interface CostIngestionConnector {
+  id: string;
+  /**
+   * Whether reports are polled from the connector (false: uploads).
+   */
+  pull: boolean;
+  columns: {
+    /**
+     * Our canonical field name (the key of a column mapping).
+     */
+    field: string;
+    /**
+     * The connector report's own header label.
+     */
+    header: string;
+    required: boolean;
+  }[];
+}
+/**
+ * One settlement-report ingestion in the merchant's history.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "CostIngestion".
+ */
+export interface CostIngestion {
+  id: string;
+  connector: string;
+  account: string;
+  source: 'manual' | 'webhook' | 'poll';
+  status: 'processing' | 'completed' | 'failed';
+  staged_rows: number;
+  report_date: string | null;
+  period_start: string | null;
+  period_end: string | null;
+  currency_count: number;
+  currencies: string[];
+  country_count: number;
+  countries: string[];
+  total_gross: number;
+  total_clusters: number;
+  good_clusters: number;
+  /**
+   * Why the ingestion failed; names invalid rows by line.
+   */
+  last_error: string | null;
+  created_at: string;
+}
+/**
+ * A manual connector fee: percentage in basis points plus a flat amount in the payment's currency, both non-negative.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "FeeOverrideRequest".
+ */
+export interface FeeOverrideRequest {
+  pct_bps: number;
+  fixed: number;
+}
+/**
  * Anthropic's error body, the answer of every failure on /v1/messages* so the official Anthropic client raises its own error classes. `error.type` follows the HTTP status (invalid_request_error, authentication_error, permission_error, not_found_error, request_too_large, rate_limit_error, api_error, overloaded_error, timeout_error).
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -1292,6 +1783,135 @@ export interface OpenAiError {
     param: string | null;
     code: string | null;
   };
+}
+/**
+ * One arm of an experiment. transaction_count counts resolved payments (a success or failure feedback arrived), the sample the test runs on; assigned_count every payment routed into the arm.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ExperimentArmMetrics".
+ */
+export interface ExperimentArmMetrics {
+  arm: 'control' | 'variant';
+  transaction_count: number;
+  success_count: number;
+  failure_count: number;
+  assigned_count: number;
+  auth_rate: number;
+  first_attempt_auth_rate: number;
+  total_cost_saved: number | null;
+  avg_latency_ms: number | null;
+  avg_chosen_cost_bps: number | null;
+  avg_cost_saved_bps: number | null;
+  /**
+   * mean value per payment in bps of the ticket: success × (margin × 10⁴ + saved bps); null for auth-only experiments
+   */
+  net_ev_bps: number | null;
+}
+/**
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ExperimentParams".
+ */
+export interface ExperimentParams {
+  /**
+   * the rule_id /routing/create answered for the ab_test algorithm
+   */
+  experiment_id: string;
+}
+/**
+ * Query of GET /analytics/experiment/{experiment_id}/results: an ad-hoc window or thresholds (the experiment's stored ones otherwise). A read with overrides never trips the guardrail.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ExperimentResultsQuery".
+ */
+export interface ExperimentResultsQuery {
+  /**
+   * optional; must be the credential's merchant
+   */
+  merchant_id?: string;
+  /**
+   * epoch ms; default the experiment's creation
+   */
+  start_ms?: number;
+  /**
+   * epoch ms; default now
+   */
+  end_ms?: number;
+  min_sample_size?: number;
+  guardrail_threshold_pp?: number;
+  /**
+   * fraction of the ticket a success earns; default the SR config's margin, else 1
+   */
+  evaluation_margin?: number;
+}
+/**
+ * Answer of GET /analytics/experiment/{experiment_id}/results (docs/experiments.md).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ExperimentResults".
+ */
+export interface ExperimentResults {
+  experiment_id: string;
+  merchant_id: string;
+  control: ExperimentArmMetrics;
+  variant: ExperimentArmMetrics;
+  /**
+   * variant auth rate − control auth rate, percentage points
+   */
+  delta_pp: number;
+  p_value: number | null;
+  /**
+   * 95 % interval of the tested delta: bps of EV for cost experiments, percentage points of auth rate otherwise
+   *
+   * @minItems 2
+   * @maxItems 2
+   */
+  confidence_interval: [number, number] | null;
+  verdict: 'collecting_data' | 'not_significant' | 'variant_wins' | 'variant_loses' | 'guardrail_breached';
+  min_sample_size: number;
+  guardrail_threshold_pp: number;
+  net_delta_bps: number | null;
+  evaluation_margin: number;
+  /**
+   * the guardrail has stopped the variant's traffic (every payment goes to control)
+   */
+  guardrail_tripped: boolean;
+}
+/**
+ * Query of GET /analytics/experiment/{experiment_id}/transactions. page_size above 100 is capped at 100.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ExperimentTransactionsQuery".
+ */
+export interface ExperimentTransactionsQuery {
+  /**
+   * optional; must be the credential's merchant
+   */
+  merchant_id?: string;
+  start_ms?: number;
+  page?: number;
+  page_size?: number;
+}
+/**
+ * Answer of GET /analytics/experiment/{experiment_id}/transactions: a page of the experiment's payments, newest first.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ExperimentTransactions".
+ */
+export interface ExperimentTransactions {
+  experiment_id: string;
+  total: number;
+  page: number;
+  page_size: number;
+  transactions: {
+    payment_id: string;
+    variant_arm: 'control' | 'variant';
+    gateway: string;
+    /**
+     * success, failure, pending (no feedback yet), else the feedback status lower-cased
+     */
+    status: string;
+    created_at_ms: number;
+  }[];
 }
 /**
  * What paymentInfo.metadata decodes to for network (debit) routing.
@@ -3996,6 +4616,77 @@ export interface RouteGroup {
   };
 }
 /**
+ * One rule of the shipped gateway status map: a PSP error (connector, flow, sub-flow, code, message) and its retry decision and unified class (absent when the row has none).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "GsmOptionRow".
+ */
+export interface GsmOptionRow {
+  connector: string;
+  flow: string;
+  subFlow: string;
+  errorCode: string;
+  errorMessage: string;
+  errorCategory?: string;
+  unifiedCode?: string;
+  unifiedMessage?: string;
+  decision: 'retry' | 'do_default';
+}
+/**
+ * Answer of GET /gsm/options: every rule of the shipped gateway status map.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "GsmOptions".
+ */
+export interface GsmOptions {
+  rules: GsmOptionRow[];
+}
+/**
+ * A merchant's override of the gateway status map: the PSP error it matches (unset fields match anything; at least an error code, a message or an issuer code) and the unified class it puts it in.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "GsmRuleOverride".
+ */
+export interface GsmRuleOverride {
+  /**
+   * the gateway, case-insensitively; unset = every gateway
+   */
+  connector?: string | null;
+  errorCode?: string | null;
+  errorMessage?: string | null;
+  issuerErrorCode?: string | null;
+  cardNetwork?: string | null;
+  /**
+   * UE_1000 issuer/customer side, UE_2000 merchant configuration, UE_3000 PSP, UE_4000 merchant integration, UE_9000 unknown
+   */
+  unifiedCode: 'UE_1000' | 'UE_2000' | 'UE_3000' | 'UE_4000' | 'UE_9000';
+  stepUpPossible?: boolean | null;
+}
+/**
+ * Body of PUT /merchant-account/{merchantId}/gsm-rules: the merchant's override rules (tried in order before the shipped map) and, optionally, the classes its gsm-scoring-filter excuses (default UE_1000).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "GsmRulesRequest".
+ */
+export interface GsmRulesRequest {
+  /**
+   * @maxItems 500
+   */
+  rules: GsmRuleOverride[];
+  excusedClasses?: ('UE_1000' | 'UE_2000' | 'UE_3000' | 'UE_4000' | 'UE_9000')[] | null;
+}
+/**
+ * A merchant's gateway status map settings: its override rules and the classes its gsm-scoring-filter excuses (the default when it set none).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "GsmRules".
+ */
+export interface GsmRules {
+  merchant_id: string;
+  rules: GsmRuleOverride[];
+  excusedClasses: string[];
+}
+/**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "DebitRoutingToggle".
  */
@@ -4102,6 +4793,35 @@ export interface GatewayCapability {
 export interface MerchantAccountCreate {
   merchant_id: string;
   gateway_success_rate_based_decider_input?: string | null;
+}
+/**
+ * Body of POST /merchant-account/{id}/features/{feature}.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "MerchantFeatureToggle".
+ */
+export interface MerchantFeatureToggle {
+  enabled: boolean;
+}
+/**
+ * Every known merchant feature flag with its effective state (GET /merchant-account/{id}/features; also the answer of a toggle, re-read after the write).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "MerchantFeatures".
+ */
+export interface MerchantFeatures {
+  merchant_id: string;
+  features: {
+    feature:
+      | 'gsm-scoring-filter'
+      | 'explore-exploit-srv3'
+      | 'ab-test-real-payments'
+      | 'multi-objective-routing'
+      | 'elimination'
+      | 'auto-calibration'
+      | 'autopilot';
+    enabled: boolean;
+  }[];
 }
 /**
  * A connector (gateway) a routing algorithm routes to.
@@ -4272,6 +4992,9 @@ export interface SuccessRateSubLevelConfig {
   currency?: string | null;
   country?: string | null;
   authType?: string | null;
+  /**
+   * who wrote the entry: "autopilot" for the self-tuning job (POST /gateway-score/reset removes those), unset or anything else for a human
+   */
   source?: string | null;
   latencyThreshold?: number | null;
   bucketSize?: number | null;
@@ -4284,6 +5007,41 @@ export interface SuccessRateSubLevelConfig {
         gatewaySigmaFactor: number;
       }[]
     | null;
+}
+/**
+ * Body of POST /gateway-score/reset. merchant_id is required: without it (or blank) the route answers 400, as decision-engine does.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "GatewayScoreResetRequest".
+ */
+export interface GatewayScoreResetRequest {
+  merchant_id?: string;
+}
+/**
+ * Answer of POST /gateway-score/reset: how many learned score keys (success-rate windows, elimination scores) were deleted and how many autopilot-written sub-level overrides were removed.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "GatewayScoreReset".
+ */
+export interface GatewayScoreReset {
+  merchant_id: string;
+  deleted_keys: number;
+  removed_overrides: number;
+}
+/**
+ * The PSP's error for a failed attempt (decision-engine's errorInfo). Classified by the gateway status map (docs/gsm.md); with the merchant's gsm-scoring-filter feature on, a failure that is not the gateway's fault leaves its score alone. `connector` is always taken to be the feedback's gateway.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "GsmErrorInfo".
+ */
+export interface GsmErrorInfo {
+  connector?: string | null;
+  flow?: string | null;
+  subFlow?: string | null;
+  errorCode?: string | null;
+  errorMessage?: string | null;
+  issuerErrorCode?: string | null;
+  cardNetwork?: string | null;
 }
 /**
  * Body of POST /update-gateway-score.
@@ -4324,6 +5082,7 @@ export interface UpdateGatewayScoreRequest {
     gatewayLatency?: number | null;
   } | null;
   isSmartRetry?: boolean | null;
+  errorInfo?: GsmErrorInfo | null;
 }
 /**
  * Body of the legacy POST /update-score (snake_case envelope around Euler transaction records).
@@ -4347,4 +5106,82 @@ export interface UpdateScoreLegacyRequest {
   txn_latency?: {
     gatewayLatency?: number | null;
   } | null;
+  error_info?: GsmErrorInfo | null;
+}
+/**
+ * One PSP priced for the simulated scenario: the resolved components, the effective percentage, the all-in rate at the amount (effective_cost_bps = effective_pct_bps + fixed / amount · 10 000) and the cost in the payment's currency.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "SeedCostQuote".
+ */
+export interface SeedCostQuote {
+  psp: string;
+  interchange_bps: number;
+  scheme_bps: number;
+  markup_bps: number;
+  fixed: number;
+  effective_pct_bps: number;
+  effective_cost_bps: number;
+  cost_amount: number;
+}
+/**
+ * Body of POST /merchant-account/{id}/seed-costs/simulate: one scenario to price per PSP. psps empty or absent: every PSP of the table.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "SeedCostSimulateRequest".
+ */
+export interface SeedCostSimulateRequest {
+  amount: number;
+  transaction_currency?: string | null;
+  card_network?: string | null;
+  payment_method_type?: string | null;
+  card_type?: string | null;
+  card_issuing_country?: string | null;
+  /**
+   * @maxItems 256
+   */
+  psps?: string[];
+}
+/**
+ * One row of a merchant's seed cost table: a PSP's contract fee for one card scenario (bps of the amount) plus a flat fee in the payment's currency. A null or blank dimension is a wildcard; is_default marks the PSP's fallback row. effective_pct_bps (interchange + scheme + markup) is computed on answers and ignored on input.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "SeedCostWireRow".
+ */
+export interface SeedCostWireRow {
+  psp: string;
+  card_network?: string | null;
+  /**
+   * funding type: credit, debit …
+   */
+  payment_method_type?: string | null;
+  /**
+   * card program: standard, premium, commercial …
+   */
+  card_type?: string | null;
+  transaction_currency?: string | null;
+  /**
+   * issuer country, or a region: us, eu, intl
+   */
+  card_issuing_country?: string | null;
+  interchange_bps: number;
+  scheme_bps: number;
+  markup_bps: number;
+  fixed: number;
+  label?: string | null;
+  example_amount?: number | null;
+  is_default?: boolean;
+  effective_pct_bps?: number;
+}
+/**
+ * Body of PUT /merchant-account/{id}/seed-costs: the merchant's whole table, replacing the saved one.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "SeedCostsSave".
+ */
+export interface SeedCostsSave {
+  /**
+   * @maxItems 5000
+   */
+  rows: SeedCostWireRow[];
 }

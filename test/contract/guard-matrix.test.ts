@@ -16,6 +16,8 @@ interface GuardFixture {
   readonly body?: (merchantId: string) => Record<string, unknown>;
   /** Path parameters other than the merchant's. */
   readonly params?: Readonly<Record<string, string>>;
+  /** Query parameters the route requires (validated before the guard's merchant check). */
+  readonly query?: Readonly<Record<string, string>>;
   /** For 'resource' routes: creates the resource under `merchantId`, returns the path parameters naming it. */
   readonly resource?: (t: TestApp, merchantApiKey: string, merchantId: string) => Promise<Record<string, string>>;
 }
@@ -49,6 +51,24 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
   'GET /merchant-account/:merchantId/gateways': {},
   'POST /merchant-account/:merchantId/gateways': { body: () => ({ gateway: 'stripe', currencies: ['USD'] }) },
   'DELETE /merchant-account/:merchantId/gateways/:gateway': { params: { gateway: 'stripe' } },
+  'GET /merchant-account/:merchantId/features': {},
+  'GET /merchant-account/:merchantId/autopilot/runs': {},
+  'POST /merchant-account/:merchantId/features/:feature': { params: { feature: 'autopilot' }, body: () => ({ enabled: true }) },
+  'GET /cost-ingestion/connectors': {},
+  'POST /merchant-account/:merchantId/connectors/:connector/report': { params: { connector: 'adyen' }, query: { account: 'guard-account' } },
+  'GET /merchant-account/:merchantId/cost-ingestions': {},
+  'DELETE /merchant-account/:merchantId/cost-ingestions/:ingestionId': { params: { ingestionId: 'ing_guard' } },
+  'GET /merchant-account/:merchantId/connectors/:connector/report/column-mapping': { params: { connector: 'adyen' }, query: { account: 'guard-account' } },
+  'PUT /merchant-account/:merchantId/connectors/:connector/report/column-mapping': {
+    params: { connector: 'adyen' },
+    query: { account: 'guard-account' },
+    body: () => ({ columns: { payable: 'Net Amount' } }),
+  },
+  'DELETE /merchant-account/:merchantId/connectors/:connector/report/column-mapping': { params: { connector: 'adyen' }, query: { account: 'guard-account' } },
+  'GET /merchant-account/:merchantId/cost-coverage': {},
+  'GET /merchant-account/:merchantId/connector-fees': {},
+  'PUT /merchant-account/:merchantId/connectors/:connector/fee-override': { params: { connector: 'adyen' }, body: () => ({ pct_bps: 175, fixed: 0.1 }) },
+  'DELETE /merchant-account/:merchantId/connectors/:connector/fee-override': { params: { connector: 'adyen' } },
   'POST /auth/logout': {},
   'GET /auth/me': {},
   'GET /auth/merchants': {},
@@ -125,6 +145,8 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
   'GET /analytics/llm/latency': {},
   'GET /analytics/llm/errors': {},
   'GET /analytics/llm/route-groups': {},
+  'GET /analytics/experiment/:experiment_id/results': { params: { experiment_id: 'routing_guard_experiment' } },
+  'GET /analytics/experiment/:experiment_id/transactions': { params: { experiment_id: 'routing_guard_experiment' } },
   'GET /api/batches/:batchId': { resource: (t, apiKey) => submitBatch(t, apiKey) },
   'GET /api/batches/:batchId/results': { resource: (t, apiKey) => submitBatch(t, apiKey) },
   'POST /api/batches/:batchId/cancel': { resource: (t, apiKey) => submitBatch(t, apiKey) },
@@ -173,7 +195,10 @@ async function requestFor(t: TestApp, route: RouteTableEntry, targetKey: string,
     if (value === undefined) throw new Error(`fixture for ${keyOf(route)} gives no value for :${name}`);
     return encodeURIComponent(value);
   });
-  const query = typeof from === 'object' && 'query' in from ? { [from.query]: target } : from === 'credential' ? { merchant_id: target } : {};
+  const query = {
+    ...fixture.query,
+    ...(typeof from === 'object' && 'query' in from ? { [from.query]: target } : from === 'credential' ? { merchant_id: target } : {}),
+  };
   const payload = fixture.body?.(target);
   if (typeof from === 'object' && 'body' in from) {
     // The declaration and the handler's body shape must agree, or the guard checks a field nobody reads.
