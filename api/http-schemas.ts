@@ -1,4 +1,8 @@
 import analyticsQuery from '../schemas/http/analytics/analytics-query.json' with { type: 'json' };
+import counterfactualEstimate from '../schemas/http/analytics/counterfactual-estimate.json' with { type: 'json' };
+import counterfactualEstimates from '../schemas/http/analytics/counterfactual-estimates.json' with { type: 'json' };
+import counterfactualReport from '../schemas/http/analytics/counterfactual-report.json' with { type: 'json' };
+import counterfactualRequest from '../schemas/http/analytics/counterfactual-request.json' with { type: 'json' };
 import autopilotCalibrated from '../schemas/events/autopilot.calibrated.v1.json' with { type: 'json' };
 import autopilotRuns from '../schemas/http/autopilot/autopilot-runs.json' with { type: 'json' };
 import autopilotRunsQuery from '../schemas/http/autopilot/autopilot-runs-query.json' with { type: 'json' };
@@ -72,6 +76,10 @@ import gatewayCapability from '../schemas/http/merchant-account/gateway-capabili
 import merchantAccountCreate from '../schemas/http/merchant-account/merchant-account-create.json' with { type: 'json' };
 import merchantFeatures from '../schemas/http/merchant-features/merchant-features.json' with { type: 'json' };
 import merchantFeatureToggle from '../schemas/http/merchant-features/merchant-feature-toggle.json' with { type: 'json' };
+import seedCostWireRow from '../schemas/http/seed-costs/seed-cost-wire-row.json' with { type: 'json' };
+import seedCostsSave from '../schemas/http/seed-costs/seed-costs-save.json' with { type: 'json' };
+import seedCostSimulateRequest from '../schemas/http/seed-costs/seed-cost-simulate-request.json' with { type: 'json' };
+import seedCostQuote from '../schemas/http/seed-costs/seed-cost-quote.json' with { type: 'json' };
 import debitRoutingConfig from '../schemas/http/rule-configuration/debit-routing-config.json' with { type: 'json' };
 import eliminationConfig from '../schemas/http/rule-configuration/elimination-config.json' with { type: 'json' };
 import ruleConfigLookup from '../schemas/http/rule-configuration/rule-config-lookup.json' with { type: 'json' };
@@ -129,6 +137,10 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   llmRouteGroupPoint,
   llmRouteGroupReport,
   llmRouteGroupsReport,
+  counterfactualRequest,
+  counterfactualEstimate,
+  counterfactualEstimates,
+  counterfactualReport,
   experimentArmMetrics,
   experimentParams,
   experimentResults,
@@ -184,6 +196,10 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   merchantAccountCreate,
   merchantFeatures,
   merchantFeatureToggle,
+  seedCostWireRow,
+  seedCostsSave,
+  seedCostSimulateRequest,
+  seedCostQuote,
   debitRoutingConfig,
   eliminationConfig,
   successRateSubLevelConfig,

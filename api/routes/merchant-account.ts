@@ -9,6 +9,7 @@ import { ref } from '../http-schemas.js';
 import { attemptOriginOf, sendAdminSecretThrottled } from '../plugins/authentication.js';
 import { merchantAccountGatewayRoutes } from './merchant-account-gateways.js';
 import { merchantFeatureRoutes } from './merchant-features.js';
+import { seedCostRoutes } from './seed-costs.js';
 
 type MerchantAccountRouteDeps = AppDeps & { adminSecret: AdminSecretGuard; adminSecretHeader: string };
 type MerchantParams = { Params: { merchantId: string } };
@@ -108,7 +109,7 @@ function registerDebitRouting(app: FastifyInstance, deps: MerchantAccountRouteDe
   );
 }
 
-/** Merchant Account: create (admin secret), read, delete, the debit-routing switch, the gateway capabilities, and the feature flags. */
+/** Merchant Account: create (admin secret), read, delete, the debit-routing switch, the gateway capabilities, the feature flags and the seed cost table. */
 export async function merchantAccountRoutes(app: FastifyInstance, deps: MerchantAccountRouteDeps): Promise<void> {
   registerCreateMerchantAccount(app, deps);
   registerReadMerchantAccount(app, deps);
@@ -116,4 +117,5 @@ export async function merchantAccountRoutes(app: FastifyInstance, deps: Merchant
   registerDebitRouting(app, deps);
   await merchantAccountGatewayRoutes(app, deps);
   await merchantFeatureRoutes(app, deps);
+  await seedCostRoutes(app, deps);
 }
