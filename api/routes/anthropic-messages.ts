@@ -92,7 +92,7 @@ function messagesRoute(app: FastifyInstance, deps: AnthropicMessagesDeps): void 
       const options = messagesGenerateOptions(body, policy);
       return whileClientStays(reply, async (signal, clientGone) => {
         const outcome = await deps.chat.complete({
-          ...gatewayCallContext(request, signal),
+          ...gatewayCallContext(request, signal, 'messages'),
           model: body.model,
           options,
           prompt: messagesPrompt(body),

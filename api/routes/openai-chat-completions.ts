@@ -91,7 +91,7 @@ export async function openAiChatCompletionRoutes(app: FastifyInstance, deps: Ope
       const options = toGenerateOptions(body);
       return whileClientStays(reply, async (signal, clientGone) => {
         const outcome = await deps.chat.complete({
-          ...gatewayCallContext(request, signal),
+          ...gatewayCallContext(request, signal, 'chat_completions'),
           model: body.model,
           options,
           prompt: body.messages,

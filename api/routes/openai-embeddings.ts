@@ -45,7 +45,7 @@ export async function openAiEmbeddingRoutes(app: FastifyInstance, deps: OpenAiEm
     async (request, reply) => {
       const body = request.body;
       return whileClientStays(reply, async (signal) => {
-        const call = { caller: gatewayCallerOf(request), model: body.model, input: body.input, signal };
+        const call = { caller: gatewayCallerOf(request, 'embeddings'), model: body.model, input: body.input, signal };
         const { result, decision } = await deps.embeddings.embed(body.dimensions !== undefined ? { ...call, dimensions: body.dimensions } : call);
         void reply.headers(decisionHeaders(decision));
         return embeddingListBody(result, body.encoding_format);

@@ -89,7 +89,7 @@ export async function openAiResponsesRoutes(app: FastifyInstance, deps: OpenAiRe
     },
     async (request, reply) => {
       return whileClientStays(reply, async (signal, clientGone) => {
-        const outcome = await deps.responses.create({ ...gatewayCallContext(request, signal), request: request.body });
+        const outcome = await deps.responses.create({ ...gatewayCallContext(request, signal, 'responses'), request: request.body });
         if (outcome.ignoredTools.length > 0) request.log.info({ ignoredTools: outcome.ignoredTools }, 'tool types no provider serves were dropped');
         return sendOutcome(request, reply, outcome, clientGone);
       });

@@ -1,17 +1,20 @@
 import type { FastifyRequest } from 'fastify';
 import type { CallAttribution, CallSurface } from '../../src/generation/llm-call-record.js';
+import type { LlmCallApi } from '../../src/ports/llm-call-api.js';
 import { credentialMerchantOf, credentialOf } from '../plugins/authentication.js';
 
 /**
  * Who a model call is made for, from the request's credential: its merchant, the session's user
- * or the API key (whose limits count the call), and this request.
+ * or the API key (whose limits count the call), this request, and the API it came through (when the
+ * surface alone does not say: the gateway's routes name theirs).
  */
-export function callAttributionOf(request: FastifyRequest, surface: CallSurface): CallAttribution {
+export function callAttributionOf(request: FastifyRequest, surface: CallSurface, api?: LlmCallApi): CallAttribution {
   const credential = credentialOf(request);
   return {
     merchantId: credentialMerchantOf(request),
     ...(credential.kind === 'session' ? { userId: credential.claims.userId } : { apiKeyId: credential.keyId }),
     requestId: request.id,
     surface,
+    ...(api !== undefined ? { api } : {}),
   };
 }

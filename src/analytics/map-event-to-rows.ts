@@ -165,6 +165,7 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
         eliminated_candidates: p.eliminatedCandidates ?? [],
         cache_hit: p.cacheHit === true ? 1 : 0,
         saved_cost_usd: p.cacheHit === true ? (p.savedCostUsd ?? 0) : 0,
+        api: p.api ?? '',
       };
       return { domain: [], api: [], llm: [row] };
     }

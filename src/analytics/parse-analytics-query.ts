@@ -1,4 +1,5 @@
 import { SwitchyardError } from '../errors/switchyard-error.js';
+import { isLlmCallApi, llmCallApis, type LlmCallApi } from '../ports/llm-call-api.js';
 import { routeGroupNamePattern } from '../ports/state/route-group.js';
 import { resolveRouteFilter } from './audit-routes.js';
 import {
@@ -40,7 +41,8 @@ const rangeList = Object.keys(analyticsRanges).join(', ');
  *
  * Malformed values are rejected, each issue naming its parameter: a non-integer `page`/`page_size`,
  * a negative or non-integer `start_ms`/`end_ms`, a `range` outside the presets (stricter than the
- * reference, which silently falls back to 1h), a `route_group` that cannot name a route group, or a
+ * reference, which silently falls back to 1h), a `route_group` that cannot name a route group, an
+ * `api` outside src/ports/llm-call-api.ts's list, or a
  * repeated single-valued parameter. Well-typed
  * values out of bounds are clamped as the reference does (`page` ≥ 1, `page_size` 1..50), and a
  * start/end pair with end ≤ start is ignored in favour of the range. Empty values count as absent.
@@ -80,6 +82,13 @@ export function parseAnalyticsQuery(raw: Readonly<Record<string, unknown>>, cont
     issues.push({ parameter: 'route_group', message: 'route_group must be a route group name (a letter, then up to 63 letters, digits, _ . -)' });
   }
 
+  const apiText = reader.text('api');
+  let api: LlmCallApi | null = null;
+  if (apiText !== undefined) {
+    if (isLlmCallApi(apiText)) api = apiText;
+    else issues.push({ parameter: 'api', message: `api must be one of ${llmCallApis.join(', ')}` });
+  }
+
   const route = reader.text('route') ?? null;
   const status = reader.text('status') ?? null;
   const audit = {
@@ -111,6 +120,7 @@ export function parseAnalyticsQuery(raw: Readonly<Record<string, unknown>>, cont
       gateways,
       audit,
       routeGroup,
+      api,
     },
   };
 }

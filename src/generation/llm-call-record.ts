@@ -1,3 +1,5 @@
+import type { LlmCallApi } from '../ports/llm-call-api.js';
+
 /**
  * Who a model call is made for, carried from the surface that received it (HTTP, stream, batch job,
  * WebSocket, CLI) into the call's record. Never part of the prompt.
@@ -23,9 +25,25 @@ export interface CallAttribution {
    */
   readonly eliminatedCandidates?: readonly string[];
   readonly surface?: CallSurface;
+  /**
+   * The API the call came through (the gateway's routes say which); when absent the record takes
+   * it from the surface (see {@link callApiOf}).
+   */
+  readonly api?: LlmCallApi;
 }
 
 export type CallSurface = 'library' | 'http' | 'sse' | 'websocket' | 'batch' | 'cli' | 'gateway' | 'evaluation';
+
+/** The API of surfaces that are one API: the toolkit's routes and WebSocket, batch jobs. */
+const surfaceApis: Partial<Record<CallSurface, LlmCallApi>> = { http: 'toolkit', sse: 'toolkit', websocket: 'toolkit', batch: 'batch' };
+
+/**
+ * The API a call came through: the one its attribution names, else the one its surface is
+ * (toolkit, batch), else none (library, CLI, or a gateway call whose route named none).
+ */
+export function callApiOf(attribution: CallAttribution): LlmCallApi | undefined {
+  return attribution.api ?? (attribution.surface === undefined ? undefined : surfaceApis[attribution.surface]);
+}
 
 /** One model call as the `llm.call` event reports it: usage, cost, timing and outcome, no text. */
 export interface LlmCallRecord {

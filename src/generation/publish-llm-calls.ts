@@ -2,7 +2,7 @@ import { createEvent, type EventEnvelope, type EventPayloads } from '../events/e
 import { derivedUuidV7, uuidV7 } from '../events/uuid-v7.js';
 import type { Logger } from '../logging/logger.js';
 import type { EventBus } from '../ports/event-bus.js';
-import type { LlmCallRecord, LlmCallRecorder } from './llm-call-record.js';
+import { callApiOf, type LlmCallRecord, type LlmCallRecorder } from './llm-call-record.js';
 
 /**
  * The merchant of a record made outside any merchant's request (a library or CLI call in a
@@ -36,6 +36,7 @@ export function llmCallPayload(record: LlmCallRecord): EventPayloads['llm.call']
     eliminatedCandidates: attribution.eliminatedCandidates !== undefined ? [...attribution.eliminatedCandidates] : null,
     cacheHit: record.cacheHit === true ? true : null,
     savedCostUsd: record.cacheHit === true ? (record.savedCostUsd ?? null) : null,
+    api: callApiOf(attribution) ?? null,
   };
 }
 

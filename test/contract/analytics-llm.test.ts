@@ -184,6 +184,8 @@ describe('GET /analytics/llm/*', () => {
         { provider: 'openai', calls: 3, errors: 1, input_tokens: 110, output_tokens: 25, cost_usd: 0.000031 },
         { provider: 'anthropic', calls: 1, errors: 0, input_tokens: 50, output_tokens: 10, cost_usd: 0.000025 },
       ],
+      // The toolkit's routes (surface http and sse) are the toolkit API.
+      apis: [{ api: 'toolkit', calls: 4, errors: 1, input_tokens: 160, output_tokens: 35, cost_usd: 0.000056 }],
       cache_hits: 0,
       cache_hit_rate: 0,
       cache_tokens: 0,

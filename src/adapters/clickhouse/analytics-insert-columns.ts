@@ -73,8 +73,10 @@ export const apiEventColumns = withCreatedAt<ApiEventRow>({
   user_agent: 'string',
 });
 
-/** 0003 analytics_llm_calls: the call without its route-group decision (that is 0004's) or cache hit (0005's). */
-export const llmCallColumns = withCreatedAt<Omit<LlmCallRow, 'route_group' | 'route_approach' | 'eliminated_candidates' | 'cache_hit' | 'saved_cost_usd'>>({
+/** 0003 analytics_llm_calls: the call without its route-group decision (that is 0004's), cache hit (0005's) or API (0006's). */
+export const llmCallColumns = withCreatedAt<
+  Omit<LlmCallRow, 'route_group' | 'route_approach' | 'eliminated_candidates' | 'cache_hit' | 'saved_cost_usd' | 'api'>
+>({
   event_id: 'string',
   merchant_id: 'string',
   created_at_ms: 'number',
@@ -144,6 +146,14 @@ export const llmCacheHitColumns = withCreatedAt<
   output_tokens: 'number',
   saved_cost_usd: 'number',
   request_id: 'string',
+});
+
+/** 0006 analytics_llm_call_apis: the API a call came through (rows with an api only). */
+export const llmCallApiColumns = withCreatedAt<Pick<LlmCallRow, 'event_id' | 'merchant_id' | 'created_at_ms' | 'api'>>({
+  event_id: 'string',
+  merchant_id: 'string',
+  created_at_ms: 'number',
+  api: 'string',
 });
 
 /** schema_migrations (written by the migrator). */

@@ -1,5 +1,5 @@
 import type { AnalyticsRows } from '../../ports/analytics/analytics-rows.js';
-import { apiEventColumns, domainEventColumns, llmCacheHitColumns, llmCallColumns, llmRouteCallColumns } from './analytics-insert-columns.js';
+import { apiEventColumns, domainEventColumns, llmCacheHitColumns, llmCallApiColumns, llmCallColumns, llmRouteCallColumns } from './analytics-insert-columns.js';
 import type { InsertColumn } from './encode-tab-separated.js';
 
 const domainTable = 'analytics_domain_events';
@@ -7,8 +7,9 @@ const apiTable = 'analytics_api_events';
 const llmTable = 'analytics_llm_calls';
 const llmRouteTable = 'analytics_llm_route_calls';
 const llmCacheHitTable = 'analytics_llm_cache_hits';
+const llmCallApiTable = 'analytics_llm_call_apis';
 
-export const analyticsTables = [domainTable, apiTable, llmTable, llmRouteTable, llmCacheHitTable] as const;
+export const analyticsTables = [domainTable, apiTable, llmTable, llmRouteTable, llmCacheHitTable, llmCallApiTable] as const;
 
 /** One table's share of a batch: what one insert writes. */
 export interface TableRows {
@@ -19,8 +20,8 @@ export interface TableRows {
 }
 
 /**
- * Where each row of a batch goes: the three event tables, plus the projections a routed or cached
- * model call also lands in. Tables without rows are left out (no empty inserts).
+ * Where each row of a batch goes: the three event tables, plus the projections a routed, cached
+ * or API-attributed model call also lands in. Tables without rows are left out (no empty inserts).
  */
 export function rowsByTable(database: string, batch: AnalyticsRows): TableRows[] {
   const tables: [string, readonly InsertColumn[], readonly object[]][] = [
@@ -29,6 +30,7 @@ export function rowsByTable(database: string, batch: AnalyticsRows): TableRows[]
     [llmTable, llmCallColumns, batch.llm],
     [llmRouteTable, llmRouteCallColumns, batch.llm.filter((row) => row.route_group !== '')],
     [llmCacheHitTable, llmCacheHitColumns, batch.llm.filter((row) => row.cache_hit === 1)],
+    [llmCallApiTable, llmCallApiColumns, batch.llm.filter((row) => row.api !== '')],
   ];
   return tables.filter(([, , rows]) => rows.length > 0).map(([table, columns, rows]) => ({ table: `${database}.${table}`, columns, rows }));
 }

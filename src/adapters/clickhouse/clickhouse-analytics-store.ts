@@ -23,6 +23,7 @@ import { auditTimelineLimit, shapePaymentAuditReport } from '../../analytics/sha
 import { routingStatsRuleLimit, shapeRoutingStatsReport } from '../../analytics/shape-routing-stats-report.js';
 import { shapeGatewayScoresReport } from '../../analytics/shape-score-reports.js';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
+import { isLlmCallApi } from '../../ports/llm-call-api.js';
 import { systemClock, type Clock } from '../../time/clock.js';
 import { columnNames } from './analytics-insert-columns.js';
 import { analyticsTables, rowsByTable } from './analytics-tables.js';
@@ -38,7 +39,7 @@ import { auditResultsSql, auditTimelineSql, auditTotalsSql } from './sql/payment
 import { dropPartitionSql, partitionsSql } from './sql/retention-sql.js';
 import { decisionSeriesSql, gatewayShareSql, scoreSeriesSql } from './sql/series-sql.js';
 import { latestSnapshotsSql } from './sql/snapshot-sql.js';
-import { llmCacheSql, llmErrorsSql, llmLatencySql, llmProvidersSql, llmTotalsSql, llmUsageSql } from './sql/llm-sql.js';
+import { llmApisSql, llmCacheSql, llmErrorsSql, llmLatencySql, llmProvidersSql, llmTotalsSql, llmUsageSql } from './sql/llm-sql.js';
 import { cacheTotalsOf, num, rate, totalsOf, windowOf, type Numeric } from '../../analytics/llm-reports.js';
 import { shapeLlmRouteGroupsReport, type RouteCallFact, type RouteDecisionFact, type RouteEliminationFact } from '../../analytics/llm-route-groups-report.js';
 import { llmRouteCallsSql, llmRouteDecisionsSql, llmRouteEliminationsSql } from './sql/llm-route-groups-sql.js';
@@ -184,9 +185,10 @@ export function createClickHouseAnalyticsStore(executor: ClickHouseExecutor, opt
 
     async llmOverview(query) {
       const params = filters(query);
-      const [totals, providers, cache] = await Promise.all([
+      const [totals, providers, apis, cache] = await Promise.all([
         read<NumericRow>(llmTotalsSql, params),
         read<NumericRow & { provider: string }>(llmProvidersSql, params),
+        read<NumericRow & { api: string }>(llmApisSql, params),
         read<NumericRow>(llmCacheSql, params),
       ]);
       const row = totals[0];
@@ -199,6 +201,7 @@ export function createClickHouseAnalyticsStore(executor: ClickHouseExecutor, opt
         avg_latency_ms: Math.round(num(row?.['avg_latency_ms']) * 100) / 100,
         fallback_calls: num(row?.['fallback_calls']),
         providers: providers.map((provider) => ({ provider: provider.provider, ...totalsOf(provider) })),
+        apis: apis.map((api) => ({ api: isLlmCallApi(api.api) ? api.api : null, ...totalsOf(api) })),
         ...cacheTotalsOf(cache[0], sums.calls),
       };
     },

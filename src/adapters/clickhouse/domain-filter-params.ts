@@ -18,6 +18,7 @@ export function domainFilterParams(database: string, query: ParsedAnalyticsQuery
     start_s: Math.floor(query.startMs / 1000),
     end_s: Math.floor(query.endMs / 1000),
     bucket: query.bucketMs,
+    api: query.api ?? '',
     f_payment_method_type: dimensions.payment_method_type ?? '',
     f_payment_method: dimensions.payment_method ?? '',
     f_card_network: dimensions.card_network ?? '',

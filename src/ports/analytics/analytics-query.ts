@@ -1,3 +1,4 @@
+import type { LlmCallApi } from '../llm-call-api.js';
 import type { AnalyticsQuery } from '../../generated/schema-types.js';
 
 /** Look-back presets accepted by `range` (the enum comes from schemas/http/analytics/analytics-query.json). */
@@ -75,4 +76,6 @@ export interface ParsedAnalyticsQuery {
   readonly audit: AuditFilters;
   /** The `route_group` parameter: the one route group /analytics/llm/route-groups reports; null = every group. */
   readonly routeGroup: string | null;
+  /** The `api` parameter: the /analytics/llm/* reads count only the calls that came through this API; null = every call. */
+  readonly api: LlmCallApi | null;
 }

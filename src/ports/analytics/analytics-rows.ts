@@ -65,7 +65,8 @@ export interface ApiEventRow {
  * One model call (`llm.call`): a row of `analytics_llm_calls` (schemas/clickhouse/0003_llm_calls.sql)
  * and, for a call routed in a route group, of `analytics_llm_route_calls` (0004), which alone holds
  * `route_group`, `route_approach` and `eliminated_candidates`; for a response-cache hit, of
- * `analytics_llm_cache_hits` (0005), which alone holds `saved_cost_usd`. '' for absent strings, [] for an
+ * `analytics_llm_cache_hits` (0005), which alone holds `saved_cost_usd`; for a call that says which API
+ * it came through, of `analytics_llm_call_apis` (0006), which alone holds `api`. '' for absent strings, [] for an
  * absent list; `ttft_ms` is meaningful only where `has_ttft` is 1 (streams).
  */
 export interface LlmCallRow {
@@ -99,6 +100,8 @@ export interface LlmCallRow {
   readonly cache_hit: 0 | 1;
   /** Hits only: the cached tokens at the registry's price (what the hit saved); 0 otherwise or when unpriced. */
   readonly saved_cost_usd: number;
+  /** The API the call came through (src/ports/llm-call-api.ts), '' when the event names none. */
+  readonly api: string;
 }
 
 /** A batch for {@link AnalyticsStore.insert}: rows of every table, written together, safe to resend. */

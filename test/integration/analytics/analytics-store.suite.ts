@@ -146,6 +146,7 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         { version: '0003', copies: 1 },
         { version: '0004', copies: 1 },
         { version: '0005', copies: 1 },
+        { version: '0006', copies: 1 },
       ]);
     });
 
@@ -213,6 +214,8 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
           { provider: 'openai', calls: 3, errors: 1, input_tokens: 200, output_tokens: 20, cost_usd: 0.000042 },
           { provider: 'anthropic', calls: 1, errors: 0, input_tokens: 1000, output_tokens: 100, cost_usd: 0.000375 },
         ],
+        // Events without `api` (older publishers) are one group with no API.
+        apis: [{ api: null, calls: 4, errors: 1, input_tokens: 1200, output_tokens: 120, cost_usd: 0.000417 }],
         cache_hits: 0,
         cache_hit_rate: 0,
         cache_tokens: 0,
@@ -297,6 +300,89 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         cache_tokens: 0,
         cache_saved_cost_usd: 0,
       });
+    });
+
+    it('splits model calls by the API they came through and filters every llm read by api, each call counted once', async () => {
+      const apiMerchant = 'm_llm_apis';
+      const call = (n: number, at: number, payload: Partial<LlmCallV1>): EventEnvelope<'llm.call'> => ({
+        id: eventId(960 + n),
+        type: 'llm.call',
+        version: 1,
+        occurredAt: at,
+        merchantId: apiMerchant,
+        payload: {
+          provider: 'openai',
+          model: 'gpt-4o-mini',
+          operation: 'generate',
+          surface: 'gateway',
+          inputTokens: 100,
+          outputTokens: 10,
+          costUsd: 0.000021,
+          latencyMs: 100,
+          timeToFirstTokenMs: null,
+          outcome: 'success',
+          errorClass: null,
+          fallbackHops: 0,
+          userId: null,
+          requestId: `a${n}`,
+          batchId: null,
+          jobId: null,
+          ...payload,
+        },
+      });
+      const calls = [
+        call(1, t0 + 60_000, { api: 'chat_completions' }),
+        call(2, t0 + 61_000, { api: 'chat_completions', outcome: 'error', errorClass: 'RateLimitError', inputTokens: 0, outputTokens: 0, costUsd: 0 }),
+        call(3, t0 + 62_000, {
+          api: 'messages',
+          provider: 'anthropic',
+          model: 'claude-3-haiku',
+          inputTokens: 1000,
+          outputTokens: 100,
+          costUsd: 0.000375,
+          routeGroup: 'chat',
+          routeApproach: 'sr',
+          eliminatedCandidates: [],
+        }),
+        call(4, t0 + 63_000, { api: 'messages', costUsd: 0, latencyMs: 2, cacheHit: true, savedCostUsd: 0.000021 }),
+        // An older publisher's call (no api) and a library call (api null) read as no API.
+        call(5, t0 + 64_000, {}),
+        call(6, t0 + 65_000, { api: null, surface: 'library' }),
+      ];
+      const rows = mapEventsToAnalyticsRows(calls);
+      await store.insert(rows);
+      await store.insert(rows); // a retried batch counts once
+      const q = (endpoint: AnalyticsEndpoint, api?: string) => query(endpoint, { range: '1h', ...(api !== undefined ? { api } : {}) }, apiMerchant);
+
+      const overview = await store.llmOverview(q('llm/overview'));
+      expect(overview).toMatchObject({ calls: 6, errors: 1, input_tokens: 1400, cost_usd: 0.000438 });
+      expect(overview.apis).toEqual([
+        { api: 'chat_completions', calls: 2, errors: 1, input_tokens: 100, output_tokens: 10, cost_usd: 0.000021 },
+        { api: 'messages', calls: 2, errors: 0, input_tokens: 1100, output_tokens: 110, cost_usd: 0.000375 },
+        { api: null, calls: 2, errors: 0, input_tokens: 200, output_tokens: 20, cost_usd: 0.000042 },
+      ]);
+
+      const messages = await store.llmOverview(q('llm/overview', 'messages'));
+      expect(messages).toMatchObject({ calls: 2, errors: 0, input_tokens: 1100, cost_usd: 0.000375, fallback_calls: 0, cache_hits: 1, cache_hit_rate: 0.5 });
+      expect(messages.providers.map((p) => [p.provider, p.calls])).toEqual([
+        ['anthropic', 1],
+        ['openai', 1],
+      ]);
+      expect(messages.apis.map((a) => a.api)).toEqual(['messages']);
+      expect((await store.llmOverview(q('llm/overview', 'chat_completions'))).cache_hits).toBe(0);
+      expect((await store.llmUsage(q('llm/usage', 'chat_completions'))).series.map((p) => [p.provider, p.calls, p.errors])).toEqual([['openai', 2, 1]]);
+      expect((await store.llmLatency(q('llm/latency', 'messages'))).models.map((m) => [m.provider, m.calls])).toEqual([
+        ['anthropic', 1],
+        ['openai', 1],
+      ]);
+      expect((await store.llmErrors(q('llm/errors', 'messages'))).total_errors).toBe(0);
+      expect((await store.llmErrors(q('llm/errors', 'chat_completions'))).errors).toEqual([
+        { error_class: 'RateLimitError', provider: 'openai', model: 'gpt-4o-mini', count: 1 },
+      ]);
+      const groups = (api: string) => store.llmRouteGroups(query('llm/route-groups', { range: '1h', api }, apiMerchant));
+      expect((await groups('messages')).groups.map((g) => g.route_group)).toEqual(['chat']);
+      expect((await groups('responses')).groups).toEqual([]);
+      expect((await store.llmOverview(q('llm/overview', 'responses'))).calls).toBe(0);
     });
 
     it('reads route groups per candidate and bucket: calls, share, success rate and eliminations from the recorded decisions', async () => {
@@ -847,6 +933,7 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         eliminated_candidates: [hostile, '', "a'b", 'c\\d'],
         cache_hit: 1,
         saved_cost_usd: 0.25,
+        api: 'messages',
       } as const;
       await store.insert({ domain: [], api: [], llm: [row] });
       const { database, executor } = ready();

@@ -11,6 +11,7 @@ describe('ClickHouse migrations', () => {
       '0003_llm_calls',
       '0004_llm_route_calls',
       '0005_llm_cache_hits',
+      '0006_llm_call_apis',
     ]);
   });
 

@@ -50,6 +50,7 @@ describe('parseAnalyticsQuery', () => {
         errorCode: null,
       },
       routeGroup: null,
+      api: null,
     });
   });
 

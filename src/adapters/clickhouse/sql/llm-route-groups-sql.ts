@@ -1,4 +1,5 @@
 import { windowWhere } from './domain-filters-sql.js';
+import { withCallApi } from './llm-sql.js';
 
 /**
  * Reads over `analytics_llm_route_calls` (migration 0004) for /analytics/llm/route-groups: the
@@ -13,7 +14,8 @@ import { windowWhere } from './domain-filters-sql.js';
  * subquery, countIf and intDiv buckets run alike on ClickHouse 18.16 and chDB.
  *
  * Inputs: windowWhere's {database} {merchant_id} {start_ms} {end_ms} {start_s} {end_s}, plus
- *   {bucket:UInt64} and {route_group:String} ('' = every group)
+ *   {bucket:UInt64}, {route_group:String} ('' = every group) and {api:String} ('' = every API; the
+ *   join of llm-sql.ts's withCallApi over migration 0006)
  * Outputs:
  *   llmRouteCallsSql:        rows { route_group, bucket_ms, provider, model, calls, successes, ranked_first }
  *   llmRouteDecisionsSql:    rows { route_group, bucket_ms, route_approach, decisions, last_decision_ms }
@@ -23,13 +25,13 @@ import { windowWhere } from './domain-filters-sql.js';
 
 const llmRouteCalls = '{database:Identifier}.analytics_llm_route_calls';
 
-/** The merchant's routed calls in the window, one row per event id. */
-const routedCallsOnce = `(SELECT * FROM ${llmRouteCalls}
+/** The merchant's routed calls in the window, one row per event id, of {api} when it names one. */
+const routedCallsOnce = withCallApi(`(SELECT * FROM ${llmRouteCalls}
   WHERE ${windowWhere}
     AND operation != 'evaluation'
     AND ({route_group:String} = '' OR route_group = {route_group:String})
   ORDER BY created_at_ms, event_id
-  LIMIT 1 BY event_id)`;
+  LIMIT 1 BY event_id)`);
 
 const bucket = 'intDiv(created_at_ms, {bucket:UInt64}) * {bucket:UInt64} AS bucket_ms';
 
