@@ -15,6 +15,7 @@ import type { RandomSource } from '../src/decision/random-source.js';
 import type { RoutingDefaults } from '../src/decision/routing-defaults.js';
 import type { Clock } from '../src/time/clock.js';
 import type { Readiness } from './readiness.js';
+import type { CostIngestionService } from '../src/costs/ingestion/cost-ingestion-service.js';
 
 /** What buildApp is given by its composition root (CLI entry or a test). */
 export interface AppDeps {
@@ -23,6 +24,8 @@ export interface AppDeps {
   readonly decidePayment: DecidePayment;
   readonly bus: EventBus;
   readonly analytics: AnalyticsStore | undefined;
+  /** Settlement-report cost ingestion (src/costs/ingestion/); its routes are served when set. */
+  readonly costIngestion?: CostIngestionService;
   /** The job queue (BullMQ or in-process) batch generation runs on. */
   readonly jobs: JobQueue;
   /** Batch generation jobs over `jobs`, `state.batches` and the process's toolkit (cli/create-batch-service.ts). */

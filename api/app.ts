@@ -24,7 +24,11 @@ import { defaultLeaseTtlMs, registerKeyLimits } from './plugins/key-limits.js';
 import { PendingSpend } from '../src/governance/pending-spend.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { analyticsRoutes } from './routes/analytics.js';
+import { analyticsCounterfactualRoutes } from './routes/analytics-counterfactual.js';
+import { createRunCounterfactual } from '../src/analytics/counterfactual/run-counterfactual.js';
+import { analyticsExperimentRoutes } from './routes/analytics-experiments.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { autopilotRoutes } from './routes/autopilot.js';
 import { authRoutes } from './routes/auth.js';
 import { batchRoutes } from './routes/batches.js';
 import { generationRoutes } from './routes/generation.js';
@@ -41,6 +45,10 @@ import { metricsRoutes } from './routes/metrics.js';
 import { ruleConfigurationRoutes } from './routes/rule-configuration.js';
 import { routingRuleRoutes } from './routes/routing-rules.js';
 import { scoreFeedbackRoutes } from './routes/score-feedback.js';
+import { gatewayScoreRoutes } from './routes/gateway-score.js';
+import { gsmRoutes } from './routes/gsm.js';
+import { costIngestionRoutes } from './routes/cost-ingestion.js';
+import { costIngestionSettingsRoutes } from './routes/cost-ingestion-settings.js';
 import { trustProxyOption } from './trust-proxy.js';
 
 /** A caller's x-request-id is honoured when it is a sane token; anything else (log injection, huge) is replaced. */
@@ -157,6 +165,9 @@ async function registerSharedRoutes(app: FastifyInstance, config: Config, deps: 
   await app.register(async (scope) => apiKeyRoutes(scope, { auth, state: deps.state, now: () => deps.clock.now() }));
   await app.register(async (scope) => merchantAccountRoutes(scope, { ...deps, adminSecret, adminSecretHeader: config.adminSecretHeader }));
   await app.register(async (scope) => analyticsRoutes(scope, { ...deps, merchantOf: credentialMerchantOf }));
+  const runCounterfactual = createRunCounterfactual({ analytics: deps.analytics, configs: deps.state.configs, defaults: deps.routingDefaults });
+  await app.register(async (scope) => analyticsCounterfactualRoutes(scope, { runCounterfactual, clock: deps.clock, merchantOf: credentialMerchantOf }));
+  await app.register(async (scope) => analyticsExperimentRoutes(scope, { ...deps, merchantOf: credentialMerchantOf }));
 }
 
 /** The generation surface: batches, the toolkit's routes, MCP, models, WebSocket chat and the /v1 gateway. */
@@ -171,8 +182,17 @@ async function registerGenerationRoutes(app: FastifyInstance, config: Config, de
   const recordCall = spendCountingRecorder(deps.bus, deps.state.usage, pendingSpend, deps.logger.child({ component: 'llm-calls' }));
   // Stored /v1/responses are kept RESPONSES_TTL_DAYS.
   const responsesTtlS = config.responsesTtlDays !== undefined ? { responsesTtlS: config.responsesTtlDays * 86_400 } : {};
+  const allowImageUrls = config.gatewayAllowImageUrls === true;
   await app.register(async (scope) =>
-    openAiGatewayRoutes(scope, { toolkit: deps.toolkit, models: deps.models, state: deps.state, random: deps.random, recordCall, ...responsesTtlS }),
+    openAiGatewayRoutes(scope, {
+      toolkit: deps.toolkit,
+      models: deps.models,
+      state: deps.state,
+      random: deps.random,
+      recordCall,
+      allowImageUrls,
+      ...responsesTtlS,
+    }),
   );
 }
 
@@ -181,6 +201,15 @@ async function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps): Promi
   await app.register(async (scope) => ruleConfigurationRoutes(scope, deps));
   await app.register(async (scope) => configRoutes(scope, deps));
   await app.register(async (scope) => routingRuleRoutes(scope, deps));
+  await app.register(async (scope) => autopilotRoutes(scope, deps));
+  await app.register(async (scope) => gsmRoutes(scope, deps));
+  await app.register(async (scope) => gatewayScoreRoutes(scope, deps));
+  const costIngestion = deps.costIngestion;
+  if (costIngestion !== undefined)
+    await app.register(async (scope) => {
+      await costIngestionRoutes(scope, { costIngestion });
+      await costIngestionSettingsRoutes(scope, { costIngestion, state: deps.state });
+    });
   await app.register(async (scope) => {
     // decision-engine reads these bodies itself, whatever the Content-Type says.
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {

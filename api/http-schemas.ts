@@ -80,6 +80,7 @@ import seedCostWireRow from '../schemas/http/seed-costs/seed-cost-wire-row.json'
 import seedCostsSave from '../schemas/http/seed-costs/seed-costs-save.json' with { type: 'json' };
 import seedCostSimulateRequest from '../schemas/http/seed-costs/seed-cost-simulate-request.json' with { type: 'json' };
 import seedCostQuote from '../schemas/http/seed-costs/seed-cost-quote.json' with { type: 'json' };
+import multiObjectivePsp from '../schemas/http/gateway-decision/multi-objective-psp.json' with { type: 'json' };
 import debitRoutingConfig from '../schemas/http/rule-configuration/debit-routing-config.json' with { type: 'json' };
 import eliminationConfig from '../schemas/http/rule-configuration/elimination-config.json' with { type: 'json' };
 import ruleConfigLookup from '../schemas/http/rule-configuration/rule-config-lookup.json' with { type: 'json' };
@@ -186,6 +187,7 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   coBadgedMetadata,
   paymentInfo,
   decideGatewayRequest,
+  multiObjectivePsp,
   decidedGateway,
   legacyDeciderRequest,
   decisionGatewayRequest,

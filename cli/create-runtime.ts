@@ -3,7 +3,8 @@ import type { Logger as PinoLogger } from 'pino';
 import { createBullMqJobQueue } from '../src/adapters/bullmq/bullmq-job-queue.js';
 import { createCachedStateStore } from '../src/adapters/cache/cached-state-store.js';
 import { createChdbAnalytics } from '../src/adapters/chdb/chdb-analytics-store.js';
-import { createClickHouseServerAnalyticsStore } from '../src/adapters/clickhouse/clickhouse-server-analytics-store.js';
+import { createClickHouseServerAnalyticsStore, createClickHouseServerCostRowStore } from '../src/adapters/clickhouse/clickhouse-server-analytics-store.js';
+import type { CostRowStore } from '../src/ports/analytics/cost-rows.js';
 import { createKafkaEventBus } from '../src/adapters/kafka/kafka-event-bus.js';
 import { createMemoryEventBus } from '../src/adapters/memory/memory-event-bus.js';
 import { createMemoryJobQueue } from '../src/adapters/memory/memory-job-queue.js';
@@ -36,6 +37,8 @@ export interface Runtime {
    * process anyway, so committing them before their insert loses nothing a crash would not).
    */
   readonly analyticsHandoff: AnalyticsHandoff | undefined;
+  /** Cost ingestion's raw settlement rows, on the analytics engine (undefined without analytics). */
+  readonly costRows: CostRowStore | undefined;
   /** Batch generation jobs: BullMQ on the state store's Redis, or in-process. */
   readonly jobs: JobQueue;
   /** Flushes and drains the bus (in-process consumers handle everything published). Idempotent. */
@@ -109,6 +112,7 @@ export async function createRuntime(config: Config, logger: PinoLogger, needs: R
   let busClosing: Promise<void> | undefined;
   let analytics: AnalyticsStore | undefined;
   let analyticsHandoff: AnalyticsHandoff | undefined;
+  let costRows: CostRowStore | undefined;
   if (needs.analytics) {
     if (config.clickhouseUrl === undefined) {
       const chdb = createChdbAnalytics({
@@ -117,9 +121,16 @@ export async function createRuntime(config: Config, logger: PinoLogger, needs: R
         logger: logger.child({ component: 'analytics' }),
       });
       analytics = chdb.store;
+      costRows = chdb.costRows;
       if (config.kafkaBrokers === undefined) analyticsHandoff = chdb.handoff;
     } else {
       analytics = createClickHouseServerAnalyticsStore({
+        url: config.clickhouseUrl,
+        username: config.clickhouseUser,
+        password: config.clickhousePassword,
+        database: config.clickhouseDatabase,
+      });
+      costRows = createClickHouseServerCostRowStore({
         url: config.clickhouseUrl,
         username: config.clickhouseUser,
         password: config.clickhousePassword,
@@ -140,6 +151,7 @@ export async function createRuntime(config: Config, logger: PinoLogger, needs: R
     bus,
     analytics,
     analyticsHandoff,
+    costRows,
     jobs,
     async close() {
       // Job consumers finish the jobs in hand first: those still publish llm.call records and write outcomes.
@@ -147,6 +159,7 @@ export async function createRuntime(config: Config, logger: PinoLogger, needs: R
       busClosing ??= bus.close();
       await busClosing;
       await state.close();
+      await costRows?.close();
       await analytics?.close();
     },
     drainBus() {

@@ -9,7 +9,9 @@ import { createToolkit, serviceToolFilesRoot, type ToolkitWiring } from './creat
 import { assertAdminSecretStrength } from '../src/config/admin-secret-strength.js';
 import type { Config } from '../src/config/load-config.js';
 import * as analyticsSink from '../workers/analytics-sink.js';
+import { autopilotWorkerName } from '../workers/autopilot.js';
 import { generationWorkerName } from '../workers/generation.js';
+import { startAutopilotWorker } from './start-autopilot-worker.js';
 import * as srWindows from '../workers/sr-windows.js';
 import type { WorkerHandle } from '../workers/worker-handle.js';
 import { buildApp } from '../api/app.js';
@@ -17,6 +19,11 @@ import { registerHttpServerSpans } from '../api/plugins/http-server-spans.js';
 import { startTelemetry } from './start-telemetry.js';
 import { createReadiness } from '../api/readiness.js';
 import { resolveTokenConfig } from './resolve-token-config.js';
+import { createCostIngestion } from './create-cost-ingestion.js';
+import { join } from 'node:path';
+
+/** Workers fed by the JobQueue: stopped before the bus drains, since their jobs in hand still publish. */
+const jobWorkerNames: ReadonlySet<string> = new Set([generationWorkerName, autopilotWorkerName]);
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -74,8 +81,20 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
     clock: runtimeDefaults.clock,
     defaults: runtimeDefaults.routingDefaults,
   });
+  // Settlement-report uploads, spooled under the data directory; their rows go to the analytics engine.
+  const costIngestion =
+    runtime.costRows === undefined
+      ? undefined
+      : createCostIngestion({
+          configs: runtime.state.configs,
+          rows: runtime.costRows,
+          spoolDirectory: join(config.dataDir, 'cost-uploads'),
+          clock: runtimeDefaults.clock,
+          logger,
+        });
   const app = await buildApp(config, {
     ...runtimeDefaults,
+    ...(costIngestion !== undefined ? { costIngestion: costIngestion.service } : {}),
     decidePayment,
     toolkit,
     models,
@@ -98,6 +117,11 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
     workers.push(
       await srWindows.start({ bus: runtime.bus, state: runtime.state, clock: runtimeDefaults.clock, logger, defaults: runtimeDefaults.routingDefaults }),
     );
+    // A job worker (stopped before the bus drains: a run in hand still publishes its record).
+    if (runtime.analytics !== undefined) {
+      const { state, bus, jobs, analytics } = runtime;
+      workers.push(await startAutopilotWorker(config, { state, bus, jobs, analytics, clock: runtimeDefaults.clock, logger }));
+    }
     if (runtime.analytics !== undefined)
       workers.push(
         await analyticsSink.start({
@@ -134,10 +158,12 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
         const closeWorker = (worker: WorkerHandle) =>
           worker.close().catch((error: unknown) => logger.error({ err: error, worker: worker.name }, 'worker did not close cleanly'));
         const [jobWorkers, eventWorkers] = [
-          workers.filter((worker) => worker.name === generationWorkerName),
-          workers.filter((worker) => worker.name !== generationWorkerName),
+          workers.filter((worker) => jobWorkerNames.has(worker.name)),
+          workers.filter((worker) => !jobWorkerNames.has(worker.name)),
         ];
         for (const worker of jobWorkers) await closeWorker(worker);
+        // Accepted settlement reports finish (their rows and records are written) before the stores close.
+        await costIngestion?.jobs.drain();
         await runtime.drainBus(); // every published event is handled (in-process) or flushed to the broker
         for (const worker of eventWorkers) await closeWorker(worker);
         await toolkit.close().catch((error: unknown) => logger.error({ err: error }, 'MCP connections did not close cleanly'));

@@ -384,6 +384,32 @@ export interface DecisionCreatedV1 {
    */
   eliminationDimension: string;
   /**
+   * What the cost-aware (multi-objective) post-step did; absent when it did not run. COST_WON marks a gateway promoted over the SR head on expected value
+   */
+  multiObjective?: {
+    outcome: 'COST_WON' | 'AUTH_WON';
+    /**
+     * the gateway plain SR routing picked
+     */
+    srHead: string | null;
+    /**
+     * the gateway decided
+     */
+    chosen: string | null;
+    /**
+     * processing cost of the chosen gateway in bps; null without fee data
+     */
+    chosenCostBps: number | null;
+    /**
+     * fee saved against the SR head in bps on COST_WON
+     */
+    costSavedBps: number | null;
+    /**
+     * money saved against the SR head in the payment's currency (0 unless COST_WON)
+     */
+    savedValue: number;
+  };
+  /**
    * The A/B experiment (ab_test algorithm) arm this payment was routed into (docs/experiments.md); absent outside experiments
    */
   experiment?: {
@@ -2136,9 +2162,30 @@ export interface DecidedGateway {
   gateway_mga_id_map: null;
   is_rust_based_decider: boolean;
   latency: number | null;
+  /**
+   * What the cost-aware (multi-objective) post-step did; null when it did not run (switched off, hedging, not an SR decision)
+   */
   multi_objective_info: {
-    [k: string]: unknown;
+    outcome: 'COST_WON' | 'AUTH_WON';
+    reason: string;
+    srHead: MultiObjectivePsp | null;
+    chosen: MultiObjectivePsp | null;
+    costSavedBps: number | null;
+    qualifiedCount: number;
+    margin: number;
+    evGapTop2: number | null;
   } | null;
+}
+/**
+ * A PSP as the cost-aware post-step saw it: its auth rate (SR score) and its processing cost in bps (null without fee data).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "MultiObjectivePsp".
+ */
+export interface MultiObjectivePsp {
+  psp: string;
+  authRate: number;
+  costBps: number | null;
 }
 /**
  * Body of POST /decision_gateway: the legacy Euler DomainDeciderRequest (recognised by orderReference, txnDetail, txnCardInfo or merchantAccount), else the /decide-gateway body.

@@ -32,6 +32,10 @@ import { join } from 'node:path';
 import type { BatchService } from '../../src/generation/batch/batch-service.js';
 import { createBatchService, type BatchWiring } from '../../cli/create-batch-service.js';
 import * as srWindows from '../../workers/sr-windows.js';
+import { createCostIngestion } from '../../cli/create-cost-ingestion.js';
+import { createMemoryCostRowStore } from '../../src/adapters/memory/memory-cost-row-store.js';
+import type { CostIngestionJobs } from '../../src/ports/cost-ingestion-jobs.js';
+import type { CostRowStore, CostSettlementRow } from '../../src/ports/analytics/cost-rows.js';
 import type { WorkerHandle } from '../../workers/worker-handle.js';
 
 export const adminSecret = 'contract-admin-secret';
@@ -60,6 +64,10 @@ export interface TestApp {
   readonly clock: ReturnType<typeof createManualClock>;
   readonly readiness: Readiness;
   readonly worker: WorkerHandle;
+  /** Cost ingestion's background runner: `drain()` resolves once every accepted upload is processed. */
+  readonly costJobs: CostIngestionJobs;
+  /** The settlement rows cost ingestion wrote (in memory unless `costRows` was given). */
+  readonly costRows: CostRowStore & { rows?(merchantId: string): CostSettlementRow[] };
   /** Every event published, in order (a consumer group of its own). */
   readonly events: EventEnvelope[];
   /** Resolves once `events` holds every event published before the call. */
@@ -95,6 +103,10 @@ export async function createTestApp(
     chat?: AppDeps['chat'];
     /** The store /analytics/* read (default none: those routes answer TE_01); the caller closes it. */
     analytics?: AppDeps['analytics'];
+    /** Where cost ingestion writes settlement rows (default: in memory); the caller closes it. */
+    costRows?: CostRowStore;
+    /** Upload cap of settlement reports (default the service's). */
+    maxReportBytes?: number;
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ ADMIN_SECRET: adminSecret, LOG_LEVEL: 'silent', JWT_SECRET: testJwtSecret, ...options.env });
@@ -125,7 +137,17 @@ export async function createTestApp(
   const batchWiring: BatchWiring = { state, jobs, models: batchModels, clock, logger: silentLogger };
   const batches = createBatchService(config, batchWiring);
   const random = options.random ?? neverHedge;
+  const costRows = options.costRows ?? createMemoryCostRowStore();
+  const cost = createCostIngestion({
+    configs: state.configs,
+    rows: costRows,
+    spoolDirectory: mkdtempSync(join(tmpdir(), 'sytest-cost-uploads-')),
+    clock,
+    logger: silentLogger,
+    ...(options.maxReportBytes !== undefined ? { maxReportBytes: options.maxReportBytes } : {}),
+  });
   const app = await buildApp(config, {
+    costIngestion: cost.service,
     decidePayment: createDecidePayment({ state, bus, random, clock, defaults: routingDefaults }),
     toolkit,
     models: DynamicModelRegistry.shipped(),
@@ -163,10 +185,13 @@ export async function createTestApp(
     clock,
     readiness,
     worker,
+    costJobs: cost.jobs,
+    costRows,
     events,
     eventsCaughtUp: () => recorder.caughtUp(),
     async close() {
       await app.close();
+      await cost.jobs.drain();
       await jobs.close();
       await bus.close();
       await worker.close();

@@ -1,4 +1,6 @@
 import type { AnalyticsHandoff, AnalyticsStore } from '../../ports/analytics-store.js';
+import type { CostRowStore } from '../../ports/analytics/cost-rows.js';
+import { createClickHouseCostRowStore } from '../clickhouse/clickhouse-cost-row-store.js';
 import { createClickHouseAnalyticsStore, type ClickHouseAnalyticsStoreOptions } from '../clickhouse/clickhouse-analytics-store.js';
 import { ChdbExecutor, type ChdbExecutorOptions } from './chdb-executor.js';
 
@@ -7,6 +9,8 @@ export interface ChdbAnalytics {
   readonly store: AnalyticsStore;
   /** Events go to chDB's worker thread, which maps, batches and inserts them (see AnalyticsHandoff). */
   readonly handoff: AnalyticsHandoff;
+  /** Cost ingestion's raw rows, on the same chDB session (one per process). */
+  readonly costRows: CostRowStore;
 }
 
 /**
@@ -23,6 +27,7 @@ export function createChdbAnalytics(options: ChdbExecutorOptions & ClickHouseAna
       accept: (events) => executor.handOff(options.database, events),
       flush: () => executor.flushHandoffs(),
     },
+    costRows: createClickHouseCostRowStore(executor, { database: options.database }),
   };
 }
 

@@ -1,3 +1,5 @@
+import type { CostRowStore } from '../../ports/analytics/cost-rows.js';
+import { createClickHouseCostRowStore } from './clickhouse-cost-row-store.js';
 import type { AnalyticsStore } from '../../ports/analytics-store.js';
 import { createClickHouseAnalyticsStore, type ClickHouseAnalyticsStoreOptions } from './clickhouse-analytics-store.js';
 import { createClickHouseServerExecutor, type ClickHouseServerExecutorOptions } from './clickhouse-server-executor.js';
@@ -5,4 +7,9 @@ import { createClickHouseServerExecutor, type ClickHouseServerExecutorOptions } 
 /** The distributed-mode analytics store: a ClickHouse server at `url` (config `clickhouseUrl`). */
 export function createClickHouseServerAnalyticsStore(options: ClickHouseServerExecutorOptions & ClickHouseAnalyticsStoreOptions): AnalyticsStore {
   return createClickHouseAnalyticsStore(createClickHouseServerExecutor(options), options);
+}
+
+/** Cost ingestion's raw rows on a ClickHouse server (its own HTTP client, closed with the store). */
+export function createClickHouseServerCostRowStore(options: ClickHouseServerExecutorOptions & { readonly database: string }): CostRowStore {
+  return createClickHouseCostRowStore(createClickHouseServerExecutor(options), { database: options.database, ownsExecutor: true });
 }

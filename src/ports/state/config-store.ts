@@ -1,5 +1,9 @@
 import type { DebitRoutingConfig, EliminationConfig, GatewayCapability, SrDimensionConfig, SuccessRateConfig } from '../../generated/schema-types.js';
+import type { AutopilotRunLog } from './autopilot-runs.js';
 import type { CostModel } from './cost-model.js';
+import type { ExperimentGuardrailTrip } from './experiment-guardrail.js';
+import type { MerchantGsmRules } from './gsm-rules.js';
+import type { CostColumnMappings, CostIngestionRecord } from './cost-ingestions.js';
 import type { KeyPolicy } from './key-policy.js';
 import type { MerchantFeatureFlags } from './merchant-features.js';
 import type { RouteGroup } from './route-group.js';
@@ -24,6 +28,16 @@ export interface MerchantConfigs {
   seedCosts: SeedCostTable;
   /** The served cost model fitted by cost ingestion, with manual overrides. */
   costModel: CostModel;
+  /** The merchant's tripped experiment guardrail (src/ports/state/experiment-guardrail.ts); absent = none. */
+  experimentGuardrail: ExperimentGuardrailTrip;
+  /** Gateway status map overrides and excused classes (docs/gsm.md); absent = the shipped map only. */
+  gsmRules: MerchantGsmRules;
+  /** Cost ingestion history, newest first, with each upload's cluster sums (src/ports/state/cost-ingestions.ts). */
+  costIngestions: readonly CostIngestionRecord[];
+  /** Saved settlement-report column mappings by `connector|account`. */
+  costColumnMappings: CostColumnMappings;
+  /** The autopilot's last runs, newest first (written by the run, read by `GET …/autopilot/runs`). */
+  autopilotRuns: AutopilotRunLog;
 }
 export type ConfigName = keyof MerchantConfigs;
 
