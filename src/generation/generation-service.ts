@@ -8,7 +8,8 @@ import { CallDeadline } from './call-deadline.js';
 import type { DeprecationNotice } from './deprecation-notice.js';
 import { errorCodeOf } from './error-code-of.js';
 import { evaluateResponse } from './evaluation/evaluate-response.js';
-import { runFallbackChain, type ChainLink } from './fallback-chain.js';
+import type { ChainLink } from './fallback-chain.js';
+import { runObservedChain } from './observed-chain.js';
 import type { GenerateOptions, StreamOptions } from './generate-options.js';
 import type { EvaluationData, GenerateResult, StreamResult } from './generate-result.js';
 import type { LanguageModelClient, ModelCallRequest, ModelCallResult } from './language-model-client.js';
@@ -80,7 +81,7 @@ export class GenerationService {
     const links = this.plan(request, bound);
     const telemetry = this.telemetryFor(request);
     const started = this.clock();
-    const outcome = await runFallbackChain(links, (link) => this.generateOnce(link, request, telemetry));
+    const outcome = await runObservedChain(links, telemetry, 'generate', (link, observed) => this.generateOnce(link, request, observed));
     const { client, result, object } = outcome.value;
     const base = buildGenerateResult({
       provider: client.provider,
@@ -122,7 +123,7 @@ export class GenerationService {
     if (links.length === 0) throw new InvalidRequestError('a route needs at least one candidate', 'toolkit', 'model');
     const telemetry = this.telemetryForAttribution(request.attribution);
     const started = this.clock();
-    const outcome = await runFallbackChain(links, (link) => this.embedOnce(link, request, telemetry));
+    const outcome = await runObservedChain(links, telemetry, 'embed', (link, observed) => this.embedOnce(link, request, observed));
     const { client, result } = outcome.value;
     return {
       embeddings: result.embeddings,

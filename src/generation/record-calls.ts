@@ -2,7 +2,7 @@ import { callCostUsd, resolvePricing, type ModelPriceLookup } from './analytics/
 import { errorCodeOf } from './error-code-of.js';
 import type { LanguageModelClient } from './language-model-client.js';
 import type { CallAttribution, LlmCallRecord, LlmCallRecorder } from './llm-call-record.js';
-import type { CallObservation, CallOperation, CallOutcome, GenerationTelemetry } from './telemetry.js';
+import type { CallObservation, CallOperation, CallOutcome, ChainObservation, ChainOperation, GenerationTelemetry } from './telemetry.js';
 
 /** The error class a toolkit error code stands for, as the `llm.call` record names it. */
 const errorClassByCode: Readonly<Record<string, string>> = {
@@ -47,17 +47,34 @@ const recordedOperations: Readonly<Partial<Record<CallOperation, LlmCallRecord['
  * Telemetry for one request that also records every model call it observes (each provider
  * attempt of a fallback chain, each stream, each judge call) as an `LlmCallRecord`: hops counted
  * in attempt order, time to first chunk for streams, cost from the registry's pricing. Tool
- * observations pass through unrecorded. Never carries prompt or completion text.
+ * observations pass through unrecorded. Never carries prompt or completion text. A fallback chain
+ * observed as one call (`startChain`) still records each of its attempts, counted on the same hops.
  */
-export function recordingTelemetry(inner: GenerationTelemetry, context: CallRecordingContext): GenerationTelemetry {
-  let attempts = 0;
+export function recordingTelemetry(
+  inner: GenerationTelemetry,
+  context: CallRecordingContext,
+  hops: { attempts: number } = { attempts: 0 },
+): GenerationTelemetry {
+  const startChain = inner.startChain?.bind(inner);
   return {
     enabled: true,
+    ...(startChain !== undefined
+      ? {
+          startChain(operation: ChainOperation): ChainObservation {
+            const chain = startChain(operation);
+            return {
+              succeeded: () => chain.succeeded(),
+              fail: (errorCode) => chain.fail(errorCode),
+              telemetry: recordingTelemetry(chain.telemetry, context, hops),
+            };
+          },
+        }
+      : {}),
     startCall(operation, provider, model): StreamObservation {
       const innerObservation: StreamObservation = inner.startCall(operation, provider, model);
       const recorded = recordedOperations[operation];
       if (recorded === undefined) return innerObservation;
-      const hop = recorded === 'evaluation' ? 0 : attempts++;
+      const hop = recorded === 'evaluation' ? 0 : hops.attempts++;
       const started = context.clock();
       let firstChunkAt: number | undefined;
       return {

@@ -1,7 +1,8 @@
 import { buildGenerateResult } from './build-result.js';
 import { errorCodeOf } from './error-code-of.js';
 import { AIProviderError } from './errors/ai-provider-error.js';
-import { runFallbackChain, type ChainLink } from './fallback-chain.js';
+import type { ChainLink } from './fallback-chain.js';
+import { runObservedChain } from './observed-chain.js';
 import type { GenerateResult, StreamChunk, StreamResult } from './generate-result.js';
 import type { CallDeadline } from './call-deadline.js';
 import type { LanguageModelClient, ModelCallRequest, ModelCallResult, ModelStream } from './language-model-client.js';
@@ -75,10 +76,10 @@ export function splitChunk(text: string, size: number | undefined): string[] {
 }
 
 /** Opens one provider's stream and reads its first chunk: the part a fallback chain may retry. */
-async function openOne(link: ChainLink, params: StreamRunParams): Promise<OpenedStream> {
+async function openOne(link: ChainLink, params: StreamRunParams, telemetry: GenerationTelemetry): Promise<OpenedStream> {
   const prepared = await params.prepare(link, 'stream');
   const { client, call, deadline } = prepared;
-  const observation = params.telemetry.enabled ? params.telemetry.startCall('stream', client.provider, client.modelId) : undefined;
+  const observation = telemetry.enabled ? telemetry.startCall('stream', client.provider, client.modelId) : undefined;
   const started = params.clock();
   try {
     const modelStream = withinObservation(observation, () => client.stream(call));
@@ -102,7 +103,7 @@ async function openOne(link: ChainLink, params: StreamRunParams): Promise<Opened
  */
 export async function openStreamResult(params: StreamRunParams): Promise<StreamResult> {
   const chainStarted = params.clock();
-  const outcome = await runFallbackChain(params.links, (link) => openOne(link, params));
+  const outcome = await runObservedChain(params.links, params.telemetry, 'stream', (link, telemetry) => openOne(link, params, telemetry));
   const { prepared, modelStream, iterator, first, observation, started } = outcome.value;
   const { client, deadline } = prepared;
   const metadata: StreamResult['metadata'] = {

@@ -30,6 +30,24 @@ export function withinObservation<T>(observation: CallObservation | undefined, w
   return observation?.within === undefined ? work() : observation.within(work);
 }
 
+/** The operations a fallback chain runs: each provider attempt is one of these. */
+export type ChainOperation = 'generate' | 'stream' | 'embed';
+
+/**
+ * One model call as its caller sees it: every provider attempt of one fallback chain. What its
+ * `telemetry` observes for the chain's operation are attempts of this call (one span over retries,
+ * named and attributed after the attempt that ended it); the call ends when an attempt succeeds and
+ * ends, when `fail` is called, or when an attempt fails after `succeeded` (a stream broken after its
+ * first chunk). Tool and judge observations made through it are their own calls, as without a chain.
+ */
+export interface ChainObservation {
+  readonly telemetry: GenerationTelemetry;
+  /** The chain found a provider (for a stream: its first chunk came): a later failure ends the call. */
+  succeeded(): void;
+  /** The chain failed as a whole (every provider, or a failure no other provider could mend). */
+  fail(errorCode: string): void;
+}
+
 /**
  * The telemetry port of the generation domain. The OpenTelemetry adapter
  * (`src/adapters/telemetry/otel-telemetry.ts`) implements it; `noTelemetry` is the default.
@@ -40,6 +58,11 @@ export function withinObservation<T>(observation: CallObservation | undefined, w
 export interface GenerationTelemetry {
   readonly enabled: boolean;
   startCall(operation: CallOperation, provider: string, model: string): CallObservation;
+  /**
+   * Optional: observe the provider attempts of one fallback chain as one call. Without it each
+   * attempt is observed as a call of its own.
+   */
+  startChain?(operation: ChainOperation): ChainObservation;
 }
 
 const noObservation: CallObservation = { end: () => undefined };

@@ -22,7 +22,7 @@ import {
   type ReadableSpan,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace';
-import type { CallObservation, CallOperation, CallOutcome, GenerationTelemetry } from '../../generation/telemetry.js';
+import type { CallObservation, CallOperation, CallOutcome, ChainObservation, ChainOperation, GenerationTelemetry } from '../../generation/telemetry.js';
 
 export interface OtelTelemetryOptions {
   readonly serviceName: string;
@@ -116,8 +116,11 @@ function latencyBucket(ms: number): string {
  * response model, token usage, finish reasons and `error.type`; tool executions as INTERNAL child
  * spans `execute_tool {name}`; the histograms `gen_ai.client.token.usage` and
  * `gen_ai.client.operation.duration` (seconds), beside the toolkit's own counters
- * (`ai_requests_total`, …). A fallback chain's provider attempts are each their own span (each
- * calls a different upstream); the SDK-level retries are off, so a span never hides retries.
+ * (`ai_requests_total`, …). A fallback chain is ONE call (`startChain`): one CLIENT span over its
+ * provider attempts, named and attributed after the attempt that ended it (the provider that
+ * answered; `error.type` only when the call failed), each attempt that failed a span event
+ * `gen_ai.attempt.failed`, and the GenAI histograms recorded once for the call; the toolkit's own
+ * counters still count each attempt by its provider.
  * Providers are private unless given (`providers`), so two toolkits in one process, or an
  * application's own OTel setup, never interfere.
  *
@@ -199,29 +202,110 @@ export class OtelTelemetry implements GenerationTelemetry {
     return {
       end: (outcome: CallOutcome) => {
         this.recordMetrics(operation, provider, model, outcome);
-        if (span === undefined) return;
-        if (!span.isRecording()) {
-          span.end();
-          return;
-        }
-        const attributes: Attributes = { 'switchyard.outcome': outcome.ok ? 'success' : 'error', 'switchyard.latency_ms': Math.round(outcome.latencyMs) };
-        if (outcome.model !== undefined && operation !== 'tool') attributes['gen_ai.response.model'] = outcome.model;
-        if (outcome.usage !== undefined) {
-          attributes['gen_ai.usage.input_tokens'] = outcome.usage.inputTokens;
-          attributes['gen_ai.usage.output_tokens'] = outcome.usage.outputTokens;
-        }
-        if (outcome.finishReason !== undefined && outcome.finishReason !== '') attributes['gen_ai.response.finish_reasons'] = [outcome.finishReason];
-        if (!outcome.ok) attributes['error.type'] = outcome.errorCode ?? '_OTHER';
-        span.setAttributes(attributes);
-        if (!outcome.ok) span.setStatus({ code: SpanStatusCode.ERROR });
-        if (this.options.enableLogs) {
-          span.addEvent(outcome.ok ? 'ai.call.completed' : 'ai.call.failed', { 'switchyard.latency_bucket': latencyBucket(outcome.latencyMs) });
-          this.logs += 1;
-        }
-        span.end();
-        this.traces += 1;
+        this.endSpan(span, operation, outcome);
       },
-      within: <T>(work: () => T): T => (span === undefined ? work() : otelContext.with(trace.setSpan(otelContext.active(), span), work)),
+      within: (work) => this.within(span, work),
+    };
+  }
+
+  /**
+   * One call over the attempts of a fallback chain: the span starts with the first attempt and ends
+   * with the call (see {@link ChainObservation}); tool and judge calls made through the chain's
+   * telemetry are observed as without it.
+   */
+  startChain(chainOperation: ChainOperation): ChainObservation {
+    const started = performance.now();
+    let span: Span | undefined;
+    let attempts = 0;
+    let succeeded = false;
+    let ended = false;
+    let lastFailure: { readonly provider: string; readonly model: string; readonly outcome: CallOutcome } | undefined;
+    const finish = (provider: string, model: string, outcome: CallOutcome) => {
+      if (ended) return;
+      ended = true;
+      const call = { ...outcome, latencyMs: performance.now() - started };
+      this.recordSemconvMetrics(chainOperation, provider, model, call);
+      if (span === undefined) return;
+      const name = genAiOperationNames[chainOperation];
+      span.updateName(model === '' ? name : `${name} ${model}`);
+      span.setAttributes({ ...this.callAttributes(chainOperation, provider, model), 'switchyard.attempts': attempts });
+      this.endSpan(span, chainOperation, call);
+    };
+    const telemetry: GenerationTelemetry = {
+      enabled: true,
+      startCall: (operation, provider, model) => {
+        if (operation !== chainOperation) return this.startCall(operation, provider, model);
+        attempts += 1;
+        span ??= this.startSpan(operation, provider, model);
+        const attemptSpan = span;
+        return {
+          end: (outcome: CallOutcome) => {
+            this.recordToolkitMetrics(operation, provider, model, outcome);
+            if (outcome.ok || succeeded) {
+              finish(provider, model, outcome);
+              return;
+            }
+            lastFailure = { provider, model, outcome };
+            attemptSpan?.addEvent('gen_ai.attempt.failed', {
+              'gen_ai.provider.name': genAiProviderName(provider),
+              'gen_ai.request.model': model,
+              'error.type': outcome.errorCode ?? '_OTHER',
+            });
+          },
+          within: (work) => this.within(attemptSpan, work),
+        };
+      },
+    };
+    return {
+      telemetry,
+      succeeded: () => {
+        succeeded = true;
+      },
+      fail: (errorCode) => {
+        // A chain that failed before any attempt was observed (no provider could be prepared) called no model.
+        if (lastFailure === undefined) return;
+        finish(lastFailure.provider, lastFailure.model, { ...lastFailure.outcome, ok: false, errorCode });
+      },
+    };
+  }
+
+  private within<T>(span: Span | undefined, work: () => T): T {
+    return span === undefined ? work() : otelContext.with(trace.setSpan(otelContext.active(), span), work);
+  }
+
+  private endSpan(span: Span | undefined, operation: CallOperation, outcome: CallOutcome): void {
+    if (span === undefined) return;
+    if (!span.isRecording()) {
+      span.end();
+      return;
+    }
+    const attributes: Attributes = { 'switchyard.outcome': outcome.ok ? 'success' : 'error', 'switchyard.latency_ms': Math.round(outcome.latencyMs) };
+    if (outcome.model !== undefined && operation !== 'tool') attributes['gen_ai.response.model'] = outcome.model;
+    if (outcome.usage !== undefined) {
+      attributes['gen_ai.usage.input_tokens'] = outcome.usage.inputTokens;
+      attributes['gen_ai.usage.output_tokens'] = outcome.usage.outputTokens;
+    }
+    if (outcome.finishReason !== undefined && outcome.finishReason !== '') attributes['gen_ai.response.finish_reasons'] = [outcome.finishReason];
+    if (!outcome.ok) attributes['error.type'] = outcome.errorCode ?? '_OTHER';
+    span.setAttributes(attributes);
+    if (!outcome.ok) span.setStatus({ code: SpanStatusCode.ERROR });
+    if (this.options.enableLogs) {
+      span.addEvent(outcome.ok ? 'ai.call.completed' : 'ai.call.failed', { 'switchyard.latency_bucket': latencyBucket(outcome.latencyMs) });
+      this.logs += 1;
+    }
+    span.end();
+    this.traces += 1;
+  }
+
+  /** The GenAI attributes naming a model call's provider and model. */
+  private callAttributes(operation: Exclude<CallOperation, 'tool'>, provider: string, model: string): Attributes {
+    return {
+      'gen_ai.operation.name': genAiOperationNames[operation],
+      'gen_ai.provider.name': genAiProviderName(provider),
+      'gen_ai.request.model': model,
+      'switchyard.provider': provider,
+      'switchyard.operation': operation,
+      ...(operation === 'stream' ? { 'gen_ai.request.stream': true } : {}),
     };
   }
 
@@ -241,24 +325,23 @@ export class OtelTelemetry implements GenerationTelemetry {
     const name = genAiOperationNames[operation];
     return this.tracer.startSpan(model === '' ? name : `${name} ${model}`, {
       kind: SpanKind.CLIENT,
-      attributes: {
-        'gen_ai.operation.name': name,
-        'gen_ai.provider.name': genAiProviderName(provider),
-        'gen_ai.request.model': model,
-        'switchyard.provider': provider,
-        'switchyard.operation': operation,
-        ...(operation === 'stream' ? { 'gen_ai.request.stream': true } : {}),
-      },
+      attributes: this.callAttributes(operation, provider, model),
     });
   }
 
   private recordMetrics(operation: CallOperation, provider: string, model: string, outcome: CallOutcome): void {
-    if (this.instruments === undefined) return;
     if (operation === 'tool') {
-      this.instruments.toolCalls.add(1, { tool: model, source: provider, success: outcome.ok ? 'true' : 'false' });
-      this.metrics += 1;
+      this.instruments?.toolCalls.add(1, { tool: model, source: provider, success: outcome.ok ? 'true' : 'false' });
+      if (this.instruments !== undefined) this.metrics += 1;
       return;
     }
+    this.recordSemconvMetrics(operation, provider, model, outcome);
+    this.recordToolkitMetrics(operation, provider, model, outcome);
+  }
+
+  /** `gen_ai.client.operation.duration` and `gen_ai.client.token.usage`: once per model call (a chain's, not each attempt's). */
+  private recordSemconvMetrics(operation: Exclude<CallOperation, 'tool'>, provider: string, model: string, outcome: CallOutcome): void {
+    if (this.instruments === undefined) return;
     const semconv: Attributes = {
       'gen_ai.operation.name': genAiOperationNames[operation],
       'gen_ai.provider.name': genAiProviderName(provider),
@@ -270,6 +353,11 @@ export class OtelTelemetry implements GenerationTelemetry {
       this.instruments.tokenUsage.record(outcome.usage.inputTokens, { ...semconv, 'gen_ai.token.type': 'input' });
       if (operation !== 'embed') this.instruments.tokenUsage.record(outcome.usage.outputTokens, { ...semconv, 'gen_ai.token.type': 'output' });
     }
+  }
+
+  /** The toolkit's own counters (`ai_requests_total`, …): each provider attempt, by its provider. */
+  private recordToolkitMetrics(operation: Exclude<CallOperation, 'tool'>, provider: string, model: string, outcome: CallOutcome): void {
+    if (this.instruments === undefined) return;
     const labels = { provider, model: outcome.model ?? model, operation };
     this.instruments.requests.add(1, { ...labels, outcome: outcome.ok ? 'success' : 'error' });
     this.instruments.duration.record(outcome.latencyMs, { ...labels, outcome: outcome.ok ? 'success' : 'error' });

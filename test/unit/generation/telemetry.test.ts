@@ -77,18 +77,55 @@ describe('telemetry around model calls', () => {
     await telemetry.shutdown();
   });
 
-  it('marks failed calls, one span per provider tried', async () => {
+  it('observes a call that failed over as ONE client span, named after the provider that answered, with the failed attempt as an event', async () => {
     const telemetry = otel(1);
-    const anthropic = new ScriptedLanguageModel('anthropic', 'claude', [{ text: 'ok' }]);
+    const anthropic = new ScriptedLanguageModel('anthropic', 'claude', [{ text: 'ok', usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 } }]);
     await serviceWith(telemetry, [{ error: new AIProviderError('down', 'openai', { statusCode: 503 }) }], anthropic).generate('x');
     const spans = telemetry.finishedSpans();
-    expect(spans.map((span) => [span.name, span.status.code])).toEqual([
-      ['chat gpt-4o-mini', 2],
-      ['chat claude', 0],
+    expect(spans.map((span) => [span.name, span.kind, span.status.code])).toEqual([['chat claude', SpanKind.CLIENT, 0]]);
+    expect(spans[0]?.attributes).toMatchObject({
+      'gen_ai.provider.name': 'anthropic',
+      'gen_ai.request.model': 'claude',
+      'gen_ai.response.model': 'claude',
+      'gen_ai.usage.input_tokens': 3,
+      'switchyard.attempts': 2,
+    });
+    expect(spans[0]?.attributes['error.type']).toBeUndefined();
+    const failed = spans[0]?.events.find((event) => event.name === 'gen_ai.attempt.failed');
+    expect(failed?.attributes).toEqual({ 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-4o-mini', 'error.type': 'PROVIDER_ERROR' });
+    const metrics = await metricNames(telemetry);
+    // The toolkit's counters count each attempt; the GenAI duration histogram counts the one call.
+    expect(metrics.get('ai_provider_errors_total')).toBe(1);
+    expect(metrics.get('ai_requests_total')).toBe(2);
+    expect(metrics.get('gen_ai.client.operation.duration')).toBe(1);
+    await telemetry.shutdown();
+  });
+
+  it('ends a call every provider failed as one span with the error type the caller got', async () => {
+    const telemetry = otel(1);
+    const anthropic = new ScriptedLanguageModel('anthropic', 'claude', [{ error: new AIProviderError('busy', 'anthropic', { statusCode: 429 }) }]);
+    await expect(serviceWith(telemetry, [{ error: new AIProviderError('down', 'openai', { statusCode: 503 }) }], anthropic).generate('x')).rejects.toThrow(
+      /All 2 providers failed/,
+    );
+    const spans = telemetry.finishedSpans();
+    expect(spans.map((span) => [span.name, span.kind, span.status.code])).toEqual([['chat claude', SpanKind.CLIENT, 2]]);
+    expect(spans[0]?.attributes).toMatchObject({ 'gen_ai.provider.name': 'anthropic', 'error.type': 'PROVIDER_ERROR', 'switchyard.attempts': 2 });
+    expect(spans[0]?.events.filter((event) => event.name === 'gen_ai.attempt.failed').map((event) => event.attributes?.['gen_ai.provider.name'])).toEqual([
+      'openai',
+      'anthropic',
     ]);
-    expect(spans[0]?.attributes['error.type']).toBe('PROVIDER_ERROR');
-    expect(spans[1]?.attributes['gen_ai.provider.name']).toBe('anthropic');
-    expect((await metricNames(telemetry)).get('ai_provider_errors_total')).toBe(1);
+    await telemetry.shutdown();
+  });
+
+  it('observes a stream that failed over before its first chunk as one span, ended with the stream', async () => {
+    const telemetry = otel(1);
+    const anthropic = new ScriptedLanguageModel('anthropic', 'claude', [{ chunks: ['a', 'b'] }]);
+    const result = await serviceWith(telemetry, [{ error: new AIProviderError('down', 'openai', { statusCode: 503 }) }], anthropic).stream('x');
+    expect(telemetry.finishedSpans()).toEqual([]);
+    for await (const chunk of result.stream) expect(chunk.content).toMatch(/a|b/);
+    const spans = telemetry.finishedSpans();
+    expect(spans.map((span) => [span.name, span.kind, span.status.code])).toEqual([['chat claude', SpanKind.CLIENT, 0]]);
+    expect(spans[0]?.attributes).toMatchObject({ 'gen_ai.request.stream': true, 'switchyard.attempts': 2 });
     await telemetry.shutdown();
   });
 
