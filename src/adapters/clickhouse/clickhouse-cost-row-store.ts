@@ -35,11 +35,13 @@ const columns: readonly InsertColumn[] = [
 const columnList = columns.map((column) => column.name);
 
 /**
- * Tombstones of one ingestion: its live rows again, version 2, deleted = 1.
+ * Tombstones of one ingestion: its live rows again, version 2, deleted = 1. The two constants carry
+ * no alias on purpose: ClickHouse lets a SELECT alias shadow a column in WHERE, so `… AS deleted`
+ * would turn `deleted = 0` into `1 = 0` and select nothing. INSERT … SELECT maps by position.
  * Inputs: {database:Identifier} {merchantId:String} {ingestionId:String}. Outputs: nothing.
  */
 const tombstoneSql = `INSERT INTO {database:Identifier}.${table} (${columnList.join(', ')})
-SELECT ${columnList.filter((name) => name !== 'version' && name !== 'deleted').join(', ')}, toUInt64(2) AS version, toUInt8(1) AS deleted
+SELECT ${columnList.filter((name) => name !== 'version' && name !== 'deleted').join(', ')}, toUInt64(2), toUInt8(1)
 FROM {database:Identifier}.${table} FINAL
 WHERE merchant_id = {merchantId:String} AND ingestion_id = {ingestionId:String} AND deleted = 0`;
 
