@@ -153,4 +153,16 @@ describe('cost ingestion routes', () => {
       (await t.app.inject({ method: 'DELETE', url: `/merchant-account/cost-m2/cost-ingestions/${record!.id}`, headers: withKey(otherKey) })).statusCode,
     ).toBe(404);
   });
+
+  it('documents the statuses of its routes in the OpenAPI document', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    const statuses = (path: string, method: string) => Object.keys(document.paths[path]![method]!.responses);
+    expect(statuses('/merchant-account/{merchantId}/connectors/{connector}/report', 'post')).toEqual(
+      expect.arrayContaining(['202', '400', '401', '403', '404', '413', '415']),
+    );
+    expect(statuses('/merchant-account/{merchantId}/cost-ingestions/{ingestionId}', 'delete')).toEqual(expect.arrayContaining(['204', '404', '409']));
+    expect(statuses('/merchant-account/{merchantId}/cost-coverage', 'get')).toEqual(expect.arrayContaining(['200', '403']));
+  });
 });
