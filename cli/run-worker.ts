@@ -8,13 +8,14 @@ import { createToolkit } from './create-toolkit.js';
 import { createBatchService, startGenerationWorker } from './create-batch-service.js';
 import { createRuntime, runtimeDefaults } from './create-runtime.js';
 import { startTelemetry } from './start-telemetry.js';
+import { startAutopilotWorker } from './start-autopilot-worker.js';
 
-export const workerNames = ['sr-windows', 'analytics-sink', 'generation'] as const;
+export const workerNames = ['sr-windows', 'analytics-sink', 'generation', 'autopilot'] as const;
 type WorkerName = (typeof workerNames)[number];
 
 /**
  * `switchyard worker <name>`: one worker as its own process, scaled by running more of them (they
- * share a consumer group, or for `generation` the BullMQ queues). SIGTERM finishes the batch (or
+ * share a consumer group, or for `generation` and `autopilot` the BullMQ queues). SIGTERM finishes the batch (or
  * jobs) in hand, commits it and leaves the group.
  */
 export async function runWorker(name: string | undefined, config: Config, logger: PinoLogger): Promise<number> {
@@ -24,7 +25,7 @@ export async function runWorker(name: string | undefined, config: Config, logger
   }
   const worker = name as WorkerName;
   const telemetry = startTelemetry(config, `switchyard-worker-${worker}`, logger);
-  const runtime = await createRuntime(config, logger, { analytics: worker === 'analytics-sink' });
+  const runtime = await createRuntime(config, logger, { analytics: worker === 'analytics-sink' || worker === 'autopilot' });
   let handle: WorkerHandle;
   if (worker === 'sr-windows') {
     handle = await srWindows.start({ bus: runtime.bus, state: runtime.state, clock: runtimeDefaults.clock, logger, defaults: runtimeDefaults.routingDefaults });
@@ -37,6 +38,9 @@ export async function runWorker(name: string | undefined, config: Config, logger
       clock: runtimeDefaults.clock,
       retentionDays: config.analyticsRetentionDays,
     });
+  } else if (worker === 'autopilot') {
+    const { state, bus, jobs } = runtime;
+    handle = await startAutopilotWorker(config, { state, bus, jobs, analytics: runtime.analytics!, clock: runtimeDefaults.clock, logger });
   } else {
     // Provider credentials come from the environment (and ./.env), as for the API.
     const { toolkit } = createToolkit({ logger, onCall: llmCallPublisher(runtime.bus, { logger: logger.child({ component: 'llm-calls' }) }) });

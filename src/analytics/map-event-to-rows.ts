@@ -1,7 +1,15 @@
 import { SwitchyardError } from '../errors/switchyard-error.js';
 import type { EventEnvelope } from '../events/event-envelope.js';
 import type { AuthAttemptedV1, PaymentDimensions } from '../generated/schema-types.js';
-import { maxDetailsBytes, type AnalyticsRows, type ApiEventRow, type DomainEventRow, type LlmCallRow } from '../ports/analytics/analytics-rows.js';
+import {
+  maxDetailsBytes,
+  type AnalyticsRows,
+  type ApiEventRow,
+  type DecisionPolicyRow,
+  type DomainEventRow,
+  type LlmCallRow,
+} from '../ports/analytics/analytics-rows.js';
+import { decisionPolicyRowOf } from './decision-policy-row.js';
 
 /**
  * API flow types whose calls also count as a domain "request hit" (overview `route_hits`, and the
@@ -18,7 +26,8 @@ const requestHitFlows: Readonly<Record<string, { readonly flowType: string; read
  * Maps bus events to analytics rows. Deterministic (same event → same rows), so a re-mapped,
  * re-sent batch de-duplicates by event id.
  *
- * - `decision.created` → `decide_gateway_decision` (status `success`, stage `gateway_decided`).
+ * - `decision.created` → `decide_gateway_decision` (status `success`, stage `gateway_decided`), plus its
+ *   logged policy (propensity, candidates, parameters) as an `analytics_decision_policies` row.
  * - `decision.failed` → `decide_gateway_error` (status `failure`, stage = the failing stage).
  * - `feedback.received` → `update_gateway_score_update` (status = the transaction status).
  * - `score.updated` → `update_gateway_score_score_snapshot` (score_value, transaction_count = bucket size).
@@ -27,6 +36,8 @@ const requestHitFlows: Readonly<Record<string, { readonly flowType: string; read
  *   (status `success`/`default_selection`, stage `preview_evaluated`, summary `preview`: preview-trace) or
  *   `routing_evaluate_error`; from /decide-gateway: `decide_gateway_rule_hit` (status `hit`, stage
  *   `rule_applied`, summary `dynamic`: the overview's "Rule hits" and the top rules).
+ * - `autopilot.calibrated` → `autopilot_calibration` (summary `autopilot`, status = the run's outcome,
+ *   rule name = the chosen candidate, details = the run with its segments and candidates).
  * - `llm.call` → one `analytics_llm_calls` row (no text: the event carries none).
  * - `auth.attempted` → `auth_<credential>_<outcome>` (summary `auth`, stage `authentication`, error code
  *   = the reason); the failures are in `analyticsFlows.errors`, so log-summaries and the overview's
@@ -38,13 +49,15 @@ export function mapEventsToAnalyticsRows(events: readonly EventEnvelope[]): Anal
   const domain: DomainEventRow[] = [];
   const api: ApiEventRow[] = [];
   const llm: LlmCallRow[] = [];
+  const policies: DecisionPolicyRow[] = [];
   for (const event of events) {
     const rows = mapEventToRows(event);
     domain.push(...rows.domain);
     api.push(...rows.api);
     llm.push(...rows.llm);
+    if (rows.policies !== undefined) policies.push(...rows.policies);
   }
-  return { domain, api, llm };
+  return policies.length === 0 ? { domain, api, llm } : { domain, api, llm, policies };
 }
 
 export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
@@ -57,7 +70,7 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
   switch (event.type) {
     case 'decision.created': {
       const p = event.payload;
-      return domainOnly({
+      const rows = domainOnly({
         ...base(event, p.paymentId, p.requestId, 'decide_gateway_decision', 'dynamic'),
         ...dimensionsOf(p.payment),
         gateway: p.gateway,
@@ -67,6 +80,7 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
         route: 'decide_gateway',
         details: detailsOf(p),
       });
+      return p.policy === undefined ? rows : { ...rows, policies: [decisionPolicyRowOf(event as EventEnvelope<'decision.created'>)] };
     }
     case 'decision.failed': {
       const p = event.payload;
@@ -224,6 +238,19 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
         status: p.status,
         event_stage: 'preview_evaluated',
         route: 'routing_evaluate',
+      });
+    }
+    case 'autopilot.calibrated': {
+      const p = event.payload;
+      // One row per run (summary `autopilot`): its outcome as the status, the chosen candidate as the rule, the run in details.
+      return domainOnly({
+        ...base(event, null, null, 'autopilot_calibration', 'autopilot'),
+        status: p.outcome,
+        event_stage: 'calibrated',
+        rule_name: p.chosen,
+        error_message: p.reason ?? '',
+        route: 'autopilot',
+        details: detailsOf(p),
       });
     }
   }

@@ -9,6 +9,7 @@ import apiRequested from '../../schemas/events/api.requested.v1.json' with { typ
 import llmCall from '../../schemas/events/llm.call.v1.json' with { type: 'json' };
 import ruleEvaluated from '../../schemas/events/rule.evaluated.v1.json' with { type: 'json' };
 import authAttempted from '../../schemas/events/auth.attempted.v1.json' with { type: 'json' };
+import autopilotCalibrated from '../../schemas/events/autopilot.calibrated.v1.json' with { type: 'json' };
 import { SwitchyardError } from '../errors/switchyard-error.js';
 import type { EventEnvelope, EventType } from './event-envelope.js';
 
@@ -26,6 +27,7 @@ const payloads: Readonly<Record<string, ValidateFunction>> = {
   'rule.evaluated@1': ajv.compile(ruleEvaluated),
   'llm.call@1': ajv.compile(llmCall),
   'auth.attempted@1': ajv.compile(authAttempted),
+  'autopilot.calibrated@1': ajv.compile(autopilotCalibrated),
 } satisfies Record<`${EventType}@1`, ValidateFunction>;
 
 /**

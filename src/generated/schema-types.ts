@@ -5023,6 +5023,9 @@ export interface SuccessRateConfig {
       }[]
     | null;
   subLevelInputConfig?: SuccessRateSubLevelConfig[] | null;
+  /**
+   * merchant margin as a fraction of ticket (0.20 = 20 %) for the cost-aware post-step's expected value; 1.0 when unset
+   */
   margin?: number | null;
 }
 /**

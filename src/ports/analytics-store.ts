@@ -9,6 +9,9 @@ import type {
   RoutingStatsReport,
 } from './analytics/analytics-reports.js';
 import type { AnalyticsRows } from './analytics/analytics-rows.js';
+import type { SegmentTraffic, SegmentTrafficQuery } from './analytics/segment-traffic.js';
+import type { ExperimentAnalytics } from './analytics/experiment-reports.js';
+import type { LoggedDecisionFact, LoggedDecisionQuery } from './analytics/decision-log.js';
 import type { LlmErrorsReport, LlmLatencyReport, LlmOverviewReport, LlmRouteGroupsReport, LlmUsageReport } from '../generated/schema-types.js';
 
 /**
@@ -26,7 +29,7 @@ import type { LlmErrorsReport, LlmLatencyReport, LlmOverviewReport, LlmRouteGrou
  * `isRetryable` when the engine could not be reached). There is no write-path buffering here: the
  * sink batches and retries. No in-memory fallback exists, as in the reference.
  */
-export interface AnalyticsStore {
+export interface AnalyticsStore extends ExperimentAnalytics {
   /** Applies schemas/clickhouse migrations in order, each once (recorded in `schema_migrations`); safe on every start. */
   migrate(): Promise<void>;
 
@@ -61,6 +64,21 @@ export interface AnalyticsStore {
    * calls, share, success rate and eliminations over time, from the decision each call recorded.
    */
   llmRouteGroups(query: ParsedAnalyticsQuery): Promise<LlmRouteGroupsReport>;
+
+  /**
+   * Decision volume and distinct gateways per routing segment (payment-method type and method, plus
+   * `query.dimensions`) of one merchant in `[sinceMs, untilMs)`: the autopilot's input.
+   */
+  segmentTraffic(query: SegmentTrafficQuery): Promise<SegmentTraffic[]>;
+
+  /** Merchants with at least one decision in `[sinceMs, untilMs)` (the autopilot's candidates), sorted. */
+  merchantsWithDecisions(sinceMs: number, untilMs: number): Promise<string[]>;
+
+  /**
+   * POST /analytics/counterfactual: the merchant's decisions that logged their policy (migration 0007)
+   * in [fromMs, toMs), oldest first, each with the last feedback for its payment and decided gateway.
+   */
+  loggedDecisions(query: LoggedDecisionQuery): Promise<readonly LoggedDecisionFact[]>;
 
   /**
    * Retention: drops every daily partition (UTC days) strictly before the day containing `dayMs`.

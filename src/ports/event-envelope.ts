@@ -5,6 +5,7 @@
  */
 import type {
   ApiRequestedV1,
+  AutopilotCalibratedV1,
   AuthAttemptedV1,
   DecisionCreatedV1,
   DecisionFailedV1,
@@ -24,6 +25,7 @@ export interface EventPayloads {
   'rule.evaluated': RuleEvaluatedV1;
   'llm.call': LlmCallV1;
   'auth.attempted': AuthAttemptedV1;
+  'autopilot.calibrated': AutopilotCalibratedV1;
 }
 
 export type EventType = keyof EventPayloads;
@@ -55,6 +57,8 @@ export const topicOf = {
   // Audit trail, keyed by merchant; the analytics sink (the only consumer of 'api') stores it.
   // Sharing the topic keeps the set of topics (and of Kafka topics to create) unchanged.
   'auth.attempted': 'api',
+  // A run record, keyed by merchant; like the audit trail, only the analytics sink reads it.
+  'autopilot.calibrated': 'api',
 } as const satisfies Record<EventType, string>;
 
 export type Topic = (typeof topicOf)[EventType];

@@ -29,8 +29,10 @@ import { columnNames } from './analytics-insert-columns.js';
 import { analyticsTables, rowsByTable } from './analytics-tables.js';
 import { bindSql, type SqlValue } from './bind-sql.js';
 import type { ClickHouseExecutor } from './clickhouse-executor.js';
+import { clickHouseExperimentReads } from './clickhouse-experiment-reads.js';
 import { applyClickHouseMigrations, defaultMigrationsDir, loadClickHouseMigrations } from './clickhouse-migrator.js';
 import { domainFilterParams } from './domain-filter-params.js';
+import { segmentTrafficReads } from './segment-traffic-reads.js';
 import { encodeTabSeparated, type InsertColumn } from './encode-tab-separated.js';
 import { approachCountsSql, decisionTotalsSql, flowCountsSql, ruleCountsSql } from './sql/count-sql.js';
 import { errorGroupsSql, errorSamplesSql, errorTotalSql } from './sql/error-sql.js';
@@ -43,6 +45,8 @@ import { llmApisSql, llmCacheSql, llmErrorsSql, llmLatencySql, llmProvidersSql, 
 import { cacheTotalsOf, num, rate, totalsOf, windowOf, type Numeric } from '../../analytics/llm-reports.js';
 import { shapeLlmRouteGroupsReport, type RouteCallFact, type RouteDecisionFact, type RouteEliminationFact } from '../../analytics/llm-route-groups-report.js';
 import { llmRouteCallsSql, llmRouteDecisionsSql, llmRouteEliminationsSql } from './sql/llm-route-groups-sql.js';
+import { loggedDecisionsSql } from './sql/counterfactual-sql.js';
+import type { LoggedDecisionFact } from '../../ports/analytics/decision-log.js';
 
 export interface ClickHouseAnalyticsStoreOptions {
   /** Database holding the analytics tables (config `clickhouseDatabase`); created by migrate(). */
@@ -169,6 +173,8 @@ export function createClickHouseAnalyticsStore(executor: ClickHouseExecutor, opt
       return shapeLogSummariesReport(query, { totalErrors: total[0]?.count ?? 0, errors, samples });
     },
 
+    ...clickHouseExperimentReads(database, read),
+
     paymentAudit: (query) => audit(query, 'dynamic'),
     previewTrace: (query) => audit(query, 'preview'),
 
@@ -262,6 +268,19 @@ export function createClickHouseAnalyticsStore(executor: ClickHouseExecutor, opt
       ]);
       return shapeLlmRouteGroupsReport(query, { calls, decisions, eliminations });
     },
+
+    ...segmentTrafficReads(read, database),
+
+    loggedDecisions: (query) =>
+      read<LoggedDecisionFact>(loggedDecisionsSql, {
+        database,
+        merchant_id: query.merchantId,
+        start_ms: query.fromMs,
+        end_ms: query.toMs,
+        feedback_end_ms: query.feedbackUntilMs,
+        feedback_flow: 'update_gateway_score_update',
+        limit: query.limit,
+      }),
 
     async dropPartitionsBefore(dayMs) {
       const cutoff = utcDayNumber(dayMs);
