@@ -33,6 +33,7 @@ export const errorCodes = {
   SY_QUEUE_UNAVAILABLE: 'The job queue (BullMQ on Redis) cannot be reached.',
   SY_BATCH_INVALID: 'A batch submission was refused: too many or no prompts, or shared options the toolkit rejects.',
   SY_BATCH_NOT_FOUND: 'No batch with this id exists (or it has expired).',
+  SY_EXPERIMENT_NOT_FOUND: 'No routing experiment (ab_test algorithm) of this merchant has this id.',
   SY_MODEL_NOT_FOUND: 'No model or provider of the model registry has this name or alias.',
   SY_GATEWAY_REQUEST_UNSUPPORTED:
     'The LLM gateway cannot serve the request as sent: an unsupported parameter or input, an invalid route group, or a route group whose rules leave no candidate for it.',

@@ -75,6 +75,19 @@ function compileStatic(output: RuleOutput, ruleName: string): CompiledRoutingAlg
   };
 }
 
+/**
+ * An experiment has no output of its own: decisions route each payment into an arm
+ * (src/experiments/), so evaluating it as a rule answers an interpreter error naming that.
+ */
+function compileExperiment(): CompiledRoutingAlgorithm {
+  return {
+    evaluate: () => ({
+      ok: false,
+      error: { type: 'invalid_comparison', message: 'ab_test algorithms route per arm; evaluate the arm algorithms instead', ruleName: '', lhs: '' },
+    }),
+  };
+}
+
 interface CompiledRule {
   readonly name: string;
   readonly statements: readonly CompiledStatement[];
@@ -96,6 +109,8 @@ export function compileRoutingAlgorithm(algorithm: RoutingAlgorithm): CompiledRo
       return compileStatic({ priority: algorithm.data }, 'priority_rule');
     case 'volume_split':
       return compileStatic({ volume_split: algorithm.data }, 'volume_split_rule');
+    case 'ab_test':
+      return compileExperiment();
     case 'advanced':
       break;
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { algorithmForValues, type AlgorithmFor, type RoutingAlgorithmRecord, type StateStore } from '../ports/state-store.js';
 import type { Clock } from '../time/clock.js';
 import { parseRoutingAlgorithm } from './index.js';
+import { experimentArmProblems } from '../experiments/check-experiment-arms.js';
 import { routingRuleRejected } from './routing-rule-rejected.js';
 import { quote } from './rule-validation-issue.js';
 
@@ -91,9 +92,11 @@ export async function createRoutingAlgorithm(deps: RoutingAlgorithmDeps, body: N
   checkNameAndDescription(body);
   const algorithmFor = algorithmForOf(body.algorithm_for);
   const algorithm = parseAlgorithm(body.algorithm);
+  const id = body.rule_id ?? `routing_${randomUUID()}`;
+  await checkExperimentArms(deps, body.created_by, algorithm, id);
   const now = deps.clock.now();
   const record: RoutingAlgorithmRecord = {
-    id: body.rule_id ?? `routing_${randomUUID()}`,
+    id,
     createdBy: body.created_by,
     name: body.name,
     description: typeof body.description === 'string' ? body.description : '',
@@ -112,6 +115,7 @@ export async function createRoutingAlgorithm(deps: RoutingAlgorithmDeps, body: N
 export async function updateRoutingAlgorithm(deps: RoutingAlgorithmDeps, change: RoutingAlgorithmChange): Promise<RoutingAlgorithmRecord> {
   const current = await ownAlgorithm(deps, change.created_by, change.routing_algorithm_id);
   const algorithm = change.algorithm === undefined ? current.algorithm : parseAlgorithm(change.algorithm);
+  await checkExperimentArms(deps, change.created_by, algorithm, current.id);
   const record: RoutingAlgorithmRecord = {
     ...current,
     name: change.name ?? current.name,
@@ -123,6 +127,12 @@ export async function updateRoutingAlgorithm(deps: RoutingAlgorithmDeps, change:
   if (result === 'active') throw routingRuleRejected(activeRefusal);
   if (result === 'missing') throw notFound(record.id);
   return record;
+}
+
+/** An experiment's arms must name `sr_routing` or another (non-experiment) algorithm of the merchant. */
+async function checkExperimentArms(deps: RoutingAlgorithmDeps, createdBy: string, algorithm: RoutingAlgorithmRecord['algorithm'], id: string): Promise<void> {
+  const problems = await experimentArmProblems(deps.state.routingRules, createdBy, algorithm, id);
+  if (problems.length > 0) throw routingRuleRejected(`Field validation failed: ${problems.join('; ')}`);
 }
 
 /** Makes an algorithm of the merchant its active one for its `algorithm_for` (replacing any other). */

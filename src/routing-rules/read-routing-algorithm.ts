@@ -14,6 +14,7 @@ import {
   type ValueType,
   type VolumeSplit,
 } from '../ports/state/routing-algorithm.js';
+import { readAbTestData } from './read-ab-test-data.js';
 import { issue, type RuleValidationIssue } from './rule-validation-issue.js';
 
 /**
@@ -308,19 +309,17 @@ export function readRoutingAlgorithm(input: unknown): ReadResult {
       algorithm = program && { type, data: program };
       break;
     }
-    case 'ab_test':
-      // A well-formed request for something we do not implement: a meaning problem, not a shape one.
-      return {
-        ok: false,
-        unsupported: true,
-        issues: [issue('unsupported_algorithm', 'type', 'ab_test algorithms are not supported; use single, priority, volume_split or advanced')],
-      };
+    case 'ab_test': {
+      const abTest = readAbTestData(data, reader.issues);
+      algorithm = abTest && { type, data: abTest };
+      break;
+    }
     default:
       reader.fail(
         'type',
         type === 'volume_split_priority'
           ? "'volume_split_priority' is only an advanced rule output, not an algorithm type"
-          : `expected one of single, priority, volume_split, advanced, got ${describe(type)}`,
+          : `expected one of single, priority, volume_split, advanced, ab_test, got ${describe(type)}`,
       );
   }
   if (algorithm === undefined || reader.issues.length > 0) return { ok: false, unsupported: false, issues: reader.issues };

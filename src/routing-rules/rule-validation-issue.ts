@@ -33,7 +33,9 @@ export type RuleValidationCode =
   /** Volume split weights that do not add up to 100 (our rule; the reference accepts any u8 weights). */
   | 'split_sum_not_100'
   /** A rule's `routing_type` does not describe its `output`. */
-  | 'routing_type_mismatch';
+  | 'routing_type_mismatch'
+  /** An experiment arm names no algorithm of the merchant (or another experiment). */
+  | 'unknown_algorithm';
 
 export function issue(code: RuleValidationCode, path: string, detail: string): RuleValidationIssue {
   return { code, path, message: `${path}: ${code}: ${detail}` };

@@ -10,6 +10,7 @@ import type {
 } from '../ports/state/routing-algorithm.js';
 import { routingKeyTable, type RoutingKeyDefinition, type RoutingKeyTable } from './routing-keys.js';
 import { issue, quote, type RuleValidationIssue } from './rule-validation-issue.js';
+import { validateAbTestData } from './validate-ab-test-data.js';
 
 /**
  * The MEANING half of parsing: every condition checked against the routing-key table, every output
@@ -37,6 +38,9 @@ export function validateRoutingAlgorithm(algorithm: RoutingAlgorithm, keys: Rout
       break;
     case 'advanced':
       checkProgram(algorithm.data, keys, issues);
+      break;
+    case 'ab_test':
+      issues.push(...validateAbTestData(algorithm.data));
       break;
   }
   return issues;

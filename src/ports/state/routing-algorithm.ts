@@ -103,14 +103,45 @@ export interface Program {
 }
 
 /**
+ * One arm's success-rate override (peer `SrConfigOverride`): each field set replaces the merchant's
+ * live value for payments in that arm; absent fields keep the live value.
+ */
+export interface SrConfigOverride {
+  readonly hedging_percent?: number;
+  readonly elimination_threshold?: number;
+  readonly enable_multi_objective?: boolean;
+  readonly margin?: number;
+  readonly use_autopilot?: boolean;
+}
+
+/** The id that stands for "success-rate routing" as an arm's algorithm (instead of a rule_id). */
+export const srRoutingArm = 'sr_routing';
+
+/** The `ab_test` algorithm's data (peer `ABTestData`); see docs/experiments.md. */
+export interface AbTestData {
+  /** `sr_routing` or the rule_id of another (non-experiment) algorithm of the same merchant. */
+  readonly control_algorithm_id: string;
+  readonly variant_algorithm_id: string;
+  /** Percent of payments (1–49) sent to the variant. */
+  readonly variant_split_pct: number;
+  /** Resolved payments each arm needs before a verdict other than collecting_data. */
+  readonly min_sample_size: number;
+  /** Percentage points the variant's auth rate may fall below control's before the guardrail trips. */
+  readonly guardrail_threshold_pp: number;
+  readonly control_sr_config?: SrConfigOverride;
+  readonly variant_sr_config?: SrConfigOverride;
+}
+
+/**
  * The algorithm union accepted by `/routing/create`. `volume_split_priority` exists only as an
- * advanced rule output, and `ab_test` is refused by the parser (see parse-routing-algorithm.ts).
+ * advanced rule output. `ab_test` is an experiment between two arms (src/experiments/).
  */
 export type RoutingAlgorithm =
   | { readonly type: 'single'; readonly data: ConnectorInfo }
   | { readonly type: 'priority'; readonly data: readonly ConnectorInfo[] }
   | { readonly type: 'volume_split'; readonly data: readonly VolumeSplit<ConnectorInfo>[] }
-  | { readonly type: 'advanced'; readonly data: Program };
+  | { readonly type: 'advanced'; readonly data: Program }
+  | { readonly type: 'ab_test'; readonly data: AbTestData };
 
 export type RoutingAlgorithmType = RoutingAlgorithm['type'];
 

@@ -95,12 +95,31 @@ describe('parseRoutingAlgorithm: static algorithms', () => {
 });
 
 describe('parseRoutingAlgorithm: algorithm type', () => {
-  it('refuses ab_test as unsupported with a message that says so', () => {
-    expect(errorsOf({ type: 'ab_test', data: { control_algorithm_id: 'a' } })).toEqual({
+  it('reads an incomplete ab_test as a shape error naming each missing field', () => {
+    const rejected = errorsOf({ type: 'ab_test', data: { control_algorithm_id: 'a' } });
+    expect(rejected.kind).toBe('shape');
+    expect(rejected.errors).toEqual([
+      'data.variant_algorithm_id: invalid_shape: expected a string, got nothing (missing field)',
+      'data.variant_split_pct: invalid_shape: expected an integer, got nothing (missing field)',
+      'data.min_sample_size: invalid_shape: expected an integer, got nothing (missing field)',
+      'data.guardrail_threshold_pp: invalid_shape: expected a number, got nothing (missing field)',
+    ]);
+  });
+
+  it('accepts a complete ab_test and checks its ranges as meaning', () => {
+    const data = {
+      control_algorithm_id: 'sr_routing',
+      variant_algorithm_id: 'sr_routing',
+      variant_split_pct: 50,
+      min_sample_size: 100,
+      guardrail_threshold_pp: 3,
+    };
+    expect(errorsOf({ type: 'ab_test', data })).toEqual({
       kind: 'semantic',
-      errors: ['type: unsupported_algorithm: ab_test algorithms are not supported; use single, priority, volume_split or advanced'],
-      codes: ['unsupported_algorithm'],
+      errors: ['data.variant_split_pct: value_out_of_range: 50 is outside 1–49 (the variant must be the minority arm)'],
+      codes: ['value_out_of_range'],
     });
+    expect(parseRoutingAlgorithm({ type: 'ab_test', data: { ...data, variant_split_pct: 20 } }).ok).toBe(true);
   });
 
   it('refuses volume_split_priority at the top level as a shape error', () => {

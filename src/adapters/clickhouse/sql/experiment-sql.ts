@@ -1,0 +1,75 @@
+import { domainEvents, isFailureStatus, isSuccessStatus, latestKey } from './domain-filters-sql.js';
+
+/**
+ * Routing experiments (`ab_test`): payments whose `decide_gateway_decision` row recorded the
+ * experiment (decision.created `experiment` object, kept in `details`), joined with their
+ * `update_gateway_score_update` (feedback) rows by payment id, one row per payment, then summed
+ * per arm or paged.
+ *
+ * `details` is read with visitParamExtract* (18.16 has no JSONExtract*): they find a key at any
+ * depth, first occurrence, so the keys read here are ones only the experiment object carries
+ * (`experimentId`, `experimentArm`, `chosenCostBps`, `costSavedBps`) or whose first occurrence is the
+ * right one (`amount`: the payment's; `latencyMs`: the decision's).
+ *
+ * Inputs: {database:Identifier} {merchant_id:String} {experiment_id:String} {start_ms:UInt64} {end_ms:UInt64}
+ *   {start_s:UInt32} {end_s:UInt32} {decision_flow:String} {feedback_flow:String}
+ *   {success_statuses:Array(String)} {failure_markers:Array(String)}
+ *   experimentTransactionsSql also: {limit:UInt32} {offset:UInt64}
+ * Outputs:
+ *   experimentArmsSql:         rows { arm: String, assigned, resolved, successes, first_attempt_successes, cost_payments: UInt64,
+ *                              avg_latency_ms, chosen_cost_bps_sum, cost_saved_bps_sum, saved_success_sum, saved_success_sq_sum,
+ *                              total_cost_saved: Float64 }, one per arm seen
+ *   experimentTotalSql:        one row { total: UInt64 }
+ *   experimentTransactionsSql: rows { payment_id, variant_arm, gateway, status: String, created_at_ms: UInt64 }, newest first
+ */
+
+const window = `merchant_id = {merchant_id:String}
+  AND created_at >= toDateTime({start_s:UInt32}) AND created_at <= toDateTime({end_s:UInt32})
+  AND created_at_ms >= {start_ms:UInt64} AND created_at_ms <= {end_ms:UInt64}`;
+
+const inExperiment = `flow_type = {decision_flow:String} AND visitParamExtractString(details, 'experimentId') = {experiment_id:String}`;
+const isFeedback = 'flow_type = {feedback_flow:String}';
+
+/** One row per payment of the experiment: its arm (first decision), outcome and cost facts. */
+const perPayment = `SELECT payment_id,
+    argMinIf(visitParamExtractString(details, 'experimentArm'), ${latestKey}, ${inExperiment}) AS p_arm,
+    argMaxIf(gateway, ${latestKey}, ${inExperiment}) AS p_gateway,
+    minIf(created_at_ms, ${inExperiment}) AS p_created_ms,
+    avgIf(visitParamExtractFloat(details, 'latencyMs'), ${inExperiment}) AS p_latency_ms,
+    argMinIf(visitParamExtractFloat(details, 'chosenCostBps'), ${latestKey}, ${inExperiment}) AS p_chosen_cost,
+    argMinIf(visitParamExtractFloat(details, 'costSavedBps'), ${latestKey}, ${inExperiment}) AS p_saved,
+    argMinIf(visitParamExtractFloat(details, 'amount'), ${latestKey}, ${inExperiment}) AS p_amount,
+    countIf(${isFeedback} AND ${isSuccessStatus('status')}) > 0 AS p_success,
+    countIf(${isFeedback} AND (${isSuccessStatus('status')} OR ${isFailureStatus('status')})) > 0 AS p_resolved,
+    argMinIf(status, ${latestKey}, ${isFeedback}) AS p_first_status,
+    argMaxIf(status, ${latestKey}, ${isFeedback}) AS p_latest_status
+  FROM ${domainEvents} FINAL
+  WHERE ${window}
+    AND (flow_type = {decision_flow:String} OR ${isFeedback})
+    AND payment_id IN (SELECT payment_id FROM ${domainEvents} FINAL WHERE ${window} AND ${inExperiment})
+  GROUP BY payment_id`;
+
+export const experimentArmsSql = `SELECT p_arm AS arm,
+  count() AS assigned,
+  countIf(p_resolved) AS resolved,
+  countIf(p_success) AS successes,
+  countIf(p_resolved AND ${isSuccessStatus('p_first_status')}) AS first_attempt_successes,
+  avgIf(p_latency_ms, p_latency_ms > 0) AS avg_latency_ms,
+  countIf(p_resolved AND p_chosen_cost > 0) AS cost_payments,
+  sumIf(p_chosen_cost, p_resolved AND p_chosen_cost > 0) AS chosen_cost_bps_sum,
+  sumIf(p_saved, p_resolved AND p_chosen_cost > 0) AS cost_saved_bps_sum,
+  sumIf(p_saved, p_success) AS saved_success_sum,
+  sumIf(p_saved * p_saved, p_success) AS saved_success_sq_sum,
+  sumIf(p_saved / 10000 * p_amount, p_success) AS total_cost_saved
+FROM (${perPayment})
+WHERE p_arm IN ('control', 'variant')
+GROUP BY p_arm
+ORDER BY p_arm`;
+
+export const experimentTotalSql = `SELECT count() AS total FROM (${perPayment}) WHERE p_arm IN ('control', 'variant')`;
+
+export const experimentTransactionsSql = `SELECT payment_id, p_arm AS variant_arm, p_gateway AS gateway, p_latest_status AS status, p_created_ms AS created_at_ms
+FROM (${perPayment})
+WHERE p_arm IN ('control', 'variant')
+ORDER BY created_at_ms DESC, payment_id
+LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;

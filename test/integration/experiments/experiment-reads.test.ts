@@ -1,0 +1,173 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createChdbAnalyticsStore } from '../../../src/adapters/chdb/chdb-analytics-store.js';
+import { createClickHouseAnalyticsStore } from '../../../src/adapters/clickhouse/clickhouse-analytics-store.js';
+import { createClickHouseServerExecutor } from '../../../src/adapters/clickhouse/clickhouse-server-executor.js';
+import { mapEventsToAnalyticsRows } from '../../../src/analytics/map-event-to-rows.js';
+import { createEvent, type EventEnvelope } from '../../../src/events/event-envelope.js';
+import type { AnalyticsStore } from '../../../src/ports/analytics-store.js';
+
+/**
+ * The experiment reads (src/adapters/clickhouse/sql/experiment-sql.ts) give the same sums on the
+ * ClickHouse server (18.16 dialect) and on chDB, from real decision and feedback rows: one payment
+ * counted once across retries, the arm of its first decision, cost sums from the decision's
+ * `experiment` object, other experiments and merchants left out.
+ */
+
+const url = process.env['CLICKHOUSE_URL'] ?? 'http://127.0.0.1:8123';
+const at = Date.UTC(2026, 2, 10, 12, 0, 0);
+const merchant = 'm-exp-reads';
+const payment = {
+  paymentMethodType: 'CARD',
+  paymentMethod: 'CREDIT',
+  cardNetwork: 'VISA',
+  cardIsIn: null,
+  currency: 'USD',
+  country: 'US',
+  authType: null,
+  amount: 200,
+};
+
+function decision(
+  paymentId: string,
+  arm: string,
+  experimentId: string,
+  offsetMs: number,
+  cost: { chosen: number | null; saved: number | null },
+  merchantId = merchant,
+): EventEnvelope {
+  return createEvent(
+    'decision.created',
+    merchantId,
+    {
+      experiment: {
+        experimentId,
+        experimentArm: arm as 'control' | 'variant',
+        armAlgorithmId: 'sr_routing',
+        guardrailTripped: false,
+        chosenCostBps: cost.chosen,
+        costSavedBps: cost.saved,
+      },
+      paymentId,
+      requestId: null,
+      gateway: 'stripe',
+      routingApproach: 'SR_SELECTION_V3_ROUTING',
+      gatewayPriorityMap: { stripe: 0.9, adyen: 0.8 },
+      rankingAlgorithm: 'SR_BASED_ROUTING',
+      eliminationEnabled: false,
+      latencyMs: 4,
+      payment,
+      windowDimension: null,
+      eliminationDimension: 'x',
+    } as never,
+    at + offsetMs,
+  );
+}
+
+function feedback(paymentId: string, status: string, offsetMs: number): EventEnvelope {
+  return createEvent(
+    'feedback.received',
+    merchant,
+    { paymentId, requestId: null, gateway: 'stripe', status, source: 'update_gateway_score' } as never,
+    at + offsetMs,
+  );
+}
+
+const events: EventEnvelope[] = [
+  // Control: p1 succeeds on its retry (failure first), p2 fails, p3 has no feedback yet.
+  decision('p1', 'control', 'exp-1', 0, { chosen: null, saved: null }),
+  feedback('p1', 'AUTHORIZATION_FAILED', 10),
+  decision('p1', 'control', 'exp-1', 20, { chosen: null, saved: null }),
+  feedback('p1', 'CHARGED', 30),
+  decision('p2', 'control', 'exp-1', 40, { chosen: null, saved: null }),
+  feedback('p2', 'FAILURE', 50),
+  decision('p3', 'control', 'exp-1', 60, { chosen: null, saved: null }),
+  // Variant: cost data; p4 succeeds first time (saved 80 bps of 200), p5 fails.
+  decision('p4', 'variant', 'exp-1', 70, { chosen: 100, saved: 80 }),
+  feedback('p4', 'CHARGED', 80),
+  decision('p5', 'variant', 'exp-1', 90, { chosen: 120, saved: 0 }),
+  feedback('p5', 'FAILURE', 100),
+  // Noise: another experiment, another merchant.
+  decision('p6', 'variant', 'exp-2', 110, { chosen: null, saved: null }),
+  decision('p7', 'control', 'exp-1', 120, { chosen: null, saved: null }, 'm-other'),
+];
+
+const query = { merchantId: merchant, experimentId: 'exp-1', startMs: at - 1000, endMs: at + 1000 };
+
+for (const engine of ['ClickHouse server', 'chDB'] as const) {
+  describe(`experiment reads on ${engine}`, () => {
+    let store: AnalyticsStore;
+    let teardown: () => Promise<void>;
+
+    beforeAll(async () => {
+      const database = `switchyard_exp_${randomBytes(6).toString('hex')}`;
+      if (engine === 'chDB') {
+        const dir = mkdtempSync(join(tmpdir(), 'sytest-exp-reads-'));
+        store = createChdbAnalyticsStore({ path: dir, database });
+        teardown = async () => {
+          await store.close();
+          rmSync(dir, { recursive: true, force: true });
+        };
+      } else {
+        const executor = createClickHouseServerExecutor({ url });
+        store = createClickHouseAnalyticsStore(executor, { database });
+        teardown = async () => {
+          await executor.command(`DROP DATABASE IF EXISTS ${database}`);
+          await store.close();
+        };
+      }
+      await store.migrate();
+      await store.insert(mapEventsToAnalyticsRows(events));
+    }, 60_000);
+
+    afterAll(async () => teardown?.());
+
+    it('sums each arm once per payment', async () => {
+      const arms = await store.experimentArms(query);
+      expect(arms).toEqual([
+        {
+          arm: 'control',
+          assigned: 3,
+          resolved: 2,
+          successes: 1,
+          firstAttemptSuccesses: 0,
+          avgLatencyMs: 4,
+          costPayments: 0,
+          chosenCostBpsSum: 0,
+          costSavedBpsSum: 0,
+          savedSuccessSum: 0,
+          savedSuccessSquareSum: 0,
+          totalCostSaved: 0,
+        },
+        {
+          arm: 'variant',
+          assigned: 2,
+          resolved: 2,
+          successes: 1,
+          firstAttemptSuccesses: 1,
+          avgLatencyMs: 4,
+          costPayments: 2,
+          chosenCostBpsSum: 220,
+          costSavedBpsSum: 80,
+          savedSuccessSum: 80,
+          savedSuccessSquareSum: 6400,
+          totalCostSaved: 1.6,
+        },
+      ]);
+    });
+
+    it('pages payments newest first with their latest status', async () => {
+      const page = await store.experimentTransactions({ ...query, limit: 2, offset: 0 });
+      expect(page.total).toBe(5);
+      expect(page.transactions).toEqual([
+        { payment_id: 'p5', variant_arm: 'variant', gateway: 'stripe', status: 'FAILURE', created_at_ms: at + 90 },
+        { payment_id: 'p4', variant_arm: 'variant', gateway: 'stripe', status: 'CHARGED', created_at_ms: at + 70 },
+      ]);
+      const last = await store.experimentTransactions({ ...query, limit: 2, offset: 4 });
+      expect(last.transactions).toEqual([{ payment_id: 'p1', variant_arm: 'control', gateway: 'stripe', status: 'CHARGED', created_at_ms: at }]);
+    });
+  });
+}
