@@ -5,6 +5,7 @@ import type { AppDeps } from '../app-deps.js';
 import { ref } from '../http-schemas.js';
 import { requestIdOf } from '../request-context.js';
 import { deciderError } from '../wire/decider-error-envelope.js';
+import { gsmInfoWire } from '../wire/gsm-info.js';
 import { decisionFailureEnvelope } from '../wire/decision-failure-envelope.js';
 
 const merchantNotFound = (merchantId: string) => decisionFailureEnvelope({ kind: 'merchant_not_found', message: 'Merchant not found' }, merchantId);
@@ -36,9 +37,17 @@ function registerUpdateGatewayScore(app: FastifyInstance, deps: AppDeps): void {
         gatewayLatencyMs: body.txnLatency?.gatewayLatency ?? null,
         requestId: requestIdOf(request),
         source: 'update_gateway_score',
+        errorInfo: body.errorInfo ?? null,
       });
-      if (published === 'merchant_not_found') return reply.code(400).send(merchantNotFound(body.merchantId));
-      return { message: 'Gateway score updated successfully', merchant_id: body.merchantId, gateway: body.gateway, payment_id: body.paymentId };
+      if (published.kind === 'merchant_not_found') return reply.code(400).send(merchantNotFound(body.merchantId));
+      // Like 1.4.33: gsm_info only when errorInfo was sent and a status-map rule matched it.
+      return {
+        message: 'Gateway score updated successfully',
+        merchant_id: body.merchantId,
+        gateway: body.gateway,
+        payment_id: body.paymentId,
+        ...(published.gsm === undefined ? {} : { gsm_info: gsmInfoWire(published.gsm) }),
+      };
     },
   );
 }
@@ -78,8 +87,9 @@ function registerLegacyUpdateScore(app: FastifyInstance, deps: AppDeps): void {
         gatewayLatencyMs: request.body.txn_latency?.gatewayLatency ?? null,
         requestId: requestIdOf(request),
         source: 'update_score_legacy',
+        errorInfo: request.body.error_info ?? null,
       });
-      if (published === 'merchant_not_found') return reply.code(400).send(merchantNotFound(detail.merchantId));
+      if (published.kind === 'merchant_not_found') return reply.code(400).send(merchantNotFound(detail.merchantId));
       return reply.type('text/plain; charset=utf-8').send('Success');
     },
   );

@@ -40,6 +40,11 @@ export function eliminationKeyFromDimension(eliminationDimension: string, mercha
   return `${prefix}_${gateway}${eliminationDimension.slice(prefix.length)}`;
 }
 
+/** The start of every elimination key of a merchant, `gw_score_<mid>_`; the order type follows. */
+export function merchantEliminationKeyPrefix(merchantId: string): string {
+  return `${eliminationKeyPrefix}_${keyComponent(merchantId)}_`;
+}
+
 function prefixOf(merchantId: string, orderType: string): string {
   return `${eliminationKeyPrefix}_${keyComponent(merchantId)}_${keyComponent(orderType)}`;
 }

@@ -59,6 +59,14 @@ function udfSuffixOf(udfs: readonly (string | null)[] | null | undefined, indexe
   return suffix;
 }
 
+/**
+ * The start of every window key of a merchant, `gw_sr_v3_score_<mid>_`; the order type follows.
+ * Merchant ids may hold `_`, so keys of merchant `<mid>_x` start with it too (see the reset).
+ */
+export function merchantWindowKeyPrefix(merchantId: string): string {
+  return `${windowKeyPrefix}_${keyComponent(merchantId)}_`;
+}
+
 /** The window key of one gateway: its dimension plus `_<gateway>`. */
 export function windowKeyFor(windowDimension: string, gateway: string): string {
   return `${windowDimension}_${gateway}`;

@@ -10,6 +10,7 @@ import { windowKeyFor } from '../decision/window-key.js';
 import type { Clock } from '../time/clock.js';
 import { eliminationPenaltyStatuses, scoringTypeOf, type ScoringType } from './classify-status.js';
 import { updateGateOf } from './update-gate.js';
+import { isExcusedFailure } from './gsm/classify-feedback-error.js';
 
 // The sr-windows worker handles both event types of the routing topic from this module.
 export { recordDecision, type RecordDecisionDeps } from './record-decision.js';
@@ -28,7 +29,12 @@ export type FeedbackSkipReason =
   /** The feedback's gateway latency exceeds the merchant's elimination config limit. */
   | 'latency_above_limit'
   /** Nothing applies: a pending status that costs nothing, or no window / elimination to update. */
-  | 'no_effect';
+  | 'no_effect'
+  /**
+   * The failure's PSP error is not the gateway's fault (issuer/customer side by default) and the
+   * merchant's `gsm-scoring-filter` was on when it arrived: the gateway is not penalised (docs/gsm.md).
+   */
+  | 'not_gateway_fault';
 
 export type ApplyFeedbackResult =
   /** No decision for this payment in the last 30 minutes (or ever): feedback cannot be placed. */
@@ -90,6 +96,8 @@ export async function applyFeedback(event: EventEnvelope<'feedback.received'>, d
     latencyThresholdSeconds: parameters.latencyThresholdSeconds,
   });
   const unchanged = (reason: FeedbackSkipReason): ApplyFeedbackResult => ({ kind: 'unchanged', scoringType, reason });
+  // Only penalties are excused: a success that carried an error still rewards the gateway.
+  if (scoringType !== 'reward' && isExcusedFailure(feedback.gsm)) return unchanged('not_gateway_fault');
 
   if (scoringType !== 'penalise') {
     const latencyLimitMs =

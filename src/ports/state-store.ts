@@ -34,7 +34,7 @@ export type { CachedCompletion, OpenAiFinishReason, OpenAiToolCall, ResponseCach
 export type { ResponseStore, StoredResponse, StoredResponseItem } from './state/response-store.js';
 export { algorithmForValues } from './state/routing-rule-store.js';
 export type { ActiveRoutingAlgorithms, AlgorithmFor, RoutingAlgorithmRecord, RoutingRuleStore } from './state/routing-rule-store.js';
-export type { DecisionContext, EliminationScore, ScoreStore, WindowRead } from './state/score-store.js';
+export type { DecisionContext, EliminationScore, ScoreSelection, ScoreStore, WindowRead } from './state/score-store.js';
 export type { SessionStore } from './state/session-store.js';
 export type { Admission, AdmissionRequest, KeyUsage, SpendRecord, UsageStore } from './state/usage-store.js';
 export type { Membership, MerchantRole, UserRecord, UserStore } from './state/user-store.js';

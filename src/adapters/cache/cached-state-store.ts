@@ -176,6 +176,7 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
         ),
       recordOutcome: (input) => inner.scores.recordOutcome(input),
       applyElimination: (input) => inner.scores.applyElimination(input),
+      deleteScores: (selection) => inner.scores.deleteScores(selection),
       putDecisionContext: (context, ttlSeconds) => inner.scores.putDecisionContext(context, ttlSeconds),
       getDecisionContext: (merchantId, paymentId) => inner.scores.getDecisionContext(merchantId, paymentId),
     },

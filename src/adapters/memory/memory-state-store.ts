@@ -155,6 +155,18 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
       db.set('eliminations', input.key, score, input.ttlMs);
       return { applied: true, score };
     },
+    async deleteScores(selection) {
+      let deleted = 0;
+      for (const [table, prefix] of [
+        ['windows', selection.windowKeyPrefix],
+        ['eliminations', selection.eliminationKeyPrefix],
+      ] as const) {
+        // Collected first: deleting while iterating a Map is safe, but the journal write is per key anyway.
+        const keys = [...db.entries(table)].map(([key]) => key).filter((key) => key.startsWith(prefix) && selection.owns(key));
+        for (const key of keys) if (db.delete(table, key)) deleted++;
+      }
+      return deleted;
+    },
     async putDecisionContext(context, ttlSeconds) {
       // Held as its JSON text: one flat string where the object form is two objects and a dozen
       // strings. Contexts outlive the young generation (hundreds of thousands are held under load),

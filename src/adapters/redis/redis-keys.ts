@@ -14,6 +14,13 @@ export interface RedisKeys {
   windowDedupe(windowKey: string, dedupeKey: string): string;
   elimination(eliminationKey: string): string;
   eliminationDedupe(eliminationKey: string, dedupeKey: string): string;
+  /** SCAN patterns matching every window / elimination key (and their dedupe markers) that starts with a prefix. */
+  windowScanPattern(windowKeyPrefix: string): string;
+  eliminationScanPattern(eliminationKeyPrefix: string): string;
+  /** The window key of a Redis window key (`{<window>_}queue`); undefined for any other key (a dedupe marker). */
+  windowKeyOf(redisKey: string): string | undefined;
+  /** The elimination key of a Redis elimination key (`{<key>}`); undefined for any other key (a dedupe marker). */
+  eliminationKeyOf(redisKey: string): string | undefined;
   /** decision-engine `gateway_scoring_data_<paymentId>`, scoped by merchant. */
   decisionContext(merchantId: string, paymentId: string): string;
   user(userId: string): string;
@@ -46,6 +53,11 @@ export interface RedisKeys {
   batchesUnfinished(): string;
 }
 
+/** A literal for a SCAN MATCH pattern: glob-special characters escaped. */
+function escapeGlob(text: string): string {
+  return text.replace(/[*?[\]\\]/g, '\\$&');
+}
+
 export function createRedisKeys(prefix: string): RedisKeys {
   if (prefix.includes('{') || prefix.includes('}')) {
     throw new TypeError('keyPrefix must not contain "{" or "}": it would become the cluster hash tag');
@@ -59,6 +71,12 @@ export function createRedisKeys(prefix: string): RedisKeys {
     windowDedupe: (windowKey, dedupeKey) => `${prefix}{${windowKey}_}dedupe:${dedupeKey}`,
     elimination: (eliminationKey) => `${prefix}{${eliminationKey}}`,
     eliminationDedupe: (eliminationKey, dedupeKey) => `${prefix}{${eliminationKey}}dedupe:${dedupeKey}`,
+    windowScanPattern: (windowKeyPrefix) => `${escapeGlob(prefix)}{${escapeGlob(windowKeyPrefix)}*`,
+    eliminationScanPattern: (eliminationKeyPrefix) => `${escapeGlob(prefix)}{${escapeGlob(eliminationKeyPrefix)}*`,
+    windowKeyOf: (redisKey) =>
+      redisKey.startsWith(`${prefix}{`) && redisKey.endsWith('_}queue') ? redisKey.slice(prefix.length + 1, -'_}queue'.length) : undefined,
+    // Dedupe markers end in `}dedupe:<merchant>:<payment>:<gateway>:penalise:elimination`, never in `}`.
+    eliminationKeyOf: (redisKey) => (redisKey.startsWith(`${prefix}{`) && redisKey.endsWith('}') ? redisKey.slice(prefix.length + 1, -1) : undefined),
     decisionContext: (merchantId, paymentId) => `${prefix}gateway_scoring_data:${part(merchantId)}:${paymentId}`,
     user: (userId) => `${prefix}{users}user:${userId}`,
     userEmail: (email) => `${prefix}{users}email:${email}`,

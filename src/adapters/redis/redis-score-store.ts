@@ -1,4 +1,5 @@
 import type { DecisionContext, EliminationScore, ScoreStore, WindowRead } from '../../ports/state-store.js';
+import type { Redis } from 'ioredis';
 import { parseStored, type RedisContext } from './redis-context.js';
 
 /** decision-engine's elimination score document, as stored (apply-elimination.lua writes it). */
@@ -11,6 +12,35 @@ interface ScoreDocument {
 
 function toEliminationScore(document: ScoreDocument): EliminationScore {
   return { score: document.score, transactionCount: document.transactionCount, updatedAt: document.timestamp };
+}
+
+const scanCount = 1_000;
+const unlinkBatch = 500;
+
+/** Every key matching a SCAN pattern that `keep` accepts. */
+async function scanScoreKeys(redis: Redis, pattern: string, keep: (key: string) => boolean): Promise<string[]> {
+  const found: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, batch] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', scanCount);
+    cursor = next;
+    for (const key of batch) if (keep(key)) found.push(key);
+  } while (cursor !== '0');
+  // SCAN may return a key more than once.
+  return [...new Set(found)];
+}
+
+async function unlinkAll(redis: Redis, keys: readonly string[]): Promise<number> {
+  let deleted = 0;
+  for (let start = 0; start < keys.length; start += unlinkBatch) {
+    const pipeline = redis.pipeline();
+    for (const key of keys.slice(start, start + unlinkBatch)) pipeline.unlink(key);
+    for (const [error, reply] of (await pipeline.exec()) ?? []) {
+      if (error !== null) throw error;
+      deleted += Number(reply);
+    }
+  }
+  return deleted;
 }
 
 function summarise(entries: readonly string[]): WindowRead | undefined {
@@ -79,6 +109,21 @@ export function createRedisScoreStore(context: RedisContext): ScoreStore {
         const document = parseStored<ScoreDocument>(raw);
         const score = document === undefined ? { score: 1, transactionCount: 0, updatedAt: input.nowMs } : toEliminationScore(document);
         return { applied: applied === 1, score };
+      }),
+
+    deleteScores: (selection) =>
+      context.call('scores.deleteScores', async (redis) => {
+        // SCAN (never KEYS) over the merchant's hash-tagged keys: `{<window>_}queue` and `{<elimination>}`,
+        // skipping their dedupe markers; each key is unlinked on its own, so it works across cluster slots.
+        const windows = await scanScoreKeys(redis, keys.windowScanPattern(selection.windowKeyPrefix), (key) => {
+          const windowKey = keys.windowKeyOf(key);
+          return windowKey?.startsWith(selection.windowKeyPrefix) === true && selection.owns(windowKey);
+        });
+        const eliminations = await scanScoreKeys(redis, keys.eliminationScanPattern(selection.eliminationKeyPrefix), (key) => {
+          const eliminationKey = keys.eliminationKeyOf(key);
+          return eliminationKey?.startsWith(selection.eliminationKeyPrefix) === true && selection.owns(eliminationKey);
+        });
+        return (await unlinkAll(redis, windows)) + (await unlinkAll(redis, eliminations));
       }),
 
     async putDecisionContext(decision, ttlSeconds) {

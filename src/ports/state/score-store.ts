@@ -27,6 +27,22 @@ export interface DecisionContext {
 }
 
 /**
+ * Which learned scores {@link ScoreStore.deleteScores} removes: one merchant's, picked by key prefix
+ * (the domain builds them; see src/feedback/reset-gateway-scores.ts).
+ */
+export interface ScoreSelection {
+  /** Success-rate window keys starting with this (`gw_sr_v3_score_<merchant>_`). */
+  readonly windowKeyPrefix: string;
+  /** Elimination keys starting with this (`gw_score_<merchant>_`). */
+  readonly eliminationKeyPrefix: string;
+  /**
+   * The final say on a key a prefix matched: merchant ids may contain `_`, so the prefix of merchant
+   * `m` also matches the keys of merchant `m_1`.
+   */
+  owns(key: string): boolean;
+}
+
+/**
  * Success-rate windows, elimination scores and decision contexts: what decisions read and feedback
  * writes. Every write is idempotent by its dedupe key, because events are delivered at least once.
  */
@@ -63,6 +79,17 @@ export interface ScoreStore {
     readonly dedupeKey: string;
     readonly dedupeTtlSeconds: number;
   }): Promise<{ readonly applied: boolean; readonly score: EliminationScore }>;
+
+  /**
+   * Deletes the success-rate windows and elimination scores a selection picks and answers how many
+   * it deleted (POST /gateway-score/reset). Not atomic across keys: a feedback applied meanwhile may
+   * land before or after. The next feedback on a deleted window starts it afresh (optimistic seed).
+   *
+   * @remarks Dedupe markers stay until their TTL, so feedback redelivered after a reset still counts
+   * at most once; decision contexts stay too, so feedback on payments decided before the reset still
+   * finds its windows.
+   */
+  deleteScores(selection: ScoreSelection): Promise<number>;
 
   putDecisionContext(context: DecisionContext, ttlSeconds: number): Promise<void>;
   getDecisionContext(merchantId: string, paymentId: string): Promise<DecisionContext | undefined>;

@@ -32,8 +32,8 @@ describe('receiveFeedback', () => {
       handler: async (batch) => void published.push(...batch),
     });
 
-    expect(await receiveFeedback({ state, bus, clock }, feedback)).toBe('published');
-    expect(await receiveFeedback({ state, bus, clock }, { ...feedback, merchantId: 'nobody' })).toBe('merchant_not_found');
+    expect(await receiveFeedback({ state, bus, clock }, feedback)).toEqual({ kind: 'published', gsm: undefined });
+    expect(await receiveFeedback({ state, bus, clock }, { ...feedback, merchantId: 'nobody' })).toEqual({ kind: 'merchant_not_found' });
     await subscription.caughtUp();
     expect(published).toHaveLength(1);
     expect(published[0]).toMatchObject({ type: 'feedback.received', merchantId: 'm1', occurredAt: 1_700_000_000_000 });
