@@ -53,6 +53,7 @@ export { UserConfirmationRequiredError } from './generation/errors/user-confirma
 export { providerNames, type AIProviderName, type ProviderName } from './generation/provider-name.js';
 export { parseTimeout } from './generation/parse-timeout.js';
 export type { ConversationTurn, EvaluationOptions, GenerateOptions, OutputSchema, StreamOptions } from './generation/generate-options.js';
+export type { CallControls, ReasoningLevel, ToolChoice } from './generation/call-controls.js';
 export type { EmbedOptions, EmbedResult } from './generation/embeddings/embed-options.js';
 export type {
   AlertLevel,

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import {
+  anthropicProviderHeaders,
+  anthropicUpstreamHeaders,
   messagesCacheKeySource,
   messagesGenerateOptions,
   messagesPrompt,
@@ -89,7 +91,8 @@ function messagesRoute(app: FastifyInstance, deps: AnthropicMessagesDeps): void 
     },
     async (request, reply) => {
       const body = request.body;
-      const options = messagesGenerateOptions(body, policy);
+      // anthropic-version and anthropic-beta go on to an Anthropic upstream only.
+      const options = { ...messagesGenerateOptions(body, policy), ...anthropicProviderHeaders(request.headers) };
       return whileClientStays(reply, async (signal, clientGone) => {
         const outcome = await deps.chat.complete({
           ...gatewayCallContext(request, signal, 'messages'),
@@ -119,7 +122,8 @@ function countTokensRoute(app: FastifyInstance, deps: AnthropicMessagesDeps): vo
       config: messagesGuard,
     },
     async (request, reply) => {
-      const counted = await deps.tokens.count(credentialMerchantOf(request), request.body);
+      const context = { anthropicHeaders: anthropicUpstreamHeaders(request.headers), log: request.log };
+      const counted = await deps.tokens.count(credentialMerchantOf(request), request.body, context);
       void reply.header('x-switchyard-token-count-source', counted.source);
       return { input_tokens: counted.inputTokens };
     },

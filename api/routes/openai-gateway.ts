@@ -32,6 +32,8 @@ export interface OpenAiGatewayDeps {
   readonly now?: () => Date;
   /** How long a stored response of /v1/responses is kept (RESPONSES_TTL_DAYS); default 30 days. */
   readonly responsesTtlS?: number;
+  /** Whether /v1/responses and /v1/messages take images by http(s) URL (GATEWAY_ALLOW_IMAGE_URLS); default: base64 only. */
+  readonly allowImageUrls?: boolean;
 }
 
 /** 30 days: RESPONSES_TTL_DAYS's default (schemas/config.json), for apps built without the setting. */
@@ -51,7 +53,10 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
   await openAiEmbeddingRoutes(app, { embeddings: useCases.embeddings, router: useCases.router });
   await openAiModelRoutes(app, { models: deps.models, now });
   await openAiChatCompletionRoutes(app, { chat: useCases.chat, router: useCases.router, now });
-  const responses = new ResponsesUseCase({ chat: useCases.chat, store: deps.state.responses, ttlS: deps.responsesTtlS ?? defaultResponsesTtlS, now });
+  const allowImageUrls = deps.allowImageUrls === true;
+  const ttlS = deps.responsesTtlS ?? defaultResponsesTtlS;
+  const responses = new ResponsesUseCase({ chat: useCases.chat, store: deps.state.responses, ttlS, now, allowImageUrls });
   await openAiResponsesRoutes(app, { responses, router: useCases.router });
-  await anthropicMessagesRoutes(app, { chat: useCases.chat, router: useCases.router, tokens: new MessageTokenCounter(useCases.router) });
+  const tokens = new MessageTokenCounter(useCases.router, deps.toolkit);
+  await anthropicMessagesRoutes(app, { chat: useCases.chat, router: useCases.router, tokens, allowImageUrls });
 }

@@ -1,3 +1,4 @@
+import type { CallControls } from './call-controls.js';
 import type { CallAttribution } from './llm-call-record.js';
 import type { AIProviderName } from './provider-name.js';
 import type { JsonSchema, ToolDefinition } from './tool-definition.js';
@@ -42,8 +43,12 @@ export interface EvaluationOptions {
   readonly timeout?: number | string;
 }
 
-/** Options of `generate` (current form). See docs/toolkit.md for bounds. */
-export interface GenerateOptions {
+/**
+ * Options of `generate` (current form). See docs/toolkit.md for bounds. The call controls
+ * (`topP`, `topK`, `stopSequences`, `toolChoice`, `parallelToolCalls`, `reasoning`,
+ * `providerHeaders`) are passed on to the provider; see `CallControls`.
+ */
+export interface GenerateOptions extends CallControls {
   readonly input?: { readonly text: string };
   /** @deprecated Legacy call form; use `input: { text }`. Warned about once per process. */
   readonly prompt?: string;
@@ -52,7 +57,7 @@ export interface GenerateOptions {
   /** A provider kind, an alias (`claude`, `gemini`…) or `auto`. */
   readonly provider?: AIProviderName | string;
   readonly model?: string;
-  /** 0..1, default 0.7. */
+  /** 0..1, default 0.7 (with `topP` and no temperature: the provider's own default). */
   readonly temperature?: number;
   /** Integer 1..200000, default 1000. */
   readonly maxTokens?: number;
@@ -65,8 +70,13 @@ export interface GenerateOptions {
   readonly enableEvaluation?: boolean;
   /** Echoed into `analytics.context`. */
   readonly context?: Readonly<Record<string, unknown>>;
-  /** Base64 data URLs (`data:image/png;base64,…`) for vision-capable models. */
+  /** Base64 data URLs (`data:image/png;base64,…`) for vision-capable models; http(s) URLs too with `allowImageUrls`. */
   readonly images?: readonly string[];
+  /**
+   * Take http(s) URLs in `images` (default false): the provider fetches them, or the AI SDK
+   * downloads them in this process for a provider that cannot, so only allow URLs you trust.
+   */
+  readonly allowImageUrls?: boolean;
   /** Model↔tool round trips, integer 1..20, default 5. */
   readonly maxSteps?: number;
   /** Tools the caller runs itself (declared to the model, never executed here); offered even with `disableTools`. */

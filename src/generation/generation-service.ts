@@ -262,10 +262,14 @@ export class GenerationService {
     // The caller's timeout wins; otherwise the provider's own default (a local runner's 5 minutes).
     const timeoutMs = request.timeoutMs ?? this.deps.catalog.defaultTimeoutMs?.(link.provider);
     const deadline = new CallDeadline(timeoutMs, request.abortSignal, client.provider, operation);
+    const { providerHeaders, ...controls } = request.controls;
+    const headers = providerHeaders?.[client.provider];
     const call: ModelCallRequest = {
       messages: request.messages,
       ...(request.system !== undefined ? { system: request.system } : {}),
-      temperature: request.temperature,
+      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+      ...controls,
+      ...(headers !== undefined ? { headers } : {}),
       maxTokens: request.maxTokens,
       ...(tools.length > 0 ? { tools } : {}),
       ...(request.clientTools.length > 0 && client.supportsTools ? { clientTools: request.clientTools } : {}),

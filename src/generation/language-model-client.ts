@@ -1,8 +1,12 @@
+import type { CallControls } from './call-controls.js';
 import type { ProviderName } from './provider-name.js';
 import type { JsonSchema, ToolDefinition } from './tool-definition.js';
 
-/** A part of a user message: text, or an image as a base64 data URL (vision models). */
-export type MessagePart = { readonly type: 'text'; readonly text: string } | { readonly type: 'image'; readonly dataUrl: string };
+/** A part of a user message: text, or an image as a base64 data URL or (when the caller allows them) an http(s) URL (vision models). */
+export type MessagePart =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image'; readonly dataUrl: string }
+  | { readonly type: 'image-url'; readonly url: string };
 
 export type ChatMessage =
   | { readonly role: 'user'; readonly content: string | readonly MessagePart[] }
@@ -16,11 +20,17 @@ export interface DeclaredTool {
   readonly inputSchema: JsonSchema;
 }
 
-/** Everything one model call needs, already validated and defaulted by the domain. */
-export interface ModelCallRequest {
+/**
+ * Everything one model call needs, already validated and defaulted by the domain. The sampling and
+ * tool-use controls go to the provider as its wire takes them (an adapter leaves out what its API
+ * does not take); `headers` are extra request headers for this provider only.
+ */
+export interface ModelCallRequest extends Omit<CallControls, 'providerHeaders'> {
   readonly messages: readonly ChatMessage[];
   readonly system?: string;
-  readonly temperature: number;
+  /** Absent when the caller gave `topP` and no temperature (the provider's default then). */
+  readonly temperature?: number;
+  readonly headers?: Readonly<Record<string, string>>;
   readonly maxTokens: number;
   /** Offered to the model; empty or absent means no tools. */
   readonly tools?: readonly ToolDefinition[];
@@ -75,6 +85,19 @@ export interface ModelStream {
 }
 
 /**
+ * A request whose input tokens the provider itself is asked to count, in the shape of its own wire's
+ * count endpoint (`anthropic-messages`: the body of Anthropic's `POST /v1/messages/count_tokens`,
+ * whose `model` the client replaces by its own).
+ */
+export interface NativeTokenCountRequest {
+  readonly wire: 'anthropic-messages';
+  readonly body: Readonly<Record<string, unknown>>;
+  /** Extra request headers for the provider (e.g. a client's `anthropic-version`, `anthropic-beta`). */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly abortSignal?: AbortSignal;
+}
+
+/**
  * The port between the generation domain and one configured model of one provider. Adapters in
  * `src/adapters/llm/` implement it over the AI SDK (or by hand for SageMaker).
  *
@@ -89,4 +112,9 @@ export interface LanguageModelClient {
   readonly supportsTools: boolean;
   generate(request: ModelCallRequest): Promise<ModelCallResult>;
   stream(request: ModelCallRequest): ModelStream;
+  /**
+   * The provider's own count of a request's input tokens; absent on providers without a counting
+   * endpoint, `undefined` for a wire this provider does not speak. Rejects as `generate` does.
+   */
+  countInputTokens?(request: NativeTokenCountRequest): Promise<number | undefined>;
 }

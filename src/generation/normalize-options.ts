@@ -1,3 +1,4 @@
+import { readCallControls, type CallControls } from './call-controls.js';
 import type { CallAttribution } from './llm-call-record.js';
 import type { DeprecationNotice } from './deprecation-notice.js';
 import { InvalidRequestError } from './errors/provider-errors.js';
@@ -26,7 +27,10 @@ export interface NormalizedRequest {
   readonly text: string;
   readonly provider: ProviderName | 'auto' | undefined;
   readonly model: string | undefined;
-  readonly temperature: number;
+  /** Undefined only when the caller gave `topP` and no temperature. */
+  readonly temperature: number | undefined;
+  /** Sampling and tool-use controls and per-provider headers, as given (validated). */
+  readonly controls: CallControls;
   readonly maxTokens: number;
   readonly maxSteps: number;
   readonly system: string | undefined;
@@ -184,12 +188,15 @@ function readClientTools(value: unknown): DeclaredTool[] {
   });
 }
 
-function readImages(value: unknown): string[] {
+const httpUrlPattern = /^https?:\/\/\S+$/i;
+
+function readImages(value: unknown, allowUrls: boolean): MessagePart[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) fail('images', 'must be an array of base64 data URLs');
-  return value.map((image: unknown, index) => {
-    if (typeof image !== 'string' || !dataUrlPattern.test(image)) fail(`images[${index}]`, 'must be a base64 data URL like data:image/png;base64,…');
-    return image;
+  return value.map((image: unknown, index): MessagePart => {
+    if (typeof image === 'string' && dataUrlPattern.test(image)) return { type: 'image', dataUrl: image };
+    if (allowUrls && typeof image === 'string' && httpUrlPattern.test(image)) return { type: 'image-url', url: image };
+    return fail(`images[${index}]`, `must be a base64 data URL like data:image/png;base64,…${allowUrls ? ' or an http(s) URL' : ''}`);
   });
 }
 
@@ -248,7 +255,7 @@ export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions 
   const model = optionalString(record, 'model');
   if (model !== undefined && model.trim() === '') fail('model', 'must not be empty');
   const systemPrompt = optionalString(record, 'systemPrompt');
-  const images = readImages(options.images);
+  const images = readImages(options.images, optionalBoolean(record, 'allowImageUrls'));
   const context = options.context;
   if (context !== undefined && (typeof context !== 'object' || context === null || Array.isArray(context))) fail('context', 'must be an object');
   const confirmed = options.confirmedTools;
@@ -260,16 +267,19 @@ export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions 
   if (evaluation !== undefined && (typeof evaluation !== 'object' || evaluation === null)) fail('evaluation', 'must be an object');
   const judgeProvider = readProvider(evaluation?.provider, 'evaluation.provider');
   const output = readOutput(record['output']);
+  const controls = readCallControls(record);
+  // With topP and no temperature the provider's default temperature applies (providers advise one or the other).
+  const temperatureDefault = controls.topP !== undefined && record['temperature'] === undefined ? undefined : DEFAULT_TEMPERATURE;
 
-  const userContent: string | MessagePart[] =
-    images.length === 0 ? text : [{ type: 'text', text }, ...images.map((dataUrl): MessagePart => ({ type: 'image', dataUrl }))];
+  const userContent: string | MessagePart[] = images.length === 0 ? text : [{ type: 'text', text }, ...images];
   const system = [systemPrompt, ...history.system].filter((part): part is string => part !== undefined && part !== '').join('\n\n');
 
   return {
     text,
     provider,
     model,
-    temperature: readNumber(record, 'temperature', 0, 1, false, DEFAULT_TEMPERATURE),
+    temperature: temperatureDefault === undefined ? undefined : readNumber(record, 'temperature', 0, 1, false, temperatureDefault),
+    controls,
     maxTokens: readNumber(record, 'maxTokens', 1, MAX_MAX_TOKENS, true, DEFAULT_MAX_TOKENS),
     maxSteps: readNumber(record, 'maxSteps', 1, MAX_MAX_STEPS, true, DEFAULT_MAX_STEPS),
     system: system === '' ? undefined : system,

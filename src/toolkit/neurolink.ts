@@ -7,6 +7,7 @@ import { UserConfirmationRequiredError } from '../generation/errors/user-confirm
 import type { GenerateOptions, StreamOptions } from '../generation/generate-options.js';
 import type { LlmCallRecorder } from '../generation/llm-call-record.js';
 import type { GenerateResult, StreamResult } from '../generation/generate-result.js';
+import type { NativeTokenCountRequest } from '../generation/language-model-client.js';
 import { GenerationService } from '../generation/generation-service.js';
 import type { McpServerConfig } from '../generation/mcp/mcp-server-config.js';
 import type { McpServers, McpToolResult } from '../generation/mcp/mcp-servers.js';
@@ -148,6 +149,16 @@ export class NeuroLink {
   /** `embed` on the first of `candidates` that answers, moving on only for retryable failures. */
   embedAcross(candidates: readonly { readonly provider: ProviderName; readonly model: string }[], options: EmbedOptions): Promise<EmbedResult> {
     return this.service.embed(options, candidates);
+  }
+
+  /**
+   * The provider's own count of a request's input tokens (`/v1/messages/count_tokens` on an
+   * Anthropic model), or `undefined` when the provider has no counting endpoint for its wire.
+   * Nothing is recorded: counting is free and generates nothing.
+   */
+  async countInputTokens(target: { readonly provider: ProviderName; readonly model: string }, request: NativeTokenCountRequest): Promise<number | undefined> {
+    const client = this.catalog.createClient(target.provider, target.model);
+    return client.countInputTokens === undefined ? undefined : client.countInputTokens(request);
   }
 
   /** Alias of `generate`. */

@@ -134,11 +134,46 @@ function callSettings(provider: ProviderName, model: LanguageModel, request: Mod
     model,
     messages: toModelMessages(provider, request.messages),
     ...(request.system === undefined ? {} : { instructions: request.system }),
-    temperature: request.temperature,
+    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     maxOutputTokens: request.maxTokens,
     maxRetries: 0,
     ...(request.abortSignal === undefined ? {} : { abortSignal: request.abortSignal }),
-    ...(tools === undefined ? {} : { tools, stopWhen: stepCountIs(Math.max(1, request.maxSteps)) }),
+    ...(request.headers === undefined ? {} : { headers: { ...request.headers } }),
+    ...samplingSettings(request),
+    ...(tools === undefined ? {} : { tools, stopWhen: stepCountIs(Math.max(1, request.maxSteps)), ...toolUseSettings(request) }),
+  };
+}
+
+/** topP, topK, stop sequences and reasoning as the AI SDK takes them; each provider maps them or warns and leaves them out. */
+function samplingSettings(request: ModelCallRequest) {
+  return {
+    ...(request.topP === undefined ? {} : { topP: request.topP }),
+    ...(request.topK === undefined ? {} : { topK: request.topK }),
+    ...(request.stopSequences === undefined ? {} : { stopSequences: [...request.stopSequences] }),
+    ...(request.reasoning === undefined ? {} : { reasoning: request.reasoning }),
+  };
+}
+
+/**
+ * `toolChoice` and `parallelToolCalls` (only with tools): the choice in the AI SDK's terms, the
+ * parallel switch as OpenAI's (`parallel_tool_calls`) and Anthropic's (`disable_parallel_tool_use`)
+ * provider options; other providers ignore options not under their name.
+ */
+function toolUseSettings(request: ModelCallRequest) {
+  const choice = request.toolChoice;
+  const toolChoice = choice === undefined ? undefined : typeof choice === 'string' ? choice : { type: 'tool' as const, toolName: choice.toolName };
+  const parallel = request.parallelToolCalls;
+  return {
+    ...(toolChoice === undefined ? {} : { toolChoice }),
+    ...(parallel === undefined
+      ? {}
+      : {
+          providerOptions: {
+            openai: { parallelToolCalls: parallel },
+            azure: { parallelToolCalls: parallel },
+            anthropic: { disableParallelToolUse: !parallel },
+          },
+        }),
   };
 }
 
@@ -223,6 +258,8 @@ function toModelMessages(provider: ProviderName, messages: readonly ChatMessage[
     if (typeof message.content === 'string') return { role: 'user', content: message.content };
     const content: UserContent = message.content.map((part) => {
       if (part.type === 'text') return { type: 'text' as const, text: part.text };
+      // A URL goes to the provider as a URL where its API takes one (the AI SDK downloads it otherwise).
+      if (part.type === 'image-url') return { type: 'file' as const, data: new URL(part.url), mediaType: 'image/*' };
       const { mediaType, data } = parseDataUrl(provider, part.dataUrl);
       return { type: 'file' as const, data, mediaType };
     });

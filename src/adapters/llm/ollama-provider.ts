@@ -78,7 +78,7 @@ function ollamaSdk(definition: ProviderDefinition, env: ProviderEnv, overrides: 
 }
 
 /**
- * Ollama reads sampling settings from `options` (`temperature`, `num_predict`); the SDK provider
+ * Ollama reads sampling settings from `options` (`temperature`, `num_predict`, `top_p`, `top_k`, `stop`); the SDK provider
  * sends them at the top level, where the server ignores them, so they are copied into
  * `providerOptions.ollama.options` (explicit provider options win).
  */
@@ -90,6 +90,8 @@ const ollamaSamplingOptions: LanguageModelMiddleware = {
       ...(params.temperature === undefined ? {} : { temperature: params.temperature }),
       ...(params.maxOutputTokens === undefined ? {} : { num_predict: params.maxOutputTokens }),
       ...(params.topP === undefined ? {} : { top_p: params.topP }),
+      ...(params.topK === undefined ? {} : { top_k: params.topK }),
+      ...(params.stopSequences === undefined ? {} : { stop: params.stopSequences }),
       ...existingOptions,
     };
     return Promise.resolve({ ...params, providerOptions: { ...params.providerOptions, ollama: { ...existing, options } } });

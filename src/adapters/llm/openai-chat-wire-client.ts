@@ -69,7 +69,7 @@ export function createOpenAiChatWireClient(options: OpenAiChatWireOptions): Lang
    * read): a signal aborted later, as deadlines are when a call ends, must not take the pooled
    * connection with it.
    */
-  function send(body: Record<string, unknown>, signal: AbortSignal | undefined): Promise<Exchange> {
+  function send(body: Record<string, unknown>, signal: AbortSignal | undefined, extraHeaders: Readonly<Record<string, string>> = {}): Promise<Exchange> {
     const payload = JSON.stringify(body);
     return new Promise((resolve, reject) => {
       if (signal?.aborted === true) {
@@ -78,7 +78,11 @@ export function createOpenAiChatWireClient(options: OpenAiChatWireOptions): Lang
       }
       const outgoing = post(
         url,
-        { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...options.headers } },
+        {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...extraHeaders, ...options.headers },
+        },
         (response) => {
           const status = response.statusCode ?? 0;
           if (status >= 200 && status < 300) {
@@ -122,7 +126,7 @@ export function createOpenAiChatWireClient(options: OpenAiChatWireOptions): Lang
 
   async function generate(request: ModelCallRequest): Promise<ModelCallResult> {
     try {
-      const { response, release } = await send(chatBody(modelId, request, false), request.abortSignal);
+      const { response, release } = await send(chatBody(provider, modelId, request, false), request.abortSignal, request.headers);
       const answer = parseAnswer(provider, await readText(response, request.abortSignal).finally(release));
       const choice = answer.choices[0];
       return {
@@ -140,7 +144,7 @@ export function createOpenAiChatWireClient(options: OpenAiChatWireOptions): Lang
 
   function stream(request: ModelCallRequest): ModelStream {
     return queuedModelStream(async (queue) => {
-      const { response, release } = await send(chatBody(modelId, request, true), request.abortSignal);
+      const { response, release } = await send(chatBody(provider, modelId, request, true), request.abortSignal, request.headers);
       try {
         const pieces: string[] = [];
         let usage: TokenUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
@@ -245,7 +249,7 @@ function wireMessage(message: ChatMessage): Record<string, unknown> {
   return { role: message.role, content };
 }
 
-function chatBody(modelId: string, request: ModelCallRequest, streamed: boolean): Record<string, unknown> {
+function chatBody(provider: ProviderName, modelId: string, request: ModelCallRequest, streamed: boolean): Record<string, unknown> {
   const messages: Record<string, unknown>[] = [];
   if (request.system !== undefined) messages.push({ role: 'system', content: request.system });
   for (const message of request.messages) messages.push(wireMessage(message));
@@ -254,15 +258,37 @@ function chatBody(modelId: string, request: ModelCallRequest, streamed: boolean)
     messages,
     temperature: request.temperature,
     max_tokens: request.maxTokens,
+    ...(request.topP === undefined ? {} : { top_p: request.topP }),
+    ...(request.stopSequences === undefined ? {} : { stop: request.stopSequences }),
+    ...(request.reasoning === undefined || !takesReasoningEffort(provider) ? {} : { reasoning_effort: request.reasoning }),
     ...(declaresTools(request)
       ? {
           tools: request.clientTools!.map((tool) => ({
             type: 'function',
             function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
           })),
+          ...wireToolChoice(request),
         }
       : {}),
     ...(streamed ? { stream: true, stream_options: { include_usage: true } } : {}),
+  };
+}
+
+/**
+ * Whether this client forwards `reasoning_effort`: OpenAI's and Azure's own models that reason go to
+ * the AI SDK client (see `speaksWire`), so a model this client sends there does not reason and would
+ * refuse the field; an OpenAI-compatible server (a LiteLLM proxy, vLLM, Ollama) takes or ignores it.
+ */
+function takesReasoningEffort(provider: ProviderName): boolean {
+  return provider !== 'openai' && provider !== 'azure';
+}
+
+/** `tool_choice` and `parallel_tool_calls` of a request that declares tools (OpenAI refuses them without). */
+function wireToolChoice(request: ModelCallRequest): Record<string, unknown> {
+  const choice = request.toolChoice;
+  return {
+    ...(choice === undefined ? {} : { tool_choice: typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.toolName } } }),
+    ...(request.parallelToolCalls === undefined ? {} : { parallel_tool_calls: request.parallelToolCalls }),
   };
 }
 

@@ -1,12 +1,15 @@
 import type { CachedCompletion } from '../../ports/state/response-cache.js';
+import type { CallControls, ToolChoice } from '../call-controls.js';
 import type { ClientTool, ConversationTurn, GenerateOptions } from '../generate-options.js';
+import { imageUrlRefusal, isHttpUrl, type ImageUrlPolicy } from './image-url-policy.js';
 import { UnsupportedChatRequest } from './openai-chat-request.js';
 import { estimatePromptTokens } from './route-rules.js';
 
 /**
  * The part of an Anthropic Messages request (`POST /v1/messages`, `/v1/messages/count_tokens`) the
- * gateway understands; the schema checks shapes. Fields Anthropic defines that no provider layer
- * takes here (`top_p`, `top_k`, `stop_sequences`, `thinking`, …) are accepted and not passed on.
+ * gateway understands; the schema checks shapes. `stop_sequences`, `top_p`, `top_k` and
+ * `tool_choice` are passed on to the provider; fields no provider layer takes here (`thinking`,
+ * `output_config`, …) are accepted and not passed on.
  */
 export interface AnthropicMessagesRequest {
   readonly model: string;
@@ -15,7 +18,7 @@ export interface AnthropicMessagesRequest {
   /** Required on `/v1/messages` (the schema says so); absent on count_tokens. */
   readonly max_tokens?: number;
   readonly tools?: readonly AnthropicToolParam[];
-  readonly tool_choice?: { readonly type: 'auto' | 'any' | 'tool' | 'none'; readonly name?: string };
+  readonly tool_choice?: { readonly type: 'auto' | 'any' | 'tool' | 'none'; readonly name?: string; readonly disable_parallel_tool_use?: boolean };
   readonly stop_sequences?: readonly string[];
   readonly temperature?: number;
   readonly top_p?: number;
@@ -50,10 +53,8 @@ export interface AnthropicToolParam {
   readonly type?: string | null;
 }
 
-/** How the Messages wire is mapped: image URLs are refused unless the operator allows them. */
-export interface MessagesMappingPolicy {
-  readonly allowImageUrls: boolean;
-}
+/** How the Messages wire is mapped: image URLs are refused unless the operator allows them (GATEWAY_ALLOW_IMAGE_URLS). */
+export type MessagesMappingPolicy = ImageUrlPolicy;
 
 /** Block types carrying a model's hidden reasoning: dropped from the history (no provider here replays them). */
 const droppedBlocks = new Set(['thinking', 'redacted_thinking']);
@@ -69,8 +70,9 @@ function imageOf(block: AnthropicBlockParam, param: string, policy: MessagesMapp
   if (source?.type === 'base64' && typeof source.data === 'string' && typeof source.media_type === 'string')
     return `data:${source.media_type};base64,${source.data}`;
   if (source?.type === 'url' && typeof source.url === 'string') {
-    if (policy.allowImageUrls) return source.url;
-    throw new UnsupportedChatRequest('image URLs are not accepted here: send the image as base64 (source.type "base64")', `${param}.source`);
+    if (!policy.allowImageUrls) throw imageUrlRefusal('send the image as base64 (source.type "base64")', `${param}.source`);
+    if (!isHttpUrl(source.url)) throw new UnsupportedChatRequest('an image URL must be an http(s) URL', `${param}.source.url`);
+    return source.url;
   }
   throw new UnsupportedChatRequest(`image source type "${String(source?.type)}" is not supported: send base64`, `${param}.source`);
 }
@@ -133,8 +135,6 @@ function systemTextOf(system: AnthropicMessagesRequest['system']): string | unde
 }
 
 function clientToolsOf(request: AnthropicMessagesRequest): ClientTool[] {
-  // `tool_choice: none` offers no tool; `any` and `tool` cannot be forced through the toolkit and act as `auto`.
-  if (request.tool_choice?.type === 'none') return [];
   return (request.tools ?? []).map((tool, index) => {
     if (tool.type !== undefined && tool.type !== null && tool.type !== 'custom')
       throw new UnsupportedChatRequest(`server tool type "${tool.type}" is not supported: declare client tools (name, input_schema)`, `tools[${index}].type`);
@@ -144,6 +144,28 @@ function clientToolsOf(request: AnthropicMessagesRequest): ClientTool[] {
       ...(tool.input_schema !== undefined ? { parameters: tool.input_schema } : {}),
     };
   });
+}
+
+/**
+ * Anthropic's `tool_choice` in the toolkit's terms: `auto`, `any` (some tool: `required`), `tool`
+ * (the one named), `none`; `disable_parallel_tool_use` as `parallelToolCalls: false`.
+ */
+function toolControlsOf(request: AnthropicMessagesRequest): CallControls {
+  const choice = request.tool_choice;
+  if (choice === undefined || (request.tools ?? []).length === 0) return {};
+  if (choice.type === 'tool' && (typeof choice.name !== 'string' || choice.name === ''))
+    throw new UnsupportedChatRequest('tool_choice of type "tool" needs the name of one of the tools', 'tool_choice.name');
+  const toolChoice: ToolChoice = choice.type === 'tool' ? { toolName: choice.name as string } : choice.type === 'any' ? 'required' : choice.type;
+  return { toolChoice, ...(choice.disable_parallel_tool_use === true ? { parallelToolCalls: false } : {}) };
+}
+
+/** `stop_sequences`, `top_p` and `top_k`, passed on as they are. */
+function samplingControlsOf(request: AnthropicMessagesRequest): CallControls {
+  return {
+    ...(request.stop_sequences !== undefined && request.stop_sequences.length > 0 ? { stopSequences: request.stop_sequences } : {}),
+    ...(request.top_p !== undefined ? { topP: request.top_p } : {}),
+    ...(request.top_k !== undefined ? { topK: request.top_k } : {}),
+  };
 }
 
 interface MappedConversation {
@@ -200,12 +222,38 @@ export function messagesGenerateOptions(request: AnthropicMessagesRequest, polic
     ...(last.role === 'user' ? { input: { text: last.content } } : {}),
     ...(system.length > 0 ? { systemPrompt: system.join('\n\n') } : {}),
     ...(history.length > 0 ? { conversationHistory: history } : {}),
-    ...(last.role === 'user' && lastUserImages.length > 0 ? { images: lastUserImages } : {}),
+    ...(last.role === 'user' && lastUserImages.length > 0 ? { images: lastUserImages, allowImageUrls: policy.allowImageUrls } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     ...(request.max_tokens !== undefined ? { maxTokens: request.max_tokens } : {}),
     ...(clientTools.length > 0 ? { clientTools } : {}),
+    ...samplingControlsOf(request),
+    ...toolControlsOf(request),
     disableTools: true,
   };
+}
+
+/** The client's request headers an Anthropic upstream gets too: the API version and the beta features it asked for. */
+const forwardedHeaders = ['anthropic-version', 'anthropic-beta'] as const;
+
+/**
+ * The headers of a Messages request forwarded to an Anthropic upstream (and to no other provider
+ * kind): `anthropic-version` and `anthropic-beta`, as the client sent them (repeated headers joined
+ * with commas, as HTTP allows).
+ */
+export function anthropicUpstreamHeaders(headers: Readonly<Record<string, string | readonly string[] | undefined>>): Record<string, string> {
+  const forwarded: Record<string, string> = {};
+  for (const name of forwardedHeaders) {
+    const value = headers[name];
+    const text = typeof value === 'string' ? value : value?.join(',');
+    if (text !== undefined && text.trim() !== '') forwarded[name] = text.trim();
+  }
+  return forwarded;
+}
+
+/** `anthropicUpstreamHeaders` as the toolkit's per-provider headers (none when the client sent neither). */
+export function anthropicProviderHeaders(headers: Readonly<Record<string, string | readonly string[] | undefined>>): Pick<GenerateOptions, 'providerHeaders'> {
+  const forwarded = anthropicUpstreamHeaders(headers);
+  return Object.keys(forwarded).length === 0 ? {} : { providerHeaders: { anthropic: forwarded } };
 }
 
 /**

@@ -1,4 +1,6 @@
+import type { Logger } from '../../logging/logger.js';
 import type { GatewayRouter } from './gateway-router.js';
+import type { GatewayCandidate, GatewayToolkit } from './gateway-toolkit.js';
 import { estimateMessagesInputTokens, messagesPrompt, type AnthropicMessagesRequest } from './anthropic-messages-request.js';
 
 /** Where a token count came from: the provider's own counter, or the registry's heuristic. */
@@ -9,22 +11,58 @@ export interface MessageTokenCount {
   readonly source: TokenCountSource;
 }
 
+/** What a count asks beside the body: the client's headers for the upstream, where to log a fallback. */
+export interface MessageTokenCountContext {
+  /** Request headers for an Anthropic upstream (`anthropic-version`, `anthropic-beta`). */
+  readonly anthropicHeaders?: Readonly<Record<string, string>>;
+  readonly log?: Logger;
+}
+
+/** How long the provider's counter may take before the estimate answers instead. */
+const providerCountTimeoutMs = 10_000;
+
 /**
- * `count_tokens` of the Messages wire: the model must name somewhere the gateway can send it (a
- * provider/model, a registry alias or one of the merchant's route groups), then the request's input
- * tokens are estimated by the registry's heuristic (~4 characters a token). No provider adapter
- * exposes a counting endpoint yet, so the source is always `estimate`.
+ * `count_tokens` of the Messages wire. The model must name somewhere the gateway can send it (a
+ * provider/model, a registry alias or one of the merchant's route groups); the place a Messages
+ * request would go first (a route group's top-ranked candidate) is asked for its own count when
+ * it has a counter for this wire (Anthropic's `/v1/messages/count_tokens`), with the client's
+ * Anthropic headers. Any other provider, or a counter that fails or is slow, gives the registry's
+ * heuristic estimate (~4 characters a token); the answer says which.
  */
 export class MessageTokenCounter {
   readonly #router: Pick<GatewayRouter, 'routeOf'>;
+  readonly #toolkit: Pick<GatewayToolkit, 'countInputTokens'> | undefined;
 
-  constructor(router: Pick<GatewayRouter, 'routeOf'>) {
+  constructor(router: Pick<GatewayRouter, 'routeOf'>, toolkit?: Pick<GatewayToolkit, 'countInputTokens'>) {
     this.#router = router;
+    this.#toolkit = toolkit;
   }
 
   /** @throws SwitchyardError `SY_MODEL_NOT_FOUND` when `model` names nothing known. */
-  async count(merchantId: string, request: Pick<AnthropicMessagesRequest, 'model' | 'system' | 'messages' | 'tools'>): Promise<MessageTokenCount> {
-    await this.#router.routeOf(merchantId, request.model, messagesPrompt(request));
-    return { inputTokens: estimateMessagesInputTokens(request), source: 'estimate' };
+  async count(
+    merchantId: string,
+    request: Pick<AnthropicMessagesRequest, 'model' | 'system' | 'messages' | 'tools'>,
+    context: MessageTokenCountContext = {},
+  ): Promise<MessageTokenCount> {
+    const route = await this.#router.routeOf(merchantId, request.model, messagesPrompt(request));
+    const target: GatewayCandidate | undefined = route.kind === 'direct' ? route.target : route.ranking.candidates[0];
+    const counted = target === undefined ? undefined : await this.#providerCount(target, request, context);
+    return counted !== undefined ? { inputTokens: counted, source: 'provider' } : { inputTokens: estimateMessagesInputTokens(request), source: 'estimate' };
+  }
+
+  async #providerCount(target: GatewayCandidate, request: object, context: MessageTokenCountContext): Promise<number | undefined> {
+    const countInputTokens = this.#toolkit?.countInputTokens?.bind(this.#toolkit);
+    if (countInputTokens === undefined) return undefined;
+    try {
+      return await countInputTokens(target, {
+        wire: 'anthropic-messages',
+        body: request as Readonly<Record<string, unknown>>,
+        ...(context.anthropicHeaders !== undefined && target.provider === 'anthropic' ? { headers: context.anthropicHeaders } : {}),
+        abortSignal: AbortSignal.timeout(providerCountTimeoutMs),
+      });
+    } catch (error) {
+      context.log?.warn({ err: error, provider: target.provider, model: target.model }, 'the provider could not count tokens; answering the estimate');
+      return undefined;
+    }
   }
 }

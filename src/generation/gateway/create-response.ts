@@ -66,6 +66,8 @@ export interface ResponsesDeps {
   /** How long a stored response is kept (RESPONSES_TTL_DAYS). */
   readonly ttlS: number;
   readonly now: () => Date;
+  /** Whether `input_image` parts may name an http(s) URL (GATEWAY_ALLOW_IMAGE_URLS); else only base64 data URLs. */
+  readonly allowImageUrls?: boolean;
 }
 
 function notFound(id: string): SwitchyardError {
@@ -99,7 +101,7 @@ export class ResponsesUseCase {
     const previous = await this.#previousOf(call.caller.merchantId, request.previous_response_id);
     const context = conversationOf(previous);
     const input = inputItemsOf(request.input);
-    const mapped = toResponsesGenerateOptions(request, [...context, ...input]);
+    const mapped = toResponsesGenerateOptions(request, [...context, ...input], { allowImageUrls: this.#deps.allowImageUrls === true });
     const draft: ResponseDraft = {
       id: newResponseId('resp'),
       merchantId: call.caller.merchantId,

@@ -1,6 +1,7 @@
 import type { EmbedOptions, EmbedResult } from '../embeddings/embed-options.js';
 import type { GenerateOptions, StreamOptions } from '../generate-options.js';
 import type { GenerateResult, StreamResult } from '../generate-result.js';
+import type { NativeTokenCountRequest } from '../language-model-client.js';
 import type { ProviderName } from '../provider-name.js';
 
 /** One place a gateway request may go: a provider kind and its model. */
@@ -23,4 +24,9 @@ export interface GatewayToolkit {
   streamAcross(candidates: readonly GatewayCandidate[], options: StreamOptions): Promise<StreamResult>;
   embed(options: EmbedOptions): Promise<EmbedResult>;
   embedAcross(candidates: readonly GatewayCandidate[], options: EmbedOptions): Promise<EmbedResult>;
+  /**
+   * The provider's own input-token count of a request in its wire's shape; `undefined` when the
+   * provider has no counting endpoint for that wire. Optional: a toolkit without it never counts.
+   */
+  countInputTokens?(target: GatewayCandidate, request: NativeTokenCountRequest): Promise<number | undefined>;
 }

@@ -1,6 +1,8 @@
 import type { OpenAiToolCall } from '../../ports/state/response-cache.js';
+import { reasoningLevels, type CallControls, type ReasoningLevel, type ToolChoice } from '../call-controls.js';
 import type { ConversationTurn, GenerateOptions } from '../generate-options.js';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
+import type { ImageUrlPolicy } from './image-url-policy.js';
 
 /** The part of an OpenAI chat-completions request the gateway understands (the schema checks shapes). */
 export interface OpenAiChatRequest {
@@ -16,6 +18,11 @@ export interface OpenAiChatRequest {
     readonly json_schema?: { readonly name?: string; readonly schema?: Record<string, unknown> };
   };
   readonly tools?: readonly unknown[];
+  readonly tool_choice?: unknown;
+  readonly parallel_tool_calls?: boolean | null;
+  readonly top_p?: number | null;
+  readonly stop?: string | readonly string[] | null;
+  readonly reasoning_effort?: string | null;
   readonly user?: string;
 }
 
@@ -70,7 +77,7 @@ function textOf(message: OpenAiMessage, index: number): { text: string; images: 
  * @throws UnsupportedChatRequest for what the gateway does not serve yet (client-side tools, tool
  * results) or a conversation that does not end with a user message.
  */
-export function toGenerateOptions(request: OpenAiChatRequest): GenerateOptions {
+export function toGenerateOptions(request: OpenAiChatRequest, policy: ImageUrlPolicy = { allowImageUrls: false }): GenerateOptions {
   const clientTools = (request.tools ?? []).map((tool, index) => {
     const declared = tool as Partial<OpenAiFunctionTool>;
     if (declared.type !== 'function' || typeof declared.function?.name !== 'string')
@@ -127,13 +134,45 @@ export function toGenerateOptions(request: OpenAiChatRequest): GenerateOptions {
     ...(last.role === 'user' ? { input: { text: last.content } } : {}),
     ...(system.length > 0 ? { systemPrompt: system.join('\n\n') } : {}),
     ...(history.length > 0 ? { conversationHistory: history } : {}),
-    ...(last.role === 'user' && lastUserImages.length > 0 ? { images: lastUserImages } : {}),
+    ...(last.role === 'user' && lastUserImages.length > 0 ? { images: lastUserImages, allowImageUrls: policy.allowImageUrls } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     ...(maxTokens !== undefined ? { maxTokens } : {}),
     ...(schema !== undefined ? { schema } : {}),
     ...(clientTools.length > 0 ? { clientTools } : {}),
+    ...chatControlsOf(request),
     // The gateway never runs tools of its own for a client: the client's tools are declared only.
     disableTools: true,
+  };
+}
+
+/** OpenAI's `tool_choice` (`auto`, `none`, `required`, `{type: 'function', function: {name}}`) as the toolkit's. */
+export function openAiToolChoice(choice: unknown, param = 'tool_choice'): ToolChoice | undefined {
+  if (choice === undefined || choice === null) return undefined;
+  if (choice === 'auto' || choice === 'none' || choice === 'required') return choice;
+  const named = choice as { type?: unknown; name?: unknown; function?: { name?: unknown } };
+  const name = typeof named.function?.name === 'string' ? named.function.name : named.name;
+  if (typeof choice === 'object' && named.type === 'function' && typeof name === 'string' && name !== '') return { toolName: name };
+  throw new UnsupportedChatRequest('tool_choice must be "auto", "none", "required" or a function tool by name', param);
+}
+
+/** OpenAI's `reasoning_effort` (or the Responses API's `reasoning.effort`) as the toolkit's level. */
+export function openAiReasoning(effort: unknown, param: string): ReasoningLevel | undefined {
+  if (effort === undefined || effort === null) return undefined;
+  if ((reasoningLevels as readonly unknown[]).includes(effort)) return effort as ReasoningLevel;
+  throw new UnsupportedChatRequest(`reasoning effort must be one of ${reasoningLevels.join(', ')}`, param);
+}
+
+/** `top_p`, `stop`, `tool_choice`, `parallel_tool_calls` and `reasoning_effort`: passed on to the provider. */
+function chatControlsOf(request: OpenAiChatRequest): CallControls {
+  const stop = typeof request.stop === 'string' ? [request.stop] : request.stop;
+  const toolChoice = openAiToolChoice(request.tool_choice);
+  const reasoning = openAiReasoning(request.reasoning_effort, 'reasoning_effort');
+  return {
+    ...(typeof request.top_p === 'number' ? { topP: request.top_p } : {}),
+    ...(stop !== undefined && stop !== null && stop.length > 0 ? { stopSequences: stop } : {}),
+    ...(toolChoice !== undefined ? { toolChoice } : {}),
+    ...(typeof request.parallel_tool_calls === 'boolean' ? { parallelToolCalls: request.parallel_tool_calls } : {}),
+    ...(reasoning !== undefined ? { reasoning } : {}),
   };
 }
 

@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { CachedCompletion, StoredResponseItem } from '../../ports/state-store.js';
 import type { GenerateOptions } from '../generate-options.js';
-import { toGenerateOptions, UnsupportedChatRequest, type OpenAiChatRequest, type OpenAiMessage, type OpenAiToolCall } from './openai-chat-request.js';
+import { imageUrlRefusal, isDataUrl, isHttpUrl, type ImageUrlPolicy } from './image-url-policy.js';
+import {
+  openAiReasoning,
+  openAiToolChoice,
+  toGenerateOptions,
+  UnsupportedChatRequest,
+  type OpenAiChatRequest,
+  type OpenAiMessage,
+  type OpenAiToolCall,
+} from './openai-chat-request.js';
 
 /**
  * The part of an OpenAI Responses API request (`POST /v1/responses`) the gateway understands; the
@@ -91,14 +100,24 @@ export function inputItemsOf(input: ResponsesRequest['input']): StoredResponseIt
 
 type ChatPart = { type: string; text?: string; image_url?: { url: string } };
 
-function chatPartsOf(item: StoredResponseItem, param: string): ChatPart[] {
+function imagePartOf(part: Readonly<Record<string, unknown>>, param: string, policy: ImageUrlPolicy): ChatPart {
+  const url = part['image_url'];
+  if (typeof url !== 'string' || url === '')
+    throw new UnsupportedChatRequest('an input_image needs image_url (a base64 data URL); file_id is not supported', `${param}.image_url`);
+  if (isDataUrl(url)) return { type: 'image_url', image_url: { url } };
+  if (!policy.allowImageUrls) throw imageUrlRefusal('send the image as a base64 data URL (data:image/png;base64,…)', `${param}.image_url`);
+  if (!isHttpUrl(url)) throw new UnsupportedChatRequest('an image URL must be an http(s) URL or a base64 data URL', `${param}.image_url`);
+  return { type: 'image_url', image_url: { url } };
+}
+
+function chatPartsOf(item: StoredResponseItem, param: string, policy: ImageUrlPolicy): ChatPart[] {
   const content = Array.isArray(item['content']) ? (item['content'] as readonly Readonly<Record<string, unknown>>[]) : [];
   return content.map((part, index) => {
     const type = String(part['type']);
     if ((type === 'input_text' || type === 'output_text') && typeof part['text'] === 'string') return { type: 'text', text: part['text'] };
     if (type === 'refusal' && typeof part['refusal'] === 'string') return { type: 'text', text: part['refusal'] };
-    if (type === 'input_image' && typeof part['image_url'] === 'string') return { type: 'image_url', image_url: { url: part['image_url'] } };
-    throw new UnsupportedChatRequest(`content part type "${type}" is not supported (text and image URLs are)`, `${param}.content[${index}]`);
+    if (type === 'input_image') return imagePartOf(part, `${param}.content[${index}]`, policy);
+    throw new UnsupportedChatRequest(`content part type "${type}" is not supported (text and images are)`, `${param}.content[${index}]`);
   });
 }
 
@@ -118,13 +137,13 @@ type ChatMessage = { role: OpenAiMessage['role']; content: string | null | ChatP
  * assistant turn before it (or starts one), a `function_call_output` becomes a tool message. Item
  * kinds no provider can take (item references, reasoning, hosted tools' calls) are left out.
  */
-export function chatMessagesOf(items: readonly StoredResponseItem[]): ChatMessage[] {
+export function chatMessagesOf(items: readonly StoredResponseItem[], policy: ImageUrlPolicy = { allowImageUrls: false }): ChatMessage[] {
   const messages: ChatMessage[] = [];
   items.forEach((item, index) => {
     const param = `input[${index}]`;
     if (item['type'] === 'message') {
       const role = item['role'] as OpenAiMessage['role'];
-      messages.push({ role, content: chatPartsOf(item, param) });
+      messages.push({ role, content: chatPartsOf(item, param, policy) });
     } else if (item['type'] === 'function_call') {
       const call: OpenAiToolCall = {
         id: String(item['call_id'] ?? item['id']),
@@ -142,12 +161,10 @@ export function chatMessagesOf(items: readonly StoredResponseItem[]): ChatMessag
   return messages;
 }
 
-/** The chat tools of a Responses request: flat function tools as chat's nested ones, narrowed by `tool_choice`. */
+/** The chat tools of a Responses request: flat function tools as chat's nested ones, narrowed by an `allowed_tools` choice. */
 function chatToolsOf(request: ResponsesRequest): { tools: unknown[]; ignored: string[] } {
   const choice = request.tool_choice;
-  if (choice === 'none') return { tools: [], ignored: [] };
   const named = new Set<string>();
-  if (typeof choice === 'object' && choice['type'] === 'function' && typeof choice['name'] === 'string') named.add(choice['name']);
   if (typeof choice === 'object' && choice['type'] === 'allowed_tools' && Array.isArray(choice['tools']))
     for (const tool of choice['tools'] as readonly Readonly<Record<string, unknown>>[]) if (typeof tool['name'] === 'string') named.add(tool['name']);
   const tools: unknown[] = [];
@@ -163,6 +180,17 @@ function chatToolsOf(request: ResponsesRequest): { tools: unknown[]; ignored: st
     tools.push({ type: 'function', function: { name: tool['name'], ...description, ...parameters } });
   }
   return { tools, ignored };
+}
+
+/**
+ * The chat request's `tool_choice` for a Responses one: the same words and a function by name;
+ * `allowed_tools` (already narrowing the tools) by its `mode` (`auto` or `required`).
+ */
+function chatToolChoiceOf(request: ResponsesRequest): OpenAiChatRequest['tool_choice'] {
+  const choice = request.tool_choice;
+  if (typeof choice === 'object' && choice['type'] === 'allowed_tools') return choice['mode'] === 'required' ? 'required' : 'auto';
+  if (typeof choice === 'object' && choice['type'] !== 'function') return undefined; // hosted tools' choices: no provider here serves them
+  return openAiToolChoice(choice, 'tool_choice') === undefined ? undefined : choice;
 }
 
 function responseFormatOf(request: ResponsesRequest): OpenAiChatRequest['response_format'] {
@@ -190,27 +218,39 @@ export interface MappedResponsesRequest {
  * The toolkit's generate options of a Responses request over the whole conversation (`items`: a
  * `previous_response_id` chain's items, then this turn's): `instructions` becomes the system
  * prompt, the items the chat messages of /v1/chat/completions, mapped the same way from there.
- * `top_p`, `parallel_tool_calls` and `reasoning` have no toolkit option: accepted and echoed only.
+ * `top_p`, `tool_choice`, `parallel_tool_calls` and `reasoning.effort` are passed on to the provider
+ * (which leaves out what its API does not take). Image URLs (not data URLs) are refused unless the
+ * policy allows them.
  *
  * @throws UnsupportedChatRequest for content the gateway cannot send (files, audio) or a
  * conversation that does not end with a user message or a function call's output.
  */
-export function toResponsesGenerateOptions(request: ResponsesRequest, items: readonly StoredResponseItem[]): MappedResponsesRequest {
+export function toResponsesGenerateOptions(
+  request: ResponsesRequest,
+  items: readonly StoredResponseItem[],
+  policy: ImageUrlPolicy = { allowImageUrls: false },
+): MappedResponsesRequest {
   const instructions =
     typeof request.instructions === 'string' && request.instructions !== '' ? [{ role: 'system' as const, content: request.instructions }] : [];
-  const messages = [...instructions, ...chatMessagesOf(items)];
+  const messages = [...instructions, ...chatMessagesOf(items, policy)];
   if (messages.length === 0) throw new UnsupportedChatRequest('input is required', 'input');
   const { tools, ignored } = chatToolsOf(request);
   const responseFormat = responseFormatOf(request);
+  const toolChoice = tools.length > 0 ? chatToolChoiceOf(request) : undefined;
+  const effort = openAiReasoning(request.reasoning?.['effort'], 'reasoning.effort');
   const chat: OpenAiChatRequest = {
     model: request.model,
     messages: messages as unknown as OpenAiMessage[],
     ...(typeof request.temperature === 'number' ? { temperature: request.temperature } : {}),
+    ...(typeof request.top_p === 'number' ? { top_p: request.top_p } : {}),
     ...(typeof request.max_output_tokens === 'number' ? { max_tokens: request.max_output_tokens } : {}),
     ...(responseFormat !== undefined ? { response_format: responseFormat } : {}),
     ...(tools.length > 0 ? { tools } : {}),
+    ...(toolChoice !== undefined ? { tool_choice: toolChoice } : {}),
+    ...(tools.length > 0 && typeof request.parallel_tool_calls === 'boolean' ? { parallel_tool_calls: request.parallel_tool_calls } : {}),
+    ...(effort !== undefined ? { reasoning_effort: effort } : {}),
   };
-  return { options: toGenerateOptions(chat), prompt: messages, ignoredTools: ignored };
+  return { options: toGenerateOptions(chat, policy), prompt: messages, ignoredTools: ignored };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  anthropicProviderHeaders,
   anthropicStopReason,
   estimateMessagesInputTokens,
   messagesCacheKeySource,
@@ -78,8 +79,31 @@ describe('messagesGenerateOptions', () => {
     ]);
   });
 
-  it('offers no tool for tool_choice none', () => {
-    expect(messagesGenerateOptions({ ...base, tools: [{ name: 't' }], tool_choice: { type: 'none' } }, strict).clientTools).toBeUndefined();
+  it('passes tool_choice on with the tools: none, any as required, tool by name, disable_parallel_tool_use as parallelToolCalls false', () => {
+    const tools = [{ name: 't' }];
+    const none = messagesGenerateOptions({ ...base, tools, tool_choice: { type: 'none' } }, strict);
+    expect(none.clientTools).toEqual([{ name: 't' }]);
+    expect(none.toolChoice).toBe('none');
+    expect(messagesGenerateOptions({ ...base, tools, tool_choice: { type: 'any' } }, strict)).toMatchObject({ toolChoice: 'required' });
+    const named = messagesGenerateOptions({ ...base, tools, tool_choice: { type: 'tool', name: 't', disable_parallel_tool_use: true } }, strict);
+    expect(named).toMatchObject({ toolChoice: { toolName: 't' }, parallelToolCalls: false });
+    expect(messagesGenerateOptions({ ...base, tool_choice: { type: 'any' } }, strict).toolChoice).toBeUndefined();
+    expect(refusal({ ...base, tools, tool_choice: { type: 'tool' } })).toEqual({ code: 'SY_GATEWAY_REQUEST_UNSUPPORTED', param: 'tool_choice.name' });
+  });
+
+  it('passes stop_sequences, top_p and top_k on', () => {
+    expect(messagesGenerateOptions({ ...base, stop_sequences: ['X'], top_p: 0.5, top_k: 3 }, strict)).toMatchObject({
+      stopSequences: ['X'],
+      topP: 0.5,
+      topK: 3,
+    });
+  });
+
+  it('forwards anthropic-version and anthropic-beta to an Anthropic upstream only', () => {
+    expect(anthropicProviderHeaders({ 'anthropic-version': '2023-06-01', 'anthropic-beta': ['a', 'b'], 'x-api-key': 'secret' })).toEqual({
+      providerHeaders: { anthropic: { 'anthropic-version': '2023-06-01', 'anthropic-beta': 'a,b' } },
+    });
+    expect(anthropicProviderHeaders({ authorization: 'Bearer x' })).toEqual({});
   });
 
   it('passes base64 images as data URLs; URLs only when allowed', () => {
