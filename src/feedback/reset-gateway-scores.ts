@@ -1,12 +1,10 @@
 import paymentInfoSchema from '../../schemas/http/gateway-decision/payment-info.json' with { type: 'json' };
+import { autopilotSource } from '../decision/autopilot/plan-calibration.js';
 import { merchantEliminationKeyPrefix } from '../decision/elimination-key.js';
 import { requireMerchant } from '../decision/inputs/merchant-settings.js';
 import { merchantWindowKeyPrefix } from '../decision/window-key.js';
 import type { SuccessRateConfig } from '../generated/schema-types.js';
 import type { ScoreSelection, StateStore } from '../ports/state-store.js';
-
-/** The `source` autopilot stamps on the sub-level SR entries it writes (decision-engine's AUTOPILOT_SOURCE). */
-export const autopilotSource = 'autopilot';
 
 /** Every order type a decision can key its scores by (the `paymentType` enum; the legacy request's is the same). */
 const orderTypes: readonly string[] = paymentInfoSchema.properties.paymentType.enum;
