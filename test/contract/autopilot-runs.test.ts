@@ -9,6 +9,7 @@ import { setMerchantFeature } from '../../src/decision/features/merchant-feature
 import { silentLogger } from '../../src/logging/logger.js';
 import type { AnalyticsStore } from '../../src/ports/analytics-store.js';
 import * as analyticsSink from '../../workers/analytics-sink.js';
+import * as autopilotWorker from '../../workers/autopilot.js';
 import type { WorkerHandle } from '../../workers/worker-handle.js';
 import { upiPayment } from '../fixtures/payment-dimensions.js';
 import { decisionTraffic } from '../helpers/autopilot-traffic.js';
@@ -107,6 +108,32 @@ describe('GET /merchant-account/{id}/autopilot/runs', () => {
         .map((event) => event.merchantId)
         .sort(),
     ).toEqual([merchantA, merchantB]);
+  });
+
+  it('runs by itself as the autopilot worker on the in-process queue: a later tick finds A within its deadbands', async () => {
+    const worker = await autopilotWorker.start({
+      jobs: t.jobs,
+      intervalMs: 100,
+      autopilot: { configs: t.state.configs, analytics: store, bus: t.bus, clock: t.clock, logger: silentLogger, bounds: defaultCalibrationBounds },
+    });
+    try {
+      const deadline = Date.now() + 30_000;
+      let runs = (await t.state.configs.get(merchantA, 'autopilotRuns'))?.runs ?? [];
+      while (runs.length < 2 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        runs = (await t.state.configs.get(merchantA, 'autopilotRuns'))?.runs ?? [];
+      }
+      expect(runs.length).toBeGreaterThanOrEqual(2);
+      expect(runs[0]).toMatchObject({ outcome: 'unchanged', chosen: 'formula' });
+      expect(runs[0]!.segments.find((change) => change.segment.paymentMethodType === 'CARD')).toMatchObject({
+        action: 'unchanged',
+        before: { bucketSize: 100, hedgingPercent: 30 },
+        after: { bucketSize: 100, hedgingPercent: 30 },
+      });
+    } finally {
+      await worker.close();
+      await t.jobs.unschedule('autopilot', 'calibrate');
+    }
   });
 
   it('refuses another merchant’s credential with 403', async () => {
