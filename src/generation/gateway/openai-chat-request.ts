@@ -2,7 +2,6 @@ import type { OpenAiToolCall } from '../../ports/state/response-cache.js';
 import { reasoningLevels, type CallControls, type ReasoningLevel, type ToolChoice } from '../call-controls.js';
 import type { ConversationTurn, GenerateOptions } from '../generate-options.js';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
-import type { ImageUrlPolicy } from './image-url-policy.js';
 
 /** The part of an OpenAI chat-completions request the gateway understands (the schema checks shapes). */
 export interface OpenAiChatRequest {
@@ -77,7 +76,7 @@ function textOf(message: OpenAiMessage, index: number): { text: string; images: 
  * @throws UnsupportedChatRequest for what the gateway does not serve yet (client-side tools, tool
  * results) or a conversation that does not end with a user message.
  */
-export function toGenerateOptions(request: OpenAiChatRequest, policy: ImageUrlPolicy = { allowImageUrls: false }): GenerateOptions {
+export function toGenerateOptions(request: OpenAiChatRequest, policy: { readonly allowImageUrls: boolean } = { allowImageUrls: false }): GenerateOptions {
   const clientTools = (request.tools ?? []).map((tool, index) => {
     const declared = tool as Partial<OpenAiFunctionTool>;
     if (declared.type !== 'function' || typeof declared.function?.name !== 'string')
