@@ -105,6 +105,7 @@ function subscribeInserting(deps: AnalyticsSinkDeps, log: Logger): Promise<Subsc
         domain: slices.flatMap((slice) => slice.domain),
         api: slices.flatMap((slice) => slice.api),
         llm: slices.flatMap((slice) => slice.llm),
+        policies: slices.flatMap((slice) => slice.policies ?? []),
       });
       log.debug({ events: batch.length, ms: Math.round(performance.now() - started) }, 'analytics batch written');
     },

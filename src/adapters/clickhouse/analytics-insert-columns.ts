@@ -1,4 +1,4 @@
-import type { ApiEventRow, DomainEventRow, LlmCallRow } from '../../ports/analytics/analytics-rows.js';
+import type { ApiEventRow, DecisionPolicyRow, DomainEventRow, LlmCallRow } from '../../ports/analytics/analytics-rows.js';
 import type { InsertColumn } from './encode-tab-separated.js';
 
 /**
@@ -154,6 +154,27 @@ export const llmCallApiColumns = withCreatedAt<Pick<LlmCallRow, 'event_id' | 'me
   merchant_id: 'string',
   created_at_ms: 'number',
   api: 'string',
+});
+
+/** 0007 analytics_decision_policies: the policy a decision logged (propensity, candidates, parameters). */
+export const decisionPolicyColumns = withCreatedAt<DecisionPolicyRow>({
+  event_id: 'string',
+  merchant_id: 'string',
+  created_at_ms: 'number',
+  payment_id: 'string',
+  gateway: 'string',
+  routing_approach: 'string',
+  window_dimension: 'string',
+  currency: 'string',
+  amount: 'number',
+  propensity: 'number',
+  hedged: 'number',
+  hedging_percent: 'number',
+  bucket_size: 'nullableNumber',
+  elimination_threshold: 'nullableNumber',
+  elimination_divisor: 'number',
+  multi_objective: 'number',
+  candidates: 'string',
 });
 
 /** schema_migrations (written by the migrator). */

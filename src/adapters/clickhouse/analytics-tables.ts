@@ -1,5 +1,13 @@
 import type { AnalyticsRows } from '../../ports/analytics/analytics-rows.js';
-import { apiEventColumns, domainEventColumns, llmCacheHitColumns, llmCallApiColumns, llmCallColumns, llmRouteCallColumns } from './analytics-insert-columns.js';
+import {
+  apiEventColumns,
+  decisionPolicyColumns,
+  domainEventColumns,
+  llmCacheHitColumns,
+  llmCallApiColumns,
+  llmCallColumns,
+  llmRouteCallColumns,
+} from './analytics-insert-columns.js';
 import type { InsertColumn } from './encode-tab-separated.js';
 
 const domainTable = 'analytics_domain_events';
@@ -8,8 +16,9 @@ const llmTable = 'analytics_llm_calls';
 const llmRouteTable = 'analytics_llm_route_calls';
 const llmCacheHitTable = 'analytics_llm_cache_hits';
 const llmCallApiTable = 'analytics_llm_call_apis';
+const decisionPolicyTable = 'analytics_decision_policies';
 
-export const analyticsTables = [domainTable, apiTable, llmTable, llmRouteTable, llmCacheHitTable, llmCallApiTable] as const;
+export const analyticsTables = [domainTable, apiTable, llmTable, llmRouteTable, llmCacheHitTable, llmCallApiTable, decisionPolicyTable] as const;
 
 /** One table's share of a batch: what one insert writes. */
 export interface TableRows {
@@ -31,6 +40,7 @@ export function rowsByTable(database: string, batch: AnalyticsRows): TableRows[]
     [llmRouteTable, llmRouteCallColumns, batch.llm.filter((row) => row.route_group !== '')],
     [llmCacheHitTable, llmCacheHitColumns, batch.llm.filter((row) => row.cache_hit === 1)],
     [llmCallApiTable, llmCallApiColumns, batch.llm.filter((row) => row.api !== '')],
+    [decisionPolicyTable, decisionPolicyColumns, batch.policies ?? []],
   ];
   return tables.filter(([, , rows]) => rows.length > 0).map(([table, columns, rows]) => ({ table: `${database}.${table}`, columns, rows }));
 }

@@ -104,11 +104,38 @@ export interface LlmCallRow {
   readonly api: string;
 }
 
+/**
+ * The policy a decision logged (`decision.created` with `policy`): a row of `analytics_decision_policies`
+ * (schemas/clickhouse/0007_decision_policies.sql). `candidates` is the JSON list of
+ * `{gateway, score, eliminationScore}`; flags are 0/1; bucket size and threshold null when absent.
+ */
+export interface DecisionPolicyRow {
+  readonly event_id: string;
+  readonly merchant_id: string;
+  readonly created_at_ms: number;
+  readonly payment_id: string;
+  readonly gateway: string;
+  readonly routing_approach: string;
+  readonly window_dimension: string;
+  readonly currency: string;
+  readonly amount: number;
+  readonly propensity: number;
+  readonly hedged: number;
+  readonly hedging_percent: number;
+  readonly bucket_size: number | null;
+  readonly elimination_threshold: number | null;
+  readonly elimination_divisor: number;
+  readonly multi_objective: number;
+  readonly candidates: string;
+}
+
 /** A batch for {@link AnalyticsStore.insert}: rows of every table, written together, safe to resend. */
 export interface AnalyticsRows {
   readonly domain: readonly DomainEventRow[];
   readonly api: readonly ApiEventRow[];
   readonly llm: readonly LlmCallRow[];
+  /** Decision policies (0007); absent = none. */
+  readonly policies?: readonly DecisionPolicyRow[];
 }
 
 /** `details` is cut to 64 KiB, the reference's bound on a domain row's details. */

@@ -12,6 +12,8 @@ describe('ClickHouse migrations', () => {
       '0004_llm_route_calls',
       '0005_llm_cache_hits',
       '0006_llm_call_apis',
+      '0007_decision_policies',
+      '0008_cost_settlement_rows',
     ]);
   });
 
