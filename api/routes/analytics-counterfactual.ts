@@ -1,0 +1,49 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { counterfactualRangeOf } from '../../src/analytics/counterfactual/counterfactual-range.js';
+import type { RunCounterfactual } from '../../src/analytics/counterfactual/run-counterfactual.js';
+import { SwitchyardError } from '../../src/errors/switchyard-error.js';
+import type { CounterfactualRequest } from '../../src/generated/schema-types.js';
+import type { Clock } from '../../src/time/clock.js';
+import { ref } from '../http-schemas.js';
+import { counterfactualWire } from '../wire/counterfactual-wire.js';
+
+export interface AnalyticsCounterfactualDeps {
+  readonly runCounterfactual: RunCounterfactual;
+  readonly clock: Clock;
+  readonly merchantOf: (request: FastifyRequest) => string;
+}
+
+/**
+ * POST /analytics/counterfactual: estimates, from the credential merchant's logged decisions and
+ * their feedback, what a candidate routing configuration would have achieved (docs/counterfactual.md).
+ */
+export async function analyticsCounterfactualRoutes(app: FastifyInstance, deps: AnalyticsCounterfactualDeps): Promise<void> {
+  app.post(
+    '/analytics/counterfactual',
+    {
+      schema: {
+        tags: ['Analytics'],
+        summary: 'Estimate what a candidate routing configuration would have achieved on logged decisions (IPS, SNIPS, doubly robust)',
+        body: ref('CounterfactualRequest'),
+        response: { 200: ref('CounterfactualReport') },
+      },
+      config: { flowType: 'analytics_counterfactual', auth: 'either', merchantFrom: { body: ['merchant_id'] } },
+    },
+    async (request) => {
+      const body = request.body as CounterfactualRequest;
+      const range = counterfactualRangeOf(body, deps.clock.now());
+      if (!range.ok) throw new SwitchyardError('SY_REQUEST_INVALID', { message: range.message });
+      const report = await deps.runCounterfactual({
+        merchantId: deps.merchantOf(request),
+        startMs: range.startMs,
+        endMs: range.endMs,
+        ...(body.bucket_size === undefined ? {} : { bucketSize: body.bucket_size }),
+        ...(body.hedging_percent === undefined ? {} : { hedgingPercent: body.hedging_percent }),
+        ...(body.elimination_threshold === undefined ? {} : { eliminationThreshold: body.elimination_threshold }),
+        ...(body.multi_objective === undefined ? {} : { multiObjective: body.multi_objective }),
+        ...(body.margin === undefined ? {} : { margin: body.margin }),
+      });
+      return counterfactualWire(report);
+    },
+  );
+}

@@ -1,0 +1,110 @@
+import { SwitchyardError } from '../../errors/switchyard-error.js';
+import { eliminationThresholdOf } from '../../decision/elimination.js';
+import { isFeatureEnabled } from '../../decision/features/merchant-features.js';
+import type { RoutingDefaults } from '../../decision/routing-defaults.js';
+import type { AnalyticsStore } from '../../ports/analytics-store.js';
+import type { ConfigStore } from '../../ports/state/config-store.js';
+import type { CostModel, FeeEstimate } from '../../ports/state/cost-model.js';
+import type { CandidateConfig } from './candidate-policy.js';
+import { evaluateCounterfactual, type CounterfactualResult } from './evaluate-counterfactual.js';
+import { loggedDecisionOf, type LoggedDecision } from './logged-decision.js';
+
+/** A candidate configuration as asked: omitted knobs come from the merchant's current config. */
+export interface CounterfactualQuery {
+  readonly merchantId: string;
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly bucketSize?: number;
+  readonly hedgingPercent?: number;
+  readonly eliminationThreshold?: number;
+  readonly multiObjective?: boolean;
+  readonly margin?: number;
+}
+
+export interface CounterfactualReport extends CounterfactualResult {
+  readonly merchantId: string;
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly candidate: CandidateConfig;
+  readonly truncated: boolean;
+}
+
+export interface CounterfactualDeps {
+  readonly analytics: Pick<AnalyticsStore, 'loggedDecisions'> | undefined;
+  readonly configs: Pick<ConfigStore, 'get'>;
+  readonly defaults: RoutingDefaults;
+}
+
+/** Decisions one evaluation reads at most (oldest first); beyond it the report says truncated. */
+export const counterfactualDecisionLimit = 200_000;
+
+/** How long after the range feedback still counts as the outcome of a decision in it. */
+const feedbackGraceMs = 24 * 60 * 60 * 1000;
+
+export type RunCounterfactual = (query: CounterfactualQuery) => Promise<CounterfactualReport>;
+
+/**
+ * POST /analytics/counterfactual: reads the merchant's logged decisions (with their feedback) in the
+ * range and estimates the candidate configuration's success rate and EV (evaluate-counterfactual.ts).
+ * Fees for EV come from the merchant's served cost model (connector fees; an override wins).
+ *
+ * @throws SwitchyardError `SY_ANALYTICS_UNAVAILABLE` without an analytics store.
+ */
+export function createRunCounterfactual(deps: CounterfactualDeps): RunCounterfactual {
+  return async (query) => {
+    const analytics = deps.analytics;
+    if (analytics === undefined) throw new SwitchyardError('SY_ANALYTICS_UNAVAILABLE', { message: 'Failed while connecting to database' });
+    const { merchantId } = query;
+    const [successRate, elimination, features, costModel] = await Promise.all([
+      deps.configs.get(merchantId, 'successRate'),
+      deps.configs.get(merchantId, 'elimination'),
+      deps.configs.get(merchantId, 'features'),
+      deps.configs.get(merchantId, 'costModel'),
+    ]);
+    const candidate: CandidateConfig = {
+      bucketSize: query.bucketSize ?? positiveInteger(successRate?.defaultBucketSize) ?? deps.defaults.bucketSize,
+      hedgingPercent: query.hedgingPercent ?? nonNegative(successRate?.defaultHedgingPercent) ?? deps.defaults.hedgingPercent,
+      eliminationThreshold: query.eliminationThreshold ?? eliminationThresholdOf(elimination, deps.defaults),
+      multiObjective: query.multiObjective ?? isFeatureEnabled(features, 'multi-objective-routing'),
+      margin: query.margin ?? marginOf(successRate) ?? 1,
+    };
+    const facts = await analytics.loggedDecisions({
+      merchantId,
+      fromMs: query.startMs,
+      toMs: query.endMs,
+      feedbackUntilMs: query.endMs + feedbackGraceMs,
+      limit: counterfactualDecisionLimit + 1,
+    });
+    const truncated = facts.length > counterfactualDecisionLimit;
+    const decisions: LoggedDecision[] = [];
+    for (const fact of truncated ? facts.slice(0, counterfactualDecisionLimit) : facts) {
+      const decision = loggedDecisionOf(fact);
+      if (decision !== undefined) decisions.push(decision);
+    }
+    const result = evaluateCounterfactual(decisions, candidate, feesOf(costModel));
+    return { ...result, merchantId, startMs: query.startMs, endMs: query.endMs, candidate, truncated };
+  };
+}
+
+/** Per gateway (connector) fee: the manual override, else the fitted model. */
+export function feesOf(model: CostModel | undefined): ReadonlyMap<string, FeeEstimate> {
+  const fees = new Map<string, FeeEstimate>();
+  for (const connector of model?.connectors ?? []) {
+    const fee = connector.override ?? connector.model;
+    if (fee !== undefined && !fees.has(connector.connector)) fees.set(connector.connector, { pctBps: fee.pctBps, fixed: fee.fixed });
+  }
+  return fees;
+}
+
+function marginOf(config: unknown): number | undefined {
+  const margin = (config as { margin?: unknown } | undefined)?.margin;
+  return typeof margin === 'number' && margin > 0 && margin <= 1 ? margin : undefined;
+}
+
+function positiveInteger(value: number | null | undefined): number | undefined {
+  return value != null && Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+function nonNegative(value: number | null | undefined): number | undefined {
+  return value != null && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
