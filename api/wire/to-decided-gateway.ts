@@ -33,6 +33,6 @@ export function toDecidedGateway(decision: Decision, latencyMs: number | null): 
     gateway_mga_id_map: null,
     is_rust_based_decider: true,
     latency: latencyMs,
-    multi_objective_info: null,
+    multi_objective_info: decision.multiObjectiveInfo === undefined ? null : { ...decision.multiObjectiveInfo },
   };
 }

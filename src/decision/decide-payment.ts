@@ -2,10 +2,15 @@ import { createEvent, type EventEnvelope } from '../events/event-envelope.js';
 import type { DecideGatewayRequest } from '../generated/schema-types.js';
 import type { EventBus } from '../ports/event-bus.js';
 import type { StateStore } from '../ports/state-store.js';
+import { activeExperimentOf, enterExperiment, experimentOutcome, type ExperimentTag } from '../experiments/enter-experiment.js';
+import { experimentFieldOf } from '../experiments/experiment-event-field.js';
 import { applyActiveRule } from '../routing-rules/apply-active-rule.js';
 import type { Clock } from '../time/clock.js';
 import { decideGateway, type Decision, type DecisionFailure, type DecisionInputs } from './decide-gateway.js';
 import { loadDecisionInputs } from './inputs/load-decision-inputs.js';
+import { applyMultiObjective } from './multi-objective/apply-multi-objective.js';
+import { multiObjectiveFieldOf } from './multi-objective/multi-objective-event-field.js';
+import { policyRecordOf, type DecisionPolicyRecord } from './policy/policy-record.js';
 import type { RandomSource } from './random-source.js';
 import type { RoutingDefaults } from './routing-defaults.js';
 
@@ -48,9 +53,13 @@ export type DecidePayment = (input: DecideGatewayRequest, call: DecisionCall) =>
  */
 export function createDecidePayment(deps: DecidePaymentDeps): DecidePayment {
   return async (input, call) => {
-    const inputs = call.inputs ?? (await loadDecisionInputs(deps.state, input.merchantId));
+    const loaded = call.inputs ?? (await loadDecisionInputs(deps.state, input.merchantId));
+    // An active A/B experiment routes the payment into its arm first (src/experiments/; no await without one).
+    const experiment = activeExperimentOf(loaded);
+    const entry = experiment === undefined ? undefined : await enterExperiment(input, loaded, experiment, deps);
+    const inputs = entry?.inputs ?? loaded;
     // The active rule narrows and orders the candidates (synchronous; a no-op without one).
-    const applied = applyActiveRule(input, inputs.activeRules ?? [], deps.random);
+    const applied = applyActiveRule(entry?.request ?? input, inputs.activeRules ?? [], deps.random);
     const request = applied.request;
     const ruleEvents: EventEnvelope[] =
       applied.event === undefined
@@ -64,14 +73,17 @@ export function createDecidePayment(deps: DecidePaymentDeps): DecidePayment {
             ),
           ];
     const decided = applied.rule === undefined ? inputs : { ...inputs, rule: applied.rule };
-    const outcome = await decideGateway(request, decided, { scores: deps.state.scores, random: deps.random, clock: deps.clock, defaults: deps.defaults });
+    const scored = await decideGateway(request, decided, { scores: deps.state.scores, random: deps.random, clock: deps.clock, defaults: deps.defaults });
+    // The cost-aware post-step (synchronous; a no-op unless switched on for an SR decision).
+    const outcome = applyMultiObjective(scored, request, decided);
     const latencyMs = Math.round(performance.now() - call.startedAt);
     if (!outcome.ok) {
       await deps.bus.publish([...ruleEvents, failedEvent(request, outcome.failure, call.requestId, deps.clock.now())]);
       return { ok: false, failure: outcome.failure, request };
     }
-    await deps.bus.publish([...ruleEvents, createdEvent(request, outcome.decision, call.requestId, latencyMs)]);
-    return { ok: true, decision: outcome.decision, request, latencyMs };
+    const { decision, tag } = experimentOutcome(entry, applied.rule, outcome.decision);
+    await deps.bus.publish([...ruleEvents, createdEvent(request, decision, call.requestId, latencyMs, tag)]);
+    return { ok: true, decision, request, latencyMs };
   };
 }
 
@@ -84,11 +96,13 @@ function failedEvent(request: DecideGatewayRequest, failure: DecisionFailure, re
   );
 }
 
-function createdEvent(request: DecideGatewayRequest, decision: Decision, requestId: string, latencyMs: number): EventEnvelope {
+function createdEvent(request: DecideGatewayRequest, decision: Decision, requestId: string, latencyMs: number, experiment?: ExperimentTag): EventEnvelope {
   return createEvent(
     'decision.created',
     request.merchantId,
     {
+      // First: analytics finds its keys in `details` by first occurrence (src/adapters/clickhouse/sql/experiment-sql.ts).
+      ...experimentFieldOf(experiment, decision),
       paymentId: request.paymentInfo.paymentId,
       requestId,
       gateway: decision.decidedGateway,
@@ -100,7 +114,15 @@ function createdEvent(request: DecideGatewayRequest, decision: Decision, request
       payment: decision.payment,
       windowDimension: decision.windowDimension,
       eliminationDimension: decision.eliminationDimension,
+      ...multiObjectiveFieldOf(decision),
+      ...policyFieldOf(decision),
     },
     decision.decidedAt,
   );
+}
+
+/** The additive `policy` field (propensity, candidates, parameters); absent when the decision logged none. */
+function policyFieldOf(decision: Decision): { policy?: DecisionPolicyRecord } {
+  const policy = policyRecordOf(decision);
+  return policy === undefined ? {} : { policy };
 }

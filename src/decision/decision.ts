@@ -1,7 +1,12 @@
 import type { DecideGatewayRequest, EliminationConfig, PaymentDimensions, SrDimensionConfig, SuccessRateConfig } from '../generated/schema-types.js';
 import type { MerchantAccount } from '../ports/state-store.js';
+import type { CostModel } from '../ports/state/cost-model.js';
+import type { MerchantFeatureFlags } from '../ports/state/merchant-features.js';
+import type { SeedCostTable } from '../ports/state/seed-costs.js';
+import type { MultiObjectiveInfo } from './multi-objective/multi-objective-info.js';
 import type { DebitRoutingOutput } from './network/debit-routing-output.js';
 import type { CoBadgedProblem } from './network/parse-co-badged-metadata.js';
+import type { DecisionPolicyLog } from './policy/decision-policy.js';
 import type { PriorityLogicOutput } from './priority-logic-output.js';
 import type { ResetApproach, RoutingApproach } from './routing-approach.js';
 
@@ -19,6 +24,12 @@ export interface DecisionInputs {
   readonly activeRules?: readonly import('../ports/state-store.js').RoutingAlgorithmRecord[];
   /** The active rule as applied to this payment (see src/routing-rules/apply-active-rule.ts). */
   readonly rule?: DecisionRule;
+  /** The merchant's feature flags (`multi-objective-routing` switches the cost-aware post-step). */
+  readonly features?: MerchantFeatureFlags;
+  /** The merchant's saved seed cost table; absent: the default table. */
+  readonly seedCosts?: SeedCostTable;
+  /** The merchant's served cost model (cost ingestion); absent until one is fitted. */
+  readonly costModel?: CostModel;
 }
 
 /**
@@ -62,6 +73,10 @@ export interface Decision {
   readonly eliminationEnabled: boolean;
   /** Clock time of the decision, epoch ms. */
   readonly decidedAt: number;
+  /** What the cost-aware post-step did (src/decision/multi-objective/); absent when it did not run. */
+  readonly multiObjectiveInfo?: MultiObjectiveInfo;
+  /** What the policy saw and how it could have chosen (candidates, scores, parameters, hedging branch); absent for network routing. */
+  readonly policy?: DecisionPolicyLog;
 }
 
 /**

@@ -17,15 +17,16 @@ describe('merchant feature flag routes', () => {
   let m1: string;
   let merchants = 0;
   // One app for the file (building one is the slow part); each test gets merchants of its own.
+  // Building the app is slow on a loaded machine: more than the default hook timeout.
   beforeAll(async () => {
     t = await createTestApp();
-  });
+  }, 60_000);
   afterAll(async () => t.close());
   beforeEach(async () => {
     merchants += 1;
     m1 = `m${merchants}a`;
     headers = withKey((await createMerchant(t.app, m1)).apiKey);
-  });
+  }, 60_000);
 
   it('lists every known flag, all off, for a new merchant', async () => {
     const response = await t.app.inject({ method: 'GET', url: `/merchant-account/${m1}/features`, headers });

@@ -9,15 +9,16 @@ describe('seed cost routes', () => {
   let m1: string;
   let merchants = 0;
   // One app for the file (building one is the slow part); each test gets merchants of its own.
+  // Building the app is slow on a loaded machine: more than the default hook timeout.
   beforeAll(async () => {
     t = await createTestApp();
-  });
+  }, 60_000);
   afterAll(async () => t.close());
   beforeEach(async () => {
     merchants += 1;
     m1 = `m${merchants}a`;
     headers = withKey((await createMerchant(t.app, m1)).apiKey);
-  });
+  }, 60_000);
 
   it('answers the default table until the merchant saves one', async () => {
     const response = await t.app.inject({ method: 'GET', url: `/merchant-account/${m1}/seed-costs`, headers });

@@ -9,13 +9,27 @@ import type { DecisionInputs } from '../decide-gateway.js';
 export async function loadDecisionInputs(state: Pick<StateStore, 'merchants' | 'configs' | 'routingRules'>, merchantId: string): Promise<DecisionInputs> {
   // The active routing rules come in the same round (from the cache on Redis deployments), so a
   // merchant without rules costs no extra await.
-  const [merchant, successRate, elimination, srDimension, debitRoutingEnabled, activeRules] = await Promise.all([
+  // The cost-aware post-step's inputs (flags, seed table, cost model) come in the same round too.
+  const [merchant, successRate, elimination, srDimension, debitRoutingEnabled, activeRules, features, seedCosts, costModel] = await Promise.all([
     state.merchants.get(merchantId),
     state.configs.get(merchantId, 'successRate'),
     state.configs.get(merchantId, 'elimination'),
     state.configs.get(merchantId, 'srDimension'),
     state.configs.get(merchantId, 'debitRoutingEnabled'),
     state.routingRules.loadActive(merchantId),
+    state.configs.get(merchantId, 'features'),
+    state.configs.get(merchantId, 'seedCosts'),
+    state.configs.get(merchantId, 'costModel'),
   ]);
-  return { merchant, successRate, elimination, srDimension, debitRoutingEnabled: debitRoutingEnabled === true, activeRules };
+  return {
+    merchant,
+    successRate,
+    elimination,
+    srDimension,
+    debitRoutingEnabled: debitRoutingEnabled === true,
+    activeRules,
+    ...(features === undefined ? {} : { features }),
+    ...(seedCosts === undefined ? {} : { seedCosts }),
+    ...(costModel === undefined ? {} : { costModel }),
+  };
 }

@@ -1,0 +1,62 @@
+import { costScenarioOf, effectiveCostBps } from '../../costs/cost-scenario.js';
+import { lookupFeeEstimate } from '../../costs/lookup-fee-estimate.js';
+import { effectiveSeedTable } from '../../costs/seed-cost-table.js';
+import type { DecideGatewayRequest } from '../../generated/schema-types.js';
+import { isFeatureEnabled } from '../features/merchant-features.js';
+import type { Decision, DecisionInputs, DecisionOutcome } from '../decision.js';
+import { type EvCandidate, rankByExpectedValue } from './rank-by-expected-value.js';
+
+/** The merchant margin (fraction of ticket) when its success-rate config sets none. */
+export const defaultMargin = 1;
+
+/**
+ * Whether the post-step applies: the request's `enableMultiObjective` when given, else the merchant's
+ * `multi-objective-routing` flag; and only on SR-scored decisions without hedging (an SR approach
+ * whose name has no HEDGING: SR_SELECTION_V3_ROUTING and the downtime variants).
+ */
+export function multiObjectiveApplies(decision: Decision, request: DecideGatewayRequest, inputs: DecisionInputs): boolean {
+  const enabled = request.enableMultiObjective ?? isFeatureEnabled(inputs.features, 'multi-objective-routing');
+  if (!enabled || decision.gatewayPriorityMap === null) return false;
+  const approach = decision.routingApproach;
+  return approach.startsWith('SR_') && !approach.includes('HEDGING') && approach !== 'SR_SELECTION_MULTI_OBJECTIVE';
+}
+
+/**
+ * The cost-aware ("multi-objective") post-step on a decided payment (decision-engine's current
+ * line): prices every candidate (src/costs/lookup-fee-estimate.ts), re-ranks them on expected value
+ * and, on COST_WON, promotes the higher-EV gateway with routing approach SR_SELECTION_MULTI_OBJECTIVE.
+ * The decision carries `multiObjectiveInfo` whenever the step ran. Synchronous: everything it reads
+ * came with the merchant's inputs.
+ */
+export function applyMultiObjective(outcome: DecisionOutcome, request: DecideGatewayRequest, inputs: DecisionInputs): DecisionOutcome {
+  if (!outcome.ok || !multiObjectiveApplies(outcome.decision, request, inputs)) return outcome;
+  const decision = outcome.decision;
+  const scores = decision.gatewayPriorityMap ?? {};
+  const info = request.paymentInfo;
+  const amount = info.amount;
+  const scenario = costScenarioOf({
+    amount,
+    currency: info.currency,
+    cardNetwork: info.cardSwitchProvider,
+    funding: info.cardType,
+    program: info.cardProgram,
+    issuerCountry: info.cardIssuerCountry,
+  });
+  const sources = { costModel: inputs.costModel, seedTable: effectiveSeedTable(inputs.seedCosts) };
+  const candidates: EvCandidate[] = [decision.decidedGateway, ...decision.fallbackGateways].map((psp) => {
+    const priced = lookupFeeEstimate(psp, scenario, sources);
+    return { psp, authRate: scores[psp] ?? 0, costBps: priced === undefined ? undefined : effectiveCostBps(priced.fee.pctBps, priced.fee.fixed, amount) };
+  });
+  const ranking = rankByExpectedValue(candidates, inputs.successRate?.margin ?? defaultMargin);
+  const [decidedGateway, ...fallbackGateways] = ranking.order;
+  return {
+    ok: true,
+    decision: {
+      ...decision,
+      decidedGateway: decidedGateway ?? decision.decidedGateway,
+      fallbackGateways,
+      routingApproach: ranking.info.outcome === 'COST_WON' ? 'SR_SELECTION_MULTI_OBJECTIVE' : decision.routingApproach,
+      multiObjectiveInfo: ranking.info,
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import type { MultiObjectiveInfo, PspSummary } from './multi-objective-info.js';
+
+/** A candidate in SR order (best first) with its auth rate and its cost in bps (undefined: no fee data). */
+export interface EvCandidate {
+  readonly psp: string;
+  readonly authRate: number;
+  readonly costBps: number | undefined;
+}
+
+/** The post-step's verdict: the gateways in their new order (chosen first) and the info block. */
+export interface EvRanking {
+  readonly order: readonly string[];
+  readonly info: MultiObjectiveInfo;
+}
+
+/**
+ * Expected value per unit of ticket: auth × (margin − cost / 10 000). The ticket cancels across
+ * PSPs, so this ranks like EV = auth × settlement value, settlement value = amount × margin − cost
+ * (with the default margin 1: amount − processing cost).
+ */
+export function expectedValue(authRate: number, costBps: number, margin: number): number {
+  return authRate * (margin - costBps / 10_000);
+}
+
+const hasCost = (candidate: EvCandidate): candidate is EvCandidate & { costBps: number } =>
+  candidate.costBps !== undefined && Number.isFinite(candidate.costBps);
+
+const summary = (candidate: EvCandidate): PspSummary => ({
+  psp: candidate.psp,
+  authRate: candidate.authRate,
+  costBps: hasCost(candidate) ? candidate.costBps : null,
+});
+
+/**
+ * decision-engine's multi-objective post-step over the SR order it is handed (the head first):
+ *
+ * - every PSP with fee data is ranked on expected value; one is promoted over the head only on a
+ *   strictly higher EV (`COST_WON`), ties keep the head (or the earlier PSP in SR order);
+ * - without fee data for the head, or with fewer than two PSPs, the SR order is kept (`AUTH_WON`);
+ * - the fallbacks follow the chosen PSP: those with fee data by descending EV, then those without by
+ *   descending auth rate (each stable in SR order).
+ */
+export function rankByExpectedValue(candidates: readonly EvCandidate[], margin: number): EvRanking {
+  const srOrder = candidates.map((candidate) => candidate.psp);
+  const head = candidates[0];
+  const keep = (reason: string): EvRanking => {
+    const headSummary = head === undefined ? null : summary(head);
+    return {
+      order: srOrder,
+      info: { outcome: 'AUTH_WON', reason, srHead: headSummary, chosen: headSummary, costSavedBps: null, qualifiedCount: 0, margin, evGapTop2: null },
+    };
+  };
+  if (head === undefined || candidates.length < 2) return keep('Only one PSP available; nothing to reorder.');
+  if (!Number.isFinite(head.authRate)) return keep('SR head has no finite score; cannot evaluate cost.');
+  if (!hasCost(head)) return keep('No cost data for the SR head; cannot rank it on expected value.');
+
+  const ranked = candidates.filter(hasCost).map((candidate) => ({ candidate, ev: expectedValue(candidate.authRate, candidate.costBps, margin) }));
+  let chosen = ranked[0] as (typeof ranked)[number];
+  for (const entry of ranked) if (entry.ev > chosen.ev + Number.EPSILON) chosen = entry;
+
+  const byEv = [...ranked].sort((a, b) => b.ev - a.ev);
+  const evGapTop2 = byEv.length < 2 ? null : (byEv[0] as (typeof byEv)[number]).ev - (byEv[1] as (typeof byEv)[number]).ev;
+  const withoutCost = candidates.filter((candidate) => !hasCost(candidate)).sort((a, b) => b.authRate - a.authRate);
+  const order = [chosen.candidate.psp, ...byEv.filter((entry) => entry !== chosen).map((entry) => entry.candidate.psp), ...withoutCost.map((c) => c.psp)];
+  const srHead = summary(head);
+  const base = { srHead, chosen: summary(chosen.candidate), qualifiedCount: ranked.length, margin, evGapTop2 };
+
+  if (chosen.candidate === head) {
+    return {
+      order,
+      info: {
+        ...base,
+        outcome: 'AUTH_WON',
+        reason: `SR head retained — it is the highest expected-value PSP (${ranked.length} ranked on EV).`,
+        costSavedBps: null,
+      },
+    };
+  }
+  const costSavedBps = head.costBps - chosen.candidate.costBps;
+  const authGivenPp = (head.authRate - chosen.candidate.authRate) * 100;
+  return {
+    order,
+    info: {
+      ...base,
+      outcome: 'COST_WON',
+      reason: `Promoted '${chosen.candidate.psp}' over '${head.psp}' on expected value — saves ${costSavedBps.toFixed(2)} bps for ${authGivenPp.toFixed(2)}pp auth.`,
+      costSavedBps,
+    },
+  };
+}
