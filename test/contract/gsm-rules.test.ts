@@ -45,7 +45,7 @@ describe('gateway status map routes', () => {
     it('answers no overrides and the default excused class before any write', async () => {
       const response = await t.app.inject({ method: 'GET', url: '/merchant-account/gsm-b/gsm-rules', headers: otherHeaders });
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ merchant_id: 'gsm-b', rules: [], excusedClasses: ['UE_1000'] });
+      expect(response.json()).toEqual({ merchant_id: 'gsm-b', rules: [], excusedClasses: ['UE_1000', 'UE_2000', 'UE_4000'] });
     });
 
     it('replaces, reads back and drops the overrides', async () => {
@@ -59,10 +59,10 @@ describe('gateway status map routes', () => {
       expect((await t.app.inject({ method: 'GET', url, headers })).json()).toEqual(put.json());
       // Without excusedClasses the default applies again.
       const second = await t.app.inject({ method: 'PUT', url, headers, payload: { rules: rules.slice(0, 1) } });
-      expect(second.json()).toEqual({ merchant_id: 'gsm-a', rules: rules.slice(0, 1), excusedClasses: ['UE_1000'] });
+      expect(second.json()).toEqual({ merchant_id: 'gsm-a', rules: rules.slice(0, 1), excusedClasses: ['UE_1000', 'UE_2000', 'UE_4000'] });
       const dropped = await t.app.inject({ method: 'DELETE', url, headers });
       expect(dropped.statusCode).toBe(200);
-      expect(dropped.json()).toEqual({ merchant_id: 'gsm-a', rules: [], excusedClasses: ['UE_1000'] });
+      expect(dropped.json()).toEqual({ merchant_id: 'gsm-a', rules: [], excusedClasses: ['UE_1000', 'UE_2000', 'UE_4000'] });
       expect((await t.app.inject({ method: 'GET', url, headers })).json()).toEqual(dropped.json());
     });
 

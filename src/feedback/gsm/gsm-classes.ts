@@ -21,11 +21,13 @@ export const gsmClasses: Readonly<Record<GsmUnifiedCode, GsmClass>> = {
 
 /**
  * Classes whose failures do not count against a gateway when the merchant's `gsm-scoring-filter` is
- * on and it sets no list of its own: issuer/customer-side declines only, as decision-engine does.
- * Configuration and integration failures still count by default: they repeat on every payment
- * routed to that gateway until the merchant fixes them, so routing away is what the merchant wants.
+ * on and it sets no list of its own: every class that names someone other than the PSP (issuer or
+ * customer, the merchant's configuration, the merchant's integration). So by default only PSP-side
+ * failures (UE_3000) and failures nobody can place (UE_9000, unmapped) lower a score. A merchant
+ * that wants configuration failures to route traffic away too (they repeat on that PSP until fixed)
+ * narrows the list to ['UE_1000'], decision-engine's own behaviour.
  */
-export const defaultExcusedClasses: readonly GsmUnifiedCode[] = ['UE_1000'];
+export const defaultExcusedClasses: readonly GsmUnifiedCode[] = ['UE_1000', 'UE_2000', 'UE_4000'];
 
 export function isGsmUnifiedCode(value: string | null | undefined): value is GsmUnifiedCode {
   return value !== null && value !== undefined && Object.hasOwn(gsmClasses, value);

@@ -120,10 +120,10 @@ describe('isGatewayFault', () => {
   const matchOf = (unifiedCode: string | null, stepUpPossible = false) =>
     ({ source: 'default_map', decision: 'do_default', unifiedCode, unifiedMessage: null, stepUpPossible, errorCategory: null }) as const;
 
-  it('excuses issuer/customer-side classes and step-ups, and blames everything else by default', () => {
-    expect(isGatewayFault(matchOf('UE_1000'), undefined)).toBe(false);
+  it('blames only PSP-side and unplaceable classes by default, and never a step-up', () => {
+    for (const code of ['UE_1000', 'UE_2000', 'UE_4000']) expect(isGatewayFault(matchOf(code), undefined)).toBe(false);
     expect(isGatewayFault(matchOf('UE_3000', true), undefined)).toBe(false);
-    for (const code of ['UE_2000', 'UE_3000', 'UE_4000', 'UE_9000', null]) expect(isGatewayFault(matchOf(code), undefined)).toBe(true);
+    for (const code of ['UE_3000', 'UE_9000', null]) expect(isGatewayFault(matchOf(code), undefined)).toBe(true);
   });
 
   it('blames an unmapped error (decision-engine default)', () => {
