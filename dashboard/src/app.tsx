@@ -2,6 +2,9 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { analyticsApi } from './api/analytics-api';
 import { apiKeysApi } from './api/api-keys-api';
 import { authApi } from './api/auth-api';
+import { autopilotApi } from './api/autopilot-api';
+import { costsApi } from './api/costs-api';
+import { experimentsApi } from './api/experiments-api';
 import { genaiApi } from './api/genai-api';
 import { createHttpClient } from './api/http-client';
 import { routingApi } from './api/routing-api';
@@ -48,6 +51,9 @@ export function App() {
       analytics: analyticsApi(http),
       routing: routingApi(http, merchantId),
       genai: genaiApi(http),
+      costs: costsApi(http, merchantId),
+      autopilot: autopilotApi(http, merchantId),
+      experiments: experimentsApi(http),
     };
   }, []);
 

@@ -1,6 +1,9 @@
 import type { Location } from './routes';
 import { ApiKeysPage } from './pages/api-keys-page';
 import { AuditPage } from './pages/audit-page';
+import { AutopilotPage } from './pages/autopilot-page';
+import { CostsPage } from './pages/costs-page';
+import { ExperimentsPage } from './pages/experiments-page';
 import { BatchesPage } from './pages/batches-page';
 import { LlmUsagePage } from './pages/llm-usage-page';
 import { ModelsPage } from './pages/models-page';
@@ -22,6 +25,12 @@ export function PageOutlet(props: { readonly location: Location }) {
       return <ExplorerPage key={props.location.params.toString()} location={props.location} />;
     case 'routing':
       return <RoutingPage />;
+    case 'costs':
+      return <CostsPage />;
+    case 'autopilot':
+      return <AutopilotPage />;
+    case 'experiments':
+      return <ExperimentsPage />;
     case 'models':
       return <ModelsPage />;
     case 'route-groups':

@@ -37,7 +37,8 @@ export interface RuleDraft {
   readonly statements: readonly StatementDraft[];
 }
 
-export type AlgorithmType = RoutingAlgorithm['type'];
+/** What the rule builder makes; experiments (`ab_test`) have their own page and form. */
+export type AlgorithmType = Exclude<RoutingAlgorithm['type'], 'ab_test'>;
 
 export interface AlgorithmDraft {
   readonly type: AlgorithmType;

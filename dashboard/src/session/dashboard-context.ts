@@ -3,6 +3,9 @@ import { useContext } from 'preact/hooks';
 import type { analyticsApi } from '../api/analytics-api';
 import type { apiKeysApi } from '../api/api-keys-api';
 import type { authApi } from '../api/auth-api';
+import type { autopilotApi } from '../api/autopilot-api';
+import type { costsApi } from '../api/costs-api';
+import type { experimentsApi } from '../api/experiments-api';
 import type { genaiApi } from '../api/genai-api';
 import type { routingApi } from '../api/routing-api';
 import type { Session } from './session-store';
@@ -14,6 +17,9 @@ export interface DashboardApi {
   readonly analytics: ReturnType<typeof analyticsApi>;
   readonly routing: ReturnType<typeof routingApi>;
   readonly genai: ReturnType<typeof genaiApi>;
+  readonly costs: ReturnType<typeof costsApi>;
+  readonly autopilot: ReturnType<typeof autopilotApi>;
+  readonly experiments: ReturnType<typeof experimentsApi>;
 }
 
 export interface DashboardContextValue {
