@@ -8,6 +8,7 @@ import { eliminationDimensionOf, eliminationKeyOf } from './elimination-key.js';
 import { applyVolumeHedging } from './hedging.js';
 import { debitRoutingOutputOf } from './network/debit-routing-output.js';
 import { paymentDimensionsOf } from './payment-dimensions-of.js';
+import { policyLogOf, singleCandidatePolicy } from './policy/policy-log-of.js';
 import { priorityLogicOutputOf } from './priority-logic-output.js';
 import type { RandomSource } from './random-source.js';
 import { resolveSrParameters } from './resolve-sr-parameters.js';
@@ -137,7 +138,7 @@ async function decideByScore(
   const eliminationEnabled = request.eliminationEnabled === true;
   const dimension = routingDimensionOf(payment);
   const windowDimension = windowDimensionOf(merchantId, payment, request.paymentInfo.udfs, inputs.srDimension);
-  const decide = (scores: readonly number[], approach: RoutingApproach, before: string): DecisionOutcome => {
+  const decide = (scores: readonly number[], approach: RoutingApproach, before: string, policy?: Decision['policy']): DecisionOutcome => {
     const order = rankByScore(scores);
     const gatewayPriorityMap = Object.create(null) as Record<string, number>;
     for (let index = 0; index < candidates.length; index += 1) {
@@ -162,6 +163,7 @@ async function decideByScore(
       payment,
       eliminationEnabled,
       decidedAt,
+      ...(policy === undefined ? {} : { policy }),
     };
     return { ok: true, decision };
   };
@@ -170,7 +172,7 @@ async function decideByScore(
   // it is ignored (§3.1 step 6).
   const preferred = request.paymentInfo.preferredGateway;
   if (candidates.length === 1 && preferred != null && candidates[0] === preferred) {
-    return decide([1], 'MERCHANT_PREFERENCE', preferred);
+    return decide([1], 'MERCHANT_PREFERENCE', preferred, singleCandidatePolicy(preferred, deps.defaults));
   }
 
   // Both reads go out together: on Redis that is one round trip of wall time instead of two.
@@ -189,11 +191,13 @@ async function decideByScore(
 
   const scores: number[] = new Array<number>(candidates.length).fill(1);
   let approach: RoutingApproach;
+  let unhedgedScores: readonly number[] | undefined;
   if (candidates.length === 1) {
     approach = 'DEFAULT';
   } else if (parameters !== undefined && windows !== undefined) {
     for (let index = 0; index < candidates.length; index += 1) scores[index] = scoreFromWindow(windows[index]);
     approach = 'SR_SELECTION_V3_ROUTING';
+    unhedgedScores = [...scores];
     if (deps.defaults.volumeHedgingEnabled && applyVolumeHedging(scores, parameters.hedgingPercent, deps.random)) {
       approach = 'SR_V3_HEDGING';
     }
@@ -210,6 +214,17 @@ async function decideByScore(
   }
   // Scheduled outages would divide scores by defaults.outageDivisor here; see the remarks above.
   const before = candidates[bestScoreIndex(scores)] as string;
+  const policy = policyLogOf({
+    candidates,
+    scores: unhedgedScores ?? [...scores],
+    hedgingPercent: unhedgedScores !== undefined && deps.defaults.volumeHedgingEnabled ? (parameters?.hedgingPercent ?? 0) : 0,
+    hedged: approach === 'SR_V3_HEDGING',
+    bucketSize: unhedgedScores === undefined ? null : (parameters?.bucketSize ?? null),
+    eliminations: stored,
+    eliminationThreshold: stored === undefined ? null : eliminationThresholdOf(inputs.elimination, deps.defaults),
+    defaults: deps.defaults,
+    nowMs: decidedAt,
+  });
 
   if (stored !== undefined) {
     approach = applyEliminationScores({
@@ -222,7 +237,7 @@ async function decideByScore(
     });
   }
   // One candidate is always DEFAULT, even when elimination demoted it (§3.5).
-  return decide(scores, candidates.length === 1 ? 'DEFAULT' : approach, before);
+  return decide(scores, candidates.length === 1 ? 'DEFAULT' : approach, before, policy);
 }
 
 /** Checks the schema cannot express; the API has already validated the body's shape. */

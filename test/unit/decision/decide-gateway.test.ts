@@ -171,6 +171,18 @@ describe('decideGateway with SR_BASED_ROUTING', () => {
       },
       eliminationEnabled: false,
       decidedAt: now,
+      policy: {
+        candidates: [
+          { gateway: 'stripe', score: 0.9, eliminationScore: null },
+          { gateway: 'adyen', score: 0.992, eliminationScore: null },
+          { gateway: 'checkout', score: 0.98, eliminationScore: null },
+        ],
+        hedgingPercent: 5,
+        hedged: false,
+        bucketSize: 125,
+        eliminationThreshold: null,
+        eliminationDivisor: 5,
+      },
     });
     expect(calls.readWindows).toEqual([{ keys: [`${upiDimension}_stripe`, `${upiDimension}_adyen`, `${upiDimension}_checkout`], bucketSize: 125 }]);
     expect(calls.readEliminations).toEqual([]);
