@@ -1,0 +1,174 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpSchemas } from '../../api/http-schemas.js';
+import { createChdbAnalyticsStore } from '../../src/adapters/chdb/chdb-analytics-store.js';
+import { silentLogger } from '../../src/logging/logger.js';
+import type { AnalyticsStore } from '../../src/ports/analytics-store.js';
+import { createManualClock } from '../../src/time/clock.js';
+import * as analyticsSink from '../../workers/analytics-sink.js';
+import type { WorkerHandle } from '../../workers/worker-handle.js';
+import { createMerchant, createTestApp, decideBody, withKey, type TestApp } from '../helpers/test-app.js';
+import { runLoggedTraffic, seededRandomSource, trafficGateways } from '../helpers/counterfactual-traffic.js';
+
+/**
+ * POST /analytics/counterfactual on the embedded spine: real decisions (hedging draws from a seeded
+ * source) and their score feedback go through the bus, the analytics sink writes the decisions'
+ * policies and the feedback to chDB, and the route evaluates candidate configurations on them.
+ */
+const start = Date.UTC(2026, 2, 10, 9, 0, 0);
+const merchantA = 'm-counterfactual-a';
+const merchantB = 'm-counterfactual-b';
+const decisions = 160;
+
+describe('POST /analytics/counterfactual', () => {
+  let t: TestApp;
+  let store: AnalyticsStore;
+  let sink: WorkerHandle;
+  let dataDir: string;
+  let keyA: Record<string, string>;
+  let keyB: Record<string, string>;
+  let traffic: Awaited<ReturnType<typeof runLoggedTraffic>>;
+  const clock = createManualClock(start);
+  const ajv = new Ajv({ strict: false });
+  for (const schema of httpSchemas) ajv.addSchema(schema);
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'sytest-counterfactual-'));
+    store = createChdbAnalyticsStore({ path: join(dataDir, 'chdb'), database: 'switchyard_analytics' });
+    await store.migrate();
+    t = await createTestApp({ clock, analytics: store, random: seededRandomSource(7) });
+    sink = await analyticsSink.start({ bus: t.bus, analytics: store, logger: silentLogger, retentionDays: 30, clock, lingerMs: 0 });
+    keyA = withKey((await createMerchant(t.app, merchantA)).apiKey);
+    keyB = withKey((await createMerchant(t.app, merchantB)).apiKey);
+    // Hedging 20 % so the logs explore; fees for every gateway so EV can be estimated.
+    await t.state.configs.put(merchantA, 'successRate', { defaultBucketSize: 20, defaultHedgingPercent: 20 }, 'upsert');
+    traffic = await runLoggedTraffic({ t, headers: keyA, merchantId: merchantA, decisions, clock, seed: 11 });
+    await sink.caughtUp();
+  }, 120_000);
+
+  afterAll(async () => {
+    await sink?.close();
+    await t?.close();
+    await store?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const post = async (payload: Record<string, unknown>, headers: Record<string, string> = keyA) => {
+    const response = await t.app.inject({ method: 'POST', url: '/analytics/counterfactual', headers, payload });
+    const json = response.headers['content-type']?.toString().startsWith('application/json') === true;
+    // biome-ignore lint/suspicious/noExplicitAny: the test walks JSON answers already checked against their schema
+    return { status: response.statusCode, body: (json ? response.json() : { text: response.body }) as Record<string, any> };
+  };
+  const range = { start_ms: start, end_ms: start + decisions * 1000 + 1 };
+
+  it('logs every decision with the propensity of its choice under the policy that made it', async () => {
+    const logged = await store.loggedDecisions({
+      merchantId: merchantA,
+      fromMs: range.start_ms,
+      toMs: range.end_ms,
+      feedbackUntilMs: range.end_ms + 60_000,
+      limit: 1000,
+    });
+    expect(logged).toHaveLength(decisions);
+    const hedged = logged.filter((row) => Number(row.hedged) === 1);
+    expect(hedged.length).toBeGreaterThan(0);
+    expect(hedged.length).toBe(traffic.hedged);
+    for (const row of logged) {
+      const candidates = JSON.parse(row.candidates) as { gateway: string }[];
+      expect(candidates.map((candidate) => candidate.gateway)).toEqual(trafficGateways);
+      // Hedging 20 %: the hedged branch's gateway has 0.2, the top one 0.8 (1 when both branches agree).
+      expect([0.2, 0.8, 1]).toContain(Number(row.propensity));
+      expect(Number(row.hedged) === 1 ? [0.2, 1] : [0.8, 1]).toContain(Number(row.propensity));
+      expect(row.feedback_status).toBe(traffic.outcomes.get(row.payment_id) ? 'CHARGED' : 'FAILURE');
+    }
+  });
+
+  it('estimates a candidate configuration from the logged decisions and their feedback', async () => {
+    await t.state.configs.put(merchantA, 'costModel', traffic.costModel, 'upsert');
+    const { status, body } = await post({ ...range, hedging_percent: 0 });
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(ajv.validate('CounterfactualReport', body), JSON.stringify(ajv.errors)).toBe(true);
+    expect(body).toMatchObject({
+      merchant_id: merchantA,
+      start_ms: range.start_ms,
+      end_ms: range.end_ms,
+      candidate: { bucket_size: 20, hedging_percent: 0, elimination_threshold: 0.05, multi_objective: false, margin: 1 },
+      decisions,
+      labelled: decisions,
+      supported: true,
+      reason: null,
+      unsupported_share: 0,
+      truncated: false,
+    });
+    // The logging policy's own success rate is the observed one.
+    expect(body.logged.success_rate.value).toBeCloseTo(traffic.successes / decisions, 6);
+    for (const name of ['ips', 'snips', 'doubly_robust']) {
+      const estimate = body.success_rate[name];
+      expect(estimate.ci95_low).toBeLessThanOrEqual(estimate.value);
+      expect(estimate.ci95_high).toBeGreaterThanOrEqual(estimate.value);
+      expect(estimate.value).toBeGreaterThan(0.3);
+      expect(estimate.value).toBeLessThan(1);
+    }
+    // Never hedging keeps only the decisions that went to the top gateway: fewer effective samples.
+    expect(body.effective_sample_size).toBeGreaterThan(20);
+    expect(body.effective_sample_size).toBeLessThan(decisions);
+    expect(body.ev.doubly_robust.value).toBeGreaterThan(0);
+    expect(body.ev_message).toBeNull();
+
+    // The same configuration as the logs: every weight is 1, IPS is the observed rate.
+    const same = await post({ ...range });
+    expect(same.body.candidate.hedging_percent).toBe(20);
+    expect(same.body.success_rate.ips.value).toBeCloseTo(traffic.successes / decisions, 6);
+    expect(same.body.effective_sample_size).toBeCloseTo(decisions, 6);
+  });
+
+  it('says plainly when the logs cannot support an estimate, with no number', async () => {
+    // The cost post-step would send payments to checkout, which the logging policy only picked as its top.
+    const promoted = await post({ ...range, multi_objective: true });
+    expect(promoted.status).toBe(200);
+    expect(promoted.body).toMatchObject({ supported: false, reason: 'no_overlap', success_rate: null, ev: null });
+    expect(promoted.body.unsupported_gateways).toContain('checkout');
+    expect(promoted.body.message).toMatch(/never made/);
+    // A range without decisions.
+    const empty = await post({ start_ms: start - 10_000, end_ms: start - 1 });
+    expect(empty.body).toMatchObject({ supported: false, reason: 'no_logged_decisions', decisions: 0, success_rate: null });
+  });
+
+  it('reads only the credential merchant’s decisions and refuses another merchant with 403', async () => {
+    const own = await post({ ...range }, keyB);
+    expect(own.status).toBe(200);
+    expect(own.body).toMatchObject({ merchant_id: merchantB, decisions: 0, supported: false });
+    const other = await post({ ...range, merchant_id: merchantA }, keyB);
+    expect(other.status).toBe(403);
+    expect((await post({ ...range })).status).toBe(200);
+    const anonymous = await t.app.inject({ method: 'POST', url: '/analytics/counterfactual', payload: range });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  it.each([
+    [{ hedging_percent: 150 }, /hedging_percent/],
+    [{ bucket_size: 0 }, /bucket_size/],
+    [{ elimination_threshold: -0.1 }, /elimination_threshold/],
+    [{ margin: 0 }, /margin/],
+    [{ multi_objective: 'yes' }, /multi_objective/],
+    [{ surprise: 1 }, /surprise|additional/],
+    [{ start_ms: start }, /start_ms and end_ms must be given together/],
+    [{ start_ms: start, end_ms: start }, /end_ms must be greater than start_ms/],
+    [{ start_ms: start, end_ms: start + 40 * 86_400_000 }, /31 days/],
+    [{ range: '2y' }, /range/],
+  ])('answers 4xx naming the problem for %j', async (payload, message) => {
+    const { status, body } = await post(payload);
+    // Body-shape errors answer 422 as every body of this API does; range errors are 400.
+    expect(status).toBe('start_ms' in payload ? 400 : 422);
+    expect(JSON.stringify(body)).toMatch(message);
+  });
+
+  it('keeps decide answers unchanged by the logging (the wire has no policy field)', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/decide-gateway', headers: keyA, payload: decideBody(merchantA, 'cf-wire-check') });
+    expect(response.statusCode).toBe(200);
+    expect(Object.keys(response.json() as object)).not.toContain('policy');
+  });
+});
