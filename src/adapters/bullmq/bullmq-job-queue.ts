@@ -15,6 +15,8 @@ import type {
   RetryPolicy,
   ScheduleSpec,
 } from '../../ports/job-queue.js';
+import { processInJobTrace, type JobTraceContext } from '../telemetry/job-trace-context.js';
+import { envelopesUnderCurrentTrace, openEnvelope, type JobEnvelope } from './job-envelope.js';
 
 export interface BullMqJobQueueOptions {
   /** `redis://[user:password@]host:port[/db]` */
@@ -72,13 +74,18 @@ const renewRunLockScript = "if redis.call('get', KEYS[1]) == ARGV[1] then return
 const releaseRunLockScript = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
 /** What a delivery tells the processor; a job a scheduler produced names its tick (`<id>@<tick ms>`). */
-function deliveryOf<T>(job: Job<T>): QueuedJob<T> {
-  const attempt = { data: job.data, attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1 };
+function deliveryOf<T>(job: Job, data: T): QueuedJob<T> {
+  const attempt = { data, attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1 };
   if (job.repeatJobKey === undefined) return { id: decodeId(job.id ?? ''), ...attempt };
   // Scheduler job ids are `repeat:<scheduler id>:<tick ms>`.
   const tick = Number((job.id ?? '').slice((job.id ?? '').lastIndexOf(':') + 1));
   const scheduledAt = Number.isFinite(tick) && tick > 0 ? tick : job.timestamp;
   return { id: `${decodeId(job.repeatJobKey)}@${scheduledAt}`, ...attempt, scheduledAt };
+}
+
+/** One delivery inside the `process {queue}` span of the trace it was enqueued under. */
+function withinJobTrace(trace: JobTraceContext | undefined, queue: string, delivery: QueuedJob<unknown>, run: () => Promise<void>): Promise<void> {
+  return processInJobTrace(trace, { system: 'bullmq', queue, jobId: delivery.id, attempt: delivery.attempt }, run);
 }
 
 const bullStates: Readonly<Record<string, JobState>> = {
@@ -171,7 +178,8 @@ export async function createBullMqJobQueue(options: BullMqJobQueueOptions): Prom
         await queueOf(name).upsertJobScheduler(
           encodeId(spec.id),
           { every: spec.everyMs },
-          { name, data, opts: { attempts: 1, removeOnComplete: retention, removeOnFail: retention } },
+          // No trace context: each tick starts a trace of its own.
+          { name, data: { data } satisfies JobEnvelope<T>, opts: { attempts: 1, removeOnComplete: retention, removeOnFail: retention } },
         );
       } catch (error) {
         throw unavailable(error, 'schedule');
@@ -190,10 +198,11 @@ export async function createBullMqJobQueue(options: BullMqJobQueueOptions): Prom
       if (jobs.length === 0) return;
       try {
         // An id BullMQ already holds is left as it is (its add script returns the existing job).
+        const envelope = envelopesUnderCurrentTrace<T>();
         await queueOf(name).addBulk(
           jobs.map((job) => ({
             name,
-            data: job.data,
+            data: envelope(job.data),
             opts: {
               jobId: encodeId(job.id),
               attempts: retry.attempts,
@@ -209,12 +218,14 @@ export async function createBullMqJobQueue(options: BullMqJobQueueOptions): Prom
     },
 
     async process<T>(name: string, processor: JobProcessor<T>, limits: QueueLimits): Promise<JobConsumer> {
-      const worker = new Worker<T>(
+      const worker = new Worker(
         name,
-        async (job: Job<T>) => {
-          const delivery = deliveryOf(job);
-          if (job.repeatJobKey === undefined) await processor(delivery);
-          else await runScheduled(name, job.repeatJobKey, delivery, processor);
+        async (job: Job) => {
+          const { data, trace } = openEnvelope(job.data);
+          const delivery = deliveryOf(job, data as T);
+          const traced: JobProcessor<T> = (run) => withinJobTrace(trace, name, run, () => processor(run));
+          if (job.repeatJobKey === undefined) await traced(delivery);
+          else await runScheduled(name, job.repeatJobKey, delivery, traced);
         },
         {
           connection: workerConnection,
@@ -227,7 +238,7 @@ export async function createBullMqJobQueue(options: BullMqJobQueueOptions): Prom
         },
       );
       worker.on('error', (error: unknown) => log.warn({ err: error, queue: name }, 'job queue worker error'));
-      worker.on('failed', (job: Job<T> | undefined, error: Error) => {
+      worker.on('failed', (job: Job | undefined, error: Error) => {
         const attempts = job?.attemptsMade ?? 0;
         const final = job !== undefined && attempts >= (job.opts.attempts ?? 1);
         if (final) log.warn({ err: error, queue: name, jobId: decodeId(job.id ?? ''), attempts }, 'job failed after its last attempt');

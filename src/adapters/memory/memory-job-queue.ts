@@ -1,6 +1,7 @@
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type { CancelOutcome, JobConsumer, JobProcessor, JobQueue, JobSpec, JobState, QueueLimits, RetryPolicy, ScheduleSpec } from '../../ports/job-queue.js';
+import { captureJobTraceContext, processInJobTrace, type JobTraceContext } from '../telemetry/job-trace-context.js';
 
 export interface MemoryJobQueueOptions {
   readonly logger: Logger;
@@ -16,6 +17,8 @@ interface Entry {
   readonly retry: RetryPolicy;
   /** The tick, on jobs a schedule produced. */
   readonly scheduledAt: number | undefined;
+  /** The trace context it was enqueued under (its deliveries run in spans of that trace). */
+  readonly trace: JobTraceContext | undefined;
   state: JobState;
   /** Failed attempts so far. */
   attemptsMade: number;
@@ -133,13 +136,16 @@ export function createMemoryJobQueue(options: MemoryJobQueueOptions): JobQueue {
     entry.state = 'active';
     consumer.running += 1;
     try {
-      await consumer.processor({
-        id: entry.id,
-        data: entry.data,
-        attempt: entry.attemptsMade + 1,
-        maxAttempts: entry.retry.attempts,
-        ...(entry.scheduledAt !== undefined ? { scheduledAt: entry.scheduledAt } : {}),
-      });
+      const attempt = entry.attemptsMade + 1;
+      await processInJobTrace(entry.trace, { system: 'in-process', queue: name, jobId: entry.id, attempt }, () =>
+        consumer.processor({
+          id: entry.id,
+          data: entry.data,
+          attempt,
+          maxAttempts: entry.retry.attempts,
+          ...(entry.scheduledAt !== undefined ? { scheduledAt: entry.scheduledAt } : {}),
+        }),
+      );
       entry.state = 'completed';
       entry.finishedAt = now();
     } catch (error) {
@@ -199,6 +205,7 @@ export function createMemoryJobQueue(options: MemoryJobQueueOptions): JobQueue {
       data,
       retry: { attempts: 1, backoffMs: 0 },
       scheduledAt: at,
+      trace: undefined,
       state: 'waiting',
       attemptsMade: 0,
       finishedAt: undefined,
@@ -213,6 +220,7 @@ export function createMemoryJobQueue(options: MemoryJobQueueOptions): JobQueue {
       if (closed) throw queueClosed();
       const queue = queueOf(name);
       sweep(queue);
+      const trace = captureJobTraceContext();
       for (const job of jobs as readonly JobSpec<unknown>[]) {
         if (queue.jobs.has(job.id)) continue;
         // A copy through JSON: what BullMQ would store, so both adapters hand processors the same values.
@@ -221,6 +229,7 @@ export function createMemoryJobQueue(options: MemoryJobQueueOptions): JobQueue {
           data: JSON.parse(JSON.stringify(job.data)) as unknown,
           retry,
           scheduledAt: undefined,
+          trace,
           state: 'waiting',
           attemptsMade: 0,
           finishedAt: undefined,

@@ -21,6 +21,7 @@ import {
   pipelineEnv,
   type PipelineNamespace,
 } from '../pipeline/pipeline-harness.js';
+import { attributesOf, metricsIn, spansIn, type OtlpSpan } from './otlp-receiver.js';
 
 /**
  * `switchyard serve`'s OpenTelemetry as the standard OTEL_* variables configure it, checked against
@@ -32,70 +33,6 @@ import {
  * receiver being sent that consumer span, then stops the server: its shutdown flushes every span
  * and metric, so what the receiver holds then is everything.
  */
-
-interface OtlpValue {
-  readonly stringValue?: string;
-  readonly intValue?: number | string;
-  readonly boolValue?: boolean;
-  readonly doubleValue?: number;
-  readonly arrayValue?: { readonly values: readonly OtlpValue[] };
-}
-interface OtlpAttribute {
-  readonly key: string;
-  readonly value: OtlpValue;
-}
-interface OtlpSpan {
-  readonly traceId: string;
-  readonly spanId: string;
-  readonly parentSpanId?: string;
-  readonly name: string;
-  readonly kind: number;
-  readonly attributes: readonly OtlpAttribute[];
-  readonly status?: { readonly code?: number };
-}
-interface OtlpDataPoint {
-  readonly attributes: readonly OtlpAttribute[];
-  readonly count: number | string;
-  readonly sum?: number;
-  readonly explicitBounds?: readonly number[];
-}
-interface OtlpMetric {
-  readonly name: string;
-  readonly unit?: string;
-  readonly histogram?: { readonly dataPoints: readonly OtlpDataPoint[] };
-}
-
-function plain(value: OtlpValue): unknown {
-  if (value.arrayValue !== undefined) return value.arrayValue.values.map(plain);
-  if (value.intValue !== undefined) return Number(value.intValue);
-  return value.stringValue ?? value.boolValue ?? value.doubleValue;
-}
-
-function attributesOf(list: readonly OtlpAttribute[]): Record<string, unknown> {
-  return Object.fromEntries(list.map((attribute) => [attribute.key, plain(attribute.value)]));
-}
-
-function spansIn(requests: readonly RecordedRequest[]): { spans: OtlpSpan[]; resources: Record<string, unknown>[] } {
-  const spans: OtlpSpan[] = [];
-  const resources: Record<string, unknown>[] = [];
-  for (const request of requests.filter((r) => r.path === '/v1/traces')) {
-    const body = request.body as { resourceSpans: { resource: { attributes: OtlpAttribute[] }; scopeSpans: { spans: OtlpSpan[] }[] }[] };
-    for (const resourceSpans of body.resourceSpans) {
-      resources.push(attributesOf(resourceSpans.resource.attributes));
-      for (const scope of resourceSpans.scopeSpans) spans.push(...scope.spans);
-    }
-  }
-  return { spans, resources };
-}
-
-function metricsIn(requests: readonly RecordedRequest[]): OtlpMetric[] {
-  const metrics: OtlpMetric[] = [];
-  for (const request of requests.filter((r) => r.path === '/v1/metrics')) {
-    const body = request.body as { resourceMetrics: { scopeMetrics: { metrics: OtlpMetric[] }[] }[] };
-    for (const resourceMetrics of body.resourceMetrics) for (const scope of resourceMetrics.scopeMetrics) metrics.push(...scope.metrics);
-  }
-  return metrics;
-}
 
 function upstream(request: RecordedRequest) {
   const body = request.body as { model: string };
