@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AutopilotCalibratedV1 } from '../../src/generated/schema-types.js';
 import { operatorPassword, screenshot, seriousViolations, startDashboardHarness, streamedDeltas, type DashboardHarness } from './dashboard-harness.js';
 
 /** Every page of the navigation (dashboard/src/routes.ts). */
@@ -8,6 +9,9 @@ const dashboardPages = [
   'audit',
   'explorer',
   'routing',
+  'costs',
+  'autopilot',
+  'experiments',
   'models',
   'route-groups',
   'playground',
@@ -346,6 +350,204 @@ describe('the dashboard', () => {
     const results = page.getByRole('region', { name: 'Items in index order' });
     await results.getByText('second prompt').waitFor();
     expect(await results.getByText('Routing is learning.').count()).toBe(2);
+  });
+
+  it('shows zero cost coverage, saves a seed cost row, simulates its price and resets to the defaults', async () => {
+    const { token, merchantId } = await sessionToken();
+    await go('costs');
+    const tile = (label: string) =>
+      page
+        .locator('.kpi')
+        .filter({ has: page.getByText(label, { exact: true }) })
+        .locator('.kpi-value');
+    await tile('Fee clusters').waitFor();
+    expect(await tile('Fee clusters').textContent()).toBe('0');
+    expect(await tile('Transactions').textContent()).toBe('0');
+    expect(await tile('Volume with a good fit').textContent()).toBe('0.00%');
+    expect(await tile('Latest report').textContent()).toBe('none');
+    await page.getByText('No settlement reports ingested yet', { exact: false }).waitFor();
+
+    // The default table until one is saved: stripe's default row first.
+    const rows = page.getByRole('region', { name: 'Seed cost rows', exact: true }).locator('tbody tr');
+    expect(
+      await rows
+        .first()
+        .getByLabel(/^PSP, row 1$/)
+        .inputValue(),
+    ).toBe('stripe');
+    const defaults = await rows.count();
+    await page.getByRole('button', { name: 'Add row' }).click();
+    const added = rows.last();
+    await added.getByLabel(/^PSP, row/).fill('acme');
+    await added.getByLabel(/^Markup \(bps\), row/).fill('100');
+    await added.getByLabel(/^Fixed, row/).fill('-1');
+    await added.getByLabel(/^Default row, row/).check();
+    await page.getByRole('button', { name: 'Save seed costs' }).click();
+    await page.getByRole('alert').filter({ hasText: 'non-negative' }).waitFor();
+    await added.getByLabel(/^Fixed, row/).fill('0.5');
+    await page.getByRole('button', { name: 'Save seed costs' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Saved ${defaults + 1} rows.` })
+      .waitFor();
+    const stored = (await (await api(`/merchant-account/${merchantId}/seed-costs`, { method: 'GET', token })).json()) as { psp: string; fixed: number }[];
+    expect(stored.find((row) => row.psp === 'acme')?.fixed).toBe(0.5);
+    await page.reload();
+    await page.getByRole('region', { name: 'Seed cost rows', exact: true }).waitFor();
+    expect(
+      await rows
+        .last()
+        .getByLabel(/^PSP, row/)
+        .inputValue(),
+    ).toBe('acme');
+
+    await page.getByLabel('Amount', { exact: true }).fill('200');
+    await page.getByLabel('PSPs (comma-separated, empty: all)').fill('stripe, acme');
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    const result = page.getByTestId('simulate-result');
+    const acme = result.getByRole('row').filter({ hasText: 'acme' });
+    await acme.waitFor();
+    // 1 % of 200 plus 0.50; stripe's default 2.9 % + 0.30 is 6.10.
+    expect(await acme.locator('td').last().textContent()).toBe('2.50');
+    expect(await acme.textContent()).toContain('cheapest');
+    expect(await result.getByRole('row').filter({ hasText: 'stripe' }).locator('td').last().textContent()).toBe('6.10');
+    await screenshot(page, 'costs-1280');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Reset to defaults' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reset the seed cost table?' });
+    await dialog.getByRole('button', { name: 'Reset to defaults' }).click();
+    await page.getByRole('status').filter({ hasText: 'Back to the default table.' }).waitFor();
+    expect(await rows.count()).toBe(defaults);
+    await result.getByText('The table changed since').waitFor();
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    await result.getByRole('row').filter({ hasText: 'acme' }).waitFor({ state: 'detached' });
+
+    // The cost-savings panel reads /analytics/cost-savings, or says the service has no such route.
+    const savings = page.getByRole('region', { name: 'Cost savings', exact: true });
+    await savings
+      .getByText(/not available on this service|Decisions won on cost/)
+      .first()
+      .waitFor();
+  });
+
+  it('keeps feature toggles across a reload and shows the chosen configuration of the last autopilot run', async () => {
+    const { token, merchantId } = await sessionToken();
+    await go('autopilot');
+    const autopilot = page.getByRole('checkbox', { name: 'Autopilot', exact: true });
+    const calibration = page.getByRole('checkbox', { name: 'SR auto-calibration', exact: true });
+    const costAware = page.getByRole('checkbox', { name: 'Multi-objective (cost-aware) routing', exact: true });
+    // A switch shows the requested state at once; the write is done when its answer has arrived.
+    const toggled = async (feature: string, click: () => Promise<void>) => {
+      const answered = page.waitForResponse((response) => response.url().endsWith(`/features/${feature}`) && response.request().method() === 'POST');
+      await click();
+      expect((await answered).status()).toBe(200);
+    };
+    await autopilot.waitFor();
+    expect(await autopilot.isChecked()).toBe(false);
+    await toggled('autopilot', () => autopilot.check());
+    await toggled('auto-calibration', () => calibration.check());
+    await page.reload();
+    await autopilot.waitFor();
+    expect(await autopilot.isChecked()).toBe(true);
+    expect(await calibration.isChecked()).toBe(true);
+    expect(await costAware.isChecked()).toBe(false);
+    // Each flag is stored on its own: autopilot off leaves auto-calibration on.
+    await toggled('autopilot', () => autopilot.uncheck());
+    await page.reload();
+    await calibration.waitFor();
+    expect(await autopilot.isChecked()).toBe(false);
+    expect(await calibration.isChecked()).toBe(true);
+    const flags = (await (await api(`/merchant-account/${merchantId}/features`, { method: 'GET', token })).json()) as {
+      features: { feature: string; enabled: boolean }[];
+    };
+    expect(flags.features.filter((flag) => flag.enabled).map((flag) => flag.feature)).toEqual(['auto-calibration']);
+
+    const runs = page.getByRole('region', { name: 'Autopilot runs', exact: true });
+    await runs.getByText('No autopilot runs yet').waitFor();
+    // A run record as the autopilot job writes it (the job runs every 15 minutes over real traffic).
+    const run: AutopilotCalibratedV1 = {
+      runId: '1764064800000',
+      merchantId,
+      ranAt: Date.UTC(2026, 10, 25, 10, 0, 0),
+      lookbackSeconds: 3600,
+      outcome: 'applied',
+      reason: null,
+      segments: [
+        {
+          segment: { paymentMethodType: 'CARD', paymentMethod: 'CREDIT', cardNetwork: null, currency: 'USD', country: null, authType: null },
+          volume: 812,
+          gateways: 2,
+          action: 'updated',
+          before: { bucketSize: 125, hedgingPercent: 5 },
+          after: { bucketSize: 400, hedgingPercent: 3.5 },
+          proposed: { bucketSize: 200, hedgingPercent: 3.5 },
+        },
+      ],
+      candidates: [
+        { name: 'current', estimatedSuccessRate: 0.874, interval: [0.85, 0.898] },
+        { name: 'formula', estimatedSuccessRate: 0.889, interval: [0.866, 0.912] },
+        { name: 'formula_bucket_x2', estimatedSuccessRate: 0.912, interval: [0.89, 0.934] },
+      ],
+      chosen: 'formula_bucket_x2',
+      chosenBy: 'counterfactual',
+    };
+    await harness.server.runtime.state.configs.put(merchantId, 'autopilotRuns', { runs: [run] }, 'upsert');
+    await page.reload();
+    const last = page.getByTestId('autopilot-last-run');
+    await last.waitFor();
+    expect(await last.getByTestId('autopilot-chosen').textContent()).toBe('formula_bucket_x2 (by counterfactual estimate)');
+    expect(await last.getByTestId('autopilot-estimate').textContent()).toBe('91.20% (95 % CI 89.00% – 93.40%)');
+    expect(await last.getByRole('row').filter({ hasText: 'formula_bucket_x2' }).textContent()).toContain('chosen');
+    expect(await last.getByRole('row').filter({ hasText: 'CARD · CREDIT · USD' }).textContent()).toContain('bucket 400, hedging 3.5 %');
+
+    // The counterfactual estimate answers with numbers or says plainly why it cannot.
+    await page.getByLabel('Bucket size (outcomes)').fill('300');
+    await page.getByRole('button', { name: 'Estimate' }).click();
+    const estimate = page.getByRole('region', { name: 'Evaluate a configuration' });
+    // This merchant logged a handful of decisions: too few to estimate, which the page says in words.
+    const answer = estimate.locator('[data-testid="counterfactual-report"], p.state-empty').first();
+    await answer.waitFor();
+    expect(await answer.textContent()).toMatch(/Decisions evaluated|samples|overlap|outcomes|logged decisions/);
+    expect(await estimate.getByRole('alert').count()).toBe(0);
+    await screenshot(page, 'autopilot-1280');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('creates an experiment, lists it with its arms and verdict, and starts and stops it', async () => {
+    const { token, merchantId } = await sessionToken();
+    await go('experiments');
+    await page.getByText('No experiments yet').waitFor();
+    await page.getByRole('note').filter({ hasText: 'A/B tests on real payments' }).waitFor();
+    await page.getByLabel('Experiment name').fill('Cost vs auth');
+    const variant = page.getByRole('group', { name: 'Variant arm' });
+    expect(await variant.getByLabel('Cost-aware (multi-objective)').isChecked()).toBe(true);
+    await variant.getByLabel('Margin (0 to 1)').fill('0.2');
+    await page.getByLabel('Variant share (%)').fill('60');
+    await page.getByRole('button', { name: 'Create experiment (inactive)' }).click();
+    await page.getByRole('alert').filter({ hasText: 'variant_split_pct' }).waitFor();
+    await page.getByLabel('Variant share (%)').fill('20');
+    await page.getByRole('button', { name: 'Create experiment (inactive)' }).click();
+
+    const card = page.getByRole('region', { name: 'Cost vs auth', exact: true });
+    await card.waitFor();
+    const text = (await card.textContent()) ?? '';
+    expect(text).toContain('Success-rate routing (auth only)');
+    expect(text).toContain('Success-rate routing (cost-aware, margin 0.2) — 20 % of payments');
+    expect(await card.getByText('Inactive', { exact: true }).count()).toBe(1);
+    const verdict = card.getByTestId('experiment-verdict');
+    await verdict.waitFor();
+    expect(await verdict.textContent()).toBe('Collecting data');
+    expect(await card.getByRole('row').filter({ hasText: 'variant' }).locator('td').nth(1).textContent()).toBe('0');
+    const listed = (await (await api(`/routing/list/${merchantId}`, { token })).json()) as { name: string; algorithm_data: { type: string } }[];
+    expect(listed.find((rule) => rule.name === 'Cost vs auth')?.algorithm_data.type).toBe('ab_test');
+
+    await card.getByRole('button', { name: 'Start Cost vs auth' }).click();
+    await card.getByText('Active', { exact: true }).waitFor();
+    await screenshot(page, 'experiments-1280');
+    expect(await seriousViolations(page)).toEqual([]);
+    await card.getByRole('button', { name: 'Stop Cost vs auth' }).click();
+    await card.getByText('Inactive', { exact: true }).waitFor();
   });
 
   it('shows the error state with the API message and recovers on retry', async () => {
