@@ -226,7 +226,8 @@ describe('Messages API parameters reach the upstream', () => {
 });
 
 describe('anthropic-version and anthropic-beta', () => {
-  const headers = { 'anthropic-version': '2023-06-01', 'anthropic-beta': 'interleaved-thinking-2025-05-14' };
+  // Not the AI SDK's own version (2023-06-01), so the assertion sees the client's.
+  const headers = { 'anthropic-version': '2026-10-21', 'anthropic-beta': 'interleaved-thinking-2025-05-14' };
 
   it('are forwarded to an Anthropic upstream', async () => {
     await anthropic.messages.create(
@@ -234,7 +235,7 @@ describe('anthropic-version and anthropic-beta', () => {
       { headers },
     );
     const sent = sentTo(claude, '/v1/messages', 'fidelity-13');
-    expect(sent.headers['anthropic-version']).toBe('2023-06-01');
+    expect(sent.headers['anthropic-version']).toBe('2026-10-21');
     expect(String(sent.headers['anthropic-beta']).split(',')).toContain('interleaved-thinking-2025-05-14');
     expect(sent.headers['x-api-key']).toBe('sk-ant-upstream');
   });
