@@ -1,4 +1,7 @@
+import { createAutopilotEstimator } from '../src/analytics/counterfactual/autopilot-estimator.js';
+import { createRunCounterfactual } from '../src/analytics/counterfactual/run-counterfactual.js';
 import type { Config } from '../src/config/load-config.js';
+import { defaultRoutingDefaults } from '../src/decision/routing-defaults.js';
 import { defaultCalibrationBounds } from '../src/decision/autopilot/calibration-formulas.js';
 import type { Logger } from '../src/logging/logger.js';
 import type { AnalyticsStore } from '../src/ports/analytics-store.js';
@@ -21,7 +24,8 @@ export interface AutopilotWiring {
 /**
  * Starts the autopilot worker with the `AUTOPILOT_*` settings (interval, lookback, minimum volume);
  * the reaction horizon follows the lookback and the bounds are decision-engine's (100–2,000, ≤ 30 %).
- * The counterfactual estimator is not wired yet: runs choose the formulas' proposal.
+ * Candidates are weighed by the counterfactual evaluator over the lookback's logged decisions: the
+ * formula's proposal is kept unless another candidate's interval clears it.
  */
 export function startAutopilotWorker(config: Config, wiring: AutopilotWiring): Promise<WorkerHandle> {
   return autopilotWorker.start({
@@ -33,6 +37,9 @@ export function startAutopilotWorker(config: Config, wiring: AutopilotWiring): P
       bus: wiring.bus,
       clock: wiring.clock,
       logger: wiring.logger,
+      estimate: createAutopilotEstimator(
+        createRunCounterfactual({ analytics: wiring.analytics, configs: wiring.state.configs, defaults: defaultRoutingDefaults }),
+      ),
       bounds: {
         ...defaultCalibrationBounds,
         lookbackSeconds: config.autopilotLookbackSeconds,

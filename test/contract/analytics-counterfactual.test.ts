@@ -5,6 +5,11 @@ import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpSchemas } from '../../api/http-schemas.js';
 import { createChdbAnalyticsStore } from '../../src/adapters/chdb/chdb-analytics-store.js';
+import { createAutopilotEstimator } from '../../src/analytics/counterfactual/autopilot-estimator.js';
+import { createRunCounterfactual } from '../../src/analytics/counterfactual/run-counterfactual.js';
+import { defaultCalibrationBounds } from '../../src/decision/autopilot/calibration-formulas.js';
+import { calibrateMerchant } from '../../src/decision/autopilot/run-autopilot.js';
+import { defaultRoutingDefaults } from '../../src/decision/routing-defaults.js';
 import { silentLogger } from '../../src/logging/logger.js';
 import type { AnalyticsStore } from '../../src/ports/analytics-store.js';
 import { createManualClock } from '../../src/time/clock.js';
@@ -171,4 +176,40 @@ describe('POST /analytics/counterfactual', () => {
     expect(response.statusCode).toBe(200);
     expect(Object.keys(response.json() as object)).not.toContain('policy');
   });
+  it('weighs the autopilot candidates of a run by their estimates over the same logs', async () => {
+    const runCounterfactual = createRunCounterfactual({ analytics: store, configs: t.state.configs, defaults: defaultRoutingDefaults });
+    const before = await t.state.configs.get(merchantA, 'successRate');
+    const run = await calibrateMerchant(
+      {
+        configs: t.state.configs,
+        analytics: store,
+        bus: t.bus,
+        clock,
+        logger: silentLogger,
+        bounds: { ...defaultCalibrationBounds, lookbackSeconds: decisions + 1 },
+        estimate: createAutopilotEstimator(runCounterfactual),
+      },
+      merchantA,
+      { scheduledAt: clock.now(), sinceMs: range.start_ms, untilMs: range.end_ms },
+    );
+    // Every candidate was put to the evaluator: each carries its estimate, or null when unsupported.
+    expect(run.candidates.map((candidate) => candidate.name)).toEqual(['formula', 'current', 'formula_bucket_x0.5', 'formula_bucket_x2']);
+    const estimated = run.candidates.filter((candidate) => candidate.estimatedSuccessRate !== null);
+    expect(estimated.length).toBeGreaterThan(0);
+    for (const candidate of estimated) {
+      const [low, high] = candidate.interval ?? [Number.NaN, Number.NaN];
+      expect(low).toBeLessThanOrEqual(candidate.estimatedSuccessRate!);
+      expect(high).toBeGreaterThanOrEqual(candidate.estimatedSuccessRate!);
+    }
+    // The current configuration, estimated alone, is what the route answers for no knobs at all.
+    const current = run.candidates.find((candidate) => candidate.name === 'current')!;
+    const direct = await runCounterfactual({ merchantId: merchantA, startMs: range.start_ms, endMs: range.end_ms });
+    expect(current.estimatedSuccessRate).toBe(direct.supported ? direct.successRate!.doublyRobust.value : null);
+    // The choice follows the rule: another candidate only when its interval's low end clears the formula.
+    const formula = run.candidates.find((candidate) => candidate.name === 'formula')!;
+    const chosen = run.candidates.find((candidate) => candidate.name === run.chosen)!;
+    if (run.chosenBy === 'counterfactual') expect(chosen.interval![0]).toBeGreaterThan(formula.estimatedSuccessRate!);
+    else expect(run.chosen).toBe('formula');
+    await t.state.configs.put(merchantA, 'successRate', before!, 'upsert');
+  }, 60_000);
 });

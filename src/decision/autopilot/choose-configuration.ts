@@ -14,12 +14,19 @@ export type CandidateEstimate =
   | { readonly supported: true; readonly successRate: number; readonly interval: readonly [number, number] }
   | { readonly supported: false; readonly reason: string };
 
+/** Whose logged decisions, over which range, a candidate is estimated on (the run's lookback). */
+export interface EstimateScope {
+  readonly merchantId: string;
+  readonly sinceMs: number;
+  readonly untilMs: number;
+}
+
 /**
- * Estimates what a candidate would have produced over the lookback from logged decisions. The seam
- * for the counterfactual evaluator: the run passes none until that module exists, and then
+ * Estimates what a candidate would have produced over the lookback from logged decisions (the
+ * counterfactual evaluator, src/analytics/counterfactual/autopilot-estimator.ts). Without one a run
  * chooses by the formula alone.
  */
-export type CandidateEstimator = (candidate: CandidateConfiguration, plans: readonly SegmentPlan[]) => Promise<CandidateEstimate>;
+export type CandidateEstimator = (candidate: CandidateConfiguration, plans: readonly SegmentPlan[], scope: EstimateScope) => Promise<CandidateEstimate>;
 
 /**
  * The candidates a run weighs: the formulas' proposal, the current configuration (no change), and
@@ -57,16 +64,17 @@ export async function chooseConfiguration(
   candidates: readonly CandidateConfiguration[],
   plans: readonly SegmentPlan[],
   estimate?: CandidateEstimator,
+  scope?: EstimateScope,
 ): Promise<ConfigurationChoice> {
   const formula = candidates.find((candidate) => candidate.name === 'formula') ?? candidates[0]!;
-  if (estimate === undefined) {
+  if (estimate === undefined || scope === undefined) {
     return {
       chosen: formula,
       chosenBy: 'formula',
       candidates: candidates.map((candidate) => ({ name: candidate.name, estimatedSuccessRate: null, interval: null })),
     };
   }
-  const estimates = await Promise.all(candidates.map((candidate) => estimate(candidate, plans)));
+  const estimates = await Promise.all(candidates.map((candidate) => estimate(candidate, plans, scope)));
   const described = candidates.map((candidate, index): AutopilotCandidate => {
     const result = estimates[index]!;
     return result.supported

@@ -77,7 +77,11 @@ export async function calibrateMerchant(
   const traffic = await deps.analytics.segmentTraffic({ merchantId, sinceMs: window.sinceMs, untilMs: window.untilMs, dimensions });
   const config = await deps.configs.get(merchantId, 'successRate');
   const plans = planSegments(config, traffic, deps.bounds);
-  const choice = await chooseConfiguration(candidateConfigurations(plans, deps.bounds), plans, deps.estimate);
+  const choice = await chooseConfiguration(candidateConfigurations(plans, deps.bounds), plans, deps.estimate, {
+    merchantId,
+    sinceMs: window.sinceMs,
+    untilMs: window.untilMs,
+  });
   const next = applySettings(config, plans, choice.chosen.settings);
   if (next.changed) await deps.configs.put(merchantId, 'successRate', next.config, 'upsert');
   const run: AutopilotRun = {

@@ -104,6 +104,7 @@ describe('autopilot planning and writing', () => {
   });
 
   it('with an estimator picks another candidate only when its interval clears the formula', async () => {
+    const scope = { merchantId: 'm', sinceMs: 0, untilMs: 1 };
     const plans = planSegments(undefined, [traffic('CREDIT', 10_000, 3)], bounds);
     const candidates = candidateConfigurations(plans, bounds);
     const rates: Record<string, [number, number, number]> = {
@@ -112,14 +113,19 @@ describe('autopilot planning and writing', () => {
       'formula_bucket_x0.5': [0.86, 0.84, 0.88],
       formula_bucket_x2: [0.9, 0.7, 0.99],
     };
-    const choice = await chooseConfiguration(candidates, plans, async (candidate) => {
-      const [rate, low, high] = rates[candidate.name]!;
-      return { supported: true, successRate: rate, interval: [low, high] };
-    });
+    const choice = await chooseConfiguration(
+      candidates,
+      plans,
+      async (candidate) => {
+        const [rate, low, high] = rates[candidate.name]!;
+        return { supported: true, successRate: rate, interval: [low, high] };
+      },
+      scope,
+    );
     expect(choice.chosen.name).toBe('formula_bucket_x0.5');
     expect(choice.chosenBy).toBe('counterfactual');
     expect(choice.candidates[0]).toEqual({ name: 'formula', estimatedSuccessRate: 0.8, interval: [0.78, 0.82] });
-    const unsupported = await chooseConfiguration(candidates, plans, async () => ({ supported: false, reason: 'no overlap' }));
+    const unsupported = await chooseConfiguration(candidates, plans, async () => ({ supported: false, reason: 'no overlap' }), scope);
     expect(unsupported).toMatchObject({ chosen: { name: 'formula' }, chosenBy: 'formula' });
   });
 });
