@@ -79,7 +79,10 @@ export async function enterExperiment(
 export function staticArmDecision(decision: Decision, rule: DecisionRule | undefined): Decision | undefined {
   const first = rule?.gateways[0];
   if (rule === undefined || first === undefined) return undefined;
-  return { ...decision, decidedGateway: first, fallbackGateways: rule.gateways.slice(1), routingApproach: 'AB_TEST_STATIC_ALGORITHM' };
+  // The arm's algorithm answers, not the SR scoring: its policy log and cost step describe a pick
+  // that was not made, so they go (counterfactual evaluation cannot replay a static algorithm).
+  const { policy: _scoredPolicy, multiObjectiveInfo: _scoredCostStep, ...scored } = decision;
+  return { ...scored, decidedGateway: first, fallbackGateways: rule.gateways.slice(1), routingApproach: 'AB_TEST_STATIC_ALGORITHM' };
 }
 
 /** The decision to answer and the tag to record, once the payment in an experiment was decided. */
