@@ -61,7 +61,7 @@ describe('cost ingestion settings routes', () => {
   });
 
   it('refuses mappings naming unknown columns, absent headers or one header twice, and unknown connectors', async () => {
-    const put = (payload: unknown, url = mappingUrl('costs-a')) => t.app.inject({ method: 'PUT', url, headers: withKey(key), payload });
+    const put = (payload: Record<string, unknown>, url = mappingUrl('costs-a')) => t.app.inject({ method: 'PUT', url, headers: withKey(key), payload });
     const unknown = await put({ columns: { payble: 'Net' } });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json()).toMatchObject({ message: expect.stringContaining("'payble' is not a column the adyen report parser reads") });

@@ -222,7 +222,7 @@ describe('A/B experiments', () => {
         expect(await experimentOfLastDecision(paymentId)).toMatchObject({ experimentArm: 'variant', experimentId: id });
         // The static pick is not the SR policy's: no propensity is logged for it (nothing to replay).
         const payload = t.events.filter((event) => event.type === 'decision.created' && (event.payload as { paymentId: string }).paymentId === paymentId).at(-1)
-          ?.payload as Record<string, unknown>;
+          ?.payload as unknown as Record<string, unknown>;
         expect(payload.policy).toBeUndefined();
       }
       const controlId = paymentIds.find((paymentId) => assignArm(paymentId, 49) === 'control') as string;
