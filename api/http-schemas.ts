@@ -1,4 +1,5 @@
 import analyticsQuery from '../schemas/http/analytics/analytics-query.json' with { type: 'json' };
+import costSavingsReport from '../schemas/http/analytics/cost-savings-report.json' with { type: 'json' };
 import counterfactualEstimate from '../schemas/http/analytics/counterfactual-estimate.json' with { type: 'json' };
 import counterfactualEstimates from '../schemas/http/analytics/counterfactual-estimates.json' with { type: 'json' };
 import counterfactualReport from '../schemas/http/analytics/counterfactual-report.json' with { type: 'json' };
@@ -138,6 +139,7 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   llmRouteGroupPoint,
   llmRouteGroupReport,
   llmRouteGroupsReport,
+  costSavingsReport,
   counterfactualRequest,
   counterfactualEstimate,
   counterfactualEstimates,

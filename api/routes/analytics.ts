@@ -20,6 +20,7 @@ type Read = keyof Pick<
   | 'llmLatency'
   | 'llmErrors'
   | 'llmRouteGroups'
+  | 'costSavings'
 >;
 
 /**
@@ -44,11 +45,17 @@ const endpoints: readonly { readonly endpoint: AnalyticsEndpoint; readonly read:
     summary: 'Route groups over time: per candidate calls, share of the group, success rate and eliminations (`route_group` picks one group)',
     response: 'LlmRouteGroupsReport',
   },
+  {
+    endpoint: 'cost-savings',
+    read: 'costSavings',
+    summary: 'Money cost-aware (multi-objective) routing saved against the SR head, per currency, with its trend',
+    response: 'CostSavingsReport',
+  },
 ];
 
 /**
- * Analytics: the read-only endpoints over the AnalyticsStore (seven payment reads, five model-call
- * reads). The merchant is always the credential's (a `merchant_id` parameter naming another
+ * Analytics: the read-only endpoints over the AnalyticsStore (seven payment reads, cost savings,
+ * five model-call reads). The merchant is always the credential's (a `merchant_id` parameter naming another
  * merchant is refused by the auth guard).
  */
 export async function analyticsRoutes(app: FastifyInstance, deps: AppDeps & { merchantOf: (request: FastifyRequest) => string }): Promise<void> {

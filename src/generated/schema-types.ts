@@ -731,6 +731,57 @@ export interface AnalyticsQuery {
   [k: string]: unknown;
 }
 /**
+ * Answer of GET /analytics/cost-savings (decision-engine's analyticsCostSavings): money the cost-aware (multi-objective) post-step saved against the success-rate head's processing cost, in one currency, trended over the window. `currency` is the requested one, else the currency with the most cost-won decisions in the window; null when there is neither (then the trend is empty and the totals zero).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "CostSavingsReport".
+ */
+export interface CostSavingsReport {
+  merchant_id: string;
+  /**
+   * the preset (15m, 1h, 12h, 1d, 1w), or custom when start_ms/end_ms applied
+   */
+  range: string;
+  /**
+   * the currency of saved_value
+   */
+  currency: string | null;
+  /**
+   * currencies with cost-won decisions that saved money in the window, most decisions first (at most 20); the other filters do not narrow this list
+   */
+  available_currencies: {
+    currency: string;
+    /**
+     * cost-won decisions with a positive saving
+     */
+    decision_count: number;
+  }[];
+  /**
+   * per time bucket with a saving, in time order; the bucket width follows the window (15m: 1 minute, 1h: 5 minutes, 12h and 1d: 1 hour, 1w: 1 day)
+   */
+  trend: {
+    /**
+     * bucket start, epoch milliseconds
+     */
+    bucket_ms: number;
+    saved_value: number;
+  }[];
+  totals: {
+    /**
+     * sum of amount × costSavedBps / 10 000 over the cost-won decisions
+     */
+    saved_value: number;
+    /**
+     * decisions where a cheaper gateway was promoted over the SR head (COST_WON)
+     */
+    cost_won_count: number;
+    /**
+     * decisions the cost-aware post-step ran on (COST_WON or AUTH_WON)
+     */
+    total_decisions: number;
+  };
+}
+/**
  * One estimate with its standard error and normal 95 % confidence interval.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -4710,7 +4761,7 @@ export interface GsmRuleOverride {
   stepUpPossible?: boolean | null;
 }
 /**
- * Body of PUT /merchant-account/{merchantId}/gsm-rules: the merchant's override rules (tried in order before the shipped map) and, optionally, the classes its gsm-scoring-filter excuses (default UE_1000).
+ * Body of PUT /merchant-account/{merchantId}/gsm-rules: the merchant's override rules (tried in order before the shipped map) and, optionally, the classes its gsm-scoring-filter excuses (default UE_1000, UE_2000, UE_4000: every class that is not the PSP's).
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "GsmRulesRequest".

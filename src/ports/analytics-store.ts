@@ -12,7 +12,14 @@ import type { AnalyticsRows } from './analytics/analytics-rows.js';
 import type { SegmentTraffic, SegmentTrafficQuery } from './analytics/segment-traffic.js';
 import type { ExperimentAnalytics } from './analytics/experiment-reports.js';
 import type { LoggedDecisionFact, LoggedDecisionQuery } from './analytics/decision-log.js';
-import type { LlmErrorsReport, LlmLatencyReport, LlmOverviewReport, LlmRouteGroupsReport, LlmUsageReport } from '../generated/schema-types.js';
+import type {
+  CostSavingsReport,
+  LlmErrorsReport,
+  LlmLatencyReport,
+  LlmOverviewReport,
+  LlmRouteGroupsReport,
+  LlmUsageReport,
+} from '../generated/schema-types.js';
 
 /**
  * Analytics rows written by the analytics-sink worker and read by /analytics/*. One SQL dialect
@@ -64,6 +71,12 @@ export interface AnalyticsStore extends ExperimentAnalytics {
    * calls, share, success rate and eliminations over time, from the decision each call recorded.
    */
   llmRouteGroups(query: ParsedAnalyticsQuery): Promise<LlmRouteGroupsReport>;
+
+  /**
+   * GET /analytics/cost-savings: what the cost-aware (multi-objective) post-step saved against the
+   * SR head's cost (decision.created `multiObjective` marks), in one currency, with its trend.
+   */
+  costSavings(query: ParsedAnalyticsQuery): Promise<CostSavingsReport>;
 
   /**
    * Decision volume and distinct gateways per routing segment (payment-method type and method, plus

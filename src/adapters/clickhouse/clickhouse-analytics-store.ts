@@ -30,6 +30,7 @@ import { analyticsTables, rowsByTable } from './analytics-tables.js';
 import { bindSql, type SqlValue } from './bind-sql.js';
 import type { ClickHouseExecutor } from './clickhouse-executor.js';
 import { clickHouseExperimentReads } from './clickhouse-experiment-reads.js';
+import { costSavingsReads } from './cost-savings-reads.js';
 import { applyClickHouseMigrations, defaultMigrationsDir, loadClickHouseMigrations } from './clickhouse-migrator.js';
 import { domainFilterParams } from './domain-filter-params.js';
 import { segmentTrafficReads } from './segment-traffic-reads.js';
@@ -270,6 +271,8 @@ export function createClickHouseAnalyticsStore(executor: ClickHouseExecutor, opt
     },
 
     ...segmentTrafficReads(read, database),
+
+    ...costSavingsReads(read, filters),
 
     loggedDecisions: (query) =>
       read<LoggedDecisionFact>(loggedDecisionsSql, {

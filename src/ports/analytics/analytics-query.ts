@@ -17,7 +17,8 @@ export type AnalyticsEndpoint =
   | 'llm/usage'
   | 'llm/latency'
   | 'llm/errors'
-  | 'llm/route-groups';
+  | 'llm/route-groups'
+  | 'cost-savings';
 
 /** Payment dimensions that can filter score snapshots, error summaries, log samples and gateway share. */
 export const dimensionKeys = ['payment_method_type', 'payment_method', 'card_network', 'card_is_in', 'currency', 'country', 'auth_type'] as const;

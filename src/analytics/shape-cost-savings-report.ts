@@ -1,0 +1,53 @@
+import type { CostSavingsReport } from '../generated/schema-types.js';
+import type { ParsedAnalyticsQuery } from '../ports/analytics/analytics-query.js';
+import type { CostSavingsFact } from '../ports/analytics/cost-savings.js';
+
+/** decision-engine lists at most this many currencies. */
+export const costSavingsCurrencyLimit = 20;
+
+/**
+ * GET /analytics/cost-savings from the rows of one read (src/ports/analytics/cost-savings.ts), as
+ * decision-engine's implementation answers it:
+ *
+ * - `available_currencies`: currencies with cost-won decisions that saved money in the window,
+ *   counted so, most first (ties by currency), at most 20; no filter narrows the list (it feeds a
+ *   currency picker).
+ * - `currency`: the requested one, else the first available. The peer's prose says an omitted
+ *   currency aggregates every currency; its code (and this) picks one, because amounts in different
+ *   currencies do not add up. Null when there is none: empty trend, zero totals.
+ * - `totals` and `trend` over that currency's rows passing the other filters: `total_decisions`
+ *   counts the decisions the post-step ran on, `cost_won_count` those it promoted a cheaper gateway
+ *   on, `saved_value` their savings; the trend lists only buckets with a saving, in time order.
+ */
+export function shapeCostSavingsReport(query: ParsedAnalyticsQuery, facts: readonly CostSavingsFact[]): CostSavingsReport {
+  const counts = new Map<string, number>();
+  for (const fact of facts) {
+    if (fact.currency === '' || fact.savedDecisions === 0) continue;
+    counts.set(fact.currency, (counts.get(fact.currency) ?? 0) + fact.savedDecisions);
+  }
+  const available = [...counts]
+    .map(([currency, decision_count]) => ({ currency, decision_count }))
+    .sort((a, b) => b.decision_count - a.decision_count || (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0))
+    .slice(0, costSavingsCurrencyLimit);
+  const currency = query.dimensions.currency ?? available[0]?.currency ?? null;
+
+  const totals = { saved_value: 0, cost_won_count: 0, total_decisions: 0 };
+  const trend = new Map<number, number>();
+  if (currency !== null) {
+    for (const fact of facts) {
+      if (fact.currency !== currency || !fact.inFilters) continue;
+      totals.saved_value += fact.savedValue;
+      totals.cost_won_count += fact.costWon;
+      totals.total_decisions += fact.decisions;
+      if (fact.savedDecisions > 0) trend.set(fact.bucketMs, (trend.get(fact.bucketMs) ?? 0) + fact.savedValue);
+    }
+  }
+  return {
+    merchant_id: query.merchantId,
+    range: query.range,
+    currency,
+    available_currencies: available,
+    trend: [...trend].sort(([a], [b]) => a - b).map(([bucket_ms, saved_value]) => ({ bucket_ms, saved_value })),
+    totals,
+  };
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { parseAnalyticsQuery } from '../../../src/analytics/parse-analytics-query.js';
+import { costSavingsCurrencyLimit, shapeCostSavingsReport } from '../../../src/analytics/shape-cost-savings-report.js';
+import type { CostSavingsFact } from '../../../src/ports/analytics/cost-savings.js';
+
+const query = (raw: Record<string, string> = {}) => {
+  const parsed = parseAnalyticsQuery({ range: '1d', ...raw }, { merchantId: 'm1', nowMs: 1_800_000_000_000, endpoint: 'cost-savings' });
+  if (!parsed.ok) throw new Error('bad query');
+  return parsed.query;
+};
+
+const fact = (currency: string, bucketMs: number, values: Partial<CostSavingsFact> = {}): CostSavingsFact => ({
+  currency,
+  bucketMs,
+  inFilters: true,
+  decisions: 1,
+  costWon: 1,
+  savedDecisions: 1,
+  savedValue: 1,
+  ...values,
+});
+
+describe('shapeCostSavingsReport', () => {
+  it('orders currencies by saving decisions then name, leaves out blank ones and those without a saving, caps the list', () => {
+    const facts = [
+      fact('EUR', 0, { savedDecisions: 2 }),
+      fact('AUD', 0, { savedDecisions: 2 }),
+      fact('USD', 0, { savedDecisions: 1 }),
+      fact('USD', 1, { savedDecisions: 2, inFilters: false }),
+      fact('', 0, { savedDecisions: 9 }),
+      fact('GBP', 0, { savedDecisions: 0, costWon: 3 }),
+      ...Array.from({ length: 30 }, (_, index) => fact(`C${String(index).padStart(2, '0')}`, 0)),
+    ];
+    const report = shapeCostSavingsReport(query(), facts);
+    expect(report.available_currencies.slice(0, 4)).toEqual([
+      { currency: 'USD', decision_count: 3 },
+      { currency: 'AUD', decision_count: 2 },
+      { currency: 'EUR', decision_count: 2 },
+      { currency: 'C00', decision_count: 1 },
+    ]);
+    expect(report.available_currencies).toHaveLength(costSavingsCurrencyLimit);
+    expect(report.currency).toBe('USD');
+  });
+
+  it('sums the chosen currency over rows passing the filters; the trend keeps buckets with a saving, in time order', () => {
+    const facts = [
+      fact('USD', 7_200_000, { savedValue: 2, decisions: 3, costWon: 2, savedDecisions: 2 }),
+      fact('USD', 3_600_000, { savedValue: 1.5 }),
+      fact('USD', 10_800_000, { savedValue: 0, decisions: 4, costWon: 0, savedDecisions: 0 }),
+      fact('USD', 3_600_000, { savedValue: 50, inFilters: false }),
+      fact('EUR', 3_600_000, { savedValue: 9 }),
+    ];
+    const report = shapeCostSavingsReport(query(), facts);
+    expect(report.totals).toEqual({ saved_value: 3.5, cost_won_count: 3, total_decisions: 8 });
+    expect(report.trend).toEqual([
+      { bucket_ms: 3_600_000, saved_value: 1.5 },
+      { bucket_ms: 7_200_000, saved_value: 2 },
+    ]);
+    expect(shapeCostSavingsReport(query({ currency: 'EUR' }), facts).totals).toEqual({ saved_value: 9, cost_won_count: 1, total_decisions: 1 });
+  });
+
+  it('answers null currency and zeros without a saving anywhere', () => {
+    expect(shapeCostSavingsReport(query(), [fact('USD', 0, { costWon: 0, savedDecisions: 0, savedValue: 0 })])).toEqual({
+      merchant_id: 'm1',
+      range: '1d',
+      currency: null,
+      available_currencies: [],
+      trend: [],
+      totals: { saved_value: 0, cost_won_count: 0, total_decisions: 0 },
+    });
+  });
+});
