@@ -5,6 +5,10 @@
 // three-card success-rate payload mix, a session's bearer token, a fresh payment id per request):
 //   1. a bare node:http JSON echo (its own process): the HTTP ceiling of this machine;
 //   2. POST /decide-gateway on `switchyard serve`: req/s as a share of the echo, latency p50/p99;
+//   2b. the same load for a second merchant with cost-aware routing on (the `multi-objective-routing`
+//      flag and a seed table, so the EV post-step re-ranks every SR decision that is not hedged):
+//      req/s, latency and CPU per decision beside the plain SR row of the same service and run
+//      (MULTI_OBJECTIVE=0 skips it);
 //   3. every answered decision must reach the analytics (/analytics/decisions counts them);
 //   4. the feedback-to-effect delay (feedback accepted → the next decision reflects it), p50/p99;
 //   5. the API process's CPU per answered decision (all its threads, and its main thread alone), from
@@ -25,6 +29,7 @@ const calibrations = (process.env.CALIBRATE ?? '').split(',').filter(Boolean).ma
 if (calibrations.some((workUs) => !Number.isFinite(workUs) || workUs <= 0 || workUs > 100_000)) {
   throw new Error(`CALIBRATE takes positive µs of work per request, comma-separated (e.g. 40,60); got "${process.env.CALIBRATE}"`);
 }
+const multiObjective = process.env.MULTI_OBJECTIVE !== '0';
 const mode = process.env.REDIS_URL || process.env.KAFKA_BROKERS ? 'distributed' : 'embedded';
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
 
@@ -83,6 +88,18 @@ async function spawnEcho(workUs = 0) {
   return { url: `http://127.0.0.1:${String(chunk).trim()}/`, stop: () => child.kill('SIGTERM') };
 }
 
+/**
+ * Contract rates for the three PSPs (bps of the amount, no fixed fee): with equal success rates the
+ * SR head is the first eligible gateway (stripe), and checkout, cheapest, wins on expected value.
+ */
+const seedCosts = {
+  rows: [
+    { psp: 'stripe', interchange_bps: 290, scheme_bps: 0, markup_bps: 0, fixed: 0, is_default: true },
+    { psp: 'adyen', interchange_bps: 194, scheme_bps: 0, markup_bps: 0, fixed: 0, is_default: true },
+    { psp: 'checkout', interchange_bps: 150, scheme_bps: 0, markup_bps: 0, fixed: 0, is_default: true },
+  ],
+};
+
 /** CPU seconds the API process (all threads) and its main thread have used; undefined off Linux. */
 function serviceCpu(pid) {
   const all = cpuSeconds(pid);
@@ -107,42 +124,70 @@ const distributedEnv = { EMBEDDED_WORKERS: 'false', JWT_SECRET: 'bench-jwt-secre
 const service = await spawnService({ ADMIN_SECRET: adminSecret, ...(mode === 'distributed' ? distributedEnv : {}) });
 const workers = mode === 'distributed' ? ['sr-windows', 'analytics-sink'].map((name) => spawnWorker(name, distributedEnv)) : [];
 try {
+  const srConfig = { type: 'successRate', data: { defaultBucketSize: 125, defaultHedgingPercent: 5 } };
+  /** A merchant with a session (bearer token) and the bench's success-rate config. */
+  const newMerchant = async (name) => {
+    await json(service.url, '/merchant-account/create', { merchant_id: name }, { 'x-admin-secret': adminSecret });
+    const session = await json(
+      service.url,
+      '/auth/signup',
+      { email: `${name}@bench.example`, password: 'violet-harbour-lantern-42', merchant_id: name },
+      { 'x-admin-secret': adminSecret },
+    );
+    const headers = { authorization: `Bearer ${session.token}` };
+    await json(service.url, '/rule/create', { merchant_id: name, config: srConfig }, headers);
+    return headers;
+  };
+  /** Warm-up, then DURATION s of load with the API's CPU read around it. */
+  const measure = async (name, headers, label) => {
+    process.stderr.write(`warming up ${service.url} (${mode}, ${label})…\n`);
+    const warm = await load(`${service.url}/decide-gateway`, headers, name, 'warm', 3);
+    process.stderr.write(`measuring ${label} ${duration}s at ${connections} connections…\n`);
+    const cpuBefore = serviceCpu(service.pid);
+    const result = await load(`${service.url}/decide-gateway`, headers, name, 'pay', duration);
+    const cpuAfter = serviceCpu(service.pid);
+    const perDecision = (key) =>
+      cpuBefore === undefined || cpuAfter === undefined ? undefined : Math.round((1e6 * (cpuAfter[key] - cpuBefore[key])) / result.total);
+    return { ...result, warmOk: warm.ok, cpu: { all: perDecision('all'), main: perDecision('main') } };
+  };
+  /**
+   * Every answered decision must be in the analytics (none dropped, no sampling). Waiting for it also
+   * lets the sink drain before the next measurement, so each row starts from the same quiet state.
+   */
+  const analyticsCount = async (headers, expected) => {
+    let counted = 0;
+    const deadline = Date.now() + 120_000;
+    while (Date.now() < deadline) {
+      const report = await json(service.url, '/analytics/decisions?range=1h', undefined, headers);
+      const kpi = JSON.stringify(report).match(/"label":"Decisions","value":"(\d+)"/);
+      counted = kpi === null ? 0 : Number(kpi[1]);
+      if (counted >= expected) break;
+      await new Promise((resolve) => setTimeout(resolve, 500)); // polling the analytics, not synchronising a test
+    }
+    return counted;
+  };
+
   const merchant = `bench_${Date.now()}`;
-  await json(service.url, '/merchant-account/create', { merchant_id: merchant }, { 'x-admin-secret': adminSecret });
-  const session = await json(
-    service.url,
-    '/auth/signup',
-    { email: `${merchant}@bench.example`, password: 'violet-harbour-lantern-42', merchant_id: merchant },
-    { 'x-admin-secret': adminSecret },
-  );
-  const auth = { authorization: `Bearer ${session.token}` };
-  await json(
-    service.url,
-    '/rule/create',
-    { merchant_id: merchant, config: { type: 'successRate', data: { defaultBucketSize: 125, defaultHedgingPercent: 5 } } },
-    auth,
-  );
+  const auth = await newMerchant(merchant);
+  const decide = await measure(merchant, auth, 'decide');
+  const cpu = decide.cpu;
+  const expected = decide.warmOk + decide.ok;
+  const counted = await analyticsCount(auth, expected);
 
-  process.stderr.write(`warming up ${service.url} (${mode})…\n`);
-  const warm = await load(`${service.url}/decide-gateway`, auth, merchant, 'warm', 3);
-  process.stderr.write(`measuring decide ${duration}s at ${connections} connections…\n`);
-  const cpuBefore = serviceCpu(service.pid);
-  const decide = await load(`${service.url}/decide-gateway`, auth, merchant, 'pay', duration);
-  const cpuAfter = serviceCpu(service.pid);
-  const perDecision = (key) =>
-    cpuBefore === undefined || cpuAfter === undefined ? undefined : Math.round((1e6 * (cpuAfter[key] - cpuBefore[key])) / decide.total);
-  const cpu = { all: perDecision('all'), main: perDecision('main') };
-
-  // Every answered decision must be in the analytics (none dropped, no sampling).
-  const expected = warm.ok + decide.ok;
-  let counted = 0;
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    const report = await json(service.url, '/analytics/decisions?range=1h', undefined, auth);
-    const kpi = JSON.stringify(report).match(/"label":"Decisions","value":"(\d+)"/);
-    counted = kpi === null ? 0 : Number(kpi[1]);
-    if (counted >= expected) break;
-    await new Promise((resolve) => setTimeout(resolve, 500)); // polling the analytics, not synchronising a test
+  // 2b. Cost-aware routing: same load, its own merchant with the flag on and a seed table.
+  let costAware;
+  if (multiObjective) {
+    const moMerchant = `${merchant}_mo`;
+    const moAuth = await newMerchant(moMerchant);
+    await json(service.url, `/merchant-account/${moMerchant}/features/multi-objective-routing`, { enabled: true }, moAuth);
+    await json(service.url, `/merchant-account/${moMerchant}/seed-costs`, seedCosts, moAuth, 'PUT');
+    const probe = await json(service.url, '/decide-gateway', body(moMerchant, 'mo_probe', 0), moAuth);
+    if (probe.multi_objective_info?.outcome !== 'COST_WON') throw new Error(`the EV post-step did not promote checkout: ${JSON.stringify(probe)}`);
+    const result = await measure(moMerchant, moAuth, 'multi-objective decide');
+    const moExpected = 1 + result.warmOk + result.ok;
+    const moCounted = await analyticsCount(moAuth, moExpected);
+    const savings = await json(service.url, '/analytics/cost-savings?range=1h', undefined, moAuth);
+    costAware = { ...result, expected: moExpected, counted: moCounted, costWon: savings.totals.cost_won_count, stepRan: savings.totals.total_decisions };
   }
 
   const delays = [];
@@ -169,6 +214,15 @@ try {
     `decide: ${decide.rps.toFixed(0)} req/s = ${((100 * decide.rps) / ceiling.rps).toFixed(1)} % of the echo (${decide.total} requests, ${decide.errors} errors/non-2xx)`,
   );
   console.log(`decide latency: p50 ${decide.p50} ms, p99 ${decide.p99} ms, max ${decide.max} ms`);
+  if (costAware !== undefined) {
+    const cpuNote = costAware.cpu.all === undefined ? '' : `, API CPU ${costAware.cpu.all} µs per decision (plain ${cpu.all} µs)`;
+    console.log(
+      `multi-objective decide: ${costAware.rps.toFixed(0)} req/s = ${((100 * costAware.rps) / decide.rps).toFixed(1)} % of plain SR decide, p50 ${costAware.p50} ms, p99 ${costAware.p99} ms${cpuNote}`,
+    );
+    console.log(
+      `multi-objective analytics: ${costAware.counted} decisions counted for ${costAware.expected} answered; the EV step ran on ${costAware.stepRan}, ${costAware.costWon} won on cost (GET /analytics/cost-savings)`,
+    );
+  }
   // At least: autocannon stops counting at the end of its duration, and the service still answers what was in flight.
   console.log(
     `analytics: ${counted} decisions counted for ${expected} answered${counted >= expected ? ' (none missing)' : ` (${expected - counted} MISSING)`}`,
@@ -193,9 +247,21 @@ try {
       analytics_expected: expected,
       cpu_us_per_decision: cpu.all,
       main_thread_cpu_us_per_decision: cpu.main,
+      ...(costAware === undefined
+        ? {}
+        : {
+            multi_objective_rps: Math.round(costAware.rps),
+            multi_objective_share_of_decide: Math.round((1000 * costAware.rps) / decide.rps) / 1000,
+            multi_objective_p50_ms: costAware.p50,
+            multi_objective_p99_ms: costAware.p99,
+            multi_objective_errors: costAware.errors,
+            multi_objective_cpu_us_per_decision: costAware.cpu.all,
+            multi_objective_step_ran: costAware.stepRan,
+            multi_objective_cost_won: costAware.costWon,
+          }),
     }),
   );
-  if (counted < expected) process.exitCode = 1;
+  if (counted < expected || (costAware !== undefined && costAware.counted < costAware.expected)) process.exitCode = 1;
 } finally {
   await service.stop();
   await Promise.all(workers.map((worker) => worker.stop()));

@@ -72,9 +72,9 @@ export function spawnWorker(name, env = {}) {
   };
 }
 
-export async function json(url, path, body, headers = {}) {
+export async function json(url, path, body, headers = {}, method = body === undefined ? 'GET' : 'POST') {
   const response = await fetch(`${url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
+    method,
     headers: { 'content-type': 'application/json', ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
