@@ -99,7 +99,7 @@ describe('routing rules (euclid)', () => {
         [{ name: 'r', created_by: merchant, algorithm: { type: 'single' } }, 'data: invalid_shape: expected an object, got nothing (missing field)'],
         [
           { name: 'r', created_by: merchant, algorithm: { type: 'nonsense', data: [] } },
-          "type: invalid_shape: expected one of single, priority, volume_split, advanced, got 'nonsense'",
+          "type: invalid_shape: expected one of single, priority, volume_split, advanced, ab_test, got 'nonsense'",
         ],
         [
           { name: 'r', created_by: merchant, algorithm: amountIs('abc') },
