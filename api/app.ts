@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { AdminSecretGuard } from '../src/auth/admin-secret.js';
 import { AuthService } from '../src/auth/auth-service.js';
 import { authAttemptPublisher } from '../src/auth/publish-auth-attempts.js';
-import { createTokenService } from '../src/auth/token-service.js';
+import { createTokenService, type TokenService } from '../src/auth/token-service.js';
+import type { AuthAttemptRecorder } from '../src/auth/auth-attempt.js';
 import { assertAdminSecretStrength } from '../src/config/admin-secret-strength.js';
 import type { Config } from '../src/config/load-config.js';
 import type { AppDeps } from './app-deps.js';
@@ -30,6 +31,10 @@ import { analyticsExperimentRoutes } from './routes/analytics-experiments.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { autopilotRoutes } from './routes/autopilot.js';
 import { authRoutes } from './routes/auth.js';
+import { registerAdminAccessRoutes } from './routes/register-admin-access.js';
+import { registerViewModeAudit } from './plugins/view-mode-audit.js';
+import { authPasswordRoutes } from './routes/auth-password.js';
+import { createAccountRecovery } from './account-recovery.js';
 import { batchRoutes } from './routes/batches.js';
 import { generationRoutes } from './routes/generation.js';
 import { mcpRoutes } from './routes/mcp.js';
@@ -49,7 +54,10 @@ import { gatewayScoreRoutes } from './routes/gateway-score.js';
 import { gsmRoutes } from './routes/gsm.js';
 import { costIngestionRoutes } from './routes/cost-ingestion.js';
 import { costIngestionSettingsRoutes } from './routes/cost-ingestion-settings.js';
+import { merchantMemberRoutes } from './routes/merchant-members.js';
 import { trustProxyOption } from './trust-proxy.js';
+import { MerchantMembers } from '../src/auth/members/merchant-members.js';
+import { memberChangeAuditor } from '../src/auth/members/audit-member-changes.js';
 
 /** A caller's x-request-id is honoured when it is a sane token; anything else (log injection, huge) is replaced. */
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -59,6 +67,8 @@ interface AppServices {
   readonly auth: AuthService;
   readonly adminSecret: AdminSecretGuard;
   readonly pendingSpend: PendingSpend;
+  readonly tokens: TokenService;
+  readonly audit: AuthAttemptRecorder;
 }
 
 /**
@@ -105,7 +115,8 @@ async function registerPlugins(app: FastifyInstance, config: Config, deps: AppDe
   });
   registerErrorHandling(app);
   const { users, apiKeys, sessions, merchants } = deps.state;
-  const tokens = createTokenService(deps.tokens, { sessions, clock: deps.clock });
+  // credentials: a password change or reset cuts the user's older sessions (issue 25).
+  const tokens = createTokenService(deps.tokens, { sessions, credentials: deps.state.credentials, clock: deps.clock });
   // Logins and refused keys and admin secrets become auth.attempted events (never the secret itself).
   const audit = authAttemptPublisher(deps.bus, { now: () => deps.clock.now(), logger: deps.logger });
   const auth = new AuthService({
@@ -123,7 +134,9 @@ async function registerPlugins(app: FastifyInstance, config: Config, deps: AppDe
   // Before the guard: a CORS preflight carries no credentials and is answered in its own hook.
   await registerCrossOrigin(app, parseCorsOrigins(config.corsOrigins));
   // Before every route (swagger-ui's included): the guard sees, records and protects them all.
-  registerAuthentication(app, { auth });
+  // Roles are read live: a demoted or removed admin's sessions lose write access at once.
+  registerAuthentication(app, { auth, roleOf: (userId, merchantId) => users.roleIn(userId, merchantId) });
+  registerViewModeAudit(app, audit);
   // After the guard's merchant check: per-key limits admit or refuse before any handler runs.
   const pendingSpend = deps.pendingSpend ?? new PendingSpend();
   registerKeyLimits(app, { state: deps.state, now: () => deps.clock.now(), leaseTtlMs: deps.keyLeaseTtlMs ?? defaultLeaseTtlMs, pendingSpend });
@@ -132,7 +145,7 @@ async function registerPlugins(app: FastifyInstance, config: Config, deps: AppDe
   // An empty JSON body is no body (clients send the header on bodiless calls); see the plugin.
   registerJsonBodyParser(app);
   for (const schema of httpSchemas) app.addSchema(schema);
-  return { auth, adminSecret, pendingSpend };
+  return { auth, adminSecret, pendingSpend, tokens, audit };
 }
 
 /** The OpenAPI document (every route's error answers added by documentErrorResponses), /docs and /openapi.json. */
@@ -156,13 +169,19 @@ async function registerOpenApi(app: FastifyInstance): Promise<void> {
 }
 
 /** What both surfaces serve: the dashboard, metrics, health, auth, API keys, merchant accounts and analytics. */
-async function registerSharedRoutes(app: FastifyInstance, config: Config, deps: AppDeps, { auth, adminSecret }: AppServices): Promise<void> {
+async function registerSharedRoutes(app: FastifyInstance, config: Config, deps: AppDeps, { auth, adminSecret, tokens, audit }: AppServices): Promise<void> {
   await registerDashboard(app);
   registerApiEvents(app, deps);
   await metricsRoutes(app, deps);
   await app.register(async (scope) => healthRoutes(scope, deps));
-  await app.register(async (scope) => authRoutes(scope, { auth, adminSecret, adminSecretHeader: config.adminSecretHeader }));
+  const recovery = createAccountRecovery(app, config, deps);
+  const onSignedUp = (user: { readonly userId: string; readonly email: string }) => recovery.sendEmailVerification(user.userId, user.email);
+  await app.register(async (scope) => authRoutes(scope, { auth, adminSecret, adminSecretHeader: config.adminSecretHeader, onSignedUp }));
+  await app.register(async (scope) => authPasswordRoutes(scope, { recovery }));
+  await registerAdminAccessRoutes(app, config, { state: deps.state, tokens, adminSecret, audit });
   await app.register(async (scope) => apiKeyRoutes(scope, { auth, state: deps.state, now: () => deps.clock.now() }));
+  const members = new MerchantMembers({ users: deps.state.users, clock: deps.clock, passwordHashing: deps.passwordHashing, audit: memberChangeAuditor(audit) });
+  await app.register(async (scope) => merchantMemberRoutes(scope, { members }));
   await app.register(async (scope) => merchantAccountRoutes(scope, { ...deps, adminSecret, adminSecretHeader: config.adminSecretHeader }));
   await app.register(async (scope) => analyticsRoutes(scope, { ...deps, merchantOf: credentialMerchantOf }));
   const runCounterfactual = createRunCounterfactual({ analytics: deps.analytics, configs: deps.state.configs, defaults: deps.routingDefaults });

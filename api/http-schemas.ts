@@ -62,6 +62,21 @@ import onboardingRequest from '../schemas/http/auth/onboarding-request.json' wit
 import onboardingResponse from '../schemas/http/auth/onboarding-response.json' with { type: 'json' };
 import signupRequest from '../schemas/http/auth/signup-request.json' with { type: 'json' };
 import switchMerchantRequest from '../schemas/http/auth/switch-merchant-request.json' with { type: 'json' };
+import adminMerchantTokenRequest from '../schemas/http/auth/admin-merchant-token-request.json' with { type: 'json' };
+import adminMerchantCodeResponse from '../schemas/http/auth/admin-merchant-code-response.json' with { type: 'json' };
+import exchangeMerchantTokenRequest from '../schemas/http/auth/exchange-merchant-token-request.json' with { type: 'json' };
+import enterMerchantRequest from '../schemas/http/auth/enter-merchant-request.json' with { type: 'json' };
+import superAdminLookupRequest from '../schemas/http/auth/super-admin-lookup-request.json' with { type: 'json' };
+import merchantLookupResult from '../schemas/http/auth/merchant-lookup-result.json' with { type: 'json' };
+import accountMessageResponse from '../schemas/http/account/account-message-response.json' with { type: 'json' };
+import changePasswordRequest from '../schemas/http/account/change-password-request.json' with { type: 'json' };
+import forgotPasswordRequest from '../schemas/http/account/forgot-password-request.json' with { type: 'json' };
+import resetPasswordRequest from '../schemas/http/account/reset-password-request.json' with { type: 'json' };
+import verifyEmailQuery from '../schemas/http/account/verify-email-query.json' with { type: 'json' };
+import inviteMemberRequest from '../schemas/http/members/invite-member-request.json' with { type: 'json' };
+import inviteMemberResponse from '../schemas/http/members/invite-member-response.json' with { type: 'json' };
+import memberInfo from '../schemas/http/members/member-info.json' with { type: 'json' };
+import removeMemberResponse from '../schemas/http/members/remove-member-response.json' with { type: 'json' };
 import srDimensionConfig from '../schemas/http/config/sr-dimension-config.json' with { type: 'json' };
 import srDimensionRequest from '../schemas/http/config/sr-dimension-request.json' with { type: 'json' };
 import coBadgedMetadata from '../schemas/http/gateway-decision/co-badged-metadata.json' with { type: 'json' };
@@ -184,6 +199,21 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   meResponse,
   onboardingResponse,
   logoutResponse,
+  adminMerchantTokenRequest,
+  adminMerchantCodeResponse,
+  exchangeMerchantTokenRequest,
+  enterMerchantRequest,
+  superAdminLookupRequest,
+  merchantLookupResult,
+  accountMessageResponse,
+  changePasswordRequest,
+  forgotPasswordRequest,
+  resetPasswordRequest,
+  verifyEmailQuery,
+  memberInfo,
+  inviteMemberRequest,
+  inviteMemberResponse,
+  removeMemberResponse,
   srDimensionConfig,
   srDimensionRequest,
   coBadgedMetadata,

@@ -5,8 +5,9 @@ import type { AttemptOrigin } from '../../src/auth/auth-attempt.js';
 import type { AuthFailure } from '../../src/auth/auth-outcomes.js';
 import type { AuthService } from '../../src/auth/auth-service.js';
 import { authFailureMessage } from '../../src/auth/auth-views.js';
-import type { SessionClaims } from '../../src/auth/token-service.js';
+import type { SessionClaims, SessionKind } from '../../src/auth/token-service.js';
 import type { ErrorCode } from '../../src/errors/codes.js';
+import type { MerchantRole } from '../../src/ports/state-store.js';
 import { SwitchyardError } from '../../src/errors/switchyard-error.js';
 import { genericError } from '../wire/generic-error-envelope.js';
 
@@ -44,6 +45,10 @@ export interface RouteTableEntry {
   readonly merchantFrom: MerchantSource | undefined;
   /** Whether the route declares a body schema (the bodiless-requests contract test reads it). */
   readonly hasBody: boolean;
+  /** The least role a session needs here (declared, or the default of `requiredRoleOf`). */
+  readonly minRole: MerchantRole;
+  /** The session kinds the route takes (`config.sessionKinds`); undefined: every kind. */
+  readonly sessionKinds?: readonly SessionKind[] | undefined;
 }
 
 declare module 'fastify' {
@@ -57,6 +62,17 @@ declare module 'fastify' {
      * clients send theirs (the OpenAI-compatible gateway). A session JWT still works there too.
      */
     apiKeyAsBearer?: boolean;
+    /**
+     * The least role a session must hold in its merchant (see `requiredRoleOf` for the default):
+     * 'member' lets every member through, 'admin' refuses members (403). API keys are not roles.
+     */
+    minRole?: MerchantRole;
+    /**
+     * 'bearer' routes: the session kinds allowed (default: every kind). Account routes take
+     * ['standard'], refusing SSO handoff (`hs_redirect`) and super-admin view sessions with 403
+     * `Operation not supported for this session type` (decision-engine's UnsupportedOperation).
+     */
+    sessionKinds?: readonly SessionKind[];
   }
   interface FastifyRequest {
     /** Set by the guard on 'bearer' and 'either' routes; null on public ones. */
@@ -225,6 +241,72 @@ function namedMerchants(request: FastifyRequest, source: MerchantSource): readon
 
 export interface AuthenticationOptions {
   readonly auth: AuthService;
+  /**
+   * A session user's role in a merchant now (undefined: not, or no longer, a member), so that a
+   * demoted or removed admin loses write access at once rather than when the token expires.
+   * Unset: the token's `role` claim decides.
+   */
+  readonly roleOf?: (userId: string, merchantId: string) => Promise<MerchantRole | undefined>;
+}
+
+/** 403 (TE_04) unless the route takes the session's kind (`config.sessionKinds`). */
+function checkSessionKind(allowed: readonly SessionKind[] | undefined, claims: SessionClaims): void {
+  if (allowed === undefined || allowed.includes(claims.tokenType ?? 'standard')) return;
+  throw new SwitchyardError('SY_AUTH_UNSUPPORTED_SESSION', { message: 'Operation not supported for this session type' });
+}
+
+/**
+ * The least role a route needs from a session: what it declares (`config.minRole`), else 'admin'
+ * for a merchant route ('either') that changes something (any method but GET and HEAD), else
+ * 'member'. Session-only ('bearer') routes act on the user's own account unless they say otherwise.
+ */
+export function requiredRoleOf(method: string, config: FastifyContextConfig): MerchantRole {
+  if (config.minRole !== undefined) return config.minRole;
+  const writes = method !== 'GET' && method !== 'HEAD';
+  return writes && (config.auth ?? 'either') === 'either' ? 'admin' : 'member';
+}
+
+/** 403 unless the session's role (its current one when `roleOf` is given) meets the route's. */
+async function checkRole(request: FastifyRequest, claims: SessionClaims, options: AuthenticationOptions): Promise<void> {
+  if (claims.merchantId === '' || requiredRoleOf(request.method, request.routeOptions.config) !== 'admin') return;
+  // An SSO handoff or super-admin view session holds no membership in the merchant: its token's
+  // role (admin, as decision-engine issues them) decides, as decision-engine's permissions do.
+  if ((claims.tokenType ?? 'standard') !== 'standard' && claims.role === 'admin') return;
+  // No membership (removed, or data drift) is the least privilege, as sessions are issued.
+  const role = options.roleOf === undefined ? claims.role : ((await options.roleOf(claims.userId, claims.merchantId)) ?? 'member');
+  if (role === 'admin') return;
+  throw new SwitchyardError('SY_AUTH_FORBIDDEN_ROLE', {
+    message: `Forbidden: role '${role}' can only read merchant '${echo(claims.merchantId)}'; ask an admin of the merchant`,
+  });
+}
+
+/**
+ * `onRoute`: records the route in the table (with its declared guard and effective least role),
+ * makes /docs* public, and gives the OpenAPI document the route's security requirement.
+ */
+function recordRoute(app: FastifyInstance, table: RouteTableEntry[], route: RouteOptions): void {
+  const config: FastifyContextConfig = route.config ?? {};
+  if (config.auth === undefined && (route.url === '/docs' || route.url.startsWith('/docs/'))) {
+    route.config = { ...config, auth: 'none' };
+  }
+  const declared = route.config?.auth;
+  for (const method of [route.method].flat()) {
+    table.push({
+      method,
+      url: route.url,
+      auth: declared,
+      merchantFrom: route.config?.merchantFrom,
+      hasBody: route.schema?.body !== undefined,
+      minRole: requiredRoleOf(method, route.config ?? {}),
+      sessionKinds: route.config?.sessionKinds,
+    });
+  }
+  if (declared === undefined) app.log.warn({ url: route.url }, 'route declares no auth: guarded as either');
+  const effective = declared ?? 'either';
+  if (effective === 'bearer' || effective === 'either') {
+    const security: Record<string, string[]>[] = effective === 'bearer' ? [{ BearerAuth: [] }] : [{ BearerAuth: [] }, { ApiKeyAuth: [] }];
+    route.schema = { ...route.schema, security };
+  }
 }
 
 /**
@@ -250,22 +332,7 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
   app.decorate('routeTable', table);
   app.decorateRequest('credential', null);
 
-  app.addHook('onRoute', (route: RouteOptions) => {
-    const config: FastifyContextConfig = route.config ?? {};
-    if (config.auth === undefined && (route.url === '/docs' || route.url.startsWith('/docs/'))) {
-      route.config = { ...config, auth: 'none' };
-    }
-    const declared = route.config?.auth;
-    for (const method of [route.method].flat()) {
-      table.push({ method, url: route.url, auth: declared, merchantFrom: route.config?.merchantFrom, hasBody: route.schema?.body !== undefined });
-    }
-    if (declared === undefined) app.log.warn({ url: route.url }, 'route declares no auth: guarded as either');
-    const effective = declared ?? 'either';
-    if (effective === 'bearer' || effective === 'either') {
-      const security: Record<string, string[]>[] = effective === 'bearer' ? [{ BearerAuth: [] }] : [{ BearerAuth: [] }, { ApiKeyAuth: [] }];
-      route.schema = { ...route.schema, security };
-    }
-  });
+  app.addHook('onRoute', (route: RouteOptions) => recordRoute(app, table, route));
 
   app.addHook('onRequest', async (request) => {
     if (request.is404) return;
@@ -298,5 +365,7 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
     for (const named of namedMerchants(request, config.merchantFrom ?? 'credential')) {
       if (named !== own) throw forbidden(`Forbidden: this credential is for merchant '${echo(own)}', not '${echo(named)}'`);
     }
+    if (credential.kind === 'session') checkSessionKind(config.sessionKinds, credential.claims);
+    if (credential.kind === 'session') await checkRole(request, credential.claims, options);
   });
 }

@@ -68,6 +68,12 @@ interface RouteFacts {
   readonly callsToolkit: boolean;
   /** A decision can fail in the decider envelope here though the route's own errors are generic (POST /routing/hybrid). */
   readonly decides: boolean;
+  /** The route takes only some session kinds (`config.sessionKinds`): 403 TE_04 to the others. */
+  readonly sessionKinds: boolean;
+  /** An 'Account' route (password change): its own 401/403 come in the TE_04 envelope (api/routes/auth-password.ts). */
+  readonly account: boolean;
+  /** A 'Members' route (api/routes/merchant-members.ts): its refusals in the TE_04 envelope. */
+  readonly members: boolean;
 }
 
 function factsOf(route: RouteOptions, schema: FastifySchema): RouteFacts {
@@ -86,6 +92,9 @@ function factsOf(route: RouteOptions, schema: FastifySchema): RouteFacts {
     keyLimited: config.keyLimits !== undefined,
     callsToolkit: wire === 'openai' || wire === 'anthropic' || tags.some((tag) => toolkitTags.has(tag)),
     decides: tags.includes('Gateway Decision'),
+    sessionKinds: config.sessionKinds !== undefined,
+    account: tags.includes('Account'),
+    members: tags.includes('Members'),
   };
 }
 
@@ -185,6 +194,20 @@ function guardAnswers(facts: RouteFacts, answers: Answers): void {
   if (facts.auth === 'either' || facts.auth === 'bearer') {
     answers.add(401, 'Missing, invalid or revoked credentials', { text: true });
     answers.add(403, "The request names another merchant than the credential's", { text: true });
+  }
+  if (facts.account && facts.auth === 'bearer') {
+    answers.add(401, 'Wrong current password', { json: 'GenericErrorEnvelope' });
+    answers.add(403, 'Not a standard session (SSO or super-admin view), or the account is inactive', { json: 'GenericErrorEnvelope' });
+  }
+  if (facts.members) {
+    answers.add(403, "Not an admin of the session's merchant (Insufficient permissions), or a member's read-only role", {
+      json: 'GenericErrorEnvelope',
+      text: true,
+    });
+    if (facts.readsBody || facts.hasParams) answers.add(409, 'Already a member, or the merchant’s last admin', { json: 'GenericErrorEnvelope' });
+  }
+  if (facts.sessionKinds) {
+    answers.add(403, 'Not for this session kind (SSO handoff or super-admin view), or not a rostered super-admin', { json: 'GenericErrorEnvelope' });
   }
   if (facts.auth === 'admin-secret') {
     answers.add(401, 'Missing or wrong admin secret', { json: 'GenericErrorEnvelope' });

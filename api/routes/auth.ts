@@ -12,6 +12,8 @@ export interface AuthRouteDeps {
   /** Throttled, constant-time, audited check of the admin secret header. */
   readonly adminSecret: AdminSecretGuard;
   readonly adminSecretHeader: string;
+  /** Runs after a successful signup: mails the email verification link (issue 25). */
+  readonly onSignedUp?: (session: { readonly userId: string; readonly email: string }) => Promise<void>;
 }
 
 const tags = ['Auth'];
@@ -39,6 +41,7 @@ function registerSignup(app: FastifyInstance, deps: AuthRouteDeps): void {
       const result = await deps.auth.signup({ email, password, merchantId });
       if (result.kind !== 'ok') return sendAuthFailure(request, reply, result);
       request.log.info({ userId: result.session.userId, merchantId: result.session.merchantId }, 'user signed up');
+      await deps.onSignedUp?.(result.session);
       return toAuthResponse(result.session);
     },
   );
@@ -139,7 +142,8 @@ function registerOnboarding(app: FastifyInstance, deps: AuthRouteDeps): void {
         body: ref('OnboardingRequest'),
         response: { 200: ref('OnboardingResponse') },
       },
-      config: { auth: 'bearer', merchantFrom: 'credential' },
+      // decision-engine: an SSO handoff or super-admin view session cannot create merchants.
+      config: { auth: 'bearer', merchantFrom: 'credential', sessionKinds: ['standard'] },
     },
     async (request, reply) => {
       const result = await deps.auth.onboardMerchant(sessionOf(request), request.body.merchant_name);

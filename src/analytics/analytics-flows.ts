@@ -17,6 +17,13 @@ export const analyticsFlows = {
     'auth_password_failure',
     'auth_api_key_failure',
     'auth_admin_secret_failure',
+    // Audit trail of issue 25 (admin SSO codes, super-admin view), successes included.
+    'auth_sso_code_success',
+    'auth_sso_code_failure',
+    'auth_super_admin_success',
+    'auth_super_admin_failure',
+    // Team changes (invite, remove) by a merchant's admin.
+    'auth_members_success',
   ],
 } as const;
 

@@ -191,7 +191,7 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
         status: p.outcome,
         event_stage: 'authentication',
         error_code: p.reason ?? '',
-        error_message: p.outcome === 'failure' ? authFailureMessage(p) : '',
+        error_message: p.outcome === 'failure' ? authFailureMessage(p) : auditMessage(p),
         route: p.route ?? '',
         details: detailsOf({
           credential: p.credential,
@@ -200,6 +200,7 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
           keyId: p.keyId,
           sourceAddress: p.sourceAddress,
           userAgent: p.userAgent,
+          ...(p.action !== undefined && p.action !== null ? { action: p.action } : {}),
         }),
       });
     }
@@ -275,6 +276,26 @@ function authFailureMessage(p: AuthAttemptedV1): string {
       return `API key ${p.subject ?? '(malformed)'} refused from ${p.sourceAddress}: ${why}`;
     case 'admin_secret':
       return `Admin secret refused from ${p.sourceAddress}: ${why}`;
+    case 'sso_code':
+      return `SSO code ${p.action ?? 'exchange'} refused from ${p.sourceAddress}: ${why}`;
+    case 'super_admin':
+      return `Super-admin ${p.action ?? 'request'} by ${p.subject ?? 'unknown'} refused from ${p.sourceAddress}: ${why}`;
+    case 'members':
+      return `Team change ${p.action ?? ''} by ${p.subject ?? 'unknown'} refused from ${p.sourceAddress}: ${why}`;
+  }
+}
+
+/** The log line of an audited success (SSO codes, super-admin view): who did what; '' for logins. */
+function auditMessage(p: AuthAttemptedV1): string {
+  switch (p.credential) {
+    case 'sso_code':
+      return `SSO code ${p.action ?? 'used'} from ${p.sourceAddress}`;
+    case 'super_admin':
+      return `Super-admin ${p.subject ?? p.userId ?? 'unknown'}: ${p.action ?? 'request'}`;
+    case 'members':
+      return `Admin ${p.subject ?? p.userId ?? 'unknown'}: ${p.action ?? 'team change'}`;
+    default:
+      return '';
   }
 }
 

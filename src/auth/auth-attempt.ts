@@ -9,13 +9,23 @@ export interface AttemptOrigin {
 }
 
 /** The kind of secret the attempt presented. */
-export type AttemptCredential = 'password' | 'api_key' | 'admin_secret';
+export type AttemptCredential = 'password' | 'api_key' | 'admin_secret' | 'sso_code' | 'super_admin' | 'members';
 
 /**
  * Why an attempt failed: the `AuthFailure` kinds an attempt can end in, plus `invalid_admin_secret`.
  * `throttled` attempts were refused before the secret was even compared.
  */
-export type AttemptFailureReason = 'invalid_credentials' | 'inactive' | 'invalid_api_key' | 'revoked_api_key' | 'invalid_admin_secret' | 'throttled';
+export type AttemptFailureReason =
+  | 'invalid_credentials'
+  | 'inactive'
+  | 'invalid_api_key'
+  | 'revoked_api_key'
+  | 'invalid_admin_secret'
+  | 'throttled'
+  | 'invalid_code'
+  | 'not_super_admin'
+  | 'unsupported_session'
+  | 'merchant_not_found';
 
 /**
  * One authentication attempt, for the audit trail (`auth.attempted` events). Never holds the
@@ -41,6 +51,11 @@ export interface AuthAttempt {
   readonly userId: string | null;
   readonly keyId: string | null;
   readonly origin: AttemptOrigin;
+  /**
+   * What was done, for the SSO and super-admin audit: `mint`, `exchange`, `enter_merchant`,
+   * `exit`, `lookup`, or `view_request` (`METHOD route`, any request made in a super-admin view).
+   */
+  readonly action?: string;
 }
 
 /**

@@ -142,6 +142,14 @@ export class AuthService {
 
   /** The signed-in user, in the merchant context of the token. */
   async me(claims: SessionClaims): Promise<MeResult> {
+    // An SSO handoff session has no user row (decision-engine answers from the claims).
+    if (claims.tokenType === 'hs_redirect') {
+      const merchants = await this.#grantedMerchants(claims);
+      return {
+        kind: 'ok',
+        profile: { userId: claims.userId, email: claims.email, merchantId: claims.merchantId, role: claims.role, emailVerified: true, merchants },
+      };
+    }
     const user = await this.#activeUser(claims);
     if (user.kind !== 'ok') return user;
     return {
@@ -158,6 +166,7 @@ export class AuthService {
   }
 
   async merchants(claims: SessionClaims): Promise<MerchantsResult> {
+    if (claims.tokenType === 'hs_redirect') return { kind: 'ok', merchants: await this.#grantedMerchants(claims) };
     const user = await this.#activeUser(claims);
     if (user.kind !== 'ok') return user;
     return { kind: 'ok', merchants: await this.#membershipInfos(user.user.userId) };
@@ -169,6 +178,7 @@ export class AuthService {
    * the merchant exists). The old token stays valid.
    */
   async switchMerchant(claims: SessionClaims, merchantId: string): Promise<SwitchMerchantResult> {
+    if ((claims.tokenType ?? 'standard') !== 'standard') return this.#switchWithinGrant(claims, merchantId.trim());
     const user = await this.#activeUser(claims);
     if (user.kind !== 'ok') return user;
     const target = merchantId.trim();
@@ -297,6 +307,25 @@ export class AuthService {
 
   #audit(attempt: AuthAttempt): void {
     this.#deps.audit?.(attempt);
+  }
+
+  /** The merchant an SSO handoff or super-admin view session is limited to: the one it is on. */
+  async #grantedMerchants(claims: SessionClaims): Promise<readonly MerchantMembershipInfo[]> {
+    const merchantName = (await this.#deps.merchants.get(claims.merchantId))?.merchantName ?? null;
+    return [{ merchantId: claims.merchantId, merchantName, role: claims.role }];
+  }
+
+  /**
+   * decision-engine's switch_within_grant: a limited session moves only within its grant, which
+   * here is the one merchant it is on; the new token keeps the kind and never outlives the old one.
+   */
+  async #switchWithinGrant(claims: SessionClaims, target: string): Promise<SwitchMerchantResult> {
+    if (target !== claims.merchantId) return { kind: 'merchant_not_found' };
+    const ttlSeconds = Math.max(1, Math.floor((claims.expiresAt - this.#deps.clock.now()) / 1000));
+    const subject = { userId: claims.userId, email: claims.email, merchantId: target, role: claims.role, tokenType: claims.tokenType };
+    const issued = await this.#deps.tokens.issue(subject, { ttlSeconds });
+    const merchants = claims.tokenType === 'hs_redirect' ? await this.#grantedMerchants(claims) : [];
+    return { kind: 'ok', session: { token: issued.token, tokenId: issued.tokenId, expiresAt: issued.expiresAt, ...subject, merchants } };
   }
 
   async #activeUser(

@@ -25,6 +25,7 @@ export function authAttemptPayload(attempt: AuthAttempt): EventPayloads['auth.at
     requestId: origin.requestId ?? null,
     route: origin.route ?? null,
     userAgent: cut(origin.userAgent, 256),
+    ...(attempt.action !== undefined ? { action: cut(attempt.action, 256) } : {}),
   };
 }
 

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { SwitchyardError } from '../errors/switchyard-error.js';
-import type { MerchantRole, SessionStore } from '../ports/state-store.js';
+import type { CredentialStore, MerchantRole, SessionStore } from '../ports/state-store.js';
 import type { Clock } from '../time/clock.js';
+import { isCutOff } from './session-cutoff.js';
 import { resolveTokenKeys, type TokenKeyConfig } from './token-keys.js';
 
 export type { TokenAlgorithm } from './token-keys.js';
@@ -15,6 +16,18 @@ export interface TokenConfig extends TokenKeyConfig {
   readonly ttlSeconds: number;
 }
 
+/**
+ * What kind of session a token is (decision-engine's `token_type` claim; absent = 'standard'):
+ * - 'standard': a login, signup or switch; the user's full session.
+ * - 'hs_redirect': an admin SSO handoff (POST /auth/admin/merchant-token/exchange); a synthetic
+ *   user `hs_<merchant>` limited to that merchant, no account operations.
+ * - 'super_admin_view': a rostered super-admin inside another merchant; `user_id`/`email` stay the
+ *   admin's own, `merchant_id` is the merchant entered; no account operations.
+ */
+export type SessionKind = 'standard' | 'hs_redirect' | 'super_admin_view';
+
+const sessionKinds: ReadonlySet<string> = new Set<SessionKind>(['standard', 'hs_redirect', 'super_admin_view']);
+
 /** Who a token speaks for: the user and the merchant context the session works in. */
 export interface TokenSubject {
   readonly userId: string;
@@ -22,6 +35,8 @@ export interface TokenSubject {
   /** '' when the user belongs to no merchant yet (signup without merchant, before onboarding). */
   readonly merchantId: string;
   readonly role: MerchantRole;
+  /** The session kind (`token_type`); 'standard' when absent. */
+  readonly tokenType?: SessionKind;
 }
 
 /** A verified token's claims, in domain words. Times are epoch milliseconds, like `Clock`. */
@@ -55,7 +70,8 @@ export type TokenVerification = { readonly ok: true; readonly claims: SessionCla
  * `merchant_id`, `role`, `jti`, `iat`, `exp`, plus `nbf`, `iss` and `aud`, which we also require.
  */
 export interface TokenService {
-  issue(subject: TokenSubject): Promise<IssuedToken>;
+  /** `options.ttlSeconds` shortens a token's life below the configured one (SSO handoff sessions). */
+  issue(subject: TokenSubject, options?: { readonly ttlSeconds?: number }): Promise<IssuedToken>;
   /**
    * Checks, in order: shape, algorithm allow-list and signature, `exp` (no leeway, as in
    * decision-engine), `nbf`, `iss`, `aud`, our claims, then the revocation list.
@@ -71,6 +87,11 @@ export interface TokenService {
 export interface TokenServiceDependencies {
   readonly sessions: SessionStore;
   readonly clock: Clock;
+  /**
+   * Per-user session cutoffs (issue 25: a password change or reset ends the user's other sessions on
+   * every replica). Unset: only the per-token revocation list is checked.
+   */
+  readonly credentials?: Pick<CredentialStore, 'sessionCutoff'>;
   /** Token ids; UUID v4 by default, like decision-engine's `jti`. */
   readonly generateTokenId?: () => string;
 }
@@ -104,20 +125,25 @@ export function createTokenService(config: TokenConfig, dependencies: TokenServi
   const generateTokenId = dependencies.generateTokenId ?? randomUUID;
   const algorithms = [...config.algorithms];
 
-  async function issue(subject: TokenSubject): Promise<IssuedToken> {
+  async function issue(subject: TokenSubject, options: { readonly ttlSeconds?: number } = {}): Promise<IssuedToken> {
     if (keys.signKey === undefined) {
       throw new SwitchyardError('SY_CONFIG_INVALID', {
         message: 'JWT_PRIVATE_KEY (jwtPrivateKey) is required to issue tokens with an asymmetric algorithm',
       });
     }
-    const issuedAtSeconds = Math.floor(clock.now() / 1000);
-    const expiresAtSeconds = issuedAtSeconds + config.ttlSeconds;
+    const issuedAtMs = clock.now();
+    const issuedAtSeconds = Math.floor(issuedAtMs / 1000);
+    const expiresAtSeconds = issuedAtSeconds + Math.min(config.ttlSeconds, options.ttlSeconds ?? config.ttlSeconds);
+    const tokenType: SessionKind = subject.tokenType ?? 'standard';
     const tokenId = generateTokenId();
     const token = await new SignJWT({
       user_id: subject.userId,
       email: subject.email,
       merchant_id: subject.merchantId,
       role: subject.role,
+      token_type: tokenType,
+      // The issue time to the millisecond (`iat` has whole seconds): what a session cutoff compares.
+      iat_ms: issuedAtMs,
     })
       .setProtectedHeader({ alg: keys.signingAlgorithm, typ: 'JWT' })
       .setSubject(subject.userId)
@@ -130,8 +156,9 @@ export function createTokenService(config: TokenConfig, dependencies: TokenServi
       .sign(keys.signKey);
     const claims: SessionClaims = {
       ...subject,
+      tokenType,
       tokenId,
-      issuedAt: issuedAtSeconds * 1000,
+      issuedAt: issuedAtMs,
       expiresAt: expiresAtSeconds * 1000,
     };
     return { token, tokenId, expiresAt: claims.expiresAt, claims };
@@ -179,7 +206,9 @@ export function createTokenService(config: TokenConfig, dependencies: TokenServi
   }
 
   async function checkRevocation(claims: SessionClaims, options: { readonly allowRevoked?: boolean }): Promise<TokenVerification> {
-    if (options.allowRevoked !== true && (await sessions.isTokenRevoked(claims.tokenId))) return { ok: false, reason: 'revoked' };
+    if (options.allowRevoked === true) return { ok: true, claims };
+    const [revoked, cutoff] = await Promise.all([sessions.isTokenRevoked(claims.tokenId), dependencies.credentials?.sessionCutoff(claims.userId)]);
+    if (revoked || isCutOff(claims, cutoff)) return { ok: false, reason: 'revoked' };
     return { ok: true, claims };
   }
 
@@ -215,7 +244,11 @@ function toSessionClaims(payload: JWTPayload): SessionClaims | undefined {
   const email = payload['email'];
   const merchantId = payload['merchant_id'];
   const role = payload['role'];
+  const issuedAtMs = payload['iat_ms'];
+  const tokenType = payload['token_type'] ?? 'standard';
   if (
+    typeof tokenType !== 'string' ||
+    !sessionKinds.has(tokenType) ||
     typeof userId !== 'string' ||
     userId === '' ||
     sub !== userId ||
@@ -230,5 +263,14 @@ function toSessionClaims(payload: JWTPayload): SessionClaims | undefined {
   ) {
     return undefined;
   }
-  return { userId, email, merchantId, role: role as MerchantRole, tokenId: jti, issuedAt: iat * 1000, expiresAt: exp * 1000 };
+  return {
+    userId,
+    email,
+    merchantId,
+    role: role as MerchantRole,
+    tokenType: tokenType as SessionKind,
+    tokenId: jti,
+    issuedAt: typeof issuedAtMs === 'number' && Number.isFinite(issuedAtMs) ? issuedAtMs : iat * 1000,
+    expiresAt: exp * 1000,
+  };
 }

@@ -25,6 +25,11 @@ export const errorCodes = {
   SY_AUTH_REVOKED_API_KEY: 'The API key has been revoked.',
   SY_AUTH_INVALID_ADMIN_SECRET: 'The x-admin-secret header is missing or wrong.',
   SY_AUTH_FORBIDDEN_MERCHANT: 'The credential belongs to another merchant than the one the request names.',
+  SY_AUTH_UNSUPPORTED_SESSION:
+    'The route is refused to this kind of session: an SSO handoff or super-admin view session cannot manage accounts, and exit needs a view session.',
+  SY_AUTH_NOT_SUPER_ADMIN: "The session's email is not on the super-admin roster (SUPER_ADMIN_EMAILS).",
+  SY_AUTH_INVALID_SSO_CODE: 'The admin SSO code is unknown, expired or already redeemed.',
+  SY_AUTH_FORBIDDEN_ROLE: "The session's role in its merchant does not allow the request: a member (read-only) called a write route.",
   SY_STATE_UNAVAILABLE: 'The state store (Redis or embedded) cannot be reached.',
   SY_BUS_UNAVAILABLE: 'The event bus cannot accept events and its spool is full.',
   SY_ANALYTICS_UNAVAILABLE: 'The analytics store (ClickHouse or chDB) cannot be reached.',

@@ -56,7 +56,39 @@ export interface SwitchyardConfig {
   jwtIssuer: string;
   jwtAudience: string;
   jwtTtlSeconds: number;
+  /**
+   * comma-separated emails of the platform super-admins (compared case-insensitively): a standard session of one of them may POST /auth/super-admin/enter-merchant any merchant and /auth/super-admin/lookup; empty: nobody
+   */
+  superAdminEmails: string;
+  /**
+   * life of a one-time admin SSO handoff code (POST /auth/admin/merchant-token), decision-engine's 60 s
+   */
+  ssoCodeTtlSeconds: number;
+  /**
+   * life of a session exchanged for an admin SSO code (token_type hs_redirect), decision-engine's hs_redirect_jwt_expiry_seconds (20 min); never longer than jwtTtlSeconds
+   */
+  ssoSessionTtlSeconds: number;
   apiKeyAuthEnabled: boolean;
+  /**
+   * SMTP server for operator mail (password reset, email verification), e.g. smtp://user:pass@mail.example:587; unset: messages are written to <dataDir>/outbox instead
+   */
+  smtpUrl?: string;
+  /**
+   * From address of operator mail
+   */
+  mailFrom: string;
+  /**
+   * where users reach the dashboard, used in mailed links (<publicBaseUrl>/reset-password?token=...); default http://<host>:<port>
+   */
+  publicBaseUrl?: string;
+  /**
+   * life of a one-time password reset token (POST /auth/forgot-password), 30 min
+   */
+  passwordResetTtlSeconds: number;
+  /**
+   * life of a one-time email verification token (GET /auth/verify-email), 24 h
+   */
+  emailVerificationTtlSeconds: number;
   bodyLimitBytes: number;
   /**
    * run the sr-windows and analytics-sink workers inside the API process
@@ -228,9 +260,9 @@ export interface ApiRequestedV1 {
  */
 export interface AuthAttemptedV1 {
   /**
-   * the kind of secret presented
+   * the kind of secret presented; sso_code: an admin SSO handoff code minted or exchanged; super_admin: a super-admin enter/exit/lookup or a request made in a super-admin view; members: an admin session inviting or removing a member (action says whom)
    */
-  credential: 'password' | 'api_key' | 'admin_secret';
+  credential: 'password' | 'api_key' | 'admin_secret' | 'sso_code' | 'super_admin' | 'members';
   outcome: 'success' | 'failure';
   /**
    * why it failed; null on success. throttled: refused before the secret was compared
@@ -242,6 +274,10 @@ export interface AuthAttemptedV1 {
     | 'revoked_api_key'
     | 'invalid_admin_secret'
     | 'throttled'
+    | 'invalid_code'
+    | 'not_super_admin'
+    | 'unsupported_session'
+    | 'merchant_not_found'
     | null;
   /**
    * the login's email, or the display prefix (DE_ + 8 hex) of a well-formed API key; null otherwise
@@ -265,6 +301,10 @@ export interface AuthAttemptedV1 {
    */
   route: string | null;
   userAgent: string | null;
+  /**
+   * sso_code and super_admin only: mint, exchange, enter_merchant, exit, lookup, or view_request METHOD route (a request made in a super-admin view, by the admin in userId/subject, in the envelope's merchant)
+   */
+  action?: string | null;
 }
 /**
  * One autopilot run for one merchant (src/decision/autopilot/): the segments it calibrated with their settings before and after, the candidate configurations it weighed and the one it wrote. Also the record GET /merchant-account/{id}/autopilot/runs lists. Stored in analytics as flow type autopilot_calibration.
@@ -667,6 +707,53 @@ export interface ScoreUpdatedV1 {
   eliminationScore: number | null;
   payment: PaymentDimensions;
   feedbackEventId: string;
+}
+/**
+ * Answer of the password change, forgot, reset and email verification routes (decision-engine's `{ message }`).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "AccountMessageResponse".
+ */
+export interface AccountMessageResponse {
+  message: string;
+}
+/**
+ * Body of POST /auth/change-password (decision-engine's shape). The new password must meet the password policy (docs/security.md).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ChangePasswordRequest".
+ */
+export interface ChangePasswordRequest {
+  current_password: string;
+  new_password: string;
+}
+/**
+ * Body of POST /auth/forgot-password. No format check on the email: a malformed one is answered like an unknown one.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ForgotPasswordRequest".
+ */
+export interface ForgotPasswordRequest {
+  email: string;
+}
+/**
+ * Body of POST /auth/reset-password: the one-time token from the mailed link and the new password (policy applies).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ResetPasswordRequest".
+ */
+export interface ResetPasswordRequest {
+  token: string;
+  new_password: string;
+}
+/**
+ * Query of GET /auth/verify-email: the one-time token from the mailed link.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "VerifyEmailQuery".
+ */
+export interface VerifyEmailQuery {
+  token: string;
 }
 /**
  * Query string shared by the /analytics/* reads (payment and model calls). Every parameter is optional; src/analytics/parse-analytics-query.ts applies the defaults, clamps page and page_size, and rejects malformed values naming each parameter. Unknown parameters (such as merchant_id: the merchant always comes from the credential) are ignored.
@@ -1361,6 +1448,25 @@ export interface KeyPolicyRequest {
   cache?: {} | null;
 }
 /**
+ * Answer of POST /auth/admin/merchant-token: an opaque one-time code (put it in the redirect URL, never a session token) and its life in seconds.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "AdminMerchantCodeResponse".
+ */
+export interface AdminMerchantCodeResponse {
+  code: string;
+  expires_in: number;
+}
+/**
+ * Body of POST /auth/admin/merchant-token (admin secret): the existing merchant a one-time SSO handoff code is minted for.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "AdminMerchantTokenRequest".
+ */
+export interface AdminMerchantTokenRequest {
+  merchant_id: string;
+}
+/**
  * Answer of signup, login and switch-merchant: a session token and the merchant context it carries. merchant_id is "" until the user joins or onboards a merchant.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -1387,6 +1493,24 @@ export interface MerchantInfo {
   merchant_id: string;
   merchant_name: string;
   role: 'admin' | 'member';
+}
+/**
+ * Body of POST /auth/super-admin/enter-merchant: any existing merchant a rostered super-admin views.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "EnterMerchantRequest".
+ */
+export interface EnterMerchantRequest {
+  merchant_id: string;
+}
+/**
+ * Body of POST /auth/admin/merchant-token/exchange: the one-time code from the redirect URL.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ExchangeMerchantTokenRequest".
+ */
+export interface ExchangeMerchantTokenRequest {
+  code: string;
 }
 /**
  * Body of POST /auth/login. No format check on the email: a malformed one fails like an unknown one.
@@ -1423,6 +1547,20 @@ export interface MeResponse {
    */
   email_verified: boolean;
   merchants: MerchantInfo[];
+}
+/**
+ * One merchant found by POST /auth/super-admin/lookup, with every member (email and role).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "MerchantLookupResult".
+ */
+export interface MerchantLookupResult {
+  merchant_id: string;
+  merchant_name: string;
+  members: {
+    email: string;
+    role: string;
+  }[];
 }
 /**
  * Body of POST /onboarding/merchant: the display name of the merchant to create.
@@ -1464,6 +1602,15 @@ export interface SignupRequest {
    * An existing merchant to join as admin; trimmed, and empty means none.
    */
   merchant_id?: string | null;
+}
+/**
+ * Body of POST /auth/super-admin/lookup: a merchant id (exact) or a member email (exact, case-insensitive). A query under 2 characters after trimming finds nothing.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "SuperAdminLookupRequest".
+ */
+export interface SuperAdminLookupRequest {
+  query: string;
 }
 /**
  * Body of POST /auth/switch-merchant: a merchant the signed-in user belongs to.
@@ -4783,6 +4930,58 @@ export interface GsmRules {
   merchant_id: string;
   rules: GsmRuleOverride[];
   excusedClasses: string[];
+}
+/**
+ * Body of POST /merchant/members/invite: adds a user to the session's merchant, creating the user when the email is new.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "InviteMemberRequest".
+ */
+export interface InviteMemberRequest {
+  /**
+   * Compared verbatim, as signup does.
+   */
+  email: string;
+  /**
+   * admin or member (the default); any other value falls back to member, as decision-engine does.
+   */
+  role?: string | null;
+}
+/**
+ * Answer of POST /merchant/members/invite. password is present only when the user was created (is_new_user): the generated first password, shown once and never stored in clear.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "InviteMemberResponse".
+ */
+export interface InviteMemberResponse {
+  email: string;
+  is_new_user: boolean;
+  password?: string;
+  role: 'admin' | 'member';
+}
+/**
+ * One member of the session's merchant (decision-engine's list_members item).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "MemberInfo".
+ */
+export interface MemberInfo {
+  user_id: string;
+  email: string;
+  /**
+   * admin: may change the merchant and manage members; member: read-only
+   */
+  role: 'admin' | 'member';
+}
+/**
+ * Answer of DELETE /merchant/members/{user_id} (a Switchyard addition: decision-engine has no removal).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "RemoveMemberResponse".
+ */
+export interface RemoveMemberResponse {
+  user_id: string;
+  removed: true;
 }
 /**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema

@@ -405,6 +405,8 @@ describe('operator auth routes', () => {
           auth: undefined,
           merchantFrom: undefined,
           hasBody: false,
+          minRole: 'member',
+          sessionKinds: undefined,
         });
         expect((await fresh.app.inject({ method: 'GET', url: '/undeclared' })).statusCode).toBe(401);
         expect((await fresh.app.inject({ method: 'GET', url: '/undeclared', headers: withKey(apiKey) })).body).toBe('reached');

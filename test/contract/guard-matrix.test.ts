@@ -2,7 +2,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MerchantSource, RouteTableEntry } from '../../api/plugins/authentication.js';
 import { legacyDecisionBody } from '../helpers/legacy-decision-body.js';
-import { createMerchant, createTestApp, decideBody, logIn, signUp, withKey, withToken, type TestApp } from '../helpers/test-app.js';
+import { adminSecret, createMerchant, createTestApp, decideBody, logIn, signUp, testPassword, withKey, withToken, type TestApp } from '../helpers/test-app.js';
 
 /*
  * The guard matrix, generated from the app's own route table: every route that is not public is
@@ -20,6 +20,39 @@ interface GuardFixture {
   readonly query?: Readonly<Record<string, string>>;
   /** For 'resource' routes: creates the resource under `merchantId`, returns the path parameters naming it. */
   readonly resource?: (t: TestApp, merchantApiKey: string, merchantId: string) => Promise<Record<string, string>>;
+  /** The right session for the route when a login's is not (super-admin routes); default: a login of `email`. */
+  readonly session?: (t: TestApp, email: string) => Promise<string>;
+  /** Only a rostered super-admin passes (SUPER_ADMIN_EMAILS = owner@example.com here): a member gets 403. */
+  readonly superAdminOnly?: true;
+}
+
+/** A super-admin view session of `email` (rostered) inside merchant "mb". */
+async function viewSession(t: TestApp, email: string): Promise<string> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/auth/super-admin/enter-merchant',
+    headers: withToken(await logIn(t.app, email)),
+    payload: { merchant_id: 'mb' },
+  });
+  if (response.statusCode !== 200) throw new Error(`enter-merchant failed: ${response.statusCode} ${response.body}`);
+  return (response.json() as { token: string }).token;
+}
+
+/** An admin SSO (hs_redirect) session of merchant "mb". */
+async function ssoSession(t: TestApp): Promise<string> {
+  const minted = await t.app.inject({
+    method: 'POST',
+    url: '/auth/admin/merchant-token',
+    headers: { 'x-admin-secret': adminSecret },
+    payload: { merchant_id: 'mb' },
+  });
+  const exchanged = await t.app.inject({
+    method: 'POST',
+    url: '/auth/admin/merchant-token/exchange',
+    payload: { code: (minted.json() as { code: string }).code },
+  });
+  if (exchanged.statusCode !== 200) throw new Error(`sso exchange failed: ${exchanged.statusCode} ${exchanged.body}`);
+  return (exchanged.json() as { token: string }).token;
 }
 
 const successRate = { type: 'successRate', data: { defaultBucketSize: 10 } };
@@ -85,6 +118,14 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
   'GET /auth/merchants': {},
   'POST /auth/switch-merchant': { body: (m) => ({ merchant_id: m }) },
   'POST /onboarding/merchant': { body: () => ({ merchant_name: 'Guard Shop' }) },
+  // The same password again: the route answers 200 and the owner's password stays testPassword.
+  'POST /auth/change-password': { body: () => ({ current_password: testPassword, new_password: testPassword }) },
+  'POST /auth/super-admin/enter-merchant': { body: (m) => ({ merchant_id: m }), superAdminOnly: true },
+  'POST /auth/super-admin/lookup': { body: (m) => ({ query: m }), superAdminOnly: true },
+  'POST /auth/super-admin/exit': { session: viewSession, superAdminOnly: true },
+  'GET /merchant/members': {},
+  'POST /merchant/members/invite': { body: () => ({ email: 'guard-invitee@example.com', role: 'member' }) },
+  'DELETE /merchant/members/:user_id': { params: { user_id: 'user_guard' } },
   'POST /api-key/create': { body: (m) => ({ merchant_id: m, description: 'guard' }) },
   'GET /api-key/list/:merchant_id': {},
   'GET /api-key/defaults/:merchant_id': {},
@@ -174,10 +215,28 @@ const publicRoutes = [
   'GET /metrics',
   'POST /auth/signup',
   'POST /auth/login',
+  'POST /auth/forgot-password',
+  'POST /auth/reset-password',
+  'GET /auth/verify-email',
+  'POST /auth/admin/merchant-token/exchange',
   'GET /dashboard',
   'GET /dashboard/*',
 ];
-const adminSecretRoutes = ['POST /merchant-account/create'];
+const adminSecretRoutes = ['POST /auth/admin/merchant-token', 'POST /merchant-account/create'];
+
+/**
+ * Merchant routes ('either') that take a body or a POST but change nothing: the only non-GET
+ * routes a member (read-only) session may call. Anything else that is not a GET needs an admin.
+ */
+const memberReadableWrites = [
+  'POST /rule/get',
+  'POST /routing/list/:created_by',
+  'POST /routing/list/active/:created_by',
+  'POST /routing/evaluate',
+  'POST /analytics/counterfactual',
+  'POST /merchant-account/:merchantId/seed-costs/simulate',
+  'POST /v1/messages/count_tokens',
+];
 
 const keyOf = (route: RouteTableEntry) => `${route.method} ${route.url}`;
 
@@ -246,6 +305,17 @@ describe('the guard route table', () => {
     );
   });
 
+  it('has a member (read-only) session read every GET and change nothing else on a merchant route', () => {
+    const either = guarded.filter((route) => route.auth === 'either');
+    expect(either.filter((route) => route.method === 'GET' && route.minRole !== 'member').map(keyOf)).toEqual([]);
+    expect(
+      either
+        .filter((route) => route.method !== 'GET' && route.minRole === 'member')
+        .map(keyOf)
+        .sort(),
+    ).toEqual([...memberReadableWrites].sort());
+  });
+
   it('covers the routes of every protected area', () => {
     const urls = guarded.map((route) => route.url);
     for (const url of [
@@ -280,9 +350,11 @@ for (const route of guarded) {
     /** Merchant "ma" is the intruder, "mb" the merchant every request names. */
     let intruderKey: string;
     let ownerKey: string;
+    /** The generated password of member@example.com, once the first test invited it. */
+    let memberPassword: string | undefined;
 
     beforeAll(async () => {
-      t = await createTestApp();
+      t = await createTestApp({ env: { SUPER_ADMIN_EMAILS: 'owner@example.com' } });
       intruderKey = (await createMerchant(t.app, 'ma')).apiKey;
       ownerKey = (await createMerchant(t.app, 'mb')).apiKey;
       await signUp(t.app, 'intruder@example.com', 'ma');
@@ -338,8 +410,40 @@ for (const route of guarded) {
       }
     });
 
+    it(route.minRole === 'admin' ? 'answers 403 to a member (read-only) session' : 'lets a member (read-only) session through', async () => {
+      // A member of "mb" invited by its admin; its sessions start in "mb" with role member.
+      const ownerToken = await logIn(t.app, 'owner@example.com');
+      const invite = await t.app.inject({
+        method: 'POST',
+        url: '/merchant/members/invite',
+        headers: withToken(ownerToken),
+        payload: { email: 'member@example.com', role: 'member' },
+      });
+      expect([200, 409], invite.body).toContain(invite.statusCode);
+      const memberToken = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/auth/login',
+          payload: { email: 'member@example.com', password: (invite.json() as { password?: string }).password ?? memberPassword },
+        })
+      ).json() as { token: string; role: string; merchant_id: string };
+      memberPassword = memberPassword ?? (invite.json() as { password?: string }).password;
+      expect([memberToken.role, memberToken.merchant_id]).toEqual(['member', 'mb']);
+      const response = await call(withToken(memberToken.token));
+      if (fixtures[keyOf(route)]?.superAdminOnly === true) {
+        // Not on the roster (or, for exit, not in a view session): refused whatever the role.
+        expect(response.statusCode).toBe(403);
+      } else if (route.minRole === 'admin') {
+        expect(response.statusCode).toBe(403);
+        expectRefusal(route, response, "Forbidden: role 'member' can only read merchant 'mb'; ask an admin of the merchant");
+      } else {
+        expect([401, 403], `${response.statusCode} ${response.body}`).not.toContain(response.statusCode);
+      }
+    });
+
     it('lets the right credential through', async () => {
-      const credentials = [...(acceptsKeys ? [withKey(ownerKey)] : []), withToken(await logIn(t.app, 'owner@example.com'))];
+      const session = fixtures[keyOf(route)]?.session ?? ((app: TestApp, email: string) => logIn(app.app, email));
+      const credentials = [...(acceptsKeys ? [withKey(ownerKey)] : []), withToken(await session(t, 'owner@example.com'))];
       for (const headers of credentials) {
         const response = await call(headers);
         expect([401, 403], `${response.statusCode} ${response.body}`).not.toContain(response.statusCode);
@@ -347,3 +451,59 @@ for (const route of guarded) {
     });
   });
 }
+
+/*
+ * Session kinds (issue 25): an admin SSO (hs_redirect) session and a super-admin view session of
+ * merchant "mb" on every route that names its kinds (`config.sessionKinds`): refused with 403
+ * `Operation not supported for this session type` unless the route takes the kind. Every other
+ * guarded route takes both (the peer gives both sessions admin's permissions in their merchant).
+ */
+describe('session kinds', () => {
+  let t: TestApp;
+  let tokens: Record<'hs_redirect' | 'super_admin_view', string>;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { SUPER_ADMIN_EMAILS: 'owner@example.com' } });
+    await createMerchant(t.app, 'ma');
+    await createMerchant(t.app, 'mb');
+    await signUp(t.app, 'owner@example.com', 'ma');
+    tokens = { hs_redirect: await ssoSession(t), super_admin_view: await viewSession(t, 'owner@example.com') };
+  }, 60_000);
+  afterAll(async () => t.close());
+
+  it('declares the account and super-admin routes with their session kinds', () => {
+    const declared = Object.fromEntries(guarded.filter((route) => route.sessionKinds !== undefined).map((route) => [keyOf(route), route.sessionKinds]));
+    expect(declared).toMatchObject({
+      'POST /onboarding/merchant': ['standard'],
+      'POST /auth/super-admin/enter-merchant': ['standard'],
+      'POST /auth/super-admin/lookup': ['standard'],
+      'POST /auth/super-admin/exit': ['super_admin_view'],
+    });
+  });
+
+  for (const route of guarded.filter((entry) => entry.sessionKinds !== undefined)) {
+    for (const kind of ['hs_redirect', 'super_admin_view'] as const) {
+      if (route.sessionKinds!.includes(kind)) continue;
+      it(`refuses a ${kind} session on ${keyOf(route)}`, async () => {
+        const fixture = fixtures[keyOf(route)] ?? {};
+        const params = fixture.params ?? {};
+        const url = route.url.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => encodeURIComponent(params[name] ?? 'mb'));
+        const payload = fixture.body?.('mb');
+        const response = await t.app.inject({
+          method: route.method as InjectOptions['method'],
+          url,
+          headers: withToken(tokens[kind]),
+          ...(payload === undefined ? {} : { payload }),
+        });
+        expect(response.statusCode, response.body).toBe(403);
+        expect(response.json()).toEqual({ code: 'TE_04', message: 'Operation not supported for this session type', data: null });
+      });
+    }
+  }
+
+  it('lets both limited sessions mint an API key for their merchant (the peer allows it)', async () => {
+    for (const token of Object.values(tokens)) {
+      const response = await t.app.inject({ method: 'POST', url: '/api-key/create', headers: withToken(token), payload: { merchant_id: 'mb' } });
+      expect(response.statusCode, response.body).toBe(200);
+    }
+  });
+});

@@ -23,6 +23,7 @@ import type {
 import { pushOutcome, readOutcomeWindow, type Outcome } from '../../feedback/outcome-window.js';
 import { JournaledTables } from './journaled-tables.js';
 import { batchTables, createMemoryBatchStore } from './memory-batch-store.js';
+import { createMemoryCredentialStore, credentialTables } from './memory-credential-store.js';
 import { createMemoryUsageStore, usageTables } from './memory-usage-store.js';
 import { createMemoryResponseCache, defaultResponseCacheBounds } from './memory-response-cache.js';
 import { createMemoryResponseStore, responseStoreTables } from './memory-response-store.js';
@@ -58,9 +59,11 @@ const durableTables = [
   'apiKeys',
   'apiKeyHashes',
   'revokedTokens',
+  'oneTimeCodes',
   'routingAlgorithms',
   'routingActive',
   ...batchTables,
+  ...credentialTables,
   ...usageTables,
   ...responseStoreTables,
 ];
@@ -209,6 +212,29 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
     async memberships(userId) {
       return db.get<Membership[]>('memberships', userId) ?? [];
     },
+    // No await between the read and the write: atomic on the one event loop.
+    async addMembershipIfAbsent(membership) {
+      const list = db.get<Membership[]>('memberships', membership.userId) ?? [];
+      if (list.some((m) => m.merchantId === membership.merchantId)) return 'exists';
+      db.set('memberships', membership.userId, [...list, membership]);
+      return 'added';
+    },
+    // O(users): the embedded store serves one operator team, not a user directory.
+    async membersOf(merchantId) {
+      const members: Membership[] = [];
+      for (const [, list] of db.entries<Membership[]>('memberships')) members.push(...list.filter((m) => m.merchantId === merchantId));
+      return members;
+    },
+    async roleIn(userId, merchantId) {
+      return (db.get<Membership[]>('memberships', userId) ?? []).find((m) => m.merchantId === merchantId)?.role;
+    },
+    async removeMembership(userId, merchantId) {
+      const list = db.get<Membership[]>('memberships', userId) ?? [];
+      const rest = list.filter((m) => m.merchantId !== merchantId);
+      if (rest.length === list.length) return false;
+      db.set('memberships', userId, rest);
+      return true;
+    },
   };
 
   const apiKeys: ApiKeyStore = {
@@ -260,6 +286,16 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
     },
     async clearLoginFailures(subject) {
       db.delete('loginFailures', subject);
+    },
+    async putOneTimeCode(purpose, codeHash, payload, ttlMs) {
+      db.set('oneTimeCodes', `${purpose}:${codeHash}`, payload, Math.max(1, ttlMs));
+    },
+    // No await between the read and the delete: atomic in one process.
+    async consumeOneTimeCode(purpose, codeHash) {
+      const key = `${purpose}:${codeHash}`;
+      const payload = db.get<string>('oneTimeCodes', key);
+      if (payload !== undefined) db.delete('oneTimeCodes', key);
+      return payload;
     },
   };
 
@@ -326,6 +362,7 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
     users,
     apiKeys,
     sessions,
+    credentials: createMemoryCredentialStore(db, () => clock.now()),
     routingRules,
     batches: createMemoryBatchStore(db, () => clock.now()),
     usage: createMemoryUsageStore(db),

@@ -26,6 +26,8 @@ export interface RedisKeys {
   user(userId: string): string;
   userEmail(email: string): string;
   userMemberships(userId: string): string;
+  /** The reverse membership index: user id → role of one merchant's members (same `{users}` slot). */
+  merchantMembers(merchantId: string): string;
   apiKey(keyId: string): string;
   apiKeyHash(keyHash: string): string;
   merchantApiKeys(merchantId: string): string;
@@ -38,6 +40,13 @@ export interface RedisKeys {
   /** decision-engine `jwt_revoked:<jti>`. */
   revokedToken(tokenId: string): string;
   loginFailures(subject: string): string;
+  /** A one-time token (issue 25), under the SHA-256 of the token: `{users}` like the records it names. */
+  oneTimeToken(purpose: string, tokenHash: string): string;
+  userEmailVerified(userId: string): string;
+  /** The user's "sessions issued before T are invalid" cutoff. */
+  sessionCutoff(userId: string): string;
+  /** A one-time code's payload, keyed by the code's hash (`one_time:<purpose>:<sha256>`). */
+  oneTimeCode(purpose: string, codeHash: string): string;
   probe(nonce: string): string;
   invalidationChannel(): string;
   /** Routing algorithms: one hash tag (`{routing}`) so update/delete can check the mapping atomically. */
@@ -81,6 +90,7 @@ export function createRedisKeys(prefix: string): RedisKeys {
     user: (userId) => `${prefix}{users}user:${userId}`,
     userEmail: (email) => `${prefix}{users}email:${email}`,
     userMemberships: (userId) => `${prefix}{users}memberships:${userId}`,
+    merchantMembers: (merchantId) => `${prefix}{users}members:${part(merchantId)}`,
     usage: (keyId, name) => `${prefix}{usage:${part(keyId)}}${name}`,
     responseCache: (merchantId, requestHash) => `${prefix}{cache:${part(merchantId)}}${requestHash}`,
     storedResponse: (merchantId, responseId) => `${prefix}{resp:${part(merchantId)}}${part(responseId)}`,
@@ -89,6 +99,10 @@ export function createRedisKeys(prefix: string): RedisKeys {
     merchantApiKeys: (merchantId) => `${prefix}{api-keys}merchant:${merchantId}`,
     revokedToken: (tokenId) => `${prefix}jwt_revoked:${tokenId}`,
     loginFailures: (subject) => `${prefix}login_failures:${subject}`,
+    oneTimeToken: (purpose, tokenHash) => `${prefix}{users}${purpose}:${tokenHash}`,
+    userEmailVerified: (userId) => `${prefix}{users}verified:${userId}`,
+    sessionCutoff: (userId) => `${prefix}{users}session_cutoff:${userId}`,
+    oneTimeCode: (purpose, codeHash) => `${prefix}one_time:${purpose}:${codeHash}`,
     probe: (nonce) => `${prefix}probe:${nonce}`,
     invalidationChannel: () => `${prefix}invalidation`,
     routingAlgorithm: (id) => `${prefix}{routing}algo:${part(id)}`,

@@ -40,5 +40,12 @@ export function createRedisSessionStore(context: RedisContext): SessionStore {
       context.call('sessions.clearLoginFailures', async (redis) => {
         await redis.del(keys.loginFailures(subject));
       }),
+    putOneTimeCode: (purpose, codeHash, payload, ttlMs) =>
+      context.call('sessions.putOneTimeCode', async (redis) => {
+        await redis.set(keys.oneTimeCode(purpose, codeHash), payload, 'PX', Math.max(1, Math.ceil(ttlMs)));
+      }),
+    // GETDEL (Redis 6.2+): the read and the delete are one command, so a code is redeemed once.
+    consumeOneTimeCode: (purpose, codeHash) =>
+      context.call('sessions.consumeOneTimeCode', async (redis) => (await redis.getdel(keys.oneTimeCode(purpose, codeHash))) ?? undefined),
   };
 }

@@ -10,4 +10,14 @@ export interface SessionStore {
   recordLoginFailure(subject: string, windowSeconds: number): Promise<number>;
   loginFailures(subject: string): Promise<number>;
   clearLoginFailures(subject: string): Promise<void>;
+  /**
+   * Keeps a one-time code's payload under the code's hash (never the code) for `ttlMs`.
+   * `purpose` namespaces codes of different flows (e.g. 'sso' for admin SSO handoff codes).
+   */
+  putOneTimeCode(purpose: string, codeHash: string, payload: string, ttlMs: number): Promise<void>;
+  /**
+   * Reads and deletes a one-time code in one atomic step (Redis GETDEL): of two concurrent
+   * redemptions exactly one gets the payload. Undefined when unknown, expired or already used.
+   */
+  consumeOneTimeCode(purpose: string, codeHash: string): Promise<string | undefined>;
 }

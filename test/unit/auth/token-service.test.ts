@@ -60,7 +60,22 @@ describe('TokenService', () => {
     const { tokens } = setup();
     const issued = await tokens.issue(subject);
     expect(decodePart(issued.token, 0)).toEqual({ alg: 'HS256', typ: 'JWT' });
-    expect(decodePart(issued.token, 1)).toEqual({ ...validClaims, jti: 'jti-1', exp: nowSeconds + 86_400 });
+    expect(decodePart(issued.token, 1)).toEqual({ ...validClaims, token_type: 'standard', iat_ms: nowSeconds * 1000, jti: 'jti-1', exp: nowSeconds + 86_400 });
+  });
+
+  it('carries the session kind (token_type); a token without one is standard, an unknown kind is refused', async () => {
+    const { tokens } = setup();
+    const view = await tokens.issue({ ...subject, tokenType: 'super_admin_view' });
+    expect(decodePart(view.token, 1)).toMatchObject({ token_type: 'super_admin_view' });
+    expect(await tokens.verify(view.token)).toMatchObject({ ok: true, claims: { tokenType: 'super_admin_view' } });
+    expect(await tokens.verify(await forge(validClaims))).toMatchObject({ ok: true, claims: { tokenType: 'standard' } });
+    expect(await tokens.verify(await forge({ ...validClaims, token_type: 'root' }))).toEqual({ ok: false, reason: 'claims' });
+  });
+
+  it('shortens a token on request, never lengthens it past the configured lifetime', async () => {
+    const { tokens } = setup();
+    expect((await tokens.issue(subject, { ttlSeconds: 1200 })).expiresAt).toBe(1_700_000_000_000 + 1_200_000);
+    expect((await tokens.issue(subject, { ttlSeconds: 999_999 })).expiresAt).toBe(1_700_000_000_000 + 86_400_000);
   });
 
   it('sets the expiry from the configured lifetime', async () => {
