@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AdminSecretGuard } from '../../src/auth/admin-secret.js';
 import type { AuthService } from '../../src/auth/auth-service.js';
+import type { SessionClaims } from '../../src/auth/token-service.js';
 import { logoutResponse, toAuthResponse, toMeResponse, toMerchantInfo, toOnboardingResponse } from '../../src/auth/auth-views.js';
 import { SwitchyardError } from '../../src/errors/switchyard-error.js';
 import type { LoginRequest, OnboardingRequest, SignupRequest, SwitchMerchantRequest } from '../../src/generated/schema-types.js';
@@ -12,6 +13,8 @@ export interface AuthRouteDeps {
   /** Throttled, constant-time, audited check of the admin secret header. */
   readonly adminSecret: AdminSecretGuard;
   readonly adminSecretHeader: string;
+  /** Whether a session is a rostered super-admin's (decision-engine's `is_super_admin` in /auth/me). */
+  readonly isSuperAdmin?: (claims: SessionClaims) => boolean;
   /** Runs after a successful signup: mails the email verification link (issue 25). */
   readonly onSignedUp?: (session: { readonly userId: string; readonly email: string }) => Promise<void>;
 }
@@ -89,9 +92,14 @@ function registerMe(app: FastifyInstance, deps: AuthRouteDeps): void {
     '/auth/me',
     { schema: { tags, summary: 'The signed-in user', response: { 200: ref('MeResponse') } }, config: { auth: 'bearer', merchantFrom: 'credential' } },
     async (request, reply) => {
-      const result = await deps.auth.me(sessionOf(request));
+      const claims = sessionOf(request);
+      const result = await deps.auth.me(claims);
       if (result.kind !== 'ok') return sendAuthFailure(request, reply, result);
-      return toMeResponse(result.profile);
+      return {
+        ...toMeResponse(result.profile),
+        is_super_admin: deps.isSuperAdmin?.(claims) ?? false,
+        is_super_admin_view: claims.tokenType === 'super_admin_view',
+      };
     },
   );
 }

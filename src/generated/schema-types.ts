@@ -1547,6 +1547,14 @@ export interface MeResponse {
    */
   email_verified: boolean;
   merchants: MerchantInfo[];
+  /**
+   * The user's email is on the super-admin roster (SUPER_ADMIN_EMAILS) and the session is a real account's: the dashboard may offer entering any merchant. A hint; every super-admin route re-checks.
+   */
+  is_super_admin?: boolean;
+  /**
+   * The session is a super-admin viewing another merchant (token_type super_admin_view): show the banner and Exit.
+   */
+  is_super_admin_view?: boolean;
 }
 /**
  * One merchant found by POST /auth/super-admin/lookup, with every member (email and role).

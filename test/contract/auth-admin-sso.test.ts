@@ -147,7 +147,15 @@ describe('POST /auth/admin/merchant-token/exchange', () => {
     it('answers GET /auth/me and /auth/merchants from its claims (no user row)', async () => {
       const me = await t.app.inject({ method: 'GET', url: '/auth/me', headers: withToken(token) });
       expect(me.statusCode, me.body).toBe(200);
-      expect(me.json()).toMatchObject({ user_id: 'hs_sso-shop', email: '', merchant_id: 'sso-shop', role: 'admin' });
+      // Never a super-admin, whatever the roster says (decision-engine roster_admits).
+      expect(me.json()).toMatchObject({
+        user_id: 'hs_sso-shop',
+        email: '',
+        merchant_id: 'sso-shop',
+        role: 'admin',
+        is_super_admin: false,
+        is_super_admin_view: false,
+      });
       const merchants = await t.app.inject({ method: 'GET', url: '/auth/merchants', headers: withToken(token) });
       expect(merchants.json()).toEqual([{ merchant_id: 'sso-shop', merchant_name: 'sso-shop', role: 'admin' }]);
     });

@@ -42,7 +42,11 @@ describe('super-admin view', () => {
     expect(response.statusCode, response.body).toBe(200);
     const body = response.json() as { token: string; user_id: string };
     const me = await t.app.inject({ method: 'GET', url: '/auth/me', headers: withToken(body.token) });
-    expect(me.json()).toMatchObject({ email: 'root@platform.example', merchant_id: 'shop', role: 'admin' });
+    expect(me.json()).toMatchObject({ email: 'root@platform.example', merchant_id: 'shop', role: 'admin', is_super_admin: true, is_super_admin_view: true });
+    const own = await t.app.inject({ method: 'GET', url: '/auth/me', headers: withToken(adminToken) });
+    expect(own.json()).toMatchObject({ is_super_admin: true, is_super_admin_view: false });
+    const owner = await t.app.inject({ method: 'GET', url: '/auth/me', headers: withToken(await logIn(t.app, 'owner@shop.example')) });
+    expect(owner.json()).toMatchObject({ is_super_admin: false, is_super_admin_view: false });
     const claims = decodeJwt(body.token);
     expect(claims).toMatchObject({ token_type: 'super_admin_view', email: 'root@platform.example', merchant_id: 'shop', user_id: body.user_id });
     expect(response.json()).toMatchObject({ email: 'root@platform.example', merchant_id: 'shop', role: 'admin', merchants: [] });

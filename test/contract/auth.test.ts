@@ -216,6 +216,8 @@ describe('operator auth routes', () => {
         role: 'admin',
         email_verified: true,
         merchants: [{ merchant_id: 'm1', merchant_name: 'm1', role: 'admin' }],
+        is_super_admin: false,
+        is_super_admin_view: false,
       });
       const merchants = await t.app.inject({ method: 'GET', url: '/auth/merchants', headers: withToken(token) });
       expect(merchants.json()).toEqual([{ merchant_id: 'm1', merchant_name: 'm1', role: 'admin' }]);
