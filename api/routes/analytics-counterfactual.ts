@@ -27,7 +27,7 @@ export async function analyticsCounterfactualRoutes(app: FastifyInstance, deps: 
         body: ref('CounterfactualRequest'),
         response: { 200: ref('CounterfactualReport') },
       },
-      config: { flowType: 'analytics_counterfactual', auth: 'either', merchantFrom: { body: ['merchant_id'] } },
+      config: { flowType: 'analytics_counterfactual', auth: 'either', merchantFrom: { body: ['merchant_id'] }, minRole: 'member' },
     },
     async (request) => {
       const body = request.body as CounterfactualRequest;

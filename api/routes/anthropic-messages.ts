@@ -119,7 +119,8 @@ function countTokensRoute(app: FastifyInstance, deps: AnthropicMessagesDeps): vo
           "Anthropic's token count of a Messages request ({input_tokens}); x-switchyard-token-count-source says whether the provider counted (provider) or the registry's heuristic estimated (estimate)",
         body: ref('AnthropicCountTokensRequest'),
       },
-      config: messagesGuard,
+      // Counting spends nothing and changes nothing: a read for sessions' roles.
+      config: { ...messagesGuard, minRole: 'member' },
     },
     async (request, reply) => {
       const context = { anthropicHeaders: anthropicUpstreamHeaders(request.headers), log: request.log };

@@ -103,7 +103,7 @@ function registerLists(app: FastifyInstance, deps: AppDeps): void {
     '/routing/list/:created_by',
     {
       schema: { tags, summary: "List a merchant's algorithms", params: createdByParams },
-      config: { flowType: 'routing_list', auth: 'either', merchantFrom: { params: 'created_by' } },
+      config: { flowType: 'routing_list', auth: 'either', merchantFrom: { params: 'created_by' }, minRole: 'member' },
     },
     async (request) => (await deps.state.routingRules.list(request.params.created_by)).map(jsonified),
   );
@@ -112,7 +112,7 @@ function registerLists(app: FastifyInstance, deps: AppDeps): void {
     '/routing/list/active/:created_by',
     {
       schema: { tags, summary: "List a merchant's active algorithms ([] when none)", params: createdByParams },
-      config: { flowType: 'routing_list_active', auth: 'either', merchantFrom: { params: 'created_by' } },
+      config: { flowType: 'routing_list_active', auth: 'either', merchantFrom: { params: 'created_by' }, minRole: 'member' },
     },
     async (request) => (await deps.state.routingRules.loadActive(request.params.created_by)).map(jsonified),
   );
@@ -149,7 +149,7 @@ function registerEvaluate(app: FastifyInstance, deps: AppDeps): void {
     '/routing/evaluate',
     {
       schema: { tags, summary: "Evaluate the merchant's active algorithm", body: ref('RoutingEvaluateRequest') },
-      config: { flowType: 'routing_evaluate', auth: 'either', merchantFrom: { body: ['created_by'] } },
+      config: { flowType: 'routing_evaluate', auth: 'either', merchantFrom: { body: ['created_by'] }, minRole: 'member' },
     },
     async (request) => {
       const result = await runStaticEvaluation(deps, request, request.body, 'evaluate');

@@ -38,7 +38,7 @@ function registerReadRuleConfig(app: FastifyInstance, deps: AppDeps): void {
     '/rule/get',
     {
       schema: { tags, summary: "Read a merchant's rule configuration", body: ref('RuleConfigLookup') },
-      config: { flowType: 'rule_config_get', auth: 'either', merchantFrom: { body: ['merchant_id'] } },
+      config: { flowType: 'rule_config_get', auth: 'either', merchantFrom: { body: ['merchant_id'] }, minRole: 'member' },
     },
     async (request) => {
       const { merchant_id: merchantId, algorithm } = request.body;

@@ -75,7 +75,7 @@ function registerSimulate(app: FastifyInstance, deps: Pick<AppDeps, 'state'>): v
         body: ref('SeedCostSimulateRequest'),
         response: { 200: { type: 'array', items: ref('SeedCostQuote') } },
       },
-      config: guard,
+      config: { ...guard, minRole: 'member' },
     },
     async (request): Promise<SeedCostQuote[]> => {
       const body = request.body;

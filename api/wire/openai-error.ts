@@ -39,6 +39,7 @@ const codedKinds: Partial<Readonly<Record<ErrorCode, string>>> = {
   SY_AUTH_INVALID_API_KEY: 'invalid_api_key',
   SY_AUTH_REVOKED_API_KEY: 'invalid_api_key',
   SY_AUTH_FORBIDDEN_MERCHANT: 'permission_denied',
+  SY_AUTH_FORBIDDEN_ROLE: 'permission_denied',
   SY_MODEL_NOT_FOUND: 'model_not_found',
   SY_GATEWAY_REQUEST_UNSUPPORTED: 'unsupported_parameter',
   SY_PREVIOUS_RESPONSE_NOT_FOUND: 'previous_response_not_found',

@@ -353,6 +353,53 @@ export function stateStoreSuite(adapterName: string, open: () => Promise<StateSt
         ]);
         expect(await store.users.memberships(unique('user'))).toEqual([]);
       });
+
+      it("lists a merchant's members with their roles, from both sides of the membership", async () => {
+        const merchantId = unique('m');
+        const [admin, member, other] = [unique('user'), unique('user'), unique('user')];
+        await store.users.addMembership({ userId: admin, merchantId, role: 'admin' });
+        await store.users.addMembership({ userId: member, merchantId, role: 'member' });
+        await store.users.addMembership({ userId: other, merchantId: unique('m'), role: 'admin' });
+        const members = [...(await store.users.membersOf(merchantId))].sort((a, b) => a.userId.localeCompare(b.userId));
+        expect(members).toEqual(
+          [
+            { userId: admin, merchantId, role: 'admin' },
+            { userId: member, merchantId, role: 'member' },
+          ].sort((a, b) => a.userId.localeCompare(b.userId)),
+        );
+        expect(await store.users.roleIn(member, merchantId)).toBe('member');
+        expect(await store.users.roleIn(other, merchantId)).toBeUndefined();
+        expect(await store.users.membersOf(unique('m'))).toEqual([]);
+      });
+
+      it('adds a membership only when absent, whatever the role held, and once among concurrent adds', async () => {
+        const merchantId = unique('m');
+        const userId = unique('user');
+        expect(await store.users.addMembershipIfAbsent({ userId, merchantId, role: 'member' })).toBe('added');
+        expect(await store.users.addMembershipIfAbsent({ userId, merchantId, role: 'admin' })).toBe('exists');
+        expect(await store.users.roleIn(userId, merchantId)).toBe('member');
+        const racer = unique('user');
+        const outcomes = await Promise.all(
+          Array.from({ length: 5 }, (_, index) => store.users.addMembershipIfAbsent({ userId: racer, merchantId, role: index === 0 ? 'admin' : 'member' })),
+        );
+        expect(outcomes.filter((outcome) => outcome === 'added')).toHaveLength(1);
+        expect((await store.users.membersOf(merchantId)).filter((m) => m.userId === racer)).toHaveLength(1);
+        expect(await store.users.memberships(racer)).toHaveLength(1);
+      });
+
+      it('removes a membership from both sides, and answers false when there is none', async () => {
+        const merchantId = unique('m');
+        const kept = unique('m');
+        const userId = unique('user');
+        await store.users.addMembership({ userId, merchantId, role: 'member' });
+        await store.users.addMembership({ userId, merchantId: kept, role: 'admin' });
+        expect(await store.users.removeMembership(userId, merchantId)).toBe(true);
+        expect(await store.users.removeMembership(userId, merchantId)).toBe(false);
+        expect(await store.users.membersOf(merchantId)).toEqual([]);
+        expect(await store.users.roleIn(userId, merchantId)).toBeUndefined();
+        expect(await store.users.memberships(userId)).toEqual([{ userId, merchantId: kept, role: 'admin' }]);
+        expect(await store.users.membersOf(kept)).toEqual([{ userId, merchantId: kept, role: 'admin' }]);
+      });
     });
 
     describe('api keys', () => {

@@ -30,6 +30,8 @@ export interface ScriptCommands {
   ): Promise<[number, string | null]>;
   /** create-user.lua → 1 created, 0 email taken */
   createUser(emailKey: string, userKey: string, userId: string, ...fieldValues: string[]): Promise<number>;
+  /** add-membership.lua → 1 added, 0 already a member */
+  addMembershipIfAbsent(membershipsKey: string, membersKey: string, userId: string, merchantId: string, role: string): Promise<number>;
   /** update-hash-if-exists.lua → previous fields (flat) or null */
   updateHashIfExists(key: string, ...fieldValues: string[]): Promise<string[] | null>;
   /** admit-usage.lua → ['ok'] or [limit, retry-after seconds] */
@@ -52,6 +54,7 @@ const scripts: readonly { name: keyof ScriptCommands; file: string; keys: number
   { name: 'applyElimination', file: 'apply-elimination.lua', keys: 2 },
   { name: 'createUser', file: 'create-user.lua', keys: 2 },
   { name: 'updateHashIfExists', file: 'update-hash-if-exists.lua', keys: 1 },
+  { name: 'addMembershipIfAbsent', file: 'add-membership.lua', keys: 2 },
   { name: 'admitUsage', file: 'admit-usage.lua', keys: 5 },
   { name: 'recordSpend', file: 'record-spend.lua', keys: 4 },
 ];

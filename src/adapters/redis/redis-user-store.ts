@@ -32,7 +32,8 @@ function toUser(fields: Record<string, string>): UserRecord | undefined {
 
 /**
  * Operator users: a hash per user, an email index (the uniqueness guard, claimed atomically with the
- * record by create-user.lua) and a hash of memberships (merchant id → role) per user.
+ * record by create-user.lua), a hash of memberships (merchant id → role) per user and its reverse
+ * index (user id → role) per merchant, both written in one MULTI or script.
  *
  * @remarks Memberships come back sorted by merchant id; the port promises no order.
  */
@@ -58,9 +59,28 @@ export function createRedisUserStore(context: RedisContext): UserStore {
         // Unknown users are left alone (no partial record), as the embedded store does.
         await redis.updateHashIfExists(keys.user(userId), 'currentMerchantId', merchantId);
       }),
-    addMembership: (membership) =>
+    addMembership: ({ userId, merchantId, role }) =>
       context.call('users.addMembership', async (redis) => {
-        await redis.hset(keys.userMemberships(membership.userId), membership.merchantId, membership.role);
+        await redis.multi().hset(keys.userMemberships(userId), merchantId, role).hset(keys.merchantMembers(merchantId), userId, role).exec();
+      }),
+    addMembershipIfAbsent: ({ userId, merchantId, role }) =>
+      context.call('users.addMembershipIfAbsent', async (redis) => {
+        const added = await redis.addMembershipIfAbsent(keys.userMemberships(userId), keys.merchantMembers(merchantId), userId, merchantId, role);
+        return added === 1 ? 'added' : 'exists';
+      }),
+    membersOf: (merchantId) =>
+      context.call('users.membersOf', async (redis) => {
+        const roles = await redis.hgetall(keys.merchantMembers(merchantId));
+        return Object.keys(roles)
+          .sort()
+          .map((userId): Membership => ({ userId, merchantId, role: roles[userId] as MerchantRole }));
+      }),
+    roleIn: (userId, merchantId) =>
+      context.call('users.roleIn', async (redis) => ((await redis.hget(keys.userMemberships(userId), merchantId)) ?? undefined) as MerchantRole | undefined),
+    removeMembership: (userId, merchantId) =>
+      context.call('users.removeMembership', async (redis) => {
+        const results = await redis.multi().hdel(keys.userMemberships(userId), merchantId).hdel(keys.merchantMembers(merchantId), userId).exec();
+        return results?.[0]?.[1] === 1;
       }),
     memberships: (userId) =>
       context.call('users.memberships', async (redis) => {

@@ -25,4 +25,15 @@ export interface UserStore {
   setCurrentMerchant(userId: string, merchantId: string): Promise<void>;
   addMembership(membership: Membership): Promise<void>;
   memberships(userId: string): Promise<readonly Membership[]>;
+  /**
+   * Adds the membership unless the user already belongs to the merchant (in any role), in one
+   * atomic step: two invites racing for one user both see 'exists' but one.
+   */
+  addMembershipIfAbsent(membership: Membership): Promise<'added' | 'exists'>;
+  /** The merchant's members (admins included), in no promised order. */
+  membersOf(merchantId: string): Promise<readonly Membership[]>;
+  /** The user's role in the merchant; undefined when not a member. */
+  roleIn(userId: string, merchantId: string): Promise<MerchantRole | undefined>;
+  /** Removes the membership atomically (both indexes); false when there was none. */
+  removeMembership(userId: string, merchantId: string): Promise<boolean>;
 }
