@@ -10,6 +10,7 @@ import type { NeuroLink } from '../src/toolkit/neurolink.js';
 import type { EventBus } from '../src/ports/event-bus.js';
 import type { JobQueue } from '../src/ports/job-queue.js';
 import type { StateStore } from '../src/ports/state-store.js';
+import type { Mailer } from '../src/ports/mail.js';
 import type { AnalyticsStore } from '../src/ports/analytics-store.js';
 import type { RandomSource } from '../src/decision/random-source.js';
 import type { RoutingDefaults } from '../src/decision/routing-defaults.js';
@@ -64,4 +65,9 @@ export interface AppDeps {
   readonly passwordHashing?: ScryptParams;
   /** Login backoff; unset means `defaultLoginThrottlePolicy`. */
   readonly loginThrottle?: LoginThrottlePolicy;
+  /**
+   * Operator mail (password reset and email verification links): SMTP when SMTP_URL is set, else an
+   * outbox under DATA_DIR (cli/create-mailer.ts). Unset: mail is dropped with a warning.
+   */
+  readonly mailer?: Mailer;
 }

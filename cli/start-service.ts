@@ -1,4 +1,5 @@
 import { createDecidePayment } from '../src/decision/decide-payment.js';
+import { createMailer } from './create-mailer.js';
 import type { FastifyInstance } from 'fastify';
 import { PendingSpend } from '../src/governance/pending-spend.js';
 import { spendCountingRecorder } from '../src/governance/spend-counting-recorder.js';
@@ -108,6 +109,7 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
     logger,
     tokens,
     pendingSpend,
+    mailer: createMailer(config, logger, config.redisUrl !== undefined),
   });
   registerHttpServerSpans(app, telemetry?.tracer);
   const workers: WorkerHandle[] = [];

@@ -1,6 +1,7 @@
 import type { ApiKeyStore } from './state/api-key-store.js';
 import type { BatchStore } from './state/batch-store.js';
 import type { ConfigStore } from './state/config-store.js';
+import type { CredentialStore } from './state/credential-store.js';
 import type { MerchantStore } from './state/merchant-store.js';
 import type { ResponseCache } from './state/response-cache.js';
 import type { ResponseStore } from './state/response-store.js';
@@ -29,6 +30,7 @@ export type {
   ItemUsage,
 } from './state/batch-store.js';
 export type { ConfigName, ConfigStore, MerchantConfigs } from './state/config-store.js';
+export type { CredentialStore, OneTimeTokenPurpose, SessionCutoff } from './state/credential-store.js';
 export type { MerchantAccount, MerchantStore } from './state/merchant-store.js';
 export type { CachedCompletion, OpenAiFinishReason, OpenAiToolCall, ResponseCache, ResponseCacheKey } from './state/response-cache.js';
 export type { ResponseStore, StoredResponse, StoredResponseItem } from './state/response-store.js';
@@ -54,6 +56,8 @@ export interface StateStore {
   readonly users: UserStore;
   readonly apiKeys: ApiKeyStore;
   readonly sessions: SessionStore;
+  /** Password changes, one-time tokens and per-user session cutoffs (issue 25). */
+  readonly credentials: CredentialStore;
   readonly routingRules: RoutingRuleStore;
   readonly batches: BatchStore;
   /** Per-key limit counters (issue 14): never cached, atomic across replicas. */

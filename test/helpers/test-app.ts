@@ -1,4 +1,6 @@
 import { DefaultNeuroLink } from '../../src/adapters/toolkit/default-neurolink.js';
+import { createOutboxMailer } from '../../src/adapters/mail/outbox-mailer.js';
+import type { Mailer } from '../../src/ports/mail.js';
 import { createDecidePayment } from '../../src/decision/decide-payment.js';
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
@@ -107,6 +109,8 @@ export async function createTestApp(
     costRows?: CostRowStore;
     /** Upload cap of settlement reports (default the service's). */
     maxReportBytes?: number;
+    /** Operator mail (password reset, email verification); default an outbox in a fresh temporary directory. */
+    mailer?: Mailer;
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ ADMIN_SECRET: adminSecret, LOG_LEVEL: 'silent', JWT_SECRET: testJwtSecret, ...options.env });
@@ -165,6 +169,7 @@ export async function createTestApp(
     tokens: await resolveTokenConfig(config, silentLogger),
     passwordHashing: testPasswordHashing,
     pendingSpend,
+    mailer: options.mailer ?? createOutboxMailer({ dir: mkdtempSync(join(tmpdir(), 'sytest-outbox-')), logger: silentLogger }),
     ...(options.keyLeaseTtlMs !== undefined ? { keyLeaseTtlMs: options.keyLeaseTtlMs } : {}),
   });
   const worker = await srWindows.start({ bus, state, clock, logger: silentLogger, defaults: routingDefaults });

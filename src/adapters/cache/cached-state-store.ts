@@ -203,6 +203,8 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
       },
     },
     sessions: inner.sessions,
+    // Never cached: a password change or session cutoff must hold on every replica at once.
+    credentials: inner.credentials,
     // The active algorithms are served from memory (the same record objects until invalidated, so
     // their compiled form can be memoised per object); every write that can change what is active,
     // or the content of an active record, invalidates the owner's key on every replica.

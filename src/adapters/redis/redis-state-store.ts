@@ -17,6 +17,7 @@ import { createRedisMerchantStore } from './redis-merchant-store.js';
 import { createRedisRoutingRuleStore } from './redis-routing-rule-store.js';
 import { createRedisScoreStore } from './redis-score-store.js';
 import { defineScripts, type ScriptedRedis } from './redis-scripts.js';
+import { createRedisCredentialStore } from './redis-credential-store.js';
 import { createRedisSessionStore } from './redis-session-store.js';
 import { createRedisUserStore } from './redis-user-store.js';
 import { createTickPipeline } from './tick-pipeline.js';
@@ -201,6 +202,7 @@ export async function createRedisStateStore(options: RedisStateStoreOptions): Pr
     users: createRedisUserStore(context),
     apiKeys: createRedisApiKeyStore(context),
     sessions: createRedisSessionStore(context),
+    credentials: createRedisCredentialStore(context),
     routingRules: createRedisRoutingRuleStore(context),
     batches: createRedisBatchStore(context),
     usage: createRedisUsageStore(context),
