@@ -10,7 +10,9 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      { test: { name: 'contract', include: ['test/contract/**/*.test.ts'] } },
+      // A contract file builds the whole app (every route and schema) in its hooks: on two shared
+      // cores that can take longer than vitest's 5 s/10 s defaults without anything being wrong.
+      { test: { name: 'contract', include: ['test/contract/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 } },
       { test: { name: 'ports', include: ['test/ports/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
       {
         test: {

@@ -65,7 +65,7 @@ function registerUpload(app: FastifyInstance, service: CostIngestionService): vo
         summary: `Upload a settlement report (text/csv, at most ${Math.floor(service.maxReportBytes / 1_048_576)} MiB); processed in the background`,
         params: reportParams,
         querystring: ref('CostAccountQuery'),
-        response: { 202: ref('CostIngestionAccepted'), 400: errorBody, 404: errorBody, 413: errorBody },
+        response: { 202: ref('CostIngestionAccepted'), 400: errorBody, 404: errorBody, 413: errorBody, 415: errorBody },
       },
       config: guard,
     },

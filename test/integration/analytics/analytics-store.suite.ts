@@ -147,6 +147,8 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         { version: '0004', copies: 1 },
         { version: '0005', copies: 1 },
         { version: '0006', copies: 1 },
+        { version: '0007', copies: 1 },
+        { version: '0008', copies: 1 },
       ]);
     });
 
