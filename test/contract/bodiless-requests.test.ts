@@ -92,7 +92,10 @@ const rawBodyRoutes = new Set(['POST /merchant-account/:merchantId/connectors/:c
 /** Query parameters a route requires besides the merchant (the settlement account of a report source). */
 const requiredQuery: Readonly<Record<string, string>> = {
   '/merchant-account/:merchantId/connectors/:connector/report/column-mapping': 'account=bodiless',
+  '/auth/verify-email': 'token=bodiless',
 };
+/** Routes whose answer to the sweep's made-up input is a 400 by design (an unknown one-time token), header or not. */
+const refusesMadeUpInput = new Set(['GET /auth/verify-email']);
 const bodiless = allRoutes.filter(
   (route) => !route.hasBody && route.method !== 'HEAD' && !route.url.startsWith('/docs') && !rawBodyRoutes.has(`${route.method} ${route.url}`),
 );
@@ -153,7 +156,7 @@ describe('bodiless requests with a JSON content type', () => {
         const expected = await baseline(port, route.method, plain.path, plain.headers);
         const call = callOf(route, await freshMerchant(t));
         const answer = await send(port, route.method, call.path, call.headers);
-        expect([400, 415, 422], `${answer.status} ${answer.body}`).not.toContain(answer.status);
+        if (!refusesMadeUpInput.has(keyOf(route))) expect([400, 415, 422], `${answer.status} ${answer.body}`).not.toContain(answer.status);
         expect(answer.body).not.toMatch(/Body cannot be empty|Content-Type|parse the request body/i);
         expect(answer.status, answer.body).toBe(expected.status);
       });
