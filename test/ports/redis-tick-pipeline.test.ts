@@ -61,10 +61,12 @@ describe('tick pipeline (real Redis)', () => {
   it('joins operations started by separate callbacks of one event-loop turn (one write per turn, not per request)', async () => {
     const tick = createTickPipeline(redis);
     await redis.set(`${prefix}turn`, 'same');
-    // Two timers due together run in one timers phase, each as its own callback with the ticks and
-    // microtasks drained between them, as requests read from separate sockets in one poll phase are.
+    // Two immediates queued together run in one check phase, each as its own callback with the ticks
+    // and microtasks drained between them, as requests read from separate sockets in one poll phase
+    // are. (Two 0 ms timers could fall into different turns on a busy machine; immediates cannot: one
+    // queued while the phase runs, as the pipeline's flush is, waits for the next turn.)
     const startedByTimer = () =>
-      new Promise<readonly unknown[]>((resolve, reject) => setTimeout(() => tick.send((pipeline) => pipeline.get(`${prefix}turn`)).then(resolve, reject), 0));
+      new Promise<readonly unknown[]>((resolve, reject) => setImmediate(() => tick.send((pipeline) => pipeline.get(`${prefix}turn`)).then(resolve, reject)));
     const { result, writes } = await socketWritesDuring(redis, () => Promise.all([startedByTimer(), startedByTimer()]));
     expect(result).toEqual([['same'], ['same']]);
     expect(writes).toBe(1);
