@@ -1,6 +1,7 @@
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import { eliminationThresholdOf } from '../../decision/elimination.js';
 import { isFeatureEnabled } from '../../decision/features/merchant-features.js';
+import { merchantMargin } from '../../decision/multi-objective/apply-multi-objective.js';
 import type { RoutingDefaults } from '../../decision/routing-defaults.js';
 import type { AnalyticsStore } from '../../ports/analytics-store.js';
 import type { ConfigStore } from '../../ports/state/config-store.js';
@@ -66,7 +67,7 @@ export function createRunCounterfactual(deps: CounterfactualDeps): RunCounterfac
       hedgingPercent: query.hedgingPercent ?? nonNegative(successRate?.defaultHedgingPercent) ?? deps.defaults.hedgingPercent,
       eliminationThreshold: query.eliminationThreshold ?? eliminationThresholdOf(elimination, deps.defaults),
       multiObjective: query.multiObjective ?? isFeatureEnabled(features, 'multi-objective-routing'),
-      margin: query.margin ?? marginOf(successRate) ?? 1,
+      margin: query.margin ?? merchantMargin(successRate),
     };
     const facts = await analytics.loggedDecisions({
       merchantId,
@@ -94,11 +95,6 @@ export function feesOf(model: CostModel | undefined): ReadonlyMap<string, FeeEst
     if (fee !== undefined && !fees.has(connector.connector)) fees.set(connector.connector, { pctBps: fee.pctBps, fixed: fee.fixed });
   }
   return fees;
-}
-
-function marginOf(config: unknown): number | undefined {
-  const margin = (config as { margin?: unknown } | undefined)?.margin;
-  return typeof margin === 'number' && margin > 0 && margin <= 1 ? margin : undefined;
 }
 
 function positiveInteger(value: number | null | undefined): number | undefined {

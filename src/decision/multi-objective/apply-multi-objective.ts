@@ -10,6 +10,15 @@ import { type EvCandidate, rankByExpectedValue } from './rank-by-expected-value.
 export const defaultMargin = 1;
 
 /**
+ * The margin a merchant's success-rate config sets (its schema allows any number ≥ 0), else
+ * {@link defaultMargin}. The decide path and the counterfactual evaluation read it here alike.
+ */
+export function merchantMargin(successRate: { readonly margin?: unknown } | null | undefined): number {
+  const margin = successRate?.margin;
+  return typeof margin === 'number' && Number.isFinite(margin) && margin >= 0 ? margin : defaultMargin;
+}
+
+/**
  * Whether the post-step applies: the request's `enableMultiObjective` when given, else the merchant's
  * `multi-objective-routing` flag; and only on SR-scored decisions without hedging (an SR approach
  * whose name has no HEDGING: SR_SELECTION_V3_ROUTING and the downtime variants).
@@ -47,7 +56,7 @@ export function applyMultiObjective(outcome: DecisionOutcome, request: DecideGat
     const priced = lookupFeeEstimate(psp, scenario, sources);
     return { psp, authRate: scores[psp] ?? 0, costBps: priced === undefined ? undefined : effectiveCostBps(priced.fee.pctBps, priced.fee.fixed, amount) };
   });
-  const ranking = rankByExpectedValue(candidates, inputs.successRate?.margin ?? defaultMargin);
+  const ranking = rankByExpectedValue(candidates, merchantMargin(inputs.successRate));
   const [decidedGateway, ...fallbackGateways] = ranking.order;
   return {
     ok: true,
