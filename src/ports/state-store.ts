@@ -1,6 +1,7 @@
 import type { ApiKeyStore } from './state/api-key-store.js';
 import type { BatchStore } from './state/batch-store.js';
 import type { ConfigStore } from './state/config-store.js';
+import type { ConversationStore } from './state/conversation-store.js';
 import type { CredentialStore } from './state/credential-store.js';
 import type { MerchantStore } from './state/merchant-store.js';
 import type { ResponseCache } from './state/response-cache.js';
@@ -30,6 +31,15 @@ export type {
   ItemUsage,
 } from './state/batch-store.js';
 export type { ConfigName, ConfigStore, MerchantConfigs } from './state/config-store.js';
+export type {
+  ConversationBounds,
+  ConversationKey,
+  ConversationMessage,
+  ConversationRole,
+  ConversationSnapshot,
+  ConversationStore,
+  StoredConversationMessage,
+} from './state/conversation-store.js';
 export type { CredentialStore, OneTimeTokenPurpose, SessionCutoff } from './state/credential-store.js';
 export type { MerchantAccount, MerchantStore } from './state/merchant-store.js';
 export type { CachedCompletion, OpenAiFinishReason, OpenAiToolCall, ResponseCache, ResponseCacheKey } from './state/response-cache.js';
@@ -66,6 +76,8 @@ export interface StateStore {
   readonly responseCache: ResponseCache;
   /** Stored Responses API responses (issue 23): written once, read by id; never cached in front of the store. */
   readonly responses: ResponseStore;
+  /** The toolkit's conversation memory (issue 26): per merchant and session, bounded, expiring; never cached in front of the store. */
+  readonly conversations: ConversationStore;
 
   /**
    * Cache invalidation that reaches every API replica sharing this store (Redis pub/sub, or

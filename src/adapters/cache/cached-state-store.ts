@@ -244,6 +244,8 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
     responseCache: inner.responseCache,
     // Written once and read by id, never changed: nothing a replica could hold stale, so no copy in front.
     responses: inner.responses,
+    // Appended to by every call of a session, on any replica: a copy in front would serve a stale history.
+    conversations: inner.conversations,
     publishInvalidation: (key) => invalidate(key),
     onInvalidation: (listener) => inner.onInvalidation(listener),
     probe: () => inner.probe(),

@@ -27,6 +27,7 @@ import { createMemoryCredentialStore, credentialTables } from './memory-credenti
 import { createMemoryUsageStore, usageTables } from './memory-usage-store.js';
 import { createMemoryResponseCache, defaultResponseCacheBounds } from './memory-response-cache.js';
 import { createMemoryResponseStore, responseStoreTables } from './memory-response-store.js';
+import { createMemoryConversationStore, defaultMaxConversationSessions } from './memory-conversation-store.js';
 import { activeIdsInOrder } from '../../routing-rules/active-order.js';
 
 export interface MemoryStateStoreOptions {
@@ -36,6 +37,8 @@ export interface MemoryStateStoreOptions {
   readonly clock?: Clock;
   /** Bounds of the gateway's response cache (entries, bytes); default {@link defaultResponseCacheBounds}. */
   readonly responseCache?: { readonly maxEntries?: number; readonly maxBytes?: number };
+  /** Conversation sessions kept at most (least recently used go first); default {@link defaultMaxConversationSessions}. */
+  readonly maxConversationSessions?: number;
   /**
    * Decision contexts kept for feedback at most (default 500,000, about 0.5 GB of heap): the TTL alone
    * would let 30 minutes of decisions pile up in process memory at any rate.
@@ -368,6 +371,7 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
     usage: createMemoryUsageStore(db),
     responseCache: createMemoryResponseCache({ ...defaultResponseCacheBounds, ...options.responseCache, clock }),
     responses: createMemoryResponseStore(db),
+    conversations: createMemoryConversationStore({ maxSessions: options.maxConversationSessions ?? defaultMaxConversationSessions, clock }),
     async publishInvalidation(key) {
       for (const listener of listeners) listener(key);
     },

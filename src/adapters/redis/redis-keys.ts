@@ -37,6 +37,9 @@ export interface RedisKeys {
   responseCache(merchantId: string, requestHash: string): string;
   /** A stored Responses API response (`{resp:<merchant>}<id>`): a merchant's responses share its hash tag. */
   storedResponse(merchantId: string, responseId: string): string;
+  /** A conversation's messages (LIST) and meta (HASH): `{conv:<merchant>:<session>}turns|meta`, one slot per session. */
+  conversationTurns(merchantId: string, sessionId: string): string;
+  conversationMeta(merchantId: string, sessionId: string): string;
   /** decision-engine `jwt_revoked:<jti>`. */
   revokedToken(tokenId: string): string;
   loginFailures(subject: string): string;
@@ -94,6 +97,8 @@ export function createRedisKeys(prefix: string): RedisKeys {
     usage: (keyId, name) => `${prefix}{usage:${part(keyId)}}${name}`,
     responseCache: (merchantId, requestHash) => `${prefix}{cache:${part(merchantId)}}${requestHash}`,
     storedResponse: (merchantId, responseId) => `${prefix}{resp:${part(merchantId)}}${part(responseId)}`,
+    conversationTurns: (merchantId, sessionId) => `${prefix}{conv:${part(merchantId)}:${part(sessionId)}}turns`,
+    conversationMeta: (merchantId, sessionId) => `${prefix}{conv:${part(merchantId)}:${part(sessionId)}}meta`,
     apiKey: (keyId) => `${prefix}{api-keys}key:${keyId}`,
     apiKeyHash: (keyHash) => `${prefix}{api-keys}hash:${keyHash}`,
     merchantApiKeys: (merchantId) => `${prefix}{api-keys}merchant:${merchantId}`,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createRedisUsageStore } from './redis-usage-store.js';
 import { createRedisResponseCache } from './redis-response-cache.js';
 import { createRedisResponseStore } from './redis-response-store.js';
+import { createRedisConversationStore } from './redis-conversation-store.js';
 import { Redis, type RedisOptions } from 'ioredis';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
@@ -208,6 +209,7 @@ export async function createRedisStateStore(options: RedisStateStoreOptions): Pr
     usage: createRedisUsageStore(context),
     responseCache: createRedisResponseCache(context),
     responses: createRedisResponseStore(context),
+    conversations: createRedisConversationStore(context),
     async publishInvalidation(key) {
       await context.call('publishInvalidation', (client) => client.publish(channel, key));
     },
