@@ -90,7 +90,12 @@ export async function createRuntime(config: Config, logger: PinoLogger, needs: R
             .filter((broker) => broker !== ''),
           clientId: config.kafkaClientId,
           topicPrefix: config.kafkaTopicPrefix,
-          partitions: config.kafkaPartitions,
+          layout: {
+            replicationFactor: config.kafkaReplicationFactor,
+            minInsyncReplicas: config.kafkaMinInsyncReplicas,
+            partitions: config.kafkaPartitions,
+            partitionsByTopic: config.kafkaTopicPartitions,
+          },
           spoolDir: join(config.dataDir, 'spool'),
           spoolMaxEvents: config.spoolMaxEvents,
           lingerMs: config.kafkaLingerMs,

@@ -33,6 +33,18 @@ export interface SwitchyardConfig {
   kafkaBrokers?: string;
   kafkaTopicPrefix: string;
   kafkaPartitions: number;
+  /**
+   * copies of each partition when topics are created; unset: 3 on a cluster of three or more brokers, else the broker count
+   */
+  kafkaReplicationFactor?: number;
+  /**
+   * min.insync.replicas of each topic; unset: 2 when the replication factor is 3 or more, else 1
+   */
+  kafkaMinInsyncReplicas?: number;
+  /**
+   * partitions per topic, e.g. routing=12,llm=6; topics not named get KAFKA_PARTITIONS
+   */
+  kafkaTopicPartitions?: string;
   kafkaClientId: string;
   kafkaLingerMs: number;
   spoolMaxEvents: number;
@@ -78,7 +90,7 @@ export interface SwitchyardConfig {
    */
   mailFrom: string;
   /**
-   * where users reach the dashboard, used in mailed links (<publicBaseUrl>/reset-password?token=...); default http://<host>:<port>
+   * where users reach the dashboard, used in mailed links (<publicBaseUrl>/dashboard/#/reset-password?token=...); default http://<host>:<port>
    */
   publicBaseUrl?: string;
   /**
@@ -265,7 +277,7 @@ export interface AuthAttemptedV1 {
   credential: 'password' | 'api_key' | 'admin_secret' | 'sso_code' | 'super_admin' | 'members';
   outcome: 'success' | 'failure';
   /**
-   * why it failed; null on success. throttled: refused before the secret was compared
+   * why it failed; null on success. throttled: refused before the secret was compared; invalid_token: a password reset or email verification token unknown, expired or spent; weak_password: the password policy refused the new password
    */
   reason:
     | 'invalid_credentials'
@@ -278,6 +290,8 @@ export interface AuthAttemptedV1 {
     | 'not_super_admin'
     | 'unsupported_session'
     | 'merchant_not_found'
+    | 'invalid_token'
+    | 'weak_password'
     | null;
   /**
    * the login's email, or the display prefix (DE_ + 8 hex) of a well-formed API key; null otherwise
@@ -302,7 +316,7 @@ export interface AuthAttemptedV1 {
   route: string | null;
   userAgent: string | null;
   /**
-   * sso_code and super_admin only: mint, exchange, enter_merchant, exit, lookup, or view_request METHOD route (a request made in a super-admin view, by the admin in userId/subject, in the envelope's merchant)
+   * sso_code and super_admin: mint, exchange, enter_merchant, exit, lookup, or view_request METHOD route (a request made in a super-admin view, by the admin in userId/subject, in the envelope's merchant); members: member_invite / member_remove; password: the account routes' password_change, password_reset_request, password_reset, email_verify (absent on a login)
    */
   action?: string | null;
 }

@@ -34,7 +34,7 @@ eventBusSuite(
       brokers: kafkaBrokers,
       clientId: topicPrefix,
       topicPrefix,
-      partitions: 4,
+      layout: { partitions: 4 },
       spoolDir,
       spoolMaxEvents: 10_000,
       lingerMs: 5,

@@ -1,9 +1,10 @@
-import { Admin } from '@platformatic/kafka';
+import { Admin, type ClusterMetadata, ConfigResourceTypes } from '@platformatic/kafka';
 import { topics, type EventEnvelope, type Topic } from '../../events/event-envelope.js';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type { BusHealth, EventBus, SubscribeOptions, Subscription } from '../../ports/event-bus.js';
 import { openDiskSpool } from './disk-spool.js';
+import { type ObservedTopic, resolveTopicLayout, type TopicLayout, type TopicLayoutSettings, topicMismatches } from './topic-layout.js';
 import type { KafkaConnection } from './kafka-connection.js';
 import { createKafkaPublisher } from './kafka-publisher.js';
 import { startKafkaSubscription, type KafkaSubscription } from './kafka-subscription.js';
@@ -15,8 +16,11 @@ export interface KafkaEventBusOptions {
   readonly clientId: string;
   /** Prepended to every topic (`<prefix>routing`) and consumer group id (`<prefix><group>`). */
   readonly topicPrefix: string;
-  /** Partitions of each topic when this bus creates it; existing topics are left as they are. */
-  readonly partitions: number;
+  /**
+   * Replication, `min.insync.replicas` and partitions of each topic: missing topics are created with
+   * it, existing ones are checked against it (a mismatch fails the start, naming each difference).
+   */
+  readonly layout: TopicLayoutSettings;
   /** Where events wait while the broker is unreachable (created if missing). */
   readonly spoolDir: string;
   /** Events the spool may hold; past it, publish() rejects with SY_BUS_UNAVAILABLE. */
@@ -54,28 +58,42 @@ function toInvalidEventError(error: unknown): SwitchyardError {
 /** 30 s: a busy single-node KRaft broker can take several seconds to elect leaders for new partitions. */
 const topicReadyDeadlineMs = 30_000;
 
-async function ensureTopics(admin: Admin, names: readonly string[], partitions: number, log: Logger): Promise<void> {
+/** Creates the missing topics with the layout, checks the existing ones against it, and waits for leaders. */
+async function ensureTopics(admin: Admin, names: ReadonlyMap<Topic, string>, settings: TopicLayoutSettings, log: Logger): Promise<TopicLayout> {
   const deadline = Date.now() + topicReadyDeadlineMs;
   for (let attempt = 1; ; attempt++) {
     try {
+      const cluster = await admin.metadata({ topics: [], forceUpdate: true });
+      const layout = resolveTopicLayout(settings, cluster.brokers.size);
       const existing = new Set(await admin.listTopics());
-      const missing = names.filter((name) => !existing.has(name));
+      const missing = [...names].filter(([, name]) => !existing.has(name));
       if (missing.length > 0) {
         try {
-          await admin.createTopics({ topics: missing, partitions, replicas: 1 });
+          await admin.createTopics({
+            topics: missing.map(([topic, name]) => ({ topic: name, partitions: layout.partitions[topic] })),
+            replicas: layout.replicationFactor,
+            configs: [{ name: 'min.insync.replicas', value: String(layout.minInsyncReplicas) }],
+          });
         } catch (error) {
           // Another process created them between the listing and the request: fine.
           if (!isKafkaProtocolError(error, 'TOPIC_ALREADY_EXISTS')) throw error;
         }
       }
       // Metadata that names a leader for every partition: producers and consumers can start.
-      const metadata = await admin.metadata({ topics: [...names], forceUpdate: true });
-      const ready = names.every((name) => {
+      const metadata = await admin.metadata({ topics: [...names.values()], forceUpdate: true });
+      const ready = [...names.values()].every((name) => {
         const topic = metadata.topics.get(name);
         return topic !== undefined && topic.partitionsCount > 0 && topic.partitions.every((partition) => partition.leader >= 0);
       });
-      if (ready) return;
-      throw new SwitchyardError('SY_BUS_UNAVAILABLE', { message: 'topic partitions have no leader yet', isRetryable: true });
+      if (!ready) throw new SwitchyardError('SY_BUS_UNAVAILABLE', { message: 'topic partitions have no leader yet', isRetryable: true });
+      const problems = await layoutProblems(admin, metadata, names, layout);
+      if (problems.length > 0) {
+        throw new SwitchyardError('SY_CONFIG_INVALID', {
+          message: `existing Kafka topics do not match the configured layout: ${problems.join('; ')} (alter the topics or change the settings; see docs/kafka-event-bus.md)`,
+          details: { problems },
+        });
+      }
+      return layout;
     } catch (error) {
       const retryable = SwitchyardError.isInstance(error) ? error.isRetryable : isRetryableKafkaError(error);
       if (!retryable || Date.now() > deadline) throw error;
@@ -83,6 +101,26 @@ async function ensureTopics(admin: Admin, names: readonly string[], partitions: 
       await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** attempt)));
     }
   }
+}
+
+/** Every difference between the topics as the cluster has them and the layout. */
+async function layoutProblems(admin: Admin, metadata: ClusterMetadata, names: ReadonlyMap<Topic, string>, layout: TopicLayout): Promise<string[]> {
+  const configs = await admin.describeConfigs({
+    resources: [...names.values()].map((name) => ({ resourceType: ConfigResourceTypes.TOPIC, resourceName: name, configurationKeys: ['min.insync.replicas'] })),
+  });
+  const minInsync = new Map(
+    configs.map((config) => [config.resourceName, Number(config.configs.find((entry) => entry.name === 'min.insync.replicas')?.value)]),
+  );
+  return [...names].flatMap(([topic, name]) => {
+    const partitions = metadata.topics.get(name)?.partitions ?? [];
+    const observed: ObservedTopic = {
+      topic,
+      partitions: partitions.length,
+      replicationFactor: Math.min(...partitions.map((partition) => partition.replicas.length)),
+      minInsyncReplicas: minInsync.get(name) ?? Number.NaN,
+    };
+    return topicMismatches(layout, observed, name);
+  });
 }
 
 /**
@@ -101,7 +139,8 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
   const connection: KafkaConnection = { clientId: options.clientId, bootstrapBrokers: [...options.brokers], connectTimeout: 3000 };
   const admin = new Admin({ ...connection, retries: 5, retryDelay: 200 });
   try {
-    await ensureTopics(admin, topics.map(topicName), options.partitions, log);
+    const layout = await ensureTopics(admin, new Map(topics.map((topic) => [topic, topicName(topic)])), options.layout, log);
+    log.info({ ...layout }, 'Kafka topics match the layout');
   } catch (error) {
     throw toBusError(error, 'start', `event bus unreachable at ${options.brokers.join(',')}`);
   } finally {

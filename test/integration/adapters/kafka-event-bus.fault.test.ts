@@ -52,7 +52,7 @@ describe('KafkaEventBus across a broker outage', () => {
       brokers: kafkaBrokers,
       clientId: topicPrefix,
       topicPrefix,
-      partitions: 3,
+      layout: { partitions: 3 },
       spoolDir,
       spoolMaxEvents: 10_000,
       lingerMs: 5,
