@@ -20,17 +20,22 @@ export function toUsageData(usage: TokenUsage): UsageData {
  * A mismatch is not retryable: it is the caller's schema the model failed, reported with the path.
  */
 export function checkStructuredOutput(schema: PreparedSchema, result: ModelCallResult, provider: string): unknown {
-  let object = result.object;
-  if (object === undefined) {
-    try {
-      object = JSON.parse(result.text.trim().replace(/^```(?:json)?\s*|\s*```$/g, ''));
-    } catch (error) {
-      throw new AIProviderError(`the model's answer is not JSON although a schema was given`, provider, { isRetryable: false, originalError: error });
-    }
-  }
+  const object = result.object ?? parseJsonAnswer(result.text, provider, 'a schema was given');
   const problem = schema.check(object);
   if (problem !== undefined) throw new AIProviderError(`the model's answer does not match the schema: ${problem}`, provider, { isRetryable: false });
   return object;
+}
+
+/**
+ * The answer parsed as JSON (a code fence around it is tolerated): `output.format` `json` or
+ * `structured` without a schema. Not JSON is not retryable: the caller asked for JSON and got prose.
+ */
+export function parseJsonAnswer(text: string, provider: string, because = 'output.format asks for JSON'): unknown {
+  try {
+    return JSON.parse(text.trim().replace(/^```(?:json)?\s*|\s*```$/g, ''));
+  } catch (error) {
+    throw new AIProviderError(`the model's answer is not JSON although ${because}`, provider, { isRetryable: false, originalError: error });
+  }
 }
 
 export interface ResultParts {

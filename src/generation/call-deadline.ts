@@ -45,6 +45,19 @@ export class CallDeadline {
   mapError(error: unknown): unknown {
     if (this.timedOut) return error instanceof TimeoutError ? error : this.timeoutError(error);
     if (this.callerSignal?.aborted) return this.callerSignal.reason ?? new DOMException('The operation was aborted', 'AbortError');
+    // A provider-side timeout (a 408, the SDK's own timer) knows no deadline: it carries this call's.
+    if (error instanceof TimeoutError && error.timeout === 0 && this.timeoutMs !== undefined) {
+      return new TimeoutError(
+        `${error.message} (the call's timeout is ${this.timeoutMs} ms)`,
+        error.provider,
+        this.timeoutMs,
+        error.operation ?? this.operation,
+        {
+          originalError: error.originalError ?? error,
+          ...(error.statusCode !== undefined ? { statusCode: error.statusCode } : {}),
+        },
+      );
+    }
     return error;
   }
 

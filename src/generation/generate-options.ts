@@ -41,6 +41,8 @@ export interface EvaluationOptions {
   readonly model?: string;
   /** Milliseconds or timeout text; default 10000. */
   readonly timeout?: number | string;
+  /** Minimum passing overall score, 1–10 (else `NEUROLINK_EVALUATION_THRESHOLD`, default 7); the result says `passed`. */
+  readonly threshold?: number;
 }
 
 /**
@@ -52,7 +54,10 @@ export interface GenerateOptions extends CallControls {
   readonly input?: { readonly text: string };
   /** @deprecated Legacy call form; use `input: { text }`. Warned about once per process. */
   readonly prompt?: string;
-  /** Validated (`text`, `structured` or `json`); `schema` is what asks the model for structured output. */
+  /**
+   * `text` (default), `structured` or `json`. With `schema` the answer is validated against it;
+   * `json`/`structured` without one asks the model for JSON only and parses it into `object`.
+   */
   readonly output?: { readonly format?: 'text' | 'structured' | 'json' };
   /** A provider kind, an alias (`claude`, `gemini`…) or `auto`. */
   readonly provider?: AIProviderName | string;

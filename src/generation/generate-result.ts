@@ -47,6 +47,10 @@ export interface EvaluationData {
   /** Milliseconds the judge took. */
   readonly evaluationTime: number;
   readonly evaluationDomain?: string;
+  /** The minimum passing `overallScore` this evaluation was held to (1–10; `NEUROLINK_EVALUATION_THRESHOLD` or `evaluation.threshold`, default 7). */
+  readonly threshold: number;
+  /** `overallScore >= threshold`; false for a degraded evaluation (the judge failed). */
+  readonly passed: boolean;
 }
 
 export interface ToolCallData {

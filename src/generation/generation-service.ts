@@ -3,11 +3,11 @@ import { normalizeEmbedOptions, type EmbedOptions, type EmbedResult, type Normal
 import type { EmbeddingCallResult, EmbeddingClient } from './embeddings/embedding-client.js';
 import { computeAnalytics } from './analytics/compute-analytics.js';
 import { resolvePricing, type ModelPriceLookup } from './analytics/model-pricing.js';
-import { buildGenerateResult, checkStructuredOutput } from './build-result.js';
+import { buildGenerateResult, checkStructuredOutput, parseJsonAnswer } from './build-result.js';
 import { CallDeadline } from './call-deadline.js';
 import type { DeprecationNotice } from './deprecation-notice.js';
 import { errorCodeOf } from './error-code-of.js';
-import { evaluateResponse } from './evaluation/evaluate-response.js';
+import { DEFAULT_EVALUATION_THRESHOLD, evaluateResponse } from './evaluation/evaluate-response.js';
 import type { ChainLink } from './fallback-chain.js';
 import { runObservedChain } from './observed-chain.js';
 import type { GenerateOptions, StreamOptions } from './generate-options.js';
@@ -29,6 +29,8 @@ export interface EvaluationSettings {
   readonly provider?: ProviderName;
   readonly model?: string;
   readonly timeoutMs: number;
+  /** Minimum passing overall score (1–10); default 7. */
+  readonly threshold?: number;
 }
 
 export interface GenerationServiceDeps {
@@ -107,7 +109,7 @@ export class GenerationService {
       clock: this.clock,
       streamId: this.newStreamId(),
       startTime: this.now().getTime(),
-      checkSchema: (result, provider) => (request.schema === undefined ? undefined : checkStructuredOutput(request.schema, result, provider)),
+      checkSchema: (result, provider) => structuredAnswer(request, result, provider),
       enrich: (result) => this.enrich(result, request, telemetry),
     });
   }
@@ -181,6 +183,7 @@ export class GenerationService {
       hasHistory: request.hasHistory,
       judge: () => observedJudge(this.deps.catalog.createClient(provider, model), telemetry, this.clock),
       timeoutMs: request.evaluation.timeoutMs ?? this.deps.evaluation.timeoutMs,
+      threshold: request.evaluation.threshold ?? this.deps.evaluation.threshold ?? DEFAULT_EVALUATION_THRESHOLD,
       clock: this.clock,
     });
   }
@@ -291,7 +294,7 @@ export class GenerationService {
     const started = this.clock();
     try {
       const result = await deadline.race(withinObservation(observation, () => client.generate(call)));
-      const object = request.schema === undefined ? undefined : checkStructuredOutput(request.schema, result, client.provider);
+      const object = structuredAnswer(request, result, client.provider);
       observation?.end({
         ok: true,
         model: result.modelId || client.modelId,
@@ -308,6 +311,12 @@ export class GenerationService {
       deadline.dispose();
     }
   }
+}
+
+/** The validated object (`schema`), the parsed JSON answer (`output.format` json without a schema), or nothing. */
+function structuredAnswer(request: NormalizedRequest, result: ModelCallResult, provider: string): unknown {
+  if (request.schema !== undefined) return checkStructuredOutput(request.schema, result, provider);
+  return request.jsonAnswer ? parseJsonAnswer(result.text, provider) : undefined;
 }
 
 function isLinkList(bound: ChainLink | readonly ChainLink[] | undefined): bound is readonly ChainLink[] {

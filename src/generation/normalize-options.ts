@@ -20,6 +20,8 @@ export const MAX_INPUT_LENGTH = 1_000_000;
 /** 1 MiB: the largest `output.streaming.chunkSize`/`bufferSize` that still means "a chunk", not "the whole answer". */
 export const MAX_STREAM_CHUNK = 1_048_576;
 export const outputFormats = ['text', 'structured', 'json'] as const;
+/** Added to the system prompt for `output.format` `json`/`structured` without a schema. */
+export const JSON_ANSWER_INSTRUCTION = 'Answer with one valid JSON value and nothing else: no prose, no code fences.';
 export type OutputFormat = (typeof outputFormats)[number];
 
 /** A generate/stream call after validation and defaulting: every field is known-good. */
@@ -37,8 +39,13 @@ export interface NormalizedRequest {
   readonly schema: PreparedSchema | undefined;
   readonly timeoutMs: number | undefined;
   readonly disableTools: boolean;
-  /** `output.format` (default `text`); `schema` is what asks the model for structured output. */
+  /** `output.format` (default `text`); with `schema` the answer is validated against it. */
   readonly outputFormat: OutputFormat;
+  /**
+   * `output.format` `json` or `structured` without a `schema`: the model is told to answer with
+   * JSON only and the answer is parsed into `object` (not JSON: a non-retryable error).
+   */
+  readonly jsonAnswer: boolean;
   /** `output.streaming.chunkSize`: stream chunks longer than this many characters are split. */
   readonly streamChunkSize: number | undefined;
   readonly enableAnalytics: boolean;
@@ -52,7 +59,7 @@ export interface NormalizedRequest {
   readonly clientTools: readonly DeclaredTool[];
   readonly confirmedTools: ReadonlySet<string>;
   readonly abortSignal: AbortSignal | undefined;
-  readonly evaluation: { readonly provider?: ProviderName; readonly model?: string; readonly timeoutMs?: number };
+  readonly evaluation: { readonly provider?: ProviderName; readonly model?: string; readonly timeoutMs?: number; readonly threshold?: number };
   readonly evaluationDomain: string | undefined;
   /** Who the call is for; `surface: 'library'` when the caller said nothing. */
   readonly attribution: CallAttribution;
@@ -100,11 +107,11 @@ function readText(options: GenerateOptions, notice: DeprecationNotice): string {
   return text as string;
 }
 
-function readNumber(options: Record<string, unknown>, key: string, min: number, max: number, integer: boolean, fallback: number): number {
+function readNumber(options: Record<string, unknown>, key: string, min: number, max: number, integer: boolean, fallback: number, option = key): number {
   const value = options[key];
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || (integer && !Number.isInteger(value)) || value < min || value > max) {
-    fail(key, `must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}; got ${JSON.stringify(value)}`);
+    fail(option, `must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}; got ${JSON.stringify(value)}`);
   }
   return value;
 }
@@ -272,7 +279,10 @@ export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions 
   const temperatureDefault = controls.topP !== undefined && record['temperature'] === undefined ? undefined : DEFAULT_TEMPERATURE;
 
   const userContent: string | MessagePart[] = images.length === 0 ? text : [{ type: 'text', text }, ...images];
-  const system = [systemPrompt, ...history.system].filter((part): part is string => part !== undefined && part !== '').join('\n\n');
+  const jsonAnswer = output.format !== 'text' && options.schema === undefined;
+  const system = [systemPrompt, ...history.system, jsonAnswer ? JSON_ANSWER_INSTRUCTION : undefined]
+    .filter((part): part is string => part !== undefined && part !== '')
+    .join('\n\n');
 
   return {
     text,
@@ -287,6 +297,7 @@ export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions 
     timeoutMs: options.timeout === undefined ? undefined : parseTimeout(options.timeout),
     disableTools: optionalBoolean(record, 'disableTools'),
     outputFormat: output.format,
+    jsonAnswer,
     streamChunkSize: output.chunkSize,
     enableAnalytics: optionalBoolean(record, 'enableAnalytics'),
     enableEvaluation: optionalBoolean(record, 'enableEvaluation'),
@@ -301,6 +312,9 @@ export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions 
       ...(judgeProvider !== undefined && judgeProvider !== 'auto' ? { provider: judgeProvider } : {}),
       ...(evaluation?.model !== undefined ? { model: evaluation.model } : {}),
       ...(evaluation?.timeout !== undefined ? { timeoutMs: parseTimeout(evaluation.timeout, 'evaluation.timeout') } : {}),
+      ...(evaluation?.threshold !== undefined
+        ? { threshold: readNumber(evaluation as unknown as Record<string, unknown>, 'threshold', 1, 10, false, 0, 'evaluation.threshold') }
+        : {}),
     },
     evaluationDomain: optionalString(record, 'evaluationDomain'),
     attribution: { surface: 'library', ...options.attribution },

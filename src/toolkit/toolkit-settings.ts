@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../generation/errors/provider-errors.js';
-import { DEFAULT_EVALUATION_TIMEOUT_MS } from '../generation/evaluation/evaluate-response.js';
+import { DEFAULT_EVALUATION_THRESHOLD, DEFAULT_EVALUATION_TIMEOUT_MS } from '../generation/evaluation/evaluate-response.js';
 import type { EvaluationSettings } from '../generation/generation-service.js';
 import { parseTimeout } from '../generation/parse-timeout.js';
 import { normalizeProviderName } from '../generation/provider-name.js';
@@ -41,6 +41,11 @@ export function readToolkitSettings(env: Readonly<Record<string, string | undefi
     }
   }
   const judgeModel = env['NEUROLINK_EVALUATION_MODEL']?.trim();
+  const thresholdText = env['NEUROLINK_EVALUATION_THRESHOLD']?.trim();
+  const threshold = thresholdText ? Number(thresholdText) : DEFAULT_EVALUATION_THRESHOLD;
+  if (!Number.isFinite(threshold) || threshold < 1 || threshold > 10) {
+    throw new ConfigurationError(`NEUROLINK_EVALUATION_THRESHOLD="${thresholdText}" is not a score from 1 to 10`, 'toolkit');
+  }
   return {
     defaultProvider: env['DEFAULT_PROVIDER']?.trim() || undefined,
     suppressDeprecation: flag(env['SWITCHYARD_SUPPRESS_DEPRECATION']) || flag(env['NEUROLINK_SUPPRESS_DEPRECATION']),
@@ -48,6 +53,7 @@ export function readToolkitSettings(env: Readonly<Record<string, string | undefi
       ...(judge !== undefined && judge !== 'auto' ? { provider: judge } : {}),
       ...(judgeModel ? { model: judgeModel } : {}),
       timeoutMs,
+      threshold,
     },
   };
 }

@@ -7,11 +7,15 @@ import { parseJudgeReply, type JudgeVerdict } from './parse-judge-reply.js';
 
 /** 10 s: NeuroLink's `NEUROLINK_EVALUATION_TIMEOUT` default. */
 export const DEFAULT_EVALUATION_TIMEOUT_MS = 10_000;
+/** The minimum passing overall score when none is configured (`NEUROLINK_EVALUATION_THRESHOLD`). */
+export const DEFAULT_EVALUATION_THRESHOLD = 7;
 
 export interface EvaluationRequest extends JudgeQuestion {
   /** Makes the judge's client; may throw (e.g. the judge provider is not configured). */
   readonly judge: () => LanguageModelClient;
   readonly timeoutMs: number;
+  /** Minimum passing overall score, 1–10 (default 7). */
+  readonly threshold?: number;
   readonly clock: () => number;
 }
 
@@ -46,6 +50,8 @@ function toEvaluation(
     ...(extra.evaluationProvider !== undefined ? { evaluationProvider: extra.evaluationProvider } : {}),
     evaluationTime: extra.evaluationTime,
     ...(extra.request.domain !== undefined ? { evaluationDomain: extra.request.domain } : {}),
+    threshold: extra.request.threshold ?? DEFAULT_EVALUATION_THRESHOLD,
+    passed: extra.evaluationModel !== 'default' && verdict.overall >= (extra.request.threshold ?? DEFAULT_EVALUATION_THRESHOLD),
   };
 }
 

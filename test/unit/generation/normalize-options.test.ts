@@ -116,9 +116,10 @@ describe('normalizeOptions', () => {
       model: 'claude-x',
       temperature: 0,
       timeoutMs: 1500,
-      system: 'be brief\n\nhistory rule',
+      system: 'be brief\n\nhistory rule\n\nAnswer with one valid JSON value and nothing else: no prose, no code fences.',
       hasHistory: true,
       outputFormat: 'json',
+      jsonAnswer: true,
       streamChunkSize: 4,
     });
     expect(request.messages).toHaveLength(3);

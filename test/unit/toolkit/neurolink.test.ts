@@ -155,6 +155,7 @@ describe('NeuroLink generate', () => {
     expect(toolkit({ NEUROLINK_EVALUATION_PROVIDER: 'claude', NEUROLINK_EVALUATION_TIMEOUT: '5s' }).settings.evaluation).toEqual({
       provider: 'anthropic',
       timeoutMs: 5000,
+      threshold: 7,
     });
   });
 });
