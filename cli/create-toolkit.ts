@@ -8,6 +8,7 @@ import type { Config } from '../src/config/load-config.js';
 import type { ToolkitEnv } from '../src/config/load-toolkit-env.js';
 import { SwitchyardError } from '../src/errors/switchyard-error.js';
 import type { LlmCallRecorder } from '../src/generation/llm-call-record.js';
+import type { ConversationStore } from '../src/ports/state/conversation-store.js';
 import { loadDefaultModelRegistry, type DynamicModelRegistry } from '../src/generation/models/dynamic-model-registry.js';
 import { isInside } from '../src/generation/tools/sandbox-path.js';
 import type { NeuroLink } from '../src/toolkit/neurolink.js';
@@ -28,6 +29,8 @@ export interface ToolkitWiring {
    * its working directory holds `.env` and, by default, `DATA_DIR` (the JWT secret, the state).
    */
   readonly toolFilesRoot?: string;
+  /** Conversation memory's store (the service's StateStore's); default: the library's in-memory store. */
+  readonly conversationStore?: ConversationStore;
 }
 
 export interface Toolkit {
@@ -49,6 +52,7 @@ export function createToolkit(wiring: ToolkitWiring): Toolkit {
     ...(wiring.env !== undefined ? { env: wiring.env } : {}),
     ...(wiring.providerOverrides !== undefined ? { providerOverrides: wiring.providerOverrides } : {}),
     ...(wiring.onCall !== undefined ? { onCall: wiring.onCall } : {}),
+    ...(wiring.conversationStore !== undefined ? { conversationStore: wiring.conversationStore } : {}),
     ...(wiring.toolFilesRoot !== undefined ? { builtInTools: defaultBuiltInTools(wiring.toolFilesRoot, nodeFileSystem) } : {}),
     warn: (notice) => wiring.logger.warn({ notice }, 'toolkit deprecation notice'),
   });

@@ -61,6 +61,8 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
     toolFilesRoot,
     logger,
     onCall: spendCountingRecorder(runtime.bus, runtime.state.usage, pendingSpend, logger.child({ component: 'llm-calls' })),
+    // Conversation memory (issue 26) in the state store: shared by every replica, scoped per merchant.
+    conversationStore: runtime.state.conversations,
   });
   // The service's MCP servers are the operator's `.mcp-config.json` (as NeuroLink's demo server read
   // it): connected now, so /api/mcp/* and generate calls have their tools. A server that fails to

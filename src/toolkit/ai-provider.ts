@@ -1,7 +1,7 @@
 import type { ChainLink } from '../generation/fallback-chain.js';
 import type { GenerateOptions, StreamOptions } from '../generation/generate-options.js';
 import type { GenerateResult, StreamResult } from '../generation/generate-result.js';
-import type { GenerationService } from '../generation/generation-service.js';
+import type { GenerationCalls } from '../generation/memory/conversation-memory.js';
 import type { ProviderName } from '../generation/provider-name.js';
 
 /** One provider (and optionally one model) ready to call; what the factories return. */
@@ -16,7 +16,7 @@ export interface AIProvider {
 }
 
 /** An `AIProvider` pinned to one provider: its calls never fall back to another one. */
-export function bindProvider(service: GenerationService, provider: ProviderName, model: string | undefined): AIProvider {
+export function bindProvider(service: GenerationCalls, provider: ProviderName, model: string | undefined): AIProvider {
   const link: ChainLink = model === undefined ? { provider } : { provider, model };
   const generate = (options: GenerateOptions | string): Promise<GenerateResult> => service.generate(options, link);
   return { provider, model, generate, gen: generate, stream: (options) => service.stream(options, link) };

@@ -9,6 +9,13 @@ import type { LlmCallRecorder } from '../generation/llm-call-record.js';
 import type { GenerateResult, StreamResult } from '../generation/generate-result.js';
 import type { NativeTokenCountRequest } from '../generation/language-model-client.js';
 import { GenerationService } from '../generation/generation-service.js';
+import { ConversationMemory, type GenerationCalls } from '../generation/memory/conversation-memory.js';
+import {
+  readConversationMemorySettings,
+  type ConversationMemoryOptions,
+  type ConversationMemorySettings,
+} from '../generation/memory/conversation-memory-settings.js';
+import type { ConversationSnapshot, ConversationStore } from '../ports/state/conversation-store.js';
 import type { McpServerConfig } from '../generation/mcp/mcp-server-config.js';
 import type { McpServers, McpToolResult } from '../generation/mcp/mcp-servers.js';
 import type { McpServerInfo, McpStatus } from '../generation/mcp/mcp-status.js';
@@ -48,6 +55,13 @@ export interface NeuroLinkOptions {
    * outcome, attribution; never prompt or completion text. The service publishes them as `llm.call`.
    */
   readonly onCall?: LlmCallRecorder;
+  /**
+   * Conversation memory for calls carrying `context.sessionId` (on by default; settings over the
+   * `NEUROLINK_MEMORY_*` variables): see docs/toolkit-memory.md.
+   */
+  readonly conversationMemory?: ConversationMemoryOptions;
+  /** Where conversations are kept (the service passes its StateStore's); default: the adapters' in-memory store. */
+  readonly conversationStore?: ConversationStore;
 }
 
 function isKnownProvider(name: string): boolean {
@@ -78,6 +92,11 @@ export class NeuroLink {
   private readonly cwd: string;
   private readonly catalog: ProviderCatalog;
   private readonly service: GenerationService;
+  /** The service, behind conversation memory when that is on. */
+  private readonly calls: GenerationCalls;
+  private readonly memory: ConversationMemory | undefined;
+  /** Conversation memory in effect (`enabled: false` when off or no store could be had). */
+  readonly conversationMemory: ConversationMemorySettings;
   private readonly customTools = new Map<string, ToolDefinition>();
   private readonly builtIns: readonly ToolDefinition[];
   private mcp: McpServers | undefined;
@@ -118,11 +137,17 @@ export class NeuroLink {
           }
         : {}),
     });
+    const memorySettings = readConversationMemorySettings(this.env, options.conversationMemory);
+    const store = memorySettings.enabled ? (options.conversationStore ?? adapters.createConversationStore?.(memorySettings.maxSessions)) : undefined;
+    this.conversationMemory = store === undefined ? { ...memorySettings, enabled: false } : memorySettings;
+    this.memory =
+      store === undefined ? undefined : new ConversationMemory(this.service, { store, settings: memorySettings, warn: options.warn ?? console.warn });
+    this.calls = this.memory ?? this.service;
   }
 
   /** Generates text; without `provider`, walks the configured providers in order on retryable failures. */
   generate(options: GenerateOptions | string): Promise<GenerateResult> {
-    return this.service.generate(options);
+    return this.calls.generate(options);
   }
 
   /**
@@ -163,30 +188,40 @@ export class NeuroLink {
 
   /** Alias of `generate`. */
   gen(options: GenerateOptions | string): Promise<GenerateResult> {
-    return this.service.generate(options);
+    return this.calls.generate(options);
   }
 
   /** Streams text; the provider may change only before the first chunk. */
   stream(options: StreamOptions | string): Promise<StreamResult> {
-    return this.service.stream(options);
+    return this.calls.stream(options);
+  }
+
+  /** What conversation memory holds for a session of this process's own calls (no merchant); empty when memory is off. */
+  async getConversationHistory(sessionId: string): Promise<ConversationSnapshot> {
+    return this.memory === undefined ? { turns: [] } : this.memory.read({ merchantId: '', sessionId });
+  }
+
+  /** Forgets a session of this process's own calls; false when there was none (or memory is off). */
+  async clearConversationSession(sessionId: string): Promise<boolean> {
+    return this.memory === undefined ? false : this.memory.clear({ merchantId: '', sessionId });
   }
 
   /** @deprecated Legacy form (`prompt`); use `generate`. The result also carries `text`. */
   async generateText(options: GenerateOptions | string): Promise<GenerateResult & { readonly text: string }> {
-    const result = await this.service.generate(options);
+    const result = await this.calls.generate(options);
     return { ...result, text: result.content };
   }
 
   /** @deprecated Legacy form: yields plain strings; use `stream`. */
   async *streamText(prompt: string, options: Omit<StreamOptions, 'input' | 'prompt'> = {}): AsyncIterable<string> {
-    const result = await this.service.stream({ ...options, input: { text: prompt } });
+    const result = await this.calls.stream({ ...options, input: { text: prompt } });
     for await (const chunk of result.stream) yield chunk.content;
   }
 
   /** An `AIProvider` pinned to one provider (ConfigurationError naming the variable when it is not configured). */
   createProvider(name: string, model?: string): AIProvider {
     const selection = this.getProviderSelection(name);
-    return bindProvider(this.service, selection.provider, model);
+    return bindProvider(this.calls, selection.provider, model);
   }
 
   registerTool(name: string, tool: SimpleTool | ToolDefinition): void {

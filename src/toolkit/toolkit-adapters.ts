@@ -1,4 +1,5 @@
 import type { McpServers } from '../generation/mcp/mcp-servers.js';
+import type { ConversationStore } from '../ports/state/conversation-store.js';
 import type { FileSystem } from '../ports/file-system.js';
 import type { ProviderDefinition } from '../generation/provider-definition.js';
 import type { ProviderName } from '../generation/provider-name.js';
@@ -18,4 +19,6 @@ export interface ToolkitAdapters {
   processTelemetry(): GenerationTelemetry;
   /** Local files: the default built-in file tools' sandbox and `<cwd>/config/models.json` (unless the options replace them). */
   readonly fileSystem: FileSystem;
+  /** Conversation memory's store when the options give none (the library's: in process memory, at most `maxSessions` sessions). */
+  createConversationStore?(maxSessions: number): ConversationStore;
 }

@@ -129,6 +129,7 @@ export async function createTestApp(
           cwd: mkdtempSync(join(tmpdir(), 'sytest-toolkit-')),
           env: options.toolkitEnv,
           onCall: spendCountingRecorder(bus, state.usage, pendingSpend),
+          conversationStore: state.conversations,
         }).toolkit
       : options.batchModels instanceof NeuroLink
         ? options.batchModels

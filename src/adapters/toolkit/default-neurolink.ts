@@ -4,7 +4,9 @@ import type { ToolkitAdapters } from '../../toolkit/toolkit-adapters.js';
 import { nodeFileSystem } from '../fs/node-file-system.js';
 import { providerDefinitions } from '../llm/provider-registry.js';
 import { McpManager } from '../mcp/mcp-manager.js';
+import { createMemoryConversationStore } from '../memory/memory-conversation-store.js';
 import { currentTelemetry } from '../telemetry/telemetry-api.js';
+import { systemClock } from '../../time/clock.js';
 
 /** The shipped adapters: the AI SDK providers (and SageMaker), the MCP SDK, the process's OpenTelemetry setup, node:fs. */
 export const defaultToolkitAdapters: ToolkitAdapters = {
@@ -12,6 +14,8 @@ export const defaultToolkitAdapters: ToolkitAdapters = {
   createMcpServers: (cwd) => new McpManager({ cwd }),
   processTelemetry: currentTelemetry,
   fileSystem: nodeFileSystem,
+  // Each toolkit gets a store of its own: conversations of one `new NeuroLink()` are not another's.
+  createConversationStore: (maxSessions) => createMemoryConversationStore({ maxSessions, clock: systemClock }),
 };
 
 /**
