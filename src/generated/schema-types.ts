@@ -2928,7 +2928,7 @@ export interface GenerateRequest {
    */
   schema?: {};
   /**
-   * Echoed into analytics.context.
+   * Echoed into analytics.context. `sessionId` (a non-empty string of at most 256 characters) turns on conversation memory: the session's earlier exchanges (this merchant's only) are sent before this call's, older ones summarised past a token budget (docs/toolkit-memory.md).
    */
   context?: {};
   /**
