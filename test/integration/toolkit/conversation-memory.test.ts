@@ -7,7 +7,7 @@ import type { ConversationMemoryOptions } from '../../../src/generation/memory/c
 import { SUMMARY_INSTRUCTIONS, SUMMARY_PREFIX } from '../../../src/generation/memory/conversation-memory.js';
 import { InvalidRequestError } from '../../../src/generation/errors/provider-errors.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
-import { chatCompletion, chatCompletionStream } from '../../fixtures/providers/openai-wire.js';
+import { chatCompletion, chatCompletionStream, chatError } from '../../fixtures/providers/openai-wire.js';
 
 /**
  * Conversation memory (issue 26) of the real NeuroLink over the real provider adapter, against a
@@ -33,8 +33,10 @@ const isSummaryCall = (request: RecordedRequest) =>
   messagesOf(request).some((message) => message.role === 'system' && message.content.includes(SUMMARY_INSTRUCTIONS));
 
 let answers = 0;
+let refuseSummaries = false;
 function openAiLike(request: RecordedRequest) {
   const body = request.body as ChatBody;
+  if (isSummaryCall(request) && refuseSummaries) return chatError('bad-request');
   if (isSummaryCall(request)) return chatCompletion({ model: body.model, content: 'SUMMARY-7 (the user sent a long first message)' });
   answers += 1;
   const content = `Answer ${answers}.`;
@@ -56,14 +58,15 @@ afterAll(async () => {
 });
 beforeEach(() => {
   answers = 0;
+  refuseSummaries = false;
 });
 
-function toolkit(conversationMemory: ConversationMemoryOptions = {}, extraEnv: Record<string, string> = {}) {
+function toolkit(conversationMemory: ConversationMemoryOptions = {}, extraEnv: Record<string, string> = {}, warn: (message: string) => void = () => undefined) {
   return new DefaultNeuroLink({
     cwd: workDir,
     env: { OPENAI_API_KEY: 'sk-memory-fake', OPENAI_BASE_URL: `${provider.url}/v1`, ...extraEnv },
     conversationMemory,
-    warn: () => undefined,
+    warn,
   });
 }
 
@@ -153,6 +156,23 @@ describe('conversation memory of the library', () => {
     const kept = await neurolink.getConversationHistory('chat-long');
     expect(kept.summary).toBe('SUMMARY-7 (the user sent a long first message)');
     expect(kept.turns.map((turn) => turn.content)).toEqual([long('beta-marker'), 'Answer 2.', 'gamma: what did I send first?', 'Answer 3.']);
+  });
+
+  it('sends the whole history, with a warning, when the summarising call fails; the next call tries again', async () => {
+    const warnings: string[] = [];
+    const neurolink = toolkit({ tokenBudget: 60, keepRecentTurns: 1 }, {}, (message) => warnings.push(message));
+    const long = (marker: string) => `${marker} ${'x'.repeat(200)}`;
+    await neurolink.generate(ask(long('alpha-marker'), 'chat-refused'));
+    await neurolink.generate(ask(long('beta-marker'), 'chat-refused'));
+    refuseSummaries = true;
+    const third = await sent(() => neurolink.generate(ask('gamma', 'chat-refused')));
+    expect(third.map(isSummaryCall)).toEqual([true, false]);
+    expect(messagesOf(third[1]!).map((message) => message.content.split(' ')[0])).toEqual(['alpha-marker', 'Answer', 'beta-marker', 'Answer', 'gamma']);
+    expect(warnings.some((message) => message.includes('could not be summarised'))).toBe(true);
+    refuseSummaries = false;
+    const fourth = await sent(() => neurolink.generate(ask('delta', 'chat-refused')));
+    expect(fourth.map(isSummaryCall)).toEqual([true, false]);
+    expect(JSON.stringify(messagesOf(fourth[1]!))).not.toContain('alpha-marker');
   });
 
   it('keeps at most maxTurnsPerSession exchanges: the oldest are forgotten', async () => {
