@@ -9,24 +9,28 @@ import { mistralProvider } from './mistral-provider.js';
 import { ollamaProvider } from './ollama-provider.js';
 import { openaiCompatibleProvider } from './openai-compatible-provider.js';
 import { openaiProvider } from './openai-provider.js';
+import { proxied } from './proxy-fetch.js';
 import type { ProviderDefinition } from '../../generation/provider-definition.js';
 import { sagemakerProvider } from './sagemaker-provider.js';
 import { vertexProvider } from './vertex-provider.js';
 
 export { isProviderConfigured, missingProviderEnv } from '../../generation/provider-env.js';
 
-/** Every provider kind by name; the record type makes a forgotten kind a compile error. */
+/**
+ * Every provider kind by name; the record type makes a forgotten kind a compile error. Each goes
+ * through `proxied`: `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` (either case) apply to every client.
+ */
 export const providerDefinitions: Readonly<Record<ProviderName, ProviderDefinition>> = Object.freeze({
-  openai: openaiProvider,
-  anthropic: anthropicProvider,
-  'google-ai': googleAiProvider,
-  vertex: vertexProvider,
-  bedrock: bedrockProvider,
-  azure: azureProvider,
-  mistral: mistralProvider,
-  huggingface: huggingfaceProvider,
-  litellm: litellmProvider,
-  'openai-compatible': openaiCompatibleProvider,
-  sagemaker: sagemakerProvider,
-  ollama: ollamaProvider,
+  openai: proxied(openaiProvider),
+  anthropic: proxied(anthropicProvider),
+  'google-ai': proxied(googleAiProvider),
+  vertex: proxied(vertexProvider),
+  bedrock: proxied(bedrockProvider),
+  azure: proxied(azureProvider),
+  mistral: proxied(mistralProvider),
+  huggingface: proxied(huggingfaceProvider),
+  litellm: proxied(litellmProvider),
+  'openai-compatible': proxied(openaiCompatibleProvider),
+  sagemaker: proxied(sagemakerProvider),
+  ollama: proxied(ollamaProvider),
 });

@@ -1,4 +1,5 @@
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
+import { FetchHttpHandler, type FetchHttpHandlerOptions } from '@smithy/fetch-http-handler';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
 import type { ProviderDefinition } from '../../generation/provider-definition.js';
 import { bodyFormatOf, readSageMakerConfig } from './sagemaker-config.js';
@@ -17,15 +18,19 @@ export const sagemakerProvider: ProviderDefinition = {
   requiredEnv: [['AWS_ACCESS_KEY_ID'], ['AWS_SECRET_ACCESS_KEY'], ['SAGEMAKER_DEFAULT_ENDPOINT', 'SAGEMAKER_ENDPOINT_NAME']],
   modelEnv: ['SAGEMAKER_MODEL', 'SAGEMAKER_MODEL_NAME'],
   defaultModel: 'sagemaker-model',
-  create(env, modelId) {
+  create(env, modelId, overrides = {}) {
     const config = readSageMakerConfig(env);
     const client = new SageMakerRuntimeClient({
       region: config.region,
       credentials: config.credentials,
       maxAttempts: config.maxRetries + 1,
-      // Without throwOnRequestTimeout the SDK only logs a warning when requestTimeout passes and
-      // keeps waiting, so SAGEMAKER_TIMEOUT would never end a hung endpoint call.
-      requestHandler: { requestTimeout: config.timeoutMs, connectionTimeout: Math.min(config.timeoutMs, 10_000), throwOnRequestTimeout: true },
+      // A proxy (or a test's fetch) is reached through fetch; otherwise node:http. Without
+      // throwOnRequestTimeout the SDK only logs a warning when requestTimeout passes and keeps
+      // waiting, so SAGEMAKER_TIMEOUT would never end a hung endpoint call.
+      requestHandler:
+        overrides.fetch !== undefined
+          ? new FetchHttpHandler({ requestTimeout: config.timeoutMs, customFetch: overrides.fetch } as FetchHttpHandlerOptions)
+          : { requestTimeout: config.timeoutMs, connectionTimeout: Math.min(config.timeoutMs, 10_000), throwOnRequestTimeout: true },
       ...(config.endpointUrl ? { endpoint: config.endpointUrl } : {}),
     });
     const codec = bodyFormatOf(config.modelType) === 'tgi' ? tgiCodec : messagesCodec;
