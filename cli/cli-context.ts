@@ -19,6 +19,8 @@ export class CliContext {
   /** `null`: looked at, and the environment did not ask for OpenTelemetry. */
   private telemetry: ProcessTelemetry | null | undefined;
 
+  private mcpLoad: ReturnType<NeuroLink['loadMCPConfig']> | undefined;
+
   /** Set by a long-running command (serve, worker, models serve): the process stays up after the action. */
   keepRunning = false;
 
@@ -45,6 +47,16 @@ export class CliContext {
       this.telemetry = startTelemetry(this.config, 'switchyard-cli', this.quietLogger()) ?? null;
     this.cachedToolkit ??= createToolkit({ logger: this.quietLogger(), cwd: this.io.cwd, env: loadToolkitEnv({ cwd: this.io.cwd, processEnv: this.io.env }) });
     return this.cachedToolkit;
+  }
+
+  /**
+   * Connects the servers of `<cwd>/.mcp-config.json` on this run's toolkit, once (the same file the
+   * `mcp` commands edit and `serve` loads): a server that fails is reported, not fatal; a malformed
+   * file throws MCPConfigurationError (exit 3).
+   */
+  loadMcpServers(): ReturnType<NeuroLink['loadMCPConfig']> {
+    this.mcpLoad ??= this.toolkit().toolkit.loadMCPConfig();
+    return this.mcpLoad;
   }
 
   async close(): Promise<void> {

@@ -14,6 +14,8 @@ export interface CliIo {
   readonly stderrIsTty: boolean;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
+  /** Width of the terminal on standard output, for help text; absent (a pipe, a test): 80 columns. */
+  readonly stdoutColumns?: number;
 }
 
 export function processIo(): CliIo {
@@ -30,5 +32,6 @@ export function processIo(): CliIo {
     // The one place the CLI reads the process environment.
     env: process.env,
     cwd: process.cwd(),
+    ...(process.stdout.isTTY === true ? { stdoutColumns: process.stdout.columns } : {}),
   };
 }

@@ -1,12 +1,16 @@
 import { Command, CommanderError } from 'commander';
 import { SwitchyardError } from '../src/errors/switchyard-error.js';
 import { VERSION } from '../src/toolkit/version.js';
+import { acceptCamelCaseOptions, optionTermWithCamelCase } from './camel-case-options.js';
 import { CliContext } from './cli-context.js';
+import { commandIndex } from './command-index.js';
 import { registerBatchCommands } from './commands/batch.js';
+import { registerConfigCommands } from './commands/config.js';
 import { registerGatewayCommands } from './commands/gateway.js';
 import { registerGenerateCommand } from './commands/generate.js';
 import { registerMcpCommands } from './commands/mcp.js';
 import { registerModelCommands } from './commands/models.js';
+import { registerProviderCommands } from './commands/provider.js';
 import { registerServeCommand, serveModels } from './commands/serve.js';
 import { registerStatusCommand } from './commands/status.js';
 import { registerStreamCommand } from './commands/stream.js';
@@ -23,7 +27,14 @@ export function buildProgram(context: CliContext): Command {
     .version(VERSION, '-V, --version')
     .exitOverride()
     .showHelpAfterError('(add --help for usage)')
-    .configureOutput({ writeOut: (text) => context.io.stdout.write(text), writeErr: (text) => context.io.stderr.write(text) });
+    .configureOutput({
+      writeOut: (text) => context.io.stdout.write(text),
+      writeErr: (text) => context.io.stderr.write(text),
+      // Help is as wide as the terminal, else 80 columns: the same text on every machine for pipes and tests.
+      getOutHelpWidth: () => context.io.stdoutColumns ?? 80,
+      getErrHelpWidth: () => 80,
+    })
+    .configureHelp({ optionTerm: optionTermWithCamelCase });
   registerServeCommand(program, context);
   registerWorkerCommand(program, context);
   registerGenerateCommand(program, context);
@@ -33,9 +44,14 @@ export function buildProgram(context: CliContext): Command {
   registerBatchCommands(program, context);
   registerStatusCommand(program, context);
   registerGatewayCommands(program, context);
+  registerConfigCommands(program, context);
+  registerProviderCommands(program, context);
+  acceptCamelCaseOptions(program);
   program.addHelpText(
     'after',
     `
+Every command and its options (each --kebab-case option also takes its camelCase spelling, e.g. --maxTokens):
+${commandIndex(program)}
 Exit codes: 0 ok, 1 unexpected failure, 2 usage (bad command line or option), 3 configuration or
 credentials (missing API key, refused credentials, MCP config), 4 provider or network failure, 5 timeout.
 Environment: see docs/configuration.md (PORT, DATA_DIR, REDIS_URL, KAFKA_BROKERS, CLICKHOUSE_URL, OPENAI_API_KEY, …).`,

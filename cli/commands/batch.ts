@@ -171,10 +171,14 @@ export function registerBatchCommands(program: Command, context: CliContext): vo
       context.io.stdout.write(renderList(format, page, rows, ['index', 'status', 'answer']));
     });
 
-  byId('cancel', 'Cancel a batch: prompts not started are dropped').action(async (batchId: string, flags: { format?: string }) => {
-    const format = parseListFormat(flags.format);
-    const view = await withBatches(({ batches }) => batches.cancel(batchId));
-    if (view === undefined) throw new UsageError(`no batch ${batchId}`);
-    show(format, view as unknown as Record<string, unknown>);
-  });
+  byId('cancel', 'Cancel a batch: prompts not started are dropped (a finished batch keeps its final status)').action(
+    async (batchId: string, flags: { format?: string }) => {
+      const format = parseListFormat(flags.format);
+      const view = await withBatches(({ batches }) => batches.cancel(batchId));
+      if (view === undefined) throw new UsageError(`no batch ${batchId}`);
+      // A finished batch keeps its final status: nothing was left to cancel.
+      if (view.status === 'completed') context.io.stderr.write(`batch ${batchId} had already finished (completed): nothing to cancel\n`);
+      show(format, view as unknown as Record<string, unknown>);
+    },
+  );
 }

@@ -6,6 +6,7 @@ import type { GenerateResult } from '../../src/generation/generate-result.js';
 import type { CliContext } from '../cli-context.js';
 import { UsageError } from '../exit-codes.js';
 import { withSpinner } from '../output.js';
+import { debugOutcome, prepareCall } from '../prepare-call.js';
 
 export interface GenerateFlags {
   readonly provider?: string;
@@ -22,6 +23,21 @@ export interface GenerateFlags {
   readonly enableAnalytics?: boolean;
   readonly enableEvaluation?: boolean;
   readonly quiet?: boolean;
+  readonly debug?: boolean;
+  readonly prompt?: string;
+  readonly context?: string;
+}
+
+function jsonObjectOf(flag: string, text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${flag} must be a JSON object: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`${flag} must be a JSON object`);
+  return parsed as Record<string, unknown>;
 }
 
 function number(flag: string, value: string | undefined): number | undefined {
@@ -31,8 +47,13 @@ function number(flag: string, value: string | undefined): number | undefined {
   return parsed;
 }
 
-/** The prompt: the words given, else standard input when it is not a terminal. */
-export async function promptOf(words: readonly string[], context: CliContext): Promise<string> {
+/** The prompt: `--prompt`, else the words given, else standard input when it is not a terminal. */
+export async function promptOf(words: readonly string[], context: CliContext, flags: Pick<GenerateFlags, 'prompt'> = {}): Promise<string> {
+  if (flags.prompt !== undefined) {
+    if (words.length > 0) throw new UsageError('give the prompt once: as --prompt or as the text arguments, not both');
+    if (flags.prompt.trim() === '') throw new UsageError('--prompt is empty');
+    return flags.prompt;
+  }
   if (words.length > 0) return words.join(' ');
   if (!context.io.stdinIsTty) {
     const piped = (await context.io.readStdin()).trim();
@@ -67,6 +88,7 @@ export async function optionsOf(text: string, flags: GenerateFlags, context: Cli
   }
   const temperature = number('--temperature', flags.temperature);
   const maxTokens = number('--max-tokens', flags.maxTokens);
+  const callContext = jsonObjectOf('--context', flags.context);
   const timeout = flags.timeout === undefined ? undefined : /^\d+(\.\d+)?$/.test(flags.timeout) ? Number(flags.timeout) : flags.timeout;
   return {
     input: { text },
@@ -80,6 +102,7 @@ export async function optionsOf(text: string, flags: GenerateFlags, context: Cli
     ...(schema !== undefined ? { schema } : {}),
     ...(flags.enableAnalytics === true ? { enableAnalytics: true } : {}),
     ...(flags.enableEvaluation === true ? { enableEvaluation: true } : {}),
+    ...(callContext !== undefined ? { context: callContext } : {}),
     attribution: { surface: 'cli' },
   };
 }
@@ -87,6 +110,7 @@ export async function optionsOf(text: string, flags: GenerateFlags, context: Cli
 /** The options `generate` and `stream` share; `formats` is the help text of `--format`. */
 export function withGenerateOptions(command: Command, formats: string): Command {
   return command
+    .option('--prompt <text>', 'the prompt (instead of the text arguments or standard input)')
     .option('-p, --provider <name>', 'provider kind, alias or auto (default: auto)')
     .option('-m, --model <model>', 'model id or registry alias')
     .option('-t, --temperature <0..1>', 'sampling temperature (default 0.7)')
@@ -99,6 +123,8 @@ export function withGenerateOptions(command: Command, formats: string): Command 
     .option('--schema <file>', 'JSON Schema file: answer with a validated JSON object')
     .option('--enable-analytics', 'include usage and cost')
     .option('--enable-evaluation', 'score the answer with the judge model')
+    .option('--context <json>', 'custom context (a JSON object), echoed into the analytics')
+    .option('--debug', 'say on standard error which provider, MCP servers and tools the call uses, and how it ended')
     .option('-f, --format <format>', formats, 'text')
     .option('-q, --quiet', 'no progress output');
 }
@@ -129,12 +155,14 @@ export function registerGenerateCommand(program: Command, context: CliContext): 
     'text (streamed) or json (the whole result)',
   ).action(async (words: string[], flags: GenerateFlags) => {
     if (flags.format !== 'text' && flags.format !== 'json') throw new UsageError(`--format must be text or json (got "${flags.format}")`);
-    const options = await optionsOf(await promptOf(words, context), flags, context);
+    const options = await optionsOf(await promptOf(words, context, flags), flags, context);
     const { toolkit } = context.toolkit();
     const { io } = context;
     const quiet = flags.quiet === true;
+    await prepareCall(context, options, flags.debug === true);
     if (flags.format === 'json' || options.schema !== undefined) {
       const result = await withSpinner(io, quiet, 'Generating…', () => toolkit.generate(options));
+      if (flags.debug === true) debugOutcome(context, result);
       if (flags.format === 'json') io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       else {
         io.stdout.write(`${result.object !== undefined ? JSON.stringify(result.object, null, 2) : result.content}\n`);
@@ -146,6 +174,7 @@ export function registerGenerateCommand(program: Command, context: CliContext): 
     for await (const chunk of streamed.stream) io.stdout.write(chunk.content);
     io.stdout.write('\n');
     const final = await streamed.final;
+    if (flags.debug === true) debugOutcome(context, final);
     if (!quiet) reportExtras(context, final);
   });
 }

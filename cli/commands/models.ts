@@ -3,6 +3,7 @@ import type { ModelConfig } from '../../src/generation/models/model-config.js';
 import type { CliContext } from '../cli-context.js';
 import { UsageError } from '../exit-codes.js';
 import { parseListFormat, renderList, renderRecord } from '../output.js';
+import { registerModelInsightCommands } from './models-insights.js';
 
 const modelColumns = ['provider', 'key', 'capabilities', 'input', 'output', 'context', 'aliases'];
 
@@ -35,9 +36,9 @@ interface ListFlags {
   readonly excludeDeprecated?: boolean;
 }
 
-/** `models list|search|best|resolve|serve` over the dynamic model registry (no network). */
+/** `models list|search|best|resolve|compare|stats|serve` over the dynamic model registry (no network). */
 export function registerModelCommands(program: Command, context: CliContext, serve: (port: number) => Promise<void>): void {
-  const models = program.command('models').description('The model registry: list, search, pick the best, resolve aliases, serve it over HTTP');
+  const models = program.command('models').description('The model registry: list, search, pick the best, resolve aliases, compare, stats, serve it over HTTP');
   const format = (command: Command) => command.option('-f, --format <format>', 'table, json or yaml', 'table');
 
   const list = (flags: ListFlags) => {
@@ -119,4 +120,5 @@ export function registerModelCommands(program: Command, context: CliContext, ser
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (got "${flags.port}")`);
       await serve(port);
     });
+  registerModelInsightCommands(models, context);
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
 import { UsageError } from '../exit-codes.js';
 import { withSpinner } from '../output.js';
+import { debugOutcome, prepareCall } from '../prepare-call.js';
 import { optionsOf, promptOf, reportExtras, withGenerateOptions, type GenerateFlags } from './generate.js';
 
 /** One line of `stream --format json`: the same events as `POST /api/stream`, one JSON object a line. */
@@ -23,21 +24,24 @@ export function registerStreamCommand(program: Command, context: CliContext): vo
     'text, or json (newline-delimited start/chunk/complete events)',
   ).action(async (words: string[], flags: GenerateFlags) => {
     if (flags.format !== 'text' && flags.format !== 'json') throw new UsageError(`--format must be text or json (got "${flags.format}")`);
-    const options = await optionsOf(await promptOf(words, context), flags, context);
+    const options = await optionsOf(await promptOf(words, context, flags), flags, context);
     const { toolkit } = context.toolkit();
     const quiet = flags.quiet === true;
+    await prepareCall(context, options, flags.debug === true);
     // The toolkit resolves `stream` once the first chunk is in: the spinner covers the wait for it.
     const streamed = await withSpinner(context.io, quiet, 'Connecting…', () => toolkit.stream(options));
     if (flags.format === 'text') {
       for await (const chunk of streamed.stream) context.io.stdout.write(chunk.content);
       context.io.stdout.write('\n');
       const final = await streamed.final;
+      if (flags.debug === true) debugOutcome(context, final);
       if (!quiet) reportExtras(context, final);
       return;
     }
     line(context, { type: 'start', streamId: streamed.metadata.streamId, provider: streamed.provider, model: streamed.model });
     for await (const chunk of streamed.stream) line(context, { type: 'chunk', content: chunk.content });
     const final = await streamed.final;
+    if (flags.debug === true) debugOutcome(context, final);
     line(context, {
       type: 'complete',
       streamId: streamed.metadata.streamId,

@@ -39,7 +39,8 @@ export function selectProvider(catalog: ProviderCatalog, requested: ProviderName
   }
   const first = catalog.names.find((name) => catalog.isConfigured(name));
   if (first === undefined) {
-    const hints = catalog.names.map((name) => catalog.missingEnv(name)[0]).filter((hint): hint is string => hint !== undefined);
+    // Each variable once: bedrock and sagemaker both start with AWS_ACCESS_KEY_ID.
+    const hints = [...new Set(catalog.names.map((name) => catalog.missingEnv(name)[0]).filter((hint): hint is string => hint !== undefined))];
     throw new ConfigurationError(`No AI provider is configured: set one of ${hints.join(', ')} (or a .env file in the working directory).`, 'toolkit');
   }
   return { provider: first, reason: `${skippedDefault}first configured provider in auto order (${catalog.names.join(' > ')})` };

@@ -8,6 +8,7 @@ import { DeprecationNotice } from '../deprecation-notice.js';
 import { MAX_INPUT_LENGTH, normalizeOptions } from '../normalize-options.js';
 import type { BatchModels } from './batch-models.js';
 import { batchJobId, batchQueueName, type BatchItemJob } from './batch-queue.js';
+import { pendingOf } from './batch-record.js';
 import type { BatchOptions, BatchRecord } from '../../ports/state/batch-store.js';
 import { toBatchItemView, toBatchView, type BatchResultsPage, type BatchView } from './batch-view.js';
 
@@ -171,11 +172,13 @@ export class BatchService {
 
   /**
    * Cancels a batch: items not yet started are removed from the queue and marked cancelled;
-   * running ones finish (their results are kept). Cancelling again changes nothing.
+   * running ones finish (their results are kept). Cancelling again changes nothing, and neither
+   * does cancelling a finished batch: it keeps its final status (`completed`), no `cancelledAt`.
    */
   async cancel(batchId: string): Promise<BatchView | undefined> {
     const snapshot = await this.deps.store.get(batchId);
     if (snapshot === undefined) return undefined;
+    if (snapshot.cancelledAt === undefined && pendingOf(snapshot) === 0) return toBatchView(snapshot);
     const at = this.deps.clock.now();
     await this.deps.store.cancel(batchId, at);
     const queue = batchQueueName(snapshot.record.options.provider);
