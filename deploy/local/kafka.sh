@@ -219,6 +219,9 @@ status() {
   return 3
 }
 
+# kafka-cluster.sh sources this file for its toolchain, jar and probe functions.
+[ "${BASH_SOURCE[0]}" = "$0" ] || return 0
+
 case "${1:-}" in
   start) with_lock kafka start ;;
   stop) with_lock kafka stop ;;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import type { Admin } from '@platformatic/kafka';
+import { Admin } from '@platformatic/kafka';
 import { topics } from '../../../src/events/event-envelope.js';
 import { deleteKafkaNamespace, deleteRedisNamespace, kafkaBrokers, redisUrl } from '../adapters/local-services.js';
 import { groupLag, testKafkaAdmin } from '../../fixtures/kafka-client.js';
@@ -70,7 +70,10 @@ export function pipelineEnv(namespace: PipelineNamespace, options: PipelineEnvOp
  * Removes everything the namespace left on the shared servers, and its data directory. Every step
  * is attempted even when an earlier one fails; the failures are reported together at the end.
  */
-export async function deletePipelineNamespace(namespace: PipelineNamespace, options: { readonly distributed: boolean }): Promise<void> {
+export async function deletePipelineNamespace(
+  namespace: PipelineNamespace,
+  options: { readonly distributed: boolean /** Another Kafka than KAFKA_BROKERS (a test's own cluster). */; readonly kafkaBrokers?: readonly string[] },
+): Promise<void> {
   const steps: (() => Promise<void>)[] = [() => rm(namespace.dataDir, { recursive: true, force: true })];
   if (options.distributed) {
     steps.push(
@@ -84,7 +87,7 @@ export async function deletePipelineNamespace(namespace: PipelineNamespace, opti
         }
       },
       async () => {
-        const admin = createKafkaAdmin(namespace);
+        const admin = createKafkaAdmin(namespace, options.kafkaBrokers);
         try {
           // A group keeps a killed member until its session expires (10 s): deletion is retried until then.
           await pollUntil(
@@ -111,7 +114,7 @@ export async function deletePipelineNamespace(namespace: PipelineNamespace, opti
   if (failures.length > 0)
     throw new AggregateError(
       failures.map((failure) => failure.reason),
-      `cleanup of namespace ${namespace.id} failed`,
+      `cleanup of namespace ${namespace.id} failed: ${failures.map((failure) => String(failure.reason)).join('; ')}`,
     );
 }
 
@@ -222,8 +225,8 @@ export async function withDeadline<T>(what: string, promise: Promise<T>, timeout
 }
 
 /** The namespace's admin client; it connects on its first call (close() it when done). */
-export function createKafkaAdmin(namespace: PipelineNamespace): Admin {
-  return testKafkaAdmin(`t${namespace.id}-admin`);
+export function createKafkaAdmin(namespace: PipelineNamespace, brokers?: readonly string[]): Admin {
+  return brokers === undefined ? testKafkaAdmin(`t${namespace.id}-admin`) : new Admin({ clientId: `t${namespace.id}-admin`, bootstrapBrokers: [...brokers] });
 }
 
 /**
