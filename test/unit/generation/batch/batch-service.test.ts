@@ -213,6 +213,20 @@ describe('BatchService.cancel', () => {
     expect((await t.service.cancel(batchId))?.cancelled).toBe(2);
     expect(await t.service.cancel('no-such-batch')).toBeUndefined();
   });
+
+  it('leaves a finished batch as it ended: still completed, no cancelledAt, nothing counted as cancelled', async () => {
+    const openai = new ScriptedLanguageModel('openai', 'gpt-test', [{ text: 'one' }, { text: 'two' }]);
+    const t = open({ openai });
+    const { batchId } = await t.service.submit({ merchantId: 'shop-1', prompts: ['p1', 'p2'] });
+    await t.startWorker('openai');
+    await t.settled(batchId);
+    const finished = await t.service.status(batchId);
+    expect(finished).toMatchObject({ status: 'completed', succeeded: 2, cancelled: 0 });
+    const cancelled = await t.service.cancel(batchId);
+    expect(cancelled).toEqual(finished);
+    expect(cancelled?.cancelledAt).toBeUndefined();
+    expect(await t.service.status(batchId)).toEqual(finished);
+  });
 });
 
 describe('BatchService.resumeUnfinished', () => {
