@@ -82,13 +82,16 @@ describe('distributed pipeline on a three-broker Kafka cluster losing a broker',
   });
 
   afterAll(async () => {
-    await server?.stop();
-    await admin?.close();
-    await provider?.close();
-    await clickhouse.close();
-    if (namespace !== undefined) await deletePipelineNamespace(namespace, { distributed: true, kafkaBrokers: brokers });
-    // Three JVMs are not left running for the rest of the suite.
-    await cluster('stop');
+    try {
+      await server?.stop();
+      await admin?.close();
+      await provider?.close();
+      await clickhouse.close();
+      if (namespace !== undefined) await deletePipelineNamespace(namespace, { distributed: true, kafkaBrokers: brokers });
+    } finally {
+      // Three JVMs are not left running for the rest of the suite, whatever failed above.
+      await cluster('stop');
+    }
   });
 
   it('creates the topics with three copies and min.insync.replicas 2', async () => {
