@@ -66,7 +66,10 @@ export async function promptOf(words: readonly string[], context: CliContext, fl
 export async function optionsOf(text: string, flags: GenerateFlags, context: CliContext): Promise<GenerateOptions> {
   let provider = flags.provider;
   let model = flags.model;
-  if ((flags.capability !== undefined || flags.optimizeCost === true) && model === undefined) {
+  const picking = [...(flags.capability !== undefined ? ['--capability'] : []), ...(flags.optimizeCost === true ? ['--optimize-cost'] : [])];
+  // Said, not silently dropped: the model named wins over a registry pick.
+  if (picking.length > 0 && model !== undefined) context.io.stderr.write(`note: ${picking.join(' and ')} not used: --model ${model} names the model\n`);
+  if (picking.length > 0 && model === undefined) {
     const best = context.toolkit().models.findBestModel({
       ...(flags.capability !== undefined ? { capability: flags.capability } : {}),
       ...(flags.optimizeCost === true ? { optimizeFor: 'cost' as const } : {}),

@@ -138,10 +138,15 @@ describe('switchyard: the documented interface (issue 26)', () => {
       }
     });
 
-    it('refuses a prompt given twice or an invalid --context (exit 2)', async () => {
+    it('refuses a prompt given twice or an invalid --context (exit 2), and says when --model makes --capability moot', async () => {
       const twice = await runSwitchyard(['generate', 'words', '--prompt', 'and a flag'], { env: providerEnv });
       expect(twice.code).toBe(2);
       expect(twice.stderr).toContain('give the prompt once');
+      const both = await runSwitchyard(['generate', 'x', '--model', 'gpt-4o-mini', '--capability', 'vision', '--optimizeCost', '--disable-tools'], {
+        env: providerEnv,
+      });
+      expect(both.code, both.stderr).toBe(0);
+      expect(both.stderr).toContain('note: --capability and --optimize-cost not used: --model gpt-4o-mini names the model');
       const context = await runSwitchyard(['generate', 'x', '--context', '[1]'], { env: providerEnv });
       expect(context.code).toBe(2);
       expect(context.stderr).toContain('--context must be a JSON object');
