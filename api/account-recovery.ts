@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { AuthAttemptRecorder } from '../src/auth/auth-attempt.js';
 import { AccountRecovery } from '../src/auth/password-reset/account-recovery.js';
 import type { Config } from '../src/config/load-config.js';
 import type { Mailer } from '../src/ports/mail.js';
@@ -16,9 +17,9 @@ function droppingMailer(deps: AppDeps): Mailer {
 /**
  * The password change / reset / email verification use case of one app (issue 25), over the app's
  * state and the composition root's mailer. On close, mail still being delivered is awaited and the
- * mailer closed.
+ * mailer closed. Each action goes on the audit trail through `audit` (auth.attempted, credential password).
  */
-export function createAccountRecovery(app: FastifyInstance, config: Config, deps: AppDeps): AccountRecovery {
+export function createAccountRecovery(app: FastifyInstance, config: Config, deps: AppDeps, audit?: AuthAttemptRecorder): AccountRecovery {
   const mailer = deps.mailer ?? droppingMailer(deps);
   const recovery = new AccountRecovery({
     users: deps.state.users,
@@ -26,6 +27,7 @@ export function createAccountRecovery(app: FastifyInstance, config: Config, deps
     mailer,
     clock: deps.clock,
     logger: deps.logger,
+    ...(audit !== undefined ? { audit } : {}),
     ...(deps.passwordHashing !== undefined ? { passwordHashing: deps.passwordHashing } : {}),
     settings: {
       resetTtlSeconds: config.passwordResetTtlSeconds,

@@ -157,8 +157,17 @@ async function registerOpenApi(app: FastifyInstance): Promise<void> {
       info: { title: 'Switchyard payment routing', version: '1.4.0', description: 'Gateway decisions wire-compatible with decision-engine 1.4.x.' },
       components: {
         securitySchemes: {
-          BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+          BearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A session JWT; on every route that takes API keys, also an API key (`Bearer DE_…`).',
+          },
+          ApiKeyAuth: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'x-api-key',
+            description: 'An API key (`DE_…`); the same key may come as `Authorization: Bearer DE_…`.',
+          },
         },
       },
     },
@@ -175,7 +184,7 @@ async function registerSharedRoutes(app: FastifyInstance, config: Config, deps: 
   registerApiEvents(app, deps);
   await metricsRoutes(app, deps);
   await app.register(async (scope) => healthRoutes(scope, deps));
-  const recovery = createAccountRecovery(app, config, deps);
+  const recovery = createAccountRecovery(app, config, deps, audit);
   const onSignedUp = (user: { readonly userId: string; readonly email: string }) => recovery.sendEmailVerification(user.userId, user.email);
   const roster = parseSuperAdminRoster(config.superAdminEmails);
   const isSuperAdmin = (claims: SessionClaims) => isRosteredSession(roster, claims);

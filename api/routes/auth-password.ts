@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AccountRecovery, ChangePasswordResult, RedeemResult } from '../../src/auth/password-reset/account-recovery.js';
 import type { ChangePasswordRequest, ForgotPasswordRequest, ResetPasswordRequest, VerifyEmailQuery } from '../../src/generated/schema-types.js';
 import { ref } from '../http-schemas.js';
-import { sessionOf } from '../plugins/authentication.js';
+import { attemptOriginOf, sessionOf } from '../plugins/authentication.js';
 import { genericError } from '../wire/generic-error-envelope.js';
 
 export interface AuthPasswordRouteDeps {
@@ -54,11 +54,12 @@ function registerChangePassword(app: FastifyInstance, deps: AuthPasswordRouteDep
         body: ref('ChangePasswordRequest'),
         response: { 200: ref('AccountMessageResponse') },
       },
-      config: { auth: 'bearer', merchantFrom: 'credential' },
+      // decision-engine: a super-admin view or SSO handoff session never touches the account's credentials.
+      config: { auth: 'bearer', merchantFrom: 'credential', sessionKinds: ['standard'] },
     },
     async (request, reply) => {
       const { current_password: current, new_password: next } = request.body;
-      const result = await deps.recovery.changePassword(sessionOf(request), current, next);
+      const result = await deps.recovery.changePassword(sessionOf(request), current, next, attemptOriginOf(request));
       if (result.kind !== 'ok') return sendChangeFailure(reply, result);
       request.log.info({ userId: sessionOf(request).userId }, 'password changed; other sessions revoked');
       return { message: accountMessages.changed };
@@ -79,7 +80,7 @@ function registerForgotPassword(app: FastifyInstance, deps: AuthPasswordRouteDep
       config: { auth: 'none' },
     },
     async (request) => {
-      await deps.recovery.forgotPassword(request.body.email);
+      await deps.recovery.forgotPassword(request.body.email, attemptOriginOf(request));
       return { message: accountMessages.forgot };
     },
   );
@@ -98,7 +99,7 @@ function registerResetPassword(app: FastifyInstance, deps: AuthPasswordRouteDeps
       config: { auth: 'none' },
     },
     async (request, reply) => {
-      const result = await deps.recovery.resetPassword(request.body.token, request.body.new_password);
+      const result = await deps.recovery.resetPassword(request.body.token, request.body.new_password, attemptOriginOf(request));
       if (result.kind !== 'ok') return sendRedeemFailure(reply, result, accountMessages.invalidResetToken);
       return { message: accountMessages.reset };
     },
@@ -118,7 +119,7 @@ function registerVerifyEmail(app: FastifyInstance, deps: AuthPasswordRouteDeps):
       config: { auth: 'none' },
     },
     async (request, reply) => {
-      const result = await deps.recovery.verifyEmail(request.query.token);
+      const result = await deps.recovery.verifyEmail(request.query.token, attemptOriginOf(request));
       if (result.kind !== 'ok') return sendRedeemFailure(reply, result, accountMessages.invalidVerificationToken);
       return { message: accountMessages.verified };
     },

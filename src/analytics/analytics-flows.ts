@@ -24,6 +24,9 @@ export const analyticsFlows = {
     'auth_super_admin_failure',
     // Team changes (invite, remove) by a merchant's admin.
     'auth_members_success',
+    // Account actions (password change, reset request, reset, email verification), refusals included.
+    'auth_account_success',
+    'auth_account_failure',
   ],
 } as const;
 

@@ -186,7 +186,7 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
     case 'auth.attempted': {
       const p = event.payload;
       return domainOnly({
-        ...base(event, null, p.requestId, authAttemptFlow(p.credential, p.outcome), 'auth'),
+        ...base(event, null, p.requestId, authAttemptFlow(p.credential, p.outcome, p.action), 'auth'),
         api_flow: 'auth',
         status: p.outcome,
         event_stage: 'authentication',
@@ -257,9 +257,26 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
   }
 }
 
-/** `auth_password_failure`, `auth_api_key_failure`, `auth_admin_secret_failure`, `auth_password_success`. */
-export function authAttemptFlow(credential: AuthAttemptedV1['credential'], outcome: AuthAttemptedV1['outcome']): string {
+/**
+ * `auth_password_failure`, `auth_api_key_failure`, `auth_admin_secret_failure`, `auth_password_success`;
+ * a password-credential row with an action (password change, reset request, reset, email
+ * verification) is `auth_account_<outcome>`, so log-summaries can list those successes and not logins'.
+ */
+export function authAttemptFlow(credential: AuthAttemptedV1['credential'], outcome: AuthAttemptedV1['outcome'], action?: string | null): string {
+  if (credential === 'password' && action !== undefined && action !== null) return `auth_account_${outcome}`;
   return `auth_${credential}_${outcome}`;
+}
+
+/** How an account action reads in a log line. */
+const accountActionLabels: Readonly<Record<string, string>> = {
+  password_change: 'Password change',
+  password_reset_request: 'Password reset request',
+  password_reset: 'Password reset',
+  email_verify: 'Email verification',
+};
+
+function accountActionLabel(action: string): string {
+  return accountActionLabels[action] ?? `Account ${action}`;
 }
 
 /**
@@ -271,6 +288,8 @@ function authFailureMessage(p: AuthAttemptedV1): string {
   const why = p.reason ?? 'refused';
   switch (p.credential) {
     case 'password':
+      if (p.action !== undefined && p.action !== null)
+        return `${accountActionLabel(p.action)} refused for ${p.subject ?? 'unknown'} from ${p.sourceAddress}: ${why}`;
       return `Login refused for ${p.subject ?? 'unknown'} from ${p.sourceAddress}: ${why}`;
     case 'api_key':
       return `API key ${p.subject ?? '(malformed)'} refused from ${p.sourceAddress}: ${why}`;
@@ -294,6 +313,9 @@ function auditMessage(p: AuthAttemptedV1): string {
       return `Super-admin ${p.subject ?? p.userId ?? 'unknown'}: ${p.action ?? 'request'}`;
     case 'members':
       return `Admin ${p.subject ?? p.userId ?? 'unknown'}: ${p.action ?? 'team change'}`;
+    case 'password':
+      // A login's success has no line; an account action's names whom and from where.
+      return p.action !== undefined && p.action !== null ? `${accountActionLabel(p.action)} for ${p.subject ?? 'unknown'} from ${p.sourceAddress}` : '';
     default:
       return '';
   }

@@ -25,7 +25,11 @@ export type AttemptFailureReason =
   | 'invalid_code'
   | 'not_super_admin'
   | 'unsupported_session'
-  | 'merchant_not_found';
+  | 'merchant_not_found'
+  /** A password reset or email verification token that is unknown, expired or spent. */
+  | 'invalid_token'
+  /** A new password the password policy refused (change or reset). */
+  | 'weak_password';
 
 /**
  * One authentication attempt, for the audit trail (`auth.attempted` events). Never holds the
@@ -53,7 +57,8 @@ export interface AuthAttempt {
   readonly origin: AttemptOrigin;
   /**
    * What was done, for the SSO and super-admin audit: `mint`, `exchange`, `enter_merchant`,
-   * `exit`, `lookup`, or `view_request` (`METHOD route`, any request made in a super-admin view).
+   * `exit`, `lookup`, or `view_request` (`METHOD route`, any request made in a super-admin view);
+   * for the account routes (credential `password`) one of `AccountAction`.
    */
   readonly action?: string;
 }
@@ -66,3 +71,9 @@ export type AuthAttemptRecorder = (attempt: AuthAttempt) => void;
 
 /** The origin of an attempt whose caller said nothing about the request (library use, old callers). */
 export const unknownOrigin: AttemptOrigin = Object.freeze({ sourceAddress: 'unknown' });
+
+/**
+ * The account routes' actions (credential `password`): a password change, a reset link asked for,
+ * a reset redeemed, an email verified. A login has none.
+ */
+export type AccountAction = 'password_change' | 'password_reset_request' | 'password_reset' | 'email_verify';

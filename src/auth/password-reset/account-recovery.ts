@@ -1,6 +1,8 @@
+import type { AccountAction, AttemptFailureReason, AttemptOrigin, AuthAttemptRecorder } from '../auth-attempt.js';
+import { unknownOrigin } from '../auth-attempt.js';
 import type { Logger } from '../../logging/logger.js';
 import type { MailMessage, Mailer } from '../../ports/mail.js';
-import type { CredentialStore, OneTimeTokenPurpose, UserStore } from '../../ports/state-store.js';
+import type { CredentialStore, OneTimeTokenPurpose, UserRecord, UserStore } from '../../ports/state-store.js';
 import type { Clock } from '../../time/clock.js';
 import { defaultScryptParams, hashPassword, verifyPassword, type ScryptParams } from '../password-hash.js';
 import { checkPassword, type PasswordRule } from '../password-policy.js';
@@ -14,7 +16,10 @@ export interface AccountRecoverySettings {
   readonly verificationTtlSeconds: number;
   /** Longest a session token lives (JWT_TTL_SECONDS): how long a session cutoff must be kept. */
   readonly sessionTtlSeconds: number;
-  /** Where the dashboard is reached; links are `<base>/reset-password?token=…`, `<base>/auth/verify-email?token=…`. */
+  /**
+   * Where the service (and its dashboard, under /dashboard/) is reached. Links open dashboard pages,
+   * the token in the URL fragment: `<base>/dashboard/#/reset-password?token=…`, `<base>/dashboard/#/verify-email?token=…`.
+   */
   readonly publicBaseUrl: string;
 }
 
@@ -26,7 +31,33 @@ export interface AccountRecoveryDependencies {
   readonly logger: Logger;
   readonly settings: AccountRecoverySettings;
   readonly passwordHashing?: ScryptParams;
+  /**
+   * The audit trail: every change, reset request, reset and verification, refusals included, as an
+   * `auth.attempted` event (credential `password`, an `AccountAction`). Never the token nor a password.
+   */
+  readonly audit?: AuthAttemptRecorder;
 }
+
+/** Who an audited account action concerned: the user when known, else only what the caller named. */
+interface AuditTarget {
+  readonly merchantId: string | null;
+  readonly subject: string | null;
+  readonly userId: string | null;
+}
+
+const nobody: AuditTarget = { merchantId: null, subject: null, userId: null };
+
+/** The user's current merchant's log (as a login's audit row), else the reserved placeholder merchant. */
+function targetOf(user: UserRecord): AuditTarget {
+  return { merchantId: user.currentMerchantId !== '' ? user.currentMerchantId : null, subject: user.email, userId: user.userId };
+}
+
+const changeFailureReasons = {
+  invalid_password: 'invalid_credentials',
+  weak_password: 'weak_password',
+  unsupported_session: 'unsupported_session',
+  unknown_user: 'inactive',
+} as const satisfies Record<Exclude<ChangePasswordResult['kind'], 'ok'>, AttemptFailureReason>;
 
 export type ChangePasswordResult =
   | { readonly kind: 'ok' }
@@ -59,7 +90,19 @@ export class AccountRecovery {
   }
 
   /** Checks the current password, applies the policy, stores the new hash and ends every other session. */
-  async changePassword(session: SessionClaims, currentPassword: string, newPassword: string): Promise<ChangePasswordResult> {
+  async changePassword(
+    session: SessionClaims,
+    currentPassword: string,
+    newPassword: string,
+    origin: AttemptOrigin = unknownOrigin,
+  ): Promise<ChangePasswordResult> {
+    const result = await this.#changePassword(session, currentPassword, newPassword);
+    const target = { merchantId: session.merchantId !== '' ? session.merchantId : null, subject: session.email, userId: session.userId };
+    this.#audit('password_change', target, origin, result.kind === 'ok' ? null : changeFailureReasons[result.kind]);
+    return result;
+  }
+
+  async #changePassword(session: SessionClaims, currentPassword: string, newPassword: string): Promise<ChangePasswordResult> {
     // decision-engine: account management needs a full standard session (not an SSO or view session).
     const tokenType = (session as { readonly tokenType?: string }).tokenType;
     if (tokenType !== undefined && tokenType !== 'standard') return { kind: 'unsupported_session' };
@@ -74,12 +117,16 @@ export class AccountRecovery {
   }
 
   /** Always resolves the same way; a reset link is mailed (in the background) only to an active account. */
-  async forgotPassword(email: string): Promise<void> {
+  async forgotPassword(email: string, origin: AttemptOrigin = unknownOrigin): Promise<void> {
     const user = await this.#deps.users.findByEmail(email);
     const userId = user?.isActive === true ? user.userId : '';
     const token = await this.#saveToken('password_reset', userId, this.#deps.settings.resetTtlSeconds);
+    // As a login's: an unknown email goes to the reserved placeholder merchant, the email as subject.
+    // The audit is fire-and-forget in every branch, so it tells nothing apart in time either.
+    if (user === undefined) this.#audit('password_reset_request', { ...nobody, subject: email }, origin, 'invalid_credentials');
+    else this.#audit('password_reset_request', targetOf(user), origin, user.isActive ? null : 'inactive');
     if (userId === '') return;
-    const link = `${this.#base()}/reset-password?token=${encodeURIComponent(token)}`;
+    const link = `${this.#base()}/dashboard/#/reset-password?token=${encodeURIComponent(token)}`;
     const minutes = Math.round(this.#deps.settings.resetTtlSeconds / 60);
     this.#deliver({
       to: email,
@@ -90,20 +137,27 @@ export class AccountRecovery {
   }
 
   /** Redeems a reset token once: the policy applies before the token is spent, and every session ends. */
-  async resetPassword(token: string, newPassword: string): Promise<RedeemResult> {
+  async resetPassword(token: string, newPassword: string, origin: AttemptOrigin = unknownOrigin): Promise<RedeemResult> {
+    const { result, user } = await this.#resetPassword(token, newPassword);
+    this.#audit('password_reset', user !== undefined ? targetOf(user) : nobody, origin, result.kind === 'ok' ? null : result.kind);
+    return result;
+  }
+
+  async #resetPassword(token: string, newPassword: string): Promise<{ readonly result: RedeemResult; readonly user?: UserRecord }> {
     // The account-independent rules first, so a too short or common password does not spend the token.
     const general = checkPassword(newPassword, '');
-    if (!general.ok) return { kind: 'weak_password', reason: general.reason, message: general.message };
+    if (!general.ok) return { result: { kind: 'weak_password', reason: general.reason, message: general.message } };
     const userId = await this.#deps.credentials.consumeOneTimeToken('password_reset', hashOneTimeToken(token));
     const user = userId === undefined || userId === '' ? undefined : await this.#deps.users.findById(userId);
-    if (user === undefined || !user.isActive) return { kind: 'invalid_token' };
+    if (user === undefined || !user.isActive) return { result: { kind: 'invalid_token' } };
     // Only the email rule is left; it needs the account, so it is checked once the token is spent
     // (a refused token is not put back: its expiry would have to be kept with it).
     const policy = checkPassword(newPassword, user.email);
-    if (!policy.ok) return { kind: 'weak_password', reason: policy.reason, message: policy.message };
-    if (!(await this.#deps.credentials.setPasswordHash(user.userId, await hashPassword(newPassword, this.#hashing)))) return { kind: 'invalid_token' };
+    if (!policy.ok) return { result: { kind: 'weak_password', reason: policy.reason, message: policy.message }, user };
+    if (!(await this.#deps.credentials.setPasswordHash(user.userId, await hashPassword(newPassword, this.#hashing))))
+      return { result: { kind: 'invalid_token' }, user };
     await this.#cutSessions(user.userId, undefined);
-    return { kind: 'ok' };
+    return { result: { kind: 'ok' }, user };
   }
 
   /** Mails a verification link to the user (signup); the link works once. */
@@ -112,22 +166,30 @@ export class AccountRecovery {
     this.#deliver({
       to: email,
       subject: 'Verify your Switchyard email address',
-      text: `Open this link to verify your email address (works once):\n${this.#base()}/auth/verify-email?token=${encodeURIComponent(token)}\n`,
+      text: `Open this link to verify your email address (works once):\n${this.#base()}/dashboard/#/verify-email?token=${encodeURIComponent(token)}\n`,
       purpose: 'email_verification',
     });
   }
 
-  async verifyEmail(token: string): Promise<RedeemResult> {
+  async verifyEmail(token: string, origin: AttemptOrigin = unknownOrigin): Promise<RedeemResult> {
     const userId = await this.#deps.credentials.consumeOneTimeToken('email_verification', hashOneTimeToken(token));
     const user = userId === undefined || userId === '' ? undefined : await this.#deps.users.findById(userId);
-    if (user === undefined) return { kind: 'invalid_token' };
+    if (user === undefined) {
+      this.#audit('email_verify', nobody, origin, 'invalid_token');
+      return { kind: 'invalid_token' };
+    }
     await this.#deps.credentials.markEmailVerified(user.userId);
+    this.#audit('email_verify', targetOf(user), origin, null);
     return { kind: 'ok' };
   }
 
   /** Resolves when every mail handed to the background so far has been delivered or has failed (tests, shutdown). */
   async settled(): Promise<void> {
     await Promise.allSettled([...this.#deliveries]);
+  }
+
+  #audit(action: AccountAction, target: AuditTarget, origin: AttemptOrigin, reason: AttemptFailureReason | null): void {
+    this.#deps.audit?.({ credential: 'password', outcome: reason === null ? 'success' : 'failure', reason, ...target, keyId: null, origin, action });
   }
 
   async #saveToken(purpose: OneTimeTokenPurpose, userId: string, ttlSeconds: number): Promise<string> {
