@@ -48,7 +48,8 @@ function registerInvite(app: FastifyInstance, deps: MerchantMemberRouteDeps): vo
         body: ref('InviteMemberRequest'),
         response: { 200: ref('InviteMemberResponse') },
       },
-      config: { auth: 'bearer', merchantFrom: 'credential', minRole: 'admin' },
+      // decision-engine: only a full standard session manages identity (not an SSO handoff or a super-admin view).
+      config: { auth: 'bearer', merchantFrom: 'credential', minRole: 'admin', sessionKinds: ['standard'] },
     },
     async (request, reply): Promise<InviteMemberResponse | FastifyReply> => {
       const result = await deps.members.invite(sessionOf(request), request.body.email, request.body.role, attemptOriginOf(request));
@@ -76,7 +77,8 @@ function registerRemove(app: FastifyInstance, deps: MerchantMemberRouteDeps): vo
         params: { type: 'object', required: ['user_id'], properties: { user_id: { type: 'string', minLength: 1, maxLength: 255 } } },
         response: { 200: ref('RemoveMemberResponse') },
       },
-      config: { auth: 'bearer', merchantFrom: 'credential', minRole: 'admin' },
+      // decision-engine: only a full standard session manages identity (not an SSO handoff or a super-admin view).
+      config: { auth: 'bearer', merchantFrom: 'credential', minRole: 'admin', sessionKinds: ['standard'] },
     },
     async (request, reply): Promise<RemoveMemberResponse | FastifyReply> => {
       const result = await deps.members.remove(sessionOf(request), request.params.user_id, attemptOriginOf(request));
