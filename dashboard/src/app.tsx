@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { accountApi } from './api/account-api';
 import { analyticsApi } from './api/analytics-api';
 import { apiKeysApi } from './api/api-keys-api';
 import { authApi } from './api/auth-api';
@@ -7,29 +8,34 @@ import { costsApi } from './api/costs-api';
 import { experimentsApi } from './api/experiments-api';
 import { genaiApi } from './api/genai-api';
 import { createHttpClient } from './api/http-client';
+import { membersApi } from './api/members-api';
 import { routingApi } from './api/routing-api';
 import { Layout } from './layout';
 import { OnboardingPage } from './pages/onboarding-page';
 import { PageOutlet } from './page-outlet';
+import { PublicPage } from './pages/public-page';
 import { SignInPage } from './pages/sign-in-page';
+import { parsePublicLocation } from './public-routes';
 import { parseLocation } from './routes';
 import { DashboardContext, type DashboardApi } from './session/dashboard-context';
 import { loadSession, saveSession, type Session } from './session/session-store';
 
-function useLocation() {
+function useHash(): string {
   const [hash, setHash] = useState(window.location.hash);
   useEffect(() => {
     const onChange = () => setHash(window.location.hash);
     window.addEventListener('hashchange', onChange);
     return () => window.removeEventListener('hashchange', onChange);
   }, []);
-  return parseLocation(hash);
+  return hash;
 }
 
 /** The dashboard: sign-in until there is a session, onboarding until it has a merchant, then the pages. */
 export function App() {
   const [session, setSessionState] = useState<Session | undefined>(() => loadSession());
-  const location = useLocation();
+  const hash = useHash();
+  const location = parseLocation(hash);
+  const publicLocation = parsePublicLocation(hash);
   const setSession = (next: Session | undefined) => {
     saveSession(next);
     setSessionState(next);
@@ -54,9 +60,13 @@ export function App() {
       costs: costsApi(http, merchantId),
       autopilot: autopilotApi(http, merchantId),
       experiments: experimentsApi(http),
+      members: membersApi(http),
+      account: accountApi(http),
     };
   }, []);
 
+  // Forgot/reset password and email verification: reached from sign-in or a mailed link, with or without a session.
+  if (publicLocation !== undefined) return <PublicPage location={publicLocation} account={api.account} onSessionsEnded={() => setSession(undefined)} />;
   if (session === undefined) return <SignInPage auth={api.auth} onSession={setSession} />;
   const context = { api, session, setSession };
   return (

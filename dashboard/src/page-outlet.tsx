@@ -1,4 +1,5 @@
 import type { Location } from './routes';
+import { AccountPage } from './pages/account-page';
 import { ApiKeysPage } from './pages/api-keys-page';
 import { AuditPage } from './pages/audit-page';
 import { AutopilotPage } from './pages/autopilot-page';
@@ -6,6 +7,7 @@ import { CostsPage } from './pages/costs-page';
 import { ExperimentsPage } from './pages/experiments-page';
 import { BatchesPage } from './pages/batches-page';
 import { LlmUsagePage } from './pages/llm-usage-page';
+import { MembersPage } from './pages/members-page';
 import { ModelsPage } from './pages/models-page';
 import { PlaygroundPage } from './pages/playground-page';
 import { RouteGroupsPage } from './pages/route-groups-page';
@@ -43,6 +45,10 @@ export function PageOutlet(props: { readonly location: Location }) {
       return <LlmUsagePage />;
     case 'keys':
       return <ApiKeysPage />;
+    case 'members':
+      return <MembersPage />;
+    case 'account':
+      return <AccountPage />;
     case 'new-merchant':
       return <OnboardingPage embedded />;
   }

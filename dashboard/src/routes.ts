@@ -13,6 +13,8 @@ export const pages = [
   { path: 'batches', title: 'Batch jobs', group: 'Models and AI' },
   { path: 'llm-usage', title: 'LLM usage', group: 'Models and AI' },
   { path: 'keys', title: 'API keys', group: 'Account' },
+  { path: 'members', title: 'Members', group: 'Account' },
+  { path: 'account', title: 'Your account', group: 'Account' },
   { path: 'new-merchant', title: 'New merchant', group: 'Account' },
 ] as const;
 

@@ -25,6 +25,8 @@ export interface DashboardHarness {
   readonly server: RunningServer;
   readonly browser: Browser;
   readonly provider: FakeHttpServer;
+  /** The service's DATA_DIR (its mail outbox is `<dataDir>/outbox`). */
+  readonly dataDir: string;
   /** A fresh browser context; `problems` collects page errors and console errors (CSP refusals show there). */
   newPage(width: number, height: number): Promise<{ context: BrowserContext; page: Page; problems: string[] }>;
   close(): Promise<void>;
@@ -50,10 +52,11 @@ export async function startDashboardHarness(): Promise<DashboardHarness> {
       ? chatCompletionStream({ model: body.model, deltas: streamedDeltas, usage: { promptTokens: 9, completionTokens: 3 } })
       : chatCompletion({ model: body.model, content: 'Routing is learning.', usage: { promptTokens: 9, completionTokens: 3 } });
   });
+  const serviceDataDir = join(dataDir, 'data');
   const config = loadConfig({
     HOST: '127.0.0.1',
     PORT: '0',
-    DATA_DIR: join(dataDir, 'data'),
+    DATA_DIR: serviceDataDir,
     ADMIN_SECRET: adminSecret,
     LOG_LEVEL: 'silent',
     JWT_SECRET: 'browser-jwt-secret-0123456789abcdef-0123456789',
@@ -68,6 +71,7 @@ export async function startDashboardHarness(): Promise<DashboardHarness> {
     server,
     browser,
     provider,
+    dataDir: serviceDataDir,
     async newPage(width, height) {
       const context = await browser.newContext({ viewport: { width, height }, baseURL: server.url });
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });

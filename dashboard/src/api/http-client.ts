@@ -6,6 +6,11 @@ export interface RequestOptions {
   readonly body?: unknown;
   readonly query?: Query;
   readonly signal?: AbortSignal;
+  /**
+   * The route checks a password and answers a wrong one with a coded 401 (change-password): such a
+   * 401 is the form's error and keeps the session; an uncoded one (expired token) still ends it.
+   */
+  readonly checksCredentials?: boolean;
 }
 
 /**
@@ -58,7 +63,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     }
     if (!response.ok) {
       const failure = describeErrorBody(response.status, await response.text());
-      if (response.status === 401 && token !== undefined) options.onUnauthorized();
+      const refusedCredentials = request.checksCredentials === true && failure.code !== undefined;
+      if (response.status === 401 && token !== undefined && !refusedCredentials) options.onUnauthorized();
       throw failure;
     }
     return response;

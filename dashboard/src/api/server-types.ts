@@ -5,6 +5,7 @@
  * report interfaces. Nothing here is a second copy of a schema.
  */
 export type {
+  AccountMessageResponse,
   ApiKeyCreated,
   ApiKeyListItem,
   ApiKeyRevoked,
@@ -26,6 +27,7 @@ export type {
   ExperimentArmMetrics,
   ExperimentResults,
   GenerateRequest,
+  InviteMemberResponse,
   LlmErrorsReport,
   LlmLatencyReport,
   LlmOverviewReport,
@@ -33,10 +35,12 @@ export type {
   LlmRouteGroupsReport,
   LlmUsageReport,
   MeResponse,
+  MemberInfo,
   MerchantFeatures,
   MerchantInfo,
   OnboardingResponse,
   PaymentInfo,
+  RemoveMemberResponse,
   RouteGroup,
   RoutingEvaluateRequest,
   SeedCostQuote,

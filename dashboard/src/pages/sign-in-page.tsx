@@ -53,6 +53,11 @@ export function SignInPage(props: SignInPageProps) {
               10 to 128 characters; not a common password and not built from your email.
             </p>
           )}
+          {signingIn && (
+            <p class="hint">
+              <a href="#/forgot-password">Forgot password?</a>
+            </p>
+          )}
           <FormError error={action.error} id="auth-error" />
           <button type="submit" class="primary" disabled={action.busy}>
             {signingIn ? 'Sign in' : 'Create account'}

@@ -1,5 +1,6 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
+import type { accountApi } from '../api/account-api';
 import type { analyticsApi } from '../api/analytics-api';
 import type { apiKeysApi } from '../api/api-keys-api';
 import type { authApi } from '../api/auth-api';
@@ -7,6 +8,7 @@ import type { autopilotApi } from '../api/autopilot-api';
 import type { costsApi } from '../api/costs-api';
 import type { experimentsApi } from '../api/experiments-api';
 import type { genaiApi } from '../api/genai-api';
+import type { membersApi } from '../api/members-api';
 import type { routingApi } from '../api/routing-api';
 import type { Session } from './session-store';
 
@@ -20,6 +22,8 @@ export interface DashboardApi {
   readonly costs: ReturnType<typeof costsApi>;
   readonly autopilot: ReturnType<typeof autopilotApi>;
   readonly experiments: ReturnType<typeof experimentsApi>;
+  readonly members: ReturnType<typeof membersApi>;
+  readonly account: ReturnType<typeof accountApi>;
 }
 
 export interface DashboardContextValue {
