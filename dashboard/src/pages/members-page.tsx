@@ -35,7 +35,7 @@ function InvitedNotice(props: { readonly invited: InviteMemberResponse; onDismis
     <div class="new-key" role="status" data-testid="invited">
       <p>
         <strong>Copy this password now and give it to {invited.email} over a safe channel.</strong> It is shown only once; the service keeps only its hash. They
-        should change it on their Account page after signing in.
+        should change it under Your account after signing in.
       </p>
       <code class="secret">{invited.password}</code>
       <div class="actions">
