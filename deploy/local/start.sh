@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Starts the distributed-mode infrastructure without Docker:
-#   deploy/local/start.sh [redis|clickhouse|kafka|litellm|all]...   (default: all)
+#   deploy/local/start.sh [redis|clickhouse|kafka|litellm|smtp|all]...   (default: all)
 # Each service is installed on first use, reused when already running, and waited for until it
 # answers. Progress goes to stderr; stdout gets one "# <service> <url> ready" line per service and
 # then KEY=VALUE lines, so either of these works:
@@ -16,9 +16,9 @@ LOG_TAG=start
 services=()
 for arg in "${@:-all}"; do
   case "$arg" in
-    all) services+=(redis clickhouse kafka litellm) ;;
-    redis | clickhouse | kafka | litellm) services+=("$arg") ;;
-    *) echo "usage: $0 [redis|clickhouse|kafka|litellm|all]..." >&2; exit 2 ;;
+    all) services+=(redis clickhouse kafka litellm smtp) ;;
+    redis | clickhouse | kafka | litellm | smtp) services+=("$arg") ;;
+    *) echo "usage: $0 [redis|clickhouse|kafka|litellm|smtp|all]..." >&2; exit 2 ;;
   esac
 done
 
@@ -28,6 +28,7 @@ url_of() {
     clickhouse) echo "http://127.0.0.1:${CLICKHOUSE_HTTP_PORT:-8123}" ;;
     kafka) echo "127.0.0.1:${KAFKA_PORT:-9092}" ;;
     litellm) echo "http://127.0.0.1:${LITELLM_PORT:-4000}" ;;
+    smtp) echo "smtp://127.0.0.1:${SMTP_PORT:-2525}" ;;
   esac
 }
 env_of() {
@@ -36,6 +37,8 @@ env_of() {
     clickhouse) echo "CLICKHOUSE_URL=$(url_of clickhouse)" ;;
     kafka) echo "KAFKA_BROKERS=$(url_of kafka)" ;;
     litellm) echo "LITELLM_URL=$(url_of litellm)" ;;
+    # The mail tests' server (aiosmtpd) and the maildir it writes each accepted message into.
+    smtp) echo "SMTP_TEST_URL=$(url_of smtp)"; echo "SMTP_TEST_MAILDIR=$("$HERE/smtp.sh" maildir)" ;;
   esac
 }
 

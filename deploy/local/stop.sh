@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Stops what deploy/local/start.sh started: deploy/local/stop.sh [redis|clickhouse|kafka|litellm|all]...
+# Stops what deploy/local/start.sh started: deploy/local/stop.sh [redis|clickhouse|kafka|litellm|smtp|all]...
 # (default: all). Data stays in the run dir; services this script did not start are left alone.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 services=()
 for arg in "${@:-all}"; do
   case "$arg" in
-    all) services+=(litellm kafka clickhouse redis) ;;   # producers' broker first, state store last
-    redis | clickhouse | kafka | litellm) services+=("$arg") ;;
-    *) echo "usage: $0 [redis|clickhouse|kafka|litellm|all]..." >&2; exit 2 ;;
+    all) services+=(smtp litellm kafka clickhouse redis) ;;   # producers' broker first, state store last
+    redis | clickhouse | kafka | litellm | smtp) services+=("$arg") ;;
+    *) echo "usage: $0 [redis|clickhouse|kafka|litellm|smtp|all]..." >&2; exit 2 ;;
   esac
 done
 rc=0
