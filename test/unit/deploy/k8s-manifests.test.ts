@@ -21,10 +21,10 @@ describe('deploy/k8s manifests against the Kubernetes 1.34 schemas', () => {
   it('finds the manifests', () => {
     expect(files.map((file) => relative(repoRoot, file))).toEqual(
       expect.arrayContaining([
-        'deploy/k8s/api.yaml',
-        'deploy/k8s/workers.yaml',
-        'deploy/k8s/autoscaling.yaml',
-        'deploy/k8s/disruption-budgets.yaml',
+        'deploy/k8s/app/api.yaml',
+        'deploy/k8s/app/workers.yaml',
+        'deploy/k8s/app/autoscaling.yaml',
+        'deploy/k8s/app/disruption-budgets.yaml',
         'deploy/k8s/managed/settings.yaml',
       ]),
     );
@@ -122,26 +122,34 @@ describe('deploy/k8s: the pieces fit together', () => {
     for (const name of settings) expect(documented, name).toMatch(new RegExp(`\`${name}\``));
   });
 
-  it('lists every manifest in its kustomization, and the managed overlay removes only what the base has', () => {
-    const kustomization = parse(readFileSync(join(repoRoot, 'deploy/k8s/kustomization.yaml'), 'utf8')) as { resources: string[] };
-    const topLevel = files.map((file) => relative(join(repoRoot, 'deploy/k8s'), file)).filter((file) => !file.includes('/'));
-    expect([...kustomization.resources].sort()).toEqual(topLevel.sort());
-    const managed = parse(readFileSync(join(repoRoot, 'deploy/k8s/managed/kustomization.yaml'), 'utf8')) as {
-      resources: string[];
-      patches: { path?: string; patch?: string; target?: { name: string } }[];
-    };
-    expect(managed.resources).toEqual(['../']);
-    const deleted = managed.patches.filter((entry) => entry.patch?.includes('$patch: delete')).map((entry) => parse(entry.patch!) as K8sObject);
-    expect(deleted.map((object) => `${object.kind}/${object.metadata.name}`).sort()).toEqual(
-      ['Service/clickhouse', 'Service/kafka', 'Service/redis', 'StatefulSet/clickhouse', 'StatefulSet/kafka', 'StatefulSet/redis'].sort(),
-    );
-    for (const object of deleted) expect(named(object.kind, object.metadata.name), `${object.kind}/${object.metadata.name}`).toBeDefined();
+  it('lists every manifest in exactly one kustomization: app/, the development root and managed/', () => {
+    const k8s = join(repoRoot, 'deploy/k8s');
+    const resourcesOf = (dir: string) =>
+      (parse(readFileSync(join(k8s, dir, 'kustomization.yaml'), 'utf8')) as { resources: string[] }).resources.map((resource) => join(dir, resource));
+    const listed = ['app', '.', 'managed'].flatMap(resourcesOf);
+    const dirs = ['app', '../app'].map((dir) => join('managed', dir));
+    // Directories are other kustomizations (app/ from the root and from managed/); files are manifests.
+    const listedFiles = listed.filter((resource) => resource.endsWith('.yaml')).sort();
+    expect(listedFiles).toEqual(files.map((file) => relative(k8s, file)).sort());
+    expect(listed.filter((resource) => !resource.endsWith('.yaml')).sort()).toEqual(['app', join(dirs[1]!)].sort());
+  });
+
+  it('gives the managed overlay every setting the development one has, pointed at external clusters', () => {
+    const settings = readDocuments(join(repoRoot, 'deploy/k8s/managed/settings.yaml'));
+    const configMap = settings.find((object) => object.kind === 'ConfigMap')!;
+    const secret = settings.find((object) => object.kind === 'Secret')!;
+    const devSecret = named('Secret', 'switchyard-secrets')!;
+    expect(Object.keys(configMap.data!)).toEqual(expect.arrayContaining(Object.keys(baseEnv)));
+    expect(Object.keys(secret.stringData!).sort()).toEqual(Object.keys(devSecret.stringData!).sort());
+    expect(configMap.data).toMatchObject({ KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2', EMBEDDED_WORKERS: 'false' });
+    expect(configMap.data!.KAFKA_BROKERS!.split(',')).toHaveLength(3);
     // The lag autoscalers may grow to the overlay's partition count, not past it.
-    const settings = readDocuments(join(repoRoot, 'deploy/k8s/managed/settings.yaml')).find((object) => object.kind === 'ConfigMap')!;
-    const maxReplicas = managed.patches.find((entry) => entry.target?.name.includes('sr-windows'))!;
-    const [operation] = parse(maxReplicas.patch!) as { path: string; value: number }[];
+    const managed = parse(readFileSync(join(repoRoot, 'deploy/k8s/managed/kustomization.yaml'), 'utf8')) as {
+      patches: { patch: string; target: { name: string } }[];
+    };
+    const maxReplicas = managed.patches.find((entry) => entry.target.name.includes('sr-windows'))!;
+    const [operation] = parse(maxReplicas.patch) as { path: string; value: number }[];
     expect(operation).toMatchObject({ path: '/spec/maxReplicas' });
-    expect(operation!.value).toBeLessThanOrEqual(Number(settings.data!.KAFKA_PARTITIONS));
-    expect(settings.data).toMatchObject({ KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2', EMBEDDED_WORKERS: 'false' });
+    expect(operation!.value).toBeLessThanOrEqual(Number(configMap.data!.KAFKA_PARTITIONS));
   });
 });
