@@ -28,7 +28,7 @@ import { createRuntime, runtimeDefaults } from '../cli/create-runtime.js';
 import { startServer } from '../cli/start-service.js';
 import { loadConfig } from '../src/config/load-config.js';
 import { partitionKeyOf } from '../src/events/event-envelope.js';
-import type { EventEnvelope } from '../src/ports/event-envelope.js';
+import { type EventEnvelope, type EventType, topicOf } from '../src/ports/event-envelope.js';
 import * as analyticsSink from '../workers/analytics-sink.js';
 import * as srWindows from '../workers/sr-windows.js';
 
@@ -383,6 +383,9 @@ const kafkaOf = (types: string[]) => {
 const otherEvents = kafkaOf([...bytes.keys()].filter((type) => type !== 'llm.call'));
 const llmEvents = kafkaOf(['llm.call']);
 const allEvents = [...bytes.values()].reduce((sum, entry) => sum + entry.count, 0);
+/** sr-windows reads the routing and llm topics only. */
+const srTypes = [...bytes.keys()].filter((type) => ['routing', 'llm'].includes(topicOf[type as EventType]));
+const srEvents = kafkaOf(srTypes).count;
 const d = decidePhase.ok;
 const l = llmPhase.ok;
 const rows: [string, string, string][] = [
@@ -405,8 +408,8 @@ const rows: [string, string, string][] = [
     ),
     'shared broker, /proc',
   ],
-  ['sr-windows CPU µs per event', per(srPhase.cpuUs, allEvents), `${allEvents} events in ${(srPhase.ms / 1000).toFixed(1)} s`],
-  ['sr-windows Redis commands per event', per(srPhase.redis.commands, allEvents, 2), `Redis CPU µs/event ${per(srPhase.redis.cpuUs, allEvents, 1)}`],
+  ['sr-windows CPU µs per event', per(srPhase.cpuUs, srEvents), `${srEvents} events (routing, llm) in ${(srPhase.ms / 1000).toFixed(1)} s`],
+  ['sr-windows Redis commands per event', per(srPhase.redis.commands, srEvents, 2), `Redis CPU µs/event ${per(srPhase.redis.cpuUs, srEvents, 1)}`],
   ['analytics-sink CPU µs per event', per(sinkPhase.cpuUs, allEvents), `${allEvents} events in ${(sinkPhase.ms / 1000).toFixed(1)} s`],
   ['ClickHouse rows per event (sink)', per(sinkRows, allEvents, 2), tables.map((table) => `${table.name.replace('analytics_', '')} ${table.rows}`).join(', ')],
   ['ClickHouse server CPU µs per sink row', per(sinkPhase.clickhouseUs, sinkRows, 1), 'batches of ≤ 1,000, /proc'],
@@ -426,4 +429,81 @@ for (const [name, value, note] of rows) process.stdout.write(`${name.padEnd(widt
 process.stdout.write(
   `${JSON.stringify({ at: new Date().toISOString(), load, seconds: Math.round((Date.now() - started) / 1000), rows: Object.fromEntries(rows.map(([name, value]) => [name, value])) })}\n`,
 );
+
+// ---------------------------------------------------------------- the capacity model (docs/scaling.md)
+// Assumptions, stated in docs/scaling.md: pods and Redis shards run at ≤ 60 % of a core (the HPA target),
+// ClickHouse at ≤ 50 % for inserts (merges and queries need the rest), HTTP parsing and socket I/O cost
+// HTTP_US per request beside the inject figure, a partition carries ≤ PARTITION_MBPS and partitions are
+// provisioned at twice the consumers needed (they cannot shrink, and adding some remaps keys), a broker
+// takes ≤ BROKER_MBPS of writes including replication, a ClickHouse server has CH_CORES cores.
+const model = {
+  utilisation: 0.6,
+  clickhouseUtilisation: 0.5,
+  httpUs: Number(process.env.HTTP_US ?? 50),
+  partitionMBps: Number(process.env.PARTITION_MBPS ?? 5),
+  brokerMBps: Number(process.env.BROKER_MBPS ?? 30),
+  replicationFactor: 3,
+  clickhouseCores: Number(process.env.CH_CORES ?? 16),
+};
+const unit = (value: number | undefined, count: number) => (value === undefined || count === 0 ? Number.NaN : value / count);
+const routingPerDecision = kafkaOf(srTypes.filter((type) => type !== 'llm.call')).count / Math.max(1, d + warmDecisions);
+const eventsPerDecision = otherEvents.count / Math.max(1, d + warmDecisions);
+const eventsPerCall = llmEvents.count / Math.max(1, l + warmCalls);
+const rowsPerEvent = unit(sinkRows - (tables.find((table) => table.name === 'schema_migrations')?.rows ?? 0), allEvents);
+const costs = {
+  decision: {
+    apiUs: unit(decidePhase.cpuUs, d) + model.httpUs,
+    redisCommands: unit(decidePhase.redis.commands, d) + unit(srPhase.redis.commands, srEvents) * routingPerDecision,
+    redisUs: unit(decidePhase.redis.cpuUs, d) + unit(srPhase.redis.cpuUs, srEvents) * routingPerDecision,
+    events: eventsPerDecision,
+    routingEvents: routingPerDecision,
+    bytes: otherEvents.bytes / Math.max(1, d + warmDecisions),
+  },
+  call: {
+    apiUs: unit(llmPhase.cpuUs, l) + model.httpUs,
+    redisCommands: unit(llmPhase.redis.commands, l) + unit(srPhase.redis.commands, srEvents) * eventsPerCall,
+    redisUs: unit(llmPhase.redis.cpuUs, l) + unit(srPhase.redis.cpuUs, srEvents) * eventsPerCall,
+    events: eventsPerCall,
+    routingEvents: eventsPerCall,
+    bytes: llmEvents.bytes / Math.max(1, l + warmCalls),
+  },
+  srUsPerEvent: unit(srPhase.cpuUs, srEvents),
+  sinkUsPerEvent: unit(sinkPhase.cpuUs, allEvents),
+  clickhouseUsPerRow: unit(sinkPhase.clickhouseUs, sinkRows),
+  rowsPerEvent,
+};
+function size(kind: 'decision' | 'call', rate: number) {
+  const c = costs[kind];
+  const cores = (us: number) => (rate * us) / 1e6;
+  const api = Math.max(2, Math.ceil(cores(c.apiUs) / model.utilisation));
+  const sr = Math.max(1, Math.ceil(cores(c.routingEvents * costs.srUsPerEvent) / model.utilisation));
+  const sink = Math.max(1, Math.ceil(cores(c.events * costs.sinkUsPerEvent) / model.utilisation));
+  const mbps = (rate * c.bytes) / 1e6;
+  const partitions = Math.max(3, 2 * Math.max(sr, sink), Math.ceil(mbps / model.partitionMBps));
+  const brokers = Math.max(3, Math.ceil((mbps * model.replicationFactor) / model.brokerMBps));
+  const redisShards = Math.max(1, Math.ceil(cores(c.redisUs) / model.utilisation));
+  const rows = rate * c.events * costs.rowsPerEvent;
+  const clickhouseCores = (rows * costs.clickhouseUsPerRow) / 1e6 / model.clickhouseUtilisation;
+  const shards = Math.max(1, Math.ceil(clickhouseCores / model.clickhouseCores));
+  return { rate, api, mbps, partitions, brokers, sr, sink, redisOps: rate * c.redisCommands, redisShards, rows, clickhouseCores, shards };
+}
+const fmt = (value: number) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(1));
+process.stdout.write(`\ncapacity model (${JSON.stringify(model)})\n`);
+process.stdout.write(
+  '| load | API pods (1 vCPU) | Kafka MB/s in (×3 replicated) | partitions per topic | brokers | sr-windows | analytics-sink | Redis ops/s | Redis shards (each + 1 replica) | ClickHouse rows/s | ClickHouse cores (≤ 50 %) | ClickHouse shards × replicas |\n',
+);
+process.stdout.write('|---|---|---|---|---|---|---|---|---|---|---|---|\n');
+for (const [kind, rates] of [
+  ['decision', [10_000, 100_000, 1_000_000]],
+  ['call', [1_000, 10_000, 100_000]],
+] as const) {
+  for (const rate of rates) {
+    const row = size(kind, rate);
+    const label = `${fmt(rate)} ${kind === 'decision' ? 'decisions' : 'LLM calls'}/s`;
+    process.stdout.write(
+      `| ${label} | ${row.api} | ${fmt(row.mbps)} | ${row.partitions} | ${row.brokers} | ${row.sr} | ${row.sink} | ${fmt(row.redisOps)} | ${row.redisShards} | ${fmt(row.rows)} | ${fmt(row.clickhouseCores)} | ${row.shards} × 2 |\n`,
+    );
+  }
+}
+process.stdout.write(`${JSON.stringify({ costs })}\n`);
 process.exit(0);
