@@ -147,7 +147,7 @@ describe('deploy/k8s: the pieces fit together', () => {
     const managed = parse(readFileSync(join(repoRoot, 'deploy/k8s/managed/kustomization.yaml'), 'utf8')) as {
       patches: { patch: string; target: { name: string } }[];
     };
-    const maxReplicas = managed.patches.find((entry) => entry.target.name.includes('sr-windows'))!;
+    const maxReplicas = managed.patches.find((entry) => entry.target?.name.includes('sr-windows'))!;
     const [operation] = parse(maxReplicas.patch) as { path: string; value: number }[];
     expect(operation).toMatchObject({ path: '/spec/maxReplicas' });
     expect(operation!.value).toBeLessThanOrEqual(Number(configMap.data!.KAFKA_PARTITIONS));
