@@ -18,7 +18,7 @@ import { genericError } from '../wire/generic-error-envelope.js';
  * - 'none': public (health, docs, signup, login).
  * - 'admin-secret': the handler checks the admin secret header itself (merchant creation).
  * - 'bearer': a session token only; API keys are not accepted (decision-engine's /auth/* and onboarding).
- * - 'either': a session token or an x-api-key.
+ * - 'either': a session token, or an API key as `x-api-key` or `Authorization: Bearer DE_…`.
  */
 export type RouteAuth = 'none' | 'admin-secret' | 'bearer' | 'either';
 
@@ -57,11 +57,6 @@ declare module 'fastify' {
     merchantFrom?: MerchantSource;
     /** 'bearer' routes only: a logged-out token still passes (POST /auth/logout is idempotent). */
     acceptsRevokedSession?: boolean;
-    /**
-     * 'either' routes only: an API key may come as `Authorization: Bearer DE_…`, the way OpenAI
-     * clients send theirs (the OpenAI-compatible gateway). A session JWT still works there too.
-     */
-    apiKeyAsBearer?: boolean;
     /**
      * The least role a session must hold in its merchant (see `requiredRoleOf` for the default):
      * 'member' lets every member through, 'admin' refuses members (403). API keys are not roles.
@@ -316,7 +311,8 @@ function recordRoute(app: FastifyInstance, table: RouteTableEntry[], route: Rout
  *    made public; the OpenAPI document gets each route's security requirement.
  * 2. `onRequest` authenticates, before the body is even read: a caller without a valid credential
  *    costs no body parsing and learns nothing about body shapes. Bearer first, and a Bearer header
- *    that fails never falls back to the API key; then `x-api-key` on 'either' routes. All 401s are
+ *    that fails never falls back to the API key (a `Bearer DE_…` is the API key itself on 'either' routes);
+ *    then `x-api-key` on 'either' routes. All 401s are
  *    decision-engine's plain texts.
  * 3. `preHandler` checks that the merchant the request names is the credential's (403 otherwise).
  *    It runs after validation on purpose: it checks the very values the handler will use, after
@@ -340,7 +336,9 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
     if (guard === 'none' || guard === 'admin-secret') return;
     let bearerToken = bearerTokenOf(request);
     let apiKey = guard === 'either' ? headerValue(request, 'x-api-key') : undefined;
-    if (guard === 'either' && request.routeOptions.config.apiKeyAsBearer === true && bearerToken?.startsWith(apiKeyPrefix) === true) {
+    // One credential rule for every route family: an API key is accepted as `x-api-key` or as
+    // `Authorization: Bearer DE_…` (the way OpenAI clients send theirs) on every 'either' route.
+    if (guard === 'either' && bearerToken?.startsWith(apiKeyPrefix) === true) {
       apiKey = bearerToken;
       bearerToken = undefined;
     }

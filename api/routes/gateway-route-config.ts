@@ -3,6 +3,6 @@
  * `Authorization: Bearer DE_…`) whose merchant the call is for, and OpenAI's error body
  * (api/plugins/errors.ts answers it) so the official clients raise their own error classes.
  */
-export const gatewayGuard = { auth: 'either', merchantFrom: 'credential', apiKeyAsBearer: true, envelope: 'openai' } as const;
+export const gatewayGuard = { auth: 'either', merchantFrom: 'credential', envelope: 'openai' } as const;
 
 export const gatewayTags = ['OpenAI-compatible gateway'];

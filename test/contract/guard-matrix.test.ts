@@ -9,7 +9,17 @@ import { adminSecret, createMerchant, createTestApp, decideBody, logIn, signUp, 
  * called without a credential, with a bad token, a revoked token, a revoked key, a credential of
  * another merchant, and the right credential. A new route fails this file until it declares its
  * guard (`config.auth`, `config.merchantFrom`) and gets a fixture below.
+ *
+ * One credential rule for every route family (issue 26): a route that takes API keys takes them as
+ * `x-api-key` and as `Authorization: Bearer DE_…` alike, so every key case below runs in both forms;
+ * a session-only route refuses a key in either form.
  */
+
+/** The two ways an API key may be sent, each checked on every guarded route. */
+const keyForms = {
+  'x-api-key': (apiKey: string) => withKey(apiKey),
+  'Bearer DE_…': (apiKey: string) => ({ authorization: `Bearer ${apiKey}` }),
+} as const;
 
 /** A well-formed request for a route, naming `merchantId` where the handler reads it. */
 interface GuardFixture {
@@ -394,13 +404,26 @@ for (const route of guarded) {
         api_key: string;
       };
       expect((await t.app.inject({ method: 'DELETE', url: `/api-key/${created.key_id}`, headers: withKey(ownerKey) })).statusCode).toBe(200);
-      const response = await call(withKey(created.api_key));
-      expect(response.statusCode).toBe(401);
-      expectRefusal(route, response, acceptsKeys ? 'API key is revoked' : 'Missing authentication credentials');
+      for (const [form, headers] of Object.entries(keyForms)) {
+        const response = await call(headers(created.api_key));
+        expect(response.statusCode, form).toBe(401);
+        // A session-only route reads no x-api-key, and a `Bearer DE_…` there is a token that is not one.
+        const refusal = acceptsKeys ? 'API key is revoked' : form === 'x-api-key' ? 'Missing authentication credentials' : 'Invalid or expired token';
+        expectRefusal(route, response, refusal);
+      }
+    });
+
+    // (A route that takes keys lets a valid one through in both forms: 'lets the right credential through'.)
+    it.runIf(!acceptsKeys)('refuses a valid API key in both forms (sessions only)', async () => {
+      for (const [form, headers] of Object.entries(keyForms)) {
+        const response = await call(headers(ownerKey));
+        expect(response.statusCode, form).toBe(401);
+      }
     });
 
     it("answers 403 to another merchant's credential", async () => {
-      const credentials = [withToken(await logIn(t.app, 'intruder@example.com')), ...(acceptsKeys ? [withKey(intruderKey)] : [])];
+      const keys = acceptsKeys ? Object.values(keyForms).map((headers) => headers(intruderKey)) : [];
+      const credentials = [withToken(await logIn(t.app, 'intruder@example.com')), ...keys];
       for (const headers of credentials) {
         const response = await call(headers);
         expect(response.statusCode).toBe(403);
@@ -442,7 +465,8 @@ for (const route of guarded) {
 
     it('lets the right credential through', async () => {
       const session = fixtures[keyOf(route)]?.session ?? ((app: TestApp, email: string) => logIn(app.app, email));
-      const credentials = [...(acceptsKeys ? [withKey(ownerKey)] : []), withToken(await session(t, 'owner@example.com'))];
+      const keys = acceptsKeys ? Object.values(keyForms).map((headers) => headers(ownerKey)) : [];
+      const credentials = [...keys, withToken(await session(t, 'owner@example.com'))];
       for (const headers of credentials) {
         const response = await call(headers);
         expect([401, 403], `${response.statusCode} ${response.body}`).not.toContain(response.statusCode);
