@@ -8,12 +8,16 @@ import type { GenerateOptions } from '../../src/generation/generate-options.js';
 import type { GenerateResult } from '../../src/generation/generate-result.js';
 import type { CallAttribution } from '../../src/generation/llm-call-record.js';
 import type { NeuroLink } from '../../src/toolkit/neurolink.js';
+import type { ProviderStatus } from '../../src/toolkit/provider-status.js';
+import { ProviderStatusProbe } from '../../src/toolkit/provider-status-probe.js';
 import { ref } from '../http-schemas.js';
 import { abortOnDisconnect, sendStream, type Streamed } from '../wire/toolkit-stream.js';
 
 export interface GenerationRouteDeps {
   readonly toolkit: NeuroLink;
   readonly now?: () => Date;
+  /** The live provider probe of /api/status; default one over `toolkit` with its default TTL and bounds. */
+  readonly statusProbe?: ProviderStatusProbe;
 }
 
 const tags = ['Generation'];
@@ -123,21 +127,24 @@ function registerStream(app: FastifyInstance, deps: GenerationRouteDeps): void {
   );
 }
 
-/** The `/api/status` answer: each provider's settings state and the one auto selection picks. */
-async function providerStatusView(toolkit: NeuroLink, now: Date) {
-  const statuses = await toolkit.getProviderStatus();
-  const providers = Object.fromEntries(
-    statuses.map((status) => [
-      status.provider,
-      {
-        available: status.configured,
-        configured: status.configured,
-        status: status.status,
-        ...(status.model !== undefined ? { model: status.model } : {}),
-        ...(status.missing !== undefined ? { missing: status.missing } : {}),
-      },
-    ]),
-  );
+/** One provider in the `/api/status` answer: its settings and, when configured, its last probe. */
+function providerView(status: ProviderStatus) {
+  return {
+    available: status.status === 'working',
+    configured: status.configured,
+    status: status.status,
+    ...(status.model !== undefined ? { model: status.model } : {}),
+    ...(status.missing !== undefined ? { missing: status.missing } : {}),
+    ...(status.authenticated !== undefined ? { authenticated: status.authenticated } : {}),
+    ...(status.responseTime !== undefined ? { responseTime: status.responseTime } : {}),
+    ...(status.error !== undefined ? { error: status.error.slice(0, 300) } : {}),
+  };
+}
+
+/** The `/api/status` answer: each provider's probed state, the one auto selection picks, and the probe round. */
+async function providerStatusView(toolkit: NeuroLink, probe: ProviderStatusProbe, now: Date) {
+  const round = await probe.status();
+  const providers = Object.fromEntries(round.statuses.map((status) => [status.provider, providerView(status)]));
   let bestProvider: string | null = null;
   try {
     bestProvider = (await toolkit.getBestProvider()) ?? null;
@@ -148,22 +155,26 @@ async function providerStatusView(toolkit: NeuroLink, now: Date) {
     timestamp: now.toISOString(),
     providers,
     bestProvider,
+    probe: { checkedAt: new Date(round.checkedAt).toISOString(), ttlSeconds: round.ttlMs / 1000, cached: round.cached },
     configuration: { defaultProvider: toolkit.settings.defaultProvider ?? null, streamingEnabled: true, fallbackEnabled: true },
   };
 }
 
 function registerStatus(app: FastifyInstance, deps: GenerationRouteDeps): void {
   const now = clockOf(deps);
+  const probe = deps.statusProbe ?? new ProviderStatusProbe(deps.toolkit);
   app.get(
     '/api/status',
     {
       schema: {
         tags,
-        summary: 'Providers this service can use (from its settings; no paid probe calls) and the one auto selection picks',
+        summary: 'Providers this service can use, each configured one probed live (1-token call, cached for the TTL), and the one auto selection picks',
+        description:
+          'Each configured provider gets a 1-token probe, at most 4 at once and 5 s each; the round is kept for 60 s and shared by every caller (`probe.cached`), so polling costs one round per minute. Providers without credentials are reported from settings (`missing`) and never called.',
       },
       config: guard,
     },
-    async () => providerStatusView(deps.toolkit, now()),
+    async () => providerStatusView(deps.toolkit, probe, now()),
   );
 }
 

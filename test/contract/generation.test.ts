@@ -292,7 +292,7 @@ describe('generation over HTTP', () => {
   });
 
   describe('GET /api/status', () => {
-    it('reports configured providers from settings and the auto choice, without calling any provider', async () => {
+    it('reports configured providers (probed live, see api-status-probe.test.ts) and the auto choice', async () => {
       const before = provider.requests.length;
       const response = await t.app.inject({ method: 'GET', url: '/api/status', headers: withKey(key) });
       expect(response.statusCode).toBe(200);
@@ -300,7 +300,8 @@ describe('generation over HTTP', () => {
       expect(body.bestProvider).toBe('openai');
       expect(body.providers['openai']).toMatchObject({ configured: true, available: true });
       expect(body.providers['anthropic']).toMatchObject({ configured: false, missing: ['ANTHROPIC_API_KEY'] });
-      expect(provider.requests.length).toBe(before);
+      // One 1-token probe of the one configured provider.
+      expect(provider.requests.length).toBe(before + 1);
     });
   });
 
