@@ -134,12 +134,14 @@ export async function createRuntime(config: Config, logger: PinoLogger, needs: R
         username: config.clickhouseUser,
         password: config.clickhousePassword,
         database: config.clickhouseDatabase,
+        ...(config.clickhouseCluster === undefined ? {} : { cluster: config.clickhouseCluster }),
       });
       costRows = createClickHouseServerCostRowStore({
         url: config.clickhouseUrl,
         username: config.clickhouseUser,
         password: config.clickhousePassword,
         database: config.clickhouseDatabase,
+        ...(config.clickhouseCluster === undefined ? {} : { cluster: config.clickhouseCluster }),
       });
     }
     await analytics.migrate();

@@ -53,6 +53,10 @@ export interface SwitchyardConfig {
   clickhouseUser: string;
   clickhousePassword: string;
   /**
+   * ClickHouse cluster name (<remote_servers>): migrations create Replicated*MergeTree tables under Distributed ones ON CLUSTER; unset: one server, plain tables
+   */
+  clickhouseCluster?: string;
+  /**
    * HS256 key; when unset in embedded mode a random one is generated and kept under dataDir
    */
   jwtSecret?: string;

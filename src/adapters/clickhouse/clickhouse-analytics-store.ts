@@ -39,7 +39,8 @@ import { approachCountsSql, decisionTotalsSql, flowCountsSql, ruleCountsSql } fr
 import { errorGroupsSql, errorSamplesSql, errorTotalSql } from './sql/error-sql.js';
 import { filterValuesSql } from './sql/filter-values-sql.js';
 import { auditResultsSql, auditTimelineSql, auditTotalsSql } from './sql/payment-audit-sql.js';
-import { dropPartitionSql, partitionsSql } from './sql/retention-sql.js';
+import { dropPartitionOnClusterSql, dropPartitionSql, partitionsSql } from './sql/retention-sql.js';
+import { clusterLocalTable } from './cluster-migration-sql.js';
 import { decisionSeriesSql, gatewayShareSql, scoreSeriesSql } from './sql/series-sql.js';
 import { latestSnapshotsSql } from './sql/snapshot-sql.js';
 import { llmApisSql, llmCacheSql, llmErrorsSql, llmLatencySql, llmProvidersSql, llmTotalsSql, llmUsageSql } from './sql/llm-sql.js';
@@ -56,6 +57,11 @@ export interface ClickHouseAnalyticsStoreOptions {
   readonly migrationsDir?: string;
   /** Stamps `schema_migrations.applied_at`. */
   readonly clock?: Clock;
+  /**
+   * ClickHouse server cluster (config `clickhouseCluster`): migrations create replicated tables
+   * under Distributed ones (`clusterMigrationStatements`), retention drops partitions ON CLUSTER.
+   */
+  readonly cluster?: string;
 }
 
 /** Error groups /analytics/llm/errors lists at most. */
@@ -117,7 +123,7 @@ export function createClickHouseAnalyticsStore(executor: ClickHouseExecutor, opt
   return {
     async migrate() {
       const migrations = await loadClickHouseMigrations(options.migrationsDir ?? defaultMigrationsDir);
-      await applyClickHouseMigrations(executor, database, migrations, clock.now());
+      await applyClickHouseMigrations(executor, database, migrations, clock.now(), options.cluster);
     },
 
     async insert(batch: AnalyticsRows) {
@@ -287,12 +293,16 @@ export function createClickHouseAnalyticsStore(executor: ClickHouseExecutor, opt
 
     async dropPartitionsBefore(dayMs) {
       const cutoff = utcDayNumber(dayMs);
-      const parts = await read<{ table: string; partition: string }>(partitionsSql, { database, tables: analyticsTables });
+      const { cluster } = options;
+      // On a cluster the parts live in the replicated `_local` tables (this server's; ON CLUSTER drops everywhere).
+      const tables = cluster === undefined ? [...analyticsTables] : analyticsTables.map(clusterLocalTable);
+      const parts = await read<{ table: string; partition: string }>(partitionsSql, { database, tables });
       let dropped = 0;
       for (const { table, partition } of parts) {
         // Only our own YYYYMMDD partitions; anything else in the table is left alone.
         if (!/^\d{8}$/.test(partition) || Number(partition) >= cutoff) continue;
-        await executor.command(bindSql(dropPartitionSql, { database, table, partition: Number(partition) }));
+        const params = { database, table, partition: Number(partition) };
+        await executor.command(cluster === undefined ? bindSql(dropPartitionSql, params) : bindSql(dropPartitionOnClusterSql, { ...params, cluster }));
         dropped++;
       }
       return dropped;

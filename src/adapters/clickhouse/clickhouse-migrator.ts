@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import { bindSql } from './bind-sql.js';
+import { clusterMigrationStatements } from './cluster-migration-sql.js';
 import type { ClickHouseExecutor } from './clickhouse-executor.js';
 import { columnNames, schemaMigrationColumns } from './analytics-insert-columns.js';
 import { encodeTabSeparated } from './encode-tab-separated.js';
@@ -58,20 +59,27 @@ export function splitStatements(sql: string): string[] {
 /**
  * Creates the database and the `schema_migrations` ledger, then applies each migration not yet
  * recorded, in order, recording it after its statements succeed. Returns the versions applied now.
+ * With `cluster`, every statement (the ledger's too) runs in its cluster form
+ * (`clusterMigrationStatements`: ON CLUSTER, replicated tables under Distributed ones).
  */
 export async function applyClickHouseMigrations(
   executor: ClickHouseExecutor,
   database: string,
   migrations: readonly ClickHouseMigration[],
   nowMs: number,
+  cluster?: string,
 ): Promise<string[]> {
-  await executor.command(bindSql(createDatabaseSql, { database }));
-  await executor.command(bindSql(createMigrationsTableSql, { database }));
+  const run = async (statement: string) => {
+    const bound = bindSql(statement, { database });
+    for (const sql of cluster === undefined ? [bound] : clusterMigrationStatements(bound, cluster)) await executor.command(sql);
+  };
+  await run(createDatabaseSql);
+  await run(createMigrationsTableSql);
   const applied = new Set((await executor.query<{ version: string }>(bindSql(appliedMigrationsSql, { database }))).map((row) => row.version));
   const appliedNow: string[] = [];
   for (const migration of migrations) {
     if (applied.has(migration.version)) continue;
-    for (const statement of migration.statements) await executor.command(bindSql(statement, { database }));
+    for (const statement of migration.statements) await run(statement);
     const row = { version: migration.version, name: migration.name, applied_at: Math.floor(nowMs / 1000) };
     await executor.insertTabSeparated(`${database}.schema_migrations`, columnNames(schemaMigrationColumns), encodeTabSeparated(schemaMigrationColumns, [row]));
     appliedNow.push(migration.version);

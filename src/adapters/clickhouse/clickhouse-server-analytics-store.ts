@@ -11,5 +11,6 @@ export function createClickHouseServerAnalyticsStore(options: ClickHouseServerEx
 
 /** Cost ingestion's raw rows on a ClickHouse server (its own HTTP client, closed with the store). */
 export function createClickHouseServerCostRowStore(options: ClickHouseServerExecutorOptions & { readonly database: string }): CostRowStore {
+  // The cost rows table is created by the analytics store's migrations (in cluster form when `cluster` is set).
   return createClickHouseCostRowStore(createClickHouseServerExecutor(options), { database: options.database, ownsExecutor: true });
 }

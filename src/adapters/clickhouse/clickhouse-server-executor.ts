@@ -9,6 +9,13 @@ export interface ClickHouseServerExecutorOptions {
   readonly password?: string;
   /** Per-request timeout, ms. Default 30 s: the client's own default. */
   readonly requestTimeoutMs?: number;
+  /**
+   * Set when the tables are Distributed over replicated ones (config `clickhouseCluster`): inserts
+   * then return only once the block is written on a replica of each shard (`insert_distributed_sync`,
+   * not queued on this server), and a block identical to one already written (a retried insert) is
+   * dropped by the replicated table (`insert_deduplicate`, 18.16's default, set explicitly).
+   */
+  readonly cluster?: string;
 }
 
 /**
@@ -28,7 +35,10 @@ export class ClickHouseServerExecutor implements ClickHouseExecutor {
       password: options.password ?? '',
       request_timeout: options.requestTimeoutMs ?? 30_000,
       // 18.16 quotes 64-bit integers in JSON by default; chDB does not. Both return numbers with this.
-      clickhouse_settings: { output_format_json_quote_64bit_integers: 0 },
+      clickhouse_settings: {
+        output_format_json_quote_64bit_integers: 0,
+        ...(options.cluster === undefined ? {} : { insert_distributed_sync: 1, insert_deduplicate: 1 }),
+      },
       log: { level: ClickHouseLogLevel.OFF },
     });
   }
