@@ -128,6 +128,62 @@ describe('WebSocket chat', () => {
     await client.next((message) => message.type === 'ai-response' && message.data['event'] === 'complete' && message !== complete);
   });
 
+  it("sends ai-response data as the interface's {text} (event, channelId and content additive), the whole text on complete", async () => {
+    await start({ bufferSize: 4 });
+    const client = await connect();
+    await client.connectionId();
+    client.send({ type: 'chat', data: { message: 'hi there' } });
+    const complete = await client.next((message) => message.type === 'ai-response' && message.data['event'] === 'complete');
+    const chunks = client.messages.filter((message) => message.type === 'ai-response' && message.data['event'] === 'chunk');
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const chunk of chunks)
+      expect(chunk.data).toEqual({ text: chunk.data['content'], event: 'chunk', channelId: expect.any(String), content: expect.any(String) });
+    expect(chunks.map((chunk) => chunk.data['text']).join('')).toBe('Hello from the model');
+    expect(complete.data['text']).toBe('Hello from the model');
+  });
+
+  it('lets chat use tools under the confirmation rules of /api/generate (writeFile runs only when confirmed)', async () => {
+    /** First turn: the model calls writeFile; second turn (a tool result in the messages): it answers. */
+    provider.setHandler((request) => {
+      const body = request.body as { model: string; messages: { role: string }[] };
+      if (body.messages.some((message) => message.role === 'tool')) return chatCompletionStream({ model: body.model, deltas: ['Done.'] });
+      return chatCompletionStream({
+        model: body.model,
+        toolCalls: [{ id: 'call_w1', name: 'writeFile', arguments: { path: 'chat-note.txt', content: 'from chat' } }],
+      });
+    });
+    try {
+      await start();
+      const client = await connect();
+      await client.connectionId();
+      const toolResultOf = (request: RecordedRequest) =>
+        JSON.stringify((request.body as { messages: { role: string; content: unknown }[] }).messages.find((message) => message.role === 'tool')?.content);
+      const before = provider.requests.length;
+      client.send({ type: 'chat', data: { message: 'write a note' } });
+      const first = await client.next((message) => message.type === 'ai-response' && message.data['event'] === 'complete');
+      expect(first.data['text']).toBe('Done.');
+      const [offer, followUp] = provider.requests.slice(before);
+      // Tools are offered to the model (the server advertises the "tools" feature)...
+      const offered = ((offer!.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((tool) => tool.function.name);
+      expect(offered).toEqual(expect.arrayContaining(['writeFile', 'calculateMath']));
+      // ...and writeFile, flagged requiresConfirmation, answers USER_CONFIRMATION_REQUIRED without the grant.
+      expect(toolResultOf(followUp!)).toContain('USER_CONFIRMATION_REQUIRED');
+      const granted = provider.requests.length;
+      client.send({ type: 'chat', data: { message: 'write a note', confirmedTools: ['writeFile'] } });
+      await client.next((message) => message.type === 'ai-response' && message.data['event'] === 'complete' && message !== first);
+      expect(toolResultOf(provider.requests[granted + 1]!)).not.toContain('USER_CONFIRMATION_REQUIRED');
+      // disableTools turns them off for one message, as on /api/generate.
+      const off = provider.requests.length;
+      client.send({ type: 'chat', data: { message: 'no tools', disableTools: true } });
+      await client.next((message) => message.type === 'ai-response' && message.data['event'] === 'complete' && message.data['text'] === '');
+      expect((provider.requests[off]!.body as { tools?: unknown[] }).tools).toBeUndefined();
+      client.send({ type: 'chat', data: { message: 'x', confirmedTools: 'writeFile' } });
+      expect((await client.next((message) => message.type === 'error')).data['error']).toMatch(/confirmedTools must be an array/);
+    } finally {
+      provider.setHandler(upstream);
+    }
+  });
+
   it('joins rooms, broadcasts to them, and streams a room chat to every member', async () => {
     await start();
     const alice = await connect();

@@ -214,7 +214,10 @@ export class NeuroLinkWebSocketServer extends EventEmitter {
         input: { text: frame.prompt },
         ...(frame.provider !== undefined ? { provider: frame.provider } : {}),
         ...(frame.model !== undefined ? { model: frame.model } : {}),
-        disableTools: true,
+        // Tools under the same rules as /api/generate: on unless the client turns them off, and a
+        // tool flagged requiresConfirmation runs only when named in data.confirmedTools.
+        ...(frame.disableTools !== undefined ? { disableTools: frame.disableTools } : {}),
+        ...(frame.confirmedTools !== undefined ? { confirmedTools: frame.confirmedTools } : {}),
         abortSignal: controller.signal,
         attribution: {
           ...(connection.identity.merchantId !== undefined ? { merchantId: connection.identity.merchantId } : {}),
@@ -252,12 +255,15 @@ export class NeuroLinkWebSocketServer extends EventEmitter {
     const out = deliver ?? ((message: ChatMessage) => void (connection !== undefined && this.send(connection, message)));
     const threshold = Math.max(1, Math.floor(this.settings.bufferSize * 0.8));
     let buffer = '';
+    let whole = '';
     let chunks = 0;
     const extra = roomId !== undefined ? { roomId } : {};
     const flush = () => {
       if (buffer === '') return;
       chunks += 1;
-      out(chatMessage('ai-response', connectionId, { event: 'chunk', channelId, content: buffer }, extra));
+      whole += buffer;
+      // The interface's `data: {text}`; event, channelId and content are additive.
+      out(chatMessage('ai-response', connectionId, { text: buffer, event: 'chunk', channelId, content: buffer }, extra));
       buffer = '';
     };
     const channel: StreamingChannel = {
@@ -273,7 +279,7 @@ export class NeuroLinkWebSocketServer extends EventEmitter {
         if (channel.status !== 'open') return;
         flush();
         channel.status = 'closed';
-        out(chatMessage('ai-response', connectionId, { event: 'complete', channelId, chunks, ...data }, extra));
+        out(chatMessage('ai-response', connectionId, { text: whole, event: 'complete', channelId, chunks, ...data }, extra));
       },
       error(message) {
         if (channel.status !== 'open') return;

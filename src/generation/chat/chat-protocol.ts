@@ -23,6 +23,10 @@ export type IncomingFrame =
       readonly roomId?: string;
       readonly provider?: string;
       readonly model?: string;
+      /** `data.disableTools`: tools are on unless the client turns them off (as on /api/generate). */
+      readonly disableTools?: boolean;
+      /** `data.confirmedTools`: the tools flagged `requiresConfirmation` the user granted for this message. */
+      readonly confirmedTools?: readonly string[];
       readonly raw: Readonly<Record<string, unknown>>;
     }
   | { readonly kind: 'heartbeat' }
@@ -60,12 +64,20 @@ export function parseIncomingFrame(text: string): IncomingFrame {
   const roomId = stringField(message, 'roomId') ?? stringField(data, 'roomId');
   const provider = stringField(data, 'provider');
   const model = stringField(data, 'model');
+  const disableTools = data['disableTools'];
+  if (disableTools !== undefined && typeof disableTools !== 'boolean')
+    return { kind: 'invalid', reason: 'Invalid message format: data.disableTools must be a boolean' };
+  const confirmedTools = data['confirmedTools'];
+  if (confirmedTools !== undefined && (!Array.isArray(confirmedTools) || !confirmedTools.every((name) => typeof name === 'string')))
+    return { kind: 'invalid', reason: 'Invalid message format: data.confirmedTools must be an array of tool names' };
   return {
     kind: 'chat',
     prompt,
     ...(roomId !== undefined ? { roomId } : {}),
     ...(provider !== undefined ? { provider } : {}),
     ...(model !== undefined ? { model } : {}),
+    ...(disableTools !== undefined ? { disableTools } : {}),
+    ...(confirmedTools !== undefined ? { confirmedTools: confirmedTools as string[] } : {}),
     raw: message,
   };
 }
