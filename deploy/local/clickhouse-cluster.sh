@@ -64,7 +64,7 @@ ensure_packages() {
 
 zk_ok() {
   local answer
-  answer="$(exec 3<>"/dev/tcp/127.0.0.1/$ZK_PORT" && printf 'ruok' >&3 && timeout 2 cat <&3)" 2>/dev/null || return 1
+  answer="$( { exec 3<>"/dev/tcp/127.0.0.1/$ZK_PORT" && printf 'ruok' >&3 && timeout 2 cat <&3; } 2>/dev/null)" || return 1
   [ "$answer" = "imok" ]
 }
 

@@ -1,0 +1,181 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyticsTables } from '../../../src/adapters/clickhouse/analytics-tables.js';
+import { createClickHouseServerAnalyticsStore } from '../../../src/adapters/clickhouse/clickhouse-server-analytics-store.js';
+import { createMemoryEventBus } from '../../../src/adapters/memory/memory-event-bus.js';
+import { mapEventsToAnalyticsRows } from '../../../src/analytics/map-event-to-rows.js';
+import { parseAnalyticsQuery } from '../../../src/analytics/parse-analytics-query.js';
+import { createEvent, type EventEnvelope } from '../../../src/events/event-envelope.js';
+import { uuidV7 } from '../../../src/events/uuid-v7.js';
+import { llmCallPayload } from '../../../src/generation/publish-llm-calls.js';
+import { silentLogger } from '../../../src/logging/logger.js';
+import type { AnalyticsStore } from '../../../src/ports/analytics-store.js';
+import type { EventBus } from '../../../src/ports/event-bus.js';
+import { systemClock } from '../../../src/time/clock.js';
+import * as analyticsSink from '../../../workers/analytics-sink.js';
+
+const run = promisify(execFile);
+const clusterScript = fileURLToPath(new URL('../../../deploy/local/clickhouse-cluster.sh', import.meta.url));
+
+async function cluster(...args: string[]): Promise<string> {
+  try {
+    return (await run('bash', [clusterScript, ...args], { timeout: 120_000 })).stdout;
+  } catch (error) {
+    const output = error as { stderr?: string; stdout?: string };
+    throw new Error(`deploy/local/clickhouse-cluster.sh ${args.join(' ')} failed:\n${output.stderr ?? ''}${output.stdout ?? ''}`, { cause: error });
+  }
+}
+
+const clusterName = 'switchyard';
+const merchantId = 'm-ch-cluster';
+const database = `sytest_chcluster_${randomBytes(4).toString('hex')}`;
+const llmTable = `${database}.analytics_llm_calls`;
+
+/** `count` LLM-call events of the merchant, a millisecond apart, ids unique. */
+function llmEvents(count: number, firstMs: number): EventEnvelope[] {
+  return Array.from({ length: count }, (_, index) => {
+    const at = firstMs + index;
+    const payload = llmCallPayload({
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      operation: 'generate',
+      inputTokens: 10,
+      outputTokens: 2,
+      costUsd: 0.0001,
+      latencyMs: 100,
+      outcome: 'success',
+      fallbackHops: 0,
+      attribution: { merchantId, requestId: `r-${index}`, surface: 'http' },
+    });
+    return createEvent('llm.call', merchantId, payload, at, uuidV7(at));
+  });
+}
+
+function client(url: string): ClickHouseClient {
+  return createClient({
+    url,
+    request_timeout: 60_000,
+    clickhouse_settings: { output_format_json_quote_64bit_integers: 0 },
+    log: { level: ClickHouseLogLevel.OFF },
+  });
+}
+
+async function rows<T>(node: ClickHouseClient, query: string): Promise<T[]> {
+  return (await node.query({ query, format: 'JSONEachRow' })).json<T>();
+}
+
+/** Rows as stored (no FINAL: a duplicate would show) and distinct event ids, through the given table. */
+async function counts(node: ClickHouseClient, table: string): Promise<{ rows: number; unique: number }> {
+  const [row] = await rows<{ rows: number; unique: number }>(
+    node,
+    `SELECT count() AS rows, uniqExact(event_id) AS unique FROM ${table} WHERE merchant_id = '${merchantId}'`,
+  );
+  return { rows: Number(row?.rows ?? -1), unique: Number(row?.unique ?? -1) };
+}
+
+async function duplicatedBlocks(node: ClickHouseClient): Promise<number> {
+  const [row] = await rows<{ value: number }>(node, "SELECT value FROM system.events WHERE event = 'DuplicatedInsertedBlocks'");
+  return Number(row?.value ?? 0);
+}
+
+/**
+ * Issue 27: CLICKHOUSE_CLUSTER against deploy/local/clickhouse-cluster.sh (ZooKeeper and two 18.16
+ * replicas of one shard). Migrations run ON CLUSTER; the analytics sink writes through node 1 while
+ * node 2 is down; once node 2 is back and synced, both nodes read each event exactly once through
+ * the Distributed table, and a retried identical insert (on either replica) is dropped by block
+ * deduplication.
+ */
+describe('analytics on a two-replica ClickHouse cluster losing a replica', () => {
+  let urls: [string, string];
+  let nodes: [ClickHouseClient, ClickHouseClient];
+  let stores: AnalyticsStore[] = [];
+  let bus: EventBus | undefined;
+
+  beforeAll(async () => {
+    const started = await cluster('start');
+    const url = (n: number) => new RegExp(`CLICKHOUSE_CLUSTER_NODE_${n}_URL=(\\S+)`).exec(started)?.[1] ?? '';
+    urls = [url(1), url(2)];
+    expect(urls.every((u) => u.startsWith('http://127.0.0.1:'))).toBe(true);
+    expect(started).toContain(`CLICKHOUSE_CLUSTER=${clusterName}`);
+    nodes = [client(urls[0]), client(urls[1])];
+    stores = urls.map((u) => createClickHouseServerAnalyticsStore({ url: u, database, cluster: clusterName, requestTimeoutMs: 60_000 }));
+  });
+
+  afterAll(async () => {
+    try {
+      await bus?.close();
+      for (const store of stores) await store.close();
+      if (nodes !== undefined) {
+        await nodes[0].command({ query: `DROP DATABASE IF EXISTS ${database} ON CLUSTER ${clusterName}` });
+        await Promise.all(nodes.map((node) => node.close()));
+      }
+    } finally {
+      // ZooKeeper and two servers are not left running for the rest of the suite, whatever failed above.
+      await cluster('stop');
+    }
+  });
+
+  it('runs the migrations ON CLUSTER: replicated local tables under Distributed ones on both nodes', async () => {
+    await stores[0]!.migrate();
+    await stores[1]!.migrate(); // the ledger is read through the Distributed table: nothing left to apply
+    for (const node of nodes) {
+      const tables = await rows<{ name: string; engine: string }>(node, `SELECT name, engine FROM system.tables WHERE database = '${database}' ORDER BY name`);
+      const engineOf = new Map(tables.map((table) => [table.name, table.engine]));
+      for (const table of [...analyticsTables, 'cost_settlement_rows', 'schema_migrations']) {
+        expect(engineOf.get(table), table).toBe('Distributed');
+        expect(engineOf.get(`${table}_local`), table).toMatch(/^Replicated[A-Za-z]*MergeTree$/);
+      }
+      expect(engineOf.get('analytics_llm_calls_local')).toBe('ReplicatedReplacingMergeTree');
+      const [ledger] = await rows<{ n: number }>(node, `SELECT count() AS n FROM ${database}.schema_migrations_local`);
+      expect(Number(ledger?.n)).toBe(8);
+    }
+  });
+
+  it('keeps each event exactly once on both replicas when one is down during the inserts', async () => {
+    await cluster('stop-node', '2');
+    const memoryBus = createMemoryEventBus({ logger: silentLogger });
+    bus = memoryBus;
+    const sink = await analyticsSink.start({ bus: memoryBus, analytics: stores[0]!, logger: silentLogger, retentionDays: 30, clock: systemClock, lingerMs: 0 });
+    const events = llmEvents(300, Date.now() - 60_000);
+    for (let index = 0; index < events.length; index += 50) {
+      await memoryBus.publish(events.slice(index, index + 50));
+      await sink.caughtUp();
+    }
+    await sink.close();
+    expect(await counts(nodes[0], llmTable)).toEqual({ rows: 300, unique: 300 });
+
+    await cluster('start-node', '2');
+    await nodes[1].command({ query: `SYSTEM SYNC REPLICA ${llmTable}_local` });
+    for (const node of nodes) {
+      expect(await counts(node, `${llmTable}_local`)).toEqual({ rows: 300, unique: 300 });
+      expect(await counts(node, llmTable)).toEqual({ rows: 300, unique: 300 });
+    }
+  });
+
+  it('drops a retried identical insert on either replica (block deduplication)', async () => {
+    const batch = mapEventsToAnalyticsRows(llmEvents(40, Date.now() - 30_000));
+    await stores[0]!.insert(batch);
+    const before = await Promise.all(nodes.map(duplicatedBlocks));
+    await stores[0]!.insert(batch); // the same batch again, as after a lost acknowledgement
+    await stores[1]!.insert(batch); // and once more through the other replica
+    const after = await Promise.all(nodes.map(duplicatedBlocks));
+    expect(after[0]! - before[0]!).toBeGreaterThanOrEqual(1);
+    expect(after[1]! - before[1]!).toBeGreaterThanOrEqual(1);
+    await nodes[1].command({ query: `SYSTEM SYNC REPLICA ${llmTable}_local` });
+    await nodes[0].command({ query: `SYSTEM SYNC REPLICA ${llmTable}_local` });
+    for (const node of nodes) expect(await counts(node, llmTable)).toEqual({ rows: 340, unique: 340 });
+  });
+
+  it('answers an analytics read through the Distributed tables on either node', async () => {
+    const parsed = parseAnalyticsQuery({ range: '1h' }, { merchantId, nowMs: Date.now(), endpoint: 'llm/overview' });
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+    for (const store of stores) {
+      const report = await store.llmOverview(parsed.query);
+      expect(report).toMatchObject({ merchant_id: merchantId, calls: 340, errors: 0 });
+    }
+  });
+});
