@@ -1,6 +1,7 @@
 import type { DecisionContext, EliminationScore, ScoreStore, WindowRead } from '../../ports/state-store.js';
 import type { Redis } from 'ioredis';
 import { parseStored, type RedisContext } from './redis-context.js';
+import { isCluster, type RedisClient } from './redis-connection.js';
 
 /** decision-engine's elimination score document, as stored (apply-elimination.lua writes it). */
 interface ScoreDocument {
@@ -16,6 +17,19 @@ function toEliminationScore(document: ScoreDocument): EliminationScore {
 
 const scanCount = 1_000;
 const unlinkBatch = 500;
+
+/**
+ * Every key matching a SCAN pattern that `keep` accepts, deleted; the count deleted. SCAN walks one
+ * server's keyspace, so on a cluster every master is scanned and its keys are unlinked on that master
+ * (a pipeline stays on the node that owns its keys).
+ */
+async function deleteMatching(redis: Redis, pattern: string, keep: (key: string) => boolean): Promise<number> {
+  const client = redis as unknown as RedisClient;
+  const servers: Redis[] = isCluster(client) ? client.nodes('master') : [redis];
+  let deleted = 0;
+  for (const server of servers) deleted += await unlinkAll(server, await scanScoreKeys(server, pattern, keep));
+  return deleted;
+}
 
 /** Every key matching a SCAN pattern that `keep` accepts. */
 async function scanScoreKeys(redis: Redis, pattern: string, keep: (key: string) => boolean): Promise<string[]> {
@@ -115,15 +129,15 @@ export function createRedisScoreStore(context: RedisContext): ScoreStore {
       context.call('scores.deleteScores', async (redis) => {
         // SCAN (never KEYS) over the merchant's hash-tagged keys: `{<window>_}queue` and `{<elimination>}`,
         // skipping their dedupe markers; each key is unlinked on its own, so it works across cluster slots.
-        const windows = await scanScoreKeys(redis, keys.windowScanPattern(selection.windowKeyPrefix), (key) => {
+        const windows = await deleteMatching(redis, keys.windowScanPattern(selection.windowKeyPrefix), (key) => {
           const windowKey = keys.windowKeyOf(key);
           return windowKey?.startsWith(selection.windowKeyPrefix) === true && selection.owns(windowKey);
         });
-        const eliminations = await scanScoreKeys(redis, keys.eliminationScanPattern(selection.eliminationKeyPrefix), (key) => {
+        const eliminations = await deleteMatching(redis, keys.eliminationScanPattern(selection.eliminationKeyPrefix), (key) => {
           const eliminationKey = keys.eliminationKeyOf(key);
           return eliminationKey?.startsWith(selection.eliminationKeyPrefix) === true && selection.owns(eliminationKey);
         });
-        return (await unlinkAll(redis, windows)) + (await unlinkAll(redis, eliminations));
+        return windows + eliminations;
       }),
 
     async putDecisionContext(decision, ttlSeconds) {

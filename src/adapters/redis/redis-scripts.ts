@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.js';
 
 /**
  * The Lua scripts beside this file, registered as commands on a client (EVALSHA, falling back to
@@ -47,9 +48,14 @@ export interface ScriptCommands {
   recordSpend(markerKey: string, tokensKey: string, dayKey: string, monthKey: string, ...args: string[]): Promise<number>;
 }
 
+/**
+ * The client the stores get. Typed as one server's client; on a cluster it is ioredis' `Cluster`,
+ * which has the same commands (a MULTI, script or pipeline must then stay within one hash slot).
+ */
 export type ScriptedRedis = Redis & ScriptCommands;
 
-const scripts: readonly { name: keyof ScriptCommands; file: string; keys: number }[] = [
+/** Every script with its key count (exported for the cluster slot test). */
+export const scripts: readonly { name: keyof ScriptCommands; file: string; keys: number }[] = [
   { name: 'recordOutcome', file: 'record-outcome.lua', keys: 2 },
   { name: 'applyElimination', file: 'apply-elimination.lua', keys: 2 },
   { name: 'createUser', file: 'create-user.lua', keys: 2 },
@@ -59,10 +65,10 @@ const scripts: readonly { name: keyof ScriptCommands; file: string; keys: number
   { name: 'recordSpend', file: 'record-spend.lua', keys: 4 },
 ];
 
-export function defineScripts(redis: Redis): ScriptedRedis {
+export function defineScripts(redis: RedisClient): ScriptedRedis {
   for (const script of scripts) {
     const lua = readFileSync(new URL(`./${script.file}`, import.meta.url), 'utf8');
     redis.defineCommand(script.name, { numberOfKeys: script.keys, lua });
   }
-  return redis as ScriptedRedis;
+  return redis as unknown as ScriptedRedis;
 }

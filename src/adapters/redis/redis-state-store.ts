@@ -3,7 +3,7 @@ import { createRedisUsageStore } from './redis-usage-store.js';
 import { createRedisResponseCache } from './redis-response-cache.js';
 import { createRedisResponseStore } from './redis-response-store.js';
 import { createRedisConversationStore } from './redis-conversation-store.js';
-import { Redis, type RedisOptions } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type { StateStore, StoreProbe } from '../../ports/state-store.js';
@@ -22,10 +22,16 @@ import { createRedisCredentialStore } from './redis-credential-store.js';
 import { createRedisSessionStore } from './redis-session-store.js';
 import { createRedisUserStore } from './redis-user-store.js';
 import { createTickPipeline } from './tick-pipeline.js';
+import { createRedisClient, describeTarget, type RedisClient } from './redis-connection.js';
 
 export interface RedisStateStoreOptions {
   /** `redis://[user:password@]host:port[/db]` */
   readonly url: string;
+  /**
+   * Seed nodes (`host:port`) of a Redis Cluster: the store then uses ioredis' cluster client, `url`
+   * only giving credentials and TLS. Every script and MULTI touches one hash slot (redis-keys.ts).
+   */
+  readonly clusterNodes?: readonly string[] | undefined;
   /** Prepended to every key and the invalidation channel; no braces (see redis-keys.ts). */
   readonly keyPrefix: string;
   readonly logger: Logger;
@@ -41,15 +47,6 @@ const maxReconnectDelayMs = 2000;
 /** 30 s: a probe key outlives any probe, and a crashed probe cleans itself up. */
 const probeTtlSeconds = 30;
 
-function describeUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
-  } catch {
-    return '(unparseable url)';
-  }
-}
-
 function clientOptions(name: string, commandTimeoutMs: number | undefined): RedisOptions {
   return {
     lazyConnect: true,
@@ -63,7 +60,7 @@ function clientOptions(name: string, commandTimeoutMs: number | undefined): Redi
   };
 }
 
-async function closeClient(client: Redis, log: Logger): Promise<void> {
+async function closeClient(client: RedisClient, log: Logger): Promise<void> {
   if (client.status === 'ready') {
     try {
       await client.quit();
@@ -75,16 +72,16 @@ async function closeClient(client: Redis, log: Logger): Promise<void> {
   client.disconnect();
 }
 
-async function connectOrFail(client: Redis, url: string): Promise<void> {
+async function connectOrFail(client: RedisClient, where: string): Promise<void> {
   try {
     await client.connect();
   } catch (error) {
     client.disconnect();
     throw new SwitchyardError('SY_STATE_UNAVAILABLE', {
-      message: `state store unreachable at ${describeUrl(url)}`,
+      message: `state store unreachable at ${where}`,
       cause: error,
       isRetryable: true,
-      details: { url: describeUrl(url) },
+      details: { url: where },
     });
   }
 }
@@ -106,8 +103,11 @@ export async function createRedisStateStore(options: RedisStateStoreOptions): Pr
   const clock = options.clock ?? systemClock;
   const keys = createRedisKeys(options.keyPrefix);
   const channel = keys.invalidationChannel();
-  const redis: ScriptedRedis = defineScripts(new Redis(options.url, clientOptions('switchyard-state', options.commandTimeoutMs ?? defaultCommandTimeoutMs)));
-  const subscriber = new Redis(options.url, { ...clientOptions('switchyard-invalidation', undefined), enableOfflineQueue: true });
+  const where = describeTarget(options);
+  const client = createRedisClient(options, clientOptions('switchyard-state', options.commandTimeoutMs ?? defaultCommandTimeoutMs));
+  const redis: ScriptedRedis = defineScripts(client);
+  // On a cluster, PUBLISH reaches every node, so the subscriber listens on whichever node ioredis picks.
+  const subscriber = createRedisClient(options, { ...clientOptions('switchyard-invalidation', undefined), enableOfflineQueue: true });
   const listeners = new Set<(key: string) => void>();
   let available = false;
   let closed = false;
@@ -118,13 +118,13 @@ export async function createRedisStateStore(options: RedisStateStoreOptions): Pr
     if (!available || closed) return;
     available = false;
     downSince = clock.now();
-    log.error({ err: cause, url: describeUrl(options.url) }, 'state store unavailable');
+    log.error({ err: cause, url: where }, 'state store unavailable');
   }
 
   function markUp(): void {
     if (available || closed) return;
     available = true;
-    if (downSince !== 0) log.info({ url: describeUrl(options.url), downForMs: clock.now() - downSince }, 'state store recovered');
+    if (downSince !== 0) log.info({ url: where, downForMs: clock.now() - downSince }, 'state store recovered');
   }
 
   // Every error also surfaces as a failed call or a 'close'; keep the latest as the outage's cause.
@@ -146,25 +146,25 @@ export async function createRedisStateStore(options: RedisStateStoreOptions): Pr
     }
   });
 
-  await connectOrFail(redis, options.url);
+  await connectOrFail(client, where);
   try {
-    await connectOrFail(subscriber, options.url);
+    await connectOrFail(subscriber, where);
     await subscriber.subscribe(channel);
   } catch (error) {
-    redis.disconnect();
+    client.disconnect();
     subscriber.disconnect();
     throw toStateError(error, 'subscribe');
   }
   available = true;
 
-  const tick = createTickPipeline(redis);
+  const tick = createTickPipeline(client);
 
   async function guarded<T>(operation: string, run: () => Promise<T>): Promise<T> {
     if (closed) throw new SwitchyardError('SY_STATE_UNAVAILABLE', { message: 'state store is closed', details: { operation } });
     try {
       return await run();
     } catch (error) {
-      if (redis.status !== 'ready') markDown(error);
+      if (client.status !== 'ready') markDown(error);
       throw toStateError(error, operation);
     }
   }
@@ -177,7 +177,7 @@ export async function createRedisStateStore(options: RedisStateStoreOptions): Pr
   };
 
   async function probe(): Promise<StoreProbe> {
-    if (redis.status !== 'ready') return { ok: false, failedStage: 'connection' };
+    if (client.status !== 'ready') return { ok: false, failedStage: 'connection' };
     const key = keys.probe(randomUUID());
     const value = String(clock.now());
     const stage = async (name: 'write' | 'read' | 'delete', step: () => Promise<boolean>): Promise<boolean> => {
@@ -225,7 +225,7 @@ export async function createRedisStateStore(options: RedisStateStoreOptions): Pr
       if (closed) return;
       closed = true;
       listeners.clear();
-      await Promise.all([closeClient(redis, log), closeClient(subscriber, log)]);
+      await Promise.all([closeClient(client, log), closeClient(subscriber, log)]);
     },
   };
 }

@@ -1,4 +1,5 @@
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { ChainableCommander } from 'ioredis';
+import { isCluster, type RedisClient } from './redis-connection.js';
 
 /** Adds one operation's commands to the shared pipeline. */
 export type AddCommands = (pipeline: ChainableCommander) => void;
@@ -24,7 +25,8 @@ interface Entry {
  * scripts, whose promises never settle when sent while disconnected with the offline queue off
  * (redis/ioredis#1511); here only plain commands join, and a failed pipeline rejects each caller.
  */
-export function createTickPipeline(redis: Redis) {
+export function createTickPipeline(redis: RedisClient) {
+  if (isCluster(redis)) return createClusterSender(redis);
   let pipeline: ChainableCommander | undefined;
   let entries: Entry[] = [];
 
@@ -60,6 +62,40 @@ export function createTickPipeline(redis: Redis) {
       add(pipeline);
       const count = pipeline.length - start;
       return new Promise((resolve, reject) => entries.push({ start, count, resolve, reject }));
+    },
+  };
+}
+
+/**
+ * On a cluster one pipeline may only hold keys of one node (ioredis refuses the rest), and a tick's
+ * operations touch many slots. Each command is therefore sent on its own, to the node of its slot;
+ * ioredis writes the commands of one tick to a node together, and redirects (MOVED/ASK) and
+ * failovers are handled per command. An operation resolves with its replies in order, or rejects with
+ * the first failure.
+ */
+function createClusterSender(cluster: RedisClient) {
+  const commands = cluster as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  return {
+    send(add: AddCommands): Promise<readonly unknown[]> {
+      const sent: Promise<unknown>[] = [];
+      const recorder: ChainableCommander = new Proxy({} as ChainableCommander, {
+        get(_target, name) {
+          if (name === 'length') return sent.length;
+          if (typeof name !== 'string') return undefined;
+          return (...args: unknown[]) => {
+            const command = commands[name];
+            if (typeof command !== 'function') throw new TypeError(`unknown Redis command ${name}`);
+            sent.push(command.apply(cluster, args));
+            return recorder;
+          };
+        },
+      });
+      try {
+        add(recorder);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return Promise.all(sent);
     },
   };
 }

@@ -1,0 +1,80 @@
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+
+/**
+ * Where the Redis adapters connect: one server (`url`: a single node, or the primary of a managed
+ * service or Sentinel set-up behind one address) or, with `clusterNodes`, a Redis Cluster through
+ * ioredis' cluster client. With a cluster, `url` still carries the credentials and TLS (`rediss://`)
+ * every node shares; its host is only a fallback seed.
+ */
+export interface RedisTarget {
+  /** `redis://[user:password@]host:port[/db]` */
+  readonly url: string;
+  /** Seed nodes of a Redis Cluster, `host:port` each (e.g. from REDIS_CLUSTER_NODES). */
+  readonly clusterNodes?: readonly string[] | undefined;
+}
+
+export type RedisClient = Redis | Cluster;
+
+/** `a:1, b:2` → ['a:1', 'b:2']; blanks dropped. */
+export function parseClusterNodes(list: string | undefined): string[] | undefined {
+  if (list === undefined) return undefined;
+  const nodes = list
+    .split(',')
+    .map((node) => node.trim())
+    .filter((node) => node !== '');
+  return nodes.length === 0 ? undefined : nodes;
+}
+
+function seed(node: string): { host: string; port: number } {
+  const at = node.lastIndexOf(':');
+  const port = Number(node.slice(at + 1));
+  if (at <= 0 || !Number.isInteger(port) || port <= 0 || port > 65_535) throw new TypeError(`cluster node "${node}" is not host:port`);
+  return { host: node.slice(0, at).replace(/^\[(.*)\]$/, '$1'), port };
+}
+
+/** The URL's credentials and TLS, which every node of a cluster shares. */
+function credentialsOf(url: string): Pick<RedisOptions, 'username' | 'password' | 'tls'> {
+  const parsed = new URL(url);
+  return {
+    ...(parsed.username !== '' ? { username: decodeURIComponent(parsed.username) } : {}),
+    ...(parsed.password !== '' ? { password: decodeURIComponent(parsed.password) } : {}),
+    ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
+  };
+}
+
+export function isCluster(client: RedisClient): client is Cluster {
+  return client instanceof Cluster;
+}
+
+/**
+ * One client for `target` with the per-connection `options`. On a cluster, `retryStrategy` becomes
+ * the cluster's reconnect strategy and `enableOfflineQueue` the cluster's; the rest applies to every
+ * node connection. Commands go to masters only (no stale reads from a replica); a MOVED/ASK or
+ * CLUSTERDOWN during a failover is retried by ioredis after `retryDelayOnFailover`.
+ */
+export function createRedisClient(target: RedisTarget, options: RedisOptions): RedisClient {
+  if (target.clusterNodes === undefined || target.clusterNodes.length === 0) return new Redis(target.url, options);
+  const { retryStrategy, enableOfflineQueue, lazyConnect, ...perNode } = options;
+  const clusterOptions: ClusterOptions = {
+    lazyConnect: lazyConnect ?? false,
+    enableOfflineQueue: enableOfflineQueue ?? true,
+    scaleReads: 'master',
+    retryDelayOnFailover: 200,
+    retryDelayOnClusterDown: 200,
+    retryDelayOnTryAgain: 100,
+    ...(typeof retryStrategy === 'function' ? { clusterRetryStrategy: (attempt: number) => retryStrategy(attempt) } : {}),
+    redisOptions: { ...perNode, ...credentialsOf(target.url) },
+  };
+  return new Cluster(target.clusterNodes.map(seed), clusterOptions);
+}
+
+/** `redis://host:port` or `cluster host:port,…` for logs; never credentials. */
+export function describeTarget(target: RedisTarget): string {
+  if (target.clusterNodes !== undefined && target.clusterNodes.length > 0) return `cluster ${target.clusterNodes.join(',')}`;
+  try {
+    const parsed = new URL(target.url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
+  } catch {
+    return '(unparseable url)';
+  }
+}

@@ -1,0 +1,90 @@
+import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Cluster } from 'ioredis';
+
+const run = promisify(execFile);
+const clusterScript = fileURLToPath(new URL('../../deploy/local/redis-cluster.sh', import.meta.url));
+
+/** A Redis Cluster of deploy/local/redis-cluster.sh (three masters, one replica each) for one test file. */
+export interface RedisClusterUnderTest {
+  /** `host:port` of the six nodes (REDIS_CLUSTER_NODES). */
+  readonly nodes: readonly string[];
+  /** SIGKILLs node `index` (1-based) and returns once the survivors flag it failed. */
+  kill(index: number): Promise<void>;
+  /** Starts node `index` again and waits until every node says cluster_state:ok. */
+  startNode(index: number): Promise<void>;
+  /** Waits until every running node says cluster_state:ok and every slot is on a live master. */
+  waitOk(): Promise<void>;
+  /** The 1-based index of the node that is master for `key`'s slot now. */
+  masterIndexOf(key: string): Promise<number>;
+  /** An admin client on the cluster (closed by `stop`). */
+  readonly admin: Cluster;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a cluster through the script on `basePort`..`basePort + 5` with its own run directory, so
+ * test files running at once never share (or stop) each other's cluster. `stop` is for a finally /
+ * afterAll: it always stops every node, whatever failed.
+ */
+export async function startRedisCluster(basePort: number): Promise<RedisClusterUnderTest> {
+  const env = { ...process.env, SWITCHYARD_RUN_DIR: join(tmpdir(), `sytest-redis-cluster-${basePort}`), REDIS_CLUSTER_BASE_PORT: String(basePort) };
+  async function script(...args: string[]): Promise<string> {
+    try {
+      return (await run('bash', [clusterScript, ...args], { env, timeout: 90_000 })).stdout;
+    } catch (error) {
+      const output = error as { stderr?: string; stdout?: string };
+      throw new Error(`deploy/local/redis-cluster.sh ${args.join(' ')} failed:\n${output.stderr ?? ''}${output.stdout ?? ''}`, { cause: error });
+    }
+  }
+  let admin: Cluster | undefined;
+  try {
+    const started = await script('start');
+    const nodes = (/REDIS_CLUSTER_NODES=(\S+)/.exec(started)?.[1] ?? '').split(',').filter((node) => node !== '');
+    if (nodes.length !== 6) throw new Error(`expected six cluster nodes, got: ${started}`);
+    const ready = new Cluster(
+      nodes.map((node) => ({ host: '127.0.0.1', port: Number(node.split(':')[1]) })),
+      { retryDelayOnFailover: 200, retryDelayOnClusterDown: 200, redisOptions: { connectionName: 'sytest-cluster-admin' } },
+    );
+    admin = ready;
+    ready.on('error', () => undefined);
+    await ready.ping();
+    return {
+      nodes,
+      admin: ready,
+      kill: async (index) => void (await script('kill', String(index))),
+      startNode: async (index) => void (await script('start-node', String(index))),
+      waitOk: async () => void (await script('wait-ok')),
+      async masterIndexOf(key) {
+        const slot = Number(await ready.cluster('KEYSLOT', key));
+        const shards = await ready.cluster('SLOTS');
+        const master = shards.find(([from, to]) => slot >= from && slot <= to)?.[2];
+        if (master === undefined) throw new Error(`no master serves slot ${slot}`);
+        return nodes.indexOf(`${master[0]}:${master[1]}`) + 1;
+      },
+      async stop() {
+        ready.disconnect();
+        await script('stop');
+      },
+    };
+  } catch (error) {
+    admin?.disconnect();
+    await script('stop').catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Deletes every key under `prefix` on every master of the cluster. */
+export async function deleteClusterNamespace(admin: Cluster, prefix: string): Promise<void> {
+  for (const node of admin.nodes('master')) {
+    let cursor = '0';
+    do {
+      const [next, found] = await node.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      cursor = next;
+      for (const key of found) await node.unlink(key);
+    } while (cursor !== '0');
+  }
+}
