@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
-import { Redis, type RedisOptions } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
+import { createRedisClient, describeTarget } from '../redis/redis-connection.js';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type {
@@ -21,6 +22,12 @@ import { envelopesUnderCurrentTrace, openEnvelope, type JobEnvelope } from './jo
 export interface BullMqJobQueueOptions {
   /** `redis://[user:password@]host:port[/db]` */
   readonly url: string;
+  /**
+   * Seed nodes (`host:port`) of a Redis Cluster: BullMQ then runs on ioredis' cluster client and its
+   * keys go under the hash tag `{<keyPrefix>bull}:<queue>:…` (BullMQ's scripts touch many keys of a
+   * queue at once, which a cluster allows only within one slot).
+   */
+  readonly clusterNodes?: readonly string[] | undefined;
   /** The state store's key prefix; BullMQ keys go under `<keyPrefix>bull:<queue>:…`. */
   readonly keyPrefix: string;
   readonly logger: Logger;
@@ -54,13 +61,12 @@ function decodeId(encoded: string): string {
   return encoded.slice(1).replaceAll('%3A', ':').replaceAll('%25', '%');
 }
 
-function describeUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}`;
-  } catch {
-    return '(unparseable url)';
-  }
+/**
+ * BullMQ's key prefix: `<keyPrefix>bull` on one server (unchanged since the first release), and the
+ * hash tag `{<keyPrefix>bull}` on a cluster so that every key of every queue shares one slot.
+ */
+export function bullPrefix(keyPrefix: string, cluster: boolean): string {
+  return cluster ? `{${keyPrefix}bull}` : `${keyPrefix}bull`;
 }
 
 function unavailable(error: unknown, operation: string): SwitchyardError {
@@ -109,11 +115,12 @@ const bullStates: Readonly<Record<string, JobState>> = {
  */
 export async function createBullMqJobQueue(options: BullMqJobQueueOptions): Promise<JobQueue> {
   const log = options.logger.child({ component: 'job-queue' });
-  const prefix = `${options.keyPrefix}bull`;
+  const onCluster = options.clusterNodes !== undefined && options.clusterNodes.length > 0;
+  const prefix = bullPrefix(options.keyPrefix, onCluster);
   const retention = { age: options.retentionSeconds ?? defaultRetentionSeconds };
   const base: RedisOptions = { lazyConnect: true, retryStrategy: (attempt: number) => Math.min(50 * 2 ** Math.min(attempt, 6), 2000) };
-  const producer = new Redis(options.url, { ...base, connectionName: 'switchyard-queue', enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-  const workerConnection = new Redis(options.url, { ...base, connectionName: 'switchyard-queue-worker', maxRetriesPerRequest: null });
+  const producer = createRedisClient(options, { ...base, connectionName: 'switchyard-queue', enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  const workerConnection = createRedisClient(options, { ...base, connectionName: 'switchyard-queue-worker', maxRetriesPerRequest: null });
   producer.on('error', (error: unknown) => log.debug({ err: error }, 'job queue connection error'));
   workerConnection.on('error', (error: unknown) => log.debug({ err: error }, 'job queue worker connection error'));
   try {
@@ -122,10 +129,10 @@ export async function createBullMqJobQueue(options: BullMqJobQueueOptions): Prom
     producer.disconnect();
     workerConnection.disconnect();
     throw new SwitchyardError('SY_QUEUE_UNAVAILABLE', {
-      message: `job queue unreachable at ${describeUrl(options.url)}`,
+      message: `job queue unreachable at ${describeTarget(options)}`,
       cause: error,
       isRetryable: true,
-      details: { url: describeUrl(options.url) },
+      details: { url: describeTarget(options) },
     });
   }
 
