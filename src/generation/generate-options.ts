@@ -1,4 +1,5 @@
 import type { CallControls } from './call-controls.js';
+import type { FileInput } from './documents/document-input.js';
 import type { CallAttribution } from './llm-call-record.js';
 import type { AIProviderName } from './provider-name.js';
 import type { JsonSchema, ToolDefinition } from './tool-definition.js';
@@ -82,6 +83,13 @@ export interface GenerateOptions extends CallControls {
    * downloads them in this process for a provider that cannot, so only allow URLs you trust.
    */
   readonly allowImageUrls?: boolean;
+  /**
+   * PDF and CSV documents beside the prompt: base64 data URLs (`data:application/pdf;base64,…`,
+   * `data:text/csv;base64,…`) or `{ data: Uint8Array, mimeType, name? }`; at most 10, each at most
+   * 10 MiB. Their text is extracted here (PDF with pdf.js, CSV parsed and re-quoted) and sent as
+   * text, so every provider can read them; an unreadable file is an `InvalidRequestError` naming it.
+   */
+  readonly files?: readonly FileInput[];
   /** Model↔tool round trips, integer 1..20, default 5. */
   readonly maxSteps?: number;
   /** Tools the caller runs itself (declared to the model, never executed here); offered even with `disableTools`. */

@@ -5,6 +5,7 @@ import { computeAnalytics } from './analytics/compute-analytics.js';
 import { resolvePricing, type ModelPriceLookup } from './analytics/model-pricing.js';
 import { buildGenerateResult, checkStructuredOutput, parseJsonAnswer } from './build-result.js';
 import { CallDeadline } from './call-deadline.js';
+import { attachDocuments } from './documents/attach-documents.js';
 import type { DeprecationNotice } from './deprecation-notice.js';
 import { errorCodeOf } from './error-code-of.js';
 import { DEFAULT_EVALUATION_THRESHOLD, evaluateResponse } from './evaluation/evaluate-response.js';
@@ -79,7 +80,7 @@ export class GenerationService {
    * the candidates to try in order (a gateway route group's ranking; retryable failures move on).
    */
   async generate(optionsOrText: GenerateOptions | string, bound?: ChainLink | readonly ChainLink[]): Promise<GenerateResult> {
-    const request = normalizeOptions(optionsOrText, this.deps.notice);
+    const request = await attachDocuments(normalizeOptions(optionsOrText, this.deps.notice));
     const links = this.plan(request, bound);
     const telemetry = this.telemetryFor(request);
     const started = this.clock();
@@ -98,7 +99,7 @@ export class GenerationService {
 
   /** Streams text; the chain may switch provider only before the first chunk. */
   async stream(optionsOrText: StreamOptions | string, bound?: ChainLink | readonly ChainLink[]): Promise<StreamResult> {
-    const request = normalizeOptions(optionsOrText, this.deps.notice);
+    const request = await attachDocuments(normalizeOptions(optionsOrText, this.deps.notice));
     const links = this.plan(request, bound);
     const telemetry = this.telemetryFor(request);
     return openStreamResult({

@@ -4,6 +4,7 @@ import type { DeprecationNotice } from './deprecation-notice.js';
 import { InvalidRequestError } from './errors/provider-errors.js';
 import type { GenerateOptions, StreamOptions } from './generate-options.js';
 import type { ChatMessage, DeclaredTool, MessagePart } from './language-model-client.js';
+import { type DocumentInput, readFiles } from './documents/document-input.js';
 import { prepareSchema, type PreparedSchema } from './output-schema.js';
 import { parseTimeout } from './parse-timeout.js';
 import { normalizeProviderName, type ProviderName } from './provider-name.js';
@@ -53,6 +54,8 @@ export interface NormalizedRequest {
   readonly context: Readonly<Record<string, unknown>> | undefined;
   /** History turns followed by the user message (text plus images). */
   readonly messages: readonly ChatMessage[];
+  /** PDF and CSV `files`, validated and decoded; their text is read by `attachDocuments`. */
+  readonly documents: readonly DocumentInput[];
   readonly hasHistory: boolean;
   readonly extraTools: readonly ToolDefinition[];
   /** Tools the caller runs itself (declared, never executed here). */
@@ -263,6 +266,8 @@ export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions 
   if (model !== undefined && model.trim() === '') fail('model', 'must not be empty');
   const systemPrompt = optionalString(record, 'systemPrompt');
   const images = readImages(options.images, optionalBoolean(record, 'allowImageUrls'));
+  const documents = readFiles(record['files']);
+  if (documents.length > 0 && continuesFromTools) fail('files', 'need a user message (input.text) to go with them');
   const context = options.context;
   if (context !== undefined && (typeof context !== 'object' || context === null || Array.isArray(context))) fail('context', 'must be an object');
   const confirmed = options.confirmedTools;
@@ -303,6 +308,7 @@ export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions 
     enableEvaluation: optionalBoolean(record, 'enableEvaluation'),
     context,
     messages: continuesFromTools ? history.turns : [...history.turns, { role: 'user', content: userContent }],
+    documents,
     hasHistory: history.turns.length > 0,
     extraTools: readTools(options.tools),
     clientTools: readClientTools(options.clientTools),
