@@ -10,6 +10,7 @@ import { createMemoryEventBus } from '../src/adapters/memory/memory-event-bus.js
 import { createMemoryJobQueue } from '../src/adapters/memory/memory-job-queue.js';
 import { createMemoryStateStore } from '../src/adapters/memory/memory-state-store.js';
 import { createRedisStateStore } from '../src/adapters/redis/redis-state-store.js';
+import { parseClusterNodes } from '../src/adapters/redis/redis-connection.js';
 import type { Config } from '../src/config/load-config.js';
 import { validateEvent } from '../src/events/validate-event.js';
 import type { AnalyticsHandoff, AnalyticsStore } from '../src/ports/analytics-store.js';
@@ -54,7 +55,7 @@ export interface RuntimeNeeds {
 
 /**
  * The composition root's adapter choice, the one place (with buildApp's callers) that picks
- * infrastructure: REDIS_URL → Redis (behind an invalidating cache), KAFKA_BROKERS → Kafka,
+ * infrastructure: REDIS_URL (or REDIS_CLUSTER_NODES: a Redis Cluster) → Redis (behind an invalidating cache), KAFKA_BROKERS → Kafka,
  * CLICKHOUSE_URL → ClickHouse server; each unset one stays embedded (in-process, chDB). The job
  * queue follows the state store: BullMQ on the same Redis, or in-process.
  */
@@ -73,7 +74,13 @@ export async function createRuntime(config: Config, logger: PinoLogger, needs: R
           },
         })
       : createCachedStateStore(
-          await createRedisStateStore({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, logger: logger.child({ component: 'state' }), clock }),
+          await createRedisStateStore({
+            url: config.redisUrl,
+            clusterNodes: parseClusterNodes(config.redisClusterNodes),
+            keyPrefix: config.redisKeyPrefix,
+            logger: logger.child({ component: 'state' }),
+            clock,
+          }),
           {
             logger: logger.child({ component: 'state-cache' }),
             clock,
@@ -108,6 +115,7 @@ export async function createRuntime(config: Config, logger: PinoLogger, needs: R
       ? createMemoryJobQueue({ logger: logger.child({ component: 'jobs' }) })
       : await createBullMqJobQueue({
           url: config.redisUrl,
+          clusterNodes: parseClusterNodes(config.redisClusterNodes),
           keyPrefix: config.redisKeyPrefix,
           logger: logger.child({ component: 'jobs' }),
           lockMs: config.jobLockMs,

@@ -24,6 +24,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     const value = env[envNameOf(property)];
     if (value !== undefined && value !== '') raw[property] = value;
   }
+  // A cluster alone is distributed mode too: its first seed stands in for REDIS_URL, which then only
+  // carries credentials and TLS when given.
+  if (typeof raw['redisClusterNodes'] === 'string' && raw['redisUrl'] === undefined) {
+    const first = raw['redisClusterNodes'].split(',')[0]?.trim();
+    if (first) raw['redisUrl'] = `redis://${first}`;
+  }
   if (!validate(raw)) {
     const problems = (validate.errors ?? []).map((error) => {
       const property = error.instancePath.replace(/^\//, '') || String(error.params['missingProperty'] ?? '');

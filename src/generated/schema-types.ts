@@ -26,6 +26,10 @@ export interface SwitchyardConfig {
   adminSecretHeader: string;
   shutdownGraceMs: number;
   redisUrl?: string;
+  /**
+   * comma-separated host:port seed nodes of a Redis Cluster; the state store and job queue then use ioredis' cluster client (REDIS_URL, optional, gives credentials and TLS)
+   */
+  redisClusterNodes?: string;
   redisKeyPrefix: string;
   /**
    * comma-separated host:port list
