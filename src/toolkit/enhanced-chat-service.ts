@@ -1,6 +1,7 @@
 import { SseDecoder } from '../generation/chat/sse-events.js';
 import type { StreamOptions } from '../generation/generate-options.js';
 import type { StreamResult, UsageData } from '../generation/generate-result.js';
+import { viaWebSocket } from './websocket-chat-client.js';
 
 export interface StreamChatRequest {
   readonly prompt: string;
@@ -19,7 +20,16 @@ export interface EnhancedChatServiceOptions {
   /** Or chat in process through a toolkit (a `NeuroLink`). */
   readonly toolkit?: { stream(options: StreamOptions): Promise<StreamResult> };
   readonly provider?: string;
+  /** Chat with a service over `POST /api/stream` (default true). */
   readonly enableSSE?: boolean;
+  /** Chat with a service over its WebSocket `/api/chat/ws` instead (default false; takes precedence over SSE). */
+  readonly enableWebSocket?: boolean;
+  /**
+   * When given, `onChunk` gets the text coalesced: a piece is passed on once `bufferSize` bytes
+   * (default 8192) are held or `latencyTarget` ms (default 100) after the first held byte, whichever
+   * comes first. `compressionEnabled` (default true) asks for compressed transfer (permessage-deflate
+   * on the WebSocket, gzip on SSE); false asks for none. Without it, chunks pass as they arrive.
+   */
   readonly streamingConfig?: { readonly bufferSize?: number; readonly compressionEnabled?: boolean; readonly latencyTarget?: number };
   /** Test seam: the fetch to use (default the global one). */
   readonly fetch?: typeof fetch;
@@ -38,19 +48,79 @@ export interface EnhancedChatService {
 export function createEnhancedChatService(options: EnhancedChatServiceOptions): EnhancedChatService {
   if (options.toolkit === undefined && options.baseUrl === undefined)
     throw new TypeError('createEnhancedChatService needs a baseUrl (a Switchyard service) or a toolkit');
+  const transport = transportOf(options);
   return {
     async streamChat(request) {
+      const coalescer = options.streamingConfig === undefined ? undefined : new ChunkCoalescer(options.streamingConfig, request.onChunk);
+      const chunked: StreamChatRequest = coalescer === undefined ? request : { ...request, onChunk: (content) => coalescer.push(content) };
       try {
-        const result = options.toolkit !== undefined ? await viaToolkit(options, request) : await viaService(options, request);
+        const result =
+          transport === 'toolkit'
+            ? await viaToolkit(options, chunked)
+            : transport === 'websocket'
+              ? await viaWebSocket(options, chunked)
+              : await viaService(options, chunked);
+        coalescer?.end();
         request.onComplete?.(result);
         return result.content;
       } catch (caught) {
+        coalescer?.cancel();
         const error = caught instanceof Error ? caught : new Error(String(caught));
         request.onError?.(error);
         throw error;
       }
     },
   };
+}
+
+/** Which way a chat goes; a combination that names no usable transport is refused here, at creation. */
+function transportOf(options: EnhancedChatServiceOptions): 'toolkit' | 'sse' | 'websocket' {
+  if (options.toolkit !== undefined) {
+    if (options.enableWebSocket === true) throw new TypeError('enableWebSocket needs a baseUrl: an in-process toolkit chat has no WebSocket');
+    return 'toolkit';
+  }
+  if (options.enableWebSocket === true) return 'websocket';
+  if (options.enableSSE === false) throw new TypeError('enableSSE is false and enableWebSocket is not true: no transport left to chat with the service over');
+  return 'sse';
+}
+
+/** Passes text on in pieces of `bufferSize` bytes, or after `latencyTarget` ms, whichever comes first. */
+class ChunkCoalescer {
+  private held = '';
+  private timer: NodeJS.Timeout | undefined;
+  private readonly bufferSize: number;
+  private readonly latencyTarget: number;
+
+  constructor(
+    config: NonNullable<EnhancedChatServiceOptions['streamingConfig']>,
+    private readonly emit: ((content: string) => void) | undefined,
+  ) {
+    this.bufferSize = Math.max(1, config.bufferSize ?? 8192);
+    this.latencyTarget = Math.max(0, config.latencyTarget ?? 100);
+  }
+
+  push(content: string): void {
+    this.held += content;
+    if (Buffer.byteLength(this.held) >= this.bufferSize) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), this.latencyTarget);
+  }
+
+  end(): void {
+    this.flush();
+  }
+
+  cancel(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private flush(): void {
+    this.cancel();
+    if (this.held === '') return;
+    const piece = this.held;
+    this.held = '';
+    this.emit?.(piece);
+  }
 }
 
 async function viaToolkit(options: EnhancedChatServiceOptions, request: StreamChatRequest) {
@@ -76,7 +146,12 @@ async function viaService(options: EnhancedChatServiceOptions, request: StreamCh
     options.apiKey === undefined ? {} : options.apiKey.startsWith('DE_') ? { 'x-api-key': options.apiKey } : { authorization: `Bearer ${options.apiKey}` };
   const response = await fetcher(`${options.baseUrl!.replace(/\/+$/, '')}/api/stream`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...credential },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+      ...(options.streamingConfig !== undefined ? { 'accept-encoding': options.streamingConfig.compressionEnabled === false ? 'identity' : 'gzip' } : {}),
+      ...credential,
+    },
     body: JSON.stringify({
       ...request.options,
       ...(options.provider !== undefined && request.options?.provider === undefined ? { provider: options.provider } : {}),

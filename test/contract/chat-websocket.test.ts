@@ -239,6 +239,68 @@ describe('WebSocket chat', () => {
   });
 });
 
+describe('chat service options (enableSSE, enableWebSocket, streamingConfig)', () => {
+  let t: TestApp;
+  let baseUrl: string;
+  let apiKey: string;
+  beforeAll(async () => {
+    t = await createTestApp({ toolkitEnv: { OPENAI_API_KEY: 'sk-chat', OPENAI_BASE_URL: `${provider.url}/v1` } });
+    apiKey = (await createMerchant(t.app, 'chat-options-shop')).apiKey;
+    baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => t.close());
+
+  it('chats over the service WebSocket with enableWebSocket: true (not SSE)', async () => {
+    const connections: unknown[] = [];
+    const onConnection = (event: unknown) => connections.push(event);
+    t.app.chat.on('connection', onConnection);
+    try {
+      const chunks: string[] = [];
+      let completed: unknown;
+      const text = await createEnhancedChatService({ baseUrl, apiKey, enableWebSocket: true }).streamChat({
+        prompt: 'hi',
+        onChunk: (chunk) => chunks.push(chunk),
+        onComplete: (result) => (completed = result),
+      });
+      expect(text).toBe('Hello from the model');
+      expect(chunks.join('')).toBe('Hello from the model');
+      expect(completed).toMatchObject({ content: 'Hello from the model', usage: { inputTokens: 4, outputTokens: 3 }, provider: 'openai' });
+      expect(connections).toHaveLength(1);
+      await t.eventsCaughtUp();
+      expect(t.events.filter((event) => event.type === 'llm.call').at(-1)).toMatchObject({
+        merchantId: 'chat-options-shop',
+        payload: { surface: 'websocket' },
+      });
+      await expect(createEnhancedChatService({ baseUrl, apiKey: `DE_${'2'.repeat(64)}`, enableWebSocket: true }).streamChat({ prompt: 'hi' })).rejects.toThrow(
+        /refused or failed/,
+      );
+    } finally {
+      t.app.chat.off('connection', onConnection);
+    }
+  });
+
+  it('refuses a disabled transport clearly, at creation', () => {
+    expect(() => createEnhancedChatService({ baseUrl, apiKey, enableSSE: false })).toThrow(/enableSSE is false and enableWebSocket is not true/);
+    expect(() => createEnhancedChatService({ toolkit: { stream: () => Promise.reject(new Error('unused')) }, enableWebSocket: true })).toThrow(
+      /enableWebSocket needs a baseUrl/,
+    );
+    // enableSSE: false with the WebSocket on is a working service chat.
+    expect(() => createEnhancedChatService({ baseUrl, apiKey, enableSSE: false, enableWebSocket: true })).not.toThrow();
+  });
+
+  it('applies streamingConfig: onChunk gets the text in bufferSize pieces', async () => {
+    const collect = async (streamingConfig: { bufferSize: number; latencyTarget: number }) => {
+      const chunks: string[] = [];
+      await createEnhancedChatService({ baseUrl, apiKey, streamingConfig }).streamChat({ prompt: 'hi', onChunk: (chunk) => chunks.push(chunk) });
+      return chunks;
+    };
+    // A buffer larger than the answer and a latency target that never comes first: one piece at the end.
+    expect(await collect({ bufferSize: 1_000_000, latencyTarget: 600_000 })).toEqual(['Hello from the model']);
+    // A buffer of 6 bytes: each piece is passed on once 6 bytes are held.
+    expect(await collect({ bufferSize: 6, latencyTarget: 600_000 })).toEqual(['Hello from', ' the model']);
+  });
+});
+
 describe('SSE chat service (createEnhancedChatService)', () => {
   it('streams chunks from a Switchyard service and completes with usage', async () => {
     const t = await createTestApp({ toolkitEnv: { OPENAI_API_KEY: 'sk-chat', OPENAI_BASE_URL: `${provider.url}/v1` } });
