@@ -32,6 +32,25 @@ export interface ModelConfig {
   readonly aliases: readonly string[];
   readonly releaseDate: string | undefined;
   readonly metadata: ModelMetadata;
+  /** How well the model uses tools: the file's `toolSupport`, else graded by `toolSupportGrade`. */
+  readonly toolSupport: ToolSupport;
+}
+
+export const toolSupportGrades = ['full', 'partial', 'limited'] as const;
+/** `full`: tool calling the provider documents and the toolkit drives; `partial`: depends on the served model or proxy; `limited`: no functionCalling capability. */
+export type ToolSupport = (typeof toolSupportGrades)[number];
+
+/** Provider kinds whose models with `functionCalling` take tools natively (their own tool-calling API). */
+const fullToolProviders: ReadonlySet<string> = new Set(['openai', 'anthropic', 'google-ai', 'vertex', 'azure', 'bedrock']);
+
+/**
+ * The grade of a model without an explicit `toolSupport`: `limited` without the `functionCalling`
+ * capability; `full` on a provider with a native tool-calling API; `partial` where it depends on
+ * what is served behind the endpoint (Mistral, Hugging Face, Ollama, LiteLLM, OpenAI-compatible, SageMaker).
+ */
+export function toolSupportGrade(provider: string, capabilities: readonly string[]): ToolSupport {
+  if (!capabilities.includes('functionCalling')) return 'limited';
+  return fullToolProviders.has(provider) ? 'full' : 'partial';
 }
 
 export interface ModelResolutionResult {

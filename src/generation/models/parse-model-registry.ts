@@ -1,5 +1,13 @@
 import { normalizeProviderName } from '../provider-name.js';
-import { normalizeCapability, type ModelConfig, type ModelMetadata, type ModelPricing } from './model-config.js';
+import {
+  normalizeCapability,
+  toolSupportGrade,
+  toolSupportGrades,
+  type ModelConfig,
+  type ModelMetadata,
+  type ModelPricing,
+  type ToolSupport,
+} from './model-config.js';
 
 /** The registry file is malformed; the message names the model, alias or field at fault. */
 export class ModelRegistryError extends Error {
@@ -68,18 +76,23 @@ function readModel(raw: unknown, provider: string, key: string, where: string): 
     speed: optionalString(meta, 'speed', where)?.toLowerCase(),
     quality: optionalString(meta, 'quality', where)?.toLowerCase(),
   };
+  const toolSupport = raw.toolSupport;
+  if (toolSupport !== undefined && !(toolSupportGrades as readonly unknown[]).includes(toolSupport))
+    throw new ModelRegistryError(`${where}: toolSupport must be one of ${toolSupportGrades.join(', ')}`);
+  const normalizedCapabilities = [...new Set((capabilities as string[]).map(normalizeCapability))];
   return {
     id,
     key,
     name: optionalString(raw, 'displayName', where) ?? optionalString(raw, 'name', where) ?? id,
     provider,
     pricing,
-    capabilities: [...new Set((capabilities as string[]).map(normalizeCapability))],
+    capabilities: normalizedCapabilities,
     contextWindow: contextWindow as number | undefined,
     deprecated: raw.deprecated === true,
     aliases: aliases as string[],
     releaseDate: optionalString(raw, 'releaseDate', where),
     metadata,
+    toolSupport: (toolSupport as ToolSupport | undefined) ?? toolSupportGrade(provider, normalizedCapabilities),
   };
 }
 
