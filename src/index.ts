@@ -35,7 +35,15 @@ export {
 export type { FileSystem } from './ports/file-system.js';
 export type { ModelRegistryView } from './toolkit/model-registry-view.js';
 export { DynamicModelRegistry } from './generation/models/dynamic-model-registry.js';
-export type { DynamicModelOptions, ModelConfig, ModelPricing, ModelResolutionResult, ModelSearchOptions } from './generation/models/model-config.js';
+export type {
+  DynamicModelOptions,
+  ModelConfig,
+  ModelPricing,
+  ModelResolutionResult,
+  ModelSearchOptions,
+  ToolSupport,
+} from './generation/models/model-config.js';
+export type { DocumentMimeType, FileInput } from './generation/documents/document-input.js';
 export { VERSION } from './toolkit/version.js';
 
 export { AIProviderError, type GenerationErrorCode } from './generation/errors/ai-provider-error.js';
