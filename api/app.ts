@@ -33,6 +33,7 @@ import { apiKeyRoutes } from './routes/api-keys.js';
 import { autopilotRoutes } from './routes/autopilot.js';
 import { authRoutes } from './routes/auth.js';
 import { registerAdminAccessRoutes } from './routes/register-admin-access.js';
+import { registerMembershipCheck } from './plugins/membership-check.js';
 import { registerViewModeAudit } from './plugins/view-mode-audit.js';
 import { authPasswordRoutes } from './routes/auth-password.js';
 import { createAccountRecovery } from './account-recovery.js';
@@ -138,6 +139,8 @@ async function registerPlugins(app: FastifyInstance, config: Config, deps: AppDe
   // Roles are read live: a demoted or removed admin's sessions lose write access at once.
   registerAuthentication(app, { auth, roleOf: (userId, merchantId) => users.roleIn(userId, merchantId) });
   registerViewModeAudit(app, audit);
+  // A removed member's sessions in that merchant end on every replica (membership read live).
+  registerMembershipCheck(app, { roleOf: (userId, merchantId) => users.roleIn(userId, merchantId) });
   // After the guard's merchant check: per-key limits admit or refuse before any handler runs.
   const pendingSpend = deps.pendingSpend ?? new PendingSpend();
   registerKeyLimits(app, { state: deps.state, now: () => deps.clock.now(), leaseTtlMs: deps.keyLeaseTtlMs ?? defaultLeaseTtlMs, pendingSpend });

@@ -132,7 +132,7 @@ export class AuthService {
       return { kind: 'inactive' };
     }
     this.#recordLogin(user, email, origin, null);
-    return { kind: 'ok', session: await this.#sessionFor(user, user.currentMerchantId) };
+    return { kind: 'ok', session: await this.#sessionFor(user, await this.#homeMerchant(user)) };
   }
 
   /** Revokes this token only; the user's other sessions stay valid (decision-engine behaviour). */
@@ -335,6 +335,18 @@ export class AuthService {
     if (!user) return { kind: 'invalid_token', reason: 'unknown_user' };
     if (!user.isActive) return { kind: 'inactive' };
     return { kind: 'ok', user };
+  }
+
+  /**
+   * The merchant a login enters: the user's current one while still a member of it; after a
+   * removal, another membership (the first by id), else none (onboarding), so a removed member
+   * is never issued a session the membership check would refuse.
+   */
+  async #homeMerchant(user: UserRecord): Promise<string> {
+    if (user.currentMerchantId === '') return '';
+    const memberships = await this.#deps.users.memberships(user.userId);
+    if (memberships.some((membership) => membership.merchantId === user.currentMerchantId)) return user.currentMerchantId;
+    return memberships[0]?.merchantId ?? '';
   }
 
   async #sessionFor(user: UserRecord, merchantId: string): Promise<AuthSession> {

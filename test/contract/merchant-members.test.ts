@@ -159,9 +159,10 @@ describe('merchant members and roles (embedded)', () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toEqual({ user_id: second.user_id, removed: true });
     expect(((await list(adminToken)).json() as Member[]).map((member) => member.email)).toEqual(['admin@example.com']);
-    // Its token still says admin of mb; the guard reads the role now.
-    expect((await gsm(second.token)).statusCode).toBe(403);
-    expect((await invite(second.token, { email: 'revenge@example.com' })).statusCode).toBe(403);
+    // Its token still says admin of mb; the membership is read now: the session is refused outright.
+    expect((await gsm(second.token)).statusCode).toBe(401);
+    expect((await invite(second.token, { email: 'revenge@example.com' })).statusCode).toBe(401);
+    expect((await list(second.token)).statusCode).toBe(401);
     expect((await login('second-admin@example.com', invited.password ?? '')).merchant_id).toBe('');
 
     const again = await remove(adminToken, second.user_id);

@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import type { MerchantRole } from '../../src/ports/state-store.js';
+import { sendAuthFailure } from './authentication.js';
+
+export interface MembershipCheckOptions {
+  /** The user's live role in the merchant; undefined when not a member (read from the shared store: every replica agrees). */
+  readonly roleOf: (userId: string, merchantId: string) => Promise<MerchantRole | undefined>;
+}
+
+/**
+ * A standard session belongs to a membership: once the user is removed from the session's
+ * merchant (on any replica), the token is refused on every replica at its next request, 401
+ * `Invalid or expired token` as a revoked one (a removed member keeps no read access either).
+ * Logout still passes (`acceptsRevokedSession`); SSO handoff and super-admin view sessions hold no
+ * membership and are bounded by their grant instead; a session with no merchant yet is not checked.
+ * Registered after the guard, so `request.credential` is set.
+ */
+export function registerMembershipCheck(app: FastifyInstance, options: MembershipCheckOptions): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const credential = request.credential;
+    if (credential?.kind !== 'session') return;
+    const { claims } = credential;
+    if ((claims.tokenType ?? 'standard') !== 'standard' || claims.merchantId === '') return;
+    if (request.routeOptions.config.acceptsRevokedSession === true) return;
+    if ((await options.roleOf(claims.userId, claims.merchantId)) !== undefined) return;
+    request.log.info({ userId: claims.userId, merchantId: claims.merchantId }, 'session refused: no longer a member of its merchant');
+    sendAuthFailure(request, reply, { kind: 'invalid_token', reason: 'unknown_user' });
+  });
+}
