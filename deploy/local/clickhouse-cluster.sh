@@ -62,10 +62,12 @@ ensure_packages() {
 
 # ---- ZooKeeper ----------------------------------------------------------------------------------
 
+# `srvr` names the mode only once the server serves requests (`ruok` says imok while it still loads its
+# data, and a ClickHouse 18.16 that connects then may crash in zkutil::ZooKeeper::createImpl).
 zk_ok() {
   local answer
-  answer="$( { exec 3<>"/dev/tcp/127.0.0.1/$ZK_PORT" && printf 'ruok' >&3 && timeout 2 cat <&3; } 2>/dev/null)" || return 1
-  [ "$answer" = "imok" ]
+  answer="$( { exec 3<>"/dev/tcp/127.0.0.1/$ZK_PORT" && printf 'srvr' >&3 && timeout 2 cat <&3; } 2>/dev/null)" || return 1
+  grep -q '^Mode: ' <<<"$answer"
 }
 
 zk_start() {
@@ -87,20 +89,28 @@ autopurge.snapRetainCount=3
 autopurge.purgeInterval=1
 EOF
   rotate_log "$ZK_DIR/logs/zookeeper.out"
-  # The package's jar names its dependencies in its manifest; log4j config from the package, to stdout.
+  # The package's jar names its dependencies in its manifest; slf4j-simple (a dependency of the
+  # package) logs to the .out file, which otherwise stays silent.
+  local simple=""
+  [ -f /usr/share/java/slf4j-simple.jar ] && simple=":/usr/share/java/slf4j-simple.jar"
   # shellcheck disable=SC2086
   spawn_detached "$ZK_DIR/logs/zookeeper.out" java $ZK_HEAP -Djava.awt.headless=true \
-    -Dzookeeper.root.logger=INFO,CONSOLE -Dzookeeper.log.dir="$ZK_DIR/logs" \
-    -cp "/etc/zookeeper/conf:/usr/share/java/zookeeper.jar" \
+    -Dorg.slf4j.simpleLogger.defaultLogLevel=info -Dorg.slf4j.simpleLogger.showDateTime=true \
+    -cp "/usr/share/java/zookeeper.jar$simple" \
     org.apache.zookeeper.server.ZooKeeperServerMain "$ZK_DIR/zoo.cfg" >"$ZK_PIDFILE"
   log "zookeeper starting on 127.0.0.1:$ZK_PORT (pid $(cat "$ZK_PIDFILE"))"
-  wait_until 60 "zookeeper ruok on 127.0.0.1:$ZK_PORT" "$ZK_PIDFILE" "$ZK_PATTERN" "$ZK_DIR/logs/zookeeper.out" -- zk_ok
+  wait_until 60 "zookeeper srvr on 127.0.0.1:$ZK_PORT" "$ZK_PIDFILE" "$ZK_PATTERN" "$ZK_DIR/logs/zookeeper.out" -- zk_ok
 }
 
 # ---- ClickHouse nodes ---------------------------------------------------------------------------
 
 node_ok() {
   [ "$(curl -fsS --max-time 2 "$(node_url "$1")/ping" 2>/dev/null)" = "Ok." ]
+}
+
+# Ready for replicated tables: the node answers and has a ZooKeeper session.
+node_ready() {
+  node_ok "$1" && [ "$(curl -fsS --max-time 5 "$(node_url "$1")/" --data-binary "SELECT count() > 0 FROM system.zookeeper WHERE path = '/'" 2>/dev/null)" = "1" ]
 }
 
 remote_servers() {
@@ -221,7 +231,7 @@ start_node() {
 
 wait_node() {
   local i="$1" dir; dir="$(node_dir "$i")"
-  wait_until 60 "clickhouse node $i GET $(node_url "$i")/ping" "$(node_pidfile "$i")" "$CH_PATTERN" \
+  wait_until 60 "clickhouse node $i ($(node_url "$i")) with a ZooKeeper session" "$(node_pidfile "$i")" "$CH_PATTERN" \
     "$dir/logs/stdout.log:$dir/logs/clickhouse-server.err.log" -- node_ok "$i"
   log "node $i ready: $(node_url "$i")"
 }
