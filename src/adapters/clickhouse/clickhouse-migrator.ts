@@ -73,9 +73,16 @@ export async function applyClickHouseMigrations(
     const bound = bindSql(statement, { database });
     for (const sql of cluster === undefined ? [bound] : clusterMigrationStatements(bound, cluster)) await executor.command(sql);
   };
+  const appliedVersions = async () =>
+    new Set((await executor.query<{ version: string }>(bindSql(appliedMigrationsSql, { database }))).map((row) => row.version));
+  if (cluster !== undefined) {
+    // ON CLUSTER waits for every node: with nothing to apply, a start must not depend on all replicas being up.
+    const known = await appliedVersions().catch(() => undefined);
+    if (known !== undefined && migrations.every((migration) => known.has(migration.version))) return [];
+  }
   await run(createDatabaseSql);
   await run(createMigrationsTableSql);
-  const applied = new Set((await executor.query<{ version: string }>(bindSql(appliedMigrationsSql, { database }))).map((row) => row.version));
+  const applied = await appliedVersions();
   const appliedNow: string[] = [];
   for (const migration of migrations) {
     if (applied.has(migration.version)) continue;
