@@ -4,6 +4,8 @@
  */
 export { DefaultNeuroLink as NeuroLink } from './adapters/toolkit/default-neurolink.js';
 export type { NeuroLinkOptions, ToolInfo } from './toolkit/neurolink.js';
+export type { ExecutionContext } from './toolkit/execution-context.js';
+export type { ConfigMergeStrategy, ConfigUpdateOptions, ConfigUpdateResult, ConfigValidationProblem } from './generation/mcp/mcp-config-update.js';
 export {
   AIProviderFactory,
   createAIProvider,

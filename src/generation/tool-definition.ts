@@ -7,6 +7,8 @@ export interface ToolCallContext {
   readonly abortSignal?: AbortSignal;
   /** Tools the caller granted for this call (names); a `requiresConfirmation` tool runs only if listed. */
   readonly confirmedTools?: ReadonlySet<string>;
+  /** The caller's ExecutionContext ids (sessionId, userId, correlationId, requestId, …) on a direct `executeTool` run. */
+  readonly execution?: Readonly<Record<string, unknown>>;
 }
 
 /**

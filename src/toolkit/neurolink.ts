@@ -16,6 +16,7 @@ import {
   type ConversationMemorySettings,
 } from '../generation/memory/conversation-memory-settings.js';
 import type { ConversationSnapshot, ConversationStore } from '../ports/state/conversation-store.js';
+import type { ConfigUpdateOptions, ConfigUpdateResult } from '../generation/mcp/mcp-config-update.js';
 import type { McpServerConfig } from '../generation/mcp/mcp-server-config.js';
 import type { McpServers, McpToolResult } from '../generation/mcp/mcp-servers.js';
 import type { McpServerInfo, McpStatus } from '../generation/mcp/mcp-status.js';
@@ -25,6 +26,9 @@ import { selectProvider, type ProviderSelection } from '../generation/select-pro
 import type { GenerationTelemetry } from '../generation/telemetry.js';
 import type { ToolDefinition } from '../generation/tool-definition.js';
 import { bindProvider, type AIProvider } from './ai-provider.js';
+import { applyExecutionContext, permissionDenied, permitsTool, type ExecutionContext } from './execution-context.js';
+import { mcpUsageKey, runBounded, ToolUsageStats } from './tool-usage.js';
+import { VERSION } from './version.js';
 import { toToolDefinition, type SimpleTool } from './custom-tools.js';
 import type { ModelRegistryView } from './model-registry-view.js';
 import { createProviderCatalog } from './provider-catalog.js';
@@ -69,7 +73,11 @@ function isKnownProvider(name: string): boolean {
   return normalized !== undefined && normalized !== 'auto';
 }
 
-/** A tool as `getAllAvailableTools` lists it (the interface's ToolInfo). */
+/**
+ * A tool as `getAllAvailableTools` lists it (the interface's ToolInfo). The usage fields count
+ * this NeuroLink instance's runs of the tool (direct `executeTool`/`executeMCPTool` and calls by
+ * models during generate/stream), in process memory: a new instance starts at zero.
+ */
 export interface ToolInfo {
   readonly name: string;
   readonly description: string;
@@ -77,6 +85,16 @@ export interface ToolInfo {
   readonly category: 'built-in' | 'custom' | 'mcp';
   readonly parameters: Readonly<Record<string, unknown>>;
   readonly requiresConfirmation: boolean;
+  /** Built-in tools: the toolkit's version; custom tools: their `metadata.version`; MCP tools: absent (servers do not version tools). */
+  readonly version?: string;
+  /** How the tool can be used: `direct-execution`, `model-callable`, and `requires-confirmation` when it is gated. */
+  readonly capabilities: readonly string[];
+  /** When the last run ended (ISO 8601); absent until the tool has run. */
+  readonly lastUsed?: string;
+  /** Runs that ended, successful or not (each retry counts). */
+  readonly usageCount: number;
+  /** Mean run time in ms over those runs (0 before the first). */
+  readonly averageExecutionTime: number;
 }
 
 /**
@@ -98,6 +116,9 @@ export class NeuroLink {
   /** Conversation memory in effect (`enabled: false` when off or no store could be had). */
   readonly conversationMemory: ConversationMemorySettings;
   private readonly customTools = new Map<string, ToolDefinition>();
+  private readonly customToolVersions = new Map<string, string>();
+  /** Per-instance counts of tool runs behind ToolInfo's usage fields. */
+  private readonly toolUsage = new ToolUsageStats();
   private readonly builtIns: readonly ToolDefinition[];
   private mcp: McpServers | undefined;
   private readonly adapters: ToolkitAdapters;
@@ -226,6 +247,7 @@ export class NeuroLink {
 
   registerTool(name: string, tool: SimpleTool | ToolDefinition): void {
     this.customTools.set(name, toToolDefinition(name, tool));
+    this.noteCustomVersion(name, tool);
   }
 
   registerTools(
@@ -234,10 +256,18 @@ export class NeuroLink {
     const entries = Array.isArray(tools) ? tools.map((entry) => [entry.name, entry.tool] as const) : Object.entries(tools);
     const converted = entries.map(([name, tool]) => toToolDefinition(name, tool));
     for (const tool of converted) this.customTools.set(tool.name, tool);
+    for (const [name, tool] of entries) this.noteCustomVersion(name, tool);
   }
 
   unregisterTool(name: string): boolean {
+    this.customToolVersions.delete(name);
     return this.customTools.delete(name);
+  }
+
+  private noteCustomVersion(name: string, tool: SimpleTool | ToolDefinition): void {
+    const version = 'metadata' in tool ? tool.metadata?.version : undefined;
+    if (typeof version === 'string') this.customToolVersions.set(name, version);
+    else this.customToolVersions.delete(name);
   }
 
   getCustomTools(): ReadonlyMap<string, ToolDefinition> {
@@ -247,32 +277,63 @@ export class NeuroLink {
   /**
    * Runs a tool directly (custom, built-in, then MCP). A tool flagged `requiresConfirmation`
    * (e.g. writeFile) runs only with `{ confirm: true }`; otherwise `UserConfirmationRequiredError`.
+   * `context` (ExecutionContext) bounds and attributes the run: timeout, retries, permissions,
+   * ids handed to the tool; fields that cannot apply are refused (see execution-context.ts).
    */
   async executeTool(
     name: string,
     params: Readonly<Record<string, unknown>> = {},
-    options: { readonly confirm?: boolean; readonly signal?: AbortSignal } = {},
+    options: { readonly confirm?: boolean; readonly signal?: AbortSignal; readonly context?: ExecutionContext } = {},
   ): Promise<unknown> {
-    const local = this.customTools.get(name) ?? this.builtIns.find((tool) => tool.name === name);
+    const applied = applyExecutionContext(options.context);
+    const custom = this.customTools.get(name);
+    const builtIn = custom === undefined ? this.builtIns.find((tool) => tool.name === name) : undefined;
+    const local = custom ?? builtIn;
     const tool = local ?? (this.mcp !== undefined ? (await this.mcp.listTools()).find((candidate) => candidate.name === name) : undefined);
     if (tool === undefined) throw new InvalidRequestError(`no tool named "${name}"`, 'toolkit', 'name');
+    const category = custom !== undefined ? 'custom' : builtIn !== undefined ? 'built-in' : 'mcp';
+    const permissions = options.context?.permissions;
+    if (!permitsTool(permissions, { name, category, serverId: tool.source })) throw permissionDenied(name, permissions ?? []);
     if (tool.requiresConfirmation === true && options.confirm !== true) throw new UserConfirmationRequiredError(name);
-    return tool.execute(params, {
-      toolCallId: `direct-${crypto.randomUUID()}`,
-      ...(options.signal !== undefined ? { abortSignal: options.signal } : {}),
-      ...(options.confirm === true ? { confirmedTools: new Set([name]) } : {}),
-    });
+    const key = category === 'mcp' ? mcpUsageKey(tool.source, name) : `${category}:${name}`;
+    return runBounded(
+      `tool "${name}"`,
+      {
+        retries: applied.retries,
+        ...(applied.timeoutMs !== undefined ? { timeoutMs: applied.timeoutMs } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+      (signal) =>
+        this.toolUsage.time(key, () =>
+          tool.execute(params, {
+            toolCallId: `direct-${crypto.randomUUID()}`,
+            ...(signal !== undefined ? { abortSignal: signal } : {}),
+            ...(options.confirm === true ? { confirmedTools: new Set([name]) } : {}),
+            ...(applied.identity !== undefined ? { execution: applied.identity } : {}),
+          }),
+        ),
+      (result) => typeof result === 'object' && result !== null && (result as { success?: unknown }).success === false,
+    );
   }
 
   async getAllAvailableTools(): Promise<ToolInfo[]> {
-    const describe = (tool: ToolDefinition, category: ToolInfo['category']): ToolInfo => ({
-      name: tool.name,
-      description: tool.description,
-      serverId: category === 'mcp' ? tool.source : category === 'built-in' ? 'switchyard-built-in' : `custom-tool-${tool.name}`,
-      category,
-      parameters: tool.inputSchema,
-      requiresConfirmation: tool.requiresConfirmation === true,
-    });
+    const describe = (tool: ToolDefinition, category: ToolInfo['category']): ToolInfo => {
+      const usage = this.toolUsage.get(category === 'mcp' ? mcpUsageKey(tool.source, tool.name) : `${category}:${tool.name}`);
+      const version = category === 'built-in' ? VERSION : category === 'custom' ? this.customToolVersions.get(tool.name) : undefined;
+      return {
+        name: tool.name,
+        description: tool.description,
+        serverId: category === 'mcp' ? tool.source : category === 'built-in' ? 'switchyard-built-in' : `custom-tool-${tool.name}`,
+        category,
+        parameters: tool.inputSchema,
+        requiresConfirmation: tool.requiresConfirmation === true,
+        ...(version !== undefined ? { version } : {}),
+        capabilities: ['direct-execution', 'model-callable', ...(tool.requiresConfirmation === true ? ['requires-confirmation'] : [])],
+        ...(usage?.lastUsed !== undefined ? { lastUsed: usage.lastUsed } : {}),
+        usageCount: usage?.usageCount ?? 0,
+        averageExecutionTime: usage?.averageExecutionTime ?? 0,
+      };
+    };
     const mcpTools = this.mcp !== undefined ? await this.mcp.listTools() : [];
     return [
       ...this.builtIns.map((tool) => describe(tool, 'built-in')),
@@ -284,14 +345,42 @@ export class NeuroLink {
   /**
    * Calls one tool of one MCP server (the HTTP `/api/mcp/execute` and the CLI `mcp execute` use
    * this): over the MCP protocol only, never a shell. Unknown server or tool → MCP error naming it.
+   * `context` (ExecutionContext): `timeout` is the tool-call timeout (unless `timeoutMs` is given),
+   * `retries` re-runs a failed call, `permissions` must allow `mcp:<serverId>` or the tool, and the
+   * ids go to the server as the request's `_meta`; inapplicable fields are refused.
    */
   async executeMCPTool(
     serverId: string,
     toolName: string,
     params: Readonly<Record<string, unknown>> = {},
-    options: { readonly signal?: AbortSignal; readonly timeoutMs?: number } = {},
+    options: { readonly signal?: AbortSignal; readonly timeoutMs?: number; readonly context?: ExecutionContext } = {},
   ): Promise<McpToolResult> {
-    return this.mcpManager().executeTool(serverId, toolName, params, options);
+    const applied = applyExecutionContext(options.context);
+    const permissions = options.context?.permissions;
+    if (!permitsTool(permissions, { name: toolName, category: 'mcp', serverId })) throw permissionDenied(toolName, permissions ?? []);
+    const manager = this.mcpManager();
+    const timeoutMs = options.timeoutMs ?? applied.timeoutMs;
+    return runBounded(
+      `MCP tool "${toolName}" on "${serverId}"`,
+      { retries: applied.retries, ...(options.signal ? { signal: options.signal } : {}) },
+      (signal) =>
+        this.toolUsage.time(`mcp:${serverId}/${toolName}`, () =>
+          manager.executeTool(serverId, toolName, params, {
+            ...(signal !== undefined ? { signal } : {}),
+            ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+            ...(applied.identity !== undefined ? { meta: applied.identity } : {}),
+          }),
+        ),
+    );
+  }
+
+  /**
+   * Updates `<cwd>/.mcp-config.json` (the interface's ConfigUpdateOptions: `createBackup`,
+   * `validateBeforeUpdate`, `mergeStrategy` replace|merge|deep-merge, `backupRetention`,
+   * `callbacks`) and reloads it; `loadMCPConfig()` then connects what it enables.
+   */
+  updateMCPConfig(update: Readonly<Record<string, unknown>>, options: ConfigUpdateOptions = {}): Promise<ConfigUpdateResult> {
+    return this.mcpManager().updateConfig(update, options);
   }
 
   /** Adds and connects an MCP server for this process (`persist: true` also writes `.mcp-config.json`). */
@@ -352,8 +441,13 @@ export class NeuroLink {
     return this.mcp;
   }
 
+  /** The tools offered to a model call, each run counted for ToolInfo's usage fields. */
   private async toolsForCall(): Promise<readonly ToolDefinition[]> {
     const mcpTools = this.mcp !== undefined ? await this.mcp.listTools() : [];
-    return [...this.customTools.values(), ...this.builtIns, ...mcpTools];
+    return [
+      ...[...this.customTools.values()].map((tool) => this.toolUsage.counting(tool, `custom:${tool.name}`)),
+      ...this.builtIns.map((tool) => this.toolUsage.counting(tool, `built-in:${tool.name}`)),
+      ...mcpTools.map((tool) => this.toolUsage.counting(tool, mcpUsageKey(tool.source, tool.name))),
+    ];
   }
 }

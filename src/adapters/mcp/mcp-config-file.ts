@@ -20,7 +20,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-async function readRaw(path: string): Promise<Record<string, unknown> | undefined> {
+export async function readRaw(path: string): Promise<Record<string, unknown> | undefined> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -62,7 +62,7 @@ export async function readMcpConfigFile(path: string): Promise<McpConfigFile> {
 /** Writes are serialised per path inside this process, so two quick edits never lose one. */
 const queues = new Map<string, Promise<unknown>>();
 
-function serialise<T>(path: string, task: () => Promise<T>): Promise<T> {
+export function serialise<T>(path: string, task: () => Promise<T>): Promise<T> {
   const previous = queues.get(path) ?? Promise.resolve();
   const next = previous.then(task, task);
   const settled = next.catch(() => undefined);
@@ -74,7 +74,7 @@ function serialise<T>(path: string, task: () => Promise<T>): Promise<T> {
 }
 
 /** Write to a sibling temp file and rename over the target: readers see the old or the new file, never half. */
-async function writeAtomic(path: string, document: Record<string, unknown>): Promise<void> {
+export async function writeAtomic(path: string, document: Record<string, unknown>): Promise<void> {
   const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     // 0600: entries may carry tokens in env or headers.

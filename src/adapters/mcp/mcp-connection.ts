@@ -197,11 +197,16 @@ export class McpConnection {
    * Calls one tool. A tool-level error (`isError`), a protocol error (unknown tool, bad
    * arguments) or a timeout is an MCPToolError; a lost connection is an MCPConnectionError.
    */
-  async callTool(name: string, args: Readonly<Record<string, unknown>>, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<McpToolResult> {
+  async callTool(
+    name: string,
+    args: Readonly<Record<string, unknown>>,
+    options: { signal?: AbortSignal; timeoutMs?: number; meta?: Readonly<Record<string, unknown>> } = {},
+  ): Promise<McpToolResult> {
     const timeoutMs = options.timeoutMs ?? this.config.timeoutMs ?? this.options.toolTimeoutMs;
     let result: Awaited<ReturnType<Client['callTool']>>;
     try {
-      result = await this.client.callTool({ name, arguments: { ...args } }, undefined, {
+      // `_meta` (MCP request metadata) carries the caller's ExecutionContext ids when given.
+      result = await this.client.callTool({ name, arguments: { ...args }, ...(options.meta !== undefined ? { _meta: { ...options.meta } } : {}) }, undefined, {
         timeout: timeoutMs,
         ...(options.signal ? { signal: options.signal } : {}),
       });

@@ -5,6 +5,8 @@ import { validateMcpServerConfig, type McpServerConfig } from '../../generation/
 import type { DiscoveredServer, McpDiscoveryResult, McpServerInfo, McpServerTestResult, McpStatus } from '../../generation/mcp/mcp-status.js';
 import type { ToolDefinition } from '../../generation/tool-definition.js';
 import { readMcpConfigFile, updateMcpConfigServer } from './mcp-config-file.js';
+import { updateMcpConfigDocument } from './mcp-config-update-file.js';
+import { resolveConfigUpdateOptions, type ConfigUpdateOptions, type ConfigUpdateResult } from '../../generation/mcp/mcp-config-update.js';
 import type { McpServers, McpToolResult } from '../../generation/mcp/mcp-servers.js';
 import { discoverMcpServers, type McpDiscoveryOptions } from './mcp-discovery.js';
 import { McpServerPool, type McpPoolEntry, type McpPoolLogger } from './mcp-server-pool.js';
@@ -120,6 +122,27 @@ export class McpManager implements McpServers {
     if (config.enabled !== false) await this.pool.connect(entry, true);
   }
 
+  /**
+   * Updates `.mcp-config.json` as ConfigUpdateOptions say (backup, validation, merge strategy,
+   * retention, callbacks), then reloads it: servers that came from the file and are gone from it
+   * are disconnected and forgotten, new or changed ones are registered (not connected).
+   */
+  async updateConfig(update: Readonly<Record<string, unknown>>, options: ConfigUpdateOptions = {}): Promise<ConfigUpdateResult> {
+    const resolved = resolveConfigUpdateOptions(options);
+    const written = await updateMcpConfigDocument(this.configPath, update, resolved);
+    const kept = (written.config['mcpServers'] ?? {}) as Record<string, unknown>;
+    for (const entry of [...this.entries.values()]) {
+      if (entry.source === 'config' && !(entry.id in kept)) {
+        this.entries.delete(entry.id);
+        await this.pool.retire(entry);
+      }
+    }
+    const loaded = await this.loadConfig();
+    const result: ConfigUpdateResult = { path: this.configPath, ...written, servers: loaded.servers, errors: loaded.errors };
+    await resolved.callbacks.onConfigUpdated?.(result);
+    return result;
+  }
+
   /** Disconnects and forgets a server, and deletes it from `.mcp-config.json` unless `persist: false`. */
   async removeServer(id: string, options: { readonly persist?: boolean } = {}): Promise<void> {
     const entry = this.entries.get(id);
@@ -159,8 +182,8 @@ export class McpManager implements McpServers {
 
   /** Tools of every connected server, as ToolDefinitions (plain names when unique, `<server>__<tool>` otherwise). */
   async listTools(): Promise<ToolDefinition[]> {
-    return toToolDefinitions(this.pool.connectedTools(), (serverId, toolName, params, signal) =>
-      this.executeTool(serverId, toolName, params, signal ? { signal } : {}),
+    return toToolDefinitions(this.pool.connectedTools(), (serverId, toolName, params, signal, meta) =>
+      this.executeTool(serverId, toolName, params, { ...(signal ? { signal } : {}), ...(meta !== undefined ? { meta } : {}) }),
     );
   }
 
@@ -172,7 +195,7 @@ export class McpManager implements McpServers {
     serverId: string,
     toolName: string,
     params: Readonly<Record<string, unknown>> = {},
-    options: { readonly signal?: AbortSignal; readonly timeoutMs?: number } = {},
+    options: { readonly signal?: AbortSignal; readonly timeoutMs?: number; readonly meta?: Readonly<Record<string, unknown>> } = {},
   ): Promise<McpToolResult> {
     const entry = this.entries.get(serverId);
     if (entry === undefined) throw new MCPConnectionError(`Unknown MCP server "${serverId}"`, serverId);

@@ -16,7 +16,13 @@ export interface ServerTools {
   readonly tools: readonly McpRemoteTool[];
 }
 
-export type ToolCaller = (serverId: string, toolName: string, params: Record<string, unknown>, signal: AbortSignal | undefined) => Promise<McpToolResult>;
+export type ToolCaller = (
+  serverId: string,
+  toolName: string,
+  params: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+  meta?: Readonly<Record<string, unknown>>,
+) => Promise<McpToolResult>;
 
 /**
  * Exposed name → (server, tool). A tool keeps its plain name when no other connected server
@@ -51,7 +57,7 @@ export function toToolDefinitions(servers: readonly ServerTools[], call: ToolCal
         return { success: false, error: `Tool "${name}" expects an object of arguments` };
       }
       try {
-        const result = await call(serverId, tool.name, (input ?? {}) as Record<string, unknown>, context.abortSignal);
+        const result = await call(serverId, tool.name, (input ?? {}) as Record<string, unknown>, context.abortSignal, context.execution);
         return { success: true, ...result };
       } catch (error) {
         if (error instanceof MCPError) return { success: false, error: error.message };

@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '../tool-definition.js';
+import type { ConfigUpdateOptions, ConfigUpdateResult } from './mcp-config-update.js';
 import type { McpServerConfig } from './mcp-server-config.js';
 import type { McpServerInfo, McpStatus } from './mcp-status.js';
 
@@ -30,6 +31,8 @@ export interface McpServers {
   /** Adds and connects a server; `persist` also writes `.mcp-config.json`. */
   addServer(id: string, config: McpServerConfig, options?: { readonly persist?: boolean }): Promise<void>;
   removeServer(id: string, options?: { readonly persist?: boolean }): Promise<void>;
+  /** Updates `.mcp-config.json` (backup, validation, merge strategy: ConfigUpdateOptions) and reloads it. */
+  updateConfig(update: Readonly<Record<string, unknown>>, options?: ConfigUpdateOptions): Promise<ConfigUpdateResult>;
   listServers(): McpServerInfo[];
   getStatus(): McpStatus;
   /** The connected servers' tools as toolkit tools (names made unique across servers). */
@@ -38,7 +41,7 @@ export interface McpServers {
     serverId: string,
     toolName: string,
     params?: Readonly<Record<string, unknown>>,
-    options?: { readonly signal?: AbortSignal; readonly timeoutMs?: number },
+    options?: { readonly signal?: AbortSignal; readonly timeoutMs?: number; readonly meta?: Readonly<Record<string, unknown>> },
   ): Promise<McpToolResult>;
   /** Closes every connection (stdio children end). */
   close(): Promise<void>;
