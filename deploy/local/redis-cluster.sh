@@ -11,8 +11,8 @@
 # REDIS_CLUSTER_BASE_PORT (17000); its config, nodes.conf and data are under
 # $SWITCHYARD_RUN_DIR/redis-cluster/node-i. Debian's redis-server runs them (installed when missing).
 # A node is declared failed after REDIS_CLUSTER_NODE_TIMEOUT_MS (2000) so a killed master's replica
-# takes over within a few seconds. Ready means CLUSTER INFO says cluster_state:ok on every running node
-# and all 16384 slots are assigned.
+# takes over within a few seconds. Ready means CLUSTER INFO says cluster_state:ok on every running node,
+# no failed master still owns slots and every replica's link to its master is up (its first sync done).
 #
 # Tunables: REDIS_CLUSTER_BASE_PORT (17000), REDIS_CLUSTER_NODE_TIMEOUT_MS (2000), REDIS_CLUSTER_START_TIMEOUT (s, 60).
 set -euo pipefail
@@ -62,6 +62,8 @@ cluster-node-timeout $NODE_TIMEOUT
 # A replica may always take over (it was connected a moment ago on loopback).
 cluster-replica-validity-factor 0
 cluster-require-full-coverage yes
+# A replica's first full sync starts at once (the default waits 5 s for more replicas to join it).
+repl-diskless-sync-delay 0
 CONF
 }
 
@@ -86,8 +88,15 @@ failed_master_with_slots() {
   cli "$1" cluster nodes 2>/dev/null | awk '$3 ~ /master/ && $3 ~ /fail/ && NF >= 9 { found = 1 } END { exit !found }'
 }
 
+# A replica whose link to its master is not up (still in its first sync): it holds none of the writes yet.
+replica_behind() {
+  local info; info="$(cli "$1" info replication 2>/dev/null | tr -d '\r')"
+  grep -q '^role:slave$' <<<"$info" && ! grep -q '^master_link_status:up$' <<<"$info"
+}
+
 # Every running node answers cluster_state:ok, knows all SIZE nodes and sees every slot on a live master
-# (cluster_state stays ok for the node timeout after a master dies: it is only marked fail? then).
+# (cluster_state stays ok for the node timeout after a master dies: it is only marked fail? then), and
+# every running replica has finished syncing from its master.
 all_ok() {
   local i
   for ((i = 1; i <= SIZE; i++)); do
@@ -95,6 +104,7 @@ all_ok() {
     node_ok "$i" || return 1
     [ "$(known_nodes "$i")" = "$SIZE" ] || return 1
     failed_master_with_slots "$i" && return 1
+    replica_behind "$i" && return 1
   done
   return 0
 }

@@ -103,6 +103,7 @@ export function createRedisApiKeyStore(context: RedisContext): ApiKeyStore {
     revoke: (keyId) =>
       context.call('apiKeys.revoke', async (redis) => {
         const before = await redis.updateHashIfExists(keys.apiKey(keyId), 'isActive', '0');
+        await context.replicated(redis, keys.apiKey(keyId));
         return before === null ? undefined : toApiKey(pairsToRecord(before));
       }),
   };

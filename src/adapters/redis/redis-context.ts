@@ -18,6 +18,14 @@ export interface RedisContext {
    * the hot reads and writes; scripts and MULTI go through `call`. Fails as `call` does.
    */
   pipelined(operation: string, add: AddCommands): Promise<readonly unknown[]>;
+  /**
+   * After a write that must survive a failover (a revocation, a spend, an admission): on a Redis
+   * Cluster, waits (WAIT, bounded by a short timeout) until the writes made on `key`'s master reached
+   * one replica, so a master killed right after the answer does not take them with it (replication
+   * is asynchronous). Best effort: while a shard has no replica the wait ends at the timeout and the
+   * write stands as acknowledged. On one server (REDIS_URL) it does nothing.
+   */
+  replicated(redis: ScriptedRedis, key: string): Promise<void>;
 }
 
 /** Parses a JSON value this adapter wrote. Untyped on purpose: callers own the shape they stored. */

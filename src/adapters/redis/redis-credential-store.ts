@@ -26,6 +26,7 @@ export function createRedisCredentialStore(context: RedisContext): CredentialSto
     setSessionCutoff: (userId, cutoff, ttlMs) =>
       context.call('credentials.setSessionCutoff', async (redis) => {
         await redis.set(keys.sessionCutoff(userId), JSON.stringify(cutoff), 'PX', Math.max(1000, Math.ceil(ttlMs)));
+        await context.replicated(redis, keys.sessionCutoff(userId));
       }),
     async sessionCutoff(userId) {
       const [value] = await context.pipelined('credentials.sessionCutoff', (pipeline) => {

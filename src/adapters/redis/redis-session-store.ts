@@ -20,6 +20,7 @@ export function createRedisSessionStore(context: RedisContext): SessionStore {
       context.call('sessions.revokeToken', async (redis) => {
         const ttlMs = Math.max(minimumRevocationMs, Math.ceil(expiresAtMs - clock.now()));
         await redis.set(keys.revokedToken(tokenId), '1', 'PX', ttlMs);
+        await context.replicated(redis, keys.revokedToken(tokenId));
       }),
     async isTokenRevoked(tokenId) {
       const [exists] = await context.pipelined('sessions.isTokenRevoked', (pipeline) => {

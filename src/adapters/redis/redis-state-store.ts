@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import calculateSlot from 'cluster-key-slot';
 import { createRedisUsageStore } from './redis-usage-store.js';
 import { createRedisResponseCache } from './redis-response-cache.js';
 import { createRedisResponseStore } from './redis-response-store.js';
@@ -22,7 +23,7 @@ import { createRedisCredentialStore } from './redis-credential-store.js';
 import { createRedisSessionStore } from './redis-session-store.js';
 import { createRedisUserStore } from './redis-user-store.js';
 import { createTickPipeline } from './tick-pipeline.js';
-import { createRedisClient, describeTarget, type RedisClient } from './redis-connection.js';
+import { createRedisClient, describeTarget, isCluster, type RedisClient } from './redis-connection.js';
 
 export interface RedisStateStoreOptions {
   /** `redis://[user:password@]host:port[/db]` */
@@ -44,6 +45,8 @@ export interface RedisStateStoreOptions {
 const defaultCommandTimeoutMs = 1000;
 /** 2 s: the longest gap between reconnect attempts, so recovery is noticed within about that much. */
 const maxReconnectDelayMs = 2000;
+/** 100 ms: a loopback or in-zone replica acknowledges in well under this; a shard without one costs no more. */
+const replicaAckTimeoutMs = 100;
 /** 30 s: a probe key outlives any probe, and a crashed probe cleans itself up. */
 const probeTtlSeconds = 30;
 
@@ -174,6 +177,15 @@ export async function createRedisStateStore(options: RedisStateStoreOptions): Pr
     clock,
     call: (operation, run) => guarded(operation, () => run(redis)),
     pipelined: (operation, add) => guarded(operation, () => tick.send(add)),
+    async replicated(scripted, key) {
+      if (!isCluster(client)) return;
+      // A shard known to have no replica (its master just took over) has nothing to wait for.
+      if ((client.slots[calculateSlot(key)]?.length ?? 0) < 2) return;
+      // A keyed command takes the WAIT to the master of `key`, on the connection that made the write.
+      const replies = await (scripted as unknown as RedisClient).pipeline().exists(key).wait(1, replicaAckTimeoutMs).exec();
+      const failed = replies?.find(([error]) => error !== null);
+      if (failed !== undefined) throw failed[0];
+    },
   };
 
   async function probe(): Promise<StoreProbe> {

@@ -41,7 +41,9 @@ export function createRedisUsageStore(context: RedisContext): UsageStore {
           String(secondsLeftInMinute(request.nowMs)),
           String(secondsLeftInPeriod(period, request.nowMs)),
         );
-        return verdict === 'ok' ? { admitted: true } : { admitted: false, limit: verdict as LimitName, retryAfterS: Number(retry) };
+        if (verdict !== 'ok') return { admitted: false, limit: verdict as LimitName, retryAfterS: Number(retry) };
+        await context.replicated(redis, reservationsKey(keyId));
+        return { admitted: true };
       }),
     release: (keyId, leaseId) =>
       context.call('usage.release', async (redis) => {
@@ -60,6 +62,7 @@ export function createRedisUsageStore(context: RedisContext): UsageStore {
           String(dayTtlS),
           String(monthTtlS),
         );
+        await context.replicated(redis, key(keyId, `event:${spend.eventId}`));
         return counted === 1;
       }),
     usage: (keyId, period: BudgetPeriod, nowMs) =>
