@@ -49,6 +49,7 @@ import anthropicMessagesRequest from '../schemas/http/generation/anthropic-messa
 import anthropicCountTokensRequest from '../schemas/http/generation/anthropic-count-tokens-request.json' with { type: 'json' };
 import embeddingRequest from '../schemas/http/generation/embedding-request.json' with { type: 'json' };
 import routeGroup from '../schemas/http/generation/route-group.json' with { type: 'json' };
+import generateFileInput from '../schemas/http/generation/generate-file-input.json' with { type: 'json' };
 import generateRequest from '../schemas/http/generation/generate-request.json' with { type: 'json' };
 import generateResponse from '../schemas/http/generation/generate-response.json' with { type: 'json' };
 import mcpExecuteRequest from '../schemas/http/generation/mcp-execute-request.json' with { type: 'json' };
@@ -181,6 +182,7 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   batchItemResult,
   batchResults,
   batchResultsQuery,
+  generateFileInput,
   generateRequest,
   chatCompletionRequest,
   anthropicMessagesRequest,

@@ -11,6 +11,7 @@ import type { NeuroLink } from '../../src/toolkit/neurolink.js';
 import type { ProviderStatus } from '../../src/toolkit/provider-status.js';
 import { ProviderStatusProbe } from '../../src/toolkit/provider-status-probe.js';
 import { ref } from '../http-schemas.js';
+import { filesOf, GENERATE_BODY_LIMIT_BYTES } from '../wire/generate-files.js';
 import { abortOnDisconnect, sendStream, type Streamed } from '../wire/toolkit-stream.js';
 
 export interface GenerationRouteDeps {
@@ -35,10 +36,11 @@ function generationReserve(toolkit: NeuroLink) {
 
 /** The toolkit's options from a request body; the text is `input.text` or the demo server's `prompt`. */
 function toGenerateOptions(body: GenerateRequest, attribution: CallAttribution, abortSignal: AbortSignal): GenerateOptions {
-  const { prompt, input, ...rest } = body;
+  const { prompt, input, files, ...rest } = body;
   const text = input?.text ?? prompt;
   if (text === undefined) throw new InvalidRequestError('Prompt is required: send input.text (or prompt)', 'toolkit', 'input.text');
-  return { ...(rest as Omit<GenerateOptions, 'input'>), input: { text }, attribution, abortSignal };
+  const documents = filesOf(files);
+  return { ...(rest as Omit<GenerateOptions, 'input'>), ...(documents !== undefined ? { files: documents } : {}), input: { text }, attribution, abortSignal };
 }
 
 /** The demo server's answer fields around a GenerateResult. */
@@ -67,6 +69,11 @@ function clockOf(deps: GenerationRouteDeps): () => Date {
   return deps.now ?? (() => new Date());
 }
 
+/** These routes take documents (`files`): their body limit is 24 MiB, or the app's when that is larger. */
+function bodyLimitOf(app: FastifyInstance): number {
+  return Math.max(app.initialConfig.bodyLimit ?? 0, GENERATE_BODY_LIMIT_BYTES);
+}
+
 /** The guard of the generate and stream routes: the key's llm limits, the worst-case cost reserved. */
 function limitedGuard(deps: GenerationRouteDeps) {
   return { ...guard, keyLimits: { kind: 'llm', reserveUsd: generationReserve(deps.toolkit) } } as const;
@@ -86,6 +93,7 @@ function registerGenerate(app: FastifyInstance, deps: GenerationRouteDeps): void
         response: { 200: ref('GenerateResponse') },
       },
       config: limitedGuard(deps),
+      bodyLimit: bodyLimitOf(app),
     },
     async (request, reply) => {
       const disconnect = abortOnDisconnect(request, reply);
@@ -112,6 +120,7 @@ function registerStream(app: FastifyInstance, deps: GenerationRouteDeps): void {
         produces: ['text/event-stream', 'text/plain'],
       },
       config: limitedGuard(deps),
+      bodyLimit: bodyLimitOf(app),
     },
     async (request, reply) => {
       const disconnect = abortOnDisconnect(request, reply);

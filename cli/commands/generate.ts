@@ -7,6 +7,7 @@ import type { CliContext } from '../cli-context.js';
 import { UsageError } from '../exit-codes.js';
 import { withSpinner } from '../output.js';
 import { debugOutcome, prepareCall } from '../prepare-call.js';
+import { collectFile, readFileInputs } from '../read-file-inputs.js';
 
 export interface GenerateFlags {
   readonly provider?: string;
@@ -26,6 +27,7 @@ export interface GenerateFlags {
   readonly debug?: boolean;
   readonly prompt?: string;
   readonly context?: string;
+  readonly file?: readonly string[];
 }
 
 function jsonObjectOf(flag: string, text: string | undefined): Record<string, unknown> | undefined {
@@ -92,6 +94,7 @@ export async function optionsOf(text: string, flags: GenerateFlags, context: Cli
   const temperature = number('--temperature', flags.temperature);
   const maxTokens = number('--max-tokens', flags.maxTokens);
   const callContext = jsonObjectOf('--context', flags.context);
+  const files = await readFileInputs(flags.file, context.io.cwd);
   const timeout = flags.timeout === undefined ? undefined : /^\d+(\.\d+)?$/.test(flags.timeout) ? Number(flags.timeout) : flags.timeout;
   return {
     input: { text },
@@ -106,6 +109,7 @@ export async function optionsOf(text: string, flags: GenerateFlags, context: Cli
     ...(flags.enableAnalytics === true ? { enableAnalytics: true } : {}),
     ...(flags.enableEvaluation === true ? { enableEvaluation: true } : {}),
     ...(callContext !== undefined ? { context: callContext } : {}),
+    ...(files !== undefined ? { files } : {}),
     attribution: { surface: 'cli' },
   };
 }
@@ -127,6 +131,7 @@ export function withGenerateOptions(command: Command, formats: string): Command 
     .option('--enable-analytics', 'include usage and cost')
     .option('--enable-evaluation', 'score the answer with the judge model')
     .option('--context <json>', 'custom context (a JSON object), echoed into the analytics')
+    .option('--file <path>', 'a PDF or CSV document whose text goes with the prompt (repeatable, at most 10, 10 MiB each)', collectFile)
     .option('--debug', 'say on standard error which provider, MCP servers and tools the call uses, and how it ended')
     .option('-f, --format <format>', formats, 'text')
     .option('-q, --quiet', 'no progress output');
