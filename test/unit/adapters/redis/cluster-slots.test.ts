@@ -150,7 +150,7 @@ async function drive(stores: ReturnType<typeof createStores>): Promise<void> {
     createdBy: sample(8),
     name: 'n',
   };
-  for (const store of Object.values(stores) as Record<string, unknown>[]) {
+  for (const store of Object.values(stores) as unknown as Record<string, unknown>[]) {
     for (const [name, method] of Object.entries(store)) {
       if (typeof method !== 'function') continue;
       const argumentSets: unknown[][] = [
