@@ -469,7 +469,8 @@ const costs = {
   },
   srUsPerEvent: unit(srPhase.cpuUs, srEvents),
   sinkUsPerEvent: unit(sinkPhase.cpuUs, allEvents),
-  clickhouseUsPerRow: unit(sinkPhase.clickhouseUs, sinkRows),
+  // The higher of the two server-CPU figures (the sink's small batches, the bulk inserts): both include other users' load.
+  clickhouseUsPerRow: Math.max(unit(sinkPhase.clickhouseUs, sinkRows), unit(chUs, inserted)),
   rowsPerEvent,
 };
 function size(kind: 'decision' | 'call', rate: number) {
