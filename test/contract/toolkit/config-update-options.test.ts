@@ -16,7 +16,8 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 let counter = 0;
 function project(initial?: Record<string, unknown>) {
-  const cwd = join(root, `p${(counter += 1)}`);
+  counter += 1;
+  const cwd = join(root, `p${counter}`);
   mkdirSync(cwd);
   const path = join(cwd, '.mcp-config.json');
   if (initial !== undefined) writeFileSync(path, JSON.stringify(initial, null, 2));
@@ -84,7 +85,13 @@ describe('NeuroLink.updateMCPConfig with ConfigUpdateOptions', () => {
     const error = await p.neurolink
       .updateMCPConfig(
         { mcpServers: { broken: { args: ['no command'] } }, global: { timeout: -1 } },
-        { callbacks: { onValidationError: (problems) => void (reported = problems) } },
+        {
+          callbacks: {
+            onValidationError: (problems) => {
+              reported = problems;
+            },
+          },
+        },
       )
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(MCPConfigurationError);
