@@ -6,37 +6,13 @@ import { DefaultNeuroLink } from '../../../src/adapters/toolkit/default-neurolin
 import { InvalidRequestError } from '../../../src/index.js';
 import { type FakeHttpServer, type RecordedRequest, startFakeHttpServer } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion } from '../../fixtures/providers/openai-wire.js';
+import { dataUrl, tinyPdf } from '../../fixtures/documents/tiny-pdf.js';
 
 /*
- * Issue 26: PDF and CSV documents beside images (`files`). The PDF is written here, a real
+ * Issue 26: PDF and CSV documents beside images (`files`). The PDF is built by the fixture, a real
  * one-page PDF 1.4 with a Helvetica text line and a correct cross-reference table; its text must
  * reach the provider (the OpenAI adapter against a local fake of its wire).
  */
-
-/** A minimal valid PDF whose single page shows `line`. */
-function tinyPdf(line: string): Buffer {
-  const stream = `BT /F1 18 Tf 72 720 Td (${line}) Tj ET`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, index) => {
-    offsets.push(body.length);
-    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
-}
-
-const dataUrl = (type: string, bytes: Buffer | string) => `data:${type};base64,${Buffer.from(bytes).toString('base64')}`;
 
 function userText(request: RecordedRequest): string {
   const body = request.body as { messages: { role: string; content: unknown }[] };
