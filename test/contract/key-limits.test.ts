@@ -159,9 +159,11 @@ describe('API key limits: enforcement', () => {
     const { keyId, apiKey } = await newKey({ tpm: 40 });
     expect((await chat(apiKey, 'x', 30)).status).toBe(200);
     expect((await chat(apiKey, 'x', 30)).status).toBe(200);
+    // A call's tokens are counted as its record lands, which may be just after its answer reached the
+    // client: the limit applies from the moment the key's usage shows them.
+    await expect.poll(async () => (await usageOf(keyId)).usage['tokens_this_minute']).toBeGreaterThanOrEqual(60);
     const refused = await chat(apiKey, 'x', 30);
     expect(refused.status).toBe(429);
-    expect((await usageOf(keyId)).usage['tokens_this_minute']).toBeGreaterThanOrEqual(60);
   });
 
   it('never lets a budget be overshot: parallel requests reserve max_tokens × price, refusals are insufficient_quota, spend is the records’ cost', async () => {
