@@ -111,12 +111,22 @@ start_node() {
   log "node $i starting on 127.0.0.1:$(client_port "$i") (pid $(cat "$pidfile"))"
 }
 
-# Waits until a metadata answer lists all SIZE nodes.
+# every_node_answers: each node, asked on its own client port, lists all SIZE nodes (a node that is
+# still recovering its logs can be listed by the others before it accepts connections itself).
+every_node_answers() {
+  local i
+  for ((i = 1; i <= SIZE; i++)); do
+    port_open "$(client_port "$i")" || return 1
+    BOOTSTRAP="127.0.0.1:$(client_port "$i")"
+    out="$(probe 10 2>/dev/null)" && grep -q "nodes=$SIZE\b" <<<"$out" || return 1
+  done
+}
+
+# Waits until every node answers metadata requests listing all SIZE nodes.
 wait_cluster() {
-  local t0 out; t0=$(now_s)
-  BOOTSTRAP="$(brokers)"
+  local t0 out=""; t0=$(now_s)
   while :; do
-    if out="$(probe 10 2>/dev/null)" && grep -q "nodes=$SIZE\b" <<<"$out"; then
+    if every_node_answers; then
       log "ready: $(brokers) ($out) in $(( $(now_s) - t0 ))s"
       return 0
     fi
@@ -125,6 +135,7 @@ wait_cluster() {
       for ((i = 1; i <= SIZE; i++)); do show_logs "$(node_dir "$i")/logs/kafka.out:$(node_dir "$i")/logs/server.log"; done
       die "the cluster did not list $SIZE nodes within ${START_TIMEOUT}s (last probe: ${out:-none})"
     fi
+    sleep 0.5 # poll interval while a node's port is still closed
   done
 }
 
