@@ -273,11 +273,6 @@ cluster_status() {
   return 1
 }
 
-node_arg() {
-  [[ "${1:-}" =~ ^[0-9]+$ ]] && [ "$1" -ge 1 ] && [ "$1" -le "$SIZE" ] || die "NODE must be 1..$SIZE"
-  echo "$1"
-}
-
 stop_one() {
   stop_pid "$(node_pidfile "$1")" "$CH_PATTERN" "node $1" 60 || log "node $1 was not running"
 }

@@ -174,15 +174,10 @@ cluster_status() {
   return 1
 }
 
-node_arg() {
-  [[ "${1:-}" =~ ^[0-9]+$ ]] && [ "$1" -ge 1 ] && [ "$1" -le "$SIZE" ] || die "NODE must be 1..$SIZE"
-  echo "$1"
-}
-
 case "${1:-}" in
   start) with_lock kafka-cluster cluster_start ;;
   stop) with_lock kafka-cluster cluster_stop ;;
-  kill) kill_node "$(node_arg "${2:-}")" ;;
+  kill) node="$(node_arg "${2:-}")" && kill_node "$node" ;;
   start-node)
     node="$(node_arg "${2:-}")"
     ensure_libs; ensure_probe; start_node "$node"; wait_cluster ;;

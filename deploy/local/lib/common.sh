@@ -180,3 +180,9 @@ spawn_detached() {
   fi
   printf '%s' "$!"
 }
+
+# node_arg NODE: the cluster scripts' 1-based node number, checked against their SIZE; prints it.
+node_arg() {
+  [[ "${1:-}" =~ ^[0-9]+$ ]] && [ "$1" -ge 1 ] && [ "$1" -le "$SIZE" ] || die "NODE must be 1..$SIZE"
+  echo "$1"
+}
