@@ -98,7 +98,11 @@ export function redisAdminForFile(): () => Redis {
   let admin: Redis | undefined;
   beforeAll(async () => {
     admin = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    await admin.connect();
+    try {
+      await admin.connect();
+    } catch (error) {
+      throw new Error(`Redis is not reachable at ${redisUrl}: start it with \`bash deploy/local/redis.sh start\``, { cause: error });
+    }
   });
   afterAll(() => {
     admin?.disconnect();
