@@ -10,8 +10,10 @@ import { createMemoryEventBus } from '../src/adapters/memory/memory-event-bus.js
 import { createMemoryJobQueue } from '../src/adapters/memory/memory-job-queue.js';
 import { createMemoryStateStore } from '../src/adapters/memory/memory-state-store.js';
 import { createRedisStateStore } from '../src/adapters/redis/redis-state-store.js';
-import { parseClusterNodes } from '../src/adapters/redis/redis-connection.js';
+import { describeTarget, parseClusterNodes } from '../src/adapters/redis/redis-connection.js';
 import type { Config } from '../src/config/load-config.js';
+import { type ClickHouseSecurity, resolveServiceSecurity } from '../src/config/service-security.js';
+import { explainStartFailure } from '../src/config/service-start-failure.js';
 import { validateEvent } from '../src/events/validate-event.js';
 import type { AnalyticsHandoff, AnalyticsStore } from '../src/ports/analytics-store.js';
 import type { EventBus } from '../src/ports/event-bus.js';
@@ -61,6 +63,13 @@ export interface RuntimeNeeds {
  */
 export async function createRuntime(config: Config, logger: PinoLogger, needs: RuntimeNeeds = { analytics: true }): Promise<Runtime> {
   const clock = systemClock;
+  // TLS files are read and credentials checked before any connection: a bad one stops the start naming its variable.
+  const security = resolveServiceSecurity(config);
+  const redisTarget = { url: config.redisUrl ?? '', clusterNodes: parseClusterNodes(config.redisClusterNodes), security: security.redis };
+  const kafkaBrokers = (config.kafkaBrokers ?? '')
+    .split(',')
+    .map((broker) => broker.trim())
+    .filter((broker) => broker !== '');
   const state: StateStore =
     config.redisUrl === undefined
       ? createMemoryStateStore({
@@ -74,13 +83,14 @@ export async function createRuntime(config: Config, logger: PinoLogger, needs: R
           },
         })
       : createCachedStateStore(
-          await createRedisStateStore({
-            url: config.redisUrl,
-            clusterNodes: parseClusterNodes(config.redisClusterNodes),
-            keyPrefix: config.redisKeyPrefix,
-            logger: logger.child({ component: 'state' }),
-            clock,
-          }),
+          await explained({ service: 'redis', security: security.redis, where: describeTarget(redisTarget) }, () =>
+            createRedisStateStore({
+              ...redisTarget,
+              keyPrefix: config.redisKeyPrefix,
+              logger: logger.child({ component: 'state' }),
+              clock,
+            }),
+          ),
           {
             logger: logger.child({ component: 'state-cache' }),
             clock,
@@ -90,37 +100,38 @@ export async function createRuntime(config: Config, logger: PinoLogger, needs: R
   const bus: EventBus =
     config.kafkaBrokers === undefined
       ? createMemoryEventBus({ logger: logger.child({ component: 'bus' }), validate: validateEvent })
-      : await createKafkaEventBus({
-          brokers: config.kafkaBrokers
-            .split(',')
-            .map((broker) => broker.trim())
-            .filter((broker) => broker !== ''),
-          clientId: config.kafkaClientId,
-          topicPrefix: config.kafkaTopicPrefix,
-          layout: {
-            replicationFactor: config.kafkaReplicationFactor,
-            minInsyncReplicas: config.kafkaMinInsyncReplicas,
-            partitions: config.kafkaPartitions,
-            partitionsByTopic: config.kafkaTopicPartitions,
-          },
-          spoolDir: join(config.dataDir, 'spool'),
-          spoolMaxEvents: config.spoolMaxEvents,
-          lingerMs: config.kafkaLingerMs,
-          logger: logger.child({ component: 'bus' }),
-          validate: validateEvent,
-        });
+      : await explained({ service: 'kafka', security: security.kafka, where: kafkaBrokers.join(',') }, () =>
+          createKafkaEventBus({
+            brokers: kafkaBrokers,
+            security: security.kafka,
+            clientId: config.kafkaClientId,
+            topicPrefix: config.kafkaTopicPrefix,
+            layout: {
+              replicationFactor: config.kafkaReplicationFactor,
+              minInsyncReplicas: config.kafkaMinInsyncReplicas,
+              partitions: config.kafkaPartitions,
+              partitionsByTopic: config.kafkaTopicPartitions,
+            },
+            spoolDir: join(config.dataDir, 'spool'),
+            spoolMaxEvents: config.spoolMaxEvents,
+            lingerMs: config.kafkaLingerMs,
+            logger: logger.child({ component: 'bus' }),
+            validate: validateEvent,
+          }),
+        );
 
   const jobs: JobQueue =
     config.redisUrl === undefined
       ? createMemoryJobQueue({ logger: logger.child({ component: 'jobs' }) })
-      : await createBullMqJobQueue({
-          url: config.redisUrl,
-          clusterNodes: parseClusterNodes(config.redisClusterNodes),
-          keyPrefix: config.redisKeyPrefix,
-          logger: logger.child({ component: 'jobs' }),
-          lockMs: config.jobLockMs,
-          retentionSeconds: config.batchRetentionDays * 86_400,
-        });
+      : await explained({ service: 'redis', security: security.redis, where: describeTarget(redisTarget) }, () =>
+          createBullMqJobQueue({
+            ...redisTarget,
+            keyPrefix: config.redisKeyPrefix,
+            logger: logger.child({ component: 'jobs' }),
+            lockMs: config.jobLockMs,
+            retentionSeconds: config.batchRetentionDays * 86_400,
+          }),
+        );
 
   let busClosing: Promise<void> | undefined;
   let analytics: AnalyticsStore | undefined;
@@ -137,22 +148,20 @@ export async function createRuntime(config: Config, logger: PinoLogger, needs: R
       costRows = chdb.costRows;
       if (config.kafkaBrokers === undefined) analyticsHandoff = chdb.handoff;
     } else {
+      const server = clickhouseServerOptions(security.clickhouse, config.clickhouseUrl);
       analytics = createClickHouseServerAnalyticsStore({
-        url: config.clickhouseUrl,
-        username: config.clickhouseUser,
-        password: config.clickhousePassword,
+        ...server,
         database: config.clickhouseDatabase,
         ...(config.clickhouseCluster === undefined ? {} : { cluster: config.clickhouseCluster }),
       });
       costRows = createClickHouseServerCostRowStore({
-        url: config.clickhouseUrl,
-        username: config.clickhouseUser,
-        password: config.clickhousePassword,
+        ...server,
         database: config.clickhouseDatabase,
         ...(config.clickhouseCluster === undefined ? {} : { cluster: config.clickhouseCluster }),
       });
     }
-    await analytics.migrate();
+    const migrating = analytics;
+    await explained({ service: 'clickhouse', security: security.clickhouse, where: security.clickhouse?.url ?? 'chdb' }, () => migrating.migrate());
   }
 
   return {
@@ -182,6 +191,22 @@ export async function createRuntime(config: Config, logger: PinoLogger, needs: R
       return busClosing;
     },
   };
+}
+
+/** Rethrows a TLS or authentication failure of a service's first connection as an error naming the variable. */
+async function explained<T>(target: Parameters<typeof explainStartFailure>[0], start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    throw explainStartFailure(target, error) ?? error;
+  }
+}
+
+/** URL (credentials taken out), user, password and TLS of the ClickHouse server. */
+function clickhouseServerOptions(resolved: ClickHouseSecurity | undefined, url: string) {
+  return resolved === undefined
+    ? { url }
+    : { url: resolved.url, username: resolved.username, password: resolved.password, ...(resolved.tls === undefined ? {} : { tls: resolved.tls }) };
 }
 
 export const runtimeDefaults = { clock: systemClock, random: mathRandom, routingDefaults: defaultRoutingDefaults } as const;

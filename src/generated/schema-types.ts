@@ -31,6 +31,14 @@ export interface SwitchyardConfig {
   host: string;
   dataDir: string;
   /**
+   * which merchants may use the operator's MCP servers (.mcp-config.json): a comma-separated list of merchant ids, or * for every merchant; empty (the default) = none. A merchant's own registered servers are not affected
+   */
+  mcpOperatorServersMerchants?: string;
+  /**
+   * SSRF guard of merchant-registered MCP endpoints: false (default) = public addresses only; true = any address; or a comma-separated list of CIDR blocks allowed besides public addresses (e.g. 127.0.0.1/32,10.20.0.0/16)
+   */
+  mcpAllowPrivateEndpoints?: string;
+  /**
    * the only directory the service's built-in file tools (readFile, listDirectory, searchFiles, writeFile) reach for its callers; default <dataDir>/tool-files. It must not contain the data directory or the working directory (where .env is read): those hold secrets
    */
   toolFilesDir?: string;
@@ -52,6 +60,26 @@ export interface SwitchyardConfig {
   redisClusterNodes?: string;
   redisKeyPrefix: string;
   /**
+   * Redis ACL user (overrides the user in REDIS_URL); applies to every Redis connection, cluster nodes included
+   */
+  redisUsername?: string;
+  /**
+   * password of the Redis ACL user, or of `default` (overrides the one in REDIS_URL); never logged
+   */
+  redisPassword?: string;
+  /**
+   * PEM file of the CA(s) that signed the Redis server certificate (needs rediss://); unset: the system CAs
+   */
+  redisTlsCaFile?: string;
+  /**
+   * PEM client certificate for Redis mutual TLS (needs rediss:// and REDIS_TLS_KEY_FILE)
+   */
+  redisTlsCertFile?: string;
+  /**
+   * PEM private key of REDIS_TLS_CERT_FILE
+   */
+  redisTlsKeyFile?: string;
+  /**
    * comma-separated host:port list
    */
   kafkaBrokers?: string;
@@ -71,6 +99,31 @@ export interface SwitchyardConfig {
   kafkaTopicPartitions?: string;
   kafkaClientId: string;
   kafkaLingerMs: number;
+  /**
+   * Kafka's security.protocol for every producer, consumer and admin client
+   */
+  kafkaSecurityProtocol?: 'PLAINTEXT' | 'SSL' | 'SASL_PLAINTEXT' | 'SASL_SSL';
+  /**
+   * SASL mechanism (required with SASL_PLAINTEXT / SASL_SSL)
+   */
+  kafkaSaslMechanism?: 'PLAIN' | 'SCRAM-SHA-256' | 'SCRAM-SHA-512';
+  kafkaSaslUsername?: string;
+  /**
+   * never logged
+   */
+  kafkaSaslPassword?: string;
+  /**
+   * PEM file of the CA(s) that signed the brokers' certificates (SSL / SASL_SSL); unset: the system CAs
+   */
+  kafkaTlsCaFile?: string;
+  /**
+   * PEM client certificate for mutual TLS (SSL / SASL_SSL, with KAFKA_TLS_KEY_FILE)
+   */
+  kafkaTlsCertFile?: string;
+  /**
+   * PEM private key of KAFKA_TLS_CERT_FILE
+   */
+  kafkaTlsKeyFile?: string;
   spoolMaxEvents: number;
   clickhouseUrl?: string;
   clickhouseDatabase: string;
@@ -80,6 +133,18 @@ export interface SwitchyardConfig {
    * ClickHouse cluster name (<remote_servers>): migrations create Replicated*MergeTree tables under Distributed ones ON CLUSTER; unset: one server, plain tables
    */
   clickhouseCluster?: string;
+  /**
+   * PEM file of the CA(s) that signed the ClickHouse server certificate (needs an https:// CLICKHOUSE_URL); unset: the system CAs
+   */
+  clickhouseTlsCaFile?: string;
+  /**
+   * PEM client certificate for ClickHouse mutual TLS (needs CLICKHOUSE_TLS_CA_FILE and CLICKHOUSE_TLS_KEY_FILE)
+   */
+  clickhouseTlsCertFile?: string;
+  /**
+   * PEM private key of CLICKHOUSE_TLS_CERT_FILE
+   */
+  clickhouseTlsKeyFile?: string;
   /**
    * HS256 key; when unset in embedded mode a random one is generated and kept under dataDir
    */
@@ -590,7 +655,8 @@ export interface EventEnvelope {
     | 'rule.evaluated'
     | 'llm.call'
     | 'auth.attempted'
-    | 'autopilot.calibrated';
+    | 'autopilot.calibrated'
+    | 'tool.executed';
   version: number;
   /**
    * epoch milliseconds
@@ -749,6 +815,43 @@ export interface ScoreUpdatedV1 {
   eliminationScore: number | null;
   payment: PaymentDimensions;
   feedbackEventId: string;
+}
+/**
+ * One tool execution for the audit trail: an MCP tool run through /api/mcp/execute, or any tool (built-in, custom, MCP) a model called during a generate/stream/chat call of a merchant. Never the arguments or the result: only the arguments' size in bytes. The envelope's merchant is the caller's.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ToolExecutedV1".
+ */
+export interface ToolExecutedV1 {
+  /**
+   * execute: POST /api/mcp/execute; generation: a model's tool call
+   */
+  origin: 'execute' | 'generation';
+  category: 'mcp' | 'built-in' | 'custom';
+  /**
+   * the MCP server (null for built-in and custom tools)
+   */
+  serverId: string | null;
+  /**
+   * whose MCP server: the merchant's own or the operator's .mcp-config.json (null for built-in and custom tools)
+   */
+  owner?: 'merchant' | 'operator' | null;
+  tool: string;
+  outcome: 'success' | 'failure';
+  /**
+   * the failure's code (MCP_TOOL, MCP_CONNECTION, TIMEOUT, TOOL_FAILED for a tool answering success:false, …); null on success
+   */
+  errorCode: string | null;
+  durationMs: number;
+  /**
+   * size of the arguments as JSON (UTF-8 bytes); the arguments themselves are never recorded
+   */
+  argumentBytes: number;
+  requestId: string | null;
+  /**
+   * the call's surface (http, sse, websocket) when known
+   */
+  surface: string | null;
 }
 /**
  * Answer of the password change, forgot, reset and email verification routes (decision-engine's `{ message }`).
@@ -5064,6 +5167,83 @@ export interface GsmRules {
   merchant_id: string;
   rules: GsmRuleOverride[];
   excusedClasses: string[];
+}
+/**
+ * Path of DELETE /api/mcp/servers/{name}: one of the caller merchant's own MCP servers.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "McpServerNameParams".
+ */
+export interface McpServerNameParams {
+  name: string;
+}
+/**
+ * Body of POST /api/mcp/servers: one of the caller merchant's own MCP servers, reached over HTTP (streamable HTTP, the default) or the legacy SSE transport. Stdio servers (commands) come only from the operator's .mcp-config.json. The URL must resolve to public addresses only unless the operator allows more (MCP_ALLOW_PRIVATE_ENDPOINTS). Registering a name again replaces that server.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "McpServerRegisterRequest".
+ */
+export interface McpServerRegisterRequest {
+  /**
+   * the server id (also the prefix of its tools' names when they clash): 1-64 letters, digits, '_', '-' or '.'
+   */
+  name: string;
+  /**
+   * http: or https: endpoint of the server
+   */
+  url: string;
+  transport?: 'http' | 'streamable-http' | 'sse';
+  /**
+   * sent with every request (e.g. Authorization); stored, never listed back (GET lists their names only), never ${VAR}-expanded
+   */
+  headers?: {
+    [k: string]: string;
+  };
+  description?: string;
+  /**
+   * tool-call timeout in ms
+   */
+  timeoutMs?: number;
+}
+/**
+ * Answer of POST /api/mcp/servers: the registered server as GET /api/mcp/servers lists it (status connected, or failed with the reason when it could not be reached).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "McpServerRegistered".
+ */
+export interface McpServerRegistered {
+  success: true;
+  server: {
+    id: string;
+    name?: string;
+    owner: 'merchant' | 'operator';
+    source?: string;
+    transport: 'http' | 'sse' | 'stdio';
+    status: 'connected' | 'discovered' | 'failed' | 'disconnected';
+    enabled?: boolean;
+    toolCount: number;
+    restarts?: number;
+    error?: string;
+    url?: string;
+    headerNames?: string[];
+    description?: string;
+    tools: {
+      name: string;
+      description?: string;
+    }[];
+  };
+  timestamp: string;
+}
+/**
+ * Answer of DELETE /api/mcp/servers/{name}: the merchant's server is forgotten and its connections closed.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "McpServerRemoved".
+ */
+export interface McpServerRemoved {
+  success: true;
+  removed: string;
+  timestamp: string;
 }
 /**
  * Body of POST /merchant/members/invite: adds a user to the session's merchant, creating the user when the email is new.

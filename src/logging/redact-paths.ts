@@ -23,4 +23,7 @@ export const redactPaths: readonly string[] = [
   '*.secret',
   'providerKey',
   '*.providerKey',
+  // ioredis attaches the failed command to its errors: a refused AUTH carries the user and password.
+  'err.command.args',
+  'error.command.args',
 ];

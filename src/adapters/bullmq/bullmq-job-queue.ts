@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { RedisOptions } from 'ioredis';
-import { createRedisClient, describeTarget } from '../redis/redis-connection.js';
+import { createRedisClient, describeTarget, type RedisConnectionSecurity } from '../redis/redis-connection.js';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type {
@@ -28,6 +28,8 @@ export interface BullMqJobQueueOptions {
    * queue at once, which a cluster allows only within one slot).
    */
   readonly clusterNodes?: readonly string[] | undefined;
+  /** Credentials and TLS over the URL's (REDIS_USERNAME, REDIS_PASSWORD, REDIS_TLS_*_FILE): every connection gets them. */
+  readonly security?: RedisConnectionSecurity | undefined;
   /** The state store's key prefix; BullMQ keys go under `<keyPrefix>bull:<queue>:…`. */
   readonly keyPrefix: string;
   readonly logger: Logger;
@@ -123,6 +125,12 @@ export async function createBullMqJobQueue(options: BullMqJobQueueOptions): Prom
   const workerConnection = createRedisClient(options, { ...base, connectionName: 'switchyard-queue-worker', maxRetriesPerRequest: null });
   producer.on('error', (error: unknown) => log.debug({ err: error }, 'job queue connection error'));
   workerConnection.on('error', (error: unknown) => log.debug({ err: error }, 'job queue worker connection error'));
+  // connect() rejects with a bare "Connection is closed."; the reason (a refused certificate or password) comes as an 'error' event.
+  let reason: unknown;
+  const remember = (error: unknown): void => {
+    reason = error;
+  };
+  producer.on('error', remember);
   try {
     await Promise.all([producer.connect(), workerConnection.connect()]);
   } catch (error) {
@@ -130,10 +138,12 @@ export async function createBullMqJobQueue(options: BullMqJobQueueOptions): Prom
     workerConnection.disconnect();
     throw new SwitchyardError('SY_QUEUE_UNAVAILABLE', {
       message: `job queue unreachable at ${describeTarget(options)}`,
-      cause: error,
+      cause: reason ?? error,
       isRetryable: true,
       details: { url: describeTarget(options) },
     });
+  } finally {
+    producer.off('error', remember);
   }
 
   const queues = new Map<string, Queue>();

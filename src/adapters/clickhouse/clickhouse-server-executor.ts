@@ -3,10 +3,15 @@ import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickh
 import { tabSeparatedInsertSql, toAnalyticsUnavailable, type ClickHouseExecutor } from './clickhouse-executor.js';
 
 export interface ClickHouseServerExecutorOptions {
-  /** HTTP endpoint, e.g. http://127.0.0.1:8123 (config `clickhouseUrl`). */
+  /** HTTP(S) endpoint, e.g. http://127.0.0.1:8123 or https://host:8443 (config `clickhouseUrl`). */
   readonly url: string;
   readonly username?: string;
   readonly password?: string;
+  /**
+   * For an https:// URL whose certificate no system CA signed (CLICKHOUSE_TLS_CA_FILE), and a client
+   * certificate for mutual TLS (CLICKHOUSE_TLS_CERT_FILE + CLICKHOUSE_TLS_KEY_FILE). PEM bytes.
+   */
+  readonly tls?: { readonly caCert: Buffer; readonly cert?: Buffer; readonly key?: Buffer } | undefined;
   /** Per-request timeout, ms. Default 30 s: the client's own default. */
   readonly requestTimeoutMs?: number;
   /**
@@ -16,6 +21,10 @@ export interface ClickHouseServerExecutorOptions {
    * dropped by the replicated table (`insert_deduplicate`, 18.16's default, set explicitly).
    */
   readonly cluster?: string;
+}
+
+function clientTls(tls: NonNullable<ClickHouseServerExecutorOptions['tls']>): { ca_cert: Buffer; cert?: Buffer; key?: Buffer } {
+  return tls.cert !== undefined && tls.key !== undefined ? { ca_cert: tls.caCert, cert: tls.cert, key: tls.key } : { ca_cert: tls.caCert };
 }
 
 /**
@@ -34,6 +43,7 @@ export class ClickHouseServerExecutor implements ClickHouseExecutor {
       username: options.username ?? 'default',
       password: options.password ?? '',
       request_timeout: options.requestTimeoutMs ?? 30_000,
+      ...(options.tls === undefined ? {} : { tls: clientTls(options.tls) }),
       // 18.16 quotes 64-bit integers in JSON by default; chDB does not. Both return numbers with this.
       clickhouse_settings: {
         output_format_json_quote_64bit_integers: 0,

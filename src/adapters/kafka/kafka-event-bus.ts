@@ -1,11 +1,12 @@
 import { Admin, type ClusterMetadata, ConfigResourceTypes } from '@platformatic/kafka';
 import { topics, type EventEnvelope, type Topic } from '../../events/event-envelope.js';
+import { securityFailureOf } from '../../config/service-start-failure.js';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type { BusHealth, EventBus, SubscribeOptions, Subscription } from '../../ports/event-bus.js';
 import { openDiskSpool } from './disk-spool.js';
 import { type ObservedTopic, resolveTopicLayout, type TopicLayout, type TopicLayoutSettings, topicMismatches } from './topic-layout.js';
-import type { KafkaConnection } from './kafka-connection.js';
+import { type KafkaConnection, type KafkaConnectionSecurity, kafkaConnectionOf } from './kafka-connection.js';
 import { createKafkaPublisher } from './kafka-publisher.js';
 import { startKafkaSubscription, type KafkaSubscription } from './kafka-subscription.js';
 import { isKafkaProtocolError, isRetryableKafkaError, toBusError } from './map-kafka-error.js';
@@ -14,6 +15,8 @@ export interface KafkaEventBusOptions {
   /** `host:port` of each seed broker. */
   readonly brokers: readonly string[];
   readonly clientId: string;
+  /** TLS and SASL for every producer, consumer and admin client (KAFKA_SECURITY_PROTOCOL …); unset: PLAINTEXT. */
+  readonly security?: KafkaConnectionSecurity | undefined;
   /** Prepended to every topic (`<prefix>routing`) and consumer group id (`<prefix><group>`). */
   readonly topicPrefix: string;
   /**
@@ -95,7 +98,8 @@ async function ensureTopics(admin: Admin, names: ReadonlyMap<Topic, string>, set
       }
       return layout;
     } catch (error) {
-      const retryable = SwitchyardError.isInstance(error) ? error.isRetryable : isRetryableKafkaError(error);
+      // A refused password or certificate does not heal by waiting: fail now, for the start-up error to name it.
+      const retryable = SwitchyardError.isInstance(error) ? error.isRetryable : isRetryableKafkaError(error) && securityFailureOf(error) === undefined;
       if (!retryable || Date.now() > deadline) throw error;
       log.warn({ err: error, attempt }, 'topics not ready yet; retrying');
       await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** attempt)));
@@ -136,7 +140,7 @@ async function layoutProblems(admin: Admin, metadata: ClusterMetadata, names: Re
 export async function createKafkaEventBus(options: KafkaEventBusOptions): Promise<KafkaEventBus> {
   const log = options.logger.child({ component: 'kafka-event-bus' });
   const topicName = (topic: Topic): string => `${options.topicPrefix}${topic}`;
-  const connection: KafkaConnection = { clientId: options.clientId, bootstrapBrokers: [...options.brokers], connectTimeout: 3000 };
+  const connection: KafkaConnection = kafkaConnectionOf(options.clientId, options.brokers, options.security);
   const admin = new Admin({ ...connection, retries: 5, retryDelay: 200 });
   try {
     const layout = await ensureTopics(admin, new Map(topics.map((topic) => [topic, topicName(topic)])), options.layout, log);
@@ -194,7 +198,8 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
           }
         }
       }
-      publisher.accept(events);
+      // Answered once the events are on the broker or the disk spool (bounded): a killed replica loses none it answered for.
+      await publisher.accept(events);
     },
 
     async subscribe(subscribeOptions: SubscribeOptions): Promise<Subscription> {

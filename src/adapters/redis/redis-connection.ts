@@ -11,6 +11,19 @@ export interface RedisTarget {
   readonly url: string;
   /** Seed nodes of a Redis Cluster, `host:port` each (e.g. from REDIS_CLUSTER_NODES). */
   readonly clusterNodes?: readonly string[] | undefined;
+  /**
+   * Credentials and TLS material that win over the URL's (REDIS_USERNAME, REDIS_PASSWORD,
+   * REDIS_TLS_*_FILE, resolved by src/config/service-security.ts). Applied to every connection,
+   * each cluster node's included.
+   */
+  readonly security?: RedisConnectionSecurity | undefined;
+}
+
+export interface RedisConnectionSecurity {
+  readonly username?: string;
+  readonly password?: string;
+  /** TLS with these (PEM): `ca` replaces the system CAs, `cert` + `key` are a client certificate. Set for rediss://. */
+  readonly tls?: { readonly ca?: Buffer; readonly cert?: Buffer; readonly key?: Buffer };
 }
 
 export type RedisClient = Redis | Cluster;
@@ -32,14 +45,30 @@ function seed(node: string): { host: string; port: number } {
   return { host: node.slice(0, at).replace(/^\[(.*)\]$/, '$1'), port };
 }
 
-/** The URL's credentials and TLS, which every node of a cluster shares. */
-function credentialsOf(url: string): Pick<RedisOptions, 'username' | 'password' | 'tls'> {
-  const parsed = new URL(url);
+/**
+ * The connection's credentials and TLS, which every node of a cluster shares: the URL's, with
+ * `security` winning over them.
+ */
+function credentialsOf(target: RedisTarget): Pick<RedisOptions, 'username' | 'password' | 'tls'> {
+  const parsed = new URL(target.url);
+  const security = target.security;
+  const username = security?.username ?? (parsed.username !== '' ? decodeURIComponent(parsed.username) : undefined);
+  const password = security?.password ?? (parsed.password !== '' ? decodeURIComponent(parsed.password) : undefined);
+  const tls = parsed.protocol === 'rediss:' ? { ...(security?.tls ?? {}) } : undefined;
   return {
-    ...(parsed.username !== '' ? { username: decodeURIComponent(parsed.username) } : {}),
-    ...(parsed.password !== '' ? { password: decodeURIComponent(parsed.password) } : {}),
-    ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
+    ...(username !== undefined ? { username } : {}),
+    ...(password !== undefined ? { password } : {}),
+    ...(tls !== undefined ? { tls } : {}),
   };
+}
+
+/** The URL without its credentials: ioredis would let the URL's win over the options'. */
+function withoutCredentials(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.username === '' && parsed.password === '') return url;
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.toString();
 }
 
 export function isCluster(client: RedisClient): client is Cluster {
@@ -47,13 +76,16 @@ export function isCluster(client: RedisClient): client is Cluster {
 }
 
 /**
- * One client for `target` with the per-connection `options`. On a cluster, `retryStrategy` becomes
+ * One client for `target` with the per-connection `options`: every ioredis client of the service
+ * is made here, so credentials and TLS apply to all of them. On a cluster, `retryStrategy` becomes
  * the cluster's reconnect strategy and `enableOfflineQueue` the cluster's; the rest applies to every
  * node connection. Commands go to masters only (no stale reads from a replica); a MOVED/ASK or
  * CLUSTERDOWN during a failover is retried by ioredis after `retryDelayOnFailover`.
  */
 export function createRedisClient(target: RedisTarget, options: RedisOptions): RedisClient {
-  if (target.clusterNodes === undefined || target.clusterNodes.length === 0) return new Redis(target.url, options);
+  if (target.clusterNodes === undefined || target.clusterNodes.length === 0) {
+    return new Redis(withoutCredentials(target.url), { ...options, ...credentialsOf(target) });
+  }
   const { retryStrategy, enableOfflineQueue, lazyConnect, ...perNode } = options;
   const clusterOptions: ClusterOptions = {
     lazyConnect: lazyConnect ?? false,
@@ -63,7 +95,7 @@ export function createRedisClient(target: RedisTarget, options: RedisOptions): R
     retryDelayOnClusterDown: 200,
     retryDelayOnTryAgain: 100,
     ...(typeof retryStrategy === 'function' ? { clusterRetryStrategy: (attempt: number) => retryStrategy(attempt) } : {}),
-    redisOptions: { ...perNode, ...credentialsOf(target.url) },
+    redisOptions: { ...perNode, ...credentialsOf(target) },
   };
   return new Cluster(target.clusterNodes.map(seed), clusterOptions);
 }

@@ -23,7 +23,7 @@ import { createRedisCredentialStore } from './redis-credential-store.js';
 import { createRedisSessionStore } from './redis-session-store.js';
 import { createRedisUserStore } from './redis-user-store.js';
 import { createTickPipeline } from './tick-pipeline.js';
-import { createRedisClient, describeTarget, isCluster, type RedisClient } from './redis-connection.js';
+import { createRedisClient, describeTarget, isCluster, type RedisClient, type RedisConnectionSecurity } from './redis-connection.js';
 
 export interface RedisStateStoreOptions {
   /** `redis://[user:password@]host:port[/db]` */
@@ -33,6 +33,8 @@ export interface RedisStateStoreOptions {
    * only giving credentials and TLS. Every script and MULTI touches one hash slot (redis-keys.ts).
    */
   readonly clusterNodes?: readonly string[] | undefined;
+  /** Credentials and TLS over the URL's (REDIS_USERNAME, REDIS_PASSWORD, REDIS_TLS_*_FILE): every connection gets them. */
+  readonly security?: RedisConnectionSecurity | undefined;
   /** Prepended to every key and the invalidation channel; no braces (see redis-keys.ts). */
   readonly keyPrefix: string;
   readonly logger: Logger;
@@ -76,16 +78,25 @@ async function closeClient(client: RedisClient, log: Logger): Promise<void> {
 }
 
 async function connectOrFail(client: RedisClient, where: string): Promise<void> {
+  // connect() rejects with a bare "Connection is closed."; the reason (a refused certificate or
+  // password) comes as an 'error' event, so keep it as the cause.
+  let reason: unknown;
+  const remember = (error: unknown): void => {
+    reason = error;
+  };
+  client.on('error', remember);
   try {
     await client.connect();
   } catch (error) {
     client.disconnect();
     throw new SwitchyardError('SY_STATE_UNAVAILABLE', {
       message: `state store unreachable at ${where}`,
-      cause: error,
+      cause: reason ?? error,
       isRetryable: true,
       details: { url: where },
     });
+  } finally {
+    client.off('error', remember);
   }
 }
 
