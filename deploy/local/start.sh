@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Starts the distributed-mode infrastructure without Docker:
-#   deploy/local/start.sh [redis|clickhouse|kafka|litellm|smtp|all]...   (default: all)
+#   deploy/local/start.sh [redis|clickhouse|kafka|litellm|smtp|secure|all]...   (default: all)
+# `secure` is deploy/local/secure-services.sh: Redis/Kafka/ClickHouse with TLS and credentials on their
+# own ports (16440-16447); its lines are printed as SECURE_* so they never replace the plain services'.
 # Each service is installed on first use, reused when already running, and waited for until it
 # answers. Progress goes to stderr; stdout gets one "# <service> <url> ready" line per service and
 # then KEY=VALUE lines, so either of these works:
@@ -16,9 +18,9 @@ LOG_TAG=start
 services=()
 for arg in "${@:-all}"; do
   case "$arg" in
-    all) services+=(redis clickhouse kafka litellm smtp) ;;
-    redis | clickhouse | kafka | litellm | smtp) services+=("$arg") ;;
-    *) echo "usage: $0 [redis|clickhouse|kafka|litellm|smtp|all]..." >&2; exit 2 ;;
+    all) services+=(redis clickhouse kafka litellm smtp secure) ;;
+    redis | clickhouse | kafka | litellm | smtp | secure) services+=("$arg") ;;
+    *) echo "usage: $0 [redis|clickhouse|kafka|litellm|smtp|secure|all]..." >&2; exit 2 ;;
   esac
 done
 
@@ -29,6 +31,14 @@ url_of() {
     kafka) echo "127.0.0.1:${KAFKA_PORT:-9092}" ;;
     litellm) echo "http://127.0.0.1:${LITELLM_PORT:-4000}" ;;
     smtp) echo "smtp://127.0.0.1:${SMTP_PORT:-2525}" ;;
+    secure) echo "tls 127.0.0.1:${SECURE_BASE_PORT:-16440}+" ;;
+  esac
+}
+# The script behind a service name.
+script_of() {
+  case "$1" in
+    secure) echo "$HERE/secure-services.sh" ;;
+    *) echo "$HERE/$1.sh" ;;
   esac
 }
 env_of() {
@@ -39,6 +49,7 @@ env_of() {
     litellm) echo "LITELLM_URL=$(url_of litellm)" ;;
     # The mail tests' server (aiosmtpd) and the maildir it writes each accepted message into.
     smtp) echo "SMTP_TEST_URL=$(url_of smtp)"; echo "SMTP_TEST_MAILDIR=$("$HERE/smtp.sh" maildir)" ;;
+    secure) "$HERE/secure-services.sh" env | grep -v '^SECURE_' | sed 's/^/SECURE_/' ;;
   esac
 }
 
@@ -47,7 +58,7 @@ log "run dir: $RUN_DIR"
 started=() failed=()
 for svc in "${services[@]}"; do
   t0=$(now_s)
-  if "$HERE/$svc.sh" start; then
+  if "$(script_of "$svc")" start; then
     started+=("$svc")
     printf '# %-10s %-28s ready (%ss)\n' "$svc" "$(url_of "$svc")" "$(( $(now_s) - t0 ))"
   else
