@@ -58,9 +58,10 @@ export interface LlmCallPublisherOptions {
   readonly logger?: Logger;
   /**
    * Told of each event as it is published, synchronously (the service counts a keyed call's spend
-   * here, before the request that made it can end). Must not throw.
+   * here, before the request that made it can end), with a promise that settles (never rejects)
+   * once the bus has taken the event (on the broker or its spool). Must not throw.
    */
-  readonly onEvent?: (event: EventEnvelope<'llm.call'>) => void;
+  readonly onEvent?: (event: EventEnvelope<'llm.call'>, published: Promise<void>) => void;
 }
 
 /**
@@ -73,9 +74,9 @@ export function llmCallPublisher(bus: EventBus, options: LlmCallPublisherOptions
   return (record) => {
     const at = now();
     const event = createEvent('llm.call', record.attribution.merchantId ?? unattributedMerchant, llmCallPayload(record), at, llmCallEventId(record, at));
-    options.onEvent?.(event);
-    bus.publish([event]).catch((error: unknown) => {
+    const published = bus.publish([event]).catch((error: unknown) => {
       options.logger?.error({ err: error, eventId: event.id, provider: record.provider }, 'llm.call event could not be published');
     });
+    options.onEvent?.(event, published);
   };
 }

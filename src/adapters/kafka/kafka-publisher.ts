@@ -16,6 +16,8 @@ export interface KafkaPublisherOptions {
   readonly maxBatchEvents: number;
   readonly brokers: readonly string[];
   readonly logger: Logger;
+  /** Longest accept() waits for its events to be acknowledged or spooled (default 1000 ms). */
+  readonly durableWaitMs?: number;
 }
 
 export interface PublisherHealth {
@@ -30,8 +32,14 @@ export interface PublisherHealth {
 
 export interface KafkaPublisher {
   start(): Promise<void>;
-  /** Takes events into the batch; throws SY_BUS_UNAVAILABLE when the spool cannot take them. */
-  accept(events: readonly EventEnvelope[]): void;
+  /**
+   * Takes events into the batch; throws SY_BUS_UNAVAILABLE when the spool cannot take them. The
+   * promise resolves once they are acknowledged by the broker or written to the disk spool, so a
+   * caller that answers after it loses nothing it answered for when its process is killed; it
+   * never rejects, and resolves anyway after `durableWaitMs` (a broker that hangs instead of
+   * refusing: the answer is not held longer, and the events stay in memory until sent or spooled).
+   */
+  accept(events: readonly EventEnvelope[]): Promise<void>;
   /** Sends (or spools) everything accepted so far. */
   flush(): Promise<void>;
   /** Resolves once every event accepted before the call has been acknowledged by the broker. */
@@ -46,6 +54,7 @@ const firstReconnectDelayMs = 250;
 const maxReconnectDelayMs = 5000;
 /** 1 s between attempts to rewrite events the spool could not store (a full or failing disk). */
 const spoolRetryDelayMs = 1000;
+const defaultDurableWaitMs = 1000;
 
 type StringMessage = MessageToProduce<string, string, string, string>;
 type StringProducer = Producer<string, string, string, string>;
@@ -93,6 +102,9 @@ export function createKafkaPublisher(options: KafkaPublisherOptions): KafkaPubli
   let retryTimer: NodeJS.Timeout | undefined;
   let acceptedCount = 0;
   let deliveredCount = 0;
+  /** Accepted events acknowledged by the broker or on the spool (writes run in acceptance order). */
+  let writtenCount = 0;
+  const durableWaiters: { target: number; resolve: () => void }[] = [];
   let published = 0;
   let refused = 0;
   let spoolFull = false;
@@ -120,6 +132,27 @@ export function createKafkaPublisher(options: KafkaPublisherOptions): KafkaPubli
         waiter.resolve();
       }
     }
+  }
+
+  function written(count: number): void {
+    writtenCount += count;
+    for (let i = durableWaiters.length - 1; i >= 0; i--) {
+      if (durableWaiters[i]!.target <= writtenCount) durableWaiters.splice(i, 1)[0]!.resolve();
+    }
+  }
+
+  function durable(target: number): Promise<void> {
+    if (writtenCount >= target) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, options.durableWaitMs ?? defaultDurableWaitMs);
+      durableWaiters.push({
+        target,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      });
+    });
   }
 
   async function connectedProducer(): Promise<StringProducer> {
@@ -181,6 +214,7 @@ export function createKafkaPublisher(options: KafkaPublisherOptions): KafkaPubli
         try {
           await send(events);
           pending -= events.length;
+          written(events.length);
           settle(events.length);
           continue;
         } catch (error) {
@@ -190,6 +224,7 @@ export function createKafkaPublisher(options: KafkaPublisherOptions): KafkaPubli
       try {
         await spool.append(events);
         pending -= events.length;
+        written(events.length);
       } catch (error) {
         // Never dropped: the events go back to the front of the batch and are written again later.
         const unwritten = chunks.slice(index).flat();
@@ -281,6 +316,7 @@ export function createKafkaPublisher(options: KafkaPublisherOptions): KafkaPubli
   return {
     async start() {
       acceptedCount = spool.count; // a previous run's spool goes out before anything new
+      writtenCount = spool.count;
       if (spool.count > 0) {
         mode = 'spooling';
         startReconnecting();
@@ -295,7 +331,7 @@ export function createKafkaPublisher(options: KafkaPublisherOptions): KafkaPubli
 
     accept(events) {
       if (closed) throw new SwitchyardError('SY_BUS_UNAVAILABLE', { message: 'event bus is closed' });
-      if (events.length === 0) return;
+      if (events.length === 0) return Promise.resolve();
       // The publisher's trace context, sent as record headers (spooled events keep none: the spool stores envelopes).
       captureTraceContext(events);
       if (mode === 'spooling' && spool.count + pending + events.length > options.spoolMaxEvents) {
@@ -315,6 +351,7 @@ export function createKafkaPublisher(options: KafkaPublisherOptions): KafkaPubli
       acceptedCount += events.length;
       if (buffer.length >= options.maxBatchEvents) void flush();
       else lingerTimer ??= setTimeout(() => void flush(), options.lingerMs);
+      return durable(acceptedCount);
     },
 
     flush,
@@ -338,6 +375,7 @@ export function createKafkaPublisher(options: KafkaPublisherOptions): KafkaPubli
       await reconnecting;
       await discardProducer();
       await spool.close();
+      for (const waiter of durableWaiters.splice(0)) waiter.resolve();
       for (const waiter of waiters.splice(0)) {
         waiter.reject(
           new SwitchyardError('SY_BUS_UNAVAILABLE', { message: 'event bus closed before these events reached the broker; they stay in the spool' }),
