@@ -41,16 +41,17 @@ export function llmCallPayload(record: LlmCallRecord): EventPayloads['llm.call']
 }
 
 /**
- * The event id of a record. A batch job's records get ids derived from the job, the attempt and
- * the outcome, so a job redelivered after its call succeeded republishes the same id and the
- * analytics (which de-duplicate by id) count it once; each failed attempt (numbered by the queue)
- * and the successful retry stay records of their own.
+ * The event id of a record. A batch job's failed attempts get ids derived from the job and the
+ * attempt (numbered by the queue), so a failure republished for the same attempt counts once. A
+ * successful call is always a record of its own: a job that calls the provider again (its worker
+ * killed, or its answer not stored, after the first call answered) has spent twice, and the
+ * analytics and the key's spend counter must both see two calls (a shared id with two timestamps
+ * was two rows in ClickHouse, whose key includes the time, but one count in the spend counter).
  */
 export function llmCallEventId(record: LlmCallRecord, nowMs: number): string {
   const { batchId, jobId } = record.attribution;
-  if (batchId === undefined || jobId === undefined || !/^[0-9a-f-]{36}$/i.test(batchId)) return uuidV7(nowMs);
-  const attempt = record.outcome === 'error' ? `|attempt ${record.attribution.jobAttempt ?? 0}` : '';
-  return derivedUuidV7(batchId, `llm.call|${jobId}|${record.operation}|${record.fallbackHops}|${record.outcome}${attempt}`);
+  if (record.outcome !== 'error' || batchId === undefined || jobId === undefined || !/^[0-9a-f-]{36}$/i.test(batchId)) return uuidV7(nowMs);
+  return derivedUuidV7(batchId, `llm.call|${jobId}|${record.operation}|${record.fallbackHops}|${record.outcome}|attempt ${record.attribution.jobAttempt ?? 0}`);
 }
 
 export interface LlmCallPublisherOptions {

@@ -101,13 +101,18 @@ const callOfB = record({
   outputTokens: 1,
   attribution: { merchantId: merchantB, surface: 'http' },
 });
-/** A batch item's record: published twice (a redelivered job), stored and counted once. */
+/**
+ * A batch item's failed attempt: published twice (a redelivered job), stored and counted once (its id is
+ * derived from the job and attempt; a successful call is always a record of its own).
+ */
 const batchId = '0b8f9f4e-3c1a-4c55-9a51-6f2f4a9b1c2d';
 const batchCallOfB = record({
   provider: 'mistral',
   model: 'mistral-small',
   inputTokens: 2,
   outputTokens: 2,
+  outcome: 'error',
+  errorClass: 'ProviderError',
   attribution: { merchantId: merchantB, batchId, jobId: `${batchId}:0`, jobAttempt: 1, surface: 'batch' },
 });
 

@@ -221,7 +221,7 @@ describe('LLM call records', () => {
     expect(mapEventToRows(direct).llm[0]).toMatchObject({ route_group: '', route_approach: '', eliminated_candidates: [] });
   });
 
-  it("derives a batch job's event id from the job, so a redelivered job counts once", () => {
+  it("derives a batch job's failed attempt's event id from the job and attempt; each successful call is its own record", () => {
     const batchId = '0b8f9f4e-3c1a-4c55-9a51-6f2f4a9b1c2d';
     const record = (outcome: 'success' | 'error'): LlmCallRecord => ({
       provider: 'openai',
@@ -235,7 +235,8 @@ describe('LLM call records', () => {
       fallbackHops: 0,
       attribution: { batchId, jobId: `${batchId}:3`, surface: 'batch' },
     });
-    expect(llmCallEventId(record('success'), 1)).toBe(llmCallEventId(record('success'), 999_999));
+    // A job that called twice (its worker killed before the answer was stored) spent twice: two records.
+    expect(llmCallEventId(record('success'), 1)).not.toBe(llmCallEventId(record('success'), 1));
     expect(llmCallEventId(record('success'), 1)).not.toBe(llmCallEventId(record('error'), 1));
     const failedAttempt = (attempt: number): LlmCallRecord => ({ ...record('error'), attribution: { ...record('error').attribution, jobAttempt: attempt } });
     expect(llmCallEventId(failedAttempt(1), 1)).not.toBe(llmCallEventId(failedAttempt(2), 1));
