@@ -64,13 +64,18 @@ function classify(error: Error): SecurityFailure | undefined {
   return undefined;
 }
 
-/** The first TLS or authentication failure in `error`, its causes and aggregated errors. */
+/** The first TLS or authentication failure in `error`, its causes, aggregated errors and a cluster's last node error. */
 export function securityFailureOf(error: unknown, depth = 0): SecurityFailure | undefined {
   if (!(error instanceof Error) || depth > 8) return undefined;
   const own = classify(error);
   if (own !== undefined) return own;
   const errors = (error as { errors?: unknown }).errors;
-  const nested = [(error as { cause?: unknown }).cause, ...(Array.isArray(errors) ? (errors as unknown[]) : [])];
+  // ioredis' cluster client keeps the last node's failure apart (ClusterAllFailedError.lastNodeError).
+  const nested = [
+    (error as { cause?: unknown }).cause,
+    (error as { lastNodeError?: unknown }).lastNodeError,
+    ...(Array.isArray(errors) ? (errors as unknown[]) : []),
+  ];
   for (const inner of nested) {
     const found = securityFailureOf(inner, depth + 1);
     if (found !== undefined) return found;

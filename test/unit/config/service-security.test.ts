@@ -231,6 +231,10 @@ describe('start-up failures of the services, named by variable', () => {
     expect(securityFailureOf(tlsError('ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED'))).toMatchObject({ kind: 'client-certificate' });
     expect(securityFailureOf(tlsError('ERR_SSL_WRONG_VERSION_NUMBER'))).toMatchObject({ kind: 'handshake' });
     expect(securityFailureOf(new Error('Code: 193, e.displayText() = DB::Exception: Wrong password for user app'))).toMatchObject({ kind: 'authentication' });
+    expect(securityFailureOf(Object.assign(new Error('Failed to refresh slots cache.'), { lastNodeError: tlsError('CERT_HAS_EXPIRED') }))).toEqual({
+      kind: 'certificate',
+      reason: 'CERT_HAS_EXPIRED',
+    });
     expect(securityFailureOf(new Error('connect ECONNREFUSED 127.0.0.1:6379'))).toBeUndefined();
     expect(securityFailureOf('not an error')).toBeUndefined();
   });
