@@ -53,6 +53,10 @@ import generateFileInput from '../schemas/http/generation/generate-file-input.js
 import generateRequest from '../schemas/http/generation/generate-request.json' with { type: 'json' };
 import generateResponse from '../schemas/http/generation/generate-response.json' with { type: 'json' };
 import mcpExecuteRequest from '../schemas/http/generation/mcp-execute-request.json' with { type: 'json' };
+import mcpServerNameParams from '../schemas/http/mcp/mcp-server-name-params.json' with { type: 'json' };
+import mcpServerRegisterRequest from '../schemas/http/mcp/mcp-server-register-request.json' with { type: 'json' };
+import mcpServerRegistered from '../schemas/http/mcp/mcp-server-registered.json' with { type: 'json' };
+import mcpServerRemoved from '../schemas/http/mcp/mcp-server-removed.json' with { type: 'json' };
 import modelsSearchQuery from '../schemas/http/generation/models-search-query.json' with { type: 'json' };
 import authResponse from '../schemas/http/auth/auth-response.json' with { type: 'json' };
 import loginRequest from '../schemas/http/auth/login-request.json' with { type: 'json' };
@@ -191,6 +195,10 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   routeGroup,
   generateResponse,
   mcpExecuteRequest,
+  mcpServerRegisterRequest,
+  mcpServerNameParams,
+  mcpServerRegistered,
+  mcpServerRemoved,
   modelsSearchQuery,
   merchantInfo,
   signupRequest,

@@ -27,6 +27,9 @@ export const analyticsFlows = {
     // Account actions (password change, reset request, reset, email verification), refusals included.
     'auth_account_success',
     'auth_account_failure',
+    // Tool executions (tool.executed): MCP tools run through /api/mcp/execute and tools models called.
+    'tool_executed_success',
+    'tool_executed_failure',
   ],
 } as const;
 

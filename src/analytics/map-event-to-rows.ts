@@ -43,6 +43,10 @@ const requestHitFlows: Readonly<Record<string, { readonly flowType: string; read
  *   = the reason); the failures are in `analyticsFlows.errors`, so log-summaries and the overview's
  *   top errors show them. Details keep the subject (email or key prefix) and address, never a secret.
  *
+ * - `tool.executed` → `tool_executed_<outcome>` (summary `tools`, stage `tool_executed`, error code = the
+ *   failure's code; details = the run: category, server, owner, tool, duration, argument bytes, never arguments);
+ *   both outcomes are in `analyticsFlows.errors`, so log-summaries lists every tool run.
+ *
  * @throws SwitchyardError `SY_EVENT_INVALID` for an event version this mapper does not know.
  */
 export function mapEventsToAnalyticsRows(events: readonly EventEnvelope[]): AnalyticsRows {
@@ -204,6 +208,23 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
         }),
       });
     }
+    case 'tool.executed': {
+      const p = event.payload;
+      const where = p.serverId === null ? p.tool : `${p.serverId}/${p.tool}`;
+      return domainOnly({
+        ...base(event, null, p.requestId, toolRunFlow(p.outcome), 'tools'),
+        api_flow: 'tools',
+        status: p.outcome,
+        event_stage: 'tool_executed',
+        error_code: p.errorCode ?? '',
+        error_message:
+          p.outcome === 'failure'
+            ? `Tool ${where} (${p.category}, ${p.origin}) failed: ${p.errorCode ?? 'unknown'}`
+            : `Tool ${where} (${p.category}, ${p.origin}) ran in ${Math.round(p.durationMs)} ms`,
+        route: p.origin === 'execute' ? 'mcp_execute' : 'generation',
+        details: detailsOf(p),
+      });
+    }
     case 'rule.evaluated': {
       const p = event.payload;
       const common = {
@@ -319,6 +340,11 @@ function auditMessage(p: AuthAttemptedV1): string {
     default:
       return '';
   }
+}
+
+/** `tool_executed_success` / `tool_executed_failure`. */
+export function toolRunFlow(outcome: 'success' | 'failure'): string {
+  return `tool_executed_${outcome}`;
 }
 
 function domainOnly(row: DomainEventRow): AnalyticsRows {

@@ -10,6 +10,7 @@ import llmCall from '../../schemas/events/llm.call.v1.json' with { type: 'json' 
 import ruleEvaluated from '../../schemas/events/rule.evaluated.v1.json' with { type: 'json' };
 import authAttempted from '../../schemas/events/auth.attempted.v1.json' with { type: 'json' };
 import autopilotCalibrated from '../../schemas/events/autopilot.calibrated.v1.json' with { type: 'json' };
+import toolExecuted from '../../schemas/events/tool.executed.v1.json' with { type: 'json' };
 import { SwitchyardError } from '../errors/switchyard-error.js';
 import type { EventEnvelope, EventType } from './event-envelope.js';
 
@@ -28,6 +29,7 @@ const payloads: Readonly<Record<string, ValidateFunction>> = {
   'llm.call@1': ajv.compile(llmCall),
   'auth.attempted@1': ajv.compile(authAttempted),
   'autopilot.calibrated@1': ajv.compile(autopilotCalibrated),
+  'tool.executed@1': ajv.compile(toolExecuted),
 } satisfies Record<`${EventType}@1`, ValidateFunction>;
 
 /**

@@ -13,6 +13,7 @@ import type {
   LlmCallV1,
   RuleEvaluatedV1,
   ScoreUpdatedV1,
+  ToolExecutedV1,
 } from '../generated/schema-types.js';
 
 /** Payload type per event type, at the version we publish. Consumers check `version` first. */
@@ -26,6 +27,7 @@ export interface EventPayloads {
   'llm.call': LlmCallV1;
   'auth.attempted': AuthAttemptedV1;
   'autopilot.calibrated': AutopilotCalibratedV1;
+  'tool.executed': ToolExecutedV1;
 }
 
 export type EventType = keyof EventPayloads;
@@ -59,6 +61,8 @@ export const topicOf = {
   'auth.attempted': 'api',
   // A run record, keyed by merchant; like the audit trail, only the analytics sink reads it.
   'autopilot.calibrated': 'api',
+  // Tool executions are audit trail too (keyed by merchant; only the analytics sink reads 'api').
+  'tool.executed': 'api',
 } as const satisfies Record<EventType, string>;
 
 export type Topic = (typeof topicOf)[EventType];

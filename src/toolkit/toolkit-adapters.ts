@@ -1,3 +1,4 @@
+import type { EndpointPolicy, ResolveHost } from '../generation/mcp/endpoint-policy.js';
 import type { McpServers } from '../generation/mcp/mcp-servers.js';
 import type { ConversationStore } from '../ports/state/conversation-store.js';
 import type { FileSystem } from '../ports/file-system.js';
@@ -15,6 +16,13 @@ export interface ToolkitAdapters {
   readonly providerDefinitions: Readonly<Record<ProviderName, ProviderDefinition>>;
   /** The MCP servers of a working directory; made on first use, so a toolkit without MCP spawns nothing. */
   createMcpServers(cwd: string): McpServers;
+  /**
+   * The MCP servers of one merchant (no config file, no `${VAR}` expansion, HTTP/SSE through a
+   * fetch that refuses what `policy` refuses, checked again after DNS at connect time).
+   */
+  createMerchantMcpServers?(policy: EndpointPolicy): McpServers;
+  /** Resolves a host name to every address (the registration-time SSRF check). */
+  readonly resolveHost?: ResolveHost;
   /** The process telemetry at call time (`initializeTelemetry`'s), used when the options give none. */
   processTelemetry(): GenerationTelemetry;
   /** Local files: the default built-in file tools' sandbox and `<cwd>/config/models.json` (unless the options replace them). */

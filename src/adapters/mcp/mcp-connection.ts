@@ -24,6 +24,8 @@ export interface McpConnectionOptions {
   readonly toolTimeoutMs: number;
   /** Variables `${VAR}` in env/headers/args expand from; default process.env. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The fetch HTTP/SSE transports use (default the runtime's): a merchant's servers get the SSRF-guarded one. */
+  readonly fetch?: typeof globalThis.fetch;
   /** Called once when the connection ends without `close()` having been called (crash, server exit). */
   readonly onUnexpectedClose?: (reason: string) => void;
   /** Called with the new list after the server announces `notifications/tools/list_changed`. */
@@ -125,7 +127,9 @@ export class McpConnection {
     }
     const requestInit: RequestInit = { headers: expandAll(config.headers) };
     const url = new URL(config.url);
-    return config.transport === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+    const fetch = this.options.fetch;
+    const transportOptions = { requestInit, ...(fetch !== undefined ? { fetch } : {}) };
+    return config.transport === 'sse' ? new SSEClientTransport(url, transportOptions) : new StreamableHTTPClientTransport(url, transportOptions);
   }
 
   private describe(error: unknown): string {

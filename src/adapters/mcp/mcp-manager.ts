@@ -29,6 +29,10 @@ export interface McpManagerOptions {
   /** Reconnects after an unexpected exit: up to `maxRestarts`, waiting `backoffMs · 2^(n-1)`. Default 3 × 500 ms. */
   readonly restart?: { readonly maxRestarts: number; readonly backoffMs: number };
   readonly logger?: McpManagerLogger;
+  /** HTTP/SSE servers are reached with this fetch (merchant managers: the SSRF-guarded one). */
+  readonly fetch?: typeof globalThis.fetch;
+  /** Variables `${VAR}` in headers/env expand from (default process.env); merchant managers pass `{}`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   /** Overrides for discovery (tests point it at a fake home). */
   readonly discovery?: Partial<McpDiscoveryOptions>;
 }
@@ -56,6 +60,8 @@ export class McpManager implements McpServers {
       maxConnections: options.maxConnections ?? 10,
       restart: options.restart ?? { maxRestarts: 3, backoffMs: 500 },
       logger: options.logger ?? silent,
+      ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
+      ...(options.env !== undefined ? { env: options.env } : {}),
     });
     this.entries = this.pool.entries;
   }

@@ -16,6 +16,10 @@ export interface McpPoolSettings {
   maxConnections: number;
   readonly restart: { readonly maxRestarts: number; readonly backoffMs: number };
   readonly logger: McpPoolLogger;
+  /** HTTP/SSE servers are reached with this fetch (a merchant's: the SSRF-guarded one). */
+  readonly fetch?: typeof globalThis.fetch;
+  /** Variables `${VAR}` expands from (default process.env); a merchant's servers get none. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** One known server and the state of its connection. */
@@ -89,6 +93,8 @@ export class McpServerPool {
       baseDir: this.settings.cwd,
       connectTimeoutMs: this.settings.connectTimeoutMs,
       toolTimeoutMs: this.settings.toolTimeoutMs,
+      ...(this.settings.fetch !== undefined ? { fetch: this.settings.fetch } : {}),
+      ...(this.settings.env !== undefined ? { env: this.settings.env } : {}),
       ...(onUnexpectedClose ? { onUnexpectedClose } : {}),
       ...(onToolsChanged ? { onToolsChanged } : {}),
     });

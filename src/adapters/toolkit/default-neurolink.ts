@@ -3,6 +3,7 @@ import { NeuroLink } from '../../toolkit/neurolink.js';
 import type { ToolkitAdapters } from '../../toolkit/toolkit-adapters.js';
 import { nodeFileSystem } from '../fs/node-file-system.js';
 import { providerDefinitions } from '../llm/provider-registry.js';
+import { guardedFetch, resolveHostAddresses } from '../mcp/guarded-fetch.js';
 import { McpManager } from '../mcp/mcp-manager.js';
 import { createMemoryConversationStore } from '../memory/memory-conversation-store.js';
 import { currentTelemetry } from '../telemetry/telemetry-api.js';
@@ -12,6 +13,9 @@ import { systemClock } from '../../time/clock.js';
 export const defaultToolkitAdapters: ToolkitAdapters = {
   providerDefinitions,
   createMcpServers: (cwd) => new McpManager({ cwd }),
+  // A merchant's servers: nothing read from disk, no variables expanded into headers, the guarded fetch.
+  createMerchantMcpServers: (policy) => new McpManager({ configPath: '/dev/null/merchant-mcp-has-no-file', env: {}, fetch: guardedFetch(policy) }),
+  resolveHost: resolveHostAddresses,
   processTelemetry: currentTelemetry,
   fileSystem: nodeFileSystem,
   // Each toolkit gets a store of its own: conversations of one `new NeuroLink()` are not another's.

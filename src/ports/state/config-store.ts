@@ -6,6 +6,7 @@ import type { MerchantGsmRules } from './gsm-rules.js';
 import type { CostColumnMappings, CostIngestionRecord } from './cost-ingestions.js';
 import type { KeyPolicy } from './key-policy.js';
 import type { MerchantFeatureFlags } from './merchant-features.js';
+import type { MerchantMcpServers } from './merchant-mcp-servers.js';
 import type { RouteGroup } from './route-group.js';
 import type { SeedCostTable } from './seed-costs.js';
 
@@ -38,6 +39,8 @@ export interface MerchantConfigs {
   costColumnMappings: CostColumnMappings;
   /** The autopilot's last runs, newest first (written by the run, read by `GET …/autopilot/runs`). */
   autopilotRuns: AutopilotRunLog;
+  /** The merchant's own MCP servers by name (src/ports/state/merchant-mcp-servers.ts); absent = none. */
+  mcpServers: MerchantMcpServers;
 }
 export type ConfigName = keyof MerchantConfigs;
 
