@@ -87,8 +87,9 @@ function registerMappingWrite(app: FastifyInstance, service: CostIngestionServic
       const { merchantId, connector } = request.params;
       const format = settlementFormats.get(connector);
       if (format === undefined) return reply.code(404).send(unknownConnector(connector));
-      const header = request.body.sample === undefined ? undefined : await sampleHeader(request.body.sample);
-      const check = checkMapping(format, request.body.columns, header);
+      const sample = request.body.sample === undefined ? undefined : await sampleHeader(request.body.sample);
+      if (sample?.ok === false) return reply.code(400).send(genericError('TE_03', `Invalid column mapping: ${sample.problem}`));
+      const check = checkMapping(format, request.body.columns, sample?.header);
       if (!check.ok) return reply.code(400).send(genericError('TE_03', `Invalid column mapping: ${check.problems.join('; ')}`));
       await service.setMapping(merchantId, connector, request.query.account, check.columns);
       request.log.info({ merchantId, connector, columns: Object.keys(check.columns).length }, 'cost column mapping saved');

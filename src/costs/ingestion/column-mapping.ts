@@ -1,17 +1,24 @@
-import { readCsvRecords } from './csv-records.js';
+import { CsvSyntaxError, readCsvRecords } from './csv-records.js';
 import type { SettlementFormat } from './settlement-formats.js';
 
 export type MappingCheck =
   | { readonly ok: true; readonly columns: Readonly<Record<string, string>> }
   | { readonly ok: false; readonly problems: readonly string[] };
 
-/** The header row of a sample of the merchant's file ([] when it has none). */
-export async function sampleHeader(sample: string): Promise<readonly string[]> {
+/** The header row of a sample of the merchant's file ([] when it has none), or why the sample is not CSV. */
+export async function sampleHeader(
+  sample: string,
+): Promise<{ readonly ok: true; readonly header: readonly string[] } | { readonly ok: false; readonly problem: string }> {
   const bytes = async function* (): AsyncGenerator<Uint8Array> {
     yield new TextEncoder().encode(sample);
   };
-  for await (const record of readCsvRecords(bytes())) return record.fields.map((field) => field.trim());
-  return [];
+  try {
+    for await (const record of readCsvRecords(bytes())) return { ok: true, header: record.fields.map((field) => field.trim()) };
+  } catch (error) {
+    if (error instanceof CsvSyntaxError) return { ok: false, problem: `the sample is not CSV (line ${error.line}: ${error.message})` };
+    throw error;
+  }
+  return { ok: true, header: [] };
 }
 
 /**
