@@ -6,6 +6,7 @@ import { readMcpConfigFile } from '../src/adapters/mcp/mcp-config-file.js';
 import { assertAdminSecretStrength } from '../src/config/admin-secret-strength.js';
 import { envNameOf, loadConfig, type Config } from '../src/config/load-config.js';
 import { loadToolkitEnv, type ToolkitEnv } from '../src/config/load-toolkit-env.js';
+import { resolveServiceSecurity } from '../src/config/service-security.js';
 import { SwitchyardError } from '../src/errors/switchyard-error.js';
 import { validateMcpServerConfig } from '../src/generation/mcp/mcp-server-config.js';
 import { loadDefaultModelRegistry } from '../src/generation/models/dynamic-model-registry.js';
@@ -117,6 +118,13 @@ export async function validateConfig(io: CliIo): Promise<ValidationReport> {
       assertAdminSecretStrength(config);
     } catch (error) {
       errors.push(messageOf(error));
+    }
+    // TLS files and credentials of Redis, Kafka and ClickHouse, as a start reads them (docs/services-tls.md).
+    try {
+      resolveServiceSecurity(config);
+    } catch (error) {
+      const problems = SwitchyardError.isInstance(error) ? (error.details as { problems?: string[] } | undefined)?.problems : undefined;
+      errors.push(...(problems ?? [messageOf(error)]));
     }
   }
 

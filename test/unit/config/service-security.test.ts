@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { validateConfig } from '../../../cli/config-report.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { resolveServiceSecurity } from '../../../src/config/service-security.js';
 import { explainStartFailure, securityFailureOf } from '../../../src/config/service-start-failure.js';
@@ -274,5 +275,29 @@ describe('start-up failures of the services, named by variable', () => {
       /^CLICKHOUSE_URL: TLS handshake/,
     );
     expect(explainStartFailure({ service: 'redis', security: redis, where: 'r' }, new Error('connect ECONNREFUSED'))).toBeUndefined();
+  });
+});
+
+describe('switchyard config validate', () => {
+  it('lists the TLS and credential problems a start would refuse, each naming its variable', async () => {
+    const io = {
+      stdout: { write: () => undefined },
+      stderr: { write: () => undefined },
+      readStdin: async () => '',
+      stdinIsTty: false,
+      stderrIsTty: false,
+      cwd: dir,
+      env: { REDIS_URL: 'rediss://r:6380', REDIS_TLS_CA_FILE: join(dir, 'absent.pem'), KAFKA_BROKERS: 'k:9093', KAFKA_SECURITY_PROTOCOL: 'SASL_SSL' },
+    };
+    const report = await validateConfig(io);
+    expect(report.valid).toBe(false);
+    expect(report.errors).toEqual(
+      expect.arrayContaining([
+        `REDIS_TLS_CA_FILE cannot read ${join(dir, 'absent.pem')} (ENOENT)`,
+        'KAFKA_SASL_MECHANISM is required with KAFKA_SECURITY_PROTOCOL=SASL_SSL',
+        'KAFKA_SASL_USERNAME is required with KAFKA_SECURITY_PROTOCOL=SASL_SSL',
+        'KAFKA_SASL_PASSWORD is required with KAFKA_SECURITY_PROTOCOL=SASL_SSL',
+      ]),
+    );
   });
 });
