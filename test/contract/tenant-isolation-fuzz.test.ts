@@ -1,7 +1,10 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crossMerchantReadable, fallsBackOnForeignReference, showsAttemptsOnA } from '../helpers/tenant-fuzz/cross-merchant-readable.js';
 import { kindOf, namespacedPools, referencePools } from '../helpers/tenant-fuzz/operations.js';
 import { differences, fuzzOperation, snapshotOfA, type FuzzStats } from '../helpers/tenant-fuzz/run.js';
+import { schemaArbitrary } from '../helpers/tenant-fuzz/schema-arbitrary.js';
 import { createTenantWorld } from '../helpers/tenant-fuzz/world.js';
 
 /*
@@ -44,6 +47,20 @@ describe('the tenant fuzz itself', () => {
     for (const list of [crossMerchantReadable, fallsBackOnForeignReference, showsAttemptsOnA]) {
       expect([...list].filter((key) => !keys.has(key))).toEqual([]);
     }
+  });
+
+  it("generates bodies the document's own schemas accept, so most attacks reach the handlers", () => {
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    ajv.addSchema({ $id: 'document', components: world.document.components });
+    const local = (schema: unknown) => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"document#/components/')) as object;
+    const poor = world.operations.flatMap((operation) => {
+      if (operation.body === undefined) return [];
+      const validate = ajv.compile(local(operation.body));
+      const bodies = fc.sample(schemaArbitrary(operation.body, { components: world.document.components.schemas }), { seed, numRuns: 20 });
+      const valid = bodies.filter((body) => validate(body)).length;
+      return valid >= 16 ? [] : [`${operation.key}: ${valid}/20 valid, e.g. ${ajv.errorsText(validate.errors)}`];
+    });
+    expect(poor).toEqual([]);
   });
 
   it('has merchant A own a value for every reference and name a path of the document takes', () => {

@@ -4,8 +4,8 @@ import fc from 'fast-check';
  * A fast-check arbitrary for values of a JSON Schema as the OpenAPI document states it (draft
  * 2020-12 subset: type, enum, const, properties/required/additionalProperties, items and tuples,
  * lengths, bounds, pattern, a few formats, anyOf/oneOf/allOf, local `$ref`s). Values aim to pass
- * the route's own validation, so requests reach the handler; `if/then/else` and `not` are ignored
- * (such a value is then refused with a 400, which the tenant fuzz counts as a refusal).
+ * the route's own validation, so requests reach the handler; `if/then/else` gives either branch,
+ * `not` is ignored (such a value is then refused with a 400, which the tenant fuzz counts as a refusal).
  *
  * `hint(name)` lets the caller put its own values at properties of a given name (the other
  * tenant's ids): it returns an arbitrary for that property, or undefined for the schema's own.
@@ -62,6 +62,12 @@ function arbitraryOf(raw: Schema, options: SchemaArbitraryOptions, depth: number
   if (Array.isArray(schema.allOf)) {
     const { allOf, ...base } = schema;
     return arbitraryOf(mergeAll([base, ...(allOf as Schema[]).map((part) => resolve(part, options))]), options, depth);
+  }
+  if (schema.then !== undefined || schema.else !== undefined) {
+    // Either branch (a value of `then` is taken to meet `if`, as the document's legacy-or-current bodies do).
+    const { if: _if, then: thenBranch, else: elseBranch, ...base } = schema;
+    const branches = [thenBranch, elseBranch].filter((branch): branch is Schema => branch !== undefined);
+    return fc.oneof(...branches.map((branch) => arbitraryOf({ ...base, ...branch }, options, depth)));
   }
   const type = typeOf(schema);
   switch (type) {
