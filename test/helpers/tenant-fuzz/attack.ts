@@ -97,7 +97,7 @@ export function attackArbitrary(world: TenantWorld, operation: Operation): fc.Ar
       }
     }
     const extraQuery = mode === 'names-a' && slotless ? { merchant_id: world.a.merchantId } : {};
-    const body =
+    const generated =
       operation.body === undefined
         ? fc.constant(undefined)
         : schemaArbitrary(operation.body, {
@@ -106,6 +106,11 @@ export function attackArbitrary(world: TenantWorld, operation: Operation): fc.Ar
             freeFormKeys,
             alwaysPresent: (name) => kindOf(name, 'body') === 'merchant' || kindOf(name, 'body') === 'reference',
           });
+    // Beside the schema's random bodies, A's own seed requests for the operation, re-aimed: the
+    // merchant slots name `merchant`, A's ids and names stay, A's free text becomes B's. These get
+    // past the handlers' own checks, where a random body mostly meets a 400.
+    const templates = world.seedBodies.get(operation.key) ?? [];
+    const body = templates.length === 0 ? generated : fc.oneof(generated, fc.constantFrom(...templates.map((template) => reaimed(world, template, merchant))));
     return fc.record({
       mode: fc.constant(mode),
       credential: fc.constantFrom(...credentials),
@@ -115,6 +120,19 @@ export function attackArbitrary(world: TenantWorld, operation: Operation): fc.Ar
     });
   };
   return fc.oneof(forMode('names-a'), forMode('names-b')) as fc.Arbitrary<Attack>;
+}
+
+/** A's seed body with its merchant slots naming `merchant` and A's free text (not its ids or names) replaced. */
+function reaimed(world: TenantWorld, body: unknown, merchant: string): unknown {
+  const kept = new Set([...world.pools.values()].flat());
+  const walk = (node: unknown, key?: string): unknown => {
+    if (key !== undefined && merchantSlots.has(key)) return merchant;
+    if (Array.isArray(node)) return node.map((item) => walk(item));
+    if (typeof node === 'object' && node !== null) return Object.fromEntries(Object.entries(node).map(([name, value]) => [name, walk(value, name)]));
+    if (typeof node === 'string' && node.includes('canary-a-') && !kept.has(node)) return node.replaceAll('canary-a-', 'attacker-b-');
+    return node;
+  };
+  return walk(body);
 }
 
 function substitute<T>(value: T, merchantId: string): T {

@@ -152,3 +152,22 @@ export function seedsFor(a: string): Seed[] {
     },
   ];
 }
+
+/**
+ * Requests A does not need to send but B should try, re-aimed like the seeds (see `reaimed` in
+ * attack.ts): references to A's resources from the bodies of other operations.
+ */
+export function attackTemplates(a: string): { readonly op: string; readonly body: unknown }[] {
+  const algorithm = { created_by: a, routing_algorithm_id: '{{routing_algorithm_id}}' };
+  return [
+    { op: 'POST /v1/responses', body: { model: 'openai/gpt-4o-mini', input: 'and then?', previous_response_id: '{{response_id}}' } },
+    { op: 'POST /routing/update', body: { ...algorithm, name: canary('renamed') } },
+    { op: 'POST /routing/deactivate', body: algorithm },
+    { op: 'POST /routing/delete', body: algorithm },
+    { op: 'POST /routing/evaluate', body: { ...algorithm, parameters: {} } },
+    { op: 'POST /routing/hybrid', body: { static_routing_request: { ...algorithm, parameters: {} } } },
+    { op: 'POST /rule/get', body: { merchant_id: a, algorithm: 'successRate' } },
+    { op: 'POST /v1/chat/completions', body: { model: canary('group'), messages: [{ role: 'user', content: 'which group?' }] } },
+    { op: 'POST /api/mcp/execute', body: { serverName: canary('mcp'), toolName: 'echo', params: {} } },
+  ];
+}

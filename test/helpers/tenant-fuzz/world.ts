@@ -12,7 +12,7 @@ import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '
 import { chatCompletion, chatCompletionStream, embeddingsResponse } from '../../fixtures/providers/openai-wire.js';
 import { createMerchant, createTestApp, signUp, type TestApp } from '../test-app.js';
 import { operationsOf, type OpenApiDocument, type Operation } from './operations.js';
-import { canary, seedsFor, type Seed } from './seeds.js';
+import { attackTemplates, canary, seedsFor, type Seed } from './seeds.js';
 
 export interface Tenant {
   readonly merchantId: string;
@@ -32,6 +32,8 @@ export interface TenantWorld {
   readonly canaries: readonly string[];
   /** The seeds that ran (optional ones of routes the document lacks are skipped). */
   readonly seeded: readonly string[];
+  /** A's JSON seed bodies by operation, as sent (placeholders filled): templates of valid requests. */
+  readonly seedBodies: ReadonlyMap<string, readonly unknown[]>;
   /** A fresh merchant B with its own key and admin session (one per attack, so attacks do not depend on each other). */
   newAttacker(): Promise<Tenant>;
   close(): Promise<void>;
@@ -40,8 +42,9 @@ export interface TenantWorld {
 const now = Date.UTC(2026, 5, 1, 12, 0, 0);
 
 /**
- * A fake OpenAI that echoes every message it was sent: a conversation B should not see (A's
- * memory, A's stored response) comes back in B's answer, where the canary check finds it.
+ * A fake OpenAI that echoes every message it was sent (as a JSON document): a conversation B
+ * should not see (A's memory, A's stored response) comes back in B's answer, where the canary
+ * check finds it.
  */
 function echoOpenAi(request: RecordedRequest) {
   const body = (request.body ?? {}) as { model?: string; stream?: boolean; input?: unknown; messages?: unknown };
@@ -50,7 +53,8 @@ function echoOpenAi(request: RecordedRequest) {
     const inputs = Array.isArray(body.input) ? body.input.length : 1;
     return embeddingsResponse({ model, vectors: Array.from({ length: Math.max(1, inputs) }, () => [0.1, 0.2, 0.3]), promptTokens: 3 });
   }
-  const echo = `echo ${JSON.stringify(body.messages ?? [])}`;
+  // A JSON document, so a call asking for JSON output gets one (as a real model would).
+  const echo = JSON.stringify({ echo: body.messages ?? [] });
   return body.stream === true ? chatCompletionStream({ model, deltas: [echo] }) : chatCompletion({ model, content: echo });
 }
 
@@ -131,6 +135,7 @@ export async function createTenantWorld(): Promise<TenantWorld> {
     const a = await tenant('tenant-a-0f3c', `${canary('owner')}@example.com`);
     const pools = new Map<string, string[]>();
     const seeded: string[] = [];
+    const seedBodies = new Map<string, unknown[]>();
     for (const seed of seedsFor(a.merchantId)) {
       const operation = operations.find((candidate) => candidate.key === seed.op);
       if (operation === undefined) {
@@ -139,6 +144,12 @@ export async function createTenantWorld(): Promise<TenantWorld> {
       }
       await runSeed(t, a, operation, seed, pools);
       seeded.push(seed.op);
+      if (seed.body !== undefined) seedBodies.set(seed.op, [...(seedBodies.get(seed.op) ?? []), fill(seed.body, pools)]);
+    }
+    for (const template of attackTemplates(a.merchantId)) {
+      if (!operations.some((operation) => operation.key === template.op))
+        throw new Error(`attack template ${template.op} names an operation the OpenAPI document does not have`);
+      seedBodies.set(template.op, [...(seedBodies.get(template.op) ?? []), fill(template.body, pools)]);
     }
     await t.costJobs.drain();
     await t.eventsCaughtUp();
@@ -163,6 +174,7 @@ export async function createTenantWorld(): Promise<TenantWorld> {
       pools,
       canaries: [...new Set(canaries)],
       seeded,
+      seedBodies,
       newAttacker: () => {
         attackers += 1;
         return tenant(`tenant-b-${attackers}`, `attacker-${attackers}@example.net`);
