@@ -28,8 +28,9 @@ export interface KeyLimitsOptions extends Omit<KeyAdmissionDeps, 'usage' | 'conf
  * `keyLimits`: after authentication and validation, before the handler (so before any provider
  * call), the request is admitted or refused with 429 and `Retry-After`. Its lease is released
  * once its response is finished or its client has gone. Session credentials are not limited.
+ * Returns the admission, for chat turns over WebSocket (api/plugins/chat-websocket.ts).
  */
-export function registerKeyLimits(app: FastifyInstance, options: KeyLimitsOptions): void {
+export function registerKeyLimits(app: FastifyInstance, options: KeyLimitsOptions): KeyAdmission {
   const admission = new KeyAdmission({ ...options, usage: options.state.usage, configs: options.state.configs });
   app.addHook('preHandler', async (request, reply) => {
     const route = request.routeOptions.config.keyLimits;
@@ -49,4 +50,6 @@ export function registerKeyLimits(app: FastifyInstance, options: KeyLimitsOption
     reply.raw.once('finish', lease.release);
     reply.raw.once('close', lease.release);
   });
+  // The same admission (one spend counter, one settlement) for what is not a route: WebSocket chat turns.
+  return admission;
 }

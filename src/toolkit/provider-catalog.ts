@@ -4,6 +4,7 @@ import type { EmbeddingClient } from '../generation/embeddings/embedding-client.
 import type { LanguageModelClient } from '../generation/language-model-client.js';
 import type { ProviderCatalog } from '../generation/provider-catalog.js';
 import { providerNames, type ProviderName } from '../generation/provider-name.js';
+import { providerSecretsOf, withScrubbedEmbeddingErrors, withScrubbedErrors } from './scrub-provider-secrets.js';
 
 /** The part of the model registry the catalog uses: a provider's default model. */
 export interface DefaultModelSource {
@@ -21,6 +22,7 @@ export interface ProviderCatalogOptions {
  * The domain's `ProviderCatalog` over the adapters' provider definitions and the loaded
  * environment. Model precedence (reference §2): the call's model > the provider's model variable
  * (`OPENAI_MODEL`, …) > the local registry's default > the definition's built-in default.
+ * Its clients' errors never carry the environment's credentials (src/toolkit/scrub-provider-secrets.ts).
  */
 export function createProviderCatalog(options: ProviderCatalogOptions): ProviderCatalog {
   const { definitions, env } = options;
@@ -33,6 +35,8 @@ export function createProviderCatalog(options: ProviderCatalogOptions): Provider
     }
     return options.registry?.getDefaultModel(name)?.id ?? definition.defaultModel;
   };
+  // A provider quoting the key it refused must not hand it on to the caller or the logs.
+  const secrets = providerSecretsOf(env);
   return {
     names: providerNames,
     isConfigured: (name) => missing(name) === undefined,
@@ -40,11 +44,12 @@ export function createProviderCatalog(options: ProviderCatalogOptions): Provider
     defaultModel,
     defaultTimeoutMs: (name) => definitions[name].defaultTimeoutMs?.(env),
     createClient(name, modelId): LanguageModelClient {
-      return definitions[name].create(env, modelId ?? defaultModel(name), options.overrides);
+      return withScrubbedErrors(definitions[name].create(env, modelId ?? defaultModel(name), options.overrides), secrets);
     },
     createEmbeddingClient(name, modelId): EmbeddingClient | undefined {
       const embeddings = definitions[name].embeddings;
-      return embeddings?.create(env, modelId ?? embeddings.defaultModel, options.overrides);
+      const client = embeddings?.create(env, modelId ?? embeddings.defaultModel, options.overrides);
+      return client === undefined ? undefined : withScrubbedEmbeddingErrors(client, secrets);
     },
   };
 }

@@ -7,10 +7,23 @@ import { ChatRooms } from '../../generation/chat/chat-rooms.js';
 import type { StreamOptions } from '../../generation/generate-options.js';
 import type { StreamResult } from '../../generation/generate-result.js';
 
+/** An admitted chat turn's hold on its key's limits, released once the turn has ended (idempotent). */
+export interface ChatTurnLease {
+  release(): void;
+}
+
 /** Who a connection is, as the upgrade's `authenticate` established it. */
 export interface ChatIdentity {
   readonly merchantId?: string;
   readonly userId?: string;
+  /** The API key the connection came with: its calls are recorded (and their spend counted) against it. */
+  readonly apiKeyId?: string;
+  /**
+   * Admits one chat turn before any provider call, as the HTTP routes admit a request (per-key
+   * rpm, tpm, concurrency and budget), or throws the refusal (`SY_KEY_LIMIT_EXCEEDED`, or an auth
+   * error when the credential no longer holds); undefined when nothing limits the turn.
+   */
+  readonly admitTurn?: (turn: { readonly turnId: string; readonly options: StreamOptions }) => Promise<ChatTurnLease | undefined>;
 }
 
 export interface WebSocketOptions {
@@ -62,6 +75,15 @@ export interface StreamingChannel {
   complete(data?: Readonly<Record<string, unknown>>): void;
   error(message: string): void;
   getChunkCount(): number;
+}
+
+/** The `error` data of a failed turn: its message, and its code (and limit details) when it has one. */
+function turnError(error: unknown): Record<string, unknown> {
+  const message = error instanceof Error ? error.message : String(error);
+  const coded = error as { code?: unknown; details?: Readonly<Record<string, unknown>> } | null;
+  if (typeof coded?.code !== 'string') return { error: message };
+  const { limit, retryAfterS } = coded.details ?? {};
+  return { error: message, code: coded.code, ...(limit !== undefined ? { limit } : {}), ...(retryAfterS !== undefined ? { retryAfterS } : {}) };
 }
 
 /**
@@ -209,41 +231,52 @@ export class NeuroLinkWebSocketServer extends EventEmitter {
     const controller = new AbortController();
     const onClose = () => controller.abort(new Error('the chat connection closed'));
     connection.socket.once('close', onClose);
+    const options = this.turnOptions(connection, frame, messageId, controller.signal);
+    let lease: ChatTurnLease | undefined;
     try {
-      const streamed = await toolkit.stream({
-        input: { text: frame.prompt },
-        ...(frame.provider !== undefined ? { provider: frame.provider } : {}),
-        ...(frame.model !== undefined ? { model: frame.model } : {}),
-        // Tools under the same rules as /api/generate: on unless the client turns them off, and a
-        // tool flagged requiresConfirmation runs only when named in data.confirmedTools.
-        ...(frame.disableTools !== undefined ? { disableTools: frame.disableTools } : {}),
-        ...(frame.confirmedTools !== undefined ? { confirmedTools: frame.confirmedTools } : {}),
-        abortSignal: controller.signal,
-        attribution: {
-          ...(connection.identity.merchantId !== undefined ? { merchantId: connection.identity.merchantId } : {}),
-          ...(connection.identity.userId !== undefined ? { userId: connection.identity.userId } : {}),
-          requestId: messageId,
-          surface: 'websocket',
-        },
-      });
+      // Admitted (or refused) before any provider call; a refusal is this turn's `error`, the connection stays.
+      lease = await connection.identity.admitTurn?.({ turnId: messageId, options });
+      const streamed = await toolkit.stream(options);
       const channel = this.createStreamingChannel(connection.id, messageId, deliver, roomId);
       for await (const chunk of streamed.stream) channel.send(chunk.content);
       const final = await streamed.final;
       channel.complete({ usage: final.usage, provider: final.provider, model: final.model, finishReason: final.finishReason });
     } catch (error) {
-      if (!controller.signal.aborted)
-        deliver(
-          chatMessage(
-            'error',
-            connection.id,
-            { error: error instanceof Error ? error.message : String(error), messageId },
-            roomId !== undefined ? { roomId } : {},
-          ),
-        );
+      if (!controller.signal.aborted) deliver(chatMessage('error', connection.id, { ...turnError(error), messageId }, roomId !== undefined ? { roomId } : {}));
     } finally {
+      lease?.release();
       connection.socket.off('close', onClose);
       this.channels.delete(messageId);
     }
+  }
+
+  /** The toolkit call of one chat turn: who it is for (merchant, user or API key) and its memory session. */
+  private turnOptions(
+    connection: ConnectionInfo,
+    frame: Extract<ReturnType<typeof parseIncomingFrame>, { kind: 'chat' }>,
+    messageId: string,
+    abortSignal: AbortSignal,
+  ): StreamOptions {
+    const { identity } = connection;
+    return {
+      input: { text: frame.prompt },
+      ...(frame.provider !== undefined ? { provider: frame.provider } : {}),
+      ...(frame.model !== undefined ? { model: frame.model } : {}),
+      // Tools under the same rules as /api/generate: on unless the client turns them off, and a
+      // tool flagged requiresConfirmation runs only when named in data.confirmedTools.
+      ...(frame.disableTools !== undefined ? { disableTools: frame.disableTools } : {}),
+      ...(frame.confirmedTools !== undefined ? { confirmedTools: frame.confirmedTools } : {}),
+      // Conversation memory: the connection is the session unless the client names one (scoped by merchant).
+      context: { sessionId: frame.sessionId ?? `ws:${connection.id}` },
+      abortSignal,
+      attribution: {
+        ...(identity.merchantId !== undefined ? { merchantId: identity.merchantId } : {}),
+        ...(identity.userId !== undefined ? { userId: identity.userId } : {}),
+        ...(identity.apiKeyId !== undefined ? { apiKeyId: identity.apiKeyId } : {}),
+        requestId: messageId,
+        surface: 'websocket',
+      },
+    };
   }
 
   /**

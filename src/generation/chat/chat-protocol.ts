@@ -27,6 +27,8 @@ export type IncomingFrame =
       readonly disableTools?: boolean;
       /** `data.confirmedTools`: the tools flagged `requiresConfirmation` the user granted for this message. */
       readonly confirmedTools?: readonly string[];
+      /** `data.sessionId`: the conversation memory session of this turn (default: the connection's own). */
+      readonly sessionId?: string;
       readonly raw: Readonly<Record<string, unknown>>;
     }
   | { readonly kind: 'heartbeat' }
@@ -34,6 +36,7 @@ export type IncomingFrame =
   | { readonly kind: 'invalid'; readonly reason: string };
 
 const maxPromptLength = 1_000_000;
+const maxSessionIdLength = 256;
 
 function stringField(record: Readonly<Record<string, unknown>>, key: string): string | undefined {
   const value = record[key];
@@ -70,9 +73,13 @@ export function parseIncomingFrame(text: string): IncomingFrame {
   const confirmedTools = data['confirmedTools'];
   if (confirmedTools !== undefined && (!Array.isArray(confirmedTools) || !confirmedTools.every((name) => typeof name === 'string')))
     return { kind: 'invalid', reason: 'Invalid message format: data.confirmedTools must be an array of tool names' };
+  const sessionId = data['sessionId'];
+  if (sessionId !== undefined && (typeof sessionId !== 'string' || sessionId === '' || sessionId.length > maxSessionIdLength))
+    return { kind: 'invalid', reason: `Invalid message format: data.sessionId must be a non-empty string of at most ${maxSessionIdLength} characters` };
   return {
     kind: 'chat',
     prompt,
+    ...(sessionId !== undefined ? { sessionId } : {}),
     ...(roomId !== undefined ? { roomId } : {}),
     ...(provider !== undefined ? { provider } : {}),
     ...(model !== undefined ? { model } : {}),

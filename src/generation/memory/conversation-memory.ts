@@ -1,10 +1,10 @@
 import type { ConversationKey, ConversationSnapshot, ConversationStore, StoredConversationMessage } from '../../ports/state/conversation-store.js';
 import { InvalidRequestError } from '../errors/provider-errors.js';
 import type { ChainLink } from '../fallback-chain.js';
-import { estimatePromptTokens } from '../gateway/route-rules.js';
 import type { ConversationTurn, GenerateOptions, StreamOptions } from '../generate-options.js';
 import type { GenerateResult, StreamResult } from '../generate-result.js';
 import type { ConversationMemorySettings } from './conversation-memory-settings.js';
+import { planMemoryInput, splitForSummary, SUMMARY_INSTRUCTIONS, SUMMARY_PREFIX, summaryCallText, type MemoryInputPlan } from './memory-input-plan.js';
 
 /** The generate/stream calls memory wraps (the toolkit's GenerationService). */
 export interface GenerationCalls {
@@ -19,14 +19,7 @@ export interface ConversationMemoryDeps {
   readonly warn: (message: string) => void;
 }
 
-/** The instructions of the summarising call (exported so a test's fake provider can tell that call apart). */
-export const SUMMARY_INSTRUCTIONS =
-  'You keep the memory of a conversation between a user and an AI assistant. Write a concise summary of the conversation below ' +
-  '(and of the earlier summary, when there is one) that keeps every name, fact, number, preference, decision and open question ' +
-  'the assistant may need later. Answer with the summary only.';
-
-/** How the summary is shown to the model: a system message before the remembered messages. */
-export const SUMMARY_PREFIX = 'Summary of the earlier conversation in this session:\n';
+export { SUMMARY_INSTRUCTIONS, SUMMARY_PREFIX };
 
 const maxSessionIdLength = 256;
 
@@ -86,6 +79,19 @@ export class ConversationMemory implements GenerationCalls {
     return { ...result, stream: remembered() };
   }
 
+  /**
+   * What memory will add to this call (its history, and the summarising call made first when the
+   * history is over budget), read without changing the session; nothing for a call without a session.
+   */
+  async plannedInput(options: GenerateOptions): Promise<MemoryInputPlan> {
+    const session = this.sessionOf(options);
+    if (session === undefined) return { historyCharacters: 0 };
+    const plan = planMemoryInput(await this.deps.store.read(session), this.deps.settings);
+    const { summaryProvider, summaryModel } = this.deps.settings;
+    const model = summaryModel ?? (summaryProvider === undefined ? options.model : undefined);
+    return plan.summaryCall === undefined || model === undefined ? plan : { ...plan, summaryCall: { ...plan.summaryCall, model } };
+  }
+
   /** The session's remembered history as the library sees it (merchant scope ''). */
   read(key: ConversationKey): Promise<ConversationSnapshot> {
     return this.deps.store.read(key);
@@ -118,11 +124,9 @@ export class ConversationMemory implements GenerationCalls {
     bound: ChainLink | readonly ChainLink[] | undefined,
   ): Promise<ConversationSnapshot> {
     const { settings } = this.deps;
-    const remembered = (snapshot.summary ?? '') + snapshot.turns.map((turn) => turn.content).join('');
-    const keep = settings.keepRecentTurns * 2;
-    if (estimatePromptTokens(remembered) <= settings.tokenBudget || snapshot.turns.length <= keep) return snapshot;
-    const older = snapshot.turns.slice(0, snapshot.turns.length - keep);
-    const recent = snapshot.turns.slice(older.length);
+    const split = splitForSummary(snapshot, settings);
+    if (split === undefined) return snapshot;
+    const { older, recent } = split;
     let summary: string;
     try {
       // A pinned provider (or a route's candidates) answers the summary too, unless settings name a summariser.
@@ -143,8 +147,7 @@ export class ConversationMemory implements GenerationCalls {
   /** One model call, tools off: the earlier summary and the older messages in, the new summary out. */
   private summaryCall(previous: string | undefined, older: readonly StoredConversationMessage[], options: GenerateOptions): GenerateOptions {
     const { settings } = this.deps;
-    const transcript = older.map((turn) => `${turn.role === 'user' ? 'User' : 'Assistant'}: ${turn.content}`).join('\n\n');
-    const text = `${previous !== undefined ? `Earlier summary:\n${previous}\n\n` : ''}Conversation:\n${transcript}`;
+    const text = summaryCallText(previous, older);
     const provider = settings.summaryProvider ?? options.provider;
     const model = settings.summaryModel ?? (settings.summaryProvider === undefined ? options.model : undefined);
     return {

@@ -1,0 +1,55 @@
+import { readFiles } from './documents/document-input.js';
+import { extractDocumentText } from './documents/extract-document-text.js';
+import type { GenerateOptions } from './generate-options.js';
+import type { MemoryInputPlan } from './memory/memory-input-plan.js';
+
+/** The input of one generate/stream call as it will be sent, in characters, before it is made. */
+export interface InputEstimate {
+  /**
+   * The call's own input: system prompt, remembered history (or its summary), the caller's
+   * `conversationHistory`, the prompt, the text extracted from its documents, its client tools and
+   * output schema.
+   */
+  readonly characters: number;
+  /** The summarising call conversation memory makes first, when the session's history is over budget. */
+  readonly summaryCall?: MemoryInputPlan['summaryCall'];
+}
+
+/** Conversation memory's view of a call (ConversationMemory.plannedInput). */
+export interface MemoryPlanner {
+  plannedInput(options: GenerateOptions): Promise<MemoryInputPlan>;
+}
+
+/** Characters of the documents' text exactly as `attachDocuments` puts it before the prompt (one at a time, memory bounded). */
+async function documentCharacters(files: GenerateOptions['files']): Promise<number> {
+  let total = 0;
+  for (const document of readFiles(files)) total += (await extractDocumentText(document)).length + 2;
+  return total;
+}
+
+function jsonLength(value: unknown): number {
+  return value === undefined ? 0 : JSON.stringify(value).length;
+}
+
+/**
+ * What a call will send, worked out before it is made, for its key's budget reservation: not
+ * only the prompt, but memory's history and summary call and the documents' extracted text.
+ * A file that cannot be read fails here with the `InvalidRequestError` the call would give.
+ *
+ * @remarks The definitions of the toolkit's own tools (built-in, custom, MCP) and later rounds of
+ * a tool loop are not counted: docs/security.md lists this under LLM10.
+ */
+export async function estimateCallInput(options: GenerateOptions, memory: MemoryPlanner | undefined): Promise<InputEstimate> {
+  const text = options.input?.text ?? options.prompt ?? '';
+  const plan = memory === undefined ? { historyCharacters: 0 } : await memory.plannedInput(options);
+  const characters =
+    text.length +
+    (options.systemPrompt?.length ?? 0) +
+    jsonLength(options.conversationHistory) +
+    jsonLength(options.clientTools) +
+    // A zod schema is sent converted; its object is not what goes out, so only JSON Schemas are measured.
+    (options.schema !== undefined && !('_zod' in options.schema) ? jsonLength(options.schema) : 0) +
+    plan.historyCharacters +
+    (await documentCharacters(options.files));
+  return { characters, ...(plan.summaryCall !== undefined ? { summaryCall: plan.summaryCall } : {}) };
+}
