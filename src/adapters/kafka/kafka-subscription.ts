@@ -75,9 +75,12 @@ function forgetReadPosition(stream: EventStream, message: EventMessage): void {
  *
  * The client's message stream ends on a fetch failure (the broker went away); the member then
  * consumes again with a backoff, from the committed offsets, dropping what it had fetched but not
- * yet handed over. A rebalance does the same to the queue: the stream re-reads from the committed
- * offsets, so queued messages would come twice. Duplicates remain possible (a slice handled while its
- * partition moved, a commit lost with the broker): handlers are idempotent by event id.
+ * yet handed over. On a rebalance the queue keeps what belongs to partitions still assigned, and the
+ * stream's re-read of those offsets is skipped (each partition's next expected offset is tracked):
+ * dropping them relied on the re-read, which a fetch sent before the join and answered after it
+ * moves past again (the chaos bench lost messages so, after a broker SIGSTOP/SIGCONT). Duplicates
+ * remain possible (a slice handled while its partition moved, a commit lost with the broker):
+ * handlers are idempotent by event id.
  *
  * @remarks A new group starts at the earliest retained offset, like the embedded bus: a worker
  * deployed after events were published still sees them.
@@ -112,6 +115,8 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
   });
 
   let queue: EventMessage[] = [];
+  /** Per partition slot, the offset after the last message taken into the queue (held or handed over). */
+  const nextOffsets = new Map<string, bigint>();
   let stream: EventStream | undefined;
   let closing = false;
   let closed: Promise<void> | undefined;
@@ -159,8 +164,12 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
     }
   }
 
+  function isAssignedPartition(topic: string, partition: number): boolean {
+    return consumer.assignments?.some((assignment) => assignment.topic === topic && assignment.partitions.includes(partition)) === true;
+  }
+
   function isAssigned(message: EventMessage): boolean {
-    return consumer.assignments?.some((assignment) => assignment.topic === message.topic && assignment.partitions.includes(message.partition)) === true;
+    return isAssignedPartition(message.topic, message.partition);
   }
 
   /** Starts consuming from the committed offsets; the new stream becomes `stream`. */
@@ -180,10 +189,16 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
       // to another member: theirs to handle. The stream has already moved its read position past
       // them, and on a later assignment it would keep that position when the group has no commit
       // there yet (@platformatic/kafka 2.12 #assignOffsets), skipping them: forget the position.
+      const slot = partitionSlot(message.topic, message.partition);
       if (!isAssigned(message)) {
+        nextOffsets.delete(slot);
         forgetReadPosition(opened, message);
         return;
       }
+      // A re-read (after a rejoin) of what this member already holds or handed over.
+      const next = nextOffsets.get(slot);
+      if (next !== undefined && message.offset < next) return;
+      nextOffsets.set(slot, message.offset + 1n);
       queue.push(message);
       if (queue.length >= pauseAt) opened.pause();
       if (queue.length >= wakeAt) signal();
@@ -195,18 +210,29 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
       if (stream !== opened) return;
       stream = undefined;
       queue = [];
+      // The next stream starts from the committed offsets: whatever it reads is new to the queue.
+      nextOffsets.clear();
       signal();
     });
   }
 
-  // A rebalance makes the stream re-read every assigned partition from its committed offset, so
-  // what waits in the queue would come twice, out of order: drop it. Where the group has no commit
-  // yet the stream would keep its read position instead (see above), past the dropped messages:
-  // forget those positions so it starts from the earliest offset. Runs before the stream's own
-  // listener (registered later), which does the re-read.
+  // A rebalance makes the stream re-read every assigned partition from its committed offset. What
+  // waits in the queue for a partition still assigned stays (its re-read is skipped by offset: a
+  // fetch answered after the join can move the read position past it again, so it might never come
+  // back); what belongs to partitions that moved is dropped, their positions forgotten (where the
+  // group has no commit yet the stream would keep its read position, past the dropped messages).
+  // Runs before the stream's own listener (registered later), which does the re-read.
   consumer.on('consumer:group:join', () => {
-    if (stream !== undefined) for (const message of queue) forgetReadPosition(stream, message);
-    queue = [];
+    const kept: EventMessage[] = [];
+    for (const message of queue) {
+      if (isAssigned(message)) kept.push(message);
+      else if (stream !== undefined) forgetReadPosition(stream, message);
+    }
+    queue = kept;
+    for (const slot of [...nextOffsets.keys()]) {
+      const at = slot.lastIndexOf('#');
+      if (!isAssignedPartition(slot.slice(0, at), Number(slot.slice(at + 1)))) nextOffsets.delete(slot);
+    }
   });
   // A failed rejoin (broker gone) is reported here; the stream's fetches fail too and the member
   // consumes again, joining anew, once the broker answers.
