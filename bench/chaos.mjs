@@ -16,7 +16,7 @@
 //
 //   node bench/chaos.mjs [--seed N] [--short]      (needs dist/: `npm run build`)
 //
-// --seed replays a schedule (printed at start). --short: the fault test's version (~75 s of load).
+// --seed replays a schedule (printed at start). --short: the fault test's version (60 s of load).
 // CHAOS_LOAD_SECONDS overrides the load time. Logs of every process: the run dir (printed; kept
 // with CHAOS_KEEP=1).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,10 +33,10 @@ import { startFakeOpenAI } from './lib/fake-openai.mjs';
 const { values: options } = parseArgs({ options: { seed: { type: 'string' }, short: { type: 'boolean', default: false } } });
 const seed = options.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(options.seed);
 const short = options.short;
-const loadSeconds = Number(process.env.CHAOS_LOAD_SECONDS ?? (short ? 75 : 180));
+const loadSeconds = Number(process.env.CHAOS_LOAD_SECONDS ?? (short ? 60 : 150));
 const drainDeadlineMs = short ? 90_000 : 150_000;
 const adminSecret = 'chaos-admin-secret-0123456789abcdef-0123';
-const rates = { decisions: short ? 12 : 20, rpmCalls: 1.5, budgetCalls: 2, batches: short ? 1 / 6 : 1 / 8 };
+const rates = { decisions: short ? 8 : 20, rpmCalls: 1.5, budgetCalls: 2, batches: short ? 1 / 6 : 1 / 8 };
 const rpmLimit = 60;
 const budgetUsd = short ? 0.0012 : 0.003;
 const maxConcurrent = 4;

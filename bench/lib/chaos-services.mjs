@@ -3,7 +3,7 @@
 // them) are never touched. Each server can be SIGKILLed (and started again by its script, which
 // waits until it answers) or SIGSTOPped/SIGCONTed by the pid its script recorded.
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -88,7 +88,14 @@ export async function startPrivateServices(runDir) {
     cont: () => process.kill(pidOf(service), 'SIGCONT'),
   });
   const services = { redis: control('redis'), kafka: control('kafka'), clickhouse: control('clickhouse') };
-  await Promise.all([services.redis.start(), services.clickhouse.start(), services.kafka.start()]);
+  const started = await Promise.allSettled([services.redis.start(), services.clickhouse.start(), services.kafka.start()]);
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed !== undefined) {
+    // Nothing left running behind a failed start: stop what did start (by its script and pid file).
+    await Promise.allSettled(Object.values(services).map((service) => service.shutdown()));
+    killLeftovers(runDir);
+    throw failed.reason;
+  }
   return {
     services,
     redisUrl: `redis://127.0.0.1:${redisPort}`,
@@ -105,6 +112,24 @@ export async function startPrivateServices(runDir) {
         }
       }
       await Promise.allSettled(Object.values(services).map((service) => service.shutdown()));
+      killLeftovers(runDir);
     },
   };
+}
+
+/**
+ * SIGKILLs any server still running from this run dir (its path is in their command lines): a
+ * script that recorded the wrong pid (a start that gave up while the server came up) cannot stop it.
+ */
+function killLeftovers(runDir) {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    let commandLine = '';
+    try {
+      commandLine = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    if (commandLine.includes(runDir)) process.kill(Number(entry), 'SIGKILL');
+  }
 }
