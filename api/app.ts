@@ -23,6 +23,9 @@ import { documentErrorResponses } from './plugins/openapi-responses.js';
 import { pathLimitOptions } from './plugins/path-limits.js';
 import { requestValidationOptions } from './plugins/request-validation.js';
 import { defaultLeaseTtlMs, registerKeyLimits } from './plugins/key-limits.js';
+import type { KeyAdmission } from '../src/governance/admit-key-request.js';
+import type { StreamOptions } from '../src/generation/generate-options.js';
+import { toolkitReservationUsd } from '../src/toolkit/call-reservation.js';
 import { PendingSpend } from '../src/governance/pending-spend.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { analyticsRoutes } from './routes/analytics.js';
@@ -40,6 +43,7 @@ import { createAccountRecovery } from './account-recovery.js';
 import { batchRoutes } from './routes/batches.js';
 import { generationRoutes } from './routes/generation.js';
 import { mcpRoutes } from './routes/mcp.js';
+import { merchantMcpOf } from './merchant-mcp-wiring.js';
 import { modelRoutes } from './routes/models.js';
 import { openAiGatewayRoutes } from './routes/openai-gateway.js';
 import { spendCountingRecorder } from '../src/governance/spend-counting-recorder.js';
@@ -69,6 +73,8 @@ interface AppServices {
   readonly auth: AuthService;
   readonly adminSecret: AdminSecretGuard;
   readonly pendingSpend: PendingSpend;
+  /** The per-key limits of the HTTP routes, also admitting WebSocket chat turns. */
+  readonly admission: KeyAdmission;
   readonly tokens: TokenService;
   readonly audit: AuthAttemptRecorder;
 }
@@ -143,13 +149,18 @@ async function registerPlugins(app: FastifyInstance, config: Config, deps: AppDe
   registerMembershipCheck(app, { roleOf: (userId, merchantId) => users.roleIn(userId, merchantId) });
   // After the guard's merchant check: per-key limits admit or refuse before any handler runs.
   const pendingSpend = deps.pendingSpend ?? new PendingSpend();
-  registerKeyLimits(app, { state: deps.state, now: () => deps.clock.now(), leaseTtlMs: deps.keyLeaseTtlMs ?? defaultLeaseTtlMs, pendingSpend });
+  const admission = registerKeyLimits(app, {
+    state: deps.state,
+    now: () => deps.clock.now(),
+    leaseTtlMs: deps.keyLeaseTtlMs ?? defaultLeaseTtlMs,
+    pendingSpend,
+  });
   // Only JSON bodies are accepted (415 otherwise), except on the decision routes (registerPaymentRoutes).
   app.removeContentTypeParser('text/plain');
   // An empty JSON body is no body (clients send the header on bodiless calls); see the plugin.
   registerJsonBodyParser(app);
   for (const schema of httpSchemas) app.addSchema(schema);
-  return { auth, adminSecret, pendingSpend, tokens, audit };
+  return { auth, adminSecret, pendingSpend, admission, tokens, audit };
 }
 
 /** The OpenAPI document (every route's error answers added by documentErrorResponses), /docs and /openapi.json. */
@@ -205,12 +216,19 @@ async function registerSharedRoutes(app: FastifyInstance, config: Config, deps: 
 }
 
 /** The generation surface: batches, the toolkit's routes, MCP, models, WebSocket chat and the /v1 gateway. */
-async function registerGenerationRoutes(app: FastifyInstance, config: Config, deps: AppDeps, { auth, pendingSpend }: AppServices): Promise<void> {
+async function registerGenerationRoutes(app: FastifyInstance, config: Config, deps: AppDeps, { auth, pendingSpend, admission }: AppServices): Promise<void> {
   await app.register(async (scope) => batchRoutes(scope, { batches: deps.batches }));
   await app.register(async (scope) => generationRoutes(scope, { toolkit: deps.toolkit }));
-  await app.register(async (scope) => mcpRoutes(scope, { toolkit: deps.toolkit }));
+  const merchantMcp = merchantMcpOf(config, deps);
+  await app.register(async (scope) => mcpRoutes(scope, { toolkit: deps.toolkit, merchantMcp }));
   await app.register(async (scope) => modelRoutes(scope, { models: deps.models, auth: 'either' }));
-  const chat = registerChatWebSocket(app, { auth, toolkit: deps.toolkit, ...(deps.chat !== undefined ? { options: deps.chat } : {}) });
+  // Chat turns go through the same key limits and budget reservation as /api/generate.
+  const limits = {
+    admission,
+    reserveUsd: (options: StreamOptions) => toolkitReservationUsd(deps.toolkit, options),
+    log: deps.logger.child({ component: 'chat' }),
+  };
+  const chat = registerChatWebSocket(app, { auth, toolkit: deps.toolkit, limits, ...(deps.chat !== undefined ? { options: deps.chat } : {}) });
   app.decorate('chat', chat);
   // The gateway records its response-cache hits as the toolkit records its calls (llm.call on the bus, spend by key).
   const recordCall = spendCountingRecorder(deps.bus, deps.state.usage, pendingSpend, deps.logger.child({ component: 'llm-calls' }));

@@ -36,8 +36,11 @@ export interface EvaluationSettings {
 
 export interface GenerationServiceDeps {
   readonly catalog: ProviderCatalog;
-  /** Built-in, registered custom and MCP tools, gathered for each call that may use tools. */
-  readonly tools: () => Promise<readonly ToolDefinition[]>;
+  /**
+   * Built-in, registered custom and MCP tools, gathered for each call that may use tools: the one
+   * place a call's tool set is assembled, so the call's attribution (its merchant) scopes it.
+   */
+  readonly tools: (attribution: NormalizedRequest['attribution']) => Promise<readonly ToolDefinition[]>;
   /** Registry price of a model (USD per 1K tokens). */
   readonly priceOf?: ModelPriceLookup;
   /** Environment for `<PROVIDER>_DEFAULT_INPUT_COST` overrides. */
@@ -261,7 +264,7 @@ export class GenerationService {
 
   private async prepare(link: ChainLink, request: NormalizedRequest, operation: 'generate' | 'stream', telemetry: GenerationTelemetry): Promise<PreparedCall> {
     const client = this.deps.catalog.createClient(link.provider, link.model);
-    const offered = request.disableTools || !client.supportsTools ? [] : mergeTools(request.extraTools, await this.deps.tools());
+    const offered = request.disableTools || !client.supportsTools ? [] : mergeTools(request.extraTools, await this.deps.tools(request.attribution));
     const tools = telemetry.enabled ? offered.map((tool) => observeTool(tool, telemetry, this.clock)) : offered;
     // The caller's timeout wins; otherwise the provider's own default (a local runner's 5 minutes).
     const timeoutMs = request.timeoutMs ?? this.deps.catalog.defaultTimeoutMs?.(link.provider);

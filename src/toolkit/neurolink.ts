@@ -9,6 +9,7 @@ import type { LlmCallRecorder } from '../generation/llm-call-record.js';
 import type { GenerateResult, StreamResult } from '../generation/generate-result.js';
 import type { NativeTokenCountRequest } from '../generation/language-model-client.js';
 import { GenerationService } from '../generation/generation-service.js';
+import { estimateCallInput, type InputEstimate } from '../generation/input-estimate.js';
 import { ConversationMemory, type GenerationCalls } from '../generation/memory/conversation-memory.js';
 import {
   readConversationMemorySettings,
@@ -25,6 +26,9 @@ import { normalizeProviderName, type ProviderName } from '../generation/provider
 import { selectProvider, type ProviderSelection } from '../generation/select-provider.js';
 import type { GenerationTelemetry } from '../generation/telemetry.js';
 import type { ToolDefinition } from '../generation/tool-definition.js';
+import type { CallAttribution } from '../generation/llm-call-record.js';
+import { MerchantMcp, type MerchantMcpDeps } from './merchant-mcp.js';
+import { auditedTool } from './tool-audit.js';
 import { bindProvider, type AIProvider } from './ai-provider.js';
 import { applyExecutionContext, permissionDenied, permitsTool, type ExecutionContext } from './execution-context.js';
 import { mcpUsageKey, runBounded, ToolUsageStats } from './tool-usage.js';
@@ -121,6 +125,8 @@ export class NeuroLink {
   private readonly toolUsage = new ToolUsageStats();
   private readonly builtIns: readonly ToolDefinition[];
   private mcp: McpServers | undefined;
+  /** Set by `scopeMcpToMerchants` (the service): a merchant's calls see only its MCP servers. */
+  private merchantMcp: MerchantMcp | undefined;
   private readonly adapters: ToolkitAdapters;
 
   /** `adapters`: the infrastructure the toolkit reaches (see ToolkitAdapters); the library's `new NeuroLink()` passes the shipped ones. */
@@ -143,7 +149,7 @@ export class NeuroLink {
     this.mcp = options.mcpManager;
     this.service = new GenerationService({
       catalog: this.catalog,
-      tools: () => this.toolsForCall(),
+      tools: (attribution) => this.toolsForCall(attribution),
       priceOf: (modelId) => registry?.getModelConfig(modelId)?.pricing,
       env: this.env,
       telemetry: () => options.telemetry ?? adapters.processTelemetry(),
@@ -215,6 +221,14 @@ export class NeuroLink {
   /** Streams text; the provider may change only before the first chunk. */
   stream(options: StreamOptions | string): Promise<StreamResult> {
     return this.calls.stream(options);
+  }
+
+  /**
+   * What a generate/stream call will send, before it is made (for a budget reservation): the
+   * prompt, the session's remembered history and summarising call, and the documents' text.
+   */
+  estimateInput(options: GenerateOptions): Promise<InputEstimate> {
+    return estimateCallInput(options, this.memory);
   }
 
   /** What conversation memory holds for a session of this process's own calls (no merchant); empty when memory is off. */
@@ -433,6 +447,7 @@ export class NeuroLink {
 
   /** Closes MCP connections. */
   async close(): Promise<void> {
+    await this.merchantMcp?.close();
     await this.mcp?.close();
   }
 
@@ -441,13 +456,49 @@ export class NeuroLink {
     return this.mcp;
   }
 
+  /**
+   * Scopes MCP per merchant (the service's composition does this once): a call attributed to a
+   * merchant is offered only that merchant's registered servers' tools plus the operator's when
+   * the operator allows it, and every tool it runs is recorded; calls without a merchant (the
+   * library, the CLI) still see every server. Returns the use case behind /api/mcp/*.
+   */
+  scopeMcpToMerchants(deps: Omit<MerchantMcpDeps, 'operator' | 'executeOperatorTool' | 'createServers' | 'resolveHost'>): MerchantMcp {
+    const createServers = this.adapters.createMerchantMcpServers?.bind(this.adapters);
+    const scoped = new MerchantMcp({
+      ...deps,
+      operator: () => this.mcpManager(),
+      executeOperatorTool: (serverId, toolName, params, options) => this.executeMCPTool(serverId, toolName, params, options),
+      ...(createServers !== undefined ? { createServers } : {}),
+      ...(this.adapters.resolveHost !== undefined ? { resolveHost: this.adapters.resolveHost } : {}),
+    });
+    this.merchantMcp = scoped;
+    return scoped;
+  }
+
   /** The tools offered to a model call, each run counted for ToolInfo's usage fields. */
-  private async toolsForCall(): Promise<readonly ToolDefinition[]> {
+  private async toolsForCall(attribution?: CallAttribution): Promise<readonly ToolDefinition[]> {
+    const merchantId = attribution?.merchantId;
+    if (this.merchantMcp !== undefined && attribution !== undefined && merchantId !== undefined && merchantId !== '') {
+      return this.merchantToolsForCall(this.merchantMcp, { ...attribution, merchantId });
+    }
     const mcpTools = this.mcp !== undefined ? await this.mcp.listTools() : [];
     return [
       ...[...this.customTools.values()].map((tool) => this.toolUsage.counting(tool, `custom:${tool.name}`)),
       ...this.builtIns.map((tool) => this.toolUsage.counting(tool, `built-in:${tool.name}`)),
       ...mcpTools.map((tool) => this.toolUsage.counting(tool, mcpUsageKey(tool.source, tool.name))),
+    ];
+  }
+
+  /** A merchant's call: built-in and custom tools, its own and allowed operator MCP tools; every run audited. */
+  private async merchantToolsForCall(scope: MerchantMcp, attribution: CallAttribution & { readonly merchantId: string }): Promise<readonly ToolDefinition[]> {
+    const recorder = scope.toolRunRecorder;
+    const audit = (tool: ToolDefinition, category: 'mcp' | 'built-in' | 'custom', owner: 'merchant' | 'operator' | null): ToolDefinition =>
+      recorder === undefined ? tool : auditedTool(tool, { category, owner, serverId: category === 'mcp' ? tool.source : null }, attribution, recorder);
+    const mcpTools = await scope.toolsFor(attribution.merchantId);
+    return [
+      ...[...this.customTools.values()].map((tool) => audit(this.toolUsage.counting(tool, `custom:${tool.name}`), 'custom', null)),
+      ...this.builtIns.map((tool) => audit(this.toolUsage.counting(tool, `built-in:${tool.name}`), 'built-in', null)),
+      ...mcpTools.map(({ tool, owner }) => audit(this.toolUsage.counting(tool, mcpUsageKey(tool.source, tool.name)), 'mcp', owner)),
     ];
   }
 }

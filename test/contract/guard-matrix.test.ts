@@ -185,6 +185,9 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
   'POST /api/mcp/execute': { body: () => ({ serverName: 'guard-server', toolName: 'echo', params: {} }) },
   'GET /api/mcp/status': {},
   'GET /api/mcp/servers': {},
+  // A reserved (non-public) address: the right credential gets the SSRF guard's 400, nothing is connected.
+  'POST /api/mcp/servers': { body: () => ({ name: 'guard-server', url: 'http://192.0.2.1/mcp' }) },
+  'DELETE /api/mcp/servers/:name': { params: { name: 'guard-server' } },
   'GET /models': {},
   'GET /models/search': {},
   'GET /models/provider/:provider': { params: { provider: 'openai' } },

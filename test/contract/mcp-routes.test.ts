@@ -23,7 +23,8 @@ describe('/api/mcp with a connected MCP server', () => {
   beforeAll(async () => {
     toolkit = createToolkit({ logger: pino({ level: 'silent' }), cwd: mkdtempSync(join(tmpdir(), 'sytest-mcp-routes-')), env: {} }).toolkit;
     await toolkit.addMCPServer('echo', { command: process.execPath, args: [echoServerPath], transport: 'stdio' });
-    t = await createTestApp({ toolkit });
+    // The operator's servers are for the merchants it allows (MCP_OPERATOR_SERVERS_MERCHANTS; default nobody).
+    t = await createTestApp({ toolkit, env: { MCP_OPERATOR_SERVERS_MERCHANTS: 'mcp-shop' } });
     key = (await createMerchant(t.app, 'mcp-shop')).apiKey;
   });
   afterAll(async () => {

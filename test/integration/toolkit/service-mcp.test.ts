@@ -49,6 +49,8 @@ describe("the service's MCP servers", () => {
       ADMIN_SECRET: adminSecret,
       DATA_DIR: join(root, 'data'),
       EMBEDDED_WORKERS: 'false',
+      // The operator's servers are for the merchants it allows (default nobody).
+      MCP_OPERATOR_SERVERS_MERCHANTS: 'mcp-service-shop',
     });
     server = await startServer(config, pino({ level: 'silent' }), { toolkit: { cwd: root, env: {} } });
     const created = await fetch(`${server.url}/merchant-account/create`, {

@@ -1,0 +1,20 @@
+import type { Config } from '../src/config/load-config.js';
+import { mcpTenancySettings } from '../src/config/mcp-settings.js';
+import { toolRunPublisher } from '../src/toolkit/publish-tool-runs.js';
+import type { MerchantMcp } from '../src/toolkit/merchant-mcp.js';
+import type { AppDeps } from './app-deps.js';
+
+/**
+ * The MCP tenancy of the app's toolkit (docs/toolkit-mcp.md, "MCP per merchant"): registrations in
+ * the StateStore's ConfigStore, the operator's allow-list and SSRF policy from the config, every
+ * tool run published as `tool.executed`. Connects nothing: a merchant's servers connect on first use.
+ */
+export function merchantMcpOf(config: Config, deps: Pick<AppDeps, 'toolkit' | 'state' | 'bus' | 'logger'>): MerchantMcp {
+  const settings = mcpTenancySettings(config);
+  return deps.toolkit.scopeMcpToMerchants({
+    configs: deps.state.configs,
+    operatorAccess: settings.operatorAccess,
+    endpointPolicy: settings.endpointPolicy,
+    recordToolRun: toolRunPublisher(deps.bus, { logger: deps.logger }),
+  });
+}
