@@ -9,12 +9,14 @@ import type { AppDeps } from './app-deps.js';
  * the StateStore's ConfigStore, the operator's allow-list and SSRF policy from the config, every
  * tool run published as `tool.executed`. Connects nothing: a merchant's servers connect on first use.
  */
-export function merchantMcpOf(config: Config, deps: Pick<AppDeps, 'toolkit' | 'state' | 'bus' | 'logger'>): MerchantMcp {
+export function merchantMcpOf(config: Config, deps: Pick<AppDeps, 'toolkit' | 'state' | 'bus' | 'logger' | 'clock'>): MerchantMcp {
   const settings = mcpTenancySettings(config);
+  const now = () => deps.clock.now();
   return deps.toolkit.scopeMcpToMerchants({
     configs: deps.state.configs,
     operatorAccess: settings.operatorAccess,
     endpointPolicy: settings.endpointPolicy,
-    recordToolRun: toolRunPublisher(deps.bus, { logger: deps.logger }),
+    recordToolRun: toolRunPublisher(deps.bus, { logger: deps.logger, now }),
+    now,
   });
 }
