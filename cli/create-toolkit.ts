@@ -8,6 +8,7 @@ import type { Config } from '../src/config/load-config.js';
 import type { ToolkitEnv } from '../src/config/load-toolkit-env.js';
 import { SwitchyardError } from '../src/errors/switchyard-error.js';
 import type { LlmCallRecorder } from '../src/generation/llm-call-record.js';
+import type { ToolDefinition } from '../src/generation/tool-definition.js';
 import type { ConversationStore } from '../src/ports/state/conversation-store.js';
 import { loadDefaultModelRegistry, type DynamicModelRegistry } from '../src/generation/models/dynamic-model-registry.js';
 import { isInside } from '../src/generation/tools/sandbox-path.js';
@@ -53,10 +54,35 @@ export function createToolkit(wiring: ToolkitWiring): Toolkit {
     ...(wiring.providerOverrides !== undefined ? { providerOverrides: wiring.providerOverrides } : {}),
     ...(wiring.onCall !== undefined ? { onCall: wiring.onCall } : {}),
     ...(wiring.conversationStore !== undefined ? { conversationStore: wiring.conversationStore } : {}),
-    ...(wiring.toolFilesRoot !== undefined ? { builtInTools: defaultBuiltInTools(wiring.toolFilesRoot, nodeFileSystem) } : {}),
+    ...(wiring.toolFilesRoot !== undefined
+      ? { builtInTools: defaultBuiltInTools(wiring.toolFilesRoot, nodeFileSystem), merchantBuiltInTools: merchantFileTools(wiring.toolFilesRoot) }
+      : {}),
     warn: (notice) => wiring.logger.warn({ notice }, 'toolkit deprecation notice'),
   });
   return { toolkit, models };
+}
+
+/**
+ * A merchant's own file-tool directory under the service's: `<root>/merchants/<id>`, the id
+ * percent-encoded with dots too, so no id (`..`, `a/b`) can name another directory.
+ */
+export function merchantToolFilesDir(root: string, merchantId: string): string {
+  return join(root, 'merchants', encodeURIComponent(merchantId).replaceAll('.', '%2E'));
+}
+
+/** Built-in tools per merchant, made (with the directory, 0700) on a merchant's first call and kept. */
+function merchantFileTools(root: string): (merchantId: string) => readonly ToolDefinition[] {
+  const made = new Map<string, readonly ToolDefinition[]>();
+  return (merchantId) => {
+    let tools = made.get(merchantId);
+    if (tools === undefined) {
+      const dir = merchantToolFilesDir(root, merchantId);
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      tools = defaultBuiltInTools(dir, nodeFileSystem);
+      made.set(merchantId, tools);
+    }
+    return tools;
+  };
 }
 
 /**

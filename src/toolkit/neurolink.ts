@@ -52,6 +52,11 @@ export interface NeuroLinkOptions {
   readonly modelRegistry?: ModelRegistryView;
   /** Replaces the six built-in tools (an empty list turns them off). */
   readonly builtInTools?: readonly ToolDefinition[];
+  /**
+   * The built-in tools a merchant's call gets instead of `builtInTools` (the service: file tools
+   * rooted in that merchant's own directory, so one merchant's model never reads another's files).
+   */
+  readonly merchantBuiltInTools?: (merchantId: string) => readonly ToolDefinition[];
   /** These MCP servers instead of the working directory's (made by the adapters on first use). */
   readonly mcpManager?: McpServers;
   /** Default: the process telemetry set up by `initializeTelemetry`. */
@@ -124,6 +129,7 @@ export class NeuroLink {
   /** Per-instance counts of tool runs behind ToolInfo's usage fields. */
   private readonly toolUsage = new ToolUsageStats();
   private readonly builtIns: readonly ToolDefinition[];
+  private readonly merchantBuiltIns: ((merchantId: string) => readonly ToolDefinition[]) | undefined;
   private mcp: McpServers | undefined;
   /** Set by `scopeMcpToMerchants` (the service): a merchant's calls see only its MCP servers. */
   private merchantMcp: MerchantMcp | undefined;
@@ -146,6 +152,7 @@ export class NeuroLink {
       overrides: options.providerOverrides,
     });
     this.builtIns = options.builtInTools ?? defaultBuiltInTools(this.cwd, adapters.fileSystem);
+    this.merchantBuiltIns = options.merchantBuiltInTools;
     this.mcp = options.mcpManager;
     this.service = new GenerationService({
       catalog: this.catalog,
@@ -484,9 +491,14 @@ export class NeuroLink {
     const mcpTools = this.mcp !== undefined ? await this.mcp.listTools() : [];
     return [
       ...[...this.customTools.values()].map((tool) => this.toolUsage.counting(tool, `custom:${tool.name}`)),
-      ...this.builtIns.map((tool) => this.toolUsage.counting(tool, `built-in:${tool.name}`)),
+      ...this.builtInsFor(merchantId).map((tool) => this.toolUsage.counting(tool, `built-in:${tool.name}`)),
       ...mcpTools.map((tool) => this.toolUsage.counting(tool, mcpUsageKey(tool.source, tool.name))),
     ];
+  }
+
+  /** The built-in tools of a call: a merchant's own when the service set them, else the shared ones. */
+  private builtInsFor(merchantId: string | undefined): readonly ToolDefinition[] {
+    return merchantId !== undefined && merchantId !== '' && this.merchantBuiltIns !== undefined ? this.merchantBuiltIns(merchantId) : this.builtIns;
   }
 
   /** A merchant's call: built-in and custom tools, its own and allowed operator MCP tools; every run audited. */
@@ -497,7 +509,7 @@ export class NeuroLink {
     const mcpTools = await scope.toolsFor(attribution.merchantId);
     return [
       ...[...this.customTools.values()].map((tool) => audit(this.toolUsage.counting(tool, `custom:${tool.name}`), 'custom', null)),
-      ...this.builtIns.map((tool) => audit(this.toolUsage.counting(tool, `built-in:${tool.name}`), 'built-in', null)),
+      ...this.builtInsFor(attribution.merchantId).map((tool) => audit(this.toolUsage.counting(tool, `built-in:${tool.name}`), 'built-in', null)),
       ...mcpTools.map(({ tool, owner }) => audit(this.toolUsage.counting(tool, mcpUsageKey(tool.source, tool.name)), 'mcp', owner)),
     ];
   }
