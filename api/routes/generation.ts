@@ -1,5 +1,4 @@
-import { reservationUsd } from '../../src/governance/reservation.js';
-import { DEFAULT_MAX_TOKENS } from '../../src/generation/normalize-options.js';
+import { toolkitReservationUsd } from '../../src/toolkit/call-reservation.js';
 import { callAttributionOf } from '../wire/call-attribution.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GenerateRequest } from '../../src/generated/schema-types.js';
@@ -24,13 +23,14 @@ export interface GenerationRouteDeps {
 const tags = ['Generation'];
 const guard = { auth: 'either', merchantFrom: 'credential' } as const;
 
-/** The most a generate/stream request can cost, held against its key's budget while it runs. */
+/**
+ * The most a generate/stream request can cost, held against its key's budget while it runs: the
+ * whole input it will send (remembered history, memory's summary call, documents' text), not only its prompt.
+ */
 function generationReserve(toolkit: NeuroLink) {
-  return (request: FastifyRequest): number => {
-    const body = request.body as GenerateRequest;
-    const model = body.model === undefined ? undefined : toolkit.modelRegistry?.getModelConfig(body.model);
-    const prompt = (body.input?.text ?? body.prompt ?? '').length + (body.systemPrompt?.length ?? 0) + JSON.stringify(body.conversationHistory ?? []).length;
-    return reservationUsd([model?.pricing], prompt, body.maxTokens ?? DEFAULT_MAX_TOKENS);
+  return (request: FastifyRequest): Promise<number> => {
+    const signal = new AbortController().signal;
+    return toolkitReservationUsd(toolkit, toGenerateOptions(request.body as GenerateRequest, callAttributionOf(request, 'http'), signal));
   };
 }
 
