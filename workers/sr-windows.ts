@@ -60,8 +60,9 @@ export async function start(deps: SrWindowsDeps): Promise<WorkerHandle> {
           const result = await applyFeedback(event, { scores: deps.state.scores, configs: deps.state.configs, clock: deps.clock, defaults: deps.defaults });
           log.debug({ eventId: event.id, merchantId: event.merchantId, result: result.kind }, 'feedback applied');
           if (result.kind === 'applied' || result.kind === 'duplicate') {
-            // Derived id: a redelivered feedback republishes the same snapshot, which analytics counts once.
-            snapshots.push(createEvent('score.updated', event.merchantId, result.snapshot, deps.clock.now(), derivedUuidV7(event.id, 'score.updated')));
+            // Derived id and the feedback's own time: a redelivered feedback republishes the very same
+            // snapshot (analytics' key includes the time, so the apply time would make a second row).
+            snapshots.push(createEvent('score.updated', event.merchantId, result.snapshot, event.occurredAt, derivedUuidV7(event.id, 'score.updated')));
           }
         }
       }

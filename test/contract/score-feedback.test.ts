@@ -49,6 +49,23 @@ describe('score feedback routes', () => {
     expect((await decide('p2')).gateway_priority_map.stripe).toBeCloseTo(0.9, 10);
   });
 
+  it('republishes the very same score snapshot (id and time) when a feedback event is delivered again', async () => {
+    await decide('p1');
+    await feedback({ merchantId: 'm1', gateway: 'stripe', paymentId: 'p1', status: 'FAILURE' });
+    await t.worker.caughtUp();
+    const received = t.events.find((e) => e.type === 'feedback.received');
+    expect(received).toBeDefined();
+    // A redelivery (the worker died before committing) comes later on the worker's clock.
+    t.clock.advance(5_000);
+    await t.bus.publish([received!]);
+    await t.worker.caughtUp();
+    await t.eventsCaughtUp();
+    const snapshots = t.events.filter((e) => e.type === 'score.updated');
+    expect(snapshots).toHaveLength(2);
+    expect(new Set(snapshots.map((e) => `${e.id}@${e.occurredAt}`)).size).toBe(1);
+    expect(snapshots[0]?.occurredAt).toBe(received!.occurredAt);
+  });
+
   it('ignores feedback for a payment that was never decided', async () => {
     const response = await feedback({ merchantId: 'm1', gateway: 'stripe', paymentId: 'never', status: 'FAILURE' });
     expect(response.statusCode).toBe(200);
