@@ -21,6 +21,11 @@ export class PendingSpend {
     own.add(entry);
   }
 
+  /** Resolves when every count tracked so far, of any request, has settled (failed ones included). */
+  async allSettled(): Promise<void> {
+    await Promise.allSettled([...this.#pending.values()].flatMap((own) => [...own]));
+  }
+
   /** Resolves when every count of `requestId` tracked so far has settled (failed ones included). */
   async settled(requestId: string): Promise<void> {
     const own = this.#pending.get(requestId);

@@ -181,6 +181,7 @@ describe('API key limits: enforcement', () => {
       .map((event) => event.payload.costUsd);
     expect(costs).toHaveLength(served);
     const recorded = costs.reduce((sum, cost) => sum + cost, 0);
+    await t.spendCounted();
     const { usage } = await usageOf(keyId);
     expect(usage['spend_usd']).toBeCloseTo(recorded, 9);
     expect(Number(usage['spend_usd'])).toBeLessThanOrEqual(budget);

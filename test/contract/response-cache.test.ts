@@ -146,6 +146,8 @@ describe('gateway response cache', () => {
     // Fresh calls carry no cacheHit.
     const fresh = t.events.filter((candidate) => candidate.type === 'llm.call' && candidate.payload.apiKeyId === keyId && candidate.payload.cacheHit !== true);
     expect(fresh).toHaveLength(1);
+    // Counts land once the bus has taken each call's record, which can be just after the answer.
+    await t.spendCounted();
     const list = (await t.app.inject({ method: 'GET', url: '/api-key/list/cache-shop', headers: withKey(owners['cache-shop']!) })).json() as {
       key_id: string;
       usage: Record<string, number>;

@@ -74,6 +74,8 @@ export interface TestApp {
   readonly events: EventEnvelope[];
   /** Resolves once `events` holds every event published before the call. */
   eventsCaughtUp(): Promise<void>;
+  /** Resolves once every keyed call's spend count tracked so far has landed (or failed). */
+  spendCounted(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -195,6 +197,7 @@ export async function createTestApp(
     costRows,
     events,
     eventsCaughtUp: () => recorder.caughtUp(),
+    spendCounted: () => pendingSpend.allSettled(),
     async close() {
       await app.close();
       await cost.jobs.drain();

@@ -179,6 +179,7 @@ describe.each(engines)('model calls split by API on %s', (_name, open) => {
     expect(refused.body).toContain('api must be one of chat_completions, responses, messages, embeddings, toolkit, batch');
 
     // One spend counter for the three APIs: the key's spend is each record's cost, once.
+    await t.spendCounted();
     const keys = (await t.app.inject({ method: 'GET', url: '/api-key/list/api-split-shop', headers: withKey(owner) })).json() as {
       key_id: string;
       usage: { spend_usd: number };

@@ -105,6 +105,7 @@ describe('per-key limits across two replicas on Redis', () => {
     for (let index = 0; index < 6; index += 1) statuses.push((await chat(urls[index % 2]!, apiKey, 400)).status);
     // Each call costs 0.00024 + a little: two fit in the budget, then both replicas refuse.
     expect(statuses).toEqual([200, 200, 429, 429, 429, 429]);
+    await Promise.all([a.spendCounted(), b.spendCounted()]);
     const listed = (await b.app.inject({ method: 'GET', url: '/api-key/list/redis-limited', headers: withKey(ownerKey) })).json() as {
       key_id: string;
       usage: { spend_usd: number };
