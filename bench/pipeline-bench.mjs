@@ -20,7 +20,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { decideBody, feedbackToEffect, measureDecide, percentile, setUpMerchant } from './lib/decide-load.mjs';
+import { decideBody } from './lib/decide-body.mjs';
+import { feedbackToEffect, measureDecide, percentile, setUpMerchant } from './lib/decide-load.mjs';
 import { spawnService } from './lib/spawn-service.mjs';
 import { spawnWorker } from './lib/spawn-worker.mjs';
 

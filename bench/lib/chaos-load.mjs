@@ -4,28 +4,9 @@
 // and the per-fault error report. Ticks every 100 ms; a kind whose share of the in-flight cap is
 // used skips that tick (counted as shed) rather than queueing without bound.
 
-const tickMs = 100;
+import { decideBody } from './decide-body.mjs';
 
-export function decideBody(merchant, paymentId) {
-  return {
-    merchantId: merchant,
-    eligibleGatewayList: ['stripe', 'adyen', 'checkout'],
-    rankingAlgorithm: 'SR_BASED_ROUTING',
-    eliminationEnabled: true,
-    paymentInfo: {
-      paymentId,
-      amount: 100,
-      currency: 'USD',
-      paymentType: 'ORDER_PAYMENT',
-      paymentMethodType: 'CARD',
-      paymentMethod: 'CREDIT',
-      cardType: 'CREDIT',
-      authType: 'THREE_DS',
-      cardIsin: '411111',
-      cardSwitchProvider: 'VISA',
-    },
-  };
-}
+const tickMs = 100;
 
 /** Our own limit refusals: 429 from the key's rpm or budget (not a fault's doing). */
 function isLimit(status, text) {

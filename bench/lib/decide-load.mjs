@@ -2,28 +2,8 @@
 // request body, warm-up, connection count and probe loop), shared so that the pipeline benchmark's
 // distributed and embedded figures are taken the same way.
 import autocannon from 'autocannon';
+import { decideBody } from './decide-body.mjs';
 import { json } from './spawn-service.mjs';
-
-export function decideBody(merchant, paymentId, gateways = ['stripe', 'adyen', 'checkout']) {
-  return {
-    merchantId: merchant,
-    eligibleGatewayList: gateways,
-    rankingAlgorithm: 'SR_BASED_ROUTING',
-    eliminationEnabled: true,
-    paymentInfo: {
-      paymentId,
-      amount: 100,
-      currency: 'USD',
-      paymentType: 'ORDER_PAYMENT',
-      paymentMethodType: 'CARD',
-      paymentMethod: 'CREDIT',
-      cardType: 'CREDIT',
-      authType: 'THREE_DS',
-      cardIsin: '411111',
-      cardSwitchProvider: 'VISA',
-    },
-  };
-}
 
 /** Creates the merchant and its success-rate config; returns the API-key headers. */
 export async function setUpMerchant(url, merchant, adminSecret = 'bench-admin-secret-0123456789abcdef') {

@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import type { EventEnvelope } from '../../src/events/event-envelope.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../fixtures/providers/fake-http-server.js';
 import { chatCompletionStream } from '../fixtures/providers/openai-wire.js';
+import { ChatSocket, type ChatMessage } from '../helpers/chat-socket.js';
 import { createMerchant, createTestApp, signUp, withKey, withToken, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -14,11 +15,6 @@ import { createMerchant, createTestApp, signUp, withKey, withToken, type TestApp
  * an OpenAI-wire fake with a priced model (gpt-4o-mini).
  */
 
-interface Received {
-  readonly type: string;
-  readonly data: Record<string, unknown>;
-}
-
 interface ChatBody {
   readonly model: string;
   readonly messages: readonly { readonly role: string; readonly content: unknown }[];
@@ -29,37 +25,16 @@ function upstream(request: RecordedRequest) {
   return chatCompletionStream({ model: body.model, deltas: ['fine'], usage: { promptTokens: 40, completionTokens: 2 } });
 }
 
-class Client {
-  readonly messages: Received[] = [];
-  private waiters: { predicate: (message: Received) => boolean; resolve: (message: Received) => void }[] = [];
-
-  constructor(readonly socket: WebSocket) {
-    socket.on('message', (data) => {
-      const message = JSON.parse(data.toString()) as Received;
-      this.messages.push(message);
-      this.waiters = this.waiters.filter((waiter) => {
-        if (!waiter.predicate(message)) return true;
-        waiter.resolve(message);
-        return false;
-      });
-    });
-  }
-
-  /** The first message from index `from` on that matches. */
-  next(predicate: (message: Received) => boolean, from = 0): Promise<Received> {
-    const seen = this.messages.slice(from).find(predicate);
-    if (seen !== undefined) return Promise.resolve(seen);
-    return new Promise((resolve) => this.waiters.push({ predicate, resolve }));
-  }
-
+/** A chat socket that sends turns and heartbeats and waits for their answers. */
+class Client extends ChatSocket {
   /** Sends a chat turn and resolves with its outcome: the `complete` ai-response or the `error`. */
-  async turn(data: Record<string, unknown>): Promise<Received> {
+  async turn(data: Record<string, unknown>): Promise<ChatMessage> {
     const from = this.messages.length;
     this.socket.send(JSON.stringify({ type: 'chat', data: { provider: 'openai', model: 'gpt-4o-mini', ...data } }));
     return this.next((message) => message.type === 'error' || (message.type === 'ai-response' && message.data['event'] === 'complete'), from);
   }
 
-  async heartbeat(): Promise<Received> {
+  async heartbeat(): Promise<ChatMessage> {
     const from = this.messages.length;
     this.socket.send(JSON.stringify({ type: 'heartbeat' }));
     return this.next((message) => message.type === 'heartbeat', from);

@@ -3,18 +3,13 @@ import WebSocket from 'ws';
 import { createEnhancedChatService } from '../../src/toolkit/enhanced-chat-service.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../fixtures/providers/fake-http-server.js';
 import { chatCompletionStream } from '../fixtures/providers/openai-wire.js';
+import { ChatSocket, openChatSocket } from '../helpers/chat-socket.js';
 import { createMerchant, createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
  * The WebSocket chat at /api/chat/ws and the SSE chat service, with real clients (`ws`, fetch)
  * against the real app listening on loopback, answers streamed from an OpenAI-wire fake.
  */
-
-interface Received {
-  readonly type: string;
-  readonly roomId?: string;
-  readonly data: Record<string, unknown>;
-}
 
 function upstream(request: RecordedRequest) {
   const body = request.body as { model: string };
@@ -27,57 +22,11 @@ beforeAll(async () => {
 });
 afterAll(() => provider.close());
 
-/** A connected client that records every message and can wait for one matching a predicate. */
-class Client {
-  readonly messages: Received[] = [];
-  private waiters: { predicate: (message: Received) => boolean; resolve: (message: Received) => void }[] = [];
-  readonly closed: Promise<{ code: number; reason: string }>;
-
-  constructor(readonly socket: WebSocket) {
-    socket.on('message', (data) => {
-      const message = JSON.parse(data.toString()) as Received;
-      this.messages.push(message);
-      this.waiters = this.waiters.filter((waiter) => {
-        if (!waiter.predicate(message)) return true;
-        waiter.resolve(message);
-        return false;
-      });
-    });
-    this.closed = new Promise((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
-  }
-
-  next(predicate: (message: Received) => boolean): Promise<Received> {
-    const seen = this.messages.find(predicate);
-    if (seen !== undefined) return Promise.resolve(seen);
-    return new Promise((resolve) => this.waiters.push({ predicate, resolve }));
-  }
-
-  send(message: unknown): void {
-    this.socket.send(typeof message === 'string' ? message : JSON.stringify(message));
-  }
-
-  async connectionId(): Promise<string> {
-    return (await this.next((message) => message.type === 'system' && message.data['event'] === 'connected')).data['connectionId'] as string;
-  }
-}
-
-function open(url: string, headers: Record<string, string>, options: WebSocket.ClientOptions = {}): Promise<Client> {
-  const socket = new WebSocket(url, { headers, ...options });
-  const client = new Client(socket);
-  return new Promise((resolve, reject) => {
-    socket.once('open', () => resolve(client));
-    socket.once('unexpected-response', (_request, response) =>
-      reject(Object.assign(new Error(`upgrade refused: ${response.statusCode}`), { statusCode: response.statusCode })),
-    );
-    socket.once('error', reject);
-  });
-}
-
 describe('WebSocket chat', () => {
   let t: TestApp;
   let url: string;
   let key: string;
-  const clients: Client[] = [];
+  const clients: ChatSocket[] = [];
 
   async function start(chat: NonNullable<Parameters<typeof createTestApp>[0]>['chat'] = {}) {
     t = await createTestApp({ toolkitEnv: { OPENAI_API_KEY: 'sk-chat', OPENAI_BASE_URL: `${provider.url}/v1` }, chat });
@@ -85,7 +34,7 @@ describe('WebSocket chat', () => {
     url = `${(await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws')}/api/chat/ws`;
   }
   const connect = async (options: WebSocket.ClientOptions = {}) => {
-    const client = await open(url, { 'x-api-key': key }, options);
+    const client = await openChatSocket(url, { 'x-api-key': key }, options);
     clients.push(client);
     return client;
   };
@@ -96,11 +45,11 @@ describe('WebSocket chat', () => {
 
   it('refuses an upgrade without a valid credential with 401, before any connection', async () => {
     await start();
-    await expect(open(url, {})).rejects.toMatchObject({ statusCode: 401 });
-    await expect(open(url, { 'x-api-key': `DE_${'0'.repeat(64)}` })).rejects.toMatchObject({ statusCode: 401 });
+    await expect(openChatSocket(url, {})).rejects.toMatchObject({ statusCode: 401 });
+    await expect(openChatSocket(url, { 'x-api-key': `DE_${'0'.repeat(64)}` })).rejects.toMatchObject({ statusCode: 401 });
     expect(t.app.chat.getConnectionCount()).toBe(0);
     // A browser passes its credential as a subprotocol.
-    const browser = new Client(new WebSocket(url, ['switchyard', key]));
+    const browser = new ChatSocket(new WebSocket(url, ['switchyard', key]));
     clients.push(browser);
     expect(await browser.connectionId()).toMatch(/^[0-9a-f-]{36}$/);
     expect(browser.socket.protocol).toBe('switchyard');
@@ -218,7 +167,7 @@ describe('WebSocket chat', () => {
   it('closes a connection over the limit with 1013 "Server at capacity"', async () => {
     await start({ maxConnections: 1 });
     await (await connect()).connectionId();
-    const extra = new Client(new WebSocket(url, { headers: { 'x-api-key': key } }));
+    const extra = new ChatSocket(new WebSocket(url, { headers: { 'x-api-key': key } }));
     clients.push(extra);
     expect(await extra.closed).toEqual({ code: 1013, reason: 'Server at capacity' });
   });

@@ -1,3 +1,4 @@
+import { apiRequested } from '../fixtures/api-requested.js';
 import { upiPayment } from '../fixtures/payment-dimensions.js';
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,22 +13,6 @@ export interface EventBusFixture {
 }
 
 const merchantId = 'm-contract';
-
-function apiRequested(paymentId: string): EventEnvelope {
-  return createEvent('api.requested', merchantId, {
-    requestId: randomUUID(),
-    flowType: 'decide_gateway',
-    apiFlow: 'dynamic_routing',
-    route: '/decide-gateway',
-    method: 'POST',
-    statusCode: 200,
-    latencyMs: 3,
-    paymentId,
-    errorCode: null,
-    errorMessage: null,
-    userAgent: null,
-  });
-}
 
 function feedbackReceived(paymentId: string): EventEnvelope {
   return createEvent('feedback.received', merchantId, {
@@ -79,7 +64,7 @@ function llmCall(requestId: string): EventEnvelope {
 
 /** `count` events on `topic`, each keyed by its own payment so they spread over partitions. */
 function eventsOn(topic: Topic, count: number): EventEnvelope[] {
-  const make = { api: apiRequested, routing: feedbackReceived, scores: scoreUpdated, llm: llmCall }[topic];
+  const make = { api: (paymentId: string) => apiRequested(merchantId, paymentId), routing: feedbackReceived, scores: scoreUpdated, llm: llmCall }[topic];
   return Array.from({ length: count }, () => make(`pay-${randomUUID()}`));
 }
 

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createMemoryEventBus } from '../../src/adapters/memory/memory-event-bus.js';
-import { createEvent } from '../../src/events/event-envelope.js';
 import { validateEvent } from '../../src/events/validate-event.js';
 import { silentLogger } from '../../src/logging/logger.js';
+import { apiRequested } from '../fixtures/api-requested.js';
 import { eventBusSuite } from './event-bus.suite.js';
 
 eventBusSuite('memory', async () => {
@@ -20,7 +19,7 @@ describe('memory event bus backlog', () => {
     });
     const slow = await bus.subscribe({ group: 'slow', topics: ['api'], handler: () => held });
     const fast = await bus.subscribe({ group: 'fast', topics: ['api'], handler: async () => undefined });
-    await bus.publish(Array.from({ length: 5 }, (_, index) => createEvent('api.requested', 'm-backlog', apiPayload(`pay-${index}`))));
+    await bus.publish(Array.from({ length: 5 }, (_, index) => apiRequested('m-backlog', `pay-${index}`)));
     await fast.caughtUp();
     expect(bus.health().retained).toBe(5); // the slow group has not committed them yet
     release();
@@ -29,19 +28,3 @@ describe('memory event bus backlog', () => {
     await bus.close();
   });
 });
-
-function apiPayload(paymentId: string) {
-  return {
-    requestId: randomUUID(),
-    flowType: 'decide_gateway',
-    apiFlow: 'dynamic_routing',
-    route: '/decide-gateway',
-    method: 'POST',
-    statusCode: 200,
-    latencyMs: 3,
-    paymentId,
-    errorCode: null,
-    errorMessage: null,
-    userAgent: null,
-  } as const;
-}

@@ -1,33 +1,19 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Admin } from '@platformatic/kafka';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createKafkaEventBus, type KafkaEventBus, type KafkaEventBusOptions } from '../../../src/adapters/kafka/kafka-event-bus.js';
-import { createEvent, type EventEnvelope } from '../../../src/events/event-envelope.js';
+import type { EventEnvelope } from '../../../src/events/event-envelope.js';
 import { SwitchyardError } from '../../../src/errors/switchyard-error.js';
 import { silentLogger } from '../../../src/logging/logger.js';
 import { createLogSink, levels } from './log-sink.js';
 import { deleteKafkaNamespace, kafkaBrokers, localService, uniqueNamespace } from './local-services.js';
+import { apiRequested } from '../../fixtures/api-requested.js';
 import { testKafkaAdmin } from '../../fixtures/kafka-client.js';
 
 function apiEvents(count: number): EventEnvelope[] {
-  return Array.from({ length: count }, (_, index) =>
-    createEvent('api.requested', 'm-fault', {
-      requestId: randomUUID(),
-      flowType: 'decide_gateway',
-      apiFlow: 'dynamic_routing',
-      route: '/decide-gateway',
-      method: 'POST',
-      statusCode: 200,
-      latencyMs: index,
-      paymentId: `pay-${randomUUID()}`,
-      errorCode: null,
-      errorMessage: null,
-      userAgent: null,
-    }),
-  );
+  return Array.from({ length: count }, (_, index) => apiRequested('m-fault', undefined, index));
 }
 
 /** Yields to the event loop, so publishing interleaves with the broker shutting down. */

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +8,8 @@ import { createRuntime, type Runtime } from '../../../cli/create-runtime.js';
 import { kafkaConnectionOf } from '../../../src/adapters/kafka/kafka-connection.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { SwitchyardError } from '../../../src/errors/switchyard-error.js';
-import { createEvent, type EventEnvelope } from '../../../src/events/event-envelope.js';
+import type { EventEnvelope } from '../../../src/events/event-envelope.js';
+import { apiRequested } from '../../fixtures/api-requested.js';
 import { deleteKafkaNamespace, uniqueNamespace } from './local-services.js';
 import { envOf, type SecureServices, secureServices } from './secure-services.js';
 
@@ -58,25 +58,9 @@ describe('Kafka over SASL_SSL and SSL', () => {
     });
   }
 
-  function event(): EventEnvelope {
-    return createEvent('api.requested', 'm-sasl', {
-      requestId: randomUUID(),
-      flowType: 'decide_gateway',
-      apiFlow: 'dynamic_routing',
-      route: '/decide-gateway',
-      method: 'POST',
-      statusCode: 200,
-      latencyMs: 3,
-      paymentId: `pay-${randomUUID()}`,
-      errorCode: null,
-      errorMessage: null,
-      userAgent: null,
-    });
-  }
-
   /** Publishes one event through the runtime's bus and waits until a subscriber of it has it. */
   async function roundTrip(runtime: Runtime): Promise<void> {
-    const sent = event();
+    const sent = apiRequested('m-sasl');
     const received: EventEnvelope[] = [];
     const subscription = await runtime.bus.subscribe({
       group: 'sasl-check',
