@@ -3077,9 +3077,16 @@ export interface GenerateRequest {
     format?: 'text' | 'structured' | 'json';
   };
   /**
-   * Echoed into analytics.context. `sessionId` (a non-empty string of at most 256 characters) turns on conversation memory: the session's earlier exchanges (this merchant's only) are sent before this call's, older ones summarised past a token budget (docs/toolkit-memory.md).
+   * Echoed into analytics.context. `sessionId` (a non-empty string of at most 256 characters) turns on conversation memory: the session's earlier exchanges (this merchant's only) are sent before this call's, older ones summarised past a token budget (docs/toolkit-memory.md). `permissions` limits the tools the model is offered to those it names (docs/toolkit.md, Tools and MCP).
    */
-  context?: {};
+  context?: {
+    /**
+     * Only these tools are offered to the model: `*`, `tool:*`, a tool's name or `tool:<name>`, `built-in:*`, `custom:*`, `mcp:*`, `mcp:<server>`. Absent: every tool the call may use. An empty list offers none.
+     *
+     * @maxItems 200
+     */
+    permissions?: string[];
+  };
   /**
    * @maxItems 200
    */

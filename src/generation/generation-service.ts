@@ -24,6 +24,7 @@ import type { LlmCallRecorder } from './llm-call-record.js';
 import { observedJudge, recordingTelemetry } from './record-calls.js';
 import { withinObservation, type GenerationTelemetry } from './telemetry.js';
 import type { ToolDefinition } from './tool-definition.js';
+import { originOf, permitsTool } from './tools/tool-permissions.js';
 
 /** Judge settings from the environment (`NEUROLINK_EVALUATION_PROVIDER`, `_MODEL`, `_TIMEOUT`). */
 export interface EvaluationSettings {
@@ -264,7 +265,9 @@ export class GenerationService {
 
   private async prepare(link: ChainLink, request: NormalizedRequest, operation: 'generate' | 'stream', telemetry: GenerationTelemetry): Promise<PreparedCall> {
     const client = this.deps.catalog.createClient(link.provider, link.model);
-    const offered = request.disableTools || !client.supportsTools ? [] : mergeTools(request.extraTools, await this.deps.tools(request.attribution));
+    const permitted = (tool: ToolDefinition) => permitsTool(request.toolPermissions, originOf(tool));
+    const offered =
+      request.disableTools || !client.supportsTools ? [] : mergeTools(request.extraTools, await this.deps.tools(request.attribution)).filter(permitted);
     const tools = telemetry.enabled ? offered.map((tool) => observeTool(tool, telemetry, this.clock)) : offered;
     // The caller's timeout wins; otherwise the provider's own default (a local runner's 5 minutes).
     const timeoutMs = request.timeoutMs ?? this.deps.catalog.defaultTimeoutMs?.(link.provider);

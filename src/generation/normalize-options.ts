@@ -61,6 +61,11 @@ export interface NormalizedRequest {
   /** Tools the caller runs itself (declared, never executed here). */
   readonly clientTools: readonly DeclaredTool[];
   readonly confirmedTools: ReadonlySet<string>;
+  /**
+   * `context.permissions`: when given, the model is offered only the tools it names (the rule of
+   * `executeTool`'s ExecutionContext, see tool-permissions.ts); absent, every tool of the call.
+   */
+  readonly toolPermissions: readonly string[] | undefined;
   readonly abortSignal: AbortSignal | undefined;
   readonly evaluation: { readonly provider?: ProviderName; readonly model?: string; readonly timeoutMs?: number; readonly threshold?: number };
   readonly evaluationDomain: string | undefined;
@@ -270,6 +275,9 @@ export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions 
   if (documents.length > 0 && continuesFromTools) fail('files', 'need a user message (input.text) to go with them');
   const context = options.context;
   if (context !== undefined && (typeof context !== 'object' || context === null || Array.isArray(context))) fail('context', 'must be an object');
+  const toolPermissions = context?.['permissions'];
+  if (toolPermissions !== undefined && (!Array.isArray(toolPermissions) || toolPermissions.some((entry) => typeof entry !== 'string')))
+    fail('context.permissions', 'must be an array of strings (tool names, tool:<name>, built-in:*, custom:*, mcp:*, mcp:<server>, *)');
   const confirmed = options.confirmedTools;
   if (confirmed !== undefined && (!Array.isArray(confirmed) || confirmed.some((name) => typeof name !== 'string')))
     fail('confirmedTools', 'must be an array of tool names');
@@ -313,6 +321,7 @@ export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions 
     extraTools: readTools(options.tools),
     clientTools: readClientTools(options.clientTools),
     confirmedTools: new Set(confirmed ?? []),
+    toolPermissions: toolPermissions as readonly string[] | undefined,
     abortSignal,
     evaluation: {
       ...(judgeProvider !== undefined && judgeProvider !== 'auto' ? { provider: judgeProvider } : {}),

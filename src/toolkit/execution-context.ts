@@ -103,18 +103,6 @@ export function applyExecutionContext(context: ExecutionContext | undefined): Ap
   };
 }
 
-/** Whether `permissions` (absent = everything) lets a tool of this origin run. */
-export function permitsTool(
-  permissions: readonly string[] | undefined,
-  tool: { readonly name: string; readonly category: 'built-in' | 'custom' | 'mcp'; readonly serverId?: string },
-): boolean {
-  if (permissions === undefined) return true;
-  const grants = new Set(permissions);
-  const names = ['*', 'tool:*', tool.name, `tool:${tool.name}`, `${tool.category}:*`];
-  if (tool.category === 'mcp' && tool.serverId !== undefined) names.push(`mcp:${tool.serverId}`);
-  return names.some((name) => grants.has(name));
-}
-
 /** The refusal for a tool the permissions do not name. */
 export function permissionDenied(name: string, permissions: readonly string[]): InvalidRequestError {
   return invalid(`tool "${name}" is not allowed by context.permissions (${JSON.stringify(permissions)})`, 'permissions');

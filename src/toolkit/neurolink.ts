@@ -26,11 +26,12 @@ import { normalizeProviderName, type ProviderName } from '../generation/provider
 import { selectProvider, type ProviderSelection } from '../generation/select-provider.js';
 import type { GenerationTelemetry } from '../generation/telemetry.js';
 import type { ToolDefinition } from '../generation/tool-definition.js';
+import { permitsTool } from '../generation/tools/tool-permissions.js';
 import type { CallAttribution } from '../generation/llm-call-record.js';
 import { MerchantMcp, type MerchantMcpDeps } from './merchant-mcp.js';
 import { auditedTool } from './tool-audit.js';
 import { bindProvider, type AIProvider } from './ai-provider.js';
-import { applyExecutionContext, permissionDenied, permitsTool, type ExecutionContext } from './execution-context.js';
+import { applyExecutionContext, permissionDenied, type ExecutionContext } from './execution-context.js';
 import { mcpUsageKey, runBounded, ToolUsageStats } from './tool-usage.js';
 import { VERSION } from './version.js';
 import { toToolDefinition, type SimpleTool } from './custom-tools.js';
