@@ -64,12 +64,15 @@ async function sendOutcome(
  * generation use case, and its stored responses (retrieve, delete, input items).
  */
 export async function openAiResponsesRoutes(app: FastifyInstance, deps: OpenAiResponsesDeps): Promise<void> {
-  // Per-key limits; the reservation is the dearest place the request can go, at its most output tokens.
+  // Per-key limits; the reservation is the dearest place the request can go, at its most output
+  // tokens, with the whole input it sends: a `previous_response_id` chain's items too.
   const reserveUsd = async (request: FastifyRequest) => {
     const body = request.body as ResponsesRequest;
-    const prompt = [body.instructions ?? '', body.input ?? ''];
+    const merchantId = credentialMerchantOf(request);
+    const carried = await deps.responses.carriedConversation(merchantId, body.previous_response_id);
+    const prompt = [body.instructions ?? '', carried, body.input ?? ''];
     return gatewayReservationUsd(deps.router, {
-      merchantId: credentialMerchantOf(request),
+      merchantId,
       model: body.model,
       prompt,
       maxTokens: body.max_output_tokens ?? undefined,

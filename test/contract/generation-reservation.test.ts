@@ -77,3 +77,27 @@ describe('/api/generate budget reservation', () => {
     expect((await generate(budgetKey, { input: { text: 'Sum the prices.' }, files: small })).response.statusCode).toBe(200);
   });
 });
+
+describe('/v1/responses budget reservation', () => {
+  async function respond(key: string, payload: Record<string, unknown>) {
+    const before = provider.requests.length;
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/v1/responses',
+      headers: withKey(key),
+      payload: { model: 'openai/gpt-4o-mini', max_output_tokens: 16, ...payload },
+    });
+    return { response, sent: provider.requests.length - before };
+  }
+
+  it('counts the conversation a previous_response_id carries: refused with 429 before any provider call', async () => {
+    const long = await respond(ownerKey, { input: 'x'.repeat(24_000) });
+    expect(long.response.statusCode, long.response.body).toBe(200);
+    const previous = (long.response.json() as { id: string }).id;
+    const { response, sent } = await respond(budgetKey, { input: 'and then?', previous_response_id: previous });
+    expect(response.statusCode, response.body).toBe(429);
+    expect(sent).toBe(0);
+    // The same turn without the chain fits the budget.
+    expect((await respond(budgetKey, { input: 'and then?' })).response.statusCode).toBe(200);
+  });
+});

@@ -162,6 +162,16 @@ export class ResponsesUseCase {
     return { data, hasMore: start + data.length < ordered.length && data.length > 0 };
   }
 
+  /**
+   * The conversation `previous_response_id` carries into a request (its chain's items, oldest first),
+   * which the budget reservation prices beside the request's own input. Empty when there is none or
+   * it is not the merchant's (`create` refuses that one).
+   */
+  async carriedConversation(merchantId: string, id: string | null | undefined): Promise<readonly StoredResponseItem[]> {
+    if (id === undefined || id === null) return [];
+    return conversationOf(await this.#deps.store.get(merchantId, id));
+  }
+
   async #previousOf(merchantId: string, id: string | null | undefined): Promise<StoredResponse | undefined> {
     if (id === undefined || id === null) return undefined;
     const previous = await this.#deps.store.get(merchantId, id);
