@@ -1,15 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpSchemas } from '../../api/http-schemas.js';
-import { createChdbAnalyticsStore } from '../../src/adapters/chdb/chdb-analytics-store.js';
-import { silentLogger } from '../../src/logging/logger.js';
-import type { AnalyticsStore } from '../../src/ports/analytics-store.js';
 import { createManualClock } from '../../src/time/clock.js';
-import * as analyticsSink from '../../workers/analytics-sink.js';
-import type { WorkerHandle } from '../../workers/worker-handle.js';
+import { openChdbAnalytics, type ChdbAnalyticsUnderTest } from '../helpers/chdb-analytics.js';
 import { createMerchant, createTestApp, decideBody, withKey, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -45,9 +38,7 @@ interface Report {
 
 describe('GET /analytics/cost-savings', () => {
   let t: TestApp;
-  let store: AnalyticsStore;
-  let sink: WorkerHandle;
-  let dataDir: string;
+  let analytics: ChdbAnalyticsUnderTest;
   let keyA: Record<string, string>;
   let keyB: Record<string, string>;
   let keyIdle: Record<string, string>;
@@ -91,11 +82,9 @@ describe('GET /analytics/cost-savings', () => {
   };
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'sytest-cost-savings-'));
-    store = createChdbAnalyticsStore({ path: dataDir, database: 'switchyard_analytics' });
-    await store.migrate();
-    t = await createTestApp({ clock: createManualClock(firstHour + 5 * 60_000), analytics: store });
-    sink = await analyticsSink.start({ bus: t.bus, analytics: store, logger: silentLogger, retentionDays: 30, clock: t.clock, lingerMs: 0 });
+    analytics = await openChdbAnalytics('cost-savings');
+    t = await createTestApp({ clock: createManualClock(firstHour + 5 * 60_000), analytics: analytics.store });
+    await analytics.startSink(t.bus, t.clock);
     keyA = withKey((await createMerchant(t.app, merchantA)).apiKey);
     keyB = withKey((await createMerchant(t.app, merchantB)).apiKey);
     keyIdle = withKey((await createMerchant(t.app, merchantIdle)).apiKey);
@@ -120,14 +109,11 @@ describe('GET /analytics/cost-savings', () => {
 
     t.clock.set(secondHour + 30 * 60_000);
     await t.eventsCaughtUp();
-    await sink.caughtUp();
+    await analytics.caughtUp();
   }, 90_000);
 
   afterAll(async () => {
-    await sink?.close();
-    await t?.close();
-    await store?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await analytics?.close(t);
   });
 
   it('answers the top currency with its totals, per-currency counts and hourly trend over a day', async () => {

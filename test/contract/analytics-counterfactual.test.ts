@@ -1,20 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpSchemas } from '../../api/http-schemas.js';
-import { createChdbAnalyticsStore } from '../../src/adapters/chdb/chdb-analytics-store.js';
 import { createAutopilotEstimator } from '../../src/analytics/counterfactual/autopilot-estimator.js';
 import { createRunCounterfactual } from '../../src/analytics/counterfactual/run-counterfactual.js';
 import { defaultCalibrationBounds } from '../../src/decision/autopilot/calibration-formulas.js';
 import { calibrateMerchant } from '../../src/decision/autopilot/run-autopilot.js';
 import { defaultRoutingDefaults } from '../../src/decision/routing-defaults.js';
 import { silentLogger } from '../../src/logging/logger.js';
-import type { AnalyticsStore } from '../../src/ports/analytics-store.js';
 import { createManualClock } from '../../src/time/clock.js';
-import * as analyticsSink from '../../workers/analytics-sink.js';
-import type { WorkerHandle } from '../../workers/worker-handle.js';
+import { openChdbAnalytics, type ChdbAnalyticsUnderTest } from '../helpers/chdb-analytics.js';
 import { createMerchant, createTestApp, decideBody, withKey, type TestApp } from '../helpers/test-app.js';
 import { runLoggedTraffic, seededRandomSource, trafficGateways } from '../helpers/counterfactual-traffic.js';
 
@@ -30,9 +24,7 @@ const decisions = 160;
 
 describe('POST /analytics/counterfactual', () => {
   let t: TestApp;
-  let store: AnalyticsStore;
-  let sink: WorkerHandle;
-  let dataDir: string;
+  let analytics: ChdbAnalyticsUnderTest;
   let keyA: Record<string, string>;
   let keyB: Record<string, string>;
   let traffic: Awaited<ReturnType<typeof runLoggedTraffic>>;
@@ -41,24 +33,19 @@ describe('POST /analytics/counterfactual', () => {
   for (const schema of httpSchemas) ajv.addSchema(schema);
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'sytest-counterfactual-'));
-    store = createChdbAnalyticsStore({ path: join(dataDir, 'chdb'), database: 'switchyard_analytics' });
-    await store.migrate();
-    t = await createTestApp({ clock, analytics: store, random: seededRandomSource(7) });
-    sink = await analyticsSink.start({ bus: t.bus, analytics: store, logger: silentLogger, retentionDays: 30, clock, lingerMs: 0 });
+    analytics = await openChdbAnalytics('counterfactual');
+    t = await createTestApp({ clock, analytics: analytics.store, random: seededRandomSource(7) });
+    await analytics.startSink(t.bus, clock);
     keyA = withKey((await createMerchant(t.app, merchantA)).apiKey);
     keyB = withKey((await createMerchant(t.app, merchantB)).apiKey);
     // Hedging 20 % so the logs explore; fees for every gateway so EV can be estimated.
     await t.state.configs.put(merchantA, 'successRate', { defaultBucketSize: 20, defaultHedgingPercent: 20 }, 'upsert');
     traffic = await runLoggedTraffic({ t, headers: keyA, merchantId: merchantA, decisions, clock, seed: 11 });
-    await sink.caughtUp();
+    await analytics.caughtUp();
   }, 120_000);
 
   afterAll(async () => {
-    await sink?.close();
-    await t?.close();
-    await store?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await analytics?.close(t);
   });
 
   const post = async (payload: Record<string, unknown>, headers: Record<string, string> = keyA) => {
@@ -70,7 +57,7 @@ describe('POST /analytics/counterfactual', () => {
   const range = { start_ms: start, end_ms: start + decisions * 1000 + 1 };
 
   it('logs every decision with the propensity of its choice under the policy that made it', async () => {
-    const logged = await store.loggedDecisions({
+    const logged = await analytics.store.loggedDecisions({
       merchantId: merchantA,
       fromMs: range.start_ms,
       toMs: range.end_ms,
@@ -177,12 +164,12 @@ describe('POST /analytics/counterfactual', () => {
     expect(Object.keys(response.json() as object)).not.toContain('policy');
   });
   it('weighs the autopilot candidates of a run by their estimates over the same logs', async () => {
-    const runCounterfactual = createRunCounterfactual({ analytics: store, configs: t.state.configs, defaults: defaultRoutingDefaults });
+    const runCounterfactual = createRunCounterfactual({ analytics: analytics.store, configs: t.state.configs, defaults: defaultRoutingDefaults });
     const before = await t.state.configs.get(merchantA, 'successRate');
     const run = await calibrateMerchant(
       {
         configs: t.state.configs,
-        analytics: store,
+        analytics: analytics.store,
         bus: t.bus,
         clock,
         logger: silentLogger,

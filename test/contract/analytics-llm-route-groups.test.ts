@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
@@ -6,17 +6,13 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpSchemas } from '../../api/http-schemas.js';
 import { createToolkit } from '../../cli/create-toolkit.js';
-import { createChdbAnalyticsStore } from '../../src/adapters/chdb/chdb-analytics-store.js';
 import type { LlmRouteGroupsReport } from '../../src/analytics/llm-route-groups-report.js';
 import type { LlmCallRecorder } from '../../src/generation/llm-call-record.js';
 import { llmCallPublisher } from '../../src/generation/publish-llm-calls.js';
-import { silentLogger } from '../../src/logging/logger.js';
-import type { AnalyticsStore } from '../../src/ports/analytics-store.js';
 import { createManualClock } from '../../src/time/clock.js';
-import * as analyticsSink from '../../workers/analytics-sink.js';
-import type { WorkerHandle } from '../../workers/worker-handle.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../fixtures/providers/fake-http-server.js';
 import { chatCompletion, chatError } from '../fixtures/providers/openai-wire.js';
+import { openChdbAnalytics, type ChdbAnalyticsUnderTest } from '../helpers/chdb-analytics.js';
 import { createMerchant, createTestApp, withKey, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -46,9 +42,7 @@ function upstream(request: RecordedRequest) {
 describe('GET /analytics/llm/route-groups', () => {
   let provider: FakeHttpServer;
   let t: TestApp;
-  let store: AnalyticsStore;
-  let sink: WorkerHandle;
-  let dataDir: string;
+  let analytics: ChdbAnalyticsUnderTest;
   let keyA: Record<string, string>;
   let keyB: Record<string, string>;
   const clock = createManualClock(start);
@@ -59,9 +53,7 @@ describe('GET /analytics/llm/route-groups', () => {
 
   beforeAll(async () => {
     provider = await startFakeHttpServer(upstream);
-    dataDir = mkdtempSync(join(tmpdir(), 'sytest-route-analytics-'));
-    store = createChdbAnalyticsStore({ path: join(dataDir, 'chdb'), database: 'switchyard_analytics' });
-    await store.migrate();
+    analytics = await openChdbAnalytics('route-analytics');
     // The service's toolkit, its records published on the test app's bus at the manual clock's time.
     let publish: LlmCallRecorder = () => undefined;
     const { toolkit } = createToolkit({
@@ -70,9 +62,9 @@ describe('GET /analytics/llm/route-groups', () => {
       env: { OPENAI_API_KEY: 'sk-upstream', OPENAI_BASE_URL: `${provider.url}/v1` },
       onCall: (record) => publish(record),
     });
-    t = await createTestApp({ clock, analytics: store, toolkit });
+    t = await createTestApp({ clock, analytics: analytics.store, toolkit });
     publish = llmCallPublisher(t.bus, { now: () => clock.now() });
-    sink = await analyticsSink.start({ bus: t.bus, analytics: store, logger: silentLogger, retentionDays: 30, clock, lingerMs: 0 });
+    await analytics.startSink(t.bus, clock);
     keyA = withKey((await createMerchant(t.app, merchantA)).apiKey);
     keyB = withKey((await createMerchant(t.app, merchantB)).apiKey);
     // One failure is enough to eliminate a candidate here (9/10 < 0.95); no exploration.
@@ -123,16 +115,13 @@ describe('GET /analytics/llm/route-groups', () => {
         .statusCode,
     ).toBe(200);
     await call(2, 'chat', keyB);
-    await sink.caughtUp();
+    await analytics.caughtUp();
     clock.set(start + 5 * minuteMs);
   }, 120_000);
 
   afterAll(async () => {
-    await sink?.close();
-    await t?.close();
-    await store?.close();
+    await analytics?.close(t);
     await provider?.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   const get = async (query: string, headers: Record<string, string> = keyA) => {

@@ -1,17 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpSchemas } from '../../api/http-schemas.js';
-import { createChdbAnalyticsStore } from '../../src/adapters/chdb/chdb-analytics-store.js';
 import type { CallAttribution, LlmCallRecord } from '../../src/generation/llm-call-record.js';
 import { llmCallPublisher, unattributedMerchant } from '../../src/generation/publish-llm-calls.js';
-import { silentLogger } from '../../src/logging/logger.js';
-import type { AnalyticsStore } from '../../src/ports/analytics-store.js';
 import { createManualClock } from '../../src/time/clock.js';
-import * as analyticsSink from '../../workers/analytics-sink.js';
-import type { WorkerHandle } from '../../workers/worker-handle.js';
+import { openChdbAnalytics, type ChdbAnalyticsUnderTest } from '../helpers/chdb-analytics.js';
 import { adminSecret, createMerchant, createTestApp, signUp, withKey, withToken, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -118,21 +111,17 @@ const batchCallOfB = record({
 
 describe('GET /analytics/llm/*', () => {
   let t: TestApp;
-  let store: AnalyticsStore;
-  let sink: WorkerHandle;
-  let dataDir: string;
+  let analytics: ChdbAnalyticsUnderTest;
   let keyA: Record<string, string>;
   let keyB: Record<string, string>;
   const ajv = new Ajv({ strict: false });
   for (const schema of httpSchemas) ajv.addSchema(schema);
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'sytest-llm-analytics-'));
-    store = createChdbAnalyticsStore({ path: dataDir, database: 'switchyard_analytics' });
-    await store.migrate();
+    analytics = await openChdbAnalytics('llm-analytics');
     const clock = createManualClock(now);
-    t = await createTestApp({ clock, analytics: store });
-    sink = await analyticsSink.start({ bus: t.bus, analytics: store, logger: silentLogger, retentionDays: 30, clock, lingerMs: 0 });
+    t = await createTestApp({ clock, analytics: analytics.store });
+    await analytics.startSink(t.bus, clock);
     keyA = withKey((await createMerchant(t.app, merchantA)).apiKey);
     keyB = withKey((await createMerchant(t.app, merchantB)).apiKey);
     let at = 0;
@@ -146,14 +135,11 @@ describe('GET /analytics/llm/*', () => {
     publish(batchCallOfB);
     at = now - 4 * minuteMs;
     publish(batchCallOfB);
-    await sink.caughtUp();
+    await analytics.caughtUp();
   }, 60_000);
 
   afterAll(async () => {
-    await sink?.close();
-    await t?.close();
-    await store?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await analytics?.close(t);
   });
 
   const get = async (url: string, headers: Record<string, string> = keyA) => {

@@ -1,16 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChdbAnalyticsStore } from '../../src/adapters/chdb/chdb-analytics-store.js';
 import type { EventEnvelope } from '../../src/events/event-envelope.js';
 import { unattributedMerchant } from '../../src/generation/publish-llm-calls.js';
-import { silentLogger } from '../../src/logging/logger.js';
-import type { AnalyticsStore } from '../../src/ports/analytics-store.js';
 import { createManualClock } from '../../src/time/clock.js';
-import * as analyticsSink from '../../workers/analytics-sink.js';
-import type { WorkerHandle } from '../../workers/worker-handle.js';
 import { captureMail, tokenOf, type CapturedMail } from '../helpers/mail-capture.js';
+import { openChdbAnalytics, type ChdbAnalyticsUnderTest } from '../helpers/chdb-analytics.js';
 import { createMerchant, createTestApp, signUp, testPassword, withKey, withToken, type TestApp } from '../helpers/test-app.js';
 
 const newPassword = 'amber-orchard-telescope-31';
@@ -27,11 +20,9 @@ const accountActions = ['password_change', 'password_reset_request', 'password_r
 describe('password change, reset and email verification on the audit trail (embedded, chDB)', () => {
   const now = Date.UTC(2026, 0, 20, 9, 0, 0);
   const origin = { remoteAddress: '10.4.5.6', headers: { 'user-agent': 'account-audit-test' } };
-  let dataDir: string;
-  let store: AnalyticsStore;
+  let analytics: ChdbAnalyticsUnderTest;
   let t: TestApp;
   let mail: CapturedMail;
-  let sink: WorkerHandle & { caughtUp(): Promise<void> };
   let key: Record<string, string>;
   let otherKey: Record<string, string>;
   let userId: string;
@@ -44,13 +35,11 @@ describe('password change, reset and email verification on the audit trail (embe
     t.app.inject({ method: 'GET', url: `/auth/verify-email?token=${encodeURIComponent(token)}`, remoteAddress: origin.remoteAddress, headers: origin.headers });
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'sytest-account-audit-'));
-    store = createChdbAnalyticsStore({ path: dataDir, database: 'switchyard_analytics' });
-    await store.migrate();
+    analytics = await openChdbAnalytics('account-audit');
     const clock = createManualClock(now);
     mail = captureMail();
-    t = await createTestApp({ clock, analytics: store, mailer: mail.mailer });
-    sink = await analyticsSink.start({ bus: t.bus, analytics: store, logger: silentLogger, retentionDays: 30, clock, lingerMs: 0 });
+    t = await createTestApp({ clock, analytics: analytics.store, mailer: mail.mailer });
+    await analytics.startSink(t.bus, clock);
     key = withKey((await createMerchant(t.app, 'acct-shop')).apiKey);
     otherKey = withKey((await createMerchant(t.app, 'other-shop')).apiKey);
     const owner = await signUp(t.app, 'owner@acct.example', 'acct-shop');
@@ -83,14 +72,11 @@ describe('password change, reset and email verification on the audit trail (embe
     expect(reset.statusCode, reset.body).toBe(200);
 
     await t.eventsCaughtUp();
-    await sink.caughtUp();
+    await analytics.caughtUp();
   }, 180_000);
 
   afterAll(async () => {
-    await sink?.close();
-    await t?.close();
-    await store?.close();
-    if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
+    await analytics?.close(t);
   });
 
   const accountEvents = () =>

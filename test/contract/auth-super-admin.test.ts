@@ -1,15 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChdbAnalyticsStore } from '../../src/adapters/chdb/chdb-analytics-store.js';
-import { silentLogger } from '../../src/logging/logger.js';
-import type { AnalyticsStore } from '../../src/ports/analytics-store.js';
 import type { EventEnvelope } from '../../src/ports/event-envelope.js';
 import { createManualClock } from '../../src/time/clock.js';
-import * as analyticsSink from '../../workers/analytics-sink.js';
-import type { WorkerHandle } from '../../workers/worker-handle.js';
+import { openChdbAnalytics, type ChdbAnalyticsUnderTest } from '../helpers/chdb-analytics.js';
 import { adminSecret, createMerchant, createTestApp, logIn, signUp, withKey, withToken, type TestApp } from '../helpers/test-app.js';
 
 /*
@@ -177,18 +170,14 @@ describe('super-admin view', () => {
 describe('the audit in /analytics/log-summaries', () => {
   const now = Date.UTC(2026, 0, 20, 9, 0, 0);
   let t: TestApp;
-  let store: AnalyticsStore;
-  let sink: WorkerHandle;
-  let dataDir: string;
+  let analytics: ChdbAnalyticsUnderTest;
   let shopKey: Record<string, string>;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'sytest-admin-access-audit-'));
-    store = createChdbAnalyticsStore({ path: dataDir, database: 'switchyard_analytics' });
-    await store.migrate();
+    analytics = await openChdbAnalytics('admin-access-audit');
     const clock = createManualClock(now);
-    t = await createTestApp({ clock, analytics: store, env: { SUPER_ADMIN_EMAILS: 'root@platform.example' } });
-    sink = await analyticsSink.start({ bus: t.bus, analytics: store, logger: silentLogger, retentionDays: 30, clock, lingerMs: 0 });
+    t = await createTestApp({ clock, analytics: analytics.store, env: { SUPER_ADMIN_EMAILS: 'root@platform.example' } });
+    await analytics.startSink(t.bus, clock);
     await createMerchant(t.app, 'platform');
     shopKey = withKey((await createMerchant(t.app, 'shop')).apiKey);
     await signUp(t.app, 'root@platform.example', 'platform');
@@ -203,14 +192,11 @@ describe('the audit in /analytics/log-summaries', () => {
     });
     await t.app.inject({ method: 'POST', url: '/auth/admin/merchant-token/exchange', payload: { code: (minted.json() as { code: string }).code } });
     await t.eventsCaughtUp();
-    await sink.caughtUp();
+    await analytics.caughtUp();
   }, 60_000);
 
   afterAll(async () => {
-    await sink?.close();
-    await t?.close();
-    await store?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await analytics?.close(t);
   });
 
   it("lists the super-admin's entry and view-mode requests and the SSO code in the merchant's log", async () => {

@@ -1,18 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChdbAnalyticsStore } from '../../src/adapters/chdb/chdb-analytics-store.js';
 import { defaultCalibrationBounds } from '../../src/decision/autopilot/calibration-formulas.js';
 import { runAutopilot } from '../../src/decision/autopilot/run-autopilot.js';
 import { setMerchantFeature } from '../../src/decision/features/merchant-features.js';
 import { silentLogger } from '../../src/logging/logger.js';
-import type { AnalyticsStore } from '../../src/ports/analytics-store.js';
-import * as analyticsSink from '../../workers/analytics-sink.js';
 import * as autopilotWorker from '../../workers/autopilot.js';
-import type { WorkerHandle } from '../../workers/worker-handle.js';
 import { upiPayment } from '../fixtures/payment-dimensions.js';
 import { decisionTraffic } from '../helpers/autopilot-traffic.js';
+import { openChdbAnalytics, type ChdbAnalyticsUnderTest } from '../helpers/chdb-analytics.js';
 import { createMerchant, createTestApp, withKey, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -22,9 +16,7 @@ import { createMerchant, createTestApp, withKey, type TestApp } from '../helpers
  */
 describe('GET /merchant-account/{id}/autopilot/runs', () => {
   let t: TestApp;
-  let store: AnalyticsStore;
-  let sink: WorkerHandle;
-  let dataDir: string;
+  let analytics: ChdbAnalyticsUnderTest;
   let keyA: string;
   let keyB: string;
   const merchantA = 'm-autopilot-a';
@@ -32,11 +24,9 @@ describe('GET /merchant-account/{id}/autopilot/runs', () => {
   const merchantIdle = 'm-autopilot-idle';
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'sytest-autopilot-'));
-    store = createChdbAnalyticsStore({ path: join(dataDir, 'chdb'), database: 'switchyard_analytics' });
-    await store.migrate();
-    t = await createTestApp({ analytics: store });
-    sink = await analyticsSink.start({ bus: t.bus, analytics: store, logger: silentLogger, clock: t.clock, retentionDays: 548 });
+    analytics = await openChdbAnalytics('autopilot');
+    t = await createTestApp({ analytics: analytics.store });
+    await analytics.startSink(t.bus, t.clock, { retentionDays: 548 });
     keyA = (await createMerchant(t.app, merchantA)).apiKey;
     keyB = (await createMerchant(t.app, merchantB)).apiKey;
     await createMerchant(t.app, merchantIdle);
@@ -57,18 +47,15 @@ describe('GET /merchant-account/{id}/autopilot/runs', () => {
       ...decisionTraffic(merchantA, 120, ['razorpay', 'payu'], at, upiPayment),
       ...decisionTraffic(merchantB, 150, ['stripe', 'adyen'], at),
     ]);
-    await sink.caughtUp();
+    await analytics.caughtUp();
     await runAutopilot(
-      { configs: t.state.configs, analytics: store, bus: t.bus, clock: t.clock, logger: silentLogger, bounds: defaultCalibrationBounds },
+      { configs: t.state.configs, analytics: analytics.store, bus: t.bus, clock: t.clock, logger: silentLogger, bounds: defaultCalibrationBounds },
       { scheduledAt: t.clock.now() },
     );
   }, 120_000);
 
   afterAll(async () => {
-    await sink?.close();
-    await t?.close();
-    await store?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await analytics?.close(t);
   });
 
   it("lists the merchant's run: segments before → after, the chosen candidate, and writes the tagged entry beside the human one", async () => {
@@ -114,7 +101,7 @@ describe('GET /merchant-account/{id}/autopilot/runs', () => {
     const worker = await autopilotWorker.start({
       jobs: t.jobs,
       intervalMs: 100,
-      autopilot: { configs: t.state.configs, analytics: store, bus: t.bus, clock: t.clock, logger: silentLogger, bounds: defaultCalibrationBounds },
+      autopilot: { configs: t.state.configs, analytics: analytics.store, bus: t.bus, clock: t.clock, logger: silentLogger, bounds: defaultCalibrationBounds },
     });
     try {
       const deadline = Date.now() + 30_000;

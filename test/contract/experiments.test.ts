@@ -1,17 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpSchemas } from '../../api/http-schemas.js';
-import { createChdbAnalyticsStore } from '../../src/adapters/chdb/chdb-analytics-store.js';
 import { setMerchantFeature } from '../../src/decision/features/merchant-features.js';
 import { assignArm } from '../../src/experiments/assign-arm.js';
-import { silentLogger } from '../../src/logging/logger.js';
-import type { AnalyticsStore } from '../../src/ports/analytics-store.js';
 import { createManualClock } from '../../src/time/clock.js';
-import * as analyticsSink from '../../workers/analytics-sink.js';
-import type { WorkerHandle } from '../../workers/worker-handle.js';
+import { openChdbAnalytics, type ChdbAnalyticsUnderTest } from '../helpers/chdb-analytics.js';
 import { createMerchant, createTestApp, decideBody, withKey, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -47,29 +40,22 @@ const abTest = (data: Record<string, unknown>) => ({
 
 describe('A/B experiments', () => {
   let t: TestApp;
-  let store: AnalyticsStore;
-  let sink: WorkerHandle;
-  let dataDir: string;
+  let analytics: ChdbAnalyticsUnderTest;
   let keyA: Record<string, string>;
   let keyB: Record<string, string>;
   const ajv = new Ajv({ strict: false });
   for (const schema of httpSchemas) ajv.addSchema(schema);
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'sytest-experiments-'));
-    store = createChdbAnalyticsStore({ path: dataDir, database: 'switchyard_analytics' });
-    await store.migrate();
-    t = await createTestApp({ clock: createManualClock(now), analytics: store });
-    sink = await analyticsSink.start({ bus: t.bus, analytics: store, logger: silentLogger, retentionDays: 30, clock: t.clock, lingerMs: 0 });
+    analytics = await openChdbAnalytics('experiments');
+    t = await createTestApp({ clock: createManualClock(now), analytics: analytics.store });
+    await analytics.startSink(t.bus, t.clock);
     keyA = withKey((await createMerchant(t.app, merchantA)).apiKey);
     keyB = withKey((await createMerchant(t.app, merchantB)).apiKey);
   }, 60_000);
 
   afterAll(async () => {
-    await sink?.close();
-    await t?.close();
-    await store?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await analytics?.close(t);
   });
 
   const post = (url: string, payload: Record<string, unknown>, headers = keyA) => t.app.inject({ method: 'POST', url, headers, payload });
@@ -251,7 +237,7 @@ describe('A/B experiments', () => {
         expect(feedback.statusCode, feedback.body).toBe(200);
       }
       await t.eventsCaughtUp();
-      await sink.caughtUp();
+      await analytics.caughtUp();
     }, 60_000);
 
     it('reports each arm and leaves traffic alone on a read with overridden thresholds', async () => {

@@ -1,16 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolkit } from '../../cli/create-toolkit.js';
-import { createChdbAnalyticsStore } from '../../src/adapters/chdb/chdb-analytics-store.js';
-import { silentLogger } from '../../src/logging/logger.js';
-import type { AnalyticsStore } from '../../src/ports/analytics-store.js';
 import { createManualClock } from '../../src/time/clock.js';
 import type { NeuroLink } from '../../src/toolkit/neurolink.js';
-import * as analyticsSink from '../../workers/analytics-sink.js';
-import type { WorkerHandle } from '../../workers/worker-handle.js';
+import { openChdbAnalytics, type ChdbAnalyticsUnderTest } from '../helpers/chdb-analytics.js';
 import { createMerchant, createTestApp, withKey, type TestApp } from '../helpers/test-app.js';
 import { echoStdioConfig } from '../integration/mcp/mcp-test-helpers.js';
 
@@ -21,23 +17,19 @@ import { echoStdioConfig } from '../integration/mcp/mcp-test-helpers.js';
  */
 describe('tool runs in /analytics/log-summaries (embedded, chDB)', () => {
   const now = Date.UTC(2026, 0, 15, 12, 0, 0);
-  let dataDir: string;
-  let store: AnalyticsStore;
+  let analytics: ChdbAnalyticsUnderTest;
   let toolkit: NeuroLink;
   let t: TestApp;
-  let sink: WorkerHandle & { caughtUp(): Promise<void> };
   let key: Record<string, string>;
   let otherKey: Record<string, string>;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'sytest-tool-audit-'));
-    store = createChdbAnalyticsStore({ path: dataDir, database: 'switchyard_analytics' });
-    await store.migrate();
+    analytics = await openChdbAnalytics('tool-audit');
     toolkit = createToolkit({ logger: pino({ level: 'silent' }), cwd: mkdtempSync(join(tmpdir(), 'sytest-tool-audit-mcp-')), env: {} }).toolkit;
     await toolkit.addMCPServer('ops', echoStdioConfig());
     const clock = createManualClock(now);
-    t = await createTestApp({ clock, analytics: store, toolkit, env: { MCP_OPERATOR_SERVERS_MERCHANTS: 'audit-shop' } });
-    sink = await analyticsSink.start({ bus: t.bus, analytics: store, logger: silentLogger, retentionDays: 30, clock, lingerMs: 0 });
+    t = await createTestApp({ clock, analytics: analytics.store, toolkit, env: { MCP_OPERATOR_SERVERS_MERCHANTS: 'audit-shop' } });
+    await analytics.startSink(t.bus, clock);
     key = withKey((await createMerchant(t.app, 'audit-shop')).apiKey);
     otherKey = withKey((await createMerchant(t.app, 'quiet-shop')).apiKey);
     for (const [toolName, params] of [
@@ -48,15 +40,12 @@ describe('tool runs in /analytics/log-summaries (embedded, chDB)', () => {
       expect([200, 422]).toContain(response.statusCode);
     }
     await t.eventsCaughtUp();
-    await sink.caughtUp();
+    await analytics.caughtUp();
   }, 60_000);
 
   afterAll(async () => {
-    await sink?.close();
-    await t?.close();
+    await analytics?.close(t);
     await toolkit?.close();
-    await store?.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it("lists each run in the merchant's log-summaries (never the arguments), and in no other merchant's", async () => {

@@ -1,34 +1,23 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChdbAnalyticsStore } from '../../src/adapters/chdb/chdb-analytics-store.js';
 import type { EventEnvelope } from '../../src/events/event-envelope.js';
-import { silentLogger } from '../../src/logging/logger.js';
-import type { AnalyticsStore } from '../../src/ports/analytics-store.js';
 import { createManualClock } from '../../src/time/clock.js';
-import * as analyticsSink from '../../workers/analytics-sink.js';
-import type { WorkerHandle } from '../../workers/worker-handle.js';
+import { openChdbAnalytics, type ChdbAnalyticsUnderTest } from '../helpers/chdb-analytics.js';
 import { createMerchant, createTestApp, signUp, withKey, withToken, type TestApp } from '../helpers/test-app.js';
 
 describe('team changes on the audit trail (embedded, chDB)', () => {
   const now = Date.UTC(2026, 0, 15, 12, 0, 0);
-  let dataDir: string;
-  let store: AnalyticsStore;
+  let analytics: ChdbAnalyticsUnderTest;
   let t: TestApp;
-  let sink: WorkerHandle & { caughtUp(): Promise<void> };
   let key: Record<string, string>;
   let otherKey: Record<string, string>;
   let generatedPassword: string;
   let adminId: string;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'sytest-members-audit-'));
-    store = createChdbAnalyticsStore({ path: dataDir, database: 'switchyard_analytics' });
-    await store.migrate();
+    analytics = await openChdbAnalytics('members-audit');
     const clock = createManualClock(now);
-    t = await createTestApp({ clock, analytics: store });
-    sink = await analyticsSink.start({ bus: t.bus, analytics: store, logger: silentLogger, retentionDays: 30, clock, lingerMs: 0 });
+    t = await createTestApp({ clock, analytics: analytics.store });
+    await analytics.startSink(t.bus, clock);
     key = withKey((await createMerchant(t.app, 'team-shop')).apiKey);
     otherKey = withKey((await createMerchant(t.app, 'other-shop')).apiKey);
     const admin = await signUp(t.app, 'lead@team.example', 'team-shop');
@@ -47,14 +36,11 @@ describe('team changes on the audit trail (embedded, chDB)', () => {
     const removed = await t.app.inject({ method: 'DELETE', url: `/merchant/members/${newUserId}`, remoteAddress: '10.9.8.7', headers });
     expect(removed.statusCode, removed.body).toBe(200);
     await t.eventsCaughtUp();
-    await sink.caughtUp();
+    await analytics.caughtUp();
   }, 60_000);
 
   afterAll(async () => {
-    await sink?.close();
-    await t?.close();
-    await store?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await analytics?.close(t);
   });
 
   it('publishes an auth.attempted event per invite and removal, in the merchant, never the generated password', () => {

@@ -1,14 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChdbAnalyticsStore } from '../../src/adapters/chdb/chdb-analytics-store.js';
-import { silentLogger } from '../../src/logging/logger.js';
-import * as analyticsSink from '../../workers/analytics-sink.js';
 import type { EventEnvelope } from '../../src/events/event-envelope.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../fixtures/providers/fake-http-server.js';
 import { chatCompletion, chatCompletionStream, chatError } from '../fixtures/providers/openai-wire.js';
+import { openChdbAnalytics } from '../helpers/chdb-analytics.js';
 import { createMerchant, createTestApp, withKey, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -286,11 +281,9 @@ describe('gateway response cache', () => {
 
 describe('gateway response cache in the analytics', () => {
   it('shows hits, their share of calls, the tokens served from the cache and the cost saved in /analytics/llm/overview', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'sytest-cache-analytics-'));
-    const store = createChdbAnalyticsStore({ path: dataDir, database: 'switchyard_analytics' });
-    await store.migrate();
-    const app = await createTestApp({ toolkitEnv: { OPENAI_API_KEY: 'sk-upstream', OPENAI_BASE_URL: `${provider.url}/v1` }, analytics: store });
-    const sink = await analyticsSink.start({ bus: app.bus, analytics: store, logger: silentLogger, retentionDays: 30, clock: app.clock, lingerMs: 0 });
+    const analytics = await openChdbAnalytics('cache-analytics');
+    const app = await createTestApp({ toolkitEnv: { OPENAI_API_KEY: 'sk-upstream', OPENAI_BASE_URL: `${provider.url}/v1` }, analytics: analytics.store });
+    await analytics.startSink(app.bus, app.clock);
     try {
       const owner = (await createMerchant(app.app, 'cache-analytics-shop')).apiKey;
       const created = await app.app.inject({
@@ -312,7 +305,7 @@ describe('gateway response cache in the analytics', () => {
       expect((await chat('count my hits')).headers['x-cache']).toBe('HIT');
       expect((await chat('another question')).headers['x-cache']).toBe('MISS');
       await app.eventsCaughtUp();
-      await sink.caughtUp();
+      await analytics.caughtUp();
       // Records are stamped with the wall clock; a window ends at the app's clock, so move it past them.
       app.clock.set(Date.now() + 1_000);
       const response = await app.app.inject({ method: 'GET', url: '/analytics/llm/overview?range=1h', headers: withKey(owner) });
@@ -323,10 +316,7 @@ describe('gateway response cache in the analytics', () => {
       expect(overview['cache_saved_cost_usd']).toBeGreaterThan(0);
       expect(overview['cache_saved_cost_usd']).toBeCloseTo(overview['cost_usd']!, 6);
     } finally {
-      await sink.close();
-      await app.close();
-      await store.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await analytics.close(app);
     }
   }, 60_000);
 });

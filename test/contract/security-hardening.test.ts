@@ -1,14 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import * as crypto from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createChdbAnalyticsStore } from '../../src/adapters/chdb/chdb-analytics-store.js';
-import { silentLogger } from '../../src/logging/logger.js';
-import type { AnalyticsStore } from '../../src/ports/analytics-store.js';
 import { createManualClock } from '../../src/time/clock.js';
-import * as analyticsSink from '../../workers/analytics-sink.js';
-import type { WorkerHandle } from '../../workers/worker-handle.js';
+import { openChdbAnalytics, type ChdbAnalyticsUnderTest } from '../helpers/chdb-analytics.js';
 import { adminSecret, createMerchant, createTestApp, signUp, testPassword, withKey, withToken, type TestApp } from '../helpers/test-app.js';
 
 // A pass-through spy on the one constant-time primitive, to prove the admin secret goes through it.
@@ -247,19 +240,15 @@ describe('admin secret throttling', () => {
 describe('authentication audit events', () => {
   const now = Date.UTC(2026, 0, 15, 12, 0, 0);
   let t: TestApp;
-  let store: AnalyticsStore;
-  let sink: WorkerHandle;
-  let dataDir: string;
+  let analytics: ChdbAnalyticsUnderTest;
   let key: Record<string, string>;
   const wrongPassword = 'not-the-password-7781';
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'sytest-auth-audit-'));
-    store = createChdbAnalyticsStore({ path: dataDir, database: 'switchyard_analytics' });
-    await store.migrate();
+    analytics = await openChdbAnalytics('auth-audit');
     const clock = createManualClock(now);
-    t = await createTestApp({ clock, analytics: store });
-    sink = await analyticsSink.start({ bus: t.bus, analytics: store, logger: silentLogger, retentionDays: 30, clock, lingerMs: 0 });
+    t = await createTestApp({ clock, analytics: analytics.store });
+    await analytics.startSink(t.bus, clock);
     key = withKey((await createMerchant(t.app, 'audited-shop')).apiKey);
     await createMerchant(t.app, 'other-shop');
     await signUp(t.app, 'ops@audited.example', 'audited-shop');
@@ -279,14 +268,11 @@ describe('authentication audit events', () => {
     expect(takeover.statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: '/merchant-account/audited-shop', headers: withKey(`DE_${'ab'.repeat(32)}`) })).statusCode).toBe(401);
     await t.eventsCaughtUp();
-    await sink.caughtUp();
+    await analytics.caughtUp();
   }, 60_000);
 
   afterAll(async () => {
-    await sink?.close();
-    await t?.close();
-    await store?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await analytics?.close(t);
   });
 
   it('publishes auth.attempted events without any secret', () => {
