@@ -80,6 +80,25 @@ export class GenerationService {
   }
 
   /**
+   * The models a call naming `provider` and `model` (either may be absent) can be answered by: each
+   * link of its plan, at the link's model or its provider's default. What a budget reservation prices
+   * a call at when it names no model (the dearest of them). Empty when the provider is unknown or
+   * none is configured: the call itself is refused then.
+   */
+  candidateModels(options: { readonly provider?: string | undefined; readonly model?: string | undefined }): string[] {
+    const provider = options.provider === undefined ? undefined : normalizeProviderName(options.provider);
+    if (options.provider !== undefined && provider === undefined) return [];
+    let links: ChainLink[];
+    try {
+      links = this.plan({ provider, model: options.model }, undefined);
+    } catch (error) {
+      if (error instanceof ConfigurationError) return [];
+      throw error;
+    }
+    return links.map((link) => link.model ?? this.deps.catalog.defaultModel(link.provider));
+  }
+
+  /**
    * Generates text. `bound` pins the provider/model (an `AIProvider` made by a factory), or lists
    * the candidates to try in order (a gateway route group's ranking; retryable failures move on).
    */
@@ -193,7 +212,7 @@ export class GenerationService {
     });
   }
 
-  private plan(request: NormalizedRequest, bound: ChainLink | readonly ChainLink[] | undefined): ChainLink[] {
+  private plan(request: Pick<NormalizedRequest, 'provider' | 'model'>, bound: ChainLink | readonly ChainLink[] | undefined): ChainLink[] {
     if (isLinkList(bound)) {
       if (bound.length === 0) throw new InvalidRequestError('a route needs at least one candidate', 'toolkit', 'model');
       return [...bound];

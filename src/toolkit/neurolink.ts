@@ -235,6 +235,11 @@ export class NeuroLink {
    * What a generate/stream call will send, before it is made (for a budget reservation): the
    * prompt, the session's remembered history and summarising call, and the documents' text.
    */
+  /** The models a call naming `provider` and `model` (either may be absent) can be answered by (see GenerationService). */
+  candidateModels(options: { readonly provider?: string | undefined; readonly model?: string | undefined }): string[] {
+    return this.service.candidateModels(options);
+  }
+
   estimateInput(options: GenerateOptions): Promise<InputEstimate> {
     return estimateCallInput(options, this.memory);
   }

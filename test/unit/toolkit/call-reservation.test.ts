@@ -84,4 +84,28 @@ describe('toolkit call reservation', () => {
     const withSummary = await toolkitReservationUsd(toolkit, turn('q4'));
     expect(withSummary).toBeGreaterThan(0);
   });
+
+  it('prices a call that names no model at the dearest model it can land on, its fallbacks included', async () => {
+    const { toolkit } = toolkitWith([], { ANTHROPIC_API_KEY: 'sk-ant-x' });
+    const bare = { input: { text: 'hi' }, maxTokens: 50, disableTools: true } as const;
+    const models = toolkit.candidateModels({});
+    expect(models.length).toBe(2);
+    const each = await Promise.all(
+      (['openai', 'anthropic'] as const).map((provider) =>
+        toolkitReservationUsd(toolkit, { ...bare, provider, model: toolkit.candidateModels({ provider })[0]! }),
+      ),
+    );
+    expect(Math.min(...each)).toBeGreaterThan(0);
+    expect(each[0]).not.toBe(each[1]);
+    // No provider: the chain walks both, so the dearer one is held.
+    expect(await toolkitReservationUsd(toolkit, bare)).toBe(Math.max(...each));
+    // A provider without a model: that provider's default only.
+    expect(await toolkitReservationUsd(toolkit, { ...bare, provider: 'openai' })).toBe(each[0]);
+  });
+
+  it('reserves nothing for a provider it does not know (the call itself is refused)', async () => {
+    const { toolkit } = toolkitWith([]);
+    expect(toolkit.candidateModels({ provider: 'no-such-provider' })).toEqual([]);
+    expect(await toolkitReservationUsd(toolkit, { input: { text: 'hi' }, provider: 'no-such-provider' })).toBe(0);
+  });
 });
