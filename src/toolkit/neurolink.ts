@@ -158,7 +158,7 @@ export class NeuroLink {
     this.service = new GenerationService({
       catalog: this.catalog,
       tools: (attribution) => this.toolsForCall(attribution),
-      priceOf: (modelId) => registry?.getModelConfig(modelId)?.pricing,
+      priceOf: (modelId) => registry?.getModelConfig(modelId)?.pricing ?? registry?.getEmbeddingPricing?.(modelId),
       env: this.env,
       telemetry: () => options.telemetry ?? adapters.processTelemetry(),
       notice,

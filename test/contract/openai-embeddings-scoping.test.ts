@@ -8,9 +8,9 @@ import { createMerchant, createTestApp, withKey, type TestApp } from '../helpers
  * OWASP LLM Top 10 2026 LLM09 (vector and embedding weaknesses; LLM08 in 2025): Switchyard keeps no
  * vectors, so what remains is the embeddings route's scoping. A merchant's route group of embedding
  * models is that merchant's alone (another merchant naming it reaches nothing), each call is recorded
- * as its caller's, and the key's limits apply before any provider call. (The shipped model registry
- * prices no embedding model, so embeddings count against rpm/tpm but reserve nothing against a budget:
- * docs/security.md lists this as a known limit.)
+ * as its caller's, and the key's limits apply before any provider call: rpm, and the budget, since
+ * the registry prices embedding models (`embeddings` of schemas/models.json): each call is costed at
+ * its model's price and reserved against the key's budget like any other gateway call.
  */
 
 function upstream(request: RecordedRequest) {
@@ -76,6 +76,33 @@ describe('/v1/embeddings scoping', () => {
     expect((await embed(limitedKey, 'openai/text-embedding-3-small', 'one')).statusCode).toBe(200);
     const before = provider.requests.length;
     const response = await embed(limitedKey, 'openai/text-embedding-3-small', 'two');
+    expect(response.statusCode, response.body).toBe(429);
+    expect(provider.requests.length).toBe(before);
+  });
+
+  it("costs a call at the embedding model's price (text-embedding-3-small: $0.00002 per 1K tokens)", async () => {
+    const response = await embed(keyA, 'openai/text-embedding-3-small', ['a', 'b', 'c', 'd']);
+    expect(response.statusCode, response.body).toBe(200);
+    await t.eventsCaughtUp();
+    const record = t.events.findLast((event): event is EventEnvelope<'llm.call'> => event.type === 'llm.call' && event.payload.operation === 'embed');
+    // The fake counts one token per text: 4 tokens, not the $0.00015 chat default of the provider.
+    expect(record?.payload).toMatchObject({ inputTokens: 4, outputTokens: 0 });
+    expect(record?.payload.costUsd).toBeCloseTo((4 / 1000) * 0.00002, 12);
+  });
+
+  it("reserves an embedding call against the key's budget: refused with 429 before any provider call", async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api-key/create',
+      headers: withKey(keyA),
+      payload: { merchant_id: 'embed-scope-a', limits: { budget: { amount_usd: 0.00001, period: 'day' } } },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const budgetKey = (created.json() as { api_key: string }).api_key;
+    expect((await embed(budgetKey, 'openai/text-embedding-3-small', 'short')).statusCode).toBe(200);
+    const before = provider.requests.length;
+    // ~10,000 tokens at $0.00002 per 1K: $0.0002, over the $0.00001 budget.
+    const response = await embed(budgetKey, 'openai/text-embedding-3-small', 'x'.repeat(30_000));
     expect(response.statusCode, response.body).toBe(429);
     expect(provider.requests.length).toBe(before);
   });

@@ -50,7 +50,7 @@ export function routedAttribution(attribution: CallAttribution, route: GatewayRo
   return { ...attribution, ...(route.kind === 'group' ? routeAttribution(route.group, route.ranking) : {}) };
 }
 
-export type GatewayModelRegistry = Pick<DynamicModelRegistry, 'getModelConfig'>;
+export type GatewayModelRegistry = Pick<DynamicModelRegistry, 'getModelConfig' | 'getEmbeddingPricing'>;
 
 /** What the registry says of a candidate model (capabilities, average price), when it knows it. */
 export function registryFactsOf(models: GatewayModelRegistry, provider: string, model: string): CandidateFacts | undefined {
@@ -105,9 +105,11 @@ export class GatewayRouter {
   async pricesOf(merchantId: string, model: string): Promise<(TokenPrice | undefined)[]> {
     const { models } = this.#deps;
     const group = (await routeGroupsOf(this.#deps.configs, merchantId)).find((candidate) => candidate.name === model);
-    if (group !== undefined) return group.candidates.map((candidate) => models.getModelConfig(candidate.model, candidate.provider)?.pricing);
+    // A chat model's price, else an embedding model's (the embeddings route reserves through here too).
+    const priceOf = (provider: string, id: string) => models.getModelConfig(id, provider)?.pricing ?? models.getEmbeddingPricing(id, provider);
+    if (group !== undefined) return group.candidates.map((candidate) => priceOf(candidate.provider, candidate.model));
     const target = resolveGatewayModel(model, models);
-    return [target === undefined ? undefined : models.getModelConfig(target.model, target.provider)?.pricing];
+    return [target === undefined ? undefined : priceOf(target.provider, target.model)];
   }
 
   async #rankGroup(merchantId: string, stored: RouteGroup, prompt: unknown): Promise<GatewayRoute> {

@@ -6,6 +6,7 @@ import {
   normalizeCapability,
   type DynamicModelOptions,
   type ModelConfig,
+  type ModelPricing,
   type ModelResolutionResult,
   type ModelSearchOptions,
 } from './model-config.js';
@@ -112,6 +113,22 @@ export class DynamicModelRegistry {
 
   getAllModels(): ModelConfig[] {
     return [...this.data.models];
+  }
+
+  /**
+   * An embedding model's price (`embeddings` of the file; output 0), by `provider/id`, or by id
+   * under `provider` or, without one, under the first provider that lists it.
+   */
+  getEmbeddingPricing(model: string, provider?: string): ModelPricing | undefined {
+    const prices = this.data.embeddingPricing;
+    const slash = model.indexOf('/');
+    if (provider === undefined && slash > 0) {
+      const scoped = prices.get(`${canonicalProvider(model.slice(0, slash))}/${model.slice(slash + 1)}`);
+      if (scoped !== undefined) return scoped;
+    }
+    if (provider !== undefined) return prices.get(`${canonicalProvider(provider)}/${model}`);
+    for (const [key, price] of prices) if (key.slice(key.indexOf('/') + 1) === model) return price;
+    return undefined;
   }
 
   /** The model a name designates (see the class comment for the order), or undefined. */

@@ -24,6 +24,11 @@ export interface ParsedModelRegistry {
   readonly aliases: ReadonlyMap<string, ModelConfig>;
   /** Canonical provider → its default model. */
   readonly defaults: ReadonlyMap<string, ModelConfig>;
+  /**
+   * `embeddings`: embedding models' prices by `provider/id` (USD per 1K input tokens; they produce
+   * none). Kept apart from `models` so no listing, ranking or default ever offers one for generation.
+   */
+  readonly embeddingPricing: ReadonlyMap<string, ModelPricing>;
 }
 
 type Json = Record<string, unknown>;
@@ -115,6 +120,24 @@ function readModels(models: unknown): ModelConfig[] {
   throw new ModelRegistryError('models must be an object keyed by provider or a list of models');
 }
 
+/** `embeddings: { <provider>: { <model id>: { pricing: { input } } } }` (absent: none priced). */
+function readEmbeddingPricing(raw: unknown): Map<string, ModelPricing> {
+  const prices = new Map<string, ModelPricing>();
+  if (raw === undefined || raw === null) return prices;
+  if (!isObject(raw)) throw new ModelRegistryError('embeddings must be an object keyed by provider');
+  for (const [provider, byId] of Object.entries(raw)) {
+    if (!isObject(byId)) throw new ModelRegistryError(`embeddings.${provider} must be an object of models keyed by id`);
+    for (const [id, model] of Object.entries(byId)) {
+      const where = `embeddings.${provider}.${id}`;
+      const pricing = isObject(model) ? model.pricing : undefined;
+      if (!isObject(pricing) || typeof pricing.input !== 'number' || !(pricing.input >= 0))
+        throw new ModelRegistryError(`${where}: pricing must be {input} a non-negative number (USD per 1K tokens)`);
+      prices.set(`${canonicalProvider(provider)}/${id}`, { input: pricing.input, output: 0 });
+    }
+  }
+  return prices;
+}
+
 /** Finds the model an alias target or a default names: `provider/key`, `provider/id`, or a unique key or id. */
 function findTarget(models: readonly ModelConfig[], target: string, provider?: string): ModelConfig[] {
   const slash = target.indexOf('/');
@@ -188,5 +211,6 @@ export function parseModelRegistry(document: unknown): ParsedModelRegistry {
     models: withAliases.map((m) => Object.freeze(m)),
     aliases: remap(aliases),
     defaults: remap(defaults),
+    embeddingPricing: readEmbeddingPricing(document.embeddings),
   };
 }

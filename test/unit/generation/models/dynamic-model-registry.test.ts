@@ -323,3 +323,39 @@ describe('the shipped registry', () => {
     }
   });
 });
+
+describe('embedding model prices', () => {
+  const embeddings = {
+    openai: { 'text-embedding-3-small': { pricing: { input: 0.00002 } } },
+    mistral: { 'mistral-embed': { pricing: { input: 0.0001 } } },
+  };
+  const registry = DynamicModelRegistry.fromJson({ ...nested, embeddings });
+
+  it('prices an embedding model by id, provider/id or under its provider, with no output price', () => {
+    expect(registry.getEmbeddingPricing('text-embedding-3-small')).toEqual({ input: 0.00002, output: 0 });
+    expect(registry.getEmbeddingPricing('openai/text-embedding-3-small')).toEqual({ input: 0.00002, output: 0 });
+    expect(registry.getEmbeddingPricing('mistral-embed', 'mistral')).toEqual({ input: 0.0001, output: 0 });
+    expect(registry.getEmbeddingPricing('mistral-embed', 'openai')).toBeUndefined();
+    expect(registry.getEmbeddingPricing('no-such-embedder')).toBeUndefined();
+  });
+
+  it('never offers an embedding model for generation (not a model of the registry)', () => {
+    expect(registry.getModelConfig('text-embedding-3-small')).toBeUndefined();
+    expect(registry.getAllModels().map((model) => model.id)).not.toContain('mistral-embed');
+  });
+
+  it('refuses a malformed entry, naming it', () => {
+    expect(() => DynamicModelRegistry.fromJson({ ...nested, embeddings: { openai: { e1: { pricing: { input: -1 } } } } })).toThrow(
+      'embeddings.openai.e1: pricing must be {input} a non-negative number (USD per 1K tokens)',
+    );
+    expect(() => DynamicModelRegistry.fromJson({ ...nested, embeddings: [] })).toThrow('embeddings must be an object keyed by provider');
+  });
+
+  it("the shipped registry prices each embedding provider's default model", () => {
+    const shipped = DynamicModelRegistry.shipped();
+    expect(shipped.getEmbeddingPricing('text-embedding-3-small', 'openai')).toEqual({ input: 0.00002, output: 0 });
+    expect(shipped.getEmbeddingPricing('text-embedding-3-small', 'azure')).toEqual({ input: 0.00002, output: 0 });
+    expect(shipped.getEmbeddingPricing('mistral-embed', 'mistral')).toEqual({ input: 0.0001, output: 0 });
+    expect(shipped.getEmbeddingPricing('nomic-embed-text', 'ollama')).toEqual({ input: 0, output: 0 });
+  });
+});
