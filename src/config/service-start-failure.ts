@@ -83,6 +83,25 @@ export function securityFailureOf(error: unknown, depth = 0): SecurityFailure | 
   return undefined;
 }
 
+/** The leaf errors of `error` (its causes and aggregated errors, followed down to those with neither). */
+function leafErrorsOf(error: unknown, depth = 0): Error[] {
+  if (!(error instanceof Error) || depth > 8) return [];
+  const errors = (error as { errors?: unknown }).errors;
+  const inner = [(error as { cause?: unknown }).cause, ...(Array.isArray(errors) ? (errors as unknown[]) : [])].filter((item) => item instanceof Error);
+  return inner.length === 0 ? [error] : inner.flatMap((item) => leafErrorsOf(item, depth + 1));
+}
+
+/**
+ * A TLS broker that requires a client certificate, asked without one: under TLS 1.3 its refusal
+ * reaches the client only as a closed connection, on every attempt. (A broker that is down refuses
+ * the connection instead, and one that closed a connection once, for another reason, does not close
+ * them all.)
+ */
+function closedEveryTlsConnection(error: unknown): boolean {
+  const leaves = leafErrorsOf(error);
+  return leaves.length > 0 && leaves.every((leaf) => /^Connection closed$/i.test(leaf.message));
+}
+
 type Service =
   | { readonly service: 'redis'; readonly security: RedisSecurity | undefined; readonly where: string }
   | { readonly service: 'kafka'; readonly security: KafkaSecurity | undefined; readonly where: string }
@@ -157,12 +176,18 @@ function explain(target: Service, failure: SecurityFailure): { variable: string;
   }
 }
 
+/** Kafka over TLS without a client certificate whose every connection was closed: most likely one was required. */
+function unansweredClientCertificate(target: Service, error: unknown): SecurityFailure | undefined {
+  if (target.service !== 'kafka' || target.security?.tls === undefined || hasClientCertificate(target)) return undefined;
+  return closedEveryTlsConnection(error) ? { kind: 'client-certificate', reason: 'every TLS connection closed by the broker' } : undefined;
+}
+
 /**
  * SY_CONFIG_INVALID naming the variable when `error` is a TLS or authentication failure of the
  * service's first connection; undefined otherwise (the caller rethrows the original).
  */
 export function explainStartFailure(target: Service, error: unknown): SwitchyardError | undefined {
-  const failure = securityFailureOf(error);
+  const failure = securityFailureOf(error) ?? unansweredClientCertificate(target, error);
   if (failure === undefined) return undefined;
   const { variable, message } = explain(target, failure);
   return new SwitchyardError('SY_CONFIG_INVALID', {

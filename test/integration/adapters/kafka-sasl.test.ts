@@ -16,9 +16,9 @@ import { envOf, type SecureServices, secureServices } from './secure-services.js
 /**
  * Issue 28: the composition root's Kafka bus over SASL_SSL (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512) and
  * over SSL with a client certificate, against the broker of deploy/local/secure-services.sh; a
- * refused password or an untrusted broker certificate stops the start naming the variable. (A
- * missing client certificate is not named: under TLS 1.3 the broker's refusal reaches the client
- * only as "Connection closed", see docs/services-tls.md.)
+ * refused password, an untrusted broker certificate or a missing client certificate stops the start
+ * naming the variable (the last one is inferred: under TLS 1.3 the broker's refusal reaches the
+ * client only as "Connection closed" on every attempt, see docs/services-tls.md).
  */
 describe('Kafka over SASL_SSL and SSL', () => {
   let services: SecureServices;
@@ -121,6 +121,13 @@ describe('Kafka over SASL_SSL and SSL', () => {
     KAFKA_SASL_USERNAME: undefined,
     KAFKA_SASL_PASSWORD: undefined,
     ...overrides,
+  });
+
+  it('stops the start naming KAFKA_TLS_CERT_FILE when the SSL listener requires a client certificate and none is set', async () => {
+    const error = await startFailure(ssl({}));
+    expect(error.message).toBe(
+      `KAFKA_TLS_CERT_FILE: the server at ${services.kafkaSslBrokers} requires a client certificate (every TLS connection closed by the broker); set KAFKA_TLS_CERT_FILE and KAFKA_TLS_KEY_FILE`,
+    );
   });
 
   it('publishes and consumes over SSL with a client certificate (mutual TLS)', async () => {

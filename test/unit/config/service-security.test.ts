@@ -276,6 +276,23 @@ describe('start-up failures of the services, named by variable', () => {
     );
     expect(explainStartFailure({ service: 'redis', security: redis, where: 'r' }, new Error('connect ECONNREFUSED'))).toBeUndefined();
   });
+
+  it('names KAFKA_TLS_CERT_FILE when a TLS broker closed every connection of a client without a certificate', () => {
+    // What @platformatic/kafka reports when a broker requiring mutual TLS refuses under TLS 1.3.
+    const closed = () => Object.assign(new Error('Connection closed'), { code: 'PLT_KFK_NETWORK' });
+    const attempts = (leaf: () => Error) => new AggregateError([new AggregateError([leaf(), leaf()], 'listApis failed 2 times.')], 'metadata failed.');
+    const unreachable = new Error('event bus unreachable at k:9093', { cause: attempts(closed) });
+    const ssl = { protocol: 'SSL' as const, tls: {} };
+    expect(explainStartFailure({ service: 'kafka', security: ssl, where: 'k:9093' }, unreachable)?.message).toBe(
+      'KAFKA_TLS_CERT_FILE: the server at k:9093 requires a client certificate (every TLS connection closed by the broker); set KAFKA_TLS_CERT_FILE and KAFKA_TLS_KEY_FILE',
+    );
+    // Not with a certificate given, not without TLS, not for a broker that is down.
+    const withCertificate = { protocol: 'SSL' as const, tls: { cert: Buffer.from(certPem), key: Buffer.from(keyPem) } };
+    expect(explainStartFailure({ service: 'kafka', security: withCertificate, where: 'k:9093' }, unreachable)).toBeUndefined();
+    expect(explainStartFailure({ service: 'kafka', security: { protocol: 'PLAINTEXT' }, where: 'k:9092' }, unreachable)).toBeUndefined();
+    const refused = () => Object.assign(new Error('Connection refused'), { code: 'PLT_KFK_NETWORK' });
+    expect(explainStartFailure({ service: 'kafka', security: ssl, where: 'k:9093' }, new Error('unreachable', { cause: attempts(refused) }))).toBeUndefined();
+  });
 });
 
 describe('switchyard config validate', () => {
