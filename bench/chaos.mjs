@@ -27,7 +27,8 @@ import { batchOutcomes, clickhouseRows, exactlyOnce, faultReport, groupLag, kafk
 import { startLoad } from './lib/chaos-load.mjs';
 import { switchyardProcess } from './lib/chaos-processes.mjs';
 import { buildSchedule, overlappingPairs } from './lib/chaos-schedule.mjs';
-import { freePort, startPrivateServices } from './lib/chaos-services.mjs';
+import { startPrivateServices } from './lib/chaos-services.mjs';
+import { freePort } from './lib/free-port.mjs';
 import { startFakeOpenAI } from './lib/fake-openai.mjs';
 
 const { values: options } = parseArgs({ options: { seed: { type: 'string' }, short: { type: 'boolean', default: false } } });

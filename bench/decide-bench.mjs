@@ -19,6 +19,7 @@
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { decideBody } from './lib/decide-body.mjs';
 import { cpuSeconds } from './lib/proc-cpu.mjs';
 import { json, spawnService, spawnWorker } from './lib/spawn-service.mjs';
 
@@ -39,22 +40,10 @@ const cards = [
   { cardIsin: '510510', cardSwitchProvider: 'MASTERCARD', cardType: 'DEBIT' },
   { cardIsin: '378282', cardSwitchProvider: 'AMEX', cardType: 'CREDIT' },
 ];
-const body = (merchant, paymentId, index, gateways = ['stripe', 'adyen', 'checkout']) => ({
-  merchantId: merchant,
-  eligibleGatewayList: gateways,
-  rankingAlgorithm: 'SR_BASED_ROUTING',
-  eliminationEnabled: true,
-  paymentInfo: {
-    paymentId,
-    amount: 100,
-    currency: 'USD',
-    paymentType: 'ORDER_PAYMENT',
-    paymentMethodType: 'CARD',
-    paymentMethod: 'CREDIT',
-    authType: 'THREE_DS',
-    ...cards[index % cards.length],
-  },
-});
+const body = (merchant, paymentId, index, gateways) => {
+  const base = decideBody(merchant, paymentId, gateways);
+  return { ...base, paymentInfo: { ...base.paymentInfo, ...cards[index % cards.length] } };
+};
 
 /** autocannon with the decide mix against `url`; counts 2xx answers. */
 async function load(url, headers, merchant, prefix, seconds) {

@@ -22,24 +22,13 @@
 // cases; SERVICE_NODE_FLAGS=--cpu-prof profiles the service.
 import { spawn } from 'node:child_process';
 import { createServer, request as httpRequest, Agent } from 'node:http';
-import { createServer as netServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from './lib/free-port.mjs';
 import { json, spawnService } from './lib/spawn-service.mjs';
 
 const requests = Number(process.env.REQUESTS ?? 400);
 const warmup = Number(process.env.WARMUP ?? 100);
 const root = new URL('..', import.meta.url).pathname;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = netServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 // ---------------------------------------------------------------- the mock provider
 const completion = (model) =>

@@ -4,23 +4,12 @@
 // waits until it answers) or SIGSTOPped/SIGCONTed by the pid its script recorded.
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './free-port.mjs';
 
 const run = promisify(execFile);
 const root = new URL('../..', import.meta.url).pathname;
-
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Distinct free loopback ports (asked for together so two are never the same). */
 async function freePorts(count) {

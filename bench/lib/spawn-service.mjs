@@ -2,22 +2,11 @@
 // /health/ready answers; returns its base URL and a stop() that sends SIGTERM and awaits exit.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export async function spawnService(env = {}) {
   const port = await freePort();
