@@ -4,7 +4,7 @@ import type { EventEnvelope } from '../../src/events/event-envelope.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../fixtures/providers/fake-http-server.js';
 import { chatCompletionStream } from '../fixtures/providers/openai-wire.js';
 import { ChatSocket, type ChatMessage } from '../helpers/chat-socket.js';
-import { createMerchant, createTestApp, signUp, withKey, withToken, type TestApp } from '../helpers/test-app.js';
+import { createKeyWith, createMerchant, createTestApp, signUp, withKey, withToken, type TestApp } from '../helpers/test-app.js';
 
 /**
  * WebSocket chat turns go through the API key's limits exactly as the HTTP routes' requests do
@@ -73,16 +73,8 @@ async function connect(apiKey: string, headers: Record<string, string> = { 'x-ap
   return client;
 }
 
-async function newKey(limits: unknown): Promise<{ keyId: string; apiKey: string }> {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api-key/create',
-    headers: withKey(ownerKey),
-    payload: { merchant_id: 'chat-limits-shop', limits },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  const body = response.json() as { key_id: string; api_key: string };
-  return { keyId: body.key_id, apiKey: body.api_key };
+function newKey(limits: unknown): Promise<{ keyId: string; apiKey: string }> {
+  return createKeyWith(t.app, ownerKey, 'chat-limits-shop', { limits });
 }
 
 async function usageOf(keyId: string): Promise<Record<string, number | string>> {

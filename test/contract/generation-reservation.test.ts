@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../fixtures/providers/fake-http-server.js';
 import { chatCompletion } from '../fixtures/providers/openai-wire.js';
-import { createMerchant, createTestApp, withKey, type TestApp } from '../helpers/test-app.js';
+import { createKeyWith, createMerchant, createTestApp, withKey, type TestApp } from '../helpers/test-app.js';
 
 /**
  * The budget reservation of /api/generate covers the whole input the call sends (issue 28), not
@@ -25,14 +25,7 @@ beforeAll(async () => {
   provider = await startFakeHttpServer(upstream);
   t = await createTestApp({ toolkitEnv: { OPENAI_API_KEY: 'sk-reserve', OPENAI_BASE_URL: `${provider.url}/v1` } });
   ownerKey = (await createMerchant(t.app, 'reserve-shop')).apiKey;
-  const created = await t.app.inject({
-    method: 'POST',
-    url: '/api-key/create',
-    headers: withKey(ownerKey),
-    payload: { merchant_id: 'reserve-shop', limits: { budget: { amount_usd: 0.001, period: 'day' } } },
-  });
-  expect(created.statusCode, created.body).toBe(200);
-  budgetKey = (created.json() as { api_key: string }).api_key;
+  budgetKey = (await createKeyWith(t.app, ownerKey, 'reserve-shop', { limits: { budget: { amount_usd: 0.001, period: 'day' } } })).apiKey;
 });
 afterAll(async () => {
   await t.close();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, type EventEnvelope } from '../../src/events/event-envelope.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../fixtures/providers/fake-http-server.js';
 import { chatCompletion } from '../fixtures/providers/openai-wire.js';
-import { createMerchant, createTestApp, decideBody, withKey, type TestApp } from '../helpers/test-app.js';
+import { createKeyWith, createMerchant, createTestApp, decideBody, withKey, type TestApp } from '../helpers/test-app.js';
 
 /**
  * Per-key limits and budgets (issue 14) in embedded mode: exact under concurrency, enforced before
@@ -33,16 +33,8 @@ let t: TestApp;
 let baseURL: string;
 let ownerKey: string;
 
-async function newKey(limits: unknown, cache?: unknown): Promise<{ keyId: string; apiKey: string }> {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api-key/create',
-    headers: withKey(ownerKey),
-    payload: { merchant_id: 'limited-shop', limits, ...(cache !== undefined ? { cache } : {}) },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  const body = response.json() as { key_id: string; api_key: string };
-  return { keyId: body.key_id, apiKey: body.api_key };
+function newKey(limits: unknown, cache?: unknown): Promise<{ keyId: string; apiKey: string }> {
+  return createKeyWith(t.app, ownerKey, 'limited-shop', { limits, ...(cache !== undefined ? { cache } : {}) });
 }
 
 async function usageOf(keyId: string) {

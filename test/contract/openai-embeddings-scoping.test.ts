@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../src/events/event-envelope.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../fixtures/providers/fake-http-server.js';
 import { embeddingsResponse } from '../fixtures/providers/openai-wire.js';
-import { createMerchant, createTestApp, withKey, type TestApp } from '../helpers/test-app.js';
+import { createKeyWith, createMerchant, createTestApp, withKey, type TestApp } from '../helpers/test-app.js';
 
 /**
  * OWASP LLM Top 10 2026 LLM09 (vector and embedding weaknesses; LLM08 in 2025): Switchyard keeps no
@@ -65,14 +65,7 @@ describe('/v1/embeddings scoping', () => {
   });
 
   it("holds embeddings to the key's rpm like every gateway call, refusing before any provider call", async () => {
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api-key/create',
-      headers: withKey(keyA),
-      payload: { merchant_id: 'embed-scope-a', limits: { rpm: 1 } },
-    });
-    expect(created.statusCode, created.body).toBe(200);
-    const limitedKey = (created.json() as { api_key: string }).api_key;
+    const limitedKey = (await createKeyWith(t.app, keyA, 'embed-scope-a', { limits: { rpm: 1 } })).apiKey;
     expect((await embed(limitedKey, 'openai/text-embedding-3-small', 'one')).statusCode).toBe(200);
     const before = provider.requests.length;
     const response = await embed(limitedKey, 'openai/text-embedding-3-small', 'two');
@@ -91,14 +84,7 @@ describe('/v1/embeddings scoping', () => {
   });
 
   it("reserves an embedding call against the key's budget: refused with 429 before any provider call", async () => {
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api-key/create',
-      headers: withKey(keyA),
-      payload: { merchant_id: 'embed-scope-a', limits: { budget: { amount_usd: 0.00001, period: 'day' } } },
-    });
-    expect(created.statusCode, created.body).toBe(200);
-    const budgetKey = (created.json() as { api_key: string }).api_key;
+    const budgetKey = (await createKeyWith(t.app, keyA, 'embed-scope-a', { limits: { budget: { amount_usd: 0.00001, period: 'day' } } })).apiKey;
     expect((await embed(budgetKey, 'openai/text-embedding-3-small', 'short')).statusCode).toBe(200);
     const before = provider.requests.length;
     // ~10,000 tokens at $0.00002 per 1K: $0.0002, over the $0.00001 budget.

@@ -220,6 +220,22 @@ export async function createMerchant(app: FastifyInstance, merchantId: string): 
   return { apiKey: (response.json() as { api_key: string }).api_key };
 }
 
+/**
+ * A new API key of `merchantId` with `settings` (`limits`, `cache`), created over the API by the
+ * merchant's own key (`POST /api-key/create`) as an operator would.
+ */
+export async function createKeyWith(
+  app: FastifyInstance,
+  ownerKey: string,
+  merchantId: string,
+  settings: { readonly limits?: unknown; readonly cache?: unknown },
+): Promise<{ keyId: string; apiKey: string }> {
+  const response = await app.inject({ method: 'POST', url: '/api-key/create', headers: withKey(ownerKey), payload: { merchant_id: merchantId, ...settings } });
+  if (response.statusCode !== 200) throw new Error(`key create failed: ${response.statusCode} ${response.body}`);
+  const body = response.json() as { key_id: string; api_key: string };
+  return { keyId: body.key_id, apiKey: body.api_key };
+}
+
 export function decideBody(merchantId: string, paymentId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     merchantId,

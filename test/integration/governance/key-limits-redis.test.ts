@@ -7,7 +7,7 @@ import type { StateStore } from '../../../src/ports/state-store.js';
 import { createManualClock } from '../../../src/time/clock.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion } from '../../fixtures/providers/openai-wire.js';
-import { createMerchant, createTestApp, withKey, type TestApp } from '../../helpers/test-app.js';
+import { createKeyWith, createMerchant, createTestApp, withKey, type TestApp } from '../../helpers/test-app.js';
 import { deleteRedisNamespace, redisUrl, uniqueNamespace } from '../adapters/local-services.js';
 
 /**
@@ -61,16 +61,8 @@ afterAll(async () => {
   admin?.disconnect();
 });
 
-async function keyWith(limits: unknown): Promise<{ keyId: string; apiKey: string }> {
-  const response = await a.app.inject({
-    method: 'POST',
-    url: '/api-key/create',
-    headers: withKey(ownerKey),
-    payload: { merchant_id: 'redis-limited', limits },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  const body = response.json() as { key_id: string; api_key: string };
-  return { keyId: body.key_id, apiKey: body.api_key };
+function keyWith(limits: unknown): Promise<{ keyId: string; apiKey: string }> {
+  return createKeyWith(a.app, ownerKey, 'redis-limited', { limits });
 }
 
 const chat = (url: string, apiKey: string, maxTokens = 5) =>
