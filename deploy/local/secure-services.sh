@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Redis, Kafka and ClickHouse with TLS and credentials, for the TLS tests and for trying the
-# managed-service settings locally: deploy/local/secure-services.sh {start|stop|status|env}
+# managed-service settings locally: deploy/local/secure-services.sh {start|stop|status|env|tls}
 #
 # Separate instances on their own ports (the plain services on 6379/9092/8123 are not touched),
 # all on 127.0.0.1, ports from SECURE_BASE_PORT (B = 16440):
@@ -14,6 +14,7 @@
 # passwords are random, kept in $SWITCHYARD_RUN_DIR/secure/secrets.env. Everything persists across
 # stop/start; delete the directory to start over.
 # `env` prints the KEY=VALUE lines a Switchyard process needs to use them (SECURE_* for the tests).
+# `tls` only makes the certificates and prints their directory (for redis-cluster.sh's REDIS_CLUSTER_TLS_DIR).
 # status exits 0 when all three answer, 3 otherwise.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -374,5 +375,7 @@ case "${1:-}" in
   stop) with_lock secure stop_all ;;
   status) status_all ;;
   env) print_env ;;
-  *) echo "usage: $0 {start|stop|status|env}" >&2; exit 2 ;;
+  # The certificates alone (for deploy/local/redis-cluster.sh's REDIS_CLUSTER_TLS_DIR): prints their directory.
+  tls) with_lock secure make_tls && echo "$TLS" ;;
+  *) echo "usage: $0 {start|stop|status|env|tls}" >&2; exit 2 ;;
 esac

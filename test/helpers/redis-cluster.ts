@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +9,15 @@ import { Cluster } from 'ioredis';
 
 const run = promisify(execFile);
 const clusterScript = fileURLToPath(new URL('../../deploy/local/redis-cluster.sh', import.meta.url));
+const secureScript = fileURLToPath(new URL('../../deploy/local/secure-services.sh', import.meta.url));
+
+/** How a TLS cluster is reached: its CA, and the ACL user every node has (user `default` is off). */
+export interface ClusterTls {
+  /** Directory of ca.pem, client.pem/client.key and other-ca.pem (a CA that signed nothing of it). */
+  readonly tlsDir: string;
+  readonly username: string;
+  readonly password: string;
+}
 
 /** A Redis Cluster of deploy/local/redis-cluster.sh (three masters, one replica each) for one test file. */
 export interface RedisClusterUnderTest {
@@ -22,32 +33,44 @@ export interface RedisClusterUnderTest {
   masterIndexOf(key: string): Promise<number>;
   /** An admin client on the cluster (closed by `stop`). */
   readonly admin: Cluster;
+  /** Set for a cluster started with `{ tls: true }`. */
+  readonly tls: ClusterTls | undefined;
   stop(): Promise<void>;
 }
 
 /**
  * Starts a cluster through the script on `basePort`..`basePort + 5` with its own run directory, so
  * test files running at once never share (or stop) each other's cluster. `stop` is for a finally /
- * afterAll: it always stops every node, whatever failed.
+ * afterAll: it always stops every node, whatever failed. `{ tls: true }`: TLS only with an ACL user
+ * (the script's REDIS_CLUSTER_TLS_DIR), certificates made by secure-services.sh in that run directory
+ * and a fresh password.
  */
-export async function startRedisCluster(basePort: number): Promise<RedisClusterUnderTest> {
-  const env = { ...process.env, SWITCHYARD_RUN_DIR: join(tmpdir(), `sytest-redis-cluster-${basePort}`), REDIS_CLUSTER_BASE_PORT: String(basePort) };
-  async function script(...args: string[]): Promise<string> {
+export async function startRedisCluster(basePort: number, options: { readonly tls?: boolean } = {}): Promise<RedisClusterUnderTest> {
+  const runDir = join(tmpdir(), `sytest-redis-cluster-${basePort}`);
+  const env: NodeJS.ProcessEnv = { ...process.env, SWITCHYARD_RUN_DIR: runDir, REDIS_CLUSTER_BASE_PORT: String(basePort) };
+  async function sh(path: string, ...args: string[]): Promise<string> {
     try {
-      return (await run('bash', [clusterScript, ...args], { env, timeout: 90_000 })).stdout;
+      return (await run('bash', [path, ...args], { env, timeout: 90_000 })).stdout;
     } catch (error) {
       const output = error as { stderr?: string; stdout?: string };
-      throw new Error(`deploy/local/redis-cluster.sh ${args.join(' ')} failed:\n${output.stderr ?? ''}${output.stdout ?? ''}`, { cause: error });
+      throw new Error(`${path} ${args.join(' ')} failed:\n${output.stderr ?? ''}${output.stdout ?? ''}`, { cause: error });
     }
+  }
+  const script = (...args: string[]) => sh(clusterScript, ...args);
+  let tls: ClusterTls | undefined;
+  if (options.tls === true) {
+    tls = { tlsDir: (await sh(secureScript, 'tls')).trim().split('\n').at(-1)!, username: 'switchyard', password: randomBytes(12).toString('hex') };
+    Object.assign(env, { REDIS_CLUSTER_TLS_DIR: tls.tlsDir, REDIS_CLUSTER_USER: tls.username, REDIS_CLUSTER_PASSWORD: tls.password });
   }
   let admin: Cluster | undefined;
   try {
     const started = await script('start');
     const nodes = (/REDIS_CLUSTER_NODES=(\S+)/.exec(started)?.[1] ?? '').split(',').filter((node) => node !== '');
     if (nodes.length !== 6) throw new Error(`expected six cluster nodes, got: ${started}`);
+    const security = tls === undefined ? {} : { tls: { ca: readFileSync(join(tls.tlsDir, 'ca.pem')) }, username: tls.username, password: tls.password };
     const ready = new Cluster(
       nodes.map((node) => ({ host: '127.0.0.1', port: Number(node.split(':')[1]) })),
-      { retryDelayOnFailover: 200, retryDelayOnClusterDown: 200, redisOptions: { connectionName: 'sytest-cluster-admin' } },
+      { retryDelayOnFailover: 200, retryDelayOnClusterDown: 200, redisOptions: { connectionName: 'sytest-cluster-admin', ...security } },
     );
     admin = ready;
     ready.on('error', () => undefined);
@@ -55,6 +78,7 @@ export async function startRedisCluster(basePort: number): Promise<RedisClusterU
     return {
       nodes,
       admin: ready,
+      tls,
       kill: async (index) => void (await script('kill', String(index))),
       startNode: async (index) => void (await script('start-node', String(index))),
       waitOk: async () => void (await script('wait-ok')),

@@ -100,6 +100,39 @@ export function createRedisClient(target: RedisTarget, options: RedisOptions): R
   return new Cluster(target.clusterNodes.map(seed), clusterOptions);
 }
 
+/**
+ * Why a cluster's first connection failed, when the cluster client cannot say: ioredis reports a
+ * node's refused certificate or password only as "Connection is closed.", so the first seed node is
+ * asked alone, with the credentials and TLS every node gets, and its own error returned (undefined
+ * when it answers, or fails without an error of its own). Used only after a failed start.
+ */
+export async function seedNodeFailure(target: RedisTarget, timeoutMs = 3_000): Promise<Error | undefined> {
+  const first = target.clusterNodes?.[0];
+  if (first === undefined) return undefined;
+  const node = new Redis({
+    ...seed(first),
+    ...credentialsOf(target),
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: timeoutMs,
+    retryStrategy: () => null,
+  });
+  let failure: Error | undefined;
+  node.on('error', (error: Error) => {
+    failure ??= error;
+  });
+  try {
+    await node.connect();
+    await node.ping();
+    return undefined;
+  } catch (error) {
+    return failure ?? (error instanceof Error ? error : undefined);
+  } finally {
+    node.disconnect();
+  }
+}
+
 /** `redis://host:port` or `cluster host:port,…` for logs; never credentials. */
 export function describeTarget(target: RedisTarget): string {
   if (target.clusterNodes !== undefined && target.clusterNodes.length > 0) return `cluster ${target.clusterNodes.join(',')}`;

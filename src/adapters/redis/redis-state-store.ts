@@ -23,7 +23,15 @@ import { createRedisCredentialStore } from './redis-credential-store.js';
 import { createRedisSessionStore } from './redis-session-store.js';
 import { createRedisUserStore } from './redis-user-store.js';
 import { createTickPipeline } from './tick-pipeline.js';
-import { createRedisClient, describeTarget, isCluster, type RedisClient, type RedisConnectionSecurity } from './redis-connection.js';
+import {
+  createRedisClient,
+  describeTarget,
+  isCluster,
+  type RedisClient,
+  type RedisConnectionSecurity,
+  type RedisTarget,
+  seedNodeFailure,
+} from './redis-connection.js';
 
 export interface RedisStateStoreOptions {
   /** `redis://[user:password@]host:port[/db]` */
@@ -77,9 +85,10 @@ async function closeClient(client: RedisClient, log: Logger): Promise<void> {
   client.disconnect();
 }
 
-async function connectOrFail(client: RedisClient, where: string): Promise<void> {
+async function connectOrFail(client: RedisClient, target: RedisTarget, where: string): Promise<void> {
   // connect() rejects with a bare "Connection is closed."; the reason (a refused certificate or
-  // password) comes as an 'error' event, so keep it as the cause.
+  // password) comes as an 'error' event, so keep it as the cause. A cluster client has no such event
+  // for its nodes: a seed node asked alone gives it.
   let reason: unknown;
   const remember = (error: unknown): void => {
     reason = error;
@@ -89,9 +98,10 @@ async function connectOrFail(client: RedisClient, where: string): Promise<void> 
     await client.connect();
   } catch (error) {
     client.disconnect();
+    const nodeReason = isCluster(client) ? await seedNodeFailure(target) : undefined;
     throw new SwitchyardError('SY_STATE_UNAVAILABLE', {
       message: `state store unreachable at ${where}`,
-      cause: reason ?? error,
+      cause: nodeReason ?? reason ?? error,
       isRetryable: true,
       details: { url: where },
     });
@@ -160,9 +170,9 @@ export async function createRedisStateStore(options: RedisStateStoreOptions): Pr
     }
   });
 
-  await connectOrFail(client, where);
+  await connectOrFail(client, options, where);
   try {
-    await connectOrFail(subscriber, where);
+    await connectOrFail(subscriber, options, where);
     await subscriber.subscribe(channel);
   } catch (error) {
     client.disconnect();
