@@ -8,9 +8,10 @@ import { createRuntime, type Runtime } from '../../../cli/create-runtime.js';
 import { createClickHouseServerExecutor } from '../../../src/adapters/clickhouse/clickhouse-server-executor.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { resolveServiceSecurity } from '../../../src/config/service-security.js';
-import { SwitchyardError } from '../../../src/errors/switchyard-error.js';
+import type { SwitchyardError } from '../../../src/errors/switchyard-error.js';
 import type { CostSettlementRow } from '../../../src/ports/analytics/cost-rows.js';
 import { envOf, type SecureServices, secureServices } from './secure-services.js';
+import { runtimeStartFailure } from '../../helpers/runtime-start-failure.js';
 
 /**
  * Issue 28: the composition root's analytics on ClickHouse 18.16 over HTTPS as a user with a password
@@ -49,15 +50,7 @@ describe('ClickHouse over HTTPS with a password', () => {
   }
 
   async function startFailure(overrides: Record<string, string | undefined>): Promise<SwitchyardError> {
-    const error = await createRuntime(config(overrides), silent).then(
-      async (runtime) => {
-        await runtime.close();
-        throw new Error('the runtime started');
-      },
-      (failure: unknown) => failure,
-    );
-    expect(SwitchyardError.isInstance(error), String(error)).toBe(true);
-    return error as SwitchyardError;
+    return runtimeStartFailure(config(overrides));
   }
 
   function row(ingestionId: string): CostSettlementRow {

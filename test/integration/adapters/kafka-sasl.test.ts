@@ -7,11 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../../cli/create-runtime.js';
 import { kafkaConnectionOf } from '../../../src/adapters/kafka/kafka-connection.js';
 import { loadConfig } from '../../../src/config/load-config.js';
-import { SwitchyardError } from '../../../src/errors/switchyard-error.js';
+import type { SwitchyardError } from '../../../src/errors/switchyard-error.js';
 import type { EventEnvelope } from '../../../src/events/event-envelope.js';
 import { apiRequested } from '../../fixtures/api-requested.js';
 import { deleteKafkaNamespace, uniqueNamespace } from './local-services.js';
 import { envOf, type SecureServices, secureServices } from './secure-services.js';
+import { runtimeStartFailure } from '../../helpers/runtime-start-failure.js';
 
 /**
  * Issue 28: the composition root's Kafka bus over SASL_SSL (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512) and
@@ -79,17 +80,8 @@ describe('Kafka over SASL_SSL and SSL', () => {
     }
   }
 
-  async function startFailure(overrides: Record<string, string | undefined>): Promise<SwitchyardError> {
-    const runtime = createRuntime(config(overrides), silent, { analytics: false });
-    const error = await runtime.then(
-      async (started) => {
-        await started.close();
-        throw new Error('the runtime started');
-      },
-      (failure: unknown) => failure,
-    );
-    expect(SwitchyardError.isInstance(error), String(error)).toBe(true);
-    return error as SwitchyardError;
+  function startFailure(overrides: Record<string, string | undefined>): Promise<SwitchyardError> {
+    return runtimeStartFailure(config(overrides), { analytics: false });
   }
 
   it.each(['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'])('publishes and consumes an event over SASL_SSL with %s', async (mechanism) => {

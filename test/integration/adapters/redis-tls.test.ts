@@ -5,8 +5,9 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../../cli/create-runtime.js';
 import { loadConfig } from '../../../src/config/load-config.js';
-import { SwitchyardError } from '../../../src/errors/switchyard-error.js';
+import type { SwitchyardError } from '../../../src/errors/switchyard-error.js';
 import { envOf, type SecureServices, secureServices } from './secure-services.js';
+import { runtimeStartFailure } from '../../helpers/runtime-start-failure.js';
 
 /**
  * Issue 28: the composition root reaches Redis over TLS as an ACL user (deploy/local/secure-services.sh:
@@ -34,16 +35,8 @@ describe('Redis over TLS with an ACL user', () => {
     });
   }
 
-  async function startFailure(overrides: Record<string, string | undefined>): Promise<SwitchyardError> {
-    const error = await createRuntime(config(overrides), silent, { analytics: false }).then(
-      (runtime) => {
-        runtimes.push(runtime);
-        throw new Error('the runtime started');
-      },
-      (failure: unknown) => failure,
-    );
-    expect(SwitchyardError.isInstance(error), String(error)).toBe(true);
-    return error as SwitchyardError;
+  function startFailure(overrides: Record<string, string | undefined>): Promise<SwitchyardError> {
+    return runtimeStartFailure(config(overrides), { analytics: false });
   }
 
   it('runs the state store and the job queue as the ACL user over TLS', async () => {

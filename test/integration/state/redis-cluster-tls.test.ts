@@ -5,8 +5,9 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../../cli/create-runtime.js';
 import { loadConfig } from '../../../src/config/load-config.js';
-import { SwitchyardError } from '../../../src/errors/switchyard-error.js';
+import type { SwitchyardError } from '../../../src/errors/switchyard-error.js';
 import { deleteClusterNamespace, type RedisClusterUnderTest, startRedisCluster } from '../../helpers/redis-cluster.js';
+import { runtimeStartFailure } from '../../helpers/runtime-start-failure.js';
 
 /**
  * Issue 28: a Redis Cluster as managed services run one, TLS only with an ACL user (user `default`
@@ -51,16 +52,8 @@ describe('composition root on a Redis Cluster over TLS with an ACL user', () => 
     });
   }
 
-  async function startFailure(overrides: Record<string, string | undefined>): Promise<SwitchyardError> {
-    const error = await createRuntime(config(overrides), silent, { analytics: false }).then(
-      (runtime) => {
-        runtimes.push(runtime);
-        throw new Error('the runtime started');
-      },
-      (failure: unknown) => failure,
-    );
-    expect(SwitchyardError.isInstance(error), String(error)).toBe(true);
-    return error as SwitchyardError;
+  function startFailure(overrides: Record<string, string | undefined>): Promise<SwitchyardError> {
+    return runtimeStartFailure(config(overrides), { analytics: false });
   }
 
   it('runs the state store and the job queue on every shard as the ACL user over TLS', async () => {
