@@ -2,13 +2,15 @@ import { readFiles } from './documents/document-input.js';
 import { extractDocumentText } from './documents/extract-document-text.js';
 import type { GenerateOptions } from './generate-options.js';
 import type { MemoryInputPlan } from './memory/memory-input-plan.js';
+import type { ToolDefinition } from './tool-definition.js';
+import { originOf, permitsTool } from './tools/tool-permissions.js';
 
 /** The input of one generate/stream call as it will be sent, in characters, before it is made. */
 export interface InputEstimate {
   /**
    * The call's own input: system prompt, remembered history (or its summary), the caller's
-   * `conversationHistory`, the prompt, the text extracted from its documents, its client tools and
-   * output schema.
+   * `conversationHistory`, the prompt, the text extracted from its documents, its client tools,
+   * the definitions of the tools it offers the model and its output schema.
    */
   readonly characters: number;
   /** The summarising call conversation memory makes first, when the session's history is over budget. */
@@ -31,15 +33,35 @@ function jsonLength(value: unknown): number {
   return value === undefined ? 0 : JSON.stringify(value).length;
 }
 
+/** Characters of the definitions the model is offered (name, description, input schema), as the call filters them. */
+function toolDefinitionCharacters(options: GenerateOptions, toolkitTools: readonly ToolDefinition[]): number {
+  const permissions = options.context?.['permissions'];
+  const granted = Array.isArray(permissions) && permissions.every((entry) => typeof entry === 'string') ? (permissions as string[]) : undefined;
+  const names = new Set<string>();
+  let total = 0;
+  for (const tool of [...(options.tools ?? []), ...toolkitTools]) {
+    // The call's own tools win over the toolkit's of the same name (mergeTools).
+    if (names.has(tool.name) || !permitsTool(granted, originOf(tool))) continue;
+    names.add(tool.name);
+    total += jsonLength({ name: tool.name, description: tool.description, parameters: tool.inputSchema });
+  }
+  return total;
+}
+
 /**
  * What a call will send, worked out before it is made, for its key's budget reservation: not
- * only the prompt, but memory's history and summary call and the documents' extracted text.
+ * only the prompt, but memory's history and summary call, the documents' extracted text and the
+ * definitions of the tools it offers (`toolkitTools`: the toolkit's tools for the call's merchant;
+ * whether the model takes tools is not known yet, so they are counted whenever offered).
  * A file that cannot be read fails here with the `InvalidRequestError` the call would give.
  *
- * @remarks The definitions of the toolkit's own tools (built-in, custom, MCP) and later rounds of
- * a tool loop are not counted: docs/security.md lists this under LLM10.
+ * @remarks Later rounds of a tool loop are not counted: docs/security.md lists this under LLM06.
  */
-export async function estimateCallInput(options: GenerateOptions, memory: MemoryPlanner | undefined): Promise<InputEstimate> {
+export async function estimateCallInput(
+  options: GenerateOptions,
+  memory: MemoryPlanner | undefined,
+  toolkitTools: readonly ToolDefinition[] = [],
+): Promise<InputEstimate> {
   const text = options.input?.text ?? options.prompt ?? '';
   const plan = memory === undefined ? { historyCharacters: 0 } : await memory.plannedInput(options);
   const characters =
@@ -47,6 +69,7 @@ export async function estimateCallInput(options: GenerateOptions, memory: Memory
     (options.systemPrompt?.length ?? 0) +
     jsonLength(options.conversationHistory) +
     jsonLength(options.clientTools) +
+    (options.disableTools === true ? 0 : toolDefinitionCharacters(options, toolkitTools)) +
     // A zod schema is sent converted; its object is not what goes out, so only JSON Schemas are measured.
     (options.schema !== undefined && !('_zod' in options.schema) ? jsonLength(options.schema) : 0) +
     plan.historyCharacters +

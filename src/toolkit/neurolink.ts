@@ -231,17 +231,19 @@ export class NeuroLink {
     return this.calls.stream(options);
   }
 
-  /**
-   * What a generate/stream call will send, before it is made (for a budget reservation): the
-   * prompt, the session's remembered history and summarising call, and the documents' text.
-   */
   /** The models a call naming `provider` and `model` (either may be absent) can be answered by (see GenerationService). */
   candidateModels(options: { readonly provider?: string | undefined; readonly model?: string | undefined }): string[] {
     return this.service.candidateModels(options);
   }
 
-  estimateInput(options: GenerateOptions): Promise<InputEstimate> {
-    return estimateCallInput(options, this.memory);
+  /**
+   * What a generate/stream call will send, before it is made (for a budget reservation): the
+   * prompt, the session's remembered history and summarising call, the documents' text, and the
+   * definitions of the tools it will offer the model (the call's own, the toolkit's for its
+   * merchant, less what `disableTools` or `context.permissions` leave out).
+   */
+  async estimateInput(options: GenerateOptions): Promise<InputEstimate> {
+    return estimateCallInput(options, this.memory, options.disableTools === true ? [] : await this.toolsForCall(options.attribution));
   }
 
   /** What conversation memory holds for a session of this process's own calls (no merchant); empty when memory is off. */

@@ -108,4 +108,21 @@ describe('toolkit call reservation', () => {
     expect(toolkit.candidateModels({ provider: 'no-such-provider' })).toEqual([]);
     expect(await toolkitReservationUsd(toolkit, { input: { text: 'hi' }, provider: 'no-such-provider' })).toBe(0);
   });
+
+  it('counts the definitions of the tools the call offers, as disableTools and context.permissions leave them', async () => {
+    const { toolkit } = toolkitWith([]);
+    const description = 'Looks an order up by its id and answers its status. '.repeat(20);
+    toolkit.registerTool('lookupOrder', { description, execute: () => ({ status: 'shipped' }) });
+    const bare = { provider: 'openai', model: 'gpt-4o-mini', input: { text: 'hi' } } as const;
+    const none = (await toolkit.estimateInput({ ...bare, disableTools: true })).characters;
+    const all = (await toolkit.estimateInput(bare)).characters;
+    const customOnly = (await toolkit.estimateInput({ ...bare, context: { permissions: ['custom:*'] } })).characters;
+    expect(none).toBe('hi'.length);
+    expect(customOnly - none).toBeGreaterThan(description.length);
+    expect(customOnly - none).toBeLessThan(description.length + 300);
+    expect((await toolkit.estimateInput({ ...bare, context: { permissions: [] } })).characters).toBe(none);
+    // builtInTools: [] here, so every tool is the custom one.
+    expect(all).toBe(customOnly);
+    expect(await toolkitReservationUsd(toolkit, bare)).toBeGreaterThan(await toolkitReservationUsd(toolkit, { ...bare, disableTools: true }));
+  });
 });
