@@ -62,6 +62,31 @@ export interface RuntimeNeeds {
  * queue follows the state store: BullMQ on the same Redis, or in-process.
  */
 export async function createRuntime(config: Config, logger: PinoLogger, needs: RuntimeNeeds = { analytics: true }): Promise<Runtime> {
+  // What the start opened so far is closed (last first) when a later part fails: a failed start leaves
+  // no connection behind, so a worker whose ClickHouse is down exits with its error (and is restarted
+  // by its supervisor) instead of hanging on the open Redis and Kafka sockets.
+  const opened: Opened[] = [];
+  try {
+    return await openRuntime(config, logger, needs, opened);
+  } catch (error) {
+    for (const resource of opened.reverse()) {
+      try {
+        await resource.close();
+      } catch (closeError) {
+        logger.warn({ err: closeError, resource: resource.name }, 'closing after a failed start failed');
+      }
+    }
+    throw error;
+  }
+}
+
+/** A connection (or store) the start has opened. */
+interface Opened {
+  readonly name: string;
+  close(): Promise<void>;
+}
+
+async function openRuntime(config: Config, logger: PinoLogger, needs: RuntimeNeeds, opened: Opened[]): Promise<Runtime> {
   const clock = systemClock;
   // TLS files are read and credentials checked before any connection: a bad one stops the start naming its variable.
   const security = resolveServiceSecurity(config);
@@ -97,6 +122,8 @@ export async function createRuntime(config: Config, logger: PinoLogger, needs: R
           },
         );
 
+  opened.push({ name: 'state', close: () => state.close() });
+
   const bus: EventBus =
     config.kafkaBrokers === undefined
       ? createMemoryEventBus({ logger: logger.child({ component: 'bus' }), validate: validateEvent })
@@ -120,6 +147,8 @@ export async function createRuntime(config: Config, logger: PinoLogger, needs: R
           }),
         );
 
+  opened.push({ name: 'bus', close: () => bus.close() });
+
   const jobs: JobQueue =
     config.redisUrl === undefined
       ? createMemoryJobQueue({ logger: logger.child({ component: 'jobs' }) })
@@ -132,6 +161,8 @@ export async function createRuntime(config: Config, logger: PinoLogger, needs: R
             retentionSeconds: config.batchRetentionDays * 86_400,
           }),
         );
+
+  opened.push({ name: 'jobs', close: () => jobs.close() });
 
   let busClosing: Promise<void> | undefined;
   let analytics: AnalyticsStore | undefined;
@@ -161,6 +192,8 @@ export async function createRuntime(config: Config, logger: PinoLogger, needs: R
       });
     }
     const migrating = analytics;
+    const rows = costRows;
+    opened.push({ name: 'analytics', close: () => migrating.close() }, { name: 'cost rows', close: () => rows.close() });
     await explained({ service: 'clickhouse', security: security.clickhouse, where: security.clickhouse?.url ?? 'chdb' }, () => migrating.migrate());
   }
 
