@@ -24,7 +24,7 @@ import type { LlmCallRecorder } from './llm-call-record.js';
 import { observedJudge, recordingTelemetry } from './record-calls.js';
 import { withinObservation, type GenerationTelemetry } from './telemetry.js';
 import type { ToolDefinition } from './tool-definition.js';
-import { originOf, permitsTool } from './tools/tool-permissions.js';
+import { offeredTools } from './tools/tool-permissions.js';
 
 /** Judge settings from the environment (`NEUROLINK_EVALUATION_PROVIDER`, `_MODEL`, `_TIMEOUT`). */
 export interface EvaluationSettings {
@@ -284,9 +284,10 @@ export class GenerationService {
 
   private async prepare(link: ChainLink, request: NormalizedRequest, operation: 'generate' | 'stream', telemetry: GenerationTelemetry): Promise<PreparedCall> {
     const client = this.deps.catalog.createClient(link.provider, link.model);
-    const permitted = (tool: ToolDefinition) => permitsTool(request.toolPermissions, originOf(tool));
     const offered =
-      request.disableTools || !client.supportsTools ? [] : mergeTools(request.extraTools, await this.deps.tools(request.attribution)).filter(permitted);
+      request.disableTools || !client.supportsTools
+        ? []
+        : offeredTools(request.extraTools, await this.deps.tools(request.attribution), request.toolPermissions);
     const tools = telemetry.enabled ? offered.map((tool) => observeTool(tool, telemetry, this.clock)) : offered;
     // The caller's timeout wins; otherwise the provider's own default (a local runner's 5 minutes).
     const timeoutMs = request.timeoutMs ?? this.deps.catalog.defaultTimeoutMs?.(link.provider);
@@ -347,11 +348,4 @@ function structuredAnswer(request: NormalizedRequest, result: ModelCallResult, p
 
 function isLinkList(bound: ChainLink | readonly ChainLink[] | undefined): bound is readonly ChainLink[] {
   return Array.isArray(bound);
-}
-
-/** Per-call tools first, so a call can shadow a registered tool of the same name. */
-function mergeTools(first: readonly ToolDefinition[], second: readonly ToolDefinition[]): ToolDefinition[] {
-  const byName = new Map<string, ToolDefinition>();
-  for (const tool of [...first, ...second]) if (!byName.has(tool.name)) byName.set(tool.name, tool);
-  return [...byName.values()];
 }

@@ -3,7 +3,7 @@ import { extractDocumentText } from './documents/extract-document-text.js';
 import type { GenerateOptions } from './generate-options.js';
 import type { MemoryInputPlan } from './memory/memory-input-plan.js';
 import type { ToolDefinition } from './tool-definition.js';
-import { originOf, permitsTool } from './tools/tool-permissions.js';
+import { offeredTools } from './tools/tool-permissions.js';
 
 /** The input of one generate/stream call as it will be sent, in characters, before it is made. */
 export interface InputEstimate {
@@ -33,19 +33,15 @@ function jsonLength(value: unknown): number {
   return value === undefined ? 0 : JSON.stringify(value).length;
 }
 
-/** Characters of the definitions the model is offered (name, description, input schema), as the call filters them. */
+/** Characters of the definitions the model is offered (name, description, input schema), as the call picks them. */
 function toolDefinitionCharacters(options: GenerateOptions, toolkitTools: readonly ToolDefinition[]): number {
+  // A malformed list is refused by the call itself; here it only must not count less than the call sends.
   const permissions = options.context?.['permissions'];
   const granted = Array.isArray(permissions) && permissions.every((entry) => typeof entry === 'string') ? (permissions as string[]) : undefined;
-  const names = new Set<string>();
-  let total = 0;
-  for (const tool of [...(options.tools ?? []), ...toolkitTools]) {
-    // The call's own tools win over the toolkit's of the same name (mergeTools).
-    if (names.has(tool.name) || !permitsTool(granted, originOf(tool))) continue;
-    names.add(tool.name);
-    total += jsonLength({ name: tool.name, description: tool.description, parameters: tool.inputSchema });
-  }
-  return total;
+  return offeredTools(options.tools ?? [], toolkitTools, granted).reduce(
+    (total, tool) => total + jsonLength({ name: tool.name, description: tool.description, parameters: tool.inputSchema }),
+    0,
+  );
 }
 
 /**

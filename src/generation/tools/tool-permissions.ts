@@ -26,3 +26,18 @@ export function permitsTool(permissions: readonly string[] | undefined, tool: To
   if (tool.category === 'mcp' && tool.serverId !== undefined) names.push(`mcp:${tool.serverId}`);
   return names.some((name) => grants.has(name));
 }
+
+/**
+ * The tools a call offers the model: its own (`callTools`, which win over a toolkit tool of the same
+ * name), then the toolkit's, less what `permissions` does not name. What a call sends and what its
+ * budget reservation counts are both this list.
+ */
+export function offeredTools(
+  callTools: readonly ToolDefinition[],
+  toolkitTools: readonly ToolDefinition[],
+  permissions: readonly string[] | undefined,
+): ToolDefinition[] {
+  const byName = new Map<string, ToolDefinition>();
+  for (const tool of [...callTools, ...toolkitTools]) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+  return [...byName.values()].filter((tool) => permitsTool(permissions, originOf(tool)));
+}
