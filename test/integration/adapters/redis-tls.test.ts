@@ -8,6 +8,7 @@ import { loadConfig } from '../../../src/config/load-config.js';
 import type { SwitchyardError } from '../../../src/errors/switchyard-error.js';
 import { envOf, type SecureServices, secureServices } from './secure-services.js';
 import { runtimeStartFailure } from '../../helpers/runtime-start-failure.js';
+import { jobRoundTrip } from '../../helpers/job-round-trip.js';
 
 /**
  * Issue 28: the composition root reaches Redis over TLS as an ACL user (deploy/local/secure-services.sh:
@@ -48,13 +49,7 @@ describe('Redis over TLS with an ACL user', () => {
     expect(await runtime.state.sessions.isTokenRevoked('jti-tls')).toBe(true);
     expect(await runtime.state.sessions.isTokenRevoked('jti-other')).toBe(false);
 
-    let delivered: (data: unknown) => void = () => undefined;
-    const done = new Promise<unknown>((resolve) => {
-      delivered = resolve;
-    });
-    await runtime.jobs.process('tls-smoke', async (job) => delivered(job.data), { concurrency: 1 });
-    await runtime.jobs.enqueue('tls-smoke', [{ id: 'tls:1', data: { over: 'tls' } }], { attempts: 1, backoffMs: 10 });
-    expect(await done).toEqual({ over: 'tls' });
+    expect(await jobRoundTrip(runtime.jobs, 'tls-smoke', 'tls:1', { over: 'tls' })).toEqual({ over: 'tls' });
   });
 
   it('takes the user and password from the rediss:// URL too, and a client certificate', async () => {

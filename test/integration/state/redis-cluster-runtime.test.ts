@@ -6,6 +6,7 @@ import { createRuntime, type Runtime } from '../../../cli/create-runtime.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { pino } from 'pino';
 import { deleteClusterNamespace, startRedisCluster, type RedisClusterUnderTest } from '../../helpers/redis-cluster.js';
+import { jobRoundTrip } from '../../helpers/job-round-trip.js';
 
 /**
  * Issue 27: the composition root with REDIS_CLUSTER_NODES alone (no REDIS_URL) runs the state store
@@ -44,13 +45,7 @@ describe('composition root on a Redis Cluster', () => {
     await runtime!.state.sessions.revokeToken('jti-runtime', Date.now() + 60_000);
     expect(await runtime!.state.sessions.isTokenRevoked('jti-runtime')).toBe(true);
 
-    let delivered: (data: unknown) => void = () => undefined;
-    const done = new Promise<unknown>((resolve) => {
-      delivered = resolve;
-    });
-    await runtime!.jobs.process('cluster-smoke', async (job) => delivered(job.data), { concurrency: 1 });
-    await runtime!.jobs.enqueue('cluster-smoke', [{ id: 'smoke:1', data: { n: 1 } }], { attempts: 1, backoffMs: 10 });
-    expect(await done).toEqual({ n: 1 });
+    expect(await jobRoundTrip(runtime!.jobs, 'cluster-smoke', 'smoke:1', { n: 1 })).toEqual({ n: 1 });
     const [found] = await cluster!.admin.nodes('master').reduce<Promise<string[]>>(async (all, node) => {
       const [, keys] = await node.scan('0', 'MATCH', `{${keyPrefix}bull}:cluster-smoke:*`, 'COUNT', 10_000);
       return [...(await all), ...keys];

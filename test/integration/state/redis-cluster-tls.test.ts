@@ -8,6 +8,7 @@ import { loadConfig } from '../../../src/config/load-config.js';
 import type { SwitchyardError } from '../../../src/errors/switchyard-error.js';
 import { deleteClusterNamespace, type RedisClusterUnderTest, startRedisCluster } from '../../helpers/redis-cluster.js';
 import { runtimeStartFailure } from '../../helpers/runtime-start-failure.js';
+import { jobRoundTrip } from '../../helpers/job-round-trip.js';
 
 /**
  * Issue 28: a Redis Cluster as managed services run one, TLS only with an ACL user (user `default`
@@ -69,13 +70,7 @@ describe('composition root on a Redis Cluster over TLS with an ACL user', () => 
     const masters = new Set(await Promise.all(tokens.map((token) => cluster!.masterIndexOf(`${keyPrefix}${token}`))));
     expect(masters.size).toBeGreaterThan(1);
 
-    let delivered: (data: unknown) => void = () => undefined;
-    const done = new Promise<unknown>((resolve) => {
-      delivered = resolve;
-    });
-    await runtime.jobs.process('cluster-tls-smoke', async (job) => delivered(job.data), { concurrency: 1 });
-    await runtime.jobs.enqueue('cluster-tls-smoke', [{ id: 'tls:1', data: { over: 'tls-cluster' } }], { attempts: 1, backoffMs: 10 });
-    expect(await done).toEqual({ over: 'tls-cluster' });
+    expect(await jobRoundTrip(runtime.jobs, 'cluster-tls-smoke', 'tls:1', { over: 'tls-cluster' })).toEqual({ over: 'tls-cluster' });
   });
 
   it('stops the start naming REDIS_PASSWORD when the password is refused, without the password', async () => {
