@@ -52,6 +52,14 @@ export interface LlmCallRecord {
   readonly operation: 'generate' | 'stream' | 'embed' | 'evaluation';
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** Part of `inputTokens` read from the provider's prompt cache (see `TokenUsage`). */
+  readonly cacheReadTokens?: number;
+  /** Part of `inputTokens` written to the prompt cache, 5-minute lifetime. */
+  readonly cacheWriteTokens?: number;
+  /** Part of `inputTokens` written to the prompt cache, 1-hour lifetime. */
+  readonly cacheWrite1hTokens?: number;
+  /** Part of `outputTokens` spent reasoning. */
+  readonly reasoningTokens?: number;
   readonly costUsd: number;
   readonly latencyMs: number;
   /** Streams only: time from the call to its first chunk. */
