@@ -17,6 +17,20 @@ import type { RoutingDefaults } from '../src/decision/routing-defaults.js';
 import type { Clock } from '../src/time/clock.js';
 import type { Readiness } from './readiness.js';
 import type { CostIngestionService } from '../src/costs/ingestion/cost-ingestion-service.js';
+import type { RunCounterfactual } from '../src/analytics/counterfactual/run-counterfactual.js';
+import type { AuthAttemptRecorder } from '../src/auth/auth-attempt.js';
+import type { AuthService } from '../src/auth/auth-service.js';
+import type { MerchantMembers } from '../src/auth/members/merchant-members.js';
+import type { TokenService } from '../src/auth/token-service.js';
+
+/** Sessions, logins, API keys and team members over one token service and one audit trail (cli/create-access-services.ts). */
+export interface AccessServices {
+  readonly tokens: TokenService;
+  /** Records logins, refused keys and admin secrets as auth.attempted events. */
+  readonly audit: AuthAttemptRecorder;
+  readonly auth: AuthService;
+  readonly members: MerchantMembers;
+}
 
 /** What buildApp is given by its composition root (CLI entry or a test). */
 export interface AppDeps {
@@ -61,6 +75,10 @@ export interface AppDeps {
    * (JWT_SECRET, PEM keys, or the embedded mode's DATA_DIR/jwt-secret; see cli/resolve-token-config.ts).
    */
   readonly tokens: TokenConfig;
+  /** Built from this same state, bus, clock and token settings by the composition root. */
+  readonly access: AccessServices;
+  /** POST /analytics/counterfactual's replay (cli/create-access-services.ts createCounterfactual). */
+  readonly runCounterfactual: RunCounterfactual;
   /** scrypt cost of new password hashes; unset means the OWASP minimum. Tests lower it to stay fast. */
   readonly passwordHashing?: ScryptParams;
   /** Login backoff; unset means `defaultLoginThrottlePolicy`. */

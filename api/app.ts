@@ -3,10 +3,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { AdminSecretGuard } from '../src/auth/admin-secret.js';
-import { AuthService } from '../src/auth/auth-service.js';
-import { authAttemptPublisher } from '../src/auth/publish-auth-attempts.js';
 import { isRosteredSession, parseSuperAdminRoster } from '../src/auth/super-admin/roster.js';
-import { createTokenService, type SessionClaims, type TokenService } from '../src/auth/token-service.js';
+import type { SessionClaims, TokenService } from '../src/auth/token-service.js';
 import type { AuthAttemptRecorder } from '../src/auth/auth-attempt.js';
 import { assertAdminSecretStrength } from '../src/config/admin-secret-strength.js';
 import type { Config } from '../src/config/load-config.js';
@@ -30,7 +28,6 @@ import { PendingSpend } from '../src/governance/pending-spend.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { analyticsCounterfactualRoutes } from './routes/analytics-counterfactual.js';
-import { createRunCounterfactual } from '../src/analytics/counterfactual/run-counterfactual.js';
 import { analyticsExperimentRoutes } from './routes/analytics-experiments.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { autopilotRoutes } from './routes/autopilot.js';
@@ -62,15 +59,13 @@ import { costIngestionRoutes } from './routes/cost-ingestion.js';
 import { costIngestionSettingsRoutes } from './routes/cost-ingestion-settings.js';
 import { merchantMemberRoutes } from './routes/merchant-members.js';
 import { trustProxyOption } from './trust-proxy.js';
-import { MerchantMembers } from '../src/auth/members/merchant-members.js';
-import { memberChangeAuditor } from '../src/auth/members/audit-member-changes.js';
 
 /** A caller's x-request-id is honoured when it is a sane token; anything else (log injection, huge) is replaced. */
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The services every surface shares, built once per app from its deps. */
 interface AppServices {
-  readonly auth: AuthService;
+  readonly auth: AppDeps['access']['auth'];
   readonly adminSecret: AdminSecretGuard;
   readonly pendingSpend: PendingSpend;
   /** The per-key limits of the HTTP routes, also admitting WebSocket chat turns. */
@@ -122,22 +117,8 @@ async function registerPlugins(app: FastifyInstance, config: Config, deps: AppDe
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app);
-  const { users, apiKeys, sessions, merchants } = deps.state;
-  // credentials: a password change or reset cuts the user's older sessions (issue 25).
-  const tokens = createTokenService(deps.tokens, { sessions, credentials: deps.state.credentials, clock: deps.clock });
-  // Logins and refused keys and admin secrets become auth.attempted events (never the secret itself).
-  const audit = authAttemptPublisher(deps.bus, { now: () => deps.clock.now(), logger: deps.logger });
-  const auth = new AuthService({
-    users,
-    apiKeys,
-    sessions,
-    merchants,
-    tokens,
-    clock: deps.clock,
-    passwordHashing: deps.passwordHashing,
-    loginThrottle: deps.loginThrottle,
-    audit,
-  });
+  const { users, sessions, merchants } = deps.state;
+  const { auth, tokens, audit } = deps.access;
   const adminSecret = new AdminSecretGuard({ secret: config.adminSecret, sessions, merchants, audit });
   // Before the guard: a CORS preflight carries no credentials and is answered in its own hook.
   await registerCrossOrigin(app, parseCorsOrigins(config.corsOrigins));
@@ -206,11 +187,10 @@ async function registerSharedRoutes(app: FastifyInstance, config: Config, deps: 
   await app.register(async (scope) => authPasswordRoutes(scope, { recovery }));
   await registerAdminAccessRoutes(app, config, { state: deps.state, tokens, adminSecret, audit });
   await app.register(async (scope) => apiKeyRoutes(scope, { auth, state: deps.state, now: () => deps.clock.now() }));
-  const members = new MerchantMembers({ users: deps.state.users, clock: deps.clock, passwordHashing: deps.passwordHashing, audit: memberChangeAuditor(audit) });
-  await app.register(async (scope) => merchantMemberRoutes(scope, { members }));
+  await app.register(async (scope) => merchantMemberRoutes(scope, { members: deps.access.members }));
   await app.register(async (scope) => merchantAccountRoutes(scope, { ...deps, adminSecret, adminSecretHeader: config.adminSecretHeader }));
   await app.register(async (scope) => analyticsRoutes(scope, { ...deps, merchantOf: credentialMerchantOf }));
-  const runCounterfactual = createRunCounterfactual({ analytics: deps.analytics, configs: deps.state.configs, defaults: deps.routingDefaults });
+  const { runCounterfactual } = deps;
   await app.register(async (scope) => analyticsCounterfactualRoutes(scope, { runCounterfactual, clock: deps.clock, merchantOf: credentialMerchantOf }));
   await app.register(async (scope) => analyticsExperimentRoutes(scope, { ...deps, merchantOf: credentialMerchantOf }));
 }

@@ -1,4 +1,5 @@
 import { createDecidePayment } from '../src/decision/decide-payment.js';
+import { createAccessServices, createCounterfactual } from './create-access-services.js';
 import { createMailer } from './create-mailer.js';
 import type { FastifyInstance } from 'fastify';
 import { PendingSpend } from '../src/governance/pending-spend.js';
@@ -95,8 +96,12 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
           clock: runtimeDefaults.clock,
           logger,
         });
+  const access = createAccessServices({ state: runtime.state, bus: runtime.bus, clock: runtimeDefaults.clock, logger, tokens });
+  const runCounterfactual = createCounterfactual({ analytics: runtime.analytics, state: runtime.state, routingDefaults: runtimeDefaults.routingDefaults });
   const app = await buildApp(config, {
     ...runtimeDefaults,
+    access,
+    runCounterfactual,
     ...(costIngestion !== undefined ? { costIngestion: costIngestion.service } : {}),
     decidePayment,
     toolkit,

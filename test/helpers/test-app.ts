@@ -9,6 +9,7 @@ import { buildApp } from '../../api/app.js';
 import type { AppDeps } from '../../api/app-deps.js';
 import { createReadiness, type Readiness } from '../../api/readiness.js';
 import { resolveTokenConfig } from '../../cli/resolve-token-config.js';
+import { createAccessServices, createCounterfactual } from '../../cli/create-access-services.js';
 import { generateApiKey } from '../../src/auth/api-key.js';
 import { createMemoryEventBus } from '../../src/adapters/memory/memory-event-bus.js';
 import { createMemoryJobQueue } from '../../src/adapters/memory/memory-job-queue.js';
@@ -153,7 +154,12 @@ export async function createTestApp(
     logger: silentLogger,
     ...(options.maxReportBytes !== undefined ? { maxReportBytes: options.maxReportBytes } : {}),
   });
+  const logger = pino({ level: 'silent' });
+  const tokens = await resolveTokenConfig(config, silentLogger);
+  const access = createAccessServices({ state, bus, clock, logger, tokens, passwordHashing: testPasswordHashing });
   const app = await buildApp(config, {
+    access,
+    runCounterfactual: createCounterfactual({ analytics: options.analytics, state, routingDefaults }),
     costIngestion: cost.service,
     decidePayment: createDecidePayment({ state, bus, random, clock, defaults: routingDefaults }),
     toolkit,
@@ -168,8 +174,8 @@ export async function createTestApp(
     random,
     routingDefaults,
     readiness,
-    logger: pino({ level: 'silent' }),
-    tokens: await resolveTokenConfig(config, silentLogger),
+    logger,
+    tokens,
     passwordHashing: testPasswordHashing,
     pendingSpend,
     mailer: options.mailer ?? createOutboxMailer({ dir: mkdtempSync(join(tmpdir(), 'sytest-outbox-')), logger: silentLogger }),

@@ -1,5 +1,5 @@
 import type { CachedCompletion } from '../../ports/state/response-cache.js';
-import type { CallControls, ToolChoice } from '../call-controls.js';
+import type { CallControls, ReasoningLevel, ToolChoice } from '../call-controls.js';
 import type { ClientTool, ConversationTurn, GenerateOptions } from '../generate-options.js';
 import { imageUrlRefusal, isHttpUrl, type ImageUrlPolicy } from './image-url-policy.js';
 import { UnsupportedChatRequest } from './openai-chat-request.js';
@@ -25,6 +25,8 @@ export interface AnthropicMessagesRequest {
   readonly top_k?: number;
   readonly metadata?: { readonly user_id?: string | null };
   readonly stream?: boolean;
+  /** Extended thinking: passed as is to an Anthropic upstream; mapped to a reasoning effort on a translated route. */
+  readonly thinking?: { readonly type: string; readonly budget_tokens?: number };
 }
 
 export interface AnthropicMessageParam {
@@ -159,9 +161,27 @@ function toolControlsOf(request: AnthropicMessagesRequest): CallControls {
   return { toolChoice, ...(choice.disable_parallel_tool_use === true ? { parallelToolCalls: false } : {}) };
 }
 
+/**
+ * Anthropic's `thinking` as the toolkit's reasoning effort, for a target that is not Anthropic's own
+ * wire: `disabled` is `none`; a budget is graded (under 4,096 tokens `low`, under 16,384 `medium`,
+ * else `high`); `adaptive` leaves the depth to the model (`medium`). Each provider maps the effort
+ * onto its own form (OpenAI's `reasoning_effort`, Bedrock's reasoning config) or leaves it out.
+ */
+export function reasoningOfThinking(thinking: AnthropicMessagesRequest['thinking']): ReasoningLevel | undefined {
+  // The schema leaves `thinking` unchecked (it is Anthropic's to judge on the native route).
+  if (typeof thinking !== 'object' || thinking === null) return undefined;
+  if (thinking.type === 'disabled') return 'none';
+  if (thinking.type === 'enabled' && typeof thinking.budget_tokens === 'number')
+    return thinking.budget_tokens < 4096 ? 'low' : thinking.budget_tokens < 16_384 ? 'medium' : 'high';
+  if (thinking.type === 'adaptive' || thinking.type === 'enabled') return 'medium';
+  return undefined;
+}
+
 /** `stop_sequences`, `top_p` and `top_k`, passed on as they are. */
 function samplingControlsOf(request: AnthropicMessagesRequest): CallControls {
+  const reasoning = reasoningOfThinking(request.thinking);
   return {
+    ...(reasoning !== undefined ? { reasoning } : {}),
     ...(request.stop_sequences !== undefined && request.stop_sequences.length > 0 ? { stopSequences: request.stop_sequences } : {}),
     ...(request.top_p !== undefined ? { topP: request.top_p } : {}),
     ...(request.top_k !== undefined ? { topK: request.top_k } : {}),

@@ -10,6 +10,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../api/app.js';
 import { createReadiness } from '../../../api/readiness.js';
+import { createAccessServices, createCounterfactual } from '../../../cli/create-access-services.js';
 import { resolveTokenConfig } from '../../../cli/resolve-token-config.js';
 import { createBatchService, startGenerationWorker, type BatchWiring } from '../../../cli/create-batch-service.js';
 import { createRuntime, runtimeDefaults, type Runtime } from '../../../cli/create-runtime.js';
@@ -93,7 +94,10 @@ describe('batches on BullMQ and Redis', () => {
     apiRuntime = await createRuntime(config, silent, { analytics: false });
     expect(apiRuntime.mode).toMatchObject({ state: 'redis', jobs: 'bullmq' });
     const wiring = wiringOf(apiRuntime);
+    const tokens = await resolveTokenConfig(config, silent);
     app = await buildApp(config, {
+      access: createAccessServices({ state: apiRuntime.state, bus: apiRuntime.bus, clock: runtimeDefaults.clock, logger: silent, tokens }),
+      runCounterfactual: createCounterfactual({ analytics: undefined, state: apiRuntime.state, routingDefaults: runtimeDefaults.routingDefaults }),
       toolkit: wiring.models as NeuroLink,
       models: DynamicModelRegistry.shipped(),
       ...runtimeDefaults,
@@ -111,7 +115,7 @@ describe('batches on BullMQ and Redis', () => {
       batches: createBatchService(config, wiring),
       readiness: createReadiness(),
       logger: silent,
-      tokens: await resolveTokenConfig(config, silent),
+      tokens,
     });
     const created = await app.inject({
       method: 'POST',
