@@ -1,3 +1,4 @@
+import type { PromptCacheMark } from './language-model-client.js';
 import type { CallControls } from './call-controls.js';
 import type { FileInput } from './documents/document-input.js';
 import type { CallAttribution } from './llm-call-record.js';
@@ -9,14 +10,26 @@ import type { JsonSchema, ToolDefinition } from './tool-definition.js';
  * prompt. An assistant turn may carry the tool calls it made, and a `tool` turn answers one of them
  * (the caller ran the tool: see `clientTools`).
  */
-export type ConversationTurn =
+export type ConversationTurn = (
   | { readonly role: 'user' | 'system'; readonly content: string }
   | {
       readonly role: 'assistant';
       readonly content: string;
       readonly toolCalls?: readonly { readonly toolCallId: string; readonly toolName: string; readonly args: Readonly<Record<string, unknown>> }[];
     }
-  | { readonly role: 'tool'; readonly toolCallId: string; readonly toolName: string; readonly content: string };
+  | { readonly role: 'tool'; readonly toolCallId: string; readonly toolName: string; readonly content: string }
+) & {
+  /** A prompt-cache breakpoint after this turn (not on `system` turns: use `promptCache.system`). */
+  readonly cacheControl?: PromptCacheMark;
+};
+
+/** Prompt-cache breakpoints of a call for providers that take them (Anthropic, Claude on Bedrock and Vertex). */
+export interface PromptCacheMarks {
+  /** After the system prompt. */
+  readonly system?: PromptCacheMark;
+  /** After the user message of `input`. */
+  readonly input?: PromptCacheMark;
+}
 
 /**
  * A tool the caller runs itself: declared to the model, never executed here. When the model calls
@@ -105,6 +118,8 @@ export interface GenerateOptions extends CallControls {
   /** Extra tools for this call only (on top of built-in, registered custom and MCP tools). */
   readonly tools?: readonly ToolDefinition[];
   readonly conversationHistory?: readonly ConversationTurn[];
+  /** Prompt-cache breakpoints after the system prompt and the input (history turns carry their own `cacheControl`). */
+  readonly promptCache?: PromptCacheMarks;
   /** Tools the caller grants for this call when they are flagged `requiresConfirmation`. */
   readonly confirmedTools?: readonly string[];
   /** Cancels the call (and a whole stream). */

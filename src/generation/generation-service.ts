@@ -302,6 +302,7 @@ export class GenerationService {
     const call: ModelCallRequest = {
       messages: request.messages,
       ...(request.system !== undefined ? { system: request.system } : {}),
+      ...(request.system !== undefined && request.systemCacheControl !== undefined ? { systemCacheControl: request.systemCacheControl } : {}),
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
       ...controls,
       ...(headers !== undefined ? { headers } : {}),

@@ -8,10 +8,20 @@ export type MessagePart =
   | { readonly type: 'image'; readonly dataUrl: string }
   | { readonly type: 'image-url'; readonly url: string };
 
-export type ChatMessage =
+/**
+ * A prompt-cache breakpoint: the prompt up to and including the marked part is a prefix the
+ * provider may cache (Anthropic's `cache_control`, Bedrock's `cachePoint`); `ttl` as Anthropic
+ * names it (default 5 minutes). Providers that cache on their own (OpenAI) or not at all ignore it.
+ */
+export interface PromptCacheMark {
+  readonly ttl?: '5m' | '1h';
+}
+
+export type ChatMessage = (
   | { readonly role: 'user'; readonly content: string | readonly MessagePart[] }
   | { readonly role: 'assistant'; readonly content: string | readonly MessagePart[]; readonly toolCalls?: readonly ToolCallRecord[] }
-  | { readonly role: 'tool'; readonly toolCallId: string; readonly toolName: string; readonly content: string };
+  | { readonly role: 'tool'; readonly toolCallId: string; readonly toolName: string; readonly content: string }
+) & { readonly cacheControl?: PromptCacheMark };
 
 /** A tool declared to the model but run by the caller (no `execute` here). */
 export interface DeclaredTool {
@@ -28,6 +38,8 @@ export interface DeclaredTool {
 export interface ModelCallRequest extends Omit<CallControls, 'providerHeaders'> {
   readonly messages: readonly ChatMessage[];
   readonly system?: string;
+  /** A prompt-cache breakpoint after the system prompt. */
+  readonly systemCacheControl?: PromptCacheMark;
   /** Absent when the caller gave `topP` and no temperature (the provider's default then). */
   readonly temperature?: number;
   readonly headers?: Readonly<Record<string, string>>;

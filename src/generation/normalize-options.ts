@@ -3,7 +3,7 @@ import type { CallAttribution } from './llm-call-record.js';
 import type { DeprecationNotice } from './deprecation-notice.js';
 import { InvalidRequestError } from './errors/provider-errors.js';
 import type { GenerateOptions, StreamOptions } from './generate-options.js';
-import type { ChatMessage, DeclaredTool, MessagePart } from './language-model-client.js';
+import type { ChatMessage, DeclaredTool, MessagePart, PromptCacheMark } from './language-model-client.js';
 import { type DocumentInput, readFiles } from './documents/document-input.js';
 import { prepareSchema, type PreparedSchema } from './output-schema.js';
 import { parseTimeout } from './parse-timeout.js';
@@ -38,6 +38,8 @@ export interface NormalizedRequest {
   readonly maxTokens: number | undefined;
   readonly maxSteps: number;
   readonly system: string | undefined;
+  /** A prompt-cache breakpoint after the system prompt (`promptCache.system`). */
+  readonly systemCacheControl: PromptCacheMark | undefined;
   readonly schema: PreparedSchema | undefined;
   readonly timeoutMs: number | undefined;
   readonly disableTools: boolean;
@@ -140,6 +142,16 @@ function readProvider(value: unknown, option: string): ProviderName | 'auto' | u
   return name;
 }
 
+/** A prompt-cache mark (`{}` or `{ ttl: '5m' | '1h' }`), or undefined when absent. */
+function readCacheMark(value: unknown, option: string): PromptCacheMark | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail(option, 'must be { ttl?: "5m" | "1h" }');
+  const ttl = (value as { ttl?: unknown }).ttl;
+  if (ttl === undefined) return {};
+  if (ttl === '5m' || ttl === '1h') return { ttl };
+  return fail(`${option}.ttl`, `must be "5m" or "1h"; got ${JSON.stringify(ttl)}`);
+}
+
 function readHistory(value: unknown): { turns: ChatMessage[]; system: string[] } {
   const turns: ChatMessage[] = [];
   const system: string[] = [];
@@ -150,17 +162,20 @@ function readHistory(value: unknown): { turns: ChatMessage[]; system: string[] }
     const at = `conversationHistory[${index}]`;
     if (typeof entry !== 'object' || entry === null || typeof entry['content'] !== 'string') fail(at, 'must be { role, content: string }');
     const content = entry['content'] as string;
+    const mark = readCacheMark(entry['cacheControl'], `${at}.cacheControl`);
+    // Each turn keeps its prompt-cache mark.
+    const add = (message: ChatMessage): void => void turns.push(mark === undefined ? message : { ...message, cacheControl: mark });
     switch (entry['role']) {
       case 'system':
         system.push(content);
         return;
       case 'user':
-        turns.push({ role: 'user', content });
+        add({ role: 'user', content });
         return;
       case 'assistant': {
         const calls = entry['toolCalls'];
         if (calls === undefined) {
-          turns.push({ role: 'assistant', content });
+          add({ role: 'assistant', content });
           return;
         }
         if (!Array.isArray(calls)) fail(`${at}.toolCalls`, 'must be an array of { toolCallId, toolName, args }');
@@ -178,12 +193,12 @@ function readHistory(value: unknown): { turns: ChatMessage[]; system: string[] }
           }
           return { toolCallId: record['toolCallId'] as string, toolName: record['toolName'] as string, args: record['args'] as Record<string, unknown> };
         });
-        turns.push({ role: 'assistant', content, toolCalls });
+        add({ role: 'assistant', content, toolCalls });
         return;
       }
       case 'tool':
         if (typeof entry['toolCallId'] !== 'string' || typeof entry['toolName'] !== 'string') fail(at, 'a tool turn needs toolCallId and toolName');
-        turns.push({ role: 'tool', toolCallId: entry['toolCallId'] as string, toolName: entry['toolName'] as string, content });
+        add({ role: 'tool', toolCallId: entry['toolCallId'] as string, toolName: entry['toolName'] as string, content });
         return;
       default:
         fail(`${at}.role`, 'must be user, assistant, system or tool');
@@ -297,6 +312,11 @@ export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions 
   const output = readOutput(record['output']);
   const controls = readCallControls(record);
   const defaults = readDefaults(record['defaults']);
+  const promptCache = record['promptCache'] as Record<string, unknown> | undefined;
+  if (promptCache !== undefined && (typeof promptCache !== 'object' || promptCache === null || Array.isArray(promptCache)))
+    fail('promptCache', 'must be { system?, input? }');
+  const systemCacheControl = readCacheMark(promptCache?.['system'], 'promptCache.system');
+  const inputCacheControl = readCacheMark(promptCache?.['input'], 'promptCache.input');
   // With topP and no temperature the provider's default temperature applies (providers advise one or the other).
   const temperatureDefault = defaults === 'provider' || (controls.topP !== undefined && record['temperature'] === undefined) ? undefined : DEFAULT_TEMPERATURE;
 
@@ -319,6 +339,7 @@ export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions 
       defaults === 'provider' && record['maxTokens'] === undefined ? undefined : readNumber(record, 'maxTokens', 1, MAX_MAX_TOKENS, true, DEFAULT_MAX_TOKENS),
     maxSteps: readNumber(record, 'maxSteps', 1, MAX_MAX_STEPS, true, DEFAULT_MAX_STEPS),
     system: system === '' ? undefined : system,
+    systemCacheControl,
     schema: options.schema === undefined ? undefined : prepareSchema(options.schema, label),
     timeoutMs: options.timeout === undefined ? undefined : parseTimeout(options.timeout),
     disableTools: optionalBoolean(record, 'disableTools'),
@@ -328,7 +349,9 @@ export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions 
     enableAnalytics: optionalBoolean(record, 'enableAnalytics'),
     enableEvaluation: optionalBoolean(record, 'enableEvaluation'),
     context,
-    messages: continuesFromTools ? history.turns : [...history.turns, { role: 'user', content: userContent }],
+    messages: continuesFromTools
+      ? history.turns
+      : [...history.turns, { role: 'user', content: userContent, ...(inputCacheControl !== undefined ? { cacheControl: inputCacheControl } : {}) }],
     documents,
     hasHistory: history.turns.length > 0,
     extraTools: readTools(options.tools),

@@ -14,10 +14,12 @@ import {
   type ToolSet,
   type UserContent,
 } from 'ai';
+import type { ProviderOptions } from '@ai-sdk/provider-utils';
 import { AIProviderError } from '../../generation/errors/ai-provider-error.js';
 import { InvalidRequestError } from '../../generation/errors/provider-errors.js';
 import type {
   ChatMessage,
+  PromptCacheMark,
   DeclaredTool,
   LanguageModelClient,
   ModelCallRequest,
@@ -133,7 +135,7 @@ function callSettings(provider: ProviderName, model: LanguageModel, request: Mod
   return {
     model,
     messages: toModelMessages(provider, request.messages),
-    ...(request.system === undefined ? {} : { instructions: request.system }),
+    ...instructionsOf(provider, request),
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     ...(request.maxTokens === undefined ? {} : { maxOutputTokens: request.maxTokens }),
     maxRetries: 0,
@@ -236,35 +238,61 @@ function isFailure(output: unknown): boolean {
   return typeof output === 'object' && output !== null && (output as { success?: unknown }).success === false;
 }
 
+/**
+ * A prompt-cache breakpoint in the form the provider's AI SDK takes it, on a message or the system
+ * prompt: Anthropic's `cacheControl` (also read by Claude on Vertex) and Bedrock's `cachePoint`.
+ * Other providers have no breakpoints (OpenAI caches on its own): nothing is added.
+ */
+function cacheOptionsOf(provider: ProviderName, mark: PromptCacheMark | undefined): { providerOptions: ProviderOptions } | undefined {
+  if (mark === undefined) return undefined;
+  const cacheControl = { type: 'ephemeral' as const, ...(mark.ttl !== undefined ? { ttl: mark.ttl } : {}) };
+  if (provider === 'anthropic' || provider === 'vertex') return { providerOptions: { anthropic: { cacheControl } } };
+  if (provider === 'bedrock') return { providerOptions: { bedrock: { cachePoint: { type: 'default' } } } };
+  return undefined;
+}
+
+/** The system prompt, as a system message carrying its cache breakpoint when it has one. */
+function instructionsOf(provider: ProviderName, request: ModelCallRequest) {
+  if (request.system === undefined) return {};
+  const cache = cacheOptionsOf(provider, request.systemCacheControl);
+  return { instructions: cache === undefined ? request.system : { role: 'system' as const, content: request.system, ...cache } };
+}
+
 function toModelMessages(provider: ProviderName, messages: readonly ChatMessage[]): ModelMessage[] {
   return messages.map((message): ModelMessage => {
-    if (message.role === 'tool') {
-      return {
-        role: 'tool',
-        content: [{ type: 'tool-result', toolCallId: message.toolCallId, toolName: message.toolName, output: { type: 'text', value: message.content } }],
-      };
-    }
-    if (message.role === 'assistant') {
-      const text = typeof message.content === 'string' ? message.content : message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
-      if (message.toolCalls === undefined || message.toolCalls.length === 0) return { role: 'assistant', content: text };
-      return {
-        role: 'assistant',
-        content: [
-          ...(text === '' ? [] : [{ type: 'text' as const, text }]),
-          ...message.toolCalls.map((call) => ({ type: 'tool-call' as const, toolCallId: call.toolCallId, toolName: call.toolName, input: call.args })),
-        ],
-      };
-    }
-    if (typeof message.content === 'string') return { role: 'user', content: message.content };
-    const content: UserContent = message.content.map((part) => {
-      if (part.type === 'text') return { type: 'text' as const, text: part.text };
-      // A URL goes to the provider as a URL where its API takes one (the AI SDK downloads it otherwise).
-      if (part.type === 'image-url') return { type: 'file' as const, data: new URL(part.url), mediaType: 'image/*' };
-      const { mediaType, data } = parseDataUrl(provider, part.dataUrl);
-      return { type: 'file' as const, data, mediaType };
-    });
-    return { role: 'user', content };
+    const cache = cacheOptionsOf(provider, message.cacheControl);
+    const converted = toModelMessage(provider, message);
+    return cache === undefined ? converted : { ...converted, ...cache };
   });
+}
+
+function toModelMessage(provider: ProviderName, message: ChatMessage): ModelMessage {
+  if (message.role === 'tool') {
+    return {
+      role: 'tool',
+      content: [{ type: 'tool-result', toolCallId: message.toolCallId, toolName: message.toolName, output: { type: 'text', value: message.content } }],
+    };
+  }
+  if (message.role === 'assistant') {
+    const text = typeof message.content === 'string' ? message.content : message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+    if (message.toolCalls === undefined || message.toolCalls.length === 0) return { role: 'assistant', content: text };
+    return {
+      role: 'assistant',
+      content: [
+        ...(text === '' ? [] : [{ type: 'text' as const, text }]),
+        ...message.toolCalls.map((call) => ({ type: 'tool-call' as const, toolCallId: call.toolCallId, toolName: call.toolName, input: call.args })),
+      ],
+    };
+  }
+  if (typeof message.content === 'string') return { role: 'user', content: message.content };
+  const content: UserContent = message.content.map((part) => {
+    if (part.type === 'text') return { type: 'text' as const, text: part.text };
+    // A URL goes to the provider as a URL where its API takes one (the AI SDK downloads it otherwise).
+    if (part.type === 'image-url') return { type: 'file' as const, data: new URL(part.url), mediaType: 'image/*' };
+    const { mediaType, data } = parseDataUrl(provider, part.dataUrl);
+    return { type: 'file' as const, data, mediaType };
+  });
+  return { role: 'user', content };
 }
 
 /** `data:<media type>;base64,<payload>` → its parts; anything else is a caller mistake caught upstream. */

@@ -1,5 +1,6 @@
 import type { CachedCompletion } from '../../ports/state/response-cache.js';
 import type { CallControls, ReasoningLevel, ToolChoice } from '../call-controls.js';
+import type { PromptCacheMark } from '../language-model-client.js';
 import type { ClientTool, ConversationTurn, GenerateOptions } from '../generate-options.js';
 import { imageUrlRefusal, isHttpUrl, type ImageUrlPolicy } from './image-url-policy.js';
 import { UnsupportedChatRequest } from './openai-chat-request.js';
@@ -45,6 +46,8 @@ export interface AnthropicBlockParam {
   readonly tool_use_id?: string;
   readonly content?: string | readonly AnthropicBlockParam[];
   readonly is_error?: boolean;
+  /** A prompt-cache breakpoint after this block. */
+  readonly cache_control?: { readonly type?: string; readonly ttl?: string } | null;
 }
 
 export interface AnthropicToolParam {
@@ -190,36 +193,67 @@ function samplingControlsOf(request: AnthropicMessagesRequest): CallControls {
 
 interface MappedConversation {
   readonly system: string[];
+  /** A breakpoint on a system block (top-level `system` or a system-role message). */
+  readonly systemCache: PromptCacheMark | undefined;
   readonly turns: ConversationTurn[];
   readonly lastUserImages: string[];
+}
+
+/**
+ * The prompt-cache breakpoint of a message's content: its last block marked with `cache_control`
+ * (`ttl` kept when it is one Anthropic names). The translation marks the whole turn, so the cached
+ * prefix ends with that turn rather than at the block: at most a few tokens later.
+ */
+function cacheMarkOf(content: string | readonly AnthropicBlockParam[] | undefined): PromptCacheMark | undefined {
+  if (content === undefined || typeof content === 'string') return undefined;
+  const marked = content.filter((block) => typeof block.cache_control === 'object' && block.cache_control !== null).at(-1);
+  if (marked === undefined) return undefined;
+  const ttl = marked.cache_control?.ttl;
+  return ttl === '5m' || ttl === '1h' ? { ttl } : {};
+}
+
+function withMark<T extends ConversationTurn>(turn: T, mark: PromptCacheMark | undefined): T {
+  return mark === undefined ? turn : { ...turn, cacheControl: mark };
 }
 
 function conversationOf(request: AnthropicMessagesRequest, policy: MessagesMappingPolicy): MappedConversation {
   const system: string[] = [];
   const systemText = systemTextOf(request.system);
   if (systemText !== undefined) system.push(systemText);
+  let systemCache = typeof request.system === 'string' ? undefined : cacheMarkOf(request.system);
   const turns: ConversationTurn[] = [];
   const namesByCallId = new Map<string, string>();
   let lastUserImages: string[] = [];
   request.messages.forEach((message, index) => {
     const param = `messages[${index}].content`;
+    const mark = cacheMarkOf(message.content);
     if (message.role === 'assistant') {
-      turns.push(assistantTurnOf(message.content, param, namesByCallId));
+      turns.push(withMark(assistantTurnOf(message.content, param, namesByCallId), mark));
       return;
     }
     const parts = userPartsOf(message.content, param, policy);
     if (message.role === 'system') {
       system.push(parts.texts.join('\n'));
+      systemCache = mark ?? systemCache;
       return;
     }
-    for (const result of parts.results)
-      turns.push({ role: 'tool', toolCallId: result.toolCallId, toolName: namesByCallId.get(result.toolCallId) ?? 'tool', content: result.content });
-    if (parts.texts.length > 0 || parts.results.length === 0) {
-      turns.push({ role: 'user', content: parts.texts.join('\n') });
+    const results = parts.results.map(
+      (result): ConversationTurn => ({
+        role: 'tool',
+        toolCallId: result.toolCallId,
+        toolName: namesByCallId.get(result.toolCallId) ?? 'tool',
+        content: result.content,
+      }),
+    );
+    const hasText = parts.texts.length > 0 || parts.results.length === 0;
+    // The message's breakpoint goes on the last turn it becomes.
+    results.forEach((turn, at) => turns.push(!hasText && at === results.length - 1 ? withMark(turn, mark) : turn));
+    if (hasText) {
+      turns.push(withMark({ role: 'user', content: parts.texts.join('\n') }, mark));
       lastUserImages = parts.images;
     }
   });
-  return { system, turns, lastUserImages };
+  return { system, systemCache, turns, lastUserImages };
 }
 
 /**
@@ -233,13 +267,18 @@ function conversationOf(request: AnthropicMessagesRequest, policy: MessagesMappi
  */
 export function messagesGenerateOptions(request: AnthropicMessagesRequest, policy: MessagesMappingPolicy): GenerateOptions {
   const clientTools = clientToolsOf(request);
-  const { system, turns, lastUserImages } = conversationOf(request, policy);
+  const { system, systemCache, turns, lastUserImages } = conversationOf(request, policy);
   const last = turns.at(-1);
   if (last === undefined || last.role === 'assistant' || last.role === 'system')
     throw new UnsupportedChatRequest('the conversation must end with a user message (text or tool_result blocks)', 'messages');
   const history = last.role === 'user' ? turns.slice(0, -1) : turns;
+  const promptCache = {
+    ...(systemCache !== undefined ? { system: systemCache } : {}),
+    ...(last.role === 'user' && last.cacheControl !== undefined ? { input: last.cacheControl } : {}),
+  };
   return {
     ...(last.role === 'user' ? { input: { text: last.content } } : {}),
+    ...(Object.keys(promptCache).length > 0 ? { promptCache } : {}),
     ...(system.length > 0 ? { systemPrompt: system.join('\n\n') } : {}),
     ...(history.length > 0 ? { conversationHistory: history } : {}),
     ...(last.role === 'user' && lastUserImages.length > 0 ? { images: lastUserImages, allowImageUrls: policy.allowImageUrls } : {}),
