@@ -49,7 +49,8 @@ const endpoints: readonly { readonly endpoint: AnalyticsEndpoint; readonly read:
   {
     endpoint: 'llm/prompt-cache',
     read: 'llmPromptCache',
-    summary: 'Prompt caching per API key and model: cache-read and cache-write tokens, cache hit rate (cache-read / input tokens), cost and what caching saved (USD)',
+    summary:
+      'Prompt caching per API key and model: cache-read and cache-write tokens, cache hit rate (cache-read / input tokens), cost and what caching saved (USD)',
     response: 'LlmPromptCacheReport',
   },
   {

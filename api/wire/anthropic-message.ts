@@ -27,7 +27,9 @@ export interface AnthropicToolUseBlock {
  * `cache_creation_input_tokens` the parts read from and written to the prompt cache, the writes split
  * by lifetime in `cache_creation`; counts the wire does not know are null, as Anthropic sends them.
  */
-export function anthropicUsage(usage: Pick<CachedCompletion['usage'], 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'cacheWrite1hTokens'>) {
+export function anthropicUsage(
+  usage: Pick<CachedCompletion['usage'], 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'cacheWrite1hTokens'>,
+) {
   const read = usage.cacheReadTokens ?? 0;
   const write5m = usage.cacheWriteTokens ?? 0;
   const write1h = usage.cacheWrite1hTokens ?? 0;

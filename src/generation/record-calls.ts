@@ -117,7 +117,9 @@ export function recordingTelemetry(
 }
 
 /** The token counts a record carries: input and output (0 when the provider reported none), and the cache and reasoning parts it reported. */
-function callUsageOf(usage: TokenUsage | undefined): Pick<LlmCallRecord, 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'cacheWrite1hTokens' | 'reasoningTokens'> {
+function callUsageOf(
+  usage: TokenUsage | undefined,
+): Pick<LlmCallRecord, 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'cacheWrite1hTokens' | 'reasoningTokens'> {
   return {
     inputTokens: usage?.inputTokens ?? 0,
     outputTokens: usage?.outputTokens ?? 0,

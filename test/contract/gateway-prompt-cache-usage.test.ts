@@ -177,7 +177,15 @@ describe('prompt-cache usage on translated gateway routes', () => {
     });
     expect(claudeRow?.['saved_usd']).toBeCloseTo(3 * claudeSaved, 6);
     expect(claudeRow?.['cost_usd']).toBeCloseTo(3 * claudeCost, 6);
-    expect(gptRow).toMatchObject({ api_key_id: keyId, provider: 'openai', calls: 2, input_tokens: 4_096, cache_read_tokens: 2_048, reasoning_tokens: 128, cache_hit_rate: 0.5 });
+    expect(gptRow).toMatchObject({
+      api_key_id: keyId,
+      provider: 'openai',
+      calls: 2,
+      input_tokens: 4_096,
+      cache_read_tokens: 2_048,
+      reasoning_tokens: 128,
+      cache_hit_rate: 0.5,
+    });
     expect(gptRow?.['saved_usd']).toBeCloseTo(2 * gptSaved, 6);
     expect(body['cache_read_tokens']).toBe(26_048);
   });

@@ -20,7 +20,16 @@ const llmCallApiTable = 'analytics_llm_call_apis';
 const decisionPolicyTable = 'analytics_decision_policies';
 const llmCallUsageTable = 'analytics_llm_call_usage';
 
-export const analyticsTables = [domainTable, apiTable, llmTable, llmRouteTable, llmCacheHitTable, llmCallApiTable, decisionPolicyTable, llmCallUsageTable] as const;
+export const analyticsTables = [
+  domainTable,
+  apiTable,
+  llmTable,
+  llmRouteTable,
+  llmCacheHitTable,
+  llmCallApiTable,
+  decisionPolicyTable,
+  llmCallUsageTable,
+] as const;
 
 /** One table's share of a batch: what one insert writes. */
 export interface TableRows {

@@ -71,7 +71,10 @@ export function createAiSdkLanguageModelClient(options: AiSdkLanguageModelClient
         return {
           text: result.text,
           ...(schema === undefined ? {} : { object }),
-          usage: mapAiSdkUsage(result.usage, result.steps.map((step) => step.usage.raw)),
+          usage: mapAiSdkUsage(
+            result.usage,
+            result.steps.map((step) => step.usage.raw),
+          ),
           finishReason: result.finishReason,
           toolCalls: toToolCalls(result.toolCalls),
           toolResults: recorder.results(),
@@ -110,7 +113,10 @@ export function createAiSdkLanguageModelClient(options: AiSdkLanguageModelClient
         return {
           text,
           ...(schema === undefined ? {} : { object }),
-          usage: mapAiSdkUsage(usage, steps.map((step) => step.usage.raw)),
+          usage: mapAiSdkUsage(
+            usage,
+            steps.map((step) => step.usage.raw),
+          ),
           finishReason,
           toolCalls: toToolCalls(toolCalls),
           toolResults: recorder.results(),

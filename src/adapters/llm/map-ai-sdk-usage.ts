@@ -21,7 +21,8 @@ function oneHourWritesOf(raw: RawUsage): number {
   const creation = raw['cache_creation'];
   if (isRecord(creation)) return tokens(creation['ephemeral_1h_input_tokens']);
   const details = raw['cacheDetails'];
-  if (Array.isArray(details)) return details.reduce<number>((sum, detail) => sum + (isRecord(detail) && detail['ttl'] === '1h' ? tokens(detail['inputTokens']) : 0), 0);
+  if (Array.isArray(details))
+    return details.reduce<number>((sum, detail) => sum + (isRecord(detail) && detail['ttl'] === '1h' ? tokens(detail['inputTokens']) : 0), 0);
   return 0;
 }
 
@@ -38,7 +39,10 @@ export function mapAiSdkUsage(usage: LanguageModelUsage, stepRaws: readonly RawU
   const outputTokens = usage.outputTokens ?? 0;
   const cacheRead = tokens(usage.inputTokenDetails?.cacheReadTokens);
   const cacheWrites = tokens(usage.inputTokenDetails?.cacheWriteTokens);
-  const writes1h = Math.min(cacheWrites, stepRaws.reduce<number>((sum, raw) => sum + oneHourWritesOf(raw), 0));
+  const writes1h = Math.min(
+    cacheWrites,
+    stepRaws.reduce<number>((sum, raw) => sum + oneHourWritesOf(raw), 0),
+  );
   const reasoning = tokens(usage.outputTokenDetails?.reasoningTokens);
   return {
     inputTokens,

@@ -61,7 +61,8 @@ function readPricing(p: unknown, where: string): ModelPricing {
   for (const field of cachePriceFields) {
     const value = p[field];
     if (value === undefined || value === null) continue;
-    if (typeof value !== 'number' || !(value >= 0)) throw new ModelRegistryError(`${where}: pricing.${field} must be a non-negative number (USD per 1K tokens)`);
+    if (typeof value !== 'number' || !(value >= 0))
+      throw new ModelRegistryError(`${where}: pricing.${field} must be a non-negative number (USD per 1K tokens)`);
     pricing = { ...pricing, [field]: value };
   }
   return pricing;

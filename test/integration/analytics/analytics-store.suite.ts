@@ -290,7 +290,14 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         call(1, t0 + 60_000, { cacheWriteTokens: 9_000, costUsd: 0.03825, promptCacheSavedUsd: -0.00675 }),
         call(2, t0 + 61_000, { cacheReadTokens: 9_000, costUsd: 0.0072, promptCacheSavedUsd: 0.0243, reasoningTokens: 40 }),
         // A 1-hour write of another key.
-        call(3, t0 + 62_000, { apiKeyId: 'key_b', cacheWrite1hTokens: 2_000, inputTokens: 2_000, outputTokens: 0, costUsd: 0.012, promptCacheSavedUsd: -0.006 }),
+        call(3, t0 + 62_000, {
+          apiKeyId: 'key_b',
+          cacheWrite1hTokens: 2_000,
+          inputTokens: 2_000,
+          outputTokens: 0,
+          costUsd: 0.012,
+          promptCacheSavedUsd: -0.006,
+        }),
         // OpenAI through chat completions, with cached_tokens; no key.
         call(4, t0 + 63_000, {
           provider: 'openai',

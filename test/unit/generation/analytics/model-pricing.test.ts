@@ -22,7 +22,10 @@ describe('callCostUsd with prompt caching', () => {
 
   it("prices OpenAI's cached input at its published price and nothing else apart", () => {
     // gpt-4o: $2.50 / M input, $1.25 / M cached, $10 / M output.
-    expect(callCostUsd({ inputTokens: 2_048, outputTokens: 100, cacheReadTokens: 1_024 }, gpt4o)).toBeCloseTo((1_024 * 2.5 + 1_024 * 1.25 + 100 * 10) / 1e6, 12);
+    expect(callCostUsd({ inputTokens: 2_048, outputTokens: 100, cacheReadTokens: 1_024 }, gpt4o)).toBeCloseTo(
+      (1_024 * 2.5 + 1_024 * 1.25 + 100 * 10) / 1e6,
+      12,
+    );
   });
 
   it('prices cache tokens at the input price when the model has no cache price (never under-counted)', () => {
@@ -42,10 +45,7 @@ describe('promptCacheSavedUsd', () => {
   it('is the cost at the full input price less the real cost: positive for reads', () => {
     const usage = { inputTokens: 10_000, outputTokens: 100, cacheReadTokens: 9_000 };
     expect(promptCacheSavedUsd(usage, sonnet)).toBeCloseTo((9_000 * (3 - 0.3)) / 1e6, 12);
-    expect(promptCacheSavedUsd(usage, sonnet)).toBeCloseTo(
-      callCostUsd({ inputTokens: 10_000, outputTokens: 100 }, sonnet) - callCostUsd(usage, sonnet),
-      12,
-    );
+    expect(promptCacheSavedUsd(usage, sonnet)).toBeCloseTo(callCostUsd({ inputTokens: 10_000, outputTokens: 100 }, sonnet) - callCostUsd(usage, sonnet), 12);
   });
 
   it('is negative for a call that only wrote to the cache (the write premium)', () => {

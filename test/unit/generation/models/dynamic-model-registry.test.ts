@@ -338,7 +338,13 @@ describe('prompt-cache prices and output limits', () => {
 
   it('reads cache-read, cache-write and 1-hour cache-write prices and the maximum output', () => {
     const registry = DynamicModelRegistry.fromJson(priced);
-    expect(registry.getModelConfig('claude-3-5-sonnet')?.pricing).toEqual({ input: 0.003, output: 0.015, cacheRead: 0.0003, cacheWrite: 0.00375, cacheWrite1h: 0.006 });
+    expect(registry.getModelConfig('claude-3-5-sonnet')?.pricing).toEqual({
+      input: 0.003,
+      output: 0.015,
+      cacheRead: 0.0003,
+      cacheWrite: 0.00375,
+      cacheWrite1h: 0.006,
+    });
     expect(registry.maxOutputTokensOf('sonnet')).toBe(64000);
     expect(registry.maxOutputTokensOf('claude-3-5-sonnet', 'anthropic')).toBe(64000);
     // Known model without a figure, a model of another provider, an unknown name: no limit known.
@@ -349,7 +355,9 @@ describe('prompt-cache prices and output limits', () => {
 
   it('refuses a negative or non-numeric cache price and a non-positive maximum output, naming the field', () => {
     const withPricing = (pricing: object) => ({ models: [{ ...flat.models[0], pricing }] });
-    expect(() => DynamicModelRegistry.fromJson(withPricing({ input: 0.003, output: 0.015, cacheRead: -0.1 }))).toThrow(/pricing\.cacheRead must be a non-negative number/);
+    expect(() => DynamicModelRegistry.fromJson(withPricing({ input: 0.003, output: 0.015, cacheRead: -0.1 }))).toThrow(
+      /pricing\.cacheRead must be a non-negative number/,
+    );
     expect(() => DynamicModelRegistry.fromJson(withPricing({ input: 0.003, output: 0.015, cacheWrite1h: '0.006' }))).toThrow(/pricing\.cacheWrite1h/);
     expect(() => DynamicModelRegistry.fromJson({ models: [{ ...flat.models[0], maxOutputTokens: 0 }] })).toThrow(/maxOutputTokens must be a positive integer/);
     expect(() => DynamicModelRegistry.fromJson({ models: [{ ...flat.models[0], maxOutputTokens: 10.5 }] })).toThrow(/maxOutputTokens/);
