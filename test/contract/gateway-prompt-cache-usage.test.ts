@@ -65,7 +65,8 @@ beforeAll(async () => {
   });
   await analytics.startSink(t.bus, t.clock);
   ownerKey = (await createMerchant(t.app, merchant)).apiKey;
-  ({ keyId, apiKey } = await createKeyWith(t.app, ownerKey, merchant, {}));
+  // A budget the reservations (prompt at the full input price) stay far below: the spend it counts is the real cost.
+  ({ keyId, apiKey } = await createKeyWith(t.app, ownerKey, merchant, { limits: { budget: { amount_usd: 100, period: 'day' } } }));
   origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
 }, 60_000);
 afterAll(async () => {
@@ -149,6 +150,22 @@ describe('prompt-cache usage on translated gateway routes', () => {
   it('answers a Responses request routed to Anthropic with input_tokens_details.cached_tokens', async () => {
     const response = await openai().responses.create({ model: 'anthropic/claude-sonnet-4', input: 'hi', store: false });
     expect(response.usage).toMatchObject({ input_tokens: 10_000, input_tokens_details: { cached_tokens: 8_000 }, output_tokens: 50 });
+  });
+
+  it("spends each call's real cost on its key: cache reads and writes at the registry's cache prices", async () => {
+    const calls = await callsSince(0);
+    const real = calls.reduce((sum, call) => sum + call.payload.costUsd, 0);
+    const atFullInputPrice = calls.reduce((sum, call) => sum + call.payload.costUsd + (call.payload.promptCacheSavedUsd ?? 0), 0);
+    expect(real).toBeCloseTo(2 * gptCost + 3 * claudeCost, 9);
+    expect(real).toBeLessThan(atFullInputPrice);
+    await t.spendCounted();
+    const keys = (await t.app.inject({ method: 'GET', url: `/api-key/list/${merchant}`, headers: withKey(ownerKey) })).json() as {
+      key_id: string;
+      usage: { spend_usd: number; reserved_usd: number };
+    }[];
+    const usage = keys.find((key) => key.key_id === keyId)?.usage;
+    expect(usage?.spend_usd).toBeCloseTo(real, 9);
+    expect(usage?.reserved_usd).toBe(0);
   });
 
   it('reports the cache hit rate and what caching saved per key and model in /analytics/llm/prompt-cache', async () => {
