@@ -22,6 +22,8 @@ import llmRouteCandidateReport from '../schemas/http/analytics/llm-route-candida
 import llmRouteGroupPoint from '../schemas/http/analytics/llm-route-group-point.json' with { type: 'json' };
 import llmRouteGroupReport from '../schemas/http/analytics/llm-route-group-report.json' with { type: 'json' };
 import llmRouteGroupsReport from '../schemas/http/analytics/llm-route-groups-report.json' with { type: 'json' };
+import llmPromptCacheUsage from '../schemas/http/analytics/llm-prompt-cache-usage.json' with { type: 'json' };
+import llmPromptCacheReport from '../schemas/http/analytics/llm-prompt-cache-report.json' with { type: 'json' };
 import experimentArmMetrics from '../schemas/http/experiments/experiment-arm-metrics.json' with { type: 'json' };
 import experimentParams from '../schemas/http/experiments/experiment-params.json' with { type: 'json' };
 import experimentResults from '../schemas/http/experiments/experiment-results.json' with { type: 'json' };
@@ -159,6 +161,8 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   llmRouteGroupPoint,
   llmRouteGroupReport,
   llmRouteGroupsReport,
+  llmPromptCacheUsage,
+  llmPromptCacheReport,
   costSavingsReport,
   counterfactualRequest,
   counterfactualEstimate,

@@ -20,6 +20,7 @@ type Read = keyof Pick<
   | 'llmLatency'
   | 'llmErrors'
   | 'llmRouteGroups'
+  | 'llmPromptCache'
   | 'costSavings'
 >;
 
@@ -46,6 +47,13 @@ const endpoints: readonly { readonly endpoint: AnalyticsEndpoint; readonly read:
     response: 'LlmRouteGroupsReport',
   },
   {
+    endpoint: 'llm/prompt-cache',
+    read: 'llmPromptCache',
+    summary:
+      'Prompt caching per API key and model: cache-read and cache-write tokens, cache hit rate (cache-read / input tokens), cost and what caching saved (USD)',
+    response: 'LlmPromptCacheReport',
+  },
+  {
     endpoint: 'cost-savings',
     read: 'costSavings',
     summary: 'Money cost-aware (multi-objective) routing saved against the SR head, per currency, with its trend',
@@ -55,7 +63,7 @@ const endpoints: readonly { readonly endpoint: AnalyticsEndpoint; readonly read:
 
 /**
  * Analytics: the read-only endpoints over the AnalyticsStore (seven payment reads, cost savings,
- * five model-call reads). The merchant is always the credential's (a `merchant_id` parameter naming another
+ * six model-call reads). The merchant is always the credential's (a `merchant_id` parameter naming another
  * merchant is refused by the auth guard).
  */
 export async function analyticsRoutes(app: FastifyInstance, deps: AppDeps & { merchantOf: (request: FastifyRequest) => string }): Promise<void> {

@@ -21,14 +21,24 @@ export interface AnthropicToolUseBlock {
   readonly caller: { readonly type: 'direct' };
 }
 
-/** The usage object; counts the wire does not know are null, as Anthropic sends them. */
-export function anthropicUsage(usage: Pick<CachedCompletion['usage'], 'inputTokens' | 'outputTokens'>) {
+/**
+ * The usage object in Anthropic's split: `input_tokens` is the uncached rest of the prompt (the
+ * gateway's `inputTokens` counts every input token), `cache_read_input_tokens` and
+ * `cache_creation_input_tokens` the parts read from and written to the prompt cache, the writes split
+ * by lifetime in `cache_creation`; counts the wire does not know are null, as Anthropic sends them.
+ */
+export function anthropicUsage(
+  usage: Pick<CachedCompletion['usage'], 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'cacheWrite1hTokens'>,
+) {
+  const read = usage.cacheReadTokens ?? 0;
+  const write5m = usage.cacheWriteTokens ?? 0;
+  const write1h = usage.cacheWrite1hTokens ?? 0;
   return {
-    input_tokens: usage.inputTokens,
+    input_tokens: Math.max(0, usage.inputTokens - read - write5m - write1h),
     output_tokens: usage.outputTokens,
-    cache_creation_input_tokens: null,
-    cache_read_input_tokens: null,
-    cache_creation: null,
+    cache_creation_input_tokens: write5m + write1h,
+    cache_read_input_tokens: read,
+    cache_creation: { ephemeral_5m_input_tokens: write5m, ephemeral_1h_input_tokens: write1h },
     output_tokens_details: null,
     server_tool_use: null,
     service_tier: 'standard',

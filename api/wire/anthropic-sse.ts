@@ -35,16 +35,19 @@ function closingEvents(answer: CachedCompletion, nextIndex: number): StreamEvent
     events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
     events.push({ type: 'content_block_stop', index });
   });
-  const { input_tokens, output_tokens } = anthropicUsage(answer.usage);
+  const { input_tokens, output_tokens, cache_creation_input_tokens, cache_read_input_tokens } = anthropicUsage(answer.usage);
   events.push({
     type: 'message_delta',
     delta: { stop_reason: anthropicStopReason(answer.finishReason), stop_sequence: null, stop_details: null, container: null },
-    // output_tokens is the final count; a non-null input_tokens replaces message_start's 0 (unknown then).
+    // output_tokens is the final count; non-null input and cache counts replace message_start's 0s
+    // (unknown then: the translated stream learns its usage at the end), as the SDKs merge them.
+    // Anthropic's message_delta has no `cache_creation` split (message_start carries it), so a
+    // translated stream reports its cache writes as one total.
     usage: {
       output_tokens,
       input_tokens,
-      cache_creation_input_tokens: null,
-      cache_read_input_tokens: null,
+      cache_creation_input_tokens,
+      cache_read_input_tokens,
       output_tokens_details: null,
       server_tool_use: null,
     },

@@ -8,8 +8,18 @@ import type { CachedCompletion } from '../../src/ports/state/response-cache.js';
 
 type Usage = CachedCompletion['usage'];
 
+/**
+ * OpenAI's usage object: `prompt_tokens` counts the cached tokens too, and the details say the part
+ * read from the prompt cache and the part spent reasoning (0 when none, as OpenAI sends them).
+ */
 export function openAiUsage(usage: Usage) {
-  return { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.totalTokens || usage.inputTokens + usage.outputTokens };
+  return {
+    prompt_tokens: usage.inputTokens,
+    completion_tokens: usage.outputTokens,
+    total_tokens: usage.totalTokens || usage.inputTokens + usage.outputTokens,
+    prompt_tokens_details: { cached_tokens: usage.cacheReadTokens ?? 0 },
+    completion_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
+  };
 }
 
 /** The `chat.completion` body of an answer. */

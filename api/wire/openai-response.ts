@@ -11,9 +11,10 @@ type Status = 'in_progress' | 'completed' | 'incomplete' | 'failed';
 export function openAiResponseUsage(usage: StoredResponse['usage']) {
   return {
     input_tokens: usage.inputTokens,
-    input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+    // input_tokens counts the cached tokens too (OpenAI's rule); the details say which part.
+    input_tokens_details: { cached_tokens: usage.cacheReadTokens ?? 0, cache_write_tokens: (usage.cacheWriteTokens ?? 0) + (usage.cacheWrite1hTokens ?? 0) },
     output_tokens: usage.outputTokens,
-    output_tokens_details: { reasoning_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
     total_tokens: usage.totalTokens || usage.inputTokens + usage.outputTokens,
   };
 }

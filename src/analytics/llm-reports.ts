@@ -1,4 +1,12 @@
-import type { LlmErrorsReport, LlmLatencyReport, LlmOverviewReport, LlmProviderUsage, LlmUsageReport } from '../generated/schema-types.js';
+import type {
+  LlmErrorsReport,
+  LlmLatencyReport,
+  LlmOverviewReport,
+  LlmPromptCacheReport,
+  LlmPromptCacheUsage,
+  LlmProviderUsage,
+  LlmUsageReport,
+} from '../generated/schema-types.js';
 import type { ParsedAnalyticsQuery } from '../ports/analytics/analytics-query.js';
 
 /**
@@ -6,7 +14,7 @@ import type { ParsedAnalyticsQuery } from '../ports/analytics/analytics-query.js
  * analytics), typed from schemas/http/analytics/llm-*.json, which also serialise the responses and
  * document them in OpenAPI. Money is USD; times are milliseconds.
  */
-export type { LlmErrorsReport, LlmLatencyReport, LlmOverviewReport, LlmUsageReport };
+export type { LlmErrorsReport, LlmLatencyReport, LlmOverviewReport, LlmPromptCacheReport, LlmUsageReport };
 
 interface LlmWindow {
   readonly merchant_id: string;
@@ -63,5 +71,30 @@ export function cacheTotalsOf(
     cache_hit_rate: rate(hits, calls),
     cache_tokens: num(row?.['cache_input_tokens']) + num(row?.['cache_output_tokens']),
     cache_saved_cost_usd: usd(row?.['saved_cost_usd']),
+  };
+}
+
+/** The prompt-cache sums of a call group (everything of `LlmPromptCacheUsage` but the key, provider and model). */
+export type PromptCacheTotals = Omit<LlmPromptCacheUsage, 'api_key_id' | 'provider' | 'model'>;
+
+/**
+ * A prompt-cache row as the reads sum it: the counts, the hit rate (cache-read tokens over every
+ * input token: the share of the prompt the provider did not process again) and the money, to a
+ * millionth of a dollar (saved may be negative: cache writes cost more than input on Anthropic).
+ */
+export function promptCacheTotalsOf(row: Readonly<Record<string, Numeric>> | undefined): PromptCacheTotals {
+  const inputTokens = num(row?.['input_tokens']);
+  const cacheReadTokens = num(row?.['cache_read_tokens']);
+  return {
+    calls: num(row?.['calls']),
+    input_tokens: inputTokens,
+    output_tokens: num(row?.['output_tokens']),
+    cache_read_tokens: cacheReadTokens,
+    cache_write_tokens: num(row?.['cache_write_tokens']),
+    cache_write_1h_tokens: num(row?.['cache_write_1h_tokens']),
+    reasoning_tokens: num(row?.['reasoning_tokens']),
+    cache_hit_rate: Math.min(1, rate(cacheReadTokens, inputTokens)),
+    cost_usd: usd(row?.['cost_usd']),
+    saved_usd: usd(row?.['saved_usd']),
   };
 }

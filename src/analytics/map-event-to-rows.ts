@@ -184,6 +184,12 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
         cache_hit: p.cacheHit === true ? 1 : 0,
         saved_cost_usd: p.cacheHit === true ? (p.savedCostUsd ?? 0) : 0,
         api: p.api ?? '',
+        api_key_id: p.apiKeyId ?? '',
+        cache_read_tokens: p.cacheReadTokens ?? 0,
+        cache_write_tokens: p.cacheWriteTokens ?? 0,
+        cache_write_1h_tokens: p.cacheWrite1hTokens ?? 0,
+        reasoning_tokens: p.reasoningTokens ?? 0,
+        prompt_cache_saved_usd: p.promptCacheSavedUsd ?? 0,
       };
       return { domain: [], api: [], llm: [row] };
     }

@@ -714,7 +714,7 @@ export interface LlmCallV1 {
   inputTokens: number;
   outputTokens: number;
   /**
-   * from the model registry's pricing (USD per 1K tokens); 0 when the model has no price
+   * from the model registry's pricing (USD per 1K tokens), prompt-cache reads and writes at its cache prices (at the input price when it has none); 0 when the model has no price
    */
   costUsd: number;
   latencyMs: number;
@@ -759,6 +759,26 @@ export interface LlmCallV1 {
    * cache hits only: what the cached answer's tokens cost at the model registry's price when the hit was served (what the hit saved); null when no price is known, or not a hit; absent in events of older publishers
    */
   savedCostUsd?: number | null;
+  /**
+   * part of inputTokens the provider read from its prompt cache (OpenAI cached_tokens, Anthropic cache_read_input_tokens); null or absent when it reported none, and in events of older publishers (read as 0)
+   */
+  cacheReadTokens?: number | null;
+  /**
+   * part of inputTokens written to the provider's prompt cache with the default 5-minute lifetime (Anthropic cache_creation_input_tokens, or its ephemeral_5m part); null or absent when none (read as 0)
+   */
+  cacheWriteTokens?: number | null;
+  /**
+   * part of inputTokens written to the prompt cache with a 1-hour lifetime (Anthropic ephemeral_1h_input_tokens); null or absent when none (read as 0)
+   */
+  cacheWrite1hTokens?: number | null;
+  /**
+   * part of outputTokens the model spent reasoning (reasoning_tokens, thinking); null or absent when none reported (read as 0)
+   */
+  reasoningTokens?: number | null;
+  /**
+   * what prompt caching saved on this call: its cost with every input token at the model's full input price less costUsd (cache reads and writes at the registry's cache prices); negative when the call wrote more to the cache than it read; null or absent when it used no cache, is unpriced, or in events of older publishers (read as 0)
+   */
+  promptCacheSavedUsd?: number | null;
   /**
    * the API the call came through: chat_completions, responses, messages, embeddings (the /v1 gateway's OpenAI and Anthropic routes), toolkit (the toolkit's /api/* routes and its WebSocket), batch (an item of a batch job); null for calls made outside any API (library, CLI); absent in events of older publishers
    */
@@ -1280,6 +1300,109 @@ export interface LlmProviderUsage {
   input_tokens: number;
   output_tokens: number;
   cost_usd: number;
+}
+/**
+ * Answer of GET /analytics/llm/prompt-cache: the credential merchant's provider calls in the window (response-cache hits left out: no provider saw them) with their prompt-cache use, in total and per API key and model (`usage`, dearest first): the cache hit rate (cache-read tokens / input tokens) and what caching saved against the full input price. Calls recorded before migration 0009 are not counted. Times are epoch milliseconds; money is USD rounded to a millionth.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LlmPromptCacheReport".
+ */
+export interface LlmPromptCacheReport {
+  merchant_id: string;
+  start_ms: number;
+  end_ms: number;
+  calls: number;
+  /**
+   * every input token, cached or not
+   */
+  input_tokens: number;
+  /**
+   * reasoning tokens included
+   */
+  output_tokens: number;
+  /**
+   * part of input_tokens read from the provider's prompt cache
+   */
+  cache_read_tokens: number;
+  /**
+   * part of input_tokens written to the prompt cache, 5-minute lifetime
+   */
+  cache_write_tokens: number;
+  /**
+   * part of input_tokens written to the prompt cache, 1-hour lifetime
+   */
+  cache_write_1h_tokens: number;
+  /**
+   * part of output_tokens spent reasoning
+   */
+  reasoning_tokens: number;
+  /**
+   * cache_read_tokens / input_tokens to four decimals; 0 without input tokens
+   */
+  cache_hit_rate: number;
+  /**
+   * the real cost: cache reads and writes at the registry's cache prices
+   */
+  cost_usd: number;
+  /**
+   * what prompt caching saved: the cost with every input token at the full input price less cost_usd; negative when the cache writes (Anthropic's 1.25×/2× premium) cost more than the reads saved
+   */
+  saved_usd: number;
+  /**
+   * per API key and model, the dearest first (cost, then key, provider and model); each call in exactly one item, so they add up to the totals
+   */
+  usage: LlmPromptCacheUsage[];
+}
+/**
+ * Prompt-cache use of one API key and model in the window (an item of LlmPromptCacheReport.usage): provider calls, their input tokens and the parts the provider read from or wrote to its prompt cache, reasoning tokens, the real cost and what caching saved. Money is USD rounded to a millionth.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LlmPromptCacheUsage".
+ */
+export interface LlmPromptCacheUsage {
+  /**
+   * the API key the calls were made with; null for calls made without one (sessions, library, CLI)
+   */
+  api_key_id: string | null;
+  provider: string;
+  model: string;
+  calls: number;
+  /**
+   * every input token, cached or not
+   */
+  input_tokens: number;
+  /**
+   * reasoning tokens included
+   */
+  output_tokens: number;
+  /**
+   * part of input_tokens read from the provider's prompt cache
+   */
+  cache_read_tokens: number;
+  /**
+   * part of input_tokens written to the prompt cache, 5-minute lifetime
+   */
+  cache_write_tokens: number;
+  /**
+   * part of input_tokens written to the prompt cache, 1-hour lifetime
+   */
+  cache_write_1h_tokens: number;
+  /**
+   * part of output_tokens spent reasoning
+   */
+  reasoning_tokens: number;
+  /**
+   * cache_read_tokens / input_tokens to four decimals; 0 without input tokens
+   */
+  cache_hit_rate: number;
+  /**
+   * the real cost: cache reads and writes at the registry's cache prices
+   */
+  cost_usd: number;
+  /**
+   * what prompt caching saved: the cost with every input token at the full input price less cost_usd; negative when the cache writes (Anthropic's 1.25×/2× premium) cost more than the reads saved
+   */
+  saved_usd: number;
 }
 /**
  * Decisions of a route group by how it ranked its candidates: sr (best success rate first), sr_downtime (some candidates were below the elimination threshold and demoted), explore (volume hedging tried another first); unrecorded for calls of publishers that did not record it. Approaches without decisions are absent.

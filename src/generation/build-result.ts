@@ -3,7 +3,7 @@ import type { GenerateResult, ProviderAttempt, ToolExecutionData, UsageData } fr
 import type { ModelCallResult, TokenUsage } from './language-model-client.js';
 import type { PreparedSchema } from './output-schema.js';
 
-/** Both usage spellings from the port's counts. */
+/** Both usage spellings from the port's counts, and the prompt-cache and reasoning parts when the provider reported any. */
 export function toUsageData(usage: TokenUsage): UsageData {
   const total = usage.totalTokens || usage.inputTokens + usage.outputTokens;
   return {
@@ -12,6 +12,10 @@ export function toUsageData(usage: TokenUsage): UsageData {
     totalTokens: total,
     inputTokens: usage.inputTokens,
     outputTokens: usage.outputTokens,
+    ...(usage.cacheReadTokens ? { cacheReadTokens: usage.cacheReadTokens } : {}),
+    ...(usage.cacheWriteTokens ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
+    ...(usage.cacheWrite1hTokens ? { cacheWrite1hTokens: usage.cacheWrite1hTokens } : {}),
+    ...(usage.reasoningTokens ? { reasoningTokens: usage.reasoningTokens } : {}),
   };
 }
 

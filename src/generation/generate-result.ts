@@ -5,6 +5,14 @@ export interface UsageData {
   readonly totalTokens: number;
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** Part of `inputTokens` read from the provider's prompt cache; absent when it reported none. */
+  readonly cacheReadTokens?: number;
+  /** Part of `inputTokens` written to the prompt cache, 5-minute lifetime. */
+  readonly cacheWriteTokens?: number;
+  /** Part of `inputTokens` written to the prompt cache, 1-hour lifetime. */
+  readonly cacheWrite1hTokens?: number;
+  /** Part of `outputTokens` spent reasoning. */
+  readonly reasoningTokens?: number;
 }
 
 export interface AnalyticsData {

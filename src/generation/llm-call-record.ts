@@ -60,7 +60,14 @@ export interface LlmCallRecord {
   readonly cacheWrite1hTokens?: number;
   /** Part of `outputTokens` spent reasoning. */
   readonly reasoningTokens?: number;
+  /** What the call cost at the registry's prices, prompt-cache prices included (`callCostUsd`); 0 when unpriced. */
   readonly costUsd: number;
+  /**
+   * What prompt caching saved on this call: its cost with every input token at the full input price,
+   * less `costUsd` (negative when it wrote more to the cache than it read); absent when it used no
+   * cache or is unpriced.
+   */
+  readonly promptCacheSavedUsd?: number;
   readonly latencyMs: number;
   /** Streams only: time from the call to its first chunk. */
   readonly timeToFirstTokenMs?: number;

@@ -1,6 +1,6 @@
-import { callCostUsd, resolvePricing, type ModelPriceLookup } from './analytics/model-pricing.js';
+import { callCostUsd, promptCacheSavedUsd, resolvePricing, type ModelPriceLookup } from './analytics/model-pricing.js';
 import { errorCodeOf } from './error-code-of.js';
-import type { LanguageModelClient } from './language-model-client.js';
+import type { LanguageModelClient, TokenUsage } from './language-model-client.js';
 import type { CallAttribution, LlmCallRecord, LlmCallRecorder } from './llm-call-record.js';
 import type { CallObservation, CallOperation, CallOutcome, ChainObservation, ChainOperation, GenerationTelemetry } from './telemetry.js';
 
@@ -88,16 +88,16 @@ export function recordingTelemetry(
         end(outcome: CallOutcome) {
           innerObservation.end(outcome);
           const answered = outcome.model !== undefined && outcome.model !== '' ? outcome.model : model;
-          const inputTokens = outcome.usage?.inputTokens ?? 0;
-          const outputTokens = outcome.usage?.outputTokens ?? 0;
+          const usage = callUsageOf(outcome.usage);
           const pricing = resolvePricing(provider, answered, context.priceOf, context.env);
+          const saved = pricing === undefined ? 0 : promptCacheSavedUsd(usage, pricing);
           const record: LlmCallRecord = {
             provider,
             model: answered,
             operation: recorded,
-            inputTokens,
-            outputTokens,
-            costUsd: pricing === undefined ? 0 : callCostUsd(inputTokens, outputTokens, pricing),
+            ...usage,
+            costUsd: pricing === undefined ? 0 : callCostUsd(usage, pricing),
+            ...(saved !== 0 ? { promptCacheSavedUsd: saved } : {}),
             latencyMs: Math.max(0, Math.round(outcome.latencyMs)),
             ...(firstChunkAt !== undefined ? { timeToFirstTokenMs: Math.max(0, Math.round(firstChunkAt - started)) } : {}),
             outcome: outcome.ok ? 'success' : 'error',
@@ -113,6 +113,20 @@ export function recordingTelemetry(
         },
       };
     },
+  };
+}
+
+/** The token counts a record carries: input and output (0 when the provider reported none), and the cache and reasoning parts it reported. */
+function callUsageOf(
+  usage: TokenUsage | undefined,
+): Pick<LlmCallRecord, 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'cacheWrite1hTokens' | 'reasoningTokens'> {
+  return {
+    inputTokens: usage?.inputTokens ?? 0,
+    outputTokens: usage?.outputTokens ?? 0,
+    ...(usage?.cacheReadTokens ? { cacheReadTokens: usage.cacheReadTokens } : {}),
+    ...(usage?.cacheWriteTokens ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
+    ...(usage?.cacheWrite1hTokens ? { cacheWrite1hTokens: usage.cacheWrite1hTokens } : {}),
+    ...(usage?.reasoningTokens ? { reasoningTokens: usage.reasoningTokens } : {}),
   };
 }
 

@@ -17,6 +17,7 @@ import type {
   LlmErrorsReport,
   LlmLatencyReport,
   LlmOverviewReport,
+  LlmPromptCacheReport,
   LlmRouteGroupsReport,
   LlmUsageReport,
 } from '../generated/schema-types.js';
@@ -66,6 +67,11 @@ export interface AnalyticsStore extends ExperimentAnalytics {
   llmLatency(query: ParsedAnalyticsQuery): Promise<LlmLatencyReport>;
   /** GET /analytics/llm/errors: failed calls by error class, provider and model. */
   llmErrors(query: ParsedAnalyticsQuery): Promise<LlmErrorsReport>;
+  /**
+   * GET /analytics/llm/prompt-cache: the provider calls' prompt-cache use (cache-read and cache-write
+   * tokens, hit rate, real cost and what caching saved), in total and per API key and model.
+   */
+  llmPromptCache(query: ParsedAnalyticsQuery): Promise<LlmPromptCacheReport>;
   /**
    * GET /analytics/llm/route-groups: per route group (or only `query.routeGroup`) and candidate,
    * calls, share, success rate and eliminations over time, from the decision each call recorded.

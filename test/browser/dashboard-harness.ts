@@ -48,9 +48,11 @@ export async function startDashboardHarness(): Promise<DashboardHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sy-dashboard-'));
   const provider = await startFakeHttpServer((request) => {
     const body = request.body as { model: string; stream?: boolean };
+    // Two thirds of every prompt read from the provider's prompt cache: the LLM usage page shows it.
+    const usage = { promptTokens: 9, completionTokens: 3, cachedTokens: 6 };
     return body.stream === true
-      ? chatCompletionStream({ model: body.model, deltas: streamedDeltas, usage: { promptTokens: 9, completionTokens: 3 } })
-      : chatCompletion({ model: body.model, content: 'Routing is learning.', usage: { promptTokens: 9, completionTokens: 3 } });
+      ? chatCompletionStream({ model: body.model, deltas: streamedDeltas, usage })
+      : chatCompletion({ model: body.model, content: 'Routing is learning.', usage });
   });
   const serviceDataDir = join(dataDir, 'data');
   const config = loadConfig({

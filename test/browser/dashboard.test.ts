@@ -317,6 +317,11 @@ describe('the dashboard', () => {
     const panel = page.getByTestId('llm-calls-by-model');
     await panel.getByRole('button', { name: 'Table' }).click();
     await panel.getByRole('columnheader', { name: 'openai/gpt-4o-mini' }).waitFor();
+    // The provider read 6 of each call's 9 prompt tokens from its cache: the prompt-caching panel says so.
+    const caching = page.getByRole('table', { name: 'Prompt caching per API key and model' });
+    const row = caching.getByRole('row').filter({ hasText: 'openai/gpt-4o-mini' }).first();
+    await row.waitFor();
+    expect(await row.getByRole('cell').allTextContents()).toContain('66.67%');
   });
 
   it('creates a route group and shows its candidates learning from gateway calls', async () => {

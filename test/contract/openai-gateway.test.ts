@@ -66,7 +66,13 @@ describe('OpenAI-compatible gateway', () => {
     expect(data.id).toMatch(/^chatcmpl-/);
     expect(data.choices[0]?.message).toMatchObject({ role: 'assistant', content: 'You said "hi there"' });
     expect(data.choices[0]?.finish_reason).toBe('stop');
-    expect(data.usage).toEqual({ prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 });
+    expect(data.usage).toEqual({
+      prompt_tokens: 12,
+      completion_tokens: 5,
+      total_tokens: 17,
+      prompt_tokens_details: { cached_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0 },
+    });
     expect(response.headers.get('x-switchyard-provider')).toBe('openai');
     expect(response.headers.get('x-switchyard-routing-approach')).toBe('explicit');
     expect(response.headers.get('x-switchyard-hops')).toBe('0');
@@ -92,7 +98,13 @@ describe('OpenAI-compatible gateway', () => {
     }
     expect(text).toBe('Hello, world');
     expect(finish).toBe('stop');
-    expect(usage).toEqual({ prompt_tokens: 8, completion_tokens: 3, total_tokens: 11 });
+    expect(usage).toEqual({
+      prompt_tokens: 8,
+      completion_tokens: 3,
+      total_tokens: 11,
+      prompt_tokens_details: { cached_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0 },
+    });
   });
 
   it('sends the security headers on a stream too (it writes its own head)', async () => {

@@ -100,7 +100,13 @@ describe('gateway response cache', () => {
     expect(second.cache).toBe('HIT');
     expect(second.provider).toBe('openai');
     expect(second.data.choices[0]?.message.content).toBe(first.data.choices[0]?.message.content);
-    expect(second.data.usage).toEqual({ prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 });
+    expect(second.data.usage).toEqual({
+      prompt_tokens: 12,
+      completion_tokens: 5,
+      total_tokens: 17,
+      prompt_tokens_details: { cached_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0 },
+    });
     expect(second.data.id).not.toBe(first.data.id);
     expect(provider.requests.length - before).toBe(1);
     // The same request with its fields in another order is the same entry.
@@ -173,14 +179,30 @@ describe('gateway response cache', () => {
     const { apiKey } = await newKey('cache-shop', { ttl_s: 300 });
     const before = provider.requests.length;
     const first = await askStreamed(apiKey, 'stream and cache', { stream_options: { include_usage: true } });
-    expect(first).toMatchObject({ cache: 'MISS', finish: 'stop', usage: { prompt_tokens: 8, completion_tokens: 3, total_tokens: 11 } });
+    expect(first).toMatchObject({
+      cache: 'MISS',
+      finish: 'stop',
+      usage: {
+        prompt_tokens: 8,
+        completion_tokens: 3,
+        total_tokens: 11,
+        prompt_tokens_details: { cached_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: 0 },
+      },
+    });
     const replay = await askStreamed(apiKey, 'stream and cache', { stream_options: { include_usage: true } });
     expect(replay).toMatchObject({
       cache: 'HIT',
       text: first.text,
       finish: 'stop',
       roles: ['assistant'],
-      usage: { prompt_tokens: 8, completion_tokens: 3, total_tokens: 11 },
+      usage: {
+        prompt_tokens: 8,
+        completion_tokens: 3,
+        total_tokens: 11,
+        prompt_tokens_details: { cached_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: 0 },
+      },
     });
     // Without include_usage, no usage chunk.
     const withoutUsage = await askStreamed(apiKey, 'stream and cache');
@@ -188,7 +210,13 @@ describe('gateway response cache', () => {
     const plain = await ask(apiKey, 'stream and cache');
     expect(plain.cache).toBe('HIT');
     expect(plain.data.choices[0]?.message.content).toBe(first.text);
-    expect(plain.data.usage).toEqual({ prompt_tokens: 8, completion_tokens: 3, total_tokens: 11 });
+    expect(plain.data.usage).toEqual({
+      prompt_tokens: 8,
+      completion_tokens: 3,
+      total_tokens: 11,
+      prompt_tokens_details: { cached_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0 },
+    });
     expect(provider.requests.length - before).toBe(1);
     await t.eventsCaughtUp();
     expect(hitEvents().filter((event) => event.payload.operation === 'stream').length).toBeGreaterThanOrEqual(2);
@@ -202,7 +230,13 @@ describe('gateway response cache', () => {
       cache: 'HIT',
       text: plain.data.choices[0]?.message.content,
       finish: 'stop',
-      usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 },
+      usage: {
+        prompt_tokens: 12,
+        completion_tokens: 5,
+        total_tokens: 17,
+        prompt_tokens_details: { cached_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: 0 },
+      },
     });
 
     const tools: OpenAI.ChatCompletionTool[] = [

@@ -5,6 +5,7 @@ import type {
   LlmErrorsReport,
   LlmLatencyReport,
   LlmOverviewReport,
+  LlmPromptCacheReport,
   LlmRouteGroupsReport,
   LlmUsageReport,
   LogSummariesReport,
@@ -36,5 +37,6 @@ export function analyticsApi(http: HttpClient) {
     llmLatency: read<LlmLatencyReport>('llm/latency'),
     llmErrors: read<LlmErrorsReport>('llm/errors'),
     llmRouteGroups: read<LlmRouteGroupsReport>('llm/route-groups'),
+    llmPromptCache: read<LlmPromptCacheReport>('llm/prompt-cache'),
   };
 }

@@ -31,6 +31,7 @@ export type {
   LlmErrorsReport,
   LlmLatencyReport,
   LlmOverviewReport,
+  LlmPromptCacheReport,
   LlmRouteGroupReport,
   LlmRouteGroupsReport,
   LlmUsageReport,

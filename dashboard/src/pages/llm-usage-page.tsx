@@ -9,7 +9,10 @@ import { livePollMs, RangePicker, spansDays } from '../components/range-picker';
 import { useResource } from '../components/use-resource';
 import { useDashboard } from '../session/dashboard-context';
 
-/** Model calls of the merchant: volume, tokens, cost, latency and errors (the /analytics/llm/* reads). */
+/**
+ * Model calls of the merchant: volume, tokens, cost, latency, errors and prompt caching (the
+ * /analytics/llm/* reads).
+ */
 export function LlmUsagePage() {
   const { api, session } = useDashboard();
   const [range, setRange] = useState<AnalyticsRange>('1h');
@@ -17,13 +20,14 @@ export function LlmUsagePage() {
   const { resource, reload } = useResource(
     async (signal) => {
       const query = { range };
-      const [overview, usage, latency, errors] = await Promise.all([
+      const [overview, usage, latency, errors, promptCache] = await Promise.all([
         api.analytics.llmOverview(query, signal),
         api.analytics.llmUsage(query, signal),
         api.analytics.llmLatency(query, signal),
         api.analytics.llmErrors(query, signal),
+        api.analytics.llmPromptCache(query, signal),
       ]);
-      return { overview, usage, latency, errors };
+      return { overview, usage, latency, errors, promptCache };
     },
     [range, session.merchantId],
     live ? livePollMs : undefined,
@@ -34,7 +38,7 @@ export function LlmUsagePage() {
     <>
       <RangePicker range={range} onRange={setRange} live={live} onLive={setLive} />
       <AsyncView resource={resource} label="LLM usage" onRetry={reload}>
-        {({ overview, usage, latency, errors }) => {
+        {({ overview, usage, latency, errors, promptCache }) => {
           const modelOf = (point: { provider: string; model: string }) => `${point.provider}/${point.model}`;
           const callsSpec: ChartSpec = {
             kind: 'bar',
@@ -99,6 +103,43 @@ export function LlmUsagePage() {
                 <ChartPanel id="llm-tokens" title="Tokens" spec={tokensSpec} />
                 <ChartPanel id="llm-latency" title="Latency by model" spec={latencySpec} />
               </div>
+              <section class="panel" aria-labelledby="llm-prompt-cache-title">
+                <h2 id="llm-prompt-cache-title">Prompt caching</h2>
+                <KpiTiles
+                  label="Prompt caching totals"
+                  tiles={[
+                    {
+                      label: 'Cache hit rate',
+                      value: percent(promptCache.cache_hit_rate),
+                      detail: `${promptCache.cache_read_tokens.toLocaleString()} of ${promptCache.input_tokens.toLocaleString()} input tokens read from the cache`,
+                    },
+                    {
+                      label: 'Cache writes',
+                      value: (promptCache.cache_write_tokens + promptCache.cache_write_1h_tokens).toLocaleString(),
+                      detail: `${promptCache.cache_write_1h_tokens.toLocaleString()} for 1 hour`,
+                    },
+                    { label: 'Saved by caching', value: usdSigned(promptCache.saved_usd), detail: 'against the full input price' },
+                    { label: 'Reasoning tokens', value: promptCache.reasoning_tokens.toLocaleString() },
+                  ]}
+                />
+                <DataTable
+                  caption="Prompt caching per API key and model"
+                  rows={promptCache.usage}
+                  rowKey={(row) => `${row.api_key_id ?? ''}-${row.provider}-${row.model}`}
+                  empty="No provider calls in this range."
+                  columns={[
+                    { header: 'API key', cell: (row) => (row.api_key_id === null ? '(no key)' : <code>{row.api_key_id}</code>) },
+                    { header: 'Model', cell: (row) => modelOf(row) },
+                    { header: 'Calls', numeric: true, cell: (row) => row.calls },
+                    { header: 'Input tokens', numeric: true, cell: (row) => row.input_tokens },
+                    { header: 'Cache reads', numeric: true, cell: (row) => row.cache_read_tokens },
+                    { header: 'Cache writes', numeric: true, cell: (row) => row.cache_write_tokens + row.cache_write_1h_tokens },
+                    { header: 'Hit rate', numeric: true, cell: (row) => percent(row.cache_hit_rate) },
+                    { header: 'Cost (USD)', numeric: true, cell: (row) => row.cost_usd.toFixed(6) },
+                    { header: 'Saved (USD)', numeric: true, cell: (row) => row.saved_usd.toFixed(6) },
+                  ]}
+                />
+              </section>
               <section class="panel" aria-labelledby="llm-errors-title">
                 <h2 id="llm-errors-title">Errors ({errors.total_errors})</h2>
                 <DataTable
@@ -137,4 +178,9 @@ export function LlmUsagePage() {
       </AsyncView>
     </>
   );
+}
+
+/** Dollars with their sign: caching can cost more than it saves (cache writes are dearer than input). */
+function usdSigned(value: number): string {
+  return value < 0 ? `−$${(-value).toFixed(4)}` : `$${value.toFixed(4)}`;
 }

@@ -5,7 +5,7 @@ import { DataTable } from '../components/data-table';
 import { useResource } from '../components/use-resource';
 import { useDashboard } from '../session/dashboard-context';
 
-const price = (value: number | undefined) => (value === undefined ? '—' : `$${value.toFixed(5).replace(/0+$/, '').replace(/\.$/, '')}`);
+const price = (value: number | undefined) => (value === undefined ? '—' : `$${value.toFixed(6).replace(/0+$/, '').replace(/\.$/, '')}`);
 
 /** The model registry (GET /models, GET /models/search): filter by capability, price and provider. */
 export function ModelsPage() {
@@ -92,7 +92,10 @@ export function ModelsPage() {
                         { header: 'Capabilities', cell: (model) => model.capabilities.join(', ') },
                         { header: 'Input', numeric: true, cell: (model) => price(model.pricing?.input) },
                         { header: 'Output', numeric: true, cell: (model) => price(model.pricing?.output) },
+                        { header: 'Cache read', numeric: true, cell: (model) => price(model.pricing?.cacheRead) },
+                        { header: 'Cache write', numeric: true, cell: (model) => price(model.pricing?.cacheWrite) },
                         { header: 'Context', numeric: true, cell: (model) => model.contextWindow?.toLocaleString() ?? '—' },
+                        { header: 'Max output', numeric: true, cell: (model) => model.maxOutputTokens?.toLocaleString() ?? '—' },
                         {
                           header: 'Status',
                           cell: (model) => (model.deprecated ? <span class="badge warn">Deprecated</span> : <span class="badge ok">Current</span>),

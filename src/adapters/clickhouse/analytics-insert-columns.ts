@@ -73,9 +73,23 @@ export const apiEventColumns = withCreatedAt<ApiEventRow>({
   user_agent: 'string',
 });
 
-/** 0003 analytics_llm_calls: the call without its route-group decision (that is 0004's), cache hit (0005's) or API (0006's). */
+/** 0003 analytics_llm_calls: the call without its route-group decision (that is 0004's), cache hit (0005's), API (0006's) or key and cache usage (0009's). */
 export const llmCallColumns = withCreatedAt<
-  Omit<LlmCallRow, 'route_group' | 'route_approach' | 'eliminated_candidates' | 'cache_hit' | 'saved_cost_usd' | 'api'>
+  Omit<
+    LlmCallRow,
+    | 'route_group'
+    | 'route_approach'
+    | 'eliminated_candidates'
+    | 'cache_hit'
+    | 'saved_cost_usd'
+    | 'api'
+    | 'api_key_id'
+    | 'cache_read_tokens'
+    | 'cache_write_tokens'
+    | 'cache_write_1h_tokens'
+    | 'reasoning_tokens'
+    | 'prompt_cache_saved_usd'
+  >
 >({
   event_id: 'string',
   merchant_id: 'string',
@@ -154,6 +168,42 @@ export const llmCallApiColumns = withCreatedAt<Pick<LlmCallRow, 'event_id' | 'me
   merchant_id: 'string',
   created_at_ms: 'number',
   api: 'string',
+});
+
+/** 0009 analytics_llm_call_usage: a call that reached a provider (rows without cache_hit), its key and its prompt-cache and reasoning usage. */
+export const llmCallUsageColumns = withCreatedAt<
+  Pick<
+    LlmCallRow,
+    | 'event_id'
+    | 'merchant_id'
+    | 'created_at_ms'
+    | 'api_key_id'
+    | 'provider'
+    | 'model'
+    | 'input_tokens'
+    | 'output_tokens'
+    | 'cost_usd'
+    | 'cache_read_tokens'
+    | 'cache_write_tokens'
+    | 'cache_write_1h_tokens'
+    | 'reasoning_tokens'
+    | 'prompt_cache_saved_usd'
+  >
+>({
+  event_id: 'string',
+  merchant_id: 'string',
+  created_at_ms: 'number',
+  api_key_id: 'string',
+  provider: 'string',
+  model: 'string',
+  input_tokens: 'number',
+  output_tokens: 'number',
+  cost_usd: 'number',
+  cache_read_tokens: 'number',
+  cache_write_tokens: 'number',
+  cache_write_1h_tokens: 'number',
+  reasoning_tokens: 'number',
+  prompt_cache_saved_usd: 'number',
 });
 
 /** 0007 analytics_decision_policies: the policy a decision logged (propensity, candidates, parameters). */

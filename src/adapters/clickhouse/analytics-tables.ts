@@ -6,6 +6,7 @@ import {
   llmCacheHitColumns,
   llmCallApiColumns,
   llmCallColumns,
+  llmCallUsageColumns,
   llmRouteCallColumns,
 } from './analytics-insert-columns.js';
 import type { InsertColumn } from './encode-tab-separated.js';
@@ -17,8 +18,18 @@ const llmRouteTable = 'analytics_llm_route_calls';
 const llmCacheHitTable = 'analytics_llm_cache_hits';
 const llmCallApiTable = 'analytics_llm_call_apis';
 const decisionPolicyTable = 'analytics_decision_policies';
+const llmCallUsageTable = 'analytics_llm_call_usage';
 
-export const analyticsTables = [domainTable, apiTable, llmTable, llmRouteTable, llmCacheHitTable, llmCallApiTable, decisionPolicyTable] as const;
+export const analyticsTables = [
+  domainTable,
+  apiTable,
+  llmTable,
+  llmRouteTable,
+  llmCacheHitTable,
+  llmCallApiTable,
+  decisionPolicyTable,
+  llmCallUsageTable,
+] as const;
 
 /** One table's share of a batch: what one insert writes. */
 export interface TableRows {
@@ -30,7 +41,7 @@ export interface TableRows {
 
 /**
  * Where each row of a batch goes: the three event tables, plus the projections a routed, cached
- * or API-attributed model call also lands in. Tables without rows are left out (no empty inserts).
+ * or API-attributed model call also lands in (and the key-and-cache-usage row of every call that reached a provider). Tables without rows are left out (no empty inserts).
  */
 export function rowsByTable(database: string, batch: AnalyticsRows): TableRows[] {
   const tables: [string, readonly InsertColumn[], readonly object[]][] = [
@@ -41,6 +52,7 @@ export function rowsByTable(database: string, batch: AnalyticsRows): TableRows[]
     [llmCacheHitTable, llmCacheHitColumns, batch.llm.filter((row) => row.cache_hit === 1)],
     [llmCallApiTable, llmCallApiColumns, batch.llm.filter((row) => row.api !== '')],
     [decisionPolicyTable, decisionPolicyColumns, batch.policies ?? []],
+    [llmCallUsageTable, llmCallUsageColumns, batch.llm.filter((row) => row.cache_hit === 0)],
   ];
   return tables.filter(([, , rows]) => rows.length > 0).map(([table, columns, rows]) => ({ table: `${database}.${table}`, columns, rows }));
 }

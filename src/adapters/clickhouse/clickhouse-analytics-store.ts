@@ -44,7 +44,8 @@ import { clusterLocalTable } from './cluster-migration-sql.js';
 import { decisionSeriesSql, gatewayShareSql, scoreSeriesSql } from './sql/series-sql.js';
 import { latestSnapshotsSql } from './sql/snapshot-sql.js';
 import { llmApisSql, llmCacheSql, llmErrorsSql, llmLatencySql, llmProvidersSql, llmTotalsSql, llmUsageSql } from './sql/llm-sql.js';
-import { cacheTotalsOf, num, rate, totalsOf, windowOf, type Numeric } from '../../analytics/llm-reports.js';
+import { cacheTotalsOf, num, promptCacheTotalsOf, rate, totalsOf, windowOf, type Numeric } from '../../analytics/llm-reports.js';
+import { llmPromptCacheTotalsSql, llmPromptCacheUsageSql } from './sql/llm-prompt-cache-sql.js';
 import { shapeLlmRouteGroupsReport, type RouteCallFact, type RouteDecisionFact, type RouteEliminationFact } from '../../analytics/llm-route-groups-report.js';
 import { llmRouteCallsSql, llmRouteDecisionsSql, llmRouteEliminationsSql } from './sql/llm-route-groups-sql.js';
 import { loggedDecisionsSql } from './sql/counterfactual-sql.js';
@@ -263,6 +264,24 @@ export function createClickHouseAnalyticsStore(executor: ClickHouseExecutor, opt
         total_errors: sums.errors,
         error_rate: rate(sums.errors, sums.calls),
         errors: groups.map((group) => ({ error_class: group.error_class, provider: group.provider, model: group.model, count: num(group['count']) })),
+      };
+    },
+
+    async llmPromptCache(query) {
+      const params = filters(query);
+      const [totals, usage] = await Promise.all([
+        read<NumericRow>(llmPromptCacheTotalsSql, params),
+        read<LabelledRow & { api_key_id: string }>(llmPromptCacheUsageSql, params),
+      ]);
+      return {
+        ...windowOf(query),
+        ...promptCacheTotalsOf(totals[0]),
+        usage: usage.map((row) => ({
+          api_key_id: row.api_key_id === '' ? null : row.api_key_id,
+          provider: row.provider,
+          model: row.model,
+          ...promptCacheTotalsOf(row),
+        })),
       };
     },
 

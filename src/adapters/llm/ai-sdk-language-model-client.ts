@@ -9,7 +9,6 @@ import {
   tool,
   type JSONSchema7,
   type LanguageModel,
-  type LanguageModelUsage,
   type ModelMessage,
   type ToolSet,
   type UserContent,
@@ -25,13 +24,13 @@ import type {
   ModelCallRequest,
   ModelCallResult,
   ModelStream,
-  TokenUsage,
   ToolCallRecord,
   ToolResultRecord,
 } from '../../generation/language-model-client.js';
 import type { ProviderName } from '../../generation/provider-name.js';
 import type { JsonSchema, ToolDefinition } from '../../generation/tool-definition.js';
 import { queuedModelStream } from './delta-queue.js';
+import { mapAiSdkUsage } from './map-ai-sdk-usage.js';
 import { mapProviderError } from './map-provider-error.js';
 
 export interface AiSdkLanguageModelClientOptions {
@@ -74,7 +73,10 @@ export function createAiSdkLanguageModelClient(options: AiSdkLanguageModelClient
         return {
           text: result.text,
           ...(schema === undefined ? {} : { object }),
-          usage: toUsage(result.usage),
+          usage: mapAiSdkUsage(
+            result.usage,
+            result.steps.map((step) => step.usage.raw),
+          ),
           finishReason: result.finishReason,
           toolCalls: toToolCalls(result.toolCalls),
           toolResults: recorder.results(),
@@ -101,18 +103,22 @@ export function createAiSdkLanguageModelClient(options: AiSdkLanguageModelClient
           else if (part.type === 'error') throw part.error;
           else if (part.type === 'abort') throw abortErrorFrom(request.abortSignal);
         }
-        const [text, usage, finishReason, toolCalls, response] = await Promise.all([
+        const [text, usage, finishReason, toolCalls, response, steps] = await Promise.all([
           streamed.text,
           streamed.usage,
           streamed.finishReason,
           streamed.toolCalls,
           streamed.response,
+          streamed.steps,
         ]);
         const object = schema === undefined ? undefined : ((await streamed.output) as unknown);
         return {
           text,
           ...(schema === undefined ? {} : { object }),
-          usage: toUsage(usage),
+          usage: mapAiSdkUsage(
+            usage,
+            steps.map((step) => step.usage.raw),
+          ),
           finishReason,
           toolCalls: toToolCalls(toolCalls),
           toolResults: recorder.results(),
@@ -323,12 +329,6 @@ function compileSchema(provider: ProviderName, schema: JsonSchema) {
     },
   });
   return { aiSchema };
-}
-
-function toUsage(usage: LanguageModelUsage): TokenUsage {
-  const inputTokens = usage.inputTokens ?? 0;
-  const outputTokens = usage.outputTokens ?? 0;
-  return { inputTokens, outputTokens, totalTokens: usage.totalTokens ?? inputTokens + outputTokens };
 }
 
 function toToolCalls(calls: readonly { toolCallId: string; toolName: string; input: unknown }[]): ToolCallRecord[] {

@@ -345,6 +345,12 @@ interface WireUsage {
   readonly prompt_tokens?: number | null;
   readonly completion_tokens?: number | null;
   readonly total_tokens?: number | null;
+  /** The part of `prompt_tokens` read from the prompt cache (OpenAI, Azure, and the servers that copy them). */
+  readonly prompt_tokens_details?: { readonly cached_tokens?: number | null } | null;
+  /** The part of `completion_tokens` spent reasoning (o-series, gpt-5). */
+  readonly completion_tokens_details?: { readonly reasoning_tokens?: number | null } | null;
+  /** LiteLLM in front of Anthropic: the part of `prompt_tokens` written to the prompt cache. */
+  readonly cache_creation_input_tokens?: number | null;
 }
 
 interface WireAnswer {
@@ -397,10 +403,26 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
+/** A positive count, else absent (0, null or a non-number from a lenient server says nothing). */
+function positive(value: number | null | undefined): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+/** `prompt_tokens` already counts the cached part (OpenAI's rule), so the cache fields are parts of `inputTokens`. */
 function usageOf(usage: WireUsage | null | undefined): TokenUsage {
   const inputTokens = usage?.prompt_tokens ?? 0;
   const outputTokens = usage?.completion_tokens ?? 0;
-  return { inputTokens, outputTokens, totalTokens: usage?.total_tokens ?? inputTokens + outputTokens };
+  const cacheRead = positive(usage?.prompt_tokens_details?.cached_tokens);
+  const cacheWrite = positive(usage?.cache_creation_input_tokens);
+  const reasoning = positive(usage?.completion_tokens_details?.reasoning_tokens);
+  return {
+    inputTokens,
+    outputTokens,
+    totalTokens: usage?.total_tokens ?? inputTokens + outputTokens,
+    ...(cacheRead !== undefined ? { cacheReadTokens: cacheRead } : {}),
+    ...(cacheWrite !== undefined ? { cacheWriteTokens: cacheWrite } : {}),
+    ...(reasoning !== undefined ? { reasoningTokens: reasoning } : {}),
+  };
 }
 
 /** The AI SDK's names for OpenAI's finish reasons, so both paths report the same. */

@@ -1,4 +1,5 @@
-import type { CachedCompletion } from '../../ports/state-store.js';
+import type { CachedCompletion, CompletionUsage } from '../../ports/state-store.js';
+import type { TokenUsage } from '../language-model-client.js';
 import type { GenerateResult } from '../generate-result.js';
 import { openAiFinishReason, openAiToolCalls } from './openai-chat-request.js';
 
@@ -14,6 +15,19 @@ export function completionOf(result: Pick<GenerateResult, 'provider' | 'model' |
     content,
     toolCalls: openAiToolCalls(result.toolCalls),
     finishReason: result.toolCalls.length > 0 ? 'tool_calls' : openAiFinishReason(result.finishReason),
-    usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, totalTokens: result.usage.totalTokens },
+    usage: completionUsageOf(result.usage),
+  };
+}
+
+/** The counts of a call's usage an answer keeps: tokens, and the prompt-cache and reasoning parts the provider reported. */
+export function completionUsageOf(usage: TokenUsage): CompletionUsage {
+  return {
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    totalTokens: usage.totalTokens,
+    ...(usage.cacheReadTokens ? { cacheReadTokens: usage.cacheReadTokens } : {}),
+    ...(usage.cacheWriteTokens ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
+    ...(usage.cacheWrite1hTokens ? { cacheWrite1hTokens: usage.cacheWrite1hTokens } : {}),
+    ...(usage.reasoningTokens ? { reasoningTokens: usage.reasoningTokens } : {}),
   };
 }

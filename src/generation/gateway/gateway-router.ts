@@ -50,7 +50,8 @@ export function routedAttribution(attribution: CallAttribution, route: GatewayRo
   return { ...attribution, ...(route.kind === 'group' ? routeAttribution(route.group, route.ranking) : {}) };
 }
 
-export type GatewayModelRegistry = Pick<DynamicModelRegistry, 'getModelConfig' | 'getEmbeddingPricing'>;
+/** What the gateway reads of the model registry: models, embedding prices, and each model's output limit (`maxOutputTokensOf`). */
+export type GatewayModelRegistry = Pick<DynamicModelRegistry, 'getModelConfig' | 'getEmbeddingPricing' | 'maxOutputTokensOf'>;
 
 /** What the registry says of a candidate model (capabilities, average price), when it knows it. */
 export function registryFactsOf(models: GatewayModelRegistry, provider: string, model: string): CandidateFacts | undefined {

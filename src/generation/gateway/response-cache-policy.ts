@@ -95,7 +95,7 @@ export class ResponseCachePolicy {
       outcome: 'success',
       fallbackHops: 0,
       cacheHit: true,
-      ...(pricing !== undefined ? { savedCostUsd: callCostUsd(answer.usage.inputTokens, answer.usage.outputTokens, pricing) } : {}),
+      ...(pricing !== undefined ? { savedCostUsd: callCostUsd(answer.usage, pricing) } : {}),
       attribution,
     });
   }

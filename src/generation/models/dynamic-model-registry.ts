@@ -150,6 +150,16 @@ export class DynamicModelRegistry {
     return models.find((m) => m.key === name) ?? models.find((m) => m.id === name);
   }
 
+  /**
+   * The most tokens the model a name designates may produce in one answer (`maxOutputTokens` of the
+   * registry), or undefined when the name is unknown or the registry has no figure for it. What a
+   * wire that requires an output limit (Anthropic's `max_tokens`) is sent when the client named none:
+   * the model's own maximum, never a small fixed default that would cut long answers.
+   */
+  maxOutputTokensOf(nameOrId: string, provider?: string): number | undefined {
+    return this.getModelConfig(nameOrId, provider)?.maxOutputTokens;
+  }
+
   /** `{modelId, provider, reasoning, pricing, capabilities}` for a name, or undefined when it names nothing. */
   resolveModel(aliasOrId: string, provider?: string): ModelResolutionResult | undefined {
     const model = this.getModelConfig(aliasOrId, provider);

@@ -1,7 +1,18 @@
-/** USD per 1,000 tokens (the unit of models.json and of analytics cost). */
+/**
+ * USD per 1,000 tokens (the unit of models.json and of analytics cost). The prompt-cache prices are
+ * the provider's own for tokens its usage reports as read from or written to its prompt cache
+ * (Anthropic: write 1.25× and 1-hour write 2× of input, read 0.1×; OpenAI and Gemini: a cached-input
+ * price, no write premium). Absent: such tokens are priced at `input` (see `callCostUsd`).
+ */
 export interface ModelPricing {
   readonly input: number;
   readonly output: number;
+  /** Input tokens read from the prompt cache. */
+  readonly cacheRead?: number;
+  /** Input tokens written to the prompt cache with the default 5-minute lifetime. */
+  readonly cacheWrite?: number;
+  /** Input tokens written to the prompt cache with a 1-hour lifetime. */
+  readonly cacheWrite1h?: number;
 }
 
 export interface ModelMetadata {
@@ -27,8 +38,12 @@ export interface ModelConfig {
   /** camelCase (`function-calling` in a file becomes `functionCalling`). */
   readonly capabilities: readonly string[];
   readonly contextWindow: number | undefined;
-  /** The most tokens the model may answer with (its maximum output), when the registry says. */
-  readonly maxOutputTokens?: number | undefined;
+  /**
+   * The most tokens the model produces in one answer (its provider's published limit), or undefined
+   * when the registry does not know it. The gateway sends it as Anthropic's required `max_tokens`
+   * when a client's chat completion names no limit (see `DynamicModelRegistry.maxOutputTokensOf`).
+   */
+  readonly maxOutputTokens: number | undefined;
   readonly deprecated: boolean;
   /** The model's own aliases plus the top-level aliases that point at it. */
   readonly aliases: readonly string[];

@@ -50,24 +50,39 @@ function optionalString(raw: Json, field: string, where: string): string | undef
   return value;
 }
 
+const cachePriceFields = ['cacheRead', 'cacheWrite', 'cacheWrite1h'] as const;
+
+/** `{input, output}` plus the optional prompt-cache prices, every one a non-negative number (USD per 1K tokens). */
+function readPricing(p: unknown, where: string): ModelPricing {
+  if (!isObject(p) || typeof p.input !== 'number' || typeof p.output !== 'number' || !(p.input >= 0) || !(p.output >= 0)) {
+    throw new ModelRegistryError(`${where}: pricing must be {input, output} non-negative numbers (USD per 1K tokens)`);
+  }
+  let pricing: ModelPricing = { input: p.input, output: p.output };
+  for (const field of cachePriceFields) {
+    const value = p[field];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'number' || !(value >= 0))
+      throw new ModelRegistryError(`${where}: pricing.${field} must be a non-negative number (USD per 1K tokens)`);
+    pricing = { ...pricing, [field]: value };
+  }
+  return pricing;
+}
+
 function readModel(raw: unknown, provider: string, key: string, where: string): ModelConfig {
   if (!isObject(raw)) throw new ModelRegistryError(`${where} must be an object`);
   const id = raw.id ?? key;
   if (typeof id !== 'string' || id.length === 0) throw new ModelRegistryError(`${where}: id must be a non-empty string`);
-  let pricing: ModelPricing | undefined;
-  if (raw.pricing !== undefined && raw.pricing !== null) {
-    const p = raw.pricing;
-    if (!isObject(p) || typeof p.input !== 'number' || typeof p.output !== 'number' || !(p.input >= 0) || !(p.output >= 0)) {
-      throw new ModelRegistryError(`${where}: pricing must be {input, output} non-negative numbers (USD per 1K tokens)`);
-    }
-    pricing = { input: p.input, output: p.output };
-  }
+  const pricing = raw.pricing === undefined || raw.pricing === null ? undefined : readPricing(raw.pricing, where);
   const capabilities = raw.capabilities ?? [];
   if (!Array.isArray(capabilities) || capabilities.some((c) => typeof c !== 'string'))
     throw new ModelRegistryError(`${where}: capabilities must be a list of strings`);
   const contextWindow = raw.contextWindow;
   if (contextWindow !== undefined && (typeof contextWindow !== 'number' || !Number.isInteger(contextWindow) || contextWindow <= 0)) {
     throw new ModelRegistryError(`${where}: contextWindow must be a positive integer`);
+  }
+  const maxOutputTokens = raw.maxOutputTokens;
+  if (maxOutputTokens !== undefined && (typeof maxOutputTokens !== 'number' || !Number.isInteger(maxOutputTokens) || maxOutputTokens <= 0)) {
+    throw new ModelRegistryError(`${where}: maxOutputTokens must be a positive integer`);
   }
   if (raw.deprecated !== undefined && typeof raw.deprecated !== 'boolean') throw new ModelRegistryError(`${where}: deprecated must be a boolean`);
   const aliases = raw.aliases ?? [];
@@ -93,6 +108,7 @@ function readModel(raw: unknown, provider: string, key: string, where: string): 
     pricing,
     capabilities: normalizedCapabilities,
     contextWindow: contextWindow as number | undefined,
+    maxOutputTokens: maxOutputTokens as number | undefined,
     deprecated: raw.deprecated === true,
     aliases: aliases as string[],
     releaseDate: optionalString(raw, 'releaseDate', where),

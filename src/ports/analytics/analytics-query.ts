@@ -18,6 +18,7 @@ export type AnalyticsEndpoint =
   | 'llm/latency'
   | 'llm/errors'
   | 'llm/route-groups'
+  | 'llm/prompt-cache'
   | 'cost-savings';
 
 /** Payment dimensions that can filter score snapshots, error summaries, log samples and gateway share. */

@@ -66,7 +66,9 @@ export interface ApiEventRow {
  * and, for a call routed in a route group, of `analytics_llm_route_calls` (0004), which alone holds
  * `route_group`, `route_approach` and `eliminated_candidates`; for a response-cache hit, of
  * `analytics_llm_cache_hits` (0005), which alone holds `saved_cost_usd`; for a call that says which API
- * it came through, of `analytics_llm_call_apis` (0006), which alone holds `api`. '' for absent strings, [] for an
+ * it came through, of `analytics_llm_call_apis` (0006), which alone holds `api`; for a call that reached
+ * a provider, of `analytics_llm_call_usage` (0009), which alone holds the key and the prompt-cache and
+ * reasoning counts. '' for absent strings, [] for an
  * absent list; `ttft_ms` is meaningful only where `has_ttft` is 1 (streams).
  */
 export interface LlmCallRow {
@@ -102,6 +104,18 @@ export interface LlmCallRow {
   readonly saved_cost_usd: number;
   /** The API the call came through (src/ports/llm-call-api.ts), '' when the event names none. */
   readonly api: string;
+  /** The API key the call was made with ('' without one); with the fields below, a row of `analytics_llm_call_usage` (0009) for every call not answered from the response cache. */
+  readonly api_key_id: string;
+  /** Part of `input_tokens` read from the provider's prompt cache (0 when none reported). */
+  readonly cache_read_tokens: number;
+  /** Part of `input_tokens` written to the prompt cache, 5-minute lifetime. */
+  readonly cache_write_tokens: number;
+  /** Part of `input_tokens` written to the prompt cache, 1-hour lifetime. */
+  readonly cache_write_1h_tokens: number;
+  /** Part of `output_tokens` spent reasoning. */
+  readonly reasoning_tokens: number;
+  /** The call's cost at the full input price less `cost_usd` (negative after a cache write premium); 0 without cache use. */
+  readonly prompt_cache_saved_usd: number;
 }
 
 /**

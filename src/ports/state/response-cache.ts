@@ -16,7 +16,27 @@ export interface CachedCompletion {
   readonly content: string;
   readonly toolCalls: readonly OpenAiToolCall[];
   readonly finishReason: OpenAiFinishReason;
-  readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly totalTokens: number };
+  readonly usage: CompletionUsage;
+}
+
+/**
+ * What an answer consumed, as every wire reports it: `inputTokens` counts every input token, the
+ * cache fields the part the provider read from or wrote to its prompt cache (absent: none), so each
+ * wire can say them in its own fields (chat `prompt_tokens_details.cached_tokens`, Responses
+ * `input_tokens_details.cached_tokens`, Messages `cache_read_input_tokens` with `input_tokens` the
+ * uncached rest). The shape of the generation domain's `TokenUsage`, kept here because ports import
+ * no feature folder.
+ */
+export interface CompletionUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly totalTokens: number;
+  readonly cacheReadTokens?: number;
+  /** 5-minute lifetime. */
+  readonly cacheWriteTokens?: number;
+  readonly cacheWrite1hTokens?: number;
+  /** Part of `outputTokens`. */
+  readonly reasoningTokens?: number;
 }
 
 /**

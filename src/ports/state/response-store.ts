@@ -1,4 +1,4 @@
-import type { OpenAiFinishReason } from './response-cache.js';
+import type { CompletionUsage, OpenAiFinishReason } from './response-cache.js';
 
 /**
  * One item of a stored response (an input item as the client sent it, ids filled in, or an output
@@ -28,7 +28,7 @@ export interface StoredResponse {
   /** The answer's output items (message, function calls), each with an `id`. */
   readonly output: readonly StoredResponseItem[];
   readonly finishReason: OpenAiFinishReason;
-  readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly totalTokens: number };
+  readonly usage: CompletionUsage;
 }
 
 /**

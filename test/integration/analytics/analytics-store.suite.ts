@@ -149,6 +149,7 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         { version: '0006', copies: 1 },
         { version: '0007', copies: 1 },
         { version: '0008', copies: 1 },
+        { version: '0009', copies: 1 },
       ]);
     });
 
@@ -252,6 +253,144 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         errors: [{ error_class: 'RateLimitError', provider: 'openai', model: 'gpt-4o-mini', count: 1 }],
       });
       expect((await store.llmOverview(query('llm/overview', { range: '1h' }, otherMerchantId))).calls).toBe(0);
+    });
+
+    it('reads prompt caching per API key and model: cache-read and cache-write tokens, hit rate, cost and savings, once per event id', async () => {
+      const promptMerchant = 'm_llm_prompt_cache';
+      const call = (n: number, at: number, payload: Partial<LlmCallV1>): EventEnvelope<'llm.call'> => ({
+        id: eventId(1300 + n),
+        type: 'llm.call',
+        version: 1,
+        occurredAt: at,
+        merchantId: promptMerchant,
+        payload: {
+          provider: 'anthropic',
+          model: 'claude-sonnet-4',
+          operation: 'generate',
+          surface: 'gateway',
+          inputTokens: 10_000,
+          outputTokens: 100,
+          costUsd: 0.0315,
+          latencyMs: 300,
+          timeToFirstTokenMs: null,
+          outcome: 'success',
+          errorClass: null,
+          fallbackHops: 0,
+          userId: null,
+          requestId: `p${n}`,
+          batchId: null,
+          jobId: null,
+          apiKeyId: 'key_a',
+          api: 'messages',
+          ...payload,
+        },
+      });
+      const calls = [
+        // Turn 1 writes the prefix (9,000 tokens at 1.25×: caching cost 0.00675 more), turn 2 reads it (saved 0.0243).
+        call(1, t0 + 60_000, { cacheWriteTokens: 9_000, costUsd: 0.03825, promptCacheSavedUsd: -0.00675 }),
+        call(2, t0 + 61_000, { cacheReadTokens: 9_000, costUsd: 0.0072, promptCacheSavedUsd: 0.0243, reasoningTokens: 40 }),
+        // A 1-hour write of another key.
+        call(3, t0 + 62_000, {
+          apiKeyId: 'key_b',
+          cacheWrite1hTokens: 2_000,
+          inputTokens: 2_000,
+          outputTokens: 0,
+          costUsd: 0.012,
+          promptCacheSavedUsd: -0.006,
+        }),
+        // OpenAI through chat completions, with cached_tokens; no key.
+        call(4, t0 + 63_000, {
+          provider: 'openai',
+          model: 'gpt-4o',
+          apiKeyId: null,
+          api: 'chat_completions',
+          inputTokens: 2_048,
+          outputTokens: 10,
+          cacheReadTokens: 1_024,
+          costUsd: 0.00394,
+          promptCacheSavedUsd: 0.00128,
+        }),
+        // Older publishers (no cache fields at all) count as calls without cache use.
+        call(5, t0 + 64_000, { apiKeyId: 'key_b', inputTokens: 1_000, outputTokens: 0, costUsd: 0.003 }),
+        // A response-cache hit reached no provider: not in this report.
+        call(6, t0 + 65_000, { costUsd: 0, cacheHit: true, savedCostUsd: 0.0315 }),
+      ];
+      const rows = mapEventsToAnalyticsRows(calls);
+      await store.insert(rows);
+      await store.insert(rows); // a retried batch counts once
+      const report = await store.llmPromptCache(query('llm/prompt-cache', { range: '1h' }, promptMerchant));
+      expect(report).toEqual({
+        merchant_id: promptMerchant,
+        start_ms: now - 3_600_000,
+        end_ms: now,
+        calls: 5,
+        input_tokens: 25_048,
+        output_tokens: 210,
+        cache_read_tokens: 10_024,
+        cache_write_tokens: 9_000,
+        cache_write_1h_tokens: 2_000,
+        reasoning_tokens: 40,
+        cache_hit_rate: 0.4002,
+        cost_usd: 0.06439,
+        saved_usd: 0.01283,
+        usage: [
+          {
+            api_key_id: 'key_a',
+            provider: 'anthropic',
+            model: 'claude-sonnet-4',
+            calls: 2,
+            input_tokens: 20_000,
+            output_tokens: 200,
+            cache_read_tokens: 9_000,
+            cache_write_tokens: 9_000,
+            cache_write_1h_tokens: 0,
+            reasoning_tokens: 40,
+            cache_hit_rate: 0.45,
+            cost_usd: 0.04545,
+            saved_usd: 0.01755,
+          },
+          {
+            api_key_id: 'key_b',
+            provider: 'anthropic',
+            model: 'claude-sonnet-4',
+            calls: 2,
+            input_tokens: 3_000,
+            output_tokens: 0,
+            cache_read_tokens: 0,
+            cache_write_tokens: 0,
+            cache_write_1h_tokens: 2_000,
+            reasoning_tokens: 0,
+            cache_hit_rate: 0,
+            cost_usd: 0.015,
+            saved_usd: -0.006,
+          },
+          {
+            api_key_id: null,
+            provider: 'openai',
+            model: 'gpt-4o',
+            calls: 1,
+            input_tokens: 2_048,
+            output_tokens: 10,
+            cache_read_tokens: 1_024,
+            cache_write_tokens: 0,
+            cache_write_1h_tokens: 0,
+            reasoning_tokens: 0,
+            cache_hit_rate: 0.5,
+            cost_usd: 0.00394,
+            saved_usd: 0.00128,
+          },
+        ],
+      });
+      // The api filter of the other model-call reads applies here too.
+      const chat = await store.llmPromptCache(query('llm/prompt-cache', { range: '1h', api: 'chat_completions' }, promptMerchant));
+      expect(chat).toMatchObject({ calls: 1, cache_read_tokens: 1_024, cache_hit_rate: 0.5, usage: [{ api_key_id: null, model: 'gpt-4o' }] });
+      expect(await store.llmPromptCache(query('llm/prompt-cache', { range: '1h' }, otherMerchantId))).toMatchObject({
+        calls: 0,
+        input_tokens: 0,
+        cache_hit_rate: 0,
+        saved_usd: 0,
+        usage: [],
+      });
     });
 
     it('reads response-cache hits in the overview: count, share of calls, tokens served and cost saved, once per event id', async () => {
@@ -582,8 +721,9 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
       expect((await store.llmLatency(q('llm/latency'))).models).toEqual([expect.objectContaining({ calls: 1, p50_ms: 80 })]);
       // A window holding only the second copy still counts the call once.
       expect((await store.llmOverview(query('llm/overview', { start_ms: midnight, end_ms: now }, rerunMerchant))).calls).toBe(1);
-      // Retention covers the model calls too: the day before goes as one partition, the rest stays.
-      expect(await store.dropPartitionsBefore(midnight)).toBe(1);
+      // Retention covers the model calls too: the day before goes (one partition of the calls and one
+      // of their key-and-cache usage, 0009), the rest stays.
+      expect(await store.dropPartitionsBefore(midnight)).toBe(2);
       expect((await store.llmOverview(q('llm/overview'))).calls).toBe(1);
       expect((await store.llmOverview(q('llm/overview'))).avg_latency_ms).toBe(90);
     });
@@ -936,6 +1076,12 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         cache_hit: 1,
         saved_cost_usd: 0.25,
         api: 'messages',
+        api_key_id: '',
+        cache_read_tokens: 0,
+        cache_write_tokens: 0,
+        cache_write_1h_tokens: 0,
+        reasoning_tokens: 0,
+        prompt_cache_saved_usd: 0,
       } as const;
       await store.insert({ domain: [], api: [], llm: [row] });
       const { database, executor } = ready();

@@ -14,6 +14,7 @@ describe('ClickHouse migrations', () => {
       '0006_llm_call_apis',
       '0007_decision_policies',
       '0008_cost_settlement_rows',
+      '0009_llm_call_usage',
     ]);
   });
 

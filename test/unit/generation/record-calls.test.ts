@@ -199,6 +199,66 @@ describe('LLM call records', () => {
     ]);
   });
 
+  it('prices prompt-cache reads and writes at the registry prices and records the usage and what caching saved', async () => {
+    const sonnet = { input: 0.003, output: 0.015, cacheRead: 0.0003, cacheWrite: 0.00375, cacheWrite1h: 0.006 };
+    const usage = { inputTokens: 10_000, outputTokens: 200, totalTokens: 10_200, cacheReadTokens: 8_000, cacheWriteTokens: 1_000, reasoningTokens: 50 };
+    const anthropic = new ScriptedLanguageModel('anthropic', 'claude-sonnet-4', [{ text: 'x', usage }]);
+    const records: LlmCallRecord[] = [];
+    await new GenerationService({
+      catalog: scriptedCatalog({ anthropic }),
+      tools: async () => [],
+      telemetry: () => noTelemetry,
+      notice: new DeprecationNotice(() => undefined),
+      evaluation: { timeoutMs: 1000 },
+      priceOf: (model) => (model === 'claude-sonnet-4' ? sonnet : undefined),
+      clock: () => 0,
+      recordCall: (record) => records.push(record),
+    }).generate({ input: { text: 'x' }, provider: 'anthropic' });
+    const record = records[0];
+    expect(record).toMatchObject({ inputTokens: 10_000, outputTokens: 200, cacheReadTokens: 8_000, cacheWriteTokens: 1_000, reasoningTokens: 50 });
+    expect(record?.cacheWrite1hTokens).toBeUndefined();
+    expect(record?.costUsd).toBeCloseTo((1_000 * 3 + 8_000 * 0.3 + 1_000 * 3.75 + 200 * 15) / 1e6, 12);
+    expect(record?.promptCacheSavedUsd).toBeCloseTo((8_000 * 2.7 - 1_000 * 0.75) / 1e6, 12);
+
+    const event = createEvent('llm.call', 'm1', llmCallPayload(record as LlmCallRecord), 1_700_000_000_000);
+    expect(() => validateEvent(event)).not.toThrow();
+    expect(event.payload).toMatchObject({ cacheReadTokens: 8_000, cacheWriteTokens: 1_000, cacheWrite1hTokens: null, reasoningTokens: 50 });
+    expect(mapEventToRows(event).llm[0]).toMatchObject({
+      cache_read_tokens: 8_000,
+      cache_write_tokens: 1_000,
+      cache_write_1h_tokens: 0,
+      reasoning_tokens: 50,
+      prompt_cache_saved_usd: record?.promptCacheSavedUsd,
+    });
+  });
+
+  it('keeps an llm.call event of an older publisher (no cache or reasoning fields) valid, read as no cache use', () => {
+    const record: LlmCallRecord = {
+      provider: 'openai',
+      model: 'gpt-4o',
+      operation: 'generate',
+      inputTokens: 10,
+      outputTokens: 1,
+      costUsd: 0.00001,
+      latencyMs: 5,
+      outcome: 'success',
+      fallbackHops: 0,
+      attribution: { merchantId: 'm1', surface: 'gateway', apiKeyId: 'key_1' },
+    };
+    const { cacheReadTokens, cacheWriteTokens, cacheWrite1hTokens, reasoningTokens, promptCacheSavedUsd, ...older } = llmCallPayload(record);
+    expect([cacheReadTokens, cacheWriteTokens, cacheWrite1hTokens, reasoningTokens, promptCacheSavedUsd]).toEqual([null, null, null, null, null]);
+    const event = createEvent('llm.call', 'm1', older, 1_700_000_000_000);
+    expect(() => validateEvent(event)).not.toThrow();
+    expect(mapEventToRows(event).llm[0]).toMatchObject({
+      api_key_id: 'key_1',
+      cache_read_tokens: 0,
+      cache_write_tokens: 0,
+      cache_write_1h_tokens: 0,
+      reasoning_tokens: 0,
+      prompt_cache_saved_usd: 0,
+    });
+  });
+
   it("carries a routed request's decision (group, approach, eliminated candidates) into the event and its row", () => {
     const routed: LlmCallRecord = {
       provider: 'openai',

@@ -8,7 +8,7 @@ import { silentLogger } from '../../../../src/logging/logger.js';
 import type { CachedCompletion, StateStore } from '../../../../src/ports/state-store.js';
 
 // The registry knows no model here: candidates are checked by provider name only.
-const noModels = { getModelConfig: () => undefined, getEmbeddingPricing: () => undefined };
+const noModels = { getModelConfig: () => undefined, getEmbeddingPricing: () => undefined, maxOutputTokensOf: () => undefined };
 
 const answer: CachedCompletion = {
   provider: 'openai',

@@ -316,10 +316,90 @@ describe('the shipped registry', () => {
   it('resolves its aliases and prices per 1K tokens', () => {
     expect(registry.resolveModel('claude-latest')?.modelId).toBe('claude-sonnet-4-20250514');
     expect(registry.resolveModel('fastest')?.provider).toBe('google-ai');
-    expect(registry.getModelConfig('gemini-2.5-flash')?.pricing).toEqual({ input: 0.0003, output: 0.0025 });
+    expect(registry.getModelConfig('gemini-2.5-flash')?.pricing).toEqual({ input: 0.0003, output: 0.0025, cacheRead: 0.00003 });
     for (const model of registry.getAllModels()) {
       expect(model.metadata.description, model.id).toBeTruthy();
       if (model.pricing !== undefined) expect(model.pricing.input, model.id).toBeLessThan(0.1);
+    }
+  });
+});
+
+describe('prompt-cache prices and output limits', () => {
+  const priced = {
+    models: [
+      {
+        ...flat.models[0],
+        pricing: { input: 0.003, output: 0.015, cacheRead: 0.0003, cacheWrite: 0.00375, cacheWrite1h: 0.006 },
+        maxOutputTokens: 64000,
+      },
+      flat.models[1],
+    ],
+  };
+
+  it('reads cache-read, cache-write and 1-hour cache-write prices and the maximum output', () => {
+    const registry = DynamicModelRegistry.fromJson(priced);
+    expect(registry.getModelConfig('claude-3-5-sonnet')?.pricing).toEqual({
+      input: 0.003,
+      output: 0.015,
+      cacheRead: 0.0003,
+      cacheWrite: 0.00375,
+      cacheWrite1h: 0.006,
+    });
+    expect(registry.maxOutputTokensOf('sonnet')).toBe(64000);
+    expect(registry.maxOutputTokensOf('claude-3-5-sonnet', 'anthropic')).toBe(64000);
+    // Known model without a figure, a model of another provider, an unknown name: no limit known.
+    expect(registry.maxOutputTokensOf('gpt-4o-mini')).toBeUndefined();
+    expect(registry.maxOutputTokensOf('claude-3-5-sonnet', 'openai')).toBeUndefined();
+    expect(registry.maxOutputTokensOf('no-such-model')).toBeUndefined();
+  });
+
+  it('refuses a negative or non-numeric cache price and a non-positive maximum output, naming the field', () => {
+    const withPricing = (pricing: object) => ({ models: [{ ...flat.models[0], pricing }] });
+    expect(() => DynamicModelRegistry.fromJson(withPricing({ input: 0.003, output: 0.015, cacheRead: -0.1 }))).toThrow(
+      /pricing\.cacheRead must be a non-negative number/,
+    );
+    expect(() => DynamicModelRegistry.fromJson(withPricing({ input: 0.003, output: 0.015, cacheWrite1h: '0.006' }))).toThrow(/pricing\.cacheWrite1h/);
+    expect(() => DynamicModelRegistry.fromJson({ models: [{ ...flat.models[0], maxOutputTokens: 0 }] })).toThrow(/maxOutputTokens must be a positive integer/);
+    expect(() => DynamicModelRegistry.fromJson({ models: [{ ...flat.models[0], maxOutputTokens: 10.5 }] })).toThrow(/maxOutputTokens/);
+  });
+
+  it("the shipped registry prices Claude's cache as Anthropic does (write 1.25×, 1-hour write 2×, read 0.1× of input), on Anthropic and Bedrock", () => {
+    const registry = DynamicModelRegistry.shipped();
+    const claudes = registry.getAllModels().filter((model) => model.id.includes('claude'));
+    expect(claudes.map((model) => model.provider).sort()).toEqual(['anthropic', 'anthropic', 'anthropic', 'anthropic', 'bedrock', 'bedrock']);
+    for (const { id, pricing } of claudes) {
+      const input = pricing?.input ?? Number.NaN;
+      expect(pricing?.cacheWrite, id).toBeCloseTo(input * 1.25, 12);
+      expect(pricing?.cacheWrite1h, id).toBeCloseTo(input * 2, 12);
+      expect(pricing?.cacheRead, id).toBeCloseTo(input * 0.1, 12);
+    }
+  });
+
+  it("the shipped registry gives OpenAI's published cached-input prices with no write premium", () => {
+    const registry = DynamicModelRegistry.shipped();
+    expect(registry.getModelConfig('gpt-4o', 'openai')?.pricing).toEqual({ input: 0.0025, output: 0.01, cacheRead: 0.00125 });
+    expect(registry.getModelConfig('gpt-4.1', 'openai')?.pricing).toEqual({ input: 0.002, output: 0.008, cacheRead: 0.0005 });
+    expect(registry.getModelConfig('o3-mini', 'openai')?.pricing).toEqual({ input: 0.0011, output: 0.0044, cacheRead: 0.00055 });
+    for (const model of registry.getAllModels()) {
+      const pricing = model.pricing;
+      if (pricing?.cacheRead === undefined) continue;
+      // A cached token never costs more than a fresh one.
+      expect(pricing.cacheRead, `${model.provider}/${model.key}`).toBeLessThan(pricing.input);
+    }
+  });
+
+  it('the shipped registry knows the maximum output of the Claude and GPT models', () => {
+    const registry = DynamicModelRegistry.shipped();
+    expect(registry.maxOutputTokensOf('claude-sonnet-4', 'anthropic')).toBe(64000);
+    expect(registry.maxOutputTokensOf('claude-opus-4', 'anthropic')).toBe(32000);
+    expect(registry.maxOutputTokensOf('claude-3.5-haiku', 'anthropic')).toBe(8192);
+    expect(registry.maxOutputTokensOf('claude-sonnet-4-20250514', 'anthropic')).toBe(64000);
+    expect(registry.maxOutputTokensOf('gpt-4o', 'openai')).toBe(16384);
+    expect(registry.maxOutputTokensOf('gpt-4.1', 'openai')).toBe(32768);
+    expect(registry.maxOutputTokensOf('o3-mini', 'openai')).toBe(100000);
+    for (const model of registry.getAllModels()) {
+      if (model.provider === 'anthropic') expect(model.maxOutputTokens, model.key).toBeDefined();
+      if (model.maxOutputTokens !== undefined && model.contextWindow !== undefined) expect(model.maxOutputTokens).toBeLessThanOrEqual(model.contextWindow);
     }
   });
 });
