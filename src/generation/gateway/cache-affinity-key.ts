@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { minimumCachedTokens } from './cache-affinity.js';
 import { canonicalJson } from './response-cache-key.js';
 import { estimatePromptTokens } from './route-rules.js';
 
@@ -157,8 +158,9 @@ function tokensOf(segments: readonly Segment[]): number {
 }
 
 /**
- * The affinity of a request on its wire, or undefined when it carries nothing to key on (no
- * prompt at all). In order:
+ * The affinity of a request on its wire, or undefined when it leaves nothing cached: no prompt, or
+ * less of it cacheable than any provider caches (1,024 tokens), so no candidate is warmer than
+ * another and the learning router keeps exploring freely. Keyed, in order, by:
  * - the client's own cache key: `prompt_cache_key` (chat, Responses) or `metadata.user_id`
  *   (Messages; Claude Code puts its session there);
  * - else the conversation's root: the prompt in cache order (tools, system, messages) up to the
@@ -175,8 +177,9 @@ export function cacheAffinityOf(wire: AffinityWire, body: unknown): CacheAffinit
   if (!isObject(body)) return undefined;
   const pieces = wire === 'messages' ? messagesPieces(body) : wire === 'chat' ? chatPieces(body) : responsesPieces(body);
   const { segments } = pieces;
-  if (segments.length === 0) return undefined;
   const lastBreakpoint = segments.findLastIndex((segment) => segment.breakpoint);
+  const cacheableTokens = tokensOf(lastBreakpoint === -1 ? segments : segments.slice(0, lastBreakpoint + 1));
+  if (segments.length === 0 || cacheableTokens < minimumCachedTokens) return undefined;
   const rootEnd = segments.findIndex((segment) => segment.rootEnd);
   const end = Math.min(lastBreakpoint === -1 ? segments.length - 1 : lastBreakpoint, rootEnd === -1 ? segments.length - 1 : rootEnd);
   const ownKey =
@@ -188,12 +191,16 @@ export function cacheAffinityOf(wire: AffinityWire, body: unknown): CacheAffinit
     key,
     source,
     ttlS,
-    cacheableTokens: tokensOf(lastBreakpoint === -1 ? segments : segments.slice(0, lastBreakpoint + 1)),
+    cacheableTokens,
     promptTokens: tokensOf(segments),
   };
 }
 
-/** The affinity of a bare client key (a caller that has no wire body to hand, e.g. a pass-through that read the key itself). */
-export function cacheAffinityOfKey(clientKey: string, promptTokens: number): CacheAffinity {
+/**
+ * The affinity of a bare client key (a caller that has no wire body to hand, e.g. a pass-through
+ * that read the key itself), its whole prompt counted cacheable; undefined below the minimum cached.
+ */
+export function cacheAffinityOfKey(clientKey: string, promptTokens: number): CacheAffinity | undefined {
+  if (promptTokens < minimumCachedTokens) return undefined;
   return { key: sha256('client_key', clientKey), source: 'prompt_cache_key', ttlS: defaultAffinityTtlS, cacheableTokens: promptTokens, promptTokens };
 }

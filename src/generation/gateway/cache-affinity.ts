@@ -4,8 +4,11 @@ import type { ModelPricing } from '../models/model-config.js';
 /*
  * Cache-aware routing (issue 34 point 4): a conversation whose prompt is cached stays on the
  * route-group candidate that holds its cache, unless that candidate is eliminated, failing, or no
- * longer a candidate of the request; and where a group ranks by price, a warm cache counts at
- * its cache-read price. Pure rules; the router (gateway-router.ts) reads and writes the holders.
+ * longer a candidate of the request. Where a group ranks by price, the holder's cached share is
+ * priced at its cache-read price and every other candidate at full input price, and the holder
+ * stays first only while that warm price keeps its score the best (a cold cache is a cost to
+ * weigh, not a rule: a cheaper model cold can still beat a dear one warm). Pure rules; the router
+ * (gateway-router.ts) reads and writes the holders.
  */
 
 /** How many of a candidate's newest outcomes say whether it is failing now (its window may still average well). */
@@ -23,8 +26,11 @@ export const minimumCachedTokens = 1024;
  */
 export const fallbackCacheReadShare = 0.1;
 
-/** Why a conversation's holder was not put first. */
-export type AffinityLeft = 'eliminated' | 'failing' | 'not_candidate';
+/**
+ * Why a conversation's holder was not put first: eliminated, failing, no longer a candidate, or (in
+ * a group that weighs cost) scored below another candidate even with its warm cache priced in.
+ */
+export type AffinityLeft = 'eliminated' | 'failing' | 'not_candidate' | 'costlier';
 
 /**
  * What affinity did to one request's ranking: `kept` (its holder put first), `new` (no holder yet:

@@ -159,19 +159,22 @@ const eliminationDivisor = 10;
  * (no history ⇒ 1), elimination below the threshold (demoted, never removed), volume hedging so a
  * demoted or lower-ranked candidate keeps being tried and can come back; ties by weight, then order.
  * Then cache affinity: a conversation's healthy cache holder goes first (no exploration moves a
- * warm conversation; new conversations are still explored). The result is the failover order of
- * one request, cut to `maxHops`.
+ * warm conversation; new conversations are still explored), in a group that weighs cost only while
+ * its score with its warm price is the best. The result is the failover order of one request, cut
+ * to `maxHops`.
  */
 export function rankCandidates(group: RouteGroup, windows: readonly (WindowRead | undefined)[], random: RandomSource, signals: RankingSignals = {}): Ranking {
   const rates = group.candidates.map((_, index) => scoreFromWindow(windows[index]));
   const eliminated = rates.map((rate) => rate < group.eliminationThreshold);
   const penalties = objectivePenalties(group, signals);
   const scores = rates.map((rate, index) => (eliminated[index] === true ? rate / eliminationDivisor : rate) - (penalties[index] ?? 0));
+  // Scores before hedging: what a cost-weighing group compares a warm holder with.
+  const weighed = [...scores];
   const explored = applyVolumeHedging(scores, group.explorePercent, random);
   const order = group.candidates
     .map((candidate, index) => ({ candidate, index, score: scores[index] as number }))
     .sort((a, b) => b.score - a.score || b.candidate.weight - a.candidate.weight || a.index - b.index);
-  const verdict =
+  const healthy =
     signals.affinity === undefined
       ? undefined
       : signals.affinity === 'off'
@@ -182,6 +185,12 @@ export function rankCandidates(group: RouteGroup, windows: readonly (WindowRead 
             eliminated,
             recent: signals.affinity.recent,
           });
+  // A group that weighs cost keeps a healthy holder first only while its score, its warm cache priced in, is the best.
+  const costlier =
+    healthy?.follow === true &&
+    (group.objectives?.costWeight ?? 0) > 0 &&
+    weighed.some((score, index) => index !== healthy.index && score > (weighed[healthy.index] as number));
+  const verdict = costlier ? ({ follow: false, outcome: 'left_costlier' } as const) : healthy;
   if (verdict?.follow === true) {
     const at = order.findIndex((entry) => entry.index === verdict.index);
     order.unshift(...order.splice(at, 1));
