@@ -103,9 +103,9 @@ export class ChatCompletionUseCase {
     const { toolkit } = this.#deps;
     const options = this.#optionsOf(call, route);
     const streamed = route.kind === 'direct' ? await toolkit.stream(options) : await toolkit.streamAcross(route.ranking.candidates, options);
+    await this.#rememberServed(route, streamed.provider, streamed.model, streamed.metadata.fallback === true ? 1 : 0, call.log);
     // A streamed answer reports one hop when it fell over to another candidate before its first chunk.
     const decision = routeDecision(route, streamed.provider, streamed.model, streamed.metadata.fallback === true ? 1 : 0);
-    await this.#rememberServed(route, streamed.provider, streamed.model, decision.hops, call.log);
     return { kind: 'stream', decision, cache, chunks: this.#chunksOf(streamed, plan, call.log) };
   }
 
