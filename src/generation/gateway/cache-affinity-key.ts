@@ -3,8 +3,21 @@ import { minimumCachedTokens } from './cache-affinity.js';
 import { canonicalJson } from './response-cache-key.js';
 import { estimatePromptTokens } from './route-rules.js';
 
-/** The gateway wires whose requests carry a cacheable prompt. */
-export type AffinityWire = 'messages' | 'responses' | 'chat';
+/**
+ * The gateway wires whose requests carry a cacheable prompt, by their short names or by the
+ * native pass-through's (`anthropic-messages`, `openai-responses`, `openai-chat`), so either
+ * path hands its wire name over as it is.
+ */
+export type AffinityWire = 'messages' | 'responses' | 'chat' | 'anthropic-messages' | 'openai-responses' | 'openai-chat';
+
+const shortWire = {
+  messages: 'messages',
+  'anthropic-messages': 'messages',
+  responses: 'responses',
+  'openai-responses': 'responses',
+  chat: 'chat',
+  'openai-chat': 'chat',
+} as const satisfies Record<AffinityWire, string>;
 
 /**
  * What ties a request to the route-group candidate holding its provider-side prompt cache
@@ -173,8 +186,9 @@ function tokensOf(segments: readonly Segment[]): number {
  * candidate is what their caches want. Markers are left out of the hash (a block marked on one
  * turn is unmarked on the next), and a string content hashes as its one text block.
  */
-export function cacheAffinityOf(wire: AffinityWire, body: unknown): CacheAffinity | undefined {
+export function cacheAffinityOf(wireName: AffinityWire, body: unknown): CacheAffinity | undefined {
   if (!isObject(body)) return undefined;
+  const wire = shortWire[wireName];
   const pieces = wire === 'messages' ? messagesPieces(body) : wire === 'chat' ? chatPieces(body) : responsesPieces(body);
   const { segments } = pieces;
   const lastBreakpoint = segments.findLastIndex((segment) => segment.breakpoint);

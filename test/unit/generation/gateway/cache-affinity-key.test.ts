@@ -53,6 +53,11 @@ describe('cacheAffinityOf', () => {
     expect(chat).toMatchObject({ source: 'prompt_cache_key' });
     expect(responses).toMatchObject({ source: 'prompt_cache_key' });
     expect(chat?.key).toBe(responses?.key);
+    // The native pass-through's wire names key alike.
+    expect(cacheAffinityOf('anthropic-messages', session(3))).toEqual(cacheAffinityOf('messages', session(3)));
+    expect(cacheAffinityOf('openai-chat', { messages: [{ role: 'user', content: system }] })).toEqual(
+      cacheAffinityOf('chat', { messages: [{ role: 'user', content: system }] }),
+    );
   });
 
   it('keeps a conversation for 5 minutes, an hour when it asked for a 1h cache, a day for 24h retention', () => {
