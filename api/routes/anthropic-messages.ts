@@ -102,7 +102,7 @@ function messagesRoute(app: FastifyInstance, deps: AnthropicMessagesDeps): void 
           prompt: messagesPrompt(body),
           stream: body.stream === true,
           cacheKeySource: messagesCacheKeySource(body),
-          affinity: cacheAffinityOf('messages', body),
+          affinity: () => cacheAffinityOf('messages', body),
         });
         return sendOutcome(request, reply, outcome, clientGone);
       });

@@ -98,7 +98,7 @@ export async function openAiChatCompletionRoutes(app: FastifyInstance, deps: Ope
           prompt: body.messages,
           stream: body.stream === true,
           cacheKeySource: body as unknown as Readonly<Record<string, unknown>>,
-          affinity: cacheAffinityOf('chat', body),
+          affinity: () => cacheAffinityOf('chat', body),
         });
         return sendOutcome(request, reply, outcome, at, clientGone);
       });

@@ -2,10 +2,9 @@ import type { Logger } from '../../logging/logger.js';
 import type { CachedCompletion } from '../../ports/state-store.js';
 import type { GenerateOptions } from '../generate-options.js';
 import type { StreamResult } from '../generate-result.js';
-import type { CacheAffinity } from './cache-affinity-key.js';
 import { completionOf } from './completion-of.js';
 import type { GatewayCaller } from './gateway-caller.js';
-import { routeDecision, routedAttribution, type GatewayRoute, type GatewayRouter, type RouteDecision } from './gateway-router.js';
+import { routeDecision, routedAttribution, type AffinitySource, type GatewayRoute, type GatewayRouter, type RouteDecision } from './gateway-router.js';
 import type { GatewayToolkit } from './gateway-toolkit.js';
 import { cacheStatusOf, type CachePlan, type CacheStatus, type ResponseCachePolicy } from './response-cache-policy.js';
 
@@ -26,8 +25,8 @@ export interface ChatCompletionCall {
   readonly cacheKeySource: Readonly<Record<string, unknown>>;
   /** The request's `Cache-Control` (`no-cache`, `no-store`), when its wire carries one. */
   readonly cacheControl: string | readonly string[] | undefined;
-  /** The conversation's prompt-cache key (`cacheAffinityOf(wire, body)`): a route group keeps it on the candidate holding its cache. */
-  readonly affinity?: CacheAffinity | undefined;
+  /** The conversation's prompt-cache key (`() => cacheAffinityOf(wire, body)`): a route group keeps it on the candidate holding its cache. */
+  readonly affinity?: AffinitySource | undefined;
   /** Fires when the caller has gone: the provider call is cancelled. */
   readonly signal: AbortSignal;
   readonly log: Logger;

@@ -122,7 +122,7 @@ export class ResponsesUseCase {
       cacheKeySource: responsesCacheKeySource(request),
       cacheControl: call.cacheControl,
       // Keyed on the whole conversation (a `previous_response_id` chain's items too): its first turn is the root.
-      affinity: cacheAffinityOf('responses', { ...request, input: [...context, ...input] }),
+      affinity: () => cacheAffinityOf('responses', { ...request, input: [...context, ...input] }),
       signal: call.signal,
       log: call.log,
     });

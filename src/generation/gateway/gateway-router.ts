@@ -40,10 +40,13 @@ export type GatewayRoute =
       readonly affinity?: RouteAffinity;
     };
 
+/** The affinity of a request, or how to work it out: worked out only for a route group that keeps affinity (it walks the whole body). */
+export type AffinitySource = CacheAffinity | (() => CacheAffinity | undefined);
+
 /** What a caller may add to a routing: the request's cache affinity (cache-affinity-key.ts). */
 export interface RouteOptions {
-  /** The affinity of the request as its wire carries it (`cacheAffinityOf(wire, body)`). */
-  readonly affinity?: CacheAffinity | undefined;
+  /** The affinity of the request as its wire carries it (`() => cacheAffinityOf(wire, body)`). */
+  readonly affinity?: AffinitySource | undefined;
   /** A bare client cache key (e.g. `prompt_cache_key` read by a pass-through), when `affinity` is not given. */
   readonly affinityKey?: string | undefined;
 }
@@ -165,11 +168,13 @@ export class GatewayRouter {
     const group: RouteGroup = { ...stored, candidates: ruled.candidates };
     const keysOf = (window: typeof candidateWindowKey) =>
       group.candidates.map((candidate) => window(merchantId, group.name, candidate.provider, candidate.model));
-    const requested = options.affinity ?? (options.affinityKey !== undefined ? cacheAffinityOfKey(options.affinityKey, promptTokens) : undefined);
-    const affinityOn = requested !== undefined && group.cacheAffinity !== false && this.#deps.affinity !== undefined;
-    const affinity: RouteAffinity | undefined = affinityOn
-      ? { storeKey: { merchantId, routeGroup: group.name, key: requested.key }, ttlS: requested.ttlS, cacheableTokens: requested.cacheableTokens }
-      : undefined;
+    const asked = options.affinity !== undefined || options.affinityKey !== undefined;
+    const keeps = group.cacheAffinity !== false && this.#deps.affinity !== undefined;
+    const requested = asked && keeps ? affinityOf(options, promptTokens) : undefined;
+    const affinity: RouteAffinity | undefined =
+      requested !== undefined
+        ? { storeKey: { merchantId, routeGroup: group.name, key: requested.key }, ttlS: requested.ttlS, cacheableTokens: requested.cacheableTokens }
+        : undefined;
     const [windows, latencyWindows, recent, holder] = await Promise.all([
       scores.readWindows(keysOf(candidateWindowKey), group.bucketSize),
       learnsLatency(group) ? scores.readWindows(keysOf(candidateLatencyWindowKey), group.bucketSize) : undefined,
@@ -190,9 +195,15 @@ export class GatewayRouter {
     const signals = {
       ...(latencyWindows !== undefined ? { latencyWindows } : {}),
       ...(prices !== undefined ? { prices } : {}),
-      ...(requested === undefined ? {} : { affinity: affinity === undefined || recent === undefined ? ('off' as const) : { holder, recent } }),
+      ...(asked && !keeps ? { affinity: 'off' as const } : recent !== undefined ? { affinity: { holder, recent } } : {}),
     };
     const ranking = rankCandidates(group, windows, random, signals);
     return { kind: 'group', group, ranking, ...(affinity !== undefined ? { affinity } : {}) };
   }
+}
+
+/** The request's affinity from what the caller gave: its wire's (worked out now), else a bare client key's. */
+function affinityOf(options: RouteOptions, promptTokens: number): CacheAffinity | undefined {
+  const given = typeof options.affinity === 'function' ? options.affinity() : options.affinity;
+  return given ?? (options.affinityKey !== undefined ? cacheAffinityOfKey(options.affinityKey, promptTokens) : undefined);
 }

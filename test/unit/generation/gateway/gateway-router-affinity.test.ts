@@ -85,6 +85,18 @@ describe('GatewayRouter cache affinity', () => {
     expect(firstOf(await router.routeOf('m1', 'agents', turn(3).messages))).toEqual({ first: 'dear', approach: 'sr', affinity: undefined });
   });
 
+  it('works the affinity out only for a group that keeps it', async () => {
+    const { router } = await routerWith({}, { cacheAffinity: false });
+    let workedOut = 0;
+    const affinity = () => {
+      workedOut += 1;
+      return cacheAffinityOf('messages', turn(1));
+    };
+    expect(firstOf(await router.routeOf('m1', 'agents', turn(1), { affinity }))).toMatchObject({ affinity: 'off' });
+    expect(await router.routeOf('m1', 'openai/gpt-4o-mini', turn(1), { affinity }).catch(() => 'not routed')).toBeDefined();
+    expect(workedOut).toBe(0);
+  });
+
   it('neither reads nor writes a holder for a group that turned affinity off', async () => {
     const { router, store } = await routerWith({}, { cacheAffinity: false });
     const route = await routeOfTurn(router, 0);
