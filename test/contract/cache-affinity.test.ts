@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anthropicMessage, anthropicTextStream } from '../fixtures/providers/anthropic-wire.js';
@@ -38,6 +39,7 @@ let gptFake: FakeHttpServer;
 let t: TestApp;
 let apiKey: string;
 let client: Anthropic;
+let openai: OpenAI;
 
 beforeAll(async () => {
   claudeFake = await startFakeHttpServer(anthropicUpstream);
@@ -52,7 +54,9 @@ beforeAll(async () => {
     },
   });
   ({ apiKey } = await createMerchant(t.app, merchantId));
-  client = new Anthropic({ apiKey, baseURL: await t.app.listen({ port: 0, host: '127.0.0.1' }), maxRetries: 0 });
+  const origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  client = new Anthropic({ apiKey, baseURL: origin, maxRetries: 0 });
+  openai = new OpenAI({ apiKey, baseURL: `${origin}/v1`, maxRetries: 0 });
 });
 afterAll(async () => {
   await t.close();
@@ -177,5 +181,48 @@ describe('cache-aware routing', () => {
     }
     // gpt answers again, but the session stays on claude, which served it last and holds its cache now.
     expect(await turn()).toMatchObject({ provider: 'anthropic', approach: 'route_group:affinity', affinity: 'kept', hops: '0' });
+  });
+});
+
+describe('cache-aware routing on the OpenAI wires', () => {
+  const instructions = 'You are a careful coding agent. '.repeat(200);
+  const group = { candidates: [gpt, { provider: 'openai', model: 'gpt-4o' }], explorePercent: 50, maxHops: 2 };
+  const decisionOf = (response: Response) => ({
+    model: response.headers.get('x-switchyard-model'),
+    approach: response.headers.get('x-switchyard-routing-approach'),
+    affinity: response.headers.get('x-switchyard-cache-affinity'),
+  });
+
+  it('keeps a chat completions session keyed by prompt_cache_key on its holder', async () => {
+    await putGroup('codex-chat', group);
+    draw = 0;
+    const ask = (content: string) =>
+      openai.chat.completions
+        .create({
+          model: 'codex-chat',
+          prompt_cache_key: 'session-42',
+          messages: [
+            { role: 'system', content: instructions },
+            { role: 'user', content },
+          ],
+        })
+        .withResponse();
+    expect(decisionOf((await ask('first')).response)).toEqual({ model: 'gpt-4o', approach: 'route_group:explore', affinity: 'new' });
+    // Another first turn, the same key: the same conversation as far as the provider's cache is concerned.
+    expect(decisionOf((await ask('second')).response)).toEqual({ model: 'gpt-4o', approach: 'route_group:affinity', affinity: 'kept' });
+    expect(decisionOf((await ask('third')).response)).toEqual({ model: 'gpt-4o', approach: 'route_group:affinity', affinity: 'kept' });
+  });
+
+  it('keeps a Responses conversation chained by previous_response_id on its holder', async () => {
+    await putGroup('codex-responses', group);
+    draw = 0;
+    const first = await openai.responses.create({ model: 'codex-responses', instructions, input: 'start the refactor' }).withResponse();
+    expect(decisionOf(first.response)).toEqual({ model: 'gpt-4o', approach: 'route_group:explore', affinity: 'new' });
+    let previous = first.data.id;
+    for (const input of ['now the tests', 'and the docs']) {
+      const next = await openai.responses.create({ model: 'codex-responses', instructions, input, previous_response_id: previous }).withResponse();
+      expect(decisionOf(next.response)).toEqual({ model: 'gpt-4o', approach: 'route_group:affinity', affinity: 'kept' });
+      previous = next.data.id;
+    }
   });
 });
