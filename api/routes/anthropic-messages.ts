@@ -9,6 +9,7 @@ import {
   type AnthropicMessagesRequest,
 } from '../../src/generation/gateway/anthropic-messages-request.js';
 import { gatewayReservationUsd } from '../../src/generation/gateway/budget-reservation.js';
+import { cacheAffinityOf } from '../../src/generation/gateway/cache-affinity-key.js';
 import type { ChatCompletionOutcome, ChatCompletionUseCase } from '../../src/generation/gateway/complete-chat.js';
 import type { MessageTokenCounter } from '../../src/generation/gateway/count-message-tokens.js';
 import type { GatewayRouter } from '../../src/generation/gateway/gateway-router.js';
@@ -101,6 +102,7 @@ function messagesRoute(app: FastifyInstance, deps: AnthropicMessagesDeps): void 
           prompt: messagesPrompt(body),
           stream: body.stream === true,
           cacheKeySource: messagesCacheKeySource(body),
+          affinity: () => cacheAffinityOf('messages', body),
         });
         return sendOutcome(request, reply, outcome, clientGone);
       });

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { gatewayReservationUsd } from '../../src/generation/gateway/budget-reservation.js';
+import { cacheAffinityOf } from '../../src/generation/gateway/cache-affinity-key.js';
 import type { ChatCompletionOutcome, ChatCompletionUseCase } from '../../src/generation/gateway/complete-chat.js';
 import type { GatewayRouter } from '../../src/generation/gateway/gateway-router.js';
 import { toGenerateOptions, type OpenAiChatRequest } from '../../src/generation/gateway/openai-chat-request.js';
@@ -97,6 +98,7 @@ export async function openAiChatCompletionRoutes(app: FastifyInstance, deps: Ope
           prompt: body.messages,
           stream: body.stream === true,
           cacheKeySource: body as unknown as Readonly<Record<string, unknown>>,
+          affinity: () => cacheAffinityOf('chat', body),
         });
         return sendOutcome(request, reply, outcome, at, clientGone);
       });

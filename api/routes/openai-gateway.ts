@@ -21,7 +21,7 @@ export interface OpenAiGatewayDeps {
    * Route groups and key defaults (configs), candidates' success-rate windows (scores), cached
    * answers (responseCache), stored Responses API responses (responses).
    */
-  readonly state: Pick<StateStore, 'configs' | 'scores' | 'responseCache' | 'responses'>;
+  readonly state: Pick<StateStore, 'configs' | 'scores' | 'responseCache' | 'responses' | 'cacheAffinity'>;
   /** Exploration draws of the learning router. */
   readonly random: RandomSource;
   /**

@@ -10,6 +10,7 @@ export function decisionHeaders(decision: RouteDecision, cache?: CacheStatus): R
     'x-switchyard-routing-approach': decision.approach,
     'x-switchyard-hops': String(decision.hops),
     ...(decision.routeGroup !== undefined ? { 'x-switchyard-route-group': decision.routeGroup } : {}),
+    ...(decision.cacheAffinity !== undefined ? { 'x-switchyard-cache-affinity': decision.cacheAffinity } : {}),
     ...(cache !== undefined ? { 'x-cache': cache } : {}),
   };
 }

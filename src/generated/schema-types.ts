@@ -744,9 +744,9 @@ export interface LlmCallV1 {
    */
   routeGroup?: string | null;
   /**
-   * how the route group ranked its candidates for the request: sr (best success rate first), sr_downtime (some candidates were below the elimination threshold, demoted), explore (volume hedging tried another first); null outside route groups; absent in events of older publishers
+   * how the route group ranked its candidates for the request: sr (best success rate first), sr_downtime (some candidates were below the elimination threshold, demoted), explore (volume hedging tried another first), affinity (the candidate holding the conversation's prompt cache put first); null outside route groups; absent in events of older publishers
    */
-  routeApproach?: 'sr' | 'sr_downtime' | 'explore' | null;
+  routeApproach?: 'sr' | 'sr_downtime' | 'explore' | 'affinity' | null;
   /**
    * the route group's candidates (provider/model) whose success rate was below its elimination threshold when the request was routed, whether tried or not; [] when none; null outside route groups; absent in events of older publishers
    */
@@ -5189,6 +5189,10 @@ export interface RouteGroup {
    * Candidates tried within one request on retryable failures; default 3.
    */
   maxHops?: number;
+  /**
+   * Cache-aware routing (default true): a conversation whose prompt is cached (keyed by `prompt_cache_key`, `metadata.user_id`, or its first turn and cached prefix) stays on the candidate that served it last, unless that candidate is eliminated, failing or no longer a candidate; where the group weighs cost, that candidate's cached share is priced at the cache-read price. false ranks every request on its own.
+   */
+  cacheAffinity?: boolean;
   /**
    * Restrictions applied before ranking, in order: each narrows the candidates a request may use when its condition holds (no condition: always). A request no candidate satisfies is refused (400 naming the rule), never sent elsewhere. At most 10 rules (checked on write).
    */

@@ -18,7 +18,7 @@ export interface CallAttribution {
   /** The gateway route group the call was routed in: its outcome teaches that group's windows. */
   readonly routeGroup?: string;
   /** How that group ranked its candidates for this request (the decision the analytics show). */
-  readonly routeApproach?: 'sr' | 'sr_downtime' | 'explore';
+  readonly routeApproach?: 'sr' | 'sr_downtime' | 'explore' | 'affinity';
   /**
    * That group's candidates (`provider/model`) below its elimination threshold when this request
    * was routed, tried or not: the analytics count eliminations over time from it.

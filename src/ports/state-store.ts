@@ -1,5 +1,6 @@
 import type { ApiKeyStore } from './state/api-key-store.js';
 import type { BatchStore } from './state/batch-store.js';
+import type { CacheAffinityStore } from './state/cache-affinity-store.js';
 import type { ConfigStore } from './state/config-store.js';
 import type { ConversationStore } from './state/conversation-store.js';
 import type { CredentialStore } from './state/credential-store.js';
@@ -30,6 +31,7 @@ export type {
   ItemStatus,
   ItemUsage,
 } from './state/batch-store.js';
+export type { AffinityHolder, CacheAffinityKey, CacheAffinityStore } from './state/cache-affinity-store.js';
 export type { ConfigName, ConfigStore, MerchantConfigs } from './state/config-store.js';
 export type {
   ConversationBounds,
@@ -78,6 +80,8 @@ export interface StateStore {
   readonly responses: ResponseStore;
   /** The toolkit's conversation memory (issue 26): per merchant and session, bounded, expiring; never cached in front of the store. */
   readonly conversations: ConversationStore;
+  /** Which route-group candidate holds each conversation's prompt cache (issue 34): expiring, shared by every replica; never cached in front of the store. */
+  readonly cacheAffinity: CacheAffinityStore;
 
   /**
    * Cache invalidation that reaches every API replica sharing this store (Redis pub/sub, or

@@ -246,6 +246,8 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
     responses: inner.responses,
     // Appended to by every call of a session, on any replica: a copy in front would serve a stale history.
     conversations: inner.conversations,
+    // Written by every call of a conversation, on any replica: a per-replica copy would route by a stale holder.
+    cacheAffinity: inner.cacheAffinity,
     publishInvalidation: (key) => invalidate(key),
     onInvalidation: (listener) => inner.onInvalidation(listener),
     probe: () => inner.probe(),

@@ -27,6 +27,7 @@ import { createMemoryCredentialStore, credentialTables } from './memory-credenti
 import { createMemoryUsageStore, usageTables } from './memory-usage-store.js';
 import { createMemoryResponseCache, defaultResponseCacheBounds } from './memory-response-cache.js';
 import { createMemoryResponseStore, responseStoreTables } from './memory-response-store.js';
+import { createMemoryCacheAffinityStore } from './memory-cache-affinity-store.js';
 import { createMemoryConversationStore, defaultMaxConversationSessions } from './memory-conversation-store.js';
 import { activeIdsInOrder } from '../../routing-rules/active-order.js';
 
@@ -372,6 +373,7 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
     responseCache: createMemoryResponseCache({ ...defaultResponseCacheBounds, ...options.responseCache, clock }),
     responses: createMemoryResponseStore(db),
     conversations: createMemoryConversationStore({ maxSessions: options.maxConversationSessions ?? defaultMaxConversationSessions, clock }),
+    cacheAffinity: createMemoryCacheAffinityStore({ clock }),
     async publishInvalidation(key) {
       for (const listener of listeners) listener(key);
     },

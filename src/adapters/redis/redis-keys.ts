@@ -35,6 +35,8 @@ export interface RedisKeys {
   usage(keyId: string, part: string): string;
   /** A cached gateway answer (`{cache:<merchant>}<sha256>`): a merchant's entries share its hash tag. */
   responseCache(merchantId: string, requestHash: string): string;
+  /** The candidate holding a conversation's prompt cache (`{aff:<merchant>}<group>:<sha256>`): a merchant's entries share its hash tag. */
+  cacheAffinity(merchantId: string, routeGroup: string, key: string): string;
   /** A stored Responses API response (`{resp:<merchant>}<id>`): a merchant's responses share its hash tag. */
   storedResponse(merchantId: string, responseId: string): string;
   /** A conversation's messages (LIST) and meta (HASH): `{conv:<merchant>:<session>}turns|meta`, one slot per session. */
@@ -96,6 +98,7 @@ export function createRedisKeys(prefix: string): RedisKeys {
     merchantMembers: (merchantId) => `${prefix}{users}members:${part(merchantId)}`,
     usage: (keyId, name) => `${prefix}{usage:${part(keyId)}}${name}`,
     responseCache: (merchantId, requestHash) => `${prefix}{cache:${part(merchantId)}}${requestHash}`,
+    cacheAffinity: (merchantId, routeGroup, key) => `${prefix}{aff:${part(merchantId)}}${part(routeGroup)}:${part(key)}`,
     storedResponse: (merchantId, responseId) => `${prefix}{resp:${part(merchantId)}}${part(responseId)}`,
     conversationTurns: (merchantId, sessionId) => `${prefix}{conv:${part(merchantId)}:${part(sessionId)}}turns`,
     conversationMeta: (merchantId, sessionId) => `${prefix}{conv:${part(merchantId)}:${part(sessionId)}}meta`,

@@ -3,6 +3,7 @@ import calculateSlot from 'cluster-key-slot';
 import { createRedisUsageStore } from './redis-usage-store.js';
 import { createRedisResponseCache } from './redis-response-cache.js';
 import { createRedisResponseStore } from './redis-response-store.js';
+import { createRedisCacheAffinityStore } from './redis-cache-affinity-store.js';
 import { createRedisConversationStore } from './redis-conversation-store.js';
 import type { RedisOptions } from 'ioredis';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
@@ -243,6 +244,7 @@ export async function createRedisStateStore(options: RedisStateStoreOptions): Pr
     responseCache: createRedisResponseCache(context),
     responses: createRedisResponseStore(context),
     conversations: createRedisConversationStore(context),
+    cacheAffinity: createRedisCacheAffinityStore(context),
     async publishInvalidation(key) {
       await context.call('publishInvalidation', (client) => client.publish(channel, key));
     },

@@ -4,7 +4,7 @@ import type { GenerateOptions } from '../generate-options.js';
 import type { StreamResult } from '../generate-result.js';
 import { completionOf } from './completion-of.js';
 import type { GatewayCaller } from './gateway-caller.js';
-import { routeDecision, routedAttribution, type GatewayRoute, type GatewayRouter, type RouteDecision } from './gateway-router.js';
+import { routeDecision, routedAttribution, type AffinitySource, type GatewayRoute, type GatewayRouter, type RouteDecision } from './gateway-router.js';
 import type { GatewayToolkit } from './gateway-toolkit.js';
 import { cacheStatusOf, type CachePlan, type CacheStatus, type ResponseCachePolicy } from './response-cache-policy.js';
 
@@ -25,6 +25,8 @@ export interface ChatCompletionCall {
   readonly cacheKeySource: Readonly<Record<string, unknown>>;
   /** The request's `Cache-Control` (`no-cache`, `no-store`), when its wire carries one. */
   readonly cacheControl: string | readonly string[] | undefined;
+  /** The conversation's prompt-cache key (`() => cacheAffinityOf(wire, body)`): a route group keeps it on the candidate holding its cache. */
+  readonly affinity?: AffinitySource | undefined;
   /** Fires when the caller has gone: the provider call is cancelled. */
   readonly signal: AbortSignal;
   readonly log: Logger;
@@ -73,7 +75,7 @@ export class ChatCompletionUseCase {
       return { kind: 'cached', answer: hit };
     }
     const cache = plan === undefined ? undefined : cacheStatusOf(plan, false);
-    const route = await router.routeOf(call.caller.merchantId, call.model, call.prompt);
+    const route = await router.routeOf(call.caller.merchantId, call.model, call.prompt, { affinity: call.affinity });
     return call.stream ? this.#stream(call, route, plan, cache) : this.#generate(call, route, plan, cache);
   }
 
@@ -96,6 +98,7 @@ export class ChatCompletionUseCase {
     const { toolkit } = this.#deps;
     const options = this.#optionsOf(call, route);
     const result = route.kind === 'direct' ? await toolkit.generate(options) : await toolkit.generateAcross(route.ranking.candidates, options);
+    await this.#rememberServed(route, result.provider, result.model, result.attempts.length, call.log);
     const answer = completionOf(result, result.object !== undefined ? JSON.stringify(result.object) : result.content);
     if (plan !== undefined) await this.#deps.responseCache.store(plan, answer, call.log);
     return { kind: 'answer', answer, decision: routeDecision(route, result.provider, result.model, result.attempts.length), cache };
@@ -105,9 +108,19 @@ export class ChatCompletionUseCase {
     const { toolkit } = this.#deps;
     const options = this.#optionsOf(call, route);
     const streamed = route.kind === 'direct' ? await toolkit.stream(options) : await toolkit.streamAcross(route.ranking.candidates, options);
+    await this.#rememberServed(route, streamed.provider, streamed.model, streamed.metadata.fallback === true ? 1 : 0, call.log);
     // A streamed answer reports one hop when it fell over to another candidate before its first chunk.
     const decision = routeDecision(route, streamed.provider, streamed.model, streamed.metadata.fallback === true ? 1 : 0);
     return { kind: 'stream', decision, cache, chunks: this.#chunksOf(streamed, plan, call.log) };
+  }
+
+  /** The answering candidate becomes its conversation's cache holder; a store that fails costs a cold cache later, never this answer. */
+  async #rememberServed(route: GatewayRoute, provider: string, model: string, hops: number, log: Logger): Promise<void> {
+    try {
+      await this.#deps.router.rememberServed(route, provider, model, hops);
+    } catch (error) {
+      log.warn({ err: error }, 'cache affinity not remembered');
+    }
   }
 
   async *#chunksOf(streamed: StreamResult, plan: CachePlan | undefined, log: Logger): AsyncGenerator<ChatChunk> {

@@ -1,6 +1,7 @@
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type { CachedCompletion, ResponseStore, StoredResponse, StoredResponseItem } from '../../ports/state-store.js';
+import { cacheAffinityOf } from './cache-affinity-key.js';
 import type { ChatChunk, ChatCompletionUseCase } from './complete-chat.js';
 import type { GatewayCaller } from './gateway-caller.js';
 import type { RouteDecision } from './gateway-router.js';
@@ -120,6 +121,8 @@ export class ResponsesUseCase {
       stream: request.stream === true,
       cacheKeySource: responsesCacheKeySource(request),
       cacheControl: call.cacheControl,
+      // Keyed on the whole conversation (a `previous_response_id` chain's items too): its first turn is the root.
+      affinity: () => cacheAffinityOf('responses', { ...request, input: [...context, ...input] }),
       signal: call.signal,
       log: call.log,
     });

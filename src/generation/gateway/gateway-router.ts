@@ -1,12 +1,15 @@
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { RandomSource } from '../../decision/random-source.js';
 import type { TokenPrice } from '../../governance/reservation.js';
-import type { ConfigStore, ScoreStore } from '../../ports/state-store.js';
+import type { AffinityHolder, CacheAffinityKey, CacheAffinityStore, ConfigStore, ScoreStore } from '../../ports/state-store.js';
 import type { CallAttribution } from '../llm-call-record.js';
 import type { DynamicModelRegistry } from '../models/dynamic-model-registry.js';
 import { averagePrice } from '../models/model-config.js';
+import { recentOutcomesRead, servedCandidate, warmAveragePrice, warmShare, type AffinityOutcome } from './cache-affinity.js';
+import { cacheAffinityOfKey, type CacheAffinity } from './cache-affinity-key.js';
 import { UnsupportedChatRequest } from './openai-chat-request.js';
 import { resolveGatewayModel, type GatewayTarget } from './resolve-gateway-model.js';
+import { candidateId } from '../../ports/state/route-group.js';
 import {
   candidateLatencyWindowKey,
   candidateWindowKey,
@@ -19,10 +22,34 @@ import {
 } from './route-group.js';
 import { applyRouteRules, estimatePromptTokens } from './route-rules.js';
 
+/** A routed request's conversation cache: where its holder is remembered, for how long, and what it leaves cached. */
+export interface RouteAffinity {
+  readonly storeKey: CacheAffinityKey;
+  readonly ttlS: number;
+  readonly cacheableTokens: number;
+}
+
 /** Where one request goes: a single target, or a route group's ranked candidates (its failover order). */
 export type GatewayRoute =
   | { readonly kind: 'direct'; readonly target: GatewayTarget }
-  | { readonly kind: 'group'; readonly group: RouteGroup; readonly ranking: Ranking };
+  | {
+      readonly kind: 'group';
+      readonly group: RouteGroup;
+      readonly ranking: Ranking;
+      /** Present when the request carried an affinity key and the group keeps affinity: who answers is remembered ({@link GatewayRouter.rememberServed}). */
+      readonly affinity?: RouteAffinity;
+    };
+
+/** The affinity of a request, or how to work it out: worked out only for a route group that keeps affinity (it walks the whole body). */
+export type AffinitySource = CacheAffinity | (() => CacheAffinity | undefined);
+
+/** What a caller may add to a routing: the request's cache affinity (cache-affinity-key.ts). */
+export interface RouteOptions {
+  /** The affinity of the request as its wire carries it (`() => cacheAffinityOf(wire, body)`). */
+  readonly affinity?: AffinitySource | undefined;
+  /** A bare client cache key (e.g. `prompt_cache_key` read by a pass-through), when `affinity` is not given. */
+  readonly affinityKey?: string | undefined;
+}
 
 /** What a wire shows of the routing decision of an answered request (OpenAI's: `x-switchyard-*` headers). */
 export interface RouteDecision {
@@ -33,6 +60,8 @@ export interface RouteDecision {
   /** Candidates that failed before the one that answered. */
   readonly hops: number;
   readonly routeGroup?: string;
+  /** What cache affinity did (`kept`, `new`, `left_<why>`, `off`), when the request carried an affinity key. */
+  readonly cacheAffinity?: AffinityOutcome;
 }
 
 export function routeDecision(route: GatewayRoute, provider: string, model: string, hops: number): RouteDecision {
@@ -42,6 +71,7 @@ export function routeDecision(route: GatewayRoute, provider: string, model: stri
     approach: route.kind === 'direct' ? route.target.approach : `route_group:${route.ranking.approach}`,
     hops,
     ...(route.kind === 'group' ? { routeGroup: route.group.name } : {}),
+    ...(route.kind === 'group' && route.ranking.affinity !== undefined ? { cacheAffinity: route.ranking.affinity } : {}),
   };
 }
 
@@ -72,6 +102,8 @@ export interface GatewayRouterDeps {
   readonly models: GatewayModelRegistry;
   /** Exploration draws of the learning router. */
   readonly random: RandomSource;
+  /** Which candidate holds each conversation's prompt cache; without it the router keeps no affinity. */
+  readonly affinity?: CacheAffinityStore | undefined;
 }
 
 /**
@@ -90,9 +122,9 @@ export class GatewayRouter {
    * @throws SwitchyardError `SY_MODEL_NOT_FOUND` when `model` names nothing known, and
    * `SY_GATEWAY_REQUEST_UNSUPPORTED` when the group's rules leave no candidate for this prompt.
    */
-  async routeOf(merchantId: string, model: string, prompt: unknown): Promise<GatewayRoute> {
+  async routeOf(merchantId: string, model: string, prompt: unknown, options: RouteOptions = {}): Promise<GatewayRoute> {
     const stored = (await routeGroupsOf(this.#deps.configs, merchantId)).find((candidate) => candidate.name === model);
-    if (stored !== undefined) return this.#rankGroup(merchantId, stored, prompt);
+    if (stored !== undefined) return this.#rankGroup(merchantId, stored, prompt, options);
     const target = resolveGatewayModel(model, this.#deps.models);
     if (target === undefined) {
       throw new SwitchyardError('SY_MODEL_NOT_FOUND', {
@@ -113,24 +145,66 @@ export class GatewayRouter {
     return [target === undefined ? undefined : priceOf(target.provider, target.model)];
   }
 
-  async #rankGroup(merchantId: string, stored: RouteGroup, prompt: unknown): Promise<GatewayRoute> {
+  /**
+   * Remembers which candidate answered a routed request, as the holder of its conversation's
+   * cache, for the cache's lifetime (refreshed by every call). Nothing for a direct route or a
+   * request without affinity; a candidate the answer cannot be matched to is not remembered.
+   */
+  async rememberServed(route: GatewayRoute, provider: string, model: string, hops: number): Promise<void> {
+    const store = this.#deps.affinity;
+    if (route.kind !== 'group' || route.affinity === undefined || store === undefined) return;
+    const served = servedCandidate(route.ranking.candidates, provider, model, hops);
+    if (served === undefined) return;
+    const holder: AffinityHolder = { candidate: candidateId(served.provider, served.model), cachedTokens: route.affinity.cacheableTokens };
+    await store.set(route.affinity.storeKey, holder, route.affinity.ttlS);
+  }
+
+  async #rankGroup(merchantId: string, stored: RouteGroup, prompt: unknown, options: RouteOptions): Promise<GatewayRoute> {
     const { models, scores, random } = this.#deps;
     const contextWindowOf = (provider: string, model: string) => models.getModelConfig(model, provider)?.contextWindow;
-    const ruled = applyRouteRules(stored, { promptTokens: estimatePromptTokens(JSON.stringify(prompt)) }, contextWindowOf);
+    const promptTokens = estimatePromptTokens(JSON.stringify(prompt));
+    const ruled = applyRouteRules(stored, { promptTokens }, contextWindowOf);
     if (ruled.kind === 'refused')
       throw new UnsupportedChatRequest(`No candidate of route group "${stored.name}" may serve this request under its rule "${ruled.rule}"`, 'model');
     const group: RouteGroup = { ...stored, candidates: ruled.candidates };
     const keysOf = (window: typeof candidateWindowKey) =>
       group.candidates.map((candidate) => window(merchantId, group.name, candidate.provider, candidate.model));
-    const [windows, latencyWindows] = await Promise.all([
+    const asked = options.affinity !== undefined || options.affinityKey !== undefined;
+    const keeps = group.cacheAffinity !== false && this.#deps.affinity !== undefined;
+    const requested = asked && keeps ? affinityOf(options, promptTokens) : undefined;
+    const affinity: RouteAffinity | undefined =
+      requested !== undefined
+        ? { storeKey: { merchantId, routeGroup: group.name, key: requested.key }, ttlS: requested.ttlS, cacheableTokens: requested.cacheableTokens }
+        : undefined;
+    const [windows, latencyWindows, recent, holder] = await Promise.all([
       scores.readWindows(keysOf(candidateWindowKey), group.bucketSize),
       learnsLatency(group) ? scores.readWindows(keysOf(candidateLatencyWindowKey), group.bucketSize) : undefined,
+      affinity !== undefined ? scores.readWindows(keysOf(candidateWindowKey), recentOutcomesRead) : undefined,
+      affinity !== undefined ? this.#deps.affinity?.get(affinity.storeKey) : undefined,
     ]);
+    // Where the group weighs cost, the holder's cached share of this prompt is priced at the cache-read price; every other candidate is cold.
+    const share = warmShare(holder, requested?.promptTokens ?? promptTokens);
     const prices =
       (group.objectives?.costWeight ?? 0) > 0
-        ? group.candidates.map((candidate) => registryFactsOf(models, candidate.provider, candidate.model)?.averagePrice)
+        ? group.candidates.map((candidate) => {
+            const pricing = models.getModelConfig(candidate.model, candidate.provider)?.pricing;
+            if (pricing === undefined) return undefined;
+            const warm = share > 0 && holder?.candidate === candidateId(candidate.provider, candidate.model);
+            return warm ? warmAveragePrice(pricing, share) : registryFactsOf(models, candidate.provider, candidate.model)?.averagePrice;
+          })
         : undefined;
-    const signals = { ...(latencyWindows !== undefined ? { latencyWindows } : {}), ...(prices !== undefined ? { prices } : {}) };
-    return { kind: 'group', group, ranking: rankCandidates(group, windows, random, signals) };
+    const signals = {
+      ...(latencyWindows !== undefined ? { latencyWindows } : {}),
+      ...(prices !== undefined ? { prices } : {}),
+      ...(asked && !keeps ? { affinity: 'off' as const } : recent !== undefined ? { affinity: { holder, recent } } : {}),
+    };
+    const ranking = rankCandidates(group, windows, random, signals);
+    return { kind: 'group', group, ranking, ...(affinity !== undefined ? { affinity } : {}) };
   }
+}
+
+/** The request's affinity from what the caller gave: its wire's (worked out now), else a bare client key's. */
+function affinityOf(options: RouteOptions, promptTokens: number): CacheAffinity | undefined {
+  const given = typeof options.affinity === 'function' ? options.affinity() : options.affinity;
+  return given ?? (options.affinityKey !== undefined ? cacheAffinityOfKey(options.affinityKey, promptTokens) : undefined);
 }

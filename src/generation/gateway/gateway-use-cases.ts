@@ -11,8 +11,8 @@ import { RouteGroupService } from './route-group-service.js';
 export interface GatewayUseCaseDeps {
   readonly toolkit: GatewayToolkit;
   readonly models: GatewayModelRegistry;
-  /** Route groups and key defaults (configs), candidates' windows (scores), cached answers (responseCache). */
-  readonly state: Pick<StateStore, 'configs' | 'scores' | 'responseCache'>;
+  /** Route groups and key defaults (configs), candidates' windows (scores), cached answers (responseCache), conversations' cache holders (cacheAffinity). */
+  readonly state: Pick<StateStore, 'configs' | 'scores' | 'responseCache' | 'cacheAffinity'>;
   /** Exploration draws of the learning router. */
   readonly random: RandomSource;
   /** Where response-cache hits are recorded as `llm.call` (the toolkit records every other call itself). */
@@ -28,8 +28,8 @@ export interface GatewayUseCases {
 }
 
 export function createGatewayUseCases(deps: GatewayUseCaseDeps): GatewayUseCases {
-  const { configs, scores, responseCache } = deps.state;
-  const router = new GatewayRouter({ configs, scores, models: deps.models, random: deps.random });
+  const { configs, scores, responseCache, cacheAffinity } = deps.state;
+  const router = new GatewayRouter({ configs, scores, models: deps.models, random: deps.random, affinity: cacheAffinity });
   const cache = new ResponseCachePolicy({ cache: responseCache, configs, models: deps.models, recordCall: deps.recordCall });
   return {
     router,

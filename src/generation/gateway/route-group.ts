@@ -5,6 +5,8 @@ import type { RandomSource } from '../../decision/random-source.js';
 import { scoreFromWindow } from '../../decision/score-from-window.js';
 import { normalizeProviderName, type ProviderName } from '../provider-name.js';
 import { routeRuleProblems, toRouteRules } from './route-rules.js';
+import { affinityVerdict, type AffinityOutcome } from './cache-affinity.js';
+import type { AffinityHolder } from '../../ports/state-store.js';
 import { candidateId, routeGroupNamePattern, type RouteGroup } from '../../ports/state/route-group.js';
 
 // The stored shape and its name rule belong to the state-store port; re-exported for the route-group routes and CLI.
@@ -70,6 +72,7 @@ export function toRouteGroup(name: string, body: RouteGroupBody): RouteGroup {
     explorePercent: body.explorePercent ?? 5,
     maxHops: body.maxHops ?? 3,
     ...(body.rules !== undefined && body.rules.length > 0 ? { rules: toRouteRules(body.rules) } : {}),
+    ...(body.cacheAffinity === false ? { cacheAffinity: false } : {}),
     ...(body.objectives !== undefined
       ? {
           objectives: {
@@ -96,10 +99,15 @@ export interface RankedCandidate {
 
 export interface Ranking {
   readonly candidates: readonly RankedCandidate[];
-  /** `sr` (best success rate first), `sr_downtime` (some candidates eliminated) or `explore` (hedged). */
-  readonly approach: 'sr' | 'sr_downtime' | 'explore';
+  /**
+   * `sr` (best success rate first), `sr_downtime` (some candidates eliminated), `explore` (hedged)
+   * or `affinity` (the conversation's cache holder put first).
+   */
+  readonly approach: 'sr' | 'sr_downtime' | 'explore' | 'affinity';
   /** Every candidate below the threshold (`provider/model`, group order), including any cut by `maxHops`. */
   readonly eliminated: readonly string[];
+  /** What cache affinity did, when the request carried an affinity key (absent: it carried none). */
+  readonly affinity?: AffinityOutcome;
 }
 
 /**
@@ -118,6 +126,11 @@ export interface RankingSignals {
   readonly latencyWindows?: readonly (WindowRead | undefined)[];
   /** Average registry price (USD per 1K tokens); undefined where the registry does not price it. */
   readonly prices?: readonly (number | undefined)[];
+  /**
+   * The request's conversation cache (cache-affinity.ts): who holds it and each candidate's newest
+   * outcomes, in group order; `'off'` when the group turned affinity off. Absent: no affinity key.
+   */
+  readonly affinity?: { readonly holder: AffinityHolder | undefined; readonly recent: readonly (WindowRead | undefined)[] } | 'off';
 }
 
 /**
@@ -145,17 +158,43 @@ const eliminationDivisor = 10;
  * Ranks a group's candidates with the payment side's machinery: success rate from each window
  * (no history ⇒ 1), elimination below the threshold (demoted, never removed), volume hedging so a
  * demoted or lower-ranked candidate keeps being tried and can come back; ties by weight, then order.
- * The result is the failover order of one request, cut to `maxHops`.
+ * Then cache affinity: a conversation's healthy cache holder goes first (no exploration moves a
+ * warm conversation; new conversations are still explored), in a group that weighs cost only while
+ * its score with its warm price is the best. The result is the failover order of one request, cut
+ * to `maxHops`.
  */
 export function rankCandidates(group: RouteGroup, windows: readonly (WindowRead | undefined)[], random: RandomSource, signals: RankingSignals = {}): Ranking {
   const rates = group.candidates.map((_, index) => scoreFromWindow(windows[index]));
   const eliminated = rates.map((rate) => rate < group.eliminationThreshold);
   const penalties = objectivePenalties(group, signals);
   const scores = rates.map((rate, index) => (eliminated[index] === true ? rate / eliminationDivisor : rate) - (penalties[index] ?? 0));
+  // Scores before hedging: what a cost-weighing group compares a warm holder with.
+  const weighed = [...scores];
   const explored = applyVolumeHedging(scores, group.explorePercent, random);
   const order = group.candidates
     .map((candidate, index) => ({ candidate, index, score: scores[index] as number }))
     .sort((a, b) => b.score - a.score || b.candidate.weight - a.candidate.weight || a.index - b.index);
+  const healthy =
+    signals.affinity === undefined
+      ? undefined
+      : signals.affinity === 'off'
+        ? ({ follow: false, outcome: 'off' } as const)
+        : affinityVerdict({
+            holder: signals.affinity.holder,
+            candidates: group.candidates.map((candidate) => candidateId(candidate.provider, candidate.model)),
+            eliminated,
+            recent: signals.affinity.recent,
+          });
+  // A group that weighs cost keeps a healthy holder first only while its score, its warm cache priced in, is the best.
+  const costlier =
+    healthy?.follow === true &&
+    (group.objectives?.costWeight ?? 0) > 0 &&
+    weighed.some((score, index) => index !== healthy.index && score > (weighed[healthy.index] as number));
+  const verdict = costlier ? ({ follow: false, outcome: 'left_costlier' } as const) : healthy;
+  if (verdict?.follow === true) {
+    const at = order.findIndex((entry) => entry.index === verdict.index);
+    order.unshift(...order.splice(at, 1));
+  }
   return {
     candidates: order.slice(0, group.maxHops).map(({ candidate, index }) => ({
       provider: candidate.provider,
@@ -163,7 +202,8 @@ export function rankCandidates(group: RouteGroup, windows: readonly (WindowRead 
       score: rates[index] as number,
       eliminated: eliminated[index] === true,
     })),
-    approach: explored ? 'explore' : eliminated.some(Boolean) ? 'sr_downtime' : 'sr',
+    approach: verdict?.follow === true ? 'affinity' : explored ? 'explore' : eliminated.some(Boolean) ? 'sr_downtime' : 'sr',
     eliminated: group.candidates.filter((_, index) => eliminated[index] === true).map((candidate) => candidateId(candidate.provider, candidate.model)),
+    ...(verdict === undefined ? {} : { affinity: verdict.follow ? 'kept' : verdict.outcome }),
   };
 }

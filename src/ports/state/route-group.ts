@@ -26,6 +26,8 @@ export interface RouteGroup {
   readonly maxHops: number;
   /** Restrictions before ranking (absent in groups stored before rules existed: none). */
   readonly rules?: readonly RouteRule[];
+  /** False when the group ranks every request on its own, ignoring where a conversation's prompt is cached (absent: affinity on). */
+  readonly cacheAffinity?: boolean;
   /** Multi-objective weights (absent: success rate only). */
   readonly objectives?: Objectives;
 }

@@ -6,6 +6,7 @@ import { createRedisApiKeyStore } from '../../../../src/adapters/redis/redis-api
 import { createRedisBatchStore } from '../../../../src/adapters/redis/redis-batch-store.js';
 import { createRedisConfigStore } from '../../../../src/adapters/redis/redis-config-store.js';
 import type { RedisContext } from '../../../../src/adapters/redis/redis-context.js';
+import { createRedisCacheAffinityStore } from '../../../../src/adapters/redis/redis-cache-affinity-store.js';
 import { createRedisConversationStore } from '../../../../src/adapters/redis/redis-conversation-store.js';
 import { createRedisCredentialStore } from '../../../../src/adapters/redis/redis-credential-store.js';
 import { createRedisKeys } from '../../../../src/adapters/redis/redis-keys.js';
@@ -128,6 +129,7 @@ function createStores(recorded: Recorded[], prefix: string) {
     responseCache: createRedisResponseCache(context),
     responses: createRedisResponseStore(context),
     conversations: createRedisConversationStore(context),
+    cacheAffinity: createRedisCacheAffinityStore(context),
   };
 }
 
