@@ -41,7 +41,13 @@ describe('the fake server applies the provider rules before the handler', () => 
     try {
       const client = new Anthropic({ apiKey: 'sk-ant-test', baseURL: fake.url, maxRetries: 0 });
       const refused = await client.messages
-        .create({ model: 'claude-sonnet-4-5', max_tokens: 4096, thinking, temperature: 0.7, messages: [{ role: 'user', content: 'rule-1' }] })
+        .create({
+          model: 'claude-sonnet-4-5',
+          max_tokens: 4096,
+          thinking,
+          temperature: 0.7,
+          messages: [{ role: 'user', content: 'rule-1' }],
+        } as Anthropic.MessageCreateParamsNonStreaming)
         .catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(Anthropic.BadRequestError);
       expect((refused as InstanceType<typeof Anthropic.BadRequestError>).error).toMatchObject({
@@ -66,7 +72,7 @@ describe('the fake server applies the provider rules before the handler', () => 
         thinking,
         temperature: 0.7,
         messages: [{ role: 'user', content: 'x' }],
-      });
+      } as Anthropic.MessageCreateParamsNonStreaming);
       expect(message.content).toEqual([{ type: 'text', text: 'lenient' }]);
     } finally {
       await fake.close();
