@@ -67,6 +67,14 @@ export interface GenerateOptions extends CallControls {
   readonly temperature?: number;
   /** Integer 1..200000, default 1000. */
   readonly maxTokens?: number;
+  /**
+   * Whose defaults fill what the call leaves out: `toolkit` (the default) applies NeuroLink's
+   * documented ones (temperature 0.7, maxTokens 1000); `provider` sends only what was given, so the
+   * provider's own defaults apply — the LLM gateway's rule, which forwards what its client sent.
+   * With `provider`, a provider whose API requires an output limit (Anthropic's `max_tokens`) gets
+   * the model's maximum output from the registry.
+   */
+  readonly defaults?: 'toolkit' | 'provider';
   readonly systemPrompt?: string;
   readonly schema?: OutputSchema;
   /** Milliseconds, or text `30s`, `1.5s`, `2m`, `0.5m`, `1h`; covers the whole call. */

@@ -26,6 +26,9 @@ import { withinObservation, type GenerationTelemetry } from './telemetry.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { offeredTools } from './tools/tool-permissions.js';
 
+/** Providers whose API refuses a call without an output limit (Anthropic's `max_tokens`; Claude on Bedrock and Vertex alike). */
+const providersRequiringOutputLimit: ReadonlySet<ProviderName> = new Set(['anthropic', 'bedrock', 'vertex']);
+
 /** Judge settings from the environment (`NEUROLINK_EVALUATION_PROVIDER`, `_MODEL`, `_TIMEOUT`). */
 export interface EvaluationSettings {
   readonly provider?: ProviderName;
@@ -44,6 +47,8 @@ export interface GenerationServiceDeps {
   readonly tools: (attribution: NormalizedRequest['attribution']) => Promise<readonly ToolDefinition[]>;
   /** Registry price of a model (USD per 1K tokens). */
   readonly priceOf?: ModelPriceLookup;
+  /** The registry's maximum output of a model: the limit sent where a provider requires one and the call gave none. */
+  readonly maxOutputTokensOf?: (modelId: string) => number | undefined;
   /** Environment for `<PROVIDER>_DEFAULT_INPUT_COST` overrides. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Read at each call, so `initializeTelemetry` after construction still takes effect. */
@@ -300,7 +305,7 @@ export class GenerationService {
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
       ...controls,
       ...(headers !== undefined ? { headers } : {}),
-      maxTokens: request.maxTokens,
+      ...this.outputLimitOf(client, request),
       ...(tools.length > 0 ? { tools } : {}),
       ...(request.clientTools.length > 0 && client.supportsTools ? { clientTools: request.clientTools } : {}),
       maxSteps: request.maxSteps,
@@ -309,6 +314,19 @@ export class GenerationService {
       confirmedTools: request.confirmedTools,
     };
     return { client, call, deadline };
+  }
+
+  /**
+   * The output limit sent: the call's own, else (the gateway asks for the provider's defaults) none,
+   * except for a provider whose API requires one: Anthropic's Messages (`max_tokens`) gets the
+   * model's maximum output from the registry, or the AI SDK's own per-model maximum when the
+   * registry does not know the model.
+   */
+  private outputLimitOf(client: LanguageModelClient, request: NormalizedRequest): { maxTokens?: number } {
+    if (request.maxTokens !== undefined) return { maxTokens: request.maxTokens };
+    if (!providersRequiringOutputLimit.has(client.provider)) return {};
+    const maximum = this.deps.maxOutputTokensOf?.(client.modelId);
+    return maximum === undefined ? {} : { maxTokens: maximum };
   }
 
   private async generateOnce(

@@ -31,7 +31,8 @@ export interface ModelCallRequest extends Omit<CallControls, 'providerHeaders'> 
   /** Absent when the caller gave `topP` and no temperature (the provider's default then). */
   readonly temperature?: number;
   readonly headers?: Readonly<Record<string, string>>;
-  readonly maxTokens: number;
+  /** Absent when the caller asked for the provider's defaults and its API takes a call without one. */
+  readonly maxTokens?: number;
   /** Offered to the model; empty or absent means no tools. */
   readonly tools?: readonly ToolDefinition[];
   /** Tools the caller runs: their calls end the call and come back in `toolCalls`. */

@@ -7,7 +7,9 @@ export type { DynamicModelOptions } from '../generation/models/model-config.js';
  * `findBestModel`. `DynamicModelRegistry` satisfies it; tests pass a small literal.
  */
 export interface ModelRegistryView {
-  getModelConfig(id: string): { readonly pricing?: { readonly input: number; readonly output: number } | undefined } | undefined;
+  getModelConfig(
+    id: string,
+  ): { readonly pricing?: { readonly input: number; readonly output: number } | undefined; readonly maxOutputTokens?: number | undefined } | undefined;
   getDefaultModel(provider: string): { readonly id: string } | undefined;
   findBestModel(options: DynamicModelOptions): { readonly modelId: string; readonly provider: string } | undefined;
   /**

@@ -159,6 +159,7 @@ export class NeuroLink {
       catalog: this.catalog,
       tools: (attribution) => this.toolsForCall(attribution),
       priceOf: (modelId) => registry?.getModelConfig(modelId)?.pricing ?? registry?.getEmbeddingPricing?.(modelId),
+      maxOutputTokensOf: (modelId) => registry?.getModelConfig(modelId)?.maxOutputTokens,
       env: this.env,
       telemetry: () => options.telemetry ?? adapters.processTelemetry(),
       notice,

@@ -135,7 +135,7 @@ function callSettings(provider: ProviderName, model: LanguageModel, request: Mod
     messages: toModelMessages(provider, request.messages),
     ...(request.system === undefined ? {} : { instructions: request.system }),
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-    maxOutputTokens: request.maxTokens,
+    ...(request.maxTokens === undefined ? {} : { maxOutputTokens: request.maxTokens }),
     maxRetries: 0,
     ...(request.abortSignal === undefined ? {} : { abortSignal: request.abortSignal }),
     ...(request.headers === undefined ? {} : { headers: { ...request.headers } }),

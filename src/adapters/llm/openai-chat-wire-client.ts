@@ -256,8 +256,8 @@ function chatBody(provider: ProviderName, modelId: string, request: ModelCallReq
   return {
     model: modelId,
     messages,
-    temperature: request.temperature,
-    max_tokens: request.maxTokens,
+    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+    ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
     ...(request.topP === undefined ? {} : { top_p: request.topP }),
     ...(request.stopSequences === undefined ? {} : { stop: request.stopSequences }),
     ...(request.reasoning === undefined || !takesReasoningEffort(provider) ? {} : { reasoning_effort: request.reasoning }),

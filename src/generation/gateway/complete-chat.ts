@@ -77,9 +77,15 @@ export class ChatCompletionUseCase {
     return call.stream ? this.#stream(call, route, plan, cache) : this.#generate(call, route, plan, cache);
   }
 
+  /**
+   * The toolkit options of one routed call. `defaults: 'provider'`: the gateway forwards what its
+   * client sent, so a sampling or length setting the client left out is left out upstream too
+   * (never the toolkit's documented temperature 0.7 / maxTokens 1000).
+   */
   #optionsOf(call: ChatCompletionCall, route: GatewayRoute): GenerateOptions {
     return {
       ...call.options,
+      defaults: 'provider',
       ...(route.kind === 'direct' ? { provider: route.target.provider, model: route.target.model } : {}),
       abortSignal: call.signal,
       attribution: routedAttribution(call.caller.attribution, route),

@@ -27,6 +27,8 @@ export interface ModelConfig {
   /** camelCase (`function-calling` in a file becomes `functionCalling`). */
   readonly capabilities: readonly string[];
   readonly contextWindow: number | undefined;
+  /** The most tokens the model may answer with (its maximum output), when the registry says. */
+  readonly maxOutputTokens?: number | undefined;
   readonly deprecated: boolean;
   /** The model's own aliases plus the top-level aliases that point at it. */
   readonly aliases: readonly string[];

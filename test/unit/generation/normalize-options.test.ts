@@ -34,6 +34,15 @@ describe('normalizeOptions', () => {
     expect(request.messages).toEqual([{ role: 'user', content: 'hi' }]);
   });
 
+  it("with defaults 'provider' leaves out what the caller did not give (the gateway's rule) and keeps what it gave", () => {
+    const bare = normalizeOptions({ input: { text: 'hi' }, defaults: 'provider' }, quiet());
+    expect(bare.temperature).toBeUndefined();
+    expect(bare.maxTokens).toBeUndefined();
+    const given = normalizeOptions({ input: { text: 'hi' }, defaults: 'provider', temperature: 0, maxTokens: 12 }, quiet());
+    expect(given).toMatchObject({ temperature: 0, maxTokens: 12 });
+    expect(optionAtFault({ input: { text: 'hi' }, defaults: 'gateway' })).toBe('defaults');
+  });
+
   it('treats a bare string as input.text', () => {
     expect(normalizeOptions('hello', quiet()).text).toBe('hello');
   });
