@@ -91,6 +91,7 @@ describe('anthropic echo upstream', () => {
     const result: Anthropic.MessageParam = { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUse.id, content: 'sunny' }] };
     const second = await anthropic.messages.create({ ...request, messages: [question, { role: 'assistant', content: first.content }, result] });
     expect(second.content.map((block) => block.type)).toEqual(['thinking', 'text']);
+    expect(second.content[1]).toMatchObject({ type: 'text', text: `echo: echo-tool-${stream} weather in Paris?` });
 
     const withoutThinking = await anthropic.messages
       .create({ ...request, messages: [question, { role: 'assistant', content: [toolUse] }, result] })
