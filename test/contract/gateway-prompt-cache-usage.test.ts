@@ -32,7 +32,7 @@ function openAiUpstream(request: RecordedRequest) {
 }
 
 /** Claude reads 8,000 prompt tokens from its cache, writes 1,000 for 5 minutes and 500 for an hour; 500 are uncached. */
-const claudeUsage = { inputTokens: 500, outputTokens: 50, cacheReadTokens: 8_000, cacheWrite5mTokens: 1_000, cacheWrite1hTokens: 500 } as const;
+const claudeUsage = { inputTokens: 500, outputTokens: 50, cacheReadInputTokens: 8_000, ephemeral5mInputTokens: 1_000, ephemeral1hInputTokens: 500 } as const;
 function anthropicUpstream(request: RecordedRequest) {
   const body = request.body as { model: string; stream?: boolean };
   return body.stream === true
