@@ -1,4 +1,5 @@
 import type { CallControls } from './call-controls.js';
+import type { NativeWire, NativeWireRequest, NativeWireResponse } from './native-wire.js';
 import type { ProviderName } from './provider-name.js';
 import type { JsonSchema, ToolDefinition } from './tool-definition.js';
 
@@ -132,4 +133,12 @@ export interface LanguageModelClient {
    * endpoint, `undefined` for a wire this provider does not speak. Rejects as `generate` does.
    */
   countInputTokens?(request: NativeTokenCountRequest): Promise<number | undefined>;
+  /** The wires `forward` passes through unchanged (src/generation/native-wire.ts); absent or empty: none. */
+  readonly nativeWires?: readonly NativeWire[];
+  /**
+   * Forwards a request in one of `nativeWires` to the provider as its client sent it (only `model`
+   * rewritten). Rejects as `generate` does for failures before an answer; a provider's refusal is
+   * an answer of kind `error`, carrying the toolkit error it maps to.
+   */
+  forward?(request: NativeWireRequest): Promise<NativeWireResponse>;
 }

@@ -97,6 +97,7 @@ export function recordingTelemetry(
             operation: recorded,
             inputTokens,
             outputTokens,
+            ...cachePartsOf(outcome.usage),
             costUsd: pricing === undefined ? 0 : callCostUsd(inputTokens, outputTokens, pricing),
             latencyMs: Math.max(0, Math.round(outcome.latencyMs)),
             ...(firstChunkAt !== undefined ? { timeToFirstTokenMs: Math.max(0, Math.round(firstChunkAt - started)) } : {}),
@@ -113,6 +114,17 @@ export function recordingTelemetry(
         },
       };
     },
+  };
+}
+
+/** The prompt-cache and reasoning parts of a call's usage that its provider reported (absent ones stay absent). */
+function cachePartsOf(usage: CallOutcome['usage']): Pick<LlmCallRecord, 'cacheReadTokens' | 'cacheWriteTokens' | 'cacheWrite1hTokens' | 'reasoningTokens'> {
+  if (usage === undefined) return {};
+  return {
+    ...(usage.cacheReadTokens !== undefined ? { cacheReadTokens: usage.cacheReadTokens } : {}),
+    ...(usage.cacheWriteTokens !== undefined ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
+    ...(usage.cacheWrite1hTokens !== undefined ? { cacheWrite1hTokens: usage.cacheWrite1hTokens } : {}),
+    ...(usage.reasoningTokens !== undefined ? { reasoningTokens: usage.reasoningTokens } : {}),
   };
 }
 
