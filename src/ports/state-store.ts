@@ -42,7 +42,7 @@ export type {
 } from './state/conversation-store.js';
 export type { CredentialStore, OneTimeTokenPurpose, SessionCutoff } from './state/credential-store.js';
 export type { MerchantAccount, MerchantStore } from './state/merchant-store.js';
-export type { CachedCompletion, OpenAiFinishReason, OpenAiToolCall, ResponseCache, ResponseCacheKey } from './state/response-cache.js';
+export type { CachedCompletion, CachedNativeAnswer, OpenAiFinishReason, OpenAiToolCall, ResponseCache, ResponseCacheKey } from './state/response-cache.js';
 export type { ResponseStore, StoredResponse, StoredResponseItem } from './state/response-store.js';
 export { algorithmForValues } from './state/routing-rule-store.js';
 export type { ActiveRoutingAlgorithms, AlgorithmFor, RoutingAlgorithmRecord, RoutingRuleStore } from './state/routing-rule-store.js';

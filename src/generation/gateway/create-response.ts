@@ -2,6 +2,7 @@ import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type { CachedCompletion, ResponseStore, StoredResponse, StoredResponseItem } from '../../ports/state-store.js';
 import type { ChatChunk, ChatCompletionUseCase } from './complete-chat.js';
+import type { RoutedCall } from './forward-call.js';
 import type { GatewayCaller } from './gateway-caller.js';
 import type { RouteDecision } from './gateway-router.js';
 import type { CacheStatus } from './response-cache-policy.js';
@@ -24,6 +25,8 @@ export interface CreateResponseCall {
   /** Fires when the caller has gone: the provider call is cancelled. */
   readonly signal: AbortSignal;
   readonly log: Logger;
+  /** Set when the native pass-through (./forward-response.ts) hands the request over to translation. */
+  readonly routed?: RoutedCall | undefined;
 }
 
 /** A response before its answer: what a stream's first events carry. */
@@ -122,6 +125,7 @@ export class ResponsesUseCase {
       cacheControl: call.cacheControl,
       signal: call.signal,
       log: call.log,
+      routed: call.routed,
     });
     const store = request.store !== false;
     if (outcome.kind === 'stream') {

@@ -1,0 +1,179 @@
+import type { Logger } from '../../logging/logger.js';
+import type { CachedCompletion } from '../../ports/state-store.js';
+import { isRetryableError } from '../fallback-chain.js';
+import type { TokenUsage } from '../language-model-client.js';
+import type { NativeWire, NativeWireEvent, NativeWireResponse, NativeWireSummary } from '../native-wire.js';
+import type { GatewayCaller } from './gateway-caller.js';
+import { routeDecision, routedAttribution, type GatewayRoute, type GatewayRouter, type RouteDecision } from './gateway-router.js';
+import type { GatewayCandidate, GatewayToolkit } from './gateway-toolkit.js';
+import { cacheStatusOf, type CachePlan, type CacheStatus, type ResponseCachePolicy } from './response-cache-policy.js';
+
+/** One gateway request in a provider wire, validated only for what the gateway acts on. */
+export interface ForwardCall {
+  readonly caller: GatewayCaller;
+  readonly wire: NativeWire;
+  /** Where to send it: `provider/model`, a registry name, or one of the merchant's route groups. */
+  readonly model: string;
+  /** The body to forward as it is (its `model` is rewritten per candidate). */
+  readonly body: Readonly<Record<string, unknown>>;
+  /** The client's headers of the wire (`anthropic-version`, `anthropic-beta`), passed on to an upstream of the wire. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly stream: boolean;
+  /** The prompt as sent (route rules estimate its tokens from its JSON). */
+  readonly prompt: unknown;
+  /** The request from which the response cache key is made (see `ChatCompletionCall.cacheKeySource`). */
+  readonly cacheKeySource: Readonly<Record<string, unknown>>;
+  readonly cacheControl: string | readonly string[] | undefined;
+  /** Fires when the caller has gone: the provider call is cancelled. */
+  readonly signal: AbortSignal;
+  readonly log: Logger;
+}
+
+/**
+ * Where the translated path takes over: an answer of its own the response cache held (the hit
+ * already recorded), or the routing (narrowed to the candidates not yet tried), the response
+ * cache's plan, and how many candidates failed before.
+ */
+export type RoutedCall =
+  | { readonly kind: 'cached'; readonly answer: CachedCompletion }
+  | {
+      readonly kind: 'routed';
+      readonly route: GatewayRoute;
+      readonly plan: CachePlan | undefined;
+      readonly cache: CacheStatus | undefined;
+      /** Candidates tried natively (and failed retryably) before the translated path takes over. */
+      readonly hops: number;
+    };
+
+export type ForwardOutcome =
+  /** The response cache held this wire's native answer: replayed as received. */
+  | { readonly kind: 'native-cached'; readonly answer: CachedCompletion; readonly response: NativeWireResponse }
+  /** The provider's own answer (a JSON body, its events, or its refusal), with the routing decision. */
+  | { readonly kind: 'native'; readonly decision: RouteDecision; readonly cache: CacheStatus | undefined; readonly response: NativeWireResponse }
+  /** No candidate left that speaks the wire (or the cache held a translated answer): the translated path answers, on this routing. */
+  | { readonly kind: 'translate'; readonly routed: RoutedCall };
+
+export interface ForwardCallDeps {
+  readonly toolkit: GatewayToolkit;
+  readonly router: GatewayRouter;
+  readonly responseCache: ResponseCachePolicy;
+}
+
+/**
+ * The gateway's native pass-through (issue 34), for every wire a provider speaks (Messages,
+ * Responses, Chat Completions): the response cache first, then the learning router (a target or a
+ * route group's ranking), then each candidate in order: forwarded as the client sent it (only
+ * `model` rewritten) when its provider speaks the wire, else handed to the translated path with
+ * the candidates left. A retryable failure before the first byte (a refusal such as 429/5xx, a
+ * network failure, an error event first) moves on to the next candidate; a refusal that is not
+ * (a 400) is the client's answer, in the provider's own body and status. Every attempt is an
+ * `llm.call` (the toolkit records it with the provider's usage), so spend, key limits, the
+ * learning router's windows and spans count it as they count translated calls.
+ */
+export class ForwardCallUseCase {
+  readonly #deps: ForwardCallDeps;
+
+  constructor(deps: ForwardCallDeps) {
+    this.#deps = deps;
+  }
+
+  async forward(call: ForwardCall): Promise<ForwardOutcome> {
+    const started = performance.now();
+    const { responseCache, router, toolkit } = this.#deps;
+    const plan = await responseCache.planOf(call.caller, call.cacheKeySource, call.cacheControl);
+    const hit = plan === undefined ? undefined : await responseCache.lookup(plan, call.log);
+    if (hit !== undefined && (hit.native === undefined || (hit.native.wire === call.wire && hit.native.streamed === call.stream))) {
+      responseCache.recordHit(hit, performance.now() - started, call.stream, call.caller.attribution);
+      return hit.native === undefined
+        ? { kind: 'translate', routed: { kind: 'cached', answer: hit } }
+        : { kind: 'native-cached', answer: hit, response: replayOf(hit) };
+    }
+    const cache = plan === undefined ? undefined : cacheStatusOf(plan, false);
+    const route = await router.routeOf(call.caller.merchantId, call.model, call.prompt);
+    const candidates: readonly GatewayCandidate[] = route.kind === 'direct' ? [route.target] : route.ranking.candidates;
+    const attribution = routedAttribution(call.caller.attribution, route);
+    const request = { wire: call.wire, body: call.body, headers: call.headers, stream: call.stream, abortSignal: call.signal };
+    for (const [hop, candidate] of candidates.entries()) {
+      const last = hop === candidates.length - 1;
+      if (toolkit.forward === undefined || toolkit.speaksNatively?.(candidate, call.wire) !== true)
+        return { kind: 'translate', routed: { kind: 'routed', route: narrowed(route, hop), plan, cache, hops: hop } };
+      let response: NativeWireResponse | undefined;
+      try {
+        response = await toolkit.forward(candidate, request, { attribution, hop });
+      } catch (error) {
+        if (!last && isRetryableError(error)) continue;
+        throw error;
+      }
+      if (response === undefined) return { kind: 'translate', routed: { kind: 'routed', route: narrowed(route, hop), plan, cache, hops: hop } };
+      if (response.kind === 'error' && response.error.isRetryable && !last) continue;
+      const answered = response.kind === 'json' ? response.summary.model : candidate.model;
+      const decision = routeDecision(route, candidate.provider, answered, hop);
+      const kept = plan === undefined ? response : await this.#kept(response, plan, call, candidate);
+      return { kind: 'native', decision, cache, response: kept };
+    }
+    // Unreachable: the last candidate either answers or throws; a route has at least one candidate.
+    return { kind: 'translate', routed: { kind: 'routed', route, plan, cache, hops: 0 } };
+  }
+
+  /**
+   * The answer, stored in the response cache once complete: a plain one now, a stream after its
+   * last event (before the writer ends the response, so a client that asks again at once finds it).
+   */
+  async #kept(response: NativeWireResponse, plan: CachePlan, call: ForwardCall, candidate: GatewayCandidate): Promise<NativeWireResponse> {
+    const { responseCache } = this.#deps;
+    const entry = (summary: NativeWireSummary, native: NonNullable<CachedCompletion['native']>): CachedCompletion => ({
+      provider: candidate.provider,
+      model: summary.model,
+      content: '',
+      toolCalls: [],
+      finishReason: 'stop',
+      usage: plainUsage(summary.usage),
+      native,
+    });
+    if (response.kind === 'error') return response;
+    if (response.kind === 'json') {
+      await responseCache.store(
+        plan,
+        entry(response.summary, { wire: call.wire, streamed: false, contentType: response.contentType, body: response.body }),
+        call.log,
+      );
+      return response;
+    }
+    const events = async function* (): AsyncGenerator<NativeWireEvent> {
+      const seen: NativeWireEvent[] = [];
+      for await (const event of response.events) {
+        seen.push(event);
+        yield event;
+      }
+      const summary = await response.summary;
+      await responseCache.store(plan, entry(summary, { wire: call.wire, streamed: true, events: seen }), call.log);
+    };
+    return { kind: 'stream', events: events(), summary: response.summary };
+  }
+}
+
+/** The route's candidates from `from` on (a direct route is its one target). */
+function narrowed(route: GatewayRoute, from: number): GatewayRoute {
+  if (route.kind === 'direct' || from === 0) return route;
+  return { ...route, ranking: { ...route.ranking, candidates: route.ranking.candidates.slice(from) } };
+}
+
+/** The in/out/total counts the response cache keeps of an answer. */
+function plainUsage(usage: TokenUsage): CachedCompletion['usage'] {
+  return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, totalTokens: usage.totalTokens };
+}
+
+/** A cached native answer as the response it was. */
+function replayOf(hit: CachedCompletion): NativeWireResponse {
+  const native = hit.native!;
+  const summary: NativeWireSummary = { usage: hit.usage, estimated: false, model: hit.model };
+  if (!native.streamed) return { kind: 'json', status: 200, contentType: native.contentType ?? 'application/json', body: native.body ?? '', summary };
+  const events = native.events ?? [];
+  return {
+    kind: 'stream',
+    events: (async function* () {
+      yield* events;
+    })(),
+    summary: Promise.resolve(summary),
+  };
+}
