@@ -108,6 +108,7 @@ function messagesRoute(app: FastifyInstance, deps: AnthropicMessagesDeps): void 
           stream: body.stream === true,
           prompt: messagesPrompt(body),
           cacheKeySource: messagesCacheKeySource(body),
+          imageUrls: policy,
         });
         if (forwarded.kind === 'native' || forwarded.kind === 'native-cached') {
           const headers = forwarded.kind === 'native' ? decisionHeaders(forwarded.decision, forwarded.cache) : cacheHitHeaders(forwarded.answer);

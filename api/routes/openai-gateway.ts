@@ -57,7 +57,7 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
   const allowImageUrls = deps.allowImageUrls === true;
   const ttlS = deps.responsesTtlS ?? defaultResponsesTtlS;
   const responses = new ResponsesUseCase({ chat: useCases.chat, store: deps.state.responses, ttlS, now, allowImageUrls });
-  const forward = new ForwardResponseUseCase({ forward: useCases.forward, store: deps.state.responses, ttlS, now });
+  const forward = new ForwardResponseUseCase({ forward: useCases.forward, store: deps.state.responses, ttlS, now, allowImageUrls });
   await openAiResponsesRoutes(app, { responses, forward, router: useCases.router });
   const tokens = new MessageTokenCounter(useCases.router, deps.toolkit);
   await anthropicMessagesRoutes(app, { chat: useCases.chat, forward: useCases.forward, router: useCases.router, tokens, allowImageUrls });

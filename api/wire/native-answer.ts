@@ -5,7 +5,12 @@ import { streamHeaders } from './gateway-headers.js';
 
 /** One server-sent event as the provider sent it: its `event:` line when it had one, its data line by line. */
 export function nativeEventText(event: NativeWireEvent): string {
-  const data = event.data.includes('\n') ? event.data.split('\n').map((line) => `data: ${line}\n`).join('') : `data: ${event.data}\n`;
+  const data = event.data.includes('\n')
+    ? event.data
+        .split('\n')
+        .map((line) => `data: ${line}\n`)
+        .join('')
+    : `data: ${event.data}\n`;
   return event.event === undefined ? `${data}\n` : `event: ${event.event}\n${data}\n`;
 }
 

@@ -21,7 +21,11 @@ export interface ForwardContext {
  * refusal or failure as an error with the toolkit's code. The caller's signal and the provider's
  * default timeout bound the whole call, stream included.
  */
-export async function forwardObserved(client: LanguageModelClient & Required<Pick<LanguageModelClient, 'forward'>>, request: NativeWireRequest, context: ForwardContext): Promise<NativeWireResponse> {
+export async function forwardObserved(
+  client: LanguageModelClient & Required<Pick<LanguageModelClient, 'forward'>>,
+  request: NativeWireRequest,
+  context: ForwardContext,
+): Promise<NativeWireResponse> {
   const { telemetry, clock } = context;
   const operation = request.stream ? 'stream' : 'generate';
   const observation: StreamObservation | undefined = telemetry.enabled ? telemetry.startCall(operation, client.provider, client.modelId) : undefined;

@@ -1,5 +1,6 @@
 import type { EmbeddingClient } from '../generation/embeddings/embedding-client.js';
 import type { LanguageModelClient, ModelCallResult } from '../generation/language-model-client.js';
+import type { NativeWireEvent, NativeWireResponse } from '../generation/native-wire.js';
 import type { ProviderEnv } from '../generation/provider-definition.js';
 
 /** Variables whose values are credentials (`OPENAI_API_KEY`, `HF_TOKEN`, `AWS_SECRET_ACCESS_KEY`, …). */
@@ -44,6 +45,7 @@ export function withScrubbedErrors(client: LanguageModelClient, secrets: readonl
     throw scrubSecrets(error, secrets);
   };
   const countInputTokens = client.countInputTokens?.bind(client);
+  const forward = client.forward?.bind(client);
   return {
     provider: client.provider,
     modelId: client.modelId,
@@ -55,7 +57,28 @@ export function withScrubbedErrors(client: LanguageModelClient, secrets: readonl
       return { textStream: scrubbedStream(stream.textStream, secrets), result };
     },
     ...(countInputTokens !== undefined ? { countInputTokens: (request) => countInputTokens(request).catch(rethrow) } : {}),
+    ...(forward !== undefined && client.nativeWires !== undefined
+      ? { nativeWires: client.nativeWires, forward: (request) => forward(request).then((response) => scrubbedAnswer(response, secrets), rethrow) }
+      : {}),
   };
+}
+
+/** A native answer whose errors (a refusal's mapped error, a stream that breaks) carry no secret. */
+function scrubbedAnswer(response: NativeWireResponse, secrets: readonly string[]): NativeWireResponse {
+  if (response.kind === 'error') return { ...response, error: scrubSecrets(response.error, secrets) };
+  if (response.kind === 'json') return response;
+  const events = async function* (): AsyncGenerator<NativeWireEvent> {
+    try {
+      yield* response.events;
+    } catch (error) {
+      throw scrubSecrets(error, secrets);
+    }
+  };
+  const summary = response.summary.catch((error: unknown) => {
+    throw scrubSecrets(error, secrets);
+  });
+  summary.catch(() => undefined);
+  return { kind: 'stream', events: events(), summary };
 }
 
 /** `withScrubbedErrors` for embedding clients. */

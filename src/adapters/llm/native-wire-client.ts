@@ -84,7 +84,8 @@ export function createNativeWireClient(options: NativeWireClientOptions): Requir
       if (!contentType.includes('text/event-stream')) {
         const text = await readText(response, request.abortSignal).finally(release);
         const body = parseObject(text);
-        if (body === undefined) throw new AIProviderError(`${provider}: invalid ${request.wire} answer: ${text.slice(0, 200)}`, provider, { isRetryable: true });
+        if (body === undefined)
+          throw new AIProviderError(`${provider}: invalid ${request.wire} answer: ${text.slice(0, 200)}`, provider, { isRetryable: true });
         return { kind: 'json', status, contentType, body: text, summary: summaryOfBody(request.wire, body, modelId) };
       }
       return await streamOf(request, response, release, payload.length);
@@ -169,7 +170,13 @@ interface Exchange {
 }
 
 /** Posts `payload`; resolves with the provider's answer whatever its status, rejects on network failure or abort (with the signal's reason). */
-function post(url: URL, payload: string, headers: Readonly<Record<string, string>>, signal: AbortSignal | undefined, silenceLimitMs: number): Promise<Exchange> {
+function post(
+  url: URL,
+  payload: string,
+  headers: Readonly<Record<string, string>>,
+  signal: AbortSignal | undefined,
+  silenceLimitMs: number,
+): Promise<Exchange> {
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const agent = url.protocol === 'https:' ? pooledAgents['https:'] : pooledAgents['http:'];
   return new Promise((resolve, reject) => {

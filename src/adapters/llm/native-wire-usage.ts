@@ -44,7 +44,12 @@ export function openAiChatUsage(usage: Json | undefined): TokenUsage {
   const outputTokens = numberAt(usage?.['completion_tokens']) ?? 0;
   const read = numberAt(objectAt(usage?.['prompt_tokens_details'])?.['cached_tokens']);
   const reasoning = numberAt(objectAt(usage?.['completion_tokens_details'])?.['reasoning_tokens']);
-  return { inputTokens, outputTokens, totalTokens: numberAt(usage?.['total_tokens']) ?? inputTokens + outputTokens, ...parts(read, undefined, undefined, reasoning) };
+  return {
+    inputTokens,
+    outputTokens,
+    totalTokens: numberAt(usage?.['total_tokens']) ?? inputTokens + outputTokens,
+    ...parts(read, undefined, undefined, reasoning),
+  };
 }
 
 /** The Responses API's usage: `input_tokens` already includes the cached part. */
@@ -53,7 +58,12 @@ export function responsesUsage(usage: Json | undefined): TokenUsage {
   const outputTokens = numberAt(usage?.['output_tokens']) ?? 0;
   const read = numberAt(objectAt(usage?.['input_tokens_details'])?.['cached_tokens']);
   const reasoning = numberAt(objectAt(usage?.['output_tokens_details'])?.['reasoning_tokens']);
-  return { inputTokens, outputTokens, totalTokens: numberAt(usage?.['total_tokens']) ?? inputTokens + outputTokens, ...parts(read, undefined, undefined, reasoning) };
+  return {
+    inputTokens,
+    outputTokens,
+    totalTokens: numberAt(usage?.['total_tokens']) ?? inputTokens + outputTokens,
+    ...parts(read, undefined, undefined, reasoning),
+  };
 }
 
 /** The summary of a plain (non-streamed) answer's parsed body. */

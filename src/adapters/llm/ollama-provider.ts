@@ -62,7 +62,10 @@ export const ollamaProvider: ProviderDefinition = {
     if (overrides.fetch !== undefined) return client;
     // The gateway's chat completions go to Ollama's own OpenAI-compatible endpoint as they are.
     const root = ollamaRoot(env).replace(/\/api$/, '');
-    return { ...client, ...createNativeWireClient({ provider: 'ollama', modelId, endpoints: { 'openai-chat': { url: `${root}/v1/chat/completions`, headers: {} } } }) };
+    return {
+      ...client,
+      ...createNativeWireClient({ provider: 'ollama', modelId, endpoints: { 'openai-chat': { url: `${root}/v1/chat/completions`, headers: {} } } }),
+    };
   },
   /** `/api/embed` of the local runner, for a pulled embedding model. */
   embeddings: {

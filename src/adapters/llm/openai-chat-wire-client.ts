@@ -39,7 +39,6 @@ export interface OpenAiChatWireOptions {
 /** How long a provider may stay silent on a call: undici's headers and body timeouts, which fetch applies. */
 const defaultSilenceLimitMs = 300_000;
 
-
 /**
  * The `LanguageModelClient` for chat over OpenAI's Chat Completions wire: text messages (and the
  * tool turns of a conversation) in, text or a stream of it, usage and the calls of tools the caller
@@ -203,7 +202,10 @@ export function openAiWireOrSdk(
   native: Readonly<Partial<Record<NativeWire, NativeEndpoint>>> = { 'openai-chat': { url: wire.url, headers: wire.headers } },
 ): LanguageModelClient {
   if (overrides.fetch !== undefined) return sdk();
-  return { ...createOpenAiChatWireClient({ ...wire, fallback: sdk }), ...createNativeWireClient({ provider: wire.provider, modelId: wire.modelId, endpoints: native }) };
+  return {
+    ...createOpenAiChatWireClient({ ...wire, fallback: sdk }),
+    ...createNativeWireClient({ provider: wire.provider, modelId: wire.modelId, endpoints: native }),
+  };
 }
 
 /**

@@ -43,8 +43,14 @@ export const openaiProvider: ProviderDefinition = {
         headers: { authorization: `Bearer ${readEnv(env, 'OPENAI_API_KEY') ?? ''}` },
       },
       {
-        'openai-chat': { url: `${openaiBaseUrl(env) ?? 'https://api.openai.com/v1'}/chat/completions`, headers: { authorization: `Bearer ${readEnv(env, 'OPENAI_API_KEY') ?? ''}` } },
-        'openai-responses': { url: `${openaiBaseUrl(env) ?? 'https://api.openai.com/v1'}/responses`, headers: { authorization: `Bearer ${readEnv(env, 'OPENAI_API_KEY') ?? ''}` } },
+        'openai-chat': {
+          url: `${openaiBaseUrl(env) ?? 'https://api.openai.com/v1'}/chat/completions`,
+          headers: { authorization: `Bearer ${readEnv(env, 'OPENAI_API_KEY') ?? ''}` },
+        },
+        'openai-responses': {
+          url: `${openaiBaseUrl(env) ?? 'https://api.openai.com/v1'}/responses`,
+          headers: { authorization: `Bearer ${readEnv(env, 'OPENAI_API_KEY') ?? ''}` },
+        },
       },
     );
   },

@@ -112,7 +112,12 @@ export class ChatCompletionUseCase {
     const options = this.#optionsOf(call, route);
     const streamed = route.kind === 'direct' ? await toolkit.stream(options) : await toolkit.streamAcross(route.ranking.candidates, options);
     // A streamed answer reports one hop when it fell over to another candidate before its first chunk.
-    const decision = routeDecision(route, streamed.provider, streamed.model, (call.routed?.kind === 'routed' ? call.routed.hops : 0) + (streamed.metadata.fallback === true ? 1 : 0));
+    const decision = routeDecision(
+      route,
+      streamed.provider,
+      streamed.model,
+      (call.routed?.kind === 'routed' ? call.routed.hops : 0) + (streamed.metadata.fallback === true ? 1 : 0),
+    );
     return { kind: 'stream', decision, cache, chunks: this.#chunksOf(streamed, plan, call.log) };
   }
 

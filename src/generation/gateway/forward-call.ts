@@ -4,6 +4,8 @@ import { isRetryableError } from '../fallback-chain.js';
 import type { TokenUsage } from '../language-model-client.js';
 import type { NativeWire, NativeWireEvent, NativeWireResponse, NativeWireSummary } from '../native-wire.js';
 import type { GatewayCaller } from './gateway-caller.js';
+import type { ImageUrlPolicy } from './image-url-policy.js';
+import { refuseImageUrls } from './native-image-urls.js';
 import { routeDecision, routedAttribution, type GatewayRoute, type GatewayRouter, type RouteDecision } from './gateway-router.js';
 import type { GatewayCandidate, GatewayToolkit } from './gateway-toolkit.js';
 import { cacheStatusOf, type CachePlan, type CacheStatus, type ResponseCachePolicy } from './response-cache-policy.js';
@@ -27,6 +29,8 @@ export interface ForwardCall {
   /** Fires when the caller has gone: the provider call is cancelled. */
   readonly signal: AbortSignal;
   readonly log: Logger;
+  /** GATEWAY_ALLOW_IMAGE_URLS for the wires it governs (Messages, Responses); absent: images by URL pass. */
+  readonly imageUrls?: ImageUrlPolicy | undefined;
 }
 
 /**
@@ -77,7 +81,9 @@ export class ForwardCallUseCase {
     this.#deps = deps;
   }
 
+  /** @throws UnsupportedChatRequest for an image URL the operator's policy refuses; the router's errors. */
   async forward(call: ForwardCall): Promise<ForwardOutcome> {
+    if (call.imageUrls !== undefined) refuseImageUrls(call.body, call.imageUrls);
     const started = performance.now();
     const { responseCache, router, toolkit } = this.#deps;
     const plan = await responseCache.planOf(call.caller, call.cacheKeySource, call.cacheControl);

@@ -12,6 +12,8 @@ export interface ForwardResponseDeps {
   /** How long a stored response is kept (RESPONSES_TTL_DAYS). */
   readonly ttlS: number;
   readonly now: () => Date;
+  /** Whether `input_image` parts may name an http(s) URL (GATEWAY_ALLOW_IMAGE_URLS). */
+  readonly allowImageUrls?: boolean;
 }
 
 type Json = Readonly<Record<string, unknown>>;
@@ -81,6 +83,7 @@ export class ForwardResponseUseCase {
       cacheControl: call.cacheControl,
       signal: call.signal,
       log: call.log,
+      imageUrls: { allowImageUrls: this.#deps.allowImageUrls === true },
     });
     if (forwarded.kind !== 'native' || request.store === false) return forwarded;
     const keep = (response: Json, summary: NativeWireSummary) =>

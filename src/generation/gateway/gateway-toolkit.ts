@@ -41,5 +41,9 @@ export interface GatewayToolkit {
    * Forwards a request natively to one candidate (only `model` rewritten), recorded as an `llm.call`
    * (`hop`: candidates tried before it); undefined when it does not speak the wire.
    */
-  forward?(target: GatewayCandidate, request: NativeWireRequest, context: { readonly attribution: CallAttribution; readonly hop: number }): Promise<NativeWireResponse | undefined>;
+  forward?(
+    target: GatewayCandidate,
+    request: NativeWireRequest,
+    context: { readonly attribution: CallAttribution; readonly hop: number },
+  ): Promise<NativeWireResponse | undefined>;
 }
