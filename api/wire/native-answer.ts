@@ -34,7 +34,10 @@ export interface NativeAnswerTarget {
 export async function sendNativeAnswer(target: NativeAnswerTarget, response: NativeWireResponse): Promise<unknown> {
   const { reply, request } = target;
   if (response.kind !== 'stream') {
-    void reply.code(response.status).headers(target.headers).header('content-type', response.contentType);
+    void reply
+      .code(response.status)
+      .headers(response.kind === 'error' ? { ...response.headers, ...target.headers } : target.headers)
+      .header('content-type', response.contentType);
     return reply.send(response.body);
   }
   reply.hijack();

@@ -61,7 +61,10 @@ export type NativeWireResponse =
        * Iterating throws the toolkit's error when the stream breaks after that.
        */
       readonly events: AsyncIterable<NativeWireEvent>;
-      /** Settles once `events` is exhausted: the stream's usage and model; rejects when it broke. */
+      /**
+       * Settles once the stream's terminal event has been read (before it is handed on; see
+       * `isTerminalEvent`), or at its end: the stream's usage and model; rejects when it broke first.
+       */
       readonly summary: Promise<NativeWireSummary>;
     }
   | {
@@ -70,5 +73,19 @@ export type NativeWireResponse =
       readonly status: number;
       readonly contentType: string;
       readonly body: string;
+      /** The provider's headers a client acts on (`retry-after`, rate-limit headers), passed on with the refusal. */
+      readonly headers: Readonly<Record<string, string>>;
       readonly error: AIProviderError;
     };
+
+/**
+ * Whether an event ends its stream's answer (Chat Completions' `[DONE]`, Anthropic's `message_stop`,
+ * the Responses API's `response.completed`/`.incomplete`/`.failed`): the answer and its usage are
+ * whole once it has arrived, whatever happens to the connection afterwards (a client that closes
+ * as soon as it reads it).
+ */
+export function isTerminalEvent(wire: NativeWire, event: NativeWireEvent): boolean {
+  if (wire === 'openai-chat') return event.data === '[DONE]';
+  if (wire === 'anthropic-messages') return event.event === 'message_stop';
+  return event.event === 'response.completed' || event.event === 'response.incomplete' || event.event === 'response.failed';
+}

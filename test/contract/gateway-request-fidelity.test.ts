@@ -30,9 +30,14 @@ function openAiUpstream(request: RecordedRequest) {
 
 /** Responses wire: a completed response with one message (what OpenAI's own API answers a passed-through request). */
 function responsesAnswer(model: string) {
-  const output = [{ id: 'msg_f1', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'plain answer', annotations: [] }] }];
+  const output = [
+    { id: 'msg_f1', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'plain answer', annotations: [] }] },
+  ];
   const usage = { input_tokens: 9, output_tokens: 2, total_tokens: 11 };
-  return { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'resp_f1', object: 'response', created_at: 1, status: 'completed', model, output, usage }) };
+  return {
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ id: 'resp_f1', object: 'response', created_at: 1, status: 'completed', model, output, usage }),
+  };
 }
 
 /** Anthropic wire: count_tokens answers 4242 (a 500 when asked to fail); messages call the tool when tool_choice forces one. */
@@ -139,7 +144,12 @@ describe('Responses API parameters reach the upstream', () => {
     });
     expect((sentTo(claude, '/v1/messages', 'fidelity-3').body as Body).tool_choice).toMatchObject({ type: 'tool', name: 'get_weather' });
     expect(onClaude.output[0]).toMatchObject({ type: 'function_call', name: 'get_weather' });
-    const none = await openai.responses.create({ model: 'openai-compatible/gpt-4o-mini', input: 'fidelity-4 weather?', tools: [responsesTool], tool_choice: 'none' });
+    const none = await openai.responses.create({
+      model: 'openai-compatible/gpt-4o-mini',
+      input: 'fidelity-4 weather?',
+      tools: [responsesTool],
+      tool_choice: 'none',
+    });
     const sent = sentTo(gpt, '/v1/chat/completions', 'fidelity-4').body as Body;
     expect(sent.tool_choice).toBe('none');
     expect(none.output_text).toBe('plain answer');

@@ -120,7 +120,14 @@ async function eventsOf(
 describe('Responses API on an OpenAI-wire upstream', () => {
   it('answers responses.create with the response object, output_text and usage, and names the routing decision', async () => {
     const { data, response } = await client.responses
-      .create({ model: 'openai-compatible/gpt-4o-mini', instructions: 'be nice', input: 'hi there', temperature: 0.3, max_output_tokens: 40, metadata: { order: '42' } })
+      .create({
+        model: 'openai-compatible/gpt-4o-mini',
+        instructions: 'be nice',
+        input: 'hi there',
+        temperature: 0.3,
+        max_output_tokens: 40,
+        metadata: { order: '42' },
+      })
       .withResponse();
     expect(data.id).toMatch(/^resp_[0-9a-f]+$/);
     expect(data).toMatchObject({
@@ -430,7 +437,9 @@ describe('Responses API storage time (RESPONSES_TTL_DAYS=2)', () => {
     expect((await client.responses.retrieve(created.id)).id).toBe(created.id);
     t.clock.advance(1);
     await expect(client.responses.retrieve(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
-    await expect(client.responses.create({ model: 'openai-compatible/gpt-4o-mini', previous_response_id: created.id, input: 'still there?' })).rejects.toMatchObject({
+    await expect(
+      client.responses.create({ model: 'openai-compatible/gpt-4o-mini', previous_response_id: created.id, input: 'still there?' }),
+    ).rejects.toMatchObject({
       status: 400,
     });
   });

@@ -3,7 +3,14 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { AIProviderError } from '../../generation/errors/ai-provider-error.js';
 import type { LanguageModelClient } from '../../generation/language-model-client.js';
-import type { NativeWire, NativeWireEvent, NativeWireRequest, NativeWireResponse, NativeWireSummary } from '../../generation/native-wire.js';
+import {
+  isTerminalEvent,
+  type NativeWire,
+  type NativeWireEvent,
+  type NativeWireRequest,
+  type NativeWireResponse,
+  type NativeWireSummary,
+} from '../../generation/native-wire.js';
 import type { ProviderName } from '../../generation/provider-name.js';
 import { mapProviderError, providerMessage } from './map-provider-error.js';
 import { streamTally, summaryOfBody, type StreamFailure } from './native-wire-usage.js';
@@ -79,7 +86,7 @@ export function createNativeWireClient(options: NativeWireClientOptions): Requir
             responseBody: text,
           }),
         );
-        return { kind: 'error', status, contentType, body: text, error };
+        return { kind: 'error', status, contentType, body: text, headers: clientHeadersOf(response), error };
       }
       if (!contentType.includes('text/event-stream')) {
         const text = await readText(response, request.abortSignal).finally(release);
@@ -127,6 +134,11 @@ export function createNativeWireClient(options: NativeWireClientOptions): Requir
         yield first.value;
         for (let next = await source.next(); next.done !== true; next = await source.next()) {
           failure ??= tally.take(next.value);
+          // The answer is whole at its terminal event: settled before the event is handed on.
+          if (isTerminalEvent(request.wire, next.value)) {
+            if (failure !== undefined) settle?.reject(failureError(request.wire, failure));
+            else settle?.resolve(tally.summary());
+          }
           yield next.value;
         }
         if (failure !== undefined) settle?.reject(failureError(request.wire, failure));
@@ -161,6 +173,13 @@ export function createNativeWireClient(options: NativeWireClientOptions): Requir
   }
 
   return { nativeWires: Object.keys(options.endpoints) as NativeWire[], forward };
+}
+
+/** Headers of a refusal a client acts on: when to retry, and the provider's rate-limit state. */
+const clientHeader = /^(retry-after(-ms)?|x-ratelimit-[a-z-]+|anthropic-ratelimit-[a-z-]+|x-should-retry)$/;
+
+function clientHeadersOf(response: IncomingMessage): Record<string, string> {
+  return Object.fromEntries(Object.entries(headersOf(response)).filter(([name]) => clientHeader.test(name)));
 }
 
 interface Exchange {

@@ -2,9 +2,10 @@ import type { Logger } from '../../logging/logger.js';
 import type { CachedCompletion } from '../../ports/state-store.js';
 import { isRetryableError } from '../fallback-chain.js';
 import type { TokenUsage } from '../language-model-client.js';
-import type { NativeWire, NativeWireEvent, NativeWireResponse, NativeWireSummary } from '../native-wire.js';
+import { isTerminalEvent, type NativeWire, type NativeWireEvent, type NativeWireResponse, type NativeWireSummary } from '../native-wire.js';
 import type { GatewayCaller } from './gateway-caller.js';
 import type { ImageUrlPolicy } from './image-url-policy.js';
+import { chatAnswerOfBody, chatAnswerOfEvents } from './native-chat-completion.js';
 import { refuseImageUrls } from './native-image-urls.js';
 import { routeDecision, routedAttribution, type GatewayRoute, type GatewayRouter, type RouteDecision } from './gateway-router.js';
 import type { GatewayCandidate, GatewayToolkit } from './gateway-toolkit.js';
@@ -88,11 +89,13 @@ export class ForwardCallUseCase {
     const { responseCache, router, toolkit } = this.#deps;
     const plan = await responseCache.planOf(call.caller, call.cacheKeySource, call.cacheControl);
     const hit = plan === undefined ? undefined : await responseCache.lookup(plan, call.log);
-    if (hit !== undefined && (hit.native === undefined || (hit.native.wire === call.wire && hit.native.streamed === call.stream))) {
+    const replay = hit === undefined ? 'none' : replayKindOf(hit, call);
+    if (hit !== undefined && replay !== 'none') {
       responseCache.recordHit(hit, performance.now() - started, call.stream, call.caller.attribution);
-      return hit.native === undefined
-        ? { kind: 'translate', routed: { kind: 'cached', answer: hit } }
-        : { kind: 'native-cached', answer: hit, response: replayOf(hit) };
+      // A native answer of this form is replayed as received; any other as the translated path renders it.
+      return replay === 'native'
+        ? { kind: 'native-cached', answer: hit, response: replayOf(hit) }
+        : { kind: 'translate', routed: { kind: 'cached', answer: hit } };
     }
     const cache = plan === undefined ? undefined : cacheStatusOf(plan, false);
     const route = await router.routeOf(call.caller.merchantId, call.model, call.prompt);
@@ -122,17 +125,20 @@ export class ForwardCallUseCase {
   }
 
   /**
-   * The answer, stored in the response cache once complete: a plain one now, a stream after its
-   * last event (before the writer ends the response, so a client that asks again at once finds it).
+   * The answer, stored in the response cache once complete: a plain one now, a stream at its
+   * terminal event (before handing it on, so a client that asks again at once finds it).
    */
   async #kept(response: NativeWireResponse, plan: CachePlan, call: ForwardCall, candidate: GatewayCandidate): Promise<NativeWireResponse> {
     const { responseCache } = this.#deps;
+    // A chat answer also keeps what the translated renderers need, so it is replayed in the other form too.
     const entry = (summary: NativeWireSummary, native: NonNullable<CachedCompletion['native']>): CachedCompletion => ({
       provider: candidate.provider,
       model: summary.model,
-      content: '',
-      toolCalls: [],
-      finishReason: 'stop',
+      ...(call.wire !== 'openai-chat'
+        ? { content: '', toolCalls: [], finishReason: 'stop' as const }
+        : native.streamed
+          ? chatAnswerOfEvents(native.events ?? [])
+          : chatAnswerOfBody(native.body ?? '')),
       usage: plainUsage(summary.usage),
       native,
     });
@@ -149,13 +155,37 @@ export class ForwardCallUseCase {
       const seen: NativeWireEvent[] = [];
       for await (const event of response.events) {
         seen.push(event);
+        // Stored before the terminal event passes: a client that asks again as soon as it reads it finds it.
+        if (isTerminalEvent(call.wire, event))
+          await responseCache.store(
+            plan,
+            entry(await response.summary, { wire: call.wire, streamed: true, events: seen, includeUsage: includesUsage(call.body) }),
+            call.log,
+          );
         yield event;
       }
-      const summary = await response.summary;
-      await responseCache.store(plan, entry(summary, { wire: call.wire, streamed: true, events: seen }), call.log);
     };
     return { kind: 'stream', events: events(), summary: response.summary };
   }
+}
+
+/**
+ * How a cached answer answers `call`: a translated one (or a native chat answer asked in the other
+ * form) as the translated path renders it, a native one of the same wire and form as received;
+ * a native answer of another wire, or of Messages/Responses in the other form, not at all.
+ */
+function replayKindOf(hit: CachedCompletion, call: Pick<ForwardCall, 'wire' | 'stream' | 'body'>): 'native' | 'rendered' | 'none' {
+  if (hit.native === undefined) return 'rendered';
+  if (hit.native.wire !== call.wire) return 'none';
+  const sameUsage = call.wire !== 'openai-chat' || !call.stream || (hit.native.includeUsage === true) === includesUsage(call.body);
+  if (hit.native.streamed === call.stream && sameUsage) return 'native';
+  return call.wire === 'openai-chat' ? 'rendered' : 'none';
+}
+
+/** Whether a chat request asks for the usage chunk (`stream_options.include_usage`). */
+function includesUsage(body: Readonly<Record<string, unknown>>): boolean {
+  const options = body['stream_options'];
+  return typeof options === 'object' && options !== null && (options as Record<string, unknown>)['include_usage'] === true;
 }
 
 /** The route's candidates from `from` on (a direct route is its one target). */

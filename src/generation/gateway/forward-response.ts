@@ -147,15 +147,15 @@ async function kept(response: NativeWireResponse, keep: (response: Json, summary
     return response;
   }
   const events = async function* (): AsyncGenerator<NativeWireEvent> {
-    let finished: Json | undefined;
     for await (const event of response.events) {
+      // Kept before the completing event passes: a client may continue the response as soon as it reads it.
       if (event.event === 'response.completed' || event.event === 'response.incomplete') {
         const data = parseObject(event.data);
-        finished = typeof data?.['response'] === 'object' && data['response'] !== null ? (data['response'] as Json) : undefined;
+        const finished = typeof data?.['response'] === 'object' && data['response'] !== null ? (data['response'] as Json) : undefined;
+        if (finished !== undefined) await keep(finished, await response.summary);
       }
       yield event;
     }
-    if (finished !== undefined) await keep(finished, await response.summary);
   };
   return { kind: 'stream', events: events(), summary: response.summary };
 }

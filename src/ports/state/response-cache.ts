@@ -32,6 +32,8 @@ export interface CachedNativeAnswer {
   readonly contentType?: string;
   readonly body?: string;
   readonly events?: readonly { readonly event?: string; readonly data: string }[];
+  /** A chat stream: whether its request asked for a usage chunk (`stream_options.include_usage`), which the events then carry. */
+  readonly includeUsage?: boolean;
 }
 
 /**
