@@ -65,7 +65,16 @@ const anthropicEvent = (type, data) => `event: ${type}\ndata: ${JSON.stringify({
 const anthropicStream = (model) =>
   [
     anthropicEvent('message_start', {
-      message: { id: 'msg_mock', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 5, output_tokens: 1 } },
+      message: {
+        id: 'msg_mock',
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 5, output_tokens: 1 },
+      },
     }),
     anthropicEvent('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
     anthropicEvent('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'po' } }),

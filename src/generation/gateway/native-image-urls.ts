@@ -26,7 +26,7 @@ export function refuseImageUrls(body: Json, policy: ImageUrlPolicy): void {
   if (policy.allowImageUrls) return;
   const walk = (value: unknown, path: string): void => {
     if (Array.isArray(value)) {
-      value.forEach((item, index) => walk(item, `${path}[${index}]`));
+      for (const [index, item] of value.entries()) walk(item, `${path}[${index}]`);
       return;
     }
     if (value === null || typeof value !== 'object') return;
