@@ -1,7 +1,7 @@
 import { CallDeadline } from './call-deadline.js';
 import { errorCodeOf } from './error-code-of.js';
 import type { LanguageModelClient } from './language-model-client.js';
-import type { NativeWireEvent, NativeWireRequest, NativeWireResponse } from './native-wire.js';
+import type { NativeWireClient, NativeWireEvent, NativeWireRequest, NativeWireResponse } from './native-wire.js';
 import type { StreamObservation } from './record-calls.js';
 import type { GenerationTelemetry } from './telemetry.js';
 
@@ -22,7 +22,7 @@ export interface ForwardContext {
  * default timeout bound the whole call, stream included.
  */
 export async function forwardObserved(
-  client: LanguageModelClient & Required<Pick<LanguageModelClient, 'forward'>>,
+  client: LanguageModelClient & NativeWireClient,
   request: NativeWireRequest,
   context: ForwardContext,
 ): Promise<NativeWireResponse> {
@@ -47,13 +47,15 @@ export async function forwardObserved(
   }
   if (response.kind === 'json') {
     deadline.dispose();
-    observation?.end({ ok: true, model: response.summary.model, usage: response.summary.usage, latencyMs: clock() - started });
+    const { model, usage, finishReason } = response.summary;
+    observation?.end({ ok: true, model, usage, ...(finishReason !== undefined ? { finishReason } : {}), latencyMs: clock() - started });
     return response;
   }
   observation?.firstChunk?.();
   const summary = response.summary.then(
     (done) => {
-      observation?.end({ ok: true, model: done.model, usage: done.usage, latencyMs: clock() - started });
+      const reason = done.finishReason !== undefined ? { finishReason: done.finishReason } : {};
+      observation?.end({ ok: true, model: done.model, usage: done.usage, ...reason, latencyMs: clock() - started });
       return done;
     },
     (error: unknown) => {

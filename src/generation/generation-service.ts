@@ -19,7 +19,7 @@ import type { ProviderCatalog } from './provider-catalog.js';
 import { normalizeProviderName, type ProviderName } from './provider-name.js';
 import { fallbackOrder, selectProvider } from './select-provider.js';
 import { forwardObserved } from './forward-native.js';
-import type { NativeWire, NativeWireRequest, NativeWireResponse } from './native-wire.js';
+import { forwardsNatively, type NativeWire, type NativeWireRequest, type NativeWireResponse } from './native-wire.js';
 import type { CallAttribution } from './llm-call-record.js';
 import { observeTool } from './observe-tool.js';
 import { openStreamResult, type PreparedCall } from './stream-result.js';
@@ -166,7 +166,8 @@ export class GenerationService {
 
   /** Whether the provider/model's client forwards `wire` natively (src/generation/native-wire.ts). */
   speaksNatively(link: Required<ChainLink>, wire: NativeWire): boolean {
-    return this.deps.catalog.createClient(link.provider, link.model).nativeWires?.includes(wire) === true;
+    const client = this.deps.catalog.createClient(link.provider, link.model);
+    return forwardsNatively(client) && client.nativeWires.includes(wire);
   }
 
   /**
@@ -176,7 +177,7 @@ export class GenerationService {
    */
   async forward(link: Required<ChainLink>, request: NativeWireRequest, attribution: CallAttribution, hop = 0): Promise<NativeWireResponse | undefined> {
     const client = this.deps.catalog.createClient(link.provider, link.model);
-    if (client.forward === undefined || client.nativeWires?.includes(request.wire) !== true) return undefined;
+    if (!forwardsNatively(client) || !client.nativeWires.includes(request.wire)) return undefined;
     const inner = this.deps.telemetry();
     const telemetry =
       this.deps.recordCall === undefined
@@ -193,8 +194,7 @@ export class GenerationService {
             },
             { attempts: hop },
           );
-    const forwarding = client as typeof client & Required<Pick<typeof client, 'forward'>>;
-    return forwardObserved(forwarding, request, { telemetry, clock: this.clock, timeoutMs: this.deps.catalog.defaultTimeoutMs?.(link.provider) });
+    return forwardObserved(client, request, { telemetry, clock: this.clock, timeoutMs: this.deps.catalog.defaultTimeoutMs?.(link.provider) });
   }
 
   /** Attaches analytics and evaluation when asked for. Evaluation never throws. */

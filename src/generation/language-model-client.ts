@@ -1,5 +1,4 @@
 import type { CallControls } from './call-controls.js';
-import type { NativeWire, NativeWireRequest, NativeWireResponse } from './native-wire.js';
 import type { ProviderName } from './provider-name.js';
 import type { JsonSchema, ToolDefinition } from './tool-definition.js';
 
@@ -115,7 +114,8 @@ export interface NativeTokenCountRequest {
 
 /**
  * The port between the generation domain and one configured model of one provider. Adapters in
- * `src/adapters/llm/` implement it over the AI SDK (or by hand for SageMaker).
+ * `src/adapters/llm/` implement it over the AI SDK (or by hand for SageMaker). A client whose
+ * provider speaks a gateway wire natively also implements `NativeWireClient` (./native-wire.ts).
  *
  * @remarks Every failure is thrown (or rejected) as one of the toolkit's errors
  * (`AIProviderError` and subclasses), mapped at the adapter edge from the provider's real
@@ -133,12 +133,4 @@ export interface LanguageModelClient {
    * endpoint, `undefined` for a wire this provider does not speak. Rejects as `generate` does.
    */
   countInputTokens?(request: NativeTokenCountRequest): Promise<number | undefined>;
-  /** The wires `forward` passes through unchanged (src/generation/native-wire.ts); absent or empty: none. */
-  readonly nativeWires?: readonly NativeWire[];
-  /**
-   * Forwards a request in one of `nativeWires` to the provider as its client sent it (only `model`
-   * rewritten). Rejects as `generate` does for failures before an answer; a provider's refusal is
-   * an answer of kind `error`, carrying the toolkit error it maps to.
-   */
-  forward?(request: NativeWireRequest): Promise<NativeWireResponse>;
 }

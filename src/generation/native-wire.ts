@@ -38,6 +38,8 @@ export interface NativeWireSummary {
   readonly estimated: boolean;
   /** The model the provider says answered (its own id, e.g. a dated snapshot). */
   readonly model: string;
+  /** Why the model stopped, in the toolkit's names (`stop`, `length`, `tool-calls`, `content-filter`), when the provider said. */
+  readonly finishReason?: string;
 }
 
 /**
@@ -88,4 +90,29 @@ export function isTerminalEvent(wire: NativeWire, event: NativeWireEvent): boole
   if (wire === 'openai-chat') return event.data === '[DONE]';
   if (wire === 'anthropic-messages') return event.event === 'message_stop';
   return event.event === 'response.completed' || event.event === 'response.incomplete' || event.event === 'response.failed';
+}
+
+/**
+ * The provider-protocol side of a `LanguageModelClient` (issue 34): the wires its provider speaks
+ * natively, and forwarding a request in one of them. A client without it is reached only through
+ * translation.
+ */
+export interface NativeWireClient {
+  /** The wires `forward` passes through unchanged. */
+  readonly nativeWires: readonly NativeWire[];
+  /**
+   * Forwards a request in one of `nativeWires` to the provider as its client sent it (only `model`
+   * rewritten). Rejects as `generate` does (the toolkit's provider errors) for failures before an
+   * answer; a provider's refusal is an answer of kind `error`, carrying the toolkit error it maps to.
+   */
+  forward(request: NativeWireRequest): Promise<NativeWireResponse>;
+}
+
+/** Whether a client passes requests of some wire through natively. */
+export function forwardsNatively<T extends object>(client: T): client is T & NativeWireClient {
+  return (
+    'forward' in client &&
+    typeof (client as Partial<NativeWireClient>).forward === 'function' &&
+    Array.isArray((client as Partial<NativeWireClient>).nativeWires)
+  );
 }

@@ -2,10 +2,10 @@ import { APICallError } from '@ai-sdk/provider';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { AIProviderError } from '../../generation/errors/ai-provider-error.js';
-import type { LanguageModelClient } from '../../generation/language-model-client.js';
 import {
   isTerminalEvent,
   type NativeWire,
+  type NativeWireClient,
   type NativeWireEvent,
   type NativeWireRequest,
   type NativeWireResponse,
@@ -59,7 +59,7 @@ const anthropicStatusOf: Readonly<Record<string, number>> = {
  * event, so everything before that (refusal, network failure, an error event first) can still fail
  * over to another candidate; afterwards its events pass through as they come.
  */
-export function createNativeWireClient(options: NativeWireClientOptions): Required<Pick<LanguageModelClient, 'nativeWires' | 'forward'>> {
+export function createNativeWireClient(options: NativeWireClientOptions): NativeWireClient {
   const { provider, modelId } = options;
   const silenceLimitMs = options.silenceLimitMs ?? defaultSilenceLimitMs;
   const toError = (error: unknown): AIProviderError => options.mapError?.(error) ?? mapProviderError(provider, error);

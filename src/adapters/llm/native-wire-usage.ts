@@ -66,12 +66,46 @@ export function responsesUsage(usage: Json | undefined): TokenUsage {
   };
 }
 
+/** The toolkit's names for the three wires' stop reasons (the AI SDK's, which spans and records use). */
+const finishReasons: Readonly<Record<string, string>> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  pause_turn: 'stop',
+  stop: 'stop',
+  completed: 'stop',
+  max_tokens: 'length',
+  length: 'length',
+  incomplete: 'length',
+  tool_use: 'tool-calls',
+  tool_calls: 'tool-calls',
+  function_call: 'tool-calls',
+  refusal: 'content-filter',
+  content_filter: 'content-filter',
+};
+
+/** A stop reason in the toolkit's names; undefined when the provider gave none. */
+function finishReasonOf(reason: unknown): Partial<Pick<NativeWireSummary, 'finishReason'>> {
+  return typeof reason === 'string' && reason !== '' ? { finishReason: finishReasons[reason] ?? 'other' } : {};
+}
+
+/** A Responses API response's stop: its function calls, else its status. */
+function responseFinish(response: Json | undefined): unknown {
+  const output = Array.isArray(response?.['output']) ? (response['output'] as unknown[]) : [];
+  return output.some((item) => objectAt(item)?.['type'] === 'function_call') ? 'function_call' : response?.['status'];
+}
+
 /** The summary of a plain (non-streamed) answer's parsed body. */
 export function summaryOfBody(wire: NativeWire, body: Json, requestedModel: string): NativeWireSummary {
   const model = typeof body['model'] === 'string' && body['model'] !== '' ? body['model'] : requestedModel;
   const usage = objectAt(body['usage']);
   const read = wire === 'anthropic-messages' ? anthropicUsage : wire === 'openai-chat' ? openAiChatUsage : responsesUsage;
-  return { usage: read(usage), estimated: usage === undefined, model };
+  const reason =
+    wire === 'anthropic-messages'
+      ? body['stop_reason']
+      : wire === 'openai-chat'
+        ? objectAt((Array.isArray(body['choices']) ? body['choices'] : [])[0])?.['finish_reason']
+        : responseFinish(body);
+  return { usage: read(usage), estimated: usage === undefined, model, ...finishReasonOf(reason) };
 }
 
 /** A streamed answer's error as the provider's events say it: the error event's `type`/`code` and message. */
@@ -100,6 +134,7 @@ function parse(data: string): Json | undefined {
 function anthropicTally(requestedModel: string): StreamTally {
   let usage: Json = {};
   let model = requestedModel;
+  let stop: unknown;
   return {
     take(event) {
       const type = event.event ?? '';
@@ -113,9 +148,11 @@ function anthropicTally(requestedModel: string): StreamTally {
       if (typeof message?.['model'] === 'string') model = message['model'];
       const reported = objectAt(type === 'message_start' ? message?.['usage'] : data?.['usage']);
       if (reported !== undefined) usage = { ...usage, ...Object.fromEntries(Object.entries(reported).filter(([, value]) => value !== null)) };
+      const delta = objectAt(data?.['delta']);
+      if (delta?.['stop_reason'] !== undefined && delta['stop_reason'] !== null) stop = delta['stop_reason'];
       return undefined;
     },
-    summary: () => ({ usage: anthropicUsage(usage), estimated: false, model }),
+    summary: () => ({ usage: anthropicUsage(usage), estimated: false, model, ...finishReasonOf(stop) }),
   };
 }
 
@@ -128,6 +165,7 @@ function anthropicTally(requestedModel: string): StreamTally {
 function openAiChatTally(requestedModel: string, requestChars: number): StreamTally {
   let usage: Json | undefined;
   let model = requestedModel;
+  let stop: unknown;
   let outputChars = 0;
   return {
     take(event) {
@@ -143,6 +181,8 @@ function openAiChatTally(requestedModel: string, requestChars: number): StreamTa
       if (reported !== undefined) usage = reported;
       const choices = Array.isArray(data['choices']) ? data['choices'] : [];
       for (const choice of choices) {
+        const finish = objectAt(choice)?.['finish_reason'];
+        if (finish !== undefined && finish !== null) stop = finish;
         const delta = objectAt(objectAt(choice)?.['delta']);
         if (typeof delta?.['content'] === 'string') outputChars += delta['content'].length;
         for (const call of Array.isArray(delta?.['tool_calls']) ? delta['tool_calls'] : [])
@@ -151,10 +191,10 @@ function openAiChatTally(requestedModel: string, requestChars: number): StreamTa
       return undefined;
     },
     summary() {
-      if (usage !== undefined) return { usage: openAiChatUsage(usage), estimated: false, model };
+      if (usage !== undefined) return { usage: openAiChatUsage(usage), estimated: false, model, ...finishReasonOf(stop) };
       const inputTokens = Math.ceil(requestChars / 4);
       const outputTokens = Math.ceil(outputChars / 4);
-      return { usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens }, estimated: true, model };
+      return { usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens }, estimated: true, model, ...finishReasonOf(stop) };
     },
   };
 }
@@ -163,6 +203,7 @@ function openAiChatTally(requestedModel: string, requestChars: number): StreamTa
 function responsesTally(requestedModel: string): StreamTally {
   let usage: Json | undefined;
   let model = requestedModel;
+  let stop: unknown;
   return {
     take(event) {
       const type = event.event ?? '';
@@ -172,14 +213,17 @@ function responsesTally(requestedModel: string): StreamTally {
       if (type === 'error') return { type: String(data?.['code'] ?? 'server_error'), message: String(data?.['message'] ?? 'stream error'), data: event.data };
       const response = objectAt(data?.['response']);
       if (typeof response?.['model'] === 'string') model = response['model'];
-      if (terminal) usage = objectAt(response?.['usage']) ?? usage;
+      if (terminal) {
+        usage = objectAt(response?.['usage']) ?? usage;
+        stop = responseFinish(response);
+      }
       if (type === 'response.failed') {
         const error = objectAt(response?.['error']);
         return { type: String(error?.['code'] ?? 'server_error'), message: String(error?.['message'] ?? 'response failed'), data: event.data };
       }
       return undefined;
     },
-    summary: () => ({ usage: responsesUsage(usage), estimated: usage === undefined, model }),
+    summary: () => ({ usage: responsesUsage(usage), estimated: usage === undefined, model, ...finishReasonOf(stop) }),
   };
 }
 
