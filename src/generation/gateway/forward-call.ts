@@ -115,6 +115,9 @@ export class ForwardCallUseCase {
       }
       if (response === undefined) return { kind: 'translate', routed: { kind: 'routed', route: narrowed(route, hop), plan, cache, hops: hop } };
       if (response.kind === 'error' && response.error.isRetryable && !last) continue;
+      // A refusal of the gateway's own credentials (401/403) is not the client's to read: answered as
+      // an upstream failure (502), as on the translated path, never with the provider's words about the key.
+      if (response.kind === 'error' && response.error.code === 'AUTHENTICATION') throw response.error;
       const answered = response.kind === 'json' ? response.summary.model : candidate.model;
       const decision = routeDecision(route, candidate.provider, answered, hop);
       const kept = plan === undefined ? response : await this.#kept(response, plan, call, candidate);
