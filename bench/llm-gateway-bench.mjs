@@ -13,7 +13,11 @@
 //                         response.completed) → the same provider, the same model route as `switchyard`
 //   switchyard_messages   client → Switchyard's POST /v1/messages (Anthropic wire: x-api-key,
 //                         anthropic-version, max_tokens; a stream ends at message_stop) → the same
-//                         provider, the same model route
+//                         provider, the same model route (translated: Messages → Chat Completions)
+// Native pass-through (issue 34): `switchyard` and `switchyard_responses` reach the OpenAI mock in their own
+// wire, passed through; beside them, in the same run, `switchyard_messages_native` (Messages → the mock's
+// Anthropic wire, passed through), `switchyard_chat_translated` (chat → Anthropic, translated) and
+// `switchyard_responses_translated` (Responses → Anthropic, translated).
 // at concurrency 1 and 16, plain and streaming. Prints one JSON line per (path, mode, concurrency)
 // with p50/p99 latency, and the added p50/p99 of each gateway over direct; the responses and messages
 // rows also print their added p50/p99 as a ratio to the chat-completions (`switchyard`) row's.
@@ -45,12 +49,72 @@ const chunk = (model, delta, finish = null) =>
 const usageChunk = (model) =>
   `data: ${JSON.stringify({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1, model, choices: [], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } })}\n\n`;
 
+// Anthropic's Messages wire and OpenAI's Responses wire, for the native pass-through rows.
+const anthropicMessage = (model) =>
+  JSON.stringify({
+    id: 'msg_mock',
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [{ type: 'text', text: 'pong' }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: 5, output_tokens: 1 },
+  });
+const anthropicEvent = (type, data) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+const anthropicStream = (model) =>
+  [
+    anthropicEvent('message_start', {
+      message: {
+        id: 'msg_mock',
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 5, output_tokens: 1 },
+      },
+    }),
+    anthropicEvent('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+    anthropicEvent('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'po' } }),
+    anthropicEvent('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'ng' } }),
+    anthropicEvent('content_block_stop', { index: 0 }),
+    anthropicEvent('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 2 } }),
+    anthropicEvent('message_stop', {}),
+  ].join('');
+const responseObject = (model) => ({
+  id: 'resp_mock',
+  object: 'response',
+  created_at: 1,
+  status: 'completed',
+  model,
+  output: [{ id: 'msg_mock', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'pong', annotations: [] }] }],
+  usage: { input_tokens: 5, output_tokens: 1, total_tokens: 6 },
+});
+const responsesEvent = (type, sequence, data) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence, ...data })}\n\n`;
+const responsesStream = (model) =>
+  [
+    responsesEvent('response.created', 0, { response: { ...responseObject(model), status: 'in_progress', output: [], usage: null } }),
+    responsesEvent('response.output_text.delta', 1, { item_id: 'msg_mock', output_index: 0, content_index: 0, delta: 'po' }),
+    responsesEvent('response.output_text.delta', 2, { item_id: 'msg_mock', output_index: 0, content_index: 0, delta: 'ng' }),
+    responsesEvent('response.completed', 3, { response: responseObject(model) }),
+  ].join('');
+
 const mock = createServer((req, res) => {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
     const body = JSON.parse(Buffer.concat(chunks).toString() || '{}');
     const model = body.model ?? 'gpt-4o-mini';
+    const streamed = body.stream === true;
+    if (req.url === '/v1/messages' || req.url === '/v1/responses') {
+      const messages = req.url === '/v1/messages';
+      res.writeHead(200, { 'content-type': streamed ? 'text/event-stream' : 'application/json' });
+      if (messages) res.end(streamed ? anthropicStream(model) : anthropicMessage(model));
+      else res.end(streamed ? responsesStream(model) : JSON.stringify(responseObject(model)));
+      return;
+    }
     if (body.stream === true) {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.end(
@@ -74,7 +138,12 @@ const mockUrl = `http://127.0.0.1:${mock.address().port}`;
 
 // ---------------------------------------------------------------- the gateways
 process.stderr.write('starting switchyard and portkey…\n');
-const switchyard = await spawnService({ OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: `${mockUrl}/v1` });
+const switchyard = await spawnService({
+  OPENAI_API_KEY: 'sk-bench',
+  OPENAI_BASE_URL: `${mockUrl}/v1`,
+  ANTHROPIC_API_KEY: 'sk-ant-bench',
+  ANTHROPIC_BASE_URL: `${mockUrl}/v1`,
+});
 const merchantId = `llm_bench_${Date.now()}`;
 const merchant = await json(
   switchyard.url,
@@ -134,6 +203,26 @@ const allPaths = {
     headers: { 'x-api-key': merchant.api_key, 'anthropic-version': '2023-06-01' },
     model: 'openai/gpt-4o-mini',
     wire: 'messages',
+  },
+  // Native pass-through beside translation, same run (issue 34): each wire to the provider that speaks it
+  // (passed through) and to one that does not (translated). `switchyard` (chat → OpenAI) and
+  // `switchyard_responses` (Responses → OpenAI) are passed through; `switchyard_messages` (Messages → OpenAI) is translated.
+  switchyard_messages_native: {
+    url: `${switchyard.url}/v1/messages`,
+    headers: { 'x-api-key': merchant.api_key, 'anthropic-version': '2023-06-01' },
+    model: 'anthropic/claude-sonnet-4-5',
+    wire: 'messages',
+  },
+  switchyard_chat_translated: {
+    url: `${switchyard.url}/v1/chat/completions`,
+    headers: { authorization: `Bearer ${merchant.api_key}` },
+    model: 'anthropic/claude-sonnet-4-5',
+  },
+  switchyard_responses_translated: {
+    url: `${switchyard.url}/v1/responses`,
+    headers: { authorization: `Bearer ${merchant.api_key}` },
+    model: 'anthropic/claude-sonnet-4-5',
+    wire: 'responses',
   },
   switchyard_governed: {
     url: `${switchyard.url}/v1/chat/completions`,

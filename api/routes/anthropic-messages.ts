@@ -12,19 +12,24 @@ import { gatewayReservationUsd } from '../../src/generation/gateway/budget-reser
 import { cacheAffinityOf } from '../../src/generation/gateway/cache-affinity-key.js';
 import type { ChatCompletionOutcome, ChatCompletionUseCase } from '../../src/generation/gateway/complete-chat.js';
 import type { MessageTokenCounter } from '../../src/generation/gateway/count-message-tokens.js';
+import type { ForwardCallUseCase } from '../../src/generation/gateway/forward-call.js';
 import type { GatewayRouter } from '../../src/generation/gateway/gateway-router.js';
 import { ref } from '../http-schemas.js';
 import { credentialMerchantOf } from '../plugins/authentication.js';
 import { hijackedHead } from '../plugins/security-headers.js';
 import { anthropicMessageBody } from '../wire/anthropic-message.js';
-import { replayedChunks, writeMessagesStream } from '../wire/anthropic-sse.js';
+import { anthropicStreamError } from '../wire/anthropic-error.js';
+import { anthropicEvent, replayedChunks, writeMessagesStream } from '../wire/anthropic-sse.js';
 import { whileClientStays } from '../wire/client-gone.js';
 import { gatewayCallContext } from '../wire/gateway-caller.js';
 import { cacheHitHeaders, decisionHeaders, streamHeaders } from '../wire/gateway-headers.js';
+import { sendNativeAnswer } from '../wire/native-answer.js';
 import { gatewayGuard } from './gateway-route-config.js';
 
 export interface AnthropicMessagesDeps {
   readonly chat: ChatCompletionUseCase;
+  /** The native pass-through to Anthropic-protocol upstreams (./forward-call.ts); the translated path serves the rest. */
+  readonly forward: ForwardCallUseCase;
   /** Prices the request's budget reservation. */
   readonly router: Pick<GatewayRouter, 'pricesOf'>;
   readonly tokens: MessageTokenCounter;
@@ -92,17 +97,35 @@ function messagesRoute(app: FastifyInstance, deps: AnthropicMessagesDeps): void 
     },
     async (request, reply) => {
       const body = request.body;
-      // anthropic-version and anthropic-beta go on to an Anthropic upstream only.
-      const options = { ...messagesGenerateOptions(body, policy), ...anthropicProviderHeaders(request.headers) };
       return whileClientStays(reply, async (signal, clientGone) => {
-        const outcome = await deps.chat.complete({
-          ...gatewayCallContext(request, signal, 'messages'),
+        const context = gatewayCallContext(request, signal, 'messages');
+        const forwarded = await deps.forward.forward({
+          ...context,
+          wire: 'anthropic-messages',
           model: body.model,
-          options,
+          body: body as unknown as Readonly<Record<string, unknown>>,
+          // anthropic-version and anthropic-beta go on to an Anthropic upstream only.
+          headers: anthropicUpstreamHeaders(request.headers),
+          stream: body.stream === true,
+          prompt: messagesPrompt(body),
+          cacheKeySource: messagesCacheKeySource(body),
+          imageUrls: policy,
+        });
+        if (forwarded.kind === 'native' || forwarded.kind === 'native-cached') {
+          const headers = forwarded.kind === 'native' ? decisionHeaders(forwarded.decision, forwarded.cache) : cacheHitHeaders(forwarded.answer);
+          const streamFailure = (error: unknown) => anthropicEvent({ ...anthropicStreamError(error) });
+          return sendNativeAnswer({ request, reply, headers, clientGone, streamFailure }, forwarded.response);
+        }
+        // Translated: no candidate speaks Messages natively (or the response cache holds its translated answer).
+        const outcome = await deps.chat.complete({
+          ...context,
+          model: body.model,
+          options: { ...messagesGenerateOptions(body, policy), ...anthropicProviderHeaders(request.headers) },
           prompt: messagesPrompt(body),
           stream: body.stream === true,
           cacheKeySource: messagesCacheKeySource(body),
           affinity: () => cacheAffinityOf('messages', body),
+          routed: forwarded.routed,
         });
         return sendOutcome(request, reply, outcome, clientGone);
       });

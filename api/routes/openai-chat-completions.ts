@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { gatewayReservationUsd } from '../../src/generation/gateway/budget-reservation.js';
 import { cacheAffinityOf } from '../../src/generation/gateway/cache-affinity-key.js';
 import type { ChatCompletionOutcome, ChatCompletionUseCase } from '../../src/generation/gateway/complete-chat.js';
+import type { ForwardCallUseCase } from '../../src/generation/gateway/forward-call.js';
 import type { GatewayRouter } from '../../src/generation/gateway/gateway-router.js';
 import { toGenerateOptions, type OpenAiChatRequest } from '../../src/generation/gateway/openai-chat-request.js';
 import { ref } from '../http-schemas.js';
@@ -11,12 +12,16 @@ import { hijackedHead } from '../plugins/security-headers.js';
 import { whileClientStays } from '../wire/client-gone.js';
 import { gatewayCallContext } from '../wire/gateway-caller.js';
 import { cacheHitHeaders, decisionHeaders, streamHeaders } from '../wire/gateway-headers.js';
+import { sendNativeAnswer } from '../wire/native-answer.js';
 import { chatCompletionBody } from '../wire/openai-chat-completion.js';
-import { replayedStream, writeChatStream } from '../wire/openai-sse.js';
+import { openAiStreamError } from '../wire/openai-error.js';
+import { replayedStream, sseData, writeChatStream } from '../wire/openai-sse.js';
 import { gatewayGuard, gatewayTags as tags } from './gateway-route-config.js';
 
 export interface OpenAiChatCompletionDeps {
   readonly chat: ChatCompletionUseCase;
+  /** The native pass-through to OpenAI-wire upstreams (./forward-call.ts); the translated path serves the rest. */
+  readonly forward: ForwardCallUseCase;
   /** Prices the request's budget reservation. */
   readonly router: Pick<GatewayRouter, 'pricesOf'>;
   readonly now: () => Date;
@@ -89,15 +94,33 @@ export async function openAiChatCompletionRoutes(app: FastifyInstance, deps: Ope
     async (request, reply) => {
       const body = request.body;
       const at = { id: `chatcmpl-${randomUUID()}`, created: Math.floor(deps.now().getTime() / 1000) };
-      const options = toGenerateOptions(body);
       return whileClientStays(reply, async (signal, clientGone) => {
-        const outcome = await deps.chat.complete({
-          ...gatewayCallContext(request, signal, 'chat_completions'),
+        const context = gatewayCallContext(request, signal, 'chat_completions');
+        const cacheKeySource = body as unknown as Readonly<Record<string, unknown>>;
+        const forwarded = await deps.forward.forward({
+          ...context,
+          wire: 'openai-chat',
           model: body.model,
-          options,
+          body: cacheKeySource,
+          headers: {},
+          stream: body.stream === true,
+          prompt: body.messages,
+          cacheKeySource,
+        });
+        if (forwarded.kind === 'native' || forwarded.kind === 'native-cached') {
+          const headers = forwarded.kind === 'native' ? decisionHeaders(forwarded.decision, forwarded.cache) : cacheHitHeaders(forwarded.answer);
+          const streamFailure = (error: unknown) => sseData(openAiStreamError(error));
+          return sendNativeAnswer({ request, reply, headers, clientGone, streamFailure }, forwarded.response);
+        }
+        // Translated: no candidate speaks Chat Completions natively (or the response cache holds its translated answer).
+        const outcome = await deps.chat.complete({
+          ...context,
+          model: body.model,
+          options: toGenerateOptions(body),
           prompt: body.messages,
           stream: body.stream === true,
-          cacheKeySource: body as unknown as Readonly<Record<string, unknown>>,
+          cacheKeySource,
+          routed: forwarded.routed,
           affinity: () => cacheAffinityOf('chat', body),
         });
         return sendOutcome(request, reply, outcome, at, clientGone);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RandomSource } from '../../src/decision/random-source.js';
 import { MessageTokenCounter } from '../../src/generation/gateway/count-message-tokens.js';
 import { ResponsesUseCase } from '../../src/generation/gateway/create-response.js';
+import { ForwardResponseUseCase } from '../../src/generation/gateway/forward-response.js';
 import { createGatewayUseCases } from '../../src/generation/gateway/gateway-use-cases.js';
 import type { GatewayToolkit } from '../../src/generation/gateway/gateway-toolkit.js';
 import type { LlmCallRecorder } from '../../src/generation/llm-call-record.js';
@@ -52,11 +53,12 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
   await routeGroupRoutes(app, { routeGroups: useCases.routeGroups });
   await openAiEmbeddingRoutes(app, { embeddings: useCases.embeddings, router: useCases.router });
   await openAiModelRoutes(app, { models: deps.models, now });
-  await openAiChatCompletionRoutes(app, { chat: useCases.chat, router: useCases.router, now });
+  await openAiChatCompletionRoutes(app, { chat: useCases.chat, forward: useCases.forward, router: useCases.router, now });
   const allowImageUrls = deps.allowImageUrls === true;
   const ttlS = deps.responsesTtlS ?? defaultResponsesTtlS;
   const responses = new ResponsesUseCase({ chat: useCases.chat, store: deps.state.responses, ttlS, now, allowImageUrls });
-  await openAiResponsesRoutes(app, { responses, router: useCases.router });
+  const forward = new ForwardResponseUseCase({ forward: useCases.forward, store: deps.state.responses, ttlS, now, allowImageUrls });
+  await openAiResponsesRoutes(app, { responses, forward, router: useCases.router });
   const tokens = new MessageTokenCounter(useCases.router, deps.toolkit);
-  await anthropicMessagesRoutes(app, { chat: useCases.chat, router: useCases.router, tokens, allowImageUrls });
+  await anthropicMessagesRoutes(app, { chat: useCases.chat, forward: useCases.forward, router: useCases.router, tokens, allowImageUrls });
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import responseCreateRequest from '../../schemas/http/generation/response-create-request.json' with { type: 'json' };
 import { gatewayReservationUsd } from '../../src/generation/gateway/budget-reservation.js';
 import type { CreateResponseOutcome, ResponsesUseCase } from '../../src/generation/gateway/create-response.js';
+import type { ForwardResponseUseCase } from '../../src/generation/gateway/forward-response.js';
 import type { GatewayRouter } from '../../src/generation/gateway/gateway-router.js';
 import type { ResponsesRequest } from '../../src/generation/gateway/responses-request.js';
 import { credentialMerchantOf } from '../plugins/authentication.js';
@@ -9,6 +10,8 @@ import { hijackedHead } from '../plugins/security-headers.js';
 import { whileClientStays } from '../wire/client-gone.js';
 import { gatewayCallContext } from '../wire/gateway-caller.js';
 import { cacheHitHeaders, decisionHeaders, streamHeaders } from '../wire/gateway-headers.js';
+import { sendNativeAnswer } from '../wire/native-answer.js';
+import { openAiStreamError } from '../wire/openai-error.js';
 import { openAiResponseBody } from '../wire/openai-response.js';
 import { replayedResponseStream, writeResponseStream } from '../wire/openai-response-events.js';
 import { gatewayGuard, gatewayTags as tags } from './gateway-route-config.js';
@@ -16,6 +19,8 @@ import { storedResponseRoutes } from './openai-stored-responses.js';
 
 export interface OpenAiResponsesDeps {
   readonly responses: ResponsesUseCase;
+  /** The native pass-through to OpenAI's and Azure's Responses API; `responses` translates for the rest. */
+  readonly forward: ForwardResponseUseCase;
   /** Prices the request's budget reservation. */
   readonly router: Pick<GatewayRouter, 'pricesOf'>;
 }
@@ -32,6 +37,12 @@ function outcomeHeaders(outcome: CreateResponseOutcome & { readonly ignoredTools
   if (outcome.kind === 'response' && outcome.decision === undefined) return { ...cacheHitHeaders(outcome.response), ...ignored };
   if (outcome.decision === undefined) return ignored;
   return { ...decisionHeaders(outcome.decision, outcome.cache), ...ignored };
+}
+
+/** The `error` event of a natively passed stream that broke after its first byte (the provider sent none). */
+function responsesStreamFailure(error: unknown): string {
+  const { error: body } = openAiStreamError(error);
+  return `event: error\ndata: ${JSON.stringify({ type: 'error', code: body.code, message: body.message, param: null })}\n\n`;
 }
 
 /**
@@ -92,7 +103,14 @@ export async function openAiResponsesRoutes(app: FastifyInstance, deps: OpenAiRe
     },
     async (request, reply) => {
       return whileClientStays(reply, async (signal, clientGone) => {
-        const outcome = await deps.responses.create({ ...gatewayCallContext(request, signal, 'responses'), request: request.body });
+        const call = { ...gatewayCallContext(request, signal, 'responses'), request: request.body };
+        const forwarded = await deps.forward.forward(call);
+        if (forwarded.kind === 'native' || forwarded.kind === 'native-cached') {
+          const headers = forwarded.kind === 'native' ? decisionHeaders(forwarded.decision, forwarded.cache) : cacheHitHeaders(forwarded.answer);
+          return sendNativeAnswer({ request, reply, headers, clientGone, streamFailure: responsesStreamFailure }, forwarded.response);
+        }
+        // Translated: no candidate speaks the Responses API natively (or the response cache holds its translated answer).
+        const outcome = await deps.responses.create({ ...call, routed: forwarded.routed });
         if (outcome.ignoredTools.length > 0) request.log.info({ ignoredTools: outcome.ignoredTools }, 'tool types no provider serves were dropped');
         return sendOutcome(request, reply, outcome, clientGone);
       });

@@ -18,6 +18,9 @@ import { normalizeOptions, type NormalizedRequest } from './normalize-options.js
 import type { ProviderCatalog } from './provider-catalog.js';
 import { normalizeProviderName, type ProviderName } from './provider-name.js';
 import { fallbackOrder, selectProvider } from './select-provider.js';
+import { forwardObserved } from './forward-native.js';
+import { forwardsNatively, type NativeWire, type NativeWireRequest, type NativeWireResponse } from './native-wire.js';
+import type { CallAttribution } from './llm-call-record.js';
 import { observeTool } from './observe-tool.js';
 import { openStreamResult, type PreparedCall } from './stream-result.js';
 import type { LlmCallRecorder } from './llm-call-record.js';
@@ -164,6 +167,39 @@ export class GenerationService {
       responseTime: Math.round(this.clock() - started),
       attempts: outcome.attempts,
     };
+  }
+
+  /** Whether the provider/model's client forwards `wire` natively (src/generation/native-wire.ts). */
+  speaksNatively(link: Required<ChainLink>, wire: NativeWire): boolean {
+    const client = this.deps.catalog.createClient(link.provider, link.model);
+    return forwardsNatively(client) && client.nativeWires.includes(wire);
+  }
+
+  /**
+   * Forwards a request natively to one provider/model, observed and recorded as any model call
+   * (`hop`: the candidates tried before it, the record's `fallbackHops`).
+   * @returns undefined when that client does not speak the request's wire (translate it instead).
+   */
+  async forward(link: Required<ChainLink>, request: NativeWireRequest, attribution: CallAttribution, hop = 0): Promise<NativeWireResponse | undefined> {
+    const client = this.deps.catalog.createClient(link.provider, link.model);
+    if (!forwardsNatively(client) || !client.nativeWires.includes(request.wire)) return undefined;
+    const inner = this.deps.telemetry();
+    const telemetry =
+      this.deps.recordCall === undefined
+        ? inner
+        : recordingTelemetry(
+            inner,
+            {
+              recorder: this.deps.recordCall,
+              attribution,
+              priceOf: this.deps.priceOf,
+              env: this.deps.env,
+              clock: this.clock,
+              ...(this.deps.onRecorderError !== undefined ? { onRecorderError: this.deps.onRecorderError } : {}),
+            },
+            { attempts: hop },
+          );
+    return forwardObserved(client, request, { telemetry, clock: this.clock, timeoutMs: this.deps.catalog.defaultTimeoutMs?.(link.provider) });
   }
 
   /** Attaches analytics and evaluation when asked for. Evaluation never throws. */

@@ -127,7 +127,8 @@ export interface NativeTokenCountRequest {
 
 /**
  * The port between the generation domain and one configured model of one provider. Adapters in
- * `src/adapters/llm/` implement it over the AI SDK (or by hand for SageMaker).
+ * `src/adapters/llm/` implement it over the AI SDK (or by hand for SageMaker). A client whose
+ * provider speaks a gateway wire natively also implements `NativeWireClient` (./native-wire.ts).
  *
  * @remarks Every failure is thrown (or rejected) as one of the toolkit's errors
  * (`AIProviderError` and subclasses), mapped at the adapter edge from the provider's real

@@ -44,7 +44,15 @@ export type {
 } from './state/conversation-store.js';
 export type { CredentialStore, OneTimeTokenPurpose, SessionCutoff } from './state/credential-store.js';
 export type { MerchantAccount, MerchantStore } from './state/merchant-store.js';
-export type { CachedCompletion, CompletionUsage, OpenAiFinishReason, OpenAiToolCall, ResponseCache, ResponseCacheKey } from './state/response-cache.js';
+export type {
+  CachedCompletion,
+  CachedNativeAnswer,
+  CompletionUsage,
+  OpenAiFinishReason,
+  OpenAiToolCall,
+  ResponseCache,
+  ResponseCacheKey,
+} from './state/response-cache.js';
 export type { ResponseStore, StoredResponse, StoredResponseItem } from './state/response-store.js';
 export { algorithmForValues } from './state/routing-rule-store.js';
 export type { ActiveRoutingAlgorithms, AlgorithmFor, RoutingAlgorithmRecord, RoutingRuleStore } from './state/routing-rule-store.js';

@@ -8,6 +8,7 @@ import type { GenerateOptions, StreamOptions } from '../generation/generate-opti
 import type { LlmCallRecorder } from '../generation/llm-call-record.js';
 import type { GenerateResult, StreamResult } from '../generation/generate-result.js';
 import type { NativeTokenCountRequest } from '../generation/language-model-client.js';
+import type { NativeWire, NativeWireRequest, NativeWireResponse } from '../generation/native-wire.js';
 import { GenerationService } from '../generation/generation-service.js';
 import { estimateCallInput, type InputEstimate } from '../generation/input-estimate.js';
 import { ConversationMemory, type GenerationCalls } from '../generation/memory/conversation-memory.js';
@@ -220,6 +221,24 @@ export class NeuroLink {
   async countInputTokens(target: { readonly provider: ProviderName; readonly model: string }, request: NativeTokenCountRequest): Promise<number | undefined> {
     const client = this.catalog.createClient(target.provider, target.model);
     return client.countInputTokens === undefined ? undefined : client.countInputTokens(request);
+  }
+
+  /** Whether `target`'s client passes requests of `wire` through natively (the gateway's choice between forwarding and translating). */
+  speaksNatively(target: { readonly provider: ProviderName; readonly model: string }, wire: NativeWire): boolean {
+    return this.service.speaksNatively(target, wire);
+  }
+
+  /**
+   * Forwards a gateway request natively to `target` (src/generation/native-wire.ts): recorded as an
+   * `llm.call` like any call (`context.hop`: candidates tried before it). `undefined` when the
+   * target does not speak the request's wire.
+   */
+  forward(
+    target: { readonly provider: ProviderName; readonly model: string },
+    request: NativeWireRequest,
+    context: { readonly attribution: CallAttribution; readonly hop: number },
+  ): Promise<NativeWireResponse | undefined> {
+    return this.service.forward(target, request, context.attribution, context.hop);
   }
 
   /** Alias of `generate`. */

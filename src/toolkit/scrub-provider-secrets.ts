@@ -1,5 +1,6 @@
 import type { EmbeddingClient } from '../generation/embeddings/embedding-client.js';
 import type { LanguageModelClient, ModelCallResult } from '../generation/language-model-client.js';
+import { forwardsNatively, type NativeWireEvent, type NativeWireRequest, type NativeWireResponse } from '../generation/native-wire.js';
 import type { ProviderEnv } from '../generation/provider-definition.js';
 
 /** Variables whose values are credentials (`OPENAI_API_KEY`, `HF_TOKEN`, `AWS_SECRET_ACCESS_KEY`, …). */
@@ -23,10 +24,15 @@ export function providerSecretsOf(env: ProviderEnv): readonly string[] {
  */
 export function scrubSecrets<T>(error: T, secrets: readonly string[]): T {
   if (!(error instanceof Error) || secrets.length === 0) return error;
-  const scrub = (text: string) => secrets.reduce((masked, secret) => masked.split(secret).join(mask), text);
+  const scrub = (text: string) => scrubText(text, secrets);
   error.message = scrub(error.message);
   if (error.stack !== undefined) error.stack = scrub(error.stack);
   return error;
+}
+
+/** `text` with every credential masked. */
+function scrubText(text: string, secrets: readonly string[]): string {
+  return secrets.reduce((masked, secret) => masked.split(secret).join(mask), text);
 }
 
 async function* scrubbedStream(stream: AsyncIterable<string>, secrets: readonly string[]): AsyncIterable<string> {
@@ -44,6 +50,7 @@ export function withScrubbedErrors(client: LanguageModelClient, secrets: readonl
     throw scrubSecrets(error, secrets);
   };
   const countInputTokens = client.countInputTokens?.bind(client);
+  const native = forwardsNatively(client) ? client : undefined;
   return {
     provider: client.provider,
     modelId: client.modelId,
@@ -55,7 +62,32 @@ export function withScrubbedErrors(client: LanguageModelClient, secrets: readonl
       return { textStream: scrubbedStream(stream.textStream, secrets), result };
     },
     ...(countInputTokens !== undefined ? { countInputTokens: (request) => countInputTokens(request).catch(rethrow) } : {}),
+    ...(native !== undefined
+      ? {
+          nativeWires: native.nativeWires,
+          forward: (request: NativeWireRequest) => native.forward(request).then((response) => scrubbedAnswer(response, secrets), rethrow),
+        }
+      : {}),
   };
+}
+
+/** A native answer whose errors (a refusal's mapped error, a stream that breaks) carry no secret. */
+function scrubbedAnswer(response: NativeWireResponse, secrets: readonly string[]): NativeWireResponse {
+  // A provider may quote the key it refused in its error body, which goes to the client as it is.
+  if (response.kind === 'error') return { ...response, body: scrubText(response.body, secrets), error: scrubSecrets(response.error, secrets) };
+  if (response.kind === 'json') return response;
+  const events = async function* (): AsyncGenerator<NativeWireEvent> {
+    try {
+      yield* response.events;
+    } catch (error) {
+      throw scrubSecrets(error, secrets);
+    }
+  };
+  const summary = response.summary.catch((error: unknown) => {
+    throw scrubSecrets(error, secrets);
+  });
+  summary.catch(() => undefined);
+  return { kind: 'stream', events: events(), summary };
 }
 
 /** `withScrubbedErrors` for embedding clients. */

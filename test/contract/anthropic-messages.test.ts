@@ -116,7 +116,7 @@ describe('Anthropic Messages on an Anthropic upstream', () => {
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-switchyard-routing-approach')).toBe('registry');
-    expect(((await response.json()) as { content: unknown[] }).content).toEqual([{ type: 'text', text: 'Hi from Claude', citations: null }]);
+    expect(((await response.json()) as { content: unknown[] }).content).toEqual([{ type: 'text', text: 'Hi from Claude' }]);
     expect((claude.requests.at(-1)!.body as AnthropicBody).model).toBe('claude-sonnet-4-20250514');
   });
 
@@ -152,7 +152,7 @@ describe('Anthropic Messages on an Anthropic upstream', () => {
     const final = await client.messages
       .stream({ model: 'anthropic/claude-sonnet-4-5', max_tokens: 64, messages: [{ role: 'user', content: 'stream please' }] })
       .finalMessage();
-    expect(final.content).toEqual([{ type: 'text', text: 'Hello, world', citations: null }]);
+    expect(final.content).toEqual([{ type: 'text', text: 'Hello, world' }]);
     expect(final.stop_reason).toBe('end_turn');
     expect(final.usage).toMatchObject({ input_tokens: 9, output_tokens: 3 });
   });
@@ -175,7 +175,7 @@ describe('Anthropic Messages on an Anthropic upstream', () => {
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_w1', content: 'sunny, 21 C' }] },
       ],
     });
-    expect(second.content).toEqual([{ type: 'text', text: 'Tool said sunny', citations: null }]);
+    expect(second.content).toEqual([{ type: 'text', text: 'Tool said sunny' }]);
     const sent = JSON.stringify((claude.requests.at(-1)!.body as AnthropicBody).messages);
     expect(sent).toContain('"tool_use_id":"toolu_w1"');
     expect(sent).toContain('sunny, 21 C');

@@ -21,10 +21,23 @@ const weather = { city: 'Paris' };
 /** OpenAI wire: a tool call whenever the request asks for one (tool_choice required or named), text otherwise. */
 function openAiUpstream(request: RecordedRequest) {
   const body = request.body as Body;
+  if (request.path === '/v1/responses') return responsesAnswer(String(body['model']));
   const forced = body.tool_choice === 'required' || typeof body.tool_choice === 'object';
   if (body.tools !== undefined && forced)
     return chatCompletion({ model: String(body['model']), toolCalls: [{ id: 'call_f1', name: 'get_weather', arguments: weather }] });
   return chatCompletion({ model: String(body['model']), content: 'plain answer', usage: { promptTokens: 9, completionTokens: 2 } });
+}
+
+/** Responses wire: a completed response with one message (what OpenAI's own API answers a passed-through request). */
+function responsesAnswer(model: string) {
+  const output = [
+    { id: 'msg_f1', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'plain answer', annotations: [] }] },
+  ];
+  const usage = { input_tokens: 9, output_tokens: 2, total_tokens: 11 };
+  return {
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ id: 'resp_f1', object: 'response', created_at: 1, status: 'completed', model, output, usage }),
+  };
 }
 
 /** Anthropic wire: count_tokens answers 4242 (a 500 when asked to fail); messages call the tool when tool_choice forces one. */
@@ -59,6 +72,10 @@ beforeAll(async () => {
   const toolkitEnv = {
     OPENAI_API_KEY: 'sk-upstream',
     OPENAI_BASE_URL: `${gpt.url}/v1`,
+    // The Responses API reaches a Chat Completions server by translation, whose mapping these tests check
+    // (OpenAI's own API takes it natively: test/contract/gateway-native-pass-through.test.ts).
+    OPENAI_COMPATIBLE_API_KEY: 'sk-upstream',
+    OPENAI_COMPATIBLE_BASE_URL: `${gpt.url}/v1`,
     ANTHROPIC_API_KEY: 'sk-ant-upstream',
     ANTHROPIC_BASE_URL: `${claude.url}/v1`,
   };
@@ -98,7 +115,7 @@ const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwA
 describe('Responses API parameters reach the upstream', () => {
   it('passes top_p, tool_choice required and parallel_tool_calls to an OpenAI upstream, which is made to call the tool', async () => {
     const response = await openai.responses.create({
-      model: 'openai/gpt-4o-mini',
+      model: 'openai-compatible/gpt-4o-mini',
       input: 'fidelity-1 what is the weather?',
       tools: [responsesTool],
       tool_choice: 'required',
@@ -113,7 +130,7 @@ describe('Responses API parameters reach the upstream', () => {
 
   it('sends a named function choice as OpenAI and as Anthropic name it, and none as none', async () => {
     await openai.responses.create({
-      model: 'openai/gpt-4o-mini',
+      model: 'openai-compatible/gpt-4o-mini',
       input: 'fidelity-2 weather?',
       tools: [responsesTool],
       tool_choice: { type: 'function', name: 'get_weather' },
@@ -127,14 +144,19 @@ describe('Responses API parameters reach the upstream', () => {
     });
     expect((sentTo(claude, '/v1/messages', 'fidelity-3').body as Body).tool_choice).toMatchObject({ type: 'tool', name: 'get_weather' });
     expect(onClaude.output[0]).toMatchObject({ type: 'function_call', name: 'get_weather' });
-    const none = await openai.responses.create({ model: 'openai/gpt-4o-mini', input: 'fidelity-4 weather?', tools: [responsesTool], tool_choice: 'none' });
+    const none = await openai.responses.create({
+      model: 'openai-compatible/gpt-4o-mini',
+      input: 'fidelity-4 weather?',
+      tools: [responsesTool],
+      tool_choice: 'none',
+    });
     const sent = sentTo(gpt, '/v1/chat/completions', 'fidelity-4').body as Body;
     expect(sent.tool_choice).toBe('none');
     expect(none.output_text).toBe('plain answer');
   });
 
   it('passes reasoning to models that take it (reasoning_effort, Anthropic thinking) and leaves it out, without error, for one that does not', async () => {
-    await openai.responses.create({ model: 'openai/o4-mini', input: 'fidelity-5 think hard', reasoning: { effort: 'high' } });
+    await openai.responses.create({ model: 'openai-compatible/o4-mini', input: 'fidelity-5 think hard', reasoning: { effort: 'high' } });
     expect((sentTo(gpt, '/v1/chat/completions', 'fidelity-5').body as Body)['reasoning_effort']).toBe('high');
     await openai.responses.create({
       model: 'anthropic/claude-sonnet-4-5',
@@ -143,14 +165,15 @@ describe('Responses API parameters reach the upstream', () => {
       max_output_tokens: 2000,
     });
     expect((sentTo(claude, '/v1/messages', 'fidelity-6').body as Body)['thinking']).toMatchObject({ type: expect.stringMatching(/enabled|adaptive/) });
-    const plain = await openai.responses.create({ model: 'openai/gpt-4o-mini', input: 'fidelity-7 think hard', reasoning: { effort: 'high' } });
-    expect(plain.status).toBe('completed');
-    expect(sentTo(gpt, '/v1/chat/completions', 'fidelity-7').body).not.toHaveProperty('reasoning_effort');
+    // On OpenAI's own API the request is passed through: reasoning goes as the client sent it, the provider decides.
+    const native = await openai.responses.create({ model: 'openai/gpt-4o-mini', input: 'fidelity-7 think hard', reasoning: { effort: 'high' } });
+    expect(native.status).toBe('completed');
+    expect(sentTo(gpt, '/v1/responses', 'fidelity-7').body).toMatchObject({ model: 'gpt-4o-mini', reasoning: { effort: 'high' } });
   });
 
   it('refuses an unknown reasoning effort with a 400 that names it', async () => {
     const refused = await openai.responses
-      .create({ model: 'openai/gpt-4o-mini', input: 'fidelity-8', reasoning: { effort: 'extreme' as never } })
+      .create({ model: 'openai-compatible/gpt-4o-mini', input: 'fidelity-8', reasoning: { effort: 'extreme' as never } })
       .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
     expect((refused as InstanceType<typeof OpenAI.BadRequestError>).error).toMatchObject({ type: 'invalid_request_error', param: 'reasoning.effort' });
@@ -208,10 +231,10 @@ describe('Messages API parameters reach the upstream', () => {
     expect(message.content).toEqual([expect.objectContaining({ type: 'text', text: 'Hi from Claude' })]);
   });
 
-  it('refuses tool_choice of type tool without a name', async () => {
+  it('refuses tool_choice of type tool without a name when it must map it (an Anthropic upstream judges it itself)', async () => {
     const refused = await anthropic.messages
       .create({
-        model: 'anthropic/claude-sonnet-4-5',
+        model: 'openai/gpt-4o-mini',
         max_tokens: 8,
         messages: [{ role: 'user', content: 'fidelity-12' }],
         tools: [messagesTool],
@@ -293,7 +316,7 @@ describe('images: base64 taken, URLs only when GATEWAY_ALLOW_IMAGE_URLS allows t
   it('refuses image URLs by default on both APIs with an invalid_request_error that says what to do', async () => {
     const responses = await openai.responses
       .create({
-        model: 'openai/gpt-4o-mini',
+        model: 'openai-compatible/gpt-4o-mini',
         input: [
           {
             role: 'user',
@@ -336,7 +359,7 @@ describe('images: base64 taken, URLs only when GATEWAY_ALLOW_IMAGE_URLS allows t
 
   it('passes a base64 input_image of the Responses API to the upstream', async () => {
     await openai.responses.create({
-      model: 'openai/gpt-4o-mini',
+      model: 'openai-compatible/gpt-4o-mini',
       input: [
         {
           role: 'user',
@@ -364,10 +387,8 @@ describe('images: base64 taken, URLs only when GATEWAY_ALLOW_IMAGE_URLS allows t
         },
       ],
     });
-    const toOpenAi = sentTo(gpt, '/v1/chat/completions', 'fidelity-21').body as Body;
-    expect(toOpenAi.messages.at(-1)?.content).toEqual(
-      expect.arrayContaining([expect.objectContaining({ type: 'image_url', image_url: expect.objectContaining({ url }) })]),
-    );
+    const toOpenAi = sentTo(gpt, '/v1/responses', 'fidelity-21').body as Body & { input: { content: unknown }[] };
+    expect(toOpenAi.input.at(-1)?.content).toEqual(expect.arrayContaining([{ type: 'input_image', image_url: url, detail: 'auto' }]));
     await lenientAnthropic.messages.create({
       model: 'anthropic/claude-sonnet-4-5',
       max_tokens: 8,

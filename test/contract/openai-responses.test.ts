@@ -68,8 +68,10 @@ beforeAll(async () => {
   t = await createTestApp({
     env: { RESPONSES_TTL_DAYS: '2' },
     toolkitEnv: {
-      OPENAI_API_KEY: 'sk-upstream',
-      OPENAI_BASE_URL: `${gpt.url}/v1`,
+      // The Responses API reaches a Chat Completions server by translation (OpenAI's own API takes it natively:
+      // test/contract/gateway-native-pass-through.test.ts), which is what this file checks.
+      OPENAI_COMPATIBLE_API_KEY: 'sk-upstream',
+      OPENAI_COMPATIBLE_BASE_URL: `${gpt.url}/v1`,
       ANTHROPIC_API_KEY: 'sk-ant-upstream',
       ANTHROPIC_BASE_URL: `${claude.url}/v1`,
     },
@@ -118,7 +120,14 @@ async function eventsOf(
 describe('Responses API on an OpenAI-wire upstream', () => {
   it('answers responses.create with the response object, output_text and usage, and names the routing decision', async () => {
     const { data, response } = await client.responses
-      .create({ model: 'openai/gpt-4o-mini', instructions: 'be nice', input: 'hi there', temperature: 0.3, max_output_tokens: 40, metadata: { order: '42' } })
+      .create({
+        model: 'openai-compatible/gpt-4o-mini',
+        instructions: 'be nice',
+        input: 'hi there',
+        temperature: 0.3,
+        max_output_tokens: 40,
+        metadata: { order: '42' },
+      })
       .withResponse();
     expect(data.id).toMatch(/^resp_[0-9a-f]+$/);
     expect(data).toMatchObject({
@@ -141,7 +150,7 @@ describe('Responses API on an OpenAI-wire upstream', () => {
       output_tokens_details: { reasoning_tokens: 0 },
       total_tokens: 17,
     });
-    expect(response.headers.get('x-switchyard-provider')).toBe('openai');
+    expect(response.headers.get('x-switchyard-provider')).toBe('openai-compatible');
     expect(response.headers.get('x-switchyard-routing-approach')).toBe('explicit');
     const sent = gpt.requests.at(-1)?.body as { model: string; temperature: number; max_tokens?: number; messages: { role: string; content: unknown }[] };
     expect(sent).toMatchObject({ model: 'gpt-4o-mini', temperature: 0.3 });
@@ -150,7 +159,7 @@ describe('Responses API on an OpenAI-wire upstream', () => {
   });
 
   it('streams the documented events in order, each with its sequence number, via stream: true', async () => {
-    const stream = await client.responses.create({ model: 'openai/gpt-4o-mini', input: [{ role: 'user', content: 'stream please' }], stream: true });
+    const stream = await client.responses.create({ model: 'openai-compatible/gpt-4o-mini', input: [{ role: 'user', content: 'stream please' }], stream: true });
     const { events, thrown } = await eventsOf(stream);
     expect(thrown).toBeUndefined();
     expect(events.map((event) => event.type)).toEqual([
@@ -175,7 +184,7 @@ describe('Responses API on an OpenAI-wire upstream', () => {
   });
 
   it('streams through the client.responses.stream() helper, whose checks the events pass', async () => {
-    const stream = client.responses.stream({ model: 'openai/gpt-4o-mini', input: 'stream please' });
+    const stream = client.responses.stream({ model: 'openai-compatible/gpt-4o-mini', input: 'stream please' });
     const deltas: string[] = [];
     stream.on('response.output_text.delta', (event) => deltas.push(event.delta));
     const final = await stream.finalResponse();
@@ -189,7 +198,7 @@ describe('Responses API on an OpenAI-wire upstream', () => {
   });
 
   it('returns function calls as function_call items and runs a tool round trip with function_call_output', async () => {
-    const first = await client.responses.create({ model: 'openai/gpt-4o-mini', input: 'what is the weather in Paris?', tools: [weatherTool] });
+    const first = await client.responses.create({ model: 'openai-compatible/gpt-4o-mini', input: 'what is the weather in Paris?', tools: [weatherTool] });
     const call = first.output.find((item) => item.type === 'function_call');
     expect(call).toMatchObject({ type: 'function_call', call_id: 'call_w1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' });
     expect((call as { id?: string }).id).toMatch(/^fc_/);
@@ -199,7 +208,7 @@ describe('Responses API on an OpenAI-wire upstream', () => {
 
     // The client sends the whole conversation back (no previous_response_id): the call and its output.
     const second = await client.responses.create({
-      model: 'openai/gpt-4o-mini',
+      model: 'openai-compatible/gpt-4o-mini',
       tools: [weatherTool],
       input: [
         { role: 'user', content: 'what is the weather in Paris?' },
@@ -214,7 +223,7 @@ describe('Responses API on an OpenAI-wire upstream', () => {
   });
 
   it('streams a function call as its item events; the helper assembles it', async () => {
-    const stream = client.responses.stream({ model: 'openai/gpt-4o-mini', input: 'weather in Paris, streamed', tools: [weatherTool] });
+    const stream = client.responses.stream({ model: 'openai-compatible/gpt-4o-mini', input: 'weather in Paris, streamed', tools: [weatherTool] });
     const argumentDeltas: string[] = [];
     stream.on('response.function_call_arguments.delta', (event) => argumentDeltas.push(event.delta));
     const final = await stream.finalResponse();
@@ -223,9 +232,9 @@ describe('Responses API on an OpenAI-wire upstream', () => {
   });
 
   it('continues a stored conversation with previous_response_id: the earlier input and output come first', async () => {
-    const first = await client.responses.create({ model: 'openai/gpt-4o-mini', input: 'what is the weather in Paris?', tools: [weatherTool] });
+    const first = await client.responses.create({ model: 'openai-compatible/gpt-4o-mini', input: 'what is the weather in Paris?', tools: [weatherTool] });
     const followUp = await client.responses.create({
-      model: 'openai/gpt-4o-mini',
+      model: 'openai-compatible/gpt-4o-mini',
       previous_response_id: first.id,
       tools: [weatherTool],
       input: [{ type: 'function_call_output', call_id: 'call_w1', output: 'rainy' }],
@@ -237,14 +246,14 @@ describe('Responses API on an OpenAI-wire upstream', () => {
     expect(JSON.stringify(sent.messages[0]?.content)).toContain('what is the weather in Paris?');
 
     // A third turn chains through both.
-    const third = await client.responses.create({ model: 'openai/gpt-4o-mini', previous_response_id: followUp.id, input: 'thanks!' });
+    const third = await client.responses.create({ model: 'openai-compatible/gpt-4o-mini', previous_response_id: followUp.id, input: 'thanks!' });
     expect(third.output_text).toContain('thanks!');
     expect(lastSent<ChatBody>(gpt).messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
   });
 
   it('retrieves, lists input items (newest first by default, paged by after) and deletes a stored response', async () => {
     const created = await client.responses.create({
-      model: 'openai/gpt-4o-mini',
+      model: 'openai-compatible/gpt-4o-mini',
       input: [
         { role: 'developer', content: 'be terse' },
         { role: 'user', content: [{ type: 'input_text', text: 'first' }] },
@@ -270,25 +279,25 @@ describe('Responses API on an OpenAI-wire upstream', () => {
     await client.responses.delete(created.id);
     await expect(client.responses.retrieve(created.id)).rejects.toMatchObject({ status: 404 });
     await expect(client.responses.delete(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
-    await expect(client.responses.create({ model: 'openai/gpt-4o-mini', previous_response_id: created.id, input: 'more' })).rejects.toMatchObject({
+    await expect(client.responses.create({ model: 'openai-compatible/gpt-4o-mini', previous_response_id: created.id, input: 'more' })).rejects.toMatchObject({
       status: 400,
       error: { param: 'previous_response_id', code: 'previous_response_not_found' },
     });
   });
 
   it('keeps nothing with store: false', async () => {
-    const created = await client.responses.create({ model: 'openai/gpt-4o-mini', input: 'forget me', store: false });
+    const created = await client.responses.create({ model: 'openai-compatible/gpt-4o-mini', input: 'forget me', store: false });
     expect((created as unknown as { store: boolean }).store).toBe(false);
     await expect(client.responses.retrieve(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
 
   it("never shows one merchant's response to another: 404 with OpenAI's error shape", async () => {
-    const created = await client.responses.create({ model: 'openai/gpt-4o-mini', input: 'mine only' });
+    const created = await client.responses.create({ model: 'openai-compatible/gpt-4o-mini', input: 'mine only' });
     const notFound = { status: 404, error: { message: `Response with id '${created.id}' not found.`, type: 'invalid_request_error', param: null, code: null } };
     await expect(other.responses.retrieve(created.id)).rejects.toMatchObject(notFound);
     await expect(other.responses.inputItems.list(created.id)).rejects.toMatchObject(notFound);
     await expect(other.responses.delete(created.id)).rejects.toMatchObject(notFound);
-    await expect(other.responses.create({ model: 'openai/gpt-4o-mini', previous_response_id: created.id, input: 'steal' })).rejects.toMatchObject({
+    await expect(other.responses.create({ model: 'openai-compatible/gpt-4o-mini', previous_response_id: created.id, input: 'steal' })).rejects.toMatchObject({
       status: 400,
     });
     expect((await client.responses.retrieve(created.id)).id).toBe(created.id);
@@ -297,7 +306,7 @@ describe('Responses API on an OpenAI-wire upstream', () => {
   it('accepts tool types no provider serves and reasoning, dropping them and saying so', async () => {
     const { data, response } = await client.responses
       .create({
-        model: 'openai/gpt-4o-mini',
+        model: 'openai-compatible/gpt-4o-mini',
         input: 'hello',
         tools: [{ type: 'web_search' }],
         reasoning: { effort: 'low' },
@@ -313,7 +322,7 @@ describe('Responses API on an OpenAI-wire upstream', () => {
   it('refuses a bad path id and a bad body with 400 in the OpenAI shape', async () => {
     await expect(client.responses.retrieve('not-a-response')).rejects.toMatchObject({ status: 400 });
     await expect(
-      client.responses.create({ model: 'openai/gpt-4o-mini', input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'file_1' }] }] }),
+      client.responses.create({ model: 'openai-compatible/gpt-4o-mini', input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'file_1' }] }] }),
     ).rejects.toMatchObject({
       status: 400,
       error: { type: 'invalid_request_error', param: 'input[0].content[0]' },
@@ -336,7 +345,7 @@ async function keyClient(payload: Record<string, unknown>): Promise<OpenAI> {
 describe('Responses API in the one gateway pipeline', () => {
   it("answers a repeated request from the key's response cache as a new stored response, plain and streamed; a chat request never shares its entry", async () => {
     const cached = await keyClient({ cache: { ttl_s: 300 } });
-    const request = { model: 'openai/gpt-4o-mini', input: 'cache this response', temperature: 0.1 } as const;
+    const request = { model: 'openai-compatible/gpt-4o-mini', input: 'cache this response', temperature: 0.1 } as const;
     const first = await cached.responses.create(request).withResponse();
     expect(first.response.headers.get('x-cache')).toBe('MISS');
     const calls = gpt.requests.length;
@@ -350,16 +359,16 @@ describe('Responses API in the one gateway pipeline', () => {
     expect(replayed.output_text).toBe(first.data.output_text);
     expect(gpt.requests.length).toBe(calls);
     const chat = await cached.chat.completions
-      .create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'cache this response' }], temperature: 0.1 })
+      .create({ model: 'openai-compatible/gpt-4o-mini', messages: [{ role: 'user', content: 'cache this response' }], temperature: 0.1 })
       .withResponse();
     expect(chat.response.headers.get('x-cache')).toBe('MISS');
   });
 
   it("refuses a request over the key's rate limit before any provider call", async () => {
     const limited = await keyClient({ limits: { rpm: 1 } });
-    await limited.responses.create({ model: 'openai/gpt-4o-mini', input: 'one' });
+    await limited.responses.create({ model: 'openai-compatible/gpt-4o-mini', input: 'one' });
     const calls = gpt.requests.length;
-    const refused = await limited.responses.create({ model: 'openai/gpt-4o-mini', input: 'two' }).catch((error: unknown) => error);
+    const refused = await limited.responses.create({ model: 'openai-compatible/gpt-4o-mini', input: 'two' }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(OpenAI.RateLimitError);
     expect(gpt.requests.length).toBe(calls);
   });
@@ -423,12 +432,14 @@ describe('Responses API on an Anthropic upstream (translated)', () => {
 // Last in the file: it moves the app's clock, which every stored response of the file expires on.
 describe('Responses API storage time (RESPONSES_TTL_DAYS=2)', () => {
   it('keeps a stored response for RESPONSES_TTL_DAYS and answers 404 after', async () => {
-    const created = await client.responses.create({ model: 'openai/gpt-4o-mini', input: 'keep me two days' });
+    const created = await client.responses.create({ model: 'openai-compatible/gpt-4o-mini', input: 'keep me two days' });
     t.clock.advance(2 * 86_400_000 - 1);
     expect((await client.responses.retrieve(created.id)).id).toBe(created.id);
     t.clock.advance(1);
     await expect(client.responses.retrieve(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
-    await expect(client.responses.create({ model: 'openai/gpt-4o-mini', previous_response_id: created.id, input: 'still there?' })).rejects.toMatchObject({
+    await expect(
+      client.responses.create({ model: 'openai-compatible/gpt-4o-mini', previous_response_id: created.id, input: 'still there?' }),
+    ).rejects.toMatchObject({
       status: 400,
     });
   });

@@ -43,6 +43,14 @@ export const azureProvider: ProviderDefinition = {
         url: `${base}/deployments/${encodeURIComponent(modelId)}/chat/completions?api-version=${encodeURIComponent(apiVersionOf(env))}`,
         headers: { 'api-key': readEnv(env, 'AZURE_OPENAI_API_KEY') ?? '' },
       },
+      {
+        'openai-chat': {
+          url: `${base}/deployments/${encodeURIComponent(modelId)}/chat/completions?api-version=${encodeURIComponent(apiVersionOf(env))}`,
+          headers: { 'api-key': readEnv(env, 'AZURE_OPENAI_API_KEY') ?? '' },
+        },
+        // Azure's v1 API takes the deployment as the body's `model`, as OpenAI's Responses API does.
+        'openai-responses': { url: `${base}/v1/responses`, headers: { 'api-key': readEnv(env, 'AZURE_OPENAI_API_KEY') ?? '' } },
+      },
     );
   },
   /** The model id is the embedding deployment's name. */

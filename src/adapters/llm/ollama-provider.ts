@@ -4,6 +4,7 @@ import { ConfigurationError } from '../../generation/errors/provider-errors.js';
 import { parseTimeout } from '../../generation/parse-timeout.js';
 import { createAiSdkEmbeddingClient } from './ai-sdk-embedding-client.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
+import { createNativeWireClient } from './native-wire-client.js';
 import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from '../../generation/provider-definition.js';
 import { assertProviderConfigured, modelMatchesAny, parseBaseUrl, readEnv } from '../../generation/provider-env.js';
 
@@ -52,12 +53,19 @@ export const ollamaProvider: ProviderDefinition = {
     const ollama = ollamaSdk(this, env, overrides);
     const listed = readEnv(env, 'OLLAMA_TOOL_CAPABLE_MODELS');
     const toolCapable = listed === undefined ? ollamaDefaultToolCapableModels : listed.split(',').map((name) => name.trim());
-    return createAiSdkLanguageModelClient({
+    const client = createAiSdkLanguageModelClient({
       provider: 'ollama',
       modelId,
       model: wrapLanguageModel({ model: ollama.chat(modelId), middleware: ollamaSamplingOptions }),
       supportsTools: modelMatchesAny(modelId, toolCapable),
     });
+    if (overrides.fetch !== undefined) return client;
+    // The gateway's chat completions go to Ollama's own OpenAI-compatible endpoint as they are.
+    const root = ollamaRoot(env).replace(/\/api$/, '');
+    return {
+      ...client,
+      ...createNativeWireClient({ provider: 'ollama', modelId, endpoints: { 'openai-chat': { url: `${root}/v1/chat/completions`, headers: {} } } }),
+    };
   },
   /** `/api/embed` of the local runner, for a pulled embedding model. */
   embeddings: {
@@ -68,9 +76,14 @@ export const ollamaProvider: ProviderDefinition = {
   },
 };
 
+/** `OLLAMA_BASE_URL`, checked (default: the runner on localhost). */
+function ollamaRoot(env: ProviderEnv): string {
+  return parseBaseUrl('ollama', 'OLLAMA_BASE_URL', readEnv(env, 'OLLAMA_BASE_URL') ?? 'http://localhost:11434');
+}
+
 function ollamaSdk(definition: ProviderDefinition, env: ProviderEnv, overrides: ProviderOverrides) {
   assertProviderConfigured(definition, env);
-  const baseUrl = parseBaseUrl('ollama', 'OLLAMA_BASE_URL', readEnv(env, 'OLLAMA_BASE_URL') ?? 'http://localhost:11434');
+  const baseUrl = ollamaRoot(env);
   return createOllama({
     baseURL: /\/api$/.test(baseUrl) ? baseUrl : `${baseUrl}/api`,
     ...(overrides.fetch === undefined ? {} : { fetch: overrides.fetch }),

@@ -1,6 +1,6 @@
 import { APICallError } from '@ai-sdk/provider';
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { AIProviderError } from '../../generation/errors/ai-provider-error.js';
 import type {
   ChatMessage,
@@ -15,6 +15,10 @@ import type { ProviderName } from '../../generation/provider-name.js';
 import { queuedModelStream } from './delta-queue.js';
 import type { ProviderOverrides } from '../../generation/provider-definition.js';
 import { mapProviderError, providerMessage } from './map-provider-error.js';
+import { abortReason, headersOf, readBody, readText } from './http-body.js';
+import { pooledAgents as agents } from './pooled-agents.js';
+import { createNativeWireClient, type NativeEndpoint } from './native-wire-client.js';
+import type { NativeWire } from '../../generation/native-wire.js';
 
 export interface OpenAiChatWireOptions {
   readonly provider: ProviderName;
@@ -34,12 +38,6 @@ export interface OpenAiChatWireOptions {
 
 /** How long a provider may stay silent on a call: undici's headers and body timeouts, which fetch applies. */
 const defaultSilenceLimitMs = 300_000;
-
-/**
- * Connections to providers are kept open between calls; one pool per process (and scheme), so
- * the many clients a process makes share them.
- */
-const agents = { 'http:': new HttpAgent({ keepAlive: true, maxSockets: 256 }), 'https:': new HttpsAgent({ keepAlive: true, maxSockets: 256 }) };
 
 /**
  * The `LanguageModelClient` for chat over OpenAI's Chat Completions wire: text messages (and the
@@ -193,16 +191,21 @@ export function createOpenAiChatWireClient(options: OpenAiChatWireOptions): Lang
 
 /**
  * A provider's client for OpenAI-wire chat: this client, with the AI SDK client (made by `sdk`)
- * for what it does not speak; the AI SDK client alone when a test hands in its own fetch (that
+ * for what it does not speak, and the native pass-through of `native` (default: chat completions at
+ * the same URL); the AI SDK client alone when a test hands in its own fetch (that
  * seam is the AI SDK's).
  */
 export function openAiWireOrSdk(
   overrides: ProviderOverrides,
   sdk: () => LanguageModelClient,
   wire: Omit<OpenAiChatWireOptions, 'fallback'>,
+  native: Readonly<Partial<Record<NativeWire, NativeEndpoint>>> = { 'openai-chat': { url: wire.url, headers: wire.headers } },
 ): LanguageModelClient {
   if (overrides.fetch !== undefined) return sdk();
-  return createOpenAiChatWireClient({ ...wire, fallback: sdk });
+  return {
+    ...createOpenAiChatWireClient({ ...wire, fallback: sdk }),
+    ...createNativeWireClient({ provider: wire.provider, modelId: wire.modelId, endpoints: native }),
+  };
 }
 
 /**
@@ -440,53 +443,6 @@ function finishReasonOf(reason: string | null | undefined, refusal: string | nul
     default:
       return 'other';
   }
-}
-
-function headersOf(response: IncomingMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  return headers;
-}
-
-function abortReason(signal: AbortSignal): unknown {
-  const reason: unknown = signal.reason;
-  return reason instanceof Error ? reason : new DOMException('The operation was aborted', 'AbortError');
-}
-
-/** The whole body as text; a signal that fires meanwhile rejects with its reason. */
-async function readText(response: IncomingMessage, signal?: AbortSignal): Promise<string> {
-  let text = '';
-  await readBody(response, signal, (piece) => {
-    text += piece;
-  });
-  return text;
-}
-
-/**
- * Hands the body to `onText` as UTF-8 text pieces; resolves at its end, rejects when the
- * connection breaks first, the signal fires (with its reason) or `onText` throws.
- *
- * @remarks Events, not `for await`: a response's async iterator aborts its request when the loop
- * ends, which closes the pooled connection after every call.
- */
-function readBody(response: IncomingMessage, signal: AbortSignal | undefined, onText: (text: string) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const fail = (error: unknown) => reject(signal?.aborted === true ? abortReason(signal) : error);
-    response.setEncoding('utf8');
-    response.on('data', (text: string) => {
-      try {
-        onText(text);
-      } catch (error) {
-        response.destroy();
-        reject(error);
-      }
-    });
-    response.once('end', resolve);
-    response.once('error', fail);
-    response.once('close', () => {
-      if (!response.complete) fail(Object.assign(new Error('the provider closed the connection before the answer ended'), { code: 'ECONNRESET' }));
-    });
-  });
 }
 
 /** Splits a server-sent event stream into the `data:` payload of each event, in order. */

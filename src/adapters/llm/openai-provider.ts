@@ -21,7 +21,11 @@ function openaiSdk(definition: ProviderDefinition, env: ProviderEnv, overrides: 
   });
 }
 
-/** OpenAI over its Chat Completions and Embeddings APIs; `OPENAI_BASE_URL` points it at a proxy or a test fake. */
+/**
+ * OpenAI over its Chat Completions and Embeddings APIs; `OPENAI_BASE_URL` points it at a proxy or a test
+ * fake. Chat Completions and Responses requests of the gateway are forwarded natively (`/chat/completions`,
+ * `/responses`).
+ */
 export const openaiProvider: ProviderDefinition = {
   name: 'openai',
   requiredEnv: [['OPENAI_API_KEY']],
@@ -37,6 +41,16 @@ export const openaiProvider: ProviderDefinition = {
         modelId,
         url: `${openaiBaseUrl(env) ?? 'https://api.openai.com/v1'}/chat/completions`,
         headers: { authorization: `Bearer ${readEnv(env, 'OPENAI_API_KEY') ?? ''}` },
+      },
+      {
+        'openai-chat': {
+          url: `${openaiBaseUrl(env) ?? 'https://api.openai.com/v1'}/chat/completions`,
+          headers: { authorization: `Bearer ${readEnv(env, 'OPENAI_API_KEY') ?? ''}` },
+        },
+        'openai-responses': {
+          url: `${openaiBaseUrl(env) ?? 'https://api.openai.com/v1'}/responses`,
+          headers: { authorization: `Bearer ${readEnv(env, 'OPENAI_API_KEY') ?? ''}` },
+        },
       },
     );
   },

@@ -3,6 +3,7 @@ import type { CachedCompletion } from '../../ports/state-store.js';
 import type { GenerateOptions } from '../generate-options.js';
 import type { StreamResult } from '../generate-result.js';
 import { completionOf } from './completion-of.js';
+import type { RoutedCall } from './forward-call.js';
 import type { GatewayCaller } from './gateway-caller.js';
 import { routeDecision, routedAttribution, type AffinitySource, type GatewayRoute, type GatewayRouter, type RouteDecision } from './gateway-router.js';
 import type { GatewayToolkit } from './gateway-toolkit.js';
@@ -30,6 +31,11 @@ export interface ChatCompletionCall {
   /** Fires when the caller has gone: the provider call is cancelled. */
   readonly signal: AbortSignal;
   readonly log: Logger;
+  /**
+   * Set when the native pass-through (./forward-call.ts) has already looked the cache up and routed
+   * the request, and hands its untried candidates over to translation.
+   */
+  readonly routed?: RoutedCall | undefined;
 }
 
 /** What a stream yields: text as it arrives, then the whole answer once it has ended (and is cached). */
@@ -66,6 +72,11 @@ export class ChatCompletionUseCase {
   }
 
   async complete(call: ChatCompletionCall): Promise<ChatCompletionOutcome> {
+    if (call.routed?.kind === 'cached') return { kind: 'cached', answer: call.routed.answer };
+    if (call.routed !== undefined) {
+      const { route, plan, cache } = call.routed;
+      return call.stream ? this.#stream(call, route, plan, cache) : this.#generate(call, route, plan, cache);
+    }
     const started = performance.now();
     const { responseCache, router } = this.#deps;
     const plan = await responseCache.planOf(call.caller, call.cacheKeySource, call.cacheControl);
@@ -101,7 +112,8 @@ export class ChatCompletionUseCase {
     await this.#rememberServed(route, result.provider, result.model, result.attempts.length, call.log);
     const answer = completionOf(result, result.object !== undefined ? JSON.stringify(result.object) : result.content);
     if (plan !== undefined) await this.#deps.responseCache.store(plan, answer, call.log);
-    return { kind: 'answer', answer, decision: routeDecision(route, result.provider, result.model, result.attempts.length), cache };
+    const hops = (call.routed?.kind === 'routed' ? call.routed.hops : 0) + result.attempts.length;
+    return { kind: 'answer', answer, decision: routeDecision(route, result.provider, result.model, hops), cache };
   }
 
   async #stream(call: ChatCompletionCall, route: GatewayRoute, plan: CachePlan | undefined, cache: CacheStatus | undefined): Promise<ChatCompletionOutcome> {
@@ -110,7 +122,12 @@ export class ChatCompletionUseCase {
     const streamed = route.kind === 'direct' ? await toolkit.stream(options) : await toolkit.streamAcross(route.ranking.candidates, options);
     await this.#rememberServed(route, streamed.provider, streamed.model, streamed.metadata.fallback === true ? 1 : 0, call.log);
     // A streamed answer reports one hop when it fell over to another candidate before its first chunk.
-    const decision = routeDecision(route, streamed.provider, streamed.model, streamed.metadata.fallback === true ? 1 : 0);
+    const decision = routeDecision(
+      route,
+      streamed.provider,
+      streamed.model,
+      (call.routed?.kind === 'routed' ? call.routed.hops : 0) + (streamed.metadata.fallback === true ? 1 : 0),
+    );
     return { kind: 'stream', decision, cache, chunks: this.#chunksOf(streamed, plan, call.log) };
   }
 

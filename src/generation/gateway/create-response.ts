@@ -3,6 +3,7 @@ import type { Logger } from '../../logging/logger.js';
 import type { CachedCompletion, ResponseStore, StoredResponse, StoredResponseItem } from '../../ports/state-store.js';
 import { cacheAffinityOf } from './cache-affinity-key.js';
 import type { ChatChunk, ChatCompletionUseCase } from './complete-chat.js';
+import type { RoutedCall } from './forward-call.js';
 import type { GatewayCaller } from './gateway-caller.js';
 import type { RouteDecision } from './gateway-router.js';
 import type { CacheStatus } from './response-cache-policy.js';
@@ -25,6 +26,8 @@ export interface CreateResponseCall {
   /** Fires when the caller has gone: the provider call is cancelled. */
   readonly signal: AbortSignal;
   readonly log: Logger;
+  /** Set when the native pass-through (./forward-response.ts) hands the request over to translation. */
+  readonly routed?: RoutedCall | undefined;
 }
 
 /** A response before its answer: what a stream's first events carry. */
@@ -125,6 +128,7 @@ export class ResponsesUseCase {
       affinity: () => cacheAffinityOf('responses', { ...request, input: [...context, ...input] }),
       signal: call.signal,
       log: call.log,
+      routed: call.routed,
     });
     const store = request.store !== false;
     if (outcome.kind === 'stream') {

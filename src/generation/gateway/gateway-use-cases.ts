@@ -3,6 +3,7 @@ import type { StateStore } from '../../ports/state-store.js';
 import type { LlmCallRecorder } from '../llm-call-record.js';
 import { ChatCompletionUseCase } from './complete-chat.js';
 import { EmbeddingUseCase } from './embed-texts.js';
+import { ForwardCallUseCase } from './forward-call.js';
 import { GatewayRouter, type GatewayModelRegistry } from './gateway-router.js';
 import type { GatewayToolkit } from './gateway-toolkit.js';
 import { ResponseCachePolicy } from './response-cache-policy.js';
@@ -23,6 +24,8 @@ export interface GatewayUseCaseDeps {
 export interface GatewayUseCases {
   readonly router: GatewayRouter;
   readonly chat: ChatCompletionUseCase;
+  /** The native pass-through of every wire (Messages, Responses, Chat Completions), handing over to `chat` for translation. */
+  readonly forward: ForwardCallUseCase;
   readonly embeddings: EmbeddingUseCase;
   readonly routeGroups: RouteGroupService;
 }
@@ -34,6 +37,7 @@ export function createGatewayUseCases(deps: GatewayUseCaseDeps): GatewayUseCases
   return {
     router,
     chat: new ChatCompletionUseCase({ toolkit: deps.toolkit, router, responseCache: cache }),
+    forward: new ForwardCallUseCase({ toolkit: deps.toolkit, router, responseCache: cache }),
     embeddings: new EmbeddingUseCase({ toolkit: deps.toolkit, router }),
     routeGroups: new RouteGroupService({ configs, scores, models: deps.models }),
   };

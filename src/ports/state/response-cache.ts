@@ -17,6 +17,23 @@ export interface CachedCompletion {
   readonly toolCalls: readonly OpenAiToolCall[];
   readonly finishReason: OpenAiFinishReason;
   readonly usage: CompletionUsage;
+  /**
+   * An answer the gateway passed through natively (issue 34), kept as its provider sent it: replayed
+   * unchanged to a request of the same wire and form (plain or streamed); `content` is '' then.
+   */
+  readonly native?: CachedNativeAnswer;
+}
+
+/** A natively forwarded answer as received: a JSON body's text, or a stream's events in order. */
+export interface CachedNativeAnswer {
+  /** `anthropic-messages`, `openai-responses` or `openai-chat`. */
+  readonly wire: string;
+  readonly streamed: boolean;
+  readonly contentType?: string;
+  readonly body?: string;
+  readonly events?: readonly { readonly event?: string; readonly data: string }[];
+  /** A chat stream: whether its request asked for a usage chunk (`stream_options.include_usage`), which the events then carry. */
+  readonly includeUsage?: boolean;
 }
 
 /**
