@@ -62,6 +62,7 @@ import { costIngestionRoutes } from './routes/cost-ingestion.js';
 import { costIngestionSettingsRoutes } from './routes/cost-ingestion-settings.js';
 import { merchantMemberRoutes } from './routes/merchant-members.js';
 import { trustProxyOption } from './trust-proxy.js';
+import { deferredChildLoggerFactory } from './request-logger.js';
 import { MerchantMembers } from '../src/auth/members/merchant-members.js';
 import { memberChangeAuditor } from '../src/auth/members/audit-member-changes.js';
 
@@ -101,6 +102,8 @@ function createFastify(config: Config, deps: AppDeps): FastifyInstance {
     // Per-request log lines are off by default: at thousands of decisions a second they cost more
     // than the decision itself. Errors are still logged by api/plugins/errors.ts.
     logController: new LogController({ disableRequestLogging: !config.logRequests, requestIdLogLabel: 'reqId' }),
+    // request.log is made when a request first logs (api/request-logger.ts), not for every request.
+    childLoggerFactory: deferredChildLoggerFactory,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: trustProxyOption(config.trustProxy),
     requestIdHeader: false,
