@@ -19,6 +19,9 @@
 // Then the medians per side and the ratios (working tree / base).
 // Bounded: ROUNDS (3) × scenarios × DURATION (10) s plus a 3 s warm-up each; CONNECTIONS (64).
 // SCENARIOS=decide,gateway narrows it; SKIP_BUILD=1 uses the working tree's dist/ as it is.
+// MODE=inject measures decide and decide_features without sockets instead (bench/lib/decide-inject.mjs:
+// each build's composition root in its own process, N decisions through fastify's inject): no echo,
+// no gateway row, req/s is decisions/s in process; for a machine too busy for the HTTP figures.
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -37,6 +40,8 @@ const duration = Number(process.env.DURATION ?? 10);
 const connections = Number(process.env.CONNECTIONS ?? 64);
 const scenarios = (process.env.SCENARIOS ?? 'decide,decide_features,gateway').split(',').filter(Boolean);
 const known = ['decide', 'decide_features', 'gateway'];
+const inject = process.env.MODE === 'inject';
+if (inject) scenarios.splice(0, scenarios.length, ...scenarios.filter((name) => name !== 'gateway'));
 for (const name of scenarios) if (!known.includes(name)) throw new Error(`unknown scenario ${name} (known: ${known.join(', ')})`);
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
 const log = (line) => process.stderr.write(`${line}\n`);
@@ -186,10 +191,36 @@ async function withFeatures(url, name, headers) {
   if (probe.multi_objective_info === undefined) throw new Error(`the cost-aware step did not run: ${JSON.stringify(probe)}`);
 }
 
+/** MODE=inject: one side of one round, each scenario in its own process (bench/lib/decide-inject.mjs). */
+function measureSideInject(side, round) {
+  const figures = {};
+  for (const scenario of scenarios) {
+    const out = execFileSync(process.execPath, [join(here, 'bench/lib/decide-inject.mjs')], {
+      env: { ...process.env, ROOT: side.root, FEATURES: scenario === 'decide_features' ? '1' : '0' },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const line = out
+      .trim()
+      .split('\n')
+      .findLast((text) => text.startsWith('{"decisions"'));
+    if (line === undefined) throw new Error(`no figures from decide-inject for ${side.label}`);
+    const f = JSON.parse(line);
+    figures[scenario] = { rps: f.rps, total: f.decisions, errors: 0, p99: undefined, mainUs: f.mainUs, allUs: f.allUs };
+    log(
+      `  round ${round} ${side.label.padEnd(22)} ${scenario.padEnd(16)} ${f.rps.toFixed(0).padStart(6)} decisions/s in process  main ${f.mainUs.toFixed(1).padStart(6)} µs  all ${f.allUs.toFixed(1).padStart(6)} µs`,
+    );
+  }
+  return figures;
+}
+
 /** One side of one round: a fresh service, every scenario (warm-up, then the measured window). */
 async function measureSide(side, round, fakeUrl) {
+  if (inject) return measureSideInject(side, round);
   const service = await spawnService({ ADMIN_SECRET: adminSecret, OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: `${fakeUrl}/v1` }, { root: side.root });
   const figures = {};
+  const stopService = () => service.stop();
+  running.add(stopService);
   try {
     const stamp = `${Date.now()}_${round}`;
     for (const scenario of scenarios) {
@@ -226,6 +257,7 @@ async function measureSide(side, round, fakeUrl) {
       );
     }
   } finally {
+    running.delete(stopService);
     await service.stop();
   }
   return figures;
@@ -233,20 +265,34 @@ async function measureSide(side, round, fakeUrl) {
 
 // ------------------------------------------------------------------ the sitting
 
+/** The bare node:http echo under the same load: the ceiling decide's share is of. */
+async function measureEcho(round) {
+  const echo = await spawnEcho();
+  try {
+    await load(echo.url, {}, 2, () => '{"warm":true}');
+    const e = await load(echo.url, {}, duration, (i) => JSON.stringify(decideRequest('echo', `echo_${i}`, i)));
+    log(`  round ${round} ${'node:http echo'.padEnd(22)} ${''.padEnd(16)} ${e.rps.toFixed(0).padStart(6)} req/s  p99 ${String(e.p99).padStart(3)} ms`);
+    return e.rps;
+  } finally {
+    echo.stop();
+  }
+}
+
+/** Services of an interrupted run go with it. */
+const running = new Set();
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    for (const stop of running) stop();
+    process.exit(130);
+  });
+}
+
 const fake = await startFakeOpenAI({ delayMs: 0 });
 const results = { base: [], head: [] };
 const echoes = [];
 try {
   for (let round = 1; round <= rounds; round++) {
-    const echo = await spawnEcho();
-    try {
-      await load(echo.url, {}, 2, () => '{"warm":true}');
-      const e = await load(echo.url, {}, duration, (i) => JSON.stringify(decideRequest('echo', `echo_${i}`, i)));
-      echoes.push(e.rps);
-      log(`  round ${round} ${'node:http echo'.padEnd(22)} ${''.padEnd(16)} ${e.rps.toFixed(0).padStart(6)} req/s  p99 ${String(e.p99).padStart(3)} ms`);
-    } finally {
-      echo.stop();
-    }
+    if (!inject) echoes.push(await measureEcho(round));
     const order = round % 2 === 1 ? ['base', 'head'] : ['head', 'base'];
     for (const which of order) results[which].push(await measureSide(which === 'base' ? base : head, round, fake.url));
   }
@@ -277,7 +323,7 @@ for (const scenario of scenarios) {
     const b = results.base[r]?.[scenario];
     const h = results.head[r]?.[scenario];
     const cell = (f) =>
-      f === undefined ? 'n/a'.padEnd(40) : `${fmt(f.rps).padStart(6)} req/s p99 ${String(f.p99).padStart(3)} ms ${fmt(f.mainUs, 1).padStart(6)} µs main`;
+      f === undefined ? 'n/a'.padEnd(40) : `${fmt(f.rps).padStart(6)} req/s p99 ${String(f.p99 ?? '-').padStart(3)} ms ${fmt(f.mainUs, 1).padStart(6)} µs main`;
     console.log(
       `  ${scenario.padEnd(16)} round ${r + 1}: ${cell(b)} | ${cell(h)}  ratio req/s ${fmt(ratio(h?.rps, b?.rps), 3)}  main µs ${fmt(ratio(h?.mainUs, b?.mainUs), 3)}`,
     );
