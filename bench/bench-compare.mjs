@@ -198,7 +198,7 @@ function measureSideInject(side, round) {
     const out = execFileSync(process.execPath, [join(here, 'bench/lib/decide-inject.mjs')], {
       env: { ...process.env, ROOT: side.root, FEATURES: scenario === 'decide_features' ? '1' : '0' },
       encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
     const line = out
       .trim()

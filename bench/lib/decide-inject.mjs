@@ -31,7 +31,7 @@ const { app } = server;
 const post = async (url, payload, headers, method = 'POST') => {
   const response = await app.inject({ method, url, payload, headers });
   if (response.statusCode >= 300) throw new Error(`${url} → ${response.statusCode} ${response.body}`);
-  return response.json();
+  return response.body.startsWith('{') ? response.json() : response.body;
 };
 const merchant = `inject_${Date.now()}`;
 await post('/merchant-account/create', { merchant_id: merchant }, { 'x-admin-secret': adminSecret });
