@@ -5,7 +5,7 @@ SHELL := /bin/bash
 NODE_BIN := $(shell scripts/ensure-node.sh)
 export PATH := $(NODE_BIN):$(PATH)
 
-.PHONY: setup build start test test-unit services services-stop bench generate check-generated
+.PHONY: setup build start test test-unit services services-stop bench bench-compare generate check-generated
 .PHONY: lint fmt
 
 setup: node_modules/.installed
@@ -48,3 +48,12 @@ fmt: setup
 
 bench: build
 	node bench/decide-bench.mjs
+
+# Two builds alternately in one sitting: BASE=<git ref> (built in /tmp), the working tree; ratios and
+# CPU µs per request (bench/README.md). ROUNDS, DURATION, CONNECTIONS, SCENARIOS pass through.
+# Needs node_modules (`make setup`); not a prerequisite here, so a worktree whose node_modules is a
+# link to another checkout's never runs npm install through it.
+bench-compare:
+	@test -n "$(BASE)" || { echo 'usage: make bench-compare BASE=<git ref>'; exit 2; }
+	@test -d node_modules/autocannon || { echo 'node_modules missing: run make setup first'; exit 2; }
+	BASE=$(BASE) node bench/bench-compare.mjs

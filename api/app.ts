@@ -59,6 +59,7 @@ import { costIngestionRoutes } from './routes/cost-ingestion.js';
 import { costIngestionSettingsRoutes } from './routes/cost-ingestion-settings.js';
 import { merchantMemberRoutes } from './routes/merchant-members.js';
 import { trustProxyOption } from './trust-proxy.js';
+import { deferredChildLoggerFactory } from './request-logger.js';
 
 /** A caller's x-request-id is honoured when it is a sane token; anything else (log injection, huge) is replaced. */
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -96,6 +97,8 @@ function createFastify(config: Config, deps: AppDeps): FastifyInstance {
     // Per-request log lines are off by default: at thousands of decisions a second they cost more
     // than the decision itself. Errors are still logged by api/plugins/errors.ts.
     logController: new LogController({ disableRequestLogging: !config.logRequests, requestIdLogLabel: 'reqId' }),
+    // request.log is made when a request first logs (api/request-logger.ts), not for every request.
+    childLoggerFactory: deferredChildLoggerFactory,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: trustProxyOption(config.trustProxy),
     requestIdHeader: false,
@@ -113,8 +116,11 @@ function createFastify(config: Config, deps: AppDeps): FastifyInstance {
 async function registerPlugins(app: FastifyInstance, config: Config, deps: AppDeps): Promise<AppServices> {
   // First: every route added from here on gets its header set, and every answer (404s, errors) its headers.
   registerSecurityHeaders(app);
-  app.addHook('onRequest', async (request, reply) => {
+  // Synchronous (done-style) like every hook each request passes: an async hook costs a promise
+  // and a microtask per request even when it has nothing to do.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   registerErrorHandling(app);
   const { users, sessions, merchants } = deps.state;

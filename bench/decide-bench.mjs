@@ -6,9 +6,10 @@
 //   1. a bare node:http JSON echo (its own process): the HTTP ceiling of this machine;
 //   2. POST /decide-gateway on `switchyard serve`: req/s as a share of the echo, latency p50/p99;
 //   2b. the same load for a second merchant with cost-aware routing on (the `multi-objective-routing`
-//      flag and a seed table, so the EV post-step re-ranks every SR decision that is not hedged):
-//      req/s, latency and CPU per decision beside the plain SR row of the same service and run
-//      (MULTI_OBJECTIVE=0 skips it);
+//      flag and a seed table, so the EV post-step re-ranks every SR decision that is not hedged) and,
+//      unless EXPERIMENT=0, an active A/B experiment with its flag (`ab-test-real-payments`: sticky
+//      per-payment arms, sr_routing both sides, the variant with its own margin): req/s, latency and
+//      CPU per decision beside the plain SR row of the same service and run (MULTI_OBJECTIVE=0 skips it);
 //   3. every answered decision must reach the analytics (/analytics/decisions counts them);
 //   4. the feedback-to-effect delay (feedback accepted → the next decision reflects it), p50/p99;
 //   5. the API process's CPU per answered decision (all its threads, and its main thread alone), from
@@ -31,6 +32,7 @@ if (calibrations.some((workUs) => !Number.isFinite(workUs) || workUs <= 0 || wor
   throw new Error(`CALIBRATE takes positive µs of work per request, comma-separated (e.g. 40,60); got "${process.env.CALIBRATE}"`);
 }
 const multiObjective = process.env.MULTI_OBJECTIVE !== '0';
+const experiment = process.env.EXPERIMENT !== '0';
 const mode = process.env.REDIS_URL || process.env.KAFKA_BROKERS ? 'distributed' : 'embedded';
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
 
@@ -170,9 +172,34 @@ try {
     const moAuth = await newMerchant(moMerchant);
     await json(service.url, `/merchant-account/${moMerchant}/features/multi-objective-routing`, { enabled: true }, moAuth);
     await json(service.url, `/merchant-account/${moMerchant}/seed-costs`, seedCosts, moAuth, 'PUT');
+    if (experiment) {
+      await json(service.url, `/merchant-account/${moMerchant}/features/ab-test-real-payments`, { enabled: true }, moAuth);
+      const created = await json(
+        service.url,
+        '/routing/create',
+        {
+          name: 'bench-experiment',
+          created_by: moMerchant,
+          algorithm_for: 'payment',
+          algorithm: {
+            type: 'ab_test',
+            data: {
+              control_algorithm_id: 'sr_routing',
+              variant_algorithm_id: 'sr_routing',
+              variant_split_pct: 30,
+              min_sample_size: 1000,
+              guardrail_threshold_pp: 3,
+              variant_sr_config: { enable_multi_objective: true, margin: 0.5 },
+            },
+          },
+        },
+        moAuth,
+      );
+      await json(service.url, '/routing/activate', { created_by: moMerchant, routing_algorithm_id: created.rule_id }, moAuth);
+    }
     const probe = await json(service.url, '/decide-gateway', body(moMerchant, 'mo_probe', 0), moAuth);
     if (probe.multi_objective_info?.outcome !== 'COST_WON') throw new Error(`the EV post-step did not promote checkout: ${JSON.stringify(probe)}`);
-    const result = await measure(moMerchant, moAuth, 'multi-objective decide');
+    const result = await measure(moMerchant, moAuth, experiment ? 'multi-objective + experiment decide' : 'multi-objective decide');
     const moExpected = 1 + result.warmOk + result.ok;
     const moCounted = await analyticsCount(moAuth, moExpected);
     const savings = await json(service.url, '/analytics/cost-savings?range=1h', undefined, moAuth);
@@ -204,9 +231,12 @@ try {
   );
   console.log(`decide latency: p50 ${decide.p50} ms, p99 ${decide.p99} ms, max ${decide.max} ms`);
   if (costAware !== undefined) {
-    const cpuNote = costAware.cpu.all === undefined ? '' : `, API CPU ${costAware.cpu.all} µs per decision (plain ${cpu.all} µs)`;
+    const cpuNote =
+      costAware.cpu.all === undefined
+        ? ''
+        : `, API CPU ${costAware.cpu.all} µs per decision, ${costAware.cpu.main} µs main thread (plain ${cpu.all} µs, ${cpu.main} µs)`;
     console.log(
-      `multi-objective decide: ${costAware.rps.toFixed(0)} req/s = ${((100 * costAware.rps) / decide.rps).toFixed(1)} % of plain SR decide, p50 ${costAware.p50} ms, p99 ${costAware.p99} ms${cpuNote}`,
+      `multi-objective${experiment ? ' + experiment' : ''} decide: ${costAware.rps.toFixed(0)} req/s = ${((100 * costAware.rps) / decide.rps).toFixed(1)} % of plain SR decide, p50 ${costAware.p50} ms, p99 ${costAware.p99} ms${cpuNote}`,
     );
     console.log(
       `multi-objective analytics: ${costAware.counted} decisions counted for ${costAware.expected} answered; the EV step ran on ${costAware.stepRan}, ${costAware.costWon} won on cost (GET /analytics/cost-savings)`,
@@ -245,6 +275,8 @@ try {
             multi_objective_p99_ms: costAware.p99,
             multi_objective_errors: costAware.errors,
             multi_objective_cpu_us_per_decision: costAware.cpu.all,
+            multi_objective_main_thread_cpu_us_per_decision: costAware.cpu.main,
+            multi_objective_with_experiment: experiment,
             multi_objective_step_ran: costAware.stepRan,
             multi_objective_cost_won: costAware.costWon,
           }),

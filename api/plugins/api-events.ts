@@ -54,18 +54,33 @@ function errorOf(payload: unknown): { code: string | null; message: string | nul
  */
 export function registerApiEvents(app: FastifyInstance, deps: { bus: EventBus; clock: Clock }): void {
   const errorPayloads = new WeakMap<FastifyRequest, unknown>();
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  // Both hooks are synchronous (done-style): every request passes them, and most have nothing to do.
+  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
     if (reply.statusCode >= 400 && request.routeOptions.config.flowType !== undefined) errorPayloads.set(request, payload);
-    return payload;
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const flowType = request.routeOptions.config.flowType;
-    if (flowType === undefined) return;
-    const { merchantId, paymentId } = subjectOf(request);
-    const failed = reply.statusCode >= 400 ? errorOf(errorPayloads.get(request)) : { code: null, message: null };
-    const userAgent = request.headers['user-agent'];
-    try {
-      await deps.bus.publish([
+    if (flowType !== undefined) publishApiRequested(request, reply, flowType, errorPayloads, deps);
+    done();
+  });
+}
+
+/** Publishes the call's `api.requested` event; a failed publish is logged (the answer is already sent). */
+function publishApiRequested(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flowType: string,
+  errorPayloads: WeakMap<FastifyRequest, unknown>,
+  deps: { bus: EventBus; clock: Clock },
+): void {
+  const { merchantId, paymentId } = subjectOf(request);
+  const failed = reply.statusCode >= 400 ? errorOf(errorPayloads.get(request)) : { code: null, message: null };
+  const userAgent = request.headers['user-agent'];
+  const logFailure = (error: unknown) => request.log.error({ err: error, flowType }, 'api event not published');
+  try {
+    deps.bus
+      .publish([
         createEvent(
           'api.requested',
           merchantId,
@@ -84,9 +99,9 @@ export function registerApiEvents(app: FastifyInstance, deps: { bus: EventBus; c
           },
           deps.clock.now(),
         ),
-      ]);
-    } catch (error) {
-      request.log.error({ err: error, flowType }, 'api event not published');
-    }
-  });
+      ])
+      .catch(logFailure);
+  } catch (error) {
+    logFailure(error);
+  }
 }

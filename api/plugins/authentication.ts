@@ -10,6 +10,7 @@ import type { ErrorCode } from '../../src/errors/codes.js';
 import type { MerchantRole } from '../../src/ports/state-store.js';
 import { SwitchyardError } from '../../src/errors/switchyard-error.js';
 import { genericError } from '../wire/generic-error-envelope.js';
+import { sessionRoleOf } from './session-role.js';
 
 /**
  * How a route is guarded (route `config.auth`). Every route declares one; a route that does not is
@@ -268,7 +269,7 @@ async function checkRole(request: FastifyRequest, claims: SessionClaims, options
   // role (admin, as decision-engine issues them) decides, as decision-engine's permissions do.
   if ((claims.tokenType ?? 'standard') !== 'standard' && claims.role === 'admin') return;
   // No membership (removed, or data drift) is the least privilege, as sessions are issued.
-  const role = options.roleOf === undefined ? claims.role : ((await options.roleOf(claims.userId, claims.merchantId)) ?? 'member');
+  const role = options.roleOf === undefined ? claims.role : ((await sessionRoleOf(request, options.roleOf, claims.userId, claims.merchantId)) ?? 'member');
   if (role === 'admin') return;
   throw new SwitchyardError('SY_AUTH_FORBIDDEN_ROLE', {
     message: `Forbidden: role '${role}' can only read merchant '${echo(claims.merchantId)}'; ask an admin of the merchant`,
@@ -330,31 +331,18 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
 
   app.addHook('onRoute', (route: RouteOptions) => recordRoute(app, table, route));
 
-  app.addHook('onRequest', async (request) => {
-    if (request.is404) return;
+  // Synchronous for public routes and 404s; otherwise the credential check's promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.is404) return done();
     const guard = request.routeOptions.config.auth ?? 'either';
-    if (guard === 'none' || guard === 'admin-secret') return;
-    let bearerToken = bearerTokenOf(request);
-    let apiKey = guard === 'either' ? headerValue(request, 'x-api-key') : undefined;
-    // One credential rule for every route family: an API key is accepted as `x-api-key` or as
-    // `Authorization: Bearer DE_…` (the way OpenAI clients send theirs) on every 'either' route.
-    if (guard === 'either' && bearerToken?.startsWith(apiKeyPrefix) === true) {
-      apiKey = bearerToken;
-      bearerToken = undefined;
-    }
-    const allowRevoked = guard === 'bearer' && request.routeOptions.config.acceptsRevokedSession === true;
-    const result = await options.auth.authenticate({ bearerToken, apiKey: apiKey === '' ? undefined : apiKey, allowRevoked, origin: attemptOriginOf(request) });
-    if (result.kind !== 'ok') throw credentialError(result);
-    const context = result.context;
-    request.credential =
-      context.via === 'bearer'
-        ? { kind: 'session', claims: context.claims }
-        : { kind: 'api_key', merchantId: context.merchantId, keyId: context.keyId, ...(context.policy !== undefined ? { policy: context.policy } : {}) };
+    if (guard === 'none' || guard === 'admin-secret') return done();
+    return authenticateRequest(request, guard, options);
   });
 
-  app.addHook('preHandler', async (request) => {
+  // Synchronous (throws for fastify's error path) unless a session's live role must be read.
+  app.addHook('preHandler', (request, _reply, done) => {
     const credential = request.credential;
-    if (credential === null) return;
+    if (credential === null) return done();
     const config = request.routeOptions.config;
     const own = merchantOfCredential(credential);
     if (own === '' && (config.auth ?? 'either') === 'either') {
@@ -363,7 +351,28 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
     for (const named of namedMerchants(request, config.merchantFrom ?? 'credential')) {
       if (named !== own) throw forbidden(`Forbidden: this credential is for merchant '${echo(own)}', not '${echo(named)}'`);
     }
-    if (credential.kind === 'session') checkSessionKind(config.sessionKinds, credential.claims);
-    if (credential.kind === 'session') await checkRole(request, credential.claims, options);
+    if (credential.kind !== 'session') return done();
+    checkSessionKind(config.sessionKinds, credential.claims);
+    return checkRole(request, credential.claims, options);
   });
+}
+
+/** Authenticates a guarded request and sets `request.credential` (throws the 401s). */
+async function authenticateRequest(request: FastifyRequest, guard: 'bearer' | 'either', options: AuthenticationOptions): Promise<void> {
+  let bearerToken = bearerTokenOf(request);
+  let apiKey = guard === 'either' ? headerValue(request, 'x-api-key') : undefined;
+  // One credential rule for every route family: an API key is accepted as `x-api-key` or as
+  // `Authorization: Bearer DE_…` (the way OpenAI clients send theirs) on every 'either' route.
+  if (guard === 'either' && bearerToken?.startsWith(apiKeyPrefix) === true) {
+    apiKey = bearerToken;
+    bearerToken = undefined;
+  }
+  const allowRevoked = guard === 'bearer' && request.routeOptions.config.acceptsRevokedSession === true;
+  const result = await options.auth.authenticate({ bearerToken, apiKey: apiKey === '' ? undefined : apiKey, allowRevoked, origin: attemptOriginOf(request) });
+  if (result.kind !== 'ok') throw credentialError(result);
+  const context = result.context;
+  request.credential =
+    context.via === 'bearer'
+      ? { kind: 'session', claims: context.claims }
+      : { kind: 'api_key', merchantId: context.merchantId, keyId: context.keyId, ...(context.policy !== undefined ? { policy: context.policy } : {}) };
 }

@@ -77,11 +77,13 @@ export function registerHttpServerSpans(app: FastifyInstance, tracer: Tracer | u
       context.with(active, () => listener.call(server, request, response));
     });
   }
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const span = spans.get(request.raw);
     const route = request.routeOptions.url;
-    if (span === undefined || route === undefined) return;
-    span.updateName(`${request.method} ${route}`);
-    span.setAttribute('http.route', route);
+    if (span !== undefined && route !== undefined) {
+      span.updateName(`${request.method} ${route}`);
+      span.setAttribute('http.route', route);
+    }
+    done();
   });
 }

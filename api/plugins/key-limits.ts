@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Credential } from './authentication.js';
 import { KeyAdmission, defaultLeaseTtlMs, type KeyAdmissionDeps, type LimitScope } from '../../src/governance/admit-key-request.js';
 import type { StateStore } from '../../src/ports/state-store.js';
 
@@ -32,24 +33,36 @@ export interface KeyLimitsOptions extends Omit<KeyAdmissionDeps, 'usage' | 'conf
  */
 export function registerKeyLimits(app: FastifyInstance, options: KeyLimitsOptions): KeyAdmission {
   const admission = new KeyAdmission({ ...options, usage: options.state.usage, configs: options.state.configs });
-  app.addHook('preHandler', async (request, reply) => {
+  // Synchronous for what it does not limit (sessions, routes without keyLimits): no promise per request.
+  app.addHook('preHandler', (request, reply, done) => {
     const route = request.routeOptions.config.keyLimits;
     const credential = request.credential;
-    if (route === undefined || credential === null || credential.kind !== 'api_key') return;
-    const reserve = route.kind === 'llm' ? route.reserveUsd : undefined;
-    const scope: LimitScope = route.kind === 'payment' ? route : { kind: 'llm', ...(reserve !== undefined ? { reserveUsd: () => reserve(request) } : {}) };
-    const lease = await admission.admit(
-      { keyId: credential.keyId, merchantId: credential.merchantId, policy: credential.policy },
-      scope,
-      String(request.id),
-      request.log,
-    );
-    if (lease === undefined) return;
-    // 'finish' once the answer is written (streams included, which bypass fastify's hooks); 'close'
-    // when the client left first.
-    reply.raw.once('finish', lease.release);
-    reply.raw.once('close', lease.release);
+    if (route === undefined || credential === null || credential.kind !== 'api_key') return done();
+    return admitKey(admission, request, reply, route, credential);
   });
   // The same admission (one spend counter, one settlement) for what is not a route: WebSocket chat turns.
   return admission;
+}
+
+/** Admits the key's request or refuses it (429); its lease goes back when the answer is finished or the client left. */
+async function admitKey(
+  admission: KeyAdmission,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  route: KeyLimitsRoute,
+  credential: Extract<Credential, { kind: 'api_key' }>,
+): Promise<void> {
+  const reserve = route.kind === 'llm' ? route.reserveUsd : undefined;
+  const scope: LimitScope = route.kind === 'payment' ? route : { kind: 'llm', ...(reserve !== undefined ? { reserveUsd: () => reserve(request) } : {}) };
+  const lease = await admission.admit(
+    { keyId: credential.keyId, merchantId: credential.merchantId, policy: credential.policy },
+    scope,
+    String(request.id),
+    request.log,
+  );
+  if (lease === undefined) return;
+  // 'finish' once the answer is written (streams included, which bypass fastify's hooks); 'close'
+  // when the client left first.
+  reply.raw.once('finish', lease.release);
+  reply.raw.once('close', lease.release);
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { MerchantRole } from '../../src/ports/state-store.js';
 import { sendAuthFailure } from './authentication.js';
+import { sessionRoleOf } from './session-role.js';
 
 export interface MembershipCheckOptions {
   /** The user's live role in the merchant; undefined when not a member (read from the shared store: every replica agrees). */
@@ -16,14 +17,18 @@ export interface MembershipCheckOptions {
  * Registered after the guard, so `request.credential` is set.
  */
 export function registerMembershipCheck(app: FastifyInstance, options: MembershipCheckOptions): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // Synchronous unless there is a membership to read (API keys, public routes: no promise at all).
+  app.addHook('onRequest', (request, reply, done) => {
     const credential = request.credential;
-    if (credential?.kind !== 'session') return;
+    if (credential?.kind !== 'session') return done();
     const { claims } = credential;
-    if ((claims.tokenType ?? 'standard') !== 'standard' || claims.merchantId === '') return;
-    if (request.routeOptions.config.acceptsRevokedSession === true) return;
-    if ((await options.roleOf(claims.userId, claims.merchantId)) !== undefined) return;
-    request.log.info({ userId: claims.userId, merchantId: claims.merchantId }, 'session refused: no longer a member of its merchant');
-    sendAuthFailure(request, reply, { kind: 'invalid_token', reason: 'unknown_user' });
+    if ((claims.tokenType ?? 'standard') !== 'standard' || claims.merchantId === '') return done();
+    if (request.routeOptions.config.acceptsRevokedSession === true) return done();
+    // Returned, not awaited here: fastify waits for it, and a refusal rejects it (the guard's 401).
+    return sessionRoleOf(request, options.roleOf, claims.userId, claims.merchantId).then((role) => {
+      if (role !== undefined) return;
+      request.log.info({ userId: claims.userId, merchantId: claims.merchantId }, 'session refused: no longer a member of its merchant');
+      sendAuthFailure(request, reply, { kind: 'invalid_token', reason: 'unknown_user' });
+    });
   });
 }

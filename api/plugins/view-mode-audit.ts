@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthAttemptRecorder } from '../../src/auth/auth-attempt.js';
 import { attemptOriginOf } from './authentication.js';
 
@@ -12,22 +12,28 @@ const selfAudited = new Set(['/auth/super-admin/exit', '/auth/super-admin/enter-
  * spine and in /analytics/log-summaries. Registered after the guard, so `request.credential` is set.
  */
 export function registerViewModeAudit(app: FastifyInstance, audit: AuthAttemptRecorder): void {
-  app.addHook('onResponse', async (request, reply) => {
-    const credential = request.credential;
-    if (credential?.kind !== 'session' || credential.claims.tokenType !== 'super_admin_view') return;
-    const route = request.routeOptions.url ?? request.url;
-    if (selfAudited.has(route)) return;
-    const { claims } = credential;
-    audit({
-      credential: 'super_admin',
-      outcome: reply.statusCode < 400 ? 'success' : 'failure',
-      reason: reply.statusCode < 400 ? null : reply.statusCode === 403 ? 'unsupported_session' : null,
-      merchantId: claims.merchantId,
-      subject: claims.email,
-      userId: claims.userId,
-      keyId: null,
-      origin: attemptOriginOf(request),
-      action: `view_request ${request.method} ${route} ${reply.statusCode}`,
-    });
+  // Synchronous: every request passes it, and only super-admin view sessions have anything to do.
+  app.addHook('onResponse', (request, reply, done) => {
+    recordViewRequest(request, reply, audit);
+    done();
+  });
+}
+
+function recordViewRequest(request: FastifyRequest, reply: FastifyReply, audit: AuthAttemptRecorder): void {
+  const credential = request.credential;
+  if (credential?.kind !== 'session' || credential.claims.tokenType !== 'super_admin_view') return;
+  const route = request.routeOptions.url ?? request.url;
+  if (selfAudited.has(route)) return;
+  const { claims } = credential;
+  audit({
+    credential: 'super_admin',
+    outcome: reply.statusCode < 400 ? 'success' : 'failure',
+    reason: reply.statusCode < 400 ? null : reply.statusCode === 403 ? 'unsupported_session' : null,
+    merchantId: claims.merchantId,
+    subject: claims.email,
+    userId: claims.userId,
+    keyId: null,
+    origin: attemptOriginOf(request),
+    action: `view_request ${request.method} ${route} ${reply.statusCode}`,
   });
 }

@@ -11,9 +11,10 @@ import { startLoopPauseMonitor } from '../loop-pauses.js';
  */
 export async function metricsRoutes(app: FastifyInstance, deps: { bus: EventBus; state: StateStore }): Promise<void> {
   const requests = new Map<string, number>();
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const key = `${request.method} ${request.routeOptions.url ?? 'unmatched'}\u0000${reply.statusCode}`;
     requests.set(key, (requests.get(key) ?? 0) + 1);
+    done();
   });
 
   // Reset at each scrape, as Prometheus' Node client does.

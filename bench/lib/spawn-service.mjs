@@ -1,5 +1,6 @@
 // Starts `switchyard serve` from dist/ as a child process on a free loopback port and waits until
-// /health/ready answers; returns its base URL and a stop() that sends SIGTERM and awaits exit.
+// /health/ready answers; returns its base URL, pid and a stop() that sends SIGTERM and awaits exit.
+// `root` runs another build's dist/ (bench-compare runs a base build from a scratch directory).
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,21 +9,25 @@ import { freePort } from './free-port.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 
-export async function spawnService(env = {}) {
+export async function spawnService(env = {}, { root: serviceRoot = root } = {}) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-bench-'));
-  const child = spawn(process.execPath, [...(process.env.SERVICE_NODE_FLAGS ?? '').split(' ').filter(Boolean), join(root, 'dist/cli/main.js'), 'serve'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      ADMIN_SECRET: 'bench-admin-secret-0123456789abcdef',
-      ...env,
+  const child = spawn(
+    process.execPath,
+    [...(process.env.SERVICE_NODE_FLAGS ?? '').split(' ').filter(Boolean), join(serviceRoot, 'dist/cli/main.js'), 'serve'],
+    {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        ADMIN_SECRET: 'bench-admin-secret-0123456789abcdef',
+        ...env,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  );
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   for (let attempt = 0; ; attempt++) {

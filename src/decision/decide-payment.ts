@@ -1,5 +1,5 @@
 import { createEvent, type EventEnvelope } from '../events/event-envelope.js';
-import type { DecideGatewayRequest } from '../generated/schema-types.js';
+import type { DecideGatewayRequest, DecisionCreatedV1 } from '../generated/schema-types.js';
 import type { EventBus } from '../ports/event-bus.js';
 import type { StateStore } from '../ports/state-store.js';
 import { activeExperimentOf, enterExperiment, experimentOutcome, type ExperimentTag } from '../experiments/enter-experiment.js';
@@ -97,32 +97,29 @@ function failedEvent(request: DecideGatewayRequest, failure: DecisionFailure, re
 }
 
 function createdEvent(request: DecideGatewayRequest, decision: Decision, requestId: string, latencyMs: number, experiment?: ExperimentTag): EventEnvelope {
-  return createEvent(
-    'decision.created',
-    request.merchantId,
-    {
-      // First: analytics finds its keys in `details` by first occurrence (src/adapters/clickhouse/sql/experiment-sql.ts).
-      ...experimentFieldOf(experiment, decision),
-      paymentId: request.paymentInfo.paymentId,
-      requestId,
-      gateway: decision.decidedGateway,
-      routingApproach: decision.routingApproach,
-      gatewayPriorityMap: decision.gatewayPriorityMap === null ? null : { ...decision.gatewayPriorityMap },
-      rankingAlgorithm: request.rankingAlgorithm ?? null,
-      eliminationEnabled: decision.eliminationEnabled,
-      latencyMs,
-      payment: decision.payment,
-      windowDimension: decision.windowDimension,
-      eliminationDimension: decision.eliminationDimension,
-      ...multiObjectiveFieldOf(decision),
-      ...policyFieldOf(decision),
-    },
-    decision.decidedAt,
-  );
+  // Built field by field, not from spreads of the optional parts: one object in one shape per
+  // decision, in the key order the event has always had. `experiment` first: analytics finds its
+  // keys in `details` by first occurrence (src/adapters/clickhouse/sql/experiment-sql.ts).
+  const payload: Mutable<DecisionCreatedV1> = {} as Mutable<DecisionCreatedV1>;
+  const inExperiment = experimentFieldOf(experiment, decision).experiment;
+  if (inExperiment !== undefined) payload.experiment = inExperiment;
+  payload.paymentId = request.paymentInfo.paymentId;
+  payload.requestId = requestId;
+  payload.gateway = decision.decidedGateway;
+  payload.routingApproach = decision.routingApproach;
+  payload.gatewayPriorityMap = decision.gatewayPriorityMap === null ? null : { ...decision.gatewayPriorityMap };
+  payload.rankingAlgorithm = request.rankingAlgorithm ?? null;
+  payload.eliminationEnabled = decision.eliminationEnabled;
+  payload.latencyMs = latencyMs;
+  payload.payment = decision.payment;
+  payload.windowDimension = decision.windowDimension;
+  payload.eliminationDimension = decision.eliminationDimension;
+  const multiObjective = multiObjectiveFieldOf(decision).multiObjective;
+  if (multiObjective !== undefined) payload.multiObjective = multiObjective;
+  // The additive `policy` field (propensity, candidates, parameters); absent when the decision logged none.
+  const policy: DecisionPolicyRecord | undefined = policyRecordOf(decision);
+  if (policy !== undefined) payload.policy = policy;
+  return createEvent('decision.created', request.merchantId, payload, decision.decidedAt);
 }
 
-/** The additive `policy` field (propensity, candidates, parameters); absent when the decision logged none. */
-function policyFieldOf(decision: Decision): { policy?: DecisionPolicyRecord } {
-  const policy = policyRecordOf(decision);
-  return policy === undefined ? {} : { policy };
-}
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };

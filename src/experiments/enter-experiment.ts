@@ -55,8 +55,9 @@ export async function enterExperiment(
 ): Promise<ExperimentEntry> {
   const merchantId = request.merchantId;
   const outside: ExperimentEntry = { request, inputs: { ...inputs, activeRules: [] }, tag: undefined, staticArm: false };
-  const [features, trip] = await Promise.all([deps.state.configs.get(merchantId, 'features'), deps.state.configs.get(merchantId, 'experimentGuardrail')]);
-  if (!isFeatureEnabled(features, 'ab-test-real-payments')) return outside;
+  // The flags came with the merchant's inputs (read once per decision); only the guardrail is read here.
+  if (!isFeatureEnabled(inputs.features, 'ab-test-real-payments')) return outside;
+  const trip = await deps.state.configs.get(merchantId, 'experimentGuardrail');
   const data = experiment.algorithm.data;
   const guardrailTripped = trip !== undefined && trip.experimentId === experiment.id && trip.experimentModifiedAt === experiment.modifiedAt;
   const arm: ExperimentArm = guardrailTripped ? 'control' : assignArm(request.paymentInfo.paymentId, data.variant_split_pct);

@@ -1,0 +1,108 @@
+// One build's decide cost without sockets: starts ROOT's `switchyard serve` composition root in this
+// process (dist/cli/start-service.js, embedded, in-process workers), sets up a merchant with a
+// session (FEATURES=1: multi-objective, seed costs, an active sticky A/B experiment and its flag),
+// sends WARMUP then N `POST /decide-gateway` through fastify's inject at CONCURRENCY in flight (the
+// three-card mix, a fresh payment id each), and prints one JSON line: main-thread and whole-process
+// CPU µs per decision over the N (from /proc), and decisions/s. Used by bench-compare's MODE=inject:
+// no load generator and no loopback writes share the cores, so on a busy machine its CPU figure
+// moves far less than the HTTP one. Builds from before cli/start-service.ts existed cannot run it.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decideBody } from './decide-body.mjs';
+import { cpuSeconds } from './proc-cpu.mjs';
+
+const root = process.env.ROOT;
+if (!root) throw new Error('ROOT=<checkout with dist/> is required');
+const n = Number(process.env.N ?? 20_000);
+const warmup = Number(process.env.WARMUP ?? 4_000);
+const concurrency = Number(process.env.CONCURRENCY ?? 32);
+const features = process.env.FEATURES === '1';
+const adminSecret = 'bench-admin-secret-0123456789abcdef';
+
+const { startServer } = await import(join(root, 'dist/cli/start-service.js'));
+const { loadConfig } = await import(join(root, 'dist/src/config/load-config.js'));
+const { createLogger } = await import(join(root, 'dist/cli/create-logger.js'));
+const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-inject-'));
+const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_SECRET: adminSecret });
+const server = await startServer(config, createLogger(config), { toolkit: { env: {}, cwd: dataDir } });
+const { app } = server; // not stopped: the process exits once it has printed
+
+const post = async (url, payload, headers, method = 'POST') => {
+  const response = await app.inject({ method, url, payload, headers });
+  if (response.statusCode >= 300) throw new Error(`${url} → ${response.statusCode} ${response.body}`);
+  return response.body.startsWith('{') ? response.json() : response.body;
+};
+const merchant = `inject_${Date.now()}`;
+await post('/merchant-account/create', { merchant_id: merchant }, { 'x-admin-secret': adminSecret });
+const session = await post(
+  '/auth/signup',
+  { email: `${merchant}@bench.example`, password: 'violet-harbour-lantern-42', merchant_id: merchant },
+  { 'x-admin-secret': adminSecret },
+);
+const auth = { authorization: `Bearer ${session.token}` };
+await post('/rule/create', { merchant_id: merchant, config: { type: 'successRate', data: { defaultBucketSize: 125, defaultHedgingPercent: 5 } } }, auth);
+if (features) {
+  for (const feature of ['multi-objective-routing', 'ab-test-real-payments'])
+    await post(`/merchant-account/${merchant}/features/${feature}`, { enabled: true }, auth);
+  const rows = [
+    ['stripe', 290],
+    ['adyen', 194],
+    ['checkout', 150],
+  ].map(([psp, bps]) => ({ psp, interchange_bps: bps, scheme_bps: 0, markup_bps: 0, fixed: 0, is_default: true }));
+  await post(`/merchant-account/${merchant}/seed-costs`, { rows }, auth, 'PUT');
+  const experiment = await post(
+    '/routing/create',
+    {
+      name: 'inject-experiment',
+      created_by: merchant,
+      algorithm_for: 'payment',
+      algorithm: {
+        type: 'ab_test',
+        data: {
+          control_algorithm_id: 'sr_routing',
+          variant_algorithm_id: 'sr_routing',
+          variant_split_pct: 30,
+          min_sample_size: 1000,
+          guardrail_threshold_pp: 3,
+          variant_sr_config: { enable_multi_objective: true, margin: 0.5 },
+        },
+      },
+    },
+    auth,
+  );
+  await post('/routing/activate', { created_by: merchant, routing_algorithm_id: experiment.rule_id }, auth);
+}
+
+const cards = [
+  { cardIsin: '411111', cardSwitchProvider: 'VISA', cardType: 'CREDIT' },
+  { cardIsin: '510510', cardSwitchProvider: 'MASTERCARD', cardType: 'DEBIT' },
+  { cardIsin: '378282', cardSwitchProvider: 'AMEX', cardType: 'CREDIT' },
+];
+const headers = { ...auth, 'content-type': 'application/json' };
+/** `count` decisions, `concurrency` in flight; throws on any non-200. */
+async function decide(count, prefix) {
+  let next = 0;
+  const lane = async () => {
+    while (next < count) {
+      const i = next++;
+      const base = decideBody(merchant, `${prefix}_${i}`);
+      const payload = JSON.stringify({ ...base, paymentInfo: { ...base.paymentInfo, ...cards[i % cards.length] } });
+      const response = await app.inject({ method: 'POST', url: '/decide-gateway', payload, headers });
+      if (response.statusCode !== 200) throw new Error(`decide → ${response.statusCode} ${response.body}`);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, lane));
+}
+
+await decide(warmup, 'warm');
+const mainBefore = cpuSeconds(process.pid, process.pid);
+const allBefore = cpuSeconds(process.pid);
+const started = performance.now();
+await decide(n, 'pay');
+const seconds = (performance.now() - started) / 1000;
+const main = cpuSeconds(process.pid, process.pid) - mainBefore;
+const all = cpuSeconds(process.pid) - allBefore;
+console.log(JSON.stringify({ decisions: n, rps: n / seconds, mainUs: (1e6 * main) / n, allUs: (1e6 * all) / n }));
+// The figures are out; the process (and its in-memory state) ends here, without a graceful stop.
+process.exit(0);

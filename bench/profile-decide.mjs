@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+// Profiles the embedded service under the decide load: `switchyard serve` from dist/ with
+// `--cpu-prof` (main thread), a merchant with a session, a 3 s warm-up, then DURATION (10) s of
+// POST /decide-gateway (the three-card mix, CONNECTIONS 64; FEATURES=1: multi-objective and an
+// active A/B experiment on, as bench-compare's decide_features), then stops the service so V8
+// writes the profile into PROFILE_DIR (/tmp/switchyard-profiles) and prints its summary
+// (bench/profile-summary.mjs). ROOT=<checkout> profiles another build's dist/. 127.0.0.1 only.
+import autocannon from 'autocannon';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { decideBody } from './lib/decide-body.mjs';
+import { json, spawnService } from './lib/spawn-service.mjs';
+
+const dir = process.env.PROFILE_DIR ?? '/tmp/switchyard-profiles';
+const duration = Number(process.env.DURATION ?? 10);
+const connections = Number(process.env.CONNECTIONS ?? 64);
+const adminSecret = 'bench-admin-secret-0123456789abcdef';
+mkdirSync(dir, { recursive: true });
+const started = Date.now();
+/** The measured window in ms after the service was spawned (~ the profile's start). */
+const window = { from: 0, to: 0 };
+process.env.SERVICE_NODE_FLAGS = `--cpu-prof --cpu-prof-dir=${dir} ${process.env.SERVICE_NODE_FLAGS ?? ''}`;
+// ROOT: another build's checkout (e.g. bench-compare's /tmp/switchyard-compare-<sha>) instead of this one.
+const service = await spawnService({ ADMIN_SECRET: adminSecret }, process.env.ROOT ? { root: process.env.ROOT } : {});
+const cards = [
+  { cardIsin: '411111', cardSwitchProvider: 'VISA', cardType: 'CREDIT' },
+  { cardIsin: '510510', cardSwitchProvider: 'MASTERCARD', cardType: 'DEBIT' },
+  { cardIsin: '378282', cardSwitchProvider: 'AMEX', cardType: 'CREDIT' },
+];
+try {
+  const name = `prof_${Date.now()}`;
+  await json(service.url, '/merchant-account/create', { merchant_id: name }, { 'x-admin-secret': adminSecret });
+  const session = await json(
+    service.url,
+    '/auth/signup',
+    { email: `${name}@bench.example`, password: 'violet-harbour-lantern-42', merchant_id: name },
+    { 'x-admin-secret': adminSecret },
+  );
+  const headers = { authorization: `Bearer ${session.token}` };
+  await json(
+    service.url,
+    '/rule/create',
+    { merchant_id: name, config: { type: 'successRate', data: { defaultBucketSize: 125, defaultHedgingPercent: 5 } } },
+    headers,
+  );
+  if (process.env.FEATURES === '1') {
+    for (const feature of ['multi-objective-routing', 'ab-test-real-payments']) {
+      await json(service.url, `/merchant-account/${name}/features/${feature}`, { enabled: true }, headers);
+    }
+    const rows = [
+      ['stripe', 290],
+      ['adyen', 194],
+      ['checkout', 150],
+    ].map(([psp, bps]) => ({ psp, interchange_bps: bps, scheme_bps: 0, markup_bps: 0, fixed: 0, is_default: true }));
+    await json(service.url, `/merchant-account/${name}/seed-costs`, { rows }, headers, 'PUT');
+    const experiment = await json(
+      service.url,
+      '/routing/create',
+      {
+        name: 'profile-experiment',
+        created_by: name,
+        algorithm_for: 'payment',
+        algorithm: {
+          type: 'ab_test',
+          data: {
+            control_algorithm_id: 'sr_routing',
+            variant_algorithm_id: 'sr_routing',
+            variant_split_pct: 30,
+            min_sample_size: 1000,
+            guardrail_threshold_pp: 3,
+            variant_sr_config: { enable_multi_objective: true, hedging_percent: 2 },
+          },
+        },
+      },
+      headers,
+    );
+    await json(service.url, '/routing/activate', { created_by: name, routing_algorithm_id: experiment.rule_id }, headers);
+  }
+  const run = (seconds, prefix) => {
+    let i = 0;
+    return autocannon({
+      url: `${service.url}/decide-gateway`,
+      method: 'POST',
+      connections,
+      duration: seconds,
+      headers: { 'content-type': 'application/json', ...headers },
+      requests: [
+        {
+          setupRequest: (request) => {
+            const base = decideBody(name, `${prefix}_${i}`);
+            const body = { ...base, paymentInfo: { ...base.paymentInfo, ...cards[i++ % cards.length] } };
+            return { ...request, body: JSON.stringify(body) };
+          },
+        },
+      ],
+    });
+  };
+  await run(3, 'warm');
+  window.from = Date.now() - started + 300;
+  const result = await run(duration, 'pay');
+  window.to = Date.now() - started - 300;
+  process.stderr.write(`${result.requests.average.toFixed(0)} req/s, ${result.requests.total} requests, ${result.non2xx} non-2xx\n`);
+} finally {
+  await service.stop();
+}
+const written = readdirSync(dir)
+  .filter((f) => f.endsWith('.cpuprofile'))
+  .map((f) => join(dir, f))
+  .filter((f) => statSync(f).mtimeMs >= started && f.includes(`.${service.pid}.0.`)); // CPU.<date>.<time>.<pid>.<thread>.<seq>: thread 0 is the main one
+if (written.length === 0) throw new Error(`no main-thread profile of ${service.pid} in ${dir}`);
+process.stderr.write(`profile: ${written[0]}\n`);
+process.stderr.write(`load window: FROM_MS=${window.from} TO_MS=${window.to}\n`);
+execFileSync(process.execPath, [new URL('./profile-summary.mjs', import.meta.url).pathname, written[0]], {
+  stdio: 'inherit',
+  env: { ...process.env, FROM_MS: String(window.from), TO_MS: String(window.to) },
+});
