@@ -20,6 +20,7 @@ import { defineConfig } from 'vitest/config';
  * take it per project); SWITCHYARD_TEST_WORKERS overrides it (1 runs every file alone, as before).
  */
 const workers = Number(process.env['SWITCHYARD_TEST_WORKERS'] ?? Math.max(4, availableParallelism() * 2));
+if (!Number.isInteger(workers) || workers < 1) throw new Error(`SWITCHYARD_TEST_WORKERS must be a whole number ≥ 1, got ${process.env['SWITCHYARD_TEST_WORKERS']}`);
 const serial = { poolOptions: { forks: { singleFork: true } } };
 
 export default defineConfig({
