@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -5,9 +6,27 @@ import { defineConfig } from 'vitest/config';
  * every adapter), integration (real Redis, Kafka, ClickHouse, chDB) and fault (stops and starts the
  * shared servers, so its files run one at a time after the rest) and browser (the dashboard in
  * Debian's chromium against the embedded service; builds the dashboard first).
+ *
+ * Parallelism (issue 35): every file runs in a child process of its own (vitest's `forks` pool,
+ * isolated), and files of unit, contract, ports and integration run side by side in `maxWorkers`
+ * processes: more than the cores, because most of a file's time is waiting on a server (Kafka
+ * rebalances, ClickHouse inserts, child processes starting), not CPU. That is safe because every file
+ * keeps to its own namespace: a unique Redis key prefix, Kafka topic prefix and consumer groups, a
+ * ClickHouse database, chDB and data directories under mkdtemp, ports from the OS (`listen(0)`) and
+ * environment changes only in its own process. A file that needs a fixed port or a shared server to
+ * itself does not belong here. fault and browser files run one at a time in a single process
+ * (`singleFork`), after the parallel ones (scripts/run-tests.sh runs fault in a second vitest run of
+ * its own, after everything else). `maxWorkers` is one setting for the whole run (vitest does not
+ * take it per project); SWITCHYARD_TEST_WORKERS overrides it (1 runs every file alone, as before).
  */
+const workers = Number(process.env['SWITCHYARD_TEST_WORKERS'] ?? Math.max(4, availableParallelism() * 2));
+if (!Number.isInteger(workers) || workers < 1) throw new Error(`SWITCHYARD_TEST_WORKERS must be a whole number ≥ 1, got ${process.env['SWITCHYARD_TEST_WORKERS']}`);
+const serial = { poolOptions: { forks: { singleFork: true } } };
+
 export default defineConfig({
   test: {
+    pool: 'forks',
+    maxWorkers: workers,
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       // A contract file builds the whole app (every route and schema) in its hooks: on two shared
@@ -27,7 +46,7 @@ export default defineConfig({
         test: {
           name: 'fault',
           include: ['test/integration/**/*.fault.test.ts'],
-          fileParallelism: false,
+          ...serial,
           testTimeout: 300_000,
           hookTimeout: 300_000,
         },
@@ -37,7 +56,7 @@ export default defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
           globalSetup: ['test/browser/build-dashboard.ts'],
-          fileParallelism: false,
+          ...serial,
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },

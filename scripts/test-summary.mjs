@@ -9,8 +9,11 @@
 // Errors outside tests count as failures: a file that failed to load or whose beforeAll/afterAll threw,
 // each unhandled error, and a runner that exited non-zero without any of these (at least one).
 // Each failure is named just above the count, so a log cut to its last lines still says what failed.
+// Above the failures: the 20 slowest test files and each project's totals (scripts/slow-files.mjs),
+// from the timings scripts/vitest-json-reporter.mjs adds to the reports.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { basename, relative } from 'node:path';
+import { slowFileLines } from './slow-files.mjs';
 
 /** Failures outside any test, found in one vitest JSON report. */
 function errorsOutsideTests(report) {
@@ -53,12 +56,13 @@ function countVitest(file, status) {
     failed = 1;
   }
   const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-  return { passed: report.numPassedTests ?? 0, failed, skipped, lines };
+  return { passed: report.numPassedTests ?? 0, failed, skipped, lines, report };
 }
 
 /** The count line for the given arguments, and the lines naming each failure. */
 export function summarize(args) {
   const total = { passed: 0, failed: 0, skipped: 0, lines: [] };
+  const runs = [];
   let out;
   for (let i = 0; i < args.length; i++) {
     const flag = args[i];
@@ -83,15 +87,16 @@ export function summarize(args) {
     total.failed += counts.failed;
     total.skipped += counts.skipped;
     total.lines.push(...counts.lines);
+    if (counts.report !== undefined) runs.push({ label: basename(name, '.json'), report: counts.report });
   }
   const count = `${total.passed} passed, ${total.failed} failed${total.skipped > 0 ? `, ${total.skipped} skipped` : ''}`;
-  return { count, failed: total.failed, lines: total.lines, out };
+  return { count, failed: total.failed, lines: total.lines, timing: slowFileLines(runs), out };
 }
 
 // Run as a script (the unit test imports `summarize` instead).
 if (import.meta.main) {
-  const { count, failed, lines, out } = summarize(process.argv.slice(2));
-  for (const line of lines) console.log(line);
+  const { count, failed, lines, timing, out } = summarize(process.argv.slice(2));
+  for (const line of [...timing, ...lines]) console.log(line);
   if (out !== undefined) writeFileSync(out, `${count}\n`);
   console.log(count);
   process.exit(failed > 0 ? 1 : 0);

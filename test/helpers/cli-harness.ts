@@ -27,6 +27,18 @@ export function cliWorkDir(): string {
 }
 
 /**
+ * A working directory whose `.mcp-config.json` (no servers yet) gives MCP servers 60 s to start
+ * (`global.timeout`; the default is 5 s): a stdio server is a Node process importing the MCP SDK, and
+ * on a loaded machine with test files side by side its start can take longer than 5 s. For tests of
+ * what a server does, not of the start timeout.
+ */
+export function mcpWorkDir(): string {
+  const cwd = cliWorkDir();
+  writeFileSync(join(cwd, '.mcp-config.json'), JSON.stringify({ mcpServers: {}, global: { timeout: 60_000 } }));
+  return cwd;
+}
+
+/**
  * Runs `switchyard <argv>` in this process with buffers for its io: the same commands, parsing,
  * formats and exit codes as the binary, minus the process wiring (cli/main.ts, covered by the
  * binary tests).

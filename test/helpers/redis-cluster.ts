@@ -39,13 +39,25 @@ export interface RedisClusterUnderTest {
 }
 
 /**
- * Starts a cluster through the script on `basePort`..`basePort + 5` with its own run directory, so
- * test files running at once never share (or stop) each other's cluster. `stop` is for a finally /
+ * SYTEST_REDIS_CLUSTER_PORT_OFFSET moves every file's cluster (default 0), so a second test run on the
+ * same machine (with its own services on other ports) does not meet this one's clusters: the files'
+ * base ports are 100 apart and a cluster takes six, so an offset below 94 keeps them apart.
+ */
+function portOffset(): number {
+  const offset = Number(process.env['SYTEST_REDIS_CLUSTER_PORT_OFFSET'] ?? 0);
+  if (!Number.isInteger(offset) || offset < 0 || offset > 93) throw new Error(`SYTEST_REDIS_CLUSTER_PORT_OFFSET must be 0..93, got ${offset}`);
+  return offset;
+}
+
+/**
+ * Starts a cluster through the script on `basePort`..`basePort + 5` (plus the offset above) with its
+ * own run directory, so test files running at once never share (or stop) each other's cluster. `stop` is for a finally /
  * afterAll: it always stops every node, whatever failed. `{ tls: true }`: TLS only with an ACL user
  * (the script's REDIS_CLUSTER_TLS_DIR), certificates made by secure-services.sh in that run directory
  * and a fresh password.
  */
-export async function startRedisCluster(basePort: number, options: { readonly tls?: boolean } = {}): Promise<RedisClusterUnderTest> {
+export async function startRedisCluster(fileBasePort: number, options: { readonly tls?: boolean } = {}): Promise<RedisClusterUnderTest> {
+  const basePort = fileBasePort + portOffset();
   const runDir = join(tmpdir(), `sytest-redis-cluster-${basePort}`);
   const env: NodeJS.ProcessEnv = { ...process.env, SWITCHYARD_RUN_DIR: runDir, REDIS_CLUSTER_BASE_PORT: String(basePort) };
   async function sh(path: string, ...args: string[]): Promise<string> {

@@ -257,39 +257,43 @@ export function eventBusSuite(adapterName: string, open: () => Promise<EventBusF
       await expect(bus.publish(eventsOn('api', 1))).rejects.toThrow();
     });
 
-    it.runIf(options.batchesInFlight === true)('hands over a second batch while one is in the handler, and commits neither before the first', async () => {
-      const published = eventsOn('api', 30);
-      const calls: string[][] = [];
-      const secondHandled = signal();
-      const failFirst = signal();
-      const pipelined = await bus.subscribe({
-        group: 'pipelined',
-        topics: ['api'],
-        maxBatchSize: 10,
-        batchesInFlight: 2,
-        handler: async (batch) => {
-          const call = calls.push(batch.map((event) => event.id));
-          if (call === 1) {
-            await failFirst.done;
-            throw new Error('the first batch fails after the second was handled');
-          }
-          if (call === 2) secondHandled.fire();
-        },
-      });
-      await bus.publish(published);
-      // With one batch at a time this never resolves: the first is still in the handler.
-      await secondHandled.done;
-      // Closing cuts the first batch's redelivery short: it stays uncommitted, and so must the second.
-      const closed = pipelined.close();
-      failFirst.fire();
-      await closed;
-      expect(calls).toHaveLength(2);
+    // Only for an adapter that takes `batchesInFlight` (Kafka): the port lets an adapter hand over fewer,
+    // and the memory bus has one batch per partition in the handler, so there the case does not exist.
+    if (options.batchesInFlight === true) {
+      it('hands over a second batch while one is in the handler, and commits neither before the first', async () => {
+        const published = eventsOn('api', 30);
+        const calls: string[][] = [];
+        const secondHandled = signal();
+        const failFirst = signal();
+        const pipelined = await bus.subscribe({
+          group: 'pipelined',
+          topics: ['api'],
+          maxBatchSize: 10,
+          batchesInFlight: 2,
+          handler: async (batch) => {
+            const call = calls.push(batch.map((event) => event.id));
+            if (call === 1) {
+              await failFirst.done;
+              throw new Error('the first batch fails after the second was handled');
+            }
+            if (call === 2) secondHandled.fire();
+          },
+        });
+        await bus.publish(published);
+        // With one batch at a time this never resolves: the first is still in the handler.
+        await secondHandled.done;
+        // Closing cuts the first batch's redelivery short: it stays uncommitted, and so must the second.
+        const closed = pipelined.close();
+        failFirst.fire();
+        await closed;
+        expect(calls).toHaveLength(2);
 
-      const again = recorder();
-      const successor = await bus.subscribe({ group: 'pipelined', topics: ['api'], handler: again.handler });
-      await successor.caughtUp();
-      expect(new Set(again.ids)).toEqual(new Set([...calls[0]!, ...calls[1]!, ...published.map((event) => event.id)]));
-    });
+        const again = recorder();
+        const successor = await bus.subscribe({ group: 'pipelined', topics: ['api'], handler: again.handler });
+        await successor.caughtUp();
+        expect(new Set(again.ids)).toEqual(new Set([...calls[0]!, ...calls[1]!, ...published.map((event) => event.id)]));
+      });
+    }
 
     it('reports a connected bus with nothing spooled once events are delivered', async () => {
       const seen = recorder();

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion, chatCompletionStream } from '../../fixtures/providers/openai-wire.js';
 import { echoServerPath } from '../../integration/mcp/mcp-test-helpers.js';
-import { cliWorkDir, expectGolden, runSwitchyard } from '../../helpers/cli-harness.js';
+import { cliWorkDir, expectGolden, runSwitchyard, mcpWorkDir } from '../../helpers/cli-harness.js';
 
 // Issue 26, CLI points: the documented flags in both spellings, .mcp-config.json's tools for
 // generate, the config / provider / models compare|stats commands, batch cancel on a finished
@@ -155,7 +155,7 @@ describe('switchyard: the documented interface (issue 26)', () => {
 
   describe('generate and MCP servers', () => {
     it('offers the tools of .mcp-config.json (the servers the mcp commands manage) and says so with --debug', async () => {
-      const cwd = cliWorkDir();
+      const cwd = mcpWorkDir();
       expect((await runSwitchyard(['mcp', 'add', 'echo', process.execPath, echoServerPath], { cwd })).code).toBe(0);
       const listed = await runSwitchyard(['mcp', 'list', '--format', 'json'], { cwd });
       expect((JSON.parse(listed.stdout) as { id: string }[]).map((server) => server.id)).toEqual(['echo']);

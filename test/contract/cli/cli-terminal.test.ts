@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeHttpServer, type FakeHttpServer, type FakeResponse, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion, chatCompletionStream } from '../../fixtures/providers/openai-wire.js';
 import { echoServerPath } from '../../integration/mcp/mcp-test-helpers.js';
-import { cliWorkDir, expectGolden, runSwitchyard } from '../../helpers/cli-harness.js';
+import { cliWorkDir, expectGolden, runSwitchyard, mcpWorkDir } from '../../helpers/cli-harness.js';
 
 /**
  * What a terminal sees (spinners only there, never on standard output), the timeout exit code,
@@ -139,7 +139,7 @@ describe('golden listings', () => {
   });
 
   it("an MCP server's tools and the server list, as table and yaml", async () => {
-    const cwd = cliWorkDir();
+    const cwd = mcpWorkDir();
     expect((await runSwitchyard(['mcp', 'add', 'echo', process.execPath, echoServerPath], { cwd })).code).toBe(0);
     const tools = await runSwitchyard(['mcp', 'tools', 'echo'], { cwd });
     expect(tools.code, tools.stderr).toBe(0);

@@ -5,7 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion, chatCompletionStream, chatError } from '../../fixtures/providers/openai-wire.js';
 import { echoServerPath } from '../../integration/mcp/mcp-test-helpers.js';
-import { cliWorkDir, expectGolden, runSwitchyard } from '../../helpers/cli-harness.js';
+import { cliWorkDir, expectGolden, runSwitchyard, mcpWorkDir } from '../../helpers/cli-harness.js';
 
 function answer(request: RecordedRequest) {
   const body = request.body as { model: string; stream?: boolean; messages: { role: string; content: unknown }[]; response_format?: unknown };
@@ -197,7 +197,7 @@ describe('switchyard (commands, formats, exit codes)', () => {
 
   describe('mcp', () => {
     it('adds, lists, tests, lists tools of, executes on and removes a real stdio server, persisting .mcp-config.json', async () => {
-      const cwd = cliWorkDir();
+      const cwd = mcpWorkDir();
       const added = await runSwitchyard(['mcp', 'add', 'echo', process.execPath, echoServerPath], { cwd });
       expect(added.code, added.stderr).toBe(0);
       const config = JSON.parse(readFileSync(join(cwd, '.mcp-config.json'), 'utf8')) as { mcpServers: Record<string, { command: string; args: string[] }> };

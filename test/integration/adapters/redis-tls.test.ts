@@ -12,7 +12,7 @@ import { jobRoundTrip } from '../../helpers/job-round-trip.js';
 
 /**
  * Issue 28: the composition root reaches Redis over TLS as an ACL user (deploy/local/secure-services.sh:
- * rediss:// on 127.0.0.1:16440, user `default` disabled), for the state store and the BullMQ queue
+ * rediss:// on 127.0.0.1:16440 unless SECURE_BASE_PORT moved it, user `default` disabled), for the state store and the BullMQ queue
  * alike; a refused password or an untrusted certificate stops the start naming the variable.
  */
 describe('Redis over TLS with an ACL user', () => {
@@ -34,6 +34,15 @@ describe('Redis over TLS with an ACL user', () => {
       DATA_DIR: mkdtempSync(join(tmpdir(), 'sytest-redis-tls-')),
       ...overrides,
     });
+  }
+
+  /** The server as the messages name it: rediss://127.0.0.1:<port> (16440 unless SECURE_BASE_PORT moved it). */
+  function server(): string {
+    return services.env['REDIS_URL']!;
+  }
+  /** `server()` inside a RegExp. */
+  function serverPattern(): string {
+    return server().replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   }
 
   function startFailure(overrides: Record<string, string | undefined>): Promise<SwitchyardError> {
@@ -74,7 +83,7 @@ describe('Redis over TLS with an ACL user', () => {
   it('stops the start naming REDIS_PASSWORD when the password is refused, without the password', async () => {
     const error = await startFailure({ REDIS_PASSWORD: 'not-the-password-x1' });
     expect(error.code).toBe('SY_CONFIG_INVALID');
-    expect(error.message).toBe('REDIS_PASSWORD: authentication failed for user switchyard at rediss://127.0.0.1:16440');
+    expect(error.message).toBe(`REDIS_PASSWORD: authentication failed for user switchyard at ${server()}`);
     expect(JSON.stringify({ message: error.message, details: error.details, cause: String(error.cause) })).not.toContain('not-the-password-x1');
   });
 
@@ -83,18 +92,18 @@ describe('Redis over TLS with an ACL user', () => {
     url.username = 'switchyard';
     url.password = 'wrong-in-url';
     const error = await startFailure({ REDIS_URL: url.toString(), REDIS_USERNAME: undefined, REDIS_PASSWORD: undefined });
-    expect(error.message).toBe('REDIS_URL: authentication failed for user switchyard at rediss://127.0.0.1:16440');
+    expect(error.message).toBe(`REDIS_URL: authentication failed for user switchyard at ${server()}`);
   });
 
   it('names REDIS_PASSWORD when no credentials are given and the default user is disabled', async () => {
     const error = await startFailure({ REDIS_USERNAME: undefined, REDIS_PASSWORD: undefined });
-    expect(error.message).toMatch(/^REDIS_PASSWORD: the server at rediss:\/\/127\.0\.0\.1:16440 requires authentication/);
+    expect(error.message).toMatch(new RegExp(`^REDIS_PASSWORD: the server at ${serverPattern()} requires authentication`));
   });
 
   it('stops the start naming REDIS_TLS_CA_FILE when the server certificate is not signed by that CA', async () => {
     const error = await startFailure({ REDIS_TLS_CA_FILE: join(services.tlsDir, 'other-ca.pem') });
     expect(error.code).toBe('SY_CONFIG_INVALID');
-    expect(error.message).toMatch(/^REDIS_TLS_CA_FILE: certificate verify failed \([A-Z_]+\) for rediss:\/\/127\.0\.0\.1:16440/);
+    expect(error.message).toMatch(new RegExp(`^REDIS_TLS_CA_FILE: certificate verify failed \\([A-Z_]+\\) for ${serverPattern()}`));
   });
 
   it('names REDIS_TLS_CA_FILE when no CA is given and no system CA signed the certificate', async () => {

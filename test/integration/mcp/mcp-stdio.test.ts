@@ -9,8 +9,10 @@ const ECHO_TOOLS = ['add', 'crash', 'cwd', 'echo', 'env', 'fail', 'pid', 'regist
 describe('McpManager over stdio with the fixture server', () => {
   let temp: { dir: string; cleanup: () => Promise<void> };
   const managers: McpManager[] = [];
+  // 60 s to start unless a test is about the start timeout: a stdio server is a Node process importing
+  // the MCP SDK, and on a loaded machine with test files side by side that can take longer than 5 s.
   const manager = (options: McpManagerOptions = {}): McpManager => {
-    const created = new McpManager({ cwd: temp.dir, ...options });
+    const created = new McpManager({ cwd: temp.dir, connectTimeoutMs: 60_000, ...options });
     managers.push(created);
     return created;
   };
@@ -167,12 +169,14 @@ describe('McpManager over stdio with the fixture server', () => {
   });
 
   it('fails to connect with the reason: missing binary, early exit with stderr, no handshake', async () => {
-    const mcp = manager({ connectTimeoutMs: 400 });
+    const mcp = manager();
     await expect(mcp.addServer('missing', { command: '/nonexistent/mcp-binary' }, { persist: false })).rejects.toThrow(/ENOENT/);
+    // The exit must be seen, not a handshake timeout that a slow Node start on a loaded machine can beat it to.
     await expect(
       mcp.addServer('exits', { command: process.execPath, args: ['-e', "console.error('marker-before-exit'); process.exit(1)"] }, { persist: false }),
     ).rejects.toThrow(/marker-before-exit/);
-    await expect(mcp.addServer('mute', { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] }, { persist: false })).rejects.toThrow(
+    const impatient = manager({ connectTimeoutMs: 400 });
+    await expect(impatient.addServer('mute', { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] }, { persist: false })).rejects.toThrow(
       /no handshake within 400 ms/,
     );
   });

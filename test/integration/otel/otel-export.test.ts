@@ -1,5 +1,4 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
@@ -79,15 +78,6 @@ const decisionTraceparent = `00-${decisionTraceId}-b7ad6b7169203331-01`;
 const callerTraceId = '4bf92f3577b34da6a3ce929d0e0e4736';
 const callerSpanId = '00f067aa0ba902b7';
 const callerTraceparent = `00-${callerTraceId}-${callerSpanId}-01`;
-
-/** Whether `port` can be listened on now. */
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-  });
-}
 
 for (const distributed of [false, true]) {
   describe(`OpenTelemetry started from OTEL_* (serve, ${distributed ? 'Kafka, Redis, ClickHouse' : 'embedded'})`, () => {
@@ -235,8 +225,8 @@ describe('OpenTelemetry when no OTEL_* variable asks for it', () => {
   it('starts nothing and sends nothing, not even to the SDK default localhost:4318', async () => {
     const provider = await startFakeHttpServer(upstream);
     // The SDK's default endpoint: a receiver there would see an export from a process that started the SDK unasked.
-    const defaultPortFree = await portIsFree(4318);
-    const receiver = defaultPortFree ? await startFakeHttpServerOn(4318) : undefined;
+    // Held by another process (another test file exporting to its default, run side by side): nothing to listen on.
+    const receiver = await startFakeHttpServerOn(4318).catch(() => undefined);
     try {
       const { server, client } = await startWith(baseEnv(), provider);
       try {
@@ -278,7 +268,11 @@ async function startFakeHttpServerOn(port: number): Promise<FakeHttpServer> {
     });
     outgoing.end('{}');
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  // Rejects when the port is taken (EADDRINUSE): checking first and listening after would race another file.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
   return {
     url: `http://127.0.0.1:${port}`,
     requests,

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion } from '../../fixtures/providers/openai-wire.js';
@@ -45,15 +44,6 @@ function upstream(request: RecordedRequest) {
 /** The analytics sink's consumer span in `traceId`. */
 const isSinkSpan = (span: OtlpSpan, traceId: string) =>
   span.kind === spanKind.consumer && span.traceId === traceId && attributesOf(span.attributes)['messaging.consumer.group.name'] === 'analytics-sink';
-
-/** Whether `port` can be listened on now. */
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-  });
-}
 
 /** Processes of one scenario: started in order, each awaited on its own log line, all stopped with SIGTERM (their exporters flush then). */
 function processGroup() {
@@ -182,8 +172,8 @@ describe('worker processes without OTEL_* variables', () => {
     await ensureDistBuilt();
     // The children inherit this environment (this file's own process): the variables are unset there as well.
     for (const key of Object.keys(process.env)) if (key.startsWith('OTEL_')) delete process.env[key];
-    const defaultPortFree = await portIsFree(4318);
-    const receiver = defaultPortFree ? await startDefaultPortReceiver() : undefined;
+    // Held by another process (another test file exporting to its default, run side by side): nothing to listen on.
+    const receiver = await startDefaultPortReceiver().catch(() => undefined);
     const namespace = await createPipelineNamespace();
     const clickhouse = createClickHouse();
     const processes = processGroup();
@@ -226,6 +216,10 @@ async function startDefaultPortReceiver(): Promise<{ readonly requests: string[]
     requests.push(`${incoming.method} ${incoming.url}`);
     outgoing.end('{}');
   });
-  await new Promise<void>((resolve) => server.listen(4318, '127.0.0.1', resolve));
+  // Rejects when the port is taken (EADDRINUSE): checking first and listening after would race another file.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(4318, '127.0.0.1', resolve);
+  });
   return { requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { readdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -20,23 +21,72 @@ async function newestMtime(dir: string): Promise<number> {
   return newest;
 }
 
-/**
- * Rebuilds dist/ (`npm run build`) when any source is newer than dist/cli/main.js, so a child
- * `switchyard` process runs the code under test. A failed build fails the test with tsc's output.
- */
-export async function ensureDistBuilt(): Promise<void> {
+/** Whether dist/cli/main.js is at least as new as every source. */
+async function distIsFresh(): Promise<boolean> {
   const built = await stat(cliEntry).then(
     (info) => info.mtimeMs,
     () => 0,
   );
   let newestSource = 0;
   for (const dir of sourceDirs) newestSource = Math.max(newestSource, await newestMtime(join(root, dir)));
-  if (built >= newestSource) return;
+  return built >= newestSource;
+}
+
+/** Held (a directory: mkdir is atomic) by the one test process rebuilding dist/; holds its pid. */
+const buildLock = join(root, '.run', 'dist-build.lock');
+
+/** Whether the lock's holder has exited without removing it (a killed test run). */
+async function lockAbandoned(): Promise<boolean> {
+  const pid = Number(await readFile(join(buildLock, 'pid'), 'utf8').catch(() => ''));
+  if (!Number.isInteger(pid) || pid <= 0) {
+    // Just taken (the pid not written yet), or left by a process killed in between: old means the latter.
+    const taken = await stat(buildLock).then(
+      (info) => info.mtimeMs,
+      () => Date.now(),
+    );
+    return Date.now() - taken > 60_000;
+  }
   try {
-    await run('npm', ['run', 'build'], { cwd: root, timeout: 240_000 });
-  } catch (error) {
-    const output = error as { stdout?: string; stderr?: string };
-    throw new Error(`npm run build failed:\n${output.stdout ?? ''}${output.stderr ?? ''}`, { cause: error });
+    process.kill(pid, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Rebuilds dist/ (`npm run build`) when any source is newer than dist/cli/main.js, so a child
+ * `switchyard` process runs the code under test. A failed build fails the test with tsc's output.
+ * Test files run side by side: one of them builds, under a lock, while the others wait for it and
+ * then find dist/ fresh (two builds writing dist/ at once, or a child started from a half-written
+ * dist/, fail at random).
+ */
+export async function ensureDistBuilt(): Promise<void> {
+  if (await distIsFresh()) return;
+  await mkdir(join(root, '.run'), { recursive: true });
+  for (;;) {
+    try {
+      await mkdir(buildLock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (await lockAbandoned()) {
+      await rm(buildLock, { recursive: true, force: true });
+      continue;
+    }
+    // Another process is building: no event crosses processes, so look again shortly.
+    await delay(500);
+  }
+  try {
+    await writeFile(join(buildLock, 'pid'), String(process.pid));
+    if (await distIsFresh()) return;
+    await run('npm', ['run', 'build'], { cwd: root, timeout: 240_000 }).catch((error: unknown) => {
+      const output = error as { stdout?: string; stderr?: string };
+      throw new Error(`npm run build failed:\n${output.stdout ?? ''}${output.stderr ?? ''}`, { cause: error });
+    });
+  } finally {
+    await rm(buildLock, { recursive: true, force: true });
   }
 }
 

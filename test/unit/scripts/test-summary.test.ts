@@ -123,6 +123,39 @@ describe('scripts/test-summary.mjs', () => {
     expect(status).toBe(1);
   });
 
+  it("prints the slowest files and each project's totals above the failures, the count still last", () => {
+    const timing = (file: string, project: string, start: number, collect: number, run: number) => ({ file, project, setup: 0, collect, run, start });
+    const file = report(
+      'timed.json',
+      [
+        { fullName: 'a', status: 'passed' },
+        { fullName: 'b', status: 'failed', failureMessages: ['Error: no'] },
+      ],
+      {
+        startTime: 1_000,
+        finishedAt: 31_000,
+        fileTimings: [
+          timing('test/unit/fast.test.ts', 'unit', 1_000, 100, 400),
+          timing('test/contract/slow.test.ts', 'contract', 1_000, 2_000, 18_000),
+          timing('test/contract/mid.test.ts', 'contract', 11_000, 1_000, 9_000),
+        ],
+      },
+    );
+    const { lines } = summarize('--vitest', file, '1');
+    expect(lines).toEqual([
+      'Slowest 3 of 3 test files (seconds: total = import + run; import includes setup):',
+      '     20.0  contract  test/contract/slow.test.ts  (import 2.0, run 18.0)',
+      '     10.0  contract  test/contract/mid.test.ts  (import 1.0, run 9.0)',
+      '      0.5  unit      test/unit/fast.test.ts  (import 0.1, run 0.4)',
+      'Per project (file-seconds: the sum over its files, run side by side; span: first start to last end):',
+      '  contract     2 files      30.0 file-s  span    20.0 s',
+      '  unit         1 files       0.5 file-s  span     0.5 s',
+      'vitest wall time: timed 30.0 s',
+      'FAILED test/unit/example.test.ts > b: Error: no',
+      '1 passed, 1 failed',
+    ]);
+  });
+
   it('writes the count line to the --out file as well', () => {
     const out = join(dir, 'summary.txt');
     const { lines } = summarize('--step', 'services', '1', '--out', out);

@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+// Where a test run's time went, from the `fileTimings` that scripts/vitest-json-reporter.mjs adds to
+// vitest's JSON report: the slowest files and each project's totals. scripts/test-summary.mjs prints
+// it at the end of every run (above the failures and the count line); by hand:
+//   node scripts/slow-files.mjs [--top N] .run/vitest-main.json [.run/vitest-fault.json]
+// Per file, seconds = setup (setup files) + import (the file and its dependencies: collect) + run
+// (its hooks and tests). Per project: files, the sum of its files' seconds (worker time: files run
+// side by side, so this exceeds the wall time) and its span, from its first file's start to its last
+// file's end (wall time while any of its files ran). Reports without timings print nothing.
+import { existsSync, readFileSync } from 'node:fs';
+
+const seconds = (ms) => (ms / 1000).toFixed(1);
+
+/** The report lines for these parsed vitest JSON reports ({ label, report }), `top` slowest files. */
+export function slowFileLines(runs, top = 20) {
+  const timed = runs.filter(({ report }) => Array.isArray(report?.fileTimings) && report.fileTimings.length > 0);
+  if (timed.length === 0) return [];
+  const files = timed.flatMap(({ report }) =>
+    report.fileTimings.map((timing) => ({ ...timing, total: (timing.setup ?? 0) + (timing.collect ?? 0) + (timing.run ?? 0) })),
+  );
+  const lines = [];
+  const slowest = [...files].sort((a, b) => b.total - a.total).slice(0, top);
+  const projectWidth = Math.max(7, ...files.map((file) => file.project.length));
+  lines.push(`Slowest ${slowest.length} of ${files.length} test files (seconds: total = import + run; import includes setup):`);
+  for (const file of slowest) {
+    lines.push(
+      `  ${seconds(file.total).padStart(7)}  ${file.project.padEnd(projectWidth)}  ${file.file}  (import ${seconds(file.setup + file.collect)}, run ${seconds(file.run)})`,
+    );
+  }
+  lines.push('Per project (file-seconds: the sum over its files, run side by side; span: first start to last end):');
+  const projects = new Map();
+  for (const file of files) {
+    const project = projects.get(file.project) ?? { files: 0, total: 0, first: Number.POSITIVE_INFINITY, last: 0 };
+    project.files++;
+    project.total += file.total;
+    if (file.start !== undefined && file.start !== null) {
+      project.first = Math.min(project.first, file.start);
+      project.last = Math.max(project.last, file.start + file.total);
+    }
+    projects.set(file.project, project);
+  }
+  for (const [name, project] of [...projects].sort((a, b) => b[1].total - a[1].total)) {
+    const span = Number.isFinite(project.first) ? `span ${seconds(project.last - project.first).padStart(7)} s` : 'span ?';
+    lines.push(`  ${name.padEnd(projectWidth)}  ${String(project.files).padStart(4)} files  ${seconds(project.total).padStart(8)} file-s  ${span}`);
+  }
+  const walls = timed
+    .filter(({ report }) => typeof report.startTime === 'number' && typeof report.finishedAt === 'number')
+    .map(({ label, report }) => `${label} ${seconds(report.finishedAt - report.startTime)} s`);
+  if (walls.length > 0) lines.push(`vitest wall time: ${walls.join(', ')}`);
+  return lines;
+}
+
+// Run as a script: the reports named on the command line.
+if (import.meta.main) {
+  const args = process.argv.slice(2);
+  let top = 20;
+  const runs = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--top') top = Number(args[++i]);
+    else if (existsSync(args[i])) runs.push({ label: args[i], report: JSON.parse(readFileSync(args[i], 'utf8')) });
+    else console.error(`slow-files: no report at ${args[i]}`);
+  }
+  for (const line of slowFileLines(runs, top)) console.log(line);
+}

@@ -1,0 +1,4 @@
+import { describeRouteGuards, guardShards } from '../helpers/guard-matrix.js';
+
+// Shard 6 of the guard matrix's per-route cases (test/helpers/guard-matrix.ts).
+describeRouteGuards(5, guardShards);
