@@ -247,7 +247,7 @@ function conversationOf(request: AnthropicMessagesRequest, policy: MessagesMappi
     );
     const hasText = parts.texts.length > 0 || parts.results.length === 0;
     // The message's breakpoint goes on the last turn it becomes.
-    results.forEach((turn, at) => turns.push(!hasText && at === results.length - 1 ? withMark(turn, mark) : turn));
+    for (const [at, turn] of results.entries()) turns.push(!hasText && at === results.length - 1 ? withMark(turn, mark) : turn);
     if (hasText) {
       turns.push(withMark({ role: 'user', content: parts.texts.join('\n') }, mark));
       lastUserImages = parts.images;
