@@ -22,7 +22,7 @@ import { anthropicStreamError } from '../wire/anthropic-error.js';
 import { anthropicEvent, replayedChunks, writeMessagesStream } from '../wire/anthropic-sse.js';
 import { whileClientStays } from '../wire/client-gone.js';
 import { gatewayCallContext } from '../wire/gateway-caller.js';
-import { cacheHitHeaders, decisionHeaders, streamHeaders } from '../wire/gateway-headers.js';
+import { cacheHitHeaders, decisionHeaders, streamHeaders, translatedHeaders } from '../wire/gateway-headers.js';
 import { sendNativeAnswer } from '../wire/native-answer.js';
 import { gatewayGuard } from './gateway-route-config.js';
 
@@ -55,7 +55,7 @@ function messageId(): string {
 async function sendOutcome(request: MessagesRequest, reply: FastifyReply, outcome: ChatCompletionOutcome, clientGone: () => boolean): Promise<unknown> {
   const id = messageId();
   if (outcome.kind === 'answer') {
-    void reply.headers(decisionHeaders(outcome.decision, outcome.cache));
+    void reply.headers(translatedHeaders('anthropic-messages', request.body, outcome.decision, outcome.cache));
     return anthropicMessageBody(id, outcome.answer);
   }
   if (outcome.kind === 'cached' && request.body.stream !== true) {
@@ -64,7 +64,8 @@ async function sendOutcome(request: MessagesRequest, reply: FastifyReply, outcom
   }
   reply.hijack();
   const cached = outcome.kind === 'cached';
-  const headers = outcome.kind === 'cached' ? cacheHitHeaders(outcome.answer) : decisionHeaders(outcome.decision, outcome.cache);
+  const headers =
+    outcome.kind === 'cached' ? cacheHitHeaders(outcome.answer) : translatedHeaders('anthropic-messages', request.body, outcome.decision, outcome.cache);
   reply.raw.writeHead(200, hijackedHead(reply, { ...streamHeaders(request), 'cache-control': 'no-cache', ...headers }));
   const model = outcome.kind === 'cached' ? outcome.answer.model : outcome.decision.model;
   await writeMessagesStream({ raw: reply.raw, id, model, clientGone }, cached ? replayedChunks(outcome.answer) : outcome.chunks);

@@ -11,7 +11,7 @@ import { credentialMerchantOf } from '../plugins/authentication.js';
 import { hijackedHead } from '../plugins/security-headers.js';
 import { whileClientStays } from '../wire/client-gone.js';
 import { gatewayCallContext } from '../wire/gateway-caller.js';
-import { cacheHitHeaders, decisionHeaders, streamHeaders } from '../wire/gateway-headers.js';
+import { cacheHitHeaders, decisionHeaders, streamHeaders, translatedHeaders } from '../wire/gateway-headers.js';
 import { sendNativeAnswer } from '../wire/native-answer.js';
 import { chatCompletionBody } from '../wire/openai-chat-completion.js';
 import { openAiStreamError } from '../wire/openai-error.js';
@@ -49,7 +49,7 @@ async function sendOutcome(
 ): Promise<unknown> {
   const includeUsage = request.body.stream_options?.include_usage === true;
   if (outcome.kind === 'answer') {
-    void reply.headers(decisionHeaders(outcome.decision, outcome.cache));
+    void reply.headers(translatedHeaders('openai-chat', request.body, outcome.decision, outcome.cache));
     return chatCompletionBody(at.id, at.created, outcome.answer);
   }
   if (outcome.kind === 'cached' && request.body.stream !== true) {
@@ -62,7 +62,10 @@ async function sendOutcome(
     reply.raw.end(replayedStream(at.id, at.created, outcome.answer, includeUsage));
     return reply; // hijacked: fastify sends nothing more
   }
-  reply.raw.writeHead(200, hijackedHead(reply, { ...streamHeaders(request), ...decisionHeaders(outcome.decision, outcome.cache) }));
+  reply.raw.writeHead(
+    200,
+    hijackedHead(reply, { ...streamHeaders(request), ...translatedHeaders('openai-chat', request.body, outcome.decision, outcome.cache) }),
+  );
   await writeChatStream({ raw: reply.raw, id: at.id, created: at.created, model: outcome.decision.model, includeUsage, clientGone }, outcome.chunks);
   return reply;
 }

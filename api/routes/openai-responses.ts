@@ -9,7 +9,7 @@ import { credentialMerchantOf } from '../plugins/authentication.js';
 import { hijackedHead } from '../plugins/security-headers.js';
 import { whileClientStays } from '../wire/client-gone.js';
 import { gatewayCallContext } from '../wire/gateway-caller.js';
-import { cacheHitHeaders, decisionHeaders, streamHeaders } from '../wire/gateway-headers.js';
+import { cacheHitHeaders, decisionHeaders, streamHeaders, translatedHeaders } from '../wire/gateway-headers.js';
 import { sendNativeAnswer } from '../wire/native-answer.js';
 import { openAiStreamError } from '../wire/openai-error.js';
 import { openAiResponseBody } from '../wire/openai-response.js';
@@ -31,12 +31,12 @@ type CreateRequest = FastifyRequest<{ Body: ResponsesRequest }>;
 const { $id: _schemaId, ...createBody } = responseCreateRequest;
 
 /** Headers of an outcome: the routing decision (or a cache hit's first answerer), and the tool types dropped. */
-function outcomeHeaders(outcome: CreateResponseOutcome & { readonly ignoredTools: readonly string[] }): Record<string, string> {
+function outcomeHeaders(body: ResponsesRequest, outcome: CreateResponseOutcome & { readonly ignoredTools: readonly string[] }): Record<string, string> {
   const ignored: Record<string, string> =
     outcome.ignoredTools.length > 0 ? { 'x-switchyard-ignored-tools': [...new Set(outcome.ignoredTools)].join(', ') } : {};
   if (outcome.kind === 'response' && outcome.decision === undefined) return { ...cacheHitHeaders(outcome.response), ...ignored };
   if (outcome.decision === undefined) return ignored;
-  return { ...decisionHeaders(outcome.decision, outcome.cache), ...ignored };
+  return { ...translatedHeaders('openai-responses', body, outcome.decision, outcome.cache), ...ignored };
 }
 
 /** The `error` event of a natively passed stream that broke after its first byte (the provider sent none). */
@@ -55,7 +55,7 @@ async function sendOutcome(
   outcome: CreateResponseOutcome & { readonly ignoredTools: readonly string[] },
   clientGone: () => boolean,
 ): Promise<unknown> {
-  const headers = outcomeHeaders(outcome);
+  const headers = outcomeHeaders(request.body, outcome);
   if (outcome.kind === 'response' && request.body.stream !== true) {
     void reply.headers(headers);
     return openAiResponseBody(outcome.response);

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { RouteDecision } from '../../src/generation/gateway/gateway-router.js';
 import type { CacheStatus } from '../../src/generation/gateway/response-cache-policy.js';
+import { droppedFieldsHeader, droppedFor, type InboundWire } from '../../src/generation/gateway/translated-fields.js';
 
 /** Response headers that make the routing decision visible (and the cache's part, for a key with a cache). */
 export function decisionHeaders(decision: RouteDecision, cache?: CacheStatus): Record<string, string> {
@@ -13,6 +14,15 @@ export function decisionHeaders(decision: RouteDecision, cache?: CacheStatus): R
     ...(decision.cacheAffinity !== undefined ? { 'x-switchyard-cache-affinity': decision.cacheAffinity } : {}),
     ...(cache !== undefined ? { 'x-cache': cache } : {}),
   };
+}
+
+/**
+ * Headers of an answer the gateway translated for another provider's wire: its routing decision and,
+ * in `x-switchyard-dropped-fields`, what of the client's request the translation could not carry.
+ */
+export function translatedHeaders(wire: InboundWire, body: unknown, decision: RouteDecision, cache?: CacheStatus): Record<string, string> {
+  const dropped = droppedFor(wire, body as Readonly<Record<string, unknown>>, decision.provider);
+  return { ...decisionHeaders(decision, cache), ...(dropped.length > 0 ? { [droppedFieldsHeader]: dropped.join(', ') } : {}) };
 }
 
 /** Headers of an answer from the response cache: who answered first, and HIT. */

@@ -89,3 +89,25 @@ describe('Messages → an OpenAI reasoning model: thinking becomes reasoning_eff
     expect(sent).not.toHaveProperty('temperature');
   });
 });
+
+describe('x-switchyard-dropped-fields names what a translated route could not carry', () => {
+  it('lists unknown fields and, for a target without breakpoints, cache_control; none for what the target maps', async () => {
+    const body = {
+      max_tokens: 200,
+      system: [{ type: 'text' as const, text: longSystem, cache_control: { type: 'ephemeral' as const } }],
+      messages: [{ role: 'user' as const, content: 'dropped-1' }],
+      metadata: { user_id: 'user-1' },
+    };
+    const toBedrock = await anthropic.messages.create({ model: claudeOnBedrock, ...body }).withResponse();
+    expect(toBedrock.response.headers.get('x-switchyard-dropped-fields')).toBe('metadata');
+    const toOpenAi = await anthropic.messages.create({ model: 'openai/gpt-4o-mini', ...body }).withResponse();
+    expect(toOpenAi.response.headers.get('x-switchyard-dropped-fields')).toBe('metadata, cache_control');
+  });
+
+  it('is absent when nothing was left out', async () => {
+    const plain = await anthropic.messages
+      .create({ model: 'openai/gpt-4o-mini', max_tokens: 50, messages: [{ role: 'user', content: 'dropped-2' }] })
+      .withResponse();
+    expect(plain.response.headers.get('x-switchyard-dropped-fields')).toBeNull();
+  });
+});

@@ -119,5 +119,13 @@ export function droppedOnTranslation(
   return dropped;
 }
 
+/** Providers whose translation maps `cache_control` breakpoints (the AI SDK's Anthropic `cacheControl`, Bedrock's `cachePoint`). */
+const cacheMarkerProviders: ReadonlySet<string> = new Set(['anthropic', 'bedrock', 'vertex']);
+
+/** What the translation of `body` for `provider` leaves out (see droppedOnTranslation). */
+export function droppedFor(wire: InboundWire, body: Readonly<Record<string, unknown>>, provider: string): readonly string[] {
+  return droppedOnTranslation(wire, body, { cacheMarkersMapped: cacheMarkerProviders.has(provider) });
+}
+
 /** The response header naming what a translated route left out (absent when nothing was). */
 export const droppedFieldsHeader = 'x-switchyard-dropped-fields';
