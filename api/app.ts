@@ -217,7 +217,7 @@ async function registerGenerationRoutes(app: FastifyInstance, config: Config, de
   const chat = registerChatWebSocket(app, { auth, toolkit: deps.toolkit, limits, ...(deps.chat !== undefined ? { options: deps.chat } : {}) });
   app.decorate('chat', chat);
   // The gateway records its response-cache hits as the toolkit records its calls (llm.call on the bus, spend by key).
-  const recordCall = spendCountingRecorder(deps.bus, deps.state.usage, pendingSpend, deps.logger.child({ component: 'llm-calls' }));
+  const recordCall = spendCountingRecorder(deps.bus, deps.state.usage, pendingSpend, deps.logger.child({ component: 'llm-calls' }), deps.clock);
   // Stored /v1/responses are kept RESPONSES_TTL_DAYS.
   const responsesTtlS = config.responsesTtlDays !== undefined ? { responsesTtlS: config.responsesTtlDays * 86_400 } : {};
   const allowImageUrls = config.gatewayAllowImageUrls === true;

@@ -61,7 +61,7 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
     ...options.toolkit,
     toolFilesRoot,
     logger,
-    onCall: spendCountingRecorder(runtime.bus, runtime.state.usage, pendingSpend, logger.child({ component: 'llm-calls' })),
+    onCall: spendCountingRecorder(runtime.bus, runtime.state.usage, pendingSpend, logger.child({ component: 'llm-calls' }), runtimeDefaults.clock),
     // Conversation memory (issue 26) in the state store: shared by every replica, scoped per merchant.
     conversationStore: runtime.state.conversations,
   });

@@ -6,6 +6,7 @@ import type { EventBus } from '../ports/event-bus.js';
 import type { UsageStore } from '../ports/state-store.js';
 import { countSpend } from './count-spend.js';
 import type { PendingSpend } from './pending-spend.js';
+import type { Clock } from '../time/clock.js';
 
 /**
  * The service's model-call recorder: every call an `llm.call` event on the bus, and a call made
@@ -15,7 +16,7 @@ import type { PendingSpend } from './pending-spend.js';
  * waits until the bus has taken the event: a replica killed in between leaves a record that the
  * worker counts, never a count without a record (the spend counter and the analytics agree).
  */
-export function spendCountingRecorder(bus: EventBus, usage: UsageStore, pending: PendingSpend, logger?: Logger): LlmCallRecorder {
+export function spendCountingRecorder(bus: EventBus, usage: UsageStore, pending: PendingSpend, logger?: Logger, clock?: Clock): LlmCallRecorder {
   const countNow = (event: EventEnvelope<'llm.call'>, published: Promise<void>): void => {
     if (event.payload.apiKeyId === null || event.payload.apiKeyId === undefined) return;
     const counted = published
@@ -24,5 +25,6 @@ export function spendCountingRecorder(bus: EventBus, usage: UsageStore, pending:
     // The request releases its budget reservation only after this count has landed.
     if (event.payload.requestId !== null) pending.track(event.payload.requestId, counted);
   };
-  return llmCallPublisher(bus, { ...(logger !== undefined ? { logger } : {}), onEvent: countNow });
+  // The event's time is the minute its tokens count in: the same clock the key limits read (one clock per app).
+  return llmCallPublisher(bus, { ...(logger !== undefined ? { logger } : {}), ...(clock !== undefined ? { now: () => clock.now() } : {}), onEvent: countNow });
 }

@@ -131,7 +131,7 @@ export async function createTestApp(
           logger: pino({ level: 'silent' }),
           cwd: mkdtempSync(join(tmpdir(), 'sytest-toolkit-')),
           env: options.toolkitEnv,
-          onCall: spendCountingRecorder(bus, state.usage, pendingSpend),
+          onCall: spendCountingRecorder(bus, state.usage, pendingSpend, undefined, clock),
           conversationStore: state.conversations,
         }).toolkit
       : options.batchModels instanceof NeuroLink
