@@ -1,3 +1,4 @@
+import type { CompletionUsage } from '../ports/state/response-cache.js';
 import type { CallControls } from './call-controls.js';
 import type { ProviderName } from './provider-name.js';
 import type { JsonSchema, ToolDefinition } from './tool-definition.js';
@@ -59,25 +60,12 @@ export interface ModelCallRequest extends Omit<CallControls, 'providerHeaders'> 
 }
 
 /**
- * What a call consumed. `inputTokens` counts every input token, cached or not (OpenAI's
- * `prompt_tokens`; Anthropic's `input_tokens + cache_creation_input_tokens + cache_read_input_tokens`),
- * so limits and budgets count alike on every wire; the cache fields say which part of it the
- * provider read from or wrote to its prompt cache (priced apart), absent when it reported none.
+ * What a call consumed: `inputTokens` counts every input token, cached or not, and the cache and
+ * reasoning fields say which part of it the provider read from or wrote to its prompt cache and
+ * spent reasoning. One shape with the response cache's (the port owns it, as ports import no
+ * feature folder).
  */
-export interface TokenUsage {
-  readonly inputTokens: number;
-  /** Reasoning tokens included. */
-  readonly outputTokens: number;
-  readonly totalTokens: number;
-  /** Part of `inputTokens` read from the provider's prompt cache. */
-  readonly cacheReadTokens?: number;
-  /** Part of `inputTokens` written to the prompt cache with the default (5-minute) lifetime. */
-  readonly cacheWriteTokens?: number;
-  /** Part of `inputTokens` written to the prompt cache with a 1-hour lifetime. */
-  readonly cacheWrite1hTokens?: number;
-  /** Part of `outputTokens` the model spent reasoning. */
-  readonly reasoningTokens?: number;
-}
+export type TokenUsage = CompletionUsage;
 
 export interface ToolCallRecord {
   readonly toolCallId: string;

@@ -46,13 +46,16 @@ export interface CachedNativeAnswer {
  */
 export interface CompletionUsage {
   readonly inputTokens: number;
+  /** Reasoning tokens included. */
   readonly outputTokens: number;
   readonly totalTokens: number;
+  /** Part of `inputTokens` read from the provider's prompt cache. */
   readonly cacheReadTokens?: number;
-  /** 5-minute lifetime. */
+  /** Part of `inputTokens` written to the prompt cache with the default (5-minute) lifetime. */
   readonly cacheWriteTokens?: number;
+  /** Part of `inputTokens` written to the prompt cache with a 1-hour lifetime. */
   readonly cacheWrite1hTokens?: number;
-  /** Part of `outputTokens`. */
+  /** Part of `outputTokens` the model spent reasoning. */
   readonly reasoningTokens?: number;
 }
 
