@@ -1,3 +1,5 @@
+import { signThinking } from '../fixtures/providers/anthropic-rules.js';
+import { encryptedReasoningContent } from '../fixtures/providers/openai-rules.js';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { mkdtempSync } from 'node:fs';
@@ -9,6 +11,11 @@ import { createToolkit } from '../../cli/create-toolkit.js';
 import type { LlmCallRecord } from '../../src/generation/llm-call-record.js';
 import { startFakeHttpServer, type FakeHttpServer, type FakeResponse, type RecordedRequest } from '../fixtures/providers/fake-http-server.js';
 import { createMerchant, createTestApp, withKey, type TestApp } from '../helpers/test-app.js';
+
+// Signed and encrypted as the strict fakes issue them (test/fixtures/providers/*-rules.ts): a real provider refuses anything else.
+const npSignature = signThinking('Let me look.');
+const npEncrypted = encryptedReasoningContent('rs_np1');
+const prevEncrypted = encryptedReasoningContent('rs_prev1');
 
 /**
  * Native pass-through (issue 34): a request whose wire the chosen provider speaks reaches it as the
@@ -52,7 +59,7 @@ function thinkingRuleBroken(body: Json): string | undefined {
     const blocks = message.content as Json[];
     if (!blocks.some((block) => block['type'] === 'tool_use')) continue;
     const first = blocks[0];
-    if (first?.['type'] !== 'thinking' || first['signature'] !== 'sig-np-1' || first['thinking'] !== 'Let me look.')
+    if (first?.['type'] !== 'thinking' || first['signature'] !== npSignature || first['thinking'] !== 'Let me look.')
       return `messages.${index}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${String(first?.['type'])}\`.`;
   }
   return undefined;
@@ -67,7 +74,7 @@ function claudeUpstream(request: RecordedRequest): FakeResponse {
   if (broken !== undefined) return anthropicRefusal(400, 'invalid_request_error', broken);
   const toolTurn = request.bodyText.includes('np-tool') && !request.bodyText.includes('tool_result');
   const content = [
-    { type: 'thinking', thinking: 'Let me look.', signature: 'sig-np-1' },
+    { type: 'thinking', thinking: 'Let me look.', signature: npSignature },
     toolTurn ? { type: 'tool_use', id: 'toolu_np1', name: 'Bash', input: { command: 'ls' } } : { type: 'text', text: 'Done.' },
   ];
   const model = `${String(body['model'])}-20250929`;
@@ -108,7 +115,7 @@ function claudeStream(model: string): string {
     ],
     ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }],
     ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Let me look.' } }],
-    ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'sig-np-1' } }],
+    ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: npSignature } }],
     ['content_block_stop', { type: 'content_block_stop', index: 0 }],
     ['ping', { type: 'ping' }],
     ['content_block_start', { type: 'content_block_start', index: 1, content_block: { type: 'text', text: '' } }],
@@ -164,7 +171,7 @@ function gptUpstream(request: RecordedRequest): FakeResponse {
     status: 'completed',
     model: `${String(body['model'])}-2025-08-07`,
     output: [
-      { id: 'rs_np1', type: 'reasoning', summary: [{ type: 'summary_text', text: 'Thought.' }], ...(encrypted ? { encrypted_content: 'enc-np-1' } : {}) },
+      { id: 'rs_np1', type: 'reasoning', summary: [{ type: 'summary_text', text: 'Thought.' }], ...(encrypted ? { encrypted_content: npEncrypted } : {}) },
       { id: 'msg_np1', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Hi.', annotations: [] }] },
     ],
     usage: responsesUsage,
@@ -432,7 +439,7 @@ describe('Messages → Anthropic: passed through natively', () => {
     expect(kinds).toContain('thinking_delta');
     expect(kinds).toContain('signature_delta');
     const final = await stream.finalMessage();
-    expect(final.content[0]).toEqual({ type: 'thinking', thinking: 'Let me look.', signature: 'sig-np-1' });
+    expect(final.content[0]).toEqual({ type: 'thinking', thinking: 'Let me look.', signature: npSignature });
     expect(records.slice(before)).toContainEqual(
       expect.objectContaining({ operation: 'stream', inputTokens: 2312, outputTokens: 40, cacheReadTokens: 2000, timeToFirstTokenMs: expect.any(Number) }),
     );
@@ -556,7 +563,7 @@ function codexBody(marker: string, extra: Json = {}): Json {
     input: [
       { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'sandbox: workspace-write' }] },
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: `${marker} fix the build` }] },
-      { type: 'reasoning', id: 'rs_prev1', summary: [{ type: 'summary_text', text: 'Check the logs.' }], encrypted_content: 'enc-prev-1' },
+      { type: 'reasoning', id: 'rs_prev1', summary: [{ type: 'summary_text', text: 'Check the logs.' }], encrypted_content: prevEncrypted },
       { type: 'function_call', id: 'fc_prev1', call_id: 'call_prev1', name: 'shell', arguments: '{"command":["ls"]}' },
       { type: 'function_call_output', id: 'fco_prev1', call_id: 'call_prev1', output: 'Makefile' },
     ],
@@ -613,7 +620,7 @@ describe('Responses → OpenAI: passed through natively', () => {
     expect(events.map((event) => event['sequence_number'])).toEqual([0, 1, 2, 3, 4]);
     const completed = events.at(-1)?.['response'] as Json;
     expect(completed['usage']).toEqual(responsesUsage);
-    expect((completed['output'] as Json[])[0]).toMatchObject({ type: 'reasoning', encrypted_content: 'enc-np-1' });
+    expect((completed['output'] as Json[])[0]).toMatchObject({ type: 'reasoning', encrypted_content: npEncrypted });
     expect(records.slice(before)).toContainEqual(
       expect.objectContaining({ operation: 'stream', inputTokens: 2100, outputTokens: 50, cacheReadTokens: 1024, reasoningTokens: 20 }),
     );
@@ -622,7 +629,7 @@ describe('Responses → OpenAI: passed through natively', () => {
   it('carries reasoning across turns with store false: the encrypted reasoning item goes back in input verbatim', async () => {
     const first = await openai.responses.create(codexBody('np-r5') as never);
     const reasoning = first.output[0] as unknown as Json;
-    expect(reasoning).toMatchObject({ type: 'reasoning', id: 'rs_np1', encrypted_content: 'enc-np-1' });
+    expect(reasoning).toMatchObject({ type: 'reasoning', id: 'rs_np1', encrypted_content: npEncrypted });
     const next = codexBody('np-r5', {
       input: [
         ...(codexBody('np-r5')['input'] as Json[]),
@@ -658,7 +665,8 @@ describe('Responses → OpenAI: passed through natively', () => {
       ],
     });
     const refused = await openai.responses.create(body as never).catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((refused as InstanceType<typeof OpenAI.BadRequestError>).message).toContain("Item with id 'rs_gone' not found");
+    // OpenAI answers an unknown (unstored) reasoning item with 404, passed on as it came.
+    expect(refused).toBeInstanceOf(OpenAI.NotFoundError);
+    expect((refused as InstanceType<typeof OpenAI.NotFoundError>).message).toContain("Item with id 'rs_gone' not found");
   });
 });

@@ -70,8 +70,9 @@ describe('OpenAI-compatible gateway', () => {
       prompt_tokens: 12,
       completion_tokens: 5,
       total_tokens: 17,
-      prompt_tokens_details: { cached_tokens: 0 },
-      completion_tokens_details: { reasoning_tokens: 0 },
+      // Passed through natively: the provider's usage as it sent it, every detail included.
+      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
     });
     expect(response.headers.get('x-switchyard-provider')).toBe('openai');
     expect(response.headers.get('x-switchyard-routing-approach')).toBe('explicit');
@@ -102,8 +103,9 @@ describe('OpenAI-compatible gateway', () => {
       prompt_tokens: 8,
       completion_tokens: 3,
       total_tokens: 11,
-      prompt_tokens_details: { cached_tokens: 0 },
-      completion_tokens_details: { reasoning_tokens: 0 },
+      // Passed through natively: the provider's usage as it sent it, every detail included.
+      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
     });
   });
 

@@ -14,6 +14,7 @@ import * as analyticsSink from '../../../workers/analytics-sink.js';
 import type { WorkerHandle } from '../../../workers/worker-handle.js';
 import { anthropicMessage } from '../../fixtures/providers/anthropic-wire.js';
 import { startFakeHttpServer, type FakeHttpServer } from '../../fixtures/providers/fake-http-server.js';
+import { responsesMessageItem, responsesResponse } from '../../fixtures/providers/openai-responses-wire.js';
 import { chatCompletion } from '../../fixtures/providers/openai-wire.js';
 import { createMerchant, createTestApp, withKey, type TestApp } from '../../helpers/test-app.js';
 
@@ -71,6 +72,9 @@ let claude: FakeHttpServer;
 beforeAll(async () => {
   gpt = await startFakeHttpServer((request) => {
     const body = request.body as { model: string };
+    // A Responses call reaches OpenAI's own Responses API (passed through natively), the rest chat completions.
+    if (request.path === '/v1/responses')
+      return responsesResponse({ model: body.model, output: [responsesMessageItem('from gpt')], usage: { inputTokens: 12, outputTokens: 5 }, request: body });
     return chatCompletion({ model: body.model, content: 'from gpt', usage: { promptTokens: 12, completionTokens: 5 } });
   });
   claude = await startFakeHttpServer(() => anthropicMessage([{ type: 'text', text: 'from claude' }], { inputTokens: 20, outputTokens: 8 }));
