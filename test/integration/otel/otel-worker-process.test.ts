@@ -136,11 +136,15 @@ describe('OpenTelemetry in worker processes (serve, worker analytics-sink, worke
     expect(http?.service).toBe(serveService);
     expect(http?.span).toMatchObject({ kind: spanKind.server, parentSpanId: decisionCallerSpanId });
     const sink = exported.filter(({ span }) => isSinkSpan(span, decisionTraceId));
-    expect(sink).toHaveLength(1);
-    expect(sink[0]!.service).toBe(sinkService);
-    expect(sink[0]!.span.parentSpanId).toBe(http!.span.spanId);
-    expect(sink[0]!.span.name).toMatch(/^process( routing)?$/);
-    expect(attributesOf(sink[0]!.span.attributes)).toMatchObject({ 'messaging.system': 'kafka', 'messaging.operation.type': 'process' });
+    // Delivery is at least once: a consumer-group rebalance while other files run beside this one can
+    // hand the record to the sink twice (its rows still land once); every processing is a child.
+    expect(sink.length).toBeGreaterThanOrEqual(1);
+    for (const processed of sink) {
+      expect(processed.service).toBe(sinkService);
+      expect(processed.span.parentSpanId).toBe(http!.span.spanId);
+      expect(processed.span.name).toMatch(/^process( routing)?$/);
+      expect(attributesOf(processed.span.attributes)).toMatchObject({ 'messaging.system': 'kafka', 'messaging.operation.type': 'process' });
+    }
   });
 
   it('makes a batch submit, its item in the generation worker process and the sink process insert of its llm.call one trace', () => {
