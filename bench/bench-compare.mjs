@@ -31,6 +31,7 @@ import { decideBody } from './lib/decide-body.mjs';
 import { startFakeOpenAI } from './lib/fake-openai.mjs';
 import { cpuSeconds } from './lib/proc-cpu.mjs';
 import { json, spawnService } from './lib/spawn-service.mjs';
+import { abTestRule } from './lib/ab-test-rule.mjs';
 
 const here = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 const baseRef = process.env.BASE;
@@ -165,27 +166,7 @@ async function withFeatures(url, name, headers) {
     await json(url, `/merchant-account/${name}/features/${feature}`, { enabled: true }, headers);
   }
   await json(url, `/merchant-account/${name}/seed-costs`, seedCosts, headers, 'PUT');
-  const experiment = await json(
-    url,
-    '/routing/create',
-    {
-      name: 'bench-experiment',
-      created_by: name,
-      algorithm_for: 'payment',
-      algorithm: {
-        type: 'ab_test',
-        data: {
-          control_algorithm_id: 'sr_routing',
-          variant_algorithm_id: 'sr_routing',
-          variant_split_pct: 30,
-          min_sample_size: 1000,
-          guardrail_threshold_pp: 3,
-          variant_sr_config: { enable_multi_objective: true, hedging_percent: 2 },
-        },
-      },
-    },
-    headers,
-  );
+  const experiment = await json(url, '/routing/create', abTestRule('bench-experiment', name, { hedging_percent: 2 }), headers);
   await json(url, '/routing/activate', { created_by: name, routing_algorithm_id: experiment.rule_id }, headers);
   const probe = await json(url, '/decide-gateway', decideRequest(name, 'probe_0', 0), headers);
   if (probe.multi_objective_info === undefined) throw new Error(`the cost-aware step did not run: ${JSON.stringify(probe)}`);

@@ -23,6 +23,7 @@ import { once } from 'node:events';
 import { decideBody } from './lib/decide-body.mjs';
 import { cpuSeconds } from './lib/proc-cpu.mjs';
 import { json, spawnService, spawnWorker } from './lib/spawn-service.mjs';
+import { abTestRule } from './lib/ab-test-rule.mjs';
 
 const duration = Number(process.env.DURATION ?? 15);
 const connections = Number(process.env.CONNECTIONS ?? 64);
@@ -174,27 +175,7 @@ try {
     await json(service.url, `/merchant-account/${moMerchant}/seed-costs`, seedCosts, moAuth, 'PUT');
     if (experiment) {
       await json(service.url, `/merchant-account/${moMerchant}/features/ab-test-real-payments`, { enabled: true }, moAuth);
-      const created = await json(
-        service.url,
-        '/routing/create',
-        {
-          name: 'bench-experiment',
-          created_by: moMerchant,
-          algorithm_for: 'payment',
-          algorithm: {
-            type: 'ab_test',
-            data: {
-              control_algorithm_id: 'sr_routing',
-              variant_algorithm_id: 'sr_routing',
-              variant_split_pct: 30,
-              min_sample_size: 1000,
-              guardrail_threshold_pp: 3,
-              variant_sr_config: { enable_multi_objective: true, margin: 0.5 },
-            },
-          },
-        },
-        moAuth,
-      );
+      const created = await json(service.url, '/routing/create', abTestRule('bench-experiment', moMerchant, { margin: 0.5 }), moAuth);
       await json(service.url, '/routing/activate', { created_by: moMerchant, routing_algorithm_id: created.rule_id }, moAuth);
     }
     const probe = await json(service.url, '/decide-gateway', body(moMerchant, 'mo_probe', 0), moAuth);

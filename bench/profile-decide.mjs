@@ -11,6 +11,7 @@ import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { decideBody } from './lib/decide-body.mjs';
 import { json, spawnService } from './lib/spawn-service.mjs';
+import { abTestRule } from './lib/ab-test-rule.mjs';
 
 const dir = process.env.PROFILE_DIR ?? '/tmp/switchyard-profiles';
 const duration = Number(process.env.DURATION ?? 10);
@@ -54,27 +55,7 @@ try {
       ['checkout', 150],
     ].map(([psp, bps]) => ({ psp, interchange_bps: bps, scheme_bps: 0, markup_bps: 0, fixed: 0, is_default: true }));
     await json(service.url, `/merchant-account/${name}/seed-costs`, { rows }, headers, 'PUT');
-    const experiment = await json(
-      service.url,
-      '/routing/create',
-      {
-        name: 'profile-experiment',
-        created_by: name,
-        algorithm_for: 'payment',
-        algorithm: {
-          type: 'ab_test',
-          data: {
-            control_algorithm_id: 'sr_routing',
-            variant_algorithm_id: 'sr_routing',
-            variant_split_pct: 30,
-            min_sample_size: 1000,
-            guardrail_threshold_pp: 3,
-            variant_sr_config: { enable_multi_objective: true, hedging_percent: 2 },
-          },
-        },
-      },
-      headers,
-    );
+    const experiment = await json(service.url, '/routing/create', abTestRule('profile-experiment', name, { hedging_percent: 2 }), headers);
     await json(service.url, '/routing/activate', { created_by: name, routing_algorithm_id: experiment.rule_id }, headers);
   }
   const run = (seconds, prefix) => {

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decideBody } from './decide-body.mjs';
 import { cpuSeconds } from './proc-cpu.mjs';
+import { abTestRule } from './ab-test-rule.mjs';
 
 const root = process.env.ROOT;
 if (!root) throw new Error('ROOT=<checkout with dist/> is required');
@@ -51,26 +52,7 @@ if (features) {
     ['checkout', 150],
   ].map(([psp, bps]) => ({ psp, interchange_bps: bps, scheme_bps: 0, markup_bps: 0, fixed: 0, is_default: true }));
   await post(`/merchant-account/${merchant}/seed-costs`, { rows }, auth, 'PUT');
-  const experiment = await post(
-    '/routing/create',
-    {
-      name: 'inject-experiment',
-      created_by: merchant,
-      algorithm_for: 'payment',
-      algorithm: {
-        type: 'ab_test',
-        data: {
-          control_algorithm_id: 'sr_routing',
-          variant_algorithm_id: 'sr_routing',
-          variant_split_pct: 30,
-          min_sample_size: 1000,
-          guardrail_threshold_pp: 3,
-          variant_sr_config: { enable_multi_objective: true, margin: 0.5 },
-        },
-      },
-    },
-    auth,
-  );
+  const experiment = await post('/routing/create', abTestRule('inject-experiment', merchant, { margin: 0.5 }), auth);
   await post('/routing/activate', { created_by: merchant, routing_algorithm_id: experiment.rule_id }, auth);
 }
 
