@@ -131,7 +131,9 @@ export function eventBusSuite(adapterName: string, open: () => Promise<EventBusF
       const seen = recorder();
       const subscription = await bus.subscribe({ group: 'late-joiner', topics: ['api'], handler: seen.handler });
       await subscription.caughtUp();
-      expect([...seen.ids].sort()).toEqual(idsOf(published));
+      // Every event and nothing else; at least once (the port's promise): a group that joins while the
+      // broker is busy may rebalance once and be handed a batch again before its first commit.
+      expect([...new Set(seen.ids)].sort()).toEqual(idsOf(published));
     });
 
     it('delivers only the topics a group subscribed to', async () => {
