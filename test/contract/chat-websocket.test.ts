@@ -154,7 +154,9 @@ describe('WebSocket chat', () => {
   });
 
   it('drops a peer that stops answering heartbeats', async () => {
-    await start({ heartbeatInterval: 40 });
+    // Two missed beats end the connection: at 40 ms a busy machine could end it before its welcome
+    // (the connection id) had left the server, and the test then waited for a welcome never sent.
+    await start({ heartbeatInterval: 250 });
     const dropped = new Promise<{ connectionId: string }>((resolve) => t.app.chat.once('disconnection', resolve));
     const silent = await connect({ autoPong: false });
     const id = await silent.connectionId();
