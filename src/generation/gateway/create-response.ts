@@ -102,7 +102,7 @@ export class ResponsesUseCase {
    */
   async create(call: CreateResponseCall): Promise<CreateResponseOutcome & { readonly ignoredTools: readonly string[] }> {
     const { request } = call;
-    const previous = await this.#previousOf(call.caller.merchantId, request.previous_response_id);
+    const previous = await previousResponseOf(this.#deps.store, call.caller.merchantId, request.previous_response_id);
     const context = conversationOf(previous);
     const input = inputItemsOf(request.input);
     const mapped = toResponsesGenerateOptions(request, [...context, ...input], { allowImageUrls: this.#deps.allowImageUrls === true });
@@ -179,17 +179,6 @@ export class ResponsesUseCase {
     return conversationOf(await this.#deps.store.get(merchantId, id));
   }
 
-  async #previousOf(merchantId: string, id: string | null | undefined): Promise<StoredResponse | undefined> {
-    if (id === undefined || id === null) return undefined;
-    const previous = await this.#deps.store.get(merchantId, id);
-    if (previous === undefined)
-      throw new SwitchyardError('SY_PREVIOUS_RESPONSE_NOT_FOUND', {
-        message: `Previous response with id '${id}' not found.`,
-        details: { param: 'previous_response_id' },
-      });
-    return previous;
-  }
-
   async #finish(draft: ResponseDraft, answer: CachedCompletion, store: boolean, log: Logger): Promise<StoredResponse> {
     const { messageId, ...rest } = draft;
     const response: StoredResponse = {
@@ -216,4 +205,16 @@ export class ResponsesUseCase {
       else yield { type: 'done', response: await this.#finish(draft, chunk.answer, store, log) };
     }
   }
+}
+
+/** The stored response a `previous_response_id` names, for both Responses paths (translated and native); unknown: a 400 naming the field. */
+export async function previousResponseOf(store: ResponseStore, merchantId: string, id: string | null | undefined): Promise<StoredResponse | undefined> {
+  if (id === undefined || id === null) return undefined;
+  const previous = await store.get(merchantId, id);
+  if (previous === undefined)
+    throw new SwitchyardError('SY_PREVIOUS_RESPONSE_NOT_FOUND', {
+      message: `Previous response with id '${id}' not found.`,
+      details: { param: 'previous_response_id' },
+    });
+  return previous;
 }

@@ -1,8 +1,7 @@
-import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type { OpenAiFinishReason, ResponseStore, StoredResponse, StoredResponseItem } from '../../ports/state-store.js';
 import type { NativeWireEvent, NativeWireResponse, NativeWireSummary } from '../native-wire.js';
-import type { CreateResponseCall } from './create-response.js';
+import { previousResponseOf, type CreateResponseCall } from './create-response.js';
 import type { ForwardCallUseCase, ForwardOutcome } from './forward-call.js';
 import { echoedRequestOf, responsesCacheKeySource, type ResponsesRequest } from './responses-request.js';
 
@@ -65,7 +64,7 @@ export class ForwardResponseUseCase {
   async forward(call: CreateResponseCall): Promise<ForwardOutcome> {
     const { request } = call;
     const merchantId = call.caller.merchantId;
-    const previous = await this.#previousOf(merchantId, request.previous_response_id);
+    const previous = await previousResponseOf(this.#deps.store, merchantId, request.previous_response_id);
     const context = previous === undefined ? [] : conversationOf(previous);
     const own = clientItemsOf(request.input);
     const { previous_response_id: _previous, ...rest } = request as ResponsesRequest & Json;
@@ -89,17 +88,6 @@ export class ForwardResponseUseCase {
     const keep = (response: Json, summary: NativeWireSummary) =>
       this.#keep({ merchantId, request, context, input: own, provider: forwarded.decision.provider, response, summary }, call.log);
     return { ...forwarded, response: await kept(forwarded.response, keep) };
-  }
-
-  async #previousOf(merchantId: string, id: string | null | undefined): Promise<StoredResponse | undefined> {
-    if (id === undefined || id === null) return undefined;
-    const previous = await this.#deps.store.get(merchantId, id);
-    if (previous === undefined)
-      throw new SwitchyardError('SY_PREVIOUS_RESPONSE_NOT_FOUND', {
-        message: `Previous response with id '${id}' not found.`,
-        details: { param: 'previous_response_id' },
-      });
-    return previous;
   }
 
   /** Keeps a finished native response; a failed write is logged (the answer was generated and paid for). */
