@@ -557,6 +557,27 @@ export interface DecisionCreatedV1 {
     savedValue: number;
   };
   /**
+   * Sticky routing was on for this payment and it named a customer (docs/sticky-routing.md): what feedback needs to move the customer's counts, and what the lookup did; absent otherwise
+   */
+  sticky?: {
+    /**
+     * SHA-256 (hex) of the customer id; the id itself is never in an event
+     */
+    customerKey: string;
+    /**
+     * <PAYMENT_METHOD>:<PAYMENT_METHOD_TYPE>, each part URI-encoded
+     */
+    combo: string;
+    /**
+     * pinned: the customer's connector was decided (STICKY_ROUTING); vetoed: counts existed but no counted connector was a healthy candidate; no_state: no counts; store_timeout / store_error: the lookup failed open; not_applicable: the decision was not an SR or default one (rule order, preference, hedging, an experiment arm)
+     */
+    outcome: 'pinned' | 'vetoed' | 'no_state' | 'store_timeout' | 'store_error' | 'not_applicable';
+    /**
+     * the gateway the decision had before the pin; null unless pinned
+     */
+    srHead: string | null;
+  };
+  /**
    * The A/B experiment (ab_test algorithm) arm this payment was routed into (docs/experiments.md); absent outside experiments
    */
   experiment?: {
@@ -2498,6 +2519,10 @@ export interface DecideGatewayRequest {
   rankingAlgorithm?: 'SR_BASED_ROUTING' | 'PL_BASED_ROUTING' | 'NTW_BASED_ROUTING' | 'NTW_SR_HYBRID_ROUTING' | null;
   eliminationEnabled?: boolean | null;
   enableMultiObjective?: boolean | null;
+  /**
+   * Sticky routing for this payment (docs/sticky-routing.md): true or false overrides the merchant's sticky-routing feature; absent or null follows it.
+   */
+  stickyRouting?: boolean | null;
   paymentInfo: PaymentInfo;
 }
 /**
@@ -5564,7 +5589,8 @@ export interface MerchantFeatures {
       | 'multi-objective-routing'
       | 'elimination'
       | 'auto-calibration'
-      | 'autopilot';
+      | 'autopilot'
+      | 'sticky-routing';
     enabled: boolean;
   }[];
 }
