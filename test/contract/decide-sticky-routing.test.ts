@@ -77,7 +77,7 @@ describe('POST /decide-gateway with sticky routing', () => {
     expect(decisionCounts()).toEqual(before);
   });
 
-  it("pins a customer to the connector it paid with, for that payment method and type only (STICKY_ROUTING)", async () => {
+  it('pins a customer to the connector it paid with, for that payment method and type only (STICKY_ROUTING)', async () => {
     const toggled = await setFeature(true);
     expect(toggled.features).toContainEqual({ feature: 'sticky-routing', enabled: true });
     const first = await decide('cust-42');
@@ -199,7 +199,10 @@ describe('POST /decide-gateway with sticky routing', () => {
     await feedback(paymentId, 'adyen', 'CHARGED');
     await t.worker.caughtUp();
     // Without a routing rule, priority logic is the list's default order: a pin may replace it.
-    expect((await decide('cust-pl', {}, { rankingAlgorithm: 'PL_BASED_ROUTING' })).body).toMatchObject({ decided_gateway: 'adyen', routing_approach: 'STICKY_ROUTING' });
+    expect((await decide('cust-pl', {}, { rankingAlgorithm: 'PL_BASED_ROUTING' })).body).toMatchObject({
+      decided_gateway: 'adyen',
+      routing_approach: 'STICKY_ROUTING',
+    });
     expect((await decide('cust-pl')).body).toMatchObject({ decided_gateway: 'adyen', routing_approach: 'STICKY_ROUTING' });
   });
 

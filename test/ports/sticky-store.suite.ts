@@ -43,7 +43,12 @@ export function stickyStoreSuite(name: string, open: () => Promise<StickyStoreFi
       await a.adjust(adjust('loonio', 1));
       await b.adjust(adjust('gigadat', 1));
       await b.adjust(adjust('gigadat', 1, { combo: 'VISA:CARD' }));
-      expect(await b.read(customer, combo)).toEqual(new Map([['loonio', 2], ['gigadat', 1]]));
+      expect(await b.read(customer, combo)).toEqual(
+        new Map([
+          ['loonio', 2],
+          ['gigadat', 1],
+        ]),
+      );
       expect(await a.read(customer, 'VISA:CARD')).toEqual(new Map([['gigadat', 1]]));
       expect(await a.read({ ...customer, merchantId: `${customer.merchantId}-other` }, combo)).toEqual(new Map());
     });
@@ -79,7 +84,13 @@ export function stickyStoreSuite(name: string, open: () => Promise<StickyStoreFi
       const [a] = fixture.replicas;
       for (const connector of ['a', 'a', 'a', 'b', 'c', 'c']) await a.adjust(adjust(connector, 1, { maxEntries: 3 }));
       await a.adjust(adjust('d', 1, { maxEntries: 3 }));
-      expect(await a.read(customer, combo)).toEqual(new Map([['a', 3], ['c', 2], ['d', 1]]));
+      expect(await a.read(customer, combo)).toEqual(
+        new Map([
+          ['a', 3],
+          ['c', 2],
+          ['d', 1],
+        ]),
+      );
     });
 
     it('forgets a customer idle for longer than the TTL, which every success re-arms', async () => {
