@@ -81,7 +81,7 @@ export function createDecidePayment(deps: DecidePaymentDeps): DecidePayment {
     const costed = applyMultiObjective(scored, request, decided);
     // Sticky routing runs last (src/decision/sticky/): no await and no store read unless it is on for the payment.
     const outcome = stickyRoutingOn(request, decided)
-      ? await applyStickyRouting(costed, request, decided, entry?.tag !== undefined, { store: deps.state.sticky, ...deps.sticky })
+      ? await applyStickyRouting(costed, request, decided, entry?.tag !== undefined && entry.staticArm, { store: deps.state.sticky, ...deps.sticky })
       : costed;
     const latencyMs = Math.round(performance.now() - call.startedAt);
     if (!outcome.ok) {

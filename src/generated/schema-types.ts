@@ -569,7 +569,7 @@ export interface DecisionCreatedV1 {
      */
     combo: string;
     /**
-     * pinned: the customer's connector was decided (STICKY_ROUTING); vetoed: counts existed but no counted connector was a healthy candidate; no_state: no counts; store_timeout / store_error: the lookup failed open; not_applicable: the decision was not an SR or default one (rule order, preference, hedging, an experiment arm)
+     * pinned: the customer's connector was decided (STICKY_ROUTING); vetoed: counts existed but no counted connector was a healthy candidate; no_state: no counts; store_timeout / store_error: the lookup failed open; not_applicable: the decision was not an SR or default one (rule order, preference, hedging, a static experiment arm)
      */
     outcome: 'pinned' | 'vetoed' | 'no_state' | 'store_timeout' | 'store_error' | 'not_applicable';
     /**

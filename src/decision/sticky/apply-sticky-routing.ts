@@ -43,11 +43,13 @@ export function stickyRoutingOn(request: DecideGatewayRequest, inputs: DecisionI
 
 /**
  * Whether a pin may replace this decision's gateway: an SR decision, or the default (list) order of
- * priority logic without a routing rule, with two or more candidates, outside an experiment arm
- * (an arm's decision is the experiment's measurement; a pin would blur it).
+ * priority logic without a routing rule, with two or more candidates, and not in a static
+ * experiment arm (its answer is the arm algorithm's order, set after this step). An SR arm is
+ * pinned like any SR decision: both arms get the same post-step, as they would in production, and
+ * the event's `sticky` tells pinned payments apart for the analysis.
  */
-export function stickyApplies(decision: Decision, inputs: DecisionInputs, inExperiment: boolean): boolean {
-  if (inExperiment || decision.gatewayPriorityMap === null || decision.fallbackGateways.length === 0) return false;
+export function stickyApplies(decision: Decision, inputs: DecisionInputs, staticArm: boolean): boolean {
+  if (staticArm || decision.gatewayPriorityMap === null || decision.fallbackGateways.length === 0) return false;
   return srApproaches.has(decision.routingApproach) || (inputs.rule === undefined && defaultOrderApproaches.has(decision.routingApproach));
 }
 
@@ -71,7 +73,7 @@ export async function applyStickyRouting(
   outcome: DecisionOutcome,
   request: DecideGatewayRequest,
   inputs: DecisionInputs,
-  inExperiment: boolean,
+  staticArm: boolean,
   deps: StickyRoutingDeps,
 ): Promise<DecisionOutcome> {
   if (!outcome.ok) return outcome;
@@ -83,7 +85,7 @@ export async function applyStickyRouting(
     deps.counters?.count(stickyOutcome);
     return { ok: true, decision: { ...decision, sticky: { customerKey, combo, outcome: stickyOutcome, srHead: null } } };
   };
-  if (!stickyApplies(decision, inputs, inExperiment)) return noted('not_applicable');
+  if (!stickyApplies(decision, inputs, staticArm)) return noted('not_applicable');
 
   const read = await readWithin(deps.store.read({ merchantId: request.merchantId, customerKey }, combo), settings.lookupTimeoutMs);
   if (read.kind !== 'read') return noted(read.kind === 'timeout' ? 'store_timeout' : 'store_error');
