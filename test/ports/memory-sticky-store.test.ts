@@ -34,4 +34,24 @@ describe('memory StickyStore bound', () => {
     expect(await store.read(customer('b'), 'VISA:CARD')).toEqual(new Map());
     expect(await store.read(customer('c'), 'VISA:CARD')).toEqual(new Map([['stripe', 1]]));
   });
+
+  it('keeps its dedupe marks bounded, dropping the oldest first, and still dedupes the recent ones', async () => {
+    const clock = createManualClock();
+    const store = createMemoryStickyStore({ clock, maxCustomers: 10 });
+    const success = (mark: number) => ({
+      customer: { merchantId: 'm', customerKey: 'c' },
+      combo: 'VISA:CARD',
+      connector: 'stripe',
+      delta: 1 as const,
+      ttlSeconds: 3600,
+      maxEntries: 30,
+      dedupeKey: `mark-${mark}`,
+      dedupeTtlSeconds: 1800,
+    });
+    for (let mark = 0; mark < 25; mark += 1) await store.adjust(success(mark));
+    expect(await store.adjust(success(24))).toEqual({ applied: false, count: 25 });
+    expect(await store.adjust(success(23))).toEqual({ applied: false, count: 25 });
+    // The oldest marks made room for the newer ones: a redelivery that late counts again (the documented trade-off).
+    expect(await store.adjust(success(0))).toEqual({ applied: true, count: 26 });
+  });
 });

@@ -17,7 +17,7 @@ interface Customer {
 /**
  * The embedded `StickyStore`: a bounded LRU of customers in process memory, never journaled (a
  * restart forgets the habits, as if every customer were new). Dedupe marks expire by the store's
- * clock and are swept when they outnumber the customers' bound.
+ * clock and are dropped oldest first once they reach the customers' bound.
  */
 export function createMemoryStickyStore(options: { readonly clock: Clock; readonly maxCustomers?: number }): StickyStore {
   const maxCustomers = options.maxCustomers ?? defaultMaxStickyCustomers;
@@ -37,11 +37,13 @@ export function createMemoryStickyStore(options: { readonly clock: Clock; readon
     const now = options.clock.now();
     const until = dedupe.get(id);
     if (until !== undefined && until > now) return false;
+    dedupe.delete(id);
     if (dedupe.size >= maxCustomers) {
-      for (const [key, expiresAtMs] of dedupe) if (expiresAtMs <= now) dedupe.delete(key);
-      // Still full of live marks: forget the oldest (a redelivery that late would count twice).
-      for (const key of dedupe.keys()) {
-        if (dedupe.size < maxCustomers) break;
+      // Map order is insertion order, and one TTL serves every mark, so the oldest marks expire first:
+      // drop from the front every expired mark, and live ones until 90 % of the bound (amortised O(1)
+      // per mark; a redelivery later than a dropped live mark would count twice).
+      for (const [key, expiresAtMs] of dedupe) {
+        if (expiresAtMs > now && dedupe.size < maxCustomers * 0.9) break;
         dedupe.delete(key);
       }
     }
