@@ -36,7 +36,9 @@
 // rows also print their added p50/p99 as a ratio to the chat-completions (`switchyard`) row's.
 // Bounded: REQUESTS (default 400) per measurement after WARMUP (default 100). Needs `npm run build`.
 // PATHS=a,b limits the run to those paths (and the direct ones), MODES=plain|stream and CONCURRENCY=1|16 to those
-// cases; SERVICE_NODE_FLAGS=--cpu-prof profiles the service.
+// cases; SERVICE_NODE_FLAGS=--cpu-prof profiles the service; SERVICE_ROOT=<dir> runs another build's dist/ (a
+// checkout built with tsc and scripts/copy-assets.mjs), e.g. the commit before the pass-through, to set its
+// translated rows beside today's.
 import { spawn } from 'node:child_process';
 import { createServer, request as httpRequest, Agent } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -154,12 +156,15 @@ const mockUrl = `http://127.0.0.1:${mock.address().port}`;
 
 // ---------------------------------------------------------------- the gateways
 process.stderr.write('starting switchyard and portkey…\n');
-const switchyard = await spawnService({
-  OPENAI_API_KEY: 'sk-bench',
-  OPENAI_BASE_URL: `${mockUrl}/v1`,
-  ANTHROPIC_API_KEY: 'sk-ant-bench',
-  ANTHROPIC_BASE_URL: `${mockUrl}/v1`,
-});
+const switchyard = await spawnService(
+  {
+    OPENAI_API_KEY: 'sk-bench',
+    OPENAI_BASE_URL: `${mockUrl}/v1`,
+    ANTHROPIC_API_KEY: 'sk-ant-bench',
+    ANTHROPIC_BASE_URL: `${mockUrl}/v1`,
+  },
+  process.env.SERVICE_ROOT === undefined ? {} : { root: process.env.SERVICE_ROOT },
+);
 const merchantId = `llm_bench_${Date.now()}`;
 const merchant = await json(
   switchyard.url,
