@@ -1259,7 +1259,7 @@ export interface LlmLatencyRow {
   ttft_p99_ms: number | null;
 }
 /**
- * Answer of GET /analytics/llm/overview: the credential merchant's model calls in the window (each provider attempt is one call), their tokens, cost (USD, registry pricing) and error rate, in total and per provider and per API it came through (most calls first), and how many were answered from the gateway's response cache and what that saved. Times are epoch milliseconds.
+ * Answer of GET /analytics/llm/overview: the credential merchant's model calls in the window (each provider attempt is one call), their tokens, cost (USD, registry pricing) and error rate, in total and per provider and per API it came through (most calls first), how many were answered from the gateway's response cache and what that saved, and the providers' prompt caching (`prompt_cache`, the totals of GET /analytics/llm/prompt-cache). Times are epoch milliseconds.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "LlmOverviewReport".
@@ -1307,6 +1307,39 @@ export interface LlmOverviewReport {
    * what those tokens would have cost at the model registry's price when each hit was served (an estimate; unpriced models count 0), rounded to a millionth of a dollar
    */
   cache_saved_cost_usd: number;
+  /**
+   * the providers' prompt caching over the window's provider calls (response-cache hits left out: no provider saw them; calls recorded before migration 0009 not counted): the same query and figures as the totals of GET /analytics/llm/prompt-cache (LlmPromptCacheReport)
+   */
+  prompt_cache: {
+    /**
+     * provider calls counted
+     */
+    calls: number;
+    /**
+     * their input tokens, cached or not
+     */
+    input_tokens: number;
+    /**
+     * part of input_tokens read from the provider's prompt cache
+     */
+    cache_read_tokens: number;
+    /**
+     * part of input_tokens written to the prompt cache, 5-minute lifetime
+     */
+    cache_write_tokens: number;
+    /**
+     * part of input_tokens written to the prompt cache, 1-hour lifetime
+     */
+    cache_write_1h_tokens: number;
+    /**
+     * cache_read_tokens / input_tokens to four decimals; 0 without input tokens
+     */
+    cache_hit_rate: number;
+    /**
+     * what prompt caching saved against the full input price (USD, to a millionth); negative when cache writes cost more than the reads saved
+     */
+    saved_usd: number;
+  };
 }
 /**
  * Model calls of one provider in the window (an item of LlmOverviewReport.providers). cost_usd is rounded to a millionth of a dollar.

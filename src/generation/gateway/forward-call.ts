@@ -106,8 +106,9 @@ export class ForwardCallUseCase {
     const request = { wire: call.wire, body: call.body, headers: call.headers, stream: call.stream, abortSignal: call.signal };
     for (const [hop, candidate] of candidates.entries()) {
       const last = hop === candidates.length - 1;
-      if (toolkit.forward === undefined || toolkit.speaksNatively?.(candidate, call.wire) !== true)
-        return { kind: 'translate', routed: { kind: 'routed', route: narrowed(route, hop), plan, cache, hops: hop } };
+      // `forward` answers undefined for a candidate that does not speak the wire: asking first
+      // (`speaksNatively`) would build the provider's client twice per request.
+      if (toolkit.forward === undefined) return { kind: 'translate', routed: { kind: 'routed', route: narrowed(route, hop), plan, cache, hops: hop } };
       let response: NativeWireResponse | undefined;
       try {
         response = await toolkit.forward(candidate, request, { attribution, hop });
