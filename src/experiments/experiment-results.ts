@@ -1,7 +1,7 @@
 import { SwitchyardError } from '../errors/switchyard-error.js';
 import type { ExperimentAnalytics, ExperimentTransactionFact } from '../ports/analytics/experiment-reports.js';
 import type { StateStore } from '../ports/state-store.js';
-import type { AbTestData } from '../ports/state/routing-algorithm.js';
+import type { AbTestData, ExperimentEndpoint } from '../ports/state/routing-algorithm.js';
 import type { RoutingAlgorithmRecord } from '../ports/state/routing-rule-store.js';
 import { statusFamilyOf } from '../analytics/status-families.js';
 import type { Clock } from '../time/clock.js';
@@ -23,6 +23,8 @@ export interface ExperimentResultsOptions {
   readonly minSampleSize?: number;
   readonly guardrailThresholdPp?: number;
   readonly evaluationMargin?: number;
+  /** Only the payments this endpoint routed (an ad-hoc read: it never stops traffic). */
+  readonly endpoint?: ExperimentEndpoint;
 }
 
 export type ExperimentResults = ExperimentStatistics & {
@@ -109,7 +111,7 @@ export async function experimentResults(
   const data = experiment.algorithm.data;
   const window = windowOf(deps, experiment, options.startMs, options.endMs);
   const ownThresholds = options.minSampleSize === undefined && options.guardrailThresholdPp === undefined;
-  const wholeWindow = options.startMs === undefined && options.endMs === undefined;
+  const wholeWindow = options.startMs === undefined && options.endMs === undefined && options.endpoint === undefined;
   const active = await deps.state.routingRules.loadActive(merchantId);
   let running = runningExperimentOf(active)?.id === experiment.id;
   if (running && ownThresholds && wholeWindow) {
@@ -117,7 +119,7 @@ export async function experimentResults(
     if (stop !== undefined) running = false;
   }
   const [arms, successRate, stop] = await Promise.all([
-    analytics.experimentArms({ merchantId, experimentId, ...window }),
+    analytics.experimentArms({ merchantId, experimentId, ...window, ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }) }),
     deps.state.configs.get(merchantId, 'successRate'),
     guardrailStopOf(deps.state, merchantId, experiment.id),
   ]);
@@ -163,13 +165,20 @@ export async function experimentTransactions(
   deps: ExperimentReadDeps,
   merchantId: string,
   experimentId: string,
-  options: { readonly startMs?: number; readonly page: number; readonly pageSize: number },
+  options: { readonly startMs?: number; readonly endpoint?: ExperimentEndpoint; readonly page: number; readonly pageSize: number },
 ): Promise<ExperimentTransactionsPage> {
   const experiment = await experimentOf(deps, merchantId, experimentId);
   const analytics = analyticsOf(deps);
   const pageSize = Math.min(options.pageSize, maxExperimentPageSize);
   const window = windowOf(deps, experiment, options.startMs, undefined);
-  const result = await analytics.experimentTransactions({ merchantId, experimentId, ...window, limit: pageSize, offset: (options.page - 1) * pageSize });
+  const result = await analytics.experimentTransactions({
+    merchantId,
+    experimentId,
+    ...window,
+    ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
+    limit: pageSize,
+    offset: (options.page - 1) * pageSize,
+  });
   return {
     experiment_id: experiment.id,
     total: result.total,

@@ -2345,6 +2345,10 @@ export interface ExperimentResultsQuery {
    */
   merchant_id?: string;
   /**
+   * only the payments this endpoint routed into the experiment; absent: every endpoint (a payment counts once, in its arm)
+   */
+  endpoint?: 'hybrid_routing' | 'decide_gateway' | 'evaluate';
+  /**
    * epoch ms; default the experiment's creation
    */
   start_ms?: number;
@@ -2394,11 +2398,11 @@ export interface ExperimentResults {
   /**
    * the experiment is active (in its slot beside the active rule, or in the rule slot from an older activation)
    */
-  running?: boolean;
+  running: boolean;
   /**
    * when, why and on what evidence the guardrail stopped the experiment; null when it never did
    */
-  guardrail_stop?: null | {
+  guardrail_stop: null | {
     stopped_at_ms: number;
     /**
      * the periodic check or a results read; null on a stop recorded before triggers were
@@ -2426,6 +2430,10 @@ export interface ExperimentTransactionsQuery {
    * optional; must be the credential's merchant
    */
   merchant_id?: string;
+  /**
+   * only the payments this endpoint routed into the experiment; absent: every endpoint (a payment counts once, in its arm)
+   */
+  endpoint?: 'hybrid_routing' | 'decide_gateway' | 'evaluate';
   start_ms?: number;
   page?: number;
   page_size?: number;

@@ -198,6 +198,25 @@ describe('layered experiments', () => {
       });
     });
 
+    it('reads results and transactions per endpoint, and refuses an unknown endpoint with 400', async () => {
+      await t.eventsCaughtUp();
+      await analytics.caughtUp();
+      const assigned = async (endpoint: string) => {
+        const response = await t.app.inject({ method: 'GET', url: `/analytics/experiment/${running}/results?endpoint=${endpoint}`, headers: key });
+        expect(response.statusCode, response.body).toBe(200);
+        const body = response.json() as Record<string, { assigned_count: number }>;
+        return [body['control']?.assigned_count, body['variant']?.assigned_count];
+      };
+      expect(await assigned('evaluate')).toEqual([3, 3]);
+      expect(await assigned('decide_gateway')).toEqual([3, 3]);
+      expect(await assigned('hybrid_routing')).toEqual([1, 1]);
+      const page = await t.app.inject({ method: 'GET', url: `/analytics/experiment/${running}/transactions?endpoint=hybrid_routing`, headers: key });
+      expect((page.json() as { total: number }).total).toBe(2);
+      const unknown = await t.app.inject({ method: 'GET', url: `/analytics/experiment/${running}/results?endpoint=payouts`, headers: key });
+      expect(unknown.statusCode).toBe(400);
+      expect(unknown.body).toContain('endpoint');
+    });
+
     it('leaves payments outside the experiment on an endpoint it does not split', async () => {
       // Only SR settings differ: /routing/evaluate applies no SR layer, so it never splits there.
       const srOnly = await experiment({ control: { sr: {} }, variant: { sr: { hedging_percent: 0 } } }, 'sr-only');
