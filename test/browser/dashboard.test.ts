@@ -576,6 +576,8 @@ describe('the dashboard', () => {
     await activate(rule);
     await activate(first);
     await go('experiments');
+    // The previous test left the page here: read the page afresh.
+    await page.reload();
     const slot = page.getByTestId('experiment-slot');
     await slot.waitFor();
     expect(await slot.getByTestId('slot-rule').textContent()).toBe('Slot rule');
@@ -620,7 +622,7 @@ describe('the dashboard', () => {
     const stop = page.getByRole('region', { name: 'Hedging off', exact: true }).getByTestId('guardrail-stop');
     await stop.waitFor();
     expect(await stop.textContent()).toBe(
-      "Stopped by the periodic check at 2026-09-20 09:30:00 UTC: variant auth rate 81.00% on 100 resolved payments against control's 92.00% on 400 resolved payments, more than the 3 pp guardrail below. Payments go by the active rule.",
+      "Stopped by the periodic check at 2026-09-20 09:30:00 UTC: the variant's auth rate (81.00% on 100 resolved payments) fell more than the 3 pp guardrail below control's (92.00% on 400 resolved payments). Payments go by the active rule.",
     );
     await screenshot(page, 'experiments-slot-1280');
     expect(await seriousViolations(page)).toEqual([]);

@@ -21,8 +21,8 @@ function stopText(stop: NonNullable<ExperimentResults['guardrail_stop']>, runnin
   const by = stop.trigger === null ? '' : ` by ${triggers[stop.trigger] ?? stop.trigger}`;
   const sample = (count: number | null) => (count === null ? '' : ` on ${count} resolved payments`);
   const evidence =
-    `variant auth rate ${percent(stop.variant_auth_rate)}${sample(stop.variant_transactions)} against control's ${percent(stop.control_auth_rate)}` +
-    `${sample(stop.control_transactions)}, more than the ${stop.threshold_pp} pp guardrail below`;
+    `the variant's auth rate (${percent(stop.variant_auth_rate)}${sample(stop.variant_transactions)}) fell more than the ${stop.threshold_pp} pp guardrail` +
+    ` below control's (${percent(stop.control_auth_rate)}${sample(stop.control_transactions)})`;
   const after = running ? ' It was started again since; only payments after the stop count now.' : ' Payments go by the active rule.';
   return `Stopped${by} at ${when} UTC: ${evidence}.${after}`;
 }
