@@ -599,6 +599,20 @@ describe('the dashboard', () => {
     await page.getByTestId('slot-experiment').filter({ hasText: 'Rule vs SR' }).waitFor();
     expect(await page.getByTestId('slot-rule').textContent()).toBe('Slot rule');
 
+    // On the routing page, activating another rule names what stops, and that the experiment keeps running.
+    await created({ name: 'Slot rule two', algorithm: { type: 'priority', data: [{ gateway_name: 'adyen', gateway_id: null }] } });
+    await go('routing');
+    await page.reload();
+    await page.getByRole('row').filter({ hasText: 'Slot rule two' }).getByRole('button', { name: 'Activate Slot rule two' }).click();
+    const ruleDialog = page.getByRole('dialog', { name: 'Activate Slot rule two?' });
+    await ruleDialog.waitFor();
+    expect(await ruleDialog.textContent()).toContain(
+      '“Slot rule” stops routing live payment traffic and “Slot rule two” takes its place. The running experiment “Rule vs SR” keeps running beside it.',
+    );
+    await ruleDialog.getByRole('button', { name: 'Cancel' }).click();
+    await go('experiments');
+    await page.reload();
+
     // A guardrail stop (as the scheduled check records it) is told with its time and evidence.
     const stoppedAt = Date.UTC(2026, 8, 20, 9, 30, 0);
     await harness.server.runtime.state.configs.put(

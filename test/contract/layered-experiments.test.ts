@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setMerchantFeature } from '../../src/decision/features/merchant-features.js';
 import { assignArm } from '../../src/experiments/assign-arm.js';
 import { runGuardrailChecks } from '../../src/experiments/run-guardrail-checks.js';
-import { silentLogger } from '../../src/logging/logger.js';
+import { silentLogger, type Logger } from '../../src/logging/logger.js';
+import * as experimentGuardrailWorker from '../../workers/experiment-guardrail.js';
 import { createManualClock } from '../../src/time/clock.js';
 import { openChdbAnalytics, type ChdbAnalyticsUnderTest } from '../helpers/chdb-analytics.js';
 import { createMerchant, createTestApp, decideBody, withKey, type TestApp } from '../helpers/test-app.js';
@@ -348,6 +349,41 @@ describe('layered experiments', () => {
       const results = (await t.app.inject({ method: 'GET', url: `/analytics/experiment/${locked}/results`, headers: key })).json() as Record<string, unknown>;
       expect(results).toMatchObject({ running: true, guardrail_tripped: false, guardrail_stop: { trigger: 'schedule' } });
       await deactivate(locked);
+    });
+
+    it('runs by itself on the JobQueue scheduler: a tick stops the breached experiment', async () => {
+      // Forget the earlier stop, so the whole history counts again and breaches.
+      await t.state.configs.put(
+        merchant,
+        'experimentGuardrail',
+        { experimentId: 'routing_other', experimentModifiedAt: 0, trippedAt: 0, controlAuthRate: 1, variantAuthRate: 1, thresholdPp: 3 },
+        'upsert',
+      );
+      await activate(locked);
+      let stopped: (details: object) => void = () => undefined;
+      const stop = new Promise<object>((resolve) => {
+        stopped = resolve;
+      });
+      const logger: Logger = {
+        ...silentLogger,
+        warn: (details, message) => {
+          if (message === 'experiment guardrail breached: experiment stopped') stopped(details);
+        },
+        child: () => logger,
+      };
+      const worker = await experimentGuardrailWorker.start({
+        jobs: t.jobs,
+        intervalMs: 50,
+        checks: { state: t.state, analytics: analytics.store, clock: t.clock, logger, lookbackMs: 3_600_000 },
+      });
+      try {
+        expect(await stop).toMatchObject({ merchantId: merchant, experimentId: locked, thresholdPp: 3 });
+        expect(await activeIds()).toEqual([rule]);
+        expect(await t.state.configs.get(merchant, 'experimentGuardrail')).toMatchObject({ experimentId: locked, trigger: 'schedule' });
+      } finally {
+        await worker.close();
+        await t.jobs.unschedule('experiment-guardrail', 'check');
+      }
       await deactivate(rule);
     });
   });
