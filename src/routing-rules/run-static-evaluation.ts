@@ -72,7 +72,7 @@ export async function runStaticEvaluation(deps: StaticEvaluationDeps, body: Rout
     return { ok: false, error: routingRuleRejected(`Routing algorithm not found for the provided id : ${previewId}`) };
   // A running experiment routes the payments it covers by their arm's rule layer (src/experiments/; no await without one).
   const routed = evaluationInExperiment(deps, body, loaded, call.source === 'hybrid' ? 'hybrid_routing' : 'evaluate');
-  const { candidates, experiment, experimentRecord } = 'then' in routed ? await routed : routed;
+  const { candidates, experiment, experimentRecord } = routed instanceof Promise ? await routed : routed;
   const outcome = evaluateActiveRule(candidates, checked.parameters, body.fallback_output as readonly ConnectorInfo[] | null | undefined, deps.random);
   const latencyMs = performance.now() - startedAt;
   if (outcome.kind === 'no_active') {
