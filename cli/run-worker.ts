@@ -9,6 +9,7 @@ import { createBatchService, startGenerationWorker } from './create-batch-servic
 import { createRuntime, runtimeDefaults } from './create-runtime.js';
 import { startTelemetry } from './start-telemetry.js';
 import { startAutopilotWorker } from './start-autopilot-worker.js';
+import { startExperimentGuardrailWorker } from './start-experiment-guardrail-worker.js';
 
 export const workerNames = ['sr-windows', 'analytics-sink', 'generation', 'autopilot'] as const;
 type WorkerName = (typeof workerNames)[number];
@@ -40,7 +41,18 @@ export async function runWorker(name: string | undefined, config: Config, logger
     });
   } else if (worker === 'autopilot') {
     const { state, bus, jobs } = runtime;
-    handle = await startAutopilotWorker(config, { state, bus, jobs, analytics: runtime.analytics!, clock: runtimeDefaults.clock, logger });
+    const autopilot = await startAutopilotWorker(config, { state, bus, jobs, analytics: runtime.analytics!, clock: runtimeDefaults.clock, logger });
+    // The periodic experiment guardrail check rides in the same process: both are scheduled analytics readers.
+    const guardrail = await startExperimentGuardrailWorker({ state, jobs, analytics: runtime.analytics!, clock: runtimeDefaults.clock, logger });
+    handle = {
+      name: autopilot.name,
+      caughtUp: async () => {
+        await Promise.all([autopilot.caughtUp(), guardrail.caughtUp()]);
+      },
+      close: async () => {
+        await Promise.all([autopilot.close(), guardrail.close()]);
+      },
+    };
   } else {
     // Provider credentials come from the environment (and ./.env), as for the API.
     const { toolkit } = createToolkit({ logger, onCall: llmCallPublisher(runtime.bus, { logger: logger.child({ component: 'llm-calls' }) }) });

@@ -15,6 +15,8 @@ import * as analyticsSink from '../workers/analytics-sink.js';
 import { autopilotWorkerName } from '../workers/autopilot.js';
 import { generationWorkerName } from '../workers/generation.js';
 import { startAutopilotWorker } from './start-autopilot-worker.js';
+import { startExperimentGuardrailWorker } from './start-experiment-guardrail-worker.js';
+import { experimentGuardrailWorkerName } from '../workers/experiment-guardrail.js';
 import * as srWindows from '../workers/sr-windows.js';
 import type { WorkerHandle } from '../workers/worker-handle.js';
 import { buildApp } from '../api/app.js';
@@ -26,7 +28,7 @@ import { createCostIngestion } from './create-cost-ingestion.js';
 import { join } from 'node:path';
 
 /** Workers fed by the JobQueue: stopped before the bus drains, since their jobs in hand still publish. */
-const jobWorkerNames: ReadonlySet<string> = new Set([generationWorkerName, autopilotWorkerName]);
+const jobWorkerNames: ReadonlySet<string> = new Set([generationWorkerName, autopilotWorkerName, experimentGuardrailWorkerName]);
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -134,6 +136,7 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
     if (runtime.analytics !== undefined) {
       const { state, bus, jobs, analytics } = runtime;
       workers.push(await startAutopilotWorker(config, { state, bus, jobs, analytics, clock: runtimeDefaults.clock, logger }));
+      workers.push(await startExperimentGuardrailWorker({ state, jobs, analytics, clock: runtimeDefaults.clock, logger }));
     }
     if (runtime.analytics !== undefined)
       workers.push(

@@ -36,6 +36,7 @@ export async function analyticsExperimentRoutes(app: FastifyInstance, deps: AppD
       return experimentResults(deps, deps.merchantOf(request), request.params.experiment_id, {
         ...(query.start_ms !== undefined ? { startMs: query.start_ms } : {}),
         ...(query.end_ms !== undefined ? { endMs: query.end_ms } : {}),
+        ...(query.endpoint !== undefined ? { endpoint: query.endpoint } : {}),
         ...(query.min_sample_size !== undefined ? { minSampleSize: query.min_sample_size } : {}),
         ...(query.guardrail_threshold_pp !== undefined ? { guardrailThresholdPp: query.guardrail_threshold_pp } : {}),
         ...(query.evaluation_margin !== undefined ? { evaluationMargin: query.evaluation_margin } : {}),
@@ -59,6 +60,7 @@ export async function analyticsExperimentRoutes(app: FastifyInstance, deps: AppD
       const query = request.query;
       return experimentTransactions(deps, deps.merchantOf(request), request.params.experiment_id, {
         ...(query.start_ms !== undefined ? { startMs: query.start_ms } : {}),
+        ...(query.endpoint !== undefined ? { endpoint: query.endpoint } : {}),
         page: query.page ?? 1,
         pageSize: query.page_size ?? 50,
       });

@@ -5,6 +5,9 @@ import { routingRuleRejected } from '../routing-rules/routing-rule-rejected.js';
 import type { StaticEvaluation } from '../routing-rules/run-static-evaluation.js';
 import type { DecidePayment, PaymentDecision } from './decide-payment.js';
 import { loadDecisionInputs } from './inputs/load-decision-inputs.js';
+import { runningExperimentOf, type RunningExperiment } from '../experiments/enter-experiment.js';
+import { project, resolvedArm } from '../experiments/experiment-arms.js';
+import type { EvaluationExperimentTag } from '../experiments/enter-evaluation.js';
 
 export interface DecideHybridDeps {
   readonly state: Pick<StateStore, 'merchants' | 'configs' | 'routingRules'>;
@@ -35,6 +38,9 @@ export type HybridOutcome =
 
 interface StaticHalf {
   readonly evaluation?: RuleEvaluation;
+  /** The experiment arm whose rule layer the static half evaluated. */
+  readonly experiment?: EvaluationExperimentTag;
+  readonly experimentRecord?: RunningExperiment;
   readonly connectors?: readonly ConnectorInfo[];
   readonly ruleName?: string;
 }
@@ -45,7 +51,12 @@ async function staticHalf(deps: DecideHybridDeps, request: HybridRequest): Promi
   if (staticRequest === undefined) return {};
   const result = await deps.evaluateStatic(staticRequest);
   if (result.ok) {
-    return { evaluation: result.evaluation, connectors: result.evaluation.evaluatedOutput, ruleName: result.evaluation.ruleName ?? result.record.name };
+    return {
+      evaluation: result.evaluation,
+      connectors: result.evaluation.evaluatedOutput,
+      ruleName: result.evaluation.ruleName ?? result.record.name,
+      ...(result.experiment === undefined ? {} : { experiment: result.experiment, experimentRecord: result.experimentRecord }),
+    };
   }
   if (staticRequest.fallback_output && staticRequest.fallback_output.length > 0) {
     return {
@@ -65,8 +76,9 @@ async function dynamicHalf(
   requestId: string,
 ): Promise<PaymentDecision> {
   const startedAt = performance.now();
-  // Dynamic only: exactly /decide-gateway, the merchant's active rule included.
-  if (!evaluatedStatic) return deps.decidePayment(dynamicRequest, { requestId, startedAt });
+  // Dynamic only: exactly /decide-gateway, the merchant's active rule (or an experiment arm's) included.
+  if (!evaluatedStatic)
+    return deps.decidePayment(dynamicRequest, { requestId, startedAt, experimentSite: { endpoint: 'hybrid_routing', ruleLayerApplied: false } });
   const candidates = dynamicRequest.eligibleGatewayList;
   const narrowed: DecideGatewayRequest =
     (candidates === undefined || candidates === null || candidates.length === 0) && half.connectors !== undefined
@@ -75,11 +87,25 @@ async function dynamicHalf(
   // The static half already evaluated the active rule; it is not applied a second time. When its
   // output supplied the candidates, it is the decision's priority logic.
   const loaded = await loadDecisionInputs(deps.state, narrowed.merchantId);
+  // A payment the static half routed by an experiment arm keeps the experiment, for the arm's SR layer.
+  const running = half.experiment === undefined ? undefined : runningExperimentOf(loaded.activeRules);
+  const activeRules = running === undefined ? [] : [running];
   const inputs =
     narrowed !== dynamicRequest && half.ruleName !== undefined
-      ? { ...loaded, activeRules: [], rule: { name: half.ruleName, gateways: narrowed.eligibleGatewayList ?? [] } }
-      : { ...loaded, activeRules: [] };
-  return deps.decidePayment(narrowed, { requestId, startedAt, inputs });
+      ? { ...loaded, activeRules, rule: { name: half.ruleName, gateways: narrowed.eligibleGatewayList ?? [] } }
+      : { ...loaded, activeRules };
+  return deps.decidePayment(narrowed, { requestId, startedAt, inputs, experimentSite: { endpoint: 'hybrid_routing', ruleLayerApplied: true } });
+}
+
+/**
+ * Whether the static half routed the payment by an experiment arm without an SR layer: such an arm
+ * answers with its rule's output (decision-engine #434), whatever the dynamic half asks.
+ */
+function ruleOnlyArm(half: StaticHalf): boolean {
+  const tag = half.experiment;
+  const experiment = half.experimentRecord;
+  if (tag === undefined || experiment === undefined) return false;
+  return project(resolvedArm(experiment.algorithm.data, tag.experimentArm), 'hybrid_routing').sr === undefined;
 }
 
 /**
@@ -95,7 +121,9 @@ export async function decideHybrid(deps: DecideHybridDeps, request: HybridReques
   }
   const half = await staticHalf(deps, request);
   const evaluation = half.evaluation === undefined ? {} : { evaluation: half.evaluation };
-  if (request.dynamicRequest === undefined) return { kind: 'static_only', ...evaluation, connectors: half.connectors ?? [] };
+  if (request.dynamicRequest === undefined || ruleOnlyArm(half)) {
+    return { kind: 'static_only', ...evaluation, connectors: half.connectors ?? [] };
+  }
   const decision = await dynamicHalf(deps, request.dynamicRequest, half, request.staticRequest !== undefined, requestId);
   if (decision.ok) return { kind: 'decided', ...evaluation, decision };
   if (half.connectors === undefined || half.connectors.length === 0) return { kind: 'refused', decision };

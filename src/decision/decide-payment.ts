@@ -2,7 +2,7 @@ import { createEvent, type EventEnvelope } from '../events/event-envelope.js';
 import type { DecideGatewayRequest, DecisionCreatedV1 } from '../generated/schema-types.js';
 import type { EventBus } from '../ports/event-bus.js';
 import type { StateStore } from '../ports/state-store.js';
-import { activeExperimentOf, enterExperiment, experimentOutcome, type ExperimentTag } from '../experiments/enter-experiment.js';
+import { activeExperimentOf, enterExperiment, experimentOutcome, type ExperimentCallSite, type ExperimentTag } from '../experiments/enter-experiment.js';
 import { experimentFieldOf } from '../experiments/experiment-event-field.js';
 import { applyActiveRule } from '../routing-rules/apply-active-rule.js';
 import type { Clock } from '../time/clock.js';
@@ -36,6 +36,8 @@ export interface DecisionCall {
   readonly startedAt: number;
   /** The merchant's inputs when the caller already read them (in the same round as its own reads). */
   readonly inputs?: DecisionInputs;
+  /** /routing/hybrid's dynamic half; absent on /decide-gateway. */
+  readonly experimentSite?: ExperimentCallSite;
 }
 
 /**
@@ -59,7 +61,7 @@ export function createDecidePayment(deps: DecidePaymentDeps): DecidePayment {
     const loaded = call.inputs ?? (await loadDecisionInputs(deps.state, input.merchantId));
     // An active A/B experiment routes the payment into its arm first (src/experiments/; no await without one).
     const experiment = activeExperimentOf(loaded);
-    const entry = experiment === undefined ? undefined : await enterExperiment(input, loaded, experiment, deps);
+    const entry = experiment === undefined ? undefined : await enterExperiment(input, loaded, experiment, deps, call.experimentSite);
     const inputs = entry?.inputs ?? loaded;
     // The active rule narrows and orders the candidates (synchronous; a no-op without one).
     const applied = applyActiveRule(entry?.request ?? input, inputs.activeRules ?? [], deps.random);

@@ -1,80 +1,125 @@
 import type { DecideGatewayRequest } from '../generated/schema-types.js';
 import type { StateStore } from '../ports/state-store.js';
-import { srRoutingArm, type AbTestData } from '../ports/state/routing-algorithm.js';
+import type { AbTestData, ExperimentEndpoint } from '../ports/state/routing-algorithm.js';
 import type { RoutingAlgorithmRecord } from '../ports/state/routing-rule-store.js';
 import type { Decision, DecisionInputs, DecisionRule } from '../decision/decision.js';
 import { isFeatureEnabled } from '../decision/features/merchant-features.js';
 import { applySrOverride } from './apply-sr-override.js';
-import { assignArm, type ExperimentArm } from './assign-arm.js';
+import type { ExperimentArm } from './assign-arm.js';
+import { planOf } from './experiment-arms.js';
 
 /** What a decision in an experiment records (decision.created `experiment`). */
 export interface ExperimentTag {
   readonly experimentId: string;
   readonly experimentArm: ExperimentArm;
-  /** `sr_routing` or the arm algorithm's rule_id. */
+  /** `sr_routing`, or the rule_id of the arm's rule layer. */
   readonly armAlgorithmId: string;
-  /** True when the guardrail had tripped and the payment went to control whatever its hash said. */
+  /**
+   * Always false since a breach stops the experiment (src/experiments/check-experiment-guardrail.ts);
+   * kept for readers of older events, where true meant "sent to control by the guardrail".
+   */
   readonly guardrailTripped: boolean;
+  /** The endpoint that routed the payment (results are read per endpoint). */
+  readonly endpoint: ExperimentEndpoint;
 }
 
 /** The payment as it enters the decision: its request and inputs for the arm, and the tag to record. */
 export interface ExperimentEntry {
   readonly request: DecideGatewayRequest;
   readonly inputs: DecisionInputs;
-  /** Undefined when the payment is not in the experiment (feature off, arm algorithm gone). */
+  /** Undefined when the payment is not in the experiment (feature off, no split here, arm rule gone). */
   readonly tag: ExperimentTag | undefined;
-  /** The arm is another algorithm: its output is the answer (AB_TEST_STATIC_ALGORITHM). */
+  /** The arm has no SR layer: its rule's output is the answer (AB_TEST_STATIC_ALGORITHM). */
   readonly staticArm: boolean;
 }
 
-export interface ExperimentDeps {
-  readonly state: Pick<StateStore, 'configs' | 'routingRules'>;
+/** Where the decision is made: /decide-gateway (default) or the dynamic half of /routing/hybrid. */
+export interface ExperimentCallSite {
+  readonly endpoint: ExperimentEndpoint;
+  /** The static half already evaluated the arm's rule layer (/routing/hybrid): only the SR layer is left. */
+  readonly ruleLayerApplied: boolean;
 }
 
-/** The active experiment of the merchant, if its active algorithm is one (synchronous: the hot path's check). */
-export function activeExperimentOf(inputs: DecisionInputs): (RoutingAlgorithmRecord & { algorithm: { type: 'ab_test'; data: AbTestData } }) | undefined {
-  const first = inputs.activeRules?.[0];
-  return first?.algorithm.type === 'ab_test' ? (first as RoutingAlgorithmRecord & { algorithm: { type: 'ab_test'; data: AbTestData } }) : undefined;
+export interface ExperimentDeps {
+  readonly state: Pick<StateStore, 'routingRules'>;
+}
+
+export type RunningExperiment = RoutingAlgorithmRecord & { readonly algorithm: { readonly type: 'ab_test'; readonly data: AbTestData } };
+
+/**
+ * The merchant's running experiment among its active algorithms: the one in the experiment slot,
+ * or one activated into the rule slot before that slot existed. Synchronous and allocation-free:
+ * the hot path's check, on the list the decision already read.
+ */
+export function runningExperimentOf(active: readonly RoutingAlgorithmRecord[] | undefined): RunningExperiment | undefined {
+  if (active === undefined) return undefined;
+  for (const record of active) if (record.algorithm.type === 'ab_test') return record as RunningExperiment;
+  return undefined;
+}
+
+/** The running experiment of the merchant whose inputs these are. */
+export function activeExperimentOf(inputs: DecisionInputs): RunningExperiment | undefined {
+  return runningExperimentOf(inputs.activeRules);
+}
+
+/** The active rules without the experiment (the same array when there is none). */
+export function activeRulesOf(active: readonly RoutingAlgorithmRecord[]): readonly RoutingAlgorithmRecord[] {
+  return runningExperimentOf(active) === undefined ? active : active.filter((record) => record.algorithm.type !== 'ab_test');
 }
 
 /**
- * Routes one payment into the merchant's active experiment (peer: the A/B interceptor of
- * /decide-gateway). Only when the merchant feature `ab-test-real-payments` is on; otherwise the
- * experiment is inert and the payment is decided without a rule. The arm comes from the payment
- * id's hash (sticky across retries), or is control for everyone once the guardrail tripped.
- * An `sr_routing` arm decides by success rate with the arm's override; another algorithm's arm
- * becomes that payment's active rule. An arm naming an algorithm that is gone, belongs to another
- * merchant or is itself an experiment leaves the payment out of the experiment (decided normally,
- * nothing recorded), so a broken arm never pollutes its results.
+ * Routes one payment into the merchant's running experiment (peer: the A/B interceptor). Only when
+ * the merchant feature `ab-test-real-payments` is on and the experiment splits on this endpoint;
+ * otherwise the payment is routed by the active rule and the live SR settings, outside the
+ * experiment. The arm comes from the payment id's hash (sticky across retries and endpoints). The
+ * arm's rule layer takes the active rule's place; its SR layer decides with the arm's override;
+ * an arm without an SR layer answers its rule's output. An arm rule that is gone, belongs to
+ * another merchant or is itself an experiment leaves the payment out of the experiment, so a
+ * broken arm never pollutes its results.
  */
 export async function enterExperiment(
   request: DecideGatewayRequest,
   inputs: DecisionInputs,
-  experiment: RoutingAlgorithmRecord & { algorithm: { type: 'ab_test'; data: AbTestData } },
+  experiment: RunningExperiment,
   deps: ExperimentDeps,
+  site: ExperimentCallSite = { endpoint: 'decide_gateway', ruleLayerApplied: false },
 ): Promise<ExperimentEntry> {
-  const merchantId = request.merchantId;
-  const outside: ExperimentEntry = { request, inputs: { ...inputs, activeRules: [] }, tag: undefined, staticArm: false };
-  // The flags came with the merchant's inputs (read once per decision); only the guardrail is read here.
+  const endpoint = site.endpoint;
+  const rules = activeRulesOf(inputs.activeRules ?? []);
+  const outside: ExperimentEntry = { request, inputs: { ...inputs, activeRules: rules }, tag: undefined, staticArm: false };
+  // The flags came with the merchant's inputs (read once per decision).
   if (!isFeatureEnabled(inputs.features, 'ab-test-real-payments')) return outside;
-  const trip = await deps.state.configs.get(merchantId, 'experimentGuardrail');
-  const data = experiment.algorithm.data;
-  const guardrailTripped = trip !== undefined && trip.experimentId === experiment.id && trip.experimentModifiedAt === experiment.modifiedAt;
-  const arm: ExperimentArm = guardrailTripped ? 'control' : assignArm(request.paymentInfo.paymentId, data.variant_split_pct);
-  const armAlgorithmId = arm === 'variant' ? data.variant_algorithm_id : data.control_algorithm_id;
-  const tag: ExperimentTag = { experimentId: experiment.id, experimentArm: arm, armAlgorithmId, guardrailTripped };
-  if (armAlgorithmId === srRoutingArm) {
-    const applied = applySrOverride(request, { ...inputs, activeRules: [] }, arm === 'variant' ? data.variant_sr_config : data.control_sr_config);
-    return { ...applied, tag, staticArm: false };
+  const plan = planOf(experiment.algorithm.data, endpoint, request.paymentInfo.paymentId);
+  if (!plan.inExperiment) return outside;
+  const ruleId = plan.projection.rule;
+  const tag: ExperimentTag = {
+    experimentId: experiment.id,
+    experimentArm: plan.arm,
+    armAlgorithmId: ruleId ?? 'sr_routing',
+    guardrailTripped: false,
+    endpoint,
+  };
+  let armRules = rules;
+  if (site.ruleLayerApplied) {
+    // The static half answered with the arm's rule; an arm without an SR layer never gets here (decide-hybrid.ts).
+    if (plan.projection.sr === undefined) return outside;
+    armRules = [];
+  } else if (ruleId !== undefined) {
+    const record = await deps.state.routingRules.get(ruleId);
+    if (record === undefined || record.createdBy !== request.merchantId || record.algorithm.type === 'ab_test') return outside;
+    armRules = [record];
   }
-  const record = await deps.state.routingRules.get(armAlgorithmId);
-  if (record === undefined || record.createdBy !== merchantId || record.algorithm.type === 'ab_test') return outside;
-  return { request, inputs: { ...inputs, activeRules: [record] }, tag, staticArm: true };
+  if (plan.projection.sr === undefined) {
+    if (ruleId === undefined) return outside;
+    return { request, inputs: { ...inputs, activeRules: armRules }, tag, staticArm: true };
+  }
+  const applied = applySrOverride(request, { ...inputs, activeRules: armRules }, plan.projection.sr);
+  return { ...applied, tag, staticArm: false };
 }
 
 /**
- * A static arm's answer: the arm algorithm's order as is (first its pick, then the rest), with
- * `routing_approach` AB_TEST_STATIC_ALGORITHM. Undefined when the algorithm kept none of the
+ * A static arm's answer: the arm rule's order as is (first its pick, then the rest), with
+ * `routing_approach` AB_TEST_STATIC_ALGORITHM. Undefined when the rule kept none of the
  * payment's gateways (the payment is then decided normally and left out of the experiment).
  */
 export function staticArmDecision(decision: Decision, rule: DecisionRule | undefined): Decision | undefined {

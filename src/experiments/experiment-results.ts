@@ -1,11 +1,14 @@
 import { SwitchyardError } from '../errors/switchyard-error.js';
 import type { ExperimentAnalytics, ExperimentTransactionFact } from '../ports/analytics/experiment-reports.js';
 import type { StateStore } from '../ports/state-store.js';
-import type { AbTestData } from '../ports/state/routing-algorithm.js';
+import type { AbTestData, ExperimentEndpoint } from '../ports/state/routing-algorithm.js';
 import type { RoutingAlgorithmRecord } from '../ports/state/routing-rule-store.js';
 import { statusFamilyOf } from '../analytics/status-families.js';
 import type { Clock } from '../time/clock.js';
 import { experimentStatistics, type ExperimentStatistics } from './experiment-verdict.js';
+import type { ExperimentGuardrailTrip } from '../ports/state/experiment-guardrail.js';
+import { checkExperimentGuardrail, guardrailStopOf } from './check-experiment-guardrail.js';
+import { runningExperimentOf } from './enter-experiment.js';
 
 export interface ExperimentReadDeps {
   readonly state: Pick<StateStore, 'routingRules' | 'configs'>;
@@ -20,6 +23,8 @@ export interface ExperimentResultsOptions {
   readonly minSampleSize?: number;
   readonly guardrailThresholdPp?: number;
   readonly evaluationMargin?: number;
+  /** Only the payments this endpoint routed (an ad-hoc read: it never stops traffic). */
+  readonly endpoint?: ExperimentEndpoint;
 }
 
 export type ExperimentResults = ExperimentStatistics & {
@@ -28,9 +33,38 @@ export type ExperimentResults = ExperimentStatistics & {
   readonly min_sample_size: number;
   readonly guardrail_threshold_pp: number;
   readonly evaluation_margin: number;
-  /** Whether the guardrail has stopped the variant's traffic (now or on an earlier read). */
+  /** Whether the guardrail has stopped the experiment (now or earlier). */
   readonly guardrail_tripped: boolean;
+  /** Whether the experiment is active now. */
+  readonly running: boolean;
+  readonly guardrail_stop: GuardrailStopWire | null;
 };
+
+/** The recorded guardrail stop as the results answer it. */
+export interface GuardrailStopWire {
+  readonly stopped_at_ms: number;
+  readonly trigger: string | null;
+  readonly control_auth_rate: number;
+  readonly variant_auth_rate: number;
+  readonly threshold_pp: number;
+  readonly control_transactions: number | null;
+  readonly variant_transactions: number | null;
+  readonly window_start_ms: number | null;
+}
+
+function stopWire(trip: ExperimentGuardrailTrip | undefined): GuardrailStopWire | null {
+  if (trip === undefined) return null;
+  return {
+    stopped_at_ms: trip.trippedAt,
+    trigger: trip.trigger ?? null,
+    control_auth_rate: trip.controlAuthRate,
+    variant_auth_rate: trip.variantAuthRate,
+    threshold_pp: trip.thresholdPp,
+    control_transactions: trip.controlTransactions ?? null,
+    variant_transactions: trip.variantTransactions ?? null,
+    window_start_ms: trip.windowStartMs ?? null,
+  };
+}
 
 /** The business margin valuing a success when neither the query nor the merchant's SR config sets one (the peer's default). */
 const defaultEvaluationMargin = 1;
@@ -60,11 +94,11 @@ function windowOf(deps: ExperimentReadDeps, experiment: Experiment, startMs: num
 }
 
 /**
- * The results of an experiment over its window (default: since it was created). Runs the verdict
- * of experiment-verdict.ts; when that is `guardrail_breached` with the experiment's own thresholds
- * over its whole window (no query override), it also trips the guardrail: the ConfigStore document
- * `experimentGuardrail` from then on sends every payment of this experiment version to control.
- * An ad-hoc sensitivity read (overridden thresholds or window) never stops traffic.
+ * The results of an experiment over its window (default: since it was created), with the verdict
+ * of experiment-verdict.ts. A read with the experiment's own thresholds over its whole window (no
+ * query override) of a running experiment also runs its guardrail check, which stops it on a
+ * breach (src/experiments/check-experiment-guardrail.ts); the periodic check does the same without
+ * anyone reading. An ad-hoc sensitivity read (overridden thresholds or window) never stops traffic.
  */
 export async function experimentResults(
   deps: ExperimentReadDeps,
@@ -76,10 +110,18 @@ export async function experimentResults(
   const analytics = analyticsOf(deps);
   const data = experiment.algorithm.data;
   const window = windowOf(deps, experiment, options.startMs, options.endMs);
-  const [arms, successRate, trip] = await Promise.all([
-    analytics.experimentArms({ merchantId, experimentId, ...window }),
+  const ownThresholds = options.minSampleSize === undefined && options.guardrailThresholdPp === undefined;
+  const wholeWindow = options.startMs === undefined && options.endMs === undefined && options.endpoint === undefined;
+  const active = await deps.state.routingRules.loadActive(merchantId);
+  let running = runningExperimentOf(active)?.id === experiment.id;
+  if (running && ownThresholds && wholeWindow) {
+    const stop = await checkExperimentGuardrail({ state: deps.state, analytics, clock: deps.clock }, experiment, 'results_read');
+    if (stop !== undefined) running = false;
+  }
+  const [arms, successRate, stop] = await Promise.all([
+    analytics.experimentArms({ merchantId, experimentId, ...window, ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }) }),
     deps.state.configs.get(merchantId, 'successRate'),
-    deps.state.configs.get(merchantId, 'experimentGuardrail'),
+    guardrailStopOf(deps.state, merchantId, experiment.id),
   ]);
   const thresholds = {
     minSampleSize: options.minSampleSize ?? data.min_sample_size,
@@ -91,25 +133,6 @@ export async function experimentResults(
     arms.find((arm) => arm.arm === 'variant'),
     thresholds,
   );
-  let tripped = trip !== undefined && trip.experimentId === experiment.id && trip.experimentModifiedAt === experiment.modifiedAt;
-  const ownThresholds = options.minSampleSize === undefined && options.guardrailThresholdPp === undefined;
-  const wholeWindow = options.startMs === undefined && options.endMs === undefined;
-  if (statistics.verdict === 'guardrail_breached' && !tripped && ownThresholds && wholeWindow) {
-    await deps.state.configs.put(
-      merchantId,
-      'experimentGuardrail',
-      {
-        experimentId: experiment.id,
-        experimentModifiedAt: experiment.modifiedAt,
-        trippedAt: deps.clock.now(),
-        controlAuthRate: statistics.control.auth_rate,
-        variantAuthRate: statistics.variant.auth_rate,
-        thresholdPp: thresholds.guardrailThresholdPp,
-      },
-      'upsert',
-    );
-    tripped = true;
-  }
   return {
     experiment_id: experiment.id,
     merchant_id: merchantId,
@@ -117,7 +140,9 @@ export async function experimentResults(
     min_sample_size: thresholds.minSampleSize,
     guardrail_threshold_pp: thresholds.guardrailThresholdPp,
     evaluation_margin: thresholds.evaluationMargin,
-    guardrail_tripped: tripped,
+    guardrail_tripped: stop !== undefined && !running,
+    running,
+    guardrail_stop: stopWire(stop),
   };
 }
 
@@ -140,13 +165,20 @@ export async function experimentTransactions(
   deps: ExperimentReadDeps,
   merchantId: string,
   experimentId: string,
-  options: { readonly startMs?: number; readonly page: number; readonly pageSize: number },
+  options: { readonly startMs?: number; readonly endpoint?: ExperimentEndpoint; readonly page: number; readonly pageSize: number },
 ): Promise<ExperimentTransactionsPage> {
   const experiment = await experimentOf(deps, merchantId, experimentId);
   const analytics = analyticsOf(deps);
   const pageSize = Math.min(options.pageSize, maxExperimentPageSize);
   const window = windowOf(deps, experiment, options.startMs, undefined);
-  const result = await analytics.experimentTransactions({ merchantId, experimentId, ...window, limit: pageSize, offset: (options.page - 1) * pageSize });
+  const result = await analytics.experimentTransactions({
+    merchantId,
+    experimentId,
+    ...window,
+    ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
+    limit: pageSize,
+    offset: (options.page - 1) * pageSize,
+  });
   return {
     experiment_id: experiment.id,
     total: result.total,

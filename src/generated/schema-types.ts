@@ -584,6 +584,10 @@ export interface DecisionCreatedV1 {
     experimentId: string;
     experimentArm: 'control' | 'variant';
     /**
+     * the endpoint that routed the payment into the arm (absent on events from before layered experiments: decide_gateway)
+     */
+    endpoint?: 'decide_gateway' | 'hybrid_routing' | 'evaluate';
+    /**
      * sr_routing or the rule_id of the arm's algorithm
      */
     armAlgorithmId: string;
@@ -838,6 +842,18 @@ export interface RuleEvaluatedV1 {
    */
   evaluatedOutput: string[];
   errorMessage: string | null;
+  /**
+   * the experiment arm that routed this payment (docs/experiments.md); absent outside experiments
+   */
+  experiment?: {
+    experimentId: string;
+    experimentArm: 'control' | 'variant';
+    /**
+     * the rule_id of the arm's rule layer, or the active rule's when the arm has none
+     */
+    armAlgorithmId: string;
+    endpoint: 'evaluate' | 'hybrid_routing';
+  };
   latencyMs: number;
 }
 /**
@@ -2383,6 +2399,10 @@ export interface ExperimentResultsQuery {
    */
   merchant_id?: string;
   /**
+   * only the payments this endpoint routed into the experiment; absent: every endpoint (a payment counts once, in its arm)
+   */
+  endpoint?: 'hybrid_routing' | 'decide_gateway' | 'evaluate';
+  /**
    * epoch ms; default the experiment's creation
    */
   start_ms?: number;
@@ -2426,9 +2446,32 @@ export interface ExperimentResults {
   net_delta_bps: number | null;
   evaluation_margin: number;
   /**
-   * the guardrail has stopped the variant's traffic (every payment goes to control)
+   * the guardrail has stopped the experiment (deactivated it; the active rule stays)
    */
   guardrail_tripped: boolean;
+  /**
+   * the experiment is active (in its slot beside the active rule, or in the rule slot from an older activation)
+   */
+  running: boolean;
+  /**
+   * when, why and on what evidence the guardrail stopped the experiment; null when it never did
+   */
+  guardrail_stop: null | {
+    stopped_at_ms: number;
+    /**
+     * the periodic check or a results read; null on a stop recorded before triggers were
+     */
+    trigger: 'schedule' | 'results_read' | null;
+    control_auth_rate: number;
+    variant_auth_rate: number;
+    threshold_pp: number;
+    /**
+     * resolved payments of control in the window the stop judged
+     */
+    control_transactions: number | null;
+    variant_transactions: number | null;
+    window_start_ms: number | null;
+  };
 }
 /**
  * Query of GET /analytics/experiment/{experiment_id}/transactions. page_size above 100 is capped at 100.
@@ -2441,6 +2484,10 @@ export interface ExperimentTransactionsQuery {
    * optional; must be the credential's merchant
    */
   merchant_id?: string;
+  /**
+   * only the payments this endpoint routed into the experiment; absent: every endpoint (a payment counts once, in its arm)
+   */
+  endpoint?: 'hybrid_routing' | 'decide_gateway' | 'evaluate';
   start_ms?: number;
   page?: number;
   page_size?: number;

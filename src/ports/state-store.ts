@@ -55,8 +55,15 @@ export type {
   ResponseCacheKey,
 } from './state/response-cache.js';
 export type { ResponseStore, StoredResponse, StoredResponseItem } from './state/response-store.js';
-export { algorithmForValues } from './state/routing-rule-store.js';
-export type { ActiveRoutingAlgorithms, AlgorithmFor, RoutingAlgorithmRecord, RoutingRuleStore } from './state/routing-rule-store.js';
+export { algorithmForValues, experimentSlotOf } from './state/routing-rule-store.js';
+export type {
+  ActiveRoutingAlgorithms,
+  ActiveSlot,
+  AlgorithmFor,
+  ExperimentSlot,
+  RoutingAlgorithmRecord,
+  RoutingRuleStore,
+} from './state/routing-rule-store.js';
 export type { DecisionContext, EliminationScore, ScoreSelection, ScoreStore, WindowRead } from './state/score-store.js';
 export type { SessionStore } from './state/session-store.js';
 export type { StickyAdjustment, StickyCustomer, StickyStore } from './state/sticky-store.js';

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { algorithmForValues, type AlgorithmFor, type RoutingAlgorithmRecord, type StateStore } from '../ports/state-store.js';
+import { algorithmForValues, experimentSlotOf, type AlgorithmFor, type RoutingAlgorithmRecord, type StateStore } from '../ports/state-store.js';
 import type { Clock } from '../time/clock.js';
 import { parseRoutingAlgorithm } from './index.js';
 import { experimentArmProblems } from '../experiments/check-experiment-arms.js';
 import { routingRuleRejected } from './routing-rule-rejected.js';
 import { quote } from './rule-validation-issue.js';
+import type { ExperimentAnalytics } from '../ports/analytics/experiment-reports.js';
+import type { RoutingAlgorithm } from '../ports/state/routing-algorithm.js';
 
 /*
  * A merchant's routing algorithms (euclid): create, update, activate, deactivate, delete. Every
@@ -15,6 +17,8 @@ import { quote } from './rule-validation-issue.js';
 export interface RoutingAlgorithmDeps {
   readonly state: Pick<StateStore, 'routingRules'>;
   readonly clock: Clock;
+  /** Where an experiment's recorded payments are counted (the settings lock); undefined without analytics. */
+  readonly analytics?: Pick<ExperimentAnalytics, 'experimentArms'> | undefined;
 }
 
 /** What a create body holds, before any check (the body schema is loose, as 1.4.x's serde is). */
@@ -116,6 +120,11 @@ export async function updateRoutingAlgorithm(deps: RoutingAlgorithmDeps, change:
   const current = await ownAlgorithm(deps, change.created_by, change.routing_algorithm_id);
   const algorithm = change.algorithm === undefined ? current.algorithm : parseAlgorithm(change.algorithm);
   await checkExperimentArms(deps, change.created_by, algorithm, current.id);
+  if (changesExperimentRouting(current.algorithm, algorithm)) {
+    // The active refusal comes first, as in the peer (the store refuses again atomically below).
+    if (Object.values(await deps.state.routingRules.activeIds(change.created_by)).includes(current.id)) throw routingRuleRejected(activeRefusal);
+    await ensureNoRecordedPayments(deps, current);
+  }
   const record: RoutingAlgorithmRecord = {
     ...current,
     name: change.name ?? current.name,
@@ -129,22 +138,74 @@ export async function updateRoutingAlgorithm(deps: RoutingAlgorithmDeps, change:
   return record;
 }
 
+/**
+ * Whether an edit changes how an experiment routes payments: anything but its sample target and
+ * guardrail (which only judge its results). Name and description are not part of the algorithm.
+ */
+function changesExperimentRouting(current: RoutingAlgorithm, next: RoutingAlgorithm): boolean {
+  if (current.type !== 'ab_test') return false;
+  const setup = (algorithm: RoutingAlgorithm) =>
+    algorithm.type === 'ab_test' ? JSON.stringify({ ...algorithm.data, min_sample_size: 0, guardrail_threshold_pp: 0 }) : JSON.stringify(algorithm);
+  return setup(current) !== setup(next);
+}
+
+/**
+ * An experiment's results are read against its current setup, so the setup of one with recorded
+ * payments stays fixed (decision-engine #434, with its messages). Unknown (no analytics, or the
+ * read failed) is a refusal too: a lock that fails open would let results mix two setups.
+ */
+async function ensureNoRecordedPayments(deps: RoutingAlgorithmDeps, experiment: RoutingAlgorithmRecord): Promise<void> {
+  let recorded: boolean;
+  try {
+    if (deps.analytics === undefined) throw new Error('no analytics store');
+    const arms = await deps.analytics.experimentArms({ merchantId: experiment.createdBy, experimentId: experiment.id, startMs: 0, endMs: deps.clock.now() });
+    recorded = arms.some((arm) => arm.assigned > 0);
+  } catch {
+    throw routingRuleRejected(
+      "Couldn't check whether this experiment has recorded payments, so its routing setup can't change right now. Its name, sample target and guardrail can still change.",
+    );
+  }
+  if (recorded) {
+    throw routingRuleRejected(
+      'This experiment has recorded payments, so only its name, sample target and guardrail can change. Duplicate it to test a different setup.',
+    );
+  }
+}
+
 /** An experiment's arms must name `sr_routing` or another (non-experiment) algorithm of the merchant. */
 async function checkExperimentArms(deps: RoutingAlgorithmDeps, createdBy: string, algorithm: RoutingAlgorithmRecord['algorithm'], id: string): Promise<void> {
   const problems = await experimentArmProblems(deps.state.routingRules, createdBy, algorithm, id);
   if (problems.length > 0) throw routingRuleRejected(`Field validation failed: ${problems.join('; ')}`);
 }
 
-/** Makes an algorithm of the merchant its active one for its `algorithm_for` (replacing any other). */
+/**
+ * Makes an algorithm of the merchant active (decision-engine #434). A rule goes into its
+ * `algorithm_for` slot, replacing the rule there and leaving a running experiment alone; an
+ * experiment goes into the experiment slot beside it, replacing the experiment there and leaving
+ * the rule alone. An experiment activated into the rule slot before the experiment slot existed is
+ * retired when another experiment is activated (there is no earlier rule to restore).
+ */
 export async function activateRoutingAlgorithm(deps: RoutingAlgorithmDeps, createdBy: string, id: string): Promise<void> {
   const record = await ownAlgorithm(deps, createdBy, id);
-  await deps.state.routingRules.activate(createdBy, record.algorithmFor, id);
+  const rules = deps.state.routingRules;
+  if (record.algorithm.type !== 'ab_test') {
+    await rules.activate(createdBy, record.algorithmFor, id);
+    return;
+  }
+  const inRuleSlot = (await rules.activeIds(createdBy))[record.algorithmFor];
+  if (inRuleSlot !== undefined && inRuleSlot !== id && (await rules.get(inRuleSlot))?.algorithm.type === 'ab_test') {
+    await rules.deactivate(createdBy, record.algorithmFor, inRuleSlot);
+  }
+  await rules.activate(createdBy, experimentSlotOf(record.algorithmFor), id);
+  // The same experiment in the rule slot (a legacy activation) now lives in its own slot only.
+  if (inRuleSlot === id) await rules.deactivate(createdBy, record.algorithmFor, id);
 }
 
-/** Deactivates an algorithm of the merchant (idempotent). */
+/** Deactivates an algorithm of the merchant from whichever slot holds it (idempotent). */
 export async function deactivateRoutingAlgorithm(deps: RoutingAlgorithmDeps, createdBy: string, id: string): Promise<void> {
   const record = await ownAlgorithm(deps, createdBy, id);
   await deps.state.routingRules.deactivate(createdBy, record.algorithmFor, id);
+  if (record.algorithm.type === 'ab_test') await deps.state.routingRules.deactivate(createdBy, experimentSlotOf(record.algorithmFor), id);
 }
 
 /** Deletes an inactive algorithm of the merchant; an active or unknown one is refused. */

@@ -6,11 +6,13 @@ import type { EventBus } from '../ports/event-bus.js';
 import type { RoutingAlgorithmRecord, StateStore } from '../ports/state-store.js';
 import type { Clock } from '../time/clock.js';
 import { evaluateActiveRule } from './evaluate-active-rule.js';
+import { evaluationInExperiment, type EvaluationExperimentTag } from '../experiments/enter-evaluation.js';
+import type { RunningExperiment } from '../experiments/enter-experiment.js';
 import { routingRuleRejected } from './routing-rule-rejected.js';
 import { validateEvaluationParameters, type ConnectorInfo, type RuleEvaluation } from './index.js';
 
 export interface StaticEvaluationDeps {
-  readonly state: Pick<StateStore, 'routingRules'>;
+  readonly state: Pick<StateStore, 'routingRules' | 'configs'>;
   readonly bus: Pick<EventBus, 'publish'>;
   readonly clock: Clock;
   readonly random: RandomSource;
@@ -23,7 +25,14 @@ export interface StaticEvaluationCall {
 }
 
 export type StaticEvaluation =
-  | { readonly ok: true; readonly evaluation: RuleEvaluation; readonly record: RoutingAlgorithmRecord }
+  | {
+      readonly ok: true;
+      readonly evaluation: RuleEvaluation;
+      readonly record: RoutingAlgorithmRecord;
+      /** Set when a running experiment routed this payment by its arm. */
+      readonly experiment?: EvaluationExperimentTag;
+      readonly experimentRecord?: RunningExperiment;
+    }
   | { readonly ok: false; readonly error: SwitchyardError };
 
 /**
@@ -58,15 +67,24 @@ export async function runStaticEvaluation(deps: StaticEvaluationDeps, body: Rout
   const checked = validateEvaluationParameters(body.parameters);
   if (!checked.ok) return { ok: false, error: routingRuleRejected(checked.wireMessage) };
   const previewId = body.routing_algorithm_id ?? null;
-  const candidates = previewId === null ? await deps.state.routingRules.loadActive(body.created_by) : await ownAlgorithms(deps, body.created_by, previewId);
-  if (previewId !== null && candidates.length === 0)
+  const loaded = previewId === null ? await deps.state.routingRules.loadActive(body.created_by) : await ownAlgorithms(deps, body.created_by, previewId);
+  if (previewId !== null && loaded.length === 0)
     return { ok: false, error: routingRuleRejected(`Routing algorithm not found for the provided id : ${previewId}`) };
+  // A running experiment routes the payments it covers by their arm's rule layer (src/experiments/; no await without one).
+  const routed = evaluationInExperiment(deps, body, loaded, call.source === 'hybrid' ? 'hybrid_routing' : 'evaluate');
+  const { candidates, experiment, experimentRecord } = routed instanceof Promise ? await routed : routed;
   const outcome = evaluateActiveRule(candidates, checked.parameters, body.fallback_output as readonly ConnectorInfo[] | null | undefined, deps.random);
   const latencyMs = performance.now() - startedAt;
   if (outcome.kind === 'no_active') {
     return { ok: false, error: routingRuleRejected(`No active routing algorithm found for the created_by entity : ${body.created_by}`) };
   }
-  const base = { source: call.source, paymentId: body.payment_id ?? null, requestId: call.requestId, latencyMs };
+  const base = {
+    source: call.source,
+    paymentId: body.payment_id ?? null,
+    requestId: call.requestId,
+    latencyMs,
+    ...(experiment === undefined ? {} : { experiment }),
+  };
   const algorithm = { algorithmId: outcome.record.id, algorithmName: outcome.record.name, algorithmType: outcome.record.algorithm.type };
   if (outcome.kind === 'failed') {
     const message = `Invalid request received : ${outcome.message}`;
@@ -75,5 +93,5 @@ export async function runStaticEvaluation(deps: StaticEvaluationDeps, body: Rout
     return { ok: false, error: routingRuleRejected(message) };
   }
   await deps.bus.publish([createEvent('rule.evaluated', body.created_by, { ...base, ...algorithm, ...evaluatedFields(outcome.evaluation) }, deps.clock.now())]);
-  return { ok: true, evaluation: outcome.evaluation, record: outcome.record };
+  return { ok: true, evaluation: outcome.evaluation, record: outcome.record, ...(experiment === undefined ? {} : { experiment, experimentRecord }) };
 }

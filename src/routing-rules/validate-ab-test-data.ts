@@ -1,4 +1,5 @@
 import { srRoutingArm, type AbTestData, type SrConfigOverride } from '../ports/state/routing-algorithm.js';
+import { armLayerProblems } from '../experiments/experiment-arms.js';
 import { issue, quote, type RuleValidationIssue } from './rule-validation-issue.js';
 
 /**
@@ -20,14 +21,19 @@ export function validateAbTestData(data: AbTestData): RuleValidationIssue[] {
   if (data.guardrail_threshold_pp <= 0 || data.guardrail_threshold_pp > 100) {
     range('data.guardrail_threshold_pp', `${data.guardrail_threshold_pp} must be more than 0 and at most 100 percentage points`);
   }
-  for (const [field, id] of [
-    ['control_algorithm_id', data.control_algorithm_id],
-    ['variant_algorithm_id', data.variant_algorithm_id],
+  for (const [field, id, layered] of [
+    ['control_algorithm_id', data.control_algorithm_id, data.control],
+    ['variant_algorithm_id', data.variant_algorithm_id, data.variant],
   ] as const) {
-    if (id.trim().length === 0) issues.push(issue('empty_output', `data.${field}`, `name '${srRoutingArm}' or the rule_id of an existing algorithm`));
+    if (layered === undefined && (id === undefined || id.trim().length === 0)) {
+      issues.push(issue('empty_output', `data.${field}`, `name '${srRoutingArm}' or the rule_id of an existing algorithm`));
+    }
   }
   checkOverride(data.control_sr_config, 'data.control_sr_config', issues);
   checkOverride(data.variant_sr_config, 'data.variant_sr_config', issues);
+  checkOverride(data.control?.sr, 'data.control.sr', issues);
+  checkOverride(data.variant?.sr, 'data.variant.sr', issues);
+  if (issues.length === 0) for (const problem of armLayerProblems(data)) issues.push(issue('empty_output', problem.path, problem.message));
   return issues;
 }
 
@@ -46,6 +52,6 @@ function checkOverride(override: SrConfigOverride | undefined, path: string, iss
 }
 
 /** A refusal naming an arm's algorithm id, for check-experiment-arms.ts. */
-export function armIssue(field: 'control_algorithm_id' | 'variant_algorithm_id', id: string, detail: string): RuleValidationIssue {
+export function armIssue(field: string, id: string, detail: string): RuleValidationIssue {
   return issue('unknown_algorithm', `data.${field}`, `${quote(id)} ${detail}`);
 }

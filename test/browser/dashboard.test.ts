@@ -555,6 +555,93 @@ describe('the dashboard', () => {
     await card.getByText('Inactive', { exact: true }).waitFor();
   });
 
+  it('shows the experiment slot beside the active rule, asks before replacing a running experiment, and says why the guardrail stopped one', async () => {
+    const { token, merchantId } = await sessionToken();
+    const created = async (body: Record<string, unknown>) => {
+      const response = await api('/routing/create', { token, body: { created_by: merchantId, ...body } });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { rule_id: string }).rule_id;
+    };
+    const activate = async (id: string) =>
+      expect((await api('/routing/activate', { token, body: { created_by: merchantId, routing_algorithm_id: id } })).status).toBe(200);
+    const rule = await created({ name: 'Slot rule', algorithm: { type: 'priority', data: [{ gateway_name: 'stripe', gateway_id: null }] } });
+    const abTest = (name: string, data: Record<string, unknown>) =>
+      created({ name, algorithm: { type: 'ab_test', data: { variant_split_pct: 20, min_sample_size: 50, guardrail_threshold_pp: 3, ...data } } });
+    const first = await abTest('Hedging off', { control: { sr: {} }, variant: { sr: { hedging_percent: 0 } } });
+    await abTest('Rule vs SR', {
+      control: { rule_algorithm_id: rule },
+      variant: { rule_algorithm_id: rule, sr: { use_autopilot: true } },
+      endpoints: ['hybrid_routing'],
+    });
+    await activate(rule);
+    await activate(first);
+    await go('experiments');
+    // The previous test left the page here: read the page afresh.
+    await page.reload();
+    const slot = page.getByTestId('experiment-slot');
+    await slot.waitFor();
+    expect(await slot.getByTestId('slot-rule').textContent()).toBe('Slot rule');
+    expect(await slot.getByTestId('slot-experiment').textContent()).toBe('Hedging off');
+
+    // The layered arms read in words; starting it while another runs asks first, naming what stops.
+    const card = page.getByRole('region', { name: 'Rule vs SR', exact: true });
+    const text = (await card.textContent()) ?? '';
+    expect(text).toContain('Slot rule, then Success-rate routing');
+    expect(text).toContain('/routing/hybrid');
+    await card.getByRole('button', { name: 'Start Rule vs SR' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Start Rule vs SR?' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('“Hedging off” is running');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await slot.getByTestId('slot-experiment').textContent()).toBe('Hedging off');
+    await card.getByRole('button', { name: 'Start Rule vs SR' }).click();
+    await dialog.getByRole('button', { name: 'Start and stop the other' }).click();
+    await page.getByTestId('slot-experiment').filter({ hasText: 'Rule vs SR' }).waitFor();
+    expect(await page.getByTestId('slot-rule').textContent()).toBe('Slot rule');
+
+    // On the routing page, activating another rule names what stops, and that the experiment keeps running.
+    await created({ name: 'Slot rule two', algorithm: { type: 'priority', data: [{ gateway_name: 'adyen', gateway_id: null }] } });
+    await go('routing');
+    await page.reload();
+    await page.getByRole('row').filter({ hasText: 'Slot rule two' }).getByRole('button', { name: 'Activate Slot rule two' }).click();
+    const ruleDialog = page.getByRole('dialog', { name: 'Activate Slot rule two?' });
+    await ruleDialog.waitFor();
+    expect(await ruleDialog.textContent()).toContain(
+      '“Slot rule” stops routing live payment traffic and “Slot rule two” takes its place. The running experiment “Rule vs SR” keeps running beside it.',
+    );
+    await ruleDialog.getByRole('button', { name: 'Cancel' }).click();
+    await go('experiments');
+    await page.reload();
+
+    // A guardrail stop (as the scheduled check records it) is told with its time and evidence.
+    const stoppedAt = Date.UTC(2026, 8, 20, 9, 30, 0);
+    await harness.server.runtime.state.configs.put(
+      merchantId,
+      'experimentGuardrail',
+      {
+        experimentId: first,
+        experimentModifiedAt: 0,
+        trippedAt: stoppedAt,
+        controlAuthRate: 0.92,
+        variantAuthRate: 0.81,
+        thresholdPp: 3,
+        trigger: 'schedule',
+        controlTransactions: 400,
+        variantTransactions: 100,
+        windowStartMs: stoppedAt - 86_400_000,
+      },
+      'upsert',
+    );
+    await page.reload();
+    const stop = page.getByRole('region', { name: 'Hedging off', exact: true }).getByTestId('guardrail-stop');
+    await stop.waitFor();
+    expect(await stop.textContent()).toBe(
+      "Stopped by the periodic check at 2026-09-20 09:30:00 UTC: the variant's auth rate (81.00% on 100 resolved payments) fell more than the 3 pp guardrail below control's (92.00% on 400 resolved payments). Payments go by the active rule.",
+    );
+    await screenshot(page, 'experiments-slot-1280');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
   it('shows the error state with the API message and recovers on retry', async () => {
     await page.route('**/analytics/decisions*', (route) =>
       route.fulfill({

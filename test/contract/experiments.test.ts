@@ -11,7 +11,7 @@ import { createMerchant, createTestApp, decideBody, withKey, type TestApp } from
  * A/B experiments (docs/experiments.md): `ab_test` on /routing/create with its checks, activation
  * and the inactive-only edit rule; sticky per-payment arms on /decide-gateway behind the
  * `ab-test-real-payments` feature; results and transactions over the embedded analytics store
- * (chDB, through the real analytics sink); the guardrail sending every payment to control.
+ * (chDB, through the real analytics sink); the guardrail stopping the experiment.
  */
 
 const now = Date.UTC(2026, 2, 10, 12, 0, 0);
@@ -264,15 +264,25 @@ describe('A/B experiments', () => {
       expect(await t.state.configs.get(merchantA, 'experimentGuardrail')).toBeUndefined();
     });
 
-    it('trips the guardrail on a read with its own thresholds, and then sends every payment to control', async () => {
+    it('stops the experiment on a read with its own thresholds, recording the evidence, and routes every payment outside it', async () => {
       const { status, body } = await get(`/analytics/experiment/${experimentId}/results`);
       expect(status).toBe(200);
-      expect(body).toMatchObject({ verdict: 'guardrail_breached', guardrail_tripped: true, p_value: null, guardrail_threshold_pp: 3, min_sample_size: 20 });
+      expect(body).toMatchObject({
+        verdict: 'guardrail_breached',
+        guardrail_tripped: true,
+        running: false,
+        p_value: null,
+        guardrail_threshold_pp: 3,
+        min_sample_size: 20,
+        guardrail_stop: { stopped_at_ms: now, trigger: 'results_read', control_auth_rate: 1, threshold_pp: 3 },
+      });
+      const active = await post(`/routing/list/active/${merchantA}`, {});
+      expect((active.json() as { id: string }[]).map((record) => record.id)).not.toContain(experimentId);
       const variantIds = Array.from({ length: 40 }, (_, index) => `exp-after-${index}`).filter((paymentId) => assignArm(paymentId, 40) === 'variant');
       expect(variantIds.length).toBeGreaterThan(5);
       for (const paymentId of variantIds) {
         await decide(paymentId);
-        expect(await experimentOfLastDecision(paymentId)).toMatchObject({ experimentId, experimentArm: 'control', guardrailTripped: true });
+        expect(await experimentOfLastDecision(paymentId)).toBeUndefined();
       }
     });
 

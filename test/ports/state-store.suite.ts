@@ -488,6 +488,20 @@ export function stateStoreSuite(adapterName: string, open: () => Promise<StateSt
         expect((await store.routingRules.loadActive(owner)).map((record) => record.id)).toEqual([b.id, payout.id]);
       });
 
+      it('keeps the experiment slot beside the rule slot: independent activations, rule first, both refused for edits', async () => {
+        const owner = unique('m');
+        const [rule, experiment] = [routingAlgorithm(owner), routingAlgorithm(owner)];
+        for (const record of [rule, experiment]) await store.routingRules.create(record);
+        await store.routingRules.activate(owner, 'payment_experiment', experiment.id);
+        await store.routingRules.activate(owner, 'payment', rule.id);
+        expect(await store.routingRules.activeIds(owner)).toEqual({ payment: rule.id, payment_experiment: experiment.id });
+        expect((await store.routingRules.loadActive(owner)).map((record) => record.id)).toEqual([rule.id, experiment.id]);
+        expect(await store.routingRules.update({ ...experiment, name: 'renamed' })).toBe('active');
+        expect(await store.routingRules.deactivate(owner, 'payment', experiment.id)).toBe(false);
+        expect(await store.routingRules.deactivate(owner, 'payment_experiment', experiment.id)).toBe(true);
+        expect(await store.routingRules.activeIds(owner)).toEqual({ payment: rule.id });
+      });
+
       it('deactivates only the named algorithm and is idempotent', async () => {
         const owner = unique('m');
         const [a, b] = [routingAlgorithm(owner), routingAlgorithm(owner)];

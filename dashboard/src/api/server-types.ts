@@ -68,6 +68,7 @@ export type {
   ComparisonType,
   ConnectorInfo,
   Comparison,
+  ExperimentArmLayers,
   IfStatement,
   Program,
   Rule,

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useId, useRef } from 'preact/hooks';
 
 export interface ConfirmDialogProps {
   readonly open: boolean;
@@ -16,6 +16,8 @@ export interface ConfirmDialogProps {
  */
 export function ConfirmDialog(props: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  // One id per dialog: a page with several (a list's delete and activate confirmations) names each by its own title.
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (dialog === null) return;
@@ -23,8 +25,8 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
     if (!props.open && dialog.open) dialog.close();
   }, [props.open]);
   return (
-    <dialog ref={ref} class="confirm" aria-labelledby="confirm-title" onCancel={() => props.onCancel()}>
-      <h2 id="confirm-title">{props.title}</h2>
+    <dialog ref={ref} class="confirm" aria-labelledby={titleId} onCancel={() => props.onCancel()}>
+      <h2 id={titleId}>{props.title}</h2>
       <div>{props.children}</div>
       <div class="actions">
         <button type="button" onClick={() => props.onCancel()}>

@@ -13,10 +13,24 @@ const verdicts: Record<ExperimentResults['verdict'], { readonly text: string; re
   guardrail_breached: { text: 'Guardrail breached', badge: 'badge warn' },
 };
 
+const triggers: Record<string, string> = { schedule: 'the periodic check', results_read: 'a results read' };
+
+/** When, why and on what evidence the guardrail stopped the experiment, in words (times in UTC). */
+function stopText(stop: NonNullable<ExperimentResults['guardrail_stop']>, running: boolean): string {
+  const when = new Date(stop.stopped_at_ms).toISOString().slice(0, 19).replace('T', ' ');
+  const by = stop.trigger === null ? '' : ` by ${triggers[stop.trigger] ?? stop.trigger}`;
+  const sample = (count: number | null) => (count === null ? '' : ` on ${count} resolved payments`);
+  const evidence =
+    `the variant's auth rate (${percent(stop.variant_auth_rate)}${sample(stop.variant_transactions)}) fell more than the ${stop.threshold_pp} pp guardrail` +
+    ` below control's (${percent(stop.control_auth_rate)}${sample(stop.control_transactions)})`;
+  const after = running ? ' It was started again since; only payments after the stop count now.' : ' Payments go by the active rule.';
+  return `Stopped${by} at ${when} UTC: ${evidence}.${after}`;
+}
+
 const orDash = (value: number | null, format: (value: number) => string) => (value === null ? '—' : format(value));
 const fixed = (digits: number) => (value: number) => value.toFixed(digits);
 
-/** How often an active experiment's results are re-read: the read is also what trips its guardrail (docs/experiments.md). */
+/** How often an active experiment's results are re-read (its guardrail is checked on a schedule too: docs/experiments.md). */
 const activePollMs = 15_000;
 
 /** Per-arm metrics, the tested delta and the verdict of one experiment (GET /analytics/experiment/{id}/results), re-read while it runs. */
@@ -43,8 +57,13 @@ export function ExperimentResultsView(props: { readonly experimentId: string; re
                 <span class={verdict.badge} data-testid="experiment-verdict">
                   {verdict.text}
                 </span>
-                {results.guardrail_tripped ? ' — the variant receives no traffic' : ''}
               </dd>
+              {results.guardrail_stop !== null && (
+                <>
+                  <dt>Guardrail stop</dt>
+                  <dd data-testid="guardrail-stop">{stopText(results.guardrail_stop, results.running)}</dd>
+                </>
+              )}
               <dt>Auth rate delta</dt>
               <dd>{results.delta_pp.toFixed(2)} pp (variant − control)</dd>
               {cost && (

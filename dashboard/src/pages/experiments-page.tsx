@@ -1,6 +1,8 @@
+import { useState } from 'preact/hooks';
 import type { RoutingAlgorithmListItem } from '../api/routing-api';
-import type { AbTestData, SrConfigOverride } from '../api/server-types';
+import type { AbTestData, ExperimentArmLayers, SrConfigOverride } from '../api/server-types';
 import { AsyncView } from '../components/async-view';
+import { ConfirmDialog } from '../components/confirm-dialog';
 import { FormError } from '../components/form-error';
 import { useAction } from '../components/use-action';
 import { useResource } from '../components/use-resource';
@@ -24,14 +26,53 @@ function overrideText(override: SrConfigOverride | undefined): string {
   return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
 }
 
-function armText(algorithmId: string, override: SrConfigOverride | undefined, names: ReadonlyMap<string, string>): string {
-  if (algorithmId === 'sr_routing') return `Success-rate routing${overrideText(override)}`;
-  return names.get(algorithmId) ?? `${algorithmId} (deleted)`;
+/** An arm's layers, reading the single-strategy form (`sr_routing` or a rule id) as one layer (src/experiments/experiment-arms.ts). */
+function layersOf(data: AbTestData, arm: 'control' | 'variant'): ExperimentArmLayers {
+  const layered = arm === 'variant' ? data.variant : data.control;
+  if (layered !== undefined) return layered;
+  const id = arm === 'variant' ? data.variant_algorithm_id : data.control_algorithm_id;
+  if (id === 'sr_routing') return { sr: (arm === 'variant' ? data.variant_sr_config : data.control_sr_config) ?? {} };
+  return id === undefined ? {} : { rule_algorithm_id: id };
 }
 
-function ExperimentCard(props: { readonly experiment: Experiment; readonly active: boolean; readonly names: ReadonlyMap<string, string>; onChanged(): void }) {
+function armText(layers: ExperimentArmLayers, names: ReadonlyMap<string, string>): string {
+  const rule = layers.rule_algorithm_id === undefined ? undefined : (names.get(layers.rule_algorithm_id) ?? `${layers.rule_algorithm_id} (deleted)`);
+  const sr = layers.sr === undefined ? undefined : `Success-rate routing${overrideText(layers.sr)}`;
+  if (rule !== undefined && sr !== undefined) return `${rule}, then ${sr}`;
+  return rule ?? sr ?? '—';
+}
+
+const endpointNames: Record<string, string> = { hybrid_routing: '/routing/hybrid', decide_gateway: '/decide-gateway', evaluate: '/routing/evaluate' };
+
+/** The merchant's running experiment and the rule beside it (docs/experiments.md, the experiment slot). */
+function ExperimentSlot(props: { readonly running: Experiment | undefined; readonly rule: RoutingAlgorithmListItem | undefined }) {
+  return (
+    <section class="panel" aria-labelledby="experiment-slot-title" data-testid="experiment-slot">
+      <h2 id="experiment-slot-title">Live routing</h2>
+      <dl class="meta-list">
+        <dt>Active rule</dt>
+        <dd data-testid="slot-rule">{props.rule?.name ?? 'None: success-rate routing over the request’s gateways'}</dd>
+        <dt>Running experiment</dt>
+        <dd data-testid="slot-experiment">{props.running?.name ?? 'None'}</dd>
+      </dl>
+      <p class="hint">
+        An experiment runs beside the active rule: payments it covers are routed by their arm, all others by the rule. Starting or stopping one never changes
+        the other.
+      </p>
+    </section>
+  );
+}
+
+function ExperimentCard(props: {
+  readonly experiment: Experiment;
+  readonly active: boolean;
+  readonly running: Experiment | undefined;
+  readonly names: ReadonlyMap<string, string>;
+  onChanged(): void;
+}) {
   const { api } = useDashboard();
   const action = useAction();
+  const [confirming, setConfirming] = useState(false);
   const { experiment, active } = props;
   const data = experiment.algorithm_data.data;
   const titleId = `experiment-${experiment.id}-title`;
@@ -40,6 +81,9 @@ function ExperimentCard(props: { readonly experiment: Experiment; readonly activ
       await work();
       props.onChanged();
     });
+  const start = () => run(() => api.routing.activate(experiment.id));
+  // Another experiment running: starting this one replaces it, so ask first.
+  const replaces = props.running !== undefined && props.running.id !== experiment.id ? props.running : undefined;
   return (
     <section class="panel" aria-labelledby={titleId} data-testid="experiment">
       <header class="panel-header">
@@ -48,11 +92,13 @@ function ExperimentCard(props: { readonly experiment: Experiment; readonly activ
       </header>
       <dl class="meta-list">
         <dt>Control</dt>
-        <dd>{armText(data.control_algorithm_id, data.control_sr_config, props.names)}</dd>
+        <dd>{armText(layersOf(data, 'control'), props.names)}</dd>
         <dt>Variant</dt>
         <dd>
-          {armText(data.variant_algorithm_id, data.variant_sr_config, props.names)} — {data.variant_split_pct} % of payments
+          {armText(layersOf(data, 'variant'), props.names)} — {data.variant_split_pct} % of payments
         </dd>
+        <dt>Endpoints</dt>
+        <dd>{(data.endpoints ?? ['hybrid_routing', 'decide_gateway', 'evaluate']).map((endpoint) => endpointNames[endpoint] ?? endpoint).join(', ')}</dd>
         <dt>Created (UTC)</dt>
         <dd>{experiment.created_at.slice(0, 19).replace('T', ' ')}</dd>
       </dl>
@@ -62,12 +108,31 @@ function ExperimentCard(props: { readonly experiment: Experiment; readonly activ
             Stop
           </button>
         ) : (
-          <button type="button" disabled={action.busy} onClick={() => run(() => api.routing.activate(experiment.id))} aria-label={`Start ${experiment.name}`}>
+          <button
+            type="button"
+            disabled={action.busy}
+            onClick={() => (replaces === undefined ? start() : setConfirming(true))}
+            aria-label={`Start ${experiment.name}`}
+          >
             Start
           </button>
         )}
       </div>
       <FormError error={action.error} />
+      <ConfirmDialog
+        open={confirming}
+        title={`Start ${experiment.name}?`}
+        confirmLabel="Start and stop the other"
+        onConfirm={() => {
+          setConfirming(false);
+          start();
+        }}
+        onCancel={() => setConfirming(false)}
+      >
+        <p>
+          “{replaces?.name}” is running; a merchant runs one experiment at a time, so starting “{experiment.name}” stops it. The active rule stays as it is.
+        </p>
+      </ConfirmDialog>
       <h3>Results</h3>
       <ExperimentResultsView experimentId={experiment.id} name={experiment.name} active={active} />
     </section>
@@ -80,12 +145,14 @@ export function ExperimentsPage() {
   const { resource, reload } = useResource(async () => {
     const [all, active, features] = await Promise.all([api.routing.list(), api.routing.listActive(), api.autopilot.features()]);
     const live = features.features.find((flag) => flag.feature === 'ab-test-real-payments')?.enabled === true;
-    return { all, activeIds: new Set(active.map((rule) => rule.id)), live };
+    const running = active.find(isExperiment);
+    const rule = active.find((record) => !isExperiment(record));
+    return { all, activeIds: new Set(active.map((record) => record.id)), live, running, rule };
   }, [session.merchantId]);
 
   return (
     <AsyncView resource={resource} label="experiments" onRetry={reload}>
-      {({ all, activeIds, live }) => {
+      {({ all, activeIds, live, running, rule }) => {
         const experiments = all.filter(isExperiment).sort((a, b) => b.created_at.localeCompare(a.created_at));
         const others = all.filter((rule) => !isExperiment(rule));
         const names = new Map(others.map((rule) => [rule.id, rule.name]));
@@ -97,6 +164,7 @@ export function ExperimentsPage() {
                 nothing.
               </p>
             )}
+            <ExperimentSlot running={running} rule={rule} />
             {experiments.length === 0 ? (
               <section class="panel" aria-labelledby="no-experiments-title">
                 <h2 id="no-experiments-title">Experiments</h2>
@@ -104,7 +172,14 @@ export function ExperimentsPage() {
               </section>
             ) : (
               experiments.map((experiment) => (
-                <ExperimentCard key={experiment.id} experiment={experiment} active={activeIds.has(experiment.id)} names={names} onChanged={reload} />
+                <ExperimentCard
+                  key={experiment.id}
+                  experiment={experiment}
+                  active={activeIds.has(experiment.id)}
+                  running={running}
+                  names={names}
+                  onChanged={reload}
+                />
               ))
             )}
             <ExperimentForm rules={others} onCreated={reload} />

@@ -225,12 +225,12 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
         await invalidate(cacheKeys.routingActive(createdBy));
         return result;
       },
-      async activate(createdBy, algorithmFor, id) {
-        await inner.routingRules.activate(createdBy, algorithmFor, id);
+      async activate(createdBy, slot, id) {
+        await inner.routingRules.activate(createdBy, slot, id);
         await invalidate(cacheKeys.routingActive(createdBy));
       },
-      async deactivate(createdBy, algorithmFor, id) {
-        const removed = await inner.routingRules.deactivate(createdBy, algorithmFor, id);
+      async deactivate(createdBy, slot, id) {
+        const removed = await inner.routingRules.deactivate(createdBy, slot, id);
         await invalidate(cacheKeys.routingActive(createdBy));
         return removed;
       },

@@ -23,6 +23,7 @@ export function clickHouseExperimentReads(database: string, read: Read): Experim
     end_s: Math.floor(query.endMs / 1000),
     decision_flow: decisionFlow,
     feedback_flow: feedbackFlow,
+    endpoint: query.endpoint ?? '',
     success_statuses: successStatuses,
     failure_markers: failureMarkers,
   });

@@ -336,13 +336,13 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
       db.delete('routingAlgorithms', id);
       return 'deleted';
     },
-    async activate(createdBy, algorithmFor, id) {
-      db.set('routingActive', createdBy, { ...activeOf(createdBy), [algorithmFor]: id });
+    async activate(createdBy, slot, id) {
+      db.set('routingActive', createdBy, { ...activeOf(createdBy), [slot]: id });
     },
-    async deactivate(createdBy, algorithmFor, id) {
+    async deactivate(createdBy, slot, id) {
       const active = activeOf(createdBy);
-      if (active[algorithmFor] !== id) return false;
-      const { [algorithmFor]: _removed, ...rest } = active;
+      if (active[slot] !== id) return false;
+      const { [slot]: _removed, ...rest } = active;
       if (Object.keys(rest).length === 0) db.delete('routingActive', createdBy);
       else db.set('routingActive', createdBy, rest);
       return true;

@@ -6,7 +6,8 @@ import { parseStored, type RedisContext } from './redis-context.js';
  * Layout (all under the `{routing}` hash tag, so the scripts below touch one cluster slot):
  *   {routing}algo:<id>        JSON RoutingAlgorithmRecord
  *   {routing}by:<merchant>    SET of the merchant's algorithm ids
- *   {routing}active:<merchant> HASH algorithm_for → id (one active per (merchant, algorithm_for))
+ *   {routing}active:<merchant> HASH slot → id (one active per (merchant, slot): an algorithm_for's
+ *                              rule, or its `<algorithm_for>_experiment` slot)
  */
 
 /** Update/delete refuse an active algorithm; checking and writing in one script closes the race with activate. */
@@ -78,12 +79,12 @@ export function createRedisRoutingRuleStore(context: RedisContext): RoutingRuleS
         const keyList = [keys.routingAlgorithm(id), keys.routingActive(createdBy), keys.routingByMerchant(createdBy)];
         return (await redis.eval(updateScript, 3, ...keyList, 'delete', createdBy, id, '')) as 'deleted' | 'missing' | 'active';
       }),
-    activate: (createdBy, algorithmFor, id) =>
+    activate: (createdBy, slot, id) =>
       context.call('routingRules.activate', async (redis) => {
-        await redis.hset(keys.routingActive(createdBy), algorithmFor, id);
+        await redis.hset(keys.routingActive(createdBy), slot, id);
       }),
-    deactivate: (createdBy, algorithmFor, id) =>
-      context.call('routingRules.deactivate', async (redis) => (await redis.eval(deactivateScript, 1, keys.routingActive(createdBy), algorithmFor, id)) === 1),
+    deactivate: (createdBy, slot, id) =>
+      context.call('routingRules.deactivate', async (redis) => (await redis.eval(deactivateScript, 1, keys.routingActive(createdBy), slot, id)) === 1),
     activeIds,
     async loadActive(createdBy) {
       const records = await readMany(activeIdsInOrder(await activeIds(createdBy)));

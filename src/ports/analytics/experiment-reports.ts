@@ -11,6 +11,8 @@ export interface ExperimentQuery {
   /** Epoch ms, inclusive. */
   readonly startMs: number;
   readonly endMs: number;
+  /** Only the payments this endpoint routed into the experiment; absent: every endpoint. */
+  readonly endpoint?: 'hybrid_routing' | 'decide_gateway' | 'evaluate';
 }
 
 /** One arm's sums. A payment counts once, whatever its retries. */

@@ -1,12 +1,14 @@
+/** What stopped an experiment's guardrail check. */
+export type GuardrailTrigger = 'schedule' | 'results_read';
+
 /**
- * A tripped experiment guardrail (ConfigStore document `experimentGuardrail`, one per merchant: a
- * merchant has at most one active experiment). The decision path reads it, through the config
- * cache, only while an `ab_test` algorithm is active; when it names that experiment at its current
- * version (`experimentModifiedAt`), every payment goes to the control arm.
+ * An experiment stopped by its guardrail (ConfigStore document `experimentGuardrail`, one per
+ * merchant: a merchant runs at most one experiment). The stop itself is the experiment's
+ * deactivation (the active rule stays); this document is its record, so the dashboard and the
+ * results can say when, why and on what evidence the experiment was stopped.
  *
- * @remarks Written when results are computed with the experiment's stored thresholds
- * (src/experiments/experiment-results.ts). Editing the experiment (only possible while inactive)
- * changes its modifiedAt, so the trip no longer applies to the edited version.
+ * @remarks Written by src/experiments/check-experiment-guardrail.ts. Reactivating the experiment
+ * starts a new observation period: later checks read only payments decided after `trippedAt`.
  */
 export interface ExperimentGuardrailTrip {
   readonly experimentId: string;
@@ -17,4 +19,11 @@ export interface ExperimentGuardrailTrip {
   readonly controlAuthRate: number;
   readonly variantAuthRate: number;
   readonly thresholdPp: number;
+  /** Absent on records written before the stop recorded its evidence. */
+  readonly trigger?: GuardrailTrigger;
+  /** Resolved payments (a success or failure feedback) per arm, the sample the rates come from. */
+  readonly controlTransactions?: number;
+  readonly variantTransactions?: number;
+  /** The observation window's start (epoch ms): the experiment's creation, or its restart after an earlier stop. */
+  readonly windowStartMs?: number;
 }

@@ -117,11 +117,34 @@ export interface SrConfigOverride {
 /** The id that stands for "success-rate routing" as an arm's algorithm (instead of a rule_id). */
 export const srRoutingArm = 'sr_routing';
 
-/** The `ab_test` algorithm's data (peer `ABTestData`); see docs/experiments.md. */
+/**
+ * One arm of an experiment as layers (decision-engine #434 `ExperimentArm`): a rule, an SR
+ * strategy, or both. Each endpoint applies the layers it supports (src/experiments/experiment-arms.ts).
+ */
+export interface ExperimentArmLayers {
+  /** The rule_id of another (non-experiment) algorithm of the same merchant. */
+  readonly rule_algorithm_id?: string;
+  /** Success-rate routing with this override (an empty object: the live settings). */
+  readonly sr?: SrConfigOverride;
+}
+
+/** The endpoints an experiment can split traffic on (peer `ExperimentEndpoint`). */
+export const experimentEndpoints = ['hybrid_routing', 'decide_gateway', 'evaluate'] as const;
+export type ExperimentEndpoint = (typeof experimentEndpoints)[number];
+
+/**
+ * The `ab_test` algorithm's data (peer `ABTestData`); see docs/experiments.md. Each arm is given
+ * either layered (`control` / `variant`) or in the single-strategy form (`*_algorithm_id`:
+ * `sr_routing` with `*_sr_config`, or a rule_id); the layered form wins when both are given.
+ */
 export interface AbTestData {
   /** `sr_routing` or the rule_id of another (non-experiment) algorithm of the same merchant. */
-  readonly control_algorithm_id: string;
-  readonly variant_algorithm_id: string;
+  readonly control_algorithm_id?: string;
+  readonly variant_algorithm_id?: string;
+  readonly control?: ExperimentArmLayers;
+  readonly variant?: ExperimentArmLayers;
+  /** Where traffic is split; absent: every endpoint. */
+  readonly endpoints?: readonly ExperimentEndpoint[];
   /** Percent of payments (1–49) sent to the variant. */
   readonly variant_split_pct: number;
   /** Resolved payments each arm needs before a verdict other than collecting_data. */

@@ -19,8 +19,26 @@ export interface RoutingAlgorithmRecord {
   readonly modifiedAt: number;
 }
 
-/** The active mapping of one merchant: at most one algorithm per `algorithmFor`. */
-export type ActiveRoutingAlgorithms = Readonly<Partial<Record<AlgorithmFor, string>>>;
+/**
+ * The experiment slot beside an `algorithmFor`'s rule slot (decision-engine #434's
+ * `{algorithm_for}_experiment` mapper row): an `ab_test` algorithm is activated there, so the active
+ * rule stays active while the experiment runs and after it stops.
+ */
+export type ExperimentSlot = `${AlgorithmFor}_experiment`;
+
+/** A slot of the active mapping: an `algorithmFor` (its rule) or its experiment slot. */
+export type ActiveSlot = AlgorithmFor | ExperimentSlot;
+
+export function experimentSlotOf(algorithmFor: AlgorithmFor): ExperimentSlot {
+  return `${algorithmFor}_experiment`;
+}
+
+/**
+ * The active mapping of one merchant: at most one algorithm per slot (one rule per `algorithmFor`,
+ * one experiment beside it). An experiment activated before the slot existed sits in the rule slot
+ * and is still honoured there.
+ */
+export type ActiveRoutingAlgorithms = Readonly<Partial<Record<ActiveSlot, string>>>;
 
 export interface RoutingRuleStore {
   /** Stores a new algorithm; 'exists' when the id is taken (client-supplied `rule_id`). */
@@ -35,15 +53,16 @@ export interface RoutingRuleStore {
   update(record: RoutingAlgorithmRecord): Promise<'updated' | 'missing' | 'active'>;
   /** Deletes an algorithm of `createdBy`, atomically refusing while it is active. */
   delete(createdBy: string, id: string): Promise<'deleted' | 'missing' | 'active'>;
-  /** Makes `id` the active algorithm of (createdBy, algorithmFor), replacing any other. */
-  activate(createdBy: string, algorithmFor: AlgorithmFor, id: string): Promise<void>;
-  /** Clears the mapping of (createdBy, algorithmFor) when it points at `id`; false when it did not. */
-  deactivate(createdBy: string, algorithmFor: AlgorithmFor, id: string): Promise<boolean>;
+  /** Makes `id` the active algorithm of (createdBy, slot), replacing any other in that slot. */
+  activate(createdBy: string, slot: ActiveSlot, id: string): Promise<void>;
+  /** Clears the mapping of (createdBy, slot) when it points at `id`; false when it did not. */
+  deactivate(createdBy: string, slot: ActiveSlot, id: string): Promise<boolean>;
   /** The merchant's active mapping. */
   activeIds(createdBy: string): Promise<ActiveRoutingAlgorithms>;
   /**
-   * The merchant's active algorithms, `payment` first (what evaluation and decisions read; the
-   * caching decorator serves it from memory until an invalidation).
+   * The merchant's active algorithms, the rule slots first (`payment` first) and the experiment
+   * slots after them (what evaluation and decisions read; the caching decorator serves it from
+   * memory until an invalidation). One read gives both the rule and the running experiment.
    */
   loadActive(createdBy: string): Promise<readonly RoutingAlgorithmRecord[]>;
 }

@@ -119,7 +119,36 @@ describe('parseRoutingAlgorithm: algorithm type', () => {
       errors: ['data.variant_split_pct: value_out_of_range: 50 is outside 1–49 (the variant must be the minority arm)'],
       codes: ['value_out_of_range'],
     });
-    expect(parseRoutingAlgorithm({ type: 'ab_test', data: { ...data, variant_split_pct: 20 } }).ok).toBe(true);
+    expect(parseRoutingAlgorithm({ type: 'ab_test', data: { ...data, variant_split_pct: 20, variant_sr_config: { hedging_percent: 0 } } }).ok).toBe(true);
+    // Two arms that route alike on every endpoint measure nothing (decision-engine #434 refuses them too).
+    expect(errorsOf({ type: 'ab_test', data: { ...data, variant_split_pct: 20 } }).errors).toEqual([
+      'data.variant: empty_output: control and variant apply the same layers on every selected endpoint',
+    ]);
+  });
+
+  it('reads layered arms and endpoints, and names a layer-less arm or an unknown endpoint', () => {
+    const data = { variant_split_pct: 20, min_sample_size: 100, guardrail_threshold_pp: 3 };
+    const layered = parseRoutingAlgorithm({
+      type: 'ab_test',
+      data: {
+        ...data,
+        control: { rule_algorithm_id: 'rule_1' },
+        variant: { rule_algorithm_id: 'rule_2', sr: { use_autopilot: true } },
+        endpoints: ['evaluate'],
+      },
+    });
+    expect(layered).toMatchObject({
+      ok: true,
+      algorithm: {
+        data: { control: { rule_algorithm_id: 'rule_1' }, variant: { rule_algorithm_id: 'rule_2', sr: { use_autopilot: true } }, endpoints: ['evaluate'] },
+      },
+    });
+    expect(errorsOf({ type: 'ab_test', data: { ...data, control: {}, variant: { sr: {} } } }).errors).toEqual([
+      'data.control: empty_output: the control arm needs a rule layer, an SR layer, or both',
+    ]);
+    expect(errorsOf({ type: 'ab_test', data: { ...data, control: { sr: {} }, variant: { rule_algorithm_id: 'r' }, endpoints: ['payouts'] } }).kind).toBe(
+      'shape',
+    );
   });
 
   it('refuses volume_split_priority at the top level as a shape error', () => {

@@ -11,8 +11,14 @@ import { domainEvents, isFailureStatus, isSuccessStatus, latestKey } from './dom
  * (`experimentId`, `experimentArm`, `chosenCostBps`, `costSavedBps`) or whose first occurrence is the
  * right one (`amount`: the payment's; `latencyMs`: the decision's).
  *
+ * A payment is attributed by its decision row, or by the `routing_evaluate_*` row of a static
+ * evaluation in the experiment (rule.evaluated `experiment`: /routing/evaluate and the static half of
+ * /routing/hybrid); cost and latency facts come from decision rows only. `{endpoint:String}` keeps
+ * the rows of one endpoint ('' keeps all; a decision row without `endpoint` is from /decide-gateway,
+ * recorded before layered experiments).
+ *
  * Inputs: {database:Identifier} {merchant_id:String} {experiment_id:String} {start_ms:UInt64} {end_ms:UInt64}
- *   {start_s:UInt32} {end_s:UInt32} {decision_flow:String} {feedback_flow:String}
+ *   {start_s:UInt32} {end_s:UInt32} {decision_flow:String} {feedback_flow:String} {endpoint:String}
  *   {success_statuses:Array(String)} {failure_markers:Array(String)}
  *   experimentTransactionsSql also: {limit:UInt32} {offset:UInt64}
  * Outputs:
@@ -27,7 +33,10 @@ const window = `merchant_id = {merchant_id:String}
   AND created_at >= toDateTime({start_s:UInt32}) AND created_at <= toDateTime({end_s:UInt32})
   AND created_at_ms >= {start_ms:UInt64} AND created_at_ms <= {end_ms:UInt64}`;
 
-const inExperiment = `flow_type = {decision_flow:String} AND visitParamExtractString(details, 'experimentId') = {experiment_id:String}`;
+const ofExperiment = `visitParamExtractString(details, 'experimentId') = {experiment_id:String}
+    AND ({endpoint:String} = '' OR if(visitParamExtractString(details, 'endpoint') = '', 'decide_gateway', visitParamExtractString(details, 'endpoint')) = {endpoint:String})`;
+const inDecision = `flow_type = {decision_flow:String} AND ${ofExperiment}`;
+const inExperiment = `(flow_type = {decision_flow:String} OR startsWith(flow_type, 'routing_evaluate_')) AND ${ofExperiment}`;
 const isFeedback = 'flow_type = {feedback_flow:String}';
 
 /** One row per payment of the experiment: its arm (first decision), outcome and cost facts. */
@@ -35,17 +44,17 @@ const perPayment = `SELECT payment_id,
     argMinIf(visitParamExtractString(details, 'experimentArm'), ${latestKey}, ${inExperiment}) AS p_arm,
     argMaxIf(gateway, ${latestKey}, ${inExperiment}) AS p_gateway,
     minIf(created_at_ms, ${inExperiment}) AS p_created_ms,
-    avgIf(visitParamExtractFloat(details, 'latencyMs'), ${inExperiment}) AS p_latency_ms,
-    argMinIf(visitParamExtractFloat(details, 'chosenCostBps'), ${latestKey}, ${inExperiment}) AS p_chosen_cost,
-    argMinIf(visitParamExtractFloat(details, 'costSavedBps'), ${latestKey}, ${inExperiment}) AS p_saved,
-    argMinIf(visitParamExtractFloat(details, 'amount'), ${latestKey}, ${inExperiment}) AS p_amount,
+    avgIf(visitParamExtractFloat(details, 'latencyMs'), ${inDecision}) AS p_latency_ms,
+    argMinIf(visitParamExtractFloat(details, 'chosenCostBps'), ${latestKey}, ${inDecision}) AS p_chosen_cost,
+    argMinIf(visitParamExtractFloat(details, 'costSavedBps'), ${latestKey}, ${inDecision}) AS p_saved,
+    argMinIf(visitParamExtractFloat(details, 'amount'), ${latestKey}, ${inDecision}) AS p_amount,
     countIf(${isFeedback} AND ${isSuccessStatus('status')}) > 0 AS p_success,
     countIf(${isFeedback} AND (${isSuccessStatus('status')} OR ${isFailureStatus('status')})) > 0 AS p_resolved,
     argMinIf(status, ${latestKey}, ${isFeedback}) AS p_first_status,
     argMaxIf(status, ${latestKey}, ${isFeedback}) AS p_latest_status
   FROM ${domainEvents} FINAL
   WHERE ${window}
-    AND (flow_type = {decision_flow:String} OR ${isFeedback})
+    AND (flow_type = {decision_flow:String} OR startsWith(flow_type, 'routing_evaluate_') OR ${isFeedback})
     AND payment_id IN (SELECT payment_id FROM ${domainEvents} FINAL WHERE ${window} AND ${inExperiment})
   GROUP BY payment_id`;
 

@@ -1,0 +1,91 @@
+import type { ExperimentAnalytics } from '../ports/analytics/experiment-reports.js';
+import type { StateStore } from '../ports/state-store.js';
+import type { ExperimentGuardrailTrip, GuardrailTrigger } from '../ports/state/experiment-guardrail.js';
+import type { Clock } from '../time/clock.js';
+import { experimentSlotOf } from '../ports/state/routing-rule-store.js';
+import type { RunningExperiment } from './enter-experiment.js';
+import { experimentStatistics } from './experiment-verdict.js';
+
+export interface GuardrailCheckDeps {
+  readonly state: Pick<StateStore, 'routingRules' | 'configs'>;
+  readonly analytics: ExperimentAnalytics;
+  readonly clock: Clock;
+}
+
+/** The business margin valuing a success when the merchant's SR config sets none (the peer's default). */
+const defaultEvaluationMargin = 1;
+
+/**
+ * The start of a running experiment's observation window: its creation, or, when its guardrail
+ * stopped it before and it was activated again, that stop (a deliberate restart starts afresh).
+ */
+export function observationStartOf(experiment: RunningExperiment, trip: ExperimentGuardrailTrip | undefined): number {
+  return trip !== undefined && trip.experimentId === experiment.id && trip.trippedAt > experiment.createdAt ? trip.trippedAt : experiment.createdAt;
+}
+
+/**
+ * Checks a running experiment's guardrail with its own thresholds over its observation window
+ * (the verdict of experiment-verdict.ts: no breach before each arm has `min_sample_size` resolved
+ * payments). On a breach it stops the experiment: deactivates it from its slot (the active rule
+ * stays, as on a manual stop) and records the stop with its evidence (ConfigStore
+ * `experimentGuardrail`). Returns the recorded stop, or undefined when the guardrail holds.
+ *
+ * @remarks Called by the scheduled job (workers/experiment-guardrail.ts) and by a results read with
+ * the experiment's own thresholds; both read the same analytics, so whichever looks first stops it.
+ */
+export async function checkExperimentGuardrail(
+  deps: GuardrailCheckDeps,
+  experiment: RunningExperiment,
+  trigger: GuardrailTrigger,
+): Promise<ExperimentGuardrailTrip | undefined> {
+  const merchantId = experiment.createdBy;
+  const [previous, successRate] = await Promise.all([
+    deps.state.configs.get(merchantId, 'experimentGuardrail'),
+    deps.state.configs.get(merchantId, 'successRate'),
+  ]);
+  const windowStartMs = observationStartOf(experiment, previous);
+  const now = deps.clock.now();
+  const arms = await deps.analytics.experimentArms({ merchantId, experimentId: experiment.id, startMs: windowStartMs, endMs: now });
+  const data = experiment.algorithm.data;
+  const statistics = experimentStatistics(
+    arms.find((arm) => arm.arm === 'control'),
+    arms.find((arm) => arm.arm === 'variant'),
+    {
+      minSampleSize: data.min_sample_size,
+      guardrailThresholdPp: data.guardrail_threshold_pp,
+      evaluationMargin: successRate?.margin ?? defaultEvaluationMargin,
+    },
+  );
+  if (statistics.verdict !== 'guardrail_breached') return undefined;
+  const trip: ExperimentGuardrailTrip = {
+    experimentId: experiment.id,
+    experimentModifiedAt: experiment.modifiedAt,
+    trippedAt: now,
+    controlAuthRate: statistics.control.auth_rate,
+    variantAuthRate: statistics.variant.auth_rate,
+    thresholdPp: data.guardrail_threshold_pp,
+    trigger,
+    controlTransactions: statistics.control.transaction_count,
+    variantTransactions: statistics.variant.transaction_count,
+    windowStartMs,
+  };
+  // Deactivate first: a crash between the two leaves a stopped experiment without its record (the
+  // next check finds nothing running), never a record of a stop that did not happen.
+  const rules = deps.state.routingRules;
+  const stopped =
+    (await rules.deactivate(merchantId, experimentSlotOf(experiment.algorithmFor), experiment.id)) ||
+    (await rules.deactivate(merchantId, experiment.algorithmFor, experiment.id));
+  if (!stopped) return undefined;
+  await deps.state.configs.put(merchantId, 'experimentGuardrail', trip, 'upsert');
+  return trip;
+}
+
+/** The recorded guardrail stop of `experimentId`, if the merchant's record names it. */
+export async function guardrailStopOf(
+  state: Pick<StateStore, 'configs'>,
+  merchantId: string,
+  experimentId: string,
+): Promise<ExperimentGuardrailTrip | undefined> {
+  const trip = await state.configs.get(merchantId, 'experimentGuardrail');
+  return trip?.experimentId === experimentId ? trip : undefined;
+}
