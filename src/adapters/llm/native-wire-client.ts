@@ -19,10 +19,25 @@ import { postJson } from './post-json.js';
 /** Where one wire's requests go, and the headers that authenticate them. */
 export interface NativeEndpoint {
   readonly url: string;
+  /** Where a streamed request goes when not to `url` (Vertex AI's `:streamRawPredict`). */
+  readonly streamUrl?: string;
   /** Credentials (and fixed headers), set after the client's: a client cannot replace them. */
   readonly headers: Readonly<Record<string, string>>;
   /** Headers sent when the client gave none of that name (Anthropic's `anthropic-version`). */
   readonly defaultHeaders?: Readonly<Record<string, string>>;
+  /**
+   * The body sent for the client's, given the client's wire headers (default: the client's body
+   * with `model` set to the provider's model id). Vertex AI and Bedrock take the model in the URL
+   * and the API version in the body.
+   */
+  readonly bodyOf?: (body: Readonly<Record<string, unknown>>, headers: Readonly<Record<string, string>>) => Record<string, unknown>;
+  /** Client headers not passed on (by lower-case name): those `bodyOf` moved into the body. */
+  readonly dropHeaders?: readonly string[];
+  /**
+   * Credentials made per call (an OAuth access token, a SigV4 signature over the payload), set
+   * last. Rejects as a network failure would (mapped to the toolkit's errors).
+   */
+  readonly authorize?: (url: URL, payload: string, headers: Readonly<Record<string, string>>) => Promise<Readonly<Record<string, string>>>;
 }
 
 export interface NativeWireClientOptions {
@@ -66,10 +81,13 @@ export function createNativeWireClient(options: NativeWireClientOptions): Native
   async function forward(request: NativeWireRequest): Promise<NativeWireResponse> {
     const endpoint = options.endpoints[request.wire];
     if (endpoint === undefined) throw new AIProviderError(`${provider}: does not speak ${request.wire}`, provider, { isRetryable: false });
-    const url = new URL(endpoint.url);
-    const payload = JSON.stringify({ ...request.body, model: modelId });
-    const headers = { ...endpoint.defaultHeaders, ...request.headers, ...endpoint.headers };
+    const url = new URL(request.stream && endpoint.streamUrl !== undefined ? endpoint.streamUrl : endpoint.url);
+    const clientHeaders = request.headers ?? {};
+    const payload = JSON.stringify(endpoint.bodyOf === undefined ? { ...request.body, model: modelId } : endpoint.bodyOf(request.body, clientHeaders));
+    const passed = endpoint.dropHeaders === undefined ? clientHeaders : withoutHeaders(clientHeaders, endpoint.dropHeaders);
+    const fixed = { ...endpoint.defaultHeaders, ...passed, ...endpoint.headers };
     try {
+      const headers = endpoint.authorize === undefined ? fixed : { ...fixed, ...(await endpoint.authorize(url, payload, fixed)) };
       const { response, release } = await postJson(url, payload, headers, request.abortSignal, silenceLimitMs);
       const status = response.statusCode ?? 0;
       const contentType = String(response.headers['content-type'] ?? 'application/json');
@@ -172,6 +190,10 @@ export function createNativeWireClient(options: NativeWireClientOptions): Native
   }
 
   return { nativeWires: Object.keys(options.endpoints) as NativeWire[], forward };
+}
+
+function withoutHeaders(headers: Readonly<Record<string, string>>, names: readonly string[]): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !names.includes(name.toLowerCase())));
 }
 
 /** Headers of a refusal a client acts on: when to retry, and the provider's rate-limit state. */
