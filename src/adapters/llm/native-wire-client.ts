@@ -13,6 +13,7 @@ import {
 import type { ProviderName } from '../../generation/provider-name.js';
 import { mapProviderError, providerMessage } from './map-provider-error.js';
 import { streamTally, summaryOfBody, type StreamFailure } from './native-wire-usage.js';
+import { anthropicEventsOfEventStream } from './aws-event-stream.js';
 import { abortReason, headersOf, readText } from './http-body.js';
 import { postJson } from './post-json.js';
 
@@ -69,7 +70,8 @@ const anthropicStatusOf: Readonly<Record<string, number>> = {
  * The provider-protocol half of a client (issue 34): forwards a request in a wire its provider
  * speaks as the client sent it, but for `model`, on node:http with the process's pooled
  * connections, and hands back the provider's answer as received (a JSON body's text, or its
- * server-sent events one by one) while reading its usage. A stream is handed back after its first
+ * server-sent events one by one; Bedrock's AWS event stream is unwrapped into the Anthropic events
+ * it carries) while reading its usage. A stream is handed back after its first
  * event, so everything before that (refusal, network failure, an error event first) can still fail
  * over to another candidate; afterwards its events pass through as they come.
  */
@@ -105,23 +107,31 @@ export function createNativeWireClient(options: NativeWireClientOptions): Native
         );
         return { kind: 'error', status, contentType, body: text, headers: clientHeadersOf(response), error };
       }
-      if (!contentType.includes('text/event-stream')) {
+      const eventStream = contentType.includes('application/vnd.amazon.eventstream');
+      if (!contentType.includes('text/event-stream') && !eventStream) {
         const text = await readText(response, request.abortSignal).finally(release);
         const body = parseObject(text);
         if (body === undefined)
           throw new AIProviderError(`${provider}: invalid ${request.wire} answer: ${text.slice(0, 200)}`, provider, { isRetryable: true });
         return { kind: 'json', status, contentType, body: text, summary: summaryOfBody(request.wire, body, modelId) };
       }
-      return await streamOf(request, response, release, payload.length);
+      const events = eventStream ? anthropicEventsOfEventStream(response, request.abortSignal) : eventsOf(response, request.abortSignal);
+      return await streamOf(request, events, response, release, payload.length);
     } catch (error) {
       throw toError(error);
     }
   }
 
   /** The stream once its first event is in; an error event first (or an empty stream) rejects, so the call can fail over. */
-  async function streamOf(request: NativeWireRequest, response: IncomingMessage, release: () => void, requestChars: number): Promise<NativeWireResponse> {
+  async function streamOf(
+    request: NativeWireRequest,
+    received: AsyncIterable<NativeWireEvent>,
+    response: IncomingMessage,
+    release: () => void,
+    requestChars: number,
+  ): Promise<NativeWireResponse> {
     const tally = streamTally(request.wire, modelId, requestChars);
-    const source = eventsOf(response, request.abortSignal)[Symbol.asyncIterator]();
+    const source = received[Symbol.asyncIterator]();
     let first: IteratorResult<NativeWireEvent>;
     try {
       first = await source.next();
