@@ -154,6 +154,8 @@ async function upstream(request: RecordedRequest): Promise<FakeResponse> {
   const model = decodeURIComponent(route[1] ?? '');
   if (model.includes('claude-down')) return awsError(503, 'ServiceUnavailableException', 'Bedrock is unable to process your request.');
   if (route[2] === 'invoke') return claudeMessage('claude-sonnet-4-5-20250929');
+  if (model.includes('claude-breaks'))
+    return invokeStreamResponse(claudeEvents('claude-sonnet-4-5-20250929').slice(0, 3), ['modelStreamErrorException', { message: 'The model stream failed.' }]);
   if (model.includes('claude-throttled'))
     return invokeStreamResponse([], ['throttlingException', { message: 'Too many requests, please wait before trying again.' }]);
   return invokeStreamResponse(claudeEvents('claude-sonnet-4-5-20250929'));
@@ -330,5 +332,18 @@ describe('Messages → Claude on Amazon Bedrock: passed through natively with In
     expect(answer.headers.get('x-switchyard-hops')).toBe('1');
     expect(await answer.text()).toBe(asSse(claudeEvents('claude-sonnet-4-5-20250929')));
     expect(sentTo(invokePath('anthropic.claude-throttled-v1:0', true), 'bd-7').body).toMatchObject({ anthropic_version: 'bedrock-2023-05-31' });
+  });
+
+  it("passes an exception frame after the first event on as Anthropic's error event, and records the call as failed", async () => {
+    const before = records.length;
+    const answer = await fetch(`${origin}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify(claudeCodeBody('bd-8', { model: 'bedrock/anthropic.claude-breaks-v1:0', stream: true })),
+    });
+    expect(answer.status).toBe(200);
+    const error = { type: 'error', error: { type: 'api_error', message: 'modelStreamErrorException: The model stream failed.' } };
+    expect(await answer.text()).toBe(`${asSse(claudeEvents('claude-sonnet-4-5-20250929').slice(0, 3))}event: error\ndata: ${JSON.stringify(error)}\n\n`);
+    expect(records.slice(before)).toEqual([expect.objectContaining({ provider: 'bedrock', operation: 'stream', outcome: 'error' })]);
   });
 });
