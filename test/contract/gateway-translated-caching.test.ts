@@ -7,7 +7,7 @@ import { createMerchant, createTestApp, type TestApp } from '../helpers/test-app
 
 /**
  * Translated Messages routes keep what the target has an equivalent for (issue 34, points 3 and 5):
- * `cache_control` breakpoints become Bedrock's `cachePoint` blocks for Claude on Bedrock, and
+ * `cache_control` breakpoints become Bedrock's `cachePoint` blocks for a Converse model (Nova), and
  * `thinking` becomes a reasoning effort (OpenAI's `reasoning_effort`), instead of being lost.
  */
 
@@ -18,7 +18,8 @@ let gpt: FakeHttpServer;
 let t: TestApp;
 let anthropic: Anthropic;
 
-const claudeOnBedrock = 'bedrock/anthropic.claude-sonnet-4-20250514-v1:0';
+// Claude on Bedrock is passed through natively (InvokeModel, gateway-native-bedrock-claude.test.ts); Nova is translated to Converse.
+const novaOnBedrock = 'bedrock/amazon.nova-pro-v1:0';
 const longSystem = `You are a careful assistant. ${'Follow the house rules. '.repeat(400)}`;
 
 beforeAll(async () => {
@@ -54,7 +55,7 @@ function converseBodyOf(marker: string): { system?: Body[]; messages: { role: st
 describe('Messages → Claude on Bedrock: cache_control becomes cachePoint', () => {
   it('puts a cache point after the marked system prompt and after the marked user turn, and none elsewhere', async () => {
     await anthropic.messages.create({
-      model: claudeOnBedrock,
+      model: novaOnBedrock,
       max_tokens: 200,
       system: [{ type: 'text', text: longSystem, cache_control: { type: 'ephemeral' } }],
       messages: [
@@ -72,7 +73,7 @@ describe('Messages → Claude on Bedrock: cache_control becomes cachePoint', () 
   });
 
   it('sends no cache point when the client marked nothing', async () => {
-    await anthropic.messages.create({ model: claudeOnBedrock, max_tokens: 200, system: longSystem, messages: [{ role: 'user', content: 'cachepoint-2' }] });
+    await anthropic.messages.create({ model: novaOnBedrock, max_tokens: 200, system: longSystem, messages: [{ role: 'user', content: 'cachepoint-2' }] });
     expect(JSON.stringify(converseBodyOf('cachepoint-2'))).not.toContain('cachePoint');
   });
 });
@@ -98,7 +99,7 @@ describe('x-switchyard-dropped-fields names what a translated route could not ca
       messages: [{ role: 'user' as const, content: 'dropped-1' }],
       metadata: { user_id: 'user-1' },
     };
-    const toBedrock = await anthropic.messages.create({ model: claudeOnBedrock, ...body }).withResponse();
+    const toBedrock = await anthropic.messages.create({ model: novaOnBedrock, ...body }).withResponse();
     expect(toBedrock.response.headers.get('x-switchyard-dropped-fields')).toBe('metadata');
     const toOpenAi = await anthropic.messages.create({ model: 'openai/gpt-4o-mini', ...body }).withResponse();
     expect(toOpenAi.response.headers.get('x-switchyard-dropped-fields')).toBe('metadata, cache_control');

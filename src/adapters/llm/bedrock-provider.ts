@@ -1,14 +1,18 @@
 import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
 import { ConfigurationError } from '../../generation/errors/provider-errors.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
+import { bedrockClaudeEndpoint } from './bedrock-claude-native.js';
 import { mapBedrockError } from './bedrock-error-mapping.js';
+import { createNativeWireClient } from './native-wire-client.js';
 import type { ProviderDefinition } from '../../generation/provider-definition.js';
 
 /**
  * Amazon Bedrock's Converse API through `@ai-sdk/amazon-bedrock`, signed with SigV4 from static
  * keys. `AWS_SESSION_TOKEN` is always honoured (temporary credentials need it in every
  * environment). `BEDROCK_ENDPOINT` (or `BEDROCK_BASE_URL`) replaces
- * `https://bedrock-runtime.{region}.amazonaws.com`, e.g. for a VPC endpoint or a local fake.
+ * `https://bedrock-runtime.{region}.amazonaws.com`, e.g. for a VPC endpoint or a local fake. Claude
+ * models (an id containing `claude`) also pass Messages requests through natively with InvokeModel
+ * (`nativeWires`: anthropic-messages, see bedrock-claude-native.ts).
  */
 export const bedrockProvider: ProviderDefinition = {
   name: 'bedrock',
@@ -33,6 +37,22 @@ export const bedrockProvider: ProviderDefinition = {
       ...(baseURL ? { baseURL } : {}),
       ...(overrides.fetch ? { fetch: overrides.fetch } : {}),
     });
-    return createAiSdkLanguageModelClient({ provider: 'bedrock', modelId, model: bedrock(modelId), supportsTools: true, mapError: mapBedrockError });
+    const client = createAiSdkLanguageModelClient({ provider: 'bedrock', modelId, model: bedrock(modelId), supportsTools: true, mapError: mapBedrockError });
+    // Claude's Messages requests pass through natively (InvokeModel) on node:http, unless a fetch is handed in (a proxy, or a test seam).
+    if (overrides.fetch !== undefined || !/claude/i.test(modelId)) return client;
+    const native = createNativeWireClient({
+      provider: 'bedrock',
+      modelId,
+      endpoints: {
+        'anthropic-messages': bedrockClaudeEndpoint({
+          baseURL: baseURL ?? `https://bedrock-runtime.${region}.amazonaws.com`,
+          region,
+          modelId,
+          credentials: { accessKeyId, secretAccessKey, sessionToken },
+        }),
+      },
+      mapError: mapBedrockError,
+    });
+    return { ...client, ...native };
   },
 };

@@ -13,16 +13,32 @@ import {
 import type { ProviderName } from '../../generation/provider-name.js';
 import { mapProviderError, providerMessage } from './map-provider-error.js';
 import { streamTally, summaryOfBody, type StreamFailure } from './native-wire-usage.js';
+import { anthropicEventsOfEventStream } from './aws-event-stream.js';
 import { abortReason, headersOf, readText } from './http-body.js';
 import { postJson } from './post-json.js';
 
 /** Where one wire's requests go, and the headers that authenticate them. */
 export interface NativeEndpoint {
   readonly url: string;
+  /** Where a streamed request goes when not to `url` (Vertex AI's `:streamRawPredict`). */
+  readonly streamUrl?: string;
   /** Credentials (and fixed headers), set after the client's: a client cannot replace them. */
   readonly headers: Readonly<Record<string, string>>;
   /** Headers sent when the client gave none of that name (Anthropic's `anthropic-version`). */
   readonly defaultHeaders?: Readonly<Record<string, string>>;
+  /**
+   * The body sent for the client's, given the client's wire headers (default: the client's body
+   * with `model` set to the provider's model id). Vertex AI and Bedrock take the model in the URL
+   * and the API version in the body.
+   */
+  readonly bodyOf?: (body: Readonly<Record<string, unknown>>, headers: Readonly<Record<string, string>>) => Record<string, unknown>;
+  /** Client headers not passed on (by lower-case name): those `bodyOf` moved into the body. */
+  readonly dropHeaders?: readonly string[];
+  /**
+   * Credentials made per call (an OAuth access token, a SigV4 signature over the payload), set
+   * last. Rejects as a network failure would (mapped to the toolkit's errors).
+   */
+  readonly authorize?: (url: URL, payload: string, headers: Readonly<Record<string, string>>) => Promise<Readonly<Record<string, string>>>;
 }
 
 export interface NativeWireClientOptions {
@@ -54,7 +70,8 @@ const anthropicStatusOf: Readonly<Record<string, number>> = {
  * The provider-protocol half of a client (issue 34): forwards a request in a wire its provider
  * speaks as the client sent it, but for `model`, on node:http with the process's pooled
  * connections, and hands back the provider's answer as received (a JSON body's text, or its
- * server-sent events one by one) while reading its usage. A stream is handed back after its first
+ * server-sent events one by one; Bedrock's AWS event stream is unwrapped into the Anthropic events
+ * it carries) while reading its usage. A stream is handed back after its first
  * event, so everything before that (refusal, network failure, an error event first) can still fail
  * over to another candidate; afterwards its events pass through as they come.
  */
@@ -66,10 +83,13 @@ export function createNativeWireClient(options: NativeWireClientOptions): Native
   async function forward(request: NativeWireRequest): Promise<NativeWireResponse> {
     const endpoint = options.endpoints[request.wire];
     if (endpoint === undefined) throw new AIProviderError(`${provider}: does not speak ${request.wire}`, provider, { isRetryable: false });
-    const url = new URL(endpoint.url);
-    const payload = JSON.stringify({ ...request.body, model: modelId });
-    const headers = { ...endpoint.defaultHeaders, ...request.headers, ...endpoint.headers };
+    const url = new URL(request.stream && endpoint.streamUrl !== undefined ? endpoint.streamUrl : endpoint.url);
+    const clientHeaders = request.headers ?? {};
+    const payload = JSON.stringify(endpoint.bodyOf === undefined ? { ...request.body, model: modelId } : endpoint.bodyOf(request.body, clientHeaders));
+    const passed = endpoint.dropHeaders === undefined ? clientHeaders : withoutHeaders(clientHeaders, endpoint.dropHeaders);
+    const fixed = { ...endpoint.defaultHeaders, ...passed, ...endpoint.headers };
     try {
+      const headers = endpoint.authorize === undefined ? fixed : { ...fixed, ...(await endpoint.authorize(url, payload, fixed)) };
       const { response, release } = await postJson(url, payload, headers, request.abortSignal, silenceLimitMs);
       const status = response.statusCode ?? 0;
       const contentType = String(response.headers['content-type'] ?? 'application/json');
@@ -87,23 +107,31 @@ export function createNativeWireClient(options: NativeWireClientOptions): Native
         );
         return { kind: 'error', status, contentType, body: text, headers: clientHeadersOf(response), error };
       }
-      if (!contentType.includes('text/event-stream')) {
+      const eventStream = contentType.includes('application/vnd.amazon.eventstream');
+      if (!contentType.includes('text/event-stream') && !eventStream) {
         const text = await readText(response, request.abortSignal).finally(release);
         const body = parseObject(text);
         if (body === undefined)
           throw new AIProviderError(`${provider}: invalid ${request.wire} answer: ${text.slice(0, 200)}`, provider, { isRetryable: true });
         return { kind: 'json', status, contentType, body: text, summary: summaryOfBody(request.wire, body, modelId) };
       }
-      return await streamOf(request, response, release, payload.length);
+      const events = eventStream ? anthropicEventsOfEventStream(response, request.abortSignal) : eventsOf(response, request.abortSignal);
+      return await streamOf(request, events, response, release, payload.length);
     } catch (error) {
       throw toError(error);
     }
   }
 
   /** The stream once its first event is in; an error event first (or an empty stream) rejects, so the call can fail over. */
-  async function streamOf(request: NativeWireRequest, response: IncomingMessage, release: () => void, requestChars: number): Promise<NativeWireResponse> {
+  async function streamOf(
+    request: NativeWireRequest,
+    received: AsyncIterable<NativeWireEvent>,
+    response: IncomingMessage,
+    release: () => void,
+    requestChars: number,
+  ): Promise<NativeWireResponse> {
     const tally = streamTally(request.wire, modelId, requestChars);
-    const source = eventsOf(response, request.abortSignal)[Symbol.asyncIterator]();
+    const source = received[Symbol.asyncIterator]();
     let first: IteratorResult<NativeWireEvent>;
     try {
       first = await source.next();
@@ -172,6 +200,10 @@ export function createNativeWireClient(options: NativeWireClientOptions): Native
   }
 
   return { nativeWires: Object.keys(options.endpoints) as NativeWire[], forward };
+}
+
+function withoutHeaders(headers: Readonly<Record<string, string>>, names: readonly string[]): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !names.includes(name.toLowerCase())));
 }
 
 /** Headers of a refusal a client acts on: when to retry, and the provider's rate-limit state. */

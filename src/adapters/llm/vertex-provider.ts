@@ -4,6 +4,8 @@ import { ConfigurationError } from '../../generation/errors/provider-errors.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
 import { mapAnthropicError } from './anthropic-error-mapping.js';
 import { mapGoogleError } from './google-ai-error-mapping.js';
+import { createNativeWireClient } from './native-wire-client.js';
+import { vertexAccessToken, vertexClaudeEndpoint } from './vertex-claude-native.js';
 import type { ProviderDefinition, ProviderEnv } from '../../generation/provider-definition.js';
 
 const projectEnv = ['GOOGLE_CLOUD_PROJECT_ID', 'VERTEX_PROJECT_ID', 'GOOGLE_VERTEX_PROJECT', 'GOOGLE_CLOUD_PROJECT'] as const;
@@ -70,7 +72,8 @@ function resolveAuth(env: ProviderEnv): VertexAuth {
 
 /**
  * Google Vertex AI through `@ai-sdk/google-vertex`: Gemini models natively, Claude models (id
- * containing `claude`) through the Anthropic publisher (`rawPredict`). OAuth tokens come from
+ * containing `claude`) through the Anthropic publisher (`rawPredict`), whose Messages requests are
+ * also passed through natively (`nativeWires`: anthropic-messages, see vertex-claude-native.ts). OAuth tokens come from
  * google-auth-library at call time, never in `create`. `VERTEX_BASE_URL` replaces the API host
  * (`https://{location}-aiplatform.googleapis.com`); the project/location path is kept.
  */
@@ -99,13 +102,24 @@ export const vertexProvider: ProviderDefinition = {
         ...(hostRoot ? { baseURL: `${hostRoot}/v1/projects/${project}/locations/${location}/publishers/anthropic/models` } : {}),
         ...fetchOption,
       });
-      return createAiSdkLanguageModelClient({
+      const client = createAiSdkLanguageModelClient({
         provider: 'vertex',
         modelId,
         model: anthropic(modelId),
         supportsTools: true,
         mapError: (error) => mapAnthropicError('vertex', error),
       });
+      // Messages pass through natively (rawPredict) on node:http, unless a fetch is handed in (a proxy, or a test seam).
+      if (overrides.fetch !== undefined) return client;
+      const native = createNativeWireClient({
+        provider: 'vertex',
+        modelId,
+        endpoints: {
+          'anthropic-messages': vertexClaudeEndpoint({ project, location, modelId, hostRoot, accessToken: vertexAccessToken(auth.options) }),
+        },
+        mapError: (error) => mapAnthropicError('vertex', error),
+      });
+      return { ...client, ...native };
     }
 
     const vertex = createVertex({
