@@ -10,6 +10,7 @@ import type { GenerateResult, StreamResult } from '../generation/generate-result
 import type { NativeTokenCountRequest } from '../generation/language-model-client.js';
 import type { NativeWire, NativeWireRequest, NativeWireResponse } from '../generation/native-wire.js';
 import { GenerationService } from '../generation/generation-service.js';
+import { ProviderCalls } from '../generation/provider-calls.js';
 import { estimateCallInput, type InputEstimate } from '../generation/input-estimate.js';
 import { ConversationMemory, type GenerationCalls } from '../generation/memory/conversation-memory.js';
 import {
@@ -118,6 +119,12 @@ export class NeuroLink {
   readonly env: ToolkitEnv;
   /** The dynamic model registry in use (pricing, defaults, `findBestModel`), when one is loaded. */
   readonly modelRegistry: ModelRegistryView | undefined;
+  /**
+   * The provider-protocol layer under this toolkit's calls: model calls to resolved candidates with
+   * failover, deadlines and `llm.call` records, and the native pass-through. The LLM gateway calls
+   * models through it directly, never through the toolkit's options and their defaults.
+   */
+  readonly providerCalls: ProviderCalls;
   private readonly cwd: string;
   private readonly catalog: ProviderCatalog;
   private readonly service: GenerationService;
@@ -156,23 +163,36 @@ export class NeuroLink {
     this.builtIns = options.builtInTools ?? defaultBuiltInTools(this.cwd, adapters.fileSystem);
     this.merchantBuiltIns = options.merchantBuiltInTools;
     this.mcp = options.mcpManager;
-    this.service = new GenerationService({
-      catalog: this.catalog,
-      tools: (attribution) => this.toolsForCall(attribution),
-      priceOf: (modelId) => registry?.getModelConfig(modelId)?.pricing ?? registry?.getEmbeddingPricing?.(modelId),
-      maxOutputTokensOf: (modelId) => registry?.getModelConfig(modelId)?.maxOutputTokens,
-      env: this.env,
-      telemetry: () => options.telemetry ?? adapters.processTelemetry(),
-      notice,
-      ...(this.settings.defaultProvider !== undefined ? { defaultProvider: this.settings.defaultProvider } : {}),
-      evaluation: this.settings.evaluation,
-      ...(options.onCall !== undefined
+    const recording =
+      options.onCall !== undefined
         ? {
             recordCall: options.onCall,
             onRecorderError: (error: unknown) =>
               (options.warn ?? console.warn)(`a call record could not be handed on: ${error instanceof Error ? error.message : String(error)}`),
           }
-        : {}),
+        : {};
+    const pricing = {
+      priceOf: (modelId: string) => registry?.getModelConfig(modelId)?.pricing ?? registry?.getEmbeddingPricing?.(modelId),
+      env: this.env,
+    };
+    const telemetry = (): GenerationTelemetry => options.telemetry ?? adapters.processTelemetry();
+    this.providerCalls = new ProviderCalls({
+      catalog: this.catalog,
+      ...pricing,
+      maxOutputTokensOf: (modelId) => registry?.getModelConfig(modelId)?.maxOutputTokens,
+      telemetry,
+      ...recording,
+    });
+    this.service = new GenerationService({
+      catalog: this.catalog,
+      providerCalls: this.providerCalls,
+      tools: (attribution) => this.toolsForCall(attribution),
+      ...pricing,
+      telemetry,
+      notice,
+      ...(this.settings.defaultProvider !== undefined ? { defaultProvider: this.settings.defaultProvider } : {}),
+      evaluation: this.settings.evaluation,
+      ...recording,
     });
     const memorySettings = readConversationMemorySettings(this.env, options.conversationMemory);
     const store = memorySettings.enabled ? (options.conversationStore ?? adapters.createConversationStore?.(memorySettings.maxSessions)) : undefined;
