@@ -121,8 +121,14 @@ function readText(options: GenerateOptions, notice: DeprecationNotice): string {
   } else {
     fail('input.text', 'is required and must be a non-empty string');
   }
-  if ((text as string).length > MAX_INPUT_LENGTH) fail('input.text', `must be at most ${MAX_INPUT_LENGTH} characters`);
-  return text as string;
+  return readInputText(text);
+}
+
+/** The text of a call's user message: a non-empty string of at most `MAX_INPUT_LENGTH` characters. */
+export function readInputText(text: unknown): string {
+  if (typeof text !== 'string' || text.trim() === '') fail('input.text', 'is required and must be a non-empty string');
+  if (text.length > MAX_INPUT_LENGTH) fail('input.text', `must be at most ${MAX_INPUT_LENGTH} characters`);
+  return text;
 }
 
 function readNumber(options: Record<string, unknown>, key: string, min: number, max: number, integer: boolean, fallback: number, option = key): number {
@@ -207,7 +213,8 @@ function readHistory(value: unknown): { turns: ChatMessage[]; system: string[] }
   return { turns, system };
 }
 
-function readClientTools(value: unknown): DeclaredTool[] {
+/** `clientTools` validated: names of 1–64 letters, digits, _ or -; parameters a JSON Schema object (default: an empty object schema). */
+export function readClientTools(value: unknown): DeclaredTool[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) fail('clientTools', 'must be an array of { name, description?, parameters? }');
   return value.map((tool: unknown, index) => {
@@ -228,7 +235,8 @@ function readClientTools(value: unknown): DeclaredTool[] {
 
 const httpUrlPattern = /^https?:\/\/\S+$/i;
 
-function readImages(value: unknown, allowUrls: boolean): MessagePart[] {
+/** `images` validated: base64 image data URLs, and http(s) URLs when `allowUrls`. */
+export function readImages(value: unknown, allowUrls: boolean): MessagePart[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) fail('images', 'must be an array of base64 data URLs');
   return value.map((image: unknown, index): MessagePart => {
