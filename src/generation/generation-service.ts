@@ -15,8 +15,7 @@ import type { ProviderCatalog } from './provider-catalog.js';
 import { ProviderCalls, type ProviderCallContext, type ProviderCallRequest } from './provider-calls.js';
 import { normalizeProviderName, type ProviderName } from './provider-name.js';
 import { fallbackOrder, selectProvider } from './select-provider.js';
-import type { NativeWire, NativeWireRequest, NativeWireResponse } from './native-wire.js';
-import type { CallAttribution, LlmCallRecorder } from './llm-call-record.js';
+import type { LlmCallRecorder } from './llm-call-record.js';
 import { openStreamResult } from './stream-result.js';
 import { observedJudge } from './record-calls.js';
 import type { GenerationTelemetry } from './telemetry.js';
@@ -181,20 +180,6 @@ export class GenerationService {
     };
   }
 
-  /** Whether the provider/model's client forwards `wire` natively (src/generation/native-wire.ts). */
-  speaksNatively(link: Required<ChainLink>, wire: NativeWire): boolean {
-    return this.calls.speaksNatively(link, wire);
-  }
-
-  /**
-   * Forwards a request natively to one provider/model, observed and recorded as any model call
-   * (`hop`: the candidates tried before it, the record's `fallbackHops`).
-   * @returns undefined when that client does not speak the request's wire (translate it instead).
-   */
-  forward(link: Required<ChainLink>, request: NativeWireRequest, attribution: CallAttribution, hop = 0): Promise<NativeWireResponse | undefined> {
-    return this.calls.forward(link, request, { attribution, hop });
-  }
-
   /**
    * The provider-protocol layer's request for a validated call: the toolkit's defaults are already
    * in `request` (normalizeOptions), its tools gathered only for a client that runs them.
@@ -206,7 +191,7 @@ export class GenerationService {
       ...(request.system !== undefined && request.systemCacheControl !== undefined ? { systemCacheControl: request.systemCacheControl } : {}),
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
       ...request.controls,
-      ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
+      maxTokens: request.maxTokens,
       ...(request.disableTools
         ? {}
         : { tools: async () => offeredTools(request.extraTools, await this.deps.tools(request.attribution), request.toolPermissions) }),

@@ -30,12 +30,11 @@ export interface NormalizedRequest {
   readonly text: string;
   readonly provider: ProviderName | 'auto' | undefined;
   readonly model: string | undefined;
-  /** Undefined when the caller gave `topP` and no temperature, or asked for the provider's defaults and gave none. */
+  /** Undefined when the caller gave `topP` and no temperature (the provider's default then). */
   readonly temperature: number | undefined;
   /** Sampling and tool-use controls and per-provider headers, as given (validated). */
   readonly controls: CallControls;
-  /** Undefined only when the caller asked for the provider's defaults and gave none. */
-  readonly maxTokens: number | undefined;
+  readonly maxTokens: number;
   readonly maxSteps: number;
   readonly system: string | undefined;
   /** A prompt-cache breakpoint after the system prompt (`promptCache.system`). */
@@ -81,13 +80,6 @@ const label = 'toolkit';
 
 function fail(option: string, message: string): never {
   throw new InvalidRequestError(`${option} ${message}`, label, option);
-}
-
-/** `defaults`: `toolkit` (absent) or `provider` (see GenerateOptions). */
-function readDefaults(value: unknown): 'toolkit' | 'provider' {
-  if (value === undefined || value === 'toolkit') return 'toolkit';
-  if (value === 'provider') return 'provider';
-  return fail('defaults', `must be "toolkit" or "provider"; got ${JSON.stringify(value)}`);
 }
 
 function optionalBoolean(options: Record<string, unknown>, key: string): boolean {
@@ -319,14 +311,13 @@ export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions 
   const judgeProvider = readProvider(evaluation?.provider, 'evaluation.provider');
   const output = readOutput(record['output']);
   const controls = readCallControls(record);
-  const defaults = readDefaults(record['defaults']);
   const promptCache = record['promptCache'] as Record<string, unknown> | undefined;
   if (promptCache !== undefined && (typeof promptCache !== 'object' || promptCache === null || Array.isArray(promptCache)))
     fail('promptCache', 'must be { system?, input? }');
   const systemCacheControl = readCacheMark(promptCache?.['system'], 'promptCache.system');
   const inputCacheControl = readCacheMark(promptCache?.['input'], 'promptCache.input');
   // With topP and no temperature the provider's default temperature applies (providers advise one or the other).
-  const temperatureDefault = defaults === 'provider' || (controls.topP !== undefined && record['temperature'] === undefined) ? undefined : DEFAULT_TEMPERATURE;
+  const temperatureDefault = controls.topP !== undefined && record['temperature'] === undefined ? undefined : DEFAULT_TEMPERATURE;
 
   const userContent: string | MessagePart[] = images.length === 0 ? text : [{ type: 'text', text }, ...images];
   const jsonAnswer = output.format !== 'text' && options.schema === undefined;
@@ -343,8 +334,7 @@ export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions 
         ? undefined
         : readNumber(record, 'temperature', 0, 1, false, temperatureDefault ?? DEFAULT_TEMPERATURE),
     controls,
-    maxTokens:
-      defaults === 'provider' && record['maxTokens'] === undefined ? undefined : readNumber(record, 'maxTokens', 1, MAX_MAX_TOKENS, true, DEFAULT_MAX_TOKENS),
+    maxTokens: readNumber(record, 'maxTokens', 1, MAX_MAX_TOKENS, true, DEFAULT_MAX_TOKENS),
     maxSteps: readNumber(record, 'maxSteps', 1, MAX_MAX_STEPS, true, DEFAULT_MAX_STEPS),
     system: system === '' ? undefined : system,
     systemCacheControl,
