@@ -1,4 +1,5 @@
 import type { DecidePayment } from '../src/decision/decide-payment.js';
+import type { StickyRoutingCounters } from '../src/decision/sticky/sticky-counters.js';
 import type { PendingSpend } from '../src/governance/pending-spend.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LoginThrottlePolicy } from '../src/auth/login-throttle.js';
@@ -37,6 +38,8 @@ export interface AppDeps {
   readonly state: StateStore;
   /** The payment decision use case (src/decision/decide-payment.ts) over this state, bus, clock and randomness. */
   readonly decidePayment: DecidePayment;
+  /** Sticky routing's decision counts, shared with `decidePayment`; GET /metrics lists them when set. */
+  readonly stickyCounters?: StickyRoutingCounters;
   readonly bus: EventBus;
   readonly analytics: AnalyticsStore | undefined;
   /** Settlement-report cost ingestion (src/costs/ingestion/); its routes are served when set. */

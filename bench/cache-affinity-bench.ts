@@ -13,8 +13,9 @@
  * - nothing below 1,024 tokens is cached; tokens are estimated at 4 characters each;
  * - usage reports `input_tokens` (uncached), `cache_creation_input_tokens`, `cache_read_input_tokens`.
  * Fallback: where a request arrives with no `cache_control` at all (the gateway's translated path
- * drops it until the native pass-through lands, issue 34 point 2), the fake puts the breakpoint on
- * the last user turn, where the client marked it, so the figures measure routing, not that gap.
+ * dropped it before the native pass-through, issue 34 point 2; Messages → Anthropic now passes it as
+ * sent), the fake puts the breakpoint on the last user turn, where the client marked it, and counts
+ * it (`lastRowBreakpointFallbacks`, 0 since the pass-through).
  *
  * Each run is one session (its own first task, so its own affinity key) on a fresh group and cold
  * deployments; the exploration draws come from a seeded generator, the same seeds for on and off.

@@ -10,6 +10,11 @@
 //      unless EXPERIMENT=0, an active A/B experiment with its flag (`ab-test-real-payments`: sticky
 //      per-payment arms, sr_routing both sides, the variant with its own margin): req/s, latency and
 //      CPU per decision beside the plain SR row of the same service and run (MULTI_OBJECTIVE=0 skips it);
+//   2c. unless STICKY=0, two more merchants with sticky routing on (`sticky-routing`): every request names
+//      one of CUSTOMERS (default 1000) customers whose habit on adyen was seeded through feedback first, so
+//      nearly every decision reads the counts and pins: "sticky routing" (plain SR + sticky) and, with 2b's
+//      settings, "multi-objective + experiment + sticky"; req/s as a share of plain SR, latency, CPU, and
+//      the pinned share from /metrics;
 //   3. every answered decision must reach the analytics (/analytics/decisions counts them);
 //   4. the feedback-to-effect delay (feedback accepted → the next decision reflects it), p50/p99;
 //   5. the API process's CPU per answered decision (all its threads, and its main thread alone), from
@@ -34,6 +39,9 @@ if (calibrations.some((workUs) => !Number.isFinite(workUs) || workUs <= 0 || wor
 }
 const multiObjective = process.env.MULTI_OBJECTIVE !== '0';
 const experiment = process.env.EXPERIMENT !== '0';
+const sticky = process.env.STICKY !== '0';
+const customers = Number(process.env.CUSTOMERS ?? 1000);
+if (!Number.isInteger(customers) || customers < 1) throw new Error(`CUSTOMERS takes a whole number ≥ 1; got "${process.env.CUSTOMERS}"`);
 const mode = process.env.REDIS_URL || process.env.KAFKA_BROKERS ? 'distributed' : 'embedded';
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
 
@@ -48,8 +56,11 @@ const body = (merchant, paymentId, index, gateways) => {
   return { ...base, paymentInfo: { ...base.paymentInfo, ...cards[index % cards.length] } };
 };
 
-/** autocannon with the decide mix against `url`; counts 2xx answers. */
-async function load(url, headers, merchant, prefix, seconds) {
+/** The same body naming one of the bench's customers (sticky routing reads its counts). */
+const withCustomer = (decideRequest, index) => ({ ...decideRequest, paymentInfo: { ...decideRequest.paymentInfo, customerId: `cust_${index % customers}` } });
+
+/** autocannon with the decide mix against `url`; counts 2xx answers. `customer`: every body names a customer. */
+async function load(url, headers, merchant, prefix, seconds, customer = false) {
   let counter = 0;
   const instance = autocannon({
     url,
@@ -57,7 +68,15 @@ async function load(url, headers, merchant, prefix, seconds) {
     connections,
     duration: seconds,
     headers: { 'content-type': 'application/json', ...headers },
-    requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(body(merchant, `${prefix}_${counter}`, counter++)) }) }],
+    requests: [
+      {
+        setupRequest: (request) => {
+          const index = counter++;
+          const decideRequest = body(merchant, `${prefix}_${index}`, index);
+          return { ...request, body: JSON.stringify(customer ? withCustomer(decideRequest, index) : decideRequest) };
+        },
+      },
+    ],
   });
   const result = await instance;
   return {
@@ -131,12 +150,12 @@ try {
     return headers;
   };
   /** Warm-up, then DURATION s of load with the API's CPU read around it. */
-  const measure = async (name, headers, label) => {
+  const measure = async (name, headers, label, customer = false) => {
     process.stderr.write(`warming up ${service.url} (${mode}, ${label})…\n`);
-    const warm = await load(`${service.url}/decide-gateway`, headers, name, 'warm', 3);
+    const warm = await load(`${service.url}/decide-gateway`, headers, name, 'warm', 3, customer);
     process.stderr.write(`measuring ${label} ${duration}s at ${connections} connections…\n`);
     const cpuBefore = serviceCpu(service.pid);
-    const result = await load(`${service.url}/decide-gateway`, headers, name, 'pay', duration);
+    const result = await load(`${service.url}/decide-gateway`, headers, name, 'pay', duration, customer);
     const cpuAfter = serviceCpu(service.pid);
     const perDecision = (key) =>
       cpuBefore === undefined || cpuAfter === undefined ? undefined : Math.round((1e6 * (cpuAfter[key] - cpuBefore[key])) / result.total);
@@ -168,9 +187,8 @@ try {
 
   // 2b. Cost-aware routing: same load, its own merchant with the flag on and a seed table.
   let costAware;
-  if (multiObjective) {
-    const moMerchant = `${merchant}_mo`;
-    const moAuth = await newMerchant(moMerchant);
+  /** 2b's settings on a merchant: cost-aware routing with a seed table and, unless EXPERIMENT=0, the A/B experiment. */
+  const costAwareSetup = async (moMerchant, moAuth) => {
     await json(service.url, `/merchant-account/${moMerchant}/features/multi-objective-routing`, { enabled: true }, moAuth);
     await json(service.url, `/merchant-account/${moMerchant}/seed-costs`, seedCosts, moAuth, 'PUT');
     if (experiment) {
@@ -178,6 +196,11 @@ try {
       const created = await json(service.url, '/routing/create', abTestRule('bench-experiment', moMerchant, { margin: 0.5 }), moAuth);
       await json(service.url, '/routing/activate', { created_by: moMerchant, routing_algorithm_id: created.rule_id }, moAuth);
     }
+  };
+  if (multiObjective) {
+    const moMerchant = `${merchant}_mo`;
+    const moAuth = await newMerchant(moMerchant);
+    await costAwareSetup(moMerchant, moAuth);
     const probe = await json(service.url, '/decide-gateway', body(moMerchant, 'mo_probe', 0), moAuth);
     if (probe.multi_objective_info?.outcome !== 'COST_WON') throw new Error(`the EV post-step did not promote checkout: ${JSON.stringify(probe)}`);
     const result = await measure(moMerchant, moAuth, experiment ? 'multi-objective + experiment decide' : 'multi-objective decide');
@@ -185,6 +208,44 @@ try {
     const moCounted = await analyticsCount(moAuth, moExpected);
     const savings = await json(service.url, '/analytics/cost-savings?range=1h', undefined, moAuth);
     costAware = { ...result, expected: moExpected, counted: moCounted, costWon: savings.totals.cost_won_count, stepRan: savings.totals.total_decisions };
+  }
+
+  // 2c. Sticky routing: the feature on, every customer's habit on adyen seeded through feedback first.
+  /** The pinned decisions the service has counted so far (GET /metrics). */
+  const pinnedSoFar = async () =>
+    Number(/switchyard_sticky_routing_decisions_total\{outcome="pinned"\} (\d+)/.exec(await json(service.url, '/metrics'))?.[1] ?? 0);
+  const stickyRow = async (name, label, setup) => {
+    const stickyAuth = await newMerchant(name);
+    await setup?.(name, stickyAuth);
+    await json(service.url, `/merchant-account/${name}/features/sticky-routing`, { enabled: true }, stickyAuth);
+    process.stderr.write(`seeding ${customers} customers' habits for ${label}…\n`);
+    let seeded = 0;
+    for (let i = 0; i < customers; i++) {
+      const paymentId = `seed_${i}`;
+      await json(service.url, '/decide-gateway', withCustomer(body(name, paymentId, i), i), stickyAuth);
+      await json(service.url, '/update-gateway-score', { merchantId: name, gateway: 'adyen', paymentId, status: 'CHARGED' }, stickyAuth);
+      seeded += 1;
+    }
+    // The worker applies feedback in order: once the last customer pins, every habit is in.
+    for (let attempt = 0; ; attempt++) {
+      seeded += 1;
+      const probe = await json(service.url, '/decide-gateway', withCustomer(body(name, `seed_probe_${attempt}`, customers - 1), customers - 1), stickyAuth);
+      if (probe.routing_approach === 'STICKY_ROUTING') break;
+      if (attempt > 10_000) throw new Error(`the seeded habits never pinned: ${JSON.stringify(probe)}`);
+    }
+    const pinnedBefore = await pinnedSoFar();
+    const result = await measure(name, stickyAuth, label, true);
+    const pinned = (await pinnedSoFar()) - pinnedBefore;
+    const stickyExpected = seeded + result.warmOk + result.ok;
+    return { ...result, pinned, expected: stickyExpected, counted: await analyticsCount(stickyAuth, stickyExpected) };
+  };
+  const stickyRows = [];
+  if (sticky) {
+    stickyRows.push({ key: 'sticky', label: 'sticky routing decide', ...(await stickyRow(`${merchant}_sticky`, 'sticky routing decide')) });
+    if (multiObjective) {
+      const label = experiment ? 'multi-objective + experiment + sticky decide' : 'multi-objective + sticky decide';
+      stickyRows.push({ key: 'multi_objective_sticky', label, ...(await stickyRow(`${merchant}_mo_sticky`, label, costAwareSetup)) });
+    }
   }
 
   const delays = [];
@@ -221,6 +282,14 @@ try {
     );
     console.log(
       `multi-objective analytics: ${costAware.counted} decisions counted for ${costAware.expected} answered; the EV step ran on ${costAware.stepRan}, ${costAware.costWon} won on cost (GET /analytics/cost-savings)`,
+    );
+  }
+  for (const row of stickyRows) {
+    const cpuNote =
+      row.cpu.all === undefined ? '' : `, API CPU ${row.cpu.all} µs per decision, ${row.cpu.main} µs main thread (plain ${cpu.all} µs, ${cpu.main} µs)`;
+    const pinnedShare = (100 * row.pinned) / Math.max(1, row.warmOk + row.ok);
+    console.log(
+      `${row.label}: ${row.rps.toFixed(0)} req/s = ${((100 * row.rps) / decide.rps).toFixed(1)} % of plain SR decide, p50 ${row.p50} ms, p99 ${row.p99} ms${cpuNote}; ${pinnedShare.toFixed(1)} % pinned (${customers} customers); analytics ${row.counted} counted for ${row.expected} answered`,
     );
   }
   // At least: autocannon stops counting at the end of its duration, and the service still answers what was in flight.
@@ -261,9 +330,22 @@ try {
             multi_objective_step_ran: costAware.stepRan,
             multi_objective_cost_won: costAware.costWon,
           }),
+      ...Object.fromEntries(
+        stickyRows.flatMap((row) => [
+          [`${row.key}_rps`, Math.round(row.rps)],
+          [`${row.key}_share_of_decide`, Math.round((1000 * row.rps) / decide.rps) / 1000],
+          [`${row.key}_p50_ms`, row.p50],
+          [`${row.key}_p99_ms`, row.p99],
+          [`${row.key}_errors`, row.errors],
+          [`${row.key}_cpu_us_per_decision`, row.cpu.all],
+          [`${row.key}_pinned`, row.pinned],
+        ]),
+      ),
     }),
   );
-  if (counted < expected || (costAware !== undefined && costAware.counted < costAware.expected)) process.exitCode = 1;
+  if (counted < expected || (costAware !== undefined && costAware.counted < costAware.expected) || stickyRows.some((row) => row.counted < row.expected)) {
+    process.exitCode = 1;
+  }
 } finally {
   await service.stop();
   await Promise.all(workers.map((worker) => worker.stop()));

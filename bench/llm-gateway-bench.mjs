@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // LLM gateway benchmark: the latency a gateway adds in front of a provider, measured in one run on
-// one loopback mock provider (OpenAI wire format, answers at once), for three paths:
-//   direct     client → mock
+// one loopback mock provider (answers at once, in OpenAI's chat and Responses wires and Anthropic's
+// Messages wire), for these paths:
+//   direct     client → mock (and direct_messages, direct_responses: the mock's other two wires)
 //   node_proxy client → a bare node:http pass-through proxy → mock (the floor of any Node gateway)
 //   switchyard client → `switchyard serve` (embedded, POST /v1/chat/completions) → mock
 //   portkey    client → Portkey gateway (npm @portkey-ai/gateway, headless) → mock
@@ -14,20 +15,37 @@
 //   switchyard_messages   client → Switchyard's POST /v1/messages (Anthropic wire: x-api-key,
 //                         anthropic-version, max_tokens; a stream ends at message_stop) → the same
 //                         provider, the same model route (translated: Messages → Chat Completions)
-// Native pass-through (issue 34): `switchyard` and `switchyard_responses` reach the OpenAI mock in their own
-// wire, passed through; beside them, in the same run, `switchyard_messages_native` (Messages → the mock's
-// Anthropic wire, passed through), `switchyard_chat_translated` (chat → Anthropic, translated) and
-// `switchyard_responses_translated` (Responses → Anthropic, translated).
-// at concurrency 1 and 16, plain and streaming. Prints one JSON line per (path, mode, concurrency)
+// Native pass-through beside translation (issue 34), same run: each wire to the upstream that speaks it
+// (pass-through: the client's body on with only `model` rewritten, the provider's bytes back) and to one
+// that does not (translated), on the one mock, which speaks all three wires:
+//   switchyard                       chat completions → OpenAI chat (pass-through)
+//   switchyard_chat_translated       chat completions → Anthropic Messages (translated)
+//   switchyard_messages_native       Messages → Anthropic Messages (pass-through)
+//   switchyard_messages              Messages → OpenAI chat (translated)
+//   switchyard_responses             Responses → OpenAI Responses (pass-through)
+//   switchyard_responses_translated  Responses → Anthropic Messages (translated)
+// Each row's `kind` says which, `upstream` the wire the mock answered in; `direct`, `direct_messages` and
+// `direct_responses` call the mock in each upstream wire, and a row's added latency is over the direct
+// call of its own upstream wire (`added_*`; `added_over_chat_direct_*` keeps the old baseline).
+// Each gateway row also has the CPU the gateway process spent per request over the measured window
+// (`cpu_us_per_request`, all its threads, and `main_cpu_us_per_request`, its main thread; from /proc),
+// which moves far less than latency on a shared machine. The closing `summary` lines pair each wire's
+// pass-through row with its translated row (added p50/p99 and CPU, pass-through minus translated).
+// Every path at concurrency 1 and 16, plain and streaming. Prints one JSON line per (path, mode, concurrency)
 // with p50/p99 latency, and the added p50/p99 of each gateway over direct; the responses and messages
 // rows also print their added p50/p99 as a ratio to the chat-completions (`switchyard`) row's.
 // Bounded: REQUESTS (default 400) per measurement after WARMUP (default 100). Needs `npm run build`.
-// PATHS=a,b limits the run to those paths (and direct), MODES=plain|stream and CONCURRENCY=1|16 to those
-// cases; SERVICE_NODE_FLAGS=--cpu-prof profiles the service.
+// PATHS=a,b limits the run to those paths (and the direct ones), MODES=plain|stream and CONCURRENCY=1|16 to those
+// cases; SERVICE_NODE_FLAGS=--cpu-prof profiles the service; SERVICE_ROOT=<dir> runs another build's dist/ (a
+// checkout built with tsc and scripts/copy-assets.mjs), e.g. the commit before the pass-through, to set its
+// translated rows beside today's.
 import { spawn } from 'node:child_process';
 import { createServer, request as httpRequest, Agent } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './lib/free-port.mjs';
+import { cpuSeconds } from './lib/proc-cpu.mjs';
 import { json, spawnService } from './lib/spawn-service.mjs';
 
 const requests = Number(process.env.REQUESTS ?? 400);
@@ -138,12 +156,15 @@ const mockUrl = `http://127.0.0.1:${mock.address().port}`;
 
 // ---------------------------------------------------------------- the gateways
 process.stderr.write('starting switchyard and portkey…\n');
-const switchyard = await spawnService({
-  OPENAI_API_KEY: 'sk-bench',
-  OPENAI_BASE_URL: `${mockUrl}/v1`,
-  ANTHROPIC_API_KEY: 'sk-ant-bench',
-  ANTHROPIC_BASE_URL: `${mockUrl}/v1`,
-});
+const switchyard = await spawnService(
+  {
+    OPENAI_API_KEY: 'sk-bench',
+    OPENAI_BASE_URL: `${mockUrl}/v1`,
+    ANTHROPIC_API_KEY: 'sk-ant-bench',
+    ANTHROPIC_BASE_URL: `${mockUrl}/v1`,
+  },
+  process.env.SERVICE_ROOT === undefined ? {} : { root: process.env.SERVICE_ROOT },
+);
 const merchantId = `llm_bench_${Date.now()}`;
 const merchant = await json(
   switchyard.url,
@@ -188,41 +209,93 @@ const governedKey = await keyWith({
 });
 const cachedKey = await keyWith({ cache: { ttl_s: 3600 } });
 
+/**
+ * Every path: its URL, headers and model, the wire the client speaks (`wire`, chat completions unless
+ * named), the wire the mock answers it in (`upstream`, the baseline of its added latency), whether
+ * Switchyard passes it through or translates it (`kind`), and the process whose CPU it costs (`pid`).
+ */
+const openaiChat = 'openai-chat';
+const anthropicMessages = 'anthropic-messages';
+const openaiResponses = 'openai-responses';
+const sy = { pid: switchyard.pid };
 const allPaths = {
-  direct: { url: `${mockUrl}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench' }, model: 'gpt-4o-mini' },
-  node_proxy: { url: `${bareProxyUrl}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench' }, model: 'gpt-4o-mini' },
-  switchyard: { url: `${switchyard.url}/v1/chat/completions`, headers: { authorization: `Bearer ${merchant.api_key}` }, model: 'openai/gpt-4o-mini' },
-  switchyard_responses: {
-    url: `${switchyard.url}/v1/responses`,
+  direct: { url: `${mockUrl}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench' }, model: 'gpt-4o-mini', upstream: openaiChat, kind: 'direct' },
+  direct_messages: {
+    url: `${mockUrl}/v1/messages`,
+    headers: { 'x-api-key': 'sk-ant-bench', 'anthropic-version': '2023-06-01' },
+    model: 'claude-sonnet-4-5',
+    wire: 'messages',
+    upstream: anthropicMessages,
+    kind: 'direct',
+  },
+  direct_responses: {
+    url: `${mockUrl}/v1/responses`,
+    headers: { authorization: 'Bearer sk-bench' },
+    model: 'gpt-4o-mini',
+    wire: 'responses',
+    upstream: openaiResponses,
+    kind: 'direct',
+  },
+  node_proxy: {
+    url: `${bareProxyUrl}/v1/chat/completions`,
+    headers: { authorization: 'Bearer sk-bench' },
+    model: 'gpt-4o-mini',
+    upstream: openaiChat,
+    kind: 'proxy',
+    pid: bareProxy.pid,
+  },
+  // Pass-through and translated rows of each wire side by side (issue 34).
+  switchyard: {
+    url: `${switchyard.url}/v1/chat/completions`,
     headers: { authorization: `Bearer ${merchant.api_key}` },
     model: 'openai/gpt-4o-mini',
-    wire: 'responses',
+    upstream: openaiChat,
+    kind: 'pass-through',
+    ...sy,
+  },
+  switchyard_chat_translated: {
+    url: `${switchyard.url}/v1/chat/completions`,
+    headers: { authorization: `Bearer ${merchant.api_key}` },
+    model: 'anthropic/claude-sonnet-4-5',
+    upstream: anthropicMessages,
+    kind: 'translated',
+    ...sy,
+  },
+  switchyard_messages_native: {
+    url: `${switchyard.url}/v1/messages`,
+    headers: { 'x-api-key': merchant.api_key, 'anthropic-version': '2023-06-01' },
+    model: 'anthropic/claude-sonnet-4-5',
+    wire: 'messages',
+    upstream: anthropicMessages,
+    kind: 'pass-through',
+    ...sy,
   },
   switchyard_messages: {
     url: `${switchyard.url}/v1/messages`,
     headers: { 'x-api-key': merchant.api_key, 'anthropic-version': '2023-06-01' },
     model: 'openai/gpt-4o-mini',
     wire: 'messages',
+    upstream: openaiChat,
+    kind: 'translated',
+    ...sy,
   },
-  // Native pass-through beside translation, same run (issue 34): each wire to the provider that speaks it
-  // (passed through) and to one that does not (translated). `switchyard` (chat → OpenAI) and
-  // `switchyard_responses` (Responses → OpenAI) are passed through; `switchyard_messages` (Messages → OpenAI) is translated.
-  switchyard_messages_native: {
-    url: `${switchyard.url}/v1/messages`,
-    headers: { 'x-api-key': merchant.api_key, 'anthropic-version': '2023-06-01' },
-    model: 'anthropic/claude-sonnet-4-5',
-    wire: 'messages',
-  },
-  switchyard_chat_translated: {
-    url: `${switchyard.url}/v1/chat/completions`,
+  switchyard_responses: {
+    url: `${switchyard.url}/v1/responses`,
     headers: { authorization: `Bearer ${merchant.api_key}` },
-    model: 'anthropic/claude-sonnet-4-5',
+    model: 'openai/gpt-4o-mini',
+    wire: 'responses',
+    upstream: openaiResponses,
+    kind: 'pass-through',
+    ...sy,
   },
   switchyard_responses_translated: {
     url: `${switchyard.url}/v1/responses`,
     headers: { authorization: `Bearer ${merchant.api_key}` },
     model: 'anthropic/claude-sonnet-4-5',
     wire: 'responses',
+    upstream: anthropicMessages,
+    kind: 'translated',
+    ...sy,
   },
   switchyard_governed: {
     url: `${switchyard.url}/v1/chat/completions`,
@@ -230,23 +303,41 @@ const allPaths = {
     model: 'openai/gpt-4o-mini',
     vary: true,
     expect: { header: 'x-cache', value: 'MISS' },
+    upstream: openaiChat,
+    kind: 'pass-through',
+    ...sy,
   },
   switchyard_cache_hit: {
     url: `${switchyard.url}/v1/chat/completions`,
     headers: { authorization: `Bearer ${cachedKey}` },
     model: 'openai/gpt-4o-mini',
     expect: { header: 'x-cache', value: 'HIT' },
+    upstream: openaiChat,
+    kind: 'cache-hit',
+    ...sy,
   },
   portkey: {
     url: `${portkeyUrl}/v1/chat/completions`,
     headers: { authorization: 'Bearer sk-bench', 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${mockUrl}/v1` },
     model: 'gpt-4o-mini',
+    upstream: openaiChat,
+    kind: 'translated',
+    pid: portkey.pid,
   },
 };
 
-/** PATHS=switchyard,portkey measures only those (direct always: it is the baseline), e.g. to profile one. */
+/** Each wire's pass-through row and its translated row, for the closing summary. */
+const pairs = [
+  { wire: 'chat', passThrough: 'switchyard', translated: 'switchyard_chat_translated' },
+  { wire: 'messages', passThrough: 'switchyard_messages_native', translated: 'switchyard_messages' },
+  { wire: 'responses', passThrough: 'switchyard_responses', translated: 'switchyard_responses_translated' },
+];
+
+/** PATHS=switchyard,portkey measures only those (the direct ones always: they are the baselines), e.g. to profile one. */
 const only = process.env.PATHS?.split(',').map((name) => name.trim());
-const paths = Object.fromEntries(Object.entries(allPaths).filter(([name]) => name === 'direct' || only === undefined || only.includes(name)));
+const paths = Object.fromEntries(Object.entries(allPaths).filter(([name, path]) => path.kind === 'direct' || only === undefined || only.includes(name)));
+/** The direct path of each upstream wire. */
+const directOf = Object.fromEntries(Object.entries(paths).flatMap(([name, path]) => (path.kind === 'direct' ? [[path.upstream, name]] : [])));
 
 // ---------------------------------------------------------------- the load
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
@@ -315,6 +406,7 @@ function once(path, stream) {
 async function measure(path, stream, concurrency, count) {
   const latencies = [];
   let next = 0;
+  const cpuBefore = path.pid === undefined ? undefined : { all: cpuSeconds(path.pid), main: cpuSeconds(path.pid, path.pid) };
   const worker = async () => {
     while (next < count) {
       next++;
@@ -322,15 +414,23 @@ async function measure(path, stream, concurrency, count) {
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
+  // CPU µs per request of the process in the path (USER_HZ ticks: 10 ms resolution over the window).
+  const perRequest = (before, now) => (before === undefined || now === undefined ? undefined : Math.round(((now - before) * 1e6) / count));
+  const cpu =
+    cpuBefore === undefined
+      ? {}
+      : { cpuUs: perRequest(cpuBefore.all, cpuSeconds(path.pid)), mainCpuUs: perRequest(cpuBefore.main, cpuSeconds(path.pid, path.pid)) };
   latencies.sort((a, b) => a - b);
   const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
-  return { p50: pct(50), p99: pct(99) };
+  return { p50: pct(50), p99: pct(99), ...cpu };
 }
 
 /** MODES=plain|stream and CONCURRENCY=16 narrow the run (e.g. to profile one case). */
 const modes = (process.env.MODES ?? 'plain,stream').split(',').map((mode) => mode.trim());
 const concurrencies = (process.env.CONCURRENCY ?? '1,16').split(',').map(Number);
 const round = (x) => Math.round(x * 1000) / 1000;
+const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const loadAtStart = loadAverage();
 /** The first request of a cached path is a miss that fills the cache: only measured ones must hit. */
 let measuringWarmup = false;
 try {
@@ -348,43 +448,69 @@ try {
           figures[name] = { error: error.message.slice(0, 160) };
         }
       }
+      const mode = stream ? 'stream' : 'plain';
+      /** Added latency of a path over the direct call of its upstream wire (undefined when either failed). */
+      const addedOf = (name, p) => {
+        const base = paths[name] === undefined ? undefined : figures[directOf[paths[name].upstream]];
+        return figures[name]?.p50 === undefined || base?.p50 === undefined ? undefined : figures[name][p] - base[p];
+      };
       for (const name of Object.keys(paths)) {
         const f = figures[name];
+        const path = paths[name];
+        const labels = { benchmark: 'llm-gateway', path: name, kind: path.kind, wire: path.wire ?? 'chat', upstream: path.upstream, mode, concurrency };
         if (f.error !== undefined) {
-          console.log(JSON.stringify({ benchmark: 'llm-gateway', path: name, mode: stream ? 'stream' : 'plain', concurrency, error: f.error }));
+          console.log(JSON.stringify({ ...labels, error: f.error }));
           continue;
         }
-        const added = name === 'direct' ? {} : { added_p50_ms: round(f.p50 - figures.direct.p50), added_p99_ms: round(f.p99 - figures.direct.p99) };
-        const overPlain =
-          name.startsWith('switchyard_') && figures.switchyard?.p50 !== undefined
-            ? { over_switchyard_p50_ms: round(f.p50 - figures.switchyard.p50), over_switchyard_p99_ms: round(f.p99 - figures.switchyard.p99) }
+        const added = path.kind === 'direct' ? {} : { added_p50_ms: round(addedOf(name, 'p50')), added_p99_ms: round(addedOf(name, 'p99')) };
+        const overChatDirect =
+          path.kind !== 'direct' && path.upstream !== openaiChat && figures.direct?.p50 !== undefined
+            ? { added_over_chat_direct_p50_ms: round(f.p50 - figures.direct.p50), added_over_chat_direct_p99_ms: round(f.p99 - figures.direct.p99) }
             : {};
         // Added latency of another wire over the chat completions' (1 = the same; the aim is within 10 %).
-        const chatAdded = (p) => figures.switchyard[p] - figures.direct[p];
         const toChat =
-          paths[name].wire !== undefined && figures.switchyard?.p50 !== undefined
+          path.wire !== undefined && path.kind !== 'direct' && addedOf('switchyard', 'p50') !== undefined
             ? {
-                added_ratio_to_chat_p50: round((f.p50 - figures.direct.p50) / chatAdded('p50')),
-                added_ratio_to_chat_p99: round((f.p99 - figures.direct.p99) / chatAdded('p99')),
+                added_ratio_to_chat_p50: round(addedOf(name, 'p50') / addedOf('switchyard', 'p50')),
+                added_ratio_to_chat_p99: round(addedOf(name, 'p99') / addedOf('switchyard', 'p99')),
               }
             : {};
+        const cpu = f.cpuUs === undefined ? {} : { cpu_us_per_request: f.cpuUs, main_cpu_us_per_request: f.mainCpuUs };
+        console.log(JSON.stringify({ ...labels, requests, p50_ms: round(f.p50), p99_ms: round(f.p99), ...added, ...overChatDirect, ...toChat, ...cpu }));
+      }
+      // Each wire's pass-through beside its translated route: what passing through saves (negative: costs more).
+      for (const pair of pairs) {
+        const native = figures[pair.passThrough];
+        const translated = figures[pair.translated];
+        if (native?.p50 === undefined || translated?.p50 === undefined) continue;
         console.log(
           JSON.stringify({
             benchmark: 'llm-gateway',
-            path: name,
-            mode: stream ? 'stream' : 'plain',
+            summary: 'pass-through vs translated',
+            wire: pair.wire,
+            mode,
             concurrency,
-            requests,
-            p50_ms: round(f.p50),
-            p99_ms: round(f.p99),
-            ...added,
-            ...overPlain,
-            ...toChat,
+            pass_through_added_p50_ms: round(addedOf(pair.passThrough, 'p50')),
+            translated_added_p50_ms: round(addedOf(pair.translated, 'p50')),
+            pass_through_added_p99_ms: round(addedOf(pair.passThrough, 'p99')),
+            translated_added_p99_ms: round(addedOf(pair.translated, 'p99')),
+            pass_through_cpu_us: native.cpuUs,
+            translated_cpu_us: translated.cpuUs,
+            pass_through_no_slower_p50: addedOf(pair.passThrough, 'p50') <= addedOf(pair.translated, 'p50'),
           }),
         );
       }
     }
   }
+  console.log(
+    JSON.stringify({
+      benchmark: 'llm-gateway',
+      load_average_at_start: loadAtStart,
+      load_average_at_end: loadAverage(),
+      cores: cpus().length,
+      date: new Date().toISOString(),
+    }),
+  );
 } finally {
   agent.destroy();
   portkey.kill('SIGTERM');

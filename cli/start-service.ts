@@ -1,4 +1,5 @@
 import { createDecidePayment } from '../src/decision/decide-payment.js';
+import { StickyRoutingCounters } from '../src/decision/sticky/sticky-counters.js';
 import { createAccessServices, createCounterfactual } from './create-access-services.js';
 import { createMailer } from './create-mailer.js';
 import type { FastifyInstance } from 'fastify';
@@ -78,12 +79,14 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
   if (mcp.failed.length > 0) logger.warn({ failed: mcp.failed }, 'MCP servers from .mcp-config.json failed to connect');
   const batchWiring: BatchWiring = { state: runtime.state, jobs: runtime.jobs, models: toolkit, clock: runtimeDefaults.clock, logger };
   const batches = createBatchService(config, batchWiring);
+  const stickyCounters = new StickyRoutingCounters();
   const decidePayment = createDecidePayment({
     state: runtime.state,
     bus: runtime.bus,
     random: runtimeDefaults.random,
     clock: runtimeDefaults.clock,
     defaults: runtimeDefaults.routingDefaults,
+    sticky: { counters: stickyCounters },
   });
   // Settlement-report uploads, spooled under the data directory; their rows go to the analytics engine.
   const costIngestion =
@@ -104,6 +107,7 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
     runCounterfactual,
     ...(costIngestion !== undefined ? { costIngestion: costIngestion.service } : {}),
     decidePayment,
+    stickyCounters,
     toolkit,
     models,
     surfaces: options.surfaces ?? 'all',

@@ -57,7 +57,13 @@ export async function start(deps: SrWindowsDeps): Promise<WorkerHandle> {
           if ((await countSpend(deps.state.usage, event)) === 'counted')
             log.debug({ eventId: event.id, merchantId: event.merchantId }, 'model call spend reconciled from the spine');
         } else if (event.type === 'feedback.received') {
-          const result = await applyFeedback(event, { scores: deps.state.scores, configs: deps.state.configs, clock: deps.clock, defaults: deps.defaults });
+          const result = await applyFeedback(event, {
+            scores: deps.state.scores,
+            sticky: deps.state.sticky,
+            configs: deps.state.configs,
+            clock: deps.clock,
+            defaults: deps.defaults,
+          });
           log.debug({ eventId: event.id, merchantId: event.merchantId, result: result.kind }, 'feedback applied');
           if (result.kind === 'applied' || result.kind === 'duplicate') {
             // Derived id and the feedback's own time: a redelivered feedback republishes the very same

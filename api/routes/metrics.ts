@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { EventBus } from '../../src/ports/event-bus.js';
 import type { StateStore } from '../../src/ports/state-store.js';
 import { startLoopPauseMonitor } from '../loop-pauses.js';
+import type { StickyRoutingCounters } from '../../src/decision/sticky/sticky-counters.js';
 
 /**
  * Metrics: Prometheus text at GET /metrics. Counts requests by route and status, and exposes the
@@ -9,7 +10,7 @@ import { startLoopPauseMonitor } from '../loop-pauses.js';
  *
  * @remarks Public, like /health: it carries counters only, never merchant data or credentials.
  */
-export async function metricsRoutes(app: FastifyInstance, deps: { bus: EventBus; state: StateStore }): Promise<void> {
+export async function metricsRoutes(app: FastifyInstance, deps: { bus: EventBus; state: StateStore; stickyCounters?: StickyRoutingCounters }): Promise<void> {
   const requests = new Map<string, number>();
   app.addHook('onResponse', (request, reply, done) => {
     const key = `${request.method} ${request.routeOptions.url ?? 'unmatched'}\u0000${reply.statusCode}`;
@@ -56,6 +57,7 @@ export async function metricsRoutes(app: FastifyInstance, deps: { bus: EventBus;
         ? []
         : metric('switchyard_heap_live_bytes', 'gauge', 'V8 heap in use just after the latest full collection (the live set), in bytes.', loop.liveHeapBytes)),
       ...metric('nodejs_external_memory_bytes', 'gauge', 'Memory of C++ objects bound to JavaScript (buffers), in bytes.', memory.external),
+      ...(deps.stickyCounters === undefined ? [] : stickyMetrics(deps.stickyCounters)),
     ];
     return reply.type('text/plain; version=0.0.4; charset=utf-8').send(`${lines.join('\n')}\n`);
   });
@@ -64,4 +66,14 @@ export async function metricsRoutes(app: FastifyInstance, deps: { bus: EventBus;
 /** One metric without labels in Prometheus' text format: its HELP, TYPE and sample lines. */
 function metric(name: string, type: 'counter' | 'gauge', help: string, value: number): string[] {
   return [`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, `${name} ${value}`];
+}
+
+/** Sticky routing's counters (docs/sticky-routing.md): decisions by outcome, and the pins that moved a payment. */
+function stickyMetrics(counters: StickyRoutingCounters): string[] {
+  return [
+    '# HELP switchyard_sticky_routing_decisions_total Decisions with sticky routing on for a named customer, by what the lookup did.',
+    '# TYPE switchyard_sticky_routing_decisions_total counter',
+    ...[...counters.decisions()].map(([outcome, count]) => `switchyard_sticky_routing_decisions_total{outcome="${outcome}"} ${count}`),
+    ...metric('switchyard_sticky_routing_overrides_total', 'counter', 'Sticky pins that replaced the gateway the decision had.', counters.overrides()),
+  ];
 }

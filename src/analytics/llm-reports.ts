@@ -74,6 +74,15 @@ export function cacheTotalsOf(
   };
 }
 
+/**
+ * The overview's `prompt_cache`: the prompt-cache totals (a row of the prompt-cache reads, see
+ * {@link promptCacheTotalsOf}) without the costs and token counts the overview states itself.
+ */
+export function overviewPromptCacheOf(row: Readonly<Record<string, Numeric>> | undefined): LlmOverviewReport['prompt_cache'] {
+  const { calls, input_tokens, cache_read_tokens, cache_write_tokens, cache_write_1h_tokens, cache_hit_rate, saved_usd } = promptCacheTotalsOf(row);
+  return { calls, input_tokens, cache_read_tokens, cache_write_tokens, cache_write_1h_tokens, cache_hit_rate, saved_usd };
+}
+
 /** The prompt-cache sums of a call group (everything of `LlmPromptCacheUsage` but the key, provider and model). */
 export type PromptCacheTotals = Omit<LlmPromptCacheUsage, 'api_key_id' | 'provider' | 'model'>;
 

@@ -13,13 +13,16 @@ import { multiObjectiveFieldOf } from './multi-objective/multi-objective-event-f
 import { policyRecordOf, type DecisionPolicyRecord } from './policy/policy-record.js';
 import type { RandomSource } from './random-source.js';
 import type { RoutingDefaults } from './routing-defaults.js';
+import { applyStickyRouting, stickyRoutingOn, type StickyRoutingDeps } from './sticky/apply-sticky-routing.js';
 
 export interface DecidePaymentDeps {
-  readonly state: Pick<StateStore, 'merchants' | 'configs' | 'routingRules' | 'scores'>;
+  readonly state: Pick<StateStore, 'merchants' | 'configs' | 'routingRules' | 'scores' | 'sticky'>;
   readonly bus: Pick<EventBus, 'publish'>;
   readonly random: RandomSource;
   readonly clock: Clock;
   readonly defaults: RoutingDefaults;
+  /** Sticky routing's counters (for /metrics) and settings; absent: uncounted, with the default settings. */
+  readonly sticky?: Omit<StickyRoutingDeps, 'store'>;
 }
 
 /** Who asked and when: what the events carry besides the decision itself. */
@@ -75,7 +78,11 @@ export function createDecidePayment(deps: DecidePaymentDeps): DecidePayment {
     const decided = applied.rule === undefined ? inputs : { ...inputs, rule: applied.rule };
     const scored = await decideGateway(request, decided, { scores: deps.state.scores, random: deps.random, clock: deps.clock, defaults: deps.defaults });
     // The cost-aware post-step (synchronous; a no-op unless switched on for an SR decision).
-    const outcome = applyMultiObjective(scored, request, decided);
+    const costed = applyMultiObjective(scored, request, decided);
+    // Sticky routing runs last (src/decision/sticky/): no await and no store read unless it is on for the payment.
+    const outcome = stickyRoutingOn(request, decided)
+      ? await applyStickyRouting(costed, request, decided, entry?.tag !== undefined && entry.staticArm, { store: deps.state.sticky, ...deps.sticky })
+      : costed;
     const latencyMs = Math.round(performance.now() - call.startedAt);
     if (!outcome.ok) {
       await deps.bus.publish([...ruleEvents, failedEvent(request, outcome.failure, call.requestId, deps.clock.now())]);
@@ -116,6 +123,7 @@ function createdEvent(request: DecideGatewayRequest, decision: Decision, request
   payload.eliminationDimension = decision.eliminationDimension;
   const multiObjective = multiObjectiveFieldOf(decision).multiObjective;
   if (multiObjective !== undefined) payload.multiObjective = multiObjective;
+  if (decision.sticky !== undefined) payload.sticky = { ...decision.sticky };
   // The additive `policy` field (propensity, candidates, parameters); absent when the decision logged none.
   const policy: DecisionPolicyRecord | undefined = policyRecordOf(decision);
   if (policy !== undefined) payload.policy = policy;

@@ -9,6 +9,7 @@ import type { CoBadgedProblem } from './network/parse-co-badged-metadata.js';
 import type { DecisionPolicyLog } from './policy/decision-policy.js';
 import type { PriorityLogicOutput } from './priority-logic-output.js';
 import type { ResetApproach, RoutingApproach } from './routing-approach.js';
+import type { StickyInfo } from './sticky/sticky-info.js';
 
 /**
  * What a decision needs besides the request and the score store. The API layer fetches these
@@ -77,6 +78,8 @@ export interface Decision {
   readonly multiObjectiveInfo?: MultiObjectiveInfo;
   /** What the policy saw and how it could have chosen (candidates, scores, parameters, hedging branch); absent for network routing. */
   readonly policy?: DecisionPolicyLog;
+  /** What sticky routing did (src/decision/sticky/); absent unless it was on for a payment naming a customer. */
+  readonly sticky?: StickyInfo;
 }
 
 /**

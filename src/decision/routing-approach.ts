@@ -30,6 +30,8 @@ export const routingApproaches = [
   'NTW_BASED_ROUTING',
   'AB_TEST_STATIC_ALGORITHM',
   'SR_SELECTION_MULTI_OBJECTIVE',
+  // Sticky routing pinned the customer's habitual connector (the peer's open #412 label).
+  'STICKY_ROUTING',
 ] as const;
 export type RoutingApproach = (typeof routingApproaches)[number];
 

@@ -11,12 +11,18 @@ import type { Clock } from '../time/clock.js';
 import { eliminationPenaltyStatuses, scoringTypeOf, type ScoringType } from './classify-status.js';
 import { updateGateOf } from './update-gate.js';
 import { isExcusedFailure } from './gsm/classify-feedback-error.js';
+import { learnStickyHabit } from './learn-sticky-habit.js';
+import type { StickyStore } from '../ports/state/sticky-store.js';
+import type { StickySettings } from '../decision/sticky/sticky-settings.js';
 
 // The sr-windows worker handles both event types of the routing topic from this module.
 export { recordDecision, type RecordDecisionDeps } from './record-decision.js';
 
 export interface ApplyFeedbackDeps {
   readonly scores: ScoreStore;
+  /** Sticky routing's counts (issue 36); absent: feedback moves no habit. */
+  readonly sticky?: StickyStore;
+  readonly stickySettings?: StickySettings;
   readonly configs: Pick<ConfigStore, 'get'>;
   readonly clock: Clock;
   readonly defaults: RoutingDefaults;
@@ -98,6 +104,15 @@ export async function applyFeedback(event: EventEnvelope<'feedback.received'>, d
   const unchanged = (reason: FeedbackSkipReason): ApplyFeedbackResult => ({ kind: 'unchanged', scoringType, reason });
   // Only penalties are excused: a success that carried an error still rewards the gateway.
   if (scoringType !== 'reward' && isExcusedFailure(feedback.gsm)) return unchanged('not_gateway_fault');
+  // The customer's habit (sticky routing) learns from the same feedback, before the update gate: a
+  // success that comes too late for the SR window still shows where the customer pays.
+  if (deps.sticky !== undefined && context.sticky !== undefined) {
+    await learnStickyHabit(merchantId, context, feedback, {
+      sticky: deps.sticky,
+      dedupeTtlSeconds: defaults.feedbackDedupeTtlSeconds,
+      ...(deps.stickySettings === undefined ? {} : { settings: deps.stickySettings }),
+    });
+  }
 
   if (scoringType !== 'penalise') {
     const latencyLimitMs =

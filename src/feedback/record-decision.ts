@@ -27,6 +27,7 @@ export async function recordDecision(event: EventEnvelope<'decision.created'>, d
     routingApproach: decision.routingApproach,
     orderType: decision.payment.orderType,
     payment: decision.payment,
+    ...(decision.sticky === undefined ? {} : { sticky: { customerKey: decision.sticky.customerKey, combo: decision.sticky.combo } }),
   };
   await deps.scores.putDecisionContext(context, deps.defaults.decisionContextTtlSeconds);
   return context;

@@ -557,6 +557,27 @@ export interface DecisionCreatedV1 {
     savedValue: number;
   };
   /**
+   * Sticky routing was on for this payment and it named a customer (docs/sticky-routing.md): what feedback needs to move the customer's counts, and what the lookup did; absent otherwise
+   */
+  sticky?: {
+    /**
+     * SHA-256 (hex) of the customer id; the id itself is never in an event
+     */
+    customerKey: string;
+    /**
+     * <PAYMENT_METHOD>:<PAYMENT_METHOD_TYPE>, each part URI-encoded
+     */
+    combo: string;
+    /**
+     * pinned: the customer's connector was decided (STICKY_ROUTING); vetoed: counts existed but no counted connector was a healthy candidate; no_state: no counts; store_timeout / store_error: the lookup failed open; not_applicable: the decision was not an SR or default one (rule order, preference, hedging, a static experiment arm)
+     */
+    outcome: 'pinned' | 'vetoed' | 'no_state' | 'store_timeout' | 'store_error' | 'not_applicable';
+    /**
+     * the gateway the decision had before the pin; null unless pinned
+     */
+    srHead: string | null;
+  };
+  /**
    * The A/B experiment (ab_test algorithm) arm this payment was routed into (docs/experiments.md); absent outside experiments
    */
   experiment?: {
@@ -1238,7 +1259,7 @@ export interface LlmLatencyRow {
   ttft_p99_ms: number | null;
 }
 /**
- * Answer of GET /analytics/llm/overview: the credential merchant's model calls in the window (each provider attempt is one call), their tokens, cost (USD, registry pricing) and error rate, in total and per provider and per API it came through (most calls first), and how many were answered from the gateway's response cache and what that saved. Times are epoch milliseconds.
+ * Answer of GET /analytics/llm/overview: the credential merchant's model calls in the window (each provider attempt is one call), their tokens, cost (USD, registry pricing) and error rate, in total and per provider and per API it came through (most calls first), how many were answered from the gateway's response cache and what that saved, and the providers' prompt caching (`prompt_cache`, the totals of GET /analytics/llm/prompt-cache). Times are epoch milliseconds.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "LlmOverviewReport".
@@ -1286,6 +1307,39 @@ export interface LlmOverviewReport {
    * what those tokens would have cost at the model registry's price when each hit was served (an estimate; unpriced models count 0), rounded to a millionth of a dollar
    */
   cache_saved_cost_usd: number;
+  /**
+   * the providers' prompt caching over the window's provider calls (response-cache hits left out: no provider saw them; calls recorded before migration 0009 not counted): the same query and figures as the totals of GET /analytics/llm/prompt-cache (LlmPromptCacheReport)
+   */
+  prompt_cache: {
+    /**
+     * provider calls counted
+     */
+    calls: number;
+    /**
+     * their input tokens, cached or not
+     */
+    input_tokens: number;
+    /**
+     * part of input_tokens read from the provider's prompt cache
+     */
+    cache_read_tokens: number;
+    /**
+     * part of input_tokens written to the prompt cache, 5-minute lifetime
+     */
+    cache_write_tokens: number;
+    /**
+     * part of input_tokens written to the prompt cache, 1-hour lifetime
+     */
+    cache_write_1h_tokens: number;
+    /**
+     * cache_read_tokens / input_tokens to four decimals; 0 without input tokens
+     */
+    cache_hit_rate: number;
+    /**
+     * what prompt caching saved against the full input price (USD, to a millionth); negative when cache writes cost more than the reads saved
+     */
+    saved_usd: number;
+  };
 }
 /**
  * Model calls of one provider in the window (an item of LlmOverviewReport.providers). cost_usd is rounded to a millionth of a dollar.
@@ -2498,6 +2552,10 @@ export interface DecideGatewayRequest {
   rankingAlgorithm?: 'SR_BASED_ROUTING' | 'PL_BASED_ROUTING' | 'NTW_BASED_ROUTING' | 'NTW_SR_HYBRID_ROUTING' | null;
   eliminationEnabled?: boolean | null;
   enableMultiObjective?: boolean | null;
+  /**
+   * Sticky routing for this payment (docs/sticky-routing.md): true or false overrides the merchant's sticky-routing feature; absent or null follows it.
+   */
+  stickyRouting?: boolean | null;
   paymentInfo: PaymentInfo;
 }
 /**
@@ -5564,7 +5622,8 @@ export interface MerchantFeatures {
       | 'multi-objective-routing'
       | 'elimination'
       | 'auto-calibration'
-      | 'autopilot';
+      | 'autopilot'
+      | 'sticky-routing';
     enabled: boolean;
   }[];
 }

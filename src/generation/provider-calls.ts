@@ -10,7 +10,7 @@ import { forwardObserved } from './forward-native.js';
 import type { ProviderAttempt } from './generate-result.js';
 import type { LanguageModelClient, ModelCallRequest, ModelCallResult, NativeTokenCountRequest } from './language-model-client.js';
 import type { CallAttribution, LlmCallRecorder } from './llm-call-record.js';
-import { forwardsNatively, type NativeWire, type NativeWireRequest, type NativeWireResponse } from './native-wire.js';
+import { forwardsNatively, type NativeWireRequest, type NativeWireResponse } from './native-wire.js';
 import { observeTool } from './observe-tool.js';
 import { runObservedChain } from './observed-chain.js';
 import type { ProviderCatalog } from './provider-catalog.js';
@@ -194,12 +194,6 @@ export class ProviderCalls {
       this.#embedOnce(link, request, context, observed),
     );
     return { ...outcome.value, attempts: outcome.attempts };
-  }
-
-  /** Whether the candidate's client forwards `wire` natively (src/generation/native-wire.ts). */
-  speaksNatively(candidate: Required<CallCandidate>, wire: NativeWire): boolean {
-    const client = this.#deps.catalog.createClient(candidate.provider, candidate.model);
-    return forwardsNatively(client) && client.nativeWires.includes(wire);
   }
 
   /**

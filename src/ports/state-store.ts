@@ -10,6 +10,7 @@ import type { ResponseStore } from './state/response-store.js';
 import type { RoutingRuleStore } from './state/routing-rule-store.js';
 import type { ScoreStore } from './state/score-store.js';
 import type { SessionStore } from './state/session-store.js';
+import type { StickyStore } from './state/sticky-store.js';
 import type { UsageStore } from './state/usage-store.js';
 import type { UserStore } from './state/user-store.js';
 
@@ -58,6 +59,7 @@ export { algorithmForValues } from './state/routing-rule-store.js';
 export type { ActiveRoutingAlgorithms, AlgorithmFor, RoutingAlgorithmRecord, RoutingRuleStore } from './state/routing-rule-store.js';
 export type { DecisionContext, EliminationScore, ScoreSelection, ScoreStore, WindowRead } from './state/score-store.js';
 export type { SessionStore } from './state/session-store.js';
+export type { StickyAdjustment, StickyCustomer, StickyStore } from './state/sticky-store.js';
 export type { Admission, AdmissionRequest, KeyUsage, SpendRecord, UsageStore } from './state/usage-store.js';
 export type { Membership, MerchantRole, UserRecord, UserStore } from './state/user-store.js';
 
@@ -90,6 +92,8 @@ export interface StateStore {
   readonly conversations: ConversationStore;
   /** Which route-group candidate holds each conversation's prompt cache (issue 34): expiring, shared by every replica; never cached in front of the store. */
   readonly cacheAffinity: CacheAffinityStore;
+  /** Per-customer net success counts for sticky routing (issue 36): written by feedback, read by decisions; never cached in front of the store. */
+  readonly sticky: StickyStore;
 
   /**
    * Cache invalidation that reaches every API replica sharing this store (Redis pub/sub, or

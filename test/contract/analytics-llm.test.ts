@@ -181,6 +181,8 @@ describe('GET /analytics/llm/*', () => {
       cache_hit_rate: 0,
       cache_tokens: 0,
       cache_saved_cost_usd: 0,
+      // Every call reached a provider, none with a prompt cache.
+      prompt_cache: { calls: 4, input_tokens: 160, cache_read_tokens: 0, cache_write_tokens: 0, cache_write_1h_tokens: 0, cache_hit_rate: 0, saved_usd: 0 },
     });
   });
 

@@ -206,4 +206,39 @@ describe('prompt-cache usage on translated gateway routes', () => {
     expect(gptRow?.['saved_usd']).toBeCloseTo(2 * gptSaved, 6);
     expect(body['cache_read_tokens']).toBe(26_048);
   });
+
+  it('states the same prompt-cache totals in /analytics/llm/overview, for every API and for one', async () => {
+    const get = async (url: string) => {
+      const response = await t.app.inject({ method: 'GET', url, headers: withKey(ownerKey) });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json() as Record<string, unknown> & { prompt_cache: Record<string, number> };
+    };
+    const ajv = new Ajv({ strict: false });
+    for (const schema of httpSchemas) ajv.addSchema(schema);
+    const validate = ajv.getSchema('LlmOverviewReport')!;
+    const overview = await get('/analytics/llm/overview?range=1h');
+    expect(validate(overview), JSON.stringify(validate.errors)).toBe(true);
+    // Two Messages calls to gpt-4o and three calls to Claude (chat plain and streamed, Responses).
+    expect(overview.prompt_cache).toMatchObject({
+      calls: 5,
+      input_tokens: 34_096,
+      cache_read_tokens: 26_048,
+      cache_write_tokens: 3_000,
+      cache_write_1h_tokens: 1_500,
+      cache_hit_rate: 0.764,
+    });
+    expect(overview.prompt_cache['saved_usd']).toBeCloseTo(2 * gptSaved + 3 * claudeSaved, 6);
+    const report = await get('/analytics/llm/prompt-cache?range=1h');
+    for (const field of ['calls', 'input_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cache_write_1h_tokens', 'cache_hit_rate', 'saved_usd'])
+      expect(overview.prompt_cache[field], field).toBe(report[field]);
+    // The api filter narrows it as it narrows the prompt-cache report: the chat completions to Claude alone.
+    const chat = await get('/analytics/llm/overview?range=1h&api=chat_completions');
+    expect(chat.prompt_cache).toMatchObject({ calls: 2, input_tokens: 20_000, cache_read_tokens: 16_000, cache_hit_rate: 0.8 });
+    expect(chat.prompt_cache['saved_usd']).toBeCloseTo(2 * claudeSaved, 6);
+    // OpenAPI documents it (the spec is built from the same schema).
+    const spec = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      components: { schemas: Record<string, { properties?: Record<string, { required?: string[] }> }> };
+    };
+    expect(spec.components.schemas['LlmOverviewReport']?.properties?.['prompt_cache']?.required).toContain('cache_write_1h_tokens');
+  });
 });

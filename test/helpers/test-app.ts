@@ -2,6 +2,8 @@ import { DefaultNeuroLink } from '../../src/adapters/toolkit/default-neurolink.j
 import { createOutboxMailer } from '../../src/adapters/mail/outbox-mailer.js';
 import type { Mailer } from '../../src/ports/mail.js';
 import { createDecidePayment } from '../../src/decision/decide-payment.js';
+import { StickyRoutingCounters } from '../../src/decision/sticky/sticky-counters.js';
+import type { StickySettings } from '../../src/decision/sticky/sticky-settings.js';
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
@@ -67,6 +69,8 @@ export interface TestApp {
   readonly clock: ReturnType<typeof createManualClock>;
   readonly readiness: Readiness;
   readonly worker: WorkerHandle;
+  /** Sticky routing's decision counts (the ones GET /metrics lists). */
+  readonly stickyCounters: StickyRoutingCounters;
   /** Cost ingestion's background runner: `drain()` resolves once every accepted upload is processed. */
   readonly costJobs: CostIngestionJobs;
   /** The settlement rows cost ingestion wrote (in memory unless `costRows` was given). */
@@ -89,6 +93,8 @@ export async function createTestApp(
     /** Share one clock between apps that act as replicas of one service (token times must agree). */
     clock?: ReturnType<typeof createManualClock>;
     routingDefaults?: Partial<RoutingDefaults>;
+    /** Sticky routing's settings (default the service's). */
+    stickySettings?: StickySettings;
     /** How long a per-key lease its replica never released keeps counting (default 10 min). */
     keyLeaseTtlMs?: number;
     /**
@@ -145,6 +151,7 @@ export async function createTestApp(
   const batchWiring: BatchWiring = { state, jobs, models: batchModels, clock, logger: silentLogger };
   const batches = createBatchService(config, batchWiring);
   const random = options.random ?? neverHedge;
+  const stickyCounters = new StickyRoutingCounters();
   const costRows = options.costRows ?? createMemoryCostRowStore();
   const cost = createCostIngestion({
     configs: state.configs,
@@ -161,7 +168,15 @@ export async function createTestApp(
     access,
     runCounterfactual: createCounterfactual({ analytics: options.analytics, state, routingDefaults }),
     costIngestion: cost.service,
-    decidePayment: createDecidePayment({ state, bus, random, clock, defaults: routingDefaults }),
+    decidePayment: createDecidePayment({
+      state,
+      bus,
+      random,
+      clock,
+      defaults: routingDefaults,
+      sticky: { counters: stickyCounters, ...(options.stickySettings === undefined ? {} : { settings: options.stickySettings }) },
+    }),
+    stickyCounters,
     toolkit,
     models: DynamicModelRegistry.shipped(),
     ...(options.chat !== undefined ? { chat: options.chat } : {}),
@@ -199,6 +214,7 @@ export async function createTestApp(
     clock,
     readiness,
     worker,
+    stickyCounters,
     costJobs: cost.jobs,
     costRows,
     events,

@@ -27,6 +27,11 @@ export const featureInfo: Record<MerchantFeatureSlug, { readonly title: string; 
   },
   elimination: { title: 'Elimination', detail: 'Gateway-level elimination of gateways whose score falls below the threshold.' },
   'explore-exploit-srv3': { title: 'Explore/exploit (SR v3)', detail: 'Explore/exploit hedging on the success-rate scoring path.' },
+  'sticky-routing': {
+    title: 'Sticky routing',
+    detail:
+      'Sends a returning customer to the connector it pays with most successfully for that payment method, unless that connector is eliminated or weak. A request’s stickyRouting overrides it.',
+  },
 };
 
 /** Self-tuning flags first, then the rest in the service's order. */

@@ -248,6 +248,8 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
     conversations: inner.conversations,
     // Written by every call of a conversation, on any replica: a per-replica copy would route by a stale holder.
     cacheAffinity: inner.cacheAffinity,
+    // Counts moved by every feedback on any worker: a per-replica copy would pin by a stale habit.
+    sticky: inner.sticky,
     publishInvalidation: (key) => invalidate(key),
     onInvalidation: (listener) => inner.onInvalidation(listener),
     probe: () => inner.probe(),

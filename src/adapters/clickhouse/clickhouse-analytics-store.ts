@@ -44,7 +44,7 @@ import { clusterLocalTable } from './cluster-migration-sql.js';
 import { decisionSeriesSql, gatewayShareSql, scoreSeriesSql } from './sql/series-sql.js';
 import { latestSnapshotsSql } from './sql/snapshot-sql.js';
 import { llmApisSql, llmCacheSql, llmErrorsSql, llmLatencySql, llmProvidersSql, llmTotalsSql, llmUsageSql } from './sql/llm-sql.js';
-import { cacheTotalsOf, num, promptCacheTotalsOf, rate, totalsOf, windowOf, type Numeric } from '../../analytics/llm-reports.js';
+import { cacheTotalsOf, num, overviewPromptCacheOf, promptCacheTotalsOf, rate, totalsOf, windowOf, type Numeric } from '../../analytics/llm-reports.js';
 import { llmPromptCacheTotalsSql, llmPromptCacheUsageSql } from './sql/llm-prompt-cache-sql.js';
 import { shapeLlmRouteGroupsReport, type RouteCallFact, type RouteDecisionFact, type RouteEliminationFact } from '../../analytics/llm-route-groups-report.js';
 import { llmRouteCallsSql, llmRouteDecisionsSql, llmRouteEliminationsSql } from './sql/llm-route-groups-sql.js';
@@ -199,11 +199,13 @@ export function createClickHouseAnalyticsStore(executor: ClickHouseExecutor, opt
 
     async llmOverview(query) {
       const params = filters(query);
-      const [totals, providers, apis, cache] = await Promise.all([
+      const [totals, providers, apis, cache, promptCache] = await Promise.all([
         read<NumericRow>(llmTotalsSql, params),
         read<NumericRow & { provider: string }>(llmProvidersSql, params),
         read<NumericRow & { api: string }>(llmApisSql, params),
         read<NumericRow>(llmCacheSql, params),
+        // The same query as /analytics/llm/prompt-cache's totals, so the two reports agree.
+        read<NumericRow>(llmPromptCacheTotalsSql, params),
       ]);
       const row = totals[0];
       const sums = totalsOf(row);
@@ -217,6 +219,7 @@ export function createClickHouseAnalyticsStore(executor: ClickHouseExecutor, opt
         providers: providers.map((provider) => ({ provider: provider.provider, ...totalsOf(provider) })),
         apis: apis.map((api) => ({ api: isLlmCallApi(api.api) ? api.api : null, ...totalsOf(api) })),
         ...cacheTotalsOf(cache[0], sums.calls),
+        prompt_cache: overviewPromptCacheOf(promptCache[0]),
       };
     },
 

@@ -1,6 +1,5 @@
 import { APICallError } from '@ai-sdk/provider';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { AIProviderError } from '../../generation/errors/ai-provider-error.js';
 import {
   isTerminalEvent,
@@ -15,7 +14,7 @@ import type { ProviderName } from '../../generation/provider-name.js';
 import { mapProviderError, providerMessage } from './map-provider-error.js';
 import { streamTally, summaryOfBody, type StreamFailure } from './native-wire-usage.js';
 import { abortReason, headersOf, readText } from './http-body.js';
-import { pooledAgents } from './pooled-agents.js';
+import { postJson } from './post-json.js';
 
 /** Where one wire's requests go, and the headers that authenticate them. */
 export interface NativeEndpoint {
@@ -71,7 +70,7 @@ export function createNativeWireClient(options: NativeWireClientOptions): Native
     const payload = JSON.stringify({ ...request.body, model: modelId });
     const headers = { ...endpoint.defaultHeaders, ...request.headers, ...endpoint.headers };
     try {
-      const { response, release } = await post(url, payload, headers, request.abortSignal, silenceLimitMs);
+      const { response, release } = await postJson(url, payload, headers, request.abortSignal, silenceLimitMs);
       const status = response.statusCode ?? 0;
       const contentType = String(response.headers['content-type'] ?? 'application/json');
       if (status < 200 || status >= 300) {
@@ -180,46 +179,6 @@ const clientHeader = /^(retry-after(-ms)?|x-ratelimit-[a-z-]+|anthropic-ratelimi
 
 function clientHeadersOf(response: IncomingMessage): Record<string, string> {
   return Object.fromEntries(Object.entries(headersOf(response)).filter(([name]) => clientHeader.test(name)));
-}
-
-interface Exchange {
-  readonly response: IncomingMessage;
-  /** Lets go of the caller's signal once the answer is read (a later abort must not kill the pooled connection). */
-  readonly release: () => void;
-}
-
-/** Posts `payload`; resolves with the provider's answer whatever its status, rejects on network failure or abort (with the signal's reason). */
-function post(
-  url: URL,
-  payload: string,
-  headers: Readonly<Record<string, string>>,
-  signal: AbortSignal | undefined,
-  silenceLimitMs: number,
-): Promise<Exchange> {
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  const agent = url.protocol === 'https:' ? pooledAgents['https:'] : pooledAgents['http:'];
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted === true) {
-      reject(abortReason(signal));
-      return;
-    }
-    const outgoing = send(
-      url,
-      { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
-      (response) => resolve({ response, release }),
-    );
-    outgoing.setTimeout(silenceLimitMs, () =>
-      outgoing.destroy(Object.assign(new Error(`no answer from the provider for ${silenceLimitMs / 1000} s`), { code: 'ETIMEDOUT' })),
-    );
-    const abort = () => outgoing.destroy(abortReason(signal as AbortSignal) as Error);
-    const release = () => signal?.removeEventListener('abort', abort);
-    signal?.addEventListener('abort', abort, { once: true });
-    outgoing.on('error', (error) => {
-      release();
-      reject(signal?.aborted === true ? abortReason(signal) : error);
-    });
-    outgoing.end(payload);
-  });
 }
 
 /**

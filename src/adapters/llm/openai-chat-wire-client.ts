@@ -1,6 +1,4 @@
 import { APICallError } from '@ai-sdk/provider';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { AIProviderError } from '../../generation/errors/ai-provider-error.js';
 import type {
   ChatMessage,
@@ -15,8 +13,8 @@ import type { ProviderName } from '../../generation/provider-name.js';
 import { queuedModelStream } from './delta-queue.js';
 import type { ProviderOverrides } from '../../generation/provider-definition.js';
 import { mapProviderError, providerMessage } from './map-provider-error.js';
-import { abortReason, headersOf, readBody, readText } from './http-body.js';
-import { pooledAgents as agents } from './pooled-agents.js';
+import { headersOf, readBody, readText } from './http-body.js';
+import { postJson, type PostedExchange } from './post-json.js';
 import { createNativeWireClient, type NativeEndpoint } from './native-wire-client.js';
 import type { NativeWire } from '../../generation/native-wire.js';
 
@@ -56,8 +54,6 @@ export function createOpenAiChatWireClient(options: OpenAiChatWireOptions): Lang
   let sdkClient: LanguageModelClient | undefined;
   const fallback = (): LanguageModelClient => (sdkClient ??= options.fallback());
   const url = new URL(options.url);
-  const post = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:'];
   const toError = (error: unknown): AIProviderError => mapProviderError(provider, error);
   const silenceLimitMs = options.silenceLimitMs ?? defaultSilenceLimitMs;
 
@@ -67,58 +63,23 @@ export function createOpenAiChatWireClient(options: OpenAiChatWireOptions): Lang
    * read): a signal aborted later, as deadlines are when a call ends, must not take the pooled
    * connection with it.
    */
-  function send(body: Record<string, unknown>, signal: AbortSignal | undefined, extraHeaders: Readonly<Record<string, string>> = {}): Promise<Exchange> {
-    const payload = JSON.stringify(body);
-    return new Promise((resolve, reject) => {
-      if (signal?.aborted === true) {
-        reject(abortReason(signal));
-        return;
-      }
-      const outgoing = post(
-        url,
-        {
-          method: 'POST',
-          agent,
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...extraHeaders, ...options.headers },
-        },
-        (response) => {
-          const status = response.statusCode ?? 0;
-          if (status >= 200 && status < 300) {
-            resolve({ response, release });
-            return;
-          }
-          readText(response, signal)
-            .then(
-              (text) =>
-                reject(
-                  new APICallError({
-                    message: providerMessage(text) ?? `status ${status}`,
-                    url: url.href,
-                    requestBodyValues: body,
-                    statusCode: status,
-                    responseHeaders: headersOf(response),
-                    responseBody: text,
-                  }),
-                ),
-              reject,
-            )
-            .finally(release);
-        },
-      );
-      // A provider that goes silent (no headers, or a stream that stalls) with no deadline set fails
-      // after fetch's own limit (300 s), as a retryable network error, instead of hanging forever.
-      outgoing.setTimeout(silenceLimitMs, () =>
-        outgoing.destroy(Object.assign(new Error(`no answer from the provider for ${silenceLimitMs / 1000} s`), { code: 'ETIMEDOUT' })),
-      );
-      const abort = () => outgoing.destroy(abortReason(signal as AbortSignal) as Error);
-      const release = () => signal?.removeEventListener('abort', abort);
-      signal?.addEventListener('abort', abort, { once: true });
-      // An abort rejects with the signal's reason, as fetch does, so deadlines map to TimeoutError.
-      outgoing.on('error', (error) => {
-        release();
-        reject(signal?.aborted === true ? abortReason(signal) : error);
-      });
-      outgoing.end(payload);
+  async function send(
+    body: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+    extraHeaders: Readonly<Record<string, string>> = {},
+  ): Promise<PostedExchange> {
+    const exchange = await postJson(url, JSON.stringify(body), { ...extraHeaders, ...options.headers }, signal, silenceLimitMs);
+    const { response, release } = exchange;
+    const status = response.statusCode ?? 0;
+    if (status >= 200 && status < 300) return exchange;
+    const text = await readText(response, signal).finally(release);
+    throw new APICallError({
+      message: providerMessage(text) ?? `status ${status}`,
+      url: url.href,
+      requestBodyValues: body,
+      statusCode: status,
+      responseHeaders: headersOf(response),
+      responseBody: text,
     });
   }
 
@@ -336,12 +297,6 @@ class ToolCallAssembly {
       .sort(([a], [b]) => a - b)
       .map(([, call]) => ({ ...(call.id === undefined ? {} : { id: call.id }), function: { name: call.name, arguments: call.arguments } }));
   }
-}
-
-/** A provider's 2xx answer, and how to let go of the caller's signal once it is read. */
-interface Exchange {
-  readonly response: IncomingMessage;
-  readonly release: () => void;
 }
 
 interface WireUsage {

@@ -27,6 +27,7 @@ import { createMemoryCredentialStore, credentialTables } from './memory-credenti
 import { createMemoryUsageStore, usageTables } from './memory-usage-store.js';
 import { createMemoryResponseCache, defaultResponseCacheBounds } from './memory-response-cache.js';
 import { createMemoryResponseStore, responseStoreTables } from './memory-response-store.js';
+import { createMemoryStickyStore } from './memory-sticky-store.js';
 import { createMemoryCacheAffinityStore } from './memory-cache-affinity-store.js';
 import { createMemoryConversationStore, defaultMaxConversationSessions } from './memory-conversation-store.js';
 import { activeIdsInOrder } from '../../routing-rules/active-order.js';
@@ -374,6 +375,7 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
     responses: createMemoryResponseStore(db),
     conversations: createMemoryConversationStore({ maxSessions: options.maxConversationSessions ?? defaultMaxConversationSessions, clock }),
     cacheAffinity: createMemoryCacheAffinityStore({ clock }),
+    sticky: createMemoryStickyStore({ clock }),
     async publishInvalidation(key) {
       for (const listener of listeners) listener(key);
     },

@@ -37,6 +37,9 @@ export interface RedisKeys {
   responseCache(merchantId: string, requestHash: string): string;
   /** The candidate holding a conversation's prompt cache (`{aff:<merchant>}<group>:<sha256>`): a merchant's entries share its hash tag. */
   cacheAffinity(merchantId: string, routeGroup: string, key: string): string;
+  /** A customer's sticky-routing counts (`{stk:<merchant>:<customer>}counts`) and their dedupe markers, in one slot. */
+  stickyCounts(merchantId: string, customerKey: string): string;
+  stickyDedupe(merchantId: string, customerKey: string, dedupeKey: string): string;
   /** A stored Responses API response (`{resp:<merchant>}<id>`): a merchant's responses share its hash tag. */
   storedResponse(merchantId: string, responseId: string): string;
   /** A conversation's messages (LIST) and meta (HASH): `{conv:<merchant>:<session>}turns|meta`, one slot per session. */
@@ -99,6 +102,8 @@ export function createRedisKeys(prefix: string): RedisKeys {
     usage: (keyId, name) => `${prefix}{usage:${part(keyId)}}${name}`,
     responseCache: (merchantId, requestHash) => `${prefix}{cache:${part(merchantId)}}${requestHash}`,
     cacheAffinity: (merchantId, routeGroup, key) => `${prefix}{aff:${part(merchantId)}}${part(routeGroup)}:${part(key)}`,
+    stickyCounts: (merchantId, customerKey) => `${prefix}{stk:${part(merchantId)}:${part(customerKey)}}counts`,
+    stickyDedupe: (merchantId, customerKey, dedupeKey) => `${prefix}{stk:${part(merchantId)}:${part(customerKey)}}dedupe:${dedupeKey}`,
     storedResponse: (merchantId, responseId) => `${prefix}{resp:${part(merchantId)}}${part(responseId)}`,
     conversationTurns: (merchantId, sessionId) => `${prefix}{conv:${part(merchantId)}:${part(sessionId)}}turns`,
     conversationMeta: (merchantId, sessionId) => `${prefix}{conv:${part(merchantId)}:${part(sessionId)}}meta`,

@@ -46,6 +46,16 @@ export interface ScriptCommands {
   ): Promise<[string, string?]>;
   /** record-spend.lua → 1 counted, 0 counted before */
   recordSpend(markerKey: string, tokensKey: string, dayKey: string, monthKey: string, ...args: string[]): Promise<number>;
+  /** adjust-sticky-count.lua → [applied, count afterwards] */
+  adjustStickyCount(
+    countsKey: string,
+    dedupeKey: string,
+    field: string,
+    delta: number,
+    ttlSeconds: number,
+    maxEntries: number,
+    dedupeTtlSeconds: number,
+  ): Promise<[number, number]>;
 }
 
 /**
@@ -63,6 +73,7 @@ export const scripts: readonly { name: keyof ScriptCommands; file: string; keys:
   { name: 'addMembershipIfAbsent', file: 'add-membership.lua', keys: 2 },
   { name: 'admitUsage', file: 'admit-usage.lua', keys: 5 },
   { name: 'recordSpend', file: 'record-spend.lua', keys: 4 },
+  { name: 'adjustStickyCount', file: 'adjust-sticky-count.lua', keys: 2 },
 ];
 
 export function defineScripts(redis: RedisClient): ScriptedRedis {

@@ -3,6 +3,7 @@ import calculateSlot from 'cluster-key-slot';
 import { createRedisUsageStore } from './redis-usage-store.js';
 import { createRedisResponseCache } from './redis-response-cache.js';
 import { createRedisResponseStore } from './redis-response-store.js';
+import { createRedisStickyStore } from './redis-sticky-store.js';
 import { createRedisCacheAffinityStore } from './redis-cache-affinity-store.js';
 import { createRedisConversationStore } from './redis-conversation-store.js';
 import type { RedisOptions } from 'ioredis';
@@ -245,6 +246,7 @@ export async function createRedisStateStore(options: RedisStateStoreOptions): Pr
     responses: createRedisResponseStore(context),
     conversations: createRedisConversationStore(context),
     cacheAffinity: createRedisCacheAffinityStore(context),
+    sticky: createRedisStickyStore(context),
     async publishInvalidation(key) {
       await context.call('publishInvalidation', (client) => client.publish(channel, key));
     },

@@ -106,8 +106,8 @@ export class ForwardCallUseCase {
     const request = { wire: call.wire, body: call.body, headers: call.headers, stream: call.stream, abortSignal: call.signal };
     for (const [hop, candidate] of candidates.entries()) {
       const last = hop === candidates.length - 1;
-      if (!calls.speaksNatively(candidate, call.wire))
-        return { kind: 'translate', routed: { kind: 'routed', route: narrowed(route, hop), plan, cache, hops: hop } };
+      // `forward` answers undefined for a candidate that does not speak the wire (translated then):
+      // asking first would build the provider's client twice per request.
       let response: NativeWireResponse | undefined;
       try {
         response = await calls.forward(candidate, request, { attribution, hop });

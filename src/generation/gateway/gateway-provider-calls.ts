@@ -19,7 +19,4 @@ export interface GatewayCandidate {
  * @remarks Narrower than `ProviderCalls` on purpose, so a test can hand in anything with these
  * methods.
  */
-export type GatewayProviderCalls = Pick<
-  ProviderCalls,
-  'generate' | 'stream' | 'embed' | 'speaksNatively' | 'forward' | 'countInputTokens' | 'requireConfigured'
->;
+export type GatewayProviderCalls = Pick<ProviderCalls, 'generate' | 'stream' | 'embed' | 'forward' | 'countInputTokens' | 'requireConfigured'>;

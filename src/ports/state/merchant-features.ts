@@ -11,6 +11,8 @@ export const merchantFeatures = [
   'elimination',
   'auto-calibration',
   'autopilot',
+  // Switchyard's own (issue 36; the peer's open #393): pin a customer to its habitual connector.
+  'sticky-routing',
 ] as const;
 
 export type MerchantFeature = (typeof merchantFeatures)[number];

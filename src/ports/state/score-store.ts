@@ -24,6 +24,8 @@ export interface DecisionContext {
   readonly routingApproach: string;
   readonly orderType: string;
   readonly payment: PaymentDimensions;
+  /** The customer and payment-method combination, when sticky routing was on for the decision (its feedback moves their counts). */
+  readonly sticky?: { readonly customerKey: string; readonly combo: string };
 }
 
 /**

@@ -223,6 +223,7 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         cache_hit_rate: 0,
         cache_tokens: 0,
         cache_saved_cost_usd: 0,
+        prompt_cache: { calls: 4, input_tokens: 1200, cache_read_tokens: 0, cache_write_tokens: 0, cache_write_1h_tokens: 0, cache_hit_rate: 0, saved_usd: 0 },
       });
       const usage = await store.llmUsage(q('llm/usage'));
       expect(usage.series.map((point) => [point.provider, point.calls, point.errors])).toEqual([

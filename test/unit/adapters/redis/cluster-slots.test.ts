@@ -6,6 +6,7 @@ import { createRedisApiKeyStore } from '../../../../src/adapters/redis/redis-api
 import { createRedisBatchStore } from '../../../../src/adapters/redis/redis-batch-store.js';
 import { createRedisConfigStore } from '../../../../src/adapters/redis/redis-config-store.js';
 import type { RedisContext } from '../../../../src/adapters/redis/redis-context.js';
+import { createRedisStickyStore } from '../../../../src/adapters/redis/redis-sticky-store.js';
 import { createRedisCacheAffinityStore } from '../../../../src/adapters/redis/redis-cache-affinity-store.js';
 import { createRedisConversationStore } from '../../../../src/adapters/redis/redis-conversation-store.js';
 import { createRedisCredentialStore } from '../../../../src/adapters/redis/redis-credential-store.js';
@@ -130,6 +131,7 @@ function createStores(recorded: Recorded[], prefix: string) {
     responses: createRedisResponseStore(context),
     conversations: createRedisConversationStore(context),
     cacheAffinity: createRedisCacheAffinityStore(context),
+    sticky: createRedisStickyStore(context),
   };
 }
 
@@ -177,6 +179,18 @@ async function drive(stores: ReturnType<typeof createStores>): Promise<void> {
         ],
         [{ merchantId: sample(2), sessionId: sample(9) }, [{ role: 'user', content: 'x' }], { ttlS: 60, maxTurns: 10, maxBytes: 1000 }],
         [sample(10), 0, { status: 'completed' }, sample(12)],
+        [
+          {
+            customer: { merchantId: sample(2), customerKey: sample(20) },
+            combo: 'VISA:CARD',
+            connector: sample(21),
+            delta: 1,
+            ttlSeconds: 1,
+            maxEntries: 1,
+            dedupeKey: sample(19),
+            dedupeTtlSeconds: 1,
+          },
+        ],
       ];
       for (const args of argumentSets) {
         // Only what was sent matters here: a reply this recorder cannot fake may fail the method after, and that outcome is not looked at.

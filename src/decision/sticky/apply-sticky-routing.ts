@@ -1,0 +1,170 @@
+import type { DecideGatewayRequest } from '../../generated/schema-types.js';
+import type { StickyStore } from '../../ports/state/sticky-store.js';
+import type { Decision, DecisionInputs, DecisionOutcome } from '../decision.js';
+import { isFeatureEnabled } from '../features/merchant-features.js';
+import type { RoutingApproach } from '../routing-approach.js';
+import type { StickyRoutingCounters } from './sticky-counters.js';
+import type { StickyInfo, StickyOutcome } from './sticky-info.js';
+import { customerKeyOf, stickyComboOf } from './sticky-key.js';
+import { defaultStickySettings, type StickySettings } from './sticky-settings.js';
+
+export interface StickyRoutingDeps {
+  readonly store: StickyStore;
+  readonly counters?: StickyRoutingCounters;
+  readonly settings?: StickySettings;
+}
+
+export type { StickyInfo };
+
+/**
+ * The approaches a pin may replace: SR decisions (downtime-relabelled ones too: the veto keeps an
+ * eliminated connector out) and the cost post-step's. Hedging is exploration whose propensity the
+ * policy log records, so a pin never replaces it; priority logic only counts when no rule ordered
+ * the candidates (see {@link stickyApplies}).
+ */
+const srApproaches: ReadonlySet<RoutingApproach> = new Set([
+  'SR_SELECTION_V3_ROUTING',
+  'SR_V3_DOWNTIME_ROUTING',
+  'SR_V3_ALL_DOWNTIME_ROUTING',
+  'SR_SELECTION_MULTI_OBJECTIVE',
+]);
+const defaultOrderApproaches: ReadonlySet<RoutingApproach> = new Set(['PRIORITY_LOGIC', 'PL_DOWNTIME_ROUTING', 'PL_ALL_DOWNTIME_ROUTING']);
+
+/**
+ * Whether sticky routing is on for this payment: the request's `stickyRouting` when given, else the
+ * merchant's `sticky-routing` feature (off by default), and only for a payment that names a
+ * customer. Synchronous and store-free: with the feature off nothing else of this module runs.
+ */
+export function stickyRoutingOn(request: DecideGatewayRequest, inputs: DecisionInputs): boolean {
+  const customerId = request.paymentInfo.customerId;
+  if (customerId == null || customerId.trim() === '') return false;
+  return request.stickyRouting ?? isFeatureEnabled(inputs.features, 'sticky-routing');
+}
+
+/**
+ * Whether a pin may replace this decision's gateway: an SR decision, or the default (list) order of
+ * priority logic without a routing rule, with two or more candidates, and not in a static
+ * experiment arm (its answer is the arm algorithm's order, set after this step). An SR arm is
+ * pinned like any SR decision: both arms get the same post-step, as they would in production, and
+ * the event's `sticky` tells pinned payments apart for the analysis.
+ */
+export function stickyApplies(decision: Decision, inputs: DecisionInputs, staticArm: boolean): boolean {
+  if (staticArm || decision.gatewayPriorityMap === null || decision.fallbackGateways.length === 0) return false;
+  return srApproaches.has(decision.routingApproach) || (inputs.rule === undefined && defaultOrderApproaches.has(decision.routingApproach));
+}
+
+/**
+ * The sticky-routing post-step (issue 36; the peer's open #412): runs last, after SR scoring,
+ * elimination and the cost post-step. Reads the customer's net success counts for the payment's
+ * method and type, and decides the counted connector with the highest count that passes the health
+ * veto, with routing approach STICKY_ROUTING; the other gateways follow in the order they had.
+ *
+ * Health veto: a counted connector is never pinned when it is not a candidate, when elimination
+ * found it below the threshold, or when its final score (after elimination) is under
+ * `minScoreRatio` of the top score. Ties go to the higher final score, then the list order.
+ *
+ * Fail-open: the lookup waits at most `lookupTimeoutMs`; a slow or failing store leaves the decision
+ * as it was (outcome `store_timeout` / `store_error`, counted for /metrics). Every decision with
+ * sticky routing on carries `sticky` (customer key and combination) so its feedback moves the counts,
+ * pinned or not. The caller checks {@link stickyRoutingOn} first, so a payment without it never
+ * reaches the store.
+ */
+export async function applyStickyRouting(
+  outcome: DecisionOutcome,
+  request: DecideGatewayRequest,
+  inputs: DecisionInputs,
+  staticArm: boolean,
+  deps: StickyRoutingDeps,
+): Promise<DecisionOutcome> {
+  if (!outcome.ok) return outcome;
+  const decision = outcome.decision;
+  const customerKey = customerKeyOf(request.paymentInfo.customerId ?? '');
+  const combo = stickyComboOf(decision.payment);
+  const settings = deps.settings ?? defaultStickySettings;
+  const noted = (stickyOutcome: StickyOutcome): DecisionOutcome => {
+    deps.counters?.count(stickyOutcome);
+    return { ok: true, decision: { ...decision, sticky: { customerKey, combo, outcome: stickyOutcome, srHead: null } } };
+  };
+  if (!stickyApplies(decision, inputs, staticArm)) return noted('not_applicable');
+
+  const read = await readWithin(deps.store.read({ merchantId: request.merchantId, customerKey }, combo), settings.lookupTimeoutMs);
+  if (read.kind !== 'read') return noted(read.kind === 'timeout' ? 'store_timeout' : 'store_error');
+  const counts = read.counts;
+  if (counts.size === 0) return noted('no_state');
+  const pinned = pinOf(decision, counts, settings.minScoreRatio);
+  if (pinned === undefined) return noted('vetoed');
+
+  const head = decision.decidedGateway;
+  const overridden = pinned !== head;
+  deps.counters?.count('pinned', overridden);
+  const pinnedDecision: Decision = {
+    ...decision,
+    decidedGateway: pinned,
+    fallbackGateways: overridden ? [head, ...decision.fallbackGateways.filter((gateway) => gateway !== pinned)] : decision.fallbackGateways,
+    routingApproach: 'STICKY_ROUTING',
+    sticky: { customerKey, combo, outcome: 'pinned', srHead: head },
+  };
+  if (!overridden) return { ok: true, decision: pinnedDecision };
+  // A pin that moved the payment away from the cost post-step's pick supersedes its claim: cost
+  // analytics must not credit savings to a gateway that was not decided (the peer clears it too).
+  const { multiObjectiveInfo: _superseded, ...withoutCostClaim } = pinnedDecision;
+  return { ok: true, decision: withoutCostClaim };
+}
+
+/** The counted candidate to pin, or undefined when the veto leaves none (see applyStickyRouting). */
+function pinOf(decision: Decision, counts: ReadonlyMap<string, number>, minScoreRatio: number): string | undefined {
+  const scores = decision.gatewayPriorityMap ?? {};
+  let top = 0;
+  for (const gateway in scores) top = Math.max(top, scores[gateway] as number);
+  const eliminated = eliminatedOf(decision);
+  let best: string | undefined;
+  let bestCount = 0;
+  let bestScore = 0;
+  // The map's key order is the candidates' list order, so the first of equals wins a full tie.
+  for (const gateway in scores) {
+    const count = counts.get(gateway) ?? 0;
+    const score = scores[gateway] as number;
+    if (count <= 0 || eliminated?.has(gateway) === true || score < minScoreRatio * top) continue;
+    if (best === undefined || count > bestCount || (count === bestCount && score > bestScore)) {
+      best = gateway;
+      bestCount = count;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/** Candidates elimination found below its threshold (from the decision's policy log); undefined when it did not look. */
+function eliminatedOf(decision: Decision): ReadonlySet<string> | undefined {
+  const policy = decision.policy;
+  const threshold = policy?.eliminationThreshold;
+  if (policy === undefined || threshold == null) return undefined;
+  const below = new Set<string>();
+  for (const candidate of policy.candidates) {
+    if (candidate.eliminationScore !== null && candidate.eliminationScore < threshold) below.add(candidate.gateway);
+  }
+  return below;
+}
+
+type Read = { readonly kind: 'read'; readonly counts: ReadonlyMap<string, number> } | { readonly kind: 'timeout' } | { readonly kind: 'error' };
+
+/**
+ * The counts, or `timeout` once `timeoutMs` passed first, or `error` when the store failed: a
+ * decision never waits longer than the deadline and never fails for sticky routing. A read that
+ * settles after its deadline is dropped (its rejection too, so nothing goes unhandled).
+ */
+function readWithin(read: Promise<ReadonlyMap<string, number>>, timeoutMs: number): Promise<Read> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve({ kind: 'timeout' }), timeoutMs);
+    read.then(
+      (counts) => {
+        clearTimeout(timer);
+        resolve({ kind: 'read', counts });
+      },
+      () => {
+        clearTimeout(timer);
+        resolve({ kind: 'error' });
+      },
+    );
+  });
+}
