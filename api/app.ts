@@ -223,7 +223,7 @@ async function registerGenerationRoutes(app: FastifyInstance, config: Config, de
   const allowImageUrls = config.gatewayAllowImageUrls === true;
   await app.register(async (scope) =>
     openAiGatewayRoutes(scope, {
-      toolkit: deps.toolkit,
+      calls: deps.toolkit.providerCalls,
       models: deps.models,
       state: deps.state,
       random: deps.random,

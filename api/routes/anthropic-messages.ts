@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import {
-  anthropicProviderHeaders,
   anthropicUpstreamHeaders,
   messagesCacheKeySource,
-  messagesGenerateOptions,
+  messagesCall,
   messagesPrompt,
   type AnthropicMessagesRequest,
 } from '../../src/generation/gateway/anthropic-messages-request.js';
@@ -121,7 +120,7 @@ function messagesRoute(app: FastifyInstance, deps: AnthropicMessagesDeps): void 
         const outcome = await deps.chat.complete({
           ...context,
           model: body.model,
-          options: { ...messagesGenerateOptions(body, policy), ...anthropicProviderHeaders(request.headers) },
+          call: messagesCall(body, policy, anthropicUpstreamHeaders(request.headers)),
           prompt: messagesPrompt(body),
           stream: body.stream === true,
           cacheKeySource: messagesCacheKeySource(body),

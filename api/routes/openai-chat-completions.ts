@@ -5,7 +5,7 @@ import { cacheAffinityOf } from '../../src/generation/gateway/cache-affinity-key
 import type { ChatCompletionOutcome, ChatCompletionUseCase } from '../../src/generation/gateway/complete-chat.js';
 import type { ForwardCallUseCase } from '../../src/generation/gateway/forward-call.js';
 import type { GatewayRouter } from '../../src/generation/gateway/gateway-router.js';
-import { toGenerateOptions, type OpenAiChatRequest } from '../../src/generation/gateway/openai-chat-request.js';
+import { toChatCall, type OpenAiChatRequest } from '../../src/generation/gateway/openai-chat-request.js';
 import { ref } from '../http-schemas.js';
 import { credentialMerchantOf } from '../plugins/authentication.js';
 import { hijackedHead } from '../plugins/security-headers.js';
@@ -119,7 +119,7 @@ export async function openAiChatCompletionRoutes(app: FastifyInstance, deps: Ope
         const outcome = await deps.chat.complete({
           ...context,
           model: body.model,
-          options: toGenerateOptions(body),
+          call: toChatCall(body),
           prompt: body.messages,
           stream: body.stream === true,
           cacheKeySource,

@@ -4,7 +4,7 @@ import { MessageTokenCounter } from '../../src/generation/gateway/count-message-
 import { ResponsesUseCase } from '../../src/generation/gateway/create-response.js';
 import { ForwardResponseUseCase } from '../../src/generation/gateway/forward-response.js';
 import { createGatewayUseCases } from '../../src/generation/gateway/gateway-use-cases.js';
-import type { GatewayToolkit } from '../../src/generation/gateway/gateway-toolkit.js';
+import type { GatewayProviderCalls } from '../../src/generation/gateway/gateway-provider-calls.js';
 import type { LlmCallRecorder } from '../../src/generation/llm-call-record.js';
 import type { DynamicModelRegistry } from '../../src/generation/models/dynamic-model-registry.js';
 import type { StateStore } from '../../src/ports/state-store.js';
@@ -16,7 +16,8 @@ import { openAiResponsesRoutes } from './openai-responses.js';
 import { routeGroupRoutes } from './route-groups.js';
 
 export interface OpenAiGatewayDeps {
-  readonly toolkit: GatewayToolkit;
+  /** The provider-protocol layer the gateway calls models through (the toolkit's `providerCalls`, never its options). */
+  readonly calls: GatewayProviderCalls;
   readonly models: DynamicModelRegistry;
   /**
    * Route groups and key defaults (configs), candidates' success-rate windows (scores), cached
@@ -26,7 +27,7 @@ export interface OpenAiGatewayDeps {
   /** Exploration draws of the learning router. */
   readonly random: RandomSource;
   /**
-   * Records what no toolkit call does: an answer served from the response cache (its `llm.call`
+   * Records what no provider call does: an answer served from the response cache (its `llm.call`
    * with `cacheHit`). The service's recorder (src/governance/spend-counting-recorder.ts); unset, hits go unrecorded.
    */
   readonly recordCall?: LlmCallRecorder;
@@ -59,6 +60,6 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
   const responses = new ResponsesUseCase({ chat: useCases.chat, store: deps.state.responses, ttlS, now, allowImageUrls });
   const forward = new ForwardResponseUseCase({ forward: useCases.forward, store: deps.state.responses, ttlS, now, allowImageUrls });
   await openAiResponsesRoutes(app, { responses, forward, router: useCases.router });
-  const tokens = new MessageTokenCounter(useCases.router, deps.toolkit);
+  const tokens = new MessageTokenCounter(useCases.router, deps.calls);
   await anthropicMessagesRoutes(app, { chat: useCases.chat, forward: useCases.forward, router: useCases.router, tokens, allowImageUrls });
 }

@@ -76,18 +76,10 @@ export interface GenerateOptions extends CallControls {
   /** A provider kind, an alias (`claude`, `gemini`…) or `auto`. */
   readonly provider?: AIProviderName | string;
   readonly model?: string;
-  /** 0..1, default 0.7 (with `topP` and no temperature: the provider's own default). */
+  /** 0..1, default 0.7 (with `topP` and no temperature: the provider's own default). The LLM gateway never goes through these options, so its clients get no such default. */
   readonly temperature?: number;
   /** Integer 1..200000, default 1000. */
   readonly maxTokens?: number;
-  /**
-   * Whose defaults fill what the call leaves out: `toolkit` (the default) applies NeuroLink's
-   * documented ones (temperature 0.7, maxTokens 1000); `provider` sends only what was given, so the
-   * provider's own defaults apply — the LLM gateway's rule, which forwards what its client sent.
-   * With `provider`, a provider whose API requires an output limit (Anthropic's `max_tokens`) gets
-   * the model's maximum output from the registry.
-   */
-  readonly defaults?: 'toolkit' | 'provider';
   readonly systemPrompt?: string;
   readonly schema?: OutputSchema;
   /** Milliseconds, or text `30s`, `1.5s`, `2m`, `0.5m`, `1h`; covers the whole call. */

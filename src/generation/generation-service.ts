@@ -1,36 +1,26 @@
 import { ConfigurationError, InvalidRequestError } from './errors/provider-errors.js';
 import { normalizeEmbedOptions, type EmbedOptions, type EmbedResult, type NormalizedEmbedRequest } from './embeddings/embed-options.js';
-import type { EmbeddingCallResult, EmbeddingClient } from './embeddings/embedding-client.js';
 import { computeAnalytics } from './analytics/compute-analytics.js';
 import { resolvePricing, type ModelPriceLookup } from './analytics/model-pricing.js';
 import { buildGenerateResult, checkStructuredOutput, parseJsonAnswer } from './build-result.js';
-import { CallDeadline } from './call-deadline.js';
 import { attachDocuments } from './documents/attach-documents.js';
 import type { DeprecationNotice } from './deprecation-notice.js';
-import { errorCodeOf } from './error-code-of.js';
 import { DEFAULT_EVALUATION_THRESHOLD, evaluateResponse } from './evaluation/evaluate-response.js';
 import type { ChainLink } from './fallback-chain.js';
-import { runObservedChain } from './observed-chain.js';
 import type { GenerateOptions, StreamOptions } from './generate-options.js';
 import type { EvaluationData, GenerateResult, StreamResult } from './generate-result.js';
-import type { LanguageModelClient, ModelCallRequest, ModelCallResult } from './language-model-client.js';
+import type { ModelCallResult } from './language-model-client.js';
 import { normalizeOptions, type NormalizedRequest } from './normalize-options.js';
 import type { ProviderCatalog } from './provider-catalog.js';
+import { ProviderCalls, type ProviderCallContext, type ProviderCallRequest } from './provider-calls.js';
 import { normalizeProviderName, type ProviderName } from './provider-name.js';
 import { fallbackOrder, selectProvider } from './select-provider.js';
-import { forwardObserved } from './forward-native.js';
-import { forwardsNatively, type NativeWire, type NativeWireRequest, type NativeWireResponse } from './native-wire.js';
-import type { CallAttribution } from './llm-call-record.js';
-import { observeTool } from './observe-tool.js';
-import { openStreamResult, type PreparedCall } from './stream-result.js';
 import type { LlmCallRecorder } from './llm-call-record.js';
-import { observedJudge, recordingTelemetry } from './record-calls.js';
-import { withinObservation, type GenerationTelemetry } from './telemetry.js';
+import { openStreamResult } from './stream-result.js';
+import { observedJudge } from './record-calls.js';
+import type { GenerationTelemetry } from './telemetry.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { offeredTools } from './tools/tool-permissions.js';
-
-/** Providers whose API refuses a call without an output limit (Anthropic's `max_tokens`; Claude on Bedrock and Vertex alike). */
-const providersRequiringOutputLimit: ReadonlySet<ProviderName> = new Set(['anthropic', 'bedrock', 'vertex']);
 
 /** Judge settings from the environment (`NEUROLINK_EVALUATION_PROVIDER`, `_MODEL`, `_TIMEOUT`). */
 export interface EvaluationSettings {
@@ -43,6 +33,11 @@ export interface EvaluationSettings {
 
 export interface GenerationServiceDeps {
   readonly catalog: ProviderCatalog;
+  /**
+   * The provider-protocol layer to call models through (shared with the gateway); default: one
+   * made from this service's own catalog, pricing, telemetry and recorder.
+   */
+  readonly providerCalls?: ProviderCalls;
   /**
    * Built-in, registered custom and MCP tools, gathered for each call that may use tools: the one
    * place a call's tool set is assembled, so the call's attribution (its merchant) scopes it.
@@ -71,20 +66,35 @@ export interface GenerationServiceDeps {
 }
 
 /**
- * The toolkit's generate/stream loop over the `LanguageModelClient` port: validates options before
- * any network call, resolves the provider (explicit, `DEFAULT_PROVIDER` or auto order) and walks a
- * fallback chain over configured providers when none was forced, applies the timeout to the whole
- * call, and attaches analytics and evaluation on request.
+ * The toolkit's generate/stream loop: validates options and fills NeuroLink's documented defaults
+ * before any network call, resolves the provider (explicit, `DEFAULT_PROVIDER` or auto order) and
+ * the chain of configured providers to walk when none was forced, gathers the call's tools, and
+ * attaches analytics and evaluation on request. The model calls themselves (failover, timeout,
+ * recording) go through the provider-protocol layer (./provider-calls.ts), as the gateway's do.
  */
 export class GenerationService {
   private readonly clock: () => number;
   private readonly now: () => Date;
   private readonly newStreamId: () => string;
+  /** The provider-protocol layer its model calls go through (the one the gateway uses too). */
+  private readonly calls: ProviderCalls;
 
   constructor(private readonly deps: GenerationServiceDeps) {
     this.clock = deps.clock ?? (() => performance.now());
     this.now = deps.now ?? (() => new Date());
     this.newStreamId = deps.newStreamId ?? (() => crypto.randomUUID());
+    this.calls =
+      deps.providerCalls ??
+      new ProviderCalls({
+        catalog: deps.catalog,
+        priceOf: deps.priceOf,
+        maxOutputTokensOf: deps.maxOutputTokensOf,
+        env: deps.env,
+        telemetry: deps.telemetry,
+        clock: this.clock,
+        recordCall: deps.recordCall,
+        onRecorderError: deps.onRecorderError,
+      });
   }
 
   /**
@@ -108,22 +118,21 @@ export class GenerationService {
 
   /**
    * Generates text. `bound` pins the provider/model (an `AIProvider` made by a factory), or lists
-   * the candidates to try in order (a gateway route group's ranking; retryable failures move on).
+   * the candidates to try in order (retryable failures move on).
    */
   async generate(optionsOrText: GenerateOptions | string, bound?: ChainLink | readonly ChainLink[]): Promise<GenerateResult> {
     const request = await attachDocuments(normalizeOptions(optionsOrText, this.deps.notice));
     const links = this.plan(request, bound);
     const telemetry = this.telemetryFor(request);
     const started = this.clock();
-    const outcome = await runObservedChain(links, telemetry, 'generate', (link, observed) => this.generateOnce(link, request, observed));
-    const { client, result, object } = outcome.value;
+    const answer = await this.calls.generate(links, this.callOf(request), this.contextOf(request, telemetry));
     const base = buildGenerateResult({
-      provider: client.provider,
-      requestedModel: client.modelId,
-      call: result,
-      object,
+      provider: answer.client.provider,
+      requestedModel: answer.client.modelId,
+      call: answer.result,
+      object: answer.object,
       responseTime: Math.round(this.clock() - started),
-      attempts: outcome.attempts,
+      attempts: answer.attempts,
     });
     return this.enrich(base, request, telemetry);
   }
@@ -133,15 +142,16 @@ export class GenerationService {
     const request = await attachDocuments(normalizeOptions(optionsOrText, this.deps.notice));
     const links = this.plan(request, bound);
     const telemetry = this.telemetryFor(request);
-    return openStreamResult({
-      links,
+    const started = this.clock();
+    const startTime = this.now().getTime();
+    const streamId = this.newStreamId();
+    const opened = await this.calls.stream(links, this.callOf(request), this.contextOf(request, telemetry));
+    return openStreamResult(opened, {
       request,
-      prepare: (link, operation) => this.prepare(link, request, operation, telemetry),
-      telemetry,
       clock: this.clock,
-      streamId: this.newStreamId(),
-      startTime: this.now().getTime(),
-      checkSchema: (result, provider) => structuredAnswer(request, result, provider),
+      started,
+      streamId,
+      startTime,
       enrich: (result) => this.enrich(result, request, telemetry),
     });
   }
@@ -154,52 +164,52 @@ export class GenerationService {
   async embed(options: EmbedOptions, bound?: readonly ChainLink[]): Promise<EmbedResult> {
     const request = normalizeEmbedOptions(options);
     const links = bound ?? this.embeddingPlan(request);
-    if (links.length === 0) throw new InvalidRequestError('a route needs at least one candidate', 'toolkit', 'model');
-    const telemetry = this.telemetryForAttribution(request.attribution);
     const started = this.clock();
-    const outcome = await runObservedChain(links, telemetry, 'embed', (link, observed) => this.embedOnce(link, request, observed));
-    const { client, result } = outcome.value;
+    const answer = await this.calls.embed(
+      links,
+      { values: request.values, dimensions: request.dimensions },
+      { attribution: request.attribution, abortSignal: request.abortSignal, timeoutMs: request.timeoutMs },
+    );
     return {
-      embeddings: result.embeddings,
-      provider: client.provider,
-      model: client.modelId,
-      usage: { inputTokens: result.inputTokens },
+      embeddings: answer.result.embeddings,
+      provider: answer.client.provider,
+      model: answer.client.modelId,
+      usage: { inputTokens: answer.result.inputTokens },
       responseTime: Math.round(this.clock() - started),
-      attempts: outcome.attempts,
+      attempts: answer.attempts,
     };
   }
 
-  /** Whether the provider/model's client forwards `wire` natively (src/generation/native-wire.ts). */
-  speaksNatively(link: Required<ChainLink>, wire: NativeWire): boolean {
-    const client = this.deps.catalog.createClient(link.provider, link.model);
-    return forwardsNatively(client) && client.nativeWires.includes(wire);
+  /**
+   * The provider-protocol layer's request for a validated call: the toolkit's defaults are already
+   * in `request` (normalizeOptions), its tools gathered only for a client that runs them.
+   */
+  private callOf(request: NormalizedRequest): ProviderCallRequest {
+    return {
+      messages: request.messages,
+      ...(request.system !== undefined ? { system: request.system } : {}),
+      ...(request.system !== undefined && request.systemCacheControl !== undefined ? { systemCacheControl: request.systemCacheControl } : {}),
+      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+      ...request.controls,
+      maxTokens: request.maxTokens,
+      ...(request.disableTools
+        ? {}
+        : { tools: async () => offeredTools(request.extraTools, await this.deps.tools(request.attribution), request.toolPermissions) }),
+      ...(request.clientTools.length > 0 ? { clientTools: request.clientTools } : {}),
+      maxSteps: request.maxSteps,
+      ...(request.schema !== undefined ? { schema: request.schema.json } : {}),
+      confirmedTools: request.confirmedTools,
+    };
   }
 
-  /**
-   * Forwards a request natively to one provider/model, observed and recorded as any model call
-   * (`hop`: the candidates tried before it, the record's `fallbackHops`).
-   * @returns undefined when that client does not speak the request's wire (translate it instead).
-   */
-  async forward(link: Required<ChainLink>, request: NativeWireRequest, attribution: CallAttribution, hop = 0): Promise<NativeWireResponse | undefined> {
-    const client = this.deps.catalog.createClient(link.provider, link.model);
-    if (!forwardsNatively(client) || !client.nativeWires.includes(request.wire)) return undefined;
-    const inner = this.deps.telemetry();
-    const telemetry =
-      this.deps.recordCall === undefined
-        ? inner
-        : recordingTelemetry(
-            inner,
-            {
-              recorder: this.deps.recordCall,
-              attribution,
-              priceOf: this.deps.priceOf,
-              env: this.deps.env,
-              clock: this.clock,
-              ...(this.deps.onRecorderError !== undefined ? { onRecorderError: this.deps.onRecorderError } : {}),
-            },
-            { attempts: hop },
-          );
-    return forwardObserved(client, request, { telemetry, clock: this.clock, timeoutMs: this.deps.catalog.defaultTimeoutMs?.(link.provider) });
+  private contextOf(request: NormalizedRequest, telemetry: GenerationTelemetry): ProviderCallContext {
+    return {
+      attribution: request.attribution,
+      abortSignal: request.abortSignal,
+      timeoutMs: request.timeoutMs,
+      checkAnswer: (result, provider) => structuredAnswer(request, result, provider),
+      telemetry,
+    };
   }
 
   /** Attaches analytics and evaluation when asked for. Evaluation never throws. */
@@ -221,20 +231,7 @@ export class GenerationService {
 
   /** The process telemetry, plus call recording when a recorder is set (per request: hops are counted per call). */
   private telemetryFor(request: NormalizedRequest): GenerationTelemetry {
-    return this.telemetryForAttribution(request.attribution);
-  }
-
-  private telemetryForAttribution(attribution: NormalizedRequest['attribution']): GenerationTelemetry {
-    const inner = this.deps.telemetry();
-    if (this.deps.recordCall === undefined) return inner;
-    return recordingTelemetry(inner, {
-      recorder: this.deps.recordCall,
-      attribution,
-      priceOf: this.deps.priceOf,
-      env: this.deps.env,
-      clock: this.clock,
-      ...(this.deps.onRecorderError !== undefined ? { onRecorderError: this.deps.onRecorderError } : {}),
-    });
+    return this.calls.telemetryFor(request.attribution);
   }
 
   private evaluate(result: GenerateResult, request: NormalizedRequest, telemetry: GenerationTelemetry): Promise<EvaluationData> {
@@ -291,107 +288,6 @@ export class GenerationService {
         'toolkit',
       );
     return ordered.map((provider, index) => (index === 0 ? { provider, ...model } : { provider }));
-  }
-
-  private async embedOnce(
-    link: ChainLink,
-    request: NormalizedEmbedRequest,
-    telemetry: GenerationTelemetry,
-  ): Promise<{ client: EmbeddingClient; result: EmbeddingCallResult }> {
-    const client = this.deps.catalog.createEmbeddingClient?.(link.provider, link.model);
-    if (client === undefined) throw new InvalidRequestError(`${link.provider} has no embedding models`, link.provider, 'model');
-    const deadline = new CallDeadline(request.timeoutMs ?? this.deps.catalog.defaultTimeoutMs?.(link.provider), request.abortSignal, client.provider, 'embed');
-    const observation = telemetry.enabled ? telemetry.startCall('embed', client.provider, client.modelId) : undefined;
-    const started = this.clock();
-    try {
-      const result = await deadline.race(
-        client.embed({ values: request.values, ...(request.dimensions !== undefined ? { dimensions: request.dimensions } : {}), abortSignal: deadline.signal }),
-      );
-      observation?.end({
-        ok: true,
-        model: client.modelId,
-        usage: { inputTokens: result.inputTokens, outputTokens: 0, totalTokens: result.inputTokens },
-        latencyMs: this.clock() - started,
-      });
-      return { client, result };
-    } catch (error) {
-      const mapped = deadline.mapError(error);
-      observation?.end({ ok: false, errorCode: errorCodeOf(mapped), latencyMs: this.clock() - started });
-      throw mapped;
-    } finally {
-      deadline.dispose();
-    }
-  }
-
-  private async prepare(link: ChainLink, request: NormalizedRequest, operation: 'generate' | 'stream', telemetry: GenerationTelemetry): Promise<PreparedCall> {
-    const client = this.deps.catalog.createClient(link.provider, link.model);
-    const offered =
-      request.disableTools || !client.supportsTools
-        ? []
-        : offeredTools(request.extraTools, await this.deps.tools(request.attribution), request.toolPermissions);
-    const tools = telemetry.enabled ? offered.map((tool) => observeTool(tool, telemetry, this.clock)) : offered;
-    // The caller's timeout wins; otherwise the provider's own default (a local runner's 5 minutes).
-    const timeoutMs = request.timeoutMs ?? this.deps.catalog.defaultTimeoutMs?.(link.provider);
-    const deadline = new CallDeadline(timeoutMs, request.abortSignal, client.provider, operation);
-    const { providerHeaders, ...controls } = request.controls;
-    const headers = providerHeaders?.[client.provider];
-    const call: ModelCallRequest = {
-      messages: request.messages,
-      ...(request.system !== undefined ? { system: request.system } : {}),
-      ...(request.system !== undefined && request.systemCacheControl !== undefined ? { systemCacheControl: request.systemCacheControl } : {}),
-      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-      ...controls,
-      ...(headers !== undefined ? { headers } : {}),
-      ...this.outputLimitOf(client, request),
-      ...(tools.length > 0 ? { tools } : {}),
-      ...(request.clientTools.length > 0 && client.supportsTools ? { clientTools: request.clientTools } : {}),
-      maxSteps: request.maxSteps,
-      ...(request.schema !== undefined ? { schema: request.schema.json } : {}),
-      abortSignal: deadline.signal,
-      confirmedTools: request.confirmedTools,
-    };
-    return { client, call, deadline };
-  }
-
-  /**
-   * The output limit sent: the call's own, else (the gateway asks for the provider's defaults) none,
-   * except for a provider whose API requires one: Anthropic's Messages (`max_tokens`) gets the
-   * model's maximum output from the registry, or the AI SDK's own per-model maximum when the
-   * registry does not know the model.
-   */
-  private outputLimitOf(client: LanguageModelClient, request: NormalizedRequest): { maxTokens?: number } {
-    if (request.maxTokens !== undefined) return { maxTokens: request.maxTokens };
-    if (!providersRequiringOutputLimit.has(client.provider)) return {};
-    const maximum = this.deps.maxOutputTokensOf?.(client.modelId);
-    return maximum === undefined ? {} : { maxTokens: maximum };
-  }
-
-  private async generateOnce(
-    link: ChainLink,
-    request: NormalizedRequest,
-    telemetry: GenerationTelemetry,
-  ): Promise<{ client: LanguageModelClient; result: ModelCallResult; object: unknown }> {
-    const { client, call, deadline } = await this.prepare(link, request, 'generate', telemetry);
-    const observation = telemetry.enabled ? telemetry.startCall('generate', client.provider, client.modelId) : undefined;
-    const started = this.clock();
-    try {
-      const result = await deadline.race(withinObservation(observation, () => client.generate(call)));
-      const object = structuredAnswer(request, result, client.provider);
-      observation?.end({
-        ok: true,
-        model: result.modelId || client.modelId,
-        usage: result.usage,
-        finishReason: result.finishReason,
-        latencyMs: this.clock() - started,
-      });
-      return { client, result, object };
-    } catch (error) {
-      const mapped = deadline.mapError(error);
-      observation?.end({ ok: false, errorCode: errorCodeOf(mapped), latencyMs: this.clock() - started });
-      throw mapped;
-    } finally {
-      deadline.dispose();
-    }
   }
 }
 

@@ -32,7 +32,8 @@ export interface DeclaredTool {
 }
 
 /**
- * Everything one model call needs, already validated and defaulted by the domain. The sampling and
+ * Everything one model call needs, already validated (and, for the toolkit, defaulted: the
+ * gateway's requests carry only what its client sent). The sampling and
  * tool-use controls go to the provider as its wire takes them (an adapter leaves out what its API
  * does not take); `headers` are extra request headers for this provider only.
  */
@@ -44,7 +45,7 @@ export interface ModelCallRequest extends Omit<CallControls, 'providerHeaders'> 
   /** Absent when the caller gave `topP` and no temperature (the provider's default then). */
   readonly temperature?: number;
   readonly headers?: Readonly<Record<string, string>>;
-  /** Absent when the caller asked for the provider's defaults and its API takes a call without one. */
+  /** Absent when the caller gave none (a gateway client) and the provider's API takes a call without one. */
   readonly maxTokens?: number;
   /** Offered to the model; empty or absent means no tools. */
   readonly tools?: readonly ToolDefinition[];

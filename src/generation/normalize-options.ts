@@ -30,12 +30,11 @@ export interface NormalizedRequest {
   readonly text: string;
   readonly provider: ProviderName | 'auto' | undefined;
   readonly model: string | undefined;
-  /** Undefined when the caller gave `topP` and no temperature, or asked for the provider's defaults and gave none. */
+  /** Undefined when the caller gave `topP` and no temperature (the provider's default then). */
   readonly temperature: number | undefined;
   /** Sampling and tool-use controls and per-provider headers, as given (validated). */
   readonly controls: CallControls;
-  /** Undefined only when the caller asked for the provider's defaults and gave none. */
-  readonly maxTokens: number | undefined;
+  readonly maxTokens: number;
   readonly maxSteps: number;
   readonly system: string | undefined;
   /** A prompt-cache breakpoint after the system prompt (`promptCache.system`). */
@@ -83,13 +82,6 @@ function fail(option: string, message: string): never {
   throw new InvalidRequestError(`${option} ${message}`, label, option);
 }
 
-/** `defaults`: `toolkit` (absent) or `provider` (see GenerateOptions). */
-function readDefaults(value: unknown): 'toolkit' | 'provider' {
-  if (value === undefined || value === 'toolkit') return 'toolkit';
-  if (value === 'provider') return 'provider';
-  return fail('defaults', `must be "toolkit" or "provider"; got ${JSON.stringify(value)}`);
-}
-
 function optionalBoolean(options: Record<string, unknown>, key: string): boolean {
   const value = options[key];
   if (value === undefined) return false;
@@ -121,8 +113,14 @@ function readText(options: GenerateOptions, notice: DeprecationNotice): string {
   } else {
     fail('input.text', 'is required and must be a non-empty string');
   }
-  if ((text as string).length > MAX_INPUT_LENGTH) fail('input.text', `must be at most ${MAX_INPUT_LENGTH} characters`);
-  return text as string;
+  return readInputText(text);
+}
+
+/** The text of a call's user message: a non-empty string of at most `MAX_INPUT_LENGTH` characters. */
+export function readInputText(text: unknown): string {
+  if (typeof text !== 'string' || text.trim() === '') fail('input.text', 'is required and must be a non-empty string');
+  if (text.length > MAX_INPUT_LENGTH) fail('input.text', `must be at most ${MAX_INPUT_LENGTH} characters`);
+  return text;
 }
 
 function readNumber(options: Record<string, unknown>, key: string, min: number, max: number, integer: boolean, fallback: number, option = key): number {
@@ -207,7 +205,8 @@ function readHistory(value: unknown): { turns: ChatMessage[]; system: string[] }
   return { turns, system };
 }
 
-function readClientTools(value: unknown): DeclaredTool[] {
+/** `clientTools` validated: names of 1–64 letters, digits, _ or -; parameters a JSON Schema object (default: an empty object schema). */
+export function readClientTools(value: unknown): DeclaredTool[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) fail('clientTools', 'must be an array of { name, description?, parameters? }');
   return value.map((tool: unknown, index) => {
@@ -228,7 +227,8 @@ function readClientTools(value: unknown): DeclaredTool[] {
 
 const httpUrlPattern = /^https?:\/\/\S+$/i;
 
-function readImages(value: unknown, allowUrls: boolean): MessagePart[] {
+/** `images` validated: base64 image data URLs, and http(s) URLs when `allowUrls`. */
+export function readImages(value: unknown, allowUrls: boolean): MessagePart[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) fail('images', 'must be an array of base64 data URLs');
   return value.map((image: unknown, index): MessagePart => {
@@ -311,14 +311,13 @@ export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions 
   const judgeProvider = readProvider(evaluation?.provider, 'evaluation.provider');
   const output = readOutput(record['output']);
   const controls = readCallControls(record);
-  const defaults = readDefaults(record['defaults']);
   const promptCache = record['promptCache'] as Record<string, unknown> | undefined;
   if (promptCache !== undefined && (typeof promptCache !== 'object' || promptCache === null || Array.isArray(promptCache)))
     fail('promptCache', 'must be { system?, input? }');
   const systemCacheControl = readCacheMark(promptCache?.['system'], 'promptCache.system');
   const inputCacheControl = readCacheMark(promptCache?.['input'], 'promptCache.input');
   // With topP and no temperature the provider's default temperature applies (providers advise one or the other).
-  const temperatureDefault = defaults === 'provider' || (controls.topP !== undefined && record['temperature'] === undefined) ? undefined : DEFAULT_TEMPERATURE;
+  const temperatureDefault = controls.topP !== undefined && record['temperature'] === undefined ? undefined : DEFAULT_TEMPERATURE;
 
   const userContent: string | MessagePart[] = images.length === 0 ? text : [{ type: 'text', text }, ...images];
   const jsonAnswer = output.format !== 'text' && options.schema === undefined;
@@ -335,8 +334,7 @@ export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions 
         ? undefined
         : readNumber(record, 'temperature', 0, 1, false, temperatureDefault ?? DEFAULT_TEMPERATURE),
     controls,
-    maxTokens:
-      defaults === 'provider' && record['maxTokens'] === undefined ? undefined : readNumber(record, 'maxTokens', 1, MAX_MAX_TOKENS, true, DEFAULT_MAX_TOKENS),
+    maxTokens: readNumber(record, 'maxTokens', 1, MAX_MAX_TOKENS, true, DEFAULT_MAX_TOKENS),
     maxSteps: readNumber(record, 'maxSteps', 1, MAX_MAX_STEPS, true, DEFAULT_MAX_STEPS),
     system: system === '' ? undefined : system,
     systemCacheControl,

@@ -14,6 +14,11 @@ function notConfigured(catalog: ProviderCatalog, provider: ProviderName, how: st
   return new ConfigurationError(`Provider "${provider}" (${how}) is not configured: ${what}.`, provider);
 }
 
+/** Refuses a provider a caller named that is not configured, naming the variables to set. */
+export function requireConfigured(catalog: ProviderCatalog, provider: ProviderName): void {
+  if (!catalog.isConfigured(provider)) throw notConfigured(catalog, provider, 'requested');
+}
+
 /**
  * Picks the provider for a call, deterministically and offline:
  * 1. an explicitly requested kind (not `auto`) — used if configured, else `ConfigurationError`
@@ -23,7 +28,7 @@ function notConfigured(catalog: ProviderCatalog, provider: ProviderName, how: st
  */
 export function selectProvider(catalog: ProviderCatalog, requested: ProviderName | 'auto' | undefined, defaultProvider: string | undefined): ProviderSelection {
   if (requested !== undefined && requested !== 'auto') {
-    if (!catalog.isConfigured(requested)) throw notConfigured(catalog, requested, 'requested');
+    requireConfigured(catalog, requested);
     return { provider: requested, reason: `requested explicitly` };
   }
   let skippedDefault = '';

@@ -1,41 +1,17 @@
 import { buildGenerateResult } from './build-result.js';
-import { errorCodeOf } from './error-code-of.js';
 import { AIProviderError } from './errors/ai-provider-error.js';
-import type { ChainLink } from './fallback-chain.js';
-import { runObservedChain } from './observed-chain.js';
 import type { GenerateResult, StreamChunk, StreamResult } from './generate-result.js';
-import type { CallDeadline } from './call-deadline.js';
-import type { LanguageModelClient, ModelCallRequest, ModelCallResult, ModelStream } from './language-model-client.js';
 import type { NormalizedRequest } from './normalize-options.js';
-import type { StreamObservation } from './record-calls.js';
-import { withinObservation, type CallObservation, type GenerationTelemetry } from './telemetry.js';
+import type { ProviderCallStream } from './provider-calls.js';
 
-/** A client, the request it gets, and the deadline around one attempt. */
-export interface PreparedCall {
-  readonly client: LanguageModelClient;
-  readonly call: ModelCallRequest;
-  readonly deadline: CallDeadline;
-}
-
-export interface StreamRunParams {
-  readonly links: readonly ChainLink[];
-  readonly request: NormalizedRequest;
-  readonly prepare: (link: ChainLink, operation: 'stream') => Promise<PreparedCall>;
-  readonly telemetry: GenerationTelemetry;
+export interface StreamResultParams {
+  readonly request: Pick<NormalizedRequest, 'streamChunkSize' | 'enableAnalytics' | 'enableEvaluation'>;
   readonly clock: () => number;
+  /** When the call began (`clock`), failed candidates included: the result's `responseTime` counts from here. */
+  readonly started: number;
   readonly streamId: string;
   readonly startTime: number;
-  readonly checkSchema: (result: ModelCallResult, provider: string) => unknown;
   readonly enrich: (result: GenerateResult) => Promise<GenerateResult>;
-}
-
-interface OpenedStream {
-  readonly prepared: PreparedCall;
-  readonly modelStream: ModelStream;
-  readonly iterator: AsyncIterator<string>;
-  readonly first: IteratorResult<string>;
-  readonly observation: CallObservation | undefined;
-  readonly started: number;
 }
 
 /** A promise with its settle functions, marked handled so an unread end-of-stream field never crashes the process. */
@@ -75,89 +51,53 @@ export function splitChunk(text: string, size: number | undefined): string[] {
   return pieces;
 }
 
-/** Opens one provider's stream and reads its first chunk: the part a fallback chain may retry. */
-async function openOne(link: ChainLink, params: StreamRunParams, telemetry: GenerationTelemetry): Promise<OpenedStream> {
-  const prepared = await params.prepare(link, 'stream');
-  const { client, call, deadline } = prepared;
-  const observation = telemetry.enabled ? telemetry.startCall('stream', client.provider, client.modelId) : undefined;
-  const started = params.clock();
-  try {
-    const modelStream = withinObservation(observation, () => client.stream(call));
-    handled(modelStream.result);
-    const iterator = modelStream.textStream[Symbol.asyncIterator]();
-    const first = await deadline.race(iterator.next());
-    (observation as StreamObservation | undefined)?.firstChunk?.();
-    return { prepared, modelStream, iterator, first, observation, started };
-  } catch (error) {
-    const mapped = deadline.mapError(error);
-    observation?.end({ ok: false, errorCode: errorCodeOf(mapped), latencyMs: params.clock() - started });
-    deadline.dispose();
-    throw mapped;
-  }
-}
-
 /**
- * Runs a stream through the fallback chain and wraps it as a `StreamResult`. The timeout covers
- * the whole stream (until its last chunk and final usage), not just its creation. Leaving the
- * loop early cancels the provider request and rejects the end-of-stream Promises.
+ * A provider-protocol layer's stream as the toolkit's `StreamResult`: deltas cut to
+ * `output.streaming.chunkSize`, the whole result (analytics and evaluation when asked) once it has
+ * ended. The layer's deadline covers the whole stream; leaving the loop early cancels the provider
+ * request and rejects the end-of-stream Promises.
  */
-export async function openStreamResult(params: StreamRunParams): Promise<StreamResult> {
-  const chainStarted = params.clock();
-  const outcome = await runObservedChain(params.links, params.telemetry, 'stream', (link, telemetry) => openOne(link, params, telemetry));
-  const { prepared, modelStream, iterator, first, observation, started } = outcome.value;
-  const { client, deadline } = prepared;
+export function openStreamResult(opened: ProviderCallStream, params: StreamResultParams): StreamResult {
+  const { client } = opened;
   const metadata: StreamResult['metadata'] = {
     streamId: params.streamId,
     startTime: params.startTime,
-    ...(outcome.attempts.length > 0 ? { fallback: true } : {}),
+    ...(opened.attempts.length > 0 ? { fallback: true } : {}),
   };
   const base = deferred<GenerateResult>();
-  let opened = false;
+  let opening = false;
 
   async function* chunks(): AsyncGenerator<StreamChunk> {
     let count = 0;
     let settled = false;
     try {
-      let next = first;
-      while (next.done !== true) {
-        for (const piece of splitChunk(next.value, params.request.streamChunkSize)) {
+      for await (const delta of opened.textStream) {
+        for (const piece of splitChunk(delta, params.request.streamChunkSize)) {
           count += 1;
           yield { content: piece };
         }
-        next = await deadline.race(iterator.next());
       }
-      const result = await deadline.race(modelStream.result);
-      const object = params.checkSchema(result, client.provider);
+      const { result, object } = await opened.answer;
       metadata.totalChunks = count;
-      const responseTime = Math.round(params.clock() - chainStarted);
+      const responseTime = Math.round(params.clock() - params.started);
       metadata.responseTime = responseTime;
-      observation?.end({
-        ok: true,
-        model: result.modelId || client.modelId,
-        usage: result.usage,
-        finishReason: result.finishReason,
-        latencyMs: params.clock() - started,
-      });
       settled = true;
       base.resolve(
-        buildGenerateResult({ provider: client.provider, requestedModel: client.modelId, call: result, object, responseTime, attempts: outcome.attempts }),
+        buildGenerateResult({ provider: client.provider, requestedModel: client.modelId, call: result, object, responseTime, attempts: opened.attempts }),
       );
     } catch (error) {
-      const mapped = deadline.mapError(error);
       metadata.totalChunks = count;
-      observation?.end({ ok: false, errorCode: errorCodeOf(mapped), latencyMs: params.clock() - started });
       settled = true;
-      base.reject(mapped);
-      throw mapped;
+      base.reject(error);
+      throw error;
     } finally {
-      deadline.dispose();
       if (!settled) {
-        const reason = new AIProviderError('the stream was closed by the consumer before its end', client.provider, { isRetryable: false });
         metadata.totalChunks = count;
-        deadline.cancel(reason);
-        await iterator.return?.();
-        observation?.end({ ok: false, errorCode: 'CANCELLED', latencyMs: params.clock() - started });
-        base.reject(reason);
+        // The layer rejected its answer when the loop over its stream was left: the same reason here.
+        opened.answer.then(
+          () => base.reject(new AIProviderError('the stream was closed by the consumer before its end', client.provider, { isRetryable: false })),
+          (reason: unknown) => base.reject(reason),
+        );
       }
     }
   }
@@ -166,8 +106,8 @@ export async function openStreamResult(params: StreamRunParams): Promise<StreamR
   return {
     stream: {
       [Symbol.asyncIterator]() {
-        if (opened) throw new AIProviderError('a stream can be read only once', client.provider, { isRetryable: false });
-        opened = true;
+        if (opening) throw new AIProviderError('a stream can be read only once', client.provider, { isRetryable: false });
+        opening = true;
         return chunks();
       },
     },

@@ -7,9 +7,8 @@ import { UserConfirmationRequiredError } from '../generation/errors/user-confirm
 import type { GenerateOptions, StreamOptions } from '../generation/generate-options.js';
 import type { LlmCallRecorder } from '../generation/llm-call-record.js';
 import type { GenerateResult, StreamResult } from '../generation/generate-result.js';
-import type { NativeTokenCountRequest } from '../generation/language-model-client.js';
-import type { NativeWire, NativeWireRequest, NativeWireResponse } from '../generation/native-wire.js';
 import { GenerationService } from '../generation/generation-service.js';
+import { ProviderCalls } from '../generation/provider-calls.js';
 import { estimateCallInput, type InputEstimate } from '../generation/input-estimate.js';
 import { ConversationMemory, type GenerationCalls } from '../generation/memory/conversation-memory.js';
 import {
@@ -118,6 +117,12 @@ export class NeuroLink {
   readonly env: ToolkitEnv;
   /** The dynamic model registry in use (pricing, defaults, `findBestModel`), when one is loaded. */
   readonly modelRegistry: ModelRegistryView | undefined;
+  /**
+   * The provider-protocol layer under this toolkit's calls: model calls to resolved candidates with
+   * failover, deadlines and `llm.call` records, and the native pass-through. The LLM gateway calls
+   * models through it directly, never through the toolkit's options and their defaults.
+   */
+  readonly providerCalls: ProviderCalls;
   private readonly cwd: string;
   private readonly catalog: ProviderCatalog;
   private readonly service: GenerationService;
@@ -156,23 +161,36 @@ export class NeuroLink {
     this.builtIns = options.builtInTools ?? defaultBuiltInTools(this.cwd, adapters.fileSystem);
     this.merchantBuiltIns = options.merchantBuiltInTools;
     this.mcp = options.mcpManager;
-    this.service = new GenerationService({
-      catalog: this.catalog,
-      tools: (attribution) => this.toolsForCall(attribution),
-      priceOf: (modelId) => registry?.getModelConfig(modelId)?.pricing ?? registry?.getEmbeddingPricing?.(modelId),
-      maxOutputTokensOf: (modelId) => registry?.getModelConfig(modelId)?.maxOutputTokens,
-      env: this.env,
-      telemetry: () => options.telemetry ?? adapters.processTelemetry(),
-      notice,
-      ...(this.settings.defaultProvider !== undefined ? { defaultProvider: this.settings.defaultProvider } : {}),
-      evaluation: this.settings.evaluation,
-      ...(options.onCall !== undefined
+    const recording =
+      options.onCall !== undefined
         ? {
             recordCall: options.onCall,
             onRecorderError: (error: unknown) =>
               (options.warn ?? console.warn)(`a call record could not be handed on: ${error instanceof Error ? error.message : String(error)}`),
           }
-        : {}),
+        : {};
+    const pricing = {
+      priceOf: (modelId: string) => registry?.getModelConfig(modelId)?.pricing ?? registry?.getEmbeddingPricing?.(modelId),
+      env: this.env,
+    };
+    const telemetry = (): GenerationTelemetry => options.telemetry ?? adapters.processTelemetry();
+    this.providerCalls = new ProviderCalls({
+      catalog: this.catalog,
+      ...pricing,
+      maxOutputTokensOf: (modelId) => registry?.getModelConfig(modelId)?.maxOutputTokens,
+      telemetry,
+      ...recording,
+    });
+    this.service = new GenerationService({
+      catalog: this.catalog,
+      providerCalls: this.providerCalls,
+      tools: (attribution) => this.toolsForCall(attribution),
+      ...pricing,
+      telemetry,
+      notice,
+      ...(this.settings.defaultProvider !== undefined ? { defaultProvider: this.settings.defaultProvider } : {}),
+      evaluation: this.settings.evaluation,
+      ...recording,
     });
     const memorySettings = readConversationMemorySettings(this.env, options.conversationMemory);
     const store = memorySettings.enabled ? (options.conversationStore ?? adapters.createConversationStore?.(memorySettings.maxSessions)) : undefined;
@@ -188,57 +206,11 @@ export class NeuroLink {
   }
 
   /**
-   * Generates on the first of `candidates` that answers, moving on only for retryable failures
-   * (429, 5xx, timeouts, network): the gateway's route groups call this with their ranking.
-   */
-  generateAcross(candidates: readonly { readonly provider: ProviderName; readonly model: string }[], options: GenerateOptions): Promise<GenerateResult> {
-    return this.service.generate(options, candidates);
-  }
-
-  /** `generateAcross` for streams: the candidate may change only before the first chunk. */
-  streamAcross(candidates: readonly { readonly provider: ProviderName; readonly model: string }[], options: StreamOptions): Promise<StreamResult> {
-    return this.service.stream(options, candidates);
-  }
-
-  /**
    * Embeds one text or several (`/v1/embeddings`): one vector per text, in order. Without a
    * provider, the configured providers that have embeddings are tried in auto order.
    */
   embed(options: EmbedOptions): Promise<EmbedResult> {
     return this.service.embed(options);
-  }
-
-  /** `embed` on the first of `candidates` that answers, moving on only for retryable failures. */
-  embedAcross(candidates: readonly { readonly provider: ProviderName; readonly model: string }[], options: EmbedOptions): Promise<EmbedResult> {
-    return this.service.embed(options, candidates);
-  }
-
-  /**
-   * The provider's own count of a request's input tokens (`/v1/messages/count_tokens` on an
-   * Anthropic model), or `undefined` when the provider has no counting endpoint for its wire.
-   * Nothing is recorded: counting is free and generates nothing.
-   */
-  async countInputTokens(target: { readonly provider: ProviderName; readonly model: string }, request: NativeTokenCountRequest): Promise<number | undefined> {
-    const client = this.catalog.createClient(target.provider, target.model);
-    return client.countInputTokens === undefined ? undefined : client.countInputTokens(request);
-  }
-
-  /** Whether `target`'s client passes requests of `wire` through natively (the gateway's choice between forwarding and translating). */
-  speaksNatively(target: { readonly provider: ProviderName; readonly model: string }, wire: NativeWire): boolean {
-    return this.service.speaksNatively(target, wire);
-  }
-
-  /**
-   * Forwards a gateway request natively to `target` (src/generation/native-wire.ts): recorded as an
-   * `llm.call` like any call (`context.hop`: candidates tried before it). `undefined` when the
-   * target does not speak the request's wire.
-   */
-  forward(
-    target: { readonly provider: ProviderName; readonly model: string },
-    request: NativeWireRequest,
-    context: { readonly attribution: CallAttribution; readonly hop: number },
-  ): Promise<NativeWireResponse | undefined> {
-    return this.service.forward(target, request, context.attribution, context.hop);
   }
 
   /** Alias of `generate`. */

@@ -1,10 +1,10 @@
 import type { CachedCompletion } from '../../ports/state/response-cache.js';
 import type { CallControls, ReasoningLevel, ToolChoice } from '../call-controls.js';
 import type { PromptCacheMark } from '../language-model-client.js';
-import type { ClientTool, ConversationTurn, GenerateOptions } from '../generate-options.js';
 import { imageUrlRefusal, isHttpUrl, type ImageUrlPolicy } from './image-url-policy.js';
 import { UnsupportedChatRequest } from './openai-chat-request.js';
 import { estimatePromptTokens } from './route-rules.js';
+import { translatedCallOf, type TranslatedCall, type TranslatedTool, type TranslatedTurn } from './translated-call.js';
 
 /**
  * The part of an Anthropic Messages request (`POST /v1/messages`, `/v1/messages/count_tokens`) the
@@ -116,7 +116,7 @@ function userPartsOf(content: string | readonly AnthropicBlockParam[], param: st
   return parts;
 }
 
-function assistantTurnOf(content: string | readonly AnthropicBlockParam[], param: string, namesByCallId: Map<string, string>): ConversationTurn {
+function assistantTurnOf(content: string | readonly AnthropicBlockParam[], param: string, namesByCallId: Map<string, string>): TranslatedTurn {
   if (typeof content === 'string') return { role: 'assistant', content };
   const texts: string[] = [];
   const toolCalls: { toolCallId: string; toolName: string; args: Record<string, unknown> }[] = [];
@@ -139,7 +139,7 @@ function systemTextOf(system: AnthropicMessagesRequest['system']): string | unde
   return text === '' ? undefined : text;
 }
 
-function clientToolsOf(request: AnthropicMessagesRequest): ClientTool[] {
+function clientToolsOf(request: AnthropicMessagesRequest): TranslatedTool[] {
   return (request.tools ?? []).map((tool, index) => {
     if (tool.type !== undefined && tool.type !== null && tool.type !== 'custom')
       throw new UnsupportedChatRequest(`server tool type "${tool.type}" is not supported: declare client tools (name, input_schema)`, `tools[${index}].type`);
@@ -195,7 +195,7 @@ interface MappedConversation {
   readonly system: string[];
   /** A breakpoint on a system block (top-level `system` or a system-role message). */
   readonly systemCache: PromptCacheMark | undefined;
-  readonly turns: ConversationTurn[];
+  readonly turns: TranslatedTurn[];
   readonly lastUserImages: string[];
 }
 
@@ -212,7 +212,7 @@ function cacheMarkOf(content: string | readonly AnthropicBlockParam[] | undefine
   return ttl === '5m' || ttl === '1h' ? { ttl } : {};
 }
 
-function withMark<T extends ConversationTurn>(turn: T, mark: PromptCacheMark | undefined): T {
+function withMark<T extends TranslatedTurn>(turn: T, mark: PromptCacheMark | undefined): T {
   return mark === undefined ? turn : { ...turn, cacheControl: mark };
 }
 
@@ -221,7 +221,7 @@ function conversationOf(request: AnthropicMessagesRequest, policy: MessagesMappi
   const systemText = systemTextOf(request.system);
   if (systemText !== undefined) system.push(systemText);
   let systemCache = typeof request.system === 'string' ? undefined : cacheMarkOf(request.system);
-  const turns: ConversationTurn[] = [];
+  const turns: TranslatedTurn[] = [];
   const namesByCallId = new Map<string, string>();
   let lastUserImages: string[] = [];
   request.messages.forEach((message, index) => {
@@ -238,7 +238,7 @@ function conversationOf(request: AnthropicMessagesRequest, policy: MessagesMappi
       return;
     }
     const results = parts.results.map(
-      (result): ConversationTurn => ({
+      (result): TranslatedTurn => ({
         role: 'tool',
         toolCallId: result.toolCallId,
         toolName: namesByCallId.get(result.toolCallId) ?? 'tool',
@@ -257,38 +257,37 @@ function conversationOf(request: AnthropicMessagesRequest, policy: MessagesMappi
 }
 
 /**
- * The toolkit's generate options for an Anthropic Messages request: `system` (and system-role
- * messages) become the system prompt, the last user message the input, the rest the history;
- * tool_use blocks become the assistant's tool calls and tool_result blocks tool turns, as on
- * chat completions (the client runs its tools; the gateway runs none of its own).
+ * The provider-protocol layer's request for an Anthropic Messages request: `system` (and
+ * system-role messages) become the system prompt, the last user message ends the conversation;
+ * tool_use blocks become the assistant's tool calls and tool_result blocks tool turns, as on chat
+ * completions (the client runs its tools; the gateway runs none of its own). `cache_control` marks
+ * become the port's prompt-cache breakpoints; `headers` (the client's `anthropic-version` and
+ * `anthropic-beta`, ./anthropicUpstreamHeaders) go to an Anthropic candidate only.
  *
  * @throws UnsupportedChatRequest (400 invalid_request_error) for what the gateway does not serve:
  * server tools, documents, image URLs (unless allowed), a conversation not ending with the user.
  */
-export function messagesGenerateOptions(request: AnthropicMessagesRequest, policy: MessagesMappingPolicy): GenerateOptions {
+export function messagesCall(request: AnthropicMessagesRequest, policy: MessagesMappingPolicy, headers: Readonly<Record<string, string>> = {}): TranslatedCall {
   const clientTools = clientToolsOf(request);
   const { system, systemCache, turns, lastUserImages } = conversationOf(request, policy);
   const last = turns.at(-1);
-  if (last === undefined || last.role === 'assistant' || last.role === 'system')
+  if (last === undefined || last.role === 'assistant')
     throw new UnsupportedChatRequest('the conversation must end with a user message (text or tool_result blocks)', 'messages');
-  const history = last.role === 'user' ? turns.slice(0, -1) : turns;
-  const promptCache = {
-    ...(systemCache !== undefined ? { system: systemCache } : {}),
-    ...(last.role === 'user' && last.cacheControl !== undefined ? { input: last.cacheControl } : {}),
-  };
-  return {
-    ...(last.role === 'user' ? { input: { text: last.content } } : {}),
-    ...(Object.keys(promptCache).length > 0 ? { promptCache } : {}),
-    ...(system.length > 0 ? { systemPrompt: system.join('\n\n') } : {}),
-    ...(history.length > 0 ? { conversationHistory: history } : {}),
-    ...(last.role === 'user' && lastUserImages.length > 0 ? { images: lastUserImages, allowImageUrls: policy.allowImageUrls } : {}),
-    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-    ...(request.max_tokens !== undefined ? { maxTokens: request.max_tokens } : {}),
-    ...(clientTools.length > 0 ? { clientTools } : {}),
-    ...samplingControlsOf(request),
-    ...toolControlsOf(request),
-    disableTools: true,
-  };
+  return translatedCallOf({
+    ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
+    systemCache,
+    history: last.role === 'user' ? turns.slice(0, -1) : turns,
+    ...(last.role === 'user' ? { input: { text: last.content, images: lastUserImages, cacheControl: last.cacheControl } } : {}),
+    allowImageUrls: policy.allowImageUrls,
+    temperature: request.temperature,
+    maxTokens: request.max_tokens,
+    clientTools,
+    controls: {
+      ...samplingControlsOf(request),
+      ...toolControlsOf(request),
+      ...(Object.keys(headers).length > 0 ? { providerHeaders: { anthropic: headers } } : {}),
+    },
+  });
 }
 
 /** The client's request headers an Anthropic upstream gets too: the API version and the beta features it asked for. */
@@ -307,12 +306,6 @@ export function anthropicUpstreamHeaders(headers: Readonly<Record<string, string
     if (text !== undefined && text.trim() !== '') forwarded[name] = text.trim();
   }
   return forwarded;
-}
-
-/** `anthropicUpstreamHeaders` as the toolkit's per-provider headers (none when the client sent neither). */
-export function anthropicProviderHeaders(headers: Readonly<Record<string, string | readonly string[] | undefined>>): Pick<GenerateOptions, 'providerHeaders'> {
-  const forwarded = anthropicUpstreamHeaders(headers);
-  return Object.keys(forwarded).length === 0 ? {} : { providerHeaders: { anthropic: forwarded } };
 }
 
 /**

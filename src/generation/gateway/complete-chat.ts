@@ -1,21 +1,23 @@
 import type { Logger } from '../../logging/logger.js';
+import { checkStructuredOutput } from '../build-result.js';
 import type { CachedCompletion } from '../../ports/state-store.js';
-import type { GenerateOptions } from '../generate-options.js';
-import type { StreamResult } from '../generate-result.js';
+import type { ModelCallResult } from '../language-model-client.js';
+import type { ProviderCallContext, ProviderCallStream } from '../provider-calls.js';
 import { completionOf } from './completion-of.js';
 import type { RoutedCall } from './forward-call.js';
 import type { GatewayCaller } from './gateway-caller.js';
 import { routeDecision, routedAttribution, type AffinitySource, type GatewayRoute, type GatewayRouter, type RouteDecision } from './gateway-router.js';
-import type { GatewayToolkit } from './gateway-toolkit.js';
+import type { GatewayCandidate, GatewayProviderCalls } from './gateway-provider-calls.js';
 import { cacheStatusOf, type CachePlan, type CacheStatus, type ResponseCachePolicy } from './response-cache-policy.js';
+import type { TranslatedCall } from './translated-call.js';
 
 /** One chat generation, already validated and mapped from its wire. */
 export interface ChatCompletionCall {
   readonly caller: GatewayCaller;
   /** Where to send it: `provider/model`, a registry name, or one of the merchant's route groups. */
   readonly model: string;
-  /** The toolkit options of the request, without provider, model, abort signal or attribution (the use case sets those). */
-  readonly options: GenerateOptions;
+  /** The request mapped from its wire for the provider-protocol layer (the use case picks the candidates, signal and attribution). */
+  readonly call: TranslatedCall;
   /** The prompt as sent (route rules estimate its tokens from its JSON). */
   readonly prompt: unknown;
   readonly stream: boolean;
@@ -52,16 +54,17 @@ export type ChatCompletionOutcome =
   | { readonly kind: 'stream'; readonly decision: RouteDecision; readonly cache: CacheStatus | undefined; readonly chunks: AsyncIterable<ChatChunk> };
 
 export interface ChatCompletionDeps {
-  readonly toolkit: GatewayToolkit;
+  readonly calls: GatewayProviderCalls;
   readonly router: GatewayRouter;
   readonly responseCache: ResponseCachePolicy;
 }
 
 /**
- * The gateway's chat generation, whatever wire asked (OpenAI chat completions today): the response
- * cache first, then the learning router (a target or a route group's ranking), then the toolkit,
- * which fails over across candidates before the first byte and records every call as an
- * `llm.call` (the spend counter reads those). Limits and budgets were applied before this call
+ * The gateway's translated generation, whatever wire asked (chat completions, Messages, Responses):
+ * the response cache first, then the learning router (a target or a route group's ranking), then
+ * the provider-protocol layer, which fails over across candidates before the first byte and records
+ * every call as an `llm.call` (the spend counter reads those). The request goes as its client sent
+ * it: nothing of the toolkit's options, so none of its defaults. Limits and budgets were applied before this call
  * (the key-limits plugin); authentication by the caller's credential.
  */
 export class ChatCompletionUseCase {
@@ -90,43 +93,46 @@ export class ChatCompletionUseCase {
     return call.stream ? this.#stream(call, route, plan, cache) : this.#generate(call, route, plan, cache);
   }
 
-  /**
-   * The toolkit options of one routed call. `defaults: 'provider'`: the gateway forwards what its
-   * client sent, so a sampling or length setting the client left out is left out upstream too
-   * (never the toolkit's documented temperature 0.7 / maxTokens 1000).
-   */
-  #optionsOf(call: ChatCompletionCall, route: GatewayRoute): GenerateOptions {
+  /** Where one routed call may go, and what bounds and records it; a target the client named must be configured. */
+  #targetOf(call: ChatCompletionCall, route: GatewayRoute): { candidates: readonly GatewayCandidate[]; context: ProviderCallContext } {
+    if (route.kind === 'direct') this.#deps.calls.requireConfigured(route.target.provider);
+    const { schema } = call.call;
     return {
-      ...call.options,
-      defaults: 'provider',
-      ...(route.kind === 'direct' ? { provider: route.target.provider, model: route.target.model } : {}),
-      abortSignal: call.signal,
-      attribution: routedAttribution(call.caller.attribution, route),
+      candidates: route.kind === 'direct' ? [route.target] : route.ranking.candidates,
+      context: {
+        attribution: routedAttribution(call.caller.attribution, route),
+        abortSignal: call.signal,
+        ...(schema !== undefined ? { checkAnswer: (result: ModelCallResult, provider: string) => checkStructuredOutput(schema, result, provider) } : {}),
+      },
     };
   }
 
   async #generate(call: ChatCompletionCall, route: GatewayRoute, plan: CachePlan | undefined, cache: CacheStatus | undefined): Promise<ChatCompletionOutcome> {
-    const { toolkit } = this.#deps;
-    const options = this.#optionsOf(call, route);
-    const result = route.kind === 'direct' ? await toolkit.generate(options) : await toolkit.generateAcross(route.ranking.candidates, options);
-    await this.#rememberServed(route, result.provider, result.model, result.attempts.length, call.log);
-    const answer = completionOf(result, result.object !== undefined ? JSON.stringify(result.object) : result.content);
+    const { candidates, context } = this.#targetOf(call, route);
+    const answered = await this.#deps.calls.generate(candidates, call.call.request, context);
+    const provider = answered.client.provider;
+    const model = answered.result.modelId || answered.client.modelId;
+    await this.#rememberServed(route, provider, model, answered.attempts.length, call.log);
+    const answer = completionOf(
+      { provider, model, ...answered.result },
+      answered.object !== undefined ? JSON.stringify(answered.object) : answered.result.text,
+    );
     if (plan !== undefined) await this.#deps.responseCache.store(plan, answer, call.log);
-    const hops = (call.routed?.kind === 'routed' ? call.routed.hops : 0) + result.attempts.length;
-    return { kind: 'answer', answer, decision: routeDecision(route, result.provider, result.model, hops), cache };
+    const hops = (call.routed?.kind === 'routed' ? call.routed.hops : 0) + answered.attempts.length;
+    return { kind: 'answer', answer, decision: routeDecision(route, provider, model, hops), cache };
   }
 
   async #stream(call: ChatCompletionCall, route: GatewayRoute, plan: CachePlan | undefined, cache: CacheStatus | undefined): Promise<ChatCompletionOutcome> {
-    const { toolkit } = this.#deps;
-    const options = this.#optionsOf(call, route);
-    const streamed = route.kind === 'direct' ? await toolkit.stream(options) : await toolkit.streamAcross(route.ranking.candidates, options);
-    await this.#rememberServed(route, streamed.provider, streamed.model, streamed.metadata.fallback === true ? 1 : 0, call.log);
+    const { candidates, context } = this.#targetOf(call, route);
+    const streamed = await this.#deps.calls.stream(candidates, call.call.request, context);
     // A streamed answer reports one hop when it fell over to another candidate before its first chunk.
+    const fellOver = streamed.attempts.length > 0 ? 1 : 0;
+    await this.#rememberServed(route, streamed.client.provider, streamed.client.modelId, fellOver, call.log);
     const decision = routeDecision(
       route,
-      streamed.provider,
-      streamed.model,
-      (call.routed?.kind === 'routed' ? call.routed.hops : 0) + (streamed.metadata.fallback === true ? 1 : 0),
+      streamed.client.provider,
+      streamed.client.modelId,
+      (call.routed?.kind === 'routed' ? call.routed.hops : 0) + fellOver,
     );
     return { kind: 'stream', decision, cache, chunks: this.#chunksOf(streamed, plan, call.log) };
   }
@@ -140,13 +146,16 @@ export class ChatCompletionUseCase {
     }
   }
 
-  async *#chunksOf(streamed: StreamResult, plan: CachePlan | undefined, log: Logger): AsyncGenerator<ChatChunk> {
+  async *#chunksOf(streamed: ProviderCallStream, plan: CachePlan | undefined, log: Logger): AsyncGenerator<ChatChunk> {
     const pieces: string[] = [];
-    for await (const piece of streamed.stream) {
-      pieces.push(piece.content);
-      yield { type: 'text', text: piece.content };
+    for await (const text of streamed.textStream) {
+      // An empty delta says nothing: no chunk for it.
+      if (text === '') continue;
+      pieces.push(text);
+      yield { type: 'text', text };
     }
-    const answer = completionOf(await streamed.final, pieces.join(''));
+    const { result } = await streamed.answer;
+    const answer = completionOf({ provider: streamed.client.provider, model: result.modelId || streamed.client.modelId, ...result }, pieces.join(''));
     // Stored before the finish chunk: a client that asks again as soon as its stream ends finds it.
     if (plan !== undefined) await this.#deps.responseCache.store(plan, answer, log);
     yield { type: 'finish', answer };

@@ -1,14 +1,16 @@
 import type { CachedCompletion, CompletionUsage } from '../../ports/state-store.js';
-import type { TokenUsage } from '../language-model-client.js';
-import type { GenerateResult } from '../generate-result.js';
+import type { ModelCallResult, TokenUsage } from '../language-model-client.js';
 import { openAiFinishReason, openAiToolCalls } from './openai-chat-request.js';
 
 /**
  * A finished answer in the form the response cache keeps and every wire renders: `content` is the
  * text the client saw (the structured answer as JSON for a plain request; what a stream's pieces
- * joined to for a streamed one).
+ * joined to for a streamed one); `model` the one that answered.
  */
-export function completionOf(result: Pick<GenerateResult, 'provider' | 'model' | 'toolCalls' | 'finishReason' | 'usage'>, content: string): CachedCompletion {
+export function completionOf(
+  result: Pick<ModelCallResult, 'toolCalls' | 'finishReason' | 'usage'> & { readonly provider: string; readonly model: string },
+  content: string,
+): CachedCompletion {
   return {
     provider: result.provider,
     model: result.model,
@@ -19,12 +21,15 @@ export function completionOf(result: Pick<GenerateResult, 'provider' | 'model' |
   };
 }
 
-/** The counts of a call's usage an answer keeps: tokens, and the prompt-cache and reasoning parts the provider reported. */
+/**
+ * The counts of a call's usage an answer keeps: tokens (a total the provider left out is input plus
+ * output), and the prompt-cache and reasoning parts the provider reported.
+ */
 export function completionUsageOf(usage: TokenUsage): CompletionUsage {
   return {
     inputTokens: usage.inputTokens,
     outputTokens: usage.outputTokens,
-    totalTokens: usage.totalTokens,
+    totalTokens: usage.totalTokens || usage.inputTokens + usage.outputTokens,
     ...(usage.cacheReadTokens ? { cacheReadTokens: usage.cacheReadTokens } : {}),
     ...(usage.cacheWriteTokens ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
     ...(usage.cacheWrite1hTokens ? { cacheWrite1hTokens: usage.cacheWrite1hTokens } : {}),

@@ -1,6 +1,6 @@
 import type { Logger } from '../../logging/logger.js';
 import type { GatewayRouter } from './gateway-router.js';
-import type { GatewayCandidate, GatewayToolkit } from './gateway-toolkit.js';
+import type { GatewayCandidate, GatewayProviderCalls } from './gateway-provider-calls.js';
 import { estimateMessagesInputTokens, messagesPrompt, type AnthropicMessagesRequest } from './anthropic-messages-request.js';
 
 /** Where a token count came from: the provider's own counter, or the registry's heuristic. */
@@ -31,11 +31,11 @@ const providerCountTimeoutMs = 10_000;
  */
 export class MessageTokenCounter {
   readonly #router: Pick<GatewayRouter, 'routeOf'>;
-  readonly #toolkit: Pick<GatewayToolkit, 'countInputTokens'> | undefined;
+  readonly #calls: Pick<GatewayProviderCalls, 'countInputTokens'> | undefined;
 
-  constructor(router: Pick<GatewayRouter, 'routeOf'>, toolkit?: Pick<GatewayToolkit, 'countInputTokens'>) {
+  constructor(router: Pick<GatewayRouter, 'routeOf'>, calls?: Pick<GatewayProviderCalls, 'countInputTokens'>) {
     this.#router = router;
-    this.#toolkit = toolkit;
+    this.#calls = calls;
   }
 
   /** @throws SwitchyardError `SY_MODEL_NOT_FOUND` when `model` names nothing known. */
@@ -51,7 +51,7 @@ export class MessageTokenCounter {
   }
 
   async #providerCount(target: GatewayCandidate, request: object, context: MessageTokenCountContext): Promise<number | undefined> {
-    const countInputTokens = this.#toolkit?.countInputTokens?.bind(this.#toolkit);
+    const countInputTokens = this.#calls?.countInputTokens.bind(this.#calls);
     if (countInputTokens === undefined) return undefined;
     try {
       return await countInputTokens(target, {

@@ -13,7 +13,7 @@ import {
   newResponseId,
   responseOutputOf,
   responsesCacheKeySource,
-  toResponsesGenerateOptions,
+  toResponsesCall,
   type ResponsesRequest,
 } from './responses-request.js';
 
@@ -85,8 +85,8 @@ function conversationOf(previous: StoredResponse | undefined): StoredResponseIte
 
 /**
  * The gateway's Responses API (issue 23) over the one chat generation use case: the request's
- * items (after a `previous_response_id` chain's) become the toolkit's options as chat completions'
- * do, so the response cache, the learning router, failover and `llm.call` records are the same
+ * items (after a `previous_response_id` chain's) become the provider-protocol layer's request as chat
+ * completions' do, so the response cache, the learning router, failover and `llm.call` records are the same
  * code path; the answer becomes a response, kept per merchant for `ttlS` unless `store: false`.
  */
 export class ResponsesUseCase {
@@ -105,7 +105,7 @@ export class ResponsesUseCase {
     const previous = await previousResponseOf(this.#deps.store, call.caller.merchantId, request.previous_response_id);
     const context = conversationOf(previous);
     const input = inputItemsOf(request.input);
-    const mapped = toResponsesGenerateOptions(request, [...context, ...input], { allowImageUrls: this.#deps.allowImageUrls === true });
+    const mapped = toResponsesCall(request, [...context, ...input], { allowImageUrls: this.#deps.allowImageUrls === true });
     const draft: ResponseDraft = {
       id: newResponseId('resp'),
       merchantId: call.caller.merchantId,
@@ -119,7 +119,7 @@ export class ResponsesUseCase {
     const outcome = await this.#deps.chat.complete({
       caller: call.caller,
       model: request.model,
-      options: mapped.options,
+      call: mapped.call,
       prompt: mapped.prompt,
       stream: request.stream === true,
       cacheKeySource: responsesCacheKeySource(request),

@@ -1,7 +1,7 @@
-import type { EmbedResult } from '../embeddings/embed-options.js';
+import { normalizeEmbedOptions, type EmbedResult } from '../embeddings/embed-options.js';
 import type { GatewayCaller } from './gateway-caller.js';
 import { routeDecision, routedAttribution, type GatewayRouter, type RouteDecision } from './gateway-router.js';
-import type { GatewayToolkit } from './gateway-toolkit.js';
+import type { GatewayProviderCalls } from './gateway-provider-calls.js';
 
 /** One embeddings request, already validated and mapped from its wire. */
 export interface EmbeddingCall {
@@ -20,13 +20,14 @@ export interface EmbeddingOutcome {
 }
 
 export interface EmbeddingDeps {
-  readonly toolkit: GatewayToolkit;
+  readonly calls: GatewayProviderCalls;
   readonly router: GatewayRouter;
 }
 
 /**
  * The gateway's embeddings, whatever wire asked: the learning router picks the target or ranks a
- * route group, the toolkit embeds on the first candidate that answers and records the call.
+ * route group, the provider-protocol layer embeds on the first candidate that answers and records
+ * the call.
  * Embeddings are never cached (only chat answers are).
  */
 export class EmbeddingUseCase {
@@ -36,17 +37,26 @@ export class EmbeddingUseCase {
     this.#deps = deps;
   }
 
+  /** @throws InvalidRequestError for input the toolkit's embed refuses (empty texts, too many, dimensions out of range). */
   async embed(call: EmbeddingCall): Promise<EmbeddingOutcome> {
-    const { toolkit, router } = this.#deps;
+    const { calls, router } = this.#deps;
     const route = await router.routeOf(call.caller.merchantId, call.model, call.input);
-    const options = {
-      input: call.input,
-      ...(route.kind === 'direct' ? { provider: route.target.provider, model: route.target.model } : {}),
-      ...(call.dimensions !== undefined ? { dimensions: call.dimensions } : {}),
-      abortSignal: call.signal,
-      attribution: routedAttribution(call.caller.attribution, route),
+    const request = normalizeEmbedOptions({ input: call.input, ...(call.dimensions !== undefined ? { dimensions: call.dimensions } : {}) });
+    if (route.kind === 'direct') calls.requireConfigured(route.target.provider);
+    const started = performance.now();
+    const answer = await calls.embed(
+      route.kind === 'direct' ? [route.target] : route.ranking.candidates,
+      { values: request.values, dimensions: request.dimensions },
+      { attribution: routedAttribution(call.caller.attribution, route), abortSignal: call.signal },
+    );
+    const result: EmbedResult = {
+      embeddings: answer.result.embeddings,
+      provider: answer.client.provider,
+      model: answer.client.modelId,
+      usage: { inputTokens: answer.result.inputTokens },
+      responseTime: Math.round(performance.now() - started),
+      attempts: answer.attempts,
     };
-    const result = route.kind === 'direct' ? await toolkit.embed(options) : await toolkit.embedAcross(route.ranking.candidates, options);
     return { result, decision: routeDecision(route, result.provider, result.model, result.attempts.length) };
   }
 }

@@ -9,7 +9,7 @@ import type { ImageUrlPolicy } from './image-url-policy.js';
 import { chatAnswerOfBody, chatAnswerOfEvents } from './native-chat-completion.js';
 import { refuseImageUrls } from './native-image-urls.js';
 import { routeDecision, routedAttribution, type GatewayRoute, type GatewayRouter, type RouteDecision } from './gateway-router.js';
-import type { GatewayCandidate, GatewayToolkit } from './gateway-toolkit.js';
+import type { GatewayCandidate, GatewayProviderCalls } from './gateway-provider-calls.js';
 import { cacheStatusOf, type CachePlan, type CacheStatus, type ResponseCachePolicy } from './response-cache-policy.js';
 
 /** One gateway request in a provider wire, validated only for what the gateway acts on. */
@@ -60,7 +60,7 @@ export type ForwardOutcome =
   | { readonly kind: 'translate'; readonly routed: RoutedCall };
 
 export interface ForwardCallDeps {
-  readonly toolkit: GatewayToolkit;
+  readonly calls: GatewayProviderCalls;
   readonly router: GatewayRouter;
   readonly responseCache: ResponseCachePolicy;
 }
@@ -73,7 +73,7 @@ export interface ForwardCallDeps {
  * the candidates left. A retryable failure before the first byte (a refusal such as 429/5xx, a
  * network failure, an error event first) moves on to the next candidate; a refusal that is not
  * (a 400) is the client's answer, in the provider's own body and status. Every attempt is an
- * `llm.call` (the toolkit records it with the provider's usage), so spend, key limits, the
+ * `llm.call` (the provider-protocol layer records it with the provider's usage), so spend, key limits, the
  * learning router's windows and spans count it as they count translated calls.
  */
 export class ForwardCallUseCase {
@@ -87,7 +87,7 @@ export class ForwardCallUseCase {
   async forward(call: ForwardCall): Promise<ForwardOutcome> {
     if (call.imageUrls !== undefined) refuseImageUrls(call.body, call.imageUrls);
     const started = performance.now();
-    const { responseCache, router, toolkit } = this.#deps;
+    const { responseCache, router, calls } = this.#deps;
     const plan = await responseCache.planOf(call.caller, call.cacheKeySource, call.cacheControl);
     const hit = plan === undefined ? undefined : await responseCache.lookup(plan, call.log);
     const replay = hit === undefined ? 'none' : replayKindOf(hit, call);
@@ -106,12 +106,11 @@ export class ForwardCallUseCase {
     const request = { wire: call.wire, body: call.body, headers: call.headers, stream: call.stream, abortSignal: call.signal };
     for (const [hop, candidate] of candidates.entries()) {
       const last = hop === candidates.length - 1;
-      // `forward` answers undefined for a candidate that does not speak the wire: asking first
-      // (`speaksNatively`) would build the provider's client twice per request.
-      if (toolkit.forward === undefined) return { kind: 'translate', routed: { kind: 'routed', route: narrowed(route, hop), plan, cache, hops: hop } };
+      // `forward` answers undefined for a candidate that does not speak the wire (translated then):
+      // asking first would build the provider's client twice per request.
       let response: NativeWireResponse | undefined;
       try {
-        response = await toolkit.forward(candidate, request, { attribution, hop });
+        response = await calls.forward(candidate, request, { attribution, hop });
       } catch (error) {
         if (!last && isRetryableError(error)) continue;
         throw error;

@@ -5,18 +5,19 @@ import { ChatCompletionUseCase } from './complete-chat.js';
 import { EmbeddingUseCase } from './embed-texts.js';
 import { ForwardCallUseCase } from './forward-call.js';
 import { GatewayRouter, type GatewayModelRegistry } from './gateway-router.js';
-import type { GatewayToolkit } from './gateway-toolkit.js';
+import type { GatewayProviderCalls } from './gateway-provider-calls.js';
 import { ResponseCachePolicy } from './response-cache-policy.js';
 import { RouteGroupService } from './route-group-service.js';
 
 export interface GatewayUseCaseDeps {
-  readonly toolkit: GatewayToolkit;
+  /** The provider-protocol layer the gateway calls models through (the toolkit's `providerCalls`). */
+  readonly calls: GatewayProviderCalls;
   readonly models: GatewayModelRegistry;
   /** Route groups and key defaults (configs), candidates' windows (scores), cached answers (responseCache), conversations' cache holders (cacheAffinity). */
   readonly state: Pick<StateStore, 'configs' | 'scores' | 'responseCache' | 'cacheAffinity'>;
   /** Exploration draws of the learning router. */
   readonly random: RandomSource;
-  /** Where response-cache hits are recorded as `llm.call` (the toolkit records every other call itself). */
+  /** Where response-cache hits are recorded as `llm.call` (the provider-protocol layer records every other call itself). */
   readonly recordCall?: LlmCallRecorder | undefined;
 }
 
@@ -36,9 +37,9 @@ export function createGatewayUseCases(deps: GatewayUseCaseDeps): GatewayUseCases
   const cache = new ResponseCachePolicy({ cache: responseCache, configs, models: deps.models, recordCall: deps.recordCall });
   return {
     router,
-    chat: new ChatCompletionUseCase({ toolkit: deps.toolkit, router, responseCache: cache }),
-    forward: new ForwardCallUseCase({ toolkit: deps.toolkit, router, responseCache: cache }),
-    embeddings: new EmbeddingUseCase({ toolkit: deps.toolkit, router }),
+    chat: new ChatCompletionUseCase({ calls: deps.calls, router, responseCache: cache }),
+    forward: new ForwardCallUseCase({ calls: deps.calls, router, responseCache: cache }),
+    embeddings: new EmbeddingUseCase({ calls: deps.calls, router }),
     routeGroups: new RouteGroupService({ configs, scores, models: deps.models }),
   };
 }

@@ -1,7 +1,7 @@
 import type { OpenAiToolCall } from '../../ports/state/response-cache.js';
 import { reasoningLevels, type CallControls, type ReasoningLevel, type ToolChoice } from '../call-controls.js';
-import type { ConversationTurn, GenerateOptions } from '../generate-options.js';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
+import { translatedCallOf, type TranslatedCall, type TranslatedTurn } from './translated-call.js';
 
 /** The part of an OpenAI chat-completions request the gateway understands (the schema checks shapes). */
 export interface OpenAiChatRequest {
@@ -70,13 +70,16 @@ function textOf(message: OpenAiMessage, index: number): { text: string; images: 
 }
 
 /**
- * The toolkit's generate options for an OpenAI chat request: system and developer messages become
- * the system prompt, the last message (a user's) the input, the rest the conversation history.
+ * The provider-protocol layer's request for an OpenAI chat request: system and developer messages
+ * become the system prompt, the last message (a user's, or tool results) ends the conversation.
+ * Only what the client sent is sent on (no toolkit default); the client's tools are declared, the
+ * gateway runs none of its own.
  *
- * @throws UnsupportedChatRequest for what the gateway does not serve yet (client-side tools, tool
- * results) or a conversation that does not end with a user message.
+ * @throws UnsupportedChatRequest for what the gateway does not serve (tools other than functions,
+ * content parts other than text and images) or a conversation that does not end with a user or
+ * tool message; `InvalidRequestError` for what the toolkit's checks refuse (translated-call.ts).
  */
-export function toGenerateOptions(request: OpenAiChatRequest, policy: { readonly allowImageUrls: boolean } = { allowImageUrls: false }): GenerateOptions {
+export function toChatCall(request: OpenAiChatRequest, policy: { readonly allowImageUrls: boolean } = { allowImageUrls: false }): TranslatedCall {
   const clientTools = (request.tools ?? []).map((tool, index) => {
     const declared = tool as Partial<OpenAiFunctionTool>;
     if (declared.type !== 'function' || typeof declared.function?.name !== 'string')
@@ -88,7 +91,7 @@ export function toGenerateOptions(request: OpenAiChatRequest, policy: { readonly
     };
   });
   const system: string[] = [];
-  const turns: ConversationTurn[] = [];
+  const turns: TranslatedTurn[] = [];
   const namesByCallId = new Map<string, string>();
   let lastUserImages: string[] = [];
   request.messages.forEach((message, index) => {
@@ -119,9 +122,7 @@ export function toGenerateOptions(request: OpenAiChatRequest, policy: { readonly
     }
   });
   const last = turns.at(-1);
-  if (last === undefined || last.role === 'assistant' || last.role === 'system')
-    throw new UnsupportedChatRequest('the conversation must end with a user or tool message', 'messages');
-  const history = last.role === 'user' ? turns.slice(0, -1) : turns;
+  if (last === undefined || last.role === 'assistant') throw new UnsupportedChatRequest('the conversation must end with a user or tool message', 'messages');
   const maxTokens = request.max_completion_tokens ?? request.max_tokens;
   const schema =
     request.response_format?.type === 'json_schema'
@@ -129,19 +130,17 @@ export function toGenerateOptions(request: OpenAiChatRequest, policy: { readonly
       : request.response_format?.type === 'json_object'
         ? { type: 'object' }
         : undefined;
-  return {
-    ...(last.role === 'user' ? { input: { text: last.content } } : {}),
-    ...(system.length > 0 ? { systemPrompt: system.join('\n\n') } : {}),
-    ...(history.length > 0 ? { conversationHistory: history } : {}),
-    ...(last.role === 'user' && lastUserImages.length > 0 ? { images: lastUserImages, allowImageUrls: policy.allowImageUrls } : {}),
-    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-    ...(maxTokens !== undefined ? { maxTokens } : {}),
-    ...(schema !== undefined ? { schema } : {}),
-    ...(clientTools.length > 0 ? { clientTools } : {}),
-    ...chatControlsOf(request),
-    // The gateway never runs tools of its own for a client: the client's tools are declared only.
-    disableTools: true,
-  };
+  return translatedCallOf({
+    ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
+    history: last.role === 'user' ? turns.slice(0, -1) : turns,
+    ...(last.role === 'user' ? { input: { text: last.content, images: lastUserImages } } : {}),
+    allowImageUrls: policy.allowImageUrls,
+    temperature: request.temperature,
+    maxTokens,
+    schema,
+    clientTools,
+    controls: chatControlsOf(request),
+  });
 }
 
 /** OpenAI's `tool_choice` (`auto`, `none`, `required`, `{type: 'function', function: {name}}`) as the toolkit's. */

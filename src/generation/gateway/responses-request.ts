@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { CachedCompletion, StoredResponseItem } from '../../ports/state-store.js';
-import type { GenerateOptions } from '../generate-options.js';
+import type { TranslatedCall } from './translated-call.js';
 import { imageUrlRefusal, isDataUrl, isHttpUrl, type ImageUrlPolicy } from './image-url-policy.js';
 import {
   openAiReasoning,
   openAiToolChoice,
-  toGenerateOptions,
+  toChatCall,
   UnsupportedChatRequest,
   type OpenAiChatRequest,
   type OpenAiMessage,
@@ -206,8 +206,8 @@ function responseFormatOf(request: ResponsesRequest): OpenAiChatRequest['respons
 
 /** What a Responses request becomes for the generation use case. */
 export interface MappedResponsesRequest {
-  /** The toolkit options, as chat completions' requests become them. */
-  readonly options: GenerateOptions;
+  /** The provider-protocol layer's request, as a chat completions request's becomes it. */
+  readonly call: TranslatedCall;
   /** The prompt as chat messages (route rules estimate its tokens from its JSON). */
   readonly prompt: unknown;
   /** Tool types no provider can serve, dropped from the request. */
@@ -215,7 +215,7 @@ export interface MappedResponsesRequest {
 }
 
 /**
- * The toolkit's generate options of a Responses request over the whole conversation (`items`: a
+ * The provider-protocol layer's request of a Responses request over the whole conversation (`items`: a
  * `previous_response_id` chain's items, then this turn's): `instructions` becomes the system
  * prompt, the items the chat messages of /v1/chat/completions, mapped the same way from there.
  * `top_p`, `tool_choice`, `parallel_tool_calls` and `reasoning.effort` are passed on to the provider
@@ -225,7 +225,7 @@ export interface MappedResponsesRequest {
  * @throws UnsupportedChatRequest for content the gateway cannot send (files, audio) or a
  * conversation that does not end with a user message or a function call's output.
  */
-export function toResponsesGenerateOptions(
+export function toResponsesCall(
   request: ResponsesRequest,
   items: readonly StoredResponseItem[],
   policy: ImageUrlPolicy = { allowImageUrls: false },
@@ -250,7 +250,7 @@ export function toResponsesGenerateOptions(
     ...(tools.length > 0 && typeof request.parallel_tool_calls === 'boolean' ? { parallel_tool_calls: request.parallel_tool_calls } : {}),
     ...(effort !== undefined ? { reasoning_effort: effort } : {}),
   };
-  return { options: toGenerateOptions(chat, policy), prompt: messages, ignoredTools: ignored };
+  return { call: toChatCall(chat, policy), prompt: messages, ignoredTools: ignored };
 }
 
 /**

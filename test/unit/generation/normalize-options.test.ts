@@ -34,13 +34,12 @@ describe('normalizeOptions', () => {
     expect(request.messages).toEqual([{ role: 'user', content: 'hi' }]);
   });
 
-  it("with defaults 'provider' leaves out what the caller did not give (the gateway's rule) and keeps what it gave", () => {
-    const bare = normalizeOptions({ input: { text: 'hi' }, defaults: 'provider' }, quiet());
-    expect(bare.temperature).toBeUndefined();
-    expect(bare.maxTokens).toBeUndefined();
-    const given = normalizeOptions({ input: { text: 'hi' }, defaults: 'provider', temperature: 0, maxTokens: 12 }, quiet());
+  it("fills NeuroLink's documented temperature and maxTokens whatever else the call says, and keeps what it gave", () => {
+    // The gateway's no-defaults rule is not an option of the toolkit's: the gateway never goes through these options.
+    const bare = normalizeOptions({ input: { text: 'hi' }, defaults: 'provider' } as GenerateOptions, quiet());
+    expect(bare).toMatchObject({ temperature: 0.7, maxTokens: 1000 });
+    const given = normalizeOptions({ input: { text: 'hi' }, temperature: 0, maxTokens: 12 }, quiet());
     expect(given).toMatchObject({ temperature: 0, maxTokens: 12 });
-    expect(optionAtFault({ input: { text: 'hi' }, defaults: 'gateway' })).toBe('defaults');
   });
 
   it('treats a bare string as input.text', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
-  anthropicProviderHeaders,
   anthropicStopReason,
+  anthropicUpstreamHeaders,
   estimateMessagesInputTokens,
   messagesCacheKeySource,
-  messagesGenerateOptions,
+  messagesCall,
   type AnthropicMessagesRequest,
 } from '../../../../src/generation/gateway/anthropic-messages-request.js';
 import { SwitchyardError } from '../../../../src/errors/switchyard-error.js';
@@ -14,7 +14,7 @@ const base: AnthropicMessagesRequest = { model: 'openai/gpt-4o-mini', max_tokens
 
 function refusal(request: AnthropicMessagesRequest, policy = strict): { code: string; param: unknown } {
   try {
-    messagesGenerateOptions(request, policy);
+    messagesCall(request, policy);
   } catch (error) {
     if (!SwitchyardError.isInstance(error)) throw error;
     return { code: error.code, param: error.details?.['param'] };
@@ -22,9 +22,9 @@ function refusal(request: AnthropicMessagesRequest, policy = strict): { code: st
   throw new Error('not refused');
 }
 
-describe('messagesGenerateOptions', () => {
+describe('messagesCall', () => {
   it('maps system blocks, system-role messages, history and the last user text', () => {
-    const options = messagesGenerateOptions(
+    const { request } = messagesCall(
       {
         ...base,
         system: [{ type: 'text', text: 'be brief' }],
@@ -44,21 +44,23 @@ describe('messagesGenerateOptions', () => {
       },
       strict,
     );
-    expect(options).toMatchObject({
-      systemPrompt: 'be brief\n\nand kind',
-      input: { text: 'second' },
-      conversationHistory: [
+    expect(request).toMatchObject({
+      system: 'be brief\n\nand kind',
+      messages: [
         { role: 'user', content: 'first' },
         { role: 'assistant', content: 'answer' },
+        { role: 'user', content: 'second' },
       ],
       temperature: 0.2,
       maxTokens: 16,
-      disableTools: true,
     });
+    // The gateway runs no tools of its own: only the client's are declared.
+    expect(request.tools).toBeUndefined();
+    expect(request.messages).toHaveLength(3);
   });
 
   it('turns tool_use blocks into tool calls and tool_result blocks into tool turns named after their call', () => {
-    const options = messagesGenerateOptions(
+    const { request } = messagesCall(
       {
         ...base,
         tools: [{ name: 'get_weather', input_schema: { type: 'object' } }],
@@ -70,9 +72,9 @@ describe('messagesGenerateOptions', () => {
       },
       strict,
     );
-    expect(options.input).toBeUndefined();
-    expect(options.clientTools).toEqual([{ name: 'get_weather', parameters: { type: 'object' } }]);
-    expect(options.conversationHistory).toEqual([
+    // The conversation continues from the tool result: no user message of its own after it.
+    expect(request.clientTools).toEqual([{ name: 'get_weather', description: '', inputSchema: { type: 'object' } }]);
+    expect(request.messages).toEqual([
       { role: 'user', content: 'weather?' },
       { role: 'assistant', content: '', toolCalls: [{ toolCallId: 'toolu_1', toolName: 'get_weather', args: { city: 'Paris' } }] },
       { role: 'tool', toolCallId: 'toolu_1', toolName: 'get_weather', content: 'sunny' },
@@ -81,18 +83,18 @@ describe('messagesGenerateOptions', () => {
 
   it('passes tool_choice on with the tools: none, any as required, tool by name, disable_parallel_tool_use as parallelToolCalls false', () => {
     const tools = [{ name: 't' }];
-    const none = messagesGenerateOptions({ ...base, tools, tool_choice: { type: 'none' } }, strict);
-    expect(none.clientTools).toEqual([{ name: 't' }]);
+    const none = messagesCall({ ...base, tools, tool_choice: { type: 'none' } }, strict).request;
+    expect(none.clientTools).toEqual([{ name: 't', description: '', inputSchema: { type: 'object', properties: {} } }]);
     expect(none.toolChoice).toBe('none');
-    expect(messagesGenerateOptions({ ...base, tools, tool_choice: { type: 'any' } }, strict)).toMatchObject({ toolChoice: 'required' });
-    const named = messagesGenerateOptions({ ...base, tools, tool_choice: { type: 'tool', name: 't', disable_parallel_tool_use: true } }, strict);
+    expect(messagesCall({ ...base, tools, tool_choice: { type: 'any' } }, strict).request).toMatchObject({ toolChoice: 'required' });
+    const named = messagesCall({ ...base, tools, tool_choice: { type: 'tool', name: 't', disable_parallel_tool_use: true } }, strict).request;
     expect(named).toMatchObject({ toolChoice: { toolName: 't' }, parallelToolCalls: false });
-    expect(messagesGenerateOptions({ ...base, tool_choice: { type: 'any' } }, strict).toolChoice).toBeUndefined();
+    expect(messagesCall({ ...base, tool_choice: { type: 'any' } }, strict).request.toolChoice).toBeUndefined();
     expect(refusal({ ...base, tools, tool_choice: { type: 'tool' } })).toEqual({ code: 'SY_GATEWAY_REQUEST_UNSUPPORTED', param: 'tool_choice.name' });
   });
 
   it('passes stop_sequences, top_p and top_k on', () => {
-    expect(messagesGenerateOptions({ ...base, stop_sequences: ['X'], top_p: 0.5, top_k: 3 }, strict)).toMatchObject({
+    expect(messagesCall({ ...base, stop_sequences: ['X'], top_p: 0.5, top_k: 3 }, strict).request).toMatchObject({
       stopSequences: ['X'],
       topP: 0.5,
       topK: 3,
@@ -100,10 +102,12 @@ describe('messagesGenerateOptions', () => {
   });
 
   it('forwards anthropic-version and anthropic-beta to an Anthropic upstream only', () => {
-    expect(anthropicProviderHeaders({ 'anthropic-version': '2023-06-01', 'anthropic-beta': ['a', 'b'], 'x-api-key': 'secret' })).toEqual({
-      providerHeaders: { anthropic: { 'anthropic-version': '2023-06-01', 'anthropic-beta': 'a,b' } },
+    const headers = anthropicUpstreamHeaders({ 'anthropic-version': '2023-06-01', 'anthropic-beta': ['a', 'b'], 'x-api-key': 'secret' });
+    expect(messagesCall(base, strict, headers).request.providerHeaders).toEqual({
+      anthropic: { 'anthropic-version': '2023-06-01', 'anthropic-beta': 'a,b' },
     });
-    expect(anthropicProviderHeaders({ authorization: 'Bearer x' })).toEqual({});
+    expect(anthropicUpstreamHeaders({ authorization: 'Bearer x' })).toEqual({});
+    expect(messagesCall(base, strict, anthropicUpstreamHeaders({ authorization: 'Bearer x' })).request.providerHeaders).toBeUndefined();
   });
 
   it('passes base64 images as data URLs; URLs only when allowed', () => {
@@ -119,13 +123,17 @@ describe('messagesGenerateOptions', () => {
         },
       ],
     });
-    expect(messagesGenerateOptions(image({ type: 'base64', media_type: 'image/png', data: 'AAAA' }), strict).images).toEqual(['data:image/png;base64,AAAA']);
+    expect(messagesCall(image({ type: 'base64', media_type: 'image/png', data: 'AAAA' }), strict).request.messages.at(-1)?.content).toEqual([
+      { type: 'text', text: 'what?' },
+      { type: 'image', dataUrl: 'data:image/png;base64,AAAA' },
+    ]);
     expect(refusal(image({ type: 'url', url: 'https://example.com/a.png' }))).toEqual({
       code: 'SY_GATEWAY_REQUEST_UNSUPPORTED',
       param: 'messages[0].content[0].source',
     });
-    expect(messagesGenerateOptions(image({ type: 'url', url: 'https://example.com/a.png' }), { allowImageUrls: true }).images).toEqual([
-      'https://example.com/a.png',
+    expect(messagesCall(image({ type: 'url', url: 'https://example.com/a.png' }), { allowImageUrls: true }).request.messages.at(-1)?.content).toEqual([
+      { type: 'text', text: 'what?' },
+      { type: 'image-url', url: 'https://example.com/a.png' },
     ]);
   });
 
