@@ -54,9 +54,8 @@ export async function enterExperiment(
   deps: ExperimentDeps,
 ): Promise<ExperimentEntry> {
   const merchantId = request.merchantId;
-  const outside: ExperimentEntry = { request, inputs: { ...inputs, activeRules: [] }, tag: undefined, staticArm: false };
   // The flags came with the merchant's inputs (read once per decision); only the guardrail is read here.
-  if (!isFeatureEnabled(inputs.features, 'ab-test-real-payments')) return outside;
+  if (!isFeatureEnabled(inputs.features, 'ab-test-real-payments')) return outsideOf(request, inputs);
   const trip = await deps.state.configs.get(merchantId, 'experimentGuardrail');
   const data = experiment.algorithm.data;
   const guardrailTripped = trip !== undefined && trip.experimentId === experiment.id && trip.experimentModifiedAt === experiment.modifiedAt;
@@ -68,8 +67,13 @@ export async function enterExperiment(
     return { ...applied, tag, staticArm: false };
   }
   const record = await deps.state.routingRules.get(armAlgorithmId);
-  if (record === undefined || record.createdBy !== merchantId || record.algorithm.type === 'ab_test') return outside;
+  if (record === undefined || record.createdBy !== merchantId || record.algorithm.type === 'ab_test') return outsideOf(request, inputs);
   return { request, inputs: { ...inputs, activeRules: [record] }, tag, staticArm: true };
+}
+
+/** A payment left out of the experiment (built only then: it copies the inputs). */
+function outsideOf(request: DecideGatewayRequest, inputs: DecisionInputs): ExperimentEntry {
+  return { request, inputs: { ...inputs, activeRules: [] }, tag: undefined, staticArm: false };
 }
 
 /**
