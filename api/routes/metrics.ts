@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { EventBus } from '../../src/ports/event-bus.js';
 import type { StateStore } from '../../src/ports/state-store.js';
 import { startLoopPauseMonitor } from '../loop-pauses.js';
+import { routeConfigOf } from '../route-config.js';
 
 /**
  * Metrics: Prometheus text at GET /metrics. Counts requests by route and status, and exposes the
@@ -12,7 +13,7 @@ import { startLoopPauseMonitor } from '../loop-pauses.js';
 export async function metricsRoutes(app: FastifyInstance, deps: { bus: EventBus; state: StateStore }): Promise<void> {
   const requests = new Map<string, number>();
   app.addHook('onResponse', (request, reply, done) => {
-    const key = `${request.method} ${request.routeOptions.url ?? 'unmatched'}\u0000${reply.statusCode}`;
+    const key = `${request.method} ${routeConfigOf(request).url ?? 'unmatched'}\u0000${reply.statusCode}`;
     requests.set(key, (requests.get(key) ?? 0) + 1);
     done();
   });
