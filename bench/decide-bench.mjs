@@ -171,16 +171,31 @@ try {
   if (multiObjective) {
     const moMerchant = `${merchant}_mo`;
     const moAuth = await newMerchant(moMerchant);
-    await json(service.url, `/merchant-account/${moMerchant}/features/multi-objective-routing`, { enabled: true }, moAuth);
-    await json(service.url, `/merchant-account/${moMerchant}/seed-costs`, seedCosts, moAuth, 'PUT');
-    if (experiment) {
-      await json(service.url, `/merchant-account/${moMerchant}/features/ab-test-real-payments`, { enabled: true }, moAuth);
-      const created = await json(service.url, '/routing/create', abTestRule('bench-experiment', moMerchant, { margin: 0.5 }), moAuth);
-      await json(service.url, '/routing/activate', { created_by: moMerchant, routing_algorithm_id: created.rule_id }, moAuth);
-    }
+    // What this row switches on, in order: one entry per feature, its name in the row's label. A
+    // feature of the next wave (sticky routing) joins the row with one more entry here.
+    const featureSteps = [
+      {
+        name: 'multi-objective',
+        on: true,
+        apply: async () => {
+          await json(service.url, `/merchant-account/${moMerchant}/features/multi-objective-routing`, { enabled: true }, moAuth);
+          await json(service.url, `/merchant-account/${moMerchant}/seed-costs`, seedCosts, moAuth, 'PUT');
+        },
+      },
+      {
+        name: 'experiment',
+        on: experiment,
+        apply: async () => {
+          await json(service.url, `/merchant-account/${moMerchant}/features/ab-test-real-payments`, { enabled: true }, moAuth);
+          const created = await json(service.url, '/routing/create', abTestRule('bench-experiment', moMerchant, { margin: 0.5 }), moAuth);
+          await json(service.url, '/routing/activate', { created_by: moMerchant, routing_algorithm_id: created.rule_id }, moAuth);
+        },
+      },
+    ].filter((step) => step.on);
+    for (const step of featureSteps) await step.apply();
     const probe = await json(service.url, '/decide-gateway', body(moMerchant, 'mo_probe', 0), moAuth);
     if (probe.multi_objective_info?.outcome !== 'COST_WON') throw new Error(`the EV post-step did not promote checkout: ${JSON.stringify(probe)}`);
-    const result = await measure(moMerchant, moAuth, experiment ? 'multi-objective + experiment decide' : 'multi-objective decide');
+    const result = await measure(moMerchant, moAuth, `${featureSteps.map((step) => step.name).join(' + ')} decide`);
     const moExpected = 1 + result.warmOk + result.ok;
     const moCounted = await analyticsCount(moAuth, moExpected);
     const savings = await json(service.url, '/analytics/cost-savings?range=1h', undefined, moAuth);
