@@ -26,6 +26,7 @@ import type { StreamOptions } from '../src/generation/generate-options.js';
 import { toolkitReservationUsd } from '../src/toolkit/call-reservation.js';
 import { PendingSpend } from '../src/governance/pending-spend.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
+import { registerRouteConfig } from './route-config.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { analyticsCounterfactualRoutes } from './routes/analytics-counterfactual.js';
 import { analyticsExperimentRoutes } from './routes/analytics-experiments.js';
@@ -114,6 +115,8 @@ function createFastify(config: Config, deps: AppDeps): FastifyInstance {
 
 /** Headers, errors, CORS, the guard, per-key limits and body parsing: in this order, before any route. */
 async function registerPlugins(app: FastifyInstance, config: Config, deps: AppDeps): Promise<AppServices> {
+  // Every hook below reads the route's config through routeConfigOf: once per request.
+  registerRouteConfig(app);
   // First: every route added from here on gets its header set, and every answer (404s, errors) its headers.
   registerSecurityHeaders(app);
   // Synchronous (done-style) like every hook each request passes: an async hook costs a promise

@@ -3,6 +3,7 @@ import { createEvent } from '../../src/events/event-envelope.js';
 import type { ApiRequestedV1 } from '../../src/generated/schema-types.js';
 import type { EventBus } from '../../src/ports/event-bus.js';
 import type { Clock } from '../../src/time/clock.js';
+import { routeConfigOf } from '../route-config.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -56,11 +57,11 @@ export function registerApiEvents(app: FastifyInstance, deps: { bus: EventBus; c
   const errorPayloads = new WeakMap<FastifyRequest, unknown>();
   // Both hooks are synchronous (done-style): every request passes them, and most have nothing to do.
   app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
-    if (reply.statusCode >= 400 && request.routeOptions.config.flowType !== undefined) errorPayloads.set(request, payload);
+    if (reply.statusCode >= 400 && routeConfigOf(request).flowType !== undefined) errorPayloads.set(request, payload);
     done(null, payload);
   });
   app.addHook('onResponse', (request, reply, done) => {
-    const flowType = request.routeOptions.config.flowType;
+    const flowType = routeConfigOf(request).flowType;
     if (flowType !== undefined) publishApiRequested(request, reply, flowType, errorPayloads, deps);
     done();
   });
@@ -88,7 +89,7 @@ function publishApiRequested(
             requestId: String(request.id),
             flowType,
             apiFlow: apiFlowOf(flowType),
-            route: request.routeOptions.url ?? request.url,
+            route: routeConfigOf(request).url ?? request.url,
             method: request.method,
             statusCode: reply.statusCode,
             latencyMs: Math.round(reply.elapsedTime * 1000) / 1000,

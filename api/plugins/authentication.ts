@@ -11,6 +11,7 @@ import type { MerchantRole } from '../../src/ports/state-store.js';
 import { SwitchyardError } from '../../src/errors/switchyard-error.js';
 import { genericError } from '../wire/generic-error-envelope.js';
 import { sessionRoleOf } from './session-role.js';
+import { routeConfigOf } from '../route-config.js';
 
 /**
  * How a route is guarded (route `config.auth`). Every route declares one; a route that does not is
@@ -191,7 +192,7 @@ export function attemptOriginOf(request: FastifyRequest): AttemptOrigin {
   return {
     sourceAddress: request.ip,
     requestId: String(request.id),
-    route: request.routeOptions.url ?? request.url,
+    route: routeConfigOf(request).url ?? request.url,
     userAgent: headerValue(request, 'user-agent'),
   };
 }
@@ -264,7 +265,7 @@ export function requiredRoleOf(method: string, config: FastifyContextConfig): Me
 
 /** 403 unless the session's role (its current one when `roleOf` is given) meets the route's. */
 async function checkRole(request: FastifyRequest, claims: SessionClaims, options: AuthenticationOptions): Promise<void> {
-  if (claims.merchantId === '' || requiredRoleOf(request.method, request.routeOptions.config) !== 'admin') return;
+  if (claims.merchantId === '' || requiredRoleOf(request.method, routeConfigOf(request)) !== 'admin') return;
   // An SSO handoff or super-admin view session holds no membership in the merchant: its token's
   // role (admin, as decision-engine issues them) decides, as decision-engine's permissions do.
   if ((claims.tokenType ?? 'standard') !== 'standard' && claims.role === 'admin') return;
@@ -334,7 +335,7 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
   // Synchronous for public routes and 404s; otherwise the credential check's promise.
   app.addHook('onRequest', (request, _reply, done) => {
     if (request.is404) return done();
-    const guard = request.routeOptions.config.auth ?? 'either';
+    const guard = routeConfigOf(request).auth ?? 'either';
     if (guard === 'none' || guard === 'admin-secret') return done();
     return authenticateRequest(request, guard, options);
   });
@@ -343,7 +344,7 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
   app.addHook('preHandler', (request, _reply, done) => {
     const credential = request.credential;
     if (credential === null) return done();
-    const config = request.routeOptions.config;
+    const config = routeConfigOf(request);
     const own = merchantOfCredential(credential);
     if (own === '' && (config.auth ?? 'either') === 'either') {
       throw forbidden('Forbidden: this session has no merchant yet; create one with POST /onboarding/merchant or join one with POST /auth/switch-merchant');
@@ -367,7 +368,7 @@ async function authenticateRequest(request: FastifyRequest, guard: 'bearer' | 'e
     apiKey = bearerToken;
     bearerToken = undefined;
   }
-  const allowRevoked = guard === 'bearer' && request.routeOptions.config.acceptsRevokedSession === true;
+  const allowRevoked = guard === 'bearer' && routeConfigOf(request).acceptsRevokedSession === true;
   const result = await options.auth.authenticate({ bearerToken, apiKey: apiKey === '' ? undefined : apiKey, allowRevoked, origin: attemptOriginOf(request) });
   if (result.kind !== 'ok') throw credentialError(result);
   const context = result.context;

@@ -1,6 +1,7 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
 import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { routeConfigOf } from '../route-config.js';
 
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -79,7 +80,7 @@ export function registerHttpServerSpans(app: FastifyInstance, tracer: Tracer | u
   }
   app.addHook('onRequest', (request, _reply, done) => {
     const span = spans.get(request.raw);
-    const route = request.routeOptions.url;
+    const route = routeConfigOf(request).url;
     if (span !== undefined && route !== undefined) {
       span.updateName(`${request.method} ${route}`);
       span.setAttribute('http.route', route);

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Credential } from './authentication.js';
 import { KeyAdmission, defaultLeaseTtlMs, type KeyAdmissionDeps, type LimitScope } from '../../src/governance/admit-key-request.js';
 import type { StateStore } from '../../src/ports/state-store.js';
+import { routeConfigOf } from '../route-config.js';
 
 export { defaultLeaseTtlMs };
 
@@ -35,7 +36,7 @@ export function registerKeyLimits(app: FastifyInstance, options: KeyLimitsOption
   const admission = new KeyAdmission({ ...options, usage: options.state.usage, configs: options.state.configs });
   // Synchronous for what it does not limit (sessions, routes without keyLimits): no promise per request.
   app.addHook('preHandler', (request, reply, done) => {
-    const route = request.routeOptions.config.keyLimits;
+    const route = routeConfigOf(request).keyLimits;
     const credential = request.credential;
     if (route === undefined || credential === null || credential.kind !== 'api_key') return done();
     return admitKey(admission, request, reply, route, credential);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { MerchantRole } from '../../src/ports/state-store.js';
 import { sendAuthFailure } from './authentication.js';
 import { sessionRoleOf } from './session-role.js';
+import { routeConfigOf } from '../route-config.js';
 
 export interface MembershipCheckOptions {
   /** The user's live role in the merchant; undefined when not a member (read from the shared store: every replica agrees). */
@@ -23,7 +24,7 @@ export function registerMembershipCheck(app: FastifyInstance, options: Membershi
     if (credential?.kind !== 'session') return done();
     const { claims } = credential;
     if ((claims.tokenType ?? 'standard') !== 'standard' || claims.merchantId === '') return done();
-    if (request.routeOptions.config.acceptsRevokedSession === true) return done();
+    if (routeConfigOf(request).acceptsRevokedSession === true) return done();
     // Returned, not awaited here: fastify waits for it, and a refusal rejects it (the guard's 401).
     return sessionRoleOf(request, options.roleOf, claims.userId, claims.merchantId).then((role) => {
       if (role !== undefined) return;

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, RouteOptions } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
+import { routeConfigOf } from '../route-config.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -99,7 +100,7 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
   });
 
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.routeOptions.config.securityHeaders ?? baseSecurityHeaders);
+    reply.headers(routeConfigOf(request).securityHeaders ?? baseSecurityHeaders);
     done();
   });
 }

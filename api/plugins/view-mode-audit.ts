@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthAttemptRecorder } from '../../src/auth/auth-attempt.js';
 import { attemptOriginOf } from './authentication.js';
+import { routeConfigOf } from '../route-config.js';
 
 /** Routes that publish their own super-admin audit event (no second one per request). */
 const selfAudited = new Set(['/auth/super-admin/exit', '/auth/super-admin/enter-merchant', '/auth/super-admin/lookup']);
@@ -22,7 +23,7 @@ export function registerViewModeAudit(app: FastifyInstance, audit: AuthAttemptRe
 function recordViewRequest(request: FastifyRequest, reply: FastifyReply, audit: AuthAttemptRecorder): void {
   const credential = request.credential;
   if (credential?.kind !== 'session' || credential.claims.tokenType !== 'super_admin_view') return;
-  const route = request.routeOptions.url ?? request.url;
+  const route = routeConfigOf(request).url ?? request.url;
   if (selfAudited.has(route)) return;
   const { claims } = credential;
   audit({

@@ -3,6 +3,7 @@ import type { EventBus } from '../../src/ports/event-bus.js';
 import type { StateStore } from '../../src/ports/state-store.js';
 import { startLoopPauseMonitor } from '../loop-pauses.js';
 import type { StickyRoutingCounters } from '../../src/decision/sticky/sticky-counters.js';
+import { routeConfigOf } from '../route-config.js';
 
 /**
  * Metrics: Prometheus text at GET /metrics. Counts requests by route and status, and exposes the
@@ -13,7 +14,7 @@ import type { StickyRoutingCounters } from '../../src/decision/sticky/sticky-cou
 export async function metricsRoutes(app: FastifyInstance, deps: { bus: EventBus; state: StateStore; stickyCounters?: StickyRoutingCounters }): Promise<void> {
   const requests = new Map<string, number>();
   app.addHook('onResponse', (request, reply, done) => {
-    const key = `${request.method} ${request.routeOptions.url ?? 'unmatched'}\u0000${reply.statusCode}`;
+    const key = `${request.method} ${routeConfigOf(request).url ?? 'unmatched'}\u0000${reply.statusCode}`;
     requests.set(key, (requests.get(key) ?? 0) + 1);
     done();
   });

@@ -110,7 +110,12 @@ const maxVerifiedTokens = 10_000;
 interface VerifiedToken {
   readonly claims: SessionClaims;
   readonly notBeforeMs: number;
+  /** The answer while the token holds (made once, not per request). */
+  readonly accepted: TokenVerification;
 }
+
+const noOptions: { readonly allowRevoked?: boolean } = Object.freeze({});
+const revokedAnswer: TokenVerification = Object.freeze({ ok: false, reason: 'revoked' });
 
 /**
  * Builds the token service. Key material is checked here, once, so a bad key or an algorithm
@@ -176,7 +181,7 @@ export function createTokenService(config: TokenConfig, dependencies: TokenServi
     verified.set(token, entry);
   };
 
-  async function verify(token: string, options: { readonly allowRevoked?: boolean } = {}): Promise<TokenVerification> {
+  async function verify(token: string, options: { readonly allowRevoked?: boolean } = noOptions): Promise<TokenVerification> {
     const known = verified.get(token);
     if (known !== undefined) {
       const now = clock.now();
@@ -184,7 +189,7 @@ export function createTokenService(config: TokenConfig, dependencies: TokenServi
         verified.delete(token);
         return { ok: false, reason: 'expired' };
       }
-      if (now >= known.notBeforeMs) return checkRevocation(known.claims, options);
+      if (now >= known.notBeforeMs) return checkRevocation(known.claims, options, known.accepted);
     }
     if (token.length > maxTokenLength || token.split('.').length !== 3) return { ok: false, reason: 'malformed' };
     let payload: JWTPayload;
@@ -201,15 +206,18 @@ export function createTokenService(config: TokenConfig, dependencies: TokenServi
     }
     const claims = toSessionClaims(payload);
     if (claims === undefined) return { ok: false, reason: 'claims' };
-    remember(token, { claims, notBeforeMs: (payload.nbf ?? 0) * 1000 });
-    return checkRevocation(claims, options);
+    const accepted: TokenVerification = Object.freeze({ ok: true, claims });
+    remember(token, { claims, notBeforeMs: (payload.nbf ?? 0) * 1000, accepted });
+    return checkRevocation(claims, options, accepted);
   }
 
-  async function checkRevocation(claims: SessionClaims, options: { readonly allowRevoked?: boolean }): Promise<TokenVerification> {
-    if (options.allowRevoked === true) return { ok: true, claims };
-    const [revoked, cutoff] = await Promise.all([sessions.isTokenRevoked(claims.tokenId), dependencies.credentials?.sessionCutoff(claims.userId)]);
-    if (revoked || isCutOff(claims, cutoff)) return { ok: false, reason: 'revoked' };
-    return { ok: true, claims };
+  async function checkRevocation(claims: SessionClaims, options: { readonly allowRevoked?: boolean }, accepted: TokenVerification): Promise<TokenVerification> {
+    if (options.allowRevoked === true) return accepted;
+    const cutoffs = dependencies.credentials;
+    // Both reads go out together (on Redis, one round trip of wall time).
+    const [revoked, cutoff] = await Promise.all([sessions.isTokenRevoked(claims.tokenId), cutoffs?.sessionCutoff(claims.userId)]);
+    if (revoked || isCutOff(claims, cutoff)) return revokedAnswer;
+    return accepted;
   }
 
   async function revoke(claims: SessionClaims): Promise<void> {

@@ -13,32 +13,54 @@ const poolSize = 4096;
 let pool = randomBytes(poolSize);
 let poolOffset = 0;
 
-function sixteenRandomBytes(): Buffer {
+/** Two lowercase hex digits per byte value. */
+const hexOf = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+const hex = (byte: number): string => hexOf[byte & 0xff] as string;
+
+/**
+ * Formatted straight from the random pool and the timestamp (no Buffer copied, written and
+ * hex-encoded per id: two ids per decision).
+ */
+export function uuidV7(nowMs: number = Date.now()): string {
   if (poolOffset + 16 > poolSize) {
     pool = randomBytes(poolSize);
     poolOffset = 0;
   }
-  const bytes = Buffer.from(pool.subarray(poolOffset, poolOffset + 16));
+  const at = poolOffset;
   poolOffset += 16;
-  return bytes;
-}
-
-export function uuidV7(nowMs: number = Date.now()): string {
-  const bytes = sixteenRandomBytes();
   if (nowMs <= lastMs) {
     sequence = (sequence + 1) & 0xfff;
     if (sequence === 0) lastMs += 1;
     nowMs = lastMs;
   } else {
     lastMs = nowMs;
-    sequence = bytes.readUInt16BE(6) & 0x7ff; // start low so the counter has room
+    sequence = (((pool[at + 6] as number) << 8) | (pool[at + 7] as number)) & 0x7ff; // start low so the counter has room
   }
-  bytes.writeUIntBE(nowMs, 0, 6);
-  bytes[6] = 0x70 | ((sequence >> 8) & 0x0f);
-  bytes[7] = sequence & 0xff;
-  bytes[8] = 0x80 | ((bytes[8] ?? 0) & 0x3f);
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  // 48-bit milliseconds: the high 32 bits and the low 16 (beyond 32-bit integer arithmetic).
+  const high = Math.floor(nowMs / 0x10000);
+  const low = nowMs - high * 0x10000;
+  return (
+    hex(high >>> 24) +
+    hex(high >>> 16) +
+    hex(high >>> 8) +
+    hex(high) +
+    '-' +
+    hex(low >>> 8) +
+    hex(low) +
+    '-' +
+    hex(0x70 | ((sequence >> 8) & 0x0f)) +
+    hex(sequence) +
+    '-' +
+    hex(0x80 | ((pool[at + 8] as number) & 0x3f)) +
+    hex(pool[at + 9] as number) +
+    '-' +
+    hex(pool[at + 10] as number) +
+    hex(pool[at + 11] as number) +
+    hex(pool[at + 12] as number) +
+    hex(pool[at + 13] as number) +
+    hex(pool[at + 14] as number) +
+    hex(pool[at + 15] as number)
+  );
 }
 
 /**

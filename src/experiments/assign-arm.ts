@@ -1,15 +1,33 @@
 export type ExperimentArm = 'control' | 'variant';
 
 const encoder = new TextEncoder();
-const mask64 = (1n << 64n) - 1n;
+const two32 = 0x1_0000_0000;
 
 /**
  * The arm of one payment: djb2 over the payment id's UTF-8 bytes (64-bit wrapping, as the peer
  * computes it), modulo 100, against the variant's percent. Deterministic, so every retry of a
  * payment lands in the same arm, and a payment gets the arm decision-engine would give it.
+ *
+ * The 64-bit hash is kept as two unsigned 32-bit halves in plain numbers (every intermediate stays
+ * below 2^53, so the arithmetic is exact): no BigInt per byte, and an ASCII id (the usual payment
+ * id) is read by char code without being encoded first.
  */
 export function assignArm(paymentId: string, variantSplitPct: number): ExperimentArm {
-  let hash = 5381n;
-  for (const byte of encoder.encode(paymentId)) hash = (hash * 33n + BigInt(byte)) & mask64;
-  return Number(hash % 100n) < variantSplitPct ? 'variant' : 'control';
+  const bytes = isAscii(paymentId) ? undefined : encoder.encode(paymentId);
+  const length = bytes === undefined ? paymentId.length : bytes.length;
+  let hi = 0;
+  let lo = 5381;
+  for (let i = 0; i < length; i++) {
+    const low = lo * 33 + (bytes === undefined ? paymentId.charCodeAt(i) : (bytes[i] as number));
+    const carry = Math.floor(low / two32);
+    lo = low - carry * two32;
+    hi = (hi * 33 + carry) % two32;
+  }
+  // (hi · 2^32 + lo) mod 100, with 2^32 ≡ 96 (mod 100).
+  return ((hi % 100) * 96 + lo) % 100 < variantSplitPct ? 'variant' : 'control';
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
 }

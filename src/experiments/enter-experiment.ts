@@ -86,11 +86,10 @@ export async function enterExperiment(
 ): Promise<ExperimentEntry> {
   const endpoint = site.endpoint;
   const rules = activeRulesOf(inputs.activeRules ?? []);
-  const outside: ExperimentEntry = { request, inputs: { ...inputs, activeRules: rules }, tag: undefined, staticArm: false };
   // The flags came with the merchant's inputs (read once per decision).
-  if (!isFeatureEnabled(inputs.features, 'ab-test-real-payments')) return outside;
+  if (!isFeatureEnabled(inputs.features, 'ab-test-real-payments')) return outsideOf(request, inputs, rules);
   const plan = planOf(experiment.algorithm.data, endpoint, request.paymentInfo.paymentId);
-  if (!plan.inExperiment) return outside;
+  if (!plan.inExperiment) return outsideOf(request, inputs, rules);
   const ruleId = plan.projection.rule;
   const tag: ExperimentTag = {
     experimentId: experiment.id,
@@ -102,19 +101,24 @@ export async function enterExperiment(
   let armRules = rules;
   if (site.ruleLayerApplied) {
     // The static half answered with the arm's rule; an arm without an SR layer never gets here (decide-hybrid.ts).
-    if (plan.projection.sr === undefined) return outside;
+    if (plan.projection.sr === undefined) return outsideOf(request, inputs, rules);
     armRules = [];
   } else if (ruleId !== undefined) {
     const record = await deps.state.routingRules.get(ruleId);
-    if (record === undefined || record.createdBy !== request.merchantId || record.algorithm.type === 'ab_test') return outside;
+    if (record === undefined || record.createdBy !== request.merchantId || record.algorithm.type === 'ab_test') return outsideOf(request, inputs, rules);
     armRules = [record];
   }
   if (plan.projection.sr === undefined) {
-    if (ruleId === undefined) return outside;
+    if (ruleId === undefined) return outsideOf(request, inputs, rules);
     return { request, inputs: { ...inputs, activeRules: armRules }, tag, staticArm: true };
   }
   const applied = applySrOverride(request, { ...inputs, activeRules: armRules }, plan.projection.sr);
   return { ...applied, tag, staticArm: false };
+}
+
+/** A payment left out of the experiment (built only then: it copies the inputs). */
+function outsideOf(request: DecideGatewayRequest, inputs: DecisionInputs, rules: readonly RoutingAlgorithmRecord[]): ExperimentEntry {
+  return { request, inputs: { ...inputs, activeRules: rules }, tag: undefined, staticArm: false };
 }
 
 /**

@@ -20,6 +20,10 @@ export interface MemoryEventBusOptions {
 }
 
 interface Partition {
+  readonly topic: Topic;
+  readonly index: number;
+  /** `topic#index`: the key of this partition in a group's offsets and sets, made once. */
+  readonly slot: string;
   /** Offset of `events[0]`; entries every group has committed are trimmed off the front. */
   base: number;
   events: EventEnvelope[];
@@ -62,11 +66,22 @@ export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
   const groups = new Map<string, Group>();
   let published = 0;
   let closing = false;
+  // Partitions published to since the last delivery turn: one setImmediate per event-loop turn
+  // delivers them all, however many publishes (a decision makes two) came in that turn.
+  const touched = new Set<Partition>();
+  let deliveryScheduled = false;
+  const deliverTouched = (): void => {
+    deliveryScheduled = false;
+    const parts = [...touched];
+    touched.clear();
+    for (const part of parts) pumpAll(part.topic, part.index);
+  };
 
   function partitionsOf(topic: Topic): Partition[] {
     let parts = logs.get(topic);
     if (parts === undefined) {
-      parts = Array.from({ length: partitionCount }, () => ({ base: 0, events: [] }));
+      const named = topic;
+      parts = Array.from({ length: partitionCount }, (_, index): Partition => ({ topic: named, index, slot: `${named}#${index}`, base: 0, events: [] }));
       logs.set(topic, parts);
     }
     return parts;
@@ -79,8 +94,12 @@ export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
   }
 
   function ownerOf(group: Group, slot: number): Member | undefined {
-    const live = group.members.filter((member) => !member.closed);
-    return live.length === 0 ? undefined : live[slot % live.length];
+    let live = 0;
+    for (const member of group.members) if (!member.closed) live++;
+    if (live === 0) return undefined;
+    let wanted = slot % live;
+    for (const member of group.members) if (!member.closed && wanted-- === 0) return member;
+    return undefined;
   }
 
   function endOffset(part: Partition): number {
@@ -115,9 +134,9 @@ export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
   }
 
   function pump(group: Group, topic: Topic, index: number): void {
-    const slot = `${topic}#${index}`;
-    if (group.busy.has(slot)) return;
     const part = partitionsOf(topic)[index]!;
+    const slot = part.slot;
+    if (group.busy.has(slot)) return;
     const committed = group.committed.get(slot) ?? part.base;
     if (committed >= endOffset(part)) return;
     const member = ownerOf(group, index);
@@ -166,22 +185,16 @@ export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
       if (closing) throw new Error('event bus is closed');
       // The publisher's trace context travels with the events to every consumer group (as Kafka's record headers do).
       captureTraceContext(events);
-      const touched = new Set<string>();
       for (const event of events) {
         options.validate?.(event);
-        const topic = topicOf[event.type];
-        const index = partitionIndex(partitionKeyOf(event));
-        partitionsOf(topic)[index]!.events.push(event);
-        touched.add(`${topic}#${index}`);
+        const part = partitionsOf(topicOf[event.type])[partitionCount === 1 ? 0 : partitionIndex(partitionKeyOf(event))]!;
+        part.events.push(event);
+        touched.add(part);
         published++;
       }
-      if (touched.size > 0) {
-        setImmediate(() => {
-          for (const slot of touched) {
-            const [topic, index] = slot.split('#') as [Topic, string];
-            pumpAll(topic, Number(index));
-          }
-        });
+      if (touched.size > 0 && !deliveryScheduled) {
+        deliveryScheduled = true;
+        setImmediate(deliverTouched);
       }
     },
 

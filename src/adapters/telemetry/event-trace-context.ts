@@ -1,4 +1,4 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Link } from '@opentelemetry/api';
+import { context, propagation, ProxyTracerProvider, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Link } from '@opentelemetry/api';
 import { topicOf, type EventEnvelope } from '../../ports/event-envelope.js';
 
 /**
@@ -41,6 +41,17 @@ export interface ConsumeSpanAttributes {
   readonly group: string;
 }
 
+const tracerName = 'switchyard-events';
+
+/**
+ * Whether a tracer provider is registered (OpenTelemetry started). The global provider is a proxy
+ * until one is set; anything else is a provider someone registered.
+ */
+function tracing(): boolean {
+  const provider = trace.getTracerProvider();
+  return !(provider instanceof ProxyTracerProvider) || provider.getDelegateTracer(tracerName) !== undefined;
+}
+
 /** `process {topic}`, or `process` for events of several topics (one Kafka consumer on several topics). */
 function topicOfAll(events: readonly EventEnvelope[]): string | undefined {
   const topics = new Set(events.map((event) => topicOf[event.type]));
@@ -57,7 +68,9 @@ function topicOfAll(events: readonly EventEnvelope[]): string | undefined {
  * bus's (`llm`, `routing`, …, no Kafka prefix). No-op spans when OpenTelemetry is off.
  */
 export function processInEventTrace<T>(events: readonly EventEnvelope[], attributes: ConsumeSpanAttributes, handle: () => Promise<T>): Promise<T> {
-  if (events.length === 0) return handle();
+  // Without a tracer provider every span below is a no-op: the batch goes straight to its handler
+  // (no span objects, attribute maps and contexts per batch on the embedded bus's hot path).
+  if (events.length === 0 || !tracing()) return handle();
   const byTrace = new Map<string, { readonly headers: Readonly<Record<string, string>> | undefined; readonly events: EventEnvelope[] }>();
   for (const event of events) {
     const headers = carried.get(event);
@@ -66,7 +79,7 @@ export function processInEventTrace<T>(events: readonly EventEnvelope[], attribu
     group.events.push(event);
     byTrace.set(key, group);
   }
-  const tracer = trace.getTracer('switchyard-events');
+  const tracer = trace.getTracer(tracerName);
   const spans = [...byTrace.values()].map(({ headers, events: traced }) => {
     const parent = headers === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, headers);
     const topic = topicOfAll(traced);

@@ -21,15 +21,12 @@ export async function loadDecisionInputs(state: Pick<StateStore, 'merchants' | '
     state.configs.get(merchantId, 'seedCosts'),
     state.configs.get(merchantId, 'costModel'),
   ]);
-  return {
-    merchant,
-    successRate,
-    elimination,
-    srDimension,
-    debitRoutingEnabled: debitRoutingEnabled === true,
-    activeRules,
-    ...(features === undefined ? {} : { features }),
-    ...(seedCosts === undefined ? {} : { seedCosts }),
-    ...(costModel === undefined ? {} : { costModel }),
-  };
+  // Optional parts assigned, not spread in: no intermediate objects per decision.
+  const inputs: Mutable<DecisionInputs> = { merchant, successRate, elimination, srDimension, debitRoutingEnabled: debitRoutingEnabled === true, activeRules };
+  if (features !== undefined) inputs.features = features;
+  if (seedCosts !== undefined) inputs.seedCosts = seedCosts;
+  if (costModel !== undefined) inputs.costModel = costModel;
+  return inputs;
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
