@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import DurationSequencer from './test/duration-sequencer.js';
 
 /**
  * Projects: unit (pure), contract (HTTP via inject on buildApp), ports (shared port suites against
@@ -14,10 +15,13 @@ import { defineConfig } from 'vitest/config';
  * keeps to its own namespace: a unique Redis key prefix, Kafka topic prefix and consumer groups, a
  * ClickHouse database, chDB and data directories under mkdtemp, ports from the OS (`listen(0)`) and
  * environment changes only in its own process. A file that needs a fixed port or a shared server to
- * itself does not belong here. fault and browser files run one at a time in a single process
- * (`singleFork`), after the parallel ones (scripts/run-tests.sh runs fault in a second vitest run of
- * its own, after everything else). `maxWorkers` is one setting for the whole run (vitest does not
- * take it per project); SWITCHYARD_TEST_WORKERS overrides it (1 runs every file alone, as before).
+ * itself does not belong here. fault files run one at a time in a single process (`singleFork`),
+ * after the parallel ones (scripts/run-tests.sh runs fault in a second vitest run of its own, after
+ * everything else). browser files run side by side with the rest: each has its own service on a free
+ * port, its own data directory and its own chromium. `maxWorkers` is one setting for the whole run
+ * (vitest does not take it per project); SWITCHYARD_TEST_WORKERS overrides it (1 runs every file
+ * alone, as before). Files start longest first (test/duration-sequencer.ts), so the run does not end
+ * on one long file that started last.
  */
 const workers = Number(process.env['SWITCHYARD_TEST_WORKERS'] ?? Math.max(4, availableParallelism() * 2));
 if (!Number.isInteger(workers) || workers < 1) throw new Error(`SWITCHYARD_TEST_WORKERS must be a whole number ≥ 1, got ${process.env['SWITCHYARD_TEST_WORKERS']}`);
@@ -27,6 +31,7 @@ export default defineConfig({
   test: {
     pool: 'forks',
     maxWorkers: workers,
+    sequence: { sequencer: DurationSequencer },
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       // A contract file builds the whole app (every route and schema) in its hooks: on two shared
@@ -56,7 +61,6 @@ export default defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
           globalSetup: ['test/browser/build-dashboard.ts'],
-          ...serial,
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },
