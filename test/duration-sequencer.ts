@@ -13,7 +13,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * JSON reports by `node scripts/slow-files.mjs --write-durations test/file-durations.json
  * .run/vitest-main.json .run/vitest-fault.json`). A file not listed there counts as short (half a
  * second: new files are usually short) and goes among the short ones by size. Files of a project that
- * runs in a single process (fault, browser before) keep vitest's own order.
+ * runs in a single process (fault, browser) keep vitest's own order.
  */
 const durationsFile = new URL('./file-durations.json', import.meta.url);
 const unlistedSeconds = 0.5;
