@@ -28,9 +28,10 @@ services:
 services-stop:
 	bash deploy/local/stop.sh
 
-# Starts Redis, Kafka and ClickHouse (deploy/local) and passes their URLs to the tests.
-test: build
-	bash scripts/run-tests.sh --with-services
+# Starts Redis, Kafka and ClickHouse (deploy/local) in the background while it installs, builds and
+# type-checks, and passes their URLs to the tests (scripts/run-tests.sh).
+test:
+	bash scripts/run-tests.sh --with-services --build
 
 test-unit: setup
 	npx vitest run --project unit

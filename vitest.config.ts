@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import DurationSequencer from './test/duration-sequencer.js';
 
 /**
  * Projects: unit (pure), contract (HTTP via inject on buildApp), ports (shared port suites against
@@ -16,8 +17,12 @@ import { defineConfig } from 'vitest/config';
  * environment changes only in its own process. A file that needs a fixed port or a shared server to
  * itself does not belong here. fault and browser files run one at a time in a single process
  * (`singleFork`), after the parallel ones (scripts/run-tests.sh runs fault in a second vitest run of
- * its own, after everything else). `maxWorkers` is one setting for the whole run (vitest does not
- * take it per project); SWITCHYARD_TEST_WORKERS overrides it (1 runs every file alone, as before).
+ * its own, after everything else). browser files are isolated (their own service on a free port,
+ * data directory and chromium), but their 30 s Playwright waits timed out beside three other files on
+ * a loaded machine, so they keep the cores to themselves. `maxWorkers` is one setting for the whole
+ * run (vitest does not take it per project); SWITCHYARD_TEST_WORKERS overrides it (1 runs every file
+ * alone, as before). Files start longest first (test/duration-sequencer.ts), so the run does not end
+ * on one long file that started last.
  */
 const workers = Number(process.env['SWITCHYARD_TEST_WORKERS'] ?? Math.max(4, availableParallelism() * 2));
 if (!Number.isInteger(workers) || workers < 1) throw new Error(`SWITCHYARD_TEST_WORKERS must be a whole number ≥ 1, got ${process.env['SWITCHYARD_TEST_WORKERS']}`);
@@ -27,6 +32,7 @@ export default defineConfig({
   test: {
     pool: 'forks',
     maxWorkers: workers,
+    sequence: { sequencer: DurationSequencer },
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       // A contract file builds the whole app (every route and schema) in its hooks: on two shared

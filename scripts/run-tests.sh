@@ -4,8 +4,12 @@
 # make's own lines. A failing step outside vitest (services, type-check, an install) counts as one
 # failure; errors outside tests (a file that fails to load, a throwing afterAll, an unhandled
 # rejection) count too: see scripts/test-summary.mjs.
-# --with-services first starts Redis, Kafka and ClickHouse (deploy/local) and exports their URLs;
+# --with-services starts Redis, Kafka and ClickHouse (deploy/local) and exports their URLs;
 # a service that cannot be had fails the run (counted as one failure), it is never skipped.
+# The services start in the background (their log: .run/services.log, printed once they are up)
+# while `--build` (`make build`: npm install when package.json changed, then the build) and the
+# checks outside vitest run; the run waits for them before the first vitest run. A failing build
+# fails the run (one failure) before any test.
 # The fault project stops and starts the shared servers, so it runs after the others, alone.
 # The browser project drives the dashboard in Debian's chromium, installed here first (idempotent);
 # a chromium that cannot be had fails the run, it is never skipped. The same holds for schemathesis
@@ -37,20 +41,43 @@ summarize() {
   exit $?
 }
 
-start_services() {
-  if ! bash deploy/local/start.sh all > .run/services.env; then
+with_services=false with_build=false
+for arg in "$@"; do
+  case "$arg" in
+    --with-services) with_services=true ;;
+    --build) with_build=true ;;
+    *) echo "usage: $0 [--with-services] [--build]" >&2; exit 2 ;;
+  esac
+done
+
+services_pid=""
+if [ "$with_services" = true ]; then
+  echo "starting the test services in the background (log: .run/services.log)" >&2
+  rm -f .run/services.env .run/services.status
+  (
+    bash deploy/local/start.sh all > .run/services.env 2> .run/services.log
+    echo $? > .run/services.status
+  ) &
+  services_pid=$!
+fi
+
+# Waits for the services started above, prints their log and exports their URLs.
+await_services() {
+  wait "$services_pid"
+  cat .run/services.log >&2
+  if [ "$(cat .run/services.status 2>/dev/null)" != 0 ]; then
     echo "the test services (Redis, Kafka, ClickHouse) could not be started: see the messages above" >&2
     return 1
   fi
 }
 
-if [ "${1:-}" = "--with-services" ]; then
-  # Without the services the integration tests cannot say anything: count one failure and stop.
-  step services start_services || summarize
-  set -a
-  # shellcheck disable=SC1091
-  . ./.run/services.env
-  set +a
+if [ "$with_build" = true ]; then
+  # Nothing can be tested without a build: count one failure and stop (after the services, so
+  # none is left starting).
+  if ! step build make --no-print-directory build; then
+    [ -z "$services_pid" ] || await_services
+    summarize
+  fi
 fi
 
 # ---- checks outside vitest: each is one step, a failure counts as one failed ----
@@ -63,6 +90,15 @@ step chromium-install bash deploy/local/chromium.sh install >/dev/null ||
 step schemathesis-install bash deploy/local/schemathesis.sh install ||
   echo "schemathesis could not be installed for the OpenAPI fuzz test: see the messages above" >&2
 # ---- end of checks ----
+
+if [ -n "$services_pid" ]; then
+  # Without the services the integration tests cannot say anything: count one failure and stop.
+  step services await_services || summarize
+  set -a
+  # shellcheck disable=SC1091
+  . ./.run/services.env
+  set +a
+fi
 
 vitest_run .run/vitest-main.json --project unit --project contract --project ports --project integration --project browser
 vitest_run .run/vitest-fault.json --project fault --passWithNoTests --no-file-parallelism

@@ -7,7 +7,9 @@
 // (its hooks and tests). Per project: files, the sum of its files' seconds (worker time: files run
 // side by side, so this exceeds the wall time) and its span, from its first file's start to its last
 // file's end (wall time while any of its files ran). Reports without timings print nothing.
-import { existsSync, readFileSync } from 'node:fs';
+// `--write-durations FILE` also writes each file's seconds (`project:path`), the order
+// test/duration-sequencer.ts starts files in: `--write-durations test/file-durations.json`.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const seconds = (ms) => (ms / 1000).toFixed(1);
 
@@ -50,15 +52,35 @@ export function slowFileLines(runs, top = 20) {
   return lines;
 }
 
+/**
+ * Each timed file's seconds (import + run, to a tenth) by `project:path`, longest first: the
+ * document test/duration-sequencer.ts reads. Files under 0.5 s are left out (unlisted files count as
+ * 0.5 s there).
+ */
+export function fileDurations(runs, source) {
+  const seconds = {};
+  const files = runs.flatMap(({ report }) => (Array.isArray(report?.fileTimings) ? report.fileTimings : []));
+  const totals = files.map((file) => [`${file.project}:${file.file}`, ((file.setup ?? 0) + (file.collect ?? 0) + (file.run ?? 0)) / 1000]);
+  for (const [key, total] of totals.sort((a, b) => b[1] - a[1])) if (total >= 0.5) seconds[key] = Math.round(total * 10) / 10;
+  return { source, seconds };
+}
+
 // Run as a script: the reports named on the command line.
 if (import.meta.main) {
   const args = process.argv.slice(2);
   let top = 20;
+  let durationsOut;
   const runs = [];
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--top') top = Number(args[++i]);
+    else if (args[i] === '--write-durations') durationsOut = args[++i];
     else if (existsSync(args[i])) runs.push({ label: args[i], report: JSON.parse(readFileSync(args[i], 'utf8')) });
     else console.error(`slow-files: no report at ${args[i]}`);
   }
   for (const line of slowFileLines(runs, top)) console.log(line);
+  if (durationsOut !== undefined) {
+    const started = runs.map(({ report }) => report?.startTime).filter((time) => typeof time === 'number');
+    const source = `seconds per test file (import + run) of the run started ${started.length > 0 ? new Date(Math.min(...started)).toISOString() : '?'}: scripts/slow-files.mjs --write-durations`;
+    writeFileSync(durationsOut, `${JSON.stringify(fileDurations(runs, source), null, 2)}\n`);
+  }
 }

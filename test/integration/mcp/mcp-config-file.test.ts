@@ -102,7 +102,8 @@ describe('.mcp-config.json persistence', () => {
           badtransport: { command: 'x', transport: 'websocket' },
           off: { command: process.execPath, args: [echoServerPath], enabled: false },
         },
-        global: { timeout: 7000, maxConnections: 1, logLevel: 'info' },
+        // A generous connect timeout: a stdio server starting at load 30 took longer than 7 s.
+        global: { timeout: 60_000, maxConnections: 1, logLevel: 'info' },
       }),
     );
     const mcp = manager();
