@@ -29,7 +29,8 @@ export type RouteAuth = 'none' | 'admin-secret' | 'bearer' | 'either';
  * - `{ body: [...] }` a path into the validated body, `{ params: key }`, `{ query: key }`;
  * - 'credential': the route works on the credential's merchant; a `merchant_id` query parameter,
  *   when given, must still name it;
- * - 'resource': the handler looks the resource up and checks its owner (`assertOwnMerchant`).
+ * - 'resource': the handler checks the owner itself: a resource looked up by id that is another
+ *   merchant's is not found (`isOwnMerchant`); a merchant the body names is a 403 (`assertOwnMerchant`).
  */
 export type MerchantSource = { readonly body: readonly string[] } | { readonly params: string } | { readonly query: string } | 'credential' | 'resource';
 
@@ -176,7 +177,16 @@ export function credentialMerchantOf(request: FastifyRequest): string {
   return merchantOfCredential(credentialOf(request));
 }
 
-/** For 'resource' routes: 403 unless `owner` (the looked-up resource's merchant) is the credential's. */
+/**
+ * For 'resource' routes that look a resource up by id: whether `owner` (its merchant) is the
+ * credential's. Another merchant's resource is answered like an unknown id (404), so an id tells
+ * a caller nothing about who owns it.
+ */
+export function isOwnMerchant(request: FastifyRequest, owner: string): boolean {
+  return owner === credentialMerchantOf(request);
+}
+
+/** For 'resource' routes whose body names merchants: 403 unless `owner` is the credential's merchant. */
 export function assertOwnMerchant(request: FastifyRequest, owner: string): void {
   const own = credentialMerchantOf(request);
   if (owner !== own) throw forbidden(`Forbidden: this credential is for merchant '${echo(own)}', not '${echo(owner)}'`);

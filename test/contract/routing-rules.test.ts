@@ -248,7 +248,7 @@ describe('routing rules (euclid)', () => {
         payload: '{nope',
       });
       expect(response.statusCode).toBe(400);
-      expect(response.body).toMatch(/^Failed to parse the request body as JSON: /);
+      expect(response.json()).toMatchObject({ code: 'TE_03', message: expect.stringMatching(/^Failed to parse the request body as JSON: /), data: null });
     });
 
     it('answers 422 for an activate body without routing_algorithm_id', async () => {

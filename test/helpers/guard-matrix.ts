@@ -445,11 +445,19 @@ export function describeRouteGuards(shard: number, shards: number): void {
         });
       }
 
-      it("answers 403 to another merchant's credential", async () => {
+      // A resource looked up by id (a path parameter) that is another merchant's is an unknown id:
+      // 404, naming no owner. A merchant the path, query or body names is a 403.
+      const byId = route.merchantFrom === 'resource' && route.url.includes(':');
+      it(byId ? "answers another merchant's credential as for an unknown id (404)" : "answers 403 to another merchant's credential", async () => {
         const keys = acceptsKeys ? Object.values(keyForms).map((headers) => headers(intruderKey)) : [];
         const credentials = [withToken(await logIn(t.app, 'intruder@example.com')), ...keys];
         for (const headers of credentials) {
           const response = await call(headers);
+          if (byId) {
+            expect(response.statusCode, response.body).toBe(404);
+            expect(response.body).not.toContain("'mb'");
+            continue;
+          }
           expect(response.statusCode).toBe(403);
           expectRefusal(route, response, "Forbidden: this credential is for merchant 'ma', not 'mb'");
         }
