@@ -1,6 +1,6 @@
 import type { DecideGatewayRequest, RoutingEvaluateRequest } from '../generated/schema-types.js';
 import type { StateStore } from '../ports/state-store.js';
-import type { ConnectorInfo, RuleEvaluation } from '../routing-rules/index.js';
+import type { ConnectorInfo, EvaluationAnswer } from '../routing-rules/index.js';
 import { routingRuleRejected } from '../routing-rules/routing-rule-rejected.js';
 import type { StaticEvaluation } from '../routing-rules/run-static-evaluation.js';
 import type { DecidePayment, PaymentDecision } from './decide-payment.js';
@@ -28,13 +28,13 @@ type Refused = Extract<PaymentDecision, { ok: false }>;
  * `refused`: the dynamic decision failed with no static connectors to fall back on.
  */
 export type HybridOutcome =
-  | { readonly kind: 'static_only'; readonly evaluation?: RuleEvaluation; readonly connectors: readonly ConnectorInfo[] }
-  | { readonly kind: 'decided'; readonly evaluation?: RuleEvaluation; readonly decision: Decided }
-  | { readonly kind: 'fallback'; readonly evaluation?: RuleEvaluation; readonly decision: Refused; readonly connectors: readonly ConnectorInfo[] }
+  | { readonly kind: 'static_only'; readonly evaluation?: EvaluationAnswer; readonly connectors: readonly ConnectorInfo[] }
+  | { readonly kind: 'decided'; readonly evaluation?: EvaluationAnswer; readonly decision: Decided }
+  | { readonly kind: 'fallback'; readonly evaluation?: EvaluationAnswer; readonly decision: Refused; readonly connectors: readonly ConnectorInfo[] }
   | { readonly kind: 'refused'; readonly decision: Refused };
 
 interface StaticHalf {
-  readonly evaluation?: RuleEvaluation;
+  readonly evaluation?: EvaluationAnswer;
   readonly connectors?: readonly ConnectorInfo[];
   readonly ruleName?: string;
 }
@@ -45,7 +45,7 @@ async function staticHalf(deps: DecideHybridDeps, request: HybridRequest): Promi
   if (staticRequest === undefined) return {};
   const result = await deps.evaluateStatic(staticRequest);
   if (result.ok) {
-    return { evaluation: result.evaluation, connectors: result.evaluation.evaluatedOutput, ruleName: result.evaluation.ruleName ?? result.record.name };
+    return { evaluation: result.evaluation, connectors: result.evaluation.evaluatedOutput, ruleName: result.evaluation.ruleName ?? result.record?.name };
   }
   if (staticRequest.fallback_output && staticRequest.fallback_output.length > 0) {
     return {

@@ -303,6 +303,30 @@ describe('routing rules (euclid)', () => {
       });
     });
 
+    it('answers 200 no_active_algorithm with the fallback_output when no algorithm is active (decision-engine #379), 400 without one', async () => {
+      const withFallback = await evaluate({}, { fallback_output: [adyen] });
+      expect(withFallback.statusCode, withFallback.body).toBe(200);
+      expect(withFallback.json()).toEqual({
+        payment_id: 'pay_1',
+        status: 'no_active_algorithm',
+        output: { type: 'priority', connectors: [adyen] },
+        evaluated_output: [adyen],
+        eligible_connectors: [adyen],
+      });
+      expect((await evaluate({}, { fallback_output: [] })).statusCode).toBe(400);
+      // Deactivated: the rule the merchant switched off is gone from the answer.
+      const id = await create({ type: 'single', data: stripe });
+      await activate(id);
+      expect((await evaluate({}, { fallback_output: [adyen] })).json()).toMatchObject({ status: 'success', evaluated_output: [stripe] });
+      expect((await post('/routing/deactivate', { created_by: merchant, routing_algorithm_id: id })).statusCode).toBe(200);
+      const afterDeactivation = await evaluate({}, { fallback_output: [adyen] });
+      expect(afterDeactivation.json()).toMatchObject({ status: 'no_active_algorithm', evaluated_output: [adyen] });
+      expect(afterDeactivation.body).not.toContain('stripe');
+      const withoutFallback = await evaluate({});
+      expect(withoutFallback.statusCode).toBe(400);
+      expect(withoutFallback.json()).toEqual(teError(`No active routing algorithm found for the created_by entity : ${merchant}`));
+    });
+
     it('answers 400 with the reference messages for bad parameters and no active algorithm', async () => {
       const none = await evaluate({});
       expect(none.statusCode).toBe(400);
@@ -464,7 +488,17 @@ describe('routing rules (euclid)', () => {
       expect(missing.json()).toEqual(teError(`No active routing algorithm found for the created_by entity : ${merchant}`));
       const fallback = await post('/routing/hybrid', { static_routing_request: { created_by: merchant, parameters: {}, fallback_output: [stripe] } });
       expect(fallback.statusCode).toBe(200);
-      expect(fallback.json()).toEqual({ evaluated_connectors: [stripe] });
+      // No active algorithm with a fallback: the static half answers no_active_algorithm (as /routing/evaluate).
+      expect(fallback.json()).toEqual({
+        static_routing: {
+          payment_id: null,
+          status: 'no_active_algorithm',
+          output: { type: 'priority', connectors: [stripe] },
+          evaluated_output: [stripe],
+          eligible_connectors: [stripe],
+        },
+        evaluated_connectors: [stripe],
+      });
       await activate(await create({ type: 'single', data: adyen }));
       const ok = await post('/routing/hybrid', { static_routing_request: { created_by: merchant, payment_id: 'p9', parameters: {} } });
       expect(ok.json()).toMatchObject({ static_routing: { payment_id: 'p9', status: 'success' }, evaluated_connectors: [adyen] });

@@ -77,7 +77,8 @@ describe('decideHybrid', () => {
       'req-1',
     );
     expect(fallback).toMatchObject({ kind: 'fallback', connectors: [adyen], decision: { ok: false } });
-    expect(fallback).not.toHaveProperty('evaluation');
+    // m2 has no active algorithm: the static half answers its fallback_output (no_active_algorithm).
+    expect(fallback).toMatchObject({ evaluation: { status: 'no_active_algorithm', evaluatedOutput: [adyen] } });
     const refused = await decideHybrid(deps, { staticRequest: undefined, dynamicRequest: dynamic('nobody') }, 'req-1');
     expect(refused).toMatchObject({ kind: 'refused', decision: { ok: false, failure: { kind: 'merchant_not_found' } } });
   });
