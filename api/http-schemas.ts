@@ -122,6 +122,7 @@ import connectorInfo from '../schemas/http/routing-rules/connector-info.json' wi
 import hybridRoutingRequest from '../schemas/http/routing-rules/hybrid-routing-request.json' with { type: 'json' };
 import routingAlgorithmRef from '../schemas/http/routing-rules/routing-algorithm-ref.json' with { type: 'json' };
 import routingEvaluateRequest from '../schemas/http/routing-rules/routing-evaluate-request.json' with { type: 'json' };
+import routingEvaluateBatchRequest from '../schemas/http/routing-rules/routing-evaluate-batch-request.json' with { type: 'json' };
 import routingRuleCreate from '../schemas/http/routing-rules/routing-rule-create.json' with { type: 'json' };
 import routingRuleUpdate from '../schemas/http/routing-rules/routing-rule-update.json' with { type: 'json' };
 import gsmErrorInfo from '../schemas/http/score-feedback/gsm-error-info.json' with { type: 'json' };
@@ -277,6 +278,7 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   routingRuleUpdate,
   routingAlgorithmRef,
   routingEvaluateRequest,
+  routingEvaluateBatchRequest,
   hybridRoutingRequest,
   genericErrorEnvelope,
   deciderErrorEnvelope,

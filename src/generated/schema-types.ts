@@ -5615,6 +5615,24 @@ export interface RoutingAlgorithmRef {
   routing_algorithm_id: string;
 }
 /**
+ * Body of POST /routing/evaluate/batch (decision-engine #378, #398): the shared identity once, one parameter set per evaluation. The active algorithm of created_by is resolved once and evaluated for each entry; results[i] answers requests[i]. At most 50 entries (more: 400); none: 200 {"results": []}.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "RoutingEvaluateBatchRequest".
+ */
+export interface RoutingEvaluateBatchRequest {
+  created_by: string;
+  /**
+   * Accepted for the peer's wire; the merchant's active algorithm is the payment one.
+   */
+  algorithm_for?: string | null;
+  fallback_output?: ConnectorInfo[] | null;
+  requests: {
+    payment_id?: string | null;
+    parameters: {};
+  }[];
+}
+/**
  * Body of POST /routing/create. Only `created_by` is checked by the schema; the rest is parsed by the rules engine so that a malformed rule answers decision-engine's 400 `Invalid routing rule configuration` (TE_04) rather than a 422.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   applyFallbackOutput,
   compileRoutingAlgorithm,
@@ -351,6 +351,95 @@ describe('routing rules (euclid)', () => {
       const response = await evaluate({ payment_method: { type: 'enum_variant', value: 'card' }, amount: { type: 'str_value', value: 'lots' } });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual(teError('Invalid request received : Interpreter error: InvalidComparison'));
+    });
+
+    describe('POST /routing/evaluate/batch (decision-engine #378, #398)', () => {
+      const card = (amount: number) => ({ payment_method: { type: 'enum_variant', value: 'card' }, amount: { type: 'number', value: amount } });
+      const batch = (requests: unknown[], extra: Record<string, unknown> = {}) => post('/routing/evaluate/batch', { created_by: merchant, requests, ...extra });
+
+      it('evaluates the active rule for each parameter set, results in request order, each as /routing/evaluate answers it', async () => {
+        await activate(await create(advanced));
+        const requests = [
+          { payment_id: 'p_big', parameters: card(500) },
+          { payment_id: 'p_small', parameters: card(5) },
+          { parameters: { payment_method: { type: 'enum_variant', value: 'card' }, amount: { type: 'str_value', value: 'lots' } } },
+          { payment_id: 'p_big2', parameters: card(101) },
+        ];
+        const response = await batch(requests, { algorithm_for: 'payment', fallback_output: [adyen] });
+        expect(response.statusCode, response.body).toBe(200);
+        const { results } = response.json() as { results: Record<string, unknown>[] };
+        expect(results).toHaveLength(4);
+        const single = (await evaluate(card(500))).json() as Record<string, unknown>;
+        expect(results[0]).toEqual({ ...single, payment_id: 'p_big' });
+        expect(results[0]).toMatchObject({ status: 'success', evaluated_output: [checkout, adyen] });
+        // No rule matched: the default selection gives way to the batch's fallback_output.
+        expect(results[1]).toMatchObject({ payment_id: 'p_small', status: 'default_selection', evaluated_output: [adyen] });
+        // One entry the interpreter refuses answers an error at its place; the others stand.
+        expect(results[2]).toEqual({
+          payment_id: null,
+          status: 'error',
+          output: null,
+          evaluated_output: [],
+          eligible_connectors: [],
+          error_message: 'Invalid request received : Interpreter error: InvalidComparison',
+        });
+        expect(results[3]).toMatchObject({ payment_id: 'p_big2', status: 'success', evaluated_output: [checkout, adyen] });
+      });
+
+      it('resolves the active algorithm once per batch', async () => {
+        await activate(await create(advanced));
+        const loadActive = vi.spyOn(t.state.routingRules, 'loadActive');
+        const response = await batch(Array.from({ length: 50 }, (_, index) => ({ payment_id: `p${index}`, parameters: card(index * 10) })));
+        expect(response.statusCode, response.body).toBe(200);
+        expect((response.json() as { results: { payment_id: string }[] }).results.map((entry) => entry.payment_id)).toEqual(
+          Array.from({ length: 50 }, (_, index) => `p${index}`),
+        );
+        expect(loadActive).toHaveBeenCalledTimes(1);
+      });
+
+      it('answers an empty batch with 200 {"results": []}, even with no active algorithm', async () => {
+        const response = await batch([]);
+        expect(response.statusCode).toBe(200);
+        expect(response.json()).toEqual({ results: [] });
+      });
+
+      it('refuses more than 50 entries, a bad parameter in any entry and no active algorithm without fallback, in the envelope', async () => {
+        await activate(await create(advanced));
+        const tooMany = await batch(Array.from({ length: 51 }, () => ({ parameters: card(1) })));
+        expect(tooMany.statusCode).toBe(400);
+        expect(tooMany.json()).toEqual(teError('Batch size 51 exceeds the maximum of 50 evaluations'));
+        const badParameter = await batch([{ parameters: card(1) }, { parameters: { no_such_key: { type: 'number', value: 1 } } }]);
+        expect(badParameter.statusCode).toBe(400);
+        expect(badParameter.json()).toEqual(teError('requests[1]: Invalid parameter: no_such_key'));
+      });
+
+      it('answers every entry no_active_algorithm with the fallback when no algorithm is active, 400 without one', async () => {
+        const none = await batch([{ parameters: card(1) }]);
+        expect(none.statusCode).toBe(400);
+        expect(none.json()).toEqual(teError(`No active routing algorithm found for the created_by entity : ${merchant}`));
+        const withFallback = await batch(
+          [
+            { payment_id: 'a', parameters: card(1) },
+            { payment_id: 'b', parameters: card(500) },
+          ],
+          { fallback_output: [stripe] },
+        );
+        expect(withFallback.statusCode).toBe(200);
+        expect((withFallback.json() as { results: unknown[] }).results).toEqual(
+          ['a', 'b'].map((id) => ({
+            payment_id: id,
+            status: 'no_active_algorithm',
+            output: { type: 'priority', connectors: [stripe] },
+            evaluated_output: [stripe],
+            eligible_connectors: [stripe],
+          })),
+        );
+      });
+
+      it("refuses another merchant's created_by (403)", async () => {
+        const response = await post('/routing/evaluate/batch', { created_by: 'someone-else', requests: [] });
+        expect(response.statusCode).toBe(403);
+      });
     });
 
     it('emits a rule.evaluated event per evaluation, keyed by merchant, with rule, output, status and latency', async () => {

@@ -163,6 +163,7 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
   'POST /routing/list/:created_by': {},
   'POST /routing/list/active/:created_by': {},
   'POST /routing/evaluate': { body: (m) => ({ created_by: m, parameters: {} }) },
+  'POST /routing/evaluate/batch': { body: (m) => ({ created_by: m, requests: [] }) },
   'POST /routing/hybrid': {
     // Names the merchant twice (static created_by, dynamic merchantId); the handler checks both.
     resource: async () => ({}),
@@ -247,6 +248,7 @@ const memberReadableWrites = [
   'POST /routing/list/:created_by',
   'POST /routing/list/active/:created_by',
   'POST /routing/evaluate',
+  'POST /routing/evaluate/batch',
   'POST /analytics/counterfactual',
   'POST /merchant-account/:merchantId/seed-costs/simulate',
   'POST /v1/messages/count_tokens',
