@@ -104,6 +104,8 @@ const envelopeStatus = {
   throttled: 429,
   // decision-engine answers 500 for an unknown key id; a client mistake is a 404 here.
   api_key_not_found: 404,
+  // decision-engine (SSO grants): a redirect or view session moving outside its grant, existing merchant or not.
+  outside_grant: 403,
 } as const satisfies Record<Exclude<AuthFailure['kind'], keyof typeof credentialErrorCode>, number>;
 
 function isCredentialFailure(failure: AuthFailure): failure is Extract<AuthFailure, { kind: keyof typeof credentialErrorCode }> {

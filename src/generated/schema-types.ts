@@ -1716,7 +1716,7 @@ export interface KeyPolicyRequest {
   cache?: {} | null;
 }
 /**
- * Answer of POST /auth/admin/merchant-token: an opaque one-time code (put it in the redirect URL, never a session token) and its life in seconds.
+ * Answer of POST /auth/admin/merchant-token: a one-time code, `DE_` + 64 hex made like an API key as decision-engine makes it (put it in the redirect URL, never a session token), and its life in seconds.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "AdminMerchantCodeResponse".
