@@ -4,7 +4,11 @@ import type { ConnectorInfo, EvaluationAnswer } from '../routing-rules/index.js'
 import { routingRuleRejected } from '../routing-rules/routing-rule-rejected.js';
 import type { StaticEvaluation } from '../routing-rules/run-static-evaluation.js';
 import type { DecidePayment, PaymentDecision } from './decide-payment.js';
+import { isFeatureEnabled, readMerchantFeatures } from './features/merchant-features.js';
 import { loadDecisionInputs } from './inputs/load-decision-inputs.js';
+
+/** The refusal of a dynamic-only /routing/hybrid request for a merchant without `sr-routing`. */
+export const srRoutingDisabledMessage = 'SR routing is not enabled for this merchant (feature sr-routing)';
 
 export interface DecideHybridDeps {
   readonly state: Pick<StateStore, 'merchants' | 'configs' | 'routingRules'>;
@@ -86,7 +90,8 @@ async function dynamicHalf(
  * POST /routing/hybrid's use case: the static (euclid) evaluation, whose evaluated connectors (or
  * the request's `fallback_output` when it failed) become the candidate list of the dynamic
  * (/decide-gateway) request when that one names none; then the dynamic decision, falling back to
- * the static connectors when it fails. Throws `SY_ROUTING_RULE_REJECTED` when neither half is
+ * the static connectors when it fails. The dynamic half needs the merchant's `sr-routing` feature
+ * (decision-engine #433); without it the static result is the answer. Throws `SY_ROUTING_RULE_REJECTED` when neither half is
  * given, or when the static half fails with no fallback and no dynamic half.
  */
 export async function decideHybrid(deps: DecideHybridDeps, request: HybridRequest, requestId: string): Promise<HybridOutcome> {
@@ -96,6 +101,15 @@ export async function decideHybrid(deps: DecideHybridDeps, request: HybridReques
   const half = await staticHalf(deps, request);
   const evaluation = half.evaluation === undefined ? {} : { evaluation: half.evaluation };
   if (request.dynamicRequest === undefined) return { kind: 'static_only', ...evaluation, connectors: half.connectors ?? [] };
+  // decision-engine #433: the dynamic (SR) half runs only for a merchant with `sr-routing` on; off,
+  // the static result is the answer, and a request with nothing else is refused.
+  // An unknown merchant is left to the decision, which refuses it as /decide-gateway does.
+  const merchantId = request.dynamicRequest.merchantId;
+  const known = (await deps.state.merchants.get(merchantId)) !== undefined;
+  if (known && !isFeatureEnabled(await readMerchantFeatures(deps.state.configs, merchantId), 'sr-routing')) {
+    if (request.staticRequest === undefined) throw routingRuleRejected(srRoutingDisabledMessage);
+    return { kind: 'static_only', ...evaluation, connectors: half.connectors ?? [] };
+  }
   const decision = await dynamicHalf(deps, request.dynamicRequest, half, request.staticRequest !== undefined, requestId);
   if (decision.ok) return { kind: 'decided', ...evaluation, decision };
   if (half.connectors === undefined || half.connectors.length === 0) return { kind: 'refused', decision };

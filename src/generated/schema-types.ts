@@ -5564,7 +5564,9 @@ export interface MerchantFeatures {
       | 'multi-objective-routing'
       | 'elimination'
       | 'auto-calibration'
-      | 'autopilot';
+      | 'autopilot'
+      | 'volume-contracts'
+      | 'sr-routing';
     enabled: boolean;
   }[];
 }

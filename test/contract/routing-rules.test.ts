@@ -539,6 +539,28 @@ describe('routing rules (euclid)', () => {
   });
 
   describe('POST /routing/hybrid', () => {
+    // The dynamic half needs the merchant's sr-routing feature (decision-engine #433).
+    const srRouting = async (enabled: boolean) => expect((await post(`/merchant-account/${merchant}/features/sr-routing`, { enabled })).statusCode).toBe(200);
+    beforeEach(async () => srRouting(true));
+
+    it('answers the static result alone, and refuses a dynamic-only request, while sr-routing is off', async () => {
+      await srRouting(false);
+      await activate(await create({ type: 'priority', data: [adyen, checkout] }));
+      const both = await post('/routing/hybrid', {
+        static_routing_request: { created_by: merchant, payment_id: 'p1', parameters: {} },
+        dynamic_routing_request: decideBody(merchant, 'p1', { eligibleGatewayList: undefined }),
+      });
+      expect(both.statusCode, both.body).toBe(200);
+      expect(both.json()).toEqual({ static_routing: expect.objectContaining({ status: 'success' }), evaluated_connectors: [adyen, checkout] });
+      const dynamicOnly = await post('/routing/hybrid', { dynamic_routing_request: decideBody(merchant, 'p2') });
+      expect(dynamicOnly.statusCode).toBe(400);
+      expect(dynamicOnly.json()).toEqual(teError('SR routing is not enabled for this merchant (feature sr-routing)'));
+      await srRouting(true);
+      const decided = await post('/routing/hybrid', { dynamic_routing_request: decideBody(merchant, 'p3') });
+      expect(decided.statusCode, decided.body).toBe(200);
+      expect(decided.json()).toMatchObject({ dynamic_routing: { status: 'success' } });
+    });
+
     it('answers 400 when neither request is given', async () => {
       const response = await post('/routing/hybrid', {});
       expect(response.statusCode).toBe(400);
