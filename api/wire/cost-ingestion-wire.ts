@@ -35,23 +35,31 @@ export function toCostIngestionWire(record: CostIngestionRecord): CostIngestionW
 
 export function toCostCoverageWire(c: CostCoverage): CostCoverageWire {
   return {
+    // The peer's summary also splits amount-tiered clusters out; there are none here (no tier
+    // recovery), so tiered counts are 0 and what the router can price is exactly the GOOD share.
     total_clusters: c.totalClusters,
     good_clusters: c.goodClusters,
+    tiered_clusters: 0,
     thin_clusters: c.thinClusters,
     non_linear_clusters: c.nonLinearClusters,
     total_txns: c.totalTxns,
     good_txns: c.goodTxns,
+    tiered_txns: 0,
     thin_txns: c.thinTxns,
     non_linear_txns: c.nonLinearTxns,
     good_txn_pct: c.goodTxnPct,
+    priced_txn_pct: c.goodTxnPct,
     total_gross: c.totalGross,
     good_gross: c.goodGross,
+    tiered_gross: 0,
     thin_gross: c.thinGross,
     non_linear_gross: c.nonLinearGross,
     good_gross_pct: c.goodGrossPct,
+    priced_gross_pct: c.goodGrossPct,
     bps_rmse_p50: c.bpsRmseP50,
     bps_rmse_p90: c.bpsRmseP90,
-    report_date: c.reportDate,
+    // The peer's `report_date` is a plain string (its summary struct has no null).
+    report_date: c.reportDate ?? '',
   };
 }
 

@@ -2108,7 +2108,7 @@ export interface CostColumnMapping {
   sample?: string;
 }
 /**
- * What share of the merchant's settled volume has a trustworthy fitted fee model (all zeros before any ingestion).
+ * What share of the merchant's settled volume has a trustworthy fitted fee model, with the peer's fields and types (all zeros and report_date "" before any ingestion). Clusters are not split into amount tiers here: the tiered_* fields are 0 and the priced_* shares equal the good_* ones.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "CostCoverage".
@@ -2116,21 +2116,29 @@ export interface CostColumnMapping {
 export interface CostCoverage {
   total_clusters: number;
   good_clusters: number;
+  tiered_clusters: number;
   thin_clusters: number;
   non_linear_clusters: number;
   total_txns: number;
   good_txns: number;
+  tiered_txns: number;
   thin_txns: number;
   non_linear_txns: number;
   good_txn_pct: number;
+  priced_txn_pct: number;
   total_gross: number;
   good_gross: number;
+  tiered_gross: number;
   thin_gross: number;
   non_linear_gross: number;
   good_gross_pct: number;
+  priced_gross_pct: number;
   bps_rmse_p50: number;
   bps_rmse_p90: number;
-  report_date: string | null;
+  /**
+   * the latest completed ingestion's snapshot date (YYYY-MM-DD), "" before any
+   */
+  report_date: string;
 }
 /**
  * An accepted settlement report: the ingestion to poll in the history (the existing one when the same file was uploaded before).

@@ -55,7 +55,31 @@ describe('cost ingestion routes', () => {
   it('answers zeroed coverage and no fees for a merchant without ingestions', async () => {
     const coverage = await t.app.inject({ method: 'GET', url: '/merchant-account/cost-m2/cost-coverage', headers: withKey(otherKey) });
     expect(coverage.statusCode).toBe(200);
-    expect(coverage.json()).toMatchObject({ total_clusters: 0, good_clusters: 0, total_gross: 0, good_gross_pct: 0, bps_rmse_p50: 0, report_date: null });
+    // The peer's fields and types: report_date a string ("" before any ingestion), tiered_* and priced_* present.
+    expect(coverage.json()).toEqual({
+      total_clusters: 0,
+      good_clusters: 0,
+      tiered_clusters: 0,
+      thin_clusters: 0,
+      non_linear_clusters: 0,
+      total_txns: 0,
+      good_txns: 0,
+      tiered_txns: 0,
+      thin_txns: 0,
+      non_linear_txns: 0,
+      good_txn_pct: 0,
+      priced_txn_pct: 0,
+      total_gross: 0,
+      good_gross: 0,
+      tiered_gross: 0,
+      thin_gross: 0,
+      non_linear_gross: 0,
+      good_gross_pct: 0,
+      priced_gross_pct: 0,
+      bps_rmse_p50: 0,
+      bps_rmse_p90: 0,
+      report_date: '',
+    });
     const fees = await t.app.inject({ method: 'GET', url: '/merchant-account/cost-m2/connector-fees', headers: withKey(otherKey) });
     expect(fees.json()).toEqual([]);
   });
