@@ -116,6 +116,8 @@ import costIngestionAccepted from '../schemas/http/cost-ingestion/cost-ingestion
 import costIngestion from '../schemas/http/cost-ingestion/cost-ingestion.json' with { type: 'json' };
 import costColumnMapping from '../schemas/http/cost-ingestion/cost-column-mapping.json' with { type: 'json' };
 import costCoverage from '../schemas/http/cost-ingestion/cost-coverage.json' with { type: 'json' };
+import costCluster from '../schemas/http/cost-ingestion/cost-cluster.json' with { type: 'json' };
+import costClustersQuery from '../schemas/http/cost-ingestion/cost-clusters-query.json' with { type: 'json' };
 import connectorFee from '../schemas/http/cost-ingestion/connector-fee.json' with { type: 'json' };
 import feeOverrideRequest from '../schemas/http/cost-ingestion/fee-override-request.json' with { type: 'json' };
 import connectorInfo from '../schemas/http/routing-rules/connector-info.json' with { type: 'json' };
@@ -272,6 +274,8 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   costIngestion,
   costColumnMapping,
   costCoverage,
+  costCluster,
+  costClustersQuery,
   connectorFee,
   feeOverrideRequest,
   routingRuleCreate,

@@ -2096,6 +2096,63 @@ export interface CostAccountQuery {
   account: string;
 }
 /**
+ * One fitted cluster's fee picture (GET /merchant-account/{id}/cost-clusters, the peer's ClusterFee): its transactions and settled volume, the fitted fee, the cluster override when set, and the fee served. No amount tiers are recovered here, so `segments` is always empty and `card_product` is "".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "CostCluster".
+ */
+export interface CostCluster {
+  /**
+   * connector|network|variant|funding|issuer|currency|ic_category, lower-case
+   */
+  key: string;
+  connector: string;
+  card_network: string;
+  variant: string;
+  funding: string;
+  issuer_country: string;
+  currency: string;
+  ic_category: string;
+  n: number;
+  gross_sum: number;
+  model_pct_bps: number | null;
+  model_fixed: number | null;
+  override_pct_bps: number | null;
+  override_fixed: number | null;
+  override_updated_at: string | null;
+  effective_pct_bps: number | null;
+  effective_fixed: number | null;
+  source: 'override' | 'model';
+  verdict: 'GOOD' | 'THIN' | 'NON_LINEAR';
+  card_product: string;
+  /**
+   * @maxItems 0
+   */
+  segments: [];
+}
+/**
+ * Query of GET /merchant-account/{id}/cost-clusters (the peer's): how many (default 10, at most 5000), ordered by settled volume (`gross`, default) or transactions (`txns`), narrowed by connector and by the cluster's dimensions (exact, case-insensitive), its verdict, and `q` (a substring of the key).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "CostClustersQuery".
+ */
+export interface CostClustersQuery {
+  /**
+   * clamped to 1..5000, as the peer does
+   */
+  limit?: number;
+  order?: 'gross' | 'txns';
+  connector?: string;
+  card_network?: string;
+  variant?: string;
+  funding?: string;
+  issuer_country?: string;
+  currency?: string;
+  ic_category?: string;
+  verdict?: 'GOOD' | 'THIN' | 'NON_LINEAR';
+  q?: string;
+}
+/**
  * A saved column mapping: our canonical field (or the connector's own label) to the header this merchant's file uses. PUT may add a sample of the file (its leading text) to check the headers exist.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema

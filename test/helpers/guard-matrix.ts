@@ -120,6 +120,7 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
   },
   'DELETE /merchant-account/:merchantId/connectors/:connector/report/column-mapping': { params: { connector: 'adyen' }, query: { account: 'guard-account' } },
   'GET /merchant-account/:merchantId/cost-coverage': {},
+  'GET /merchant-account/:merchantId/cost-clusters': {},
   'GET /merchant-account/:merchantId/connector-fees': {},
   'PUT /merchant-account/:merchantId/connectors/:connector/fee-override': { params: { connector: 'adyen' }, body: () => ({ pct_bps: 175, fixed: 0.1 }) },
   'DELETE /merchant-account/:merchantId/connectors/:connector/fee-override': { params: { connector: 'adyen' } },
