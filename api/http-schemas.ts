@@ -116,12 +116,15 @@ import costIngestionAccepted from '../schemas/http/cost-ingestion/cost-ingestion
 import costIngestion from '../schemas/http/cost-ingestion/cost-ingestion.json' with { type: 'json' };
 import costColumnMapping from '../schemas/http/cost-ingestion/cost-column-mapping.json' with { type: 'json' };
 import costCoverage from '../schemas/http/cost-ingestion/cost-coverage.json' with { type: 'json' };
+import costCluster from '../schemas/http/cost-ingestion/cost-cluster.json' with { type: 'json' };
+import costClustersQuery from '../schemas/http/cost-ingestion/cost-clusters-query.json' with { type: 'json' };
 import connectorFee from '../schemas/http/cost-ingestion/connector-fee.json' with { type: 'json' };
 import feeOverrideRequest from '../schemas/http/cost-ingestion/fee-override-request.json' with { type: 'json' };
 import connectorInfo from '../schemas/http/routing-rules/connector-info.json' with { type: 'json' };
 import hybridRoutingRequest from '../schemas/http/routing-rules/hybrid-routing-request.json' with { type: 'json' };
 import routingAlgorithmRef from '../schemas/http/routing-rules/routing-algorithm-ref.json' with { type: 'json' };
 import routingEvaluateRequest from '../schemas/http/routing-rules/routing-evaluate-request.json' with { type: 'json' };
+import routingEvaluateBatchRequest from '../schemas/http/routing-rules/routing-evaluate-batch-request.json' with { type: 'json' };
 import routingRuleCreate from '../schemas/http/routing-rules/routing-rule-create.json' with { type: 'json' };
 import routingRuleUpdate from '../schemas/http/routing-rules/routing-rule-update.json' with { type: 'json' };
 import gsmErrorInfo from '../schemas/http/score-feedback/gsm-error-info.json' with { type: 'json' };
@@ -271,12 +274,15 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   costIngestion,
   costColumnMapping,
   costCoverage,
+  costCluster,
+  costClustersQuery,
   connectorFee,
   feeOverrideRequest,
   routingRuleCreate,
   routingRuleUpdate,
   routingAlgorithmRef,
   routingEvaluateRequest,
+  routingEvaluateBatchRequest,
   hybridRoutingRequest,
   genericErrorEnvelope,
   deciderErrorEnvelope,

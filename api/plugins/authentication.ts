@@ -30,7 +30,8 @@ export type RouteAuth = 'none' | 'admin-secret' | 'bearer' | 'either';
  * - `{ body: [...] }` a path into the validated body, `{ params: key }`, `{ query: key }`;
  * - 'credential': the route works on the credential's merchant; a `merchant_id` query parameter,
  *   when given, must still name it;
- * - 'resource': the handler looks the resource up and checks its owner (`assertOwnMerchant`).
+ * - 'resource': the handler checks the owner itself: a resource looked up by id that is another
+ *   merchant's is not found (`isOwnMerchant`); a merchant the body names is a 403 (`assertOwnMerchant`).
  */
 export type MerchantSource = { readonly body: readonly string[] } | { readonly params: string } | { readonly query: string } | 'credential' | 'resource';
 
@@ -104,6 +105,8 @@ const envelopeStatus = {
   throttled: 429,
   // decision-engine answers 500 for an unknown key id; a client mistake is a 404 here.
   api_key_not_found: 404,
+  // decision-engine (SSO grants): a redirect or view session moving outside its grant, existing merchant or not.
+  outside_grant: 403,
 } as const satisfies Record<Exclude<AuthFailure['kind'], keyof typeof credentialErrorCode>, number>;
 
 function isCredentialFailure(failure: AuthFailure): failure is Extract<AuthFailure, { kind: keyof typeof credentialErrorCode }> {
@@ -177,7 +180,16 @@ export function credentialMerchantOf(request: FastifyRequest): string {
   return merchantOfCredential(credentialOf(request));
 }
 
-/** For 'resource' routes: 403 unless `owner` (the looked-up resource's merchant) is the credential's. */
+/**
+ * For 'resource' routes that look a resource up by id: whether `owner` (its merchant) is the
+ * credential's. Another merchant's resource is answered like an unknown id (404), so an id tells
+ * a caller nothing about who owns it.
+ */
+export function isOwnMerchant(request: FastifyRequest, owner: string): boolean {
+  return owner === credentialMerchantOf(request);
+}
+
+/** For 'resource' routes whose body names merchants: 403 unless `owner` is the credential's merchant. */
 export function assertOwnMerchant(request: FastifyRequest, owner: string): void {
   const own = credentialMerchantOf(request);
   if (owner !== own) throw forbidden(`Forbidden: this credential is for merchant '${echo(own)}', not '${echo(owner)}'`);

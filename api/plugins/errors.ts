@@ -152,11 +152,13 @@ function sendClientError(error: FastifyError, status: number, request: FastifyRe
   if (envelope === 'openai') return reply.code(status).send(openAiError(error.message, 'invalid_request_error'));
   if (envelope === 'anthropic') return reply.code(status).send(anthropicError(status === 413 ? 'request_too_large' : 'invalid_request_error', error.message));
   if (envelope === 'decider') return reply.code(400).send(deciderParseError(error.message, request.routeOptions.config.deciderParseMessage));
+  // 1.4.x's messages, in the JSON envelope every other refusal of these routes uses (1.4.x's axum
+  // extractors answer them as text/plain, which a client reading `code` cannot parse).
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-    return reply.code(415).type('text/plain; charset=utf-8').send('Expected request with `Content-Type: application/json`');
+    return reply.code(415).send(genericError('TE_03', 'Expected request with `Content-Type: application/json`'));
   }
   if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError) {
-    return reply.code(400).type('text/plain; charset=utf-8').send(`Failed to parse the request body as JSON: ${error.message}`);
+    return reply.code(400).send(genericError('TE_03', `Failed to parse the request body as JSON: ${error.message}`));
   }
   return reply.code(status).send(genericError('TE_03', error.message));
 }

@@ -8,7 +8,7 @@ import { listKeysWithUsage, type KeyWithUsage } from '../../src/governance/list-
 import { parseKeyPolicy } from '../../src/governance/parse-key-policy.js';
 import type { ApiKeyRecord, StateStore } from '../../src/ports/state-store.js';
 import { ref } from '../http-schemas.js';
-import { assertOwnMerchant } from '../plugins/authentication.js';
+import { isOwnMerchant } from '../plugins/authentication.js';
 import { genericError } from '../wire/generic-error-envelope.js';
 
 export interface ApiKeyRouteDeps {
@@ -43,11 +43,10 @@ const keyIdParams = {
 type MerchantParams = { Params: { merchant_id: string } };
 type KeyParams = { Params: { key_id: string } };
 
-/** The key, when it exists; 403 when it is another merchant's. */
+/** The key, when it exists and is the credential's merchant's: another merchant's key is answered as an unknown id. */
 async function ownKey(deps: ApiKeyRouteDeps, request: FastifyRequest, keyId: string): Promise<ApiKeyRecord | undefined> {
   const record = await deps.state.apiKeys.findById(keyId);
-  if (record !== undefined) assertOwnMerchant(request, record.merchantId);
-  return record;
+  return record !== undefined && isOwnMerchant(request, record.merchantId) ? record : undefined;
 }
 
 /** A list item with the key's effective limits and its usage (amounts rounded to the nano-dollar). */

@@ -4,7 +4,7 @@ import type { BatchResultsQuery, BatchSubmitRequest } from '../../src/generated/
 import type { BatchService } from '../../src/generation/batch/batch-service.js';
 import type { BatchView } from '../../src/generation/batch/batch-view.js';
 import { ref } from '../http-schemas.js';
-import { assertOwnMerchant, credentialMerchantOf, credentialOf } from '../plugins/authentication.js';
+import { credentialMerchantOf, credentialOf, isOwnMerchant } from '../plugins/authentication.js';
 
 export interface BatchRouteDeps {
   readonly batches: BatchService;
@@ -24,11 +24,11 @@ function notFound(batchId: string): SwitchyardError {
   return new SwitchyardError('SY_BATCH_NOT_FOUND', { message: 'Batch not found', details: { batchId } });
 }
 
-/** The batch, after checking it is the credential's merchant's. */
+/** The batch, when it is the credential's merchant's. */
 async function ownBatch(deps: BatchRouteDeps, request: FastifyRequest, batchId: string): Promise<BatchView> {
   const view = await deps.batches.status(batchId);
-  if (view === undefined) throw notFound(batchId);
-  assertOwnMerchant(request, view.merchantId);
+  // Another merchant's batch is answered as an unknown one: the id says nothing about its owner.
+  if (view === undefined || !isOwnMerchant(request, view.merchantId)) throw notFound(batchId);
   return view;
 }
 

@@ -3,10 +3,11 @@ import { checkMapping, sampleHeader } from '../../src/costs/ingestion/column-map
 import { costCoverage } from '../../src/costs/ingestion/cost-coverage.js';
 import type { CostIngestionService } from '../../src/costs/ingestion/cost-ingestion-service.js';
 import { settlementFormats } from '../../src/costs/ingestion/settlement-formats.js';
-import type { CostColumnMapping, FeeOverrideRequest } from '../../src/generated/schema-types.js';
+import type { CostClustersQuery, CostColumnMapping, FeeOverrideRequest } from '../../src/generated/schema-types.js';
+import { listCostClusters, maxClusterLimit } from '../../src/costs/ingestion/list-cost-clusters.js';
 import type { StateStore } from '../../src/ports/state-store.js';
 import { ref } from '../http-schemas.js';
-import { toConnectorFeeWire, toCostCoverageWire } from '../wire/cost-ingestion-wire.js';
+import { toConnectorFeeWire, toCostClusterWire, toCostCoverageWire } from '../wire/cost-ingestion-wire.js';
 import { genericError } from '../wire/generic-error-envelope.js';
 import { reportParams } from './cost-ingestion.js';
 
@@ -111,6 +112,30 @@ function registerCostModelReads(app: FastifyInstance, state: StateStore): void {
       config: guard,
     },
     async (request) => toCostCoverageWire(costCoverage(await state.configs.get(request.params.merchantId, 'costModel'))),
+  );
+
+  app.get<{ Params: { merchantId: string }; Querystring: CostClustersQuery }>(
+    '/merchant-account/:merchantId/cost-clusters',
+    {
+      schema: {
+        tags,
+        summary: `The fitted clusters, most settled volume first (at most ${maxClusterLimit}): fitted fee, cluster override, fee served`,
+        params: merchantParams,
+        querystring: ref('CostClustersQuery'),
+        response: { 200: { type: 'array', items: ref('CostCluster') } },
+      },
+      config: guard,
+    },
+    async (request) => {
+      const { card_network, issuer_country, ic_category, ...rest } = request.query;
+      const clusters = listCostClusters(await state.configs.get(request.params.merchantId, 'costModel'), {
+        ...rest,
+        ...(card_network !== undefined ? { cardNetwork: card_network } : {}),
+        ...(issuer_country !== undefined ? { issuerCountry: issuer_country } : {}),
+        ...(ic_category !== undefined ? { icCategory: ic_category } : {}),
+      });
+      return clusters.map(toCostClusterWire);
+    },
   );
 
   app.get<{ Params: { merchantId: string } }>(

@@ -1,12 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import type { RoutingEvaluateRequest, RuleEvaluatedV1 } from '../../src/generated/schema-types.js';
-import type { RuleEvaluation } from '../../src/routing-rules/index.js';
+import type { EvaluationAnswer } from '../../src/routing-rules/index.js';
 import { runStaticEvaluation as runEvaluation, type StaticEvaluation } from '../../src/routing-rules/run-static-evaluation.js';
 import type { AppDeps } from '../app-deps.js';
 import { requestIdOf } from '../request-context.js';
 
 /** The evaluate response body of one evaluation (`eligible_connectors`: no pm_filters graph here, so every evaluated connector is eligible). */
-export function evaluateResponse(paymentId: string | null | undefined, evaluation: RuleEvaluation) {
+export function evaluateResponse(paymentId: string | null | undefined, evaluation: EvaluationAnswer) {
   return {
     payment_id: paymentId ?? null,
     status: evaluation.status,

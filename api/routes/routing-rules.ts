@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { RoutingEvaluateRequest } from '../../src/generated/schema-types.js';
+import type { RoutingEvaluateBatchRequest, RoutingEvaluateRequest } from '../../src/generated/schema-types.js';
 import type { RoutingAlgorithmRecord } from '../../src/ports/state-store.js';
 import { formatDbTimestamp } from '../../src/routing-rules/db-timestamp.js';
 import { routingKeysView } from '../../src/routing-rules/index.js';
+import { maxBatchEvaluations, runBatchEvaluation } from '../../src/routing-rules/run-batch-evaluation.js';
 import {
   activateRoutingAlgorithm,
   createRoutingAlgorithm,
@@ -14,6 +15,7 @@ import {
 } from '../../src/routing-rules/manage-routing-algorithms.js';
 import type { AppDeps } from '../app-deps.js';
 import { ref } from '../http-schemas.js';
+import { requestIdOf } from '../request-context.js';
 import { hybridRoutingRoute } from './routing-rules-hybrid.js';
 import { evaluateResponse, runStaticEvaluation } from './routing-rules-static.js';
 
@@ -159,6 +161,31 @@ function registerEvaluate(app: FastifyInstance, deps: AppDeps): void {
   );
 }
 
+function registerEvaluateBatch(app: FastifyInstance, deps: AppDeps): void {
+  app.post<{ Body: RoutingEvaluateBatchRequest }>(
+    '/routing/evaluate/batch',
+    {
+      schema: {
+        tags,
+        summary: `Evaluate the merchant's active algorithm for up to ${maxBatchEvaluations} parameter sets at once (resolved once; results in request order)`,
+        body: ref('RoutingEvaluateBatchRequest'),
+      },
+      config: { flowType: 'routing_evaluate_batch', auth: 'either', merchantFrom: { body: ['created_by'] }, minRole: 'member' },
+    },
+    async (request) => {
+      const batch = await runBatchEvaluation(deps, request.body, { source: 'evaluate', requestId: requestIdOf(request) });
+      if (!batch.ok) throw batch.error;
+      return {
+        results: batch.results.map((entry) =>
+          entry.kind === 'evaluated'
+            ? evaluateResponse(entry.paymentId, entry.evaluation)
+            : { payment_id: entry.paymentId, status: 'error', output: null, evaluated_output: [], eligible_connectors: [], error_message: entry.message },
+        ),
+      };
+    },
+  );
+}
+
 function registerRoutingKeys(app: FastifyInstance): void {
   app.get(
     '/config/routing-keys',
@@ -172,7 +199,7 @@ function registerRoutingKeys(app: FastifyInstance): void {
 
 /**
  * Routing Rules (euclid): POST /routing/{create,activate,deactivate,list/:created_by,
- * list/active/:created_by,evaluate,update,delete,hybrid} and GET /config/routing-keys. The
+ * list/active/:created_by,evaluate,evaluate/batch,update,delete,hybrid} and GET /config/routing-keys. The
  * algorithms' use cases are in src/routing-rules/manage-routing-algorithms.ts.
  *
  * @remarks Stricter than 1.4.x: a credential only acts for its own merchant (`created_by`), an
@@ -187,6 +214,7 @@ export async function routingRuleRoutes(app: FastifyInstance, deps: AppDeps): Pr
   registerUpdate(app, deps);
   registerDelete(app, deps);
   registerEvaluate(app, deps);
+  registerEvaluateBatch(app, deps);
   await hybridRoutingRoute(app, deps);
   registerRoutingKeys(app);
 }

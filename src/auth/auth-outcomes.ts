@@ -20,6 +20,7 @@ import type { SessionClaims, TokenRejection } from './token-service.js';
  * | `revoked_api_key`     | 401 `API key is revoked` (plain text)                               |
  * | `missing_credentials` | 401 `Missing authentication credentials` (plain text)               |
  * | `api_key_not_found`   | 500 `API key revocation failed` (envelope TE_04; decision-engine's answer for an unknown key id) |
+ * | `outside_grant`       | 403 `Insufficient permissions` (envelope TE_04): a handoff or view session switching outside its grant, whether or not that merchant exists |
  *
  * @remarks No HTTP status lives in code under src/: this table is the contract for api/.
  */
@@ -34,7 +35,8 @@ export type AuthFailure =
   | { readonly kind: 'invalid_api_key' }
   | { readonly kind: 'revoked_api_key' }
   | { readonly kind: 'missing_credentials' }
-  | { readonly kind: 'api_key_not_found' };
+  | { readonly kind: 'api_key_not_found' }
+  | { readonly kind: 'outside_grant' };
 
 export type AuthFailureKind = AuthFailure['kind'];
 
@@ -96,7 +98,9 @@ export type MeResult = { readonly kind: 'ok'; readonly profile: UserProfile } | 
 
 export type MerchantsResult = { readonly kind: 'ok'; readonly merchants: readonly MerchantMembershipInfo[] } | Failure<'invalid_token' | 'inactive'>;
 
-export type SwitchMerchantResult = { readonly kind: 'ok'; readonly session: AuthSession } | Failure<'merchant_not_found' | 'invalid_token' | 'inactive'>;
+export type SwitchMerchantResult =
+  | { readonly kind: 'ok'; readonly session: AuthSession }
+  | Failure<'merchant_not_found' | 'invalid_token' | 'inactive' | 'outside_grant'>;
 
 export type OnboardMerchantResult = { readonly kind: 'ok'; readonly onboarded: OnboardedMerchant } | Failure<'invalid_token' | 'inactive'>;
 

@@ -320,7 +320,8 @@ export class AuthService {
    * here is the one merchant it is on; the new token keeps the kind and never outlives the old one.
    */
   async #switchWithinGrant(claims: SessionClaims, target: string): Promise<SwitchMerchantResult> {
-    if (target !== claims.merchantId) return { kind: 'merchant_not_found' };
+    // The same answer whether or not the target exists: a handoff session learns nothing about other ids.
+    if (target !== claims.merchantId) return { kind: 'outside_grant' };
     const ttlSeconds = Math.max(1, Math.floor((claims.expiresAt - this.#deps.clock.now()) / 1000));
     const subject = { userId: claims.userId, email: claims.email, merchantId: target, role: claims.role, tokenType: claims.tokenType };
     const issued = await this.#deps.tokens.issue(subject, { ttlSeconds });

@@ -30,6 +30,7 @@ export const authFailureMessages = Object.freeze({
   missing_credentials: 'Missing authentication credentials',
   api_key_not_found: 'API key revocation failed',
   throttled: 'Too many failed login attempts; try again later',
+  outside_grant: 'Insufficient permissions',
 } as const satisfies Record<Exclude<AuthFailure['kind'], 'weak_password'>, string>);
 
 /** The message to send for a failure; a weak password carries its own (it names the rule broken). */

@@ -1,13 +1,17 @@
 import type { DecideGatewayRequest, RoutingEvaluateRequest } from '../generated/schema-types.js';
 import type { StateStore } from '../ports/state-store.js';
-import type { ConnectorInfo, RuleEvaluation } from '../routing-rules/index.js';
+import type { ConnectorInfo, EvaluationAnswer } from '../routing-rules/index.js';
 import { routingRuleRejected } from '../routing-rules/routing-rule-rejected.js';
 import type { StaticEvaluation } from '../routing-rules/run-static-evaluation.js';
 import type { DecidePayment, PaymentDecision } from './decide-payment.js';
+import { isFeatureEnabled, readMerchantFeatures } from './features/merchant-features.js';
 import { loadDecisionInputs } from './inputs/load-decision-inputs.js';
 import { runningExperimentOf, type RunningExperiment } from '../experiments/enter-experiment.js';
 import { project, resolvedArm } from '../experiments/experiment-arms.js';
 import type { EvaluationExperimentTag } from '../experiments/enter-evaluation.js';
+
+/** The refusal of a dynamic-only /routing/hybrid request for a merchant without `sr-routing`. */
+export const srRoutingDisabledMessage = 'SR routing is not enabled for this merchant (feature sr-routing)';
 
 export interface DecideHybridDeps {
   readonly state: Pick<StateStore, 'merchants' | 'configs' | 'routingRules'>;
@@ -31,13 +35,13 @@ type Refused = Extract<PaymentDecision, { ok: false }>;
  * `refused`: the dynamic decision failed with no static connectors to fall back on.
  */
 export type HybridOutcome =
-  | { readonly kind: 'static_only'; readonly evaluation?: RuleEvaluation; readonly connectors: readonly ConnectorInfo[] }
-  | { readonly kind: 'decided'; readonly evaluation?: RuleEvaluation; readonly decision: Decided }
-  | { readonly kind: 'fallback'; readonly evaluation?: RuleEvaluation; readonly decision: Refused; readonly connectors: readonly ConnectorInfo[] }
+  | { readonly kind: 'static_only'; readonly evaluation?: EvaluationAnswer; readonly connectors: readonly ConnectorInfo[] }
+  | { readonly kind: 'decided'; readonly evaluation?: EvaluationAnswer; readonly decision: Decided }
+  | { readonly kind: 'fallback'; readonly evaluation?: EvaluationAnswer; readonly decision: Refused; readonly connectors: readonly ConnectorInfo[] }
   | { readonly kind: 'refused'; readonly decision: Refused };
 
 interface StaticHalf {
-  readonly evaluation?: RuleEvaluation;
+  readonly evaluation?: EvaluationAnswer;
   /** The experiment arm whose rule layer the static half evaluated. */
   readonly experiment?: EvaluationExperimentTag;
   readonly experimentRecord?: RunningExperiment;
@@ -54,7 +58,7 @@ async function staticHalf(deps: DecideHybridDeps, request: HybridRequest): Promi
     return {
       evaluation: result.evaluation,
       connectors: result.evaluation.evaluatedOutput,
-      ruleName: result.evaluation.ruleName ?? result.record.name,
+      ruleName: result.evaluation.ruleName ?? result.record?.name,
       ...(result.experiment === undefined ? {} : { experiment: result.experiment, experimentRecord: result.experimentRecord }),
     };
   }
@@ -112,7 +116,8 @@ function ruleOnlyArm(half: StaticHalf): boolean {
  * POST /routing/hybrid's use case: the static (euclid) evaluation, whose evaluated connectors (or
  * the request's `fallback_output` when it failed) become the candidate list of the dynamic
  * (/decide-gateway) request when that one names none; then the dynamic decision, falling back to
- * the static connectors when it fails. Throws `SY_ROUTING_RULE_REJECTED` when neither half is
+ * the static connectors when it fails. The dynamic half needs the merchant's `sr-routing` feature
+ * (decision-engine #433); without it the static result is the answer. Throws `SY_ROUTING_RULE_REJECTED` when neither half is
  * given, or when the static half fails with no fallback and no dynamic half.
  */
 export async function decideHybrid(deps: DecideHybridDeps, request: HybridRequest, requestId: string): Promise<HybridOutcome> {
@@ -121,7 +126,14 @@ export async function decideHybrid(deps: DecideHybridDeps, request: HybridReques
   }
   const half = await staticHalf(deps, request);
   const evaluation = half.evaluation === undefined ? {} : { evaluation: half.evaluation };
-  if (request.dynamicRequest === undefined || ruleOnlyArm(half)) {
+  if (request.dynamicRequest === undefined || ruleOnlyArm(half)) return { kind: 'static_only', ...evaluation, connectors: half.connectors ?? [] };
+  // decision-engine #433: the dynamic (SR) half runs only for a merchant with `sr-routing` on; off,
+  // the static result is the answer, and a request with nothing else is refused.
+  // An unknown merchant is left to the decision, which refuses it as /decide-gateway does.
+  const merchantId = request.dynamicRequest.merchantId;
+  const known = (await deps.state.merchants.get(merchantId)) !== undefined;
+  if (known && !isFeatureEnabled(await readMerchantFeatures(deps.state.configs, merchantId), 'sr-routing')) {
+    if (request.staticRequest === undefined) throw routingRuleRejected(srRoutingDisabledMessage);
     return { kind: 'static_only', ...evaluation, connectors: half.connectors ?? [] };
   }
   const decision = await dynamicHalf(deps, request.dynamicRequest, half, request.staticRequest !== undefined, requestId);

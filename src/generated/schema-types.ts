@@ -1786,7 +1786,7 @@ export interface KeyPolicyRequest {
   cache?: {} | null;
 }
 /**
- * Answer of POST /auth/admin/merchant-token: an opaque one-time code (put it in the redirect URL, never a session token) and its life in seconds.
+ * Answer of POST /auth/admin/merchant-token: a one-time code, `DE_` + 64 hex made like an API key as decision-engine makes it (put it in the redirect URL, never a session token), and its life in seconds.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "AdminMerchantCodeResponse".
@@ -2166,6 +2166,63 @@ export interface CostAccountQuery {
   account: string;
 }
 /**
+ * One fitted cluster's fee picture (GET /merchant-account/{id}/cost-clusters, the peer's ClusterFee): its transactions and settled volume, the fitted fee, the cluster override when set, and the fee served. No amount tiers are recovered here, so `segments` is always empty and `card_product` is "".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "CostCluster".
+ */
+export interface CostCluster {
+  /**
+   * connector|network|variant|funding|issuer|currency|ic_category, lower-case
+   */
+  key: string;
+  connector: string;
+  card_network: string;
+  variant: string;
+  funding: string;
+  issuer_country: string;
+  currency: string;
+  ic_category: string;
+  n: number;
+  gross_sum: number;
+  model_pct_bps: number | null;
+  model_fixed: number | null;
+  override_pct_bps: number | null;
+  override_fixed: number | null;
+  override_updated_at: string | null;
+  effective_pct_bps: number | null;
+  effective_fixed: number | null;
+  source: 'override' | 'model';
+  verdict: 'GOOD' | 'THIN' | 'NON_LINEAR';
+  card_product: string;
+  /**
+   * @maxItems 0
+   */
+  segments: [];
+}
+/**
+ * Query of GET /merchant-account/{id}/cost-clusters (the peer's): how many (default 10, at most 5000), ordered by settled volume (`gross`, default) or transactions (`txns`), narrowed by connector and by the cluster's dimensions (exact, case-insensitive), its verdict, and `q` (a substring of the key).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "CostClustersQuery".
+ */
+export interface CostClustersQuery {
+  /**
+   * clamped to 1..5000, as the peer does
+   */
+  limit?: number;
+  order?: 'gross' | 'txns';
+  connector?: string;
+  card_network?: string;
+  variant?: string;
+  funding?: string;
+  issuer_country?: string;
+  currency?: string;
+  ic_category?: string;
+  verdict?: 'GOOD' | 'THIN' | 'NON_LINEAR';
+  q?: string;
+}
+/**
  * A saved column mapping: our canonical field (or the connector's own label) to the header this merchant's file uses. PUT may add a sample of the file (its leading text) to check the headers exist.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -2178,7 +2235,7 @@ export interface CostColumnMapping {
   sample?: string;
 }
 /**
- * What share of the merchant's settled volume has a trustworthy fitted fee model (all zeros before any ingestion).
+ * What share of the merchant's settled volume has a trustworthy fitted fee model, with the peer's fields and types (all zeros and report_date "" before any ingestion). Clusters are not split into amount tiers here: the tiered_* fields are 0 and the priced_* shares equal the good_* ones.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "CostCoverage".
@@ -2186,21 +2243,29 @@ export interface CostColumnMapping {
 export interface CostCoverage {
   total_clusters: number;
   good_clusters: number;
+  tiered_clusters: number;
   thin_clusters: number;
   non_linear_clusters: number;
   total_txns: number;
   good_txns: number;
+  tiered_txns: number;
   thin_txns: number;
   non_linear_txns: number;
   good_txn_pct: number;
+  priced_txn_pct: number;
   total_gross: number;
   good_gross: number;
+  tiered_gross: number;
   thin_gross: number;
   non_linear_gross: number;
   good_gross_pct: number;
+  priced_gross_pct: number;
   bps_rmse_p50: number;
   bps_rmse_p90: number;
-  report_date: string | null;
+  /**
+   * the latest completed ingestion's snapshot date (YYYY-MM-DD), "" before any
+   */
+  report_date: string;
 }
 /**
  * An accepted settlement report: the ingestion to poll in the history (the existing one when the same file was uploaded before).
@@ -5670,6 +5735,8 @@ export interface MerchantFeatures {
       | 'elimination'
       | 'auto-calibration'
       | 'autopilot'
+      | 'volume-contracts'
+      | 'sr-routing'
       | 'sticky-routing';
     enabled: boolean;
   }[];
@@ -5719,6 +5786,24 @@ export interface RoutingEvaluateRequest {
 export interface RoutingAlgorithmRef {
   created_by: string;
   routing_algorithm_id: string;
+}
+/**
+ * Body of POST /routing/evaluate/batch (decision-engine #378, #398): the shared identity once, one parameter set per evaluation. The active algorithm of created_by is resolved once and evaluated for each entry; results[i] answers requests[i]. At most 50 entries (more: 400); none: 200 {"results": []}.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "RoutingEvaluateBatchRequest".
+ */
+export interface RoutingEvaluateBatchRequest {
+  created_by: string;
+  /**
+   * Accepted for the peer's wire; the merchant's active algorithm is the payment one.
+   */
+  algorithm_for?: string | null;
+  fallback_output?: ConnectorInfo[] | null;
+  requests: {
+    payment_id?: string | null;
+    parameters: {};
+  }[];
 }
 /**
  * Body of POST /routing/create. Only `created_by` is checked by the schema; the rest is parsed by the rules engine so that a malformed rule answers decision-engine's 400 `Invalid routing rule configuration` (TE_04) rather than a 422.

@@ -38,6 +38,8 @@ export type { RuleValidationCode, RuleValidationIssue } from './rule-validation-
 export { compileRoutingAlgorithm, type CompiledRoutingAlgorithm } from './compile-routing-algorithm.js';
 export {
   applyFallbackOutput,
+  noActiveAlgorithmEvaluation,
+  type EvaluationAnswer,
   type EvaluationOutput,
   type InterpreterError,
   type RuleEvaluation,

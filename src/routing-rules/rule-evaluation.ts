@@ -55,3 +55,20 @@ export function applyFallbackOutput(evaluation: RuleEvaluation, fallback: readon
     ruleName: 'default_fallback',
   };
 }
+
+/**
+ * What `/routing/evaluate` answers: an evaluation, or (`no_active_algorithm`) the caller's
+ * `fallback_output` for a merchant with no active algorithm (`noActiveAlgorithmEvaluation`).
+ */
+export type EvaluationAnswer = Omit<RuleEvaluation, 'status'> & { readonly status: RuleEvaluation['status'] | 'no_active_algorithm' };
+
+/**
+ * The answer of `/routing/evaluate` for a merchant with no active algorithm when the caller sent a
+ * non-empty `fallback_output` (decision-engine #379, #388, #400): that list as a priority output,
+ * status `no_active_algorithm`. Undefined without a fallback: there is nothing to answer with.
+ */
+export function noActiveAlgorithmEvaluation(fallback: readonly ConnectorInfo[] | null | undefined): EvaluationAnswer | undefined {
+  if (!fallback || fallback.length === 0) return undefined;
+  const connectors = fallback.map((connector) => ({ gateway_name: connector.gateway_name, gateway_id: connector.gateway_id ?? null }));
+  return { status: 'no_active_algorithm', output: { type: 'priority', connectors }, evaluatedOutput: connectors, ruleName: null };
+}

@@ -9,7 +9,7 @@ import { evaluateActiveRule } from './evaluate-active-rule.js';
 import { evaluationInExperiment, type EvaluationExperimentTag } from '../experiments/enter-evaluation.js';
 import type { RunningExperiment } from '../experiments/enter-experiment.js';
 import { routingRuleRejected } from './routing-rule-rejected.js';
-import { validateEvaluationParameters, type ConnectorInfo, type RuleEvaluation } from './index.js';
+import { noActiveAlgorithmEvaluation, validateEvaluationParameters, type ConnectorInfo, type EvaluationAnswer, type RuleEvaluation } from './index.js';
 
 export interface StaticEvaluationDeps {
   readonly state: Pick<StateStore, 'routingRules' | 'configs'>;
@@ -24,11 +24,12 @@ export interface StaticEvaluationCall {
   readonly requestId: string;
 }
 
+/** `record` is the evaluated algorithm; absent for a `no_active_algorithm` answer (nothing was evaluated). */
 export type StaticEvaluation =
   | {
       readonly ok: true;
-      readonly evaluation: RuleEvaluation;
-      readonly record: RoutingAlgorithmRecord;
+      readonly evaluation: EvaluationAnswer;
+      readonly record?: RoutingAlgorithmRecord;
       /** Set when a running experiment routed this payment by its arm. */
       readonly experiment?: EvaluationExperimentTag;
       readonly experimentRecord?: RunningExperiment;
@@ -44,8 +45,13 @@ async function ownAlgorithms(deps: StaticEvaluationDeps, createdBy: string, id: 
   return record === undefined || record.createdBy !== createdBy ? [] : [record];
 }
 
+/** 400 `No active routing algorithm found for the created_by entity : <id>` (1.4.x's text). */
+export function noActiveAlgorithm(createdBy: string): SwitchyardError {
+  return routingRuleRejected(`No active routing algorithm found for the created_by entity : ${createdBy}`);
+}
+
 /** The `rule.evaluated` payload fields of a successful evaluation. */
-function evaluatedFields(evaluation: RuleEvaluation) {
+export function evaluatedFields(evaluation: RuleEvaluation) {
   return {
     ruleName: evaluation.ruleName,
     status: evaluation.status,
@@ -76,7 +82,9 @@ export async function runStaticEvaluation(deps: StaticEvaluationDeps, body: Rout
   const outcome = evaluateActiveRule(candidates, checked.parameters, body.fallback_output as readonly ConnectorInfo[] | null | undefined, deps.random);
   const latencyMs = performance.now() - startedAt;
   if (outcome.kind === 'no_active') {
-    return { ok: false, error: routingRuleRejected(`No active routing algorithm found for the created_by entity : ${body.created_by}`) };
+    // With a fallback the caller has an answer coming (route by it); without one there is none.
+    const fallback = noActiveAlgorithmEvaluation(body.fallback_output as readonly ConnectorInfo[] | null | undefined);
+    return fallback === undefined ? { ok: false, error: noActiveAlgorithm(body.created_by) } : { ok: true, evaluation: fallback };
   }
   const base = {
     source: call.source,

@@ -40,7 +40,8 @@ describe('POST /auth/admin/merchant-token', () => {
     const body = response.json() as { code: string; expires_in: number };
     expect(Object.keys(body).sort()).toEqual(['code', 'expires_in']);
     expect(body.expires_in).toBe(60);
-    expect(body.code).toMatch(/^sso_[A-Za-z0-9_-]{43}$/);
+    // Made like an API key, as decision-engine makes it.
+    expect(body.code).toMatch(/^DE_[0-9a-f]{64}$/);
     expect(await mintedCode(t, 'sso-shop')).not.toBe(body.code);
   });
 
@@ -125,7 +126,7 @@ describe('POST /auth/admin/merchant-token/exchange', () => {
   });
 
   it('rejects unknown codes with 401 and an empty or missing code with 422', async () => {
-    expect((await exchange(t, 'sso_not-a-code')).statusCode).toBe(401);
+    expect((await exchange(t, `DE_${'0'.repeat(64)}`)).statusCode).toBe(401);
     const empty = await exchange(t, '');
     expect(empty.statusCode).toBe(422);
     expect(empty.body).toContain('code');
@@ -178,8 +179,12 @@ describe('POST /auth/admin/merchant-token/exchange', () => {
     });
 
     it('switches only within its grant, keeping its kind and life', async () => {
-      const away = await t.app.inject({ method: 'POST', url: '/auth/switch-merchant', headers: withToken(token), payload: { merchant_id: 'other-shop' } });
-      expect(away.statusCode).toBe(404);
+      // Outside the grant: 403 whether or not the merchant exists, so the answer says nothing about other ids.
+      for (const merchantId of ['other-shop', 'no-such-shop']) {
+        const away = await t.app.inject({ method: 'POST', url: '/auth/switch-merchant', headers: withToken(token), payload: { merchant_id: merchantId } });
+        expect(away.statusCode, merchantId).toBe(403);
+        expect(away.json()).toEqual({ code: 'TE_04', message: 'Insufficient permissions', data: null });
+      }
       const same = await t.app.inject({ method: 'POST', url: '/auth/switch-merchant', headers: withToken(token), payload: { merchant_id: 'sso-shop' } });
       expect(same.statusCode, same.body).toBe(200);
       const claims = decodeJwt((same.json() as { token: string }).token);

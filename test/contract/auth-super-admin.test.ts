@@ -83,8 +83,12 @@ describe('super-admin view', () => {
     });
 
     it('switches only within the grant (the merchant entered), staying a view session', async () => {
-      const away = await post(t, '/auth/switch-merchant', viewToken, { merchant_id: 'platform' });
-      expect(away.statusCode).toBe(404);
+      // Outside the grant: 403 whether or not the merchant exists.
+      for (const merchantId of ['platform', 'no-such-merchant']) {
+        const away = await post(t, '/auth/switch-merchant', viewToken, { merchant_id: merchantId });
+        expect(away.statusCode, merchantId).toBe(403);
+        expect(away.json()).toEqual({ code: 'TE_04', message: 'Insufficient permissions', data: null });
+      }
       const same = await post(t, '/auth/switch-merchant', viewToken, { merchant_id: 'shop' });
       expect(same.statusCode, same.body).toBe(200);
       expect(decodeJwt((same.json() as { token: string }).token)).toMatchObject({ token_type: 'super_admin_view', merchant_id: 'shop' });

@@ -215,20 +215,52 @@ describe('bodiless requests with a JSON content type', () => {
     });
   }
 
-  it('keeps 415 for a non-JSON content type and 400 for malformed JSON', async () => {
+  // Every route that takes a JSON body refuses a body that is not JSON in a JSON envelope: the
+  // payment routes' {code,message,data} (1.4.x's messages), the decision routes' decider envelope,
+  // the gateway's OpenAI or Anthropic error; never text/plain.
+  const notJson: readonly (readonly [string, string, string, readonly number[]])[] = [
+    ['malformed JSON', 'application/json', '{"merchant_id":', [400]],
+    ['a text/plain body', 'text/plain', 'merchant_id=x', [400, 415]],
+  ];
+  for (const route of withBody) {
+    for (const [what, contentType, payload, statuses] of notJson) {
+      it(`${keyOf(route)} refuses ${what} in its JSON envelope`, async () => {
+        const call = callOf(route, await freshMerchant(t));
+        const answer = await t.app.inject({
+          method: route.method as 'POST',
+          url: call.path,
+          headers: { ...call.headers, 'content-type': contentType },
+          payload,
+        });
+        expect(statuses, `${answer.statusCode} ${answer.body}`).toContain(answer.statusCode);
+        expect(answer.headers['content-type'], answer.body).toMatch(/^application\/json/);
+        const body = answer.json() as Record<string, unknown>;
+        if ('code' in body && 'data' in body) {
+          expect(body).toEqual({
+            code: 'TE_03',
+            message:
+              answer.statusCode === 415
+                ? 'Expected request with `Content-Type: application/json`'
+                : expect.stringMatching(/^Failed to parse the request body as JSON: /),
+            data: null,
+          });
+        } else {
+          expect(Object.keys(body), answer.body).toEqual(expect.arrayContaining([expect.stringMatching(/^(error|error_code|type)$/)]));
+        }
+      });
+    }
+  }
+
+  it('answers 415 for a non-JSON content type and 400 for malformed JSON (the column mapping of a settlement source)', async () => {
     const fresh = await freshMerchant(t);
+    const url = `/merchant-account/${fresh.merchantId}/connectors/adyen/report/column-mapping?account=A`;
     const headers = withKey(fresh.apiKey);
-    const asText = await t.app.inject({ method: 'POST', url: '/api-key/create', headers: { ...headers, 'content-type': 'text/plain' }, payload: 'x' });
-    expect(asText.statusCode).toBe(415);
-    expect(asText.body).toBe('Expected request with `Content-Type: application/json`');
-    const malformed = await t.app.inject({
-      method: 'POST',
-      url: '/api-key/create',
-      headers: { ...headers, 'content-type': 'application/json' },
-      payload: '{"merchant_id":',
-    });
+    const malformed = await t.app.inject({ method: 'PUT', url, headers: { ...headers, 'content-type': 'application/json' }, payload: 'columns=1' });
     expect(malformed.statusCode).toBe(400);
-    expect(malformed.body).toMatch(/^Failed to parse the request body as JSON: /);
+    expect(malformed.json()).toMatchObject({ code: 'TE_03', message: expect.stringMatching(/^Failed to parse the request body as JSON: /), data: null });
+    const asText = await t.app.inject({ method: 'PUT', url, headers: { ...headers, 'content-type': 'text/plain' }, payload: 'x' });
+    expect(asText.statusCode).toBe(415);
+    expect(asText.json()).toEqual({ code: 'TE_03', message: 'Expected request with `Content-Type: application/json`', data: null });
     const poisoned = await t.app.inject({
       method: 'POST',
       url: '/api-key/create',
@@ -236,6 +268,7 @@ describe('bodiless requests with a JSON content type', () => {
       payload: `{"merchant_id":"${fresh.merchantId}","__proto__":{"x":1}}`,
     });
     expect(poisoned.statusCode).toBe(400);
+    expect(poisoned.json()).toMatchObject({ code: 'TE_03' });
   });
 
   it('keeps the decision routes reading bodies whatever the content type says', async () => {

@@ -55,7 +55,31 @@ describe('cost ingestion routes', () => {
   it('answers zeroed coverage and no fees for a merchant without ingestions', async () => {
     const coverage = await t.app.inject({ method: 'GET', url: '/merchant-account/cost-m2/cost-coverage', headers: withKey(otherKey) });
     expect(coverage.statusCode).toBe(200);
-    expect(coverage.json()).toMatchObject({ total_clusters: 0, good_clusters: 0, total_gross: 0, good_gross_pct: 0, bps_rmse_p50: 0, report_date: null });
+    // The peer's fields and types: report_date a string ("" before any ingestion), tiered_* and priced_* present.
+    expect(coverage.json()).toEqual({
+      total_clusters: 0,
+      good_clusters: 0,
+      tiered_clusters: 0,
+      thin_clusters: 0,
+      non_linear_clusters: 0,
+      total_txns: 0,
+      good_txns: 0,
+      tiered_txns: 0,
+      thin_txns: 0,
+      non_linear_txns: 0,
+      good_txn_pct: 0,
+      priced_txn_pct: 0,
+      total_gross: 0,
+      good_gross: 0,
+      tiered_gross: 0,
+      thin_gross: 0,
+      non_linear_gross: 0,
+      good_gross_pct: 0,
+      priced_gross_pct: 0,
+      bps_rmse_p50: 0,
+      bps_rmse_p90: 0,
+      report_date: '',
+    });
     const fees = await t.app.inject({ method: 'GET', url: '/merchant-account/cost-m2/connector-fees', headers: withKey(otherKey) });
     expect(fees.json()).toEqual([]);
   });
@@ -94,6 +118,43 @@ describe('cost ingestion routes', () => {
     expect(visa.quality).toBe('GOOD');
     expect(visa.model.pctBps).toBeCloseTo(180, 0);
     expect(visa.model.fixed).toBeCloseTo(0.1, 2);
+
+    // The peer's cluster list: most settled volume first, its fields, filters and limit.
+    const listed = (query = '') => t.app.inject({ method: 'GET', url: `/merchant-account/cost-m1/cost-clusters${query}`, headers: withKey(key) });
+    const clusters = (await listed()).json() as Record<string, unknown>[];
+    expect(clusters).toHaveLength(2);
+    expect((clusters[0]!['gross_sum'] as number) >= (clusters[1]!['gross_sum'] as number)).toBe(true);
+    const visaWire = clusters.find((cluster) => cluster['key'] === visa.key)!;
+    expect(visaWire).toEqual({
+      key: visa.key,
+      connector: 'adyen',
+      card_network: 'visa',
+      variant: 'visacredit',
+      funding: 'credit',
+      issuer_country: 'us',
+      currency: 'usd',
+      ic_category: 'us consumer credit',
+      n: visa.n,
+      gross_sum: visa.grossSum,
+      model_pct_bps: visa.model.pctBps,
+      model_fixed: visa.model.fixed,
+      override_pct_bps: null,
+      override_fixed: null,
+      override_updated_at: null,
+      effective_pct_bps: visa.model.pctBps,
+      effective_fixed: visa.model.fixed,
+      source: 'model',
+      verdict: 'GOOD',
+      card_product: '',
+      segments: [],
+    });
+    expect(((await listed('?card_network=VISA')).json() as unknown[]).map((cluster) => (cluster as { key: string }).key)).toEqual([visa.key]);
+    expect((await listed('?limit=1&order=txns')).json()).toHaveLength(1);
+    expect((await listed('?connector=stripe')).json()).toEqual([]);
+    // The peer clamps the limit to 1..5000 rather than refusing it.
+    expect((await listed('?limit=0')).json()).toHaveLength(1);
+    expect((await listed('?limit=x')).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url: '/merchant-account/cost-m2/cost-clusters', headers: withKey(otherKey) })).json()).toEqual([]);
   });
 
   it('fails a report with bad rows, naming their lines, and imports none of it', async () => {
@@ -142,6 +203,7 @@ describe('cost ingestion routes', () => {
       ['POST', '/merchant-account/cost-m1/connectors/adyen/report?account=AcmeUS'],
       ['GET', '/merchant-account/cost-m1/cost-ingestions'],
       ['GET', '/merchant-account/cost-m1/cost-coverage'],
+      ['GET', '/merchant-account/cost-m1/cost-clusters'],
       ['GET', '/merchant-account/cost-m1/connector-fees'],
       ['GET', '/merchant-account/cost-m1/connectors/adyen/report/column-mapping?account=AcmeUS'],
     ] as const) {

@@ -105,7 +105,7 @@ describe('API key limits: configuration', () => {
     const { keyId } = await newKey({ rpm: 10 });
     const { apiKey: otherKey } = await createMerchant(t.app, 'other-shop');
     expect((await t.app.inject({ method: 'POST', url: `/api-key/${keyId}/limits`, headers: withKey(otherKey), payload: { limits: null } })).statusCode).toBe(
-      403,
+      404,
     );
   });
 });

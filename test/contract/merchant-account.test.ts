@@ -65,7 +65,7 @@ describe('merchant account routes', () => {
       payload: '{"merchant_id":',
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.body).toContain('Failed to parse the request body as JSON');
+    expect(bad.json()).toMatchObject({ code: 'TE_03', message: expect.stringContaining('Failed to parse the request body as JSON') });
     const text = await t.app.inject({
       method: 'POST',
       url: '/merchant-account/create',
@@ -73,6 +73,7 @@ describe('merchant account routes', () => {
       payload: 'merchant',
     });
     expect(text.statusCode).toBe(415);
+    expect(text.json()).toEqual({ code: 'TE_03', message: 'Expected request with `Content-Type: application/json`', data: null });
   });
 
   it('reads a merchant, with "" as the decider input until an elimination config exists', async () => {

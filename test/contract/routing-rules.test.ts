@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   applyFallbackOutput,
   compileRoutingAlgorithm,
@@ -248,7 +248,7 @@ describe('routing rules (euclid)', () => {
         payload: '{nope',
       });
       expect(response.statusCode).toBe(400);
-      expect(response.body).toMatch(/^Failed to parse the request body as JSON: /);
+      expect(response.json()).toMatchObject({ code: 'TE_03', message: expect.stringMatching(/^Failed to parse the request body as JSON: /), data: null });
     });
 
     it('answers 422 for an activate body without routing_algorithm_id', async () => {
@@ -303,6 +303,30 @@ describe('routing rules (euclid)', () => {
       });
     });
 
+    it('answers 200 no_active_algorithm with the fallback_output when no algorithm is active (decision-engine #379), 400 without one', async () => {
+      const withFallback = await evaluate({}, { fallback_output: [adyen] });
+      expect(withFallback.statusCode, withFallback.body).toBe(200);
+      expect(withFallback.json()).toEqual({
+        payment_id: 'pay_1',
+        status: 'no_active_algorithm',
+        output: { type: 'priority', connectors: [adyen] },
+        evaluated_output: [adyen],
+        eligible_connectors: [adyen],
+      });
+      expect((await evaluate({}, { fallback_output: [] })).statusCode).toBe(400);
+      // Deactivated: the rule the merchant switched off is gone from the answer.
+      const id = await create({ type: 'single', data: stripe });
+      await activate(id);
+      expect((await evaluate({}, { fallback_output: [adyen] })).json()).toMatchObject({ status: 'success', evaluated_output: [stripe] });
+      expect((await post('/routing/deactivate', { created_by: merchant, routing_algorithm_id: id })).statusCode).toBe(200);
+      const afterDeactivation = await evaluate({}, { fallback_output: [adyen] });
+      expect(afterDeactivation.json()).toMatchObject({ status: 'no_active_algorithm', evaluated_output: [adyen] });
+      expect(afterDeactivation.body).not.toContain('stripe');
+      const withoutFallback = await evaluate({});
+      expect(withoutFallback.statusCode).toBe(400);
+      expect(withoutFallback.json()).toEqual(teError(`No active routing algorithm found for the created_by entity : ${merchant}`));
+    });
+
     it('answers 400 with the reference messages for bad parameters and no active algorithm', async () => {
       const none = await evaluate({});
       expect(none.statusCode).toBe(400);
@@ -327,6 +351,95 @@ describe('routing rules (euclid)', () => {
       const response = await evaluate({ payment_method: { type: 'enum_variant', value: 'card' }, amount: { type: 'str_value', value: 'lots' } });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual(teError('Invalid request received : Interpreter error: InvalidComparison'));
+    });
+
+    describe('POST /routing/evaluate/batch (decision-engine #378, #398)', () => {
+      const card = (amount: number) => ({ payment_method: { type: 'enum_variant', value: 'card' }, amount: { type: 'number', value: amount } });
+      const batch = (requests: unknown[], extra: Record<string, unknown> = {}) => post('/routing/evaluate/batch', { created_by: merchant, requests, ...extra });
+
+      it('evaluates the active rule for each parameter set, results in request order, each as /routing/evaluate answers it', async () => {
+        await activate(await create(advanced));
+        const requests = [
+          { payment_id: 'p_big', parameters: card(500) },
+          { payment_id: 'p_small', parameters: card(5) },
+          { parameters: { payment_method: { type: 'enum_variant', value: 'card' }, amount: { type: 'str_value', value: 'lots' } } },
+          { payment_id: 'p_big2', parameters: card(101) },
+        ];
+        const response = await batch(requests, { algorithm_for: 'payment', fallback_output: [adyen] });
+        expect(response.statusCode, response.body).toBe(200);
+        const { results } = response.json() as { results: Record<string, unknown>[] };
+        expect(results).toHaveLength(4);
+        const single = (await evaluate(card(500))).json() as Record<string, unknown>;
+        expect(results[0]).toEqual({ ...single, payment_id: 'p_big' });
+        expect(results[0]).toMatchObject({ status: 'success', evaluated_output: [checkout, adyen] });
+        // No rule matched: the default selection gives way to the batch's fallback_output.
+        expect(results[1]).toMatchObject({ payment_id: 'p_small', status: 'default_selection', evaluated_output: [adyen] });
+        // One entry the interpreter refuses answers an error at its place; the others stand.
+        expect(results[2]).toEqual({
+          payment_id: null,
+          status: 'error',
+          output: null,
+          evaluated_output: [],
+          eligible_connectors: [],
+          error_message: 'Invalid request received : Interpreter error: InvalidComparison',
+        });
+        expect(results[3]).toMatchObject({ payment_id: 'p_big2', status: 'success', evaluated_output: [checkout, adyen] });
+      });
+
+      it('resolves the active algorithm once per batch', async () => {
+        await activate(await create(advanced));
+        const loadActive = vi.spyOn(t.state.routingRules, 'loadActive');
+        const response = await batch(Array.from({ length: 50 }, (_, index) => ({ payment_id: `p${index}`, parameters: card(index * 10) })));
+        expect(response.statusCode, response.body).toBe(200);
+        expect((response.json() as { results: { payment_id: string }[] }).results.map((entry) => entry.payment_id)).toEqual(
+          Array.from({ length: 50 }, (_, index) => `p${index}`),
+        );
+        expect(loadActive).toHaveBeenCalledTimes(1);
+      });
+
+      it('answers an empty batch with 200 {"results": []}, even with no active algorithm', async () => {
+        const response = await batch([]);
+        expect(response.statusCode).toBe(200);
+        expect(response.json()).toEqual({ results: [] });
+      });
+
+      it('refuses more than 50 entries, a bad parameter in any entry and no active algorithm without fallback, in the envelope', async () => {
+        await activate(await create(advanced));
+        const tooMany = await batch(Array.from({ length: 51 }, () => ({ parameters: card(1) })));
+        expect(tooMany.statusCode).toBe(400);
+        expect(tooMany.json()).toEqual(teError('Batch size 51 exceeds the maximum of 50 evaluations'));
+        const badParameter = await batch([{ parameters: card(1) }, { parameters: { no_such_key: { type: 'number', value: 1 } } }]);
+        expect(badParameter.statusCode).toBe(400);
+        expect(badParameter.json()).toEqual(teError('requests[1]: Invalid parameter: no_such_key'));
+      });
+
+      it('answers every entry no_active_algorithm with the fallback when no algorithm is active, 400 without one', async () => {
+        const none = await batch([{ parameters: card(1) }]);
+        expect(none.statusCode).toBe(400);
+        expect(none.json()).toEqual(teError(`No active routing algorithm found for the created_by entity : ${merchant}`));
+        const withFallback = await batch(
+          [
+            { payment_id: 'a', parameters: card(1) },
+            { payment_id: 'b', parameters: card(500) },
+          ],
+          { fallback_output: [stripe] },
+        );
+        expect(withFallback.statusCode).toBe(200);
+        expect((withFallback.json() as { results: unknown[] }).results).toEqual(
+          ['a', 'b'].map((id) => ({
+            payment_id: id,
+            status: 'no_active_algorithm',
+            output: { type: 'priority', connectors: [stripe] },
+            evaluated_output: [stripe],
+            eligible_connectors: [stripe],
+          })),
+        );
+      });
+
+      it("refuses another merchant's created_by (403)", async () => {
+        const response = await post('/routing/evaluate/batch', { created_by: 'someone-else', requests: [] });
+        expect(response.statusCode).toBe(403);
+      });
     });
 
     it('emits a rule.evaluated event per evaluation, keyed by merchant, with rule, output, status and latency', async () => {
@@ -426,6 +539,28 @@ describe('routing rules (euclid)', () => {
   });
 
   describe('POST /routing/hybrid', () => {
+    // The dynamic half needs the merchant's sr-routing feature (decision-engine #433).
+    const srRouting = async (enabled: boolean) => expect((await post(`/merchant-account/${merchant}/features/sr-routing`, { enabled })).statusCode).toBe(200);
+    beforeEach(async () => srRouting(true));
+
+    it('answers the static result alone, and refuses a dynamic-only request, while sr-routing is off', async () => {
+      await srRouting(false);
+      await activate(await create({ type: 'priority', data: [adyen, checkout] }));
+      const both = await post('/routing/hybrid', {
+        static_routing_request: { created_by: merchant, payment_id: 'p1', parameters: {} },
+        dynamic_routing_request: decideBody(merchant, 'p1', { eligibleGatewayList: undefined }),
+      });
+      expect(both.statusCode, both.body).toBe(200);
+      expect(both.json()).toEqual({ static_routing: expect.objectContaining({ status: 'success' }), evaluated_connectors: [adyen, checkout] });
+      const dynamicOnly = await post('/routing/hybrid', { dynamic_routing_request: decideBody(merchant, 'p2') });
+      expect(dynamicOnly.statusCode).toBe(400);
+      expect(dynamicOnly.json()).toEqual(teError('SR routing is not enabled for this merchant (feature sr-routing)'));
+      await srRouting(true);
+      const decided = await post('/routing/hybrid', { dynamic_routing_request: decideBody(merchant, 'p3') });
+      expect(decided.statusCode, decided.body).toBe(200);
+      expect(decided.json()).toMatchObject({ dynamic_routing: { status: 'success' } });
+    });
+
     it('answers 400 when neither request is given', async () => {
       const response = await post('/routing/hybrid', {});
       expect(response.statusCode).toBe(400);
@@ -464,7 +599,17 @@ describe('routing rules (euclid)', () => {
       expect(missing.json()).toEqual(teError(`No active routing algorithm found for the created_by entity : ${merchant}`));
       const fallback = await post('/routing/hybrid', { static_routing_request: { created_by: merchant, parameters: {}, fallback_output: [stripe] } });
       expect(fallback.statusCode).toBe(200);
-      expect(fallback.json()).toEqual({ evaluated_connectors: [stripe] });
+      // No active algorithm with a fallback: the static half answers no_active_algorithm (as /routing/evaluate).
+      expect(fallback.json()).toEqual({
+        static_routing: {
+          payment_id: null,
+          status: 'no_active_algorithm',
+          output: { type: 'priority', connectors: [stripe] },
+          evaluated_output: [stripe],
+          eligible_connectors: [stripe],
+        },
+        evaluated_connectors: [stripe],
+      });
       await activate(await create({ type: 'single', data: adyen }));
       const ok = await post('/routing/hybrid', { static_routing_request: { created_by: merchant, payment_id: 'p9', parameters: {} } });
       expect(ok.json()).toMatchObject({ static_routing: { payment_id: 'p9', status: 'success' }, evaluated_connectors: [adyen] });

@@ -120,6 +120,7 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
   },
   'DELETE /merchant-account/:merchantId/connectors/:connector/report/column-mapping': { params: { connector: 'adyen' }, query: { account: 'guard-account' } },
   'GET /merchant-account/:merchantId/cost-coverage': {},
+  'GET /merchant-account/:merchantId/cost-clusters': {},
   'GET /merchant-account/:merchantId/connector-fees': {},
   'PUT /merchant-account/:merchantId/connectors/:connector/fee-override': { params: { connector: 'adyen' }, body: () => ({ pct_bps: 175, fixed: 0.1 }) },
   'DELETE /merchant-account/:merchantId/connectors/:connector/fee-override': { params: { connector: 'adyen' } },
@@ -163,6 +164,7 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
   'POST /routing/list/:created_by': {},
   'POST /routing/list/active/:created_by': {},
   'POST /routing/evaluate': { body: (m) => ({ created_by: m, parameters: {} }) },
+  'POST /routing/evaluate/batch': { body: (m) => ({ created_by: m, requests: [] }) },
   'POST /routing/hybrid': {
     // Names the merchant twice (static created_by, dynamic merchantId); the handler checks both.
     resource: async () => ({}),
@@ -247,6 +249,7 @@ const memberReadableWrites = [
   'POST /routing/list/:created_by',
   'POST /routing/list/active/:created_by',
   'POST /routing/evaluate',
+  'POST /routing/evaluate/batch',
   'POST /analytics/counterfactual',
   'POST /merchant-account/:merchantId/seed-costs/simulate',
   'POST /v1/messages/count_tokens',
@@ -445,11 +448,19 @@ export function describeRouteGuards(shard: number, shards: number): void {
         });
       }
 
-      it("answers 403 to another merchant's credential", async () => {
+      // A resource looked up by id (a path parameter) that is another merchant's is an unknown id:
+      // 404, naming no owner. A merchant the path, query or body names is a 403.
+      const byId = route.merchantFrom === 'resource' && route.url.includes(':');
+      it(byId ? "answers another merchant's credential as for an unknown id (404)" : "answers 403 to another merchant's credential", async () => {
         const keys = acceptsKeys ? Object.values(keyForms).map((headers) => headers(intruderKey)) : [];
         const credentials = [withToken(await logIn(t.app, 'intruder@example.com')), ...keys];
         for (const headers of credentials) {
           const response = await call(headers);
+          if (byId) {
+            expect(response.statusCode, response.body).toBe(404);
+            expect(response.body).not.toContain("'mb'");
+            continue;
+          }
           expect(response.statusCode).toBe(403);
           expectRefusal(route, response, "Forbidden: this credential is for merchant 'ma', not 'mb'");
         }

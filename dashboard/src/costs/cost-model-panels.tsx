@@ -21,7 +21,7 @@ export function CoverageTiles(props: { readonly coverage: CostCoverage }) {
         { label: 'Transactions with a good fit', value: pct(c.good_txn_pct) },
         { label: 'Volume with a good fit', value: pct(c.good_gross_pct), detail: `of ${count(c.total_gross)} settled` },
         { label: 'Fit error p50 (bps)', value: c.bps_rmse_p50.toFixed(1), detail: `p90 ${c.bps_rmse_p90.toFixed(1)}` },
-        { label: 'Latest report', value: c.report_date ?? 'none' },
+        { label: 'Latest report', value: c.report_date === '' ? 'none' : c.report_date },
       ]}
     />
   );

@@ -1,13 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { generateApiKey } from '../api-key.js';
 import type { MerchantStore, SessionStore } from '../../ports/state-store.js';
 import type { AuthSession } from '../auth-outcomes.js';
 import type { TokenService } from '../token-service.js';
 
 /** The store namespace of admin SSO handoff codes (decision-engine `hs_sso_code:`). */
 export const ssoCodePurpose = 'sso';
-
-/** Prefix of a handoff code: tells a code from a session token or an API key at a glance. */
-export const ssoCodePrefix = 'sso_';
 
 export interface AdminSsoConfig {
   /** Life of a code (decision-engine: 60 s). */
@@ -20,7 +18,7 @@ export interface AdminSsoDependencies {
   readonly sessions: SessionStore;
   readonly merchants: MerchantStore;
   readonly tokens: TokenService;
-  /** 32 random bytes by default. */
+  /** By default a fresh code made like an API key (`DE_` + 64 hex, 256 random bits), the peer's form. */
   readonly randomCode?: () => string;
 }
 
@@ -57,7 +55,8 @@ export class AdminSso {
   constructor(config: AdminSsoConfig, dependencies: AdminSsoDependencies) {
     this.#config = config;
     this.#deps = dependencies;
-    this.#randomCode = dependencies.randomCode ?? (() => `${ssoCodePrefix}${randomBytes(32).toString('base64url')}`);
+    // decision-engine mints the code with its API-key generator, so its clients expect that form.
+    this.#randomCode = dependencies.randomCode ?? (() => generateApiKey().raw);
   }
 
   /** The caller has shown the admin secret; the merchant must exist (decision-engine 404s otherwise). */

@@ -11,6 +11,9 @@ export const merchantFeatures = [
   'elimination',
   'auto-calibration',
   'autopilot',
+  // decision-engine's newer line (#433): volume-commitment steering, and the gate of /routing/hybrid's dynamic (SR) half.
+  'volume-contracts',
+  'sr-routing',
   // Switchyard's own (issue 36; the peer's open #393): pin a customer to its habitual connector.
   'sticky-routing',
 ] as const;

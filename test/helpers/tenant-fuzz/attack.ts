@@ -193,11 +193,11 @@ export async function execute(world: TenantWorld, operation: Operation, attack: 
   const sent = `${request.url} ${JSON.stringify(query)} ${JSON.stringify(body ?? null)}`;
   const ok = status >= 200 && status < 300;
   const shown = world.canaries.filter((text) => response.body.includes(text) && !sent.includes(text));
-  // Known and reported, not a failure here: a route that looks a resource up by id and finds it is
-  // another merchant's refuses with 403 "this credential is for merchant 'B', not 'A'", which tells
-  // B the owner of an id it already holds. Anything else of A's, or A's id in a 2xx, fails.
+  // A refusal naming A's merchant id is counted (ownerNamed) and fails: a route that looks a
+  // resource up by id answers another merchant's id as an unknown one (404), so nothing names A.
+  // Anything else of A's, or A's id in a 2xx, fails too.
   const ownerNamed = !ok && shown.length === 1 && shown[0] === world.a.merchantId;
-  const leaked = ownerNamed ? [] : shown;
+  const leaked = shown;
   let failure: string | undefined;
   if (status >= 500 && !documentedUnavailable(world, operation, status)) failure = `server error ${status}`;
   else if (leaked.length > 0) failure = `merchant A's data in B's answer: ${leaked.map((text) => JSON.stringify(text)).join(', ')}`;

@@ -1,6 +1,6 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createMemoryEventBus } from '../../../src/adapters/memory/memory-event-bus.js';
-import { decideHybrid } from '../../../src/decision/decide-hybrid.js';
+import { decideHybrid, srRoutingDisabledMessage } from '../../../src/decision/decide-hybrid.js';
 import { createDecidePayment } from '../../../src/decision/decide-payment.js';
 import { createSequenceRandom } from '../../../src/decision/random-source.js';
 import { defaultRoutingDefaults } from '../../../src/decision/routing-defaults.js';
@@ -25,6 +25,7 @@ async function setup() {
   await state.merchants.create({ merchantId: 'm1', merchantName: null, deciderInput: null, createdAt: 0 });
   await createRoutingAlgorithm({ state, clock }, { rule_id: 'r1', name: 'stripe only', created_by: 'm1', algorithm: { type: 'single', data: stripe } });
   await activateRoutingAlgorithm({ state, clock }, 'm1', 'r1');
+  await state.configs.put('m1', 'features', { 'sr-routing': true }, 'upsert');
   const decidePayment = createDecidePayment({ state, bus, random, clock, defaults: defaultRoutingDefaults });
   const evaluateStatic = (body: RoutingEvaluateRequest) => runStaticEvaluation({ state, bus, clock, random }, body, { source: 'hybrid', requestId: 'req-1' });
   return { state, decidePayment, evaluateStatic };
@@ -77,8 +78,22 @@ describe('decideHybrid', () => {
       'req-1',
     );
     expect(fallback).toMatchObject({ kind: 'fallback', connectors: [adyen], decision: { ok: false } });
-    expect(fallback).not.toHaveProperty('evaluation');
+    // m2 has no active algorithm: the static half answers its fallback_output (no_active_algorithm).
+    expect(fallback).toMatchObject({ evaluation: { status: 'no_active_algorithm', evaluatedOutput: [adyen] } });
     const refused = await decideHybrid(deps, { staticRequest: undefined, dynamicRequest: dynamic('nobody') }, 'req-1');
     expect(refused).toMatchObject({ kind: 'refused', decision: { ok: false, failure: { kind: 'merchant_not_found' } } });
+  });
+
+  it("runs the dynamic half only with the merchant's sr-routing feature on (decision-engine #433)", async () => {
+    const deps = await setup();
+    await deps.state.configs.put('m1', 'features', { 'sr-routing': false }, 'upsert');
+    const staticOnly = await decideHybrid(deps, { staticRequest: { created_by: 'm1', parameters: {} }, dynamicRequest: dynamic('m1') }, 'req-1');
+    expect(staticOnly).toMatchObject({ kind: 'static_only', evaluation: { status: 'success' }, connectors: [stripe] });
+    await expect(decideHybrid(deps, { staticRequest: undefined, dynamicRequest: dynamic('m1') }, 'req-1')).rejects.toMatchObject({
+      code: 'SY_ROUTING_RULE_REJECTED',
+      message: srRoutingDisabledMessage,
+    });
+    await deps.state.configs.put('m1', 'features', { 'sr-routing': true }, 'upsert');
+    expect(await decideHybrid(deps, { staticRequest: undefined, dynamicRequest: dynamic('m1') }, 'req-1')).toMatchObject({ kind: 'decided' });
   });
 });

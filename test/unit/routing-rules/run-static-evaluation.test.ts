@@ -68,4 +68,16 @@ describe('runStaticEvaluation', () => {
     await caughtUp();
     expect(published).toEqual([]);
   });
+
+  it('answers the fallback_output as no_active_algorithm when no algorithm is active and one is sent, publishing nothing', async () => {
+    const { deps, published, caughtUp } = await setup();
+    const fallback = [{ gateway_name: 'adyen', gateway_id: null }];
+    const result = await runStaticEvaluation(deps, { created_by: 'm1', parameters: {}, fallback_output: fallback }, { source: 'evaluate', requestId: 'req-5' });
+    expect(result).toEqual({
+      ok: true,
+      evaluation: { status: 'no_active_algorithm', output: { type: 'priority', connectors: fallback }, evaluatedOutput: fallback, ruleName: null },
+    });
+    await caughtUp();
+    expect(published).toEqual([]);
+  });
 });
