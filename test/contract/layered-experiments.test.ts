@@ -171,6 +171,8 @@ describe('layered experiments', () => {
     });
 
     it('applies both layers on /routing/hybrid: a rule-only arm answers its rule output, an SR arm decides over its rule', async () => {
+      // The dynamic half of /routing/hybrid runs only with the merchant's sr-routing feature (decision-engine #433).
+      await setMerchantFeature(t.state.configs, merchant, 'sr-routing', true);
       const hybrid = (paymentId: string) =>
         post('/routing/hybrid', {
           static_routing_request: { created_by: merchant, payment_id: paymentId, parameters: {} },
