@@ -802,7 +802,7 @@ export interface RuleEvaluatedV1 {
    * the active algorithm's name (the priority-logic tag of a decision that fell to its default selection)
    */
   algorithmName: string | null;
-  algorithmType: 'single' | 'priority' | 'volume_split' | 'advanced' | 'ab_test' | null;
+  algorithmType: 'single' | 'priority' | 'volume_split' | 'advanced' | 'ab_test' | 'volume_contract' | null;
   /**
    * matched rule, straight_through_rule/priority_rule/volume_split_rule, default_fallback, or null (default selection)
    */
