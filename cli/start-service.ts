@@ -14,6 +14,8 @@ import * as analyticsSink from '../workers/analytics-sink.js';
 import { autopilotWorkerName } from '../workers/autopilot.js';
 import { generationWorkerName } from '../workers/generation.js';
 import { startAutopilotWorker } from './start-autopilot-worker.js';
+import { startVolumeCommitmentWorker } from './start-volume-commitment-worker.js';
+import { volumeCommitmentWorkerName } from '../workers/volume-commitment.js';
 import * as srWindows from '../workers/sr-windows.js';
 import type { WorkerHandle } from '../workers/worker-handle.js';
 import { buildApp } from '../api/app.js';
@@ -25,7 +27,7 @@ import { createCostIngestion } from './create-cost-ingestion.js';
 import { join } from 'node:path';
 
 /** Workers fed by the JobQueue: stopped before the bus drains, since their jobs in hand still publish. */
-const jobWorkerNames: ReadonlySet<string> = new Set([generationWorkerName, autopilotWorkerName]);
+const jobWorkerNames: ReadonlySet<string> = new Set([generationWorkerName, autopilotWorkerName, volumeCommitmentWorkerName]);
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -110,6 +112,7 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
     state: runtime.state,
     bus: runtime.bus,
     analytics: runtime.analytics,
+    volumeCommitmentIntervalSeconds: config.volumeCommitmentIntervalSeconds,
     jobs: runtime.jobs,
     batches,
     readiness,
@@ -130,6 +133,7 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
     if (runtime.analytics !== undefined) {
       const { state, bus, jobs, analytics } = runtime;
       workers.push(await startAutopilotWorker(config, { state, bus, jobs, analytics, clock: runtimeDefaults.clock, logger }));
+      workers.push(await startVolumeCommitmentWorker(config, { state, jobs, analytics, clock: runtimeDefaults.clock, logger }));
     }
     if (runtime.analytics !== undefined)
       workers.push(

@@ -30,6 +30,7 @@ export const routingApproaches = [
   'NTW_BASED_ROUTING',
   'AB_TEST_STATIC_ALGORITHM',
   'SR_SELECTION_MULTI_OBJECTIVE',
+  'SR_SELECTION_VOLUME_COMMITMENT',
 ] as const;
 export type RoutingApproach = (typeof routingApproaches)[number];
 

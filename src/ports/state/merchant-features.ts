@@ -11,6 +11,7 @@ export const merchantFeatures = [
   'elimination',
   'auto-calibration',
   'autopilot',
+  'volume-contracts',
 ] as const;
 
 export type MerchantFeature = (typeof merchantFeatures)[number];

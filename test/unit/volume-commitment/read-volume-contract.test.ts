@@ -44,7 +44,9 @@ describe('readVolumeContract', () => {
     expect(result.ok && result.config.expected_daily_traffic).toBe(80_000_000);
     expect(result.ok && result.config.volume_contracts[0]).toMatchObject({ terms: { target: 600_000_000, reward: { value: { flat_amount: 1_500_050 } } } });
     const yen = { ...lumpsum(), currency: { denomination: 'JPY', amount_units: 'major' } };
-    expect(readVolumeContract(yen).ok && (readVolumeContract(yen) as { config: { expected_daily_traffic: number } }).config.expected_daily_traffic).toBe(80_000_000);
+    expect(readVolumeContract(yen).ok && (readVolumeContract(yen) as { config: { expected_daily_traffic: number } }).config.expected_daily_traffic).toBe(
+      80_000_000,
+    );
   });
 
   it('accepts the tolerance as bps, pp, or under its alias', () => {
@@ -84,7 +86,10 @@ describe('readVolumeContract', () => {
     doc['tolerance_bps'] = 2001;
     doc['expected_daily_traffic'] = 0;
     doc['forecast_interval_secs'] = 1;
-    doc.volume_contracts.push({ ...doc.volume_contracts[0] }, { ...doc.volume_contracts[0], id: 'x', billing_cycle: { type: 'calendar_month', anchor: 31, timezone: 'Mars/Olympus' } });
+    doc.volume_contracts.push(
+      { ...doc.volume_contracts[0] },
+      { ...doc.volume_contracts[0], id: 'x', billing_cycle: { type: 'calendar_month', anchor: 31, timezone: 'Mars/Olympus' } },
+    );
     const result = readVolumeContract(doc);
     expect(!result.ok && result.kind).toBe('semantic');
     expect(problems(doc)).toEqual([
@@ -131,7 +136,11 @@ describe('readVolumeContract', () => {
 
   it('parses min_commitment but refuses it as not enabled, and refuses fractional minor amounts', () => {
     const doc = lumpsum();
-    doc.volume_contracts[0] = { ...doc.volume_contracts[0], archetype: 'min_commitment', terms: { floor: 1, reward: { kind: 'flat', value: { flat_amount: 1 } } } };
+    doc.volume_contracts[0] = {
+      ...doc.volume_contracts[0],
+      archetype: 'min_commitment',
+      terms: { floor: 1, reward: { kind: 'flat', value: { flat_amount: 1 } } },
+    };
     expect(problems(doc)).toEqual(['not_enabled data.volume_contracts[0].terms']);
     const fraction = lumpsum();
     fraction.volume_contracts[0] = { ...fraction.volume_contracts[0], terms: { target: '100.5', reward: { kind: 'percentage', value: { rebate_bps: 25 } } } };
