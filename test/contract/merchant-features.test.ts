@@ -9,6 +9,7 @@ const allOff = [
   { feature: 'elimination', enabled: false },
   { feature: 'auto-calibration', enabled: false },
   { feature: 'autopilot', enabled: false },
+  { feature: 'volume-contracts', enabled: false },
 ];
 
 describe('merchant feature flag routes', () => {
@@ -53,7 +54,7 @@ describe('merchant feature flag routes', () => {
     const response = await t.app.inject({ method: 'POST', url: `/merchant-account/${m1}/features/turbo-mode`, headers, payload: { enabled: true } });
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toBe(
-      "Unknown feature 'turbo-mode'; known features: gsm-scoring-filter, explore-exploit-srv3, ab-test-real-payments, multi-objective-routing, elimination, auto-calibration, autopilot",
+      "Unknown feature 'turbo-mode'; known features: gsm-scoring-filter, explore-exploit-srv3, ab-test-real-payments, multi-objective-routing, elimination, auto-calibration, autopilot, volume-contracts",
     );
     expect(await t.state.configs.get(m1, 'features')).toBeUndefined();
   });

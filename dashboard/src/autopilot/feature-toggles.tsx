@@ -27,6 +27,11 @@ export const featureInfo: Record<MerchantFeatureSlug, { readonly title: string; 
   },
   elimination: { title: 'Elimination', detail: 'Gateway-level elimination of gateways whose score falls below the threshold.' },
   'explore-exploit-srv3': { title: 'Explore/exploit (SR v3)', detail: 'Explore/exploit hedging on the success-rate scoring path.' },
+  'volume-contracts': {
+    title: 'Volume commitments',
+    detail:
+      'Steers a share of success-rate decisions toward PSPs behind on their volume commitment, within the contract’s tolerance (docs/volume-commitments.md).',
+  },
 };
 
 /** Self-tuning flags first, then the rest in the service's order. */
