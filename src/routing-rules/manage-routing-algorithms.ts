@@ -55,8 +55,9 @@ function parseAlgorithm(input: unknown): RoutingAlgorithmRecord['algorithm'] {
   throw routingRuleRejected(`Field validation failed: ${parsed.errors.join('; ')}`);
 }
 
-function algorithmForOf(value: unknown, type: RoutingAlgorithmRecord['algorithm']['type']): AlgorithmFor {
-  if (value === undefined || value === null) return type === 'volume_contract' ? 'volume_commitment' : 'payment';
+/** The requested slot; undefined when none was named (the algorithm's type then picks it). */
+function algorithmForOf(value: unknown): AlgorithmFor | undefined {
+  if (value === undefined || value === null) return undefined;
   if (typeof value === 'string' && (algorithmForValues as readonly string[]).includes(value)) return value as AlgorithmFor;
   throw notARule([`algorithm_for: invalid_shape: expected one of ${algorithmForValues.join(', ')}, got ${describe(value)}`]);
 }
@@ -105,8 +106,9 @@ async function ownAlgorithm(deps: RoutingAlgorithmDeps, createdBy: string, id: s
 /** Checks and stores a new algorithm (inactive); refused when its id is taken. */
 export async function createRoutingAlgorithm(deps: RoutingAlgorithmDeps, body: NewRoutingAlgorithm): Promise<RoutingAlgorithmRecord> {
   checkNameAndDescription(body);
+  const requested = algorithmForOf(body.algorithm_for);
   const algorithm = parseAlgorithm(body.algorithm);
-  const algorithmFor = slotOf(algorithmForOf(body.algorithm_for, algorithm.type), algorithm.type);
+  const algorithmFor = slotOf(requested ?? (algorithm.type === 'volume_contract' ? 'volume_commitment' : 'payment'), algorithm.type);
   const id = body.rule_id ?? `routing_${randomUUID()}`;
   await checkExperimentArms(deps, body.created_by, algorithm, id);
   const now = deps.clock.now();
