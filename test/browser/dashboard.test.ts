@@ -651,7 +651,8 @@ describe('the dashboard', () => {
     } finally {
       await phone.context.close();
     }
-  });
+    // 240 s: every page twice, each with a screenshot and an accessibility scan, on a shared loaded machine.
+  }, 240_000);
 
   it('adds a second merchant, shows its empty states, and switches back to the first', async () => {
     const first = (await sessionToken()).merchantId;
