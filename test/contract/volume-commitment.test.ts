@@ -321,6 +321,16 @@ describe('volume commitments', () => {
       expect((await t.app.inject({ method: 'GET', url: `/merchant-account/${merchant}/volume-commitment/samples` })).statusCode).toBe(401);
     });
 
+    it('documents the routes in the OpenAPI document with their response schemas', async () => {
+      const document = json(await t.app.inject({ method: 'GET', url: '/openapi.json' })) as {
+        paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+      };
+      for (const view of ['', '/dashboard', '/projection', '/impact', '/samples']) {
+        expect(document.paths[`/merchant-account/{merchantId}/volume-commitment${view}`]?.get?.responses['200'], view).toBeDefined();
+      }
+      expect(document.paths['/volume-commitment/run-forecast']?.post?.responses['200']).toBeDefined();
+    });
+
     it('answers an unconfigured merchant with the inactive card', async () => {
       const pacing = json(await get(`/merchant-account/${other}/volume-commitment/dashboard`, otherKey));
       expect(pacing).toEqual({
