@@ -42,6 +42,8 @@ export interface AppDeps {
   readonly stickyCounters?: StickyRoutingCounters;
   readonly bus: EventBus;
   readonly analytics: AnalyticsStore | undefined;
+  /** The volume-commitment forecaster's default cadence (config `volumeCommitmentIntervalSeconds`); default 300. */
+  readonly volumeCommitmentIntervalSeconds?: number;
   /** Settlement-report cost ingestion (src/costs/ingestion/); its routes are served when set. */
   readonly costIngestion?: CostIngestionService;
   /** The job queue (BullMQ or in-process) batch generation runs on. */

@@ -32,6 +32,7 @@ import { analyticsCounterfactualRoutes } from './routes/analytics-counterfactual
 import { analyticsExperimentRoutes } from './routes/analytics-experiments.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { autopilotRoutes } from './routes/autopilot.js';
+import { volumeCommitmentRoutes } from './routes/volume-commitment.js';
 import { authRoutes } from './routes/auth.js';
 import { registerAdminAccessRoutes } from './routes/register-admin-access.js';
 import { registerMembershipCheck } from './plugins/membership-check.js';
@@ -243,6 +244,7 @@ async function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps): Promi
   await app.register(async (scope) => configRoutes(scope, deps));
   await app.register(async (scope) => routingRuleRoutes(scope, deps));
   await app.register(async (scope) => autopilotRoutes(scope, deps));
+  await app.register(async (scope) => volumeCommitmentRoutes(scope, deps));
   await app.register(async (scope) => gsmRoutes(scope, deps));
   await app.register(async (scope) => gatewayScoreRoutes(scope, deps));
   const costIngestion = deps.costIngestion;

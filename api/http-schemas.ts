@@ -7,6 +7,14 @@ import counterfactualRequest from '../schemas/http/analytics/counterfactual-requ
 import autopilotCalibrated from '../schemas/events/autopilot.calibrated.v1.json' with { type: 'json' };
 import autopilotRuns from '../schemas/http/autopilot/autopilot-runs.json' with { type: 'json' };
 import autopilotRunsQuery from '../schemas/http/autopilot/autopilot-runs-query.json' with { type: 'json' };
+import volumeForecastRunQuery from '../schemas/http/volume-commitment/run-forecast-query.json' with { type: 'json' };
+import volumeForecastRunReport from '../schemas/http/volume-commitment/run-report.json' with { type: 'json' };
+import volumeCommitmentView from '../schemas/http/volume-commitment/pacing-view.json' with { type: 'json' };
+import volumeCommitmentSeriesPoint from '../schemas/http/volume-commitment/series-point.json' with { type: 'json' };
+import volumeCommitmentDashboardQuery from '../schemas/http/volume-commitment/dashboard-query.json' with { type: 'json' };
+import volumeCommitmentDashboard from '../schemas/http/volume-commitment/dashboard.json' with { type: 'json' };
+import volumeCommitmentImpact from '../schemas/http/volume-commitment/impact.json' with { type: 'json' };
+import volumeCommitmentSamples from '../schemas/http/volume-commitment/samples.json' with { type: 'json' };
 import llmProviderUsage from '../schemas/http/analytics/llm-provider-usage.json' with { type: 'json' };
 import llmApiUsage from '../schemas/http/analytics/llm-api-usage.json' with { type: 'json' };
 import llmOverviewReport from '../schemas/http/analytics/llm-overview-report.json' with { type: 'json' };
@@ -293,6 +301,14 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   autopilotCalibrated,
   autopilotRuns,
   autopilotRunsQuery,
+  volumeForecastRunQuery,
+  volumeForecastRunReport,
+  volumeCommitmentView,
+  volumeCommitmentSeriesPoint,
+  volumeCommitmentDashboardQuery,
+  volumeCommitmentDashboard,
+  volumeCommitmentImpact,
+  volumeCommitmentSamples,
 ];
 
 /** A `$ref` to a registered schema, as fastify route schemas want it. */

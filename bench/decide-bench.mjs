@@ -15,6 +15,9 @@
 //      nearly every decision reads the counts and pins: "sticky routing" (plain SR + sticky) and, with 2b's
 //      settings, "multi-objective + experiment + sticky"; req/s as a share of plain SR, latency, CPU, and
 //      the pinned share from /metrics;
+//   2d. the same load for a merchant with an active volume commitment (the `volume-contracts` flag, a
+//      `volume_contract` document owing adyen volume, and a forecast run so a plan steers a share of its
+//      payments): req/s, latency and CPU per decision beside plain SR (VOLUME_COMMITMENT=0 skips it);
 //   3. every answered decision must reach the analytics (/analytics/decisions counts them);
 //   4. the feedback-to-effect delay (feedback accepted → the next decision reflects it), p50/p99;
 //   5. the API process's CPU per answered decision (all its threads, and its main thread alone), from
@@ -42,8 +45,30 @@ const experiment = process.env.EXPERIMENT !== '0';
 const sticky = process.env.STICKY !== '0';
 const customers = Number(process.env.CUSTOMERS ?? 1000);
 if (!Number.isInteger(customers) || customers < 1) throw new Error(`CUSTOMERS takes a whole number ≥ 1; got "${process.env.CUSTOMERS}"`);
+const volumeCommitment = process.env.VOLUME_COMMITMENT !== '0';
 const mode = process.env.REDIS_URL || process.env.KAFKA_BROKERS ? 'distributed' : 'embedded';
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
+
+/**
+ * The volume commitment of row 2c: adyen owed USD 3B this calendar year against USD 10B a day expected
+ * (behind on a fresh merchant, winnable until the year's last hours), 5 pp of approval rate allowed:
+ * every SR decision that does not pick adyen rolls against adyen's published rate.
+ */
+const benchContract = {
+  routing_mode: 'pace_guarded',
+  tolerance_bps: 500,
+  currency: { denomination: 'USD' },
+  expected_daily_traffic: 1_000_000_000_000,
+  volume_contracts: [
+    {
+      id: 'bench_adyen',
+      connector: 'adyen',
+      billing_cycle: { type: 'calendar_year', anchor: 1, timezone: 'UTC' },
+      archetype: 'lumpsum',
+      terms: { target: 300_000_000_000, reward: { kind: 'flat', value: { flat_amount: 10_000_000 } } },
+    },
+  ],
+};
 
 /** Three cards (Visa, Mastercard, Amex), so the success-rate windows are three dimensions. */
 const cards = [
@@ -248,6 +273,26 @@ try {
     }
   }
 
+  // 2d. Volume commitment: same load, its own merchant with a contract the forecast finds behind pace.
+  let steered;
+  if (volumeCommitment) {
+    const vcMerchant = `${merchant}_vc`;
+    const vcAuth = await newMerchant(vcMerchant);
+    await json(service.url, `/merchant-account/${vcMerchant}/features/volume-contracts`, { enabled: true }, vcAuth);
+    const created = await json(
+      service.url,
+      '/routing/create',
+      { name: 'bench-contract', created_by: vcMerchant, algorithm: { type: 'volume_contract', data: benchContract } },
+      vcAuth,
+    );
+    await json(service.url, '/routing/activate', { created_by: vcMerchant, routing_algorithm_id: created.rule_id }, vcAuth);
+    const run = await json(service.url, `/volume-commitment/run-forecast?merchant_id=${vcMerchant}`, {}, vcAuth);
+    if (run.merchants[0]?.pspsSteering !== 1) throw new Error(`the forecast published no steering: ${JSON.stringify(run)}`);
+    const probe = await json(service.url, '/decide-gateway', body(vcMerchant, 'vc_probe', 0), vcAuth);
+    if (probe.volume_steer_info === undefined) throw new Error(`volume-commitment steering did not run: ${JSON.stringify(probe)}`);
+    steered = await measure(vcMerchant, vcAuth, 'volume-commitment decide');
+  }
+
   const delays = [];
   for (let i = 0; i < samples; i++) {
     const gateways = [`gw_a_${i}`, `gw_b_${i}`];
@@ -290,6 +335,15 @@ try {
     const pinnedShare = (100 * row.pinned) / Math.max(1, row.warmOk + row.ok);
     console.log(
       `${row.label}: ${row.rps.toFixed(0)} req/s = ${((100 * row.rps) / decide.rps).toFixed(1)} % of plain SR decide, p50 ${row.p50} ms, p99 ${row.p99} ms${cpuNote}; ${pinnedShare.toFixed(1)} % pinned (${customers} customers); analytics ${row.counted} counted for ${row.expected} answered`,
+    );
+  }
+  if (steered !== undefined) {
+    const cpuNote =
+      steered.cpu.all === undefined
+        ? ''
+        : `, API CPU ${steered.cpu.all} µs per decision, ${steered.cpu.main} µs main thread (plain ${cpu.all} µs, ${cpu.main} µs)`;
+    console.log(
+      `volume commitment decide: ${steered.rps.toFixed(0)} req/s = ${((100 * steered.rps) / decide.rps).toFixed(1)} % of plain SR decide, p50 ${steered.p50} ms, p99 ${steered.p99} ms${cpuNote}`,
     );
   }
   // At least: autocannon stops counting at the end of its duration, and the service still answers what was in flight.
@@ -341,6 +395,17 @@ try {
           [`${row.key}_pinned`, row.pinned],
         ]),
       ),
+      ...(steered === undefined
+        ? {}
+        : {
+            volume_commitment_rps: Math.round(steered.rps),
+            volume_commitment_share_of_decide: Math.round((1000 * steered.rps) / decide.rps) / 1000,
+            volume_commitment_p50_ms: steered.p50,
+            volume_commitment_p99_ms: steered.p99,
+            volume_commitment_errors: steered.errors,
+            volume_commitment_cpu_us_per_decision: steered.cpu.all,
+            volume_commitment_main_thread_cpu_us_per_decision: steered.cpu.main,
+          }),
     }),
   );
   if (counted < expected || (costAware !== undefined && costAware.counted < costAware.expected) || stickyRows.some((row) => row.counted < row.expected)) {

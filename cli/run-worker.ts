@@ -10,8 +10,9 @@ import { createRuntime, runtimeDefaults } from './create-runtime.js';
 import { startTelemetry } from './start-telemetry.js';
 import { startAutopilotWorker } from './start-autopilot-worker.js';
 import { startExperimentGuardrailWorker } from './start-experiment-guardrail-worker.js';
+import { startVolumeCommitmentWorker } from './start-volume-commitment-worker.js';
 
-export const workerNames = ['sr-windows', 'analytics-sink', 'generation', 'autopilot'] as const;
+export const workerNames = ['sr-windows', 'analytics-sink', 'generation', 'autopilot', 'volume-commitment'] as const;
 type WorkerName = (typeof workerNames)[number];
 
 /**
@@ -26,7 +27,7 @@ export async function runWorker(name: string | undefined, config: Config, logger
   }
   const worker = name as WorkerName;
   const telemetry = startTelemetry(config, `switchyard-worker-${worker}`, logger);
-  const runtime = await createRuntime(config, logger, { analytics: worker === 'analytics-sink' || worker === 'autopilot' });
+  const runtime = await createRuntime(config, logger, { analytics: worker === 'analytics-sink' || worker === 'autopilot' || worker === 'volume-commitment' });
   let handle: WorkerHandle;
   if (worker === 'sr-windows') {
     handle = await srWindows.start({ bus: runtime.bus, state: runtime.state, clock: runtimeDefaults.clock, logger, defaults: runtimeDefaults.routingDefaults });
@@ -39,6 +40,9 @@ export async function runWorker(name: string | undefined, config: Config, logger
       clock: runtimeDefaults.clock,
       retentionDays: config.analyticsRetentionDays,
     });
+  } else if (worker === 'volume-commitment') {
+    const { state, jobs } = runtime;
+    handle = await startVolumeCommitmentWorker(config, { state, jobs, analytics: runtime.analytics!, clock: runtimeDefaults.clock, logger });
   } else if (worker === 'autopilot') {
     const { state, bus, jobs } = runtime;
     const autopilot = await startAutopilotWorker(config, { state, bus, jobs, analytics: runtime.analytics!, clock: runtimeDefaults.clock, logger });

@@ -17,6 +17,8 @@ import { generationWorkerName } from '../workers/generation.js';
 import { startAutopilotWorker } from './start-autopilot-worker.js';
 import { startExperimentGuardrailWorker } from './start-experiment-guardrail-worker.js';
 import { experimentGuardrailWorkerName } from '../workers/experiment-guardrail.js';
+import { startVolumeCommitmentWorker } from './start-volume-commitment-worker.js';
+import { volumeCommitmentWorkerName } from '../workers/volume-commitment.js';
 import * as srWindows from '../workers/sr-windows.js';
 import type { WorkerHandle } from '../workers/worker-handle.js';
 import { buildApp } from '../api/app.js';
@@ -28,7 +30,7 @@ import { createCostIngestion } from './create-cost-ingestion.js';
 import { join } from 'node:path';
 
 /** Workers fed by the JobQueue: stopped before the bus drains, since their jobs in hand still publish. */
-const jobWorkerNames: ReadonlySet<string> = new Set([generationWorkerName, autopilotWorkerName, experimentGuardrailWorkerName]);
+const jobWorkerNames: ReadonlySet<string> = new Set([generationWorkerName, autopilotWorkerName, experimentGuardrailWorkerName, volumeCommitmentWorkerName]);
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -116,6 +118,7 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
     state: runtime.state,
     bus: runtime.bus,
     analytics: runtime.analytics,
+    volumeCommitmentIntervalSeconds: config.volumeCommitmentIntervalSeconds,
     jobs: runtime.jobs,
     batches,
     readiness,
@@ -137,6 +140,7 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
       const { state, bus, jobs, analytics } = runtime;
       workers.push(await startAutopilotWorker(config, { state, bus, jobs, analytics, clock: runtimeDefaults.clock, logger }));
       workers.push(await startExperimentGuardrailWorker({ state, jobs, analytics, clock: runtimeDefaults.clock, logger }));
+      workers.push(await startVolumeCommitmentWorker(config, { state, jobs, analytics, clock: runtimeDefaults.clock, logger }));
     }
     if (runtime.analytics !== undefined)
       workers.push(

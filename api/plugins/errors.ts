@@ -78,6 +78,8 @@ const wireOf: Readonly<Record<ErrorCode, Wire>> = {
   SY_BATCH_INVALID: { kind: 'generic', status: 400, code: 'TE_03' },
   SY_BATCH_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
   SY_EXPERIMENT_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
+  SY_VOLUME_CONTRACT_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
+  SY_VOLUME_FORECAST_UNAVAILABLE: { kind: 'generic', status: 503, code: 'TE_01' },
   SY_MODEL_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
   SY_GATEWAY_REQUEST_UNSUPPORTED: { kind: 'generic', status: 400, code: 'TE_03' },
   SY_RESPONSE_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },

@@ -34,5 +34,7 @@ export function toDecidedGateway(decision: Decision, latencyMs: number | null): 
     is_rust_based_decider: true,
     latency: latencyMs,
     multi_objective_info: decision.multiObjectiveInfo === undefined ? null : { ...decision.multiObjectiveInfo },
+    // Present only when volume-commitment steering ran for the merchant (its feature on, a contract active).
+    ...(decision.volumeSteerInfo === undefined ? {} : { volume_steer_info: { ...decision.volumeSteerInfo } }),
   };
 }

@@ -4,6 +4,7 @@ import { analyticsApi } from './api/analytics-api';
 import { apiKeysApi } from './api/api-keys-api';
 import { authApi } from './api/auth-api';
 import { autopilotApi } from './api/autopilot-api';
+import { volumeCommitmentApi } from './api/volume-commitment-api';
 import { costsApi } from './api/costs-api';
 import { experimentsApi } from './api/experiments-api';
 import { genaiApi } from './api/genai-api';
@@ -59,6 +60,7 @@ export function App() {
       genai: genaiApi(http),
       costs: costsApi(http, merchantId),
       autopilot: autopilotApi(http, merchantId),
+      volumeCommitment: volumeCommitmentApi(http, merchantId),
       experiments: experimentsApi(http),
       members: membersApi(http),
       account: accountApi(http),

@@ -15,6 +15,7 @@ import { ExplorerPage } from './pages/explorer-page';
 import { OnboardingPage } from './pages/onboarding-page';
 import { OverviewPage } from './pages/overview-page';
 import { RoutingPage } from './pages/routing-page';
+import { VolumeCommitmentPage } from './pages/volume-commitment-page';
 
 /** The page the location names; each page owns its data and states. */
 export function PageOutlet(props: { readonly location: Location }) {
@@ -33,6 +34,8 @@ export function PageOutlet(props: { readonly location: Location }) {
       return <AutopilotPage />;
     case 'experiments':
       return <ExperimentsPage />;
+    case 'volume-commitments':
+      return <VolumeCommitmentPage />;
     case 'models':
       return <ModelsPage />;
     case 'route-groups':

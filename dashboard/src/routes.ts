@@ -7,6 +7,7 @@ export const pages = [
   { path: 'costs', title: 'Costs', group: 'Payments' },
   { path: 'autopilot', title: 'Autopilot', group: 'Payments' },
   { path: 'experiments', title: 'Experiments', group: 'Payments' },
+  { path: 'volume-commitments', title: 'Volume commitments', group: 'Payments' },
   { path: 'models', title: 'Model registry', group: 'Models and AI' },
   { path: 'route-groups', title: 'Route groups', group: 'Models and AI' },
   { path: 'playground', title: 'Playground', group: 'Models and AI' },

@@ -5,6 +5,7 @@ import type { StateStore } from '../ports/state-store.js';
 import { activeExperimentOf, enterExperiment, experimentOutcome, type ExperimentCallSite, type ExperimentTag } from '../experiments/enter-experiment.js';
 import { experimentFieldOf } from '../experiments/experiment-event-field.js';
 import { applyActiveRule } from '../routing-rules/apply-active-rule.js';
+import { applyVolumeCommitment } from '../volume-commitment/apply-volume-commitment.js';
 import type { Clock } from '../time/clock.js';
 import { decideGateway, type Decision, type DecisionFailure, type DecisionInputs } from './decide-gateway.js';
 import { loadDecisionInputs } from './inputs/load-decision-inputs.js';
@@ -81,10 +82,23 @@ export function createDecidePayment(deps: DecidePaymentDeps): DecidePayment {
     const scored = await decideGateway(request, decided, { scores: deps.state.scores, random: deps.random, clock: deps.clock, defaults: deps.defaults });
     // The cost-aware post-step (synchronous; a no-op unless switched on for an SR decision).
     const costed = applyMultiObjective(scored, request, decided);
+    // Volume-commitment steering (a no-op unless the merchant's volume-contracts feature is on).
+    const steered =
+      costed.ok && decided.features?.['volume-contracts'] === true
+        ? {
+            ok: true as const,
+            decision: await applyVolumeCommitment(costed.decision, decided, {
+              merchantId: request.merchantId,
+              configs: deps.state.configs,
+              random: deps.random,
+              nowMs: deps.clock.now(),
+            }),
+          }
+        : costed;
     // Sticky routing runs last (src/decision/sticky/): no await and no store read unless it is on for the payment.
     const outcome = stickyRoutingOn(request, decided)
-      ? await applyStickyRouting(costed, request, decided, entry?.tag !== undefined && entry.staticArm, { store: deps.state.sticky, ...deps.sticky })
-      : costed;
+      ? await applyStickyRouting(steered, request, decided, entry?.tag !== undefined && entry.staticArm, { store: deps.state.sticky, ...deps.sticky })
+      : steered;
     const latencyMs = Math.round(performance.now() - call.startedAt);
     if (!outcome.ok) {
       await deps.bus.publish([...ruleEvents, failedEvent(request, outcome.failure, call.requestId, deps.clock.now())]);

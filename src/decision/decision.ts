@@ -76,6 +76,8 @@ export interface Decision {
   readonly decidedAt: number;
   /** What the cost-aware post-step did (src/decision/multi-objective/); absent when it did not run. */
   readonly multiObjectiveInfo?: MultiObjectiveInfo;
+  /** What volume-commitment steering did (src/volume-commitment/); absent when it did not run. */
+  readonly volumeSteerInfo?: import('../volume-commitment/steer-payment.js').VolumeSteerInfo;
   /** What the policy saw and how it could have chosen (candidates, scores, parameters, hedging branch); absent for network routing. */
   readonly policy?: DecisionPolicyLog;
   /** What sticky routing did (src/decision/sticky/); absent unless it was on for a payment naming a customer. */

@@ -30,6 +30,7 @@ export const routingApproaches = [
   'NTW_BASED_ROUTING',
   'AB_TEST_STATIC_ALGORITHM',
   'SR_SELECTION_MULTI_OBJECTIVE',
+  'SR_SELECTION_VOLUME_COMMITMENT',
   // Sticky routing pinned the customer's habitual connector (the peer's open #412 label).
   'STICKY_ROUTING',
 ] as const;

@@ -39,6 +39,8 @@ export const errorCodes = {
   SY_BATCH_INVALID: 'A batch submission was refused: too many or no prompts, or shared options the toolkit rejects.',
   SY_BATCH_NOT_FOUND: 'No batch with this id exists (or it has expired).',
   SY_EXPERIMENT_NOT_FOUND: 'No routing experiment (ab_test algorithm) of this merchant has this id.',
+  SY_VOLUME_CONTRACT_NOT_FOUND: 'The merchant has no active volume_contract document (or its volume-contracts feature is off).',
+  SY_VOLUME_FORECAST_UNAVAILABLE: 'Volume commitments cannot be forecast in this process: analytics is off, or delivered volume cannot be measured right now.',
   SY_MODEL_NOT_FOUND: 'No model or provider of the model registry has this name or alias.',
   SY_GATEWAY_REQUEST_UNSUPPORTED:
     'The LLM gateway cannot serve the request as sent: an unsupported parameter or input, an invalid route group, or a route group whose rules leave no candidate for it.',

@@ -26,6 +26,8 @@ export async function experimentArmProblems(
       problems.push(armIssue(field, id, `is neither 'sr_routing' nor an algorithm of merchant ${createdBy}`).message);
     } else if (record.algorithm.type === 'ab_test') {
       problems.push(armIssue(field, id, 'is an ab_test algorithm; experiments cannot be nested').message);
+    } else if (record.algorithm.type === 'volume_contract') {
+      problems.push(armIssue(field, id, 'is a volume_contract document, which routes nothing by itself').message);
     }
   }
   return problems;

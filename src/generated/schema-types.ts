@@ -276,6 +276,10 @@ export interface SwitchyardConfig {
    */
   autopilotMinVolume: number;
   /**
+   * how often the volume-commitment forecaster republishes every merchant's steering plan, unless its document sets forecast_interval_secs (docs/volume-commitments.md)
+   */
+  volumeCommitmentIntervalSeconds: number;
+  /**
    * embedded mode: decision contexts kept in memory for score feedback at most (oldest dropped first, besides their 30-minute TTL); unset: 500000, about 0.5 GB of heap (src/adapters/memory/memory-state-store.ts). Distributed mode keeps them in Redis with the TTL
    */
   maxDecisionContexts?: number;
@@ -827,7 +831,7 @@ export interface RuleEvaluatedV1 {
    * the active algorithm's name (the priority-logic tag of a decision that fell to its default selection)
    */
   algorithmName: string | null;
-  algorithmType: 'single' | 'priority' | 'volume_split' | 'advanced' | 'ab_test' | null;
+  algorithmType: 'single' | 'priority' | 'volume_split' | 'advanced' | 'ab_test' | 'volume_contract' | null;
   /**
    * matched rule, straight_through_rule/priority_rule/volume_split_rule, default_fallback, or null (default selection)
    */
@@ -2819,6 +2823,37 @@ export interface DecidedGateway {
     margin: number;
     evGapTop2: number | null;
   } | null;
+  /**
+   * What volume-commitment steering did (decision-engine's VolumeSteerInfo); present only when it ran: the merchant's volume-contracts feature on and a volume_contract active
+   */
+  volume_steer_info?: {
+    outcome: 'STEERED' | 'SR_PREVAILED';
+    reason: string;
+    /**
+     * the PSP normal routing picked
+     */
+    srHead: string | null;
+    /**
+     * the PSP decided
+     */
+    chosen: string | null;
+    /**
+     * approval rate given up against the SR head (fraction); null when nothing moved
+     */
+    srGapConceded: number | null;
+    /**
+     * the steered PSP's share of eligible payments; null when nothing moved
+     */
+    steerRate: number | null;
+    /**
+     * PSPs that needed extra volume
+     */
+    steeringCount: number;
+    /**
+     * the contract execution (vcr_<cycle start ms>) a steer belongs to
+     */
+    runId: string | null;
+  };
 }
 /**
  * A PSP as the cost-aware post-step saw it: its auth rate (SR score) and its processing cost in bps (null without fee data).
@@ -6123,4 +6158,258 @@ export interface SeedCostsSave {
    * @maxItems 5000
    */
   rows: SeedCostWireRow[];
+}
+/**
+ * Query of GET /merchant-account/{id}/volume-commitment/dashboard and /impact.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "VolumeCommitmentDashboardQuery".
+ */
+export interface VolumeCommitmentDashboardQuery {
+  /**
+   * vcr_<cycle start ms>: a past cycle instead of the one in flight
+   */
+  run_id?: string;
+  /**
+   * series buckets per contract day (default 1)
+   */
+  per_day?: number;
+}
+/**
+ * Pacing, series and audit in one response (decision-engine's DashboardResponse).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "VolumeCommitmentDashboard".
+ */
+export interface VolumeCommitmentDashboard {
+  pacing: VolumeCommitmentView;
+  series: {
+    merchantId: string;
+    currency: string | null;
+    daySecs: number | null;
+    connectors: {
+      connector: string;
+      goal: number;
+      reward: number;
+      rewardNote: string;
+      cycleStart: string;
+      cycleEnd: string;
+      daysTotal: number;
+      eliminated: boolean;
+      points: VolumeCommitmentSeriesPoint[];
+    }[];
+  };
+  audit: {
+    merchantId: string;
+    runs: {
+      runId: string;
+      startedAtEpochMs: number;
+      lastActivityEpochMs: number;
+      forecasts: number;
+      steers: number;
+      eliminations: number;
+      isCurrent: boolean;
+    }[];
+    events: {
+      atEpochMs: number;
+      kind: 'forecast' | 'steered' | 'eliminated';
+      runId?: string;
+      connector?: string;
+      message: string;
+      amount?: number;
+    }[];
+  };
+}
+/**
+ * Where every commitment stands (decision-engine's VolumeCommitmentView, camelCase): the live pacing card and the projection.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "VolumeCommitmentView".
+ */
+export interface VolumeCommitmentView {
+  merchantId: string;
+  /**
+   * a contract is active and the feature on (projection: whether it would be steering)
+   */
+  active: boolean;
+  contractConfigured: boolean;
+  /**
+   * the merchant's volume-contracts feature
+   */
+  featureEnabled: boolean;
+  computedAtEpochSecs: number | null;
+  /**
+   * approval rate a steer may give up, as a fraction
+   */
+  tolerance: number | null;
+  expectedDailyTraffic: number | null;
+  measuredDailyTraffic: number | null;
+  daySecs: number | null;
+  ruleId: string | null;
+  rewardAtStake: number;
+  cycleStart: string | null;
+  cycleEnd: string | null;
+  daysTotal: number | null;
+  currency: string | null;
+  measurementAvailable: boolean;
+  psps: {
+    connector: string;
+    goal: number;
+    achieved: number;
+    gap: number;
+    pace: number;
+    srVolume: number;
+    floorPerDay: number;
+    steeredToday: number;
+    steerRate: number;
+    reward: number;
+    steering: boolean;
+  }[];
+  eliminated: {
+    connector: string;
+    achieved: number;
+    gap: number;
+    reward: number;
+    reason: string;
+  }[];
+}
+/**
+ * One PSP's delivery in one bucket of its cycle.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "VolumeCommitmentSeriesPoint".
+ */
+export interface VolumeCommitmentSeriesPoint {
+  connector: string;
+  /**
+   * buckets since the cycle opened
+   */
+  dayIndex: number;
+  /**
+   * the same in contract days
+   */
+  day: number;
+  total: number;
+  steered: number;
+}
+/**
+ * Each PSP's traffic in the cycle before its own against the one in flight, split by who sent it (decision-engine's ImpactResponse).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "VolumeCommitmentImpact".
+ */
+export interface VolumeCommitmentImpact {
+  merchantId: string;
+  /**
+   * when the active document was last written
+   */
+  contractSinceMs: number;
+  cycle: {
+    startMs: number;
+    endMs: number;
+  };
+  daysTotal: number;
+  daySecs: number;
+  baseline: {
+    startMs: number;
+    endMs: number;
+  };
+  connectors: {
+    connector: string;
+    goal: number;
+    reward: number;
+    eliminated: boolean;
+    steering: boolean;
+    before: {
+      payments: number;
+      volume: number;
+    };
+    withContract: {
+      payments: number;
+      volume: number;
+    };
+    unaided: {
+      payments: number;
+      volume: number;
+    };
+    steered: {
+      payments: number;
+      volume: number;
+    };
+    ceded: {
+      payments: number;
+      volume: number;
+    };
+  }[];
+  baselineDays: VolumeCommitmentSeriesPoint[];
+  cycleDays: VolumeCommitmentSeriesPoint[];
+}
+/**
+ * Query of POST /volume-commitment/run-forecast.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "VolumeForecastRunQuery".
+ */
+export interface VolumeForecastRunQuery {
+  /**
+   * the merchant to forecast now (required: the sweep of every merchant is the scheduler's)
+   */
+  merchant_id?: string;
+}
+/**
+ * What a forecast run did (decision-engine's RunReport, camelCase).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "VolumeForecastRunReport".
+ */
+export interface VolumeForecastRunReport {
+  merchantsProcessed: number;
+  /**
+   * no active volume_contract, or the volume-contracts feature off
+   */
+  merchantsSkipped: number;
+  /**
+   * the run threw; the previous plan stands
+   */
+  merchantsFailed: number;
+  /**
+   * the soonest cadence any merchant wants
+   */
+  nextRunInSecs: number;
+  merchants: {
+    merchantId: string;
+    /**
+     * commitments still chased
+     */
+    pspsTracked: number;
+    /**
+     * of those, the ones normal routing does not feed enough
+     */
+    pspsSteering: number;
+    /**
+     * commitments given up
+     */
+    pspsDropped: number;
+    nextRunInSecs: number;
+  }[];
+}
+/**
+ * Demo contracts ready for the contract builder (decision-engine's SamplesResponse).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "VolumeCommitmentSamples".
+ */
+export interface VolumeCommitmentSamples {
+  merchantId: string;
+  samples: {
+    id: string;
+    name: string;
+    description: string;
+    /**
+     * the data of a volume_contract algorithm
+     */
+    contract: {
+      [k: string]: unknown;
+    };
+  }[];
 }

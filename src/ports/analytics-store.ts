@@ -1,3 +1,4 @@
+import type { CommitmentDayVolume, CommitmentVolumeQuery } from './analytics/commitment-volume.js';
 import type { EventEnvelope } from './event-envelope.js';
 import type { ParsedAnalyticsQuery } from './analytics/analytics-query.js';
 import type {
@@ -92,6 +93,12 @@ export interface AnalyticsStore extends ExperimentAnalytics {
 
   /** Merchants with at least one decision in `[sinceMs, untilMs)` (the autopilot's candidates), sorted. */
   merchantsWithDecisions(sinceMs: number, untilMs: number): Promise<string[]>;
+
+  /**
+   * What each named PSP of one merchant was sent per contract day in `[sinceMs, untilMs)`, and how
+   * much of it steering moved there: the volume-commitment forecaster's and dashboard's read.
+   */
+  commitmentVolume(query: CommitmentVolumeQuery): Promise<CommitmentDayVolume[]>;
 
   /**
    * POST /analytics/counterfactual: the merchant's decisions that logged their policy (migration 0007)

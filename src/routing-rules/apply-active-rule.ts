@@ -22,7 +22,8 @@ export interface RuleApplication {
  * Synchronous and allocation-free when no rule is active (the hot path).
  */
 export function applyActiveRule(request: DecideGatewayRequest, active: readonly RoutingAlgorithmRecord[], random: RandomSource): RuleApplication {
-  if (active.length === 0) return { request, rule: undefined, event: undefined };
+  // A volume contract alone (its slot sorts last) is no rule: nothing to evaluate, no parameters to build.
+  if (active.length === 0 || active[0]?.algorithmFor === 'volume_commitment') return { request, rule: undefined, event: undefined };
   const outcome = evaluateActiveRule(active, decisionRuleParameters(request.paymentInfo), null, random);
   if (outcome.kind === 'no_active') return { request, rule: undefined, event: undefined };
   const algorithm = { algorithmId: outcome.record.id, algorithmName: outcome.record.name, algorithmType: outcome.record.algorithm.type };

@@ -88,6 +88,21 @@ function compileExperiment(): CompiledRoutingAlgorithm {
   };
 }
 
+/** A volume contract routes nothing itself: it steers SR decisions (src/volume-commitment/). */
+function compileContract(): CompiledRoutingAlgorithm {
+  return {
+    evaluate: () => ({
+      ok: false,
+      error: {
+        type: 'invalid_comparison',
+        message: 'volume_contract documents steer success-rate decisions; they have no output to evaluate',
+        ruleName: '',
+        lhs: '',
+      },
+    }),
+  };
+}
+
 interface CompiledRule {
   readonly name: string;
   readonly statements: readonly CompiledStatement[];
@@ -111,6 +126,8 @@ export function compileRoutingAlgorithm(algorithm: RoutingAlgorithm): CompiledRo
       return compileStatic({ volume_split: algorithm.data }, 'volume_split_rule');
     case 'ab_test':
       return compileExperiment();
+    case 'volume_contract':
+      return compileContract();
     case 'advanced':
       break;
   }

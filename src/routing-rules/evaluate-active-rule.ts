@@ -42,7 +42,8 @@ export function evaluateActiveRule(
   random: RandomSource,
 ): ActiveRuleOutcome {
   const record = active[0];
-  if (record === undefined) return { kind: 'no_active' };
+  // The volume_commitment slot sorts last, so a contract first means no routing rule is active.
+  if (record === undefined || record.algorithmFor === 'volume_commitment') return { kind: 'no_active' };
   const result = compiledAlgorithmOf(record).evaluate(parameters, random);
   if (!result.ok) return { kind: 'failed', record, message: result.error.message };
   return { kind: 'evaluated', record, evaluation: applyFallbackOutput(result.evaluation, fallback) };

@@ -59,10 +59,26 @@ function parseAlgorithm(input: unknown): RoutingAlgorithmRecord['algorithm'] {
   throw routingRuleRejected(`Field validation failed: ${parsed.errors.join('; ')}`);
 }
 
-function algorithmForOf(value: unknown): AlgorithmFor {
-  if (value === undefined || value === null) return 'payment';
+/** The requested slot; undefined when none was named (the algorithm's type then picks it). */
+function algorithmForOf(value: unknown): AlgorithmFor | undefined {
+  if (value === undefined || value === null) return undefined;
   if (typeof value === 'string' && (algorithmForValues as readonly string[]).includes(value)) return value as AlgorithmFor;
   throw notARule([`algorithm_for: invalid_shape: expected one of ${algorithmForValues.join(', ')}, got ${describe(value)}`]);
+}
+
+/**
+ * A `volume_contract` is active only in the `volume_commitment` slot, and that slot holds nothing
+ * else (the peer's dedicated slot): one active contract per merchant, never in place of its rule.
+ */
+function slotOf(algorithmFor: AlgorithmFor, type: RoutingAlgorithmRecord['algorithm']['type']): AlgorithmFor {
+  if ((type === 'volume_contract') !== (algorithmFor === 'volume_commitment')) {
+    throw routingRuleRejected(
+      type === 'volume_contract'
+        ? `Field validation failed: algorithm_for: invalid_value: a volume_contract is activated under 'volume_commitment', not ${quote(algorithmFor)}`
+        : `Field validation failed: algorithm_for: invalid_value: only a volume_contract may use 'volume_commitment', not a ${type} algorithm`,
+    );
+  }
+  return algorithmFor;
 }
 
 /** A wrong value for a message: strings quoted (and cut), other JSON by its type. */
@@ -94,8 +110,9 @@ async function ownAlgorithm(deps: RoutingAlgorithmDeps, createdBy: string, id: s
 /** Checks and stores a new algorithm (inactive); refused when its id is taken. */
 export async function createRoutingAlgorithm(deps: RoutingAlgorithmDeps, body: NewRoutingAlgorithm): Promise<RoutingAlgorithmRecord> {
   checkNameAndDescription(body);
-  const algorithmFor = algorithmForOf(body.algorithm_for);
+  const requested = algorithmForOf(body.algorithm_for);
   const algorithm = parseAlgorithm(body.algorithm);
+  const algorithmFor = slotOf(requested ?? (algorithm.type === 'volume_contract' ? 'volume_commitment' : 'payment'), algorithm.type);
   const id = body.rule_id ?? `routing_${randomUUID()}`;
   await checkExperimentArms(deps, body.created_by, algorithm, id);
   const now = deps.clock.now();
@@ -119,6 +136,7 @@ export async function createRoutingAlgorithm(deps: RoutingAlgorithmDeps, body: N
 export async function updateRoutingAlgorithm(deps: RoutingAlgorithmDeps, change: RoutingAlgorithmChange): Promise<RoutingAlgorithmRecord> {
   const current = await ownAlgorithm(deps, change.created_by, change.routing_algorithm_id);
   const algorithm = change.algorithm === undefined ? current.algorithm : parseAlgorithm(change.algorithm);
+  slotOf(current.algorithmFor, algorithm.type);
   await checkExperimentArms(deps, change.created_by, algorithm, current.id);
   if (changesExperimentRouting(current.algorithm, algorithm)) {
     // The active refusal comes first, as in the peer (the store refuses again atomically below).

@@ -1,3 +1,4 @@
+import { readVolumeContract } from '../volume-commitment/read-volume-contract.js';
 import { readRoutingAlgorithm } from './read-routing-algorithm.js';
 import type { RoutingAlgorithm } from '../ports/state/routing-algorithm.js';
 import { routingKeyTable, type RoutingKeyTable } from './routing-keys.js';
@@ -29,11 +30,20 @@ export type RoutingAlgorithmParseResult = { readonly ok: true; readonly algorith
  * rule-builder table that `GET /config/routing-keys` shows.
  */
 export function parseRoutingAlgorithm(input: unknown, keys: RoutingKeyTable = routingKeyTable): RoutingAlgorithmParseResult {
+  if (isVolumeContract(input)) {
+    const contract = readVolumeContract(input.data);
+    return contract.ok ? { ok: true, algorithm: { type: 'volume_contract', data: contract.config } } : reject(contract.kind, contract.issues);
+  }
   const read = readRoutingAlgorithm(input);
   if (!read.ok) return reject(read.unsupported ? 'semantic' : 'shape', read.issues);
   const issues = validateRoutingAlgorithm(read.algorithm, keys);
   if (issues.length > 0) return reject('semantic', issues);
   return { ok: true, algorithm: read.algorithm };
+}
+
+/** `{"type":"volume_contract", …}`: read by its own reader (src/volume-commitment/read-volume-contract.ts). */
+function isVolumeContract(input: unknown): input is { readonly type: 'volume_contract'; readonly data?: unknown } {
+  return typeof input === 'object' && input !== null && (input as { type?: unknown }).type === 'volume_contract';
 }
 
 function reject(kind: 'shape' | 'semantic', issues: readonly RuleValidationIssue[]): RoutingAlgorithmRejection {

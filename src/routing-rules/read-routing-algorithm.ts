@@ -319,7 +319,7 @@ export function readRoutingAlgorithm(input: unknown): ReadResult {
         'type',
         type === 'volume_split_priority'
           ? "'volume_split_priority' is only an advanced rule output, not an algorithm type"
-          : `expected one of single, priority, volume_split, advanced, ab_test, got ${describe(type)}`,
+          : `expected one of single, priority, volume_split, advanced, ab_test, volume_contract, got ${describe(type)}`,
       );
   }
   if (algorithm === undefined || reader.issues.length > 0) return { ok: false, unsupported: false, issues: reader.issues };

@@ -35,7 +35,18 @@ export type RuleValidationCode =
   /** A rule's `routing_type` does not describe its `output`. */
   | 'routing_type_mismatch'
   /** An experiment arm names no algorithm of the merchant (or another experiment). */
-  | 'unknown_algorithm';
+  | 'unknown_algorithm'
+  /** volume_contract documents (src/volume-commitment/read-volume-contract.ts), in the peer's words. */
+  | 'invalid_amount'
+  | 'out_of_range'
+  | 'duplicate'
+  | 'empty'
+  | 'too_many'
+  | 'invalid_target'
+  | 'not_increasing'
+  | 'not_enabled'
+  | 'invalid_value'
+  | 'unsupported_schema_version';
 
 export function issue(code: RuleValidationCode, path: string, detail: string): RuleValidationIssue {
   return { code, path, message: `${path}: ${code}: ${detail}` };

@@ -42,6 +42,8 @@ export function validateRoutingAlgorithm(algorithm: RoutingAlgorithm, keys: Rout
     case 'ab_test':
       issues.push(...validateAbTestData(algorithm.data));
       break;
+    case 'volume_contract':
+      break; // validated by its reader (src/volume-commitment/read-volume-contract.ts)
   }
   return issues;
 }

@@ -12,6 +12,7 @@ const dashboardPages = [
   'costs',
   'autopilot',
   'experiments',
+  'volume-commitments',
   'models',
   'route-groups',
   'playground',
@@ -519,6 +520,53 @@ describe('the dashboard', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
+  it('shows a volume commitment as inert until its feature is on, then runs a forecast and lists the PSP behind pace', async () => {
+    const { token, merchantId } = await sessionToken();
+    await go('volume-commitments');
+    const panel = page.getByRole('region', { name: 'Volume commitments' });
+    await panel.getByText('No volume contract is active').waitFor();
+    const contract = {
+      routing_mode: 'pace_guarded',
+      tolerance_bps: 500,
+      currency: { denomination: 'USD' },
+      expected_daily_traffic: 1_000_000_000,
+      volume_contracts: [
+        {
+          id: 'adyen_year',
+          connector: 'adyen',
+          billing_cycle: { type: 'calendar_year', anchor: 1, timezone: 'UTC' },
+          archetype: 'lumpsum',
+          terms: { target: 5_000_000, reward: { kind: 'flat', value: { flat_amount: 25_000 } } },
+        },
+      ],
+    };
+    const created = await api('/routing/create', {
+      token,
+      body: { name: 'year', created_by: merchantId, algorithm: { type: 'volume_contract', data: contract } },
+    });
+    expect(created.status).toBe(200);
+    const ruleId = ((await created.json()) as { rule_id: string }).rule_id;
+    expect((await api('/routing/activate', { token, body: { created_by: merchantId, routing_algorithm_id: ruleId } })).status).toBe(200);
+    await page.reload();
+    await panel.getByText('the volume-contracts feature is off').waitFor();
+    expect((await api(`/merchant-account/${merchantId}/features/volume-contracts`, { token, body: { enabled: true } })).status).toBe(200);
+    await page.reload();
+    const card = page.getByTestId('volume-commitment');
+    await card.waitFor();
+    expect(await card.getByTestId('vc-forecast').textContent()).toBe('not yet');
+    const ran = page.waitForResponse((response) => response.url().includes('/volume-commitment/run-forecast'));
+    await card.getByRole('button', { name: 'Run forecast now' }).click();
+    expect((await ran).status()).toBe(200);
+    await card.getByRole('row').filter({ hasText: 'adyen' }).waitFor();
+    const row = await card.getByRole('row').filter({ hasText: 'adyen' }).textContent();
+    expect(row).toContain('50,000 USD');
+    expect(row).toMatch(/% of payments/);
+    expect(await card.getByTestId('vc-forecast').textContent()).not.toBe('not yet');
+    expect(await card.getByTestId('vc-reward').textContent()).toBe('250 USD');
+    await screenshot(page, 'volume-commitments-1280');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
   it('creates an experiment, lists it with its arms and verdict, and starts and stops it', async () => {
     const { token, merchantId } = await sessionToken();
     await go('experiments');
@@ -690,7 +738,8 @@ describe('the dashboard', () => {
     } finally {
       await phone.context.close();
     }
-  });
+    // 240 s: every page twice, each with a screenshot and an accessibility scan, on a shared loaded machine.
+  }, 240_000);
 
   it('adds a second merchant, shows its empty states, and switches back to the first', async () => {
     const first = (await sessionToken()).merchantId;

@@ -99,7 +99,7 @@ describe('routing rules (euclid)', () => {
         [{ name: 'r', created_by: merchant, algorithm: { type: 'single' } }, 'data: invalid_shape: expected an object, got nothing (missing field)'],
         [
           { name: 'r', created_by: merchant, algorithm: { type: 'nonsense', data: [] } },
-          "type: invalid_shape: expected one of single, priority, volume_split, advanced, ab_test, got 'nonsense'",
+          "type: invalid_shape: expected one of single, priority, volume_split, advanced, ab_test, volume_contract, got 'nonsense'",
         ],
         [
           { name: 'r', created_by: merchant, algorithm: amountIs('abc') },
@@ -108,7 +108,7 @@ describe('routing rules (euclid)', () => {
         [{ created_by: merchant, algorithm: { type: 'single', data: stripe } }, 'name: invalid_shape: expected a string, got nothing (missing field)'],
         [
           { name: 'r', created_by: merchant, algorithm_for: 'refunds', algorithm: { type: 'single', data: stripe } },
-          "algorithm_for: invalid_shape: expected one of payment, payout, three_ds_authentication, got 'refunds'",
+          "algorithm_for: invalid_shape: expected one of payment, payout, three_ds_authentication, volume_commitment, got 'refunds'",
         ],
       ];
       for (const [payload, problem] of cases) {

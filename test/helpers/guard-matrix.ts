@@ -101,6 +101,12 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
   'DELETE /merchant-account/:merchantId/gateways/:gateway': { params: { gateway: 'stripe' } },
   'GET /merchant-account/:merchantId/features': {},
   'GET /merchant-account/:merchantId/autopilot/runs': {},
+  'POST /volume-commitment/run-forecast': { query: { merchant_id: 'mb' } },
+  'GET /merchant-account/:merchantId/volume-commitment': {},
+  'GET /merchant-account/:merchantId/volume-commitment/dashboard': {},
+  'GET /merchant-account/:merchantId/volume-commitment/projection': {},
+  'GET /merchant-account/:merchantId/volume-commitment/impact': {},
+  'GET /merchant-account/:merchantId/volume-commitment/samples': {},
   'POST /merchant-account/:merchantId/features/:feature': { params: { feature: 'autopilot' }, body: () => ({ enabled: true }) },
   'GET /merchant-account/:merchantId/seed-costs': {},
   'PUT /merchant-account/:merchantId/seed-costs': {

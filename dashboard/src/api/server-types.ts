@@ -48,6 +48,8 @@ export type {
   SeedCostSimulateRequest,
   SeedCostWireRow,
   SuccessRateConfig,
+  VolumeCommitmentDashboard,
+  VolumeForecastRunReport,
 } from '../../../src/generated/schema-types';
 export type {
   AuditResult,

@@ -27,7 +27,11 @@ export const featureInfo: Record<MerchantFeatureSlug, { readonly title: string; 
   },
   elimination: { title: 'Elimination', detail: 'Gateway-level elimination of gateways whose score falls below the threshold.' },
   'explore-exploit-srv3': { title: 'Explore/exploit (SR v3)', detail: 'Explore/exploit hedging on the success-rate scoring path.' },
-  'volume-contracts': { title: 'Volume commitments', detail: 'Steers payments toward PSPs behind pace on an active volume commitment, within its tolerance.' },
+  'volume-contracts': {
+    title: 'Volume commitments',
+    detail:
+      'Steers a share of success-rate decisions toward PSPs behind on their volume commitment, within the contract’s tolerance (docs/volume-commitments.md).',
+  },
   'sr-routing': {
     title: 'SR routing (hybrid)',
     detail: 'Runs the dynamic (success-rate) half of /routing/hybrid; off, hybrid answers the static rule result alone.',

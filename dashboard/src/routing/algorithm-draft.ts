@@ -37,8 +37,8 @@ export interface RuleDraft {
   readonly statements: readonly StatementDraft[];
 }
 
-/** What the rule builder makes; experiments (`ab_test`) have their own page and form. */
-export type AlgorithmType = Exclude<RoutingAlgorithm['type'], 'ab_test'>;
+/** What the rule builder makes; experiments (`ab_test`) and volume contracts (`volume_contract`) are not rules it builds. */
+export type AlgorithmType = Exclude<RoutingAlgorithm['type'], 'ab_test' | 'volume_contract'>;
 
 export interface AlgorithmDraft {
   readonly type: AlgorithmType;

@@ -5,6 +5,7 @@ import type { analyticsApi } from '../api/analytics-api';
 import type { apiKeysApi } from '../api/api-keys-api';
 import type { authApi } from '../api/auth-api';
 import type { autopilotApi } from '../api/autopilot-api';
+import type { volumeCommitmentApi } from '../api/volume-commitment-api';
 import type { costsApi } from '../api/costs-api';
 import type { experimentsApi } from '../api/experiments-api';
 import type { genaiApi } from '../api/genai-api';
@@ -21,6 +22,7 @@ export interface DashboardApi {
   readonly genai: ReturnType<typeof genaiApi>;
   readonly costs: ReturnType<typeof costsApi>;
   readonly autopilot: ReturnType<typeof autopilotApi>;
+  readonly volumeCommitment: ReturnType<typeof volumeCommitmentApi>;
   readonly experiments: ReturnType<typeof experimentsApi>;
   readonly members: ReturnType<typeof membersApi>;
   readonly account: ReturnType<typeof accountApi>;

@@ -34,6 +34,7 @@ import { costSavingsReads } from './cost-savings-reads.js';
 import { applyClickHouseMigrations, defaultMigrationsDir, loadClickHouseMigrations } from './clickhouse-migrator.js';
 import { domainFilterParams } from './domain-filter-params.js';
 import { segmentTrafficReads } from './segment-traffic-reads.js';
+import { commitmentVolumeReads } from './commitment-volume-reads.js';
 import { encodeTabSeparated, type InsertColumn } from './encode-tab-separated.js';
 import { approachCountsSql, decisionTotalsSql, flowCountsSql, ruleCountsSql } from './sql/count-sql.js';
 import { errorGroupsSql, errorSamplesSql, errorTotalSql } from './sql/error-sql.js';
@@ -299,6 +300,7 @@ export function createClickHouseAnalyticsStore(executor: ClickHouseExecutor, opt
     },
 
     ...segmentTrafficReads(read, database),
+    ...commitmentVolumeReads(read, database),
 
     ...costSavingsReads(read, filters),
 

@@ -9,6 +9,7 @@ import type { MerchantFeatureFlags } from './merchant-features.js';
 import type { MerchantMcpServers } from './merchant-mcp-servers.js';
 import type { RouteGroup } from './route-group.js';
 import type { SeedCostTable } from './seed-costs.js';
+import type { SteeringPlan } from './volume-commitment.js';
 
 /** Every per-merchant config document, by name. */
 export interface MerchantConfigs {
@@ -41,6 +42,8 @@ export interface MerchantConfigs {
   autopilotRuns: AutopilotRunLog;
   /** The merchant's own MCP servers by name (src/ports/state/merchant-mcp-servers.ts); absent = none. */
   mcpServers: MerchantMcpServers;
+  /** The volume-commitment steering plan the forecaster last published (src/volume-commitment/); absent = none. */
+  volumeCommitmentPlan: SteeringPlan;
 }
 export type ConfigName = keyof MerchantConfigs;
 

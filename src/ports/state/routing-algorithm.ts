@@ -1,3 +1,5 @@
+import type { VolumeContractConfig } from './volume-commitment.js';
+
 /**
  * The euclid routing-algorithm model (decision-engine 1.4.x `/routing/*`), in its wire shapes.
  *
@@ -156,7 +158,8 @@ export interface AbTestData {
 }
 
 /**
- * The algorithm union accepted by `/routing/create`. `volume_split_priority` exists only as an
+ * The algorithm union accepted by `/routing/create`. `volume_contract` is a merchant's volume
+ * commitments (src/ports/state/volume-commitment.ts); it lives in its own `volume_commitment` slot. `volume_split_priority` exists only as an
  * advanced rule output. `ab_test` is an experiment between two arms (src/experiments/).
  */
 export type RoutingAlgorithm =
@@ -164,7 +167,8 @@ export type RoutingAlgorithm =
   | { readonly type: 'priority'; readonly data: readonly ConnectorInfo[] }
   | { readonly type: 'volume_split'; readonly data: readonly VolumeSplit<ConnectorInfo>[] }
   | { readonly type: 'advanced'; readonly data: Program }
-  | { readonly type: 'ab_test'; readonly data: AbTestData };
+  | { readonly type: 'ab_test'; readonly data: AbTestData }
+  | { readonly type: 'volume_contract'; readonly data: VolumeContractConfig };
 
 export type RoutingAlgorithmType = RoutingAlgorithm['type'];
 

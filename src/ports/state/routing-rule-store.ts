@@ -1,6 +1,11 @@
 import type { RoutingAlgorithm } from './routing-algorithm.js';
 
-export const algorithmForValues = ['payment', 'payout', 'three_ds_authentication'] as const;
+/**
+ * The slots an algorithm is active in (one active per merchant and slot). `volume_commitment` (the
+ * peer's dedicated slot for `volume_contract` documents) comes last: evaluation and decisions route
+ * by the first active algorithm, which is never a contract while a routing rule is active.
+ */
+export const algorithmForValues = ['payment', 'payout', 'three_ds_authentication', 'volume_commitment'] as const;
 export type AlgorithmFor = (typeof algorithmForValues)[number];
 
 /** One stored routing algorithm (decision-engine `routing_algorithm` row). `createdBy` is the merchant. */

@@ -113,7 +113,7 @@ export function interpret(algorithm: RoutingAlgorithm, parameters: EvaluationPar
     const out = outputOf({ volume_split: algorithm.data }, random);
     return { ruleName: 'volume_split_rule', status: 'success', outputType: out.type, evaluated: norm(out.evaluated) };
   }
-  if (algorithm.type === 'ab_test') return 'InvalidComparison';
+  if (algorithm.type === 'ab_test' || algorithm.type === 'volume_contract') return 'InvalidComparison';
   const program = algorithm.data;
   try {
     for (const rule of program.rules) {
