@@ -19,6 +19,7 @@ import { recordingTelemetry, type StreamObservation } from './record-calls.js';
 import { requireConfigured } from './select-provider.js';
 import { withinObservation, type CallObservation, type GenerationTelemetry } from './telemetry.js';
 import type { ToolDefinition } from './tool-definition.js';
+import { deferred } from './deferred.js';
 
 /** 5 model↔tool round trips: NeuroLink's documented `maxSteps` default, for a call that names none. */
 const DEFAULT_CALL_STEPS = 5;
@@ -411,16 +412,4 @@ export class ProviderCalls {
 function refusedWhenEmpty(candidates: readonly CallCandidate[]): readonly CallCandidate[] {
   if (candidates.length === 0) throw new InvalidRequestError('a route needs at least one candidate', 'toolkit', 'model');
   return candidates;
-}
-
-/** A promise with its settle functions, marked handled so an unread end-of-stream answer never crashes the process. */
-function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void } {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((onResolve, onReject) => {
-    resolve = onResolve;
-    reject = onReject;
-  });
-  promise.catch(() => undefined);
-  return { promise, resolve, reject };
 }

@@ -3,6 +3,7 @@ import { AIProviderError } from './errors/ai-provider-error.js';
 import type { GenerateResult, StreamChunk, StreamResult } from './generate-result.js';
 import type { NormalizedRequest } from './normalize-options.js';
 import type { ProviderCallStream } from './provider-calls.js';
+import { deferred } from './deferred.js';
 
 export interface StreamResultParams {
   readonly request: Pick<NormalizedRequest, 'streamChunkSize' | 'enableAnalytics' | 'enableEvaluation'>;
@@ -12,18 +13,6 @@ export interface StreamResultParams {
   readonly streamId: string;
   readonly startTime: number;
   readonly enrich: (result: GenerateResult) => Promise<GenerateResult>;
-}
-
-/** A promise with its settle functions, marked handled so an unread end-of-stream field never crashes the process. */
-function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void } {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((onResolve, onReject) => {
-    resolve = onResolve;
-    reject = onReject;
-  });
-  promise.catch(() => undefined);
-  return { promise, resolve, reject };
 }
 
 function handled<T>(promise: Promise<T>): Promise<T> {
