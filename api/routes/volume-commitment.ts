@@ -25,15 +25,11 @@ const merchantIdParams = {
 /** The forecaster's cadence when the composition root names none (the config default). */
 const defaultIntervalSeconds = 300;
 
-/**
- * Volume commitments (docs/volume-commitments.md): the run endpoint the peer's scheduler calls
- * (here the forecaster runs on the job queue; this runs one merchant now) and the read-only views.
- */
-export async function volumeCommitmentRoutes(
-  app: FastifyInstance,
-  deps: Pick<AppDeps, 'state' | 'analytics' | 'clock' | 'volumeCommitmentIntervalSeconds'>,
-): Promise<void> {
-  const forecastDeps = (): VolumeForecastDeps => {
+type VolumeCommitmentRouteDeps = Pick<AppDeps, 'state' | 'analytics' | 'clock' | 'volumeCommitmentIntervalSeconds'>;
+
+/** The forecaster's dependencies, read per request: a process without analytics answers 503, not at startup. */
+function forecastDepsOf(app: FastifyInstance, deps: VolumeCommitmentRouteDeps): () => VolumeForecastDeps {
+  return () => {
     const analytics = deps.analytics;
     if (analytics === undefined) {
       throw new SwitchyardError('SY_VOLUME_FORECAST_UNAVAILABLE', { message: 'volume commitment is not configured in this process' });
@@ -47,7 +43,43 @@ export async function volumeCommitmentRoutes(
       defaultIntervalSeconds: deps.volumeCommitmentIntervalSeconds ?? defaultIntervalSeconds,
     };
   };
+}
 
+/** One read-only view under `/merchant-account/:merchantId/volume-commitment`. */
+interface ViewRoute<Q> {
+  /** Below the commitment path; '' for the path itself. */
+  readonly path: string;
+  readonly summary: string;
+  /** Schema names (http-schemas.ts). */
+  readonly response: string;
+  readonly querystring?: string;
+  readonly flowType: string;
+  readonly handler: (merchantId: string, query: Q) => Promise<unknown>;
+}
+
+function registerView<Q>(app: FastifyInstance, route: ViewRoute<Q>): void {
+  app.get<{ Params: { merchantId: string }; Querystring: Q }>(
+    `/merchant-account/:merchantId/volume-commitment${route.path === '' ? '' : `/${route.path}`}`,
+    {
+      schema: {
+        tags,
+        summary: route.summary,
+        params: merchantIdParams,
+        ...(route.querystring === undefined ? {} : { querystring: ref(route.querystring) }),
+        response: { 200: ref(route.response) },
+      },
+      config: { flowType: route.flowType, auth: 'either', merchantFrom: { params: 'merchantId' } },
+    },
+    async (request) => route.handler(request.params.merchantId, request.query as Q),
+  );
+}
+
+/**
+ * Volume commitments (docs/volume-commitments.md): the run endpoint the peer's scheduler calls
+ * (here the forecaster runs on the job queue; this runs one merchant now) and the read-only views.
+ */
+export async function volumeCommitmentRoutes(app: FastifyInstance, deps: VolumeCommitmentRouteDeps): Promise<void> {
+  const forecastDeps = forecastDepsOf(app, deps);
   app.post<{ Querystring: VolumeForecastRunQuery }>(
     '/volume-commitment/run-forecast',
     {
@@ -68,73 +100,50 @@ export async function volumeCommitmentRoutes(
       return runVolumeForecast(forecastDeps(), merchantId);
     },
   );
+  registerViews(app, forecastDeps);
+}
 
-  const view = <Q>(
-    path: string,
-    summary: string,
-    response: string,
-    flowType: string,
-    querystring: string | undefined,
-    handler: (merchantId: string, query: Q) => Promise<unknown>,
-  ) =>
-    app.get<{ Params: { merchantId: string }; Querystring: Q }>(
-      `/merchant-account/:merchantId/volume-commitment${path === '' ? '' : `/${path}`}`,
-      {
-        schema: {
-          tags,
-          summary,
-          params: merchantIdParams,
-          ...(querystring === undefined ? {} : { querystring: ref(querystring) }),
-          response: { 200: ref(response) },
-        },
-        config: { flowType, auth: 'either', merchantFrom: { params: 'merchantId' } },
-      },
-      async (request) => handler(request.params.merchantId, request.query as Q),
-    );
-
-  view<Record<string, never>>(
-    '',
-    "Where every one of the merchant's volume commitments stands (the pacing card of the dashboard)",
-    'VolumeCommitmentView',
-    'merchant_account_volume_commitment',
-    undefined,
-    async (merchantId): Promise<VolumeCommitmentView> => pacingView(forecastDeps(), merchantId),
-  );
-  view<VolumeCommitmentDashboardQuery>(
-    'dashboard',
-    "Pacing, per-day series and audit of the merchant's volume commitments",
-    'VolumeCommitmentDashboard',
-    'merchant_account_volume_commitment_dashboard',
-    'VolumeCommitmentDashboardQuery',
-    async (merchantId, query): Promise<VolumeCommitmentDashboard> =>
+function registerViews(app: FastifyInstance, forecastDeps: () => VolumeForecastDeps): void {
+  registerView<Record<string, never>>(app, {
+    path: '',
+    summary: "Where every one of the merchant's volume commitments stands (the pacing card of the dashboard)",
+    response: 'VolumeCommitmentView',
+    flowType: 'merchant_account_volume_commitment',
+    handler: async (merchantId): Promise<VolumeCommitmentView> => pacingView(forecastDeps(), merchantId),
+  });
+  registerView<VolumeCommitmentDashboardQuery>(app, {
+    path: 'dashboard',
+    summary: "Pacing, per-day series and audit of the merchant's volume commitments",
+    response: 'VolumeCommitmentDashboard',
+    querystring: 'VolumeCommitmentDashboardQuery',
+    flowType: 'merchant_account_volume_commitment_dashboard',
+    handler: async (merchantId, query): Promise<VolumeCommitmentDashboard> =>
       dashboardView(forecastDeps(), merchantId, {
         ...(query.run_id === undefined ? {} : { runId: query.run_id }),
         ...(query.per_day === undefined ? {} : { perDay: query.per_day }),
       }),
-  );
-  view<Record<string, never>>(
-    'projection',
-    'What volume-commitment steering would do this cycle if it were on now (computed, never stored)',
-    'VolumeCommitmentView',
-    'merchant_account_volume_commitment_projection',
-    undefined,
-    async (merchantId): Promise<VolumeCommitmentView> => projectionView(forecastDeps(), merchantId),
-  );
-  view<VolumeCommitmentDashboardQuery>(
-    'impact',
-    "Each committed PSP's traffic in the previous cycle against this one, split by who sent it",
-    'VolumeCommitmentImpact',
-    'merchant_account_volume_commitment_impact',
-    'VolumeCommitmentDashboardQuery',
-    async (merchantId, query): Promise<VolumeCommitmentImpact> =>
+  });
+  registerView<Record<string, never>>(app, {
+    path: 'projection',
+    summary: 'What volume-commitment steering would do this cycle if it were on now (computed, never stored)',
+    response: 'VolumeCommitmentView',
+    flowType: 'merchant_account_volume_commitment_projection',
+    handler: async (merchantId): Promise<VolumeCommitmentView> => projectionView(forecastDeps(), merchantId),
+  });
+  registerView<VolumeCommitmentDashboardQuery>(app, {
+    path: 'impact',
+    summary: "Each committed PSP's traffic in the previous cycle against this one, split by who sent it",
+    response: 'VolumeCommitmentImpact',
+    querystring: 'VolumeCommitmentDashboardQuery',
+    flowType: 'merchant_account_volume_commitment_impact',
+    handler: async (merchantId, query): Promise<VolumeCommitmentImpact> =>
       impactView(forecastDeps(), merchantId, query.run_id === undefined ? {} : { runId: query.run_id }),
-  );
-  view<Record<string, never>>(
-    'samples',
-    'Demo volume contracts ready for the contract builder',
-    'VolumeCommitmentSamples',
-    'merchant_account_volume_commitment_samples',
-    undefined,
-    async (merchantId): Promise<VolumeCommitmentSamples> => samplesView(merchantId),
-  );
+  });
+  registerView<Record<string, never>>(app, {
+    path: 'samples',
+    summary: 'Demo volume contracts ready for the contract builder',
+    response: 'VolumeCommitmentSamples',
+    flowType: 'merchant_account_volume_commitment_samples',
+    handler: async (merchantId): Promise<VolumeCommitmentSamples> => samplesView(merchantId),
+  });
 }
