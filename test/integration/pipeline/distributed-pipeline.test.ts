@@ -62,7 +62,14 @@ describe('distributed pipeline (Redis, Kafka, ClickHouse)', () => {
     const config = loadConfig(pipelineEnv(namespace, { distributed: true, embeddedWorkers: true }));
     server = await startServer(config, sink.logger);
     expect(server.runtime.mode).toEqual({ state: 'redis', bus: 'kafka', analytics: 'clickhouse', jobs: 'bullmq' });
-    expect(server.workers.map((worker) => worker.name).sort()).toEqual(['analytics-sink', 'autopilot', 'experiment-guardrail', 'generation', 'sr-windows', 'volume-commitment']);
+    expect(server.workers.map((worker) => worker.name).sort()).toEqual([
+      'analytics-sink',
+      'autopilot',
+      'experiment-guardrail',
+      'generation',
+      'sr-windows',
+      'volume-commitment',
+    ]);
     auth = await createMerchant(server.url, merchantId);
 
     reader = await readTopics({
