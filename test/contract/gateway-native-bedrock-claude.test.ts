@@ -10,7 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolkit } from '../../cli/create-toolkit.js';
 import type { LlmCallRecord } from '../../src/generation/llm-call-record.js';
 import { awsError, invokeStreamResponse } from '../fixtures/providers/bedrock-wire.js';
-import { startFakeHttpServer, type FakeHttpServer, type FakeResponse, type RecordedRequest } from '../fixtures/providers/fake-http-server.js';
+import {
+  lastRequestMentioning,
+  startFakeHttpServer,
+  type FakeHttpServer,
+  type FakeResponse,
+  type RecordedRequest,
+} from '../fixtures/providers/fake-http-server.js';
 import { createMerchant, createTestApp, withKey, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -212,11 +218,7 @@ afterAll(async () => {
 });
 
 /** The last request the fake received on `path` whose body mentions `marker`. */
-function sentTo(path: string, marker: string): RecordedRequest {
-  const found = fake.requests.filter((request) => request.path === path && request.bodyText.includes(marker)).at(-1);
-  if (found === undefined) throw new Error(`${path} received no request mentioning ${marker}`);
-  return found;
-}
+const sentTo = (path: string, marker: string): RecordedRequest => lastRequestMentioning(fake, path, marker);
 
 /** A Claude Code shaped request: cache breakpoints with a TTL, thinking, a field the gateway does not know. */
 function claudeCodeBody(marker: string, extra: Json = {}): Json {

@@ -9,7 +9,13 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolkit } from '../../cli/create-toolkit.js';
 import type { LlmCallRecord } from '../../src/generation/llm-call-record.js';
-import { startFakeHttpServer, type FakeHttpServer, type FakeResponse, type RecordedRequest } from '../fixtures/providers/fake-http-server.js';
+import {
+  lastRequestMentioning,
+  startFakeHttpServer,
+  type FakeHttpServer,
+  type FakeResponse,
+  type RecordedRequest,
+} from '../fixtures/providers/fake-http-server.js';
 import { createMerchant, createTestApp, withKey, type TestApp } from '../helpers/test-app.js';
 
 // Signed and encrypted as the strict fakes issue them (test/fixtures/providers/*-rules.ts): a real provider refuses anything else.
@@ -289,13 +295,6 @@ afterAll(async () => {
   await gpt.close();
 });
 
-/** The last request a fake received on `path` whose body mentions `marker` (each test's prompt is its own). */
-function sentTo(fake: FakeHttpServer, path: string, marker: string): RecordedRequest {
-  const found = fake.requests.filter((request) => request.path === path && request.bodyText.includes(marker)).at(-1);
-  if (found === undefined) throw new Error(`${fake.url}${path} received no request mentioning ${marker}`);
-  return found;
-}
-
 /** Claude Code's shape of a Messages request (November 2026): cache breakpoints with TTLs, thinking, betas' fields, server tools. */
 function claudeCodeBody(marker: string, extra: Json = {}): Json {
   return {
@@ -365,7 +364,7 @@ describe('Messages → Anthropic: passed through natively', () => {
   it.each(rows)('forwards %s unchanged but for its model, with anthropic-version and anthropic-beta', async (_name, body) => {
     const marker = JSON.stringify(body).match(/np-m\d/)?.[0] ?? '';
     const response = await anthropic.beta.messages.create(body as never, { headers: { 'anthropic-beta': betas, 'anthropic-version': '2023-06-01' } });
-    const sent = sentTo(claude, '/v1/messages', marker);
+    const sent = lastRequestMentioning(claude, '/v1/messages', marker);
     expect(sent.body).toEqual({ ...body, model: 'claude-sonnet-4-5' });
     expect(sent.headers['anthropic-beta']).toBe(betas);
     expect(sent.headers['anthropic-version']).toBe('2023-06-01');
@@ -398,7 +397,7 @@ describe('Messages → Anthropic: passed through natively', () => {
     });
     const answer = await anthropic.messages.create(second as never);
     expect(answer.content.at(-1)).toEqual({ type: 'text', text: 'Done.' });
-    const sent = sentTo(claude, '/v1/messages', 'tool_result');
+    const sent = lastRequestMentioning(claude, '/v1/messages', 'tool_result');
     expect((sent.body as Json)['messages']).toEqual(second['messages']);
   });
 
@@ -450,7 +449,10 @@ describe('Messages → Anthropic: passed through natively', () => {
     const answer = await anthropic.messages.create(claudeCodeBody('np-m8', { model: 'claude-failover' }) as never).withResponse();
     expect(answer.response.headers.get('x-switchyard-hops')).toBe('1');
     expect(answer.response.headers.get('x-switchyard-route-group')).toBe('claude-failover');
-    expect(sentTo(claude, '/v1/messages', 'np-m8').body).toMatchObject({ model: 'claude-sonnet-4-5', thinking: { type: 'enabled', budget_tokens: 2000 } });
+    expect(lastRequestMentioning(claude, '/v1/messages', 'np-m8').body).toMatchObject({
+      model: 'claude-sonnet-4-5',
+      thinking: { type: 'enabled', budget_tokens: 2000 },
+    });
     const attempts = records.slice(before).filter((entry) => entry.provider === 'anthropic');
     expect(attempts.map((entry) => [entry.outcome, entry.fallbackHops])).toEqual([
       ['error', 0],
@@ -465,7 +467,7 @@ describe('Messages → Anthropic: passed through natively', () => {
     expect(response.headers.get('x-switchyard-provider')).toBe('openai');
     expect(response.headers.get('x-switchyard-hops')).toBe('1');
     expect(data.content).toEqual([expect.objectContaining({ type: 'text', text: 'Hi.' })]);
-    expect(sentTo(gpt, '/v1/chat/completions', 'np-m9').body).toMatchObject({ model: 'gpt-4o-mini' });
+    expect(lastRequestMentioning(gpt, '/v1/chat/completions', 'np-m9').body).toMatchObject({ model: 'gpt-4o-mini' });
   });
 });
 
@@ -514,7 +516,7 @@ describe('chat completions → OpenAI: passed through natively', () => {
         // drained
       }
     } else await openai.chat.completions.create(body as never);
-    const sent = sentTo(gpt, '/v1/chat/completions', marker);
+    const sent = lastRequestMentioning(gpt, '/v1/chat/completions', marker);
     expect(sent.body).toEqual({ ...body, model: String(body['model']).slice('openai/'.length) });
     expect(sent.headers['authorization']).toBe('Bearer sk-upstream');
   });
@@ -542,7 +544,7 @@ describe('chat completions → OpenAI: passed through natively', () => {
     const texts: string[] = [];
     for await (const chunk of stream as unknown as AsyncIterable<OpenAI.ChatCompletionChunk>) texts.push(chunk.choices[0]?.delta.content ?? '');
     expect(texts.join('')).toBe('Hi there.');
-    expect((sentTo(gpt, '/v1/chat/completions', 'np-c5').body as Json)['stream_options']).toBeUndefined();
+    expect((lastRequestMentioning(gpt, '/v1/chat/completions', 'np-c5').body as Json)['stream_options']).toBeUndefined();
     const record = records.slice(before).find((entry) => entry.operation === 'stream');
     expect(record?.inputTokens).toBeGreaterThan(0);
     expect(record?.outputTokens).toBe(Math.ceil('Hi there.'.length / 4));
@@ -551,7 +553,7 @@ describe('chat completions → OpenAI: passed through natively', () => {
   it('fails over before the first byte to the next OpenAI candidate', async () => {
     const { response } = await openai.chat.completions.create(chatBody('np-c6', { model: 'gpt-failover' }) as never).withResponse();
     expect(response.headers.get('x-switchyard-hops')).toBe('1');
-    expect(sentTo(gpt, '/v1/chat/completions', 'np-c6').body).toMatchObject({ model: 'gpt-4o-mini' });
+    expect(lastRequestMentioning(gpt, '/v1/chat/completions', 'np-c6').body).toMatchObject({ model: 'gpt-4o-mini' });
   });
 });
 
@@ -608,7 +610,7 @@ describe('Responses → OpenAI: passed through natively', () => {
         // drained
       }
     } else await openai.responses.create(body as never);
-    const sent = sentTo(gpt, '/v1/responses', marker);
+    const sent = lastRequestMentioning(gpt, '/v1/responses', marker);
     expect(sent.body).toEqual({ ...body, model: 'gpt-5' });
   });
 
@@ -639,14 +641,14 @@ describe('Responses → OpenAI: passed through natively', () => {
     });
     const second = await openai.responses.create(next as never);
     expect(second.output_text).toBe('Hi.');
-    expect((sentTo(gpt, '/v1/responses', 'np-r5b').body as Json)['input']).toEqual(next['input']);
+    expect((lastRequestMentioning(gpt, '/v1/responses', 'np-r5b').body as Json)['input']).toEqual(next['input']);
   });
 
   it("continues a stored response through previous_response_id: its items, reasoning included, go before the request's", async () => {
     const first = await openai.responses.create({ model: 'openai/gpt-5', input: 'np-r6 first', reasoning: { effort: 'low' } });
     const second = await openai.responses.create({ model: 'openai/gpt-5', input: 'np-r6b second', previous_response_id: first.id });
     expect(second.output_text).toBe('Hi.');
-    const sent = sentTo(gpt, '/v1/responses', 'np-r6b').body as Json;
+    const sent = lastRequestMentioning(gpt, '/v1/responses', 'np-r6b').body as Json;
     expect(sent).not.toHaveProperty('previous_response_id');
     expect(sent['input']).toEqual([
       { type: 'message', role: 'user', content: 'np-r6 first' },

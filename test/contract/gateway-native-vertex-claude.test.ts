@@ -7,7 +7,13 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolkit } from '../../cli/create-toolkit.js';
 import type { LlmCallRecord } from '../../src/generation/llm-call-record.js';
-import { startFakeHttpServer, type FakeHttpServer, type FakeResponse, type RecordedRequest } from '../fixtures/providers/fake-http-server.js';
+import {
+  lastRequestMentioning,
+  startFakeHttpServer,
+  type FakeHttpServer,
+  type FakeResponse,
+  type RecordedRequest,
+} from '../fixtures/providers/fake-http-server.js';
 import { fakeAccessToken, stsTokenResponse, writeExternalAccountCredentials, type CredentialsFile } from '../fixtures/providers/vertex-auth.js';
 import { createMerchant, createTestApp, withKey, type TestApp } from '../helpers/test-app.js';
 
@@ -168,11 +174,7 @@ afterAll(async () => {
 });
 
 /** The last request the fake received on `path` whose body mentions `marker`. */
-function sentTo(path: string, marker: string): RecordedRequest {
-  const found = fake.requests.filter((request) => request.path === path && request.bodyText.includes(marker)).at(-1);
-  if (found === undefined) throw new Error(`${path} received no request mentioning ${marker}`);
-  return found;
-}
+const sentTo = (path: string, marker: string): RecordedRequest => lastRequestMentioning(fake, path, marker);
 
 /** A Claude Code shaped request: cache breakpoints with a TTL, thinking, a field the gateway does not know. */
 function claudeCodeBody(marker: string, extra: Json = {}): Json {
