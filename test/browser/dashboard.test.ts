@@ -514,7 +514,7 @@ describe('the dashboard', () => {
     // This merchant logged a handful of decisions: too few to estimate, which the page says in words.
     const answer = estimate.locator('[data-testid="counterfactual-report"], p.state-empty').first();
     await answer.waitFor();
-    expect(await answer.textContent()).toMatch(/Decisions evaluated|samples|overlap|outcomes|logged decisions/);
+    expect(await answer.textContent()).toMatch(/Decisions evaluated|samples|overlap|outcome|logged/);
     expect(await estimate.getByRole('alert').count()).toBe(0);
     await screenshot(page, 'autopilot-1280');
     expect(await seriousViolations(page)).toEqual([]);

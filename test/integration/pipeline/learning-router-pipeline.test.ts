@@ -102,11 +102,16 @@ describe('learning router (Redis, Kafka)', () => {
         }[];
       };
     // Each attempt is its own llm.call event: the failover's second attempt can land in a later sink
-    // batch than the 13 first attempts, so wait for every call, not only every decision.
+    // batch than the 13 first attempts, so wait for every call, not only every decision. The report's
+    // three reads (calls, decisions, eliminations) run side by side, so one read can meet a sink
+    // batch that landed between them: wait until the eliminations have caught up too.
     const report = await pollUntil(
-      'the route group report holds every decision and call',
+      'the route group report holds every decision, call and elimination',
       read,
-      (body) => body.groups[0]?.decisions === 13 && body.groups[0].calls === 14,
+      (body) =>
+        body.groups[0]?.decisions === 13 &&
+        body.groups[0].calls === 14 &&
+        (body.groups[0].candidates.find((candidate) => candidate.model === 'flaky-model')?.eliminated_decisions ?? 0) >= 2,
     );
     const [chat] = report.groups;
     expect(chat).toMatchObject({ calls: 14, approaches: { sr: 2, sr_downtime: 1, explore: 10 } });
