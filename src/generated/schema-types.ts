@@ -1701,7 +1701,7 @@ export interface ApiKeyCreateRequest {
   merchant_id: string;
   description?: string | null;
   /**
-   * KeyLimits: { rpm?, tpm?, max_concurrent?, budget?: { amount_usd, period: day | month } }
+   * KeyLimits: { rpm?, tpm?, max_concurrent?, budget?: { amount_usd, period: day | month }, per_end_user?: { rpm?, tpm?, max_concurrent?, budget? } }
    */
   limits?: {} | null;
   /**
@@ -1735,7 +1735,7 @@ export interface ApiKeyCreated {
   cache?: KeyCache | null;
 }
 /**
- * An API key's limits (or a merchant's defaults for its keys); every field optional, absent means no limit. rpm and max_concurrent also apply to the payment routes; tpm and budget to the model routes (/v1/*, /api/generate, /api/stream, /api/batches). Checked by the handler so that a problem is a 400 naming the field.
+ * An API key's limits (or a merchant's defaults for its keys); every field optional, absent means no limit. rpm and max_concurrent also apply to the payment routes; tpm and budget to the model routes (/v1/*, /api/generate, /api/stream, /api/batches). per_end_user limits each end user of the key on its own (the end user a model call names: `user` or `safety_identifier` on the OpenAI wires, `metadata.user_id` on Messages, or the `x-switchyard-end-user` header, which wins), admitted with the key's own limits in one atomic step; a call naming no end user counts against the key only. Checked by the handler so that a problem is a 400 naming the field.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "KeyLimits".
@@ -1759,6 +1759,30 @@ export interface KeyLimits {
      * UTC day or month.
      */
     period: 'day' | 'month';
+  };
+  /**
+   * Limits of each end user of the key, the same fields as the key's own (rpm, tpm, max_concurrent, budget); a key's per_end_user replaces the merchant default's as a whole.
+   */
+  per_end_user?: {
+    /**
+     * Requests admitted per UTC minute.
+     */
+    rpm?: number;
+    /**
+     * Tokens (input + output) per UTC minute: requests are refused once the minute has used them.
+     */
+    tpm?: number;
+    /**
+     * Requests being served at once.
+     */
+    max_concurrent?: number;
+    budget?: {
+      amount_usd: number;
+      /**
+       * UTC day or month.
+       */
+      period: 'day' | 'month';
+    };
   };
 }
 /**
@@ -1826,7 +1850,7 @@ export interface ApiKeyRevoked {
  */
 export interface KeyPolicyRequest {
   /**
-   * KeyLimits: { rpm?, tpm?, max_concurrent?, budget?: { amount_usd, period: day | month } }
+   * KeyLimits: { rpm?, tpm?, max_concurrent?, budget?: { amount_usd, period: day | month }, per_end_user?: { rpm?, tpm?, max_concurrent?, budget? } }
    */
   limits?: {} | null;
   /**

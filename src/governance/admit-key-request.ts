@@ -46,7 +46,12 @@ function paymentLimits(limits: RateLimits | undefined): RateLimits {
 function rateLimitsOf(limits: RateLimits | undefined): RateLimits {
   if (limits === undefined) return {};
   const { rpm, tpm, maxConcurrent, budget } = limits;
-  return { ...(rpm !== undefined ? { rpm } : {}), ...(tpm !== undefined ? { tpm } : {}), ...(maxConcurrent !== undefined ? { maxConcurrent } : {}), ...(budget !== undefined ? { budget } : {}) };
+  return {
+    ...(rpm !== undefined ? { rpm } : {}),
+    ...(tpm !== undefined ? { tpm } : {}),
+    ...(maxConcurrent !== undefined ? { maxConcurrent } : {}),
+    ...(budget !== undefined ? { budget } : {}),
+  };
 }
 
 function limitValue(limits: RateLimits, limit: LimitName): number | string {

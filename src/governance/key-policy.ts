@@ -1,4 +1,13 @@
-import { budgetPeriods, type Budget, type BudgetPeriod, type CachePolicy, type KeyLimits, type KeyPolicy, type LimitName, type RateLimits } from '../ports/state/key-policy.js';
+import {
+  budgetPeriods,
+  type Budget,
+  type BudgetPeriod,
+  type CachePolicy,
+  type KeyLimits,
+  type KeyPolicy,
+  type LimitName,
+  type RateLimits,
+} from '../ports/state/key-policy.js';
 
 /*
  * What is computed from a key's policy: its wire form and the key-over-merchant merge. The policy

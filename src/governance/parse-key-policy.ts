@@ -60,7 +60,8 @@ function rateLimitsProblem(limits: Record<string, unknown>, at: string): string 
   const amount = budget['amount_usd'];
   if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0 || amount > MAX_BUDGET_USD)
     return `${at}.budget.amount_usd must be a number above 0 and at most ${MAX_BUDGET_USD}; got ${JSON.stringify(amount)}`;
-  if (!(budgetPeriods as readonly unknown[]).includes(budget['period'])) return `${at}.budget.period must be day or month; got ${JSON.stringify(budget['period'])}`;
+  if (!(budgetPeriods as readonly unknown[]).includes(budget['period']))
+    return `${at}.budget.period must be day or month; got ${JSON.stringify(budget['period'])}`;
   return undefined;
 }
 

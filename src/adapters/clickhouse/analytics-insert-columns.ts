@@ -209,7 +209,10 @@ export const llmCallUsageColumns = withCreatedAt<
 
 /** 0010 analytics_llm_call_end_users: a call that named an end user (rows with an end user only), its key, outcome and spend. */
 export const llmCallEndUserColumns = withCreatedAt<
-  Pick<LlmCallRow, 'event_id' | 'merchant_id' | 'created_at_ms' | 'api_key_id' | 'end_user' | 'outcome' | 'cache_hit' | 'input_tokens' | 'output_tokens' | 'cost_usd'>
+  Pick<
+    LlmCallRow,
+    'event_id' | 'merchant_id' | 'created_at_ms' | 'api_key_id' | 'end_user' | 'outcome' | 'cache_hit' | 'input_tokens' | 'output_tokens' | 'cost_usd'
+  >
 >({
   event_id: 'string',
   merchant_id: 'string',

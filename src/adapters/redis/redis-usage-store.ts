@@ -56,7 +56,13 @@ export function createRedisUsageStore(context: RedisContext): UsageStore {
   return {
     admit: (keyId, limits, request, endUser) =>
       context.call('usage.admit', async (redis) => {
-        const common = [String(request.nowMs), String(request.reserveUsd), request.leaseId, String(request.leaseTtlMs), String(secondsLeftInMinute(request.nowMs))];
+        const common = [
+          String(request.nowMs),
+          String(request.reserveUsd),
+          request.leaseId,
+          String(request.leaseTtlMs),
+          String(secondsLeftInMinute(request.nowMs)),
+        ];
         const keyCounters = admissionKeys(keyId, limits.budget?.period ?? 'day', request.nowMs);
         const [verdict, retry, holder] =
           endUser === undefined
@@ -68,7 +74,8 @@ export function createRedisUsageStore(context: RedisContext): UsageStore {
                 ...limitArgs(limits, request.nowMs),
                 ...limitArgs(endUser.limits, request.nowMs),
               );
-        if (verdict !== 'ok') return { admitted: false, limit: verdict as LimitName, retryAfterS: Number(retry), holder: holder === 'end_user' ? 'end_user' : 'key' };
+        if (verdict !== 'ok')
+          return { admitted: false, limit: verdict as LimitName, retryAfterS: Number(retry), holder: holder === 'end_user' ? 'end_user' : 'key' };
         await context.replicated(redis, reservationsKey(keyId));
         return { admitted: true };
       }),
