@@ -1,3 +1,4 @@
+import type { KeyEncryptionKeys } from '../src/credentials/credential-vault.js';
 import type { DecidePayment } from '../src/decision/decide-payment.js';
 import type { StickyRoutingCounters } from '../src/decision/sticky/sticky-counters.js';
 import type { PendingSpend } from '../src/governance/pending-spend.js';
@@ -35,6 +36,8 @@ export interface AccessServices {
 
 /** What buildApp is given by its composition root (CLI entry or a test). */
 export interface AppDeps {
+  /** Key encryption keys of merchants' provider credentials (cli/resolve-credential-keys.ts); absent: the feature is off (503). */
+  readonly providerCredentialKeys?: KeyEncryptionKeys;
   readonly state: StateStore;
   /** The payment decision use case (src/decision/decide-payment.ts) over this state, bus, clock and randomness. */
   readonly decidePayment: DecidePayment;

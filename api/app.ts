@@ -43,6 +43,9 @@ import { batchRoutes } from './routes/batches.js';
 import { generationRoutes } from './routes/generation.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { merchantMcpOf } from './merchant-mcp-wiring.js';
+import { providerCredentialRoutes } from './routes/provider-credentials.js';
+import { CredentialVault } from '../src/credentials/credential-vault.js';
+import { MerchantProviderCredentials } from '../src/credentials/merchant-provider-credentials.js';
 import { modelRoutes } from './routes/models.js';
 import { openAiGatewayRoutes } from './routes/openai-gateway.js';
 import { spendCountingRecorder } from '../src/governance/spend-counting-recorder.js';
@@ -210,6 +213,8 @@ async function registerGenerationRoutes(app: FastifyInstance, config: Config, de
   await app.register(async (scope) => batchRoutes(scope, { batches: deps.batches }));
   await app.register(async (scope) => generationRoutes(scope, { toolkit: deps.toolkit }));
   const merchantMcp = merchantMcpOf(config, deps);
+  const credentials = merchantProviderCredentialsOf(deps);
+  await app.register(async (scope) => providerCredentialRoutes(scope, { credentials }));
   await app.register(async (scope) => mcpRoutes(scope, { toolkit: deps.toolkit, merchantMcp }));
   await app.register(async (scope) => modelRoutes(scope, { models: deps.models, auth: 'either' }));
   // Chat turns go through the same key limits and budget reservation as /api/generate.
@@ -267,4 +272,16 @@ async function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps): Promi
     await legacyDecisionGatewayRoutes(scope, deps);
     await scoreFeedbackRoutes(scope, deps);
   });
+}
+
+/** Merchants' own provider credentials, handed to the toolkit's calls; undefined when the operator gave no keys (distributed without PROVIDER_CREDENTIAL_KEYS). */
+function merchantProviderCredentialsOf(deps: AppDeps): MerchantProviderCredentials | undefined {
+  if (deps.providerCredentialKeys === undefined) return undefined;
+  const credentials = new MerchantProviderCredentials({
+    configs: deps.state.configs,
+    vault: new CredentialVault(deps.providerCredentialKeys),
+    now: () => deps.clock.now(),
+  });
+  deps.toolkit.useMerchantProviderCredentials((merchantId) => credentials.envOf(merchantId));
+  return credentials;
 }

@@ -25,6 +25,7 @@ import { buildApp } from '../api/app.js';
 import { registerHttpServerSpans } from '../api/plugins/http-server-spans.js';
 import { startTelemetry } from './start-telemetry.js';
 import { createReadiness } from '../api/readiness.js';
+import { resolveCredentialKeys } from './resolve-credential-keys.js';
 import { resolveTokenConfig } from './resolve-token-config.js';
 import { createCostIngestion } from './create-cost-ingestion.js';
 import { join } from 'node:path';
@@ -57,6 +58,8 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
   assertAdminSecretStrength(config);
   // Before any adapter opens: a distributed start without a shared JWT secret fails fast, naming JWT_SECRET.
   const tokens = await resolveTokenConfig(config, logger);
+  // Merchants' provider credentials: the operator's keys, or one generated in DATA_DIR when embedded.
+  const providerCredentialKeys = await resolveCredentialKeys(config, logger);
   // First of all adapters, so every span and metric of the process goes through it; only when OTEL_* ask for it.
   const telemetry = startTelemetry(config, 'switchyard', logger);
   const runtime = await createRuntime(config, logger);
@@ -126,6 +129,7 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
     tokens,
     pendingSpend,
     mailer: createMailer(config, logger, config.redisUrl !== undefined),
+    ...(providerCredentialKeys !== undefined ? { providerCredentialKeys } : {}),
   });
   registerHttpServerSpans(app, telemetry?.tracer);
   const workers: WorkerHandle[] = [];

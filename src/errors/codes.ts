@@ -46,6 +46,9 @@ export const errorCodes = {
     'The LLM gateway cannot serve the request as sent: an unsupported parameter or input, an invalid route group, or a route group whose rules leave no candidate for it.',
   SY_RESPONSE_NOT_FOUND: 'No stored response of the Responses API has this id for this merchant (never stored, deleted or expired).',
   SY_PREVIOUS_RESPONSE_NOT_FOUND: 'The `previous_response_id` of a Responses API request names no stored response of this merchant.',
+  SY_PROVIDER_CREDENTIALS_UNCONFIGURED:
+    'Merchant provider credentials are off: the service runs distributed without PROVIDER_CREDENTIAL_KEYS, so it cannot seal or open them.',
+  SY_PROVIDER_CREDENTIAL_NOT_FOUND: 'The merchant has no stored credentials for the provider the request names.',
   SY_KEY_LIMIT_EXCEEDED: "The API key's own limit (rpm, tpm, max_concurrent or budget) refuses the request; Retry-After says when to come back.",
   SY_INTERNAL: 'An unexpected failure; the log has the cause.',
 } as const;

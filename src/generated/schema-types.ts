@@ -35,6 +35,10 @@ export interface SwitchyardConfig {
    */
   mcpOperatorServersMerchants?: string;
   /**
+   * key encryption keys of merchants' stored provider credentials: <id>:<base64 32-byte key>[,<id>:<key>…], the first one active (new credentials are sealed with it; the others still open older ones, for rotation). Embedded mode without it generates one in <dataDir>/provider-credential-key; distributed mode without it turns merchant provider credentials off (the routes answer 503). Never logged
+   */
+  providerCredentialKeys?: string;
+  /**
    * SSRF guard of merchant-registered MCP endpoints: false (default) = public addresses only; true = any address; or a comma-separated list of CIDR blocks allowed besides public addresses (e.g. 127.0.0.1/32,10.20.0.0/16)
    */
   mcpAllowPrivateEndpoints?: string;
@@ -772,6 +776,10 @@ export interface LlmCallV1 {
    * the end user the request named (OpenAI's user or safety_identifier, Messages' metadata.user_id, or the x-switchyard-end-user header): the API key's per-end-user limits count the call for it; null when none was named; absent in events of older publishers
    */
   endUser?: string | null;
+  /**
+   * whose provider account paid the call: merchant (the merchant's own stored provider credentials) or operator (the service's); absent in events of older publishers
+   */
+  billedTo?: 'merchant' | 'operator' | null;
   /**
    * the gateway route group the call was routed in (its windows learn from this outcome); absent in events of older publishers
    */

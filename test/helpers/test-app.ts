@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { DefaultNeuroLink } from '../../src/adapters/toolkit/default-neurolink.js';
 import { createOutboxMailer } from '../../src/adapters/mail/outbox-mailer.js';
 import type { Mailer } from '../../src/ports/mail.js';
@@ -165,6 +166,8 @@ export async function createTestApp(
   const tokens = await resolveTokenConfig(config, silentLogger);
   const access = createAccessServices({ state, bus, clock, logger, tokens, passwordHashing: testPasswordHashing });
   const app = await buildApp(config, {
+    // A fresh key encryption key per app, as the embedded mode generates one in its data directory.
+    providerCredentialKeys: { active: 'test', keys: new Map([['test', randomBytes(32)]]) },
     access,
     runCounterfactual: createCounterfactual({ analytics: options.analytics, state, routingDefaults }),
     costIngestion: cost.service,
