@@ -1,5 +1,7 @@
 import analyticsQuery from '../schemas/http/analytics/analytics-query.json' with { type: 'json' };
 import costSavingsReport from '../schemas/http/analytics/cost-savings-report.json' with { type: 'json' };
+import routingEventsQuery from '../schemas/http/analytics/routing-events-query.json' with { type: 'json' };
+import routingEventsReport from '../schemas/http/analytics/routing-events-report.json' with { type: 'json' };
 import counterfactualEstimate from '../schemas/http/analytics/counterfactual-estimate.json' with { type: 'json' };
 import counterfactualEstimates from '../schemas/http/analytics/counterfactual-estimates.json' with { type: 'json' };
 import counterfactualReport from '../schemas/http/analytics/counterfactual-report.json' with { type: 'json' };
@@ -175,6 +177,8 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   llmPromptCacheUsage,
   llmPromptCacheReport,
   costSavingsReport,
+  routingEventsQuery,
+  routingEventsReport,
   counterfactualRequest,
   counterfactualEstimate,
   counterfactualEstimates,

@@ -1647,6 +1647,134 @@ export interface LlmUsageReport {
   series: LlmUsagePoint[];
 }
 /**
+ * Query string of GET /analytics/routing-events. Every parameter is optional; src/analytics/routing-events/parse-routing-events-query.ts applies the defaults and bounds and rejects malformed values naming each parameter. Unknown parameters (such as merchant_id: the merchant always comes from the credential) are ignored.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "RoutingEventsQuery".
+ */
+export interface RoutingEventsQuery {
+  /**
+   * Look-back preset ending now (default 1h); replaced by start_ms/end_ms when both are valid.
+   */
+  range?: '15m' | '1h' | '12h' | '1d' | '1w';
+  /**
+   * Window start, epoch ms; used only together with end_ms > start_ms. The window is cut to a week (an hour with bucket=1s).
+   */
+  start_ms?: number;
+  /**
+   * Window end, epoch ms; clamped to now.
+   */
+  end_ms?: number;
+  /**
+   * Only this payment method type.
+   */
+  payment_method_type?: string;
+  /**
+   * Only this payment method.
+   */
+  payment_method?: string;
+  /**
+   * A gateway whose snapshot transaction count is below this cannot lead (default 10; negative values count as 0).
+   */
+  min_transaction_count?: number;
+  /**
+   * A still-eligible leader is replaced only by a score higher by more than this (0..1 scale, default 0.01).
+   */
+  min_score_delta?: number;
+  /**
+   * Accepted for compatibility and unused: auth-band events are off, as on the reference's current line.
+   */
+  tolerance_pp?: number;
+  /**
+   * Events answered at most, clamped to 1..200 (default 50).
+   */
+  limit?: number;
+  /**
+   * Score bucket width (default 5m).
+   */
+  bucket?: '1s' | '1m' | '5m';
+}
+/**
+ * Answer of GET /analytics/routing-events (decision-engine's analyticsRoutingEvents): routing-relevant state changes of the credential's merchant, newest first (then by id), at most `limit`. `leader_changed` events are derived from the success-rate score snapshots per (payment_method_type, payment_method); `calibration_applied` events replay the autopilot runs that wrote the success-rate config, one per segment they created or updated. Event ids are deterministic, so a client polling the feed dedupes on them.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "RoutingEventsReport".
+ */
+export interface RoutingEventsReport {
+  merchant_id: string;
+  /**
+   * the preset (15m, 1h, 12h, 1d, 1w), or custom when start_ms/end_ms applied
+   */
+  range: string;
+  /**
+   * when the answer was computed, epoch ms
+   */
+  generated_at_ms: number;
+  /**
+   * Items: The calibration-only fields (bucket_size … auth_type) are left out, not null, when absent, as the reference serialises them.
+   */
+  events: {
+    /**
+     * leader_changed:<merchant>:<pmt|->:<pm|->:<bucket_ms>:<previous>><gateway>; calibration_applied:<merchant>:<pmt>:<pm>:<card network>:<currency>:<country>:<auth type>:<created ms> ('-' for an unset dimension)
+     */
+    id: string;
+    /**
+     * the auth-band types are part of the wire but never sent: the reference's current line turns them off
+     */
+    event_type: 'leader_changed' | 'gateway_entered_auth_band' | 'gateway_exited_auth_band' | 'calibration_applied';
+    merchant_id: string;
+    payment_method_type: string | null;
+    payment_method: string | null;
+    /**
+     * start of the score bucket (leader_changed) or the run's time (calibration_applied), epoch ms
+     */
+    bucket_ms: number;
+    /**
+     * the new leader; empty for calibration_applied
+     */
+    gateway: string;
+    /**
+     * the leader it replaced
+     */
+    previous_gateway: string | null;
+    /**
+     * the new leader's success-rate score (0..1)
+     */
+    score: number | null;
+    /**
+     * the replaced leader's last score; null when it had none
+     */
+    previous_score: number | null;
+    /**
+     * the new leader's snapshot transaction count (the score window's bucket size)
+     */
+    transaction_count: number | null;
+    /**
+     * calibration_applied: the bucket size written
+     */
+    bucket_size?: number | null;
+    /**
+     * calibration_applied: the bucket size before (absent for a new segment)
+     */
+    previous_bucket_size?: number | null;
+    /**
+     * calibration_applied: the hedging percent written
+     */
+    hedging_percent?: number | null;
+    /**
+     * calibration_applied: the hedging percent before
+     */
+    previous_hedging_percent?: number | null;
+    /**
+     * calibration_applied: the segment's card network
+     */
+    card_network?: string | null;
+    currency?: string | null;
+    country?: string | null;
+    auth_type?: string | null;
+  }[];
+}
+/**
  * Body of POST /api-key/create. merchant_id must be the credential's own merchant. Optional `limits` and `cache` (see KeyLimits, KeyCache) are checked by the handler: a problem is a 400 naming the field.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema

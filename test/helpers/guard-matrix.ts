@@ -220,6 +220,7 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
   'GET /analytics/llm/route-groups': {},
   'GET /analytics/llm/prompt-cache': {},
   'GET /analytics/cost-savings': {},
+  'GET /analytics/routing-events': {},
   'POST /analytics/counterfactual': { body: (m) => ({ merchant_id: m }) },
   'GET /analytics/experiment/:experiment_id/results': { params: { experiment_id: 'routing_guard_experiment' } },
   'GET /analytics/experiment/:experiment_id/transactions': { params: { experiment_id: 'routing_guard_experiment' } },
