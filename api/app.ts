@@ -30,6 +30,7 @@ import { registerRouteConfig } from './route-config.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { analyticsCounterfactualRoutes } from './routes/analytics-counterfactual.js';
 import { analyticsRoutingEventsRoutes } from './routes/analytics-routing-events.js';
+import { createRunPostStepPrice } from '../src/analytics/counterfactual/run-post-step-price.js';
 import { analyticsExperimentRoutes } from './routes/analytics-experiments.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { autopilotRoutes } from './routes/autopilot.js';
@@ -202,7 +203,11 @@ async function registerSharedRoutes(app: FastifyInstance, config: Config, deps: 
   await app.register(async (scope) => merchantAccountRoutes(scope, { ...deps, adminSecret, adminSecretHeader: config.adminSecretHeader }));
   await app.register(async (scope) => analyticsRoutes(scope, { ...deps, merchantOf: credentialMerchantOf }));
   const { runCounterfactual } = deps;
-  await app.register(async (scope) => analyticsCounterfactualRoutes(scope, { runCounterfactual, clock: deps.clock, merchantOf: credentialMerchantOf }));
+  // The post-step price is a read over the same analytics port: no adapter is built here.
+  const runPostStepPrice = createRunPostStepPrice({ analytics: deps.analytics });
+  await app.register(async (scope) =>
+    analyticsCounterfactualRoutes(scope, { runCounterfactual, runPostStepPrice, clock: deps.clock, merchantOf: credentialMerchantOf }),
+  );
   await app.register(async (scope) => analyticsExperimentRoutes(scope, { ...deps, merchantOf: credentialMerchantOf }));
   await app.register(async (scope) => analyticsRoutingEventsRoutes(scope, { analytics: deps.analytics, clock: deps.clock, merchantOf: credentialMerchantOf }));
 }

@@ -1,5 +1,7 @@
 import analyticsQuery from '../schemas/http/analytics/analytics-query.json' with { type: 'json' };
 import costSavingsReport from '../schemas/http/analytics/cost-savings-report.json' with { type: 'json' };
+import postStepPriceReport from '../schemas/http/analytics/post-step-price-report.json' with { type: 'json' };
+import postStepRateInterval from '../schemas/http/analytics/post-step-rate-interval.json' with { type: 'json' };
 import routingEventsQuery from '../schemas/http/analytics/routing-events-query.json' with { type: 'json' };
 import routingEventsReport from '../schemas/http/analytics/routing-events-report.json' with { type: 'json' };
 import counterfactualEstimate from '../schemas/http/analytics/counterfactual-estimate.json' with { type: 'json' };
@@ -177,6 +179,8 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   llmPromptCacheUsage,
   llmPromptCacheReport,
   costSavingsReport,
+  postStepRateInterval,
+  postStepPriceReport,
   routingEventsQuery,
   routingEventsReport,
   counterfactualRequest,
