@@ -41,6 +41,7 @@ export type {
   MerchantInfo,
   OnboardingResponse,
   PaymentInfo,
+  PostStepPriceReport,
   RemoveMemberResponse,
   RouteGroup,
   RoutingEvaluateRequest,
