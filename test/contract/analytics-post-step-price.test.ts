@@ -11,7 +11,7 @@ import { createMerchant, createTestApp, decideBody, withKey, type TestApp } from
  * a volume contract steers real /decide-gateway payments from the SR head (stripe) to adyen, their
  * feedback goes through the sink into chDB, and the route prices the steering on the logged
  * decisions: each steered payment is worth stripe's success rate on the payments left alone minus
- * its own outcome.
+ * its own outcome. A second merchant prices real sticky pins the same way (`without_sticky_routing`).
  */
 const noon = Date.UTC(2026, 2, 10, 12, 0, 0);
 const merchant = 'm-post-step-a';
@@ -43,7 +43,7 @@ function settableRandom(): RandomSource & { value: number } {
   };
 }
 
-describe('POST /analytics/counterfactual pricing volume-commitment steering', () => {
+describe('POST /analytics/counterfactual pricing volume-commitment steering and sticky routing', () => {
   let t: TestApp;
   let analytics: ChdbAnalyticsUnderTest;
   let key: Record<string, string>;
@@ -145,6 +145,54 @@ describe('POST /analytics/counterfactual pricing volume-commitment steering', ()
     const body = json(await post('/analytics/counterfactual', { ...range, candidate: 'without_sticky_routing' }));
     expect(body).toMatchObject({ candidate: 'without_sticky_routing', moved: 0, supported: true, rate_given_up: { value: 0, ci95_low: 0, ci95_high: 0 } });
     expect(body.candidate_success_rate.value).toBeCloseTo(0.76, 6);
+  });
+
+  it('prices real sticky pins, here a gain: the pinned customer approves where routing’s pick often fails', async () => {
+    const sticky = 'm-post-step-sticky';
+    const headers = withKey((await createMerchant(t.app, sticky)).apiKey);
+    expect((await post(`/merchant-account/${sticky}/features/sticky-routing`, { enabled: true }, headers)).statusCode).toBe(200);
+    const start = clock.now();
+    const decideFor = async (customerId: string) => {
+      payment += 1;
+      clock.advance(1000);
+      const paymentId = `ps-sticky-${payment}`;
+      const body = decideBody(sticky, paymentId);
+      body['paymentInfo'] = { ...(body['paymentInfo'] as Record<string, unknown>), customerId };
+      const response = await post('/decide-gateway', body, headers);
+      expect(response.statusCode, response.body).toBe(200);
+      return { paymentId, answer: json(response) as { decided_gateway: string; routing_approach: string } };
+    };
+    const outcome = async (paymentId: string, gateway: string, status: 'CHARGED' | 'FAILURE') => {
+      const response = await post('/update-gateway-score', { merchantId: sticky, gateway, paymentId, status }, headers);
+      expect(response.statusCode, response.body).toBe(200);
+    };
+    // The loyal customer paid on adyen once (routing had picked stripe): its next payments are pinned to adyen.
+    const first = await decideFor('loyal');
+    await outcome(first.paymentId, 'adyen', 'CHARGED');
+    await t.worker.caughtUp();
+    const pinned = [];
+    for (let index = 0; index < 4; index++) {
+      const { paymentId, answer } = await decideFor('loyal');
+      expect(answer).toMatchObject({ decided_gateway: 'adyen', routing_approach: 'STICKY_ROUTING' });
+      pinned.push(paymentId);
+    }
+    const others = [];
+    for (let index = 0; index < 6; index++) others.push((await decideFor(`walk-in-${index}`)).paymentId);
+    // Pinned: 3 of 4 approved on adyen. Routing's pick for everyone else: 3 of 6 on stripe.
+    for (const [index, paymentId] of pinned.entries()) await outcome(paymentId, 'adyen', index < 3 ? 'CHARGED' : 'FAILURE');
+    for (const [index, paymentId] of others.entries()) await outcome(paymentId, 'stripe', index < 3 ? 'CHARGED' : 'FAILURE');
+    clock.advance(60_000);
+    await t.eventsCaughtUp();
+    await analytics.caughtUp();
+
+    const body = json(await post('/analytics/counterfactual', { start_ms: start, end_ms: clock.now(), candidate: 'without_sticky_routing' }, headers));
+    expect(ajv.validate('PostStepPriceReport', body), JSON.stringify(ajv.errors)).toBe(true);
+    // The first payment's outcome is for adyen, not the decided stripe: no outcome for the decision.
+    expect(body).toMatchObject({ merchant_id: sticky, decisions: 11, labelled: 10, moved: 4, moved_labelled: 4, supported: true, logged_success_rate: 0.6 });
+    // stripe on the payments left alone: (3 + 1) / (6 + 2) = 0.5; the pins: 4 × 0.5 − 3 approved, over 10.
+    expect(body.rate_given_up.value).toBeCloseTo(-0.1, 6);
+    expect(body.rate_given_up.ci95_low).toBeLessThan(-0.1);
+    expect(body.candidate_success_rate.value).toBeCloseTo(0.5, 6);
   });
 
   it('says plainly when there is nothing to price, and refuses a candidate mixed with configuration knobs', async () => {
