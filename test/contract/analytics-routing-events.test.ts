@@ -233,6 +233,29 @@ describe('GET /analytics/routing-events', () => {
     expect(anonymous.statusCode).toBe(401);
   });
 
+  it('is documented in /openapi.json with the peer’s query parameters and its answer', async () => {
+    const spec = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; responses: Record<string, unknown> }>>;
+    };
+    const operation = spec.paths['/analytics/routing-events']?.['get'];
+    const query = (operation?.parameters ?? []).filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name);
+    expect(query.sort()).toEqual(
+      [
+        'bucket',
+        'end_ms',
+        'limit',
+        'min_score_delta',
+        'min_transaction_count',
+        'payment_method',
+        'payment_method_type',
+        'range',
+        'start_ms',
+        'tolerance_pp',
+      ].sort(),
+    );
+    expect(Object.keys(operation?.responses ?? {})).toContain('200');
+  });
+
   it('refuses malformed parameters with 400 and the JSON error envelope naming them', async () => {
     for (const query of ['?range=3d', '?limit=ten', '?bucket=10m', '?min_score_delta=high', '?start_ms=-5&end_ms=10']) {
       const { status, type, body } = await get(query);
