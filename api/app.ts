@@ -29,6 +29,8 @@ import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerRouteConfig } from './route-config.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { analyticsCounterfactualRoutes } from './routes/analytics-counterfactual.js';
+import { analyticsRoutingEventsRoutes } from './routes/analytics-routing-events.js';
+import { createRunPostStepPrice } from '../src/analytics/counterfactual/run-post-step-price.js';
 import { analyticsExperimentRoutes } from './routes/analytics-experiments.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { autopilotRoutes } from './routes/autopilot.js';
@@ -204,8 +206,13 @@ async function registerSharedRoutes(app: FastifyInstance, config: Config, deps: 
   await app.register(async (scope) => merchantAccountRoutes(scope, { ...deps, adminSecret, adminSecretHeader: config.adminSecretHeader }));
   await app.register(async (scope) => analyticsRoutes(scope, { ...deps, merchantOf: credentialMerchantOf }));
   const { runCounterfactual } = deps;
-  await app.register(async (scope) => analyticsCounterfactualRoutes(scope, { runCounterfactual, clock: deps.clock, merchantOf: credentialMerchantOf }));
+  // The post-step price is a read over the same analytics port: no adapter is built here.
+  const runPostStepPrice = createRunPostStepPrice({ analytics: deps.analytics });
+  await app.register(async (scope) =>
+    analyticsCounterfactualRoutes(scope, { runCounterfactual, runPostStepPrice, clock: deps.clock, merchantOf: credentialMerchantOf }),
+  );
   await app.register(async (scope) => analyticsExperimentRoutes(scope, { ...deps, merchantOf: credentialMerchantOf }));
+  await app.register(async (scope) => analyticsRoutingEventsRoutes(scope, { analytics: deps.analytics, clock: deps.clock, merchantOf: credentialMerchantOf }));
 }
 
 /** The generation surface: batches, the toolkit's routes, MCP, models, WebSocket chat and the /v1 gateway. */

@@ -1,5 +1,9 @@
 import analyticsQuery from '../schemas/http/analytics/analytics-query.json' with { type: 'json' };
 import costSavingsReport from '../schemas/http/analytics/cost-savings-report.json' with { type: 'json' };
+import postStepPriceReport from '../schemas/http/analytics/post-step-price-report.json' with { type: 'json' };
+import postStepRateInterval from '../schemas/http/analytics/post-step-rate-interval.json' with { type: 'json' };
+import routingEventsQuery from '../schemas/http/analytics/routing-events-query.json' with { type: 'json' };
+import routingEventsReport from '../schemas/http/analytics/routing-events-report.json' with { type: 'json' };
 import counterfactualEstimate from '../schemas/http/analytics/counterfactual-estimate.json' with { type: 'json' };
 import counterfactualEstimates from '../schemas/http/analytics/counterfactual-estimates.json' with { type: 'json' };
 import counterfactualReport from '../schemas/http/analytics/counterfactual-report.json' with { type: 'json' };
@@ -179,6 +183,10 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   llmEndUserUsage,
   llmEndUsersReport,
   costSavingsReport,
+  postStepRateInterval,
+  postStepPriceReport,
+  routingEventsQuery,
+  routingEventsReport,
   counterfactualRequest,
   counterfactualEstimate,
   counterfactualEstimates,

@@ -226,6 +226,7 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
   'GET /analytics/llm/prompt-cache': {},
   'GET /analytics/llm/end-users': {},
   'GET /analytics/cost-savings': {},
+  'GET /analytics/routing-events': {},
   'POST /analytics/counterfactual': { body: (m) => ({ merchant_id: m }) },
   'GET /analytics/experiment/:experiment_id/results': { params: { experiment_id: 'routing_guard_experiment' } },
   'GET /analytics/experiment/:experiment_id/transactions': { params: { experiment_id: 'routing_guard_experiment' } },

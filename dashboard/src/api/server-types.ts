@@ -42,6 +42,7 @@ export type {
   MerchantInfo,
   OnboardingResponse,
   PaymentInfo,
+  PostStepPriceReport,
   RemoveMemberResponse,
   RouteGroup,
   RoutingEvaluateRequest,

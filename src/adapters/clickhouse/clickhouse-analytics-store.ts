@@ -35,6 +35,7 @@ import { applyClickHouseMigrations, defaultMigrationsDir, loadClickHouseMigratio
 import { domainFilterParams } from './domain-filter-params.js';
 import { segmentTrafficReads } from './segment-traffic-reads.js';
 import { commitmentVolumeReads } from './commitment-volume-reads.js';
+import { routingEventsReads } from './routing-events-reads.js';
 import { encodeTabSeparated, type InsertColumn } from './encode-tab-separated.js';
 import { approachCountsSql, decisionTotalsSql, flowCountsSql, ruleCountsSql } from './sql/count-sql.js';
 import { errorGroupsSql, errorSamplesSql, errorTotalSql } from './sql/error-sql.js';
@@ -310,6 +311,7 @@ export function createClickHouseAnalyticsStore(executor: ClickHouseExecutor, opt
     ...commitmentVolumeReads(read, database),
 
     ...costSavingsReads(read, filters),
+    ...routingEventsReads(read, database),
 
     loggedDecisions: (query) =>
       read<LoggedDecisionFact>(loggedDecisionsSql, {
