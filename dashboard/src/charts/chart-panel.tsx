@@ -47,7 +47,7 @@ export function ChartPanel(props: ChartPanelProps) {
             ...spec.series.map((series, index) => ({
               header: series.label,
               numeric: true,
-              cell: (row: (typeof rows)[number]) => formatValue(row.values[index] ?? 0),
+              cell: (row: (typeof rows)[number]) => formatValue(row.values[index] ?? null),
             })),
           ]}
           rows={rows}

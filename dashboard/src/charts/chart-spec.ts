@@ -41,7 +41,7 @@ export function pivot<T>(
   formatLabel: (label: number) => string,
   options: PivotOptions = {},
 ): Pick<ChartSpec, 'labels' | 'series'> {
-  const missing = options.missing ?? 0;
+  const missing = options.missing === undefined ? 0 : options.missing;
   const labels = [...new Set([...(options.labels ?? []), ...rows.map(labelOf)])].sort((a, b) => a - b);
   const index = new Map(labels.map((label, position) => [label, position]));
   const series = new Map<string, (number | null)[]>();

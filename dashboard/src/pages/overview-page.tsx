@@ -171,10 +171,17 @@ export function OverviewPage() {
             kind: 'line',
             unit: 'score (last in bucket)',
             time: true,
-            ...pivot(routing.sr_trend, (row) => row.bucket_ms, scoreSeriesName(routing.sr_trend), (row) => row.score_value, bucket, {
-              ...noData,
-              combine: 'last',
-            }),
+            ...pivot(
+              routing.sr_trend,
+              (row) => row.bucket_ms,
+              scoreSeriesName(routing.sr_trend),
+              (row) => row.score_value,
+              bucket,
+              {
+                ...noData,
+                combine: 'last',
+              },
+            ),
           };
           const gatewayTiles: Kpi[] = overview.gateway_approval.slice(0, gatewayTileLimit).map((row) => ({
             label: `Approval · ${row.gateway}`,

@@ -36,14 +36,20 @@ export function timeZone(): string {
   return current;
 }
 
+/** Stores the choice; false when storage is refused (privacy mode): it then holds for this tab only. */
+function keep(zone: string): boolean {
+  try {
+    localStorage.setItem(storageKey, zone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function setTimeZone(zone: string): void {
   if (!isTimeZone(zone) || zone === current) return;
   current = zone;
-  try {
-    localStorage.setItem(storageKey, zone);
-  } catch {
-    // Not kept across reloads when storage is refused; this tab still uses it.
-  }
+  keep(zone);
   for (const listener of listeners) listener(zone);
 }
 
