@@ -204,11 +204,12 @@ export function OverviewPage() {
               />
               <div class="grid-2">
                 <ChartPanel id="approval-chart" title="Payment approval rate over time" spec={approvalSpec} />
-                <section class="panel" aria-labelledby="gateway-approval-title" data-testid="gateway-approval">
-                  <h2 id="gateway-approval-title">Gateways</h2>
-                  <GatewayTable rows={overview.gateway_approval} />
-                </section>
+                <ChartPanel id="score-trend-chart" title="Gateway score trend" spec={trendSpec} />
               </div>
+              <section class="panel" aria-labelledby="gateway-approval-title" data-testid="gateway-approval">
+                <h2 id="gateway-approval-title">Gateways</h2>
+                <GatewayTable rows={overview.gateway_approval} />
+              </section>
               <section class="panel" aria-labelledby="decline-reasons-title" data-testid="decline-reasons">
                 <h2 id="decline-reasons-title">Top decline reasons</h2>
                 <DeclineTable rows={overview.decline_reasons} zone={zone} />
@@ -230,7 +231,6 @@ export function OverviewPage() {
                 ]}
               />
               <div class="grid-2">
-                <ChartPanel id="score-trend-chart" title="Gateway score trend" spec={trendSpec} />
                 <ChartPanel id="gateway-share-chart" title="Gateway share" spec={shareSpec} />
                 <ChartPanel id="decisions-chart" title="Decision volume by routing approach" spec={decisionsSpec} />
                 <ChartPanel id="llm-calls-chart" title="LLM call volume and errors" spec={llmSpec} />
