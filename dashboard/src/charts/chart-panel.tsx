@@ -52,7 +52,8 @@ export function ChartPanel(props: ChartPanelProps) {
           ]}
           rows={rows}
           rowKey={(row, index) => `${row.label}-${index}`}
-          pageSize={12}
+          // One page holds every bucket of the presets (1 d: 25 hours), so a window reads at a glance.
+          pageSize={30}
         />
       )}
     </section>
