@@ -31,6 +31,15 @@ interface FeedbackGsm {
   readonly unifiedCode: string | null;
   readonly unifiedMessage: string | null;
   readonly gatewayFault: boolean;
+  readonly scoringFilter: boolean;
+}
+
+/** What the class meant for the gateway's score (docs/gsm.md): only with the gsm-scoring-filter on is a failure not its fault left out. */
+function scoringWords(gsm: FeedbackGsm): string {
+  if (gsm.gatewayFault) return 'the gateway’s failure: counted against its score';
+  return gsm.scoringFilter
+    ? 'not the gateway’s fault: its score is kept (gsm-scoring-filter on)'
+    : 'not the gateway’s fault by its class, but counted against its score (gsm-scoring-filter off)';
 }
 
 /** What a feedback entry's details say of the payment: its outcome and, for a failure, the decline. */
@@ -64,7 +73,7 @@ function FeedbackSummary(props: { readonly entry: AuditTimelineEntry }) {
           Decline code {gsm.errorCode === null ? 'none sent' : <code>{gsm.errorCode}</code>}
           {gsm.errorMessage !== null && <>: {gsm.errorMessage}</>} · GSM class{' '}
           {gsm.unifiedCode === null ? 'unclassified' : `${gsm.unifiedCode} (${gsm.unifiedMessage ?? 'no message'})`} ·{' '}
-          {gsm.gatewayFault ? "counted as the gateway's failure" : 'not the gateway’s fault: its score is kept'}
+          {scoringWords(gsm)}
         </div>
       )}
       {outcome === 'failure' && gsm === null && <div class="decline">No decline code was sent with this failure.</div>}
