@@ -72,8 +72,7 @@ function FeedbackSummary(props: { readonly entry: AuditTimelineEntry }) {
         <div class="decline">
           Decline code {gsm.errorCode === null ? 'none sent' : <code>{gsm.errorCode}</code>}
           {gsm.errorMessage !== null && <>: {gsm.errorMessage}</>} · GSM class{' '}
-          {gsm.unifiedCode === null ? 'unclassified' : `${gsm.unifiedCode} (${gsm.unifiedMessage ?? 'no message'})`} ·{' '}
-          {scoringWords(gsm)}
+          {gsm.unifiedCode === null ? 'unclassified' : `${gsm.unifiedCode} (${gsm.unifiedMessage ?? 'no message'})`} · {scoringWords(gsm)}
         </div>
       )}
       {outcome === 'failure' && gsm === null && <div class="decline">No decline code was sent with this failure.</div>}
