@@ -22,6 +22,7 @@ import volumeCommitmentSamples from '../schemas/http/volume-commitment/samples.j
 import llmProviderUsage from '../schemas/http/analytics/llm-provider-usage.json' with { type: 'json' };
 import llmApiUsage from '../schemas/http/analytics/llm-api-usage.json' with { type: 'json' };
 import llmOverviewReport from '../schemas/http/analytics/llm-overview-report.json' with { type: 'json' };
+import overviewReport from '../schemas/http/analytics/overview-report.json' with { type: 'json' };
 import llmUsagePoint from '../schemas/http/analytics/llm-usage-point.json' with { type: 'json' };
 import llmUsageReport from '../schemas/http/analytics/llm-usage-report.json' with { type: 'json' };
 import llmLatencyRow from '../schemas/http/analytics/llm-latency-row.json' with { type: 'json' };
@@ -163,6 +164,7 @@ import openAiError from '../schemas/http/errors/openai-error.json' with { type: 
  */
 export const httpSchemas: readonly { readonly $id: string }[] = [
   analyticsQuery,
+  overviewReport,
   llmProviderUsage,
   llmApiUsage,
   llmOverviewReport,

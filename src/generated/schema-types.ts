@@ -1731,6 +1731,144 @@ export interface LlmUsageReport {
   series: LlmUsagePoint[];
 }
 /**
+ * Answer of GET /analytics/overview: decision-engine 1.4.x's overview (KPI counts, route hits, top scores, errors and rules, smart-retry stats) plus the window read and payment approval from score feedback. An attempt is one payment routed to one gateway (a decision or feedback in the window); its outcome is its latest feedback's: approved (success), declined (failure), pending (neither), or no outcome yet (no feedback). Approval rates are approved / (approved + declined): attempts without an outcome are counted apart, never as approvals. Times are epoch milliseconds.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "OverviewReport".
+ */
+export interface OverviewReport {
+  merchant_id: string;
+  kpis: {
+    label: string;
+    value: string;
+    subtitle: string;
+  }[];
+  route_hits: {
+    route: string;
+    count: number;
+  }[];
+  top_scores: {
+    merchant_id: string;
+    payment_method_type: string | null;
+    payment_method: string | null;
+    gateway: string | null;
+    score_value: number | null;
+    sigma_factor: number | null;
+    average_latency: number | null;
+    tp99_latency: number | null;
+    transaction_count: number | null;
+    last_updated_ms: number;
+  }[];
+  /**
+   * structured failure summaries of API calls (decide errors, refused authentication …); payment declines are in decline_reasons
+   */
+  top_errors: {
+    route: string | null;
+    error_code: string | null;
+    error_message: string | null;
+    count: number;
+    last_seen_ms: number;
+  }[];
+  top_rules: {
+    rule_name: string;
+    count: number;
+  }[];
+  smart_retry_stats: {
+    retried_count: number;
+    recovered_count: number;
+    by_trigger: {
+      label: string;
+      count: number;
+    }[];
+    by_fallback: {
+      label: string;
+      count: number;
+    }[];
+  };
+  /**
+   * start of the window read
+   */
+  start_ms: number;
+  /**
+   * end of the window read
+   */
+  end_ms: number;
+  /**
+   * width of a series bucket; buckets start at multiples of it (epoch ms)
+   */
+  bucket_ms: number;
+  /**
+   * every gateway's attempts together (the sum of gateway_approval)
+   */
+  approval: {
+    attempts: number;
+    approved: number;
+    declined: number;
+    pending: number;
+    no_outcome: number;
+    approval_rate: number | null;
+  };
+  /**
+   * one row per gateway, most attempts first
+   */
+  gateway_approval: {
+    gateway: string;
+    /**
+     * decisions that chose this gateway in the window
+     */
+    decisions: number;
+    attempts: number;
+    approved: number;
+    declined: number;
+    pending: number;
+    no_outcome: number;
+    approval_rate: number | null;
+    /**
+     * mean gateway latency its feedback reported (txnLatency.gatewayLatency); null when none did
+     */
+    avg_latency_ms: number | null;
+    /**
+     * feedback that reported a gateway latency
+     */
+    latency_samples: number;
+  }[];
+  /**
+   * approved and declined attempts per bucket (by the time of the outcome) and gateway; buckets without an outcome are absent (no data, not 0 %)
+   */
+  approval_series: {
+    bucket_ms: number;
+    gateway: string;
+    approved: number;
+    declined: number;
+    approval_rate: number;
+  }[];
+  /**
+   * declined attempts grouped by gateway, PSP error code and gateway status map class (docs/gsm.md), most frequent first, at most 10
+   */
+  decline_reasons: {
+    gateway: string;
+    /**
+     * the PSP's code (errorInfo.errorCode); null when the feedback carried none
+     */
+    error_code: string | null;
+    error_message: string | null;
+    /**
+     * its class, UE_1000 … UE_9000; null when unclassified
+     */
+    unified_code: string | null;
+    /**
+     * the class in words (decision-engine's unified_message)
+     */
+    unified_message: string | null;
+    /**
+     * whose failure the class names: issuer or customer, the merchant's configuration or integration, the PSP, unknown
+     */
+    failure_side: string | null;
+    count: number;
+    last_seen_ms: number;
+  }[];
+}
+/**
  * Answer of POST /analytics/counterfactual with a `candidate` (docs/counterfactual.md): the authorisation rate a post-step gave up over the range, i.e. the same logged decisions without volume-commitment steering (`without_volume_commitment`) or without sticky pinning (`without_sticky_routing`) against the decisions as logged. Each payment the post-step moved is priced by the success rate of routing's pick (estimated from the payments the post-step left alone) minus its observed outcome; `rate_given_up` is their sum over the labelled decisions with a normal 95 % interval. Positive means the post-step cost approvals.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
