@@ -153,9 +153,28 @@ describe('POST /analytics/counterfactual', () => {
     [{ range: '2y' }, /range/],
   ])('answers 4xx naming the problem for %j', async (payload, message) => {
     const { status, body } = await post(payload);
-    // Body-shape errors answer 422 as every body of this API does; range errors are 400.
+    // Body-shape errors answer 422 as every body of this API does; range errors are 400; both in the JSON envelope.
     expect(status).toBe('start_ms' in payload ? 400 : 422);
-    expect(JSON.stringify(body)).toMatch(message);
+    expect(body).toMatchObject({ code: 'TE_03' });
+    expect(body['message']).toMatch(message);
+  });
+
+  it('answers no body at all (content-type JSON, zero length) as it answers {}', async () => {
+    const headers = { ...keyA, 'content-type': 'application/json' };
+    const none = await t.app.inject({ method: 'POST', url: '/analytics/counterfactual', headers, body: '' });
+    expect(none.statusCode, none.body).toBe(200);
+    expect(none.headers['content-type']).toMatch(/^application\/json/);
+    const braces = await post({});
+    expect(braces.status).toBe(200);
+    expect(none.json()).toEqual(braces.body);
+    // A body that is not an object, or not JSON, is refused in the JSON envelope too.
+    for (const body of ['[]', '{"start_ms":', 'null']) {
+      const refused = await t.app.inject({ method: 'POST', url: '/analytics/counterfactual', headers, body });
+      expect(refused.statusCode, body).toBeGreaterThanOrEqual(400);
+      expect(refused.statusCode, body).toBeLessThan(500);
+      expect(refused.headers['content-type'], body).toMatch(/^application\/json/);
+      expect((refused.json() as { code: string }).code).toBe('TE_03');
+    }
   });
 
   it('keeps decide answers unchanged by the logging (the wire has no policy field)', async () => {
