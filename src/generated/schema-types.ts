@@ -1154,6 +1154,42 @@ export interface CounterfactualReport {
    */
   ev_message: string | null;
   /**
+   * The one success-rate estimate to read: the doubly-robust estimate (estimator doubly_robust), or the observed rate when the candidate routes exactly as the logging policy did (estimator logged). Its interval is dependence-aware (block bootstrap over time). Null when unsupported.
+   */
+  recommended: null | {
+    estimator: 'doubly_robust' | 'logged';
+    value: number;
+    standard_error: number;
+    ci95_low: number;
+    ci95_high: number;
+  };
+  /**
+   * One sentence: whether IPS, SNIPS and DR agree and, when they do not, why (effective sample size, importance weights, overlap, drift); or why the candidate's rate is the observed one. Null when unsupported.
+   */
+  explanation: string | null;
+  /**
+   * The candidate chooses as the logging policy did on every decision with an outcome (every importance weight is 1): its rate is the observed one, e.g. an elimination threshold, since success and failure feedback never move elimination scores.
+   */
+  same_as_logging: boolean;
+  /**
+   * For a bucket size other than the logged one: how many of the rescored windows' entries were real outcomes from the range (the rest leaned on the logged scores). Null when no decision needed rescoring.
+   */
+  rescoring: null | {
+    bucket_size: number;
+    /**
+     * candidate windows rescored (one per candidate gateway of each decision)
+     */
+    window_reads: number;
+    /**
+     * mean share of a window's bucket_size entries that are real outcomes
+     */
+    real_entry_share: number;
+    /**
+     * share of windows made entirely of real outcomes
+     */
+    full_window_share: number;
+  };
+  /**
    * True when the range held more decisions than one evaluation reads (the oldest ones were used).
    */
   truncated: boolean;
