@@ -109,7 +109,7 @@ describe('evaluateCounterfactual', () => {
       if (doublyRobust.ci95[0] <= truth && truth <= doublyRobust.ci95[1]) covered += 1;
     }
     expect(covered).toBeGreaterThanOrEqual(runs - 2);
-  });
+  }, 30_000);
 
   it('counts the SR head of a cost-aware decision that promoted another gateway as a choice the logs never made', () => {
     const costAware = { ...logging, hedgingPercent: 20, multiObjective: true, margin: 0.1 };
@@ -153,5 +153,6 @@ describe('live study (short): intervals cover the true live rate of hedging and 
       expect(summary.supportedRuns, summary.name).toBeGreaterThanOrEqual(27);
       expect(summary.recommendedCoverage, summary.name).toBeGreaterThanOrEqual(0.9);
     }
-  });
+    // Pure and seeded: ~3 s alone, longer on a loaded machine.
+  }, 60_000);
 });

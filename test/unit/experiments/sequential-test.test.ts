@@ -126,26 +126,31 @@ describe('the verdict and guardrail under repeated looks (seeded simulations)', 
   // that inflated it to 7 % or more with looks would fail.
   const aa = { experiments: 2000, perArm: 1000, controlRate: 0.85, variantRate: 0.85 };
 
-  it.each([1, 10, 100])('A/A: at most 5 %% of experiments ever alarm with %i look(s)', (looks) => {
-    const result = simulate({ ...aa, looks, seed: 1000 + looks });
-    expect(result.alarmRate).toBeLessThanOrEqual(0.05);
-    expect(result.guardrailRate).toBeLessThanOrEqual(0.05);
-    if (looks === 100) {
-      // The same looks at the fixed-horizon z-test alarm far more often: the simulation can see inflation.
-      expect(result.fixedHorizonAlarmRate).toBeGreaterThan(0.1);
-    }
-  });
+  it.each([1, 10, 100])(
+    'A/A: at most 5 %% of experiments ever alarm with %i look(s)',
+    (looks) => {
+      const result = simulate({ ...aa, looks, seed: 1000 + looks });
+      expect(result.alarmRate).toBeLessThanOrEqual(0.05);
+      expect(result.guardrailRate).toBeLessThanOrEqual(0.05);
+      if (looks === 100) {
+        // The same looks at the fixed-horizon z-test alarm far more often: the simulation can see inflation.
+        expect(result.fixedHorizonAlarmRate).toBeGreaterThan(0.1);
+      }
+      // Seeded and pure: a few hundred ms alone, more on a loaded machine.
+    },
+    30_000,
+  );
 
   it('A/A with every payment a look at a low rate: still at most 5 %', () => {
     const result = simulate({ experiments: 400, perArm: 1000, controlRate: 0.5, variantRate: 0.5, looks: 1000, seed: 77 });
     expect(result.alarmRate).toBeLessThanOrEqual(0.05);
-  });
+  }, 30_000);
 
   it('power: a variant 10 points worse (90 % → 80 %) trips the guardrail in nearly every experiment, within a few hundred payments per arm', () => {
     const result = simulate({ experiments: 500, perArm: 1000, controlRate: 0.9, variantRate: 0.8, looks: 50, seed: 5 });
     expect(result.guardrailRate).toBeGreaterThanOrEqual(0.95);
     expect(result.meanTripPayments).toBeLessThan(500);
-  });
+  }, 30_000);
 
   it('power: a variant 5 points better (80 % → 85 %) is called a win in most experiments of 2,000 payments per arm', () => {
     const random = seededRandom(9);
@@ -161,5 +166,5 @@ describe('the verdict and guardrail under repeated looks (seeded simulations)', 
       if (experimentStatistics(arm('control', 2000, control), arm('variant', 2000, variant), thresholds).verdict === 'variant_wins') wins += 1;
     }
     expect(wins / experiments).toBeGreaterThanOrEqual(0.8);
-  });
+  }, 30_000);
 });
