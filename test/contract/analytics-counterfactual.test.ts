@@ -109,12 +109,25 @@ describe('POST /analytics/counterfactual', () => {
     expect(body.effective_sample_size).toBeLessThan(decisions);
     expect(body.ev.doubly_robust.value).toBeGreaterThan(0);
     expect(body.ev_message).toBeNull();
+    // One estimate to read, with its interval and a sentence; no window was rescored (same bucket size).
+    expect(body.recommended).toMatchObject({ estimator: 'doubly_robust', value: body.success_rate.doubly_robust.value });
+    expect(body.recommended.ci95_low).toBeLessThanOrEqual(body.recommended.value);
+    expect(body.explanation).toMatch(/^Doubly robust: /);
+    expect(body).toMatchObject({ same_as_logging: false, rescoring: null });
 
     // The same configuration as the logs: every weight is 1, IPS is the observed rate.
     const same = await post({ ...range });
     expect(same.body.candidate.hedging_percent).toBe(20);
     expect(same.body.success_rate.ips.value).toBeCloseTo(traffic.successes / decisions, 6);
     expect(same.body.effective_sample_size).toBeCloseTo(decisions, 6);
+    expect(same.body).toMatchObject({ same_as_logging: true, recommended: { estimator: 'logged', value: same.body.logged.success_rate.value } });
+    expect(same.body.explanation).toMatch(/exactly as the logging policy did/);
+    // Another bucket size replays the windows from the range's outcomes and says how much of them is real.
+    const rescored = await post({ ...range, bucket_size: 40 });
+    expect(rescored.status).toBe(200);
+    expect(rescored.body.rescoring).toMatchObject({ bucket_size: 40, window_reads: decisions * 3 });
+    expect(rescored.body.rescoring.real_entry_share).toBeGreaterThan(0);
+    expect(rescored.body.rescoring.real_entry_share).toBeLessThan(1);
   });
 
   it('says plainly when the logs cannot support an estimate, with no number', async () => {
