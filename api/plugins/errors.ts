@@ -22,6 +22,11 @@ declare module 'fastify' {
     envelope?: EnvelopeKind;
     /** Decider routes: the `error_message` of a body that does not parse (default "Error parsing request"). */
     deciderParseMessage?: string;
+    /**
+     * 'json': a body that fails its schema answers 1.4.x's 422 and message in the JSON envelope
+     * (TE_03) instead of text/plain; for routes 1.4.x does not have, whose clients read `code`.
+     */
+    bodyErrors?: 'json';
   }
 }
 
@@ -145,7 +150,9 @@ function sendValidationError(error: FastifyError, request: FastifyRequest, reply
   if (envelope === 'decider') return reply.code(400).send(deciderParseError(problem, request.routeOptions.config.deciderParseMessage));
   // 1.4.x answers shape errors of JSON bodies with 422 and this text.
   if (error.validationContext === 'body') {
-    return reply.code(422).type('text/plain; charset=utf-8').send(`Failed to deserialize the JSON body into the target type: ${problem}`);
+    const message = `Failed to deserialize the JSON body into the target type: ${problem}`;
+    if (request.routeOptions.config.bodyErrors === 'json') return reply.code(422).send(genericError('TE_03', message));
+    return reply.code(422).type('text/plain; charset=utf-8').send(message);
   }
   return reply.code(400).send(genericError('TE_03', `Invalid request: ${problem}`));
 }

@@ -31,7 +31,12 @@ export async function analyticsCounterfactualRoutes(app: FastifyInstance, deps: 
         body: ref('CounterfactualRequest'),
         response: { 200: { anyOf: [ref('CounterfactualReport'), ref('PostStepPriceReport')] } },
       },
-      config: { flowType: 'analytics_counterfactual', auth: 'either', merchantFrom: { body: ['merchant_id'] }, minRole: 'member' },
+      config: { flowType: 'analytics_counterfactual', auth: 'either', merchantFrom: { body: ['merchant_id'] }, minRole: 'member', bodyErrors: 'json' },
+      // Every field is optional: no body at all (a zero-length JSON body) asks what `{}` asks.
+      preValidation: (request, _reply, done) => {
+        if (request.body === undefined) request.body = {};
+        done();
+      },
     },
     async (request) => {
       const body = request.body as CounterfactualRequest;

@@ -1193,6 +1193,42 @@ export interface CounterfactualReport {
    */
   ev_message: string | null;
   /**
+   * The one success-rate estimate to read: the doubly-robust estimate (estimator doubly_robust), or the observed rate when the candidate routes exactly as the logging policy did (estimator logged). Its interval is dependence-aware (block bootstrap over time). Null when unsupported.
+   */
+  recommended: null | {
+    estimator: 'doubly_robust' | 'logged';
+    value: number;
+    standard_error: number;
+    ci95_low: number;
+    ci95_high: number;
+  };
+  /**
+   * One sentence: whether IPS, SNIPS and DR agree and, when they do not, why (effective sample size, importance weights, overlap, drift); or why the candidate's rate is the observed one. Null when unsupported.
+   */
+  explanation: string | null;
+  /**
+   * The candidate chooses as the logging policy did on every decision with an outcome (every importance weight is 1): its rate is the observed one, e.g. an elimination threshold, since success and failure feedback never move elimination scores.
+   */
+  same_as_logging: boolean;
+  /**
+   * For a bucket size other than the logged one: how many of the rescored windows' entries were real outcomes from the range (the rest leaned on the logged scores). Null when no decision needed rescoring.
+   */
+  rescoring: null | {
+    bucket_size: number;
+    /**
+     * candidate windows rescored (one per candidate gateway of each decision)
+     */
+    window_reads: number;
+    /**
+     * mean share of a window's bucket_size entries that are real outcomes
+     */
+    real_entry_share: number;
+    /**
+     * share of windows made entirely of real outcomes
+     */
+    full_window_share: number;
+  };
+  /**
    * True when the range held more decisions than one evaluation reads (the oldest ones were used).
    */
   truncated: boolean;
@@ -2923,9 +2959,12 @@ export interface ExperimentResults {
    * variant auth rate − control auth rate, percentage points
    */
   delta_pp: number;
+  /**
+   * always-valid p-value of the verdict's test (mSPRT, normal mixture): valid however often the results are read; null while collecting data
+   */
   p_value: number | null;
   /**
-   * 95 % interval of the tested delta: bps of EV for cost experiments, percentage points of auth rate otherwise
+   * always-valid 95 % confidence sequence of the tested delta (covers it at every look at once): bps of EV for cost experiments, percentage points of auth rate otherwise
    *
    * @minItems 2
    * @maxItems 2
@@ -2945,12 +2984,38 @@ export interface ExperimentResults {
    */
   running: boolean;
   /**
+   * the guardrail's always-valid test on auth rate at this read (the scheduled check runs the same); null while collecting data
+   */
+  guardrail_test: null | {
+    method: 'msprt';
+    /**
+     * variant − control auth rate, percentage points
+     */
+    delta_pp: number;
+    /**
+     * always-valid p-value of equal auth rates
+     */
+    p_value: number;
+    /**
+     * always-valid 95 % confidence sequence of the auth delta, percentage points
+     *
+     * @minItems 2
+     * @maxItems 2
+     */
+    confidence_interval_pp: [number, number];
+    threshold_pp: number;
+    /**
+     * the interval lies below 0 (the variant is worse at 95 % under any number of looks) and the observed drop exceeds threshold_pp; the scheduled check then stops the experiment
+     */
+    breached: boolean;
+  };
+  /**
    * when, why and on what evidence the guardrail stopped the experiment; null when it never did
    */
   guardrail_stop: null | {
     stopped_at_ms: number;
     /**
-     * the periodic check or a results read; null on a stop recorded before triggers were
+     * the periodic check (`schedule`); `results_read` only on stops recorded before reads became side-effect free; null on a stop recorded before triggers were
      */
     trigger: 'schedule' | 'results_read' | null;
     control_auth_rate: number;
@@ -2962,6 +3027,25 @@ export interface ExperimentResults {
     control_transactions: number | null;
     variant_transactions: number | null;
     window_start_ms: number | null;
+    /**
+     * the test that stopped it: the always-valid mSPRT on auth rate; null on a stop recorded before it (a point estimate then)
+     */
+    test: 'msprt' | null;
+    /**
+     * variant − control auth rate at the stop, percentage points
+     */
+    delta_pp: number | null;
+    /**
+     * always-valid p-value of equal auth rates at the stop
+     */
+    p_value: number | null;
+    /**
+     * always-valid 95 % confidence sequence of the auth delta at the stop, percentage points (below 0: the variant is worse)
+     *
+     * @minItems 2
+     * @maxItems 2
+     */
+    confidence_interval_pp: [number, number] | null;
   };
 }
 /**
