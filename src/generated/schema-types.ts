@@ -216,6 +216,18 @@ export interface SwitchyardConfig {
    */
   nodeEnv?: string;
   /**
+   * largest file POST /v1/files takes (bytes of the file part; 100 MiB by default, OpenAI's own cap is 512 MB); a larger upload is answered 413
+   */
+  filesMaxBytes: number;
+  /**
+   * folder of the embedded file store of /v1/files (uploads and batch outputs); default <DATA_DIR>/files
+   */
+  filesDir?: string;
+  /**
+   * most request lines one OpenAI batch input file (purpose batch, POST /v1/files) may carry; OpenAI's own cap is 50,000
+   */
+  batchMaxLines: number;
+  /**
    * most prompts one batch (POST /api/batches, switchyard batch submit) may carry
    */
   batchMaxPrompts: number;
@@ -2005,6 +2017,10 @@ export interface BatchItemFailure {
   message: string;
   retryable: boolean;
   statusCode?: number;
+  /**
+   * An OpenAI batch line answered with an error: the answer's JSON body as sent (the error file's response.body).
+   */
+  responseBody?: string;
 }
 /**
  * One item of a batch: its prompt, and its answer (succeeded), its dead-letter entry (failed) or nothing yet (pending, cancelled). jobId is <batchId>:<index>, the id of its job and of its llm.call record.
