@@ -21,9 +21,9 @@ const fileIdParams = {
   properties: { fileId: { type: 'string', minLength: 1, maxLength: 128 } },
 } as const;
 
+// Unknown parameters are ignored, as OpenAI ignores them (a `merchant_id` still must name the credential's merchant).
 const listQuery = {
   type: 'object',
-  additionalProperties: false,
   properties: {
     after: { type: 'string', minLength: 1, maxLength: 128 },
     limit: { type: 'integer', minimum: 1, maximum: 10_000, default: 10_000 },
