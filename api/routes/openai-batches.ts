@@ -4,6 +4,8 @@ import type { OpenAiBatchService } from '../../src/generation/batch/openai-batch
 import { credentialMerchantOf, credentialOf } from '../plugins/authentication.js';
 import { openAiBatchObject } from '../wire/openai-batch.js';
 import { openAiList } from '../wire/openai-file.js';
+import type { OpenAiBatchCreateRequest } from '../../src/generated/schema-types.js';
+import { ref } from '../http-schemas.js';
 import { gatewayGuard } from './gateway-route-config.js';
 
 export interface OpenAiBatchRouteDeps {
@@ -18,23 +20,6 @@ const batchIdParams = {
   properties: { batchId: { type: 'string', minLength: 1, maxLength: 128 } },
 } as const;
 
-const createBody = {
-  type: 'object',
-  required: ['input_file_id', 'endpoint', 'completion_window'],
-  properties: {
-    input_file_id: { type: 'string', minLength: 1, maxLength: 128 },
-    endpoint: { type: 'string', enum: ['/v1/chat/completions', '/v1/responses', '/v1/embeddings'] },
-    completion_window: { type: 'string', enum: ['24h'] },
-    // OpenAI's bounds: 16 pairs, keys up to 64 characters, values up to 512.
-    metadata: {
-      anyOf: [
-        { type: 'object', maxProperties: 16, propertyNames: { maxLength: 64 }, additionalProperties: { type: 'string', maxLength: 512 } },
-        { type: 'null' },
-      ],
-    },
-  },
-} as const;
-
 // Unknown parameters are ignored, as OpenAI ignores them (a `merchant_id` still must name the credential's merchant).
 const listQuery = {
   type: 'object',
@@ -43,13 +28,6 @@ const listQuery = {
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
   },
 } as const;
-
-interface CreateBody {
-  readonly input_file_id: string;
-  readonly endpoint: string;
-  readonly completion_window: string;
-  readonly metadata?: Record<string, string> | null;
-}
 
 type BatchParams = { Params: { batchId: string } };
 
@@ -60,14 +38,15 @@ type BatchParams = { Params: { batchId: string } };
  * created the batch (src/generation/batch/openai-batch-service.ts).
  */
 export async function openAiBatchRoutes(app: FastifyInstance, deps: OpenAiBatchRouteDeps): Promise<void> {
-  app.post<{ Body: CreateBody }>(
+  app.post<{ Body: OpenAiBatchCreateRequest }>(
     '/v1/batches',
     {
       schema: {
         tags,
         summary:
           'Create a batch from an uploaded `batch` file: every line must name the `endpoint` (/v1/chat/completions, /v1/responses or /v1/embeddings); `completion_window` is "24h". Lines run under the API key that creates the batch.',
-        body: createBody,
+        body: ref('OpenAiBatchCreateRequest'),
+        response: { 200: ref('OpenAiBatch') },
       },
       // A create counts as one request for rpm/max_concurrent; its lines count tokens and spend as they run.
       config: { ...gatewayGuard, keyLimits: { kind: 'llm' } },
@@ -93,13 +72,26 @@ export async function openAiBatchRoutes(app: FastifyInstance, deps: OpenAiBatchR
   );
   app.get<BatchParams>(
     '/v1/batches/:batchId',
-    { schema: { tags, summary: 'A batch of the merchant: status, request_counts, output and error file ids', params: batchIdParams }, config: gatewayGuard },
+    {
+      schema: {
+        tags,
+        summary: 'A batch of the merchant: status, request_counts, output and error file ids',
+        params: batchIdParams,
+        response: { 200: ref('OpenAiBatch') },
+      },
+      config: gatewayGuard,
+    },
     async (request) => openAiBatchObject(await deps.batches.retrieve(credentialMerchantOf(request), request.params.batchId)),
   );
   app.post<BatchParams>(
     '/v1/batches/:batchId/cancel',
     {
-      schema: { tags, summary: 'Cancel a batch: lines not started end cancelled, running ones finish (cancelling, then cancelled)', params: batchIdParams },
+      schema: {
+        tags,
+        summary: 'Cancel a batch: lines not started end cancelled, running ones finish (cancelling, then cancelled)',
+        params: batchIdParams,
+        response: { 200: ref('OpenAiBatch') },
+      },
       config: gatewayGuard,
     },
     async (request) => {

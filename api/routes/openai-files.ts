@@ -4,6 +4,7 @@ import type { FileService } from '../../src/generation/files/file-service.js';
 import { credentialMerchantOf } from '../plugins/authentication.js';
 import { boundaryOf, MultipartError, parseMultipartForm } from '../wire/multipart-form.js';
 import { openAiFileObject, openAiList } from '../wire/openai-file.js';
+import { ref } from '../http-schemas.js';
 import { gatewayGuard } from './gateway-route-config.js';
 
 export interface OpenAiFileRouteDeps {
@@ -29,23 +30,6 @@ const listQuery = {
     limit: { type: 'integer', minimum: 1, maximum: 10_000, default: 10_000 },
     order: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
     purpose: { type: 'string', minLength: 1, maxLength: 64 },
-  },
-} as const;
-
-const fileObject = {
-  type: 'object',
-  description: "OpenAI's File object",
-  required: ['id', 'object', 'bytes', 'created_at', 'filename', 'purpose'],
-  properties: {
-    id: { type: 'string' },
-    object: { type: 'string', enum: ['file'] },
-    bytes: { type: 'integer' },
-    created_at: { type: 'integer' },
-    filename: { type: 'string' },
-    purpose: { type: 'string' },
-    status: { type: 'string' },
-    status_details: { type: 'null' },
-    expires_at: { type: 'integer' },
   },
 } as const;
 
@@ -98,7 +82,7 @@ function registerUpload(app: FastifyInstance, deps: OpenAiFileRouteDeps): void {
         summary:
           "Upload a file (multipart/form-data: `file`, `purpose`) for the credential's merchant; a `batch` file is checked line by line (unique custom_id, method POST, a url of /v1/chat/completions, /v1/responses or /v1/embeddings); larger than FILES_MAX_BYTES: 413",
         consumes: ['multipart/form-data'],
-        response: { 200: fileObject },
+        response: { 200: ref('OpenAiFile') },
       },
       // An upload counts as one request for the key's rpm and concurrency; it spends no tokens.
       config: { ...gatewayGuard, keyLimits: { kind: 'llm' } },
@@ -116,7 +100,12 @@ function registerReads(app: FastifyInstance, deps: OpenAiFileRouteDeps): void {
   app.get<{ Querystring: { after?: string; limit: number; order: 'asc' | 'desc'; purpose?: string } }>(
     '/v1/files',
     {
-      schema: { tags, summary: "The merchant's files, newest first (OpenAI's cursor pages: `after`, `limit`, `order`, `purpose`)", querystring: listQuery },
+      schema: {
+        tags,
+        summary: "The merchant's files, newest first (OpenAI's cursor pages: `after`, `limit`, `order`, `purpose`)",
+        querystring: listQuery,
+        response: { 200: ref('OpenAiFileList') },
+      },
       config: gatewayGuard,
     },
     async (request) => {
@@ -126,7 +115,7 @@ function registerReads(app: FastifyInstance, deps: OpenAiFileRouteDeps): void {
   );
   app.get<FileParams>(
     '/v1/files/:fileId',
-    { schema: { tags, summary: 'A File object of the merchant', params: fileIdParams, response: { 200: fileObject } }, config: gatewayGuard },
+    { schema: { tags, summary: 'A File object of the merchant', params: fileIdParams, response: { 200: ref('OpenAiFile') } }, config: gatewayGuard },
     async (request) => openAiFileObject(await deps.files.retrieve(credentialMerchantOf(request), request.params.fileId)),
   );
   app.get<FileParams>(
@@ -140,7 +129,7 @@ function registerReads(app: FastifyInstance, deps: OpenAiFileRouteDeps): void {
   );
   app.delete<FileParams>(
     '/v1/files/:fileId',
-    { schema: { tags, summary: 'Delete a file of the merchant', params: fileIdParams }, config: gatewayGuard },
+    { schema: { tags, summary: 'Delete a file of the merchant', params: fileIdParams, response: { 200: ref('OpenAiFileDeleted') } }, config: gatewayGuard },
     async (request) => {
       await deps.files.delete(credentialMerchantOf(request), request.params.fileId);
       return { id: request.params.fileId, object: 'file', deleted: true };

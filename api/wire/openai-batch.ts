@@ -1,10 +1,11 @@
+import type { OpenAiBatch } from '../../src/generated/schema-types.js';
 import type { BatchSnapshot } from '../../src/ports/state/batch-store.js';
 import { openAiBatchStatusOf } from '../../src/generation/batch/openai-batch-status.js';
 
 const seconds = (ms: number): number => Math.floor(ms / 1000);
 
 /** OpenAI's Batch object (`object: "batch"`) of a stored OpenAI batch; timestamps in epoch seconds, null until reached. */
-export function openAiBatchObject(snapshot: BatchSnapshot): Record<string, unknown> {
+export function openAiBatchObject(snapshot: BatchSnapshot): OpenAiBatch {
   const { record, counts, cancelledAt, finalization } = snapshot;
   const spec = record.openAi!;
   const status = openAiBatchStatusOf(snapshot);
@@ -30,6 +31,6 @@ export function openAiBatchObject(snapshot: BatchSnapshot): Record<string, unkno
     cancelling_at: cancelledAt !== undefined && status !== 'expired' ? seconds(cancelledAt) : null,
     cancelled_at: status === 'cancelled' ? endedAt : null,
     request_counts: { total: record.total, completed: counts.succeeded, failed: counts.failed },
-    metadata: spec.metadata ?? null,
+    metadata: spec.metadata !== undefined ? { ...spec.metadata } : null,
   };
 }

@@ -1,7 +1,8 @@
+import type { OpenAiFile } from '../../src/generated/schema-types.js';
 import type { StoredFile } from '../../src/ports/file-storage.js';
 
 /** OpenAI's File object (`object: "file"`) of a stored file. */
-export function openAiFileObject(file: StoredFile): Record<string, unknown> {
+export function openAiFileObject(file: StoredFile): OpenAiFile {
   return {
     id: file.id,
     object: 'file',
@@ -17,6 +18,9 @@ export function openAiFileObject(file: StoredFile): Record<string, unknown> {
 }
 
 /** OpenAI's cursor-paged list: `first_id`/`last_id` name the page's ends, `has_more` whether `after=last_id` finds more. */
-export function openAiList(data: readonly Readonly<Record<string, unknown>>[], hasMore: boolean): Record<string, unknown> {
-  return { object: 'list', data, first_id: data[0]?.['id'] ?? null, last_id: data[data.length - 1]?.['id'] ?? null, has_more: hasMore };
+export function openAiList<T extends { readonly id: string }>(
+  data: T[],
+  hasMore: boolean,
+): { object: 'list'; data: T[]; first_id: string | null; last_id: string | null; has_more: boolean } {
+  return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null, has_more: hasMore };
 }

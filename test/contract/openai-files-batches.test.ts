@@ -60,6 +60,7 @@ let provider: FakeHttpServer;
 let t: TestApp;
 let worker: WorkerHandle;
 let client: OpenAI;
+let apiKeyA: string;
 let otherClient: OpenAI;
 let baseURL: string;
 
@@ -72,6 +73,7 @@ beforeAll(async () => {
   const { apiKey } = await createMerchant(t.app, 'files-shop-a');
   const other = await createMerchant(t.app, 'files-shop-b');
   baseURL = `${await t.app.listen({ port: 0, host: '127.0.0.1' })}/v1`;
+  apiKeyA = apiKey;
   client = new OpenAI({ apiKey, baseURL, maxRetries: 0 });
   otherClient = new OpenAI({ apiKey: other.apiKey, baseURL, maxRetries: 0 });
   worker = await startGatewayLinesWorker(t.config, t.batchWiring, t.app, t.openAiBatches);
@@ -128,7 +130,7 @@ describe('OpenAI Files API', () => {
     const huge = await t.app.inject({
       method: 'POST',
       url: '/v1/files',
-      headers: { authorization: `Bearer ${client.apiKey}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      headers: { authorization: `Bearer ${apiKeyA}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
       payload,
     });
     expect(huge.statusCode).toBe(413);
@@ -214,7 +216,7 @@ describe('OpenAI Batch API', () => {
 
   it("holds the lines to the key's own limits: past its rpm a line ends in the error file with the gateway's 429", async () => {
     // rpm 3 on a clock that does not move: the upload and the create take two, so one line of two runs.
-    const limited = await createKeyWith(t.app, client.apiKey, 'files-shop-a', { limits: { rpm: 3 } });
+    const limited = await createKeyWith(t.app, apiKeyA, 'files-shop-a', { limits: { rpm: 3 } });
     const limitedClient = new OpenAI({ apiKey: limited.apiKey, baseURL, maxRetries: 0 });
     const input = await limitedClient.files.create({ file: await jsonl(chatLine('r1', 'one'), chatLine('r2', 'two')), purpose: 'batch' });
     const batch = await limitedClient.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
