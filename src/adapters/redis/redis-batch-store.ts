@@ -84,8 +84,13 @@ export function createRedisBatchStore(context: RedisContext): BatchStore {
           ...prompts,
         ),
       );
-      if (created === 1 && record.openAi !== undefined)
-        await context.call('batches.create', (redis) => redis.zadd(keys.openAiBatchesOf(record.merchantId), record.createdAt, record.batchId));
+      if (created === 1 && record.openAi !== undefined) {
+        const listKey = keys.openAiBatchesOf(record.merchantId);
+        // The newest batch lives longest: the list lasts as long as it does.
+        await context.call('batches.create', (redis) =>
+          redis.multi().zadd(listKey, record.createdAt, record.batchId).pexpire(listKey, ttlSeconds * 1000).exec(),
+        );
+      }
       return created === 1 ? 'created' : 'exists';
     },
 
