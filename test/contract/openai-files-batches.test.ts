@@ -5,7 +5,7 @@ import type { EventEnvelope } from '../../src/events/event-envelope.js';
 import type { WorkerHandle } from '../../workers/worker-handle.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../fixtures/providers/fake-http-server.js';
 import { chatCompletion, chatError, embeddingsResponse } from '../fixtures/providers/openai-wire.js';
-import { createKeyWith, createMerchant, createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createKeyWith, createMerchant, createTestApp, withKey, type TestApp } from '../helpers/test-app.js';
 
 /**
  * OpenAI's Files and Batches APIs driven by the official `openai` client (only its base URL
@@ -276,11 +276,14 @@ describe('OpenAI Batch API', () => {
 describe('OpenAI Batch API without a running line worker', () => {
   let idle: TestApp;
   let idleClient: OpenAI;
+  let idleKey: string;
+  let idleBaseUrl: string;
 
   beforeAll(async () => {
     idle = await createTestApp({ env: { BATCH_MAX_LINES: '5' } });
-    const { apiKey } = await createMerchant(idle.app, 'files-shop-idle');
-    idleClient = new OpenAI({ apiKey, baseURL: `${await idle.app.listen({ port: 0, host: '127.0.0.1' })}/v1`, maxRetries: 0 });
+    idleKey = (await createMerchant(idle.app, 'files-shop-idle')).apiKey;
+    idleBaseUrl = `${await idle.app.listen({ port: 0, host: '127.0.0.1' })}/v1`;
+    idleClient = new OpenAI({ apiKey: idleKey, baseURL: idleBaseUrl, maxRetries: 0 });
   });
   afterAll(async () => {
     await idle.close();
@@ -315,6 +318,43 @@ describe('OpenAI Batch API without a running line worker', () => {
     const all: string[] = [];
     for await (const entry of idleClient.batches.list({ limit: 2 })) all.push(entry.id);
     expect(all.slice(0, 3)).toEqual([ids[2], ids[1], ids[0]]);
+  });
+
+  it('fails the lines of a key revoked before they run with the 401 a direct call gets', async () => {
+    const key = await createKeyWith(idle.app, idleKey, 'files-shop-idle', {});
+    const keyClient = new OpenAI({ apiKey: key.apiKey, baseURL: idleBaseUrl, maxRetries: 0 });
+    const input = await keyClient.files.create({ file: await jsonl(chatLine('v1', 'a')), purpose: 'batch' });
+    const batch = await keyClient.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    expect((await idle.app.inject({ method: 'DELETE', url: `/api-key/${key.keyId}`, headers: withKey(idleKey) })).statusCode).toBe(200);
+    const lines = await startGatewayLinesWorker(idle.config, idle.batchWiring, idle.app, idle.openAiBatches);
+    try {
+      const done = await untilEnded(idleClient, batch.id);
+      expect(done).toMatchObject({ status: 'completed', request_counts: { total: 1, completed: 0, failed: 1 }, output_file_id: null });
+      const [refused] = await linesOf(idleClient, done.error_file_id!);
+      expect(refused).toMatchObject({ custom_id: 'v1', response: { status_code: 401, body: { error: { code: 'invalid_api_key' } } }, error: null });
+    } finally {
+      await lines.close();
+    }
+  });
+
+  it('documents every route in /openapi.json with its schema', async () => {
+    const document = (await idle.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { responses?: Record<string, unknown> }>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    for (const path of [
+      '/v1/files',
+      '/v1/files/{fileId}',
+      '/v1/files/{fileId}/content',
+      '/v1/batches',
+      '/v1/batches/{batchId}',
+      '/v1/batches/{batchId}/cancel',
+    ])
+      expect(document.paths[path], path).toBeDefined();
+    expect(Object.keys(document.paths['/v1/batches']!)).toEqual(expect.arrayContaining(['get', 'post']));
+    expect(Object.keys(document.components.schemas)).toEqual(
+      expect.arrayContaining(['OpenAiFile', 'OpenAiBatch', 'OpenAiBatchList', 'OpenAiBatchCreateRequest']),
+    );
   });
 
   it('refuses a batch file over BATCH_MAX_LINES', async () => {
