@@ -12,10 +12,18 @@ declare module 'fastify' {
 /** The header an in-process batch line call carries its grant in (never set by clients: an unknown grant is ignored). */
 export const batchLineHeader = 'x-switchyard-batch-line';
 
+/** Which batch line a granted call runs: its `llm.call` records carry it. */
+export interface BatchLineAttribution {
+  readonly batchId: string;
+  readonly jobId: string;
+  readonly jobAttempt: number;
+}
+
 interface Grant {
   readonly token: string;
   readonly merchantId: string;
   readonly keyId: string;
+  readonly line: BatchLineAttribution;
 }
 
 /**
@@ -31,9 +39,9 @@ export class BatchLineGrants {
 
   constructor(private readonly apiKeys: Pick<ApiKeyStore, 'findById'>) {}
 
-  grant(merchantId: string, keyId: string): { readonly token: string; revoke(): void } {
+  grant(merchantId: string, keyId: string, line: BatchLineAttribution): { readonly token: string; revoke(): void } {
     const token = randomBytes(32).toString('base64url');
-    this.#grants.set(token, { token, merchantId, keyId });
+    this.#grants.set(token, { token, merchantId, keyId, line });
     return { token, revoke: () => this.#grants.delete(token) };
   }
 
@@ -48,6 +56,12 @@ export class BatchLineGrants {
     if (grant === undefined || !timingSafeEqual(Buffer.from(grant.token), Buffer.from(token))) return undefined;
     const key = await this.apiKeys.findById(grant.keyId);
     if (key === undefined || !key.isActive || key.merchantId !== grant.merchantId) return 'revoked';
-    return { kind: 'api_key', merchantId: key.merchantId, keyId: key.keyId, ...(key.policy !== undefined ? { policy: key.policy } : {}) };
+    return {
+      kind: 'api_key',
+      merchantId: key.merchantId,
+      keyId: key.keyId,
+      ...(key.policy !== undefined ? { policy: key.policy } : {}),
+      batchLine: grant.line,
+    };
   }
 }

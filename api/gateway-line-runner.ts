@@ -16,7 +16,7 @@ function headerText(value: string | string[] | number | undefined): string | und
 export function createGatewayLineRunner(app: FastifyInstance, grants: BatchLineGrants): GatewayLineRunner {
   return {
     async run(call): Promise<GatewayLineAnswer> {
-      const grant = grants.grant(call.merchantId, call.apiKeyId);
+      const grant = grants.grant(call.merchantId, call.apiKeyId, { batchId: call.batchId, jobId: call.jobId, jobAttempt: call.jobAttempt });
       try {
         const response = await app.inject({
           method: 'POST',

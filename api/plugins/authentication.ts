@@ -12,7 +12,7 @@ import { SwitchyardError } from '../../src/errors/switchyard-error.js';
 import { genericError } from '../wire/generic-error-envelope.js';
 import { sessionRoleOf } from './session-role.js';
 import { routeConfigOf } from '../route-config.js';
-import { batchLineHeader, type BatchLineGrants } from '../batch-line-grants.js';
+import { batchLineHeader, type BatchLineAttribution, type BatchLineGrants } from '../batch-line-grants.js';
 
 /**
  * How a route is guarded (route `config.auth`). Every route declares one; a route that does not is
@@ -39,7 +39,14 @@ export type MerchantSource = { readonly body: readonly string[] } | { readonly p
 /** Who a request acts for, attached as `request.credential` on guarded routes. */
 export type Credential =
   | { readonly kind: 'session'; readonly claims: SessionClaims }
-  | { readonly kind: 'api_key'; readonly merchantId: string; readonly keyId: string; readonly policy?: KeyPolicy };
+  | {
+      readonly kind: 'api_key';
+      readonly merchantId: string;
+      readonly keyId: string;
+      readonly policy?: KeyPolicy;
+      /** Set on an OpenAI batch line run in process as its batch's key (api/batch-line-grants.ts). */
+      readonly batchLine?: BatchLineAttribution;
+    };
 
 /** One registered route and its guard, as declared (undefined where the route declared nothing). */
 export interface RouteTableEntry {

@@ -12,7 +12,7 @@ export function callAttributionOf(request: FastifyRequest, surface: CallSurface,
   const credential = credentialOf(request);
   return {
     merchantId: credentialMerchantOf(request),
-    ...(credential.kind === 'session' ? { userId: credential.claims.userId } : { apiKeyId: credential.keyId }),
+    ...(credential.kind === 'session' ? { userId: credential.claims.userId } : { apiKeyId: credential.keyId, ...credential.batchLine }),
     requestId: request.id,
     surface,
     ...(api !== undefined ? { api } : {}),

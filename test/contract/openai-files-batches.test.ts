@@ -212,6 +212,9 @@ describe('OpenAI Batch API', () => {
     expect(lineCalls.length).toBeGreaterThanOrEqual(3);
     expect(new Set(lineCalls.map((event) => event.merchantId))).toEqual(new Set(['files-shop-a']));
     expect(lineCalls.every((event) => event.payload.apiKeyId !== undefined && event.payload.api === 'chat_completions')).toBe(true);
+    // …and name the batch and the line's job, as a toolkit batch item's records do.
+    expect(new Set(lineCalls.map((event) => event.payload.batchId))).toEqual(new Set([created.id]));
+    expect(lineCalls.every((event) => event.payload.jobId?.startsWith(`${created.id}:`) === true)).toBe(true);
   });
 
   it("holds the lines to the key's own limits: past its rpm a line ends in the error file with the gateway's 429", async () => {

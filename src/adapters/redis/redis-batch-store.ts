@@ -88,7 +88,11 @@ export function createRedisBatchStore(context: RedisContext): BatchStore {
         const listKey = keys.openAiBatchesOf(record.merchantId);
         // The newest batch lives longest: the list lasts as long as it does.
         await context.call('batches.create', (redis) =>
-          redis.multi().zadd(listKey, record.createdAt, record.batchId).pexpire(listKey, ttlSeconds * 1000).exec(),
+          redis
+            .multi()
+            .zadd(listKey, record.createdAt, record.batchId)
+            .pexpire(listKey, ttlSeconds * 1000)
+            .exec(),
         );
       }
       return created === 1 ? 'created' : 'exists';

@@ -8,6 +8,10 @@ export interface GatewayLineCall {
   readonly body: Readonly<Record<string, unknown>>;
   /** The line's request id (the same on every attempt): its `llm.call` records carry it. */
   readonly requestId: string;
+  /** The batch, the line's job (`<batchId>:<index>`) and its delivery attempt, carried by its `llm.call` records as a toolkit batch item's are. */
+  readonly batchId: string;
+  readonly jobId: string;
+  readonly jobAttempt: number;
 }
 
 /** What the gateway answered: the status and JSON body a direct call would have got. */

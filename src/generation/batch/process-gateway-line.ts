@@ -96,6 +96,9 @@ export function createGatewayLineProcessor(deps: GatewayLineProcessorDeps): JobP
           url: line.url,
           body: line.body,
           requestId: batchLineIds(batchId, index).requestId,
+          batchId,
+          jobId: job.id,
+          jobAttempt: job.attempt,
         });
         if (isRetryableStatus(answer) && job.attempt < job.maxAttempts) throw new RetryableLineAnswer(answer.statusCode);
       } catch (error) {
