@@ -367,4 +367,17 @@ describe('OpenAI Batch API without a running line worker', () => {
       message: expect.stringContaining('at most 5'),
     });
   });
+
+  // Last in this app: it moves the app's clock a day on.
+  it('expires a batch whose window ran out: expired, its unrun lines in the error file as batch_expired', async () => {
+    const input = await idleClient.files.create({ file: await jsonl(chatLine('w1', 'a')), purpose: 'batch' });
+    const batch = await idleClient.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    idle.clock.advance(86_400_000);
+    const expired = await idleClient.batches.retrieve(batch.id);
+    expect(expired).toMatchObject({ status: 'expired', cancelling_at: null, cancelled_at: null, output_file_id: null });
+    expect(expired.expired_at).toBeGreaterThanOrEqual(expired.expires_at!);
+    expect(await linesOf(idleClient, expired.error_file_id!)).toEqual([
+      expect.objectContaining({ custom_id: 'w1', response: null, error: expect.objectContaining({ code: 'batch_expired' }) }),
+    ]);
+  });
 });
