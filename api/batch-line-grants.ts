@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { KeyPolicy } from '../src/governance/key-policy.js';
 import type { ApiKeyStore } from '../src/ports/state-store.js';
-import type { Credential } from './plugins/authentication.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,6 +17,14 @@ export interface BatchLineAttribution {
   readonly batchId: string;
   readonly jobId: string;
   readonly jobAttempt: number;
+}
+
+/** The API key a live grant stands for, read fresh, with the line it runs (the guard makes it the request's credential). */
+export interface GrantedKey {
+  readonly merchantId: string;
+  readonly keyId: string;
+  readonly policy?: KeyPolicy;
+  readonly batchLine: BatchLineAttribution;
 }
 
 interface Grant {
@@ -49,7 +57,7 @@ export class BatchLineGrants {
    * The credential of a live grant's key; undefined when `token` grants nothing (then the request
    * authenticates as usual); 'revoked' when the key is gone, inactive, or another merchant's now.
    */
-  async credentialOf(token: string | undefined): Promise<Extract<Credential, { kind: 'api_key' }> | 'revoked' | undefined> {
+  async credentialOf(token: string | undefined): Promise<GrantedKey | 'revoked' | undefined> {
     if (token === undefined) return undefined;
     const grant = this.#grants.get(token);
     // The map lookup is by the token itself; the comparison only makes the match explicit.
@@ -57,7 +65,6 @@ export class BatchLineGrants {
     const key = await this.apiKeys.findById(grant.keyId);
     if (key === undefined || !key.isActive || key.merchantId !== grant.merchantId) return 'revoked';
     return {
-      kind: 'api_key',
       merchantId: key.merchantId,
       keyId: key.keyId,
       ...(key.policy !== undefined ? { policy: key.policy } : {}),

@@ -387,7 +387,7 @@ async function authenticateRequest(request: FastifyRequest, guard: 'bearer' | 'e
     const granted = await options.batchLines.credentialOf(headerValue(request, batchLineHeader));
     if (granted === 'revoked') throw credentialError({ kind: 'revoked_api_key' });
     if (granted !== undefined) {
-      request.credential = granted;
+      request.credential = { kind: 'api_key', ...granted };
       return;
     }
   }

@@ -38,6 +38,11 @@ type BatchParams = { Params: { batchId: string } };
  * created the batch (src/generation/batch/openai-batch-service.ts).
  */
 export async function openAiBatchRoutes(app: FastifyInstance, deps: OpenAiBatchRouteDeps): Promise<void> {
+  registerCreate(app, deps);
+  registerRetrieveCancelList(app, deps);
+}
+
+function registerCreate(app: FastifyInstance, deps: OpenAiBatchRouteDeps): void {
   app.post<{ Body: OpenAiBatchCreateRequest }>(
     '/v1/batches',
     {
@@ -70,6 +75,9 @@ export async function openAiBatchRoutes(app: FastifyInstance, deps: OpenAiBatchR
       return openAiBatchObject(snapshot);
     },
   );
+}
+
+function registerRetrieveCancelList(app: FastifyInstance, deps: OpenAiBatchRouteDeps): void {
   app.get<BatchParams>(
     '/v1/batches/:batchId',
     {
