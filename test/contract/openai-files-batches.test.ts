@@ -229,6 +229,17 @@ describe('OpenAI Batch API', () => {
     expect(refused).toMatchObject({ response: { status_code: 429, body: { error: { code: 'rate_limit_exceeded' } } }, error: null });
   });
 
+  it("gives a line's concurrency slot back when it ends: a max_concurrent 1 key calls directly after its batch", async () => {
+    const single = await createKeyWith(t.app, apiKeyA, 'files-shop-a', { limits: { max_concurrent: 1 } });
+    const singleClient = new OpenAI({ apiKey: single.apiKey, baseURL, maxRetries: 0 });
+    const input = await singleClient.files.create({ file: await jsonl(chatLine('c1', 'one')), purpose: 'batch' });
+    const batch = await singleClient.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    expect((await untilEnded(client, batch.id)).request_counts).toEqual({ total: 1, completed: 1, failed: 0 });
+    await t.spendCounted();
+    const direct = await singleClient.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'after' }] });
+    expect(direct.choices[0]?.message.content).toBe('echo: after');
+  });
+
   it('runs embeddings lines through /v1/embeddings', async () => {
     const line = (id: string, text: string) =>
       JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/embeddings', body: { model: 'openai/text-embedding-3-small', input: text } });
