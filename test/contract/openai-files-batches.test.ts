@@ -5,6 +5,7 @@ import type { EventEnvelope } from '../../src/events/event-envelope.js';
 import type { WorkerHandle } from '../../workers/worker-handle.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../fixtures/providers/fake-http-server.js';
 import { chatCompletion, chatError, embeddingsResponse } from '../fixtures/providers/openai-wire.js';
+import { responsesMessageItem, responsesResponse } from '../fixtures/providers/openai-responses-wire.js';
 import { createKeyWith, createMerchant, createTestApp, withKey, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -21,6 +22,15 @@ interface ChatBody {
 
 /** Chat: "reject…" is the provider's 400, anything else an echo. Embeddings: one 3-float vector per input. */
 function upstream(request: RecordedRequest) {
+  if (request.path.endsWith('/responses')) {
+    const body = request.body as { model: string; input: string };
+    return responsesResponse({
+      model: body.model,
+      output: [responsesMessageItem(`echo: ${body.input}`)],
+      usage: { inputTokens: 3, outputTokens: 2 },
+      request: body,
+    });
+  }
   if (request.path.endsWith('/embeddings')) {
     const input = (request.body as { input: string | string[] }).input;
     const inputs = Array.isArray(input) ? input : [input];
@@ -252,6 +262,20 @@ describe('OpenAI Batch API', () => {
       expect.objectContaining({ object: 'list', data: [expect.objectContaining({ object: 'embedding', embedding: [0.1, 0.2, 0.3] })] }),
       expect.objectContaining({ object: 'list' }),
     ]);
+  });
+
+  it('runs Responses API lines through /v1/responses', async () => {
+    const line = (id: string, text: string) =>
+      JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/responses', body: { model: 'openai/gpt-4o-mini', input: text, store: false } });
+    const input = await client.files.create({ file: await jsonl(line('q1', 'alpha')), purpose: 'batch' });
+    const batch = await client.batches.create({ input_file_id: input.id, endpoint: '/v1/responses', completion_window: '24h' });
+    const done = await untilEnded(client, batch.id);
+    expect(done).toMatchObject({ status: 'completed', endpoint: '/v1/responses', request_counts: { total: 1, completed: 1, failed: 0 } });
+    const [answer] = await linesOf(client, done.output_file_id!);
+    const body = (answer!['response'] as { body: OpenAI.Responses.Response }).body;
+    expect(body.object).toBe('response');
+    // The raw body as the route sent it (`output_text` is only the SDK's convenience on its own calls).
+    expect((body.output[0] as { content: { text: string }[] }).content[0]?.text).toBe('echo: alpha');
   });
 
   it('refuses a batch whose lines do not all call its endpoint, and an unknown input file', async () => {
