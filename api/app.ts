@@ -14,6 +14,9 @@ import { registerApiEvents } from './plugins/api-events.js';
 import { registerChatWebSocket } from './plugins/chat-websocket.js';
 import { registerDashboard } from './plugins/dashboard.js';
 import { credentialMerchantOf, registerAuthentication } from './plugins/authentication.js';
+import { BatchLineGrants } from './batch-line-grants.js';
+import { openAiBatchRoutes } from './routes/openai-batches.js';
+import { openAiFileRoutes } from './routes/openai-files.js';
 import { parseCorsOrigins, registerCrossOrigin } from './plugins/cross-origin.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerJsonBodyParser } from './plugins/json-body.js';
@@ -139,7 +142,10 @@ async function registerPlugins(app: FastifyInstance, config: Config, deps: AppDe
   await registerCrossOrigin(app, parseCorsOrigins(config.corsOrigins));
   // Before every route (swagger-ui's included): the guard sees, records and protects them all.
   // Roles are read live: a demoted or removed admin's sessions lose write access at once.
-  registerAuthentication(app, { auth, roleOf: (userId, merchantId) => users.roleIn(userId, merchantId) });
+  // In-process OpenAI batch lines run through the routes as their batch's API key (api/gateway-line-runner.ts).
+  const batchLines = new BatchLineGrants(deps.state.apiKeys);
+  app.decorate('batchLines', batchLines);
+  registerAuthentication(app, { auth, roleOf: (userId, merchantId) => users.roleIn(userId, merchantId), batchLines });
   registerViewModeAudit(app, audit);
   // A removed member's sessions in that merchant end on every replica (membership read live).
   registerMembershipCheck(app, { roleOf: (userId, merchantId) => users.roleIn(userId, merchantId) });
@@ -218,6 +224,11 @@ async function registerSharedRoutes(app: FastifyInstance, config: Config, deps: 
 /** The generation surface: batches, the toolkit's routes, MCP, models, WebSocket chat and the /v1 gateway. */
 async function registerGenerationRoutes(app: FastifyInstance, config: Config, deps: AppDeps, { auth, pendingSpend, admission }: AppServices): Promise<void> {
   await app.register(async (scope) => batchRoutes(scope, { batches: deps.batches }));
+  const openAiBatches = deps.openAiBatches;
+  if (openAiBatches !== undefined) {
+    await app.register(async (scope) => openAiFileRoutes(scope, { files: openAiBatches.files }));
+    await app.register(async (scope) => openAiBatchRoutes(scope, { batches: openAiBatches.batches }));
+  }
   await app.register(async (scope) => generationRoutes(scope, { toolkit: deps.toolkit }));
   const merchantMcp = merchantMcpOf(config, deps);
   const credentials = merchantProviderCredentialsOf(deps);

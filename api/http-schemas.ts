@@ -61,6 +61,12 @@ import batchResults from '../schemas/http/batches/batch-results.json' with { typ
 import batchSharedOptions from '../schemas/http/batches/batch-shared-options.json' with { type: 'json' };
 import batchSubmitRequest from '../schemas/http/batches/batch-submit-request.json' with { type: 'json' };
 import batch from '../schemas/http/batches/batch.json' with { type: 'json' };
+import openAiFile from '../schemas/http/files/openai-file.json' with { type: 'json' };
+import openAiFileList from '../schemas/http/files/openai-file-list.json' with { type: 'json' };
+import openAiFileDeleted from '../schemas/http/files/openai-file-deleted.json' with { type: 'json' };
+import openAiBatch from '../schemas/http/files/openai-batch.json' with { type: 'json' };
+import openAiBatchList from '../schemas/http/files/openai-batch-list.json' with { type: 'json' };
+import openAiBatchCreateRequest from '../schemas/http/files/openai-batch-create-request.json' with { type: 'json' };
 import chatCompletionRequest from '../schemas/http/generation/chat-completion-request.json' with { type: 'json' };
 import anthropicMessagesRequest from '../schemas/http/generation/anthropic-messages-request.json' with { type: 'json' };
 import anthropicCountTokensRequest from '../schemas/http/generation/anthropic-count-tokens-request.json' with { type: 'json' };
@@ -210,6 +216,12 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   batchSharedOptions,
   batchSubmitRequest,
   batch,
+  openAiFile,
+  openAiFileList,
+  openAiFileDeleted,
+  openAiBatch,
+  openAiBatchList,
+  openAiBatchCreateRequest,
   batchItemFailure,
   batchItemUsage,
   batchItemResult,

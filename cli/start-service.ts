@@ -6,7 +6,14 @@ import type { FastifyInstance } from 'fastify';
 import { PendingSpend } from '../src/governance/pending-spend.js';
 import { spendCountingRecorder } from '../src/governance/spend-counting-recorder.js';
 import type { Logger as PinoLogger } from 'pino';
-import { createBatchService, startGenerationWorker, type BatchWiring } from './create-batch-service.js';
+import {
+  createBatchService,
+  createFileStorage,
+  createOpenAiBatches,
+  startGatewayLinesWorker,
+  startGenerationWorker,
+  type BatchWiring,
+} from './create-batch-service.js';
 import { createRuntime, runtimeDefaults, type Runtime } from './create-runtime.js';
 import { createToolkit, serviceToolFilesRoot, type ToolkitWiring } from './create-toolkit.js';
 import { assertAdminSecretStrength } from '../src/config/admin-secret-strength.js';
@@ -86,6 +93,7 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
   if (mcp.failed.length > 0) logger.warn({ failed: mcp.failed }, 'MCP servers from .mcp-config.json failed to connect');
   const batchWiring: BatchWiring = { state: runtime.state, jobs: runtime.jobs, models: toolkit, clock: runtimeDefaults.clock, logger };
   const batches = createBatchService(config, batchWiring);
+  const openAiBatches = createOpenAiBatches(config, batchWiring, batches, createFileStorage(config, runtimeDefaults.clock));
   const stickyCounters = new StickyRoutingCounters();
   const decidePayment = createDecidePayment({
     state: runtime.state,
@@ -124,6 +132,7 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
     volumeCommitmentIntervalSeconds: config.volumeCommitmentIntervalSeconds,
     jobs: runtime.jobs,
     batches,
+    openAiBatches,
     readiness,
     logger,
     tokens,
@@ -132,6 +141,8 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
     ...(providerCredentialKeys !== undefined ? { providerCredentialKeys } : {}),
   });
   registerHttpServerSpans(app, telemetry?.tracer);
+  // OpenAI batch lines run through this process's gateway routes, embedded or distributed (every replica shares the queue).
+  const gatewayLines = await startGatewayLinesWorker(config, batchWiring, app, openAiBatches);
   const workers: WorkerHandle[] = [];
   if (config.embeddedWorkers) {
     // First in the list: it is stopped before the bus drains (its jobs in hand still publish llm.call records).
@@ -171,6 +182,8 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
       stopping ??= (async () => {
         readiness.markDown();
         logger.info({ graceMs: config.shutdownGraceMs }, 'shutting down: readiness down, draining');
+        // Before the app closes: its lines in hand still go through the app's routes.
+        await gatewayLines.close().catch((error: unknown) => logger.error({ err: error, worker: gatewayLines.name }, 'worker did not close cleanly'));
         // Stops accepting and lets in-flight requests finish, for at most the grace period.
         let graceTimer: NodeJS.Timeout | undefined;
         const graceOver = new Promise<'timeout'>((resolve) => {

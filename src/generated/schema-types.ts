@@ -247,6 +247,18 @@ export interface SwitchyardConfig {
    */
   nodeEnv?: string;
   /**
+   * largest file POST /v1/files takes (bytes of the file part; 100 MiB by default, OpenAI's own cap is 512 MB); a larger upload is answered 413
+   */
+  filesMaxBytes: number;
+  /**
+   * folder of the embedded file store of /v1/files (uploads and batch outputs); default <DATA_DIR>/files
+   */
+  filesDir?: string;
+  /**
+   * most request lines one OpenAI batch input file (purpose batch, POST /v1/files) may carry; OpenAI's own cap is 50,000
+   */
+  batchMaxLines: number;
+  /**
    * most prompts one batch (POST /api/batches, switchyard batch submit) may carry
    */
   batchMaxPrompts: number;
@@ -2463,6 +2475,10 @@ export interface BatchItemFailure {
   message: string;
   retryable: boolean;
   statusCode?: number;
+  /**
+   * An OpenAI batch line answered with an error: the answer's JSON body as sent (the error file's response.body).
+   */
+  responseBody?: string;
 }
 /**
  * One item of a batch: its prompt, and its answer (succeeded), its dead-letter entry (failed) or nothing yet (pending, cancelled). jobId is <batchId>:<index>, the id of its job and of its llm.call record.
@@ -3088,6 +3104,136 @@ export interface ExperimentTransactions {
     status: string;
     created_at_ms: number;
   }[];
+}
+/**
+ * POST /v1/batches: a batch of the lines of an uploaded `batch` file, each of which must call `endpoint`.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "OpenAiBatchCreateRequest".
+ */
+export interface OpenAiBatchCreateRequest {
+  input_file_id: string;
+  endpoint: '/v1/chat/completions' | '/v1/responses' | '/v1/embeddings';
+  completion_window: '24h';
+  /**
+   * OpenAI's bounds: 16 pairs, keys up to 64 characters, values up to 512
+   */
+  metadata?: {
+    [k: string]: string;
+  } | null;
+}
+/**
+ * A page of the merchant's batches, newest first: OpenAI's cursor page (`after` = last_id for the next one).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "OpenAiBatchList".
+ */
+export interface OpenAiBatchList {
+  object: 'list';
+  data: OpenAiBatch[];
+  first_id: string | null;
+  last_id: string | null;
+  has_more: boolean;
+}
+/**
+ * OpenAI's Batch object. status: in_progress (lines running), finalizing (every line ended, output files being written), completed, cancelling, cancelled, expired (the 24h window ran out first). Timestamps are epoch seconds, null until reached.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "OpenAiBatch".
+ */
+export interface OpenAiBatch {
+  /**
+   * batch_…
+   */
+  id: string;
+  object: 'batch';
+  endpoint: string;
+  /**
+   * an input that does not fit is refused with 400 at create, so a stored batch has none
+   */
+  errors: null;
+  input_file_id: string;
+  completion_window: string;
+  status: 'validating' | 'failed' | 'in_progress' | 'finalizing' | 'completed' | 'expired' | 'cancelling' | 'cancelled';
+  /**
+   * the lines answered 2xx, in OpenAI's output line format
+   */
+  output_file_id: string | null;
+  /**
+   * every other line: its error answer, or why it never ran
+   */
+  error_file_id: string | null;
+  created_at: number;
+  in_progress_at: number | null;
+  expires_at: number | null;
+  finalizing_at: number | null;
+  completed_at: number | null;
+  failed_at: number | null;
+  expired_at: number | null;
+  cancelling_at: number | null;
+  cancelled_at: number | null;
+  request_counts: {
+    total: number;
+    completed: number;
+    failed: number;
+  };
+  metadata: {
+    [k: string]: string;
+  } | null;
+}
+/**
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "OpenAiFileDeleted".
+ */
+export interface OpenAiFileDeleted {
+  id: string;
+  object: 'file';
+  deleted: boolean;
+}
+/**
+ * A page of the merchant's files, newest first: OpenAI's cursor page (`after` = last_id for the next one).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "OpenAiFileList".
+ */
+export interface OpenAiFileList {
+  object: 'list';
+  data: OpenAiFile[];
+  first_id: string | null;
+  last_id: string | null;
+  has_more: boolean;
+}
+/**
+ * OpenAI's File object: an uploaded file or a batch's output or error file, of the credential's merchant.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "OpenAiFile".
+ */
+export interface OpenAiFile {
+  /**
+   * file-…, made by the service
+   */
+  id: string;
+  object: 'file';
+  bytes: number;
+  /**
+   * epoch seconds
+   */
+  created_at: number;
+  filename: string;
+  /**
+   * batch, batch_output, user_data, assistants, fine-tune, vision or evals
+   */
+  purpose: string;
+  /**
+   * deprecated by OpenAI; a stored file is ready at once
+   */
+  status: 'processed';
+  status_details?: null;
+  /**
+   * epoch seconds; batch files and outputs expire after 30 days by default
+   */
+  expires_at?: number;
 }
 /**
  * What paymentInfo.metadata decodes to for network (debit) routing.
