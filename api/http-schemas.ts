@@ -43,6 +43,7 @@ import apiKeyCreated from '../schemas/http/api-keys/api-key-created.json' with {
 import apiKeyListItem from '../schemas/http/api-keys/api-key-list-item.json' with { type: 'json' };
 import apiKeyRevoked from '../schemas/http/api-keys/api-key-revoked.json' with { type: 'json' };
 import keyCache from '../schemas/http/api-keys/key-cache.json' with { type: 'json' };
+import keyMcpPolicy from '../schemas/http/api-keys/key-mcp-policy.json' with { type: 'json' };
 import keyLimits from '../schemas/http/api-keys/key-limits.json' with { type: 'json' };
 import keyPolicyRequest from '../schemas/http/api-keys/key-policy-request.json' with { type: 'json' };
 import keyUsage from '../schemas/http/api-keys/key-usage.json' with { type: 'json' };
@@ -187,6 +188,7 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   experimentTransactionsQuery,
   keyLimits,
   keyCache,
+  keyMcpPolicy,
   keyUsage,
   keyPolicyRequest,
   apiKeyCreateRequest,

@@ -1663,6 +1663,10 @@ export interface ApiKeyCreateRequest {
    * KeyCache: { ttl_s } (1 to 86400)
    */
   cache?: {} | null;
+  /**
+   * KeyMcpPolicy: { allowed_tools: ["<server>__<tool>" or a prefix ending in *] }: the MCP gateway (/mcp) tools the key may list and call; null or absent: every tool the merchant may use.
+   */
+  mcp?: {} | null;
 }
 /**
  * Answer of POST /api-key/create: the only response that carries the raw key (DE_ + 64 hex); only its SHA-256 and prefix are stored.
@@ -1688,6 +1692,10 @@ export interface ApiKeyCreated {
    */
   limits?: KeyLimits | null;
   cache?: KeyCache | null;
+  /**
+   * The key's own MCP gateway tool allow-list; null: every tool the merchant may use.
+   */
+  mcp?: KeyMcpPolicy | null;
 }
 /**
  * An API key's limits (or a merchant's defaults for its keys); every field optional, absent means no limit. rpm and max_concurrent also apply to the payment routes; tpm and budget to the model routes (/v1/*, /api/generate, /api/stream, /api/batches). Checked by the handler so that a problem is a 400 naming the field.
@@ -1726,6 +1734,18 @@ export interface KeyCache {
   ttl_s: number;
 }
 /**
+ * Which MCP gateway (/mcp) tools an API key may list and call: each entry a gateway tool name (<server>__<tool>) or a prefix ending in * (docs__* is every tool of server docs). An empty list allows none.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "KeyMcpPolicy".
+ */
+export interface KeyMcpPolicy {
+  /**
+   * @maxItems 500
+   */
+  allowed_tools: string[];
+}
+/**
  * One key in GET /api-key/list/{merchant_id}: active and revoked keys, never the raw key.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -1748,6 +1768,10 @@ export interface ApiKeyListItem {
    * What is enforced: the key's own limits over the merchant's defaults.
    */
   effective_limits?: KeyLimits | null;
+  /**
+   * The key's own MCP gateway tool allow-list; null: every tool the merchant may use.
+   */
+  mcp?: KeyMcpPolicy | null;
 }
 /**
  * What an API key has used against its limits now: this UTC minute's requests and tokens, requests in flight, and spend (with reservations of requests in flight) in its budget period (the day when it has no budget).
@@ -1774,7 +1798,7 @@ export interface ApiKeyRevoked {
   message: string;
 }
 /**
- * Body of POST /api-key/{key_id}/limits and PUT /api-key/defaults/{merchant_id}: replaces the limits and the cache setting (a field left out or null removes it). Each problem is a 400 naming the field.
+ * Body of POST /api-key/{key_id}/limits and PUT /api-key/defaults/{merchant_id}: replaces the limits, the cache setting and the MCP tool allow-list (a field left out or null removes it). Each problem is a 400 naming the field.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "KeyPolicyRequest".
@@ -1788,6 +1812,10 @@ export interface KeyPolicyRequest {
    * KeyCache: { ttl_s } (1 to 86400)
    */
   cache?: {} | null;
+  /**
+   * KeyMcpPolicy: { allowed_tools: ["<server>__<tool>" or a prefix ending in *] }: the MCP gateway (/mcp) tools the key may list and call; null or absent: every tool the merchant may use.
+   */
+  mcp?: {} | null;
 }
 /**
  * Answer of POST /auth/admin/merchant-token: a one-time code, `DE_` + 64 hex made like an API key as decision-engine makes it (put it in the redirect URL, never a session token), and its life in seconds.

@@ -1,4 +1,13 @@
-import { budgetPeriods, type Budget, type BudgetPeriod, type CachePolicy, type KeyLimits, type KeyPolicy, type LimitName } from '../ports/state/key-policy.js';
+import {
+  budgetPeriods,
+  type Budget,
+  type BudgetPeriod,
+  type CachePolicy,
+  type KeyLimits,
+  type KeyPolicy,
+  type LimitName,
+  type McpToolPolicy,
+} from '../ports/state/key-policy.js';
 
 /*
  * What is computed from a key's policy: its wire form and the key-over-merchant merge. The policy
@@ -6,7 +15,7 @@ import { budgetPeriods, type Budget, type BudgetPeriod, type CachePolicy, type K
  * port's (src/ports/state/key-policy.ts); re-exported here for the governance code and routes that
  * read both.
  */
-export { budgetPeriods, type Budget, type BudgetPeriod, type CachePolicy, type KeyLimits, type KeyPolicy, type LimitName };
+export { budgetPeriods, type Budget, type BudgetPeriod, type CachePolicy, type KeyLimits, type KeyPolicy, type LimitName, type McpToolPolicy };
 
 /** The wire form (`POST /api-key/create`, `POST /api-key/{key_id}/limits`, the key list). */
 export interface WireKeyLimits {
@@ -18,8 +27,11 @@ export interface WireKeyLimits {
 export interface WireCachePolicy {
   readonly ttl_s: number;
 }
+export interface WireMcpToolPolicy {
+  readonly allowed_tools: readonly string[];
+}
 
-export function fromWirePolicy(limits: WireKeyLimits | null | undefined, cache: WireCachePolicy | null | undefined): KeyPolicy {
+export function fromWirePolicy(limits: WireKeyLimits | null | undefined, cache: WireCachePolicy | null | undefined, mcp?: WireMcpToolPolicy | null): KeyPolicy {
   const own: { -readonly [K in keyof KeyLimits]: KeyLimits[K] } = {};
   if (limits?.rpm !== undefined) own.rpm = limits.rpm;
   if (limits?.tpm !== undefined) own.tpm = limits.tpm;
@@ -28,6 +40,7 @@ export function fromWirePolicy(limits: WireKeyLimits | null | undefined, cache: 
   return {
     ...(limits !== undefined && limits !== null ? { limits: own } : {}),
     ...(cache !== undefined && cache !== null ? { cache: { ttlS: cache.ttl_s } } : {}),
+    ...(mcp !== undefined && mcp !== null ? { mcp: { allowedTools: [...mcp.allowed_tools] } } : {}),
   };
 }
 
@@ -45,7 +58,8 @@ export function toWireLimits(limits: KeyLimits | undefined): WireKeyLimits | nul
 export function effectivePolicy(own: KeyPolicy | undefined, merchantDefault: KeyPolicy | undefined): KeyPolicy {
   const limits = own?.limits === undefined && merchantDefault?.limits === undefined ? undefined : { ...merchantDefault?.limits, ...own?.limits };
   const cache = own?.cache ?? merchantDefault?.cache;
-  return { ...(limits !== undefined ? { limits } : {}), ...(cache !== undefined ? { cache } : {}) };
+  const mcp = own?.mcp ?? merchantDefault?.mcp;
+  return { ...(limits !== undefined ? { limits } : {}), ...(cache !== undefined ? { cache } : {}), ...(mcp !== undefined ? { mcp } : {}) };
 }
 
 export function hasLimits(limits: KeyLimits | undefined): limits is KeyLimits {
