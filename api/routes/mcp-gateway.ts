@@ -50,6 +50,9 @@ async function sendWebResponse(reply: FastifyReply, response: Response): Promise
     raw.end();
     return;
   }
+  // An SSE stream's first event may be minutes away (a standalone stream carries only notifications):
+  // the client must have the head now, or it cannot tell the stream is open.
+  raw.flushHeaders();
   const reader = body.getReader();
   // The client left: cancelling the stream lets the transport forget it (a standalone stream can be reopened).
   const cancel = () => void reader.cancel().catch(() => undefined);
