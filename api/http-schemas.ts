@@ -64,6 +64,7 @@ import generateFileInput from '../schemas/http/generation/generate-file-input.js
 import generateRequest from '../schemas/http/generation/generate-request.json' with { type: 'json' };
 import generateResponse from '../schemas/http/generation/generate-response.json' with { type: 'json' };
 import mcpExecuteRequest from '../schemas/http/generation/mcp-execute-request.json' with { type: 'json' };
+import jsonRpcError from '../schemas/http/mcp/json-rpc-error.json' with { type: 'json' };
 import mcpServerNameParams from '../schemas/http/mcp/mcp-server-name-params.json' with { type: 'json' };
 import mcpServerRegisterRequest from '../schemas/http/mcp/mcp-server-register-request.json' with { type: 'json' };
 import mcpServerRegistered from '../schemas/http/mcp/mcp-server-registered.json' with { type: 'json' };
@@ -213,6 +214,7 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   generateResponse,
   mcpExecuteRequest,
   mcpServerRegisterRequest,
+  jsonRpcError,
   mcpServerNameParams,
   mcpServerRegistered,
   mcpServerRemoved,

@@ -5536,6 +5536,21 @@ export interface GsmRules {
   excusedClasses: string[];
 }
 /**
+ * An error of the MCP gateway (/mcp) outside a JSON-RPC answer: authentication, limits, sessions, a body that is not JSON-RPC. The shape the MCP SDK's streamable HTTP transport answers with, id null. Codes: -32700 not JSON, -32600 not a valid JSON-RPC request, -32001 session not found, -32603 internal, -32000 any other refusal (the HTTP status says which).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "JsonRpcError".
+ */
+export interface JsonRpcError {
+  jsonrpc: '2.0';
+  error: {
+    code: number;
+    message: string;
+    data?: unknown;
+  };
+  id: null;
+}
+/**
  * Path of DELETE /api/mcp/servers/{name}: one of the caller merchant's own MCP servers.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema

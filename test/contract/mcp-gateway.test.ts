@@ -6,6 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DefaultNeuroLink } from '../../src/adapters/toolkit/default-neurolink.js';
+import type { ToolExecutedV1 } from '../../src/generated/schema-types.js';
 import { createMerchant, createTestApp, withKey, type TestApp } from '../helpers/test-app.js';
 import { startHttpFixture, type RunningHttpFixture } from '../integration/mcp/mcp-test-helpers.js';
 
@@ -70,7 +71,12 @@ describe('the MCP gateway at /mcp', () => {
     const response = await fetch(gatewayUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      }),
     });
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
@@ -82,7 +88,9 @@ describe('the MCP gateway at /mcp', () => {
     const client = await connect(bearer(keyA));
     const names = await toolNames(client);
     // Both servers offer echo and add: each keeps its own name under its server.
-    expect(names).toEqual(expect.arrayContaining(['docs__echo', 'wiki__echo', 'docs__add', 'wiki__add', 'switchyard__calculateMath', 'switchyard__getCurrentTime']));
+    expect(names).toEqual(
+      expect.arrayContaining(['docs__echo', 'wiki__echo', 'docs__add', 'wiki__add', 'switchyard__calculateMath', 'switchyard__getCurrentTime']),
+    );
     expect(names.filter((name) => !/^(docs|wiki|switchyard)__/.test(name))).toEqual([]);
     const echo = (await client.listTools()).tools.find((tool) => tool.name === 'docs__echo');
     expect(echo).toMatchObject({ description: 'Echoes the text back', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } });
@@ -102,7 +110,10 @@ describe('the MCP gateway at /mcp', () => {
     await client.close();
 
     await t.eventsCaughtUp();
-    const runs = t.events.filter((event) => event.type === 'tool.executed' && event.payload['surface'] === 'mcp').map((event) => [event.merchantId, event.payload['serverId'], event.payload['tool'], event.payload['outcome']]);
+    const runs = t.events
+      .flatMap((event) => (event.type === 'tool.executed' ? [{ merchantId: event.merchantId, run: event.payload as ToolExecutedV1 }] : []))
+      .filter(({ run }) => run.surface === 'mcp')
+      .map(({ merchantId, run }) => [merchantId, run.serverId, run.tool, run.outcome]);
     expect(runs).toEqual(
       expect.arrayContaining([
         ['mcp-gw-a', 'wiki', 'add', 'success'],
@@ -143,7 +154,9 @@ describe('the MCP gateway at /mcp', () => {
     expect(names.every((name) => name.startsWith('docs__') || name === 'switchyard__getCurrentTime')).toBe(true);
     await expect(client.callTool({ name: 'wiki__echo', arguments: { text: 'no' } })).rejects.toThrow(/Unknown tool: wiki__echo/);
     await expect(client.callTool({ name: 'switchyard__calculateMath', arguments: { expression: '1+1' } })).rejects.toThrow(/Unknown tool/);
-    expect(((await client.callTool({ name: 'docs__echo', arguments: { text: 'allowed' } })) as ToolResult).content).toEqual([{ type: 'text', text: 'allowed' }]);
+    expect(((await client.callTool({ name: 'docs__echo', arguments: { text: 'allowed' } })) as ToolResult).content).toEqual([
+      { type: 'text', text: 'allowed' },
+    ]);
     await client.close();
 
     const refused = await t.app.inject({
