@@ -25,6 +25,8 @@ export interface McpGatewaySessionsDeps {
   readonly sessionTtlS?: number;
   /** How long this replica keeps an idle session's transport, in ms (default 10 min); the stored session outlives it. */
   readonly localIdleMs?: number;
+  /** Tells the other replicas a session was ended here (they close their transports of it, SSE streams included). */
+  readonly publishEnded?: (sessionId: string) => Promise<void>;
 }
 
 interface LiveSession {
@@ -126,6 +128,14 @@ export class McpGatewaySessions {
     return session.transport.handleRequest(request, options);
   }
 
+  /** Closes this replica's transport of a session ended on another replica. */
+  forget(sessionId: string): void {
+    const session = this.live.get(sessionId);
+    if (session === undefined) return;
+    this.live.delete(sessionId);
+    session.server.close().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'mcp gateway could not close an ended session'));
+  }
+
   /** Tells every session of the merchant on this replica that its tool list changed. */
   notifyToolsChanged(merchantId: string): void {
     for (const session of this.live.values()) {
@@ -150,7 +160,14 @@ export class McpGatewaySessions {
   }
 
   private async sessionFor(sessionId: string, caller: GatewayRequestCaller): Promise<LiveSession | undefined> {
-    const session = this.live.get(sessionId) ?? (await this.restore(sessionId));
+    const held = this.live.get(sessionId);
+    // The store decides whether a session lives: one ended (DELETE) or expired while this replica
+    // held its transport is refused here too, on the very next request (one read per request).
+    if (held !== undefined && (await this.deps.store.get(sessionId)) === undefined) {
+      this.forget(sessionId);
+      return undefined;
+    }
+    const session = held ?? (await this.restore(sessionId));
     // Another credential's session is answered as an unknown one: its id tells nothing.
     if (session === undefined || session.record.merchantId !== caller.merchantId || session.record.principal !== caller.principal) return undefined;
     return session;
@@ -203,6 +220,9 @@ export class McpGatewaySessions {
       onsessionclosed: async () => {
         this.live.delete(sessionId);
         await this.deps.store.delete(sessionId);
+        await this.deps.publishEnded?.(sessionId).catch((error: unknown) => {
+          this.deps.logger.warn({ err: error }, 'mcp gateway could not tell the other replicas a session ended');
+        });
       },
     });
     const now = this.deps.now();

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { effectivePolicy } from '../../src/governance/key-policy.js';
 import type { Logger } from '../../src/logging/logger.js';
 import type { StateStore } from '../../src/ports/state-store.js';
-import { McpGateway, merchantOfToolsChangedKey } from '../../src/toolkit/mcp-gateway.js';
+import { McpGateway, mcpSessionEndedKey, merchantOfToolsChangedKey, sessionOfEndedKey } from '../../src/toolkit/mcp-gateway.js';
 import type { MerchantMcp } from '../../src/toolkit/merchant-mcp.js';
 import type { NeuroLink } from '../../src/toolkit/neurolink.js';
 import { VERSION } from '../../src/toolkit/version.js';
@@ -13,7 +13,7 @@ import { hijackedHead } from '../plugins/security-headers.js';
 export interface McpGatewayRouteDeps {
   readonly toolkit: NeuroLink;
   readonly merchantMcp: MerchantMcp;
-  readonly state: Pick<StateStore, 'configs' | 'mcpSessions' | 'onInvalidation'>;
+  readonly state: Pick<StateStore, 'configs' | 'mcpSessions' | 'onInvalidation' | 'publishInvalidation'>;
   readonly logger: Logger;
   readonly now: () => number;
 }
@@ -93,13 +93,25 @@ export async function mcpGatewayRoutes(app: FastifyInstance, deps: McpGatewayRou
     localTools: (merchantId) => deps.toolkit.localToolsFor(merchantId),
     ...(deps.merchantMcp.toolRunRecorder !== undefined ? { recordToolRun: deps.merchantMcp.toolRunRecorder } : {}),
   });
-  const sessions = new McpGatewaySessions({ gateway, store: deps.state.mcpSessions, logger: deps.logger, now: deps.now, version: VERSION });
-  // Registrations on any replica reach the sessions of every replica (MerchantMcp publishes the key).
+  const sessions = new McpGatewaySessions({
+    gateway,
+    store: deps.state.mcpSessions,
+    logger: deps.logger,
+    now: deps.now,
+    version: VERSION,
+    publishEnded: (sessionId) => deps.state.publishInvalidation(mcpSessionEndedKey(sessionId)),
+  });
+  // Registrations on any replica reach the sessions of every replica (MerchantMcp publishes the key);
+  // a session ended on one replica closes its transports (and SSE streams) on the others.
   const unsubscribe = deps.state.onInvalidation((key) => {
     const merchantId = merchantOfToolsChangedKey(key);
     if (merchantId !== undefined) sessions.notifyToolsChanged(merchantId);
+    const ended = sessionOfEndedKey(key);
+    if (ended !== undefined) sessions.forget(ended);
   });
-  app.addHook('onClose', async () => {
+  // preClose, not onClose: the server waits for open connections before onClose, and a session's
+  // SSE stream stays open until its transport is closed.
+  app.addHook('preClose', async () => {
     unsubscribe();
     await sessions.close();
   });

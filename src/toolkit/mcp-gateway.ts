@@ -62,6 +62,17 @@ export function mcpToolsChangedKey(merchantId: string): string {
   return `mcp-tools-changed:${merchantId}`;
 }
 
+/** The invalidation key that tells every replica an MCP gateway session was ended (DELETE). */
+export function mcpSessionEndedKey(sessionId: string): string {
+  return `mcp-session-ended:${sessionId}`;
+}
+
+/** The session an invalidation key of {@link mcpSessionEndedKey} names; undefined for every other key. */
+export function sessionOfEndedKey(key: string): string | undefined {
+  const prefix = 'mcp-session-ended:';
+  return key.startsWith(prefix) ? key.slice(prefix.length) : undefined;
+}
+
 /** The merchant an invalidation key of {@link mcpToolsChangedKey} names; undefined for every other key. */
 export function merchantOfToolsChangedKey(key: string): string | undefined {
   const prefix = 'mcp-tools-changed:';
