@@ -188,7 +188,54 @@ describe('the MCP gateway at /mcp', () => {
     expect((await register(keyA, 'extra')).statusCode).toBe(201);
     await changed;
     expect(await toolNames(client)).toContain('extra__echo');
+    // Removal too.
+    const removedNotice = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+    expect((await t.app.inject({ method: 'DELETE', url: '/api/mcp/servers/extra', headers: withKey(keyA) })).statusCode).toBe(200);
+    await removedNotice;
+    expect(await toolNames(client)).not.toContain('extra__echo');
     await client.close();
+  });
+
+  it("counts each POST against the key's rpm and refuses past it with 429 and Retry-After, as a JSON-RPC error", async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api-key/create',
+      headers: withKey(keyA),
+      payload: { merchant_id: 'mcp-gw-a', limits: { rpm: 2 } },
+    });
+    const limited = (created.json() as { api_key: string }).api_key;
+    const post = (body: unknown, sessionId?: string) =>
+      fetch(gatewayUrl, {
+        method: 'POST',
+        headers: {
+          ...bearer(limited),
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(sessionId !== undefined ? { 'mcp-session-id': sessionId } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+    const opened = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    });
+    expect(opened.status).toBe(200);
+    await opened.text();
+    const sessionId = opened.headers.get('mcp-session-id') ?? '';
+    const acknowledged = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId);
+    expect(acknowledged.status).toBe(202);
+    const refused = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, sessionId);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
+  });
+
+  it('refuses to register a merchant server under the gateway’s own namespace', async () => {
+    const refused = await register(keyA, 'switchyard');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('reserved');
   });
 
   it('answers 404 Session not found for an unknown session id, so the client starts a new session', async () => {
