@@ -32,6 +32,8 @@ import llmRouteGroupReport from '../schemas/http/analytics/llm-route-group-repor
 import llmRouteGroupsReport from '../schemas/http/analytics/llm-route-groups-report.json' with { type: 'json' };
 import llmPromptCacheUsage from '../schemas/http/analytics/llm-prompt-cache-usage.json' with { type: 'json' };
 import llmPromptCacheReport from '../schemas/http/analytics/llm-prompt-cache-report.json' with { type: 'json' };
+import llmEndUserUsage from '../schemas/http/analytics/llm-end-user-usage.json' with { type: 'json' };
+import llmEndUsersReport from '../schemas/http/analytics/llm-end-users-report.json' with { type: 'json' };
 import experimentArmMetrics from '../schemas/http/experiments/experiment-arm-metrics.json' with { type: 'json' };
 import experimentParams from '../schemas/http/experiments/experiment-params.json' with { type: 'json' };
 import experimentResults from '../schemas/http/experiments/experiment-results.json' with { type: 'json' };
@@ -176,6 +178,8 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   llmRouteGroupsReport,
   llmPromptCacheUsage,
   llmPromptCacheReport,
+  llmEndUserUsage,
+  llmEndUsersReport,
   costSavingsReport,
   counterfactualRequest,
   counterfactualEstimate,

@@ -21,6 +21,7 @@ type Read = keyof Pick<
   | 'llmErrors'
   | 'llmRouteGroups'
   | 'llmPromptCache'
+  | 'llmEndUsers'
   | 'costSavings'
 >;
 
@@ -52,6 +53,12 @@ const endpoints: readonly { readonly endpoint: AnalyticsEndpoint; readonly read:
     summary:
       'Prompt caching per API key and model: cache-read and cache-write tokens, cache hit rate (cache-read / input tokens), cost and what caching saved (USD)',
     response: 'LlmPromptCacheReport',
+  },
+  {
+    endpoint: 'llm/end-users',
+    read: 'llmEndUsers',
+    summary: "Spend per end user of the merchant's keys: calls, errors, cache hits, tokens and cost (USD) per end user and API key, the dearest first",
+    response: 'LlmEndUsersReport',
   },
   {
     endpoint: 'cost-savings',

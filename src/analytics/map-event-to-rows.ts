@@ -185,6 +185,7 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
         saved_cost_usd: p.cacheHit === true ? (p.savedCostUsd ?? 0) : 0,
         api: p.api ?? '',
         api_key_id: p.apiKeyId ?? '',
+        end_user: p.endUser ?? '',
         cache_read_tokens: p.cacheReadTokens ?? 0,
         cache_write_tokens: p.cacheWriteTokens ?? 0,
         cache_write_1h_tokens: p.cacheWrite1hTokens ?? 0,

@@ -769,6 +769,10 @@ export interface LlmCallV1 {
    */
   apiKeyId?: string | null;
   /**
+   * the end user the request named (OpenAI's user or safety_identifier, Messages' metadata.user_id, or the x-switchyard-end-user header): the API key's per-end-user limits count the call for it; null when none was named; absent in events of older publishers
+   */
+  endUser?: string | null;
+  /**
    * the gateway route group the call was routed in (its windows learn from this outcome); absent in events of older publishers
    */
   routeGroup?: string | null;
@@ -1217,6 +1221,47 @@ export interface LlmApiUsage {
   cost_usd: number;
 }
 /**
+ * The model calls one end user made through one API key in the window (an item of LlmEndUsersReport.end_users): calls, failed calls, response-cache hits, tokens and spend. Money is USD rounded to a millionth.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LlmEndUserUsage".
+ */
+export interface LlmEndUserUsage {
+  /**
+   * the end user as the request named it (OpenAI's user or safety_identifier, Messages' metadata.user_id, or the x-switchyard-end-user header), at most 256 characters
+   */
+  end_user: string;
+  /**
+   * the API key the calls were made with; null for calls made without one (sessions)
+   */
+  api_key_id: string | null;
+  calls: number;
+  errors: number;
+  /**
+   * calls answered from the gateway's response cache (they cost nothing)
+   */
+  cache_hits: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
+  /**
+   * epoch milliseconds of the end user's newest call in the window
+   */
+  last_call_ms: number;
+}
+/**
+ * Answer of GET /analytics/llm/end-users: the credential merchant's model calls in the window that named an end user, per end user and API key (`end_users`, the dearest first, at most 200), so a key shared by an application shows what each of its users spent. The key's per-end-user limits (KeyLimits.per_end_user) are enforced on the same counts. Calls recorded before migration 0010, and calls that named no end user, are not listed. Times are epoch milliseconds.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LlmEndUsersReport".
+ */
+export interface LlmEndUsersReport {
+  merchant_id: string;
+  start_ms: number;
+  end_ms: number;
+  end_users: LlmEndUserUsage[];
+}
+/**
  * Failed model calls of one error class, provider and model (an item of LlmErrorsReport.errors).
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -1656,7 +1701,7 @@ export interface ApiKeyCreateRequest {
   merchant_id: string;
   description?: string | null;
   /**
-   * KeyLimits: { rpm?, tpm?, max_concurrent?, budget?: { amount_usd, period: day | month } }
+   * KeyLimits: { rpm?, tpm?, max_concurrent?, budget?: { amount_usd, period: day | month }, per_end_user?: { rpm?, tpm?, max_concurrent?, budget? } }
    */
   limits?: {} | null;
   /**
@@ -1698,7 +1743,7 @@ export interface ApiKeyCreated {
   mcp?: KeyMcpPolicy | null;
 }
 /**
- * An API key's limits (or a merchant's defaults for its keys); every field optional, absent means no limit. rpm and max_concurrent also apply to the payment routes; tpm and budget to the model routes (/v1/*, /api/generate, /api/stream, /api/batches). Checked by the handler so that a problem is a 400 naming the field.
+ * An API key's limits (or a merchant's defaults for its keys); every field optional, absent means no limit. rpm and max_concurrent also apply to the payment routes; tpm and budget to the model routes (/v1/*, /api/generate, /api/stream, /api/batches). per_end_user limits each end user of the key on its own (the end user a model call names: `user` or `safety_identifier` on the OpenAI wires, `metadata.user_id` on Messages, or the `x-switchyard-end-user` header, which wins), admitted with the key's own limits in one atomic step; a call naming no end user counts against the key only. Checked by the handler so that a problem is a 400 naming the field.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "KeyLimits".
@@ -1722,6 +1767,30 @@ export interface KeyLimits {
      * UTC day or month.
      */
     period: 'day' | 'month';
+  };
+  /**
+   * Limits of each end user of the key, the same fields as the key's own (rpm, tpm, max_concurrent, budget); a key's per_end_user replaces the merchant default's as a whole.
+   */
+  per_end_user?: {
+    /**
+     * Requests admitted per UTC minute.
+     */
+    rpm?: number;
+    /**
+     * Tokens (input + output) per UTC minute: requests are refused once the minute has used them.
+     */
+    tpm?: number;
+    /**
+     * Requests being served at once.
+     */
+    max_concurrent?: number;
+    budget?: {
+      amount_usd: number;
+      /**
+       * UTC day or month.
+       */
+      period: 'day' | 'month';
+    };
   };
 }
 /**
@@ -1805,7 +1874,7 @@ export interface ApiKeyRevoked {
  */
 export interface KeyPolicyRequest {
   /**
-   * KeyLimits: { rpm?, tpm?, max_concurrent?, budget?: { amount_usd, period: day | month } }
+   * KeyLimits: { rpm?, tpm?, max_concurrent?, budget?: { amount_usd, period: day | month }, per_end_user?: { rpm?, tpm?, max_concurrent?, budget? } }
    */
   limits?: {} | null;
   /**

@@ -15,6 +15,11 @@ export interface CallAttribution {
   readonly jobAttempt?: number;
   /** The API key the request was made with: its limits count this call's tokens and cost. */
   readonly apiKeyId?: string;
+  /**
+   * The end user the request named (`user`, `metadata.user_id` or the `x-switchyard-end-user`
+   * header): the key's per-end-user limits count this call for it, and the analytics split spend by it.
+   */
+  readonly endUser?: string;
   /** The gateway route group the call was routed in: its outcome teaches that group's windows. */
   readonly routeGroup?: string;
   /** How that group ranked its candidates for this request (the decision the analytics show). */

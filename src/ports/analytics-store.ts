@@ -15,6 +15,7 @@ import type { ExperimentAnalytics } from './analytics/experiment-reports.js';
 import type { LoggedDecisionFact, LoggedDecisionQuery } from './analytics/decision-log.js';
 import type {
   CostSavingsReport,
+  LlmEndUsersReport,
   LlmErrorsReport,
   LlmLatencyReport,
   LlmOverviewReport,
@@ -73,6 +74,11 @@ export interface AnalyticsStore extends ExperimentAnalytics {
    * tokens, hit rate, real cost and what caching saved), in total and per API key and model.
    */
   llmPromptCache(query: ParsedAnalyticsQuery): Promise<LlmPromptCacheReport>;
+  /**
+   * GET /analytics/llm/end-users: the calls that named an end user, per end user and API key (calls,
+   * errors, cache hits, tokens, spend), the dearest first.
+   */
+  llmEndUsers(query: ParsedAnalyticsQuery): Promise<LlmEndUsersReport>;
   /**
    * GET /analytics/llm/route-groups: per route group (or only `query.routeGroup`) and candidate,
    * calls, share, success rate and eliminations over time, from the decision each call recorded.

@@ -223,6 +223,7 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
   'GET /analytics/llm/errors': {},
   'GET /analytics/llm/route-groups': {},
   'GET /analytics/llm/prompt-cache': {},
+  'GET /analytics/llm/end-users': {},
   'GET /analytics/cost-savings': {},
   'POST /analytics/counterfactual': { body: (m) => ({ merchant_id: m }) },
   'GET /analytics/experiment/:experiment_id/results': { params: { experiment_id: 'routing_guard_experiment' } },

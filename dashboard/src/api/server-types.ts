@@ -32,6 +32,7 @@ export type {
   LlmLatencyReport,
   LlmOverviewReport,
   LlmPromptCacheReport,
+  LlmEndUsersReport,
   LlmRouteGroupReport,
   LlmRouteGroupsReport,
   LlmUsageReport,

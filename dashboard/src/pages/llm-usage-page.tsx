@@ -7,11 +7,12 @@ import { DataTable } from '../components/data-table';
 import { KpiTiles, percent } from '../components/kpi-tiles';
 import { livePollMs, RangePicker, spansDays } from '../components/range-picker';
 import { useResource } from '../components/use-resource';
+import { EndUsersPanel } from '../llm/end-users-panel';
 import { useDashboard } from '../session/dashboard-context';
 
 /**
- * Model calls of the merchant: volume, tokens, cost, latency, errors and prompt caching (the
- * /analytics/llm/* reads).
+ * Model calls of the merchant: volume, tokens, cost, latency, errors, prompt caching and spend per
+ * end user (the /analytics/llm/* reads).
  */
 export function LlmUsagePage() {
   const { api, session } = useDashboard();
@@ -20,14 +21,15 @@ export function LlmUsagePage() {
   const { resource, reload } = useResource(
     async (signal) => {
       const query = { range };
-      const [overview, usage, latency, errors, promptCache] = await Promise.all([
+      const [overview, usage, latency, errors, promptCache, endUsers] = await Promise.all([
         api.analytics.llmOverview(query, signal),
         api.analytics.llmUsage(query, signal),
         api.analytics.llmLatency(query, signal),
         api.analytics.llmErrors(query, signal),
         api.analytics.llmPromptCache(query, signal),
+        api.analytics.llmEndUsers(query, signal),
       ]);
-      return { overview, usage, latency, errors, promptCache };
+      return { overview, usage, latency, errors, promptCache, endUsers };
     },
     [range, session.merchantId],
     live ? livePollMs : undefined,
@@ -38,7 +40,7 @@ export function LlmUsagePage() {
     <>
       <RangePicker range={range} onRange={setRange} live={live} onLive={setLive} />
       <AsyncView resource={resource} label="LLM usage" onRetry={reload}>
-        {({ overview, usage, latency, errors, promptCache }) => {
+        {({ overview, usage, latency, errors, promptCache, endUsers }) => {
           const modelOf = (point: { provider: string; model: string }) => `${point.provider}/${point.model}`;
           const callsSpec: ChartSpec = {
             kind: 'bar',
@@ -140,6 +142,7 @@ export function LlmUsagePage() {
                   ]}
                 />
               </section>
+              <EndUsersPanel report={endUsers} />
               <section class="panel" aria-labelledby="llm-errors-title">
                 <h2 id="llm-errors-title">Errors ({errors.total_errors})</h2>
                 <DataTable

@@ -47,6 +47,8 @@ import { latestSnapshotsSql } from './sql/snapshot-sql.js';
 import { llmApisSql, llmCacheSql, llmErrorsSql, llmLatencySql, llmProvidersSql, llmTotalsSql, llmUsageSql } from './sql/llm-sql.js';
 import { cacheTotalsOf, num, overviewPromptCacheOf, promptCacheTotalsOf, rate, totalsOf, windowOf, type Numeric } from '../../analytics/llm-reports.js';
 import { llmPromptCacheTotalsSql, llmPromptCacheUsageSql } from './sql/llm-prompt-cache-sql.js';
+import { llmEndUsersSql } from './sql/llm-end-users-sql.js';
+import { endUsersReportOf, llmEndUserLimit, type EndUserFact } from '../../analytics/llm-end-users-report.js';
 import { shapeLlmRouteGroupsReport, type RouteCallFact, type RouteDecisionFact, type RouteEliminationFact } from '../../analytics/llm-route-groups-report.js';
 import { llmRouteCallsSql, llmRouteDecisionsSql, llmRouteEliminationsSql } from './sql/llm-route-groups-sql.js';
 import { loggedDecisionsSql } from './sql/counterfactual-sql.js';
@@ -287,6 +289,11 @@ export function createClickHouseAnalyticsStore(executor: ClickHouseExecutor, opt
           ...promptCacheTotalsOf(row),
         })),
       };
+    },
+
+    async llmEndUsers(query) {
+      const rows = await read<EndUserFact>(llmEndUsersSql, { ...filters(query), limit: llmEndUserLimit });
+      return endUsersReportOf(query, rows);
     },
 
     async llmRouteGroups(query) {

@@ -150,6 +150,7 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         { version: '0007', copies: 1 },
         { version: '0008', copies: 1 },
         { version: '0009', copies: 1 },
+        { version: '0010', copies: 1 },
       ]);
     });
 
@@ -392,6 +393,95 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         saved_usd: 0,
         usage: [],
       });
+    });
+
+    it('reads spend per end user and API key, the dearest first, once per event id, only for calls that named one', async () => {
+      const endUserMerchant = 'm_llm_end_users';
+      const call = (n: number, at: number, payload: Partial<LlmCallV1>): EventEnvelope<'llm.call'> => ({
+        id: eventId(1400 + n),
+        type: 'llm.call',
+        version: 1,
+        occurredAt: at,
+        merchantId: endUserMerchant,
+        payload: {
+          provider: 'openai',
+          model: 'gpt-4o-mini',
+          operation: 'generate',
+          surface: 'gateway',
+          inputTokens: 100,
+          outputTokens: 10,
+          costUsd: 0.001,
+          latencyMs: 200,
+          timeToFirstTokenMs: null,
+          outcome: 'success',
+          errorClass: null,
+          fallbackHops: 0,
+          userId: null,
+          requestId: `e${n}`,
+          batchId: null,
+          jobId: null,
+          apiKeyId: 'key_shared',
+          api: 'chat_completions',
+          endUser: 'alice',
+          ...payload,
+        },
+      });
+      const rows = mapEventsToAnalyticsRows([
+        call(1, t0 + 60_000, {}),
+        call(2, t0 + 61_000, { costUsd: 0.002, outputTokens: 20 }),
+        call(3, t0 + 62_000, { endUser: 'bob', costUsd: 0.0005, outcome: 'error', errorClass: 'RateLimitError', outputTokens: 0 }),
+        call(4, t0 + 63_000, { endUser: 'bob', costUsd: 0, cacheHit: true, savedCostUsd: 0.001 }),
+        // The same end user through another key is its own row.
+        call(5, t0 + 64_000, { apiKeyId: 'key_other', costUsd: 0.01 }),
+        // A call naming no end user, and one of an older publisher (no endUser field), are not listed.
+        call(6, t0 + 65_000, { endUser: null }),
+        call(7, t0 + 66_000, { endUser: undefined }),
+      ]);
+      await store.insert(rows);
+      await store.insert(rows); // a retried batch counts once
+      const report = await store.llmEndUsers(query('llm/end-users', { range: '1h' }, endUserMerchant));
+      expect(report).toEqual({
+        merchant_id: endUserMerchant,
+        start_ms: now - 3_600_000,
+        end_ms: now,
+        end_users: [
+          {
+            end_user: 'alice',
+            api_key_id: 'key_other',
+            calls: 1,
+            errors: 0,
+            cache_hits: 0,
+            input_tokens: 100,
+            output_tokens: 10,
+            cost_usd: 0.01,
+            last_call_ms: t0 + 64_000,
+          },
+          {
+            end_user: 'alice',
+            api_key_id: 'key_shared',
+            calls: 2,
+            errors: 0,
+            cache_hits: 0,
+            input_tokens: 200,
+            output_tokens: 30,
+            cost_usd: 0.003,
+            last_call_ms: t0 + 61_000,
+          },
+          {
+            end_user: 'bob',
+            api_key_id: 'key_shared',
+            calls: 2,
+            errors: 1,
+            cache_hits: 1,
+            input_tokens: 200,
+            output_tokens: 10,
+            cost_usd: 0.0005,
+            last_call_ms: t0 + 63_000,
+          },
+        ],
+      });
+      expect((await store.llmEndUsers(query('llm/end-users', { range: '1h', api: 'messages' }, endUserMerchant))).end_users).toEqual([]);
+      expect((await store.llmEndUsers(query('llm/end-users', { range: '1h' }, otherMerchantId))).end_users).toEqual([]);
     });
 
     it('reads response-cache hits in the overview: count, share of calls, tokens served and cost saved, once per event id', async () => {
@@ -1083,6 +1173,7 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         cache_write_1h_tokens: 0,
         reasoning_tokens: 0,
         prompt_cache_saved_usd: 0,
+        end_user: hostile,
       } as const;
       await store.insert({ domain: [], api: [], llm: [row] });
       const { database, executor } = ready();
@@ -1092,6 +1183,8 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
       expect(routed).toEqual([{ provider: hostile, eliminated_candidates: [hostile, '', "a'b", 'c\\d'] }]);
       const hits = await executor.query(`SELECT provider, saved_cost_usd FROM ${database}.analytics_llm_cache_hits WHERE event_id = '${eventId}'`);
       expect(hits).toEqual([{ provider: hostile, saved_cost_usd: 0.25 }]);
+      const endUsers = await executor.query(`SELECT end_user FROM ${database}.analytics_llm_call_end_users WHERE event_id = '${eventId}'`);
+      expect(endUsers).toEqual([{ end_user: hostile }]);
     });
 
     it('drops whole days before the cutoff and keeps the rest', async () => {
