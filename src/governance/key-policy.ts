@@ -16,17 +16,7 @@ import {
  * port's (src/ports/state/key-policy.ts); re-exported here for the governance code and routes that
  * read both.
  */
-export {
-  budgetPeriods,
-  type Budget,
-  type BudgetPeriod,
-  type CachePolicy,
-  type KeyLimits,
-  type KeyPolicy,
-  type LimitName,
-  type McpToolPolicy,
-  type RateLimits,
-};
+export { budgetPeriods, type Budget, type BudgetPeriod, type CachePolicy, type KeyLimits, type KeyPolicy, type LimitName, type McpToolPolicy, type RateLimits };
 
 /** The wire form of one spender's limits. */
 export interface WireRateLimits {
@@ -64,11 +54,7 @@ function toWireRates(limits: RateLimits): WireRateLimits {
   };
 }
 
-export function fromWirePolicy(
-  limits: WireKeyLimits | null | undefined,
-  cache: WireCachePolicy | null | undefined,
-  mcp?: WireMcpToolPolicy | null,
-): KeyPolicy {
+export function fromWirePolicy(limits: WireKeyLimits | null | undefined, cache: WireCachePolicy | null | undefined, mcp?: WireMcpToolPolicy | null): KeyPolicy {
   const own: KeyLimits | undefined =
     limits === undefined || limits === null
       ? undefined
