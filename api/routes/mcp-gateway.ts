@@ -81,13 +81,8 @@ function drained(raw: FastifyReply['raw']): Promise<void> {
   });
 }
 
-/**
- * `/mcp`: the MCP gateway (issue 39). The guard authenticates every request (an API key as
- * `Authorization: Bearer DE_…` or `x-api-key`; a dashboard session also works), POSTs count
- * against the key's rpm and max_concurrent, and the key's MCP allow-list (its policy's `mcp`, over
- * the merchant's default) is read on every request. The rest is the MCP SDK's transport.
- */
-export async function mcpGatewayRoutes(app: FastifyInstance, deps: McpGatewayRouteDeps): Promise<void> {
+/** The replica's sessions over the domain's gateway, told of server changes and ended sessions on every replica; closed with the app. */
+function openSessions(app: FastifyInstance, deps: McpGatewayRouteDeps): McpGatewaySessions {
   const gateway = new McpGateway({
     merchantMcp: deps.merchantMcp,
     localTools: (merchantId) => deps.toolkit.localToolsFor(merchantId),
@@ -115,38 +110,50 @@ export async function mcpGatewayRoutes(app: FastifyInstance, deps: McpGatewayRou
     unsubscribe();
     await sessions.close();
   });
+  return sessions;
+}
 
-  const callerOf = async (request: FastifyRequest): Promise<GatewayRequestCaller> => {
-    const credential = credentialOf(request);
-    const requestId = String(request.id);
-    if (credential.kind === 'session') {
-      return { merchantId: credential.claims.merchantId, principal: `user:${credential.claims.userId}`, requestId };
-    }
-    const policy = effectivePolicy(credential.policy, await deps.state.configs.get(credential.merchantId, 'apiKeyDefaults'));
-    return {
-      merchantId: credential.merchantId,
-      principal: `key:${credential.keyId}`,
-      requestId,
-      ...(policy.mcp !== undefined ? { allowedTools: policy.mcp.allowedTools } : {}),
-    };
+/** Who asks, read on every request: the key's allow-list is its policy's `mcp` over the merchant's default. */
+async function callerOf(request: FastifyRequest, deps: McpGatewayRouteDeps): Promise<GatewayRequestCaller> {
+  const credential = credentialOf(request);
+  const requestId = String(request.id);
+  if (credential.kind === 'session') {
+    return { merchantId: credential.claims.merchantId, principal: `user:${credential.claims.userId}`, requestId };
+  }
+  const policy = effectivePolicy(credential.policy, await deps.state.configs.get(credential.merchantId, 'apiKeyDefaults'));
+  return {
+    merchantId: credential.merchantId,
+    principal: `key:${credential.keyId}`,
+    requestId,
+    ...(policy.mcp !== undefined ? { allowedTools: policy.mcp.allowedTools } : {}),
   };
+}
 
-  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    const caller = await callerOf(request);
-    reply.hijack();
-    try {
-      const response = await sessions.handle(webRequestOf(request), caller, request.method === 'POST' ? request.body : undefined);
-      await sendWebResponse(reply, response);
-    } catch (error) {
-      request.log.error({ err: error }, 'mcp gateway request failed');
-      if (!reply.raw.headersSent) {
-        reply.raw.writeHead(500, hijackedHead(reply, { 'content-type': 'application/json' }));
-        reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Something went wrong' }, id: null }));
-      } else reply.raw.end();
-    }
-    return reply;
-  };
+/** Hands the request to the session's transport and writes its answer on the hijacked socket. */
+async function serve(request: FastifyRequest, reply: FastifyReply, sessions: McpGatewaySessions, caller: GatewayRequestCaller): Promise<FastifyReply> {
+  reply.hijack();
+  try {
+    const response = await sessions.handle(webRequestOf(request), caller, request.method === 'POST' ? request.body : undefined);
+    await sendWebResponse(reply, response);
+  } catch (error) {
+    request.log.error({ err: error }, 'mcp gateway request failed');
+    if (!reply.raw.headersSent) {
+      reply.raw.writeHead(500, hijackedHead(reply, { 'content-type': 'application/json' }));
+      reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Something went wrong' }, id: null }));
+    } else reply.raw.end();
+  }
+  return reply;
+}
 
+/**
+ * `/mcp`: the MCP gateway (issue 39). The guard authenticates every request (an API key as
+ * `Authorization: Bearer DE_…` or `x-api-key`; a dashboard session also works), POSTs count
+ * against the key's rpm and max_concurrent, and the key's MCP allow-list (its policy's `mcp`, over
+ * the merchant's default) is read on every request. The rest is the MCP SDK's transport.
+ */
+export async function mcpGatewayRoutes(app: FastifyInstance, deps: McpGatewayRouteDeps): Promise<void> {
+  const sessions = openSessions(app, deps);
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => serve(request, reply, sessions, await callerOf(request, deps));
   const config = { auth: 'either', merchantFrom: 'credential', envelope: 'jsonrpc' } as const;
   app.post(
     '/mcp',
