@@ -167,24 +167,25 @@ export class McpGatewaySessions {
       this.forget(sessionId);
       return undefined;
     }
-    const session = held ?? (await this.restore(sessionId));
+    const session = held ?? (await this.restore(sessionId, caller));
     // Another credential's session is answered as an unknown one: its id tells nothing.
     if (session === undefined || session.record.merchantId !== caller.merchantId || session.record.principal !== caller.principal) return undefined;
     return session;
   }
 
   /** Takes over a stored session: a fresh transport, the stored handshake replayed into it (once per replica at a time). */
-  private restore(sessionId: string): Promise<LiveSession | undefined> {
+  private restore(sessionId: string, caller: GatewayRequestCaller): Promise<LiveSession | undefined> {
     const pending = this.restoring.get(sessionId);
     if (pending !== undefined) return pending;
-    const restored = this.replay(sessionId).finally(() => this.restoring.delete(sessionId));
+    const restored = this.replay(sessionId, caller).finally(() => this.restoring.delete(sessionId));
     this.restoring.set(sessionId, restored);
     return restored;
   }
 
-  private async replay(sessionId: string): Promise<LiveSession | undefined> {
+  private async replay(sessionId: string, caller: GatewayRequestCaller): Promise<LiveSession | undefined> {
     const record = await this.deps.store.get(sessionId);
-    if (record === undefined) return undefined;
+    // Another credential's session is not even taken over: nothing is built for a request that is refused.
+    if (record === undefined || record.merchantId !== caller.merchantId || record.principal !== caller.principal) return undefined;
     const session = await this.open(sessionId, record);
     const authInfo: AuthInfo = { token: '', clientId: record.principal, scopes: [], extra: { caller: { merchantId: record.merchantId } } };
     const initialize = { jsonrpc: '2.0', id: `switchyard-restore-${sessionId}`, method: 'initialize', params: record.initialize };

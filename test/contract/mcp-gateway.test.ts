@@ -29,12 +29,26 @@ interface ToolResult {
   isError?: boolean;
 }
 
-async function connect(headers: Record<string, string>, fetchWrapper?: typeof fetch): Promise<Client> {
+/** A remote server as Claude Code's `.mcp.json` and Codex's config.toml describe one: the transport, the URL, headers. */
+interface RemoteServerConfig {
+  readonly type: 'http';
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** Connects the official SDK client the way those clients do from such a config. */
+async function connectAs(config: RemoteServerConfig, fetchWrapper?: typeof fetch): Promise<Client> {
   const client = new Client({ name: 'contract-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(gatewayUrl, { requestInit: { headers }, ...(fetchWrapper !== undefined ? { fetch: fetchWrapper } : {}) });
+  const transport = new StreamableHTTPClientTransport(new URL(config.url), {
+    requestInit: { headers: { ...config.headers } },
+    ...(fetchWrapper !== undefined ? { fetch: fetchWrapper } : {}),
+  });
   await client.connect(transport);
   return client;
 }
+
+const connect = (headers: Record<string, string>, fetchWrapper?: typeof fetch): Promise<Client> =>
+  connectAs({ type: 'http', url: gatewayUrl.href, headers }, fetchWrapper);
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 const register = (key: string, name: string) =>
@@ -85,7 +99,8 @@ describe('the MCP gateway at /mcp', () => {
   });
 
   it("lists the merchant's servers' tools namespaced per server, with the built-in tools", async () => {
-    const client = await connect(bearer(keyA));
+    // `claude mcp add --transport http switchyard <url> --header "Authorization: Bearer DE_…"` writes this.
+    const client = await connectAs({ type: 'http', url: gatewayUrl.href, headers: { Authorization: `Bearer ${keyA}` } });
     const names = await toolNames(client);
     // Both servers offer echo and add: each keeps its own name under its server.
     expect(names).toEqual(
