@@ -23,6 +23,17 @@ const description =
   "MCP's streamable HTTP transport (protocol 2025-03-26 and later): one MCP server with every tool the caller's merchant may use, named `<server>__<tool>` (`switchyard__<tool>` for the built-in tools); see docs/gateway.md, \"MCP gateway\". POST carries JSON-RPC messages (answered as JSON or an SSE stream, `text/event-stream`), GET opens the session's SSE stream (`notifications/tools/list_changed`), DELETE ends the session. Errors outside JSON-RPC answers are JSON-RPC errors with a null id; an unknown or expired `mcp-session-id` is 404 (start a new session).";
 /** Not JSON in, not JSON out (SSE): documented without a body schema, as /api/stream is. */
 const produces = ['application/json', 'text/event-stream'];
+/** The success answers, for the OpenAPI document only (the transport writes them on the hijacked socket). */
+const sseStream = { 'text/event-stream': { schema: { type: 'string', description: 'server-sent events, each `data` one JSON-RPC message' } } };
+const postAnswers = {
+  200: {
+    description: 'The JSON-RPC answers: one JSON body, or an SSE stream that carries them (and the notifications and requests the server sends meanwhile)',
+    content: { 'application/json': { schema: { type: 'object', additionalProperties: true } }, ...sseStream },
+  },
+  202: { description: 'Only notifications or responses were sent: accepted', type: 'null' },
+};
+const getAnswers = { 200: { description: "The session's SSE stream (server notifications such as tools/list_changed)", content: sseStream } };
+const deleteAnswers = { 200: { description: 'The session is ended on every replica', type: 'null' } };
 
 /** Request headers the Fetch API's Request computes itself (or refuses). */
 const hopHeaders = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade']);
@@ -158,7 +169,7 @@ export async function mcpGatewayRoutes(app: FastifyInstance, deps: McpGatewayRou
   app.post(
     '/mcp',
     {
-      schema: { tags, summary: 'MCP gateway: send JSON-RPC messages (initialize, tools/list, tools/call, …)', description, produces },
+      schema: { tags, summary: 'MCP gateway: send JSON-RPC messages (initialize, tools/list, tools/call, …)', description, produces, response: postAnswers },
       // A tool call spends no tokens: the key's rpm and max_concurrent apply, as on the payment routes.
       config: { ...config, keyLimits: { kind: 'payment' } },
     },
@@ -167,10 +178,16 @@ export async function mcpGatewayRoutes(app: FastifyInstance, deps: McpGatewayRou
   app.get(
     '/mcp',
     {
-      schema: { tags, summary: "MCP gateway: open the session's server-sent event stream (tools/list_changed)", description, produces: ['text/event-stream'] },
+      schema: {
+        tags,
+        summary: "MCP gateway: open the session's server-sent event stream (tools/list_changed)",
+        description,
+        produces: ['text/event-stream'],
+        response: getAnswers,
+      },
       config,
     },
     handler,
   );
-  app.delete('/mcp', { schema: { tags, summary: 'MCP gateway: end the session', description }, config }, handler);
+  app.delete('/mcp', { schema: { tags, summary: 'MCP gateway: end the session', description, response: deleteAnswers }, config }, handler);
 }

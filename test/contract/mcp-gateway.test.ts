@@ -263,6 +263,22 @@ describe('the MCP gateway at /mcp', () => {
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' } });
   });
 
+  it('is in the OpenAPI document: three operations under MCP, keys or sessions, JSON-RPC errors, SSE answers', async () => {
+    type Operation = { tags?: string[]; security?: unknown[]; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> };
+    const spec = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, Operation>> };
+    const path = spec.paths['/mcp'] ?? {};
+    expect(Object.keys(path).sort()).toEqual(['delete', 'get', 'post']);
+    for (const operation of Object.values(path)) {
+      expect(operation.tags).toEqual(['MCP']);
+      expect(operation.security).toEqual([{ BearerAuth: [] }, { ApiKeyAuth: [] }]);
+      expect(operation.responses['401']?.content?.['application/json']?.schema.$ref).toBe('#/components/schemas/JsonRpcError');
+      expect(operation.responses['404']?.content?.['application/json']?.schema.$ref).toBe('#/components/schemas/JsonRpcError');
+    }
+    expect(Object.keys(path['post']?.responses['200']?.content ?? {})).toEqual(['application/json', 'text/event-stream']);
+    expect(path['post']?.responses['429']).toBeDefined();
+    expect(Object.keys(path['get']?.responses['200']?.content ?? {})).toEqual(['text/event-stream']);
+  });
+
   it("answers another key's session as an unknown one", async () => {
     const owner = await connect(bearer(keyA));
     const sessionId = (owner.transport as StreamableHTTPClientTransport).sessionId;
