@@ -27,10 +27,16 @@ type Read = keyof Pick<
 
 /**
  * `response`: the `$id` of the 200 body's schema (serialises the answer and documents it in
- * OpenAPI). The payment reads have none: their 1.4.x shapes are kept as the reference answers them.
+ * OpenAPI). The other payment reads have none: their 1.4.x shapes are kept as the reference answers them;
+ * the overview's schema declares its 1.4.x fields and the approval fields added beside them.
  */
 const endpoints: readonly { readonly endpoint: AnalyticsEndpoint; readonly read: Read; readonly summary: string; readonly response?: string }[] = [
-  { endpoint: 'overview', read: 'overview', summary: 'KPI counts, route hits, top scores, errors and rules' },
+  {
+    endpoint: 'overview',
+    read: 'overview',
+    summary: 'KPI counts, route hits, top scores, errors and rules; payment approval overall and per gateway, over time, and decline reasons',
+    response: 'OverviewReport',
+  },
   { endpoint: 'decisions', read: 'decisions', summary: 'Decision counts by routing approach over time' },
   { endpoint: 'gateway-scores', read: 'gatewayScores', summary: 'Latest gateway scores and their series' },
   { endpoint: 'log-summaries', read: 'logSummaries', summary: 'Grouped errors and error samples' },

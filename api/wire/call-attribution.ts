@@ -19,7 +19,7 @@ export function callAttributionOf(request: FastifyRequest, surface: CallSurface,
   const endUser = requestEndUser(request);
   return {
     merchantId: credentialMerchantOf(request),
-    ...(credential.kind === 'session' ? { userId: credential.claims.userId } : { apiKeyId: credential.keyId }),
+    ...(credential.kind === 'session' ? { userId: credential.claims.userId } : { apiKeyId: credential.keyId, ...credential.batchLine }),
     ...(endUser !== undefined ? { endUser } : {}),
     requestId: request.id,
     surface,

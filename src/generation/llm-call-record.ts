@@ -31,6 +31,11 @@ export interface CallAttribution {
   readonly eliminatedCandidates?: readonly string[];
   readonly surface?: CallSurface;
   /**
+   * The providers whose calls the merchant's own stored credentials made (its provider account
+   * pays them); any other provider's calls used the operator's. Set by the provider-protocol layer.
+   */
+  readonly ownCredentialProviders?: readonly string[];
+  /**
    * The API the call came through (the gateway's routes say which); when absent the record takes
    * it from the surface (see {@link callApiOf}).
    */

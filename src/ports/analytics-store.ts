@@ -10,6 +10,7 @@ import type {
   RoutingStatsReport,
 } from './analytics/analytics-reports.js';
 import type { AnalyticsRows } from './analytics/analytics-rows.js';
+import type { RoutingEventsQuery } from './analytics/routing-events.js';
 import type { SegmentTraffic, SegmentTrafficQuery } from './analytics/segment-traffic.js';
 import type { ExperimentAnalytics } from './analytics/experiment-reports.js';
 import type { LoggedDecisionFact, LoggedDecisionQuery } from './analytics/decision-log.js';
@@ -22,6 +23,7 @@ import type {
   LlmPromptCacheReport,
   LlmRouteGroupsReport,
   LlmUsageReport,
+  RoutingEventsReport,
 } from '../generated/schema-types.js';
 
 /**
@@ -90,6 +92,12 @@ export interface AnalyticsStore extends ExperimentAnalytics {
    * SR head's cost (decision.created `multiObjective` marks), in one currency, with its trend.
    */
   costSavings(query: ParsedAnalyticsQuery): Promise<CostSavingsReport>;
+
+  /**
+   * GET /analytics/routing-events: success-rate leader changes per (payment method type, payment
+   * method), derived from the score snapshots, and the autopilot's applied calibrations, newest first.
+   */
+  routingEvents(query: RoutingEventsQuery): Promise<RoutingEventsReport>;
 
   /**
    * Decision volume and distinct gateways per routing segment (payment-method type and method, plus

@@ -52,7 +52,7 @@ const errorNoGateway = {
 const scoreSeries = [
   { bucket_ms: t0, merchant_id: merchantId, payment_method_type: 'CARD', payment_method: 'CREDIT', gateway: 'stripe', score_value: 0.95 },
   { bucket_ms: t0 + 300_000, merchant_id: merchantId, payment_method_type: 'CARD', payment_method: 'DEBIT', gateway: 'adyen', score_value: 0.8 },
-  { bucket_ms: t0 + 600_000, merchant_id: merchantId, payment_method_type: 'CARD', payment_method: 'CREDIT', gateway: 'stripe', score_value: 0.875 },
+  { bucket_ms: t0 + 600_000, merchant_id: merchantId, payment_method_type: 'CARD', payment_method: 'CREDIT', gateway: 'stripe', score_value: 0.85 },
 ];
 const auditEcho = {
   payment_id: null,
@@ -72,7 +72,7 @@ const hostileResult = {
   first_seen_ms: t0 + 1_500_000,
   last_seen_ms: t0 + 1_500_000,
   event_count: 1,
-  latest_status: 'success',
+  latest_status: null,
   latest_gateway: hostileGateway,
   latest_stage: 'gateway_decided',
   gateways: [hostileGateway],
@@ -841,6 +841,65 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         top_errors: [errorInvalid, errorNoGateway],
         top_rules: [],
         smart_retry_stats: { retried_count: 0, recovered_count: 0, by_trigger: [], by_fallback: [] },
+        start_ms: now - 3_600_000,
+        end_ms: now,
+        bucket_ms: 300_000,
+        // pay_1 approved, pay_2 declined (no PSP code), pay_3 and the hostile payment without feedback.
+        approval: { attempts: 4, approved: 1, declined: 1, pending: 0, no_outcome: 2, approval_rate: 0.5 },
+        gateway_approval: [
+          {
+            gateway: 'stripe',
+            decisions: 2,
+            attempts: 2,
+            approved: 1,
+            declined: 0,
+            pending: 0,
+            no_outcome: 1,
+            approval_rate: 1,
+            avg_latency_ms: null,
+            latency_samples: 0,
+          },
+          {
+            gateway: 'adyen',
+            decisions: 1,
+            attempts: 1,
+            approved: 0,
+            declined: 1,
+            pending: 0,
+            no_outcome: 0,
+            approval_rate: 0,
+            avg_latency_ms: null,
+            latency_samples: 0,
+          },
+          {
+            gateway: hostileGateway,
+            decisions: 1,
+            attempts: 1,
+            approved: 0,
+            declined: 0,
+            pending: 0,
+            no_outcome: 1,
+            approval_rate: null,
+            avg_latency_ms: null,
+            latency_samples: 0,
+          },
+        ],
+        approval_series: [
+          { bucket_ms: t0, gateway: 'stripe', approved: 1, declined: 0, approval_rate: 1 },
+          { bucket_ms: t0 + 300_000, gateway: 'adyen', approved: 0, declined: 1, approval_rate: 0 },
+        ],
+        decline_reasons: [
+          {
+            gateway: 'adyen',
+            error_code: null,
+            error_message: null,
+            unified_code: null,
+            unified_message: null,
+            failure_side: null,
+            count: 1,
+            last_seen_ms: t0 + 360_002,
+          },
+        ],
       });
     });
 
@@ -876,7 +935,7 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
       ]);
     });
 
-    it('returns the latest snapshot per gateway and the averaged series', async () => {
+    it('returns the latest snapshot per gateway and the last snapshot of each bucket as the series', async () => {
       expect(await store.gatewayScores(query('gateway-scores'))).toEqual({
         merchant_id: merchantId,
         range: '1h',
@@ -933,7 +992,7 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         page: 1,
         page_size: 12,
         total_results: 6,
-        total_success: 3,
+        total_success: 1,
         total_failure: 3,
         results: undefined,
         timeline: undefined,
@@ -1005,8 +1064,9 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
       const failures = await store.paymentAudit(query('payment-audit', { status: 'failure' }));
       expect(failures.results.map((r) => r.lookup_key)).toEqual(['req_x', 'pay_4', 'pay_2']);
       expect(failures.status).toBe('failure');
+      // Decided and never fed back (the hostile payment, pay_3): no outcome yet, not a success.
       const successes = await store.paymentAudit(query('payment-audit', { status: 'SUCCESS' }));
-      expect(successes.results.map((r) => r.lookup_key)).toEqual([hostilePaymentId, 'pay_3', 'pay_1']);
+      expect(successes.results.map((r) => r.lookup_key)).toEqual(['pay_1']);
       const charged = await store.paymentAudit(query('payment-audit', { status: 'charged' }));
       expect(charged.results.map((r) => r.lookup_key)).toEqual(['pay_1']);
       const updates = await store.paymentAudit(query('payment-audit', { route: 'Update Gateway' }));
