@@ -40,23 +40,36 @@ function wireOf(credential: ProviderCredentialView) {
   };
 }
 
+type Service = () => MerchantProviderCredentials;
+
+/** The service, or the 503 that says the operator turned the feature off. */
+function serviceOf(credentials: MerchantProviderCredentials | undefined): Service {
+  return () => {
+    if (credentials === undefined)
+      throw new SwitchyardError('SY_PROVIDER_CREDENTIALS_UNCONFIGURED', {
+        message: 'merchant provider credentials are off: the operator runs distributed without PROVIDER_CREDENTIAL_KEYS',
+      });
+    return credentials;
+  };
+}
+
+async function listOf(service: Service, merchantId: string) {
+  const { operatorFallback, credentials } = await service().list(merchantId);
+  return { operator_fallback: operatorFallback, credentials: credentials.map(wireOf) };
+}
+
 /**
  * `/provider-credentials`: a merchant's own provider accounts (issue 39). Values go in and are never
  * returned or logged; the gateway and the toolkit use them for the merchant's calls.
  */
 export async function providerCredentialRoutes(app: FastifyInstance, deps: { readonly credentials: MerchantProviderCredentials | undefined }): Promise<void> {
-  const service = () => {
-    if (deps.credentials === undefined)
-      throw new SwitchyardError('SY_PROVIDER_CREDENTIALS_UNCONFIGURED', {
-        message: 'merchant provider credentials are off: the operator runs distributed without PROVIDER_CREDENTIAL_KEYS',
-      });
-    return deps.credentials;
-  };
-  const list = async (merchantId: string) => {
-    const { operatorFallback, credentials } = await service().list(merchantId);
-    return { operator_fallback: operatorFallback, credentials: credentials.map(wireOf) };
-  };
+  const service = serviceOf(deps.credentials);
+  registerListAndSettings(app, service);
+  registerProviderCredential(app, service);
+  registerRotate(app, service);
+}
 
+function registerListAndSettings(app: FastifyInstance, service: Service): void {
   app.get(
     '/provider-credentials',
     {
@@ -67,7 +80,7 @@ export async function providerCredentialRoutes(app: FastifyInstance, deps: { rea
       },
       config: guard,
     },
-    async (request) => list(credentialMerchantOf(request)),
+    async (request) => listOf(service, credentialMerchantOf(request)),
   );
 
   app.put<{ Body: { operator_fallback: boolean } }>(
@@ -84,10 +97,12 @@ export async function providerCredentialRoutes(app: FastifyInstance, deps: { rea
     async (request) => {
       const merchantId = credentialMerchantOf(request);
       await service().setOperatorFallback(merchantId, request.body.operator_fallback);
-      return list(merchantId);
+      return listOf(service, merchantId);
     },
   );
+}
 
+function registerProviderCredential(app: FastifyInstance, service: Service): void {
   app.put<{ Params: { provider: string }; Body: { variables: Record<string, unknown> } }>(
     '/provider-credentials/:provider',
     {
@@ -123,7 +138,9 @@ export async function providerCredentialRoutes(app: FastifyInstance, deps: { rea
       return reply.code(204).send();
     },
   );
+}
 
+function registerRotate(app: FastifyInstance, service: Service): void {
   app.post(
     '/provider-credentials/rotate',
     {

@@ -58,10 +58,10 @@ describe('ProviderCalls', () => {
     ]);
   });
 
-  it('refuses a named provider that is not configured, naming the variable to set', () => {
+  it('refuses a named provider that is not configured, naming the variable to set', async () => {
     const layer = calls(scriptedCatalog({}));
-    expect(() => layer.requireConfigured('mistral')).toThrow(ConfigurationError);
-    expect(() => layer.requireConfigured('mistral')).toThrow(/MISTRAL_API_KEY/);
+    await expect(layer.requireConfigured('mistral')).rejects.toThrow(ConfigurationError);
+    await expect(layer.requireConfigured('mistral')).rejects.toThrow(/MISTRAL_API_KEY/);
   });
 
   it('fails a call whose answer its caller refuses, without trying another candidate', async () => {

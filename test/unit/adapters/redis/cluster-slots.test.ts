@@ -59,6 +59,8 @@ function replyOf(name: string): unknown {
   if (name === 'smembers') return ['one', 'two'];
   if (name === 'hgetall') return {};
   if (name === 'scan') return ['0', []];
+  // A created batch (redis-batch-store's create script) goes on to list an OpenAI batch per merchant.
+  if (name === 'eval') return 1;
   return null;
 }
 
@@ -160,6 +162,8 @@ async function drive(stores: ReturnType<typeof createStores>): Promise<void> {
       const argumentSets: unknown[][] = [
         [sample(10), sample(11), sample(12), sample(13), sample(14)],
         [record, sample(11), sample(12)],
+        // An OpenAI batch (issue 39) is also listed per merchant.
+        [{ ...record, openAi: { endpoint: '/v1/chat/completions' } }, [sample(11)], 60],
         [sample(10), record, { eventId: sample(15), tokens: 1, costUsd: 1, atMs: 1, leaseId: sample(16), reserveUsd: 1, nowMs: 1, leaseTtlMs: 1 }],
         [sample(10), { budget: { amountUsd: 1, period: 'day' } }, { leaseId: sample(16), reserveUsd: 1, nowMs: 1, leaseTtlMs: 1 }],
         // The usage store with an end user: its counters must share the key's slot.
