@@ -47,6 +47,7 @@ import { createAccountRecovery } from './account-recovery.js';
 import { batchRoutes } from './routes/batches.js';
 import { generationRoutes } from './routes/generation.js';
 import { mcpRoutes } from './routes/mcp.js';
+import { mcpGatewayRoutes } from './routes/mcp-gateway.js';
 import { merchantMcpOf } from './merchant-mcp-wiring.js';
 import { providerCredentialRoutes } from './routes/provider-credentials.js';
 import { CredentialVault } from '../src/credentials/credential-vault.js';
@@ -234,6 +235,10 @@ async function registerGenerationRoutes(app: FastifyInstance, config: Config, de
   const credentials = merchantProviderCredentialsOf(deps);
   await app.register(async (scope) => providerCredentialRoutes(scope, { credentials }));
   await app.register(async (scope) => mcpRoutes(scope, { toolkit: deps.toolkit, merchantMcp }));
+  const gatewayLogger = deps.logger.child({ component: 'mcp-gateway' });
+  await app.register(async (scope) =>
+    mcpGatewayRoutes(scope, { toolkit: deps.toolkit, merchantMcp, state: deps.state, logger: gatewayLogger, now: () => deps.clock.now() }),
+  );
   await app.register(async (scope) => modelRoutes(scope, { models: deps.models, auth: 'either' }));
   // Chat turns go through the same key limits and budget reservation as /api/generate.
   const limits = {

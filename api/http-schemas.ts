@@ -50,6 +50,7 @@ import apiKeyCreated from '../schemas/http/api-keys/api-key-created.json' with {
 import apiKeyListItem from '../schemas/http/api-keys/api-key-list-item.json' with { type: 'json' };
 import apiKeyRevoked from '../schemas/http/api-keys/api-key-revoked.json' with { type: 'json' };
 import keyCache from '../schemas/http/api-keys/key-cache.json' with { type: 'json' };
+import keyMcpPolicy from '../schemas/http/api-keys/key-mcp-policy.json' with { type: 'json' };
 import keyLimits from '../schemas/http/api-keys/key-limits.json' with { type: 'json' };
 import keyPolicyRequest from '../schemas/http/api-keys/key-policy-request.json' with { type: 'json' };
 import keyUsage from '../schemas/http/api-keys/key-usage.json' with { type: 'json' };
@@ -76,6 +77,7 @@ import generateFileInput from '../schemas/http/generation/generate-file-input.js
 import generateRequest from '../schemas/http/generation/generate-request.json' with { type: 'json' };
 import generateResponse from '../schemas/http/generation/generate-response.json' with { type: 'json' };
 import mcpExecuteRequest from '../schemas/http/generation/mcp-execute-request.json' with { type: 'json' };
+import jsonRpcError from '../schemas/http/mcp/json-rpc-error.json' with { type: 'json' };
 import mcpServerNameParams from '../schemas/http/mcp/mcp-server-name-params.json' with { type: 'json' };
 import mcpServerRegisterRequest from '../schemas/http/mcp/mcp-server-register-request.json' with { type: 'json' };
 import mcpServerRegistered from '../schemas/http/mcp/mcp-server-registered.json' with { type: 'json' };
@@ -207,6 +209,7 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   experimentTransactionsQuery,
   keyLimits,
   keyCache,
+  keyMcpPolicy,
   keyUsage,
   keyPolicyRequest,
   apiKeyCreateRequest,
@@ -237,6 +240,7 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   generateResponse,
   mcpExecuteRequest,
   mcpServerRegisterRequest,
+  jsonRpcError,
   mcpServerNameParams,
   mcpServerRegistered,
   mcpServerRemoved,

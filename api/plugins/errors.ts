@@ -6,16 +6,17 @@ import { deciderError, deciderParseError } from '../wire/decider-error-envelope.
 import { describeValidationError } from '../wire/describe-validation-error.js';
 import { generationHttpError, type GenerationHttpError } from '../wire/generation-error.js';
 import { genericError } from '../wire/generic-error-envelope.js';
+import { jsonRpcError } from '../wire/jsonrpc-error.js';
 import { anthropicCodedError, anthropicError, anthropicGenerationError, anthropicServerError, anthropicValidationError } from '../wire/anthropic-error.js';
 import { openAiCodedError, openAiError, openAiGenerationError, openAiServerError, openAiValidationError } from '../wire/openai-error.js';
 
 /**
  * Which error shape a route answers with (set as route `config.envelope`): a 1.4.x envelope
  * (`decider`, `generic`), OpenAI's `{error:{…}}` on the LLM gateway's `/v1/*` routes, or
- * Anthropic's `{type:"error",error:{…}}` on `/v1/messages*`. The status of a code is the same
- * whichever shape carries it.
+ * Anthropic's `{type:"error",error:{…}}` on `/v1/messages*`, a JSON-RPC error on the MCP gateway
+ * (`/mcp`). The status of a code is the same whichever shape carries it.
  */
-export type EnvelopeKind = 'decider' | 'generic' | 'openai' | 'anthropic';
+export type EnvelopeKind = 'decider' | 'generic' | 'openai' | 'anthropic' | 'jsonrpc';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -118,6 +119,12 @@ function sendSwitchyardError(error: SwitchyardError, request: FastifyRequest, re
   if ((envelope === 'openai' || envelope === 'anthropic') && isFinalRefusal(error)) void reply.header('x-should-retry', 'false');
   if (envelope === 'openai') return reply.send(openAiCodedError(error, wire.status));
   if (envelope === 'anthropic') return reply.send(anthropicCodedError(error, wire.status));
+  if (envelope === 'jsonrpc') {
+    // RFC 6750: a 401 names the scheme it wants (an MCP client configured with a key header sends it).
+    if (wire.status === 401) void reply.header('www-authenticate', 'Bearer realm="switchyard"');
+    const internal = wire.status >= 500 && error.code === 'SY_INTERNAL';
+    return reply.send(jsonRpcError(internal ? -32603 : -32000, internal ? 'Something went wrong' : error.message));
+  }
   switch (wire.kind) {
     case 'text':
       return reply.type('text/plain; charset=utf-8').send(error.message);
@@ -150,6 +157,7 @@ function sendValidationError(error: FastifyError, request: FastifyRequest, reply
   request.log.info({ problem }, 'request failed validation');
   if (envelope === 'openai') return reply.code(400).send(openAiValidationError(problem));
   if (envelope === 'anthropic') return reply.code(400).send(anthropicValidationError(problem));
+  if (envelope === 'jsonrpc') return reply.code(400).send(jsonRpcError(-32000, `Invalid request: ${problem}`));
   if (envelope === 'decider') return reply.code(400).send(deciderParseError(problem, request.routeOptions.config.deciderParseMessage));
   // 1.4.x answers shape errors of JSON bodies with 422 and this text.
   if (error.validationContext === 'body') {
@@ -165,6 +173,10 @@ function sendClientError(error: FastifyError, status: number, request: FastifyRe
   request.log.info({ err: error }, 'request rejected');
   if (envelope === 'openai') return reply.code(status).send(openAiError(error.message, 'invalid_request_error'));
   if (envelope === 'anthropic') return reply.code(status).send(anthropicError(status === 413 ? 'request_too_large' : 'invalid_request_error', error.message));
+  if (envelope === 'jsonrpc') {
+    const notJson = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError;
+    return reply.code(status).send(jsonRpcError(notJson ? -32700 : -32000, notJson ? `Parse error: ${error.message}` : error.message));
+  }
   if (envelope === 'decider') return reply.code(400).send(deciderParseError(error.message, request.routeOptions.config.deciderParseMessage));
   // 1.4.x's messages, in the JSON envelope every other refusal of these routes uses (1.4.x's axum
   // extractors answer them as text/plain, which a client reading `code` cannot parse).
@@ -200,6 +212,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (status >= 400 && status < 500) return sendClientError(error, status, request, reply, envelope);
     request.log.error({ err: error }, 'request failed');
     if (envelope === 'anthropic') return reply.code(500).send(anthropicServerError());
+    if (envelope === 'jsonrpc') return reply.code(500).send(jsonRpcError(-32603, 'Something went wrong'));
     return reply.code(500).send(envelope === 'openai' ? openAiServerError() : genericError('TE_00', 'Something went wrong'));
   });
 

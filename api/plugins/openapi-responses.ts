@@ -18,7 +18,7 @@ import type { FastifyContextConfig, FastifySchema, RouteOptions } from 'fastify'
  * - a decision that cannot be made, on the other 'Gateway Decision' routes: 400 in the decider envelope.
  *
  * The envelope follows the route's error wire: OpenAI's error on /v1/* (api/routes/openai-gateway.ts
- * has its own handler), Anthropic's on `config.envelope: 'anthropic'` routes (/v1/messages*), the decider envelope on `config.envelope: 'decider'` routes (always 400 for
+ * has its own handler), Anthropic's on `config.envelope: 'anthropic'` routes (/v1/messages*), a JSON-RPC error on the MCP gateway (`config.envelope: 'jsonrpc'`, /mcp), the decider envelope on `config.envelope: 'decider'` routes (always 400 for
  * the caller's mistakes), decision-engine's generic envelope elsewhere.
  *
  * Used as @fastify/swagger's `transform`, so it changes the document only: the statuses added here
@@ -26,7 +26,7 @@ import type { FastifyContextConfig, FastifySchema, RouteOptions } from 'fastify'
  */
 
 /** Which error shape a route answers with. */
-type ErrorWire = 'generic' | 'decider' | 'openai' | 'anthropic';
+type ErrorWire = 'generic' | 'decider' | 'openai' | 'anthropic' | 'jsonrpc';
 
 type Content = Readonly<Record<string, { readonly schema: unknown }>>;
 
@@ -81,7 +81,13 @@ function factsOf(route: RouteOptions, schema: FastifySchema): RouteFacts {
   const methods = [route.method].flat().map((method) => method.toUpperCase());
   const tags = (schema as { tags?: readonly string[] }).tags ?? [];
   const wire: ErrorWire =
-    config.envelope === 'anthropic' ? 'anthropic' : route.url.startsWith('/v1/') ? 'openai' : config.envelope === 'decider' ? 'decider' : 'generic';
+    config.envelope === 'anthropic' || config.envelope === 'jsonrpc'
+      ? config.envelope
+      : route.url.startsWith('/v1/')
+        ? 'openai'
+        : config.envelope === 'decider'
+          ? 'decider'
+          : 'generic';
   return {
     wire,
     auth: config.auth ?? 'either',
@@ -251,6 +257,23 @@ function genericAnswers(facts: RouteFacts, answers: Answers): void {
   }
 }
 
+/** The MCP gateway's answers (`config.envelope: 'jsonrpc'`): every one a JSON-RPC error with a null id. */
+function jsonRpcAnswers(facts: RouteFacts, answers: Answers): void {
+  const json = { json: 'JsonRpcError' } as const;
+  answers.add(400, 'No mcp-session-id on a request that is not initialize, a body that is not JSON-RPC, or an unsupported MCP-Protocol-Version', json);
+  answers.add(401, 'Missing, invalid or revoked credentials (WWW-Authenticate: Bearer)', json);
+  answers.add(403, "The request names another merchant than the credential's, or a member (read-only) session writes", json);
+  answers.add(404, "Unknown, expired or ended session, or another credential's (code -32001): start a new session with initialize", json);
+  answers.add(406, 'Accept does not list both application/json and text/event-stream (text/event-stream for GET)', json);
+  if (facts.readsBody) {
+    answers.add(413, 'Body too large', json);
+    answers.add(415, 'Body not sent as application/json', json);
+  }
+  if (facts.keyLimited) answers.add(429, 'A key limit is reached (Retry-After)', json);
+  answers.add(500, 'Internal error', json);
+  answers.add(503, 'A store, the event bus or the service is unavailable (shutting down)', json);
+}
+
 /** Every error answer of one route, by status. */
 export function errorResponsesOf(route: RouteOptions, schema: FastifySchema): Record<string, DocumentedResponse> {
   const facts = factsOf(route, schema);
@@ -258,9 +281,10 @@ export function errorResponsesOf(route: RouteOptions, schema: FastifySchema): Re
   if (facts.wire === 'openai') llmWireAnswers(facts, answers, openAiWire);
   else if (facts.wire === 'anthropic') llmWireAnswers(facts, answers, anthropicWire);
   else if (facts.wire === 'decider') deciderAnswers(facts, answers);
+  else if (facts.wire === 'jsonrpc') jsonRpcAnswers(facts, answers);
   else genericAnswers(facts, answers);
   if (facts.hasParams) answers.add(414, 'A path parameter is longer than the router accepts', { json: 'GenericErrorEnvelope' });
-  if (facts.wire !== 'openai' && facts.wire !== 'anthropic') {
+  if (facts.wire !== 'openai' && facts.wire !== 'anthropic' && facts.wire !== 'jsonrpc') {
     answers.add(500, 'Internal error', { json: 'GenericErrorEnvelope' });
     answers.add(503, 'A store, the event bus or the service is unavailable (shutting down)', { json: 'GenericErrorEnvelope' });
   }

@@ -17,9 +17,9 @@ export interface ApiKeyRouteDeps {
   readonly now: () => number;
 }
 
-/** The limits and cache of a body; a problem is a 400 naming the field at fault. */
-function policyOf(body: { readonly limits?: unknown; readonly cache?: unknown } | undefined): KeyPolicy {
-  const parsed = parseKeyPolicy(body?.limits, body?.cache);
+/** The limits, cache and MCP tool allow-list of a body; a problem is a 400 naming the field at fault. */
+function policyOf(body: { readonly limits?: unknown; readonly cache?: unknown; readonly mcp?: unknown } | undefined): KeyPolicy {
+  const parsed = parseKeyPolicy(body?.limits, body?.cache, body?.mcp);
   if (!parsed.ok) throw new SwitchyardError('SY_REQUEST_INVALID', { message: `Invalid request: ${parsed.problem}` });
   return parsed.policy;
 }

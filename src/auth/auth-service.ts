@@ -213,7 +213,7 @@ export class AuthService {
       description,
       isActive: true,
       createdAt: this.#deps.clock.now(),
-      ...(policy !== undefined && (policy.limits !== undefined || policy.cache !== undefined) ? { policy } : {}),
+      ...(policy !== undefined && (policy.limits !== undefined || policy.cache !== undefined || policy.mcp !== undefined) ? { policy } : {}),
     };
     await this.#deps.apiKeys.create(record);
     return { record, rawKey: key.raw };

@@ -1,5 +1,5 @@
 import type { ApiKeyCreated, ApiKeyListItem, ApiKeyRevoked, AuthResponse, MeResponse, MerchantInfo, OnboardingResponse } from '../generated/schema-types.js';
-import type { KeyCache as KeyCacheView, KeyLimits as KeyLimitsView } from '../generated/schema-types.js';
+import type { KeyCache as KeyCacheView, KeyLimits as KeyLimitsView, KeyMcpPolicy as KeyMcpPolicyView } from '../generated/schema-types.js';
 import { toWireLimits, type KeyPolicy } from '../governance/key-policy.js';
 import type { ApiKeyRecord } from '../ports/state-store.js';
 import type { AuthFailure, AuthSession, CreatedApiKey, MerchantMembershipInfo, OnboardedMerchant, UserProfile } from './auth-outcomes.js';
@@ -94,9 +94,13 @@ export function toApiKeyCreated(created: CreatedApiKey): ApiKeyCreatedView {
   };
 }
 
-/** A key's own limits and cache setting as the wire shows them (null: none of its own). */
-export function policyView(policy: KeyPolicy | undefined): { limits: KeyLimitsView | null; cache: KeyCacheView | null } {
-  return { limits: toWireLimits(policy?.limits), cache: policy?.cache === undefined ? null : { ttl_s: policy.cache.ttlS } };
+/** A key's own limits, cache setting and MCP tool allow-list as the wire shows them (null: none of its own). */
+export function policyView(policy: KeyPolicy | undefined): { limits: KeyLimitsView | null; cache: KeyCacheView | null; mcp: KeyMcpPolicyView | null } {
+  return {
+    limits: toWireLimits(policy?.limits),
+    cache: policy?.cache === undefined ? null : { ttl_s: policy.cache.ttlS },
+    mcp: policy?.mcp === undefined ? null : { allowed_tools: [...policy.mcp.allowedTools] },
+  };
 }
 
 export function toApiKeyListItem(record: ApiKeyRecord): ApiKeyListItemView {

@@ -2109,6 +2109,10 @@ export interface ApiKeyCreateRequest {
    * KeyCache: { ttl_s } (1 to 86400)
    */
   cache?: {} | null;
+  /**
+   * KeyMcpPolicy: { allowed_tools: ["<server>__<tool>" or a prefix ending in *] }: the MCP gateway (/mcp) tools the key may list and call; null or absent: every tool the merchant may use.
+   */
+  mcp?: {} | null;
 }
 /**
  * Answer of POST /api-key/create: the only response that carries the raw key (DE_ + 64 hex); only its SHA-256 and prefix are stored.
@@ -2134,6 +2138,10 @@ export interface ApiKeyCreated {
    */
   limits?: KeyLimits | null;
   cache?: KeyCache | null;
+  /**
+   * The key's own MCP gateway tool allow-list; null: every tool the merchant may use.
+   */
+  mcp?: KeyMcpPolicy | null;
 }
 /**
  * An API key's limits (or a merchant's defaults for its keys); every field optional, absent means no limit. rpm and max_concurrent also apply to the payment routes; tpm and budget to the model routes (/v1/*, /api/generate, /api/stream, /api/batches). per_end_user limits each end user of the key on its own (the end user a model call names: `user` or `safety_identifier` on the OpenAI wires, `metadata.user_id` on Messages, or the `x-switchyard-end-user` header, which wins), admitted with the key's own limits in one atomic step; a call naming no end user counts against the key only. Checked by the handler so that a problem is a 400 naming the field.
@@ -2196,6 +2204,18 @@ export interface KeyCache {
   ttl_s: number;
 }
 /**
+ * Which MCP gateway (/mcp) tools an API key may list and call: each entry a gateway tool name (<server>__<tool>) or a prefix ending in * (docs__* is every tool of server docs). An empty list allows none.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "KeyMcpPolicy".
+ */
+export interface KeyMcpPolicy {
+  /**
+   * @maxItems 500
+   */
+  allowed_tools: string[];
+}
+/**
  * One key in GET /api-key/list/{merchant_id}: active and revoked keys, never the raw key.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -2218,6 +2238,10 @@ export interface ApiKeyListItem {
    * What is enforced: the key's own limits over the merchant's defaults.
    */
   effective_limits?: KeyLimits | null;
+  /**
+   * The key's own MCP gateway tool allow-list; null: every tool the merchant may use.
+   */
+  mcp?: KeyMcpPolicy | null;
 }
 /**
  * What an API key has used against its limits now: this UTC minute's requests and tokens, requests in flight, and spend (with reservations of requests in flight) in its budget period (the day when it has no budget).
@@ -2244,7 +2268,7 @@ export interface ApiKeyRevoked {
   message: string;
 }
 /**
- * Body of POST /api-key/{key_id}/limits and PUT /api-key/defaults/{merchant_id}: replaces the limits and the cache setting (a field left out or null removes it). Each problem is a 400 naming the field.
+ * Body of POST /api-key/{key_id}/limits and PUT /api-key/defaults/{merchant_id}: replaces the limits, the cache setting and the MCP tool allow-list (a field left out or null removes it). Each problem is a 400 naming the field.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "KeyPolicyRequest".
@@ -2258,6 +2282,10 @@ export interface KeyPolicyRequest {
    * KeyCache: { ttl_s } (1 to 86400)
    */
   cache?: {} | null;
+  /**
+   * KeyMcpPolicy: { allowed_tools: ["<server>__<tool>" or a prefix ending in *] }: the MCP gateway (/mcp) tools the key may list and call; null or absent: every tool the merchant may use.
+   */
+  mcp?: {} | null;
 }
 /**
  * Answer of POST /auth/admin/merchant-token: a one-time code, `DE_` + 64 hex made like an API key as decision-engine makes it (put it in the redirect URL, never a session token), and its life in seconds.
@@ -6158,6 +6186,21 @@ export interface GsmRules {
   merchant_id: string;
   rules: GsmRuleOverride[];
   excusedClasses: string[];
+}
+/**
+ * An error of the MCP gateway (/mcp) outside a JSON-RPC answer: authentication, limits, sessions, a body that is not JSON-RPC. The shape the MCP SDK's streamable HTTP transport answers with, id null. Codes: -32700 not JSON, -32600 not a valid JSON-RPC request, -32001 session not found, -32603 internal, -32000 any other refusal (the HTTP status says which).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "JsonRpcError".
+ */
+export interface JsonRpcError {
+  jsonrpc: '2.0';
+  error: {
+    code: number;
+    message: string;
+    data?: unknown;
+  };
+  id: null;
 }
 /**
  * Path of DELETE /api/mcp/servers/{name}: one of the caller merchant's own MCP servers.

@@ -22,6 +22,8 @@ export interface ToolDefinition {
   readonly inputSchema: JsonSchema;
   /** Where it comes from: `built-in`, `custom`, or the MCP server id. */
   readonly source: string;
+  /** An MCP tool's own name on its server (`name` may be qualified as `<server>__<tool>` when names clash). */
+  readonly originalName?: string;
   readonly requiresConfirmation?: boolean;
   execute(input: unknown, context: ToolCallContext): Promise<unknown>;
 }

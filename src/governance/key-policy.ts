@@ -6,6 +6,7 @@ import {
   type KeyLimits,
   type KeyPolicy,
   type LimitName,
+  type McpToolPolicy,
   type RateLimits,
 } from '../ports/state/key-policy.js';
 
@@ -15,7 +16,7 @@ import {
  * port's (src/ports/state/key-policy.ts); re-exported here for the governance code and routes that
  * read both.
  */
-export { budgetPeriods, type Budget, type BudgetPeriod, type CachePolicy, type KeyLimits, type KeyPolicy, type LimitName, type RateLimits };
+export { budgetPeriods, type Budget, type BudgetPeriod, type CachePolicy, type KeyLimits, type KeyPolicy, type LimitName, type McpToolPolicy, type RateLimits };
 
 /** The wire form of one spender's limits. */
 export interface WireRateLimits {
@@ -30,6 +31,9 @@ export interface WireKeyLimits extends WireRateLimits {
 }
 export interface WireCachePolicy {
   readonly ttl_s: number;
+}
+export interface WireMcpToolPolicy {
+  readonly allowed_tools: readonly string[];
 }
 
 function fromWireRates(limits: WireRateLimits): RateLimits {
@@ -50,7 +54,7 @@ function toWireRates(limits: RateLimits): WireRateLimits {
   };
 }
 
-export function fromWirePolicy(limits: WireKeyLimits | null | undefined, cache: WireCachePolicy | null | undefined): KeyPolicy {
+export function fromWirePolicy(limits: WireKeyLimits | null | undefined, cache: WireCachePolicy | null | undefined, mcp?: WireMcpToolPolicy | null): KeyPolicy {
   const own: KeyLimits | undefined =
     limits === undefined || limits === null
       ? undefined
@@ -58,6 +62,7 @@ export function fromWirePolicy(limits: WireKeyLimits | null | undefined, cache: 
   return {
     ...(own !== undefined ? { limits: own } : {}),
     ...(cache !== undefined && cache !== null ? { cache: { ttlS: cache.ttl_s } } : {}),
+    ...(mcp !== undefined && mcp !== null ? { mcp: { allowedTools: [...mcp.allowed_tools] } } : {}),
   };
 }
 
@@ -70,7 +75,8 @@ export function toWireLimits(limits: KeyLimits | undefined): WireKeyLimits | nul
 export function effectivePolicy(own: KeyPolicy | undefined, merchantDefault: KeyPolicy | undefined): KeyPolicy {
   const limits = own?.limits === undefined && merchantDefault?.limits === undefined ? undefined : { ...merchantDefault?.limits, ...own?.limits };
   const cache = own?.cache ?? merchantDefault?.cache;
-  return { ...(limits !== undefined ? { limits } : {}), ...(cache !== undefined ? { cache } : {}) };
+  const mcp = own?.mcp ?? merchantDefault?.mcp;
+  return { ...(limits !== undefined ? { limits } : {}), ...(cache !== undefined ? { cache } : {}), ...(mcp !== undefined ? { mcp } : {}) };
 }
 
 /** True when `limits` limits anything (the end users' limits included). */

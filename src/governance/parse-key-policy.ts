@@ -1,9 +1,13 @@
-import { budgetPeriods, fromWirePolicy, type KeyPolicy, type WireCachePolicy, type WireKeyLimits } from './key-policy.js';
+import { budgetPeriods, fromWirePolicy, type KeyPolicy, type WireCachePolicy, type WireKeyLimits, type WireMcpToolPolicy } from './key-policy.js';
 
 /** 1 day: longer-lived answers belong in the caller's own store, not a shared cache. */
 export const MAX_CACHE_TTL_S = 86_400;
 const MAX_RATE = 10_000_000;
 const MAX_BUDGET_USD = 1_000_000_000;
+/** Entries of a key's MCP tool allow-list: enough for every tool of the 20 servers a merchant may register, named one by one. */
+const MAX_ALLOWED_TOOLS = 500;
+/** A gateway tool name (`<server>__<tool>`, up to 128 characters), or such a prefix ending in `*`. */
+const ALLOWED_TOOL_PATTERN = /^[A-Za-z0-9_.-]{1,128}\*?$|^\*$/;
 
 export type PolicyParse = { readonly ok: true; readonly policy: KeyPolicy } | { readonly ok: false; readonly problem: string };
 
@@ -26,12 +30,33 @@ function unknownField(value: Record<string, unknown>, known: readonly string[], 
 /**
  * Reads the `limits` and `cache` of `POST /api-key/create` and `POST /api-key/{key_id}/limits`
  * (and the merchant defaults): every field optional, each problem named by its path
- * (`limits.budget.period must be day or month`). `null` or absent means none.
+ * (`limits.budget.period must be day or month`). `null` or absent means none. `mcp` is the key's
+ * MCP gateway allow-list (`{ allowed_tools: [...] }`).
  */
-export function parseKeyPolicy(limits: unknown, cache: unknown): PolicyParse {
-  const problem = limitsProblem(limits) ?? cacheProblem(cache);
+export function parseKeyPolicy(limits: unknown, cache: unknown, mcp?: unknown): PolicyParse {
+  const problem = limitsProblem(limits) ?? cacheProblem(cache) ?? mcpProblem(mcp);
   if (problem !== undefined) return { ok: false, problem };
-  return { ok: true, policy: fromWirePolicy(limits as WireKeyLimits | null | undefined, cache as WireCachePolicy | null | undefined) };
+  return {
+    ok: true,
+    policy: fromWirePolicy(
+      limits as WireKeyLimits | null | undefined,
+      cache as WireCachePolicy | null | undefined,
+      mcp as WireMcpToolPolicy | null | undefined,
+    ),
+  };
+}
+
+function mcpProblem(mcp: unknown): string | undefined {
+  if (mcp === undefined || mcp === null) return undefined;
+  if (!isObject(mcp)) return 'mcp must be an object { allowed_tools }';
+  const extra = unknownField(mcp, ['allowed_tools'], 'mcp');
+  if (extra !== undefined) return extra;
+  const tools = mcp['allowed_tools'];
+  if (!Array.isArray(tools) || tools.length > MAX_ALLOWED_TOOLS) return `mcp.allowed_tools must be an array of at most ${MAX_ALLOWED_TOOLS} tool names`;
+  const bad = tools.find((entry) => typeof entry !== 'string' || !ALLOWED_TOOL_PATTERN.test(entry));
+  if (bad !== undefined)
+    return `mcp.allowed_tools entries are gateway tool names (<server>__<tool>: letters, digits, '_', '-', '.'), optionally ending in *; got ${JSON.stringify(bad)}`;
+  return undefined;
 }
 
 function limitsProblem(limits: unknown): string | undefined {

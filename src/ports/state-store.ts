@@ -1,6 +1,7 @@
 import type { ApiKeyStore } from './state/api-key-store.js';
 import type { BatchStore } from './state/batch-store.js';
 import type { CacheAffinityStore } from './state/cache-affinity-store.js';
+import type { McpSessionStore } from './state/mcp-session-store.js';
 import type { ConfigStore } from './state/config-store.js';
 import type { ConversationStore } from './state/conversation-store.js';
 import type { CredentialStore } from './state/credential-store.js';
@@ -65,6 +66,7 @@ export type {
   RoutingRuleStore,
 } from './state/routing-rule-store.js';
 export type { DecisionContext, EliminationScore, ScoreSelection, ScoreStore, WindowRead } from './state/score-store.js';
+export type { McpSessionRecord, McpSessionStore } from './state/mcp-session-store.js';
 export type { SessionStore } from './state/session-store.js';
 export type { StickyAdjustment, StickyCustomer, StickyStore } from './state/sticky-store.js';
 export type { Admission, AdmissionRequest, EndUserAdmission, KeyUsage, LimitHolder, SpendRecord, UsageStore } from './state/usage-store.js';
@@ -101,6 +103,8 @@ export interface StateStore {
   readonly cacheAffinity: CacheAffinityStore;
   /** Per-customer net success counts for sticky routing (issue 36): written by feedback, read by decisions; never cached in front of the store. */
   readonly sticky: StickyStore;
+  /** The MCP gateway's sessions (issue 39): expiring, shared by every replica; never cached in front of the store. */
+  readonly mcpSessions: McpSessionStore;
 
   /**
    * Cache invalidation that reaches every API replica sharing this store (Redis pub/sub, or

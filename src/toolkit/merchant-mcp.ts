@@ -46,6 +46,8 @@ export interface MerchantMcpDeps {
   readonly resolveHost?: ResolveHost;
   /** Every tool run (`tool.executed` events). */
   readonly recordToolRun?: ToolRunRecorder;
+  /** Told after a merchant's servers were registered, replaced or removed (the MCP gateway's `tools/list_changed`); must not throw. */
+  readonly onServersChanged?: (merchantId: string) => void;
   readonly now?: () => number;
 }
 
@@ -57,6 +59,9 @@ export interface ScopedTool {
 
 /** Most servers one merchant may register. */
 export const MAX_MERCHANT_SERVERS = 20;
+
+/** The MCP gateway's namespace of the built-in and custom tools (`switchyard__<tool>`): no merchant server may take it. */
+export const LOCAL_TOOLS_NAMESPACE = 'switchyard';
 
 interface MerchantServers {
   readonly servers: McpServers;
@@ -107,6 +112,9 @@ export class MerchantMcp {
     ) {
       throw new InvalidRequestError(`MCP server name "${input.name}" is taken by an operator server; choose another name`, 'mcp', 'name');
     }
+    if (input.name.toLowerCase() === LOCAL_TOOLS_NAMESPACE) {
+      throw new InvalidRequestError(`MCP server name "${input.name}" is reserved for the gateway's own tools; choose another name`, 'mcp', 'name');
+    }
     await checkEndpoint(config.url, this.deps.endpointPolicy, this.deps.resolveHost);
     const current = (await this.deps.configs.get(merchantId, 'mcpServers')) ?? {};
     if (!(input.name in current) && Object.keys(current).length >= MAX_MERCHANT_SERVERS) {
@@ -124,6 +132,7 @@ export class MerchantMcp {
     const own = await this.ownServers(merchantId);
     const info = own.find((server) => server.id === input.name);
     if (info === undefined) throw new MCPConfigurationError(`MCP server "${input.name}" vanished while it was registered`, input.name);
+    this.deps.onServersChanged?.(merchantId);
     return info;
   }
 
@@ -135,6 +144,7 @@ export class MerchantMcp {
     if (Object.keys(rest).length === 0) await this.deps.configs.delete(merchantId, 'mcpServers');
     else await this.deps.configs.put(merchantId, 'mcpServers', rest, 'upsert');
     await this.sync(merchantId);
+    this.deps.onServersChanged?.(merchantId);
   }
 
   /** The operator's servers (when allowed), then the merchant's own. */

@@ -523,6 +523,18 @@ export class NeuroLink {
     ];
   }
 
+  /**
+   * The tools of a merchant that are not on an MCP server: the built-in ones (the merchant's own
+   * when the service set them) and the custom ones registered on this toolkit, each run counted
+   * for ToolInfo's usage fields. The MCP gateway (src/toolkit/mcp-gateway.ts) serves them.
+   */
+  localToolsFor(merchantId: string): readonly { readonly tool: ToolDefinition; readonly category: 'built-in' | 'custom' }[] {
+    return [
+      ...this.builtInsFor(merchantId).map((tool) => ({ tool: this.toolUsage.counting(tool, `built-in:${tool.name}`), category: 'built-in' as const })),
+      ...[...this.customTools.values()].map((tool) => ({ tool: this.toolUsage.counting(tool, `custom:${tool.name}`), category: 'custom' as const })),
+    ];
+  }
+
   /** The built-in tools of a call: a merchant's own when the service set them, else the shared ones. */
   private builtInsFor(merchantId: string | undefined): readonly ToolDefinition[] {
     return merchantId !== undefined && merchantId !== '' && this.merchantBuiltIns !== undefined ? this.merchantBuiltIns(merchantId) : this.builtIns;

@@ -25,9 +25,9 @@ describe('API key routes', () => {
       const response = await create({ merchant_id: 'm1', description: 'ci key' });
       expect(response.statusCode).toBe(200);
       const body = response.json();
-      // 1.4.x's fields, plus the key's own limits and cache setting (null: none; issue 14).
-      expect(Object.keys(body).sort()).toEqual(['api_key', 'cache', 'created_at', 'description', 'key_id', 'key_prefix', 'limits', 'merchant_id']);
-      expect(body).toMatchObject({ limits: null, cache: null });
+      // 1.4.x's fields, plus the key's own limits and cache setting (null: none; issue 14) and MCP tool allow-list (issue 39).
+      expect(Object.keys(body).sort()).toEqual(['api_key', 'cache', 'created_at', 'description', 'key_id', 'key_prefix', 'limits', 'mcp', 'merchant_id']);
+      expect(body).toMatchObject({ limits: null, cache: null, mcp: null });
       expect(body).toMatchObject({ merchant_id: 'm1', description: 'ci key' });
       expect(body.api_key).toMatch(/^DE_[0-9a-f]{64}$/);
       expect(body.key_prefix).toBe(body.api_key.slice(0, 11));
@@ -66,7 +66,7 @@ describe('API key routes', () => {
       const items = response.json() as Record<string, unknown>[];
       expect(items).toHaveLength(2);
       for (const item of items) {
-        // 1.4.x's fields, plus limits (own and enforced), cache and usage (issue 14).
+        // 1.4.x's fields, plus limits (own and enforced), cache and usage (issue 14) and the MCP tool allow-list (issue 39).
         expect(Object.keys(item).sort()).toEqual([
           'cache',
           'created_at',
@@ -76,6 +76,7 @@ describe('API key routes', () => {
           'key_id',
           'key_prefix',
           'limits',
+          'mcp',
           'merchant_id',
           'usage',
         ]);

@@ -97,8 +97,12 @@ const requiredQuery: Readonly<Record<string, string>> = {
   '/merchant-account/:merchantId/connectors/:connector/report/column-mapping': 'account=bodiless',
   '/auth/verify-email': 'token=bodiless',
 };
-/** Routes whose answer to the sweep's made-up input is a 400 by design (an unknown one-time token), header or not. */
-const refusesMadeUpInput = new Set(['GET /auth/verify-email']);
+/**
+ * Routes whose answer to the sweep's made-up input is a 400 by design, header or not: an unknown
+ * one-time token; an MCP gateway request with no `mcp-session-id` that is not an `initialize` (MCP's
+ * streamable HTTP transport answers it 400).
+ */
+const refusesMadeUpInput = new Set(['GET /auth/verify-email', 'POST /mcp', 'GET /mcp', 'DELETE /mcp']);
 const bodiless = allRoutes.filter(
   (route) => !route.hasBody && route.method !== 'HEAD' && !route.url.startsWith('/docs') && !rawBodyRoutes.has(`${route.method} ${route.url}`),
 );

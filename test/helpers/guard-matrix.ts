@@ -196,6 +196,10 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
   // A reserved (non-public) address: the right credential gets the SSRF guard's 400, nothing is connected.
   'POST /api/mcp/servers': { body: () => ({ name: 'guard-server', url: 'http://192.0.2.1/mcp' }) },
   'DELETE /api/mcp/servers/:name': { params: { name: 'guard-server' } },
+  // The MCP gateway: without a session these are the transport's 400s (nothing is opened).
+  'POST /mcp': { body: () => ({ jsonrpc: '2.0', id: 1, method: 'ping' }) },
+  'GET /mcp': {},
+  'DELETE /mcp': {},
   'GET /models': {},
   'GET /models/search': {},
   'GET /models/provider/:provider': { params: { provider: 'openai' } },
@@ -377,10 +381,11 @@ export function describeGuardTable(): void {
 
 /**
  * The refusal text of a guarded route: decision-engine's plain text, or, on the OpenAI-compatible
- * gateway (/v1/*), the same text inside OpenAI's `{error: {message}}` so its clients raise their own errors.
+ * gateway (/v1/*) and the MCP gateway (/mcp, a JSON-RPC error), the same text inside `{error: {message}}`
+ * so their clients raise their own errors.
  */
 function expectRefusal(route: RouteTableEntry, response: { body: string; json(): unknown }, text: string): void {
-  if (!route.url.startsWith('/v1/')) {
+  if (!route.url.startsWith('/v1/') && route.url !== '/mcp') {
     expect(response.body).toBe(text);
     return;
   }

@@ -250,6 +250,7 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
     cacheAffinity: inner.cacheAffinity,
     // Counts moved by every feedback on any worker: a per-replica copy would pin by a stale habit.
     sticky: inner.sticky,
+    mcpSessions: inner.mcpSessions,
     publishInvalidation: (key) => invalidate(key),
     onInvalidation: (listener) => inner.onInvalidation(listener),
     probe: () => inner.probe(),

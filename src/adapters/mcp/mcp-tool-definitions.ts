@@ -52,6 +52,7 @@ export function toToolDefinitions(servers: readonly ServerTools[], call: ToolCal
     description: tool.description === '' ? `${tool.name} (MCP server ${serverId})` : tool.description,
     inputSchema: tool.inputSchema,
     source: serverId,
+    originalName: tool.name,
     async execute(input, context) {
       if (input !== undefined && (typeof input !== 'object' || input === null || Array.isArray(input))) {
         return { success: false, error: `Tool "${name}" expects an object of arguments` };

@@ -29,6 +29,7 @@ import { createMemoryResponseCache, defaultResponseCacheBounds } from './memory-
 import { createMemoryResponseStore, responseStoreTables } from './memory-response-store.js';
 import { createMemoryStickyStore } from './memory-sticky-store.js';
 import { createMemoryCacheAffinityStore } from './memory-cache-affinity-store.js';
+import { createMemoryMcpSessionStore } from './memory-mcp-session-store.js';
 import { createMemoryConversationStore, defaultMaxConversationSessions } from './memory-conversation-store.js';
 import { activeIdsInOrder } from '../../routing-rules/active-order.js';
 
@@ -376,6 +377,7 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
     conversations: createMemoryConversationStore({ maxSessions: options.maxConversationSessions ?? defaultMaxConversationSessions, clock }),
     cacheAffinity: createMemoryCacheAffinityStore({ clock }),
     sticky: createMemoryStickyStore({ clock }),
+    mcpSessions: createMemoryMcpSessionStore({ clock }),
     async publishInvalidation(key) {
       for (const listener of listeners) listener(key);
     },

@@ -37,6 +37,8 @@ export interface RedisKeys {
   responseCache(merchantId: string, requestHash: string): string;
   /** The candidate holding a conversation's prompt cache (`{aff:<merchant>}<group>:<sha256>`): a merchant's entries share its hash tag. */
   cacheAffinity(merchantId: string, routeGroup: string, key: string): string;
+  /** An MCP gateway session (`mcp:session:<id>`): one key, read by whichever replica the client reaches. */
+  mcpSession(sessionId: string): string;
   /** A customer's sticky-routing counts (`{stk:<merchant>:<customer>}counts`) and their dedupe markers, in one slot. */
   stickyCounts(merchantId: string, customerKey: string): string;
   stickyDedupe(merchantId: string, customerKey: string, dedupeKey: string): string;
@@ -104,6 +106,7 @@ export function createRedisKeys(prefix: string): RedisKeys {
     usage: (keyId, name) => `${prefix}{usage:${part(keyId)}}${name}`,
     responseCache: (merchantId, requestHash) => `${prefix}{cache:${part(merchantId)}}${requestHash}`,
     cacheAffinity: (merchantId, routeGroup, key) => `${prefix}{aff:${part(merchantId)}}${part(routeGroup)}:${part(key)}`,
+    mcpSession: (sessionId) => `${prefix}mcp:session:${part(sessionId)}`,
     stickyCounts: (merchantId, customerKey) => `${prefix}{stk:${part(merchantId)}:${part(customerKey)}}counts`,
     stickyDedupe: (merchantId, customerKey, dedupeKey) => `${prefix}{stk:${part(merchantId)}:${part(customerKey)}}dedupe:${dedupeKey}`,
     storedResponse: (merchantId, responseId) => `${prefix}{resp:${part(merchantId)}}${part(responseId)}`,

@@ -5,6 +5,7 @@ import { createRedisResponseCache } from './redis-response-cache.js';
 import { createRedisResponseStore } from './redis-response-store.js';
 import { createRedisStickyStore } from './redis-sticky-store.js';
 import { createRedisCacheAffinityStore } from './redis-cache-affinity-store.js';
+import { createRedisMcpSessionStore } from './redis-mcp-session-store.js';
 import { createRedisConversationStore } from './redis-conversation-store.js';
 import type { RedisOptions } from 'ioredis';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
@@ -247,6 +248,7 @@ export async function createRedisStateStore(options: RedisStateStoreOptions): Pr
     conversations: createRedisConversationStore(context),
     cacheAffinity: createRedisCacheAffinityStore(context),
     sticky: createRedisStickyStore(context),
+    mcpSessions: createRedisMcpSessionStore(context),
     async publishInvalidation(key) {
       await context.call('publishInvalidation', (client) => client.publish(channel, key));
     },

@@ -40,9 +40,19 @@ export interface CachePolicy {
   readonly ttlS: number;
 }
 
+/**
+ * Which MCP gateway tools (`/mcp`, issue 39) a key may list and call: each entry a tool's gateway
+ * name (`<server>__<tool>`) or a prefix ending in `*` (`docs__*`: every tool of server `docs`).
+ * Absent: every tool the merchant may use; empty: none.
+ */
+export interface McpToolPolicy {
+  readonly allowedTools: readonly string[];
+}
+
 export interface KeyPolicy {
   readonly limits?: KeyLimits;
   readonly cache?: CachePolicy;
+  readonly mcp?: McpToolPolicy;
 }
 
 /** The limit a refusal names: OpenAI's clients see `rate_limit_exceeded`, or `insufficient_quota` for `budget`. */

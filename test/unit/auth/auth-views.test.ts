@@ -71,6 +71,7 @@ describe('auth views', () => {
       created_at: '2026-04-26 10:00:00.123000',
       limits: null,
       cache: null,
+      mcp: null,
     });
     const listed = toApiKeyListItem(record);
     expect(listed).toEqual({
@@ -82,6 +83,7 @@ describe('auth views', () => {
       created_at: '2026-04-26 10:00:00.123000',
       limits: null,
       cache: null,
+      mcp: null,
     });
     expect(JSON.stringify(listed)).not.toContain(record.keyHash);
   });
