@@ -96,7 +96,13 @@ describe('POST /decide-gateway with multi-objective routing', () => {
       margin: 0.2,
     });
     expect(body.multi_objective_info.chosen).toEqual(body.multi_objective_info.srHead);
-    expect((await createdPayload('p-auth'))['multiObjective']).toMatchObject({ outcome: 'AUTH_WON', costSavedBps: null, savedValue: 0, netValue: 0, approvalsLost: 0 });
+    expect((await createdPayload('p-auth'))['multiObjective']).toMatchObject({
+      outcome: 'AUTH_WON',
+      costSavedBps: null,
+      savedValue: 0,
+      netValue: 0,
+      approvalsLost: 0,
+    });
   });
 
   it('keeps the SR order when the head has no fee data, and never promotes a gateway without it', async () => {

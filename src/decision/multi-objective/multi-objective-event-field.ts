@@ -28,7 +28,8 @@ function netOf(decision: Decision): { netValue: number; approvalsLost: number } 
   const info = decision.multiObjectiveInfo;
   const head = info?.srHead;
   const chosen = info?.chosen;
-  if (info?.outcome !== 'COST_WON' || head == null || chosen == null || head.costBps === null || chosen.costBps === null) return { netValue: 0, approvalsLost: 0 };
+  if (info?.outcome !== 'COST_WON' || head == null || chosen == null || head.costBps === null || chosen.costBps === null)
+    return { netValue: 0, approvalsLost: 0 };
   const gain = expectedValue(chosen.authRate, chosen.costBps, info.margin) - expectedValue(head.authRate, head.costBps, info.margin);
   return { netValue: decision.payment.amount * gain, approvalsLost: head.authRate - chosen.authRate };
 }
