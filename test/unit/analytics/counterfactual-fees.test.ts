@@ -33,7 +33,9 @@ describe('the fees the counterfactual prices EV with', () => {
 
   it('prefers the cost model (an override first) over the seed table', () => {
     const model: CostModel = {
-      connectors: [{ connector: 'stripe', account: 'a', model: { pctBps: 250, fixed: 0.2 }, goodGross: 1, override: { pctBps: 210, fixed: 0.1, updatedAt: 0 } }],
+      connectors: [
+        { connector: 'stripe', account: 'a', model: { pctBps: 250, fixed: 0.2 }, goodGross: 1, override: { pctBps: 210, fixed: 0.1, updatedAt: 0 } },
+      ],
       clusters: [],
       reportDate: null,
       updatedAt: 0,
