@@ -92,7 +92,8 @@ function problemText(code: string, detail: string): string {
   const expected = /^expected (.+), got (.+)$/s.exec(detail);
   if (code === 'invalid_shape' && expected !== null) {
     const [, wanted = '', got = ''] = expected;
-    const empty = got === 'null' || got.startsWith('nothing');
+    // An empty number field is sent as null ("null (no value)"); a missing field reads "nothing (missing field)".
+    const empty = got.startsWith('null') || got.startsWith('nothing');
     const want = wanted.startsWith('an integer') || wanted.startsWith('a whole number') ? 'a whole number, 0 or more' : wanted;
     return empty ? `enter ${want}; it is empty.` : `enter ${want}, not ${got}.`;
   }
