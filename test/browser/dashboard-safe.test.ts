@@ -180,7 +180,7 @@ describe('safe changes to live routing', () => {
 
   it('explains a refused advanced rule in words under the field it is about', async () => {
     await page.getByLabel('Name', { exact: true }).fill('Empty amount');
-    await page.getByLabel('Algorithm').selectOption('advanced');
+    await page.getByLabel('Algorithm', { exact: true }).selectOption('advanced');
     await page.locator('#rule0-name').fill('Big tickets');
     await page.locator('#rule0-priority').fill('adyen');
     await page.locator('#rule0-g0-c0-key').selectOption('amount');
@@ -239,9 +239,10 @@ describe('honest money', () => {
 
   it('prices the scenario the simulator shows: real values, no placeholders', async () => {
     const fields = ['Currency', 'Card network', 'Funding', 'Card program', 'Issuer country or region'];
-    const shown = await Promise.all(fields.map((label) => page.getByLabel(label, { exact: true }).inputValue()));
+    const simulator = page.getByRole('region', { name: 'Simulate a payment' });
+    const shown = await Promise.all(fields.map((label) => simulator.getByLabel(label, { exact: true }).inputValue()));
     expect(shown).toEqual(['USD', 'visa', 'credit', 'standard', 'us']);
-    for (const label of fields) expect(await page.getByLabel(label, { exact: true }).getAttribute('placeholder')).toBeNull();
+    for (const label of fields) expect(await simulator.getByLabel(label, { exact: true }).getAttribute('placeholder')).toBeNull();
     const sent = page.waitForRequest((request) => request.url().endsWith('/seed-costs/simulate'));
     await page.getByRole('button', { name: 'Simulate' }).click();
     expect((await sent).postDataJSON()).toEqual({
@@ -257,7 +258,7 @@ describe('honest money', () => {
     expect(await result.getByTestId('simulate-scenario').textContent()).toBe('Priced: 100 USD, visa, credit, standard, issuer us.');
     // adyen's US credit standard row (2.22 % + 0.24), not its default row (1.94 % + 0.24 = 2.18).
     expect(await result.getByRole('row').filter({ hasText: 'adyen' }).locator('td').last().textContent()).toBe('2.46');
-    await page.getByLabel('Card network', { exact: true }).fill('');
+    await simulator.getByLabel('Card network', { exact: true }).fill('');
     await result.getByText('The form changed since: simulate again to price what it shows.').waitFor();
     await page.getByRole('button', { name: 'Simulate' }).click();
     await result.getByText('Priced: 100 USD, any network, credit, standard, issuer us.').waitFor();
@@ -311,6 +312,8 @@ describe('honest money', () => {
       .toBe(3);
 
     await go('costs');
+    // The page was open since before these decisions: read it afresh.
+    await page.reload();
     const panel = page.getByRole('region', { name: 'Cost savings', exact: true });
     const tile = (label: string) =>
       panel
@@ -337,13 +340,13 @@ describe('experiments', () => {
     await setFeature('ab-test-real-payments', true);
     const guarded = await created('Guarded trial', {
       type: 'ab_test',
-      data: { variant_split_pct: 50, min_sample_size: 10, guardrail_threshold_pp: 3, control: { sr: {} }, variant: { sr: { hedging_percent: 0 } } },
+      data: { variant_split_pct: 40, min_sample_size: 10, guardrail_threshold_pp: 3, control: { sr: {} }, variant: { sr: { hedging_percent: 0 } } },
     });
     expect((await api('/routing/activate', { body: { created_by: merchantId, routing_algorithm_id: guarded } })).status).toBe(200);
     // 20 payments per arm: control's all approved, the variant's all declined.
     const ids = Array.from({ length: 200 }, (_, index) => `guard-${index}`);
     for (const arm of ['control', 'variant'] as const) {
-      for (const paymentId of ids.filter((id) => assignArm(id, 50) === arm).slice(0, 20)) {
+      for (const paymentId of ids.filter((id) => assignArm(id, 40) === arm).slice(0, 20)) {
         const decided = await decide(paymentId);
         await feedback(paymentId, decided.decided_gateway, arm === 'control' ? 'CHARGED' : 'FAILURE');
       }
@@ -359,6 +362,7 @@ describe('experiments', () => {
     expect(await activeIds()).not.toContain(guarded);
 
     await go('experiments');
+    await page.reload();
     const card = page.getByRole('region', { name: 'Guarded trial', exact: true });
     const verdict = card.getByTestId('experiment-verdict');
     await verdict.waitFor();
