@@ -12,18 +12,18 @@ const textFields: readonly TextField[] = ['psp', 'label', ...dimensionFields, ..
 
 /** Column widths (% of the table) in `textFields` order, then Default and Remove: the table fits its panel at 1280 px. */
 const columnWidths: Readonly<Record<TextField | 'default' | 'remove', number>> = {
-  psp: 9,
-  label: 10,
+  psp: 8,
+  label: 11,
   card_network: 8,
-  payment_method_type: 7.5,
+  payment_method_type: 7,
   card_type: 7.5,
   transaction_currency: 7,
-  card_issuing_country: 7,
-  interchange_bps: 8,
+  card_issuing_country: 6,
+  interchange_bps: 9,
   scheme_bps: 7.5,
   markup_bps: 7.5,
-  fixed: 6.5,
-  default: 6,
+  fixed: 6,
+  default: 7,
   remove: 8.5,
 };
 
