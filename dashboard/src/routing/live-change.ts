@@ -21,6 +21,9 @@ export const isExperiment = (rule: RoutingAlgorithmListItem) => rule.algorithm_d
 
 const noRule = "success-rate routing over each request's gateways";
 
+/** A volume contract has its own slot (`volume_commitment`): it steers volume beside the rule, it routes nothing by itself. */
+const isVolumeContract = (rule: RoutingAlgorithmListItem) => rule.algorithm_for === 'volume_commitment';
+
 function variantShare(experiment: RoutingAlgorithmListItem): string {
   const data = experiment.algorithm_data.data as { readonly variant_split_pct?: unknown };
   return typeof data.variant_split_pct === 'number' ? `${data.variant_split_pct} % of payments` : 'its share of payments';
@@ -48,6 +51,14 @@ export function activationChange(rule: RoutingAlgorithmListItem, rules: readonly
       text: `${stops}“${rule.name}” starts splitting live payments: ${variantShare(rule)} go by its variant arm, the others by its control arm. Payments it does not cover stay with ${routedBy}; the active rule stays as it is.`,
     };
   }
+  if (isVolumeContract(rule)) {
+    const replaced = beside.rule === undefined ? '' : ` in place of “${beside.rule.name}”`;
+    return {
+      title,
+      confirmLabel: beside.rule === undefined ? `Activate ${rule.name}` : `Activate and stop ${beside.rule.name}`,
+      text: `“${rule.name}” starts steering live payments toward its volume commitments${replaced}, when the volume-contracts feature is on. The active rule and a running experiment stay as they are.`,
+    };
+  }
   const change =
     beside.rule === undefined
       ? `“${rule.name}” starts routing live ${rule.algorithm_for} traffic in place of ${noRule}.`
@@ -65,6 +76,13 @@ export function deactivationChange(rule: RoutingAlgorithmListItem, rules: readon
       title: `Stop ${rule.name}?`,
       confirmLabel: `Stop ${rule.name}`,
       text: `The experiment “${rule.name}” ends: its variant arm gets no more payments, and every payment goes by ${routedBy}. Its results stay on the Experiments page.`,
+    };
+  }
+  if (isVolumeContract(rule)) {
+    return {
+      title: `Deactivate ${rule.name}?`,
+      confirmLabel: `Deactivate ${rule.name}`,
+      text: `“${rule.name}” stops steering live payments toward its volume commitments. The active rule and a running experiment stay as they are.`,
     };
   }
   const experiment = beside.experiment === undefined ? '' : ` The running experiment “${beside.experiment.name}” keeps running.`;
