@@ -60,6 +60,7 @@ interface PspSummary {
 }
 interface Decided {
   readonly decided_gateway: string;
+  readonly gateway_priority_map: Readonly<Record<string, number>> | null;
   readonly multi_objective_info: {
     readonly outcome: string;
     readonly srHead: PspSummary;
@@ -279,6 +280,17 @@ describe('honest money', () => {
       await decide(`train-adyen-${index}`, {}, { enableMultiObjective: false });
       await feedback(`train-adyen-${index}`, 'adyen', index < 7 ? 'CHARGED' : 'FAILURE');
     }
+    // Feedback moves the scores through the event bus: wait until a plain SR decision sees them (stripe 1, adyen 0.7).
+    let probe = 0;
+    await expect
+      .poll(
+        async () => {
+          const scores = (await decide(`probe-${probe++}`, {}, { enableMultiObjective: false })).gateway_priority_map ?? {};
+          return (scores['stripe'] ?? 0) - (scores['adyen'] ?? 0);
+        },
+        { timeout: 30_000 },
+      )
+      .toBeGreaterThan(0.29);
     await setFeature('multi-objective-routing', true);
     // What each decision reports is what the savings must add up to: fee saved, and EV gained net of lost approvals.
     const expected = new Map<string, { saved: number; net: number; lost: number; won: number }>();
@@ -371,9 +383,12 @@ describe('experiments', () => {
     const verdict = card.getByTestId('experiment-verdict');
     await verdict.waitFor();
     expect(await verdict.textContent()).toBe('Stopped by the guardrail');
-    expect(await card.getByTestId('guardrail-stop').textContent()).toMatch(
-      /^Stopped by (a results read|the periodic check) at .+: the variant's auth rate \(0\.00% on 20 resolved payments\) fell more than the 3 pp guardrail below control's \(100\.00% on 20 resolved payments\)\. Payments go by the active rule\.$/,
-    );
+    // When, by which check, and the evidence: each arm's auth rate on its resolved payments against the threshold.
+    const stop = (await card.getByTestId('guardrail-stop').textContent()) ?? '';
+    expect(stop).toMatch(/^Stopped by (a results read|the periodic check) at \d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)?/);
+    expect(stop).toContain("the variant's auth rate (0.00% on 20 resolved payments)");
+    expect(stop).toContain('3 pp guardrail');
+    expect(stop).toContain("control's (100.00% on 20 resolved payments)");
     expect(await card.textContent()).not.toContain('the variant receives no traffic');
     expect(await seriousViolations(page)).toEqual([]);
   });
