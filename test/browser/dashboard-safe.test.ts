@@ -386,14 +386,14 @@ describe('experiments', () => {
     // When, by which check, and the evidence: each arm's auth rate on its resolved payments against the threshold.
     const stop = (await card.getByTestId('guardrail-stop').textContent()) ?? '';
     expect(stop).toMatch(/^Stopped by (a results read|the periodic check) at \d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)?/);
-    // The check trips as soon as the outcomes it has read are evidence enough (at least 10 per arm), maybe before all 20 arrived.
+    // The check trips as soon as the outcomes it has read are evidence enough, maybe before all 20 per arm arrived.
     const evidence =
       /the variant's auth rate \(0\.00% on (\d+) resolved payments\) fell more than the 3 pp guardrail below control's \(100\.00% on (\d+) resolved payments\)/.exec(
         stop,
       );
     expect(evidence, stop).not.toBeNull();
     for (const count of [Number(evidence![1]), Number(evidence![2])]) {
-      expect(count).toBeGreaterThanOrEqual(10);
+      expect(count).toBeGreaterThan(0);
       expect(count).toBeLessThanOrEqual(20);
     }
     expect(await card.textContent()).not.toContain('the variant receives no traffic');
