@@ -1,3 +1,4 @@
+import type { KeyEncryptionKeys } from '../src/credentials/credential-vault.js';
 import type { DecidePayment } from '../src/decision/decide-payment.js';
 import type { StickyRoutingCounters } from '../src/decision/sticky/sticky-counters.js';
 import type { PendingSpend } from '../src/governance/pending-spend.js';
@@ -6,6 +7,8 @@ import type { LoginThrottlePolicy } from '../src/auth/login-throttle.js';
 import type { ScryptParams } from '../src/auth/password-hash.js';
 import type { TokenConfig } from '../src/auth/token-service.js';
 import type { BatchService } from '../src/generation/batch/batch-service.js';
+import type { OpenAiBatchService } from '../src/generation/batch/openai-batch-service.js';
+import type { FileService } from '../src/generation/files/file-service.js';
 import type { DynamicModelRegistry } from '../src/generation/models/dynamic-model-registry.js';
 import type { NeuroLink } from '../src/toolkit/neurolink.js';
 import type { EventBus } from '../src/ports/event-bus.js';
@@ -35,6 +38,8 @@ export interface AccessServices {
 
 /** What buildApp is given by its composition root (CLI entry or a test). */
 export interface AppDeps {
+  /** Key encryption keys of merchants' provider credentials (cli/resolve-credential-keys.ts); absent: the feature is off (503). */
+  readonly providerCredentialKeys?: KeyEncryptionKeys;
   readonly state: StateStore;
   /** The payment decision use case (src/decision/decide-payment.ts) over this state, bus, clock and randomness. */
   readonly decidePayment: DecidePayment;
@@ -50,6 +55,11 @@ export interface AppDeps {
   readonly jobs: JobQueue;
   /** Batch generation jobs over `jobs`, `state.batches` and the process's toolkit (cli/create-batch-service.ts). */
   readonly batches: BatchService;
+  /**
+   * OpenAI's Files and Batches APIs (`/v1/files`, `/v1/batches`) over a file store and `batches`
+   * (cli/create-batch-service.ts); unset: those routes are not served.
+   */
+  readonly openAiBatches?: { readonly files: FileService; readonly batches: OpenAiBatchService };
   /** The process's generation toolkit (cli/create-toolkit.ts): /api/generate, /api/stream, /api/status, /api/mcp/*. */
   readonly toolkit: NeuroLink;
   /** The model registry the toolkit prices and picks models with: /models/*. */

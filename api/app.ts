@@ -14,6 +14,9 @@ import { registerApiEvents } from './plugins/api-events.js';
 import { registerChatWebSocket } from './plugins/chat-websocket.js';
 import { registerDashboard } from './plugins/dashboard.js';
 import { credentialMerchantOf, registerAuthentication } from './plugins/authentication.js';
+import { BatchLineGrants } from './batch-line-grants.js';
+import { openAiBatchRoutes } from './routes/openai-batches.js';
+import { openAiFileRoutes } from './routes/openai-files.js';
 import { parseCorsOrigins, registerCrossOrigin } from './plugins/cross-origin.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerJsonBodyParser } from './plugins/json-body.js';
@@ -29,6 +32,8 @@ import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerRouteConfig } from './route-config.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { analyticsCounterfactualRoutes } from './routes/analytics-counterfactual.js';
+import { analyticsRoutingEventsRoutes } from './routes/analytics-routing-events.js';
+import { createRunPostStepPrice } from '../src/analytics/counterfactual/run-post-step-price.js';
 import { analyticsExperimentRoutes } from './routes/analytics-experiments.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { autopilotRoutes } from './routes/autopilot.js';
@@ -43,6 +48,9 @@ import { batchRoutes } from './routes/batches.js';
 import { generationRoutes } from './routes/generation.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { merchantMcpOf } from './merchant-mcp-wiring.js';
+import { providerCredentialRoutes } from './routes/provider-credentials.js';
+import { CredentialVault } from '../src/credentials/credential-vault.js';
+import { MerchantProviderCredentials } from '../src/credentials/merchant-provider-credentials.js';
 import { modelRoutes } from './routes/models.js';
 import { openAiGatewayRoutes } from './routes/openai-gateway.js';
 import { spendCountingRecorder } from '../src/governance/spend-counting-recorder.js';
@@ -134,7 +142,10 @@ async function registerPlugins(app: FastifyInstance, config: Config, deps: AppDe
   await registerCrossOrigin(app, parseCorsOrigins(config.corsOrigins));
   // Before every route (swagger-ui's included): the guard sees, records and protects them all.
   // Roles are read live: a demoted or removed admin's sessions lose write access at once.
-  registerAuthentication(app, { auth, roleOf: (userId, merchantId) => users.roleIn(userId, merchantId) });
+  // In-process OpenAI batch lines run through the routes as their batch's API key (api/gateway-line-runner.ts).
+  const batchLines = new BatchLineGrants(deps.state.apiKeys);
+  app.decorate('batchLines', batchLines);
+  registerAuthentication(app, { auth, roleOf: (userId, merchantId) => users.roleIn(userId, merchantId), batchLines });
   registerViewModeAudit(app, audit);
   // A removed member's sessions in that merchant end on every replica (membership read live).
   registerMembershipCheck(app, { roleOf: (userId, merchantId) => users.roleIn(userId, merchantId) });
@@ -201,15 +212,27 @@ async function registerSharedRoutes(app: FastifyInstance, config: Config, deps: 
   await app.register(async (scope) => merchantAccountRoutes(scope, { ...deps, adminSecret, adminSecretHeader: config.adminSecretHeader }));
   await app.register(async (scope) => analyticsRoutes(scope, { ...deps, merchantOf: credentialMerchantOf }));
   const { runCounterfactual } = deps;
-  await app.register(async (scope) => analyticsCounterfactualRoutes(scope, { runCounterfactual, clock: deps.clock, merchantOf: credentialMerchantOf }));
+  // The post-step price is a read over the same analytics port: no adapter is built here.
+  const runPostStepPrice = createRunPostStepPrice({ analytics: deps.analytics });
+  await app.register(async (scope) =>
+    analyticsCounterfactualRoutes(scope, { runCounterfactual, runPostStepPrice, clock: deps.clock, merchantOf: credentialMerchantOf }),
+  );
   await app.register(async (scope) => analyticsExperimentRoutes(scope, { ...deps, merchantOf: credentialMerchantOf }));
+  await app.register(async (scope) => analyticsRoutingEventsRoutes(scope, { analytics: deps.analytics, clock: deps.clock, merchantOf: credentialMerchantOf }));
 }
 
 /** The generation surface: batches, the toolkit's routes, MCP, models, WebSocket chat and the /v1 gateway. */
 async function registerGenerationRoutes(app: FastifyInstance, config: Config, deps: AppDeps, { auth, pendingSpend, admission }: AppServices): Promise<void> {
   await app.register(async (scope) => batchRoutes(scope, { batches: deps.batches }));
+  const openAiBatches = deps.openAiBatches;
+  if (openAiBatches !== undefined) {
+    await app.register(async (scope) => openAiFileRoutes(scope, { files: openAiBatches.files }));
+    await app.register(async (scope) => openAiBatchRoutes(scope, { batches: openAiBatches.batches }));
+  }
   await app.register(async (scope) => generationRoutes(scope, { toolkit: deps.toolkit }));
   const merchantMcp = merchantMcpOf(config, deps);
+  const credentials = merchantProviderCredentialsOf(deps);
+  await app.register(async (scope) => providerCredentialRoutes(scope, { credentials }));
   await app.register(async (scope) => mcpRoutes(scope, { toolkit: deps.toolkit, merchantMcp }));
   await app.register(async (scope) => modelRoutes(scope, { models: deps.models, auth: 'either' }));
   // Chat turns go through the same key limits and budget reservation as /api/generate.
@@ -267,4 +290,16 @@ async function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps): Promi
     await legacyDecisionGatewayRoutes(scope, deps);
     await scoreFeedbackRoutes(scope, deps);
   });
+}
+
+/** Merchants' own provider credentials, handed to the toolkit's calls; undefined when the operator gave no keys (distributed without PROVIDER_CREDENTIAL_KEYS). */
+function merchantProviderCredentialsOf(deps: AppDeps): MerchantProviderCredentials | undefined {
+  if (deps.providerCredentialKeys === undefined) return undefined;
+  const credentials = new MerchantProviderCredentials({
+    configs: deps.state.configs,
+    vault: new CredentialVault(deps.providerCredentialKeys),
+    now: () => deps.clock.now(),
+  });
+  deps.toolkit.useMerchantProviderCredentials((merchantId) => credentials.envOf(merchantId));
+  return credentials;
 }

@@ -1,5 +1,9 @@
 import analyticsQuery from '../schemas/http/analytics/analytics-query.json' with { type: 'json' };
 import costSavingsReport from '../schemas/http/analytics/cost-savings-report.json' with { type: 'json' };
+import postStepPriceReport from '../schemas/http/analytics/post-step-price-report.json' with { type: 'json' };
+import postStepRateInterval from '../schemas/http/analytics/post-step-rate-interval.json' with { type: 'json' };
+import routingEventsQuery from '../schemas/http/analytics/routing-events-query.json' with { type: 'json' };
+import routingEventsReport from '../schemas/http/analytics/routing-events-report.json' with { type: 'json' };
 import counterfactualEstimate from '../schemas/http/analytics/counterfactual-estimate.json' with { type: 'json' };
 import counterfactualEstimates from '../schemas/http/analytics/counterfactual-estimates.json' with { type: 'json' };
 import counterfactualReport from '../schemas/http/analytics/counterfactual-report.json' with { type: 'json' };
@@ -18,6 +22,7 @@ import volumeCommitmentSamples from '../schemas/http/volume-commitment/samples.j
 import llmProviderUsage from '../schemas/http/analytics/llm-provider-usage.json' with { type: 'json' };
 import llmApiUsage from '../schemas/http/analytics/llm-api-usage.json' with { type: 'json' };
 import llmOverviewReport from '../schemas/http/analytics/llm-overview-report.json' with { type: 'json' };
+import overviewReport from '../schemas/http/analytics/overview-report.json' with { type: 'json' };
 import llmUsagePoint from '../schemas/http/analytics/llm-usage-point.json' with { type: 'json' };
 import llmUsageReport from '../schemas/http/analytics/llm-usage-report.json' with { type: 'json' };
 import llmLatencyRow from '../schemas/http/analytics/llm-latency-row.json' with { type: 'json' };
@@ -32,6 +37,8 @@ import llmRouteGroupReport from '../schemas/http/analytics/llm-route-group-repor
 import llmRouteGroupsReport from '../schemas/http/analytics/llm-route-groups-report.json' with { type: 'json' };
 import llmPromptCacheUsage from '../schemas/http/analytics/llm-prompt-cache-usage.json' with { type: 'json' };
 import llmPromptCacheReport from '../schemas/http/analytics/llm-prompt-cache-report.json' with { type: 'json' };
+import llmEndUserUsage from '../schemas/http/analytics/llm-end-user-usage.json' with { type: 'json' };
+import llmEndUsersReport from '../schemas/http/analytics/llm-end-users-report.json' with { type: 'json' };
 import experimentArmMetrics from '../schemas/http/experiments/experiment-arm-metrics.json' with { type: 'json' };
 import experimentParams from '../schemas/http/experiments/experiment-params.json' with { type: 'json' };
 import experimentResults from '../schemas/http/experiments/experiment-results.json' with { type: 'json' };
@@ -54,6 +61,12 @@ import batchResults from '../schemas/http/batches/batch-results.json' with { typ
 import batchSharedOptions from '../schemas/http/batches/batch-shared-options.json' with { type: 'json' };
 import batchSubmitRequest from '../schemas/http/batches/batch-submit-request.json' with { type: 'json' };
 import batch from '../schemas/http/batches/batch.json' with { type: 'json' };
+import openAiFile from '../schemas/http/files/openai-file.json' with { type: 'json' };
+import openAiFileList from '../schemas/http/files/openai-file-list.json' with { type: 'json' };
+import openAiFileDeleted from '../schemas/http/files/openai-file-deleted.json' with { type: 'json' };
+import openAiBatch from '../schemas/http/files/openai-batch.json' with { type: 'json' };
+import openAiBatchList from '../schemas/http/files/openai-batch-list.json' with { type: 'json' };
+import openAiBatchCreateRequest from '../schemas/http/files/openai-batch-create-request.json' with { type: 'json' };
 import chatCompletionRequest from '../schemas/http/generation/chat-completion-request.json' with { type: 'json' };
 import anthropicMessagesRequest from '../schemas/http/generation/anthropic-messages-request.json' with { type: 'json' };
 import anthropicCountTokensRequest from '../schemas/http/generation/anthropic-count-tokens-request.json' with { type: 'json' };
@@ -157,6 +170,7 @@ import openAiError from '../schemas/http/errors/openai-error.json' with { type: 
  */
 export const httpSchemas: readonly { readonly $id: string }[] = [
   analyticsQuery,
+  overviewReport,
   llmProviderUsage,
   llmApiUsage,
   llmOverviewReport,
@@ -174,7 +188,13 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   llmRouteGroupsReport,
   llmPromptCacheUsage,
   llmPromptCacheReport,
+  llmEndUserUsage,
+  llmEndUsersReport,
   costSavingsReport,
+  postStepRateInterval,
+  postStepPriceReport,
+  routingEventsQuery,
+  routingEventsReport,
   counterfactualRequest,
   counterfactualEstimate,
   counterfactualEstimates,
@@ -196,6 +216,12 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   batchSharedOptions,
   batchSubmitRequest,
   batch,
+  openAiFile,
+  openAiFileList,
+  openAiFileDeleted,
+  openAiBatch,
+  openAiBatchList,
+  openAiBatchCreateRequest,
   batchItemFailure,
   batchItemUsage,
   batchItemResult,

@@ -9,6 +9,20 @@ import type { StateStore } from '../src/ports/state-store.js';
 import type { Clock } from '../src/time/clock.js';
 import * as generationWorker from '../workers/generation.js';
 import type { WorkerHandle } from '../workers/worker-handle.js';
+import * as gatewayLinesWorker from '../workers/gateway-lines.js';
+import type { FastifyInstance } from 'fastify';
+import { join } from 'node:path';
+import { createGatewayLineRunner } from '../api/gateway-line-runner.js';
+import { DiskFileStorage } from '../src/adapters/fs/disk-file-storage.js';
+import { OpenAiBatchService } from '../src/generation/batch/openai-batch-service.js';
+import { FileService } from '../src/generation/files/file-service.js';
+import type { FileStorage } from '../src/ports/file-storage.js';
+
+/** OpenAI's Files and Batches APIs, as buildApp takes them. */
+export interface OpenAiBatches {
+  readonly files: FileService;
+  readonly batches: OpenAiBatchService;
+}
 
 export interface BatchWiring {
   readonly state: StateStore;
@@ -49,6 +63,38 @@ export async function startGenerationWorker(config: Config, wiring: BatchWiring,
     models: wiring.models,
     batches,
     providers: await wiring.models.getAvailableProviders(),
+    limits,
+    clock: wiring.clock,
+    logger: wiring.logger,
+  });
+}
+
+/** OpenAI's Files and Batches APIs of a process: the file service over `storage`, the batches over `batches` (the one executor). */
+export function createOpenAiBatches(config: Config, wiring: BatchWiring, batches: BatchService, storage: FileStorage): OpenAiBatches {
+  const files = new FileService({ storage, settings: { maxBytes: config.filesMaxBytes, maxBatchLines: config.batchMaxLines }, clock: wiring.clock });
+  const logger = wiring.logger.child({ component: 'openai-batches' });
+  return { files, batches: new OpenAiBatchService({ store: wiring.state.batches, batches, files, storage, clock: wiring.clock, logger }) };
+}
+
+/** The embedded file store: FILES_DIR, or `files/` under DATA_DIR. */
+export function createFileStorage(config: Config, clock: BatchWiring['clock']): FileStorage {
+  return new DiskFileStorage({ directory: config.filesDir ?? join(config.dataDir, 'files'), now: () => clock.now() });
+}
+
+/**
+ * Starts the worker of OpenAI batch lines in the API process (it runs them through `app`'s own
+ * routes), under BATCH_CONCURRENCY and BATCH_RATE_PER_MINUTE.
+ */
+export async function startGatewayLinesWorker(config: Config, wiring: BatchWiring, app: FastifyInstance, openAi: OpenAiBatches): Promise<WorkerHandle> {
+  const limits = {
+    concurrency: config.batchConcurrency,
+    ...(config.batchRatePerMinute > 0 ? { rateLimit: { max: config.batchRatePerMinute, durationMs: 60_000 } } : {}),
+  };
+  return gatewayLinesWorker.start({
+    jobs: wiring.jobs,
+    store: wiring.state.batches,
+    lines: createGatewayLineRunner(app, app.batchLines),
+    batches: openAi.batches,
     limits,
     clock: wiring.clock,
     logger: wiring.logger,

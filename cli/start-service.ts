@@ -6,7 +6,14 @@ import type { FastifyInstance } from 'fastify';
 import { PendingSpend } from '../src/governance/pending-spend.js';
 import { spendCountingRecorder } from '../src/governance/spend-counting-recorder.js';
 import type { Logger as PinoLogger } from 'pino';
-import { createBatchService, startGenerationWorker, type BatchWiring } from './create-batch-service.js';
+import {
+  createBatchService,
+  createFileStorage,
+  createOpenAiBatches,
+  startGatewayLinesWorker,
+  startGenerationWorker,
+  type BatchWiring,
+} from './create-batch-service.js';
 import { createRuntime, runtimeDefaults, type Runtime } from './create-runtime.js';
 import { createToolkit, serviceToolFilesRoot, type ToolkitWiring } from './create-toolkit.js';
 import { assertAdminSecretStrength } from '../src/config/admin-secret-strength.js';
@@ -25,6 +32,7 @@ import { buildApp } from '../api/app.js';
 import { registerHttpServerSpans } from '../api/plugins/http-server-spans.js';
 import { startTelemetry } from './start-telemetry.js';
 import { createReadiness } from '../api/readiness.js';
+import { resolveCredentialKeys } from './resolve-credential-keys.js';
 import { resolveTokenConfig } from './resolve-token-config.js';
 import { createCostIngestion } from './create-cost-ingestion.js';
 import { join } from 'node:path';
@@ -57,6 +65,8 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
   assertAdminSecretStrength(config);
   // Before any adapter opens: a distributed start without a shared JWT secret fails fast, naming JWT_SECRET.
   const tokens = await resolveTokenConfig(config, logger);
+  // Merchants' provider credentials: the operator's keys, or one generated in DATA_DIR when embedded.
+  const providerCredentialKeys = await resolveCredentialKeys(config, logger);
   // First of all adapters, so every span and metric of the process goes through it; only when OTEL_* ask for it.
   const telemetry = startTelemetry(config, 'switchyard', logger);
   const runtime = await createRuntime(config, logger);
@@ -83,6 +93,7 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
   if (mcp.failed.length > 0) logger.warn({ failed: mcp.failed }, 'MCP servers from .mcp-config.json failed to connect');
   const batchWiring: BatchWiring = { state: runtime.state, jobs: runtime.jobs, models: toolkit, clock: runtimeDefaults.clock, logger };
   const batches = createBatchService(config, batchWiring);
+  const openAiBatches = createOpenAiBatches(config, batchWiring, batches, createFileStorage(config, runtimeDefaults.clock));
   const stickyCounters = new StickyRoutingCounters();
   const decidePayment = createDecidePayment({
     state: runtime.state,
@@ -121,13 +132,17 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
     volumeCommitmentIntervalSeconds: config.volumeCommitmentIntervalSeconds,
     jobs: runtime.jobs,
     batches,
+    openAiBatches,
     readiness,
     logger,
     tokens,
     pendingSpend,
     mailer: createMailer(config, logger, config.redisUrl !== undefined),
+    ...(providerCredentialKeys !== undefined ? { providerCredentialKeys } : {}),
   });
   registerHttpServerSpans(app, telemetry?.tracer);
+  // OpenAI batch lines run through this process's gateway routes, embedded or distributed (every replica shares the queue).
+  const gatewayLines = await startGatewayLinesWorker(config, batchWiring, app, openAiBatches);
   const workers: WorkerHandle[] = [];
   if (config.embeddedWorkers) {
     // First in the list: it is stopped before the bus drains (its jobs in hand still publish llm.call records).
@@ -167,6 +182,8 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
       stopping ??= (async () => {
         readiness.markDown();
         logger.info({ graceMs: config.shutdownGraceMs }, 'shutting down: readiness down, draining');
+        // Before the app closes: its lines in hand still go through the app's routes.
+        await gatewayLines.close().catch((error: unknown) => logger.error({ err: error, worker: gatewayLines.name }, 'worker did not close cleanly'));
         // Stops accepting and lets in-flight requests finish, for at most the grace period.
         let graceTimer: NodeJS.Timeout | undefined;
         const graceOver = new Promise<'timeout'>((resolve) => {

@@ -12,6 +12,7 @@ import { SwitchyardError } from '../../src/errors/switchyard-error.js';
 import { genericError } from '../wire/generic-error-envelope.js';
 import { sessionRoleOf } from './session-role.js';
 import { routeConfigOf } from '../route-config.js';
+import { batchLineHeader, type BatchLineAttribution, type BatchLineGrants } from '../batch-line-grants.js';
 
 /**
  * How a route is guarded (route `config.auth`). Every route declares one; a route that does not is
@@ -38,7 +39,14 @@ export type MerchantSource = { readonly body: readonly string[] } | { readonly p
 /** Who a request acts for, attached as `request.credential` on guarded routes. */
 export type Credential =
   | { readonly kind: 'session'; readonly claims: SessionClaims }
-  | { readonly kind: 'api_key'; readonly merchantId: string; readonly keyId: string; readonly policy?: KeyPolicy };
+  | {
+      readonly kind: 'api_key';
+      readonly merchantId: string;
+      readonly keyId: string;
+      readonly policy?: KeyPolicy;
+      /** Set on an OpenAI batch line run in process as its batch's key (api/batch-line-grants.ts). */
+      readonly batchLine?: BatchLineAttribution;
+    };
 
 /** One registered route and its guard, as declared (undefined where the route declared nothing). */
 export interface RouteTableEntry {
@@ -256,6 +264,8 @@ export interface AuthenticationOptions {
    * Unset: the token's `role` claim decides.
    */
   readonly roleOf?: (userId: string, merchantId: string) => Promise<MerchantRole | undefined>;
+  /** The grants of in-process OpenAI batch line calls (api/batch-line-grants.ts); unset: none are honoured. */
+  readonly batchLines?: BatchLineGrants;
 }
 
 /** 403 (TE_04) unless the route takes the session's kind (`config.sessionKinds`). */
@@ -372,6 +382,15 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
 
 /** Authenticates a guarded request and sets `request.credential` (throws the 401s). */
 async function authenticateRequest(request: FastifyRequest, guard: 'bearer' | 'either', options: AuthenticationOptions): Promise<void> {
+  if (guard === 'either' && options.batchLines !== undefined) {
+    // An OpenAI batch line run in process as its batch's API key (api/gateway-line-runner.ts).
+    const granted = await options.batchLines.credentialOf(headerValue(request, batchLineHeader));
+    if (granted === 'revoked') throw credentialError({ kind: 'revoked_api_key' });
+    if (granted !== undefined) {
+      request.credential = { kind: 'api_key', ...granted };
+      return;
+    }
+  }
   let bearerToken = bearerTokenOf(request);
   let apiKey = guard === 'either' ? headerValue(request, 'x-api-key') : undefined;
   // One credential rule for every route family: an API key is accepted as `x-api-key` or as

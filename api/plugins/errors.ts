@@ -22,6 +22,11 @@ declare module 'fastify' {
     envelope?: EnvelopeKind;
     /** Decider routes: the `error_message` of a body that does not parse (default "Error parsing request"). */
     deciderParseMessage?: string;
+    /**
+     * 'json': a body that fails its schema answers 1.4.x's 422 and message in the JSON envelope
+     * (TE_03) instead of text/plain; for routes 1.4.x does not have, whose clients read `code`.
+     */
+    bodyErrors?: 'json';
   }
 }
 
@@ -77,6 +82,9 @@ const wireOf: Readonly<Record<ErrorCode, Wire>> = {
   SY_QUEUE_UNAVAILABLE: { kind: 'generic', status: 503, code: 'TE_01' },
   SY_BATCH_INVALID: { kind: 'generic', status: 400, code: 'TE_03' },
   SY_BATCH_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
+  SY_FILE_INVALID: { kind: 'generic', status: 400, code: 'TE_03' },
+  SY_FILE_TOO_LARGE: { kind: 'generic', status: 413, code: 'TE_03' },
+  SY_FILE_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
   SY_EXPERIMENT_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
   SY_VOLUME_CONTRACT_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
   SY_VOLUME_FORECAST_UNAVAILABLE: { kind: 'generic', status: 503, code: 'TE_01' },
@@ -84,6 +92,8 @@ const wireOf: Readonly<Record<ErrorCode, Wire>> = {
   SY_GATEWAY_REQUEST_UNSUPPORTED: { kind: 'generic', status: 400, code: 'TE_03' },
   SY_RESPONSE_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
   SY_PREVIOUS_RESPONSE_NOT_FOUND: { kind: 'generic', status: 400, code: 'TE_03' },
+  SY_PROVIDER_CREDENTIALS_UNCONFIGURED: { kind: 'generic', status: 503, code: 'TE_01' },
+  SY_PROVIDER_CREDENTIAL_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
   SY_KEY_LIMIT_EXCEEDED: { kind: 'generic', status: 429, code: 'TE_04' },
   SY_INTERNAL: { kind: 'generic', status: 500, code: 'TE_00' },
 };
@@ -143,7 +153,9 @@ function sendValidationError(error: FastifyError, request: FastifyRequest, reply
   if (envelope === 'decider') return reply.code(400).send(deciderParseError(problem, request.routeOptions.config.deciderParseMessage));
   // 1.4.x answers shape errors of JSON bodies with 422 and this text.
   if (error.validationContext === 'body') {
-    return reply.code(422).type('text/plain; charset=utf-8').send(`Failed to deserialize the JSON body into the target type: ${problem}`);
+    const message = `Failed to deserialize the JSON body into the target type: ${problem}`;
+    if (request.routeOptions.config.bodyErrors === 'json') return reply.code(422).send(genericError('TE_03', message));
+    return reply.code(422).type('text/plain; charset=utf-8').send(message);
   }
   return reply.code(400).send(genericError('TE_03', `Invalid request: ${problem}`));
 }

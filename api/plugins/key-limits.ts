@@ -3,6 +3,7 @@ import type { Credential } from './authentication.js';
 import { KeyAdmission, defaultLeaseTtlMs, type KeyAdmissionDeps, type LimitScope } from '../../src/governance/admit-key-request.js';
 import type { StateStore } from '../../src/ports/state-store.js';
 import { routeConfigOf } from '../route-config.js';
+import { requestEndUser } from '../wire/call-attribution.js';
 
 export { defaultLeaseTtlMs };
 
@@ -60,6 +61,7 @@ async function admitKey(
     scope,
     String(request.id),
     request.log,
+    route.kind === 'llm' ? requestEndUser(request) : undefined,
   );
   if (lease === undefined) return;
   // 'finish' once the answer is written (streams included, which bypass fastify's hooks); 'close'

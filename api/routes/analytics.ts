@@ -21,15 +21,22 @@ type Read = keyof Pick<
   | 'llmErrors'
   | 'llmRouteGroups'
   | 'llmPromptCache'
+  | 'llmEndUsers'
   | 'costSavings'
 >;
 
 /**
  * `response`: the `$id` of the 200 body's schema (serialises the answer and documents it in
- * OpenAPI). The payment reads have none: their 1.4.x shapes are kept as the reference answers them.
+ * OpenAPI). The other payment reads have none: their 1.4.x shapes are kept as the reference answers them;
+ * the overview's schema declares its 1.4.x fields and the approval fields added beside them.
  */
 const endpoints: readonly { readonly endpoint: AnalyticsEndpoint; readonly read: Read; readonly summary: string; readonly response?: string }[] = [
-  { endpoint: 'overview', read: 'overview', summary: 'KPI counts, route hits, top scores, errors and rules' },
+  {
+    endpoint: 'overview',
+    read: 'overview',
+    summary: 'KPI counts, route hits, top scores, errors and rules; payment approval overall and per gateway, over time, and decline reasons',
+    response: 'OverviewReport',
+  },
   { endpoint: 'decisions', read: 'decisions', summary: 'Decision counts by routing approach over time' },
   { endpoint: 'gateway-scores', read: 'gatewayScores', summary: 'Latest gateway scores and their series' },
   { endpoint: 'log-summaries', read: 'logSummaries', summary: 'Grouped errors and error samples' },
@@ -52,6 +59,12 @@ const endpoints: readonly { readonly endpoint: AnalyticsEndpoint; readonly read:
     summary:
       'Prompt caching per API key and model: cache-read and cache-write tokens, cache hit rate (cache-read / input tokens), cost and what caching saved (USD)',
     response: 'LlmPromptCacheReport',
+  },
+  {
+    endpoint: 'llm/end-users',
+    read: 'llmEndUsers',
+    summary: "Spend per end user of the merchant's keys: calls, errors, cache hits, tokens and cost (USD) per end user and API key, the dearest first",
+    response: 'LlmEndUsersReport',
   },
   {
     endpoint: 'cost-savings',

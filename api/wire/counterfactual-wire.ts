@@ -39,6 +39,18 @@ export function counterfactualWire(report: CounterfactualReport) {
     success_rate: estimatesWire(report.successRate),
     ev: estimatesWire(report.ev),
     ev_message: report.evMessage,
+    recommended: report.recommended === null ? null : { estimator: report.recommended.estimator, ...estimateWire(report.recommended) },
+    explanation: report.explanation,
+    same_as_logging: report.sameAsLogging,
+    rescoring:
+      report.rescoring === null
+        ? null
+        : {
+            bucket_size: report.rescoring.bucketSize,
+            window_reads: report.rescoring.windowReads,
+            real_entry_share: round(report.rescoring.realEntryShare),
+            full_window_share: round(report.rescoring.fullWindowShare),
+          },
     truncated: report.truncated,
   };
 }

@@ -34,22 +34,28 @@ export function successProbability(gateway, t, n) {
 }
 
 /**
- * Runs one policy live for n decisions over the drifting gateways: windows of the last `bucketSize`
- * outcomes per gateway (seeded full of successes, as the score store does), the hedging draw, and
- * elimination scores that fall on failures and recover on successes (elimination on for every
- * decision). Returns the logged decisions (LoggedDecision shape) and the realised rewards.
+ * Runs one policy live for n decisions over the gateways: windows of the last `bucketSize` outcomes
+ * per gateway (seeded full of successes, as the score store does) carried from one decision to the
+ * next, the hedging draw, and elimination scores as the feedback path moves them: a success raises
+ * the score (×1.0526, capped at 1) and a success or failure never lowers it (only the pending
+ * statuses PENDING_VBV and STARTED do, which the simulation does not send), elimination on for every
+ * decision. `rate(gateway, t, n)` is the success probability (default: the drifting sine).
+ * Returns the logged decisions (LoggedDecision shape) and the realised rewards.
  */
-export function simulate({ random, gateways, n, policy, lib, fees }) {
+export function simulate({ random, gateways, n, policy, lib, fees, rate = successProbability, warmup = 0 }) {
   const windows = gateways.map(() => Array(policy.bucketSize).fill(1));
+  const sums = gateways.map(() => policy.bucketSize);
+  const heads = gateways.map(() => 0);
   const elimination = gateways.map(() => 1);
   const logged = [];
   let successes = 0;
   let value = 0;
-  for (let t = 0; t < n; t += 1) {
+  // `warmup` decisions before the first logged one move the windows but are neither logged nor counted.
+  for (let t = -warmup; t < n; t += 1) {
     const amount = Math.round(20 + 180 * random() * 100) / 100;
     const candidates = gateways.map((gateway, index) => ({
       gateway: gateway.gateway,
-      score: windows[index].reduce((a, b) => a + b, 0) / windows[index].length,
+      score: sums[index] / policy.bucketSize,
       eliminationScore: elimination[index],
     }));
     const parameters = { hedgingPercent: policy.hedgingPercent, eliminationThreshold: policy.eliminationThreshold, eliminationDivisor: 5 };
@@ -57,7 +63,13 @@ export function simulate({ random, gateways, n, policy, lib, fees }) {
     let chosen = lib.pickIndex(candidates, parameters, hedged);
     if (policy.multiObjective && !hedged) chosen = costPick(candidates, parameters, chosen, amount, policy.margin, fees);
     const gateway = gateways[chosen];
-    const success = random() < successProbability(gateway, t, n);
+    const success = random() < rate(gateway, Math.max(t, 0), n);
+    const outcome = success ? 1 : 0;
+    sums[chosen] += outcome - windows[chosen][heads[chosen]];
+    windows[chosen][heads[chosen]] = outcome;
+    heads[chosen] = (heads[chosen] + 1) % policy.bucketSize;
+    if (success) elimination[chosen] = Math.min(1, elimination[chosen] * 1.0526);
+    if (t < 0) continue;
     successes += success ? 1 : 0;
     const settlement = amount * policy.margin - (amount * gateway.fee.pctBps) / 10_000 - gateway.fee.fixed;
     value += success ? settlement : 0;
@@ -79,9 +91,6 @@ export function simulate({ random, gateways, n, policy, lib, fees }) {
       success,
       outcomeAtMs: t * 1000 + 500,
     });
-    windows[chosen].push(success ? 1 : 0);
-    windows[chosen].shift();
-    elimination[chosen] = success ? Math.min(1, elimination[chosen] * 1.0526) : elimination[chosen] * 0.95;
   }
   return { logged, successRate: successes / n, ev: value / n };
 }
@@ -110,7 +119,7 @@ function costPick(candidates, parameters, head, amount, margin, fees) {
  * The truth the estimators aim at: the candidate's expected success rate and EV on the logged
  * decisions (its exact action probabilities there × the known success probabilities).
  */
-export function trueValue({ logged, gateways, n, config, fees, lib }) {
+export function trueValue({ logged, gateways, n, config, fees, lib, rate = successProbability }) {
   let success = 0;
   let ev = 0;
   // Every outcome of the run is in the log, so the candidate's windows under its bucket size replay exactly
@@ -120,7 +129,7 @@ export function trueValue({ logged, gateways, n, config, fees, lib }) {
     const probabilities = lib.candidateProbabilities(decision, scores[t], config, fees);
     for (const [name, probability] of probabilities) {
       const gateway = gateways.find((entry) => entry.gateway === name);
-      const p = successProbability(gateway, t, n);
+      const p = rate(gateway, t, n);
       success += probability * p;
       ev += probability * p * (decision.amount * config.margin - (decision.amount * gateway.fee.pctBps) / 10_000 - gateway.fee.fixed);
     }
@@ -210,4 +219,84 @@ function summarise(summary) {
       ),
     },
   };
+}
+
+/**
+ * Fixed worlds for the live study: the gateways' success rates are known and the same in every run,
+ * so each candidate's true rate (its expected live success rate) is one number per world.
+ * `stationary`: alpha 0.90, beta 0.86, gamma 0.60 (a gateway the logging policy rarely picks, so its
+ * window stays sparse and stale). `degrading`: the same, alpha falling to 0.70 halfway through.
+ */
+export const liveWorlds = {
+  stationary: { rate: (gateway) => gateway.rate },
+  degrading: { rate: (gateway, t, n) => (gateway.gateway === 'alpha' && t >= n / 2 ? 0.7 : gateway.rate) },
+};
+
+export function fixedGateways() {
+  return [
+    { gateway: 'alpha', rate: 0.9, fee: { pctBps: 290, fixed: 0.3 } },
+    { gateway: 'beta', rate: 0.86, fee: { pctBps: 180, fixed: 0.2 } },
+    { gateway: 'gamma', rate: 0.6, fee: { pctBps: 120, fixed: 0.1 } },
+  ];
+}
+
+/**
+ * The live study (issue 37 point 6): in a fixed world, `runs` logging runs of n decisions under
+ * `logging`; each candidate estimated from each run's logs, and its 95 % interval checked against
+ * the candidate's true rate: its expected success rate live in that world, the mean of `liveRuns`
+ * live runs of its own (its windows carried from decision to decision as the logging policy's are).
+ * Returns one summary per candidate: coverage of the true rate by the recommended (DR) interval, by
+ * IPS and SNIPS, the recommended estimate's bias, spread (standard deviation across runs) and mean
+ * reported standard error, and how often it was supported (with the reasons when not).
+ */
+export function runLiveStudy({ world, runs, n, liveRuns, logging, candidates, lib, warmup = 0 }) {
+  const gateways = fixedGateways();
+  const fees = new Map(gateways.map((gateway) => [gateway.gateway, gateway.fee]));
+  const { rate } = liveWorlds[world];
+  const truths = candidates.map(({ config }) => {
+    let total = 0;
+    for (let run = 0; run < liveRuns; run += 1) {
+      total += simulate({ random: seededRandom(900_000 + run), gateways, n, policy: config, lib, fees, rate, warmup }).successRate;
+    }
+    return total / liveRuns;
+  });
+  const results = candidates.map(() => []);
+  let loggedTotal = 0;
+  for (let run = 1; run <= runs; run += 1) {
+    const { logged, successRate } = simulate({ random: seededRandom(run * 104_729), gateways, n, policy: logging, lib, fees, rate, warmup });
+    loggedTotal += successRate;
+    candidates.forEach(({ config }, index) => {
+      results[index].push(lib.evaluateCounterfactual(logged, config, fees));
+    });
+  }
+  return candidates.map((candidate, index) => {
+    const truth = truths[index];
+    const all = results[index];
+    const supported = all.filter((result) => result.supported);
+    const coverage = (pick) => {
+      const estimates = supported.map(pick).filter((estimate) => estimate != null);
+      return mean(estimates.map((estimate) => (estimate.ci95[0] <= truth && truth <= estimate.ci95[1] ? 1 : 0)));
+    };
+    const values = supported.map((result) => result.recommended.value);
+    const center = mean(values);
+    return {
+      name: candidate.name,
+      runs: all.length,
+      supportedRuns: supported.length,
+      reasons: [...new Set(all.filter((result) => !result.supported).map((result) => result.reason))],
+      sameAsLoggingRuns: supported.filter((result) => result.sameAsLogging).length,
+      truth,
+      loggedRate: loggedTotal / runs,
+      recommendedCoverage: coverage((result) => result.recommended),
+      drCoverage: coverage((result) => result.successRate?.doublyRobust),
+      ipsCoverage: coverage((result) => result.successRate?.ips),
+      snipsCoverage: coverage((result) => result.successRate?.snips),
+      bias: center - truth,
+      spread: Math.sqrt(mean(values.map((value) => (value - center) ** 2))),
+      meanStandardError: mean(supported.map((result) => result.recommended.standardError)),
+      meanIpsDrGap: mean(supported.map((result) => Math.abs(result.successRate.ips.value - result.successRate.doublyRobust.value))),
+      realEntryShare: mean(supported.filter((result) => result.rescoring !== null).map((result) => result.rescoring.realEntryShare)),
+      effectiveSampleSize: mean(supported.map((result) => result.effectiveSampleSize)),
+    };
+  });
 }

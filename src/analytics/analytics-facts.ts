@@ -116,3 +116,31 @@ export type FilterValuesFact = Readonly<Record<string, readonly string[]>>;
 export function orNull(value: string): string | null {
   return value === '' ? null : value;
 }
+
+/** Approval per gateway over the window's attempts (payment, gateway); see sql/approval-sql.ts. */
+export interface ApprovalGatewayFact {
+  readonly gateway: string;
+  readonly attempts: number;
+  readonly decisions: number;
+  readonly approved: number;
+  readonly declined: number;
+  readonly pending: number;
+  readonly latency_samples: number;
+  readonly latency_sum_ms: number;
+}
+
+export interface ApprovalPointFact {
+  readonly bucket_ms: number;
+  readonly gateway: string;
+  readonly approved: number;
+  readonly declined: number;
+}
+
+export interface DeclineReasonFact {
+  readonly gateway: string;
+  readonly error_code: string;
+  readonly error_message: string;
+  readonly unified_code: string;
+  readonly count: number;
+  readonly last_seen_ms: number;
+}

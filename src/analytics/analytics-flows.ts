@@ -6,6 +6,8 @@ export const analyticsFlows = {
   decision: 'decide_gateway_decision',
   decisionError: 'decide_gateway_error',
   ruleHit: 'decide_gateway_rule_hit',
+  /** One autopilot run (autopilot.calibrated); GET /analytics/routing-events replays the applied ones. */
+  calibration: 'autopilot_calibration',
   /** Score snapshots, including the legacy /update-score flavour. */
   snapshots: ['update_gateway_score_score_snapshot', 'update_score_legacy_score_snapshot'],
   /** Structured failure summaries of every route, and refused authentication attempts (auth.attempted). */

@@ -9,6 +9,7 @@ import {
   type DomainEventRow,
   type LlmCallRow,
 } from '../ports/analytics/analytics-rows.js';
+import { analyticsFlows } from './analytics-flows.js';
 import { decisionPolicyRowOf } from './decision-policy-row.js';
 
 /**
@@ -185,6 +186,7 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
         saved_cost_usd: p.cacheHit === true ? (p.savedCostUsd ?? 0) : 0,
         api: p.api ?? '',
         api_key_id: p.apiKeyId ?? '',
+        end_user: p.endUser ?? '',
         cache_read_tokens: p.cacheReadTokens ?? 0,
         cache_write_tokens: p.cacheWriteTokens ?? 0,
         cache_write_1h_tokens: p.cacheWrite1hTokens ?? 0,
@@ -272,7 +274,7 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
       const p = event.payload;
       // One row per run (summary `autopilot`): its outcome as the status, the chosen candidate as the rule, the run in details.
       return domainOnly({
-        ...base(event, null, null, 'autopilot_calibration', 'autopilot'),
+        ...base(event, null, null, analyticsFlows.calibration, 'autopilot'),
         status: p.outcome,
         event_stage: 'calibrated',
         rule_name: p.chosen,

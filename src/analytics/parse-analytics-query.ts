@@ -146,7 +146,8 @@ function clamp(value: number, min: number, max: number): number {
 
 const integerPattern = /^[+-]?\d+$/;
 
-function createReader(raw: Readonly<Record<string, unknown>>, issues: AnalyticsQueryIssue[]) {
+/** Reads single values, integers, epoch ms and lists off a raw query string, recording each malformed one in `issues`. */
+export function createReader(raw: Readonly<Record<string, unknown>>, issues: AnalyticsQueryIssue[]) {
   /** The single value of a parameter, or undefined when absent or empty. */
   const single = (name: string): string | number | undefined => {
     let value = raw[name];

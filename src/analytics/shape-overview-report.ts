@@ -1,7 +1,8 @@
 import type { ParsedAnalyticsQuery } from '../ports/analytics/analytics-query.js';
-import type { CountFact, ErrorFact, SnapshotFact } from './analytics-facts.js';
+import type { ApprovalGatewayFact, ApprovalPointFact, CountFact, DeclineReasonFact, ErrorFact, SnapshotFact } from './analytics-facts.js';
 import { analyticsFlows, routeHitFlows } from './analytics-flows.js';
 import type { OverviewReport } from '../ports/analytics/analytics-reports.js';
+import { shapeApproval } from './shape-approval.js';
 import { shapeErrorSummary } from './shape-log-summaries-report.js';
 import { shapeSnapshot } from './shape-score-reports.js';
 
@@ -10,7 +11,9 @@ export const overviewTopLimit = 5;
 
 /**
  * GET /analytics/overview. `smart_retry_stats` is always zero: no Switchyard event records a smart
- * retry yet, and the reference shape requires the object.
+ * retry yet, and the reference shape requires the object. Beyond the reference shape: the window,
+ * and payment approval from score feedback (overall, per gateway, per bucket, decline reasons),
+ * so the dashboard and API clients read one set of numbers.
  */
 export function shapeOverviewReport(
   query: ParsedAnalyticsQuery,
@@ -19,8 +22,12 @@ export function shapeOverviewReport(
     readonly topScores: readonly SnapshotFact[];
     readonly topErrors: readonly ErrorFact[];
     readonly topRules: readonly CountFact[];
+    readonly approvalGateways: readonly ApprovalGatewayFact[];
+    readonly approvalSeries: readonly ApprovalPointFact[];
+    readonly declineReasons: readonly DeclineReasonFact[];
   },
 ): OverviewReport {
+  const approval = shapeApproval({ gateways: facts.approvalGateways, series: facts.approvalSeries, declines: facts.declineReasons });
   const counts = new Map(facts.flowCounts.map((fact) => [fact.key, fact.count]));
   const countOf = (flows: readonly string[]) => flows.reduce((sum, flow) => sum + (counts.get(flow) ?? 0), 0);
   return {
@@ -40,5 +47,9 @@ export function shapeOverviewReport(
     top_errors: facts.topErrors.map(shapeErrorSummary),
     top_rules: facts.topRules.map((fact) => ({ rule_name: fact.key, count: fact.count })),
     smart_retry_stats: { retried_count: 0, recovered_count: 0, by_trigger: [], by_fallback: [] },
+    start_ms: query.startMs,
+    end_ms: query.endMs,
+    bucket_ms: query.bucketMs,
+    ...approval,
   };
 }

@@ -36,7 +36,7 @@ export function shapeScorePoint(merchantId: string, fact: ScorePointFact): Gatew
   };
 }
 
-/** GET /analytics/gateway-scores: the latest snapshot per (PMT, PM, gateway) and the average per bucket. */
+/** GET /analytics/gateway-scores: the latest snapshot per (PMT, PM, gateway) and the last snapshot of each bucket. */
 export function shapeGatewayScoresReport(
   query: ParsedAnalyticsQuery,
   facts: { readonly snapshots: readonly SnapshotFact[]; readonly series: readonly ScorePointFact[] },

@@ -38,6 +38,9 @@ export const errorCodes = {
   SY_QUEUE_UNAVAILABLE: 'The job queue (BullMQ on Redis) cannot be reached.',
   SY_BATCH_INVALID: 'A batch submission was refused: too many or no prompts, or shared options the toolkit rejects.',
   SY_BATCH_NOT_FOUND: 'No batch with this id exists (or it has expired).',
+  SY_FILE_INVALID: 'A file upload (POST /v1/files) was refused: no file part, an unknown purpose, or a batch input file whose line is not a valid request.',
+  SY_FILE_TOO_LARGE: 'The uploaded file is larger than FILES_MAX_BYTES allows.',
+  SY_FILE_NOT_FOUND: 'No file of this merchant has this id (never uploaded, deleted or expired).',
   SY_EXPERIMENT_NOT_FOUND: 'No routing experiment (ab_test algorithm) of this merchant has this id.',
   SY_VOLUME_CONTRACT_NOT_FOUND: 'The merchant has no active volume_contract document (or its volume-contracts feature is off).',
   SY_VOLUME_FORECAST_UNAVAILABLE: 'Volume commitments cannot be forecast in this process: analytics is off, or delivered volume cannot be measured right now.',
@@ -46,6 +49,9 @@ export const errorCodes = {
     'The LLM gateway cannot serve the request as sent: an unsupported parameter or input, an invalid route group, or a route group whose rules leave no candidate for it.',
   SY_RESPONSE_NOT_FOUND: 'No stored response of the Responses API has this id for this merchant (never stored, deleted or expired).',
   SY_PREVIOUS_RESPONSE_NOT_FOUND: 'The `previous_response_id` of a Responses API request names no stored response of this merchant.',
+  SY_PROVIDER_CREDENTIALS_UNCONFIGURED:
+    'Merchant provider credentials are off: the service runs distributed without PROVIDER_CREDENTIAL_KEYS, so it cannot seal or open them.',
+  SY_PROVIDER_CREDENTIAL_NOT_FOUND: 'The merchant has no stored credentials for the provider the request names.',
   SY_KEY_LIMIT_EXCEEDED: "The API key's own limit (rpm, tpm, max_concurrent or budget) refuses the request; Retry-After says when to come back.",
   SY_INTERNAL: 'An unexpected failure; the log has the cause.',
 } as const;

@@ -26,12 +26,12 @@ export function observationStartOf(experiment: RunningExperiment, trip: Experime
 /**
  * Checks a running experiment's guardrail with its own thresholds over its observation window
  * (the verdict of experiment-verdict.ts: no breach before each arm has `min_sample_size` resolved
- * payments). On a breach it stops the experiment: deactivates it from its slot (the active rule
+ * payments, then the always-valid test, so checking every minute does not inflate false alarms). On a breach it stops the experiment: deactivates it from its slot (the active rule
  * stays, as on a manual stop) and records the stop with its evidence (ConfigStore
  * `experimentGuardrail`). Returns the recorded stop, or undefined when the guardrail holds.
  *
- * @remarks Called by the scheduled job (workers/experiment-guardrail.ts) and by a results read with
- * the experiment's own thresholds; both read the same analytics, so whichever looks first stops it.
+ * @remarks Called by the scheduled job (workers/experiment-guardrail.ts) only: a results read is
+ * side-effect free (it reports the same verdict, and the next tick acts on it).
  */
 export async function checkExperimentGuardrail(
   deps: GuardrailCheckDeps,
@@ -56,7 +56,8 @@ export async function checkExperimentGuardrail(
       evaluationMargin: successRate?.margin ?? defaultEvaluationMargin,
     },
   );
-  if (statistics.verdict !== 'guardrail_breached') return undefined;
+  const test = statistics.guardrail_test;
+  if (statistics.verdict !== 'guardrail_breached' || test === null) return undefined;
   const trip: ExperimentGuardrailTrip = {
     experimentId: experiment.id,
     experimentModifiedAt: experiment.modifiedAt,
@@ -68,6 +69,10 @@ export async function checkExperimentGuardrail(
     controlTransactions: statistics.control.transaction_count,
     variantTransactions: statistics.variant.transaction_count,
     windowStartMs,
+    test: test.method,
+    deltaPp: test.delta_pp,
+    pValue: test.p_value,
+    confidenceIntervalPp: test.confidence_interval_pp,
   };
   // Deactivate first: a crash between the two leaves a stopped experiment without its record (the
   // next check finds nothing running), never a record of a stop that did not happen.

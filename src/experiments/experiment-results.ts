@@ -7,7 +7,7 @@ import { statusFamilyOf } from '../analytics/status-families.js';
 import type { Clock } from '../time/clock.js';
 import { experimentStatistics, type ExperimentStatistics } from './experiment-verdict.js';
 import type { ExperimentGuardrailTrip } from '../ports/state/experiment-guardrail.js';
-import { checkExperimentGuardrail, guardrailStopOf } from './check-experiment-guardrail.js';
+import { guardrailStopOf } from './check-experiment-guardrail.js';
 import { runningExperimentOf } from './enter-experiment.js';
 
 export interface ExperimentReadDeps {
@@ -50,6 +50,11 @@ export interface GuardrailStopWire {
   readonly control_transactions: number | null;
   readonly variant_transactions: number | null;
   readonly window_start_ms: number | null;
+  /** `msprt` (the always-valid test); null on a stop recorded before it (a point estimate then). */
+  readonly test: 'msprt' | null;
+  readonly delta_pp: number | null;
+  readonly p_value: number | null;
+  readonly confidence_interval_pp: readonly [number, number] | null;
 }
 
 function stopWire(trip: ExperimentGuardrailTrip | undefined): GuardrailStopWire | null {
@@ -63,6 +68,10 @@ function stopWire(trip: ExperimentGuardrailTrip | undefined): GuardrailStopWire 
     control_transactions: trip.controlTransactions ?? null,
     variant_transactions: trip.variantTransactions ?? null,
     window_start_ms: trip.windowStartMs ?? null,
+    test: trip.test ?? null,
+    delta_pp: trip.deltaPp ?? null,
+    p_value: trip.pValue ?? null,
+    confidence_interval_pp: trip.confidenceIntervalPp ?? null,
   };
 }
 
@@ -95,10 +104,10 @@ function windowOf(deps: ExperimentReadDeps, experiment: Experiment, startMs: num
 
 /**
  * The results of an experiment over its window (default: since it was created), with the verdict
- * of experiment-verdict.ts. A read with the experiment's own thresholds over its whole window (no
- * query override) of a running experiment also runs its guardrail check, which stops it on a
- * breach (src/experiments/check-experiment-guardrail.ts); the periodic check does the same without
- * anyone reading. An ad-hoc sensitivity read (overridden thresholds or window) never stops traffic.
+ * of experiment-verdict.ts (always-valid, so reading it often inflates nothing). A read is
+ * side-effect free: it never stops traffic. Only the periodic check
+ * (src/experiments/run-guardrail-checks.ts) stops an experiment whose guardrail is breached; until
+ * its next tick a read may answer `guardrail_breached` with `running` still true.
  */
 export async function experimentResults(
   deps: ExperimentReadDeps,
@@ -110,14 +119,8 @@ export async function experimentResults(
   const analytics = analyticsOf(deps);
   const data = experiment.algorithm.data;
   const window = windowOf(deps, experiment, options.startMs, options.endMs);
-  const ownThresholds = options.minSampleSize === undefined && options.guardrailThresholdPp === undefined;
-  const wholeWindow = options.startMs === undefined && options.endMs === undefined && options.endpoint === undefined;
   const active = await deps.state.routingRules.loadActive(merchantId);
-  let running = runningExperimentOf(active)?.id === experiment.id;
-  if (running && ownThresholds && wholeWindow) {
-    const stop = await checkExperimentGuardrail({ state: deps.state, analytics, clock: deps.clock }, experiment, 'results_read');
-    if (stop !== undefined) running = false;
-  }
+  const running = runningExperimentOf(active)?.id === experiment.id;
   const [arms, successRate, stop] = await Promise.all([
     analytics.experimentArms({ merchantId, experimentId, ...window, ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }) }),
     deps.state.configs.get(merchantId, 'successRate'),

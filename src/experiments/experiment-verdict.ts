@@ -1,5 +1,6 @@
 import type { ExperimentArmFacts } from '../ports/analytics/experiment-reports.js';
-import { momentsOf, twoSampleZTest } from './two-sample-z-test.js';
+import { defaultSequentialTestOptions, mixtureSequentialTest, proportionMoments } from './sequential-test.js';
+import { momentsOf } from './two-sample-z-test.js';
 
 export type ExperimentVerdict = 'collecting_data' | 'not_significant' | 'variant_wins' | 'variant_loses' | 'guardrail_breached';
 
@@ -28,6 +29,23 @@ export interface ExperimentThresholds {
   readonly evaluationMargin: number;
 }
 
+/**
+ * The guardrail's always-valid test on auth rate at this look (sequential-test.ts): breached when
+ * the variant's auth rate is below control's with 95 % confidence under any number of looks (the
+ * confidence sequence lies below 0) and the observed drop exceeds the threshold.
+ */
+export interface GuardrailTest {
+  readonly method: 'msprt';
+  /** variant auth rate − control auth rate, percentage points. */
+  readonly delta_pp: number;
+  /** Always-valid p-value of "the arms' auth rates are equal". */
+  readonly p_value: number;
+  /** The always-valid 95 % confidence sequence of the auth delta, percentage points. */
+  readonly confidence_interval_pp: readonly [number, number];
+  readonly threshold_pp: number;
+  readonly breached: boolean;
+}
+
 export interface ExperimentStatistics {
   readonly control: ExperimentArmMetrics;
   readonly variant: ExperimentArmMetrics;
@@ -37,20 +55,23 @@ export interface ExperimentStatistics {
   readonly confidence_interval: readonly [number, number] | null;
   readonly verdict: ExperimentVerdict;
   readonly net_delta_bps: number | null;
+  /** The guardrail's test; null while collecting data (or when neither arm's auth rate varies). */
+  readonly guardrail_test: GuardrailTest | null;
 }
-
-/** Significance level of the verdicts. */
-const alpha = 0.05;
 
 /**
  * The verdict of an experiment from its arms' sums (pure). In order:
  * 1. `collecting_data` while either arm has fewer than `minSampleSize` resolved payments;
- * 2. `guardrail_breached` when the variant's auth rate is more than `guardrailThresholdPp`
- *    percentage points below control's: a point estimate, no significance needed (safety trips
- *    eagerly; step 1 keeps it off a handful of payments);
- * 3. a two-sample z-test on each payment's value: v = success × (margin × 10⁴ + saved bps) when
- *    either arm carries cost data (EV, bps of the ticket), else v = success (auth rate). p < 0.05
- *    gives `variant_wins` or `variant_loses` by the sign of the delta, else `not_significant`.
+ * 2. `guardrail_breached` when the guardrail's always-valid test on auth rate (mSPRT,
+ *    sequential-test.ts) finds the variant worse than control at α = 0.05 and the observed drop
+ *    exceeds `guardrailThresholdPp` percentage points;
+ * 3. the same always-valid test on each payment's value: v = success × (margin × 10⁴ + saved bps)
+ *    when either arm carries cost data (EV, bps of the ticket), else v = success (auth rate).
+ *    p < 0.05 gives `variant_wins` or `variant_loses` by the sign of the delta, else `not_significant`.
+ *
+ * Both tests are always valid: the chance that any of any number of reads of a null experiment
+ * (A/A) says breached, wins or loses stays at most 5 %, so the verdict may be read, and the
+ * guardrail checked, as often as anyone likes (test/unit/experiments/sequential-test.test.ts).
  */
 export function experimentStatistics(
   controlFacts: ExperimentArmFacts | undefined,
@@ -66,7 +87,12 @@ export function experimentStatistics(
   const delta_pp = (variantMetrics.auth_rate - controlMetrics.auth_rate) * 100;
   const net_delta_bps =
     costExperiment && controlMetrics.net_ev_bps !== null && variantMetrics.net_ev_bps !== null ? variantMetrics.net_ev_bps - controlMetrics.net_ev_bps : null;
-  const answer = (verdict: ExperimentVerdict, p_value: number | null = null, confidence_interval: readonly [number, number] | null = null) => ({
+  const answer = (
+    verdict: ExperimentVerdict,
+    p_value: number | null = null,
+    confidence_interval: readonly [number, number] | null = null,
+    guardrail_test: GuardrailTest | null = null,
+  ) => ({
     control: controlMetrics,
     variant: variantMetrics,
     delta_pp,
@@ -74,24 +100,44 @@ export function experimentStatistics(
     confidence_interval,
     verdict,
     net_delta_bps,
+    guardrail_test,
   });
   if (control.resolved < thresholds.minSampleSize || variant.resolved < thresholds.minSampleSize || control.resolved === 0 || variant.resolved === 0) {
     return answer('collecting_data');
   }
-  if (-delta_pp > thresholds.guardrailThresholdPp) return answer('guardrail_breached');
+  const guardrail = guardrailTestOf(control, variant, thresholds.guardrailThresholdPp);
   const moments = (arm: ExperimentArmFacts) =>
     costExperiment
       ? momentsOf(arm.resolved, m4 * arm.successes + arm.savedSuccessSum, m4 * m4 * arm.successes + 2 * m4 * arm.savedSuccessSum + arm.savedSuccessSquareSum)
-      : momentsOf(arm.resolved, arm.successes, arm.successes);
+      : proportionMoments(arm.resolved, arm.successes);
   const controlMoments = moments(control);
   const variantMoments = moments(variant);
-  const test = controlMoments && variantMoments ? twoSampleZTest(controlMoments, variantMoments) : undefined;
-  if (test === undefined) return answer('not_significant');
+  const test = controlMoments && variantMoments ? mixtureSequentialTest(controlMoments, variantMoments) : undefined;
   // Auth-only: the interval in percentage points (v is 0/1, so the delta is a rate difference).
   const scale = costExperiment ? 1 : 100;
-  const interval: readonly [number, number] = [test.confidenceInterval[0] * scale, test.confidenceInterval[1] * scale];
-  const verdict = test.pValue < alpha ? (test.delta > 0 ? 'variant_wins' : 'variant_loses') : 'not_significant';
-  return answer(verdict, test.pValue, interval);
+  const interval: readonly [number, number] | null = test === undefined ? null : [test.confidenceInterval[0] * scale, test.confidenceInterval[1] * scale];
+  if (guardrail?.breached) return answer('guardrail_breached', test?.pValue ?? null, interval, guardrail);
+  if (test === undefined) return answer('not_significant', null, null, guardrail);
+  const verdict = test.pValue < defaultSequentialTestOptions.alpha ? (test.delta > 0 ? 'variant_wins' : 'variant_loses') : 'not_significant';
+  return answer(verdict, test.pValue, interval, guardrail);
+}
+
+/** The guardrail's test on auth rate (null when neither arm's rate can vary: fewer than two payments). */
+function guardrailTestOf(control: ExperimentArmFacts, variant: ExperimentArmFacts, thresholdPp: number): GuardrailTest | null {
+  const controlMoments = proportionMoments(control.resolved, control.successes);
+  const variantMoments = proportionMoments(variant.resolved, variant.successes);
+  const test = controlMoments && variantMoments ? mixtureSequentialTest(controlMoments, variantMoments) : undefined;
+  if (test === undefined) return null;
+  const deltaPp = test.delta * 100;
+  const [low, high] = [test.confidenceInterval[0] * 100, test.confidenceInterval[1] * 100];
+  return {
+    method: 'msprt',
+    delta_pp: deltaPp,
+    p_value: test.pValue,
+    confidence_interval_pp: [low, high],
+    threshold_pp: thresholdPp,
+    breached: high < 0 && -deltaPp > thresholdPp,
+  };
 }
 
 function metricsOf(facts: ExperimentArmFacts, costExperiment: boolean, m4: number): ExperimentArmMetrics {

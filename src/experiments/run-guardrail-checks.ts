@@ -38,6 +38,9 @@ export async function runGuardrailChecks(deps: GuardrailChecksDeps): Promise<Exp
           controlAuthRate: stop.controlAuthRate,
           variantAuthRate: stop.variantAuthRate,
           thresholdPp: stop.thresholdPp,
+          deltaPp: stop.deltaPp,
+          pValue: stop.pValue,
+          confidenceIntervalPp: stop.confidenceIntervalPp,
         },
         'experiment guardrail breached: experiment stopped',
       );

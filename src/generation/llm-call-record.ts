@@ -15,6 +15,11 @@ export interface CallAttribution {
   readonly jobAttempt?: number;
   /** The API key the request was made with: its limits count this call's tokens and cost. */
   readonly apiKeyId?: string;
+  /**
+   * The end user the request named (`user`, `metadata.user_id` or the `x-switchyard-end-user`
+   * header): the key's per-end-user limits count this call for it, and the analytics split spend by it.
+   */
+  readonly endUser?: string;
   /** The gateway route group the call was routed in: its outcome teaches that group's windows. */
   readonly routeGroup?: string;
   /** How that group ranked its candidates for this request (the decision the analytics show). */
@@ -25,6 +30,11 @@ export interface CallAttribution {
    */
   readonly eliminatedCandidates?: readonly string[];
   readonly surface?: CallSurface;
+  /**
+   * The providers whose calls the merchant's own stored credentials made (its provider account
+   * pays them); any other provider's calls used the operator's. Set by the provider-protocol layer.
+   */
+  readonly ownCredentialProviders?: readonly string[];
   /**
    * The API the call came through (the gateway's routes say which); when absent the record takes
    * it from the surface (see {@link callApiOf}).

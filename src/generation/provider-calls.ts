@@ -98,8 +98,20 @@ export interface ProviderEmbedAnswer {
   readonly attempts: readonly ProviderAttempt[];
 }
 
+/** The providers a merchant's calls reach: its own credentials over the operator's. */
+export interface ScopedCatalog {
+  readonly catalog: ProviderCatalog;
+  /** The providers the merchant's own credentials serve (its account pays their calls). */
+  readonly ownProviders: readonly string[];
+}
+
 export interface ProviderCallsDeps {
   readonly catalog: ProviderCatalog;
+  /**
+   * The catalog of a merchant that stored provider credentials of its own (or forbade the
+   * operator's); undefined: the operator's `catalog`. Read at each call, so a change applies at once.
+   */
+  readonly catalogFor?: ((merchantId: string) => Promise<ScopedCatalog | undefined>) | undefined;
   /** Registry price of a model (USD per 1K tokens), cache prices included. */
   readonly priceOf?: ModelPriceLookup | undefined;
   /** The registry's maximum output of a model: the limit sent where a provider requires one and the call gave none. */
@@ -159,8 +171,19 @@ export class ProviderCalls {
    * Refuses a provider the caller named that is not configured, with a `ConfigurationError` naming
    * the variables to set (a named provider never silently becomes another one).
    */
-  requireConfigured(provider: ProviderName): void {
-    requireConfigured(this.#deps.catalog, provider);
+  async requireConfigured(provider: ProviderName, merchantId?: string): Promise<void> {
+    requireConfigured((await this.#scopeOf(merchantId)).catalog, provider);
+  }
+
+  /** The catalog of the merchant's calls (its own credentials over the operator's). */
+  async #scopeOf(merchantId: string | undefined): Promise<ScopedCatalog> {
+    const scoped = merchantId === undefined || this.#deps.catalogFor === undefined ? undefined : await this.#deps.catalogFor(merchantId);
+    return scoped ?? { catalog: this.#deps.catalog, ownProviders: [] };
+  }
+
+  /** The attribution of a call made with `scope`: its records say which providers the merchant's own account paid. */
+  #scoped(attribution: CallAttribution, scope: ScopedCatalog): CallAttribution {
+    return scope.ownProviders.length === 0 ? attribution : { ...attribution, ownCredentialProviders: scope.ownProviders };
   }
 
   /**
@@ -168,18 +191,20 @@ export class ProviderCalls {
    * on to the next, any other is the caller's answer at once.
    */
   async generate(candidates: readonly CallCandidate[], request: ProviderCallRequest, context: ProviderCallContext): Promise<ProviderCallAnswer> {
-    const telemetry = context.telemetry ?? this.telemetryFor(context.attribution);
+    const scope = await this.#scopeOf(context.attribution.merchantId);
+    const telemetry = context.telemetry ?? this.telemetryFor(this.#scoped(context.attribution, scope));
     const outcome = await runObservedChain(refusedWhenEmpty(candidates), telemetry, 'generate', (link, observed) =>
-      this.#generateOnce(link, request, context, observed),
+      this.#generateOnce(link, request, context, observed, scope.catalog),
     );
     return { ...outcome.value, attempts: outcome.attempts };
   }
 
   /** `generate` for streams: the candidate may change only before the first chunk reaches the caller. */
   async stream(candidates: readonly CallCandidate[], request: ProviderCallRequest, context: ProviderCallContext): Promise<ProviderCallStream> {
-    const telemetry = context.telemetry ?? this.telemetryFor(context.attribution);
+    const scope = await this.#scopeOf(context.attribution.merchantId);
+    const telemetry = context.telemetry ?? this.telemetryFor(this.#scoped(context.attribution, scope));
     const outcome = await runObservedChain(refusedWhenEmpty(candidates), telemetry, 'stream', (link, observed) =>
-      this.#openOne(link, request, context, observed),
+      this.#openOne(link, request, context, observed, scope.catalog),
     );
     return { ...outcome.value, attempts: outcome.attempts };
   }
@@ -190,9 +215,10 @@ export class ProviderCalls {
     request: ProviderEmbedRequest,
     context: Omit<ProviderCallContext, 'checkAnswer'>,
   ): Promise<ProviderEmbedAnswer> {
-    const telemetry = context.telemetry ?? this.telemetryFor(context.attribution);
+    const scope = await this.#scopeOf(context.attribution.merchantId);
+    const telemetry = context.telemetry ?? this.telemetryFor(this.#scoped(context.attribution, scope));
     const outcome = await runObservedChain(refusedWhenEmpty(candidates), telemetry, 'embed', (link, observed) =>
-      this.#embedOnce(link, request, context, observed),
+      this.#embedOnce(link, request, context, observed, scope.catalog),
     );
     return { ...outcome.value, attempts: outcome.attempts };
   }
@@ -207,12 +233,13 @@ export class ProviderCalls {
     request: NativeWireRequest,
     context: { readonly attribution: CallAttribution; readonly hop: number },
   ): Promise<NativeWireResponse | undefined> {
-    const client = this.#deps.catalog.createClient(candidate.provider, candidate.model);
+    const { catalog, ownProviders } = await this.#scopeOf(context.attribution.merchantId);
+    const client = catalog.createClient(candidate.provider, candidate.model);
     if (!forwardsNatively(client) || !client.nativeWires.includes(request.wire)) return undefined;
     return forwardObserved(client, request, {
-      telemetry: this.telemetryFor(context.attribution, context.hop),
+      telemetry: this.telemetryFor(this.#scoped(context.attribution, { catalog, ownProviders }), context.hop),
       clock: this.#clock,
-      timeoutMs: this.#deps.catalog.defaultTimeoutMs?.(candidate.provider),
+      timeoutMs: catalog.defaultTimeoutMs?.(candidate.provider),
     });
   }
 
@@ -220,8 +247,8 @@ export class ProviderCalls {
    * The provider's own count of a request's input tokens, or `undefined` when it has no counting
    * endpoint for that wire. Nothing is recorded: counting is free and generates nothing.
    */
-  async countInputTokens(candidate: Required<CallCandidate>, request: NativeTokenCountRequest): Promise<number | undefined> {
-    const client = this.#deps.catalog.createClient(candidate.provider, candidate.model);
+  async countInputTokens(candidate: Required<CallCandidate>, request: NativeTokenCountRequest, merchantId?: string): Promise<number | undefined> {
+    const client = (await this.#scopeOf(merchantId)).catalog.createClient(candidate.provider, candidate.model);
     return client.countInputTokens === undefined ? undefined : client.countInputTokens(request);
   }
 
@@ -232,19 +259,15 @@ export class ProviderCalls {
     context: ProviderCallContext,
     operation: 'generate' | 'stream',
     telemetry: GenerationTelemetry,
+    catalog: ProviderCatalog,
   ): Promise<{ client: LanguageModelClient; call: ModelCallRequest; deadline: CallDeadline }> {
-    const client = this.#deps.catalog.createClient(link.provider, link.model);
+    const client = catalog.createClient(link.provider, link.model);
     const { providerHeaders, tools: toolsOf, clientTools, maxSteps, confirmedTools, maxTokens: _maxTokens, ...rest } = request;
     const offered = toolsOf === undefined || !client.supportsTools ? [] : await toolsOf();
     const tools = telemetry.enabled ? offered.map((tool) => observeTool(tool, telemetry, this.#clock)) : offered;
     const headers = providerHeaders?.[client.provider];
     // The caller's timeout wins; otherwise the provider's own default (a local runner's 5 minutes).
-    const deadline = new CallDeadline(
-      context.timeoutMs ?? this.#deps.catalog.defaultTimeoutMs?.(link.provider),
-      context.abortSignal,
-      client.provider,
-      operation,
-    );
+    const deadline = new CallDeadline(context.timeoutMs ?? catalog.defaultTimeoutMs?.(link.provider), context.abortSignal, client.provider, operation);
     const call: ModelCallRequest = {
       ...rest,
       ...(headers !== undefined ? { headers } : {}),
@@ -275,8 +298,9 @@ export class ProviderCalls {
     request: ProviderCallRequest,
     context: ProviderCallContext,
     telemetry: GenerationTelemetry,
+    catalog: ProviderCatalog,
   ): Promise<Omit<ProviderCallAnswer, 'attempts'>> {
-    const { client, call, deadline } = await this.#prepare(link, request, context, 'generate', telemetry);
+    const { client, call, deadline } = await this.#prepare(link, request, context, 'generate', telemetry, catalog);
     const observation = telemetry.enabled ? telemetry.startCall('generate', client.provider, client.modelId) : undefined;
     const started = this.#clock();
     try {
@@ -305,8 +329,9 @@ export class ProviderCalls {
     request: ProviderCallRequest,
     context: ProviderCallContext,
     telemetry: GenerationTelemetry,
+    catalog: ProviderCatalog,
   ): Promise<Omit<ProviderCallStream, 'attempts'>> {
-    const { client, call, deadline } = await this.#prepare(link, request, context, 'stream', telemetry);
+    const { client, call, deadline } = await this.#prepare(link, request, context, 'stream', telemetry, catalog);
     const observation: StreamObservation | undefined = telemetry.enabled ? telemetry.startCall('stream', client.provider, client.modelId) : undefined;
     const started = this.#clock();
     let iterator: AsyncIterator<string>;
@@ -381,10 +406,11 @@ export class ProviderCalls {
     request: ProviderEmbedRequest,
     context: Omit<ProviderCallContext, 'checkAnswer'>,
     telemetry: GenerationTelemetry,
+    catalog: ProviderCatalog,
   ): Promise<Omit<ProviderEmbedAnswer, 'attempts'>> {
-    const client = this.#deps.catalog.createEmbeddingClient?.(link.provider, link.model);
+    const client = catalog.createEmbeddingClient?.(link.provider, link.model);
     if (client === undefined) throw new InvalidRequestError(`${link.provider} has no embedding models`, link.provider, 'model');
-    const deadline = new CallDeadline(context.timeoutMs ?? this.#deps.catalog.defaultTimeoutMs?.(link.provider), context.abortSignal, client.provider, 'embed');
+    const deadline = new CallDeadline(context.timeoutMs ?? catalog.defaultTimeoutMs?.(link.provider), context.abortSignal, client.provider, 'embed');
     const observation: CallObservation | undefined = telemetry.enabled ? telemetry.startCall('embed', client.provider, client.modelId) : undefined;
     const started = this.#clock();
     try {

@@ -36,6 +36,8 @@ export function llmCallPayload(record: LlmCallRecord): EventPayloads['llm.call']
     batchId: attribution.batchId ?? null,
     jobId: attribution.jobId ?? null,
     apiKeyId: attribution.apiKeyId ?? null,
+    billedTo: attribution.ownCredentialProviders?.includes(record.provider) === true ? 'merchant' : 'operator',
+    endUser: attribution.endUser ?? null,
     routeGroup: attribution.routeGroup ?? null,
     routeApproach: attribution.routeApproach ?? null,
     eliminatedCandidates: attribution.eliminatedCandidates !== undefined ? [...attribution.eliminatedCandidates] : null,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logging/logger.js';
 import type { ConfigStore, UsageStore } from '../ports/state-store.js';
-import { effectivePolicy, hasLimits, type KeyLimits, type KeyPolicy, type LimitName } from './key-policy.js';
+import { effectivePolicy, hasRateLimits, type KeyPolicy, type LimitName, type RateLimits } from './key-policy.js';
 import { keyLimitExceeded } from './key-limit-exceeded.js';
 import type { PendingSpend } from './pending-spend.js';
 
@@ -37,12 +37,24 @@ export interface KeyAdmissionDeps {
   readonly pendingSpend: PendingSpend;
 }
 
-function paymentLimits(limits: KeyLimits | undefined): KeyLimits | undefined {
-  if (limits === undefined) return undefined;
+function paymentLimits(limits: RateLimits | undefined): RateLimits {
+  if (limits === undefined) return {};
   return { ...(limits.rpm !== undefined ? { rpm: limits.rpm } : {}), ...(limits.maxConcurrent !== undefined ? { maxConcurrent: limits.maxConcurrent } : {}) };
 }
 
-function limitValue(limits: KeyLimits, limit: LimitName): number | string {
+/** One spender's own limits (a key's without the limits of its end users). */
+function rateLimitsOf(limits: RateLimits | undefined): RateLimits {
+  if (limits === undefined) return {};
+  const { rpm, tpm, maxConcurrent, budget } = limits;
+  return {
+    ...(rpm !== undefined ? { rpm } : {}),
+    ...(tpm !== undefined ? { tpm } : {}),
+    ...(maxConcurrent !== undefined ? { maxConcurrent } : {}),
+    ...(budget !== undefined ? { budget } : {}),
+  };
+}
+
+function limitValue(limits: RateLimits, limit: LimitName): number | string {
   switch (limit) {
     case 'rpm':
       return limits.rpm ?? 0;
@@ -70,19 +82,27 @@ export class KeyAdmission {
   }
 
   /**
-   * The request's lease, or undefined when its key has no limit this scope counts.
-   * @throws SwitchyardError `SY_KEY_LIMIT_EXCEEDED` (with `limit` and `retryAfterS`) when a limit refuses it.
+   * The request's lease, or undefined when its key has no limit this scope counts. A model request
+   * naming an end user is admitted against the key's limits and the key's per-end-user limits in
+   * one atomic store step (payment requests have no end user).
+   * @throws SwitchyardError `SY_KEY_LIMIT_EXCEEDED` (with `limit`, `retryAfterS` and whose limit it is) when a limit refuses it.
    */
-  async admit(key: KeyHolder, scope: LimitScope, requestId: string, log: Logger): Promise<KeyLease | undefined> {
+  async admit(key: KeyHolder, scope: LimitScope, requestId: string, log: Logger, endUser?: string): Promise<KeyLease | undefined> {
     const { usage, configs, now, leaseTtlMs, pendingSpend } = this.#deps;
     const policy = effectivePolicy(key.policy, await configs.get(key.merchantId, 'apiKeyDefaults'));
-    const limits = scope.kind === 'payment' ? paymentLimits(policy.limits) : policy.limits;
-    if (!hasLimits(limits)) return undefined;
-    const reserveUsd = scope.kind === 'llm' && limits.budget !== undefined && scope.reserveUsd !== undefined ? await scope.reserveUsd() : 0;
+    const limits = scope.kind === 'payment' ? paymentLimits(policy.limits) : rateLimitsOf(policy.limits);
+    const perEndUser = scope.kind === 'llm' && endUser !== undefined ? policy.limits?.perEndUser : undefined;
+    const userLimits = perEndUser !== undefined && hasRateLimits(perEndUser) ? { endUser: endUser as string, limits: perEndUser } : undefined;
+    if (!hasRateLimits(limits) && userLimits === undefined) return undefined;
+    const budgeted = limits.budget !== undefined || userLimits?.limits.budget !== undefined;
+    const reserveUsd = scope.kind === 'llm' && budgeted && scope.reserveUsd !== undefined ? await scope.reserveUsd() : 0;
     const leaseId = `${requestId}:${randomUUID()}`;
     const { keyId } = key;
-    const admission = await usage.admit(keyId, limits, { leaseId, reserveUsd, nowMs: now(), leaseTtlMs });
-    if (!admission.admitted) throw keyLimitExceeded(admission.limit, admission.retryAfterS, limitValue(limits, admission.limit));
+    const admission = await usage.admit(keyId, limits, { leaseId, reserveUsd, nowMs: now(), leaseTtlMs }, userLimits);
+    if (!admission.admitted) {
+      const refusedBy = admission.holder === 'end_user' && userLimits !== undefined ? userLimits.limits : limits;
+      throw keyLimitExceeded(admission.limit, admission.retryAfterS, limitValue(refusedBy, admission.limit), admission.holder);
+    }
     let released = false;
     return {
       release: () => {
@@ -90,7 +110,7 @@ export class KeyAdmission {
         released = true;
         pendingSpend
           .settled(requestId)
-          .then(() => usage.release(keyId, leaseId))
+          .then(() => usage.release(keyId, leaseId, userLimits?.endUser))
           .catch((error: unknown) => log.warn({ err: error, keyId }, 'key lease not released; it expires on its own'));
       },
     };

@@ -14,11 +14,8 @@ export async function countSpend(usage: UsageStore, event: EventEnvelope<'llm.ca
   // An answer from the response cache spent nothing upstream: it costs 0 and its tokens were no
   // provider's, so neither the budget nor `tpm` counts it (the request itself counted for `rpm`).
   if (event.payload.cacheHit === true) return 'cache-hit';
-  const counted = await usage.recordSpend(keyId, {
-    eventId: event.id,
-    tokens: event.payload.inputTokens + event.payload.outputTokens,
-    costUsd: event.payload.costUsd,
-    atMs: event.occurredAt,
-  });
+  const spend = { eventId: event.id, tokens: event.payload.inputTokens + event.payload.outputTokens, costUsd: event.payload.costUsd, atMs: event.occurredAt };
+  const endUser = event.payload.endUser;
+  const counted = await usage.recordSpend(keyId, spend, endUser === null || endUser === undefined ? undefined : endUser);
   return counted ? 'counted' : 'already-counted';
 }

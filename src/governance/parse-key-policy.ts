@@ -36,23 +36,32 @@ export function parseKeyPolicy(limits: unknown, cache: unknown): PolicyParse {
 
 function limitsProblem(limits: unknown): string | undefined {
   if (limits === undefined || limits === null) return undefined;
-  if (!isObject(limits)) return 'limits must be an object { rpm?, tpm?, max_concurrent?, budget? }';
+  if (!isObject(limits)) return 'limits must be an object { rpm?, tpm?, max_concurrent?, budget?, per_end_user? }';
+  const problem = unknownField(limits, ['rpm', 'tpm', 'max_concurrent', 'budget', 'per_end_user'], 'limits') ?? rateLimitsProblem(limits, 'limits');
+  if (problem !== undefined) return problem;
+  const perEndUser = limits['per_end_user'];
+  if (perEndUser === undefined) return undefined;
+  if (!isObject(perEndUser)) return 'limits.per_end_user must be an object { rpm?, tpm?, max_concurrent?, budget? }';
+  return unknownField(perEndUser, ['rpm', 'tpm', 'max_concurrent', 'budget'], 'limits.per_end_user') ?? rateLimitsProblem(perEndUser, 'limits.per_end_user');
+}
+
+/** The first problem of one spender's limits (`at` names where they sit), or undefined. */
+function rateLimitsProblem(limits: Record<string, unknown>, at: string): string | undefined {
   const problem =
-    unknownField(limits, ['rpm', 'tpm', 'max_concurrent', 'budget'], 'limits') ??
-    positiveInteger(limits['rpm'], 'limits.rpm', MAX_RATE) ??
-    positiveInteger(limits['tpm'], 'limits.tpm', MAX_RATE * 1000) ??
-    positiveInteger(limits['max_concurrent'], 'limits.max_concurrent', 100_000);
+    positiveInteger(limits['rpm'], `${at}.rpm`, MAX_RATE) ??
+    positiveInteger(limits['tpm'], `${at}.tpm`, MAX_RATE * 1000) ??
+    positiveInteger(limits['max_concurrent'], `${at}.max_concurrent`, 100_000);
   if (problem !== undefined) return problem;
   const budget = limits['budget'];
   if (budget === undefined) return undefined;
-  if (!isObject(budget)) return 'limits.budget must be an object { amount_usd, period }';
-  const extra = unknownField(budget, ['amount_usd', 'period'], 'limits.budget');
+  if (!isObject(budget)) return `${at}.budget must be an object { amount_usd, period }`;
+  const extra = unknownField(budget, ['amount_usd', 'period'], `${at}.budget`);
   if (extra !== undefined) return extra;
   const amount = budget['amount_usd'];
   if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0 || amount > MAX_BUDGET_USD)
-    return `limits.budget.amount_usd must be a number above 0 and at most ${MAX_BUDGET_USD}; got ${JSON.stringify(amount)}`;
+    return `${at}.budget.amount_usd must be a number above 0 and at most ${MAX_BUDGET_USD}; got ${JSON.stringify(amount)}`;
   if (!(budgetPeriods as readonly unknown[]).includes(budget['period']))
-    return `limits.budget.period must be day or month; got ${JSON.stringify(budget['period'])}`;
+    return `${at}.budget.period must be day or month; got ${JSON.stringify(budget['period'])}`;
   return undefined;
 }
 

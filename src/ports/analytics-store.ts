@@ -10,17 +10,20 @@ import type {
   RoutingStatsReport,
 } from './analytics/analytics-reports.js';
 import type { AnalyticsRows } from './analytics/analytics-rows.js';
+import type { RoutingEventsQuery } from './analytics/routing-events.js';
 import type { SegmentTraffic, SegmentTrafficQuery } from './analytics/segment-traffic.js';
 import type { ExperimentAnalytics } from './analytics/experiment-reports.js';
 import type { LoggedDecisionFact, LoggedDecisionQuery } from './analytics/decision-log.js';
 import type {
   CostSavingsReport,
+  LlmEndUsersReport,
   LlmErrorsReport,
   LlmLatencyReport,
   LlmOverviewReport,
   LlmPromptCacheReport,
   LlmRouteGroupsReport,
   LlmUsageReport,
+  RoutingEventsReport,
 } from '../generated/schema-types.js';
 
 /**
@@ -74,6 +77,11 @@ export interface AnalyticsStore extends ExperimentAnalytics {
    */
   llmPromptCache(query: ParsedAnalyticsQuery): Promise<LlmPromptCacheReport>;
   /**
+   * GET /analytics/llm/end-users: the calls that named an end user, per end user and API key (calls,
+   * errors, cache hits, tokens, spend), the dearest first.
+   */
+  llmEndUsers(query: ParsedAnalyticsQuery): Promise<LlmEndUsersReport>;
+  /**
    * GET /analytics/llm/route-groups: per route group (or only `query.routeGroup`) and candidate,
    * calls, share, success rate and eliminations over time, from the decision each call recorded.
    */
@@ -84,6 +92,12 @@ export interface AnalyticsStore extends ExperimentAnalytics {
    * SR head's cost (decision.created `multiObjective` marks), in one currency, with its trend.
    */
   costSavings(query: ParsedAnalyticsQuery): Promise<CostSavingsReport>;
+
+  /**
+   * GET /analytics/routing-events: success-rate leader changes per (payment method type, payment
+   * method), derived from the score snapshots, and the autopilot's applied calibrations, newest first.
+   */
+  routingEvents(query: RoutingEventsQuery): Promise<RoutingEventsReport>;
 
   /**
    * Decision volume and distinct gateways per routing segment (payment-method type and method, plus

@@ -67,7 +67,7 @@ export type {
 export type { DecisionContext, EliminationScore, ScoreSelection, ScoreStore, WindowRead } from './state/score-store.js';
 export type { SessionStore } from './state/session-store.js';
 export type { StickyAdjustment, StickyCustomer, StickyStore } from './state/sticky-store.js';
-export type { Admission, AdmissionRequest, KeyUsage, SpendRecord, UsageStore } from './state/usage-store.js';
+export type { Admission, AdmissionRequest, EndUserAdmission, KeyUsage, LimitHolder, SpendRecord, UsageStore } from './state/usage-store.js';
 export type { Membership, MerchantRole, UserRecord, UserStore } from './state/user-store.js';
 
 /**

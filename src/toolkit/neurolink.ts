@@ -36,7 +36,10 @@ import { mcpUsageKey, runBounded, ToolUsageStats } from './tool-usage.js';
 import { VERSION } from './version.js';
 import { toToolDefinition, type SimpleTool } from './custom-tools.js';
 import type { ModelRegistryView } from './model-registry-view.js';
-import { createProviderCatalog } from './provider-catalog.js';
+import { createProviderCatalog, type ProviderCatalogOptions } from './provider-catalog.js';
+import type { MerchantProviderEnv } from '../credentials/merchant-provider-credentials.js';
+import { credentialVariableName } from '../credentials/provider-credential-variables.js';
+import type { ScopedCatalog } from '../generation/provider-calls.js';
 import { providerStatuses, type ProviderStatus, type ProviderStatusOptions } from './provider-status.js';
 import { defaultBuiltInTools, defaultModelRegistry } from './toolkit-defaults.js';
 import type { ToolkitAdapters } from './toolkit-adapters.js';
@@ -141,6 +144,11 @@ export class NeuroLink {
   /** Set by `scopeMcpToMerchants` (the service): a merchant's calls see only its MCP servers. */
   private merchantMcp: MerchantMcp | undefined;
   private readonly adapters: ToolkitAdapters;
+  /** Set by `useMerchantProviderCredentials` (the service): a merchant's own provider accounts. */
+  private merchantProviderEnv: ((merchantId: string) => Promise<MerchantProviderEnv | undefined>) | undefined;
+  /** The catalog of each merchant with credentials of its own, by the version of those credentials. */
+  private readonly merchantCatalogs = new Map<string, { readonly version: string; readonly scoped: ScopedCatalog }>();
+  private readonly catalogOptions: Omit<ProviderCatalogOptions, 'env'>;
 
   /** `adapters`: the infrastructure the toolkit reaches (see ToolkitAdapters); the library's `new NeuroLink()` passes the shipped ones. */
   constructor(options: NeuroLinkOptions, adapters: ToolkitAdapters) {
@@ -152,12 +160,8 @@ export class NeuroLink {
     if (options.warn === undefined && this.settings.suppressDeprecation) processDeprecationNotice.suppress(true);
     const registry = options.modelRegistry ?? defaultModelRegistry(this.cwd, adapters.fileSystem);
     this.modelRegistry = registry;
-    this.catalog = createProviderCatalog({
-      definitions: options.providerDefinitions ?? adapters.providerDefinitions,
-      env: this.env,
-      registry,
-      overrides: options.providerOverrides,
-    });
+    this.catalogOptions = { definitions: options.providerDefinitions ?? adapters.providerDefinitions, registry, overrides: options.providerOverrides };
+    this.catalog = createProviderCatalog({ ...this.catalogOptions, env: this.env });
     this.builtIns = options.builtInTools ?? defaultBuiltInTools(this.cwd, adapters.fileSystem);
     this.merchantBuiltIns = options.merchantBuiltInTools;
     this.mcp = options.mcpManager;
@@ -176,6 +180,7 @@ export class NeuroLink {
     const telemetry = (): GenerationTelemetry => options.telemetry ?? adapters.processTelemetry();
     this.providerCalls = new ProviderCalls({
       catalog: this.catalog,
+      catalogFor: (merchantId) => this.merchantCatalog(merchantId),
       ...pricing,
       maxOutputTokensOf: (modelId) => registry?.getModelConfig(modelId)?.maxOutputTokens,
       telemetry,
@@ -469,6 +474,28 @@ export class NeuroLink {
    * the operator allows it, and every tool it runs is recorded; calls without a merchant (the
    * library, the CLI) still see every server. Returns the use case behind /api/mcp/*.
    */
+  /**
+   * Merchants' own provider credentials (the service's, src/credentials/): a merchant's calls use
+   * its stored variables over the operator's environment, or, when it forbade the operator's, over
+   * the operator's environment without its credentials.
+   */
+  useMerchantProviderCredentials(envOf: (merchantId: string) => Promise<MerchantProviderEnv | undefined>): void {
+    this.merchantProviderEnv = envOf;
+    this.merchantCatalogs.clear();
+  }
+
+  private async merchantCatalog(merchantId: string): Promise<ScopedCatalog | undefined> {
+    const own = await this.merchantProviderEnv?.(merchantId);
+    if (own === undefined) return undefined;
+    const cached = this.merchantCatalogs.get(merchantId);
+    if (cached?.version === own.version) return cached.scoped;
+    const operator = own.operatorFallback ? this.env : withoutCredentials(this.env);
+    const scoped = { catalog: createProviderCatalog({ ...this.catalogOptions, env: { ...operator, ...own.variables } }), ownProviders: own.ownProviders };
+    if (this.merchantCatalogs.size >= 10_000) this.merchantCatalogs.clear();
+    this.merchantCatalogs.set(merchantId, { version: own.version, scoped });
+    return scoped;
+  }
+
   scopeMcpToMerchants(deps: Omit<MerchantMcpDeps, 'operator' | 'executeOperatorTool' | 'createServers' | 'resolveHost'>): MerchantMcp {
     const createServers = this.adapters.createMerchantMcpServers?.bind(this.adapters);
     const scoped = new MerchantMcp({
@@ -513,4 +540,9 @@ export class NeuroLink {
       ...mcpTools.map(({ tool, owner }) => audit(this.toolUsage.counting(tool, mcpUsageKey(tool.source, tool.name)), 'mcp', owner)),
     ];
   }
+}
+
+/** The operator's environment without its credentials (a merchant that forbade them gets this under its own). */
+function withoutCredentials(env: ToolkitEnv): ToolkitEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !credentialVariableName.test(name))) as ToolkitEnv;
 }

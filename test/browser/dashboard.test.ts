@@ -326,6 +326,23 @@ describe('the dashboard', () => {
     expect(await row.getByRole('cell').allTextContents()).toContain('66.67%');
   });
 
+  it('lists the spend of each end user a call named on LLM usage', async () => {
+    const { token } = await sessionToken();
+    const completion = await api('/v1/chat/completions', {
+      token,
+      body: { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }], user: 'shopper-7' },
+    });
+    expect(completion.status).toBe(200);
+    await go('llm-usage');
+    const table = page.getByRole('table', { name: 'Spend per end user and API key' });
+    // The row appears once the analytics sink has written the call (the page polls while live).
+    const row = table.getByRole('row').filter({ hasText: 'shopper-7' });
+    await row.waitFor({ timeout: 60_000 });
+    const cells = await row.getByRole('cell').allTextContents();
+    expect(cells[1]).toBe('(no key)');
+    expect(Number(cells[2])).toBeGreaterThanOrEqual(1);
+  });
+
   it('creates a route group and shows its candidates learning from gateway calls', async () => {
     await go('route-groups');
     await page.getByText('No route groups yet').waitFor();

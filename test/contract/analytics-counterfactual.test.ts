@@ -109,12 +109,25 @@ describe('POST /analytics/counterfactual', () => {
     expect(body.effective_sample_size).toBeLessThan(decisions);
     expect(body.ev.doubly_robust.value).toBeGreaterThan(0);
     expect(body.ev_message).toBeNull();
+    // One estimate to read, with its interval and a sentence; no window was rescored (same bucket size).
+    expect(body.recommended).toMatchObject({ estimator: 'doubly_robust', value: body.success_rate.doubly_robust.value });
+    expect(body.recommended.ci95_low).toBeLessThanOrEqual(body.recommended.value);
+    expect(body.explanation).toMatch(/^Doubly robust: /);
+    expect(body).toMatchObject({ same_as_logging: false, rescoring: null });
 
     // The same configuration as the logs: every weight is 1, IPS is the observed rate.
     const same = await post({ ...range });
     expect(same.body.candidate.hedging_percent).toBe(20);
     expect(same.body.success_rate.ips.value).toBeCloseTo(traffic.successes / decisions, 6);
     expect(same.body.effective_sample_size).toBeCloseTo(decisions, 6);
+    expect(same.body).toMatchObject({ same_as_logging: true, recommended: { estimator: 'logged', value: same.body.logged.success_rate.value } });
+    expect(same.body.explanation).toMatch(/exactly as the logging policy did/);
+    // Another bucket size replays the windows from the range's outcomes and says how much of them is real.
+    const rescored = await post({ ...range, bucket_size: 40 });
+    expect(rescored.status).toBe(200);
+    expect(rescored.body.rescoring).toMatchObject({ bucket_size: 40, window_reads: decisions * 3 });
+    expect(rescored.body.rescoring.real_entry_share).toBeGreaterThan(0);
+    expect(rescored.body.rescoring.real_entry_share).toBeLessThan(1);
   });
 
   it('says plainly when the logs cannot support an estimate, with no number', async () => {
@@ -153,9 +166,28 @@ describe('POST /analytics/counterfactual', () => {
     [{ range: '2y' }, /range/],
   ])('answers 4xx naming the problem for %j', async (payload, message) => {
     const { status, body } = await post(payload);
-    // Body-shape errors answer 422 as every body of this API does; range errors are 400.
+    // Body-shape errors answer 422 as every body of this API does; range errors are 400; both in the JSON envelope.
     expect(status).toBe('start_ms' in payload ? 400 : 422);
-    expect(JSON.stringify(body)).toMatch(message);
+    expect(body).toMatchObject({ code: 'TE_03' });
+    expect(body['message']).toMatch(message);
+  });
+
+  it('answers no body at all (content-type JSON, zero length) as it answers {}', async () => {
+    const headers = { ...keyA, 'content-type': 'application/json' };
+    const none = await t.app.inject({ method: 'POST', url: '/analytics/counterfactual', headers, body: '' });
+    expect(none.statusCode, none.body).toBe(200);
+    expect(none.headers['content-type']).toMatch(/^application\/json/);
+    const braces = await post({});
+    expect(braces.status).toBe(200);
+    expect(none.json()).toEqual(braces.body);
+    // A body that is not an object, or not JSON, is refused in the JSON envelope too.
+    for (const body of ['[]', '{"start_ms":', 'null']) {
+      const refused = await t.app.inject({ method: 'POST', url: '/analytics/counterfactual', headers, body });
+      expect(refused.statusCode, body).toBeGreaterThanOrEqual(400);
+      expect(refused.statusCode, body).toBeLessThan(500);
+      expect(refused.headers['content-type'], body).toMatch(/^application\/json/);
+      expect((refused.json() as { code: string }).code).toBe('TE_03');
+    }
   });
 
   it('keeps decide answers unchanged by the logging (the wire has no policy field)', async () => {

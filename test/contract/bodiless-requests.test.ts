@@ -87,8 +87,11 @@ const allRoutes = [...probe.app.routeTable];
 await probe.close();
 
 const keyOf = (route: RouteTableEntry) => `${route.method} ${route.url}`;
-/** Routes whose body is not JSON (a streamed text/csv settlement report): they answer 415 to a JSON content type by design. */
-const rawBodyRoutes = new Set(['POST /merchant-account/:merchantId/connectors/:connector/report']);
+/**
+ * Routes whose body is not JSON (a streamed text/csv settlement report, a multipart file upload):
+ * they refuse a JSON content type by design.
+ */
+const rawBodyRoutes = new Set(['POST /merchant-account/:merchantId/connectors/:connector/report', 'POST /v1/files']);
 /** Query parameters a route requires besides the merchant (the settlement account of a report source). */
 const requiredQuery: Readonly<Record<string, string>> = {
   '/merchant-account/:merchantId/connectors/:connector/report/column-mapping': 'account=bodiless',

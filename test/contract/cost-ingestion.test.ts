@@ -43,13 +43,18 @@ describe('cost ingestion routes', () => {
     return response.json() as Ingestion[];
   };
 
-  it('lists adyen and stripe with the columns their parsers read', async () => {
+  it('lists every connector the peer ingests, in id order, with the columns their parsers read', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/cost-ingestion/connectors', headers: withKey(key) });
     expect(response.statusCode).toBe(200);
     const connectors = response.json() as { id: string; columns: { field: string; header: string; required: boolean }[] }[];
-    expect(connectors.map((c) => c.id)).toEqual(['adyen', 'stripe']);
-    expect(connectors[0]!.columns).toContainEqual({ field: 'payable', header: 'Payable (SC)', required: true });
-    expect(connectors[1]!.columns).toContainEqual({ field: 'gross', header: 'Gross Qty', required: true });
+    expect(connectors.map((c) => c.id)).toEqual(['adyen', 'braintree', 'chase', 'checkout', 'stripe']);
+    const columns = (id: string) => connectors.find((c) => c.id === id)!.columns;
+    expect(columns('adyen')).toContainEqual({ field: 'payable', header: 'Payable (SC)', required: true });
+    expect(columns('braintree')).toContainEqual({ field: 'commission', header: 'Braintree Total Amount', required: true });
+    expect(columns('chase')).toContainEqual({ field: 'gross', header: 'Transaction Amount in Presentment Currency', required: true });
+    expect(columns('checkout')).toContainEqual({ field: 'amount', header: 'Holding Currency Amount', required: true });
+    expect(columns('checkout')).toContainEqual({ field: 'card_category', header: 'Card Category', required: false });
+    expect(columns('stripe')).toContainEqual({ field: 'gross', header: 'Gross Qty', required: true });
   });
 
   it('answers zeroed coverage and no fees for a merchant without ingestions', async () => {

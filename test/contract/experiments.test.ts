@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpSchemas } from '../../api/http-schemas.js';
 import { setMerchantFeature } from '../../src/decision/features/merchant-features.js';
 import { assignArm } from '../../src/experiments/assign-arm.js';
+import { runGuardrailChecks } from '../../src/experiments/run-guardrail-checks.js';
+import { silentLogger } from '../../src/logging/logger.js';
 import { createManualClock } from '../../src/time/clock.js';
 import { openChdbAnalytics, type ChdbAnalyticsUnderTest } from '../helpers/chdb-analytics.js';
 import { createMerchant, createTestApp, decideBody, withKey, type TestApp } from '../helpers/test-app.js';
@@ -264,18 +266,35 @@ describe('A/B experiments', () => {
       expect(await t.state.configs.get(merchantA, 'experimentGuardrail')).toBeUndefined();
     });
 
-    it('stops the experiment on a read with its own thresholds, recording the evidence, and routes every payment outside it', async () => {
+    it('never stops the experiment on a read: the read reports the breach, the scheduled check stops it with its evidence', async () => {
+      // Reads are side-effect free: reading as often as anyone likes changes no traffic.
+      for (let read = 0; read < 3; read += 1) {
+        const { status, body } = await get(`/analytics/experiment/${experimentId}/results`);
+        expect(status).toBe(200);
+        expect(body).toMatchObject({ verdict: 'guardrail_breached', guardrail_tripped: false, running: true, guardrail_stop: null });
+        expect(body['guardrail_test']).toMatchObject({ method: 'msprt', breached: true, threshold_pp: 3 });
+      }
+      expect(await t.state.configs.get(merchantA, 'experimentGuardrail')).toBeUndefined();
+      // The job's next tick (it reads the decisions of its lookback up to now).
+      t.clock.advance(60_000);
+      const stops = await runGuardrailChecks({ state: t.state, analytics: analytics.store, clock: t.clock, logger: silentLogger, lookbackMs: 3_600_000 });
+      expect(stops).toHaveLength(1);
       const { status, body } = await get(`/analytics/experiment/${experimentId}/results`);
       expect(status).toBe(200);
+      const validate = ajv.getSchema('ExperimentResults')!;
+      expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
       expect(body).toMatchObject({
         verdict: 'guardrail_breached',
         guardrail_tripped: true,
         running: false,
-        p_value: null,
         guardrail_threshold_pp: 3,
         min_sample_size: 20,
-        guardrail_stop: { stopped_at_ms: now, trigger: 'results_read', control_auth_rate: 1, threshold_pp: 3 },
+        guardrail_stop: { stopped_at_ms: now + 60_000, trigger: 'schedule', control_auth_rate: 1, threshold_pp: 3, test: 'msprt' },
       });
+      const stop = body['guardrail_stop'] as { p_value: number; delta_pp: number; confidence_interval_pp: [number, number] };
+      expect(stop.p_value).toBeLessThan(0.05);
+      expect(stop.delta_pp).toBeLessThan(-3);
+      expect(stop.confidence_interval_pp[1]).toBeLessThan(0);
       const active = await post(`/routing/list/active/${merchantA}`, {});
       expect((active.json() as { id: string }[]).map((record) => record.id)).not.toContain(experimentId);
       const variantIds = Array.from({ length: 40 }, (_, index) => `exp-after-${index}`).filter((paymentId) => assignArm(paymentId, 40) === 'variant');

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { DefaultNeuroLink } from '../../src/adapters/toolkit/default-neurolink.js';
 import { createOutboxMailer } from '../../src/adapters/mail/outbox-mailer.js';
 import type { Mailer } from '../../src/ports/mail.js';
@@ -35,7 +36,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BatchService } from '../../src/generation/batch/batch-service.js';
-import { createBatchService, type BatchWiring } from '../../cli/create-batch-service.js';
+import { createBatchService, createOpenAiBatches, type BatchWiring, type OpenAiBatches } from '../../cli/create-batch-service.js';
+import { DiskFileStorage } from '../../src/adapters/fs/disk-file-storage.js';
 import * as srWindows from '../../workers/sr-windows.js';
 import { createCostIngestion } from '../../cli/create-cost-ingestion.js';
 import { createMemoryCostRowStore } from '../../src/adapters/memory/memory-cost-row-store.js';
@@ -66,6 +68,8 @@ export interface TestApp {
   readonly jobs: JobQueue;
   readonly batches: BatchService;
   readonly batchWiring: BatchWiring;
+  /** OpenAI's Files and Batches over a file store in a fresh temporary directory; their lines run once a test starts `startGatewayLinesWorker`. */
+  readonly openAiBatches: OpenAiBatches;
   readonly clock: ReturnType<typeof createManualClock>;
   readonly readiness: Readiness;
   readonly worker: WorkerHandle;
@@ -150,6 +154,8 @@ export async function createTestApp(
   const batchModels = options.batchModels ?? toolkit;
   const batchWiring: BatchWiring = { state, jobs, models: batchModels, clock, logger: silentLogger };
   const batches = createBatchService(config, batchWiring);
+  const fileStorage = new DiskFileStorage({ directory: mkdtempSync(join(tmpdir(), 'sytest-files-')), now: () => clock.now() });
+  const openAiBatches = createOpenAiBatches(config, batchWiring, batches, fileStorage);
   const random = options.random ?? neverHedge;
   const stickyCounters = new StickyRoutingCounters();
   const costRows = options.costRows ?? createMemoryCostRowStore();
@@ -165,6 +171,8 @@ export async function createTestApp(
   const tokens = await resolveTokenConfig(config, silentLogger);
   const access = createAccessServices({ state, bus, clock, logger, tokens, passwordHashing: testPasswordHashing });
   const app = await buildApp(config, {
+    // A fresh key encryption key per app, as the embedded mode generates one in its data directory.
+    providerCredentialKeys: { active: 'test', keys: new Map([['test', randomBytes(32)]]) },
     access,
     runCounterfactual: createCounterfactual({ analytics: options.analytics, state, routingDefaults }),
     costIngestion: cost.service,
@@ -185,6 +193,7 @@ export async function createTestApp(
     analytics: options.analytics,
     jobs,
     batches,
+    openAiBatches,
     clock,
     random,
     routingDefaults,
@@ -211,6 +220,7 @@ export async function createTestApp(
     jobs,
     batches,
     batchWiring,
+    openAiBatches,
     clock,
     readiness,
     worker,

@@ -136,5 +136,24 @@ export function batchStoreSuite(name: string, open: () => Promise<BatchStoreFixt
       expect(listed).not.toContain(batch.batchId);
       expect(listed).toContain(other.batchId);
     });
+
+    it('records an OpenAI batch finalization once and lists such batches per merchant, newest first', async () => {
+      const merchantId = `shop-${randomUUID()}`;
+      const openAi = { endpoint: '/v1/chat/completions', inputFileId: 'file-in', completionWindow: '24h', expiresAtMs: 1_700_086_400_000 };
+      const older = record(1, { merchantId, createdAt: 1_700_000_000_000, openAi });
+      const newer = record(1, { merchantId, createdAt: 1_700_000_001_000, openAi: { ...openAi, metadata: { job: 'nightly' } } });
+      const plain = record(1, { merchantId });
+      for (const batch of [older, newer, plain]) await store.create(batch, prompts(1), dayS);
+      expect(await store.openAiBatchesOf(merchantId)).toEqual([newer.batchId, older.batchId]);
+      expect(await store.openAiBatchesOf(`other-${randomUUID()}`)).toEqual([]);
+      expect((await store.get(newer.batchId))?.record.openAi).toEqual(newer.openAi);
+
+      expect((await store.get(older.batchId))?.finalization).toBeUndefined();
+      const first = { atMs: 1_700_000_002_000, outputFileId: 'file-out', errorFileId: 'file-err' };
+      expect(await store.finalize(older.batchId, first)).toBe('recorded');
+      expect(await store.finalize(older.batchId, { atMs: 1_700_000_003_000, expired: true })).toBe('already-finalized');
+      expect((await store.get(older.batchId))?.finalization).toEqual(first);
+      expect(await store.finalize(randomUUID(), first)).toBe('missing');
+    });
   });
 }

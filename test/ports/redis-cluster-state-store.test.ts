@@ -5,6 +5,7 @@ import type { StateStore } from '../../src/ports/state-store.js';
 import { uniqueNamespace } from '../integration/adapters/local-services.js';
 import { deleteClusterNamespace, startRedisCluster, type RedisClusterUnderTest } from '../helpers/redis-cluster.js';
 import { stateStoreSuite } from './state-store.suite.js';
+import { usageStoreSuite } from './usage-store.suite.js';
 
 /**
  * Issue 27: the StateStore port suite on a three-master Redis Cluster (deploy/local/redis-cluster.sh,
@@ -40,6 +41,20 @@ stateStoreSuite('redis-cluster', async () => {
     openPeer: open,
     async dispose() {
       await Promise.all(opened.map((instance) => instance.close()));
+      await deleteClusterNamespace(cluster!.admin, keyPrefix);
+    },
+  };
+});
+
+// The usage scripts on a cluster: a key's end users' counters share its slot (one atomic admission).
+usageStoreSuite('redis-cluster', async () => {
+  const keyPrefix = `${uniqueNamespace('cusage')}:`;
+  const first = await createRedisStateStore({ url: redisUrlOf(), clusterNodes: cluster!.nodes, keyPrefix, logger: silentLogger });
+  const second = await createRedisStateStore({ url: redisUrlOf(), clusterNodes: cluster!.nodes, keyPrefix, logger: silentLogger });
+  return {
+    replicas: [first.usage, second.usage],
+    async dispose() {
+      await Promise.all([first.close(), second.close()]);
       await deleteClusterNamespace(cluster!.admin, keyPrefix);
     },
   };

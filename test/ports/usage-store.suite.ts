@@ -30,7 +30,7 @@ export function usageStoreSuite(name: string, open: () => Promise<UsageStoreFixt
       const [a, b] = fixture.replicas;
       const verdicts = await Promise.all(Array.from({ length: 100 }, (_, index) => (index % 2 === 0 ? a : b).admit(keyId, { rpm: 50 }, lease())));
       expect(verdicts.filter((verdict) => verdict.admitted)).toHaveLength(50);
-      expect(verdicts.find((verdict) => !verdict.admitted)).toEqual({ admitted: false, limit: 'rpm', retryAfterS: 30 });
+      expect(verdicts.find((verdict) => !verdict.admitted)).toEqual({ admitted: false, limit: 'rpm', retryAfterS: 30, holder: 'key' });
       expect((await a.usage(keyId, 'day', now)).requestsThisMinute).toBe(50);
       // The next minute starts afresh.
       expect(await b.admit(keyId, { rpm: 50 }, lease(now + 30_000))).toEqual({ admitted: true });
@@ -42,7 +42,7 @@ export function usageStoreSuite(name: string, open: () => Promise<UsageStoreFixt
       const second = lease();
       expect(await a.admit(keyId, { maxConcurrent: 2 }, first)).toEqual({ admitted: true });
       expect(await b.admit(keyId, { maxConcurrent: 2 }, second)).toEqual({ admitted: true });
-      expect(await b.admit(keyId, { maxConcurrent: 2 }, lease())).toEqual({ admitted: false, limit: 'max_concurrent', retryAfterS: 1 });
+      expect(await b.admit(keyId, { maxConcurrent: 2 }, lease())).toEqual({ admitted: false, limit: 'max_concurrent', retryAfterS: 1, holder: 'key' });
       await a.release(keyId, first.leaseId);
       await a.release(keyId, first.leaseId);
       expect(await b.admit(keyId, { maxConcurrent: 2 }, lease())).toEqual({ admitted: true });
@@ -80,6 +80,46 @@ export function usageStoreSuite(name: string, open: () => Promise<UsageStoreFixt
       expect(await a.admit(keyId, { tpm: 100 }, lease())).toEqual({ admitted: true });
       await a.recordSpend(keyId, { eventId: randomUUID(), tokens: 100, costUsd: 0, atMs: now });
       expect(await b.admit(keyId, { tpm: 100 }, lease())).toMatchObject({ admitted: false, limit: 'tpm' });
+    });
+
+    it("admits a key's end user under both holders' limits at once: a refusal by either takes nothing from the other", async () => {
+      const [a, b] = fixture.replicas;
+      const alice = { endUser: 'alice@example.com', limits: { rpm: 2, budget: { amountUsd: 1, period: 'day' as const } } };
+      const bob = { ...alice, endUser: 'bob' };
+      expect(await a.admit(keyId, { rpm: 4 }, lease(), alice)).toEqual({ admitted: true });
+      expect(await b.admit(keyId, { rpm: 4 }, lease(), alice)).toEqual({ admitted: true });
+      // Alice's own rpm refuses her third request; the key's minute does not count it.
+      expect(await a.admit(keyId, { rpm: 4 }, lease(), alice)).toEqual({ admitted: false, limit: 'rpm', retryAfterS: 30, holder: 'end_user' });
+      expect((await a.usage(keyId, 'day', now)).requestsThisMinute).toBe(2);
+      expect((await a.usage(keyId, 'day', now, alice.endUser)).requestsThisMinute).toBe(2);
+      // Bob has his own counters, but the key's rpm is shared: its refusal names the key.
+      expect(await b.admit(keyId, { rpm: 4 }, lease(), bob)).toEqual({ admitted: true });
+      expect(await a.admit(keyId, { rpm: 4 }, lease(), bob)).toEqual({ admitted: true });
+      expect(await b.admit(keyId, { rpm: 4 }, lease(), bob)).toEqual({ admitted: false, limit: 'rpm', retryAfterS: 30, holder: 'key' });
+      expect((await a.usage(keyId, 'day', now, bob.endUser)).requestsThisMinute).toBe(2);
+    });
+
+    it("holds an end user's budget reservation and spend apart from the key's, and releases both", async () => {
+      const [a, b] = fixture.replicas;
+      const alice = { endUser: 'alice', limits: { budget: { amountUsd: 1, period: 'day' as const } } };
+      const held = lease(now, 0.6);
+      expect(await a.admit(keyId, {}, held, alice)).toEqual({ admitted: true });
+      expect(await b.admit(keyId, {}, lease(now, 0.5), alice)).toMatchObject({ admitted: false, limit: 'budget', holder: 'end_user' });
+      // Another end user of the key has a whole budget of its own.
+      const bobLease = lease(now, 0.5);
+      expect(await b.admit(keyId, {}, bobLease, { ...alice, endUser: 'bob' })).toEqual({ admitted: true });
+      expect((await a.usage(keyId, 'day', now)).reservedUsd).toBeCloseTo(1.1, 9);
+      // Spend counts for the key and the end user, each once per event id.
+      expect(await a.recordSpend(keyId, { eventId: 'u1', tokens: 10, costUsd: 0.3, atMs: now }, 'alice')).toBe(true);
+      expect(await b.recordSpend(keyId, { eventId: 'u1', tokens: 10, costUsd: 0.3, atMs: now }, 'alice')).toBe(false);
+      await a.release(keyId, held.leaseId, 'alice');
+      const aliceUsage = await b.usage(keyId, 'day', now, 'alice');
+      expect(aliceUsage).toMatchObject({ tokensThisMinute: 10, inFlight: 0, reservedUsd: 0 });
+      expect(aliceUsage.spendThisPeriodUsd).toBeCloseTo(0.3, 9);
+      expect((await b.usage(keyId, 'day', now)).spendThisPeriodUsd).toBeCloseTo(0.3, 9);
+      expect((await b.usage(keyId, 'day', now, 'bob')).spendThisPeriodUsd).toBe(0);
+      expect(await b.admit(keyId, {}, lease(now, 0.7), alice)).toEqual({ admitted: true });
+      expect(await b.admit(keyId, {}, lease(now, 0.01), alice)).toMatchObject({ admitted: false, limit: 'budget', holder: 'end_user' });
     });
 
     it('keeps keys apart', async () => {

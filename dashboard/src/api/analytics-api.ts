@@ -2,6 +2,7 @@ import type { HttpClient, Query } from './http-client';
 import type {
   DecisionsReport,
   GatewayScoresReport,
+  LlmEndUsersReport,
   LlmErrorsReport,
   LlmLatencyReport,
   LlmOverviewReport,
@@ -38,5 +39,6 @@ export function analyticsApi(http: HttpClient) {
     llmErrors: read<LlmErrorsReport>('llm/errors'),
     llmRouteGroups: read<LlmRouteGroupsReport>('llm/route-groups'),
     llmPromptCache: read<LlmPromptCacheReport>('llm/prompt-cache'),
+    llmEndUsers: read<LlmEndUsersReport>('llm/end-users'),
   };
 }

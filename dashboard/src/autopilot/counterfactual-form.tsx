@@ -20,6 +20,31 @@ type Knob = (typeof knobs)[number]['key'];
 const withInterval = (estimate: Estimate | null, format: (value: number) => string) =>
   estimate === null ? '—' : `${format(estimate.value)} (${format(estimate.ci95_low)} – ${format(estimate.ci95_high)})`;
 const bps = (value: number) => value.toFixed(2);
+const estimatorNames = { doubly_robust: 'doubly robust', logged: 'observed: the candidate routes as the logs did' } as const;
+
+/** The one estimate to read, its 95 % interval, and the sentence on whether and why the estimators disagree. */
+function Recommended(props: { readonly report: CounterfactualReport }) {
+  const { recommended, explanation, rescoring } = props.report;
+  if (recommended === null) return null;
+  return (
+    <div class="recommended" data-testid="counterfactual-recommended">
+      <p>
+        <strong>Recommended estimate</strong> ({estimatorNames[recommended.estimator]}):{' '}
+        <span data-testid="counterfactual-recommended-value">{percent(recommended.value)}</span>, 95 % interval{' '}
+        <span data-testid="counterfactual-recommended-interval">
+          {percent(recommended.ci95_low)} – {percent(recommended.ci95_high)}
+        </span>
+      </p>
+      {explanation !== null && <p data-testid="counterfactual-explanation">{explanation}</p>}
+      {rescoring !== null && (
+        <p class="hint" data-testid="counterfactual-rescoring">
+          Bucket size {rescoring.bucket_size}: {percent(rescoring.real_entry_share)} of the replayed windows' entries are real outcomes from this range (
+          {percent(rescoring.full_window_share)} of windows entirely); the rest lean on the scores logged at the time.
+        </p>
+      )}
+    </div>
+  );
+}
 
 function Report(props: { readonly report: CounterfactualReport }) {
   const { report } = props;
@@ -37,11 +62,18 @@ function Report(props: { readonly report: CounterfactualReport }) {
           { label: 'Decisions evaluated', value: String(report.labelled), detail: `of ${report.decisions} logged` },
           { label: 'Effective sample size', value: report.effective_sample_size.toFixed(1) },
           { label: 'Logged success rate', value: withInterval(report.logged.success_rate, percent) },
-          { label: 'Estimated success rate (DR)', value: withInterval(report.success_rate?.doubly_robust ?? null, percent) },
+          {
+            label: 'Recommended estimate',
+            value:
+              report.recommended === null
+                ? '—'
+                : `${percent(report.recommended.value)} (${percent(report.recommended.ci95_low)} – ${percent(report.recommended.ci95_high)})`,
+          },
         ]}
       />
+      <Recommended report={report} />
       <DataTable
-        caption="Estimates with 95 % intervals"
+        caption="Every estimator, with its 95 % interval"
         rows={rows}
         rowKey={(row) => row.estimator}
         columns={[

@@ -7,6 +7,18 @@ Chart.register(LineController, LineElement, PointElement, BarController, BarElem
 /** Axis labels in plain digits (Chart.js would write a cost of 0.000013 as 1.3E-5). */
 const tickFormat = new Intl.NumberFormat(undefined, { maximumSignificantDigits: 3 });
 
+/**
+ * Point sizes of one line: small (none past 40 labels), except a point with no data on either side,
+ * which a line cannot show (there is no segment to draw), so it gets a visible dot.
+ */
+function pointRadii(values: readonly (number | null)[], labelCount: number): number[] {
+  const base = labelCount > 40 ? 0 : 2;
+  return values.map((value, index) => {
+    const isolated = value !== null && (values[index - 1] ?? null) === null && (values[index + 1] ?? null) === null;
+    return isolated ? 3 : base;
+  });
+}
+
 function datasetsOf(spec: ChartSpec) {
   return spec.series.map((series, index) => {
     const colour = seriesColours[index % seriesColours.length]!;
@@ -16,7 +28,9 @@ function datasetsOf(spec: ChartSpec) {
       borderColor: colour,
       backgroundColor: colour,
       borderWidth: 2,
-      pointRadius: spec.labels.length > 40 ? 0 : 2,
+      // A missing value is a gap, never a line drawn through it (nor a drop to 0).
+      spanGaps: false,
+      pointRadius: pointRadii(series.values, spec.labels.length),
     };
   });
 }
@@ -26,7 +40,7 @@ function datasetsOf(spec: ChartSpec) {
  * so a refresh never moves what the operator is reading. The canvas is an image to assistive
  * technology; its numbers are in the table view next to it.
  */
-export function ChartCanvas(props: { readonly spec: ChartSpec; readonly title: string }) {
+export function ChartCanvas(props: { readonly spec: ChartSpec; readonly title: string; readonly timeZone: string }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const chart = useRef<Chart | null>(null);
   const { spec } = props;
@@ -42,7 +56,7 @@ export function ChartCanvas(props: { readonly spec: ChartSpec; readonly title: s
         maintainAspectRatio: false,
         interaction: { mode: 'index', intersect: false },
         scales: {
-          x: { stacked: spec.stacked === true },
+          x: { stacked: spec.stacked === true, title: { display: spec.time === true, text: `Time (${props.timeZone})` } },
           y: {
             stacked: spec.stacked === true,
             beginAtZero: true,
@@ -57,7 +71,7 @@ export function ChartCanvas(props: { readonly spec: ChartSpec; readonly title: s
       chart.current?.destroy();
       chart.current = null;
     };
-  }, [spec.kind, spec.stacked, spec.unit]);
+  }, [spec.kind, spec.stacked, spec.unit, spec.time, props.timeZone]);
 
   useEffect(() => {
     const current = chart.current;

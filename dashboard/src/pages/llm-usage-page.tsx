@@ -1,33 +1,37 @@
 import { useState } from 'preact/hooks';
 import type { AnalyticsRange } from '../api/analytics-api';
 import { ChartPanel } from '../charts/chart-panel';
-import { formatBucket, pivot, pivotFields, type ChartSpec } from '../charts/chart-spec';
+import { formatBucket, pivot, pivotFields, timeBuckets, type ChartSpec } from '../charts/chart-spec';
 import { AsyncView } from '../components/async-view';
 import { DataTable } from '../components/data-table';
 import { KpiTiles, percent } from '../components/kpi-tiles';
 import { livePollMs, RangePicker, spansDays } from '../components/range-picker';
 import { useResource } from '../components/use-resource';
+import { EndUsersPanel } from '../llm/end-users-panel';
 import { useDashboard } from '../session/dashboard-context';
+import { useTimeZone } from '../time/time-zone';
 
 /**
- * Model calls of the merchant: volume, tokens, cost, latency, errors and prompt caching (the
- * /analytics/llm/* reads).
+ * Model calls of the merchant: volume, tokens, cost, latency, errors, prompt caching and spend per
+ * end user (the /analytics/llm/* reads).
  */
 export function LlmUsagePage() {
   const { api, session } = useDashboard();
+  useTimeZone(); // re-render the buckets when the operator picks another zone
   const [range, setRange] = useState<AnalyticsRange>('1h');
   const [live, setLive] = useState(true);
   const { resource, reload } = useResource(
     async (signal) => {
       const query = { range };
-      const [overview, usage, latency, errors, promptCache] = await Promise.all([
+      const [overview, usage, latency, errors, promptCache, endUsers] = await Promise.all([
         api.analytics.llmOverview(query, signal),
         api.analytics.llmUsage(query, signal),
         api.analytics.llmLatency(query, signal),
         api.analytics.llmErrors(query, signal),
         api.analytics.llmPromptCache(query, signal),
+        api.analytics.llmEndUsers(query, signal),
       ]);
-      return { overview, usage, latency, errors, promptCache };
+      return { overview, usage, latency, errors, promptCache, endUsers };
     },
     [range, session.merchantId],
     live ? livePollMs : undefined,
@@ -38,36 +42,50 @@ export function LlmUsagePage() {
     <>
       <RangePicker range={range} onRange={setRange} live={live} onLive={setLive} />
       <AsyncView resource={resource} label="LLM usage" onRetry={reload}>
-        {({ overview, usage, latency, errors, promptCache }) => {
+        {({ overview, usage, latency, errors, promptCache, endUsers }) => {
           const modelOf = (point: { provider: string; model: string }) => `${point.provider}/${point.model}`;
+          // Every bucket of the window is on the axis; a bucket without calls counts 0 calls and 0 USD.
+          const counts = { labels: timeBuckets(usage), missing: 0 } as const;
+          const noCalls = overview.calls === 0;
           const callsSpec: ChartSpec = {
             kind: 'bar',
             stacked: true,
             unit: 'calls',
+            time: true,
             ...pivot(
               usage.series,
               (point) => point.bucket_ms,
               modelOf,
               (point) => point.calls,
               bucket,
+              counts,
             ),
           };
           const costSpec: ChartSpec = {
             kind: 'line',
             unit: 'USD',
+            time: true,
             ...pivot(
               usage.series,
               (point) => point.bucket_ms,
               (point) => point.provider,
               (point) => point.cost_usd,
               bucket,
+              counts,
             ),
           };
           const tokensSpec: ChartSpec = {
             kind: 'bar',
             stacked: true,
             unit: 'tokens',
-            ...pivotFields(usage.series, (point) => point.bucket_ms, { input: (point) => point.input_tokens, output: (point) => point.output_tokens }, bucket),
+            time: true,
+            ...pivotFields(
+              usage.series,
+              (point) => point.bucket_ms,
+              { input: (point) => point.input_tokens, output: (point) => point.output_tokens },
+              bucket,
+              counts,
+            ),
           };
           const latencySpec: ChartSpec = {
             kind: 'bar',
@@ -85,15 +103,15 @@ export function LlmUsagePage() {
                 label="Model call totals"
                 tiles={[
                   { label: 'Calls', value: String(overview.calls) },
-                  { label: 'Success rate', value: overview.calls === 0 ? '—' : percent(1 - overview.error_rate) },
-                  { label: 'Error rate', value: percent(overview.error_rate) },
+                  { label: 'Success rate', value: noCalls ? '—' : percent(1 - overview.error_rate) },
+                  { label: 'Error rate', value: noCalls ? '—' : percent(overview.error_rate) },
                   {
                     label: 'Tokens',
                     value: overview.total_tokens.toLocaleString(),
                     detail: `${overview.input_tokens.toLocaleString()} in / ${overview.output_tokens.toLocaleString()} out`,
                   },
                   { label: 'Cost', value: `$${overview.cost_usd.toFixed(4)}` },
-                  { label: 'Average latency', value: `${Math.round(overview.avg_latency_ms)} ms` },
+                  { label: 'Average latency', value: noCalls ? '—' : `${Math.round(overview.avg_latency_ms)} ms` },
                   { label: 'Fallback calls', value: String(overview.fallback_calls) },
                 ]}
               />
@@ -110,7 +128,7 @@ export function LlmUsagePage() {
                   tiles={[
                     {
                       label: 'Cache hit rate',
-                      value: percent(promptCache.cache_hit_rate),
+                      value: promptCache.input_tokens === 0 ? '—' : percent(promptCache.cache_hit_rate),
                       detail: `${promptCache.cache_read_tokens.toLocaleString()} of ${promptCache.input_tokens.toLocaleString()} input tokens read from the cache`,
                     },
                     {
@@ -140,6 +158,7 @@ export function LlmUsagePage() {
                   ]}
                 />
               </section>
+              <EndUsersPanel report={endUsers} />
               <section class="panel" aria-labelledby="llm-errors-title">
                 <h2 id="llm-errors-title">Errors ({errors.total_errors})</h2>
                 <DataTable

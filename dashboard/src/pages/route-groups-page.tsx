@@ -13,6 +13,7 @@ import { livePollMs, RangePicker, spansDays } from '../components/range-picker';
 import { useAction } from '../components/use-action';
 import { useResource } from '../components/use-resource';
 import { useDashboard } from '../session/dashboard-context';
+import { useTimeZone } from '../time/time-zone';
 
 /**
  * A route group: each candidate's learned window now (success rate, eliminated; GET
@@ -31,6 +32,7 @@ function GroupCard(props: {
   const shareSpec: ChartSpec = {
     kind: 'line',
     unit: '% of calls',
+    time: true,
     ...pivot(
       (report?.candidates ?? []).flatMap((candidate) => candidate.series.map((point) => ({ ...point, name: `${candidate.provider}/${candidate.model}` }))),
       (point) => point.bucket_ms,
@@ -84,6 +86,7 @@ function GroupCard(props: {
 /** Route groups of the OpenAI-compatible gateway: live share, success and elimination; create and delete. */
 export function RouteGroupsPage() {
   const { api, session } = useDashboard();
+  useTimeZone(); // re-render the buckets when the operator picks another zone
   const [range, setRange] = useState<AnalyticsRange>('1h');
   const [live, setLive] = useState(true);
   const { resource, reload } = useResource(

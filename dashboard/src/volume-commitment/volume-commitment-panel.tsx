@@ -5,6 +5,7 @@ import { FormError } from '../components/form-error';
 import { useAction } from '../components/use-action';
 import { useResource } from '../components/use-resource';
 import { useDashboard } from '../session/dashboard-context';
+import { CommitmentPrice } from './commitment-price';
 
 type Pacing = VolumeCommitmentDashboard['pacing'];
 
@@ -61,6 +62,7 @@ export function VolumeCommitmentPanel() {
                 </dd>
               </dl>
               {!pacing.measurementAvailable && <p class="state state-error">Delivered volume cannot be read right now; the figures below are not readings.</p>}
+              <CommitmentPrice pacing={pacing} amountText={(value) => amountText(value, pacing)} />
               <button type="button" onClick={runForecast} disabled={action.busy}>
                 Run forecast now
               </button>

@@ -73,7 +73,7 @@ export const apiEventColumns = withCreatedAt<ApiEventRow>({
   user_agent: 'string',
 });
 
-/** 0003 analytics_llm_calls: the call without its route-group decision (that is 0004's), cache hit (0005's), API (0006's) or key and cache usage (0009's). */
+/** 0003 analytics_llm_calls: the call without its route-group decision (that is 0004's), cache hit (0005's), API (0006's), key and cache usage (0009's) or end user (0010's). */
 export const llmCallColumns = withCreatedAt<
   Omit<
     LlmCallRow,
@@ -89,6 +89,7 @@ export const llmCallColumns = withCreatedAt<
     | 'cache_write_1h_tokens'
     | 'reasoning_tokens'
     | 'prompt_cache_saved_usd'
+    | 'end_user'
   >
 >({
   event_id: 'string',
@@ -204,6 +205,25 @@ export const llmCallUsageColumns = withCreatedAt<
   cache_write_1h_tokens: 'number',
   reasoning_tokens: 'number',
   prompt_cache_saved_usd: 'number',
+});
+
+/** 0010 analytics_llm_call_end_users: a call that named an end user (rows with an end user only), its key, outcome and spend. */
+export const llmCallEndUserColumns = withCreatedAt<
+  Pick<
+    LlmCallRow,
+    'event_id' | 'merchant_id' | 'created_at_ms' | 'api_key_id' | 'end_user' | 'outcome' | 'cache_hit' | 'input_tokens' | 'output_tokens' | 'cost_usd'
+  >
+>({
+  event_id: 'string',
+  merchant_id: 'string',
+  created_at_ms: 'number',
+  api_key_id: 'string',
+  end_user: 'string',
+  outcome: 'string',
+  cache_hit: 'number',
+  input_tokens: 'number',
+  output_tokens: 'number',
+  cost_usd: 'number',
 });
 
 /** 0007 analytics_decision_policies: the policy a decision logged (propensity, candidates, parameters). */

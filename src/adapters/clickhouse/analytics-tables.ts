@@ -5,6 +5,7 @@ import {
   domainEventColumns,
   llmCacheHitColumns,
   llmCallApiColumns,
+  llmCallEndUserColumns,
   llmCallColumns,
   llmCallUsageColumns,
   llmRouteCallColumns,
@@ -19,6 +20,7 @@ const llmCacheHitTable = 'analytics_llm_cache_hits';
 const llmCallApiTable = 'analytics_llm_call_apis';
 const decisionPolicyTable = 'analytics_decision_policies';
 const llmCallUsageTable = 'analytics_llm_call_usage';
+const llmCallEndUserTable = 'analytics_llm_call_end_users';
 
 export const analyticsTables = [
   domainTable,
@@ -29,6 +31,7 @@ export const analyticsTables = [
   llmCallApiTable,
   decisionPolicyTable,
   llmCallUsageTable,
+  llmCallEndUserTable,
 ] as const;
 
 /** One table's share of a batch: what one insert writes. */
@@ -53,6 +56,7 @@ export function rowsByTable(database: string, batch: AnalyticsRows): TableRows[]
     [llmCallApiTable, llmCallApiColumns, batch.llm.filter((row) => row.api !== '')],
     [decisionPolicyTable, decisionPolicyColumns, batch.policies ?? []],
     [llmCallUsageTable, llmCallUsageColumns, batch.llm.filter((row) => row.cache_hit === 0)],
+    [llmCallEndUserTable, llmCallEndUserColumns, batch.llm.filter((row) => row.end_user !== '')],
   ];
   return tables.filter(([, , rows]) => rows.length > 0).map(([table, columns, rows]) => ({ table: `${database}.${table}`, columns, rows }));
 }

@@ -2,6 +2,9 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { AnalyticsStore } from '../../ports/analytics-store.js';
 import type { ParsedAnalyticsQuery } from '../../ports/analytics/analytics-query.js';
 import type {
+  ApprovalGatewayFact,
+  ApprovalPointFact,
+  DeclineReasonFact,
   AuditResultFact,
   AuditTotalsFact,
   BucketCountFact,
@@ -19,6 +22,8 @@ import type { PaymentAuditReport } from '../../ports/analytics/analytics-reports
 import { shapeDecisionsReport } from '../../analytics/shape-decisions-report.js';
 import { logSummariesErrorLimit, shapeLogSummariesReport } from '../../analytics/shape-log-summaries-report.js';
 import { overviewTopLimit, shapeOverviewReport } from '../../analytics/shape-overview-report.js';
+import { declineReasonLimit } from '../../analytics/shape-approval.js';
+import { approvalGatewaysSql, approvalSeriesSql, declineReasonsSql } from './sql/approval-sql.js';
 import { auditTimelineLimit, shapePaymentAuditReport } from '../../analytics/shape-payment-audit-report.js';
 import { routingStatsRuleLimit, shapeRoutingStatsReport } from '../../analytics/shape-routing-stats-report.js';
 import { shapeGatewayScoresReport } from '../../analytics/shape-score-reports.js';
@@ -35,6 +40,7 @@ import { applyClickHouseMigrations, defaultMigrationsDir, loadClickHouseMigratio
 import { domainFilterParams } from './domain-filter-params.js';
 import { segmentTrafficReads } from './segment-traffic-reads.js';
 import { commitmentVolumeReads } from './commitment-volume-reads.js';
+import { routingEventsReads } from './routing-events-reads.js';
 import { encodeTabSeparated, type InsertColumn } from './encode-tab-separated.js';
 import { approachCountsSql, decisionTotalsSql, flowCountsSql, ruleCountsSql } from './sql/count-sql.js';
 import { errorGroupsSql, errorSamplesSql, errorTotalSql } from './sql/error-sql.js';
@@ -47,6 +53,8 @@ import { latestSnapshotsSql } from './sql/snapshot-sql.js';
 import { llmApisSql, llmCacheSql, llmErrorsSql, llmLatencySql, llmProvidersSql, llmTotalsSql, llmUsageSql } from './sql/llm-sql.js';
 import { cacheTotalsOf, num, overviewPromptCacheOf, promptCacheTotalsOf, rate, totalsOf, windowOf, type Numeric } from '../../analytics/llm-reports.js';
 import { llmPromptCacheTotalsSql, llmPromptCacheUsageSql } from './sql/llm-prompt-cache-sql.js';
+import { llmEndUsersSql } from './sql/llm-end-users-sql.js';
+import { endUsersReportOf, llmEndUserLimit, type EndUserFact } from '../../analytics/llm-end-users-report.js';
 import { shapeLlmRouteGroupsReport, type RouteCallFact, type RouteDecisionFact, type RouteEliminationFact } from '../../analytics/llm-route-groups-report.js';
 import { llmRouteCallsSql, llmRouteDecisionsSql, llmRouteEliminationsSql } from './sql/llm-route-groups-sql.js';
 import { loggedDecisionsSql } from './sql/counterfactual-sql.js';
@@ -83,6 +91,15 @@ const overviewFlows: readonly string[] = [
   ...analyticsFlows.errors,
   ...routeHitFlows.map((flow) => flow.flowType),
 ];
+
+/** Score feedback rows (both feedback routes, /update-gateway-score and the legacy /update-score, write this flow). */
+const feedbackFlows: readonly string[] = ['update_gateway_score_update'];
+
+/** The approval reads' extra inputs (sql/approval-sql.ts): the feedback flows and whether any dimension filter is set. */
+function approvalParamsOf(params: Readonly<Record<string, SqlValue>>, query: ParsedAnalyticsQuery): Record<string, SqlValue> {
+  const dimensionsSet = Object.values(query.dimensions).some((value) => value !== undefined && value !== '');
+  return { ...params, feedback_flows: feedbackFlows, dimensions_set: dimensionsSet ? 1 : 0 };
+}
 
 const identifierPattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -139,13 +156,17 @@ export function createClickHouseAnalyticsStore(executor: ClickHouseExecutor, opt
 
     async overview(query) {
       const params = filters(query);
-      const [flowCounts, topScores, topErrors, topRules] = await Promise.all([
+      const approvalParams = approvalParamsOf(params, query);
+      const [flowCounts, topScores, topErrors, topRules, approvalGateways, approvalSeries, declineReasons] = await Promise.all([
         read<CountFact>(flowCountsSql, { ...params, flows: overviewFlows }),
         read<SnapshotFact>(latestSnapshotsSql, { ...params, limit: overviewTopLimit }),
         read<ErrorFact>(errorGroupsSql, { ...params, limit: overviewTopLimit }),
         read<CountFact>(ruleCountsSql, { ...params, limit: overviewTopLimit }),
+        read<ApprovalGatewayFact>(approvalGatewaysSql, approvalParams),
+        read<ApprovalPointFact>(approvalSeriesSql, approvalParams),
+        read<DeclineReasonFact>(declineReasonsSql, { ...approvalParams, limit: declineReasonLimit }),
       ]);
-      return shapeOverviewReport(query, { flowCounts, topScores, topErrors, topRules });
+      return shapeOverviewReport(query, { flowCounts, topScores, topErrors, topRules, approvalGateways, approvalSeries, declineReasons });
     },
 
     async decisions(query) {
@@ -289,6 +310,11 @@ export function createClickHouseAnalyticsStore(executor: ClickHouseExecutor, opt
       };
     },
 
+    async llmEndUsers(query) {
+      const rows = await read<EndUserFact>(llmEndUsersSql, { ...filters(query), limit: llmEndUserLimit });
+      return endUsersReportOf(query, rows);
+    },
+
     async llmRouteGroups(query) {
       const params = { ...filters(query), route_group: query.routeGroup ?? '' };
       const [calls, decisions, eliminations] = await Promise.all([
@@ -303,6 +329,7 @@ export function createClickHouseAnalyticsStore(executor: ClickHouseExecutor, opt
     ...commitmentVolumeReads(read, database),
 
     ...costSavingsReads(read, filters),
+    ...routingEventsReads(read, database),
 
     loggedDecisions: (query) =>
       read<LoggedDecisionFact>(loggedDecisionsSql, {

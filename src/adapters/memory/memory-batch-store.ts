@@ -1,4 +1,4 @@
-import type { BatchCounts, BatchItem, BatchRecord, ItemOutcome } from '../../ports/state/batch-store.js';
+import type { BatchCounts, BatchFinalization, BatchItem, BatchRecord, ItemOutcome } from '../../ports/state/batch-store.js';
 import type { BatchStore } from '../../ports/state-store.js';
 import type { JournaledTables } from './journaled-tables.js';
 
@@ -7,6 +7,7 @@ export const batchTables = ['batches', 'batchPrompts', 'batchProgress', 'batchRe
 
 interface Progress extends BatchCounts {
   readonly cancelledAt: number | undefined;
+  readonly finalization?: BatchFinalization;
   /** Epoch ms when everything of the batch expires (results written later expire with it). */
   readonly expiresAt: number;
 }
@@ -43,7 +44,12 @@ export function createMemoryBatchStore(db: JournaledTables, now: () => number): 
       const record = db.get<BatchRecord>('batches', batchId);
       const progress = db.get<Progress>('batchProgress', batchId);
       if (record === undefined || progress === undefined) return undefined;
-      return { record, counts: { succeeded: progress.succeeded, failed: progress.failed, cancelled: progress.cancelled }, cancelledAt: progress.cancelledAt };
+      return {
+        record,
+        counts: { succeeded: progress.succeeded, failed: progress.failed, cancelled: progress.cancelled },
+        cancelledAt: progress.cancelledAt,
+        ...(progress.finalization !== undefined ? { finalization: progress.finalization } : {}),
+      };
     },
 
     async item(batchId, index) {
@@ -81,6 +87,20 @@ export function createMemoryBatchStore(db: JournaledTables, now: () => number): 
       if (progress.cancelledAt !== undefined) return 'already-cancelled';
       db.set('batchProgress', batchId, { ...progress, cancelledAt: atMs }, ttlLeft(progress));
       return 'cancelled';
+    },
+
+    async finalize(batchId, finalization) {
+      const progress = db.get<Progress>('batchProgress', batchId);
+      if (progress === undefined) return 'missing';
+      if (progress.finalization !== undefined) return 'already-finalized';
+      db.set('batchProgress', batchId, { ...progress, finalization }, ttlLeft(progress));
+      return 'recorded';
+    },
+
+    async openAiBatchesOf(merchantId) {
+      const mine: BatchRecord[] = [];
+      for (const [, record] of db.entries<BatchRecord>('batches')) if (record.merchantId === merchantId && record.openAi !== undefined) mine.push(record);
+      return mine.sort((a, b) => b.createdAt - a.createdAt || (a.batchId < b.batchId ? 1 : -1)).map((record) => record.batchId);
     },
 
     async unfinished() {

@@ -1,6 +1,8 @@
 import type { BudgetPeriod } from '../../governance/key-policy.js';
 import { minuteId, periodId, secondsLeftInMinute, secondsLeftInPeriod } from '../../governance/usage-windows.js';
-import type { UsageStore } from '../../ports/state-store.js';
+import { endUserTag } from '../../governance/end-user.js';
+import type { LimitName, RateLimits } from '../../governance/key-policy.js';
+import type { AdmissionRequest, UsageStore } from '../../ports/state-store.js';
 import type { JournaledTables } from './journaled-tables.js';
 
 /** Tables of the embedded usage store; spend and counted event ids are journaled with the rest. */
@@ -19,7 +21,7 @@ const eventTtlMs = 40 * 86_400_000;
 export function createMemoryUsageStore(db: JournaledTables): UsageStore {
   const requests = new Map<string, number>();
   const tokens = new Map<string, number>();
-  /** keyId → leaseId → { expiresAtMs, reserveUsd } */
+  /** keyId (or `<keyId>:u:<tag>` for an end user) → leaseId → { expiresAtMs, reserveUsd } */
   const leases = new Map<string, Map<string, { expiresAtMs: number; reserveUsd: number }>>();
 
   const leasesOf = (keyId: string, nowMs: number) => {
@@ -42,54 +44,76 @@ export function createMemoryUsageStore(db: JournaledTables): UsageStore {
       for (const key of counter.keys()) if (Number(key.slice(key.lastIndexOf(':') + 1)) < current - 1) counter.delete(key);
   };
 
+  /** The counters' owner: the key, or one end user of it (`<keyId>:u:<tag>`). */
+  const subjectOf = (keyId: string, endUser: string | undefined) => (endUser === undefined ? keyId : `${keyId}:u:${endUserTag(endUser)}`);
+  const refusal = (subject: string, limits: RateLimits, request: AdmissionRequest): { limit: LimitName; retryAfterS: number } | undefined => {
+    const minute = `${subject}:${minuteId(request.nowMs)}`;
+    if (limits.rpm !== undefined && (requests.get(minute) ?? 0) >= limits.rpm) return { limit: 'rpm', retryAfterS: secondsLeftInMinute(request.nowMs) };
+    if (limits.tpm !== undefined && (tokens.get(minute) ?? 0) >= limits.tpm) return { limit: 'tpm', retryAfterS: secondsLeftInMinute(request.nowMs) };
+    const own = leasesOf(subject, request.nowMs);
+    if (limits.maxConcurrent !== undefined && own.size >= limits.maxConcurrent) return { limit: 'max_concurrent', retryAfterS: 1 };
+    if (limits.budget !== undefined) {
+      let reserved = 0;
+      for (const lease of own.values()) reserved += lease.reserveUsd;
+      const spent = spendOf(subject, limits.budget.period, request.nowMs);
+      if (spent >= limits.budget.amountUsd || spent + reserved + request.reserveUsd > limits.budget.amountUsd)
+        return { limit: 'budget', retryAfterS: secondsLeftInPeriod(limits.budget.period, request.nowMs) };
+    }
+    return undefined;
+  };
+  const take = (subject: string, request: AdmissionRequest) => {
+    bump(requests, `${subject}:${minuteId(request.nowMs)}`, 1);
+    leasesOf(subject, request.nowMs).set(request.leaseId, { expiresAtMs: request.nowMs + request.leaseTtlMs, reserveUsd: request.reserveUsd });
+  };
+  const drop = (subject: string, leaseId: string) => {
+    const own = leases.get(subject);
+    own?.delete(leaseId);
+    if (own?.size === 0) leases.delete(subject);
+  };
+
   return {
-    async admit(keyId, limits, request) {
+    async admit(keyId, limits, request, endUser) {
       prune(request.nowMs);
-      const minute = `${keyId}:${minuteId(request.nowMs)}`;
-      const own = leasesOf(keyId, request.nowMs);
-      if (limits.rpm !== undefined && (requests.get(minute) ?? 0) >= limits.rpm)
-        return { admitted: false, limit: 'rpm', retryAfterS: secondsLeftInMinute(request.nowMs) };
-      if (limits.tpm !== undefined && (tokens.get(minute) ?? 0) >= limits.tpm)
-        return { admitted: false, limit: 'tpm', retryAfterS: secondsLeftInMinute(request.nowMs) };
-      if (limits.maxConcurrent !== undefined && own.size >= limits.maxConcurrent) return { admitted: false, limit: 'max_concurrent', retryAfterS: 1 };
-      if (limits.budget !== undefined) {
-        let reserved = 0;
-        for (const lease of own.values()) reserved += lease.reserveUsd;
-        const spent = spendOf(keyId, limits.budget.period, request.nowMs);
-        if (spent >= limits.budget.amountUsd || spent + reserved + request.reserveUsd > limits.budget.amountUsd) {
-          return { admitted: false, limit: 'budget', retryAfterS: secondsLeftInPeriod(limits.budget.period, request.nowMs) };
-        }
+      // Both holders are checked before either is counted: a refusal by one takes nothing from the other.
+      const keyRefusal = refusal(keyId, limits, request);
+      if (keyRefusal !== undefined) return { admitted: false, ...keyRefusal, holder: 'key' };
+      const userSubject = endUser === undefined ? undefined : subjectOf(keyId, endUser.endUser);
+      if (userSubject !== undefined && endUser !== undefined) {
+        const userRefusal = refusal(userSubject, endUser.limits, request);
+        if (userRefusal !== undefined) return { admitted: false, ...userRefusal, holder: 'end_user' };
       }
-      bump(requests, minute, 1);
-      own.set(request.leaseId, { expiresAtMs: request.nowMs + request.leaseTtlMs, reserveUsd: request.reserveUsd });
+      take(keyId, request);
+      if (userSubject !== undefined) take(userSubject, request);
       return { admitted: true };
     },
-    async release(keyId, leaseId) {
-      const own = leases.get(keyId);
-      own?.delete(leaseId);
-      if (own?.size === 0) leases.delete(keyId);
+    async release(keyId, leaseId, endUser) {
+      drop(keyId, leaseId);
+      if (endUser !== undefined) drop(subjectOf(keyId, endUser), leaseId);
     },
-    async recordSpend(keyId, spend) {
+    async recordSpend(keyId, spend, endUser) {
       const marker = `${keyId}:${spend.eventId}`;
       if (db.has('usageEvents', marker)) return false;
       db.set('usageEvents', marker, 1, eventTtlMs);
-      bump(tokens, `${keyId}:${minuteId(spend.atMs)}`, spend.tokens);
-      for (const period of ['day', 'month'] as const) {
-        if (spend.costUsd > 0)
-          db.set('usageSpend', `${keyId}:${periodId(period, spend.atMs)}`, spendOf(keyId, period, spend.atMs) + spend.costUsd, spendTtlMs[period]);
+      for (const subject of endUser === undefined ? [keyId] : [keyId, subjectOf(keyId, endUser)]) {
+        bump(tokens, `${subject}:${minuteId(spend.atMs)}`, spend.tokens);
+        for (const period of ['day', 'month'] as const) {
+          if (spend.costUsd > 0)
+            db.set('usageSpend', `${subject}:${periodId(period, spend.atMs)}`, spendOf(subject, period, spend.atMs) + spend.costUsd, spendTtlMs[period]);
+        }
       }
       return true;
     },
-    async usage(keyId, period, nowMs) {
-      const minute = `${keyId}:${minuteId(nowMs)}`;
-      const own = leasesOf(keyId, nowMs);
+    async usage(keyId, period, nowMs, endUser) {
+      const subject = subjectOf(keyId, endUser);
+      const minute = `${subject}:${minuteId(nowMs)}`;
+      const own = leasesOf(subject, nowMs);
       let reservedUsd = 0;
       for (const lease of own.values()) reservedUsd += lease.reserveUsd;
       return {
         requestsThisMinute: requests.get(minute) ?? 0,
         tokensThisMinute: tokens.get(minute) ?? 0,
         inFlight: own.size,
-        spendThisPeriodUsd: spendOf(keyId, period, nowMs),
+        spendThisPeriodUsd: spendOf(subject, period, nowMs),
         reservedUsd,
       };
     },

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { BatchItem, BatchRecord, BatchSnapshot, ItemOutcome } from '../../ports/state/batch-store.js';
+import type { BatchFinalization, BatchItem, BatchRecord, BatchSnapshot, ItemOutcome } from '../../ports/state/batch-store.js';
 import type { BatchStore } from '../../ports/state-store.js';
 import { parseStored, type RedisContext } from './redis-context.js';
 
@@ -11,6 +11,8 @@ import { parseStored, type RedisContext } from './redis-context.js';
  *   {batch:<id>}results   HASH index → JSON ItemOutcome (write-once)
  *   batches:unfinished    SET of batch ids with pending items (kept beside, not inside, the scripts:
  *                         it spans every batch; an id left behind is pruned by `unfinished()`)
+ *   batches:openai:<m>    ZSET of merchant m's OpenAI batch ids by creation time (beside the scripts
+ *                         too; an expired id is pruned by `openAiBatchesOf()`)
  */
 
 function readScript(file: string): string {
@@ -21,10 +23,12 @@ function toSnapshot(recordJson: string | null, progress: Record<string, string>)
   const record = parseStored<BatchRecord>(recordJson);
   if (record === undefined || progress['total'] === undefined) return undefined;
   const cancelledAt = progress['cancelledAt'];
+  const finalization = parseStored<BatchFinalization>(progress['finalization'] ?? null);
   return {
     record,
     counts: { succeeded: Number(progress['succeeded'] ?? 0), failed: Number(progress['failed'] ?? 0), cancelled: Number(progress['cancelled'] ?? 0) },
     cancelledAt: cancelledAt === undefined ? undefined : Number(cancelledAt),
+    ...(finalization !== undefined ? { finalization } : {}),
   };
 }
 
@@ -34,6 +38,7 @@ export function createRedisBatchStore(context: RedisContext): BatchStore {
   const createScript = readScript('create-batch.lua');
   const finishScript = readScript('finish-batch-item.lua');
   const cancelScript = readScript('cancel-batch.lua');
+  const finalizeScript = readScript('finalize-batch.lua');
 
   async function totalOf(batchId: string): Promise<number> {
     const total = await context.call('batches.total', (redis) => redis.hget(keys.batchProgress(batchId), 'total'));
@@ -79,6 +84,17 @@ export function createRedisBatchStore(context: RedisContext): BatchStore {
           ...prompts,
         ),
       );
+      if (created === 1 && record.openAi !== undefined) {
+        const listKey = keys.openAiBatchesOf(record.merchantId);
+        // The newest batch lives longest: the list lasts as long as it does.
+        await context.call('batches.create', (redis) =>
+          redis
+            .multi()
+            .zadd(listKey, record.createdAt, record.batchId)
+            .pexpire(listKey, ttlSeconds * 1000)
+            .exec(),
+        );
+      }
       return created === 1 ? 'created' : 'exists';
     },
 
@@ -117,6 +133,23 @@ export function createRedisBatchStore(context: RedisContext): BatchStore {
     async cancel(batchId, atMs) {
       const result = await context.call('batches.cancel', (redis) => redis.eval(cancelScript, 1, keys.batchProgress(batchId), String(atMs)));
       return result === 1 ? 'cancelled' : result === 0 ? 'already-cancelled' : 'missing';
+    },
+
+    async finalize(batchId, finalization) {
+      const result = await context.call('batches.finalize', (redis) =>
+        redis.eval(finalizeScript, 1, keys.batchProgress(batchId), JSON.stringify(finalization)),
+      );
+      return result === 1 ? 'recorded' : result === 0 ? 'already-finalized' : 'missing';
+    },
+
+    async openAiBatchesOf(merchantId) {
+      const key = keys.openAiBatchesOf(merchantId);
+      const ids = await context.call('batches.openAiBatchesOf', (redis) => redis.zrevrange(key, 0, -1));
+      if (ids.length === 0) return [];
+      const present = await context.call('batches.openAiBatchesOf', (redis) => Promise.all(ids.map((batchId) => redis.exists(keys.batchRecord(batchId)))));
+      const gone = ids.filter((_, at) => present[at] === 0);
+      if (gone.length > 0) await context.call('batches.openAiBatchesOf', (redis) => redis.zrem(key, ...gone));
+      return ids.filter((_, at) => present[at] === 1);
     },
 
     async unfinished() {

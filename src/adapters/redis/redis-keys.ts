@@ -68,6 +68,8 @@ export interface RedisKeys {
   batchResults(batchId: string): string;
   /** SET of batch ids with items still pending (what a starting generation worker resumes). */
   batchesUnfinished(): string;
+  /** ZSET of a merchant's OpenAI batch ids, scored by creation time (GET /v1/batches). */
+  openAiBatchesOf(merchantId: string): string;
 }
 
 /** A literal for a SCAN MATCH pattern: glob-special characters escaped. */
@@ -126,5 +128,6 @@ export function createRedisKeys(prefix: string): RedisKeys {
     batchPrompts: (batchId) => `${prefix}{batch:${part(batchId)}}prompts`,
     batchResults: (batchId) => `${prefix}{batch:${part(batchId)}}results`,
     batchesUnfinished: () => `${prefix}batches:unfinished`,
+    openAiBatchesOf: (merchantId) => `${prefix}batches:openai:${part(merchantId)}`,
   };
 }

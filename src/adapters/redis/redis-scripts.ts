@@ -35,7 +35,7 @@ export interface ScriptCommands {
   addMembershipIfAbsent(membershipsKey: string, membersKey: string, userId: string, merchantId: string, role: string): Promise<number>;
   /** update-hash-if-exists.lua → previous fields (flat) or null */
   updateHashIfExists(key: string, ...fieldValues: string[]): Promise<string[] | null>;
-  /** admit-usage.lua → ['ok'] or [limit, retry-after seconds] */
+  /** admit-usage.lua over the key's five counters → ['ok'] or [limit, retry-after seconds, 'key'] */
   admitUsage(
     requestsKey: string,
     tokensKey: string,
@@ -43,7 +43,9 @@ export interface ScriptCommands {
     reservationsKey: string,
     spendKey: string,
     ...args: string[]
-  ): Promise<[string, string?]>;
+  ): Promise<[string, string?, string?]>;
+  /** admit-usage.lua over the key's five counters then its end user's five → ['ok'] or [limit, retry-after seconds, 'key' | 'end_user'] */
+  admitUsageForEndUser(...keysThenArgs: string[]): Promise<[string, string?, string?]>;
   /** record-spend.lua → 1 counted, 0 counted before */
   recordSpend(markerKey: string, tokensKey: string, dayKey: string, monthKey: string, ...args: string[]): Promise<number>;
   /** adjust-sticky-count.lua → [applied, count afterwards] */
@@ -72,6 +74,7 @@ export const scripts: readonly { name: keyof ScriptCommands; file: string; keys:
   { name: 'updateHashIfExists', file: 'update-hash-if-exists.lua', keys: 1 },
   { name: 'addMembershipIfAbsent', file: 'add-membership.lua', keys: 2 },
   { name: 'admitUsage', file: 'admit-usage.lua', keys: 5 },
+  { name: 'admitUsageForEndUser', file: 'admit-usage.lua', keys: 10 },
   { name: 'recordSpend', file: 'record-spend.lua', keys: 4 },
   { name: 'adjustStickyCount', file: 'adjust-sticky-count.lua', keys: 2 },
 ];

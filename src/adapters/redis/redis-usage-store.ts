@@ -1,8 +1,9 @@
-import type { BudgetPeriod } from '../../governance/key-policy.js';
+import { endUserTag } from '../../governance/end-user.js';
+import type { BudgetPeriod, LimitName, RateLimits } from '../../governance/key-policy.js';
 import { minuteId, periodId, secondsLeftInMinute, secondsLeftInPeriod } from '../../governance/usage-windows.js';
-import type { LimitName } from '../../governance/key-policy.js';
-import type { UsageStore } from '../../ports/state-store.js';
+import type { SpendRecord, UsageStore } from '../../ports/state-store.js';
 import type { RedisContext } from './redis-context.js';
+import type { ScriptedRedis } from './redis-scripts.js';
 
 const dayTtlS = 2 * 86_400;
 const monthTtlS = 32 * 86_400;
@@ -12,70 +13,97 @@ const markerTtlS = 40 * 86_400;
 /**
  * Per-key limits on Redis: `admit` is one script (admit-usage.lua) that reads every counter and
  * takes the slot atomically; `recordSpend` one script (record-spend.lua) that counts an event once.
- * All of a key's counters share its `{usage:<keyId>}` hash tag.
+ * All of a key's counters share its `{usage:<keyId>}` hash tag, its end users' too (`u:<tag>:…`),
+ * so the one admission script covers the key and an end user on a Redis Cluster as well.
  */
 export function createRedisUsageStore(context: RedisContext): UsageStore {
-  const key = (keyId: string, name: string) => context.keys.usage(keyId, name);
-  const leasesKey = (keyId: string) => key(keyId, 'leases');
-  const reservationsKey = (keyId: string) => key(keyId, 'reserved');
+  /** A counter of the key, or of one of its end users (`u:<tag>:<name>`), always under the key's hash tag. */
+  const key = (keyId: string, name: string, endUser?: string) => context.keys.usage(keyId, endUser === undefined ? name : `u:${endUserTag(endUser)}:${name}`);
+  const leasesKey = (keyId: string, endUser?: string) => key(keyId, 'leases', endUser);
+  const reservationsKey = (keyId: string, endUser?: string) => key(keyId, 'reserved', endUser);
+  /** The five counters admit-usage.lua reads of one holder. */
+  const admissionKeys = (keyId: string, period: BudgetPeriod, nowMs: number, endUser?: string) => {
+    const minute = minuteId(nowMs);
+    return [
+      key(keyId, `requests:${minute}`, endUser),
+      key(keyId, `tokens:${minute}`, endUser),
+      leasesKey(keyId, endUser),
+      reservationsKey(keyId, endUser),
+      key(keyId, `spend:${periodId(period, nowMs)}`, endUser),
+    ] as const;
+  };
+  /** The five limit arguments of one holder (a negative limit means none). */
+  const limitArgs = (limits: RateLimits, nowMs: number) => [
+    String(limits.rpm ?? -1),
+    String(limits.tpm ?? -1),
+    String(limits.maxConcurrent ?? -1),
+    String(limits.budget?.amountUsd ?? -1),
+    String(secondsLeftInPeriod(limits.budget?.period ?? 'day', nowMs)),
+  ];
+  const recordFor = (redis: ScriptedRedis, keyId: string, spend: SpendRecord, endUser?: string) =>
+    redis.recordSpend(
+      key(keyId, `event:${spend.eventId}`, endUser),
+      key(keyId, `tokens:${minuteId(spend.atMs)}`, endUser),
+      key(keyId, `spend:${periodId('day', spend.atMs)}`, endUser),
+      key(keyId, `spend:${periodId('month', spend.atMs)}`, endUser),
+      String(spend.tokens),
+      String(spend.costUsd),
+      String(markerTtlS),
+      String(dayTtlS),
+      String(monthTtlS),
+    );
 
   return {
-    admit: (keyId, limits, request) =>
+    admit: (keyId, limits, request, endUser) =>
       context.call('usage.admit', async (redis) => {
-        const minute = minuteId(request.nowMs);
-        const period = limits.budget?.period ?? 'day';
-        const [verdict, retry] = await redis.admitUsage(
-          key(keyId, `requests:${minute}`),
-          key(keyId, `tokens:${minute}`),
-          leasesKey(keyId),
-          reservationsKey(keyId),
-          key(keyId, `spend:${periodId(period, request.nowMs)}`),
+        const common = [
           String(request.nowMs),
-          String(limits.rpm ?? -1),
-          String(limits.tpm ?? -1),
-          String(limits.maxConcurrent ?? -1),
-          String(limits.budget?.amountUsd ?? -1),
           String(request.reserveUsd),
           request.leaseId,
           String(request.leaseTtlMs),
           String(secondsLeftInMinute(request.nowMs)),
-          String(secondsLeftInPeriod(period, request.nowMs)),
-        );
-        if (verdict !== 'ok') return { admitted: false, limit: verdict as LimitName, retryAfterS: Number(retry) };
+        ];
+        const keyCounters = admissionKeys(keyId, limits.budget?.period ?? 'day', request.nowMs);
+        const [verdict, retry, holder] =
+          endUser === undefined
+            ? await redis.admitUsage(...keyCounters, ...common, ...limitArgs(limits, request.nowMs))
+            : await redis.admitUsageForEndUser(
+                ...keyCounters,
+                ...admissionKeys(keyId, endUser.limits.budget?.period ?? 'day', request.nowMs, endUser.endUser),
+                ...common,
+                ...limitArgs(limits, request.nowMs),
+                ...limitArgs(endUser.limits, request.nowMs),
+              );
+        if (verdict !== 'ok')
+          return { admitted: false, limit: verdict as LimitName, retryAfterS: Number(retry), holder: holder === 'end_user' ? 'end_user' : 'key' };
         await context.replicated(redis, reservationsKey(keyId));
         return { admitted: true };
       }),
-    release: (keyId, leaseId) =>
+    release: (keyId, leaseId, endUser) =>
       context.call('usage.release', async (redis) => {
-        await redis.multi().zrem(leasesKey(keyId), leaseId).hdel(reservationsKey(keyId), leaseId).exec();
+        const multi = redis.multi().zrem(leasesKey(keyId), leaseId).hdel(reservationsKey(keyId), leaseId);
+        if (endUser !== undefined) multi.zrem(leasesKey(keyId, endUser), leaseId).hdel(reservationsKey(keyId, endUser), leaseId);
+        await multi.exec();
       }),
-    recordSpend: (keyId, spend) =>
+    recordSpend: (keyId, spend, endUser) =>
       context.call('usage.recordSpend', async (redis) => {
-        const counted = await redis.recordSpend(
-          key(keyId, `event:${spend.eventId}`),
-          key(keyId, `tokens:${minuteId(spend.atMs)}`),
-          key(keyId, `spend:${periodId('day', spend.atMs)}`),
-          key(keyId, `spend:${periodId('month', spend.atMs)}`),
-          String(spend.tokens),
-          String(spend.costUsd),
-          String(markerTtlS),
-          String(dayTtlS),
-          String(monthTtlS),
-        );
+        const counted = await recordFor(redis, keyId, spend);
+        // The end user's count has its own marker: counted once per event too, whichever path came first.
+        if (endUser !== undefined) await recordFor(redis, keyId, spend, endUser);
         await context.replicated(redis, key(keyId, `event:${spend.eventId}`));
         return counted === 1;
       }),
-    usage: (keyId, period: BudgetPeriod, nowMs) =>
+    usage: (keyId, period: BudgetPeriod, nowMs, endUser) =>
       context.call('usage.read', async (redis) => {
         const minute = minuteId(nowMs);
         const replies = await redis
           .multi()
-          .zremrangebyscore(leasesKey(keyId), '-inf', nowMs)
-          .get(key(keyId, `requests:${minute}`))
-          .get(key(keyId, `tokens:${minute}`))
-          .zcard(leasesKey(keyId))
-          .get(key(keyId, `spend:${periodId(period, nowMs)}`))
-          .hvals(reservationsKey(keyId))
+          .zremrangebyscore(leasesKey(keyId, endUser), '-inf', nowMs)
+          .get(key(keyId, `requests:${minute}`, endUser))
+          .get(key(keyId, `tokens:${minute}`, endUser))
+          .zcard(leasesKey(keyId, endUser))
+          .get(key(keyId, `spend:${periodId(period, nowMs)}`, endUser))
+          .hvals(reservationsKey(keyId, endUser))
           .exec();
         const value = (index: number): unknown => replies?.[index]?.[1];
         const reserved = ((value(5) as string[] | undefined) ?? []).reduce((sum, amount) => sum + Number(amount), 0);

@@ -7,6 +7,8 @@ export interface LoggedDecision {
   readonly id: string;
   readonly decidedAtMs: number;
   readonly gateway: string;
+  /** The decision's routing approach; a post-step that moved the payment names itself here. */
+  readonly routingApproach: string;
   readonly windowDimension: string;
   readonly amount: number;
   /** Probability with which the logging policy picked `gateway`. */
@@ -40,6 +42,7 @@ export function loggedDecisionOf(fact: LoggedDecisionFact): LoggedDecision | und
     id: fact.event_id,
     decidedAtMs: Number(fact.created_at_ms),
     gateway: fact.gateway,
+    routingApproach: fact.routing_approach,
     windowDimension: fact.window_dimension,
     amount: Number(fact.amount),
     propensity,

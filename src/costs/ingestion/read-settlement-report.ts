@@ -1,5 +1,5 @@
 import { CsvSyntaxError, readCsvRecords } from './csv-records.js';
-import type { RowVerdict, SettlementFormat } from './settlement-formats.js';
+import type { FieldReader, RowVerdict, SettlementFormat } from './settlement-formats.js';
 
 /** One data row of a report, read through its connector's format. */
 export interface ReportRow {
@@ -41,6 +41,8 @@ function resolveColumns(format: SettlementFormat, mapping: Readonly<Record<strin
  * Streams a settlement report row by row: the header first (resolved against the format and the
  * saved mapping), then every data row's verdict with its physical line number. A row with another
  * number of fields than the header is invalid (a shifted column would silently misprice it).
+ * Framing records (`format.isFraming`) are dropped; a grouped format's payments come after the
+ * last row, each with the line of the row that anchors it.
  *
  * @throws ReportUnreadable for an empty file, missing columns or broken CSV (with the line).
  */
@@ -51,8 +53,13 @@ export async function* readSettlementReport(
 ): AsyncGenerator<ReportRow> {
   let columns: Map<string, number> | undefined;
   let width = 0;
+  const { rows } = format;
+  const grouping = rows.kind === 'grouped' ? rows.start() : undefined;
+  const mapRow = (read: FieldReader, line: number): RowVerdict =>
+    rows.kind === 'per-row' ? rows.mapRow(read) : (grouping?.add(read, line) ?? { kind: 'skip' });
   try {
     for await (const record of readCsvRecords(source)) {
+      if (format.isFraming?.(record.fields) === true) continue;
       if (columns === undefined) {
         columns = resolveColumns(format, mapping, record.fields);
         width = record.fields.length;
@@ -64,8 +71,9 @@ export async function* readSettlementReport(
       }
       const fields = record.fields;
       const at = columns;
-      yield { line: record.line, verdict: format.mapRow((field) => fields[at.get(field) ?? -1] ?? '') };
+      yield { line: record.line, verdict: mapRow((field) => fields[at.get(field) ?? -1] ?? '', record.line) };
     }
+    if (grouping !== undefined) yield* grouping.finish();
   } catch (error) {
     if (error instanceof CsvSyntaxError) throw new ReportUnreadable(error.line, error.message);
     throw error;

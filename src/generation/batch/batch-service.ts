@@ -7,7 +7,7 @@ import type { Clock } from '../../time/clock.js';
 import { DeprecationNotice } from '../deprecation-notice.js';
 import { MAX_INPUT_LENGTH, normalizeOptions } from '../normalize-options.js';
 import type { BatchModels } from './batch-models.js';
-import { batchJobId, batchQueueName, type BatchItemJob } from './batch-queue.js';
+import { batchJobId, batchQueueOf, type BatchItemJob } from './batch-queue.js';
 import { pendingOf } from './batch-record.js';
 import type { BatchOptions, BatchRecord } from '../../ports/state/batch-store.js';
 import { toBatchItemView, toBatchView, type BatchResultsPage, type BatchView } from './batch-view.js';
@@ -100,6 +100,11 @@ export class BatchService {
     this.newBatchId = deps.newBatchId ?? (() => crypto.randomUUID());
   }
 
+  /** Attempts each item gets (BATCH_ATTEMPTS), as a new record stores them. */
+  get maxAttempts(): number {
+    return this.retry.attempts;
+  }
+
   /**
    * Validates the prompts and shared options, stores the batch and enqueues its items. Throws
    * SY_BATCH_INVALID (naming the problem) before anything is stored, or SY_QUEUE_UNAVAILABLE when
@@ -117,9 +122,20 @@ export class BatchService {
       options,
       maxAttempts: this.retry.attempts,
     };
-    const created = await this.deps.store.create(record, submission.prompts, this.deps.settings.retentionDays * 86_400);
+    await this.storeAndEnqueue(record, submission.prompts);
+    this.deps.logger.info({ batchId: record.batchId, merchantId: record.merchantId, items: record.total, provider: options.provider }, 'batch submitted');
+    return this.mustView(record.batchId);
+  }
+
+  /**
+   * Stores a batch whose items are already checked and enqueues one job per item, on the queue of
+   * its record (an OpenAI batch's lines go to the gateway lines' queue). Throws SY_QUEUE_UNAVAILABLE
+   * when the jobs could not be enqueued (the stored batch is then cancelled, so nothing runs later).
+   */
+  async storeAndEnqueue(record: BatchRecord, items: readonly string[]): Promise<void> {
+    const created = await this.deps.store.create(record, items, this.deps.settings.retentionDays * 86_400);
     if (created === 'exists') throw new SwitchyardError('SY_INTERNAL', { message: 'batch id collision', details: { batchId: record.batchId } });
-    const queue = batchQueueName(options.provider);
+    const queue = batchQueueOf(record);
     try {
       for (let start = 0; start < record.total; start += enqueueChunk) {
         const jobs = [];
@@ -138,8 +154,6 @@ export class BatchService {
       });
       throw error;
     }
-    this.deps.logger.info({ batchId: record.batchId, merchantId: record.merchantId, items: record.total, provider: options.provider }, 'batch submitted');
-    return this.mustView(record.batchId);
   }
 
   /** The batch's progress; undefined when there is no such batch (or it expired). */
@@ -181,7 +195,7 @@ export class BatchService {
     if (snapshot.cancelledAt === undefined && pendingOf(snapshot) === 0) return toBatchView(snapshot);
     const at = this.deps.clock.now();
     await this.deps.store.cancel(batchId, at);
-    const queue = batchQueueName(snapshot.record.options.provider);
+    const queue = batchQueueOf(snapshot.record);
     await forEachLimited(await this.deps.store.pendingIndexes(batchId), queueCallParallelism, async (index) => {
       const outcome = await this.deps.queue.cancel(queue, batchJobId(batchId, index));
       // 'active': its worker records it. Anything else will never run here again.
@@ -207,7 +221,7 @@ export class BatchService {
       const snapshot = await this.deps.store.get(batchId);
       if (snapshot === undefined) continue;
       batches += 1;
-      const queue = batchQueueName(snapshot.record.options.provider);
+      const queue = batchQueueOf(snapshot.record);
       const lost: number[] = [];
       const at = this.deps.clock.now();
       await forEachLimited(await this.deps.store.pendingIndexes(batchId), queueCallParallelism, async (index) => {

@@ -94,8 +94,8 @@ export class ChatCompletionUseCase {
   }
 
   /** Where one routed call may go, and what bounds and records it; a target the client named must be configured. */
-  #targetOf(call: ChatCompletionCall, route: GatewayRoute): { candidates: readonly GatewayCandidate[]; context: ProviderCallContext } {
-    if (route.kind === 'direct') this.#deps.calls.requireConfigured(route.target.provider);
+  async #targetOf(call: ChatCompletionCall, route: GatewayRoute): Promise<{ candidates: readonly GatewayCandidate[]; context: ProviderCallContext }> {
+    if (route.kind === 'direct') await this.#deps.calls.requireConfigured(route.target.provider, call.caller.merchantId);
     const { schema } = call.call;
     return {
       candidates: route.kind === 'direct' ? [route.target] : route.ranking.candidates,
@@ -108,7 +108,7 @@ export class ChatCompletionUseCase {
   }
 
   async #generate(call: ChatCompletionCall, route: GatewayRoute, plan: CachePlan | undefined, cache: CacheStatus | undefined): Promise<ChatCompletionOutcome> {
-    const { candidates, context } = this.#targetOf(call, route);
+    const { candidates, context } = await this.#targetOf(call, route);
     const answered = await this.#deps.calls.generate(candidates, call.call.request, context);
     const provider = answered.client.provider;
     const model = answered.result.modelId || answered.client.modelId;
@@ -123,7 +123,7 @@ export class ChatCompletionUseCase {
   }
 
   async #stream(call: ChatCompletionCall, route: GatewayRoute, plan: CachePlan | undefined, cache: CacheStatus | undefined): Promise<ChatCompletionOutcome> {
-    const { candidates, context } = this.#targetOf(call, route);
+    const { candidates, context } = await this.#targetOf(call, route);
     const streamed = await this.#deps.calls.stream(candidates, call.call.request, context);
     // A streamed answer reports one hop when it fell over to another candidate before its first chunk.
     const fellOver = streamed.attempts.length > 0 ? 1 : 0;

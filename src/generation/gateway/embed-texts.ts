@@ -42,7 +42,7 @@ export class EmbeddingUseCase {
     const { calls, router } = this.#deps;
     const route = await router.routeOf(call.caller.merchantId, call.model, call.input);
     const request = normalizeEmbedOptions({ input: call.input, ...(call.dimensions !== undefined ? { dimensions: call.dimensions } : {}) });
-    if (route.kind === 'direct') calls.requireConfigured(route.target.provider);
+    if (route.kind === 'direct') await calls.requireConfigured(route.target.provider, call.caller.merchantId);
     const started = performance.now();
     const answer = await calls.embed(
       route.kind === 'direct' ? [route.target] : route.ranking.candidates,

@@ -19,6 +19,7 @@ export type AnalyticsEndpoint =
   | 'llm/errors'
   | 'llm/route-groups'
   | 'llm/prompt-cache'
+  | 'llm/end-users'
   | 'cost-savings';
 
 /** Payment dimensions that can filter score snapshots, error summaries, log samples and gateway share. */

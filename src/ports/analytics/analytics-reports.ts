@@ -32,6 +32,7 @@ export interface GatewayScoreSnapshot {
   readonly last_updated_ms: number;
 }
 
+/** One bucket of a score series: the last snapshot in the bucket (a score is a state, not averaged). */
 export interface GatewayScorePoint {
   readonly bucket_ms: number;
   readonly merchant_id: string;
@@ -56,6 +57,51 @@ export interface SmartRetryStats {
   readonly by_fallback: readonly { readonly label: string; readonly count: number }[];
 }
 
+/**
+ * Payment approval counts of attempts (one payment routed to one gateway): approved and declined
+ * from the latest score feedback's outcome, pending when that feedback is neither, and no outcome
+ * yet when no feedback arrived. `approval_rate` = approved / (approved + declined), null without
+ * either: an attempt without an outcome is never counted as approved.
+ */
+export interface ApprovalCounts {
+  readonly attempts: number;
+  readonly approved: number;
+  readonly declined: number;
+  readonly pending: number;
+  readonly no_outcome: number;
+  readonly approval_rate: number | null;
+}
+
+export interface GatewayApproval extends ApprovalCounts {
+  readonly gateway: string;
+  /** Decisions that chose this gateway in the window. */
+  readonly decisions: number;
+  /** Mean `gatewayLatencyMs` of its feedback (`txnLatency.gatewayLatency`), null when none carried one. */
+  readonly avg_latency_ms: number | null;
+  readonly latency_samples: number;
+}
+
+export interface ApprovalPoint {
+  readonly bucket_ms: number;
+  readonly gateway: string;
+  readonly approved: number;
+  readonly declined: number;
+  readonly approval_rate: number;
+}
+
+/** Declined attempts grouped by gateway, PSP error code and its gateway status map class. */
+export interface DeclineReason {
+  readonly gateway: string;
+  readonly error_code: string | null;
+  readonly error_message: string | null;
+  readonly unified_code: string | null;
+  readonly unified_message: string | null;
+  /** Whose failure the class says it is, in words (docs/gsm.md); null without a class. */
+  readonly failure_side: string | null;
+  readonly count: number;
+  readonly last_seen_ms: number;
+}
+
 export interface OverviewReport {
   readonly merchant_id: string;
   readonly kpis: readonly KpiTile[];
@@ -64,6 +110,14 @@ export interface OverviewReport {
   readonly top_errors: readonly ErrorSummary[];
   readonly top_rules: readonly RuleCount[];
   readonly smart_retry_stats: SmartRetryStats;
+  /** The window read, in epoch ms, and its series bucket: every bucket of it can be drawn, empty ones too. */
+  readonly start_ms: number;
+  readonly end_ms: number;
+  readonly bucket_ms: number;
+  readonly approval: ApprovalCounts;
+  readonly gateway_approval: readonly GatewayApproval[];
+  readonly approval_series: readonly ApprovalPoint[];
+  readonly decline_reasons: readonly DeclineReason[];
 }
 
 export interface GatewayScoresReport {

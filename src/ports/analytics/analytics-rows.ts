@@ -68,7 +68,7 @@ export interface ApiEventRow {
  * `analytics_llm_cache_hits` (0005), which alone holds `saved_cost_usd`; for a call that says which API
  * it came through, of `analytics_llm_call_apis` (0006), which alone holds `api`; for a call that reached
  * a provider, of `analytics_llm_call_usage` (0009), which alone holds the key and the prompt-cache and
- * reasoning counts. '' for absent strings, [] for an
+ * reasoning counts; for a call that named an end user, of `analytics_llm_call_end_users` (0010). '' for absent strings, [] for an
  * absent list; `ttft_ms` is meaningful only where `has_ttft` is 1 (streams).
  */
 export interface LlmCallRow {
@@ -116,6 +116,8 @@ export interface LlmCallRow {
   readonly reasoning_tokens: number;
   /** The call's cost at the full input price less `cost_usd` (negative after a cache write premium); 0 without cache use. */
   readonly prompt_cache_saved_usd: number;
+  /** The end user the request named ('' when none): a row of `analytics_llm_call_end_users` (0010) when set. */
+  readonly end_user: string;
 }
 
 /**

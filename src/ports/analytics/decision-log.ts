@@ -20,6 +20,8 @@ export interface LoggedDecisionFact {
   readonly created_at_ms: number;
   readonly payment_id: string;
   readonly gateway: string;
+  /** The decision's routing approach (a post-step's: SR_SELECTION_VOLUME_COMMITMENT, STICKY_ROUTING, …). */
+  readonly routing_approach: string;
   readonly window_dimension: string;
   readonly currency: string;
   readonly amount: number;

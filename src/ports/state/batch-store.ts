@@ -15,6 +15,36 @@ export interface BatchOptions {
   readonly timeoutMs: number;
 }
 
+/**
+ * What an OpenAI Batch API batch (`POST /v1/batches`) adds to its record: its items are lines of
+ * the input file, each run through the gateway's own route for `endpoint` rather than the toolkit.
+ */
+export interface OpenAiBatchSpec {
+  /** `/v1/chat/completions`, `/v1/responses` or `/v1/embeddings`: every line's `url`. */
+  readonly endpoint: string;
+  readonly inputFileId: string;
+  /** Always `24h` (the only window OpenAI offers). */
+  readonly completionWindow: string;
+  /** Epoch ms after which unfinished lines expire (`batch_expired`). */
+  readonly expiresAtMs: number;
+  readonly metadata?: Readonly<Record<string, string>>;
+}
+
+/**
+ * How an OpenAI batch ended, once its output and error files are written: set once, by the first
+ * finalizer (a worker recording the last outcome, or a read finding every item ended).
+ */
+export interface BatchFinalization {
+  /** Epoch ms. */
+  readonly atMs: number;
+  /** Undefined when no line succeeded (OpenAI then leaves `output_file_id` null). */
+  readonly outputFileId?: string;
+  /** Undefined when no line failed. */
+  readonly errorFileId?: string;
+  /** The completion window ran out before every line ran. */
+  readonly expired?: boolean;
+}
+
 /** A submitted batch; immutable once stored (its progress lives beside it, see BatchSnapshot). */
 export interface BatchRecord {
   readonly batchId: string;
@@ -30,6 +60,8 @@ export interface BatchRecord {
   readonly options: BatchOptions;
   /** Attempts each item gets for retryable failures. */
   readonly maxAttempts: number;
+  /** Set on batches of the OpenAI Batch API: items are JSONL lines run through the gateway. */
+  readonly openAi?: OpenAiBatchSpec;
 }
 
 export interface BatchCounts {
@@ -44,6 +76,8 @@ export interface BatchSnapshot {
   readonly counts: BatchCounts;
   /** Epoch ms of the cancel request; undefined while not cancelled. */
   readonly cancelledAt: number | undefined;
+  /** OpenAI batches: set once their output files are written. */
+  readonly finalization?: BatchFinalization | undefined;
 }
 
 export type ItemUsage = BatchItemUsage;
@@ -102,4 +136,8 @@ export interface BatchStore {
   cancel(batchId: string, atMs: number): Promise<'cancelled' | 'already-cancelled' | 'missing'>;
   /** Ids of batches that still have items without an outcome (what a starting worker resumes). */
   unfinished(): Promise<readonly string[]>;
+  /** Records how an OpenAI batch ended (the first finalization wins). */
+  finalize(batchId: string, finalization: BatchFinalization): Promise<'recorded' | 'already-finalized' | 'missing'>;
+  /** Ids of a merchant's OpenAI batches (records with `openAi`) still kept, newest first. */
+  openAiBatchesOf(merchantId: string): Promise<readonly string[]>;
 }

@@ -7,6 +7,7 @@ import type { CostColumnMappings, CostIngestionRecord } from './cost-ingestions.
 import type { KeyPolicy } from './key-policy.js';
 import type { MerchantFeatureFlags } from './merchant-features.js';
 import type { MerchantMcpServers } from './merchant-mcp-servers.js';
+import type { ProviderCredentialsConfig } from './provider-credentials.js';
 import type { RouteGroup } from './route-group.js';
 import type { SeedCostTable } from './seed-costs.js';
 import type { SteeringPlan } from './volume-commitment.js';
@@ -44,6 +45,8 @@ export interface MerchantConfigs {
   mcpServers: MerchantMcpServers;
   /** The volume-commitment steering plan the forecaster last published (src/volume-commitment/); absent = none. */
   volumeCommitmentPlan: SteeringPlan;
+  /** The merchant's own provider credentials, sealed (src/credentials/); absent = the operator's only. */
+  providerCredentials: ProviderCredentialsConfig;
 }
 export type ConfigName = keyof MerchantConfigs;
 

@@ -1,4 +1,7 @@
-/** What stopped an experiment's guardrail check. */
+/**
+ * What ran the guardrail check that stopped an experiment: the periodic job. `results_read` only
+ * on records written before reads became side-effect free (a read never stops an experiment now).
+ */
 export type GuardrailTrigger = 'schedule' | 'results_read';
 
 /**
@@ -26,4 +29,12 @@ export interface ExperimentGuardrailTrip {
   readonly variantTransactions?: number;
   /** The observation window's start (epoch ms): the experiment's creation, or its restart after an earlier stop. */
   readonly windowStartMs?: number;
+  /** The test that stopped it: the always-valid mSPRT (src/experiments/sequential-test.ts); absent on older records (a point estimate then). */
+  readonly test?: 'msprt';
+  /** variant − control auth rate at the stop, percentage points. */
+  readonly deltaPp?: number;
+  /** The always-valid p-value of "the arms' auth rates are equal" at the stop. */
+  readonly pValue?: number;
+  /** The always-valid 95 % confidence sequence of the auth delta at the stop, percentage points. */
+  readonly confidenceIntervalPp?: readonly [number, number];
 }

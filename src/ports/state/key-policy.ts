@@ -15,14 +15,24 @@ export interface Budget {
   readonly period: BudgetPeriod;
 }
 
-export interface KeyLimits {
+/** The limits of one spender: an API key, or one end user of a key. */
+export interface RateLimits {
   /** Requests admitted per UTC minute. */
   readonly rpm?: number;
   /** Tokens (input + output) recorded per UTC minute; a request is refused once the minute has used them. */
   readonly tpm?: number;
-  /** Requests of the key being served at once. */
+  /** Requests being served at once. */
   readonly maxConcurrent?: number;
   readonly budget?: Budget;
+}
+
+export interface KeyLimits extends RateLimits {
+  /**
+   * Limits each end user of the key gets on its own (the end user a call names: `user` on the
+   * OpenAI wires, `metadata.user_id` on Messages, or the `x-switchyard-end-user` header), admitted
+   * in the same atomic step as the key's own. A call naming no end user counts against the key only.
+   */
+  readonly perEndUser?: RateLimits;
 }
 
 export interface CachePolicy {

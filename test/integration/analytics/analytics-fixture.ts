@@ -135,7 +135,7 @@ export const fixtureEvents: readonly EventEnvelope[] = [
   apiHit(8, t0 + 360_000, 'update_gateway_score', 'pay_2', 'req_feedback_9'),
   feedback(9, t0 + 360_002, 'pay_2', 'adyen', 'AUTHENTICATION_FAILED', 'failure'),
   snapshot(10, t0 + 361_000, 'pay_2', 'adyen', 0.8, cardDebit),
-  // pay_3: stripe again; two snapshots in one 5-minute bucket (average 0.875, latest 0.85).
+  // pay_3: stripe again; two snapshots in one 5-minute bucket (the series plots the latest, 0.85).
   decision(11, t0 + 720_000, 'pay_3', 'stripe', 'SR_SELECTION_V3_ROUTING', cardCredit),
   snapshot(12, t0 + 780_000, 'pay_3', 'stripe', 0.9, cardCredit),
   snapshot(13, t0 + 790_000, 'pay_3', 'stripe', 0.85, cardCredit),

@@ -52,7 +52,7 @@ const errorNoGateway = {
 const scoreSeries = [
   { bucket_ms: t0, merchant_id: merchantId, payment_method_type: 'CARD', payment_method: 'CREDIT', gateway: 'stripe', score_value: 0.95 },
   { bucket_ms: t0 + 300_000, merchant_id: merchantId, payment_method_type: 'CARD', payment_method: 'DEBIT', gateway: 'adyen', score_value: 0.8 },
-  { bucket_ms: t0 + 600_000, merchant_id: merchantId, payment_method_type: 'CARD', payment_method: 'CREDIT', gateway: 'stripe', score_value: 0.875 },
+  { bucket_ms: t0 + 600_000, merchant_id: merchantId, payment_method_type: 'CARD', payment_method: 'CREDIT', gateway: 'stripe', score_value: 0.85 },
 ];
 const auditEcho = {
   payment_id: null,
@@ -72,7 +72,7 @@ const hostileResult = {
   first_seen_ms: t0 + 1_500_000,
   last_seen_ms: t0 + 1_500_000,
   event_count: 1,
-  latest_status: 'success',
+  latest_status: null,
   latest_gateway: hostileGateway,
   latest_stage: 'gateway_decided',
   gateways: [hostileGateway],
@@ -150,6 +150,7 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         { version: '0007', copies: 1 },
         { version: '0008', copies: 1 },
         { version: '0009', copies: 1 },
+        { version: '0010', copies: 1 },
       ]);
     });
 
@@ -392,6 +393,95 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         saved_usd: 0,
         usage: [],
       });
+    });
+
+    it('reads spend per end user and API key, the dearest first, once per event id, only for calls that named one', async () => {
+      const endUserMerchant = 'm_llm_end_users';
+      const call = (n: number, at: number, payload: Partial<LlmCallV1>): EventEnvelope<'llm.call'> => ({
+        id: eventId(1400 + n),
+        type: 'llm.call',
+        version: 1,
+        occurredAt: at,
+        merchantId: endUserMerchant,
+        payload: {
+          provider: 'openai',
+          model: 'gpt-4o-mini',
+          operation: 'generate',
+          surface: 'gateway',
+          inputTokens: 100,
+          outputTokens: 10,
+          costUsd: 0.001,
+          latencyMs: 200,
+          timeToFirstTokenMs: null,
+          outcome: 'success',
+          errorClass: null,
+          fallbackHops: 0,
+          userId: null,
+          requestId: `e${n}`,
+          batchId: null,
+          jobId: null,
+          apiKeyId: 'key_shared',
+          api: 'chat_completions',
+          endUser: 'alice',
+          ...payload,
+        },
+      });
+      const rows = mapEventsToAnalyticsRows([
+        call(1, t0 + 60_000, {}),
+        call(2, t0 + 61_000, { costUsd: 0.002, outputTokens: 20 }),
+        call(3, t0 + 62_000, { endUser: 'bob', costUsd: 0.0005, outcome: 'error', errorClass: 'RateLimitError', outputTokens: 0 }),
+        call(4, t0 + 63_000, { endUser: 'bob', costUsd: 0, cacheHit: true, savedCostUsd: 0.001 }),
+        // The same end user through another key is its own row.
+        call(5, t0 + 64_000, { apiKeyId: 'key_other', costUsd: 0.01 }),
+        // A call naming no end user, and one of an older publisher (no endUser field), are not listed.
+        call(6, t0 + 65_000, { endUser: null }),
+        call(7, t0 + 66_000, { endUser: undefined }),
+      ]);
+      await store.insert(rows);
+      await store.insert(rows); // a retried batch counts once
+      const report = await store.llmEndUsers(query('llm/end-users', { range: '1h' }, endUserMerchant));
+      expect(report).toEqual({
+        merchant_id: endUserMerchant,
+        start_ms: now - 3_600_000,
+        end_ms: now,
+        end_users: [
+          {
+            end_user: 'alice',
+            api_key_id: 'key_other',
+            calls: 1,
+            errors: 0,
+            cache_hits: 0,
+            input_tokens: 100,
+            output_tokens: 10,
+            cost_usd: 0.01,
+            last_call_ms: t0 + 64_000,
+          },
+          {
+            end_user: 'alice',
+            api_key_id: 'key_shared',
+            calls: 2,
+            errors: 0,
+            cache_hits: 0,
+            input_tokens: 200,
+            output_tokens: 30,
+            cost_usd: 0.003,
+            last_call_ms: t0 + 61_000,
+          },
+          {
+            end_user: 'bob',
+            api_key_id: 'key_shared',
+            calls: 2,
+            errors: 1,
+            cache_hits: 1,
+            input_tokens: 200,
+            output_tokens: 10,
+            cost_usd: 0.0005,
+            last_call_ms: t0 + 63_000,
+          },
+        ],
+      });
+      expect((await store.llmEndUsers(query('llm/end-users', { range: '1h', api: 'messages' }, endUserMerchant))).end_users).toEqual([]);
+      expect((await store.llmEndUsers(query('llm/end-users', { range: '1h' }, otherMerchantId))).end_users).toEqual([]);
     });
 
     it('reads response-cache hits in the overview: count, share of calls, tokens served and cost saved, once per event id', async () => {
@@ -751,6 +841,65 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         top_errors: [errorInvalid, errorNoGateway],
         top_rules: [],
         smart_retry_stats: { retried_count: 0, recovered_count: 0, by_trigger: [], by_fallback: [] },
+        start_ms: now - 3_600_000,
+        end_ms: now,
+        bucket_ms: 300_000,
+        // pay_1 approved, pay_2 declined (no PSP code), pay_3 and the hostile payment without feedback.
+        approval: { attempts: 4, approved: 1, declined: 1, pending: 0, no_outcome: 2, approval_rate: 0.5 },
+        gateway_approval: [
+          {
+            gateway: 'stripe',
+            decisions: 2,
+            attempts: 2,
+            approved: 1,
+            declined: 0,
+            pending: 0,
+            no_outcome: 1,
+            approval_rate: 1,
+            avg_latency_ms: null,
+            latency_samples: 0,
+          },
+          {
+            gateway: 'adyen',
+            decisions: 1,
+            attempts: 1,
+            approved: 0,
+            declined: 1,
+            pending: 0,
+            no_outcome: 0,
+            approval_rate: 0,
+            avg_latency_ms: null,
+            latency_samples: 0,
+          },
+          {
+            gateway: hostileGateway,
+            decisions: 1,
+            attempts: 1,
+            approved: 0,
+            declined: 0,
+            pending: 0,
+            no_outcome: 1,
+            approval_rate: null,
+            avg_latency_ms: null,
+            latency_samples: 0,
+          },
+        ],
+        approval_series: [
+          { bucket_ms: t0, gateway: 'stripe', approved: 1, declined: 0, approval_rate: 1 },
+          { bucket_ms: t0 + 300_000, gateway: 'adyen', approved: 0, declined: 1, approval_rate: 0 },
+        ],
+        decline_reasons: [
+          {
+            gateway: 'adyen',
+            error_code: null,
+            error_message: null,
+            unified_code: null,
+            unified_message: null,
+            failure_side: null,
+            count: 1,
+            last_seen_ms: t0 + 360_002,
+          },
+        ],
       });
     });
 
@@ -786,7 +935,7 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
       ]);
     });
 
-    it('returns the latest snapshot per gateway and the averaged series', async () => {
+    it('returns the latest snapshot per gateway and the last snapshot of each bucket as the series', async () => {
       expect(await store.gatewayScores(query('gateway-scores'))).toEqual({
         merchant_id: merchantId,
         range: '1h',
@@ -843,7 +992,7 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         page: 1,
         page_size: 12,
         total_results: 6,
-        total_success: 3,
+        total_success: 1,
         total_failure: 3,
         results: undefined,
         timeline: undefined,
@@ -915,8 +1064,9 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
       const failures = await store.paymentAudit(query('payment-audit', { status: 'failure' }));
       expect(failures.results.map((r) => r.lookup_key)).toEqual(['req_x', 'pay_4', 'pay_2']);
       expect(failures.status).toBe('failure');
+      // Decided and never fed back (the hostile payment, pay_3): no outcome yet, not a success.
       const successes = await store.paymentAudit(query('payment-audit', { status: 'SUCCESS' }));
-      expect(successes.results.map((r) => r.lookup_key)).toEqual([hostilePaymentId, 'pay_3', 'pay_1']);
+      expect(successes.results.map((r) => r.lookup_key)).toEqual(['pay_1']);
       const charged = await store.paymentAudit(query('payment-audit', { status: 'charged' }));
       expect(charged.results.map((r) => r.lookup_key)).toEqual(['pay_1']);
       const updates = await store.paymentAudit(query('payment-audit', { route: 'Update Gateway' }));
@@ -1083,6 +1233,7 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         cache_write_1h_tokens: 0,
         reasoning_tokens: 0,
         prompt_cache_saved_usd: 0,
+        end_user: hostile,
       } as const;
       await store.insert({ domain: [], api: [], llm: [row] });
       const { database, executor } = ready();
@@ -1092,6 +1243,8 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
       expect(routed).toEqual([{ provider: hostile, eliminated_candidates: [hostile, '', "a'b", 'c\\d'] }]);
       const hits = await executor.query(`SELECT provider, saved_cost_usd FROM ${database}.analytics_llm_cache_hits WHERE event_id = '${eventId}'`);
       expect(hits).toEqual([{ provider: hostile, saved_cost_usd: 0.25 }]);
+      const endUsers = await executor.query(`SELECT end_user FROM ${database}.analytics_llm_call_end_users WHERE event_id = '${eventId}'`);
+      expect(endUsers).toEqual([{ end_user: hostile }]);
     });
 
     it('drops whole days before the cutoff and keeps the rest', async () => {

@@ -106,4 +106,43 @@ describe('per-key limits across two replicas on Redis', () => {
     expect(spend).toBeGreaterThan(0.00048);
     expect(spend).toBeLessThanOrEqual(0.0005);
   });
+
+  it("holds each end user's budget and the key's across both replicas: 200 parallel calls by 10 end users never overshoot", async () => {
+    const perUser = 0.001;
+    const keyBudget = 0.008;
+    const { keyId, apiKey } = await keyWith({
+      budget: { amount_usd: keyBudget, period: 'day' },
+      per_end_user: { budget: { amount_usd: perUser, period: 'day' } },
+    });
+    const users = Array.from({ length: 10 }, (_, index) => `replica-user-${index}`);
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, (_, index) =>
+        fetch(`${urls[index % 2]!}/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            model: 'openai/gpt-4o-mini',
+            messages: [{ role: 'user', content: 'hi' }],
+            max_tokens: 400,
+            user: users[index % users.length],
+          }),
+        }),
+      ),
+    );
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    expect(statuses.filter((status) => status === 200).length).toBeGreaterThan(0);
+    await Promise.all([a.spendCounted(), b.spendCounted()]);
+    const now = a.clock.now();
+    let total = 0;
+    for (const user of users) {
+      const usage = await stores[0]!.usage.usage(keyId, 'day', now, user);
+      expect(usage.spendThisPeriodUsd).toBeLessThanOrEqual(perUser);
+      expect(usage.reservedUsd).toBe(0);
+      total += usage.spendThisPeriodUsd;
+    }
+    const keyUsage = await stores[1]!.usage.usage(keyId, 'day', now);
+    expect(keyUsage.spendThisPeriodUsd).toBeCloseTo(total, 9);
+    expect(keyUsage.spendThisPeriodUsd).toBeLessThanOrEqual(keyBudget);
+  });
 });

@@ -6,7 +6,23 @@ import { expect } from 'vitest';
  * in src/analytics fails these tests instead of silently changing the wire shape.
  */
 export const analyticsResponseKeys = {
-  overview: ['merchant_id', 'kpis', 'route_hits', 'top_scores', 'top_errors', 'top_rules', 'smart_retry_stats'],
+  // The reference's seven, then the window and payment approval fields of issue 37 (schemas/http/analytics/overview-report.json).
+  overview: [
+    'merchant_id',
+    'kpis',
+    'route_hits',
+    'top_scores',
+    'top_errors',
+    'top_rules',
+    'smart_retry_stats',
+    'start_ms',
+    'end_ms',
+    'bucket_ms',
+    'approval',
+    'gateway_approval',
+    'approval_series',
+    'decline_reasons',
+  ],
   decisions: ['merchant_id', 'range', 'tiles', 'series', 'approaches'],
   'gateway-scores': ['merchant_id', 'range', 'snapshots', 'series'],
   'routing-stats': ['merchant_id', 'range', 'gateway_share', 'top_rules', 'sr_trend', 'available_filters'],

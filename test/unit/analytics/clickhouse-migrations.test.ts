@@ -15,6 +15,7 @@ describe('ClickHouse migrations', () => {
       '0007_decision_policies',
       '0008_cost_settlement_rows',
       '0009_llm_call_usage',
+      '0010_llm_call_end_users',
     ]);
   });
 

@@ -8,6 +8,7 @@ const decision = (gateway: string, candidates: readonly string[]): LoggedDecisio
   id: `d-${gateway}`,
   decidedAtMs: 0,
   gateway,
+  routingApproach: 'SR_SELECTION_V3_ROUTING',
   windowDimension: 'w',
   amount: 100,
   propensity: 1,

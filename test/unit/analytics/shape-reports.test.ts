@@ -11,9 +11,11 @@ const parsed = parseAnalyticsQuery({ range: '1d' }, { merchantId: 'm1', nowMs: D
 if (!parsed.ok) throw new Error('fixture query rejected');
 const query = parsed.query;
 
+const noApproval = { approvalGateways: [], approvalSeries: [], declineReasons: [] };
+
 describe('shapeOverviewReport', () => {
   it('reports every route hit and zero counts when the window is empty', () => {
-    const report = shapeOverviewReport(query, { flowCounts: [], topScores: [], topErrors: [], topRules: [] });
+    const report = shapeOverviewReport(query, { ...noApproval, flowCounts: [], topScores: [], topErrors: [], topRules: [] });
     expect(report.kpis.map((kpi) => [kpi.label, kpi.value])).toEqual([
       ['Decision events / 1d', '0'],
       ['Score snapshots', '0'],
@@ -29,6 +31,7 @@ describe('shapeOverviewReport', () => {
 
   it('adds legacy snapshots and every error flow into their KPIs', () => {
     const report = shapeOverviewReport(query, {
+      ...noApproval,
       flowCounts: [
         { key: 'update_gateway_score_score_snapshot', count: 3 },
         { key: 'update_score_legacy_score_snapshot', count: 2 },

@@ -11,11 +11,11 @@
  * Outputs: rows of LoggedDecisionFact (src/ports/analytics/decision-log.ts), oldest decision first.
  */
 export const loggedDecisionsSql = `SELECT
-  event_id, created_at_ms, payment_id, gateway, window_dimension, currency, amount, propensity, hedged,
+  event_id, created_at_ms, payment_id, gateway, routing_approach, window_dimension, currency, amount, propensity, hedged,
   hedging_percent, bucket_size, elimination_threshold, elimination_divisor, multi_objective, candidates,
   feedback_status, feedback_at_ms
 FROM (
-  SELECT event_id, created_at_ms, payment_id, gateway, window_dimension, currency, amount, propensity, hedged,
+  SELECT event_id, created_at_ms, payment_id, gateway, routing_approach, window_dimension, currency, amount, propensity, hedged,
     hedging_percent, bucket_size, elimination_threshold, elimination_divisor, multi_objective, candidates
   FROM {database:Identifier}.analytics_decision_policies
   WHERE merchant_id = {merchant_id:String} AND created_at_ms >= {start_ms:UInt64} AND created_at_ms < {end_ms:UInt64}

@@ -15,7 +15,8 @@ import {
  * outcome status matches the `status` filter; its summary covers all of its events of that summary
  * kind in the window.
  *
- * Inputs: the window, dimension and audit inputs of domain-filters-sql.ts, {outcome_free_statuses:Array(String)}, plus
+ * Inputs: the window, dimension and audit inputs of domain-filters-sql.ts, {outcome_free_statuses:Array(String)},
+ *   {decision_flow:String}, plus
  *   auditResultsSql:  {limit:UInt32} {offset:UInt64}
  *   auditTimelineSql: {lookup_key:String} {limit:UInt32}
  * Outputs:
@@ -24,7 +25,8 @@ import {
  *                     latest_status, latest_gateway, latest_stage: String, gateways, routes: Array(String) },
  *                     most recently seen first
  *   auditTimelineSql: the key's rows, oldest first (columns listed below)
- * `latest_status` skips rows that carry no outcome (request hits, snapshots); '' when none has one.
+ * `latest_status` skips rows that carry no outcome (request hits, snapshots, decisions); '' when none has one:
+ * a payment decided and not yet fed back has no outcome, and is neither a success nor a failure.
  */
 
 const matchingKeys = `lookup_key IN (
@@ -34,7 +36,9 @@ const matchingKeys = `lookup_key IN (
 
 const summaryWhere = `${windowWhere} AND summary_kind = {summary_kind:String} AND ${matchingKeys}`;
 
-const latestStatus = `argMaxIf(status, ${latestKey}, NOT has({outcome_free_statuses:Array(String)}, status))`;
+// A decision row's status ('success': a gateway was chosen) says nothing of the payment's outcome:
+// a payment decided and never fed back has no outcome yet, not a success (issue 37).
+const latestStatus = `argMaxIf(status, ${latestKey}, NOT has({outcome_free_statuses:Array(String)}, status) AND flow_type != {decision_flow:String})`;
 
 export const auditTotalsSql = `SELECT count() AS total_results,
   countIf(${isSuccessStatus('latest_status')}) AS total_success,

@@ -1,4 +1,4 @@
-import { dimensionWhere, domainEvents, windowWhere } from './domain-filters-sql.js';
+import { dimensionWhere, domainEvents, latestKey, windowWhere } from './domain-filters-sql.js';
 
 /**
  * Per-bucket series. Buckets are `intDiv(created_at_ms, bucket) * bucket` (18.16 has no
@@ -11,7 +11,7 @@ import { dimensionWhere, domainEvents, windowWhere } from './domain-filters-sql.
  * Outputs:
  *   decisionSeriesSql: rows { bucket_ms: UInt64, key: String (routing approach), count: UInt64 }
  *   gatewayShareSql:   rows { bucket_ms: UInt64, key: String (gateway), count: UInt64 }
- *   scoreSeriesSql:    rows { bucket_ms, payment_method_type, payment_method, gateway, score_value: Float64 (average) }
+ *   scoreSeriesSql:    rows { bucket_ms, payment_method_type, payment_method, gateway, score_value: Float64 (the bucket's last snapshot) }
  *   all ordered by bucket, then the grouping columns.
  */
 
@@ -27,12 +27,14 @@ WHERE ${windowWhere} AND flow_type = {decision_flow:String} AND ${dimensionWhere
 GROUP BY bucket_ms, gateway
 ORDER BY bucket_ms, key`;
 
-// The average gets its own alias inside and is renamed outside: an alias equal to the column it
-// aggregates confuses 18.16's alias substitution.
-export const scoreSeriesSql = `SELECT bucket_ms, payment_method_type, payment_method, gateway, avg_score AS score_value
+// A score is a state, not a flow: each bucket carries the last snapshot in it (time, then event id,
+// so both engines pick the same row), never an average that could rank gateways unlike the live
+// scores. The value gets its own alias inside and is renamed outside: an alias equal to the column
+// it aggregates confuses 18.16's alias substitution.
+export const scoreSeriesSql = `SELECT bucket_ms, payment_method_type, payment_method, gateway, last_score AS score_value
 FROM (
   SELECT intDiv(created_at_ms, {bucket:UInt64}) * {bucket:UInt64} AS bucket_ms, payment_method_type, payment_method, gateway,
-    avg(score_value) AS avg_score
+    argMax(score_value, ${latestKey}) AS last_score
   FROM ${domainEvents} FINAL
   WHERE ${windowWhere} AND has({snapshot_flows:Array(String)}, flow_type) AND score_value IS NOT NULL AND ${dimensionWhere}
   GROUP BY bucket_ms, payment_method_type, payment_method, gateway

@@ -55,7 +55,7 @@ const scriptKeys = new Map(scripts.map((script) => [script.name as string, scrip
 function replyOf(name: string): unknown {
   if (name === 'recordOutcome') return [1, 1, 1];
   if (name === 'applyElimination') return [1, null];
-  if (name === 'admitUsage') return ['ok'];
+  if (name === 'admitUsage' || name === 'admitUsageForEndUser') return ['ok'];
   if (name === 'smembers') return ['one', 'two'];
   if (name === 'hgetall') return {};
   if (name === 'scan') return ['0', []];
@@ -162,6 +162,16 @@ async function drive(stores: ReturnType<typeof createStores>): Promise<void> {
         [record, sample(11), sample(12)],
         [sample(10), record, { eventId: sample(15), tokens: 1, costUsd: 1, atMs: 1, leaseId: sample(16), reserveUsd: 1, nowMs: 1, leaseTtlMs: 1 }],
         [sample(10), { budget: { amountUsd: 1, period: 'day' } }, { leaseId: sample(16), reserveUsd: 1, nowMs: 1, leaseTtlMs: 1 }],
+        // The usage store with an end user: its counters must share the key's slot.
+        [
+          sample(10),
+          { budget: { amountUsd: 1, period: 'day' } },
+          { leaseId: sample(16), reserveUsd: 1, nowMs: 1, leaseTtlMs: 1 },
+          { endUser: sample(22), limits: { rpm: 1, budget: { amountUsd: 1, period: 'month' } } },
+        ],
+        [sample(10), { eventId: sample(15), tokens: 1, costUsd: 1, atMs: 1 }, sample(22)],
+        [sample(10), sample(16), sample(22)],
+        [sample(10), 'day', 1, sample(22)],
         [
           {
             windowKey: sample(17),

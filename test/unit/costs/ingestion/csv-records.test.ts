@@ -42,7 +42,9 @@ describe('the streaming CSV reader', () => {
 
 describe('the adyen report format', () => {
   const adyen = settlementFormats.get('adyen')!;
-  const row = (values: Record<string, string>) => adyen.mapRow((field) => values[field] ?? '');
+  const rows = adyen.rows;
+  if (rows.kind !== 'per-row') throw new Error('the adyen report is read row by row');
+  const row = (values: Record<string, string>) => rows.mapRow((field) => values[field] ?? '');
   const settled = {
     record_type: 'Settled',
     txn_ref: 'ref2',

@@ -1,0 +1,139 @@
+import type { FastifyInstance } from 'fastify';
+import type { MerchantProviderCredentials, ProviderCredentialView } from '../../src/credentials/merchant-provider-credentials.js';
+import { SwitchyardError } from '../../src/errors/switchyard-error.js';
+import { credentialMerchantOf } from '../plugins/authentication.js';
+
+const tags = ['Provider credentials'];
+const guard = { auth: 'either', merchantFrom: 'credential' } as const;
+const providerParams = { type: 'object', required: ['provider'], properties: { provider: { type: 'string', pattern: '^[a-z][a-z0-9-]{0,31}$' } } } as const;
+
+const view = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['provider', 'variables', 'hint', 'key_id', 'updated_at_ms'],
+  properties: {
+    provider: { type: 'string' },
+    variables: { type: 'array', items: { type: 'string' }, description: 'the variable names stored; values are never returned' },
+    hint: { type: 'string', description: 'the last four characters of the key, to tell keys apart ("" for short values)' },
+    key_id: { type: 'string', description: 'the key encryption key that sealed it (rotation moves it to the active one)' },
+    updated_at_ms: { type: 'integer' },
+  },
+} as const;
+
+const listBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['operator_fallback', 'credentials'],
+  properties: {
+    operator_fallback: { type: 'boolean', description: "false: this merchant's calls never use the operator's credentials" },
+    credentials: { type: 'array', items: view },
+  },
+} as const;
+
+function wireOf(credential: ProviderCredentialView) {
+  return {
+    provider: credential.provider,
+    variables: credential.variables,
+    hint: credential.hint,
+    key_id: credential.keyId,
+    updated_at_ms: credential.updatedAtMs,
+  };
+}
+
+/**
+ * `/provider-credentials`: a merchant's own provider accounts (issue 39). Values go in and are never
+ * returned or logged; the gateway and the toolkit use them for the merchant's calls.
+ */
+export async function providerCredentialRoutes(app: FastifyInstance, deps: { readonly credentials: MerchantProviderCredentials | undefined }): Promise<void> {
+  const service = () => {
+    if (deps.credentials === undefined)
+      throw new SwitchyardError('SY_PROVIDER_CREDENTIALS_UNCONFIGURED', {
+        message: 'merchant provider credentials are off: the operator runs distributed without PROVIDER_CREDENTIAL_KEYS',
+      });
+    return deps.credentials;
+  };
+  const list = async (merchantId: string) => {
+    const { operatorFallback, credentials } = await service().list(merchantId);
+    return { operator_fallback: operatorFallback, credentials: credentials.map(wireOf) };
+  };
+
+  app.get(
+    '/provider-credentials',
+    {
+      schema: {
+        tags,
+        summary: "The merchant's stored provider credentials (names and hints only) and whether the operator's may be used",
+        response: { 200: listBody },
+      },
+      config: guard,
+    },
+    async (request) => list(credentialMerchantOf(request)),
+  );
+
+  app.put<{ Body: { operator_fallback: boolean } }>(
+    '/provider-credentials',
+    {
+      schema: {
+        tags,
+        summary: "Allow or forbid the operator's provider credentials for this merchant's calls",
+        body: { type: 'object', additionalProperties: false, required: ['operator_fallback'], properties: { operator_fallback: { type: 'boolean' } } },
+        response: { 200: listBody },
+      },
+      config: guard,
+    },
+    async (request) => {
+      const merchantId = credentialMerchantOf(request);
+      await service().setOperatorFallback(merchantId, request.body.operator_fallback);
+      return list(merchantId);
+    },
+  );
+
+  app.put<{ Params: { provider: string }; Body: { variables: Record<string, unknown> } }>(
+    '/provider-credentials/:provider',
+    {
+      schema: {
+        tags,
+        summary: "Store (replace) the merchant's credentials of one provider, sealed at rest",
+        description:
+          "variables: the provider's credential variables by their environment names (openai: OPENAI_API_KEY; anthropic: ANTHROPIC_API_KEY; azure: AZURE_OPENAI_API_KEY and AZURE_OPENAI_ENDPOINT (an Azure host); bedrock: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, optional AWS_SESSION_TOKEN and AWS_REGION; google-ai: GOOGLE_AI_API_KEY; mistral: MISTRAL_API_KEY; huggingface: HUGGINGFACE_API_KEY). A problem is a 400 naming the variable, never echoing its value.",
+        params: providerParams,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['variables'],
+          properties: { variables: { type: 'object', maxProperties: 8, additionalProperties: { type: 'string', minLength: 1, maxLength: 16384 } } },
+        },
+        response: { 200: view },
+      },
+      config: guard,
+    },
+    async (request) => wireOf(await service().put(credentialMerchantOf(request), request.params.provider, request.body.variables)),
+  );
+
+  app.delete<{ Params: { provider: string } }>(
+    '/provider-credentials/:provider',
+    {
+      schema: { tags, summary: "Remove the merchant's credentials of one provider (its calls then use the operator's, if allowed)", params: providerParams },
+      config: guard,
+    },
+    async (request, reply) => {
+      const removed = await service().remove(credentialMerchantOf(request), request.params.provider);
+      if (!removed)
+        throw new SwitchyardError('SY_PROVIDER_CREDENTIAL_NOT_FOUND', { message: `no stored credentials for provider "${request.params.provider}"` });
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/provider-credentials/rotate',
+    {
+      schema: {
+        tags,
+        summary: "Seal the merchant's stored credentials again under the active key encryption key (after PROVIDER_CREDENTIAL_KEYS gained a new first key)",
+        response: { 200: { type: 'object', additionalProperties: false, required: ['resealed'], properties: { resealed: { type: 'integer', minimum: 0 } } } },
+      },
+      config: guard,
+    },
+    async (request) => ({ resealed: await service().rotate(credentialMerchantOf(request)) }),
+  );
+}

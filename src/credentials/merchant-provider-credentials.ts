@@ -1,0 +1,144 @@
+import { SwitchyardError } from '../errors/switchyard-error.js';
+import type { ConfigStore } from '../ports/state-store.js';
+import type { ProviderCredentialsConfig, StoredProviderCredential } from '../ports/state/provider-credentials.js';
+import type { CredentialVault } from './credential-vault.js';
+import { providerCredentialVariables } from './provider-credential-variables.js';
+
+/** What the provider-protocol layer needs of a merchant's credentials: variables over the operator's. */
+export interface MerchantProviderEnv {
+  /** The merchant's variables, every provider's, decrypted (in memory only). */
+  readonly variables: Readonly<Record<string, string>>;
+  /** The providers those variables serve. */
+  readonly ownProviders: readonly string[];
+  /** False: the operator's credentials are not used for this merchant's calls. */
+  readonly operatorFallback: boolean;
+  /** Changes whenever the stored credentials or the setting change (a catalog cache key). */
+  readonly version: string;
+}
+
+/** A stored credential as the API shows it: never a value. */
+export interface ProviderCredentialView {
+  readonly provider: string;
+  readonly variables: readonly string[];
+  readonly hint: string;
+  readonly keyId: string;
+  readonly updatedAtMs: number;
+}
+
+const maxValueLength = 16_384;
+const empty: ProviderCredentialsConfig = { operatorFallback: true, providers: {} };
+
+function invalid(message: string, field: string): SwitchyardError {
+  return new SwitchyardError('SY_REQUEST_INVALID', { message, details: { field } });
+}
+
+/**
+ * A merchant's own provider accounts (issue 39): stored sealed in its `providerCredentials` config
+ * (envelope encryption, src/credentials/credential-vault.ts), never returned or logged, and handed
+ * to the provider-protocol layer as variables over the operator's environment.
+ */
+export class MerchantProviderCredentials {
+  readonly #configs: Pick<ConfigStore, 'get' | 'put'>;
+  readonly #vault: CredentialVault;
+  readonly #now: () => number;
+  /** Decrypted variables by merchant, kept while the stored version is unchanged (a call never decrypts twice). */
+  readonly #opened = new Map<string, MerchantProviderEnv>();
+
+  constructor(deps: { configs: Pick<ConfigStore, 'get' | 'put'>; vault: CredentialVault; now: () => number }) {
+    this.#configs = deps.configs;
+    this.#vault = deps.vault;
+    this.#now = deps.now;
+  }
+
+  async list(merchantId: string): Promise<{ operatorFallback: boolean; credentials: ProviderCredentialView[] }> {
+    const config = (await this.#configs.get(merchantId, 'providerCredentials')) ?? empty;
+    const credentials = Object.entries(config.providers)
+      .map(([provider, stored]) => ({ provider, variables: stored.variables, hint: stored.hint, keyId: stored.sealed.kid, updatedAtMs: stored.updatedAtMs }))
+      .sort((a, b) => a.provider.localeCompare(b.provider));
+    return { operatorFallback: config.operatorFallback, credentials };
+  }
+
+  /**
+   * Stores (replaces) the merchant's credentials of `provider`.
+   * @throws SwitchyardError SY_REQUEST_INVALID naming the provider or variable that is refused.
+   */
+  async put(merchantId: string, provider: string, variables: Readonly<Record<string, unknown>>): Promise<ProviderCredentialView> {
+    const accepted = providerCredentialVariables[provider];
+    if (accepted === undefined)
+      throw invalid(`provider "${provider}" takes no merchant credentials; one of: ${Object.keys(providerCredentialVariables).join(', ')}`, 'provider');
+    const values: Record<string, string> = {};
+    for (const [name, value] of Object.entries(variables)) {
+      const variable = accepted.find((candidate) => candidate.name === name);
+      if (variable === undefined) throw invalid(`${name} is not a ${provider} credential variable (expected ${accepted.map((v) => v.name).join(', ')})`, name);
+      if (typeof value !== 'string' || value.trim() === '' || value.length > maxValueLength)
+        throw invalid(`${name} must be a non-empty string of at most ${maxValueLength} characters`, name);
+      const problem = variable.check?.(value.trim());
+      if (problem !== undefined) throw invalid(`${name} ${problem}`, name);
+      values[name] = value.trim();
+    }
+    const missing = accepted.filter((variable) => variable.required && values[variable.name] === undefined).map((variable) => variable.name);
+    if (missing.length > 0) throw invalid(`${provider} credentials need ${missing.join(', ')}`, missing[0] as string);
+    const first = values[accepted[0]?.name ?? ''] ?? '';
+    const stored: StoredProviderCredential = {
+      sealed: this.#vault.seal(JSON.stringify(values), sealContext(merchantId, provider)),
+      variables: Object.keys(values).sort(),
+      hint: first.length >= 12 ? first.slice(-4) : '',
+      updatedAtMs: this.#now(),
+    };
+    const config = (await this.#configs.get(merchantId, 'providerCredentials')) ?? empty;
+    await this.#configs.put(merchantId, 'providerCredentials', { ...config, providers: { ...config.providers, [provider]: stored } }, 'upsert');
+    return { provider, variables: stored.variables, hint: stored.hint, keyId: stored.sealed.kid, updatedAtMs: stored.updatedAtMs };
+  }
+
+  /** Removes the merchant's credentials of `provider`; false when it had none. */
+  async remove(merchantId: string, provider: string): Promise<boolean> {
+    const config = await this.#configs.get(merchantId, 'providerCredentials');
+    if (config?.providers[provider] === undefined) return false;
+    const { [provider]: _removed, ...rest } = config.providers;
+    await this.#configs.put(merchantId, 'providerCredentials', { ...config, providers: rest }, 'upsert');
+    return true;
+  }
+
+  async setOperatorFallback(merchantId: string, allowed: boolean): Promise<void> {
+    const config = (await this.#configs.get(merchantId, 'providerCredentials')) ?? empty;
+    await this.#configs.put(merchantId, 'providerCredentials', { ...config, operatorFallback: allowed }, 'upsert');
+  }
+
+  /** Seals every stored credential of the merchant again under the active key; returns how many moved. */
+  async rotate(merchantId: string): Promise<number> {
+    const config = await this.#configs.get(merchantId, 'providerCredentials');
+    if (config === undefined) return 0;
+    let moved = 0;
+    const providers: Record<string, StoredProviderCredential> = {};
+    for (const [provider, stored] of Object.entries(config.providers)) {
+      const sealed = this.#vault.reseal(stored.sealed, sealContext(merchantId, provider));
+      if (sealed !== stored.sealed) moved += 1;
+      providers[provider] = { ...stored, sealed };
+    }
+    if (moved > 0) await this.#configs.put(merchantId, 'providerCredentials', { ...config, providers }, 'upsert');
+    return moved;
+  }
+
+  /** The merchant's variables for its calls, or undefined when it stored none and allows the operator's. */
+  async envOf(merchantId: string): Promise<MerchantProviderEnv | undefined> {
+    const config = await this.#configs.get(merchantId, 'providerCredentials');
+    if (config === undefined || (config.operatorFallback && Object.keys(config.providers).length === 0)) return undefined;
+    const entries = Object.entries(config.providers);
+    const version = [String(config.operatorFallback), ...entries.map(([provider, stored]) => `${provider}:${stored.sealed.iv}`)].join('|');
+    const cached = this.#opened.get(merchantId);
+    if (cached?.version === version) return cached;
+    const variables: Record<string, string> = {};
+    for (const [provider, stored] of entries)
+      Object.assign(variables, JSON.parse(this.#vault.open(stored.sealed, sealContext(merchantId, provider))) as Record<string, string>);
+    const opened = { variables, ownProviders: entries.map(([provider]) => provider), operatorFallback: config.operatorFallback, version };
+    // Bounded: the merchants of one process; a changed version replaces the entry.
+    if (this.#opened.size >= 10_000) this.#opened.clear();
+    this.#opened.set(merchantId, opened);
+    return opened;
+  }
+}
+
+/** What a sealed credential is bound to: a record copied to another merchant or provider does not open. */
+function sealContext(merchantId: string, provider: string): string {
+  return `provider-credential|${merchantId}|${provider}`;
+}

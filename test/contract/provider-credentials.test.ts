@@ -1,0 +1,122 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventEnvelope } from '../../src/events/event-envelope.js';
+import { startFakeHttpServer, type FakeHttpServer, type FakeResponse, type RecordedRequest } from '../fixtures/providers/fake-http-server.js';
+import { chatCompletion } from '../fixtures/providers/openai-wire.js';
+import { createMerchant, createTestApp, withKey, type TestApp } from '../helpers/test-app.js';
+
+/**
+ * Merchant-owned provider credentials (issue 39): a merchant's calls reach the provider with its
+ * own key, stored sealed and never shown again; other merchants keep the operator's; a merchant
+ * can forbid the operator's; the call records say whose account paid.
+ */
+
+/** Refuses a key it does not know, as OpenAI does (401 invalid_api_key). */
+const knownKeys = new Set(['sk-operator-0000000000', 'sk-merchant-a-1111111111']);
+function upstream(request: RecordedRequest): FakeResponse {
+  const key = String(request.headers['authorization'] ?? '').replace(/^Bearer /, '');
+  if (!knownKeys.has(key))
+    return {
+      status: 401,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }),
+    };
+  const body = request.body as { model: string };
+  return chatCompletion({ model: body.model, content: `answered for ${key.slice(3, 11)}`, usage: { promptTokens: 5, completionTokens: 2 } });
+}
+
+let provider: FakeHttpServer;
+let t: TestApp;
+let baseURL: string;
+let keyA: string;
+let keyB: string;
+
+beforeAll(async () => {
+  provider = await startFakeHttpServer(upstream);
+  t = await createTestApp({ toolkitEnv: { OPENAI_API_KEY: 'sk-operator-0000000000', OPENAI_BASE_URL: `${provider.url}/v1` } });
+  ({ apiKey: keyA } = await createMerchant(t.app, 'creds-a'));
+  ({ apiKey: keyB } = await createMerchant(t.app, 'creds-b'));
+  baseURL = `${await t.app.listen({ port: 0, host: '127.0.0.1' })}/v1`;
+});
+afterAll(async () => {
+  await t.close();
+  await provider.close();
+});
+
+const ask = (apiKey: string) =>
+  new OpenAI({ apiKey, baseURL, maxRetries: 0 }).chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+const lastKeySent = () => String(provider.requests.at(-1)?.headers['authorization']);
+
+describe('merchant provider credentials', () => {
+  it("sends a merchant's calls with its own stored key, never shows the key again, and leaves other merchants on the operator's", async () => {
+    const stored = await t.app.inject({
+      method: 'PUT',
+      url: '/provider-credentials/openai',
+      headers: withKey(keyA),
+      payload: { variables: { OPENAI_API_KEY: 'sk-merchant-a-1111111111' } },
+    });
+    expect(stored.statusCode, stored.body).toBe(200);
+    expect(stored.json()).toMatchObject({ provider: 'openai', variables: ['OPENAI_API_KEY'], hint: '1111', key_id: 'test' });
+    expect(stored.body).not.toContain('sk-merchant-a');
+    const listed = await t.app.inject({ method: 'GET', url: '/provider-credentials', headers: withKey(keyA) });
+    expect(listed.json()).toMatchObject({ operator_fallback: true, credentials: [{ provider: 'openai', hint: '1111' }] });
+    expect(listed.body).not.toContain('sk-merchant-a');
+    // At rest the key is sealed: the stored config holds no trace of it.
+    expect(JSON.stringify(await t.state.configs.get('creds-a', 'providerCredentials'))).not.toContain('sk-merchant-a');
+
+    expect((await ask(keyA)).choices[0]?.message.content).toBe('answered for merchant');
+    expect(lastKeySent()).toBe('Bearer sk-merchant-a-1111111111');
+    expect((await ask(keyB)).choices[0]?.message.content).toBe('answered for operator');
+    expect(lastKeySent()).toBe('Bearer sk-operator-0000000000');
+    // Merchant B sees nothing of A's credentials.
+    expect((await t.app.inject({ method: 'GET', url: '/provider-credentials', headers: withKey(keyB) })).json()).toEqual({
+      operator_fallback: true,
+      credentials: [],
+    });
+
+    await t.eventsCaughtUp();
+    const billed = t.events
+      .filter((event): event is EventEnvelope<'llm.call'> => event.type === 'llm.call')
+      .slice(-2)
+      .map((event) => [event.merchantId, event.payload.billedTo]);
+    expect(billed).toEqual([
+      ['creds-a', 'merchant'],
+      ['creds-b', 'operator'],
+    ]);
+  });
+
+  it("refuses a merchant that forbade the operator's credentials and stored none, with the provider named and no call made", async () => {
+    const forbid = await t.app.inject({ method: 'PUT', url: '/provider-credentials', headers: withKey(keyB), payload: { operator_fallback: false } });
+    expect(forbid.statusCode, forbid.body).toBe(200);
+    const before = provider.requests.length;
+    const refused = await ask(keyB).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OpenAI.APIError);
+    expect((refused as InstanceType<typeof OpenAI.APIError>).message).toContain('OPENAI_API_KEY');
+    expect(provider.requests.length).toBe(before);
+    await t.app.inject({ method: 'PUT', url: '/provider-credentials', headers: withKey(keyB), payload: { operator_fallback: true } });
+    expect((await ask(keyB)).choices[0]?.message.content).toBe('answered for operator');
+  });
+
+  it('names the field of a bad credential without echoing its value, and refuses endpoints outside the provider', async () => {
+    const cases: [string, unknown, string][] = [
+      ['openai', { OPENAI_BASE_URL: 'http://169.254.169.254/' }, 'OPENAI_BASE_URL is not a openai credential variable'],
+      ['openai', {}, 'openai credentials need OPENAI_API_KEY'],
+      ['azure', { AZURE_OPENAI_API_KEY: 'azure-secret-value-1', AZURE_OPENAI_ENDPOINT: 'https://10.0.0.5/' }, 'AZURE_OPENAI_ENDPOINT must be https://'],
+      ['bedrock', { AWS_ACCESS_KEY_ID: 'AKIAEXAMPLE' }, 'bedrock credentials need AWS_SECRET_ACCESS_KEY'],
+      ['ollama', { OLLAMA_BASE_URL: 'http://127.0.0.1:11434' }, 'takes no merchant credentials'],
+    ];
+    for (const [name, variables, problem] of cases) {
+      const response = await t.app.inject({ method: 'PUT', url: `/provider-credentials/${name}`, headers: withKey(keyA), payload: { variables } });
+      // A body the schema refuses is the service's usual 422; a refused variable is a 400 naming it.
+      expect([400, 422], response.body).toContain(response.statusCode);
+      expect(response.body).toContain(problem);
+      expect(response.body).not.toContain('azure-secret-value-1');
+    }
+    expect((await t.app.inject({ method: 'DELETE', url: '/provider-credentials/mistral', headers: withKey(keyA) })).statusCode).toBe(404);
+  });
+
+  it('removes a credential: the merchant is back on the operator’s key', async () => {
+    expect((await t.app.inject({ method: 'DELETE', url: '/provider-credentials/openai', headers: withKey(keyA) })).statusCode).toBe(204);
+    expect((await ask(keyA)).choices[0]?.message.content).toBe('answered for operator');
+  });
+});
