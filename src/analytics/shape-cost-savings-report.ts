@@ -18,6 +18,9 @@ export const costSavingsCurrencyLimit = 20;
  * - `totals` and `trend` over that currency's rows passing the other filters: `total_decisions`
  *   counts the decisions the post-step ran on, `cost_won_count` those it promoted a cheaper gateway
  *   on, `saved_value` their savings; the trend lists only buckets with a saving, in time order.
+ * - `net_value` and `approvals_lost` (ours, not the peer's): the same savings net of the approvals
+ *   the cheaper gateways were expected to lose, and those approvals, from the scores and margin each
+ *   decision was made with; `net_known_count` says how many cost-won decisions carried them.
  */
 export function shapeCostSavingsReport(query: ParsedAnalyticsQuery, facts: readonly CostSavingsFact[]): CostSavingsReport {
   const counts = new Map<string, number>();
@@ -31,15 +34,21 @@ export function shapeCostSavingsReport(query: ParsedAnalyticsQuery, facts: reado
     .slice(0, costSavingsCurrencyLimit);
   const currency = query.dimensions.currency ?? available[0]?.currency ?? null;
 
-  const totals = { saved_value: 0, cost_won_count: 0, total_decisions: 0 };
-  const trend = new Map<number, number>();
+  const totals = { saved_value: 0, net_value: 0, approvals_lost: 0, net_known_count: 0, cost_won_count: 0, total_decisions: 0 };
+  const trend = new Map<number, { saved_value: number; net_value: number }>();
   if (currency !== null) {
     for (const fact of facts) {
       if (fact.currency !== currency || !fact.inFilters) continue;
       totals.saved_value += fact.savedValue;
+      totals.net_value += fact.netValue;
+      totals.approvals_lost += fact.approvalsLost;
+      totals.net_known_count += fact.netKnownDecisions;
       totals.cost_won_count += fact.costWon;
       totals.total_decisions += fact.decisions;
-      if (fact.savedDecisions > 0) trend.set(fact.bucketMs, (trend.get(fact.bucketMs) ?? 0) + fact.savedValue);
+      if (fact.savedDecisions > 0) {
+        const point = trend.get(fact.bucketMs) ?? { saved_value: 0, net_value: 0 };
+        trend.set(fact.bucketMs, { saved_value: point.saved_value + fact.savedValue, net_value: point.net_value + fact.netValue });
+      }
     }
   }
   return {
@@ -47,7 +56,7 @@ export function shapeCostSavingsReport(query: ParsedAnalyticsQuery, facts: reado
     range: query.range,
     currency,
     available_currencies: available,
-    trend: [...trend].sort(([a], [b]) => a - b).map(([bucket_ms, saved_value]) => ({ bucket_ms, saved_value })),
+    trend: [...trend].sort(([a], [b]) => a - b).map(([bucket_ms, point]) => ({ bucket_ms, ...point })),
     totals,
   };
 }

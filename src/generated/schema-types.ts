@@ -602,6 +602,14 @@ export interface DecisionCreatedV1 {
      * money saved against the SR head in the payment's currency (0 unless COST_WON)
      */
     savedValue: number;
+    /**
+     * the saving net of the approvals the cheaper gateway is expected to lose, in the payment's currency (0 unless COST_WON): amount × (EV(chosen) − EV(SR head)), EV = auth rate × (margin − cost), with the scores and margin decided on; absent from events written before it existed
+     */
+    netValue?: number;
+    /**
+     * expected approvals lost against the SR head: its auth rate minus the chosen gateway's (0 unless COST_WON); absent from events written before it existed
+     */
+    approvalsLost?: number;
   };
   /**
    * Sticky routing was on for this payment and it named a customer (docs/sticky-routing.md): what feedback needs to move the customer's counts, and what the lookup did; absent otherwise
@@ -1075,7 +1083,7 @@ export interface AnalyticsQuery {
   [k: string]: unknown;
 }
 /**
- * Answer of GET /analytics/cost-savings (decision-engine's analyticsCostSavings): money the cost-aware (multi-objective) post-step saved against the success-rate head's processing cost, in one currency, trended over the window. `currency` is the requested one, else the currency with the most cost-won decisions in the window; null when there is neither (then the trend is empty and the totals zero).
+ * Answer of GET /analytics/cost-savings (decision-engine's analyticsCostSavings): money the cost-aware (multi-objective) post-step saved against the success-rate head's processing cost, in one currency, trended over the window. `currency` is the requested one, else the currency with the most cost-won decisions in the window; null when there is neither (then the trend is empty and the totals zero). Beside the saving itself, each figure comes net of the approvals the cheaper gateway was expected to lose (expected value at the scores and margin each decision was made with).
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "CostSavingsReport".
@@ -1109,12 +1117,28 @@ export interface CostSavingsReport {
      */
     bucket_ms: number;
     saved_value: number;
+    /**
+     * saved_value net of the approvals expected to be lost in the bucket
+     */
+    net_value: number;
   }[];
   totals: {
     /**
      * sum of amount × costSavedBps / 10 000 over the cost-won decisions
      */
     saved_value: number;
+    /**
+     * the saving net of the approvals the cheaper gateways were expected to lose: Σ amount × (EV(chosen) − EV(SR head)), EV = auth rate × (margin − cost / 10 000), at the SR scores and margin of each decision (Switchyard's; decision-engine reports the gross saving only)
+     */
+    net_value: number;
+    /**
+     * expected approvals lost: Σ (SR head's auth rate − chosen gateway's auth rate) over the cost-won decisions
+     */
+    approvals_lost: number;
+    /**
+     * cost-won decisions whose event carried the net figures (events written before they existed count in saved_value only)
+     */
+    net_known_count: number;
     /**
      * decisions where a cheaper gateway was promoted over the SR head (COST_WON)
      */

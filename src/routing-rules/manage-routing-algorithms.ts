@@ -201,16 +201,24 @@ async function checkExperimentArms(deps: RoutingAlgorithmDeps, createdBy: string
  * `algorithm_for` slot, replacing the rule there and leaving a running experiment alone; an
  * experiment goes into the experiment slot beside it, replacing the experiment there and leaving
  * the rule alone. An experiment activated into the rule slot before the experiment slot existed is
- * retired when another experiment is activated (there is no earlier rule to restore).
+ * retired when another experiment is activated (there is no earlier rule to restore), and moves to
+ * the experiment slot when a rule is activated (unless another experiment already runs there).
  */
 export async function activateRoutingAlgorithm(deps: RoutingAlgorithmDeps, createdBy: string, id: string): Promise<void> {
   const record = await ownAlgorithm(deps, createdBy, id);
   const rules = deps.state.routingRules;
+  const active = await rules.activeIds(createdBy);
+  const inRuleSlot = active[record.algorithmFor];
   if (record.algorithm.type !== 'ab_test') {
+    // An experiment left in the rule slot by an activation from before the experiment slot keeps
+    // running in its own slot: activating a rule never ends an experiment (the dashboard says so).
+    const experimentSlot = experimentSlotOf(record.algorithmFor);
+    if (inRuleSlot !== undefined && inRuleSlot !== id && active[experimentSlot] === undefined && (await rules.get(inRuleSlot))?.algorithm.type === 'ab_test') {
+      await rules.activate(createdBy, experimentSlot, inRuleSlot);
+    }
     await rules.activate(createdBy, record.algorithmFor, id);
     return;
   }
-  const inRuleSlot = (await rules.activeIds(createdBy))[record.algorithmFor];
   if (inRuleSlot !== undefined && inRuleSlot !== id && (await rules.get(inRuleSlot))?.algorithm.type === 'ab_test') {
     await rules.deactivate(createdBy, record.algorithmFor, inRuleSlot);
   }

@@ -56,7 +56,9 @@ class Reader {
   /** An unsigned integer up to `max` (u8 splits: 255; u64 numbers: the largest safe integer). */
   unsigned(value: unknown, path: string, max: number): number | undefined {
     if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= max) return value;
-    return this.fail(path, `expected an integer from 0 to ${max}, got ${describe(value)}`);
+    // The u64 bound is the largest safe integer: a 16-digit limit tells an operator nothing, so it goes unsaid.
+    const wanted = max === Number.MAX_SAFE_INTEGER ? 'a whole number of 0 or more' : `a whole number from 0 to ${max}`;
+    return this.fail(path, `expected ${wanted}, got ${describe(value)}`);
   }
 
   oneOf<T extends string>(value: unknown, allowed: readonly T[], path: string): T | undefined {
@@ -273,7 +275,7 @@ class Reader {
 
 function describe(value: unknown): string {
   if (value === undefined) return 'nothing (missing field)';
-  if (value === null) return 'null';
+  if (value === null) return 'null (no value)';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return `'${value.length > 40 ? `${value.slice(0, 40)}…` : value}'`;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);

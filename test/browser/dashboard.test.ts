@@ -265,6 +265,7 @@ describe('the dashboard', () => {
 
     const row = page.getByRole('row').filter({ hasText: 'Big amounts' });
     await row.getByRole('button', { name: 'Activate Big amounts' }).click();
+    await page.getByRole('dialog', { name: 'Activate Big amounts?' }).getByRole('button', { name: 'Activate Big amounts' }).click();
     await row.getByText('Active', { exact: true }).waitFor();
 
     await go('explorer');
@@ -613,10 +614,12 @@ describe('the dashboard', () => {
     expect(listed.find((rule) => rule.name === 'Cost vs auth')?.algorithm_data.type).toBe('ab_test');
 
     await card.getByRole('button', { name: 'Start Cost vs auth' }).click();
+    await page.getByRole('dialog', { name: 'Start Cost vs auth?' }).getByRole('button', { name: 'Start Cost vs auth' }).click();
     await card.getByText('Active', { exact: true }).waitFor();
     await screenshot(page, 'experiments-1280');
     expect(await seriousViolations(page)).toEqual([]);
     await card.getByRole('button', { name: 'Stop Cost vs auth' }).click();
+    await page.getByRole('dialog', { name: 'Stop Cost vs auth?' }).getByRole('button', { name: 'Stop Cost vs auth' }).click();
     await card.getByText('Inactive', { exact: true }).waitFor();
   });
 

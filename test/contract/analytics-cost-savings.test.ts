@@ -32,8 +32,8 @@ interface Report {
   range: string;
   currency: string | null;
   available_currencies: { currency: string; decision_count: number }[];
-  trend: { bucket_ms: number; saved_value: number }[];
-  totals: { saved_value: number; cost_won_count: number; total_decisions: number };
+  trend: { bucket_ms: number; saved_value: number; net_value: number }[];
+  totals: { saved_value: number; net_value: number; approvals_lost: number; net_known_count: number; cost_won_count: number; total_decisions: number };
 }
 
 describe('GET /analytics/cost-savings', () => {
@@ -132,6 +132,11 @@ describe('GET /analytics/cost-savings', () => {
     expect(body.trend.map((point) => point.bucket_ms)).toEqual([firstHour, secondHour]);
     expect(body.trend[0]!.saved_value).toBeCloseTo(3.5, 9);
     expect(body.trend[1]!.saved_value).toBeCloseTo(3, 9);
+    // No feedback yet: every gateway has the same score, so no approval is expected to be lost and the
+    // net saving is the fee saved on the approvals expected at that score.
+    expect(body.totals).toMatchObject({ approvals_lost: 0, net_known_count: 3 });
+    expect(body.totals.net_value).toBeGreaterThan(0);
+    expect(body.totals.net_value).toBeLessThanOrEqual(body.totals.saved_value + 1e-9);
   });
 
   it('reports the requested currency, the list staying whole', async () => {
@@ -184,7 +189,7 @@ describe('GET /analytics/cost-savings', () => {
       currency: null,
       available_currencies: [],
       trend: [],
-      totals: { saved_value: 0, cost_won_count: 0, total_decisions: 0 },
+      totals: { saved_value: 0, net_value: 0, approvals_lost: 0, net_known_count: 0, cost_won_count: 0, total_decisions: 0 },
     });
   });
 

@@ -72,6 +72,9 @@ describe('POST /decide-gateway with multi-objective routing', () => {
     expect(mark).toMatchObject({ outcome: 'COST_WON', srHead: 'stripe', chosen: 'adyen' });
     expect(mark['costSavedBps']).toBeCloseTo(102, 9);
     expect(mark['savedValue']).toBeCloseTo(1.02, 9);
+    // Both scores at 1: no approval is expected to be lost, so the net saving is the whole saving.
+    expect(mark['netValue']).toBeCloseTo(1.02, 9);
+    expect(mark['approvalsLost']).toBe(0);
   });
 
   it('keeps the SR head (AUTH_WON) when it already has the highest expected value, with the margin of the SR config', async () => {
@@ -93,7 +96,13 @@ describe('POST /decide-gateway with multi-objective routing', () => {
       margin: 0.2,
     });
     expect(body.multi_objective_info.chosen).toEqual(body.multi_objective_info.srHead);
-    expect((await createdPayload('p-auth'))['multiObjective']).toMatchObject({ outcome: 'AUTH_WON', costSavedBps: null, savedValue: 0 });
+    expect((await createdPayload('p-auth'))['multiObjective']).toMatchObject({
+      outcome: 'AUTH_WON',
+      costSavedBps: null,
+      savedValue: 0,
+      netValue: 0,
+      approvalsLost: 0,
+    });
   });
 
   it('keeps the SR order when the head has no fee data, and never promotes a gateway without it', async () => {

@@ -105,6 +105,17 @@ describe('layered experiments', () => {
       expect(await activeIds()).toEqual([second]);
       await deactivate(second);
     });
+
+    it('moves an experiment left in the rule slot into the experiment slot when a rule is activated, so it keeps running', async () => {
+      const rule = await priority('adyen');
+      const legacy = await experiment({ control_algorithm_id: 'sr_routing', variant_algorithm_id: rule }, 'legacy');
+      await t.state.routingRules.activate(merchant, 'payment', legacy);
+      await activate(rule);
+      expect(await t.state.routingRules.activeIds(merchant)).toEqual({ payment: rule, payment_experiment: legacy });
+      expect(await activeIds()).toEqual([rule, legacy]);
+      await deactivate(legacy);
+      await deactivate(rule);
+    });
   });
 
   describe('layered arms on each endpoint', () => {

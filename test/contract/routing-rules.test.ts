@@ -103,7 +103,7 @@ describe('routing rules (euclid)', () => {
         ],
         [
           { name: 'r', created_by: merchant, algorithm: amountIs('abc') },
-          "data.rules[0].statements[0].condition[0].value.value: invalid_shape: expected an integer from 0 to 9007199254740991, got 'abc'",
+          "data.rules[0].statements[0].condition[0].value.value: invalid_shape: expected a whole number of 0 or more, got 'abc'",
         ],
         [{ created_by: merchant, algorithm: { type: 'single', data: stripe } }, 'name: invalid_shape: expected a string, got nothing (missing field)'],
         [

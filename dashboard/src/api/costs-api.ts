@@ -1,19 +1,6 @@
 import type { HttpClient } from './http-client';
 import { optionalRoute } from './optional-route';
-import type { ConnectorFee, CostCoverage, CostIngestion, SeedCostQuote, SeedCostSimulateRequest, SeedCostWireRow } from './server-types';
-
-/**
- * The cost-savings rollup of `GET /analytics/cost-savings` as decision-engine documents it
- * (analyticsCostSavings.mdx): what cost-aware picks saved against the success-rate head's cost.
- * The service has no schema for it yet; the dashboard reads only these fields.
- */
-export interface CostSavingsReport {
-  readonly merchant_id: string;
-  readonly currency: string | null;
-  readonly available_currencies: readonly { readonly currency: string; readonly decision_count: number }[];
-  readonly trend: readonly { readonly bucket_ms: number; readonly saved_value: number }[];
-  readonly totals: { readonly saved_value: number; readonly cost_won_count: number; readonly total_decisions: number };
-}
+import type { ConnectorFee, CostCoverage, CostIngestion, CostSavingsReport, SeedCostQuote, SeedCostSimulateRequest, SeedCostWireRow } from './server-types';
 
 /** Seed costs, cost ingestion reads and cost savings (api/routes/seed-costs.ts, cost-ingestion*.ts), for the session's merchant. */
 export function costsApi(http: HttpClient, merchantId: () => string) {
@@ -27,7 +14,13 @@ export function costsApi(http: HttpClient, merchantId: () => string) {
     resetSeedCosts: () => http.request<SeedCostWireRow[]>('DELETE', `${base()}/seed-costs`),
     simulate: (request: SeedCostSimulateRequest) => http.request<SeedCostQuote[]>('POST', `${base()}/seed-costs/simulate`, { body: request }),
     /** Unavailable on a service without the route. */
-    costSavings: (range: string, signal?: AbortSignal) =>
-      optionalRoute(() => http.request<CostSavingsReport>('GET', '/analytics/cost-savings', { query: { range }, ...(signal !== undefined ? { signal } : {}) })),
+    /** In `currency` when given, else the API's pick (the currency with the most cost-won decisions). */
+    costSavings: (range: string, currency: string | undefined, signal?: AbortSignal) =>
+      optionalRoute(() =>
+        http.request<CostSavingsReport>('GET', '/analytics/cost-savings', {
+          query: { range, ...(currency !== undefined ? { currency } : {}) },
+          ...(signal !== undefined ? { signal } : {}),
+        }),
+      ),
   };
 }

@@ -18,6 +18,7 @@ export type {
   ConnectorFee,
   CostCoverage,
   CostIngestion,
+  CostSavingsReport,
   CounterfactualReport,
   CounterfactualRequest,
   DecideGatewayRequest,

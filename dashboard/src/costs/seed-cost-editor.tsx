@@ -10,6 +10,23 @@ import { dimensionFields, type DraftRow, draftOf, feeFields, fieldLabels, wireRo
 type TextField = Exclude<keyof DraftRow, 'key' | 'isDefault'>;
 const textFields: readonly TextField[] = ['psp', 'label', ...dimensionFields, ...feeFields];
 
+/** Column widths (% of the table) in `textFields` order, then Default and Remove: the table fits its panel at 1280 px. */
+const columnWidths: Readonly<Record<TextField | 'default' | 'remove', number>> = {
+  psp: 8,
+  label: 11,
+  card_network: 8,
+  payment_method_type: 7,
+  card_type: 7.5,
+  transaction_currency: 7,
+  card_issuing_country: 6,
+  interchange_bps: 9,
+  scheme_bps: 7.5,
+  markup_bps: 7.5,
+  fixed: 6,
+  default: 7,
+  remove: 8.5,
+};
+
 /**
  * The merchant's seed cost table (contract rates) as an editable table: add and remove rows, save
  * the whole table (PUT …/seed-costs), or go back to the default table (DELETE) after confirmation.
@@ -63,6 +80,11 @@ export function SeedCostEditor(props: { onSaved(): void }) {
             <div class="table-scroll" tabIndex={0} role="region" aria-label="Seed cost rows">
               <table class="edit-table">
                 <caption>Seed cost table of {session.merchantId}</caption>
+                <colgroup>
+                  {[...textFields, 'default' as const, 'remove' as const].map((column) => (
+                    <col key={column} style={{ width: `${columnWidths[column]}%` }} />
+                  ))}
+                </colgroup>
                 <thead>
                   <tr>
                     {textFields.map((field) => (

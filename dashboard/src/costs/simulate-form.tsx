@@ -6,14 +6,39 @@ import { useAction } from '../components/use-action';
 import { useDashboard } from '../session/dashboard-context';
 
 const scenarioFields = [
-  { key: 'transaction_currency', label: 'Currency', placeholder: 'USD' },
-  { key: 'card_network', label: 'Card network', placeholder: 'visa' },
-  { key: 'payment_method_type', label: 'Funding', placeholder: 'credit' },
-  { key: 'card_type', label: 'Card program', placeholder: 'standard' },
-  { key: 'card_issuing_country', label: 'Issuer country or region', placeholder: 'us' },
+  { key: 'transaction_currency', label: 'Currency' },
+  { key: 'card_network', label: 'Card network' },
+  { key: 'payment_method_type', label: 'Funding' },
+  { key: 'card_type', label: 'Card program' },
+  { key: 'card_issuing_country', label: 'Issuer country or region' },
 ] as const;
 
 type ScenarioKey = (typeof scenarioFields)[number]['key'];
+
+/**
+ * The scenario the form opens with: real values, sent as shown (a US Visa standard credit card in
+ * USD, the default table's reference card). No placeholders: a field looks filled only when it is,
+ * and an emptied field is priced as "any" and said so.
+ */
+const initialScenario: Readonly<Record<ScenarioKey, string>> = {
+  transaction_currency: 'USD',
+  card_network: 'visa',
+  payment_method_type: 'credit',
+  card_type: 'standard',
+  card_issuing_country: 'us',
+};
+
+/** The scenario as priced, in words: "200 USD, visa, credit, standard, issuer us" (an empty field: "any …"). */
+function scenarioText(amount: number, scenario: Readonly<Record<ScenarioKey, string>>): string {
+  const part = (key: ScenarioKey, any: string) => (scenario[key] === '' ? any : scenario[key]);
+  return [
+    `${amount}${scenario.transaction_currency === '' ? ' (any currency)' : ` ${scenario.transaction_currency}`}`,
+    part('card_network', 'any network'),
+    part('payment_method_type', 'any funding'),
+    part('card_type', 'any program'),
+    scenario.card_issuing_country === '' ? 'any issuer' : `issuer ${scenario.card_issuing_country}`,
+  ].join(', ');
+}
 
 const money = (value: number) => value.toFixed(value !== 0 && Math.abs(value) < 0.01 ? 4 : 2);
 const bps = (value: number) => value.toFixed(2);
@@ -22,17 +47,15 @@ const bps = (value: number) => value.toFixed(2);
 export function SimulateForm(props: { readonly tableVersion: number }) {
   const { api } = useDashboard();
   const [amount, setAmount] = useState('100');
-  const [scenario, setScenario] = useState<Record<ScenarioKey, string>>({
-    transaction_currency: '',
-    card_network: '',
-    payment_method_type: '',
-    card_type: '',
-    card_issuing_country: '',
-  });
+  const [scenario, setScenario] = useState<Record<ScenarioKey, string>>({ ...initialScenario });
   const [psps, setPsps] = useState('');
-  const [quotes, setQuotes] = useState<{ readonly rows: readonly SeedCostQuote[]; readonly tableVersion: number } | undefined>(undefined);
+  const [quotes, setQuotes] = useState<
+    { readonly rows: readonly SeedCostQuote[]; readonly tableVersion: number; readonly scenario: string; readonly shown: string } | undefined
+  >(undefined);
   const action = useAction();
 
+  const trimmed = Object.fromEntries(scenarioFields.map(({ key }) => [key, scenario[key].trim()])) as Record<ScenarioKey, string>;
+  const shown = `${amount.trim()}|${Object.values(trimmed).join('|')}|${psps}`;
   const submit = (event: Event) => {
     event.preventDefault();
     const request: SeedCostSimulateRequest = {
@@ -46,7 +69,12 @@ export function SimulateForm(props: { readonly tableVersion: number }) {
     void action.run(async () => {
       if (!Number.isFinite(request.amount)) throw new Error('The amount must be a number.');
       const rows = await api.costs.simulate(request);
-      setQuotes({ rows: [...rows].sort((a, b) => a.cost_amount - b.cost_amount), tableVersion: props.tableVersion });
+      setQuotes({
+        rows: [...rows].sort((a, b) => a.cost_amount - b.cost_amount),
+        tableVersion: props.tableVersion,
+        scenario: scenarioText(request.amount, trimmed),
+        shown,
+      });
     });
   };
 
@@ -65,7 +93,7 @@ export function SimulateForm(props: { readonly tableVersion: number }) {
               <label for={`simulate-${field.key}`}>{field.label}</label>
               <input
                 id={`simulate-${field.key}`}
-                placeholder={field.placeholder}
+                aria-describedby="simulate-any-hint"
                 value={scenario[field.key]}
                 onInput={(event) => setScenario({ ...scenario, [field.key]: event.currentTarget.value })}
               />
@@ -76,6 +104,9 @@ export function SimulateForm(props: { readonly tableVersion: number }) {
             <input id="simulate-psps" value={psps} onInput={(event) => setPsps(event.currentTarget.value)} />
           </div>
         </div>
+        <p class="hint" id="simulate-any-hint">
+          The payment is priced exactly as filled in; an empty card field matches any card, so the PSP's default row prices it.
+        </p>
         <FormError error={action.error} />
         <button type="submit" class="primary" disabled={action.busy}>
           Simulate
@@ -83,7 +114,11 @@ export function SimulateForm(props: { readonly tableVersion: number }) {
       </form>
       {quotes !== undefined && (
         <div data-testid="simulate-result">
+          <p data-testid="simulate-scenario">Priced: {quotes.scenario}.</p>
           {quotes.tableVersion !== props.tableVersion && <p class="hint">The table changed since: simulate again for current prices.</p>}
+          {quotes.tableVersion === props.tableVersion && quotes.shown !== shown && (
+            <p class="hint">The form changed since: simulate again to price what it shows.</p>
+          )}
           <DataTable
             caption="Cost per PSP, cheapest first"
             rows={quotes.rows}

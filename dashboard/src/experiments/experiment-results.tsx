@@ -47,6 +47,8 @@ export function ExperimentResultsView(props: { readonly experimentId: string; re
         if (!answer.available) return <p class="state state-empty">Experiment results are not available on this service yet.</p>;
         const results = answer.data;
         const verdict = verdicts[results.verdict];
+        // Stopped by the guardrail and not started since: that is the experiment's state, whatever the data reads now.
+        const stopped = results.guardrail_stop !== null && !results.running;
         const cost = results.net_delta_bps !== null;
         const unit = cost ? 'bps of EV' : 'pp of auth rate';
         return (
@@ -54,9 +56,20 @@ export function ExperimentResultsView(props: { readonly experimentId: string; re
             <dl class="meta-list">
               <dt>Verdict</dt>
               <dd>
-                <span class={verdict.badge} data-testid="experiment-verdict">
-                  {verdict.text}
-                </span>
+                {stopped ? (
+                  <>
+                    <span class="badge warn" data-testid="experiment-verdict">
+                      Stopped by the guardrail
+                    </span>{' '}
+                    <span class="hint">
+                      the data now reads: {verdict.text.toLowerCase()}; the variant gets no payments until the experiment is started again
+                    </span>
+                  </>
+                ) : (
+                  <span class={verdict.badge} data-testid="experiment-verdict">
+                    {verdict.text}
+                  </span>
+                )}
               </dd>
               {results.guardrail_stop !== null && (
                 <>

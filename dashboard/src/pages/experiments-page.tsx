@@ -67,12 +67,14 @@ function ExperimentCard(props: {
   readonly experiment: Experiment;
   readonly active: boolean;
   readonly running: Experiment | undefined;
+  /** The active rule beside the experiment slot: what routes the payments an experiment does not take. */
+  readonly rule: RoutingAlgorithmListItem | undefined;
   readonly names: ReadonlyMap<string, string>;
   onChanged(): void;
 }) {
   const { api } = useDashboard();
   const action = useAction();
-  const [confirming, setConfirming] = useState(false);
+  const [confirming, setConfirming] = useState<'start' | 'stop' | undefined>(undefined);
   const { experiment, active } = props;
   const data = experiment.algorithm_data.data;
   const titleId = `experiment-${experiment.id}-title`;
@@ -81,9 +83,9 @@ function ExperimentCard(props: {
       await work();
       props.onChanged();
     });
-  const start = () => run(() => api.routing.activate(experiment.id));
-  // Another experiment running: starting this one replaces it, so ask first.
+  // Another experiment running: starting this one replaces it, and the confirmation says so.
   const replaces = props.running !== undefined && props.running.id !== experiment.id ? props.running : undefined;
+  const routedBy = props.rule === undefined ? "success-rate routing over each request's gateways" : `the active rule “${props.rule.name}”`;
   return (
     <section class="panel" aria-labelledby={titleId} data-testid="experiment">
       <header class="panel-header">
@@ -104,34 +106,40 @@ function ExperimentCard(props: {
       </dl>
       <div class="actions">
         {active ? (
-          <button type="button" disabled={action.busy} onClick={() => run(() => api.routing.deactivate(experiment.id))} aria-label={`Stop ${experiment.name}`}>
+          <button type="button" disabled={action.busy} onClick={() => setConfirming('stop')} aria-label={`Stop ${experiment.name}`}>
             Stop
           </button>
         ) : (
-          <button
-            type="button"
-            disabled={action.busy}
-            onClick={() => (replaces === undefined ? start() : setConfirming(true))}
-            aria-label={`Start ${experiment.name}`}
-          >
+          <button type="button" disabled={action.busy} onClick={() => setConfirming('start')} aria-label={`Start ${experiment.name}`}>
             Start
           </button>
         )}
       </div>
       <FormError error={action.error} />
       <ConfirmDialog
-        open={confirming}
-        title={`Start ${experiment.name}?`}
-        confirmLabel="Start and stop the other"
+        open={confirming !== undefined}
+        title={confirming === 'stop' ? `Stop ${experiment.name}?` : `Start ${experiment.name}?`}
+        confirmLabel={confirming === 'stop' ? `Stop ${experiment.name}` : replaces === undefined ? `Start ${experiment.name}` : 'Start and stop the other'}
         onConfirm={() => {
-          setConfirming(false);
-          start();
+          const chosen = confirming;
+          setConfirming(undefined);
+          run(() => (chosen === 'stop' ? api.routing.deactivate(experiment.id) : api.routing.activate(experiment.id)));
         }}
-        onCancel={() => setConfirming(false)}
+        onCancel={() => setConfirming(undefined)}
       >
-        <p>
-          “{replaces?.name}” is running; a merchant runs one experiment at a time, so starting “{experiment.name}” stops it. The active rule stays as it is.
-        </p>
+        {confirming === 'stop' ? (
+          <p>
+            The experiment “{experiment.name}” ends: its variant arm gets no more payments, and every payment goes by {routedBy}. Its results stay on this page.
+          </p>
+        ) : (
+          <p>
+            {replaces === undefined
+              ? ''
+              : `“${replaces.name}” is running; a merchant runs one experiment at a time, so starting “${experiment.name}” stops it. `}
+            “{experiment.name}” starts splitting live payments: {data.variant_split_pct} % go by its variant arm, the others by its control arm. Payments it
+            does not cover stay with {routedBy}; the active rule stays as it is.
+          </p>
+        )}
       </ConfirmDialog>
       <h3>Results</h3>
       <ExperimentResultsView experimentId={experiment.id} name={experiment.name} active={active} />
@@ -177,6 +185,7 @@ export function ExperimentsPage() {
                   experiment={experiment}
                   active={activeIds.has(experiment.id)}
                   running={running}
+                  rule={rule}
                   names={names}
                   onChanged={reload}
                 />

@@ -30,6 +30,9 @@ function NumberField(props: { readonly id: string; readonly label: string; reado
   );
 }
 
+/** The margin the decide path applies: the stored one, else 1 (src/decision/multi-objective/apply-multi-objective.ts). */
+const marginInEffect = (stored: number | null | undefined) => (stored === null || stored === undefined ? '1, the default' : String(stored));
+
 /** Success-rate (SR v3) parameters: POST /rule/create or /rule/update with type successRate. */
 export function SuccessRateForm() {
   const { api, session } = useDashboard();
@@ -37,6 +40,7 @@ export function SuccessRateForm() {
   const [bucket, setBucket] = useState('');
   const [hedging, setHedging] = useState('');
   const [latency, setLatency] = useState('');
+  const [margin, setMargin] = useState('');
   const action = useAction();
   const [saved, setSaved] = useState(false);
   useEffect(() => {
@@ -44,6 +48,7 @@ export function SuccessRateForm() {
     setBucket(text(resource.data?.defaultBucketSize));
     setHedging(text(resource.data?.defaultHedgingPercent));
     setLatency(text(resource.data?.defaultLatencyThreshold));
+    setMargin(text(resource.data?.margin));
   }, [resource]);
   const submit = (event: Event) => {
     event.preventDefault();
@@ -54,6 +59,7 @@ export function SuccessRateForm() {
       defaultBucketSize: optionalNumber(bucket),
       defaultHedgingPercent: optionalNumber(hedging),
       defaultLatencyThreshold: optionalNumber(latency),
+      margin: optionalNumber(margin),
     };
     void action.run(async () => {
       await api.routing.putConfig('successRate', data, stored === undefined ? 'create' : 'update');
@@ -69,13 +75,20 @@ export function SuccessRateForm() {
           <form onSubmit={submit}>
             <p class="hint">
               {stored === undefined
-                ? 'Nothing stored: decisions use the service defaults (bucket 125, hedging 5 %).'
+                ? 'Nothing stored: decisions use the service defaults (bucket 125, hedging 5 %, margin 1).'
                 : 'Stored configuration; empty fields use the defaults.'}
             </p>
             <div class="row">
               <NumberField id="sr-bucket" label="Bucket size (outcomes)" value={bucket} onInput={setBucket} />
               <NumberField id="sr-hedging" label="Hedging (%)" value={hedging} onInput={setHedging} />
               <NumberField id="sr-latency" label="Latency threshold (s)" value={latency} onInput={setLatency} />
+              <NumberField
+                id="sr-margin"
+                label="Margin (fraction of ticket)"
+                value={margin}
+                onInput={setMargin}
+                hint={`What an approved payment earns, as a fraction of its amount: cost-aware routing trades a gateway's lower fee against the approvals it loses at this value (in effect: ${marginInEffect(stored?.margin)}).`}
+              />
             </div>
             <FormError error={action.error} />
             <button type="submit" class="primary" disabled={action.busy}>

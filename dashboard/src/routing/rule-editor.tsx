@@ -1,6 +1,7 @@
 import type { RoutingKeyView } from '../api/server-types';
 import { emptyStatement, type RuleDraft, type RuleRoutingType } from './algorithm-draft';
 import { removeAt, replaceAt } from './list-edit';
+import { useFieldIssue } from './field-issues';
 import { SplitEditor } from './split-editor';
 import { StatementEditor } from './statement-editor';
 
@@ -23,13 +24,16 @@ export function RuleEditor(props: RuleEditorProps) {
   const { rule, index } = props;
   const id = `rule${index}`;
   const set = (patch: Partial<RuleDraft>) => props.onChange({ ...rule, ...patch });
+  const nameIssue = useFieldIssue(`${id}-name`);
+  const priorityIssue = useFieldIssue(`${id}-priority`);
   return (
     <section class="rule-card" aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>Rule {index + 1}</h3>
       <div class="row">
         <div class="field">
           <label for={`${id}-name`}>Rule name</label>
-          <input id={`${id}-name`} value={rule.name} onInput={(event) => set({ name: event.currentTarget.value })} />
+          <input id={`${id}-name`} value={rule.name} onInput={(event) => set({ name: event.currentTarget.value })} {...nameIssue.inputProps} />
+          {nameIssue.text}
         </div>
         <div class="field">
           <label for={`${id}-output`}>Output</label>
@@ -50,7 +54,8 @@ export function RuleEditor(props: RuleEditorProps) {
       {rule.routingType === 'priority' ? (
         <div class="field">
           <label for={`${id}-priority`}>Gateways in order (comma-separated)</label>
-          <input id={`${id}-priority`} value={rule.priority} onInput={(event) => set({ priority: event.currentTarget.value })} />
+          <input id={`${id}-priority`} value={rule.priority} onInput={(event) => set({ priority: event.currentTarget.value })} {...priorityIssue.inputProps} />
+          {priorityIssue.text}
         </div>
       ) : (
         <SplitEditor id={id} splits={rule.splits} lists={rule.routingType === 'volume_split_priority'} onChange={(splits) => set({ splits })} />

@@ -5,6 +5,7 @@ import { DataTable } from '../components/data-table';
 import { FormError } from '../components/form-error';
 import { useAction } from '../components/use-action';
 import { useDashboard } from '../session/dashboard-context';
+import { activationChange, deactivationChange, type LiveChange } from './live-change';
 
 export interface RuleListProps {
   readonly rules: readonly RoutingAlgorithmListItem[];
@@ -13,38 +14,19 @@ export interface RuleListProps {
   onChanged(): void;
 }
 
-const isExperiment = (rule: RoutingAlgorithmListItem) => rule.algorithm_data.type === 'ab_test';
-
 /**
- * What activating `rule` stops (docs/experiments.md, the experiment slot): an experiment replaces
- * the running experiment, a rule replaces the active rule of its `algorithm_for`; neither touches the other.
+ * The merchant's algorithms with activate/deactivate, preview and delete. Every change to live routing
+ * is confirmed first, naming what it changes for live traffic (live-change.ts).
  */
-function replacedBy(
-  rule: RoutingAlgorithmListItem,
-  rules: readonly RoutingAlgorithmListItem[],
-  activeIds: ReadonlySet<string>,
-): RoutingAlgorithmListItem | undefined {
-  return rules.find(
-    (other) =>
-      other.id !== rule.id &&
-      activeIds.has(other.id) &&
-      isExperiment(other) === isExperiment(rule) &&
-      (isExperiment(rule) || other.algorithm_for === rule.algorithm_for),
-  );
-}
-
-/** The merchant's algorithms with activate/deactivate, preview and delete (confirmed), and a confirmation before an activation that stops another. */
 export function RuleList(props: RuleListProps) {
   const { api } = useDashboard();
   const action = useAction();
   const [deleting, setDeleting] = useState<RoutingAlgorithmListItem | undefined>(undefined);
-  const [activating, setActivating] = useState<{ readonly rule: RoutingAlgorithmListItem; readonly replaced: RoutingAlgorithmListItem } | undefined>(undefined);
-  const activate = (rule: RoutingAlgorithmListItem) => {
-    const replaced = replacedBy(rule, props.rules, props.activeIds);
-    if (replaced === undefined) run(() => api.routing.activate(rule.id));
-    else setActivating({ rule, replaced });
-  };
-  const running = props.rules.find((rule) => isExperiment(rule) && props.activeIds.has(rule.id));
+  const [changing, setChanging] = useState<{ readonly change: LiveChange; work(): Promise<unknown> } | undefined>(undefined);
+  const activate = (rule: RoutingAlgorithmListItem) =>
+    setChanging({ change: activationChange(rule, props.rules, props.activeIds), work: () => api.routing.activate(rule.id) });
+  const deactivate = (rule: RoutingAlgorithmListItem) =>
+    setChanging({ change: deactivationChange(rule, props.rules, props.activeIds), work: () => api.routing.deactivate(rule.id) });
   const run = (work: () => Promise<unknown>) =>
     void action.run(async () => {
       await work();
@@ -78,12 +60,7 @@ export function RuleList(props: RuleListProps) {
                   Preview
                 </button>
                 {props.activeIds.has(rule.id) ? (
-                  <button
-                    type="button"
-                    disabled={action.busy}
-                    onClick={() => run(() => api.routing.deactivate(rule.id))}
-                    aria-label={`Deactivate ${rule.name}`}
-                  >
+                  <button type="button" disabled={action.busy} onClick={() => deactivate(rule)} aria-label={`Deactivate ${rule.name}`}>
                     Deactivate
                   </button>
                 ) : (
@@ -109,24 +86,17 @@ export function RuleList(props: RuleListProps) {
         <p>“{deleting?.name}” is deleted for good. An active rule must be deactivated first.</p>
       </ConfirmDialog>
       <ConfirmDialog
-        open={activating !== undefined}
-        title={`Activate ${activating?.rule.name ?? ''}?`}
-        confirmLabel={`Activate and stop ${activating?.replaced.name ?? ''}`}
+        open={changing !== undefined}
+        title={changing?.change.title ?? ''}
+        confirmLabel={changing?.change.confirmLabel ?? ''}
         onConfirm={() => {
-          const chosen = activating;
-          setActivating(undefined);
-          if (chosen !== undefined) run(() => api.routing.activate(chosen.rule.id));
+          const chosen = changing;
+          setChanging(undefined);
+          if (chosen !== undefined) run(chosen.work);
         }}
-        onCancel={() => setActivating(undefined)}
+        onCancel={() => setChanging(undefined)}
       >
-        {activating !== undefined && isExperiment(activating.rule) ? (
-          <p>The running experiment “{activating.replaced.name}” stops: a merchant runs one experiment at a time. The active rule stays as it is.</p>
-        ) : (
-          <p>
-            “{activating?.replaced.name}” stops routing live {activating?.rule.algorithm_for} traffic and “{activating?.rule.name}” takes its place.
-            {running === undefined ? '' : ` The running experiment “${running.name}” keeps running beside it.`}
-          </p>
-        )}
+        <p data-testid="live-change">{changing?.change.text}</p>
       </ConfirmDialog>
     </>
   );

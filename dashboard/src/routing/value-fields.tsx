@@ -1,5 +1,6 @@
 import type { RoutingKeyView } from '../api/server-types';
 import { enumValues, type ConditionDraft } from './algorithm-draft';
+import { useFieldIssue } from './field-issues';
 
 export interface ValueFieldsProps {
   /** The key the value is for; its type picks the control. */
@@ -13,6 +14,7 @@ export interface ValueFieldsProps {
 /** A condition's value: the metadata key of a `udf` key first, then a list for an enum key or a text field. */
 export function ValueFields(props: ValueFieldsProps) {
   const { routingKey: key, draft, id, set } = props;
+  const issue = useFieldIssue(`${id}-value`);
   return (
     <>
       {key?.type === 'udf' && (
@@ -37,8 +39,10 @@ export function ValueFields(props: ValueFieldsProps) {
             inputMode={key?.type === 'integer' ? 'numeric' : undefined}
             value={draft.value}
             onInput={(event) => set({ value: event.currentTarget.value })}
+            {...issue.inputProps}
           />
         )}
+        {issue.text}
       </div>
     </>
   );

@@ -45,5 +45,8 @@ function factOf(row: Row): CostSavingsFact {
     costWon: n('cost_won'),
     savedDecisions: n('saved_decisions'),
     savedValue: n('saved_value'),
+    netValue: n('net_value'),
+    approvalsLost: n('approvals_lost'),
+    netKnownDecisions: n('net_known'),
   };
 }

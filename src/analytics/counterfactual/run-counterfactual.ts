@@ -5,7 +5,10 @@ import { merchantMargin } from '../../decision/multi-objective/apply-multi-objec
 import type { RoutingDefaults } from '../../decision/routing-defaults.js';
 import type { AnalyticsStore } from '../../ports/analytics-store.js';
 import type { ConfigStore } from '../../ports/state/config-store.js';
+import { lookupFeeEstimate } from '../../costs/lookup-fee-estimate.js';
+import { effectiveSeedTable } from '../../costs/seed-cost-table.js';
 import type { CostModel, FeeEstimate } from '../../ports/state/cost-model.js';
+import type { SeedCostTable } from '../../ports/state/seed-costs.js';
 import type { CandidateConfig } from './candidate-policy.js';
 import { evaluateCounterfactual, type CounterfactualResult } from './evaluate-counterfactual.js';
 import { loggedDecisionOf, type LoggedDecision } from './logged-decision.js';
@@ -47,7 +50,9 @@ export type RunCounterfactual = (query: CounterfactualQuery) => Promise<Counterf
 /**
  * POST /analytics/counterfactual: reads the merchant's logged decisions (with their feedback) in the
  * range and estimates the candidate configuration's success rate and EV (evaluate-counterfactual.ts).
- * Fees for EV come from the merchant's served cost model (connector fees; an override wins).
+ * Fees for EV are looked up as the decide path prices a gateway (lookup-fee-estimate.ts): the
+ * merchant's served cost model (an override wins), else its seed table in effect (its own, else the
+ * default one), so a merchant pricing gateways with seed costs alone gets EV too.
  *
  * @throws SwitchyardError `SY_ANALYTICS_UNAVAILABLE` without an analytics store.
  */
@@ -56,11 +61,12 @@ export function createRunCounterfactual(deps: CounterfactualDeps): RunCounterfac
     const analytics = deps.analytics;
     if (analytics === undefined) throw new SwitchyardError('SY_ANALYTICS_UNAVAILABLE', { message: 'Failed while connecting to database' });
     const { merchantId } = query;
-    const [successRate, elimination, features, costModel] = await Promise.all([
+    const [successRate, elimination, features, costModel, seedCosts] = await Promise.all([
       deps.configs.get(merchantId, 'successRate'),
       deps.configs.get(merchantId, 'elimination'),
       deps.configs.get(merchantId, 'features'),
       deps.configs.get(merchantId, 'costModel'),
+      deps.configs.get(merchantId, 'seedCosts'),
     ]);
     const candidate: CandidateConfig = {
       bucketSize: query.bucketSize ?? positiveInteger(successRate?.defaultBucketSize) ?? deps.defaults.bucketSize,
@@ -82,17 +88,25 @@ export function createRunCounterfactual(deps: CounterfactualDeps): RunCounterfac
       const decision = loggedDecisionOf(fact);
       if (decision !== undefined) decisions.push(decision);
     }
-    const result = evaluateCounterfactual(decisions, candidate, feesOf(costModel));
+    const result = evaluateCounterfactual(decisions, candidate, feesOf(decisions, costModel, effectiveSeedTable(seedCosts)));
     return { ...result, merchantId, startMs: query.startMs, endMs: query.endMs, candidate, truncated };
   };
 }
 
-/** Per gateway (connector) fee: the manual override, else the fitted model. */
-export function feesOf(model: CostModel | undefined): ReadonlyMap<string, FeeEstimate> {
+/**
+ * The fee of every gateway the decisions name (chosen or candidate), as the decide path would price
+ * it for a card it knows nothing of: a logged decision keeps no card attributes, so the connector's
+ * override or fitted fee, else the seed table's default row for the PSP. A gateway neither prices
+ * is left out (EV then says it has no fee data).
+ */
+export function feesOf(decisions: readonly LoggedDecision[], costModel: CostModel | undefined, seedTable: SeedCostTable): ReadonlyMap<string, FeeEstimate> {
   const fees = new Map<string, FeeEstimate>();
-  for (const connector of model?.connectors ?? []) {
-    const fee = connector.override ?? connector.model;
-    if (fee !== undefined && !fees.has(connector.connector)) fees.set(connector.connector, { pctBps: fee.pctBps, fixed: fee.fixed });
+  for (const decision of decisions) {
+    for (const gateway of [decision.gateway, ...decision.candidates.map((candidate) => candidate.gateway)]) {
+      if (fees.has(gateway)) continue;
+      const priced = lookupFeeEstimate(gateway, { amount: decision.amount }, { costModel, seedTable });
+      if (priced !== undefined) fees.set(gateway, priced.fee);
+    }
   }
   return fees;
 }

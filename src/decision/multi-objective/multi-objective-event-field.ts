@@ -1,4 +1,5 @@
 import type { Decision } from '../decision.js';
+import { expectedValue } from './rank-by-expected-value.js';
 
 /** decision.created's `multiObjective` mark (schemas/events/decision.created.v1.json). */
 export interface MultiObjectiveEventField {
@@ -12,6 +13,25 @@ export interface MultiObjectiveEventField {
   readonly costSavedBps: number | null;
   /** Money saved against the SR head (amount × costSavedBps / 10 000) in the payment's currency on COST_WON, else 0. */
   readonly savedValue: number;
+  /**
+   * The saving net of the approvals the cheaper gateway is expected to lose, in the payment's
+   * currency on COST_WON, else 0: amount × (EV(chosen) − EV(SR head)), EV = auth × (margin − cost),
+   * with the auth rates (SR scores) and margin the post-step decided on.
+   */
+  readonly netValue: number;
+  /** Expected approvals lost against the SR head on COST_WON (SR head's auth rate − chosen's), else 0. */
+  readonly approvalsLost: number;
+}
+
+/** EV gain and auth given up of a COST_WON pick, or zeros (AUTH_WON, or a side without a cost). */
+function netOf(decision: Decision): { netValue: number; approvalsLost: number } {
+  const info = decision.multiObjectiveInfo;
+  const head = info?.srHead;
+  const chosen = info?.chosen;
+  if (info?.outcome !== 'COST_WON' || head == null || chosen == null || head.costBps === null || chosen.costBps === null)
+    return { netValue: 0, approvalsLost: 0 };
+  const gain = expectedValue(chosen.authRate, chosen.costBps, info.margin) - expectedValue(head.authRate, head.costBps, info.margin);
+  return { netValue: decision.payment.amount * gain, approvalsLost: head.authRate - chosen.authRate };
 }
 
 /**
@@ -30,6 +50,7 @@ export function multiObjectiveFieldOf(decision: Decision): { multiObjective?: Mu
       chosenCostBps: info.chosen?.costBps ?? null,
       costSavedBps: saved,
       savedValue: saved === null ? 0 : (decision.payment.amount * saved) / 10_000,
+      ...netOf(decision),
     },
   };
 }

@@ -20,4 +20,10 @@ export interface CostSavingsFact {
   readonly savedDecisions: number;
   /** Money saved against the SR head, in `currency` (sum of the events' `savedValue` on COST_WON). */
   readonly savedValue: number;
+  /** The saving net of the approvals expected to be lost (sum of the events' `netValue` on COST_WON). */
+  readonly netValue: number;
+  /** Expected approvals lost against the SR head (sum of the events' `approvalsLost` on COST_WON). */
+  readonly approvalsLost: number;
+  /** Cost-won decisions whose event carries `netValue` (events written before it existed do not). */
+  readonly netKnownDecisions: number;
 }

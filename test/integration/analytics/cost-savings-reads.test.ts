@@ -25,7 +25,8 @@ const firstHour = Date.UTC(2026, 2, 10, 10, 0, 0);
 const now = firstHour + 2 * hourMs;
 const merchant = 'm-savings-reads';
 
-type Mark = { outcome: 'COST_WON' | 'AUTH_WON'; saved: number | null; amount: number } | null;
+/** `net`/`lost` absent: a mark written before the net figures existed. */
+type Mark = { outcome: 'COST_WON' | 'AUTH_WON'; saved: number | null; amount: number; net?: number; lost?: number } | null;
 
 function decision(
   paymentId: string,
@@ -49,7 +50,7 @@ function decision(
     gateway: options.gateway ?? 'adyen',
     routingApproach: mark?.outcome === 'COST_WON' ? 'SR_SELECTION_MULTI_OBJECTIVE' : 'SR_SELECTION_V3_ROUTING',
     // Gateways named like the mark's keys, written before it: they must not shadow it.
-    gatewayPriorityMap: { outcome: 1, savedValue: 77, adyen: 1 },
+    gatewayPriorityMap: { outcome: 1, savedValue: 77, netValue: 55, approvalsLost: 9, adyen: 1 },
     rankingAlgorithm: 'SR_BASED_ROUTING',
     eliminationEnabled: false,
     latencyMs: 3,
@@ -74,6 +75,7 @@ function decision(
       chosenCostBps: 200,
       costSavedBps: mark.saved,
       savedValue: mark.saved === null ? 0 : (amount * mark.saved) / 10_000,
+      ...(mark.net === undefined ? {} : { netValue: mark.net, approvalsLost: mark.lost ?? 0 }),
     };
   }
   payload['policy'] = {
@@ -91,12 +93,13 @@ function decision(
 
 const events: EventEnvelope[] = [
   // 10:xx: USD 100 bps of 100 and 200 (1 + 2 saved), EUR 50 bps of 400 (2 saved), a USD cost-won with no saving.
-  decision('p1', firstHour + 60_000, 'USD', { outcome: 'COST_WON', saved: 100, amount: 100 }),
-  decision('p2', firstHour + 120_000, 'USD', { outcome: 'COST_WON', saved: 100, amount: 200 }, { cardNetwork: 'MASTERCARD' }),
-  decision('p3', firstHour + 180_000, 'EUR', { outcome: 'COST_WON', saved: 50, amount: 400 }),
+  // Net of lost approvals: USD 0.4 − 0.5 (p4's mark is older and has no net figures), EUR 1.
+  decision('p1', firstHour + 60_000, 'USD', { outcome: 'COST_WON', saved: 100, amount: 100, net: 0.4, lost: 0.05 }),
+  decision('p2', firstHour + 120_000, 'USD', { outcome: 'COST_WON', saved: 100, amount: 200, net: -0.5, lost: 0.1 }, { cardNetwork: 'MASTERCARD' }),
+  decision('p3', firstHour + 180_000, 'EUR', { outcome: 'COST_WON', saved: 50, amount: 400, net: 1, lost: 0.03 }),
   decision('p4', firstHour + 240_000, 'USD', { outcome: 'COST_WON', saved: 0, amount: 100 }),
-  // 11:xx: USD 3 saved, an AUTH_WON, a decision without the step (not counted).
-  decision('p5', firstHour + hourMs + 60_000, 'USD', { outcome: 'COST_WON', saved: 150, amount: 200 }),
+  // 11:xx: USD 3 saved (1.2 net), an AUTH_WON, a decision without the step (not counted).
+  decision('p5', firstHour + hourMs + 60_000, 'USD', { outcome: 'COST_WON', saved: 150, amount: 200, net: 1.2, lost: 0.02 }),
   decision('p6', firstHour + hourMs + 120_000, 'USD', { outcome: 'AUTH_WON', saved: null, amount: 300 }, { gateway: 'stripe' }),
   decision('p7', firstHour + hourMs + 180_000, 'USD', null),
   // Another merchant; a decision failure row (another flow) of ours.
@@ -164,6 +167,18 @@ for (const engine of ['ClickHouse server', 'chDB'] as const) {
       expect(report.trend[1]!.saved_value).toBeCloseTo(3, 9);
     });
 
+    it('sums the savings net of expected lost approvals per currency, counting the marks that carry them', async () => {
+      const usd = await store.costSavings(parse({ range: '12h' }));
+      expect(usd.totals.net_value).toBeCloseTo(1.1, 9);
+      expect(usd.totals.approvals_lost).toBeCloseTo(0.17, 9);
+      expect(usd.totals.net_known_count).toBe(3);
+      expect(usd.trend[0]!.net_value).toBeCloseTo(-0.1, 9);
+      expect(usd.trend[1]!.net_value).toBeCloseTo(1.2, 9);
+      const eur = await store.costSavings(parse({ range: '12h', currency: 'EUR' }));
+      expect(eur.totals).toMatchObject({ net_known_count: 1 });
+      expect(eur.totals.net_value).toBeCloseTo(1, 9);
+    });
+
     it('answers the requested currency and applies the other filters to totals and trend only', async () => {
       const eur = await store.costSavings(parse({ range: '12h', currency: 'EUR' }));
       expect(eur).toMatchObject({ currency: 'EUR', totals: { cost_won_count: 1, total_decisions: 1 } });
@@ -182,7 +197,7 @@ for (const engine of ['ClickHouse server', 'chDB'] as const) {
         available_currencies: [{ currency: 'USD', decision_count: 1 }],
         totals: { cost_won_count: 1, total_decisions: 2 },
       });
-      expect(report.trend).toEqual([{ bucket_ms: firstHour + hourMs, saved_value: 3 }]);
+      expect(report.trend).toEqual([{ bucket_ms: firstHour + hourMs, saved_value: 3, net_value: 1.2 }]);
     });
   });
 }

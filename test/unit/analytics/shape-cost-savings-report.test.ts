@@ -17,6 +17,9 @@ const fact = (currency: string, bucketMs: number, values: Partial<CostSavingsFac
   costWon: 1,
   savedDecisions: 1,
   savedValue: 1,
+  netValue: 0.5,
+  approvalsLost: 0.01,
+  netKnownDecisions: 1,
   ...values,
 });
 
@@ -44,19 +47,26 @@ describe('shapeCostSavingsReport', () => {
 
   it('sums the chosen currency over rows passing the filters; the trend keeps buckets with a saving, in time order', () => {
     const facts = [
-      fact('USD', 7_200_000, { savedValue: 2, decisions: 3, costWon: 2, savedDecisions: 2 }),
+      fact('USD', 7_200_000, { savedValue: 2, netValue: -1, approvalsLost: 0.25, decisions: 3, costWon: 2, savedDecisions: 2, netKnownDecisions: 2 }),
       fact('USD', 3_600_000, { savedValue: 1.5 }),
-      fact('USD', 10_800_000, { savedValue: 0, decisions: 4, costWon: 0, savedDecisions: 0 }),
+      fact('USD', 10_800_000, { savedValue: 0, netValue: 0, approvalsLost: 0, decisions: 4, costWon: 0, savedDecisions: 0, netKnownDecisions: 0 }),
       fact('USD', 3_600_000, { savedValue: 50, inFilters: false }),
       fact('EUR', 3_600_000, { savedValue: 9 }),
     ];
     const report = shapeCostSavingsReport(query(), facts);
-    expect(report.totals).toEqual({ saved_value: 3.5, cost_won_count: 3, total_decisions: 8 });
+    expect(report.totals).toEqual({ saved_value: 3.5, net_value: -0.5, approvals_lost: 0.26, net_known_count: 3, cost_won_count: 3, total_decisions: 8 });
     expect(report.trend).toEqual([
-      { bucket_ms: 3_600_000, saved_value: 1.5 },
-      { bucket_ms: 7_200_000, saved_value: 2 },
+      { bucket_ms: 3_600_000, saved_value: 1.5, net_value: 0.5 },
+      { bucket_ms: 7_200_000, saved_value: 2, net_value: -1 },
     ]);
-    expect(shapeCostSavingsReport(query({ currency: 'EUR' }), facts).totals).toEqual({ saved_value: 9, cost_won_count: 1, total_decisions: 1 });
+    expect(shapeCostSavingsReport(query({ currency: 'EUR' }), facts).totals).toEqual({
+      saved_value: 9,
+      net_value: 0.5,
+      approvals_lost: 0.01,
+      net_known_count: 1,
+      cost_won_count: 1,
+      total_decisions: 1,
+    });
   });
 
   it('answers null currency and zeros without a saving anywhere', () => {
@@ -66,7 +76,7 @@ describe('shapeCostSavingsReport', () => {
       currency: null,
       available_currencies: [],
       trend: [],
-      totals: { saved_value: 0, cost_won_count: 0, total_decisions: 0 },
+      totals: { saved_value: 0, net_value: 0, approvals_lost: 0, net_known_count: 0, cost_won_count: 0, total_decisions: 0 },
     });
   });
 });

@@ -17,20 +17,28 @@ import { dimensionWhere, domainEvents, windowWhere } from './domain-filters-sql.
  * Inputs: the window and dimension inputs of domain-filters-sql.ts ({f_currency:String} bound to ''),
  *   {bucket:UInt64} {decision_flow:String} {mark_key:String} = '"multiObjective":{'
  * Outputs: rows { currency: String, bucket_ms: UInt64, in_filters: UInt8, decisions, cost_won,
- *   saved_decisions: UInt64, saved_value: Float64 }, ordered by currency, bucket_ms, in_filters.
+ *   saved_decisions: UInt64, saved_value, net_value, approvals_lost: Float64, net_known: UInt64 },
+ *   ordered by currency, bucket_ms, in_filters. `netValue`/`approvalsLost` are absent from marks
+ *   written before they existed: they read 0 there and `net_known` counts the marks that have them.
  */
 export const costSavingsSql = `SELECT currency, bucket_ms, in_filters,
   count() AS decisions,
   countIf(mark_outcome = 'COST_WON') AS cost_won,
   countIf(mark_outcome = 'COST_WON' AND mark_saved > 0) AS saved_decisions,
-  sumIf(mark_saved, mark_outcome = 'COST_WON') AS saved_value
+  sumIf(mark_saved, mark_outcome = 'COST_WON') AS saved_value,
+  sumIf(mark_net, mark_outcome = 'COST_WON') AS net_value,
+  sumIf(mark_lost, mark_outcome = 'COST_WON') AS approvals_lost,
+  countIf(mark_outcome = 'COST_WON' AND mark_net_known) AS net_known
 FROM (
   SELECT currency,
     intDiv(created_at_ms, {bucket:UInt64}) * {bucket:UInt64} AS bucket_ms,
     ${dimensionWhere} AS in_filters,
     substring(details, position(details, {mark_key:String})) AS mark,
     visitParamExtractString(mark, 'outcome') AS mark_outcome,
-    visitParamExtractFloat(mark, 'savedValue') AS mark_saved
+    visitParamExtractFloat(mark, 'savedValue') AS mark_saved,
+    visitParamExtractFloat(mark, 'netValue') AS mark_net,
+    visitParamExtractFloat(mark, 'approvalsLost') AS mark_lost,
+    visitParamHas(mark, 'netValue') AS mark_net_known
   FROM ${domainEvents} FINAL
   WHERE ${windowWhere} AND flow_type = {decision_flow:String} AND position(details, {mark_key:String}) > 0
 )
