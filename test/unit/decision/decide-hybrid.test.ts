@@ -96,4 +96,41 @@ describe('decideHybrid', () => {
     await deps.state.configs.put('m1', 'features', { 'sr-routing': true }, 'upsert');
     expect(await decideHybrid(deps, { staticRequest: undefined, dynamicRequest: dynamic('m1') }, 'req-1')).toMatchObject({ kind: 'decided' });
   });
+
+  it('reads the merchant and its flags once for the sr-routing gate and the decision together', async () => {
+    const deps = await setup();
+    const reads: string[] = [];
+    const state = {
+      ...deps.state,
+      merchants: {
+        ...deps.state.merchants,
+        get: (merchantId: string) => {
+          reads.push('merchant');
+          return deps.state.merchants.get(merchantId);
+        },
+      },
+      configs: {
+        ...deps.state.configs,
+        get: ((merchantId, name) => {
+          reads.push(name);
+          return deps.state.configs.get(merchantId, name);
+        }) as typeof deps.state.configs.get,
+      },
+    };
+    const bus = createMemoryEventBus({ logger: silentLogger, validate: validateEvent });
+    onTestFinished(() => bus.close());
+    const clock = createManualClock(1_700_000_000_000);
+    const decidePayment = createDecidePayment({ state, bus, random: createSequenceRandom([0.5]), clock, defaults: defaultRoutingDefaults });
+    for (const staticRequest of [undefined, { created_by: 'm1', parameters: {} }]) {
+      reads.length = 0;
+      const outcome = await decideHybrid(
+        { state, decidePayment, evaluateStatic: deps.evaluateStatic },
+        { staticRequest, dynamicRequest: dynamic('m1') },
+        'req-1',
+      );
+      expect(outcome).toMatchObject({ kind: 'decided' });
+      expect(reads.filter((read) => read === 'merchant')).toEqual(['merchant']);
+      expect(reads.filter((read) => read === 'features')).toEqual(['features']);
+    }
+  });
 });
