@@ -1,6 +1,7 @@
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type { ConfigName, MerchantAccount, RoutingAlgorithmRecord, StateStore } from '../../ports/state-store.js';
+import { configInvalidationKey } from '../../ports/state/config-store.js';
 import type { Clock } from '../../time/clock.js';
 
 export interface CachedStateStoreOptions {
@@ -18,7 +19,7 @@ interface Cached<T> {
 /** Invalidation keys, one format for every replica. */
 export const cacheKeys = {
   merchant: (merchantId: string) => `merchant:${merchantId}`,
-  config: (merchantId: string, name: ConfigName) => `config:${merchantId}:${name}`,
+  config: (merchantId: string, name: ConfigName) => configInvalidationKey(merchantId, name),
   apiKey: (keyHash: string) => `apikey:${keyHash}`,
   /** A merchant's active routing algorithms (what /routing/evaluate and decisions read). */
   routingActive: (createdBy: string) => `routing:${createdBy}`,

@@ -31,6 +31,7 @@ import { createMemoryStickyStore } from './memory-sticky-store.js';
 import { createMemoryCacheAffinityStore } from './memory-cache-affinity-store.js';
 import { createMemoryConversationStore, defaultMaxConversationSessions } from './memory-conversation-store.js';
 import { activeIdsInOrder } from '../../routing-rules/active-order.js';
+import { configInvalidationKey } from '../../ports/state/config-store.js';
 
 export interface MemoryStateStoreOptions {
   /** Where durable tables are journaled; undefined keeps everything in memory (tests). */
@@ -84,6 +85,9 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
   const maxDecisionContexts = options.maxDecisionContexts ?? defaultMaxDecisionContexts;
   const db = new JournaledTables({ dir: options.dataDir, durableTables, now: () => clock.now(), logger: options.logger });
   const listeners = new Set<(key: string) => void>();
+  const announce = (key: string): void => {
+    for (const listener of listeners) listener(key);
+  };
   const sweeper = setInterval(() => {
     db.sweepUniformTtl('decisions');
     db.sweepUniformTtl('dedupe');
@@ -116,6 +120,8 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
     },
   };
 
+  // A config write is announced on the invalidation channel, as the caching decorator does in front
+  // of Redis: in-process caches of a document (the decision's steering plans) drop it at once.
   const configs: ConfigStore = {
     async get(merchantId, name) {
       return db.get('configs', `${merchantId}\u0000${name}`);
@@ -126,10 +132,13 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
       if (mode === 'create' && exists) return 'exists';
       if (mode === 'update' && !exists) return 'missing';
       db.set('configs', key, value);
+      announce(configInvalidationKey(merchantId, name));
       return 'written';
     },
     async delete(merchantId, name) {
-      return db.delete('configs', `${merchantId}\u0000${name}`);
+      const removed = db.delete('configs', `${merchantId}\u0000${name}`);
+      if (removed) announce(configInvalidationKey(merchantId, name));
+      return removed;
     },
   };
 
@@ -377,7 +386,7 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
     cacheAffinity: createMemoryCacheAffinityStore({ clock }),
     sticky: createMemoryStickyStore({ clock }),
     async publishInvalidation(key) {
-      for (const listener of listeners) listener(key);
+      announce(key);
     },
     onInvalidation(listener) {
       listeners.add(listener);

@@ -47,6 +47,15 @@ export interface MerchantConfigs {
 }
 export type ConfigName = keyof MerchantConfigs;
 
+/**
+ * The invalidation key of one config document, published on the state store's invalidation channel
+ * when it is written (by the caching decorator, or the embedded store itself): one format for every
+ * replica and every in-process cache that listens.
+ */
+export function configInvalidationKey(merchantId: string, name: ConfigName): string {
+  return `config:${merchantId}:${name}`;
+}
+
 /** Per-merchant config documents; the caching decorator serves reads from memory until an invalidation. */
 export interface ConfigStore {
   get<K extends ConfigName>(merchantId: string, name: K): Promise<MerchantConfigs[K] | undefined>;
