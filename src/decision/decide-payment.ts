@@ -76,10 +76,13 @@ export function createDecidePayment(deps: DecidePaymentDeps): DecidePayment {
     deadlines: new LookupDeadlines(deps.sticky?.settings?.lookupTimeoutMs ?? defaultStickySettings.lookupTimeoutMs),
   };
   return async (input, call) => {
-    const loaded = call.inputs ?? (await loadDecisionInputs(deps.state, input.merchantId));
-    // An active A/B experiment routes the payment into its arm first (src/experiments/; no await without one).
+    // Without an await when the store holds the merchant's inputs in memory (src/decision/inputs/).
+    const read = call.inputs ?? loadDecisionInputs(deps.state, input.merchantId);
+    const loaded = read instanceof Promise ? await read : read;
+    // An active A/B experiment routes the payment into its arm first (src/experiments/; an await only to read an arm's rule).
     const experiment = activeExperimentOf(loaded);
-    const entry = experiment === undefined ? undefined : await enterExperiment(input, loaded, experiment, deps, call.experimentSite);
+    const entered = experiment === undefined ? undefined : enterExperiment(input, loaded, experiment, deps, call.experimentSite);
+    const entry = entered instanceof Promise ? await entered : entered;
     const inputs = entry?.inputs ?? loaded;
     // The active rule narrows and orders the candidates (synchronous; a no-op without one).
     const applied = applyActiveRule(entry?.request ?? input, inputs.activeRules ?? [], deps.random);

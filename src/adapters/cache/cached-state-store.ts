@@ -2,6 +2,7 @@ import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type { ConfigName, MerchantAccount, RoutingAlgorithmRecord, StateStore } from '../../ports/state-store.js';
 import { configInvalidationKey } from '../../ports/state/config-store.js';
+import { type NotHeld, notHeld } from '../../ports/state/held-read.js';
 import type { Clock } from '../../time/clock.js';
 
 export interface CachedStateStoreOptions {
@@ -63,6 +64,12 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
       degraded = false;
       log.info({}, 'state store recovered');
     }
+  }
+
+  /** The cached value while fresh, synchronously; otherwise {@link notHeld} (the caller reads through). */
+  function held<T>(key: string): T | NotHeld {
+    const hit = cache.get(key) as Cached<T> | undefined;
+    return hit !== undefined && options.clock.now() - hit.loadedAt < ttlMs ? hit.value : notHeld;
   }
 
   async function readThrough<T>(key: string, load: () => Promise<T>): Promise<T> {
@@ -138,6 +145,7 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
   return {
     merchants: {
       get: (merchantId) => readThrough<MerchantAccount | undefined>(cacheKeys.merchant(merchantId), () => inner.merchants.get(merchantId)),
+      held: (merchantId) => held<MerchantAccount | undefined>(cacheKeys.merchant(merchantId)),
       async create(account) {
         const result = await inner.merchants.create(account);
         await invalidate(cacheKeys.merchant(account.merchantId));
@@ -151,6 +159,7 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
     },
     configs: {
       get: (merchantId, name) => readThrough(cacheKeys.config(merchantId, name), () => inner.configs.get(merchantId, name)),
+      held: (merchantId, name) => held(cacheKeys.config(merchantId, name)),
       async put(merchantId, name, value, mode) {
         const result = await inner.configs.put(merchantId, name, value, mode);
         await invalidate(cacheKeys.config(merchantId, name));
@@ -216,6 +225,7 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
       activeIds: (createdBy) => inner.routingRules.activeIds(createdBy),
       loadActive: (createdBy) =>
         readThrough<readonly RoutingAlgorithmRecord[]>(cacheKeys.routingActive(createdBy), () => inner.routingRules.loadActive(createdBy)),
+      heldActive: (createdBy) => held<readonly RoutingAlgorithmRecord[]>(cacheKeys.routingActive(createdBy)),
       async update(record) {
         const result = await inner.routingRules.update(record);
         await invalidate(cacheKeys.routingActive(record.createdBy));

@@ -106,10 +106,12 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
     return window === undefined || window.length === 0 ? undefined : readOutcomeWindow(window, bucketSize);
   }
 
+  // Everything is in process memory: the synchronous `held` reads always answer.
   const merchants: MerchantStore = {
     async get(merchantId) {
       return db.get<MerchantAccount>('merchants', merchantId);
     },
+    held: (merchantId) => db.get<MerchantAccount>('merchants', merchantId),
     async create(account) {
       if (db.has('merchants', account.merchantId)) return 'exists';
       db.set('merchants', account.merchantId, account);
@@ -126,6 +128,7 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
     async get(merchantId, name) {
       return db.get('configs', `${merchantId}\u0000${name}`);
     },
+    held: (merchantId, name) => db.get('configs', `${merchantId}\u0000${name}`),
     async put(merchantId, name, value, mode) {
       const key = `${merchantId}\u0000${name}`;
       const exists = db.has('configs', key);
@@ -316,6 +319,15 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
   const activeOf = (createdBy: string): ActiveRoutingAlgorithms => db.get<ActiveRoutingAlgorithms>('routingActive', createdBy) ?? {};
   const isActive = (createdBy: string, id: string): boolean => Object.values(activeOf(createdBy)).includes(id);
 
+  const activeRecords = (createdBy: string): RoutingAlgorithmRecord[] => {
+    const out: RoutingAlgorithmRecord[] = [];
+    for (const id of activeIdsInOrder(activeOf(createdBy))) {
+      const record = db.get<RoutingAlgorithmRecord>('routingAlgorithms', id);
+      if (record !== undefined) out.push(record);
+    }
+    return out;
+  };
+
   // Every method runs without an await in between its reads and writes: atomic in one process.
   const routingRules: RoutingRuleStore = {
     async create(record) {
@@ -360,13 +372,9 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
       return activeOf(createdBy);
     },
     async loadActive(createdBy) {
-      const out: RoutingAlgorithmRecord[] = [];
-      for (const id of activeIdsInOrder(activeOf(createdBy))) {
-        const record = db.get<RoutingAlgorithmRecord>('routingAlgorithms', id);
-        if (record !== undefined) out.push(record);
-      }
-      return out;
+      return activeRecords(createdBy);
     },
+    heldActive: (createdBy) => activeRecords(createdBy),
   };
 
   return {

@@ -10,6 +10,7 @@ import type { MerchantMcpServers } from './merchant-mcp-servers.js';
 import type { RouteGroup } from './route-group.js';
 import type { SeedCostTable } from './seed-costs.js';
 import type { SteeringPlan } from './volume-commitment.js';
+import type { NotHeld } from './held-read.js';
 
 /** Every per-merchant config document, by name. */
 export interface MerchantConfigs {
@@ -59,6 +60,8 @@ export function configInvalidationKey(merchantId: string, name: ConfigName): str
 /** Per-merchant config documents; the caching decorator serves reads from memory until an invalidation. */
 export interface ConfigStore {
   get<K extends ConfigName>(merchantId: string, name: K): Promise<MerchantConfigs[K] | undefined>;
+  /** {@link get} answered synchronously when held in process memory, else {@link notHeld} (see MerchantStore.held). */
+  readonly held?: <K extends ConfigName>(merchantId: string, name: K) => MerchantConfigs[K] | undefined | NotHeld;
   /**
    * Writes a config. `create` fails with 'exists' when present, `update` with 'missing' when absent,
    * `upsert` always writes.

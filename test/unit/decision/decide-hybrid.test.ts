@@ -100,21 +100,32 @@ describe('decideHybrid', () => {
   it('reads the merchant and its flags once for the sr-routing gate and the decision together', async () => {
     const deps = await setup();
     const reads: string[] = [];
+    // Both ways of reading count: the asynchronous one and the synchronous one of a store in memory.
+    const merchants = deps.state.merchants;
+    const configs = deps.state.configs;
     const state = {
       ...deps.state,
       merchants: {
-        ...deps.state.merchants,
+        ...merchants,
         get: (merchantId: string) => {
           reads.push('merchant');
-          return deps.state.merchants.get(merchantId);
+          return merchants.get(merchantId);
+        },
+        held: (merchantId: string) => {
+          reads.push('merchant');
+          return merchants.held?.(merchantId);
         },
       },
       configs: {
-        ...deps.state.configs,
+        ...configs,
         get: ((merchantId, name) => {
           reads.push(name);
-          return deps.state.configs.get(merchantId, name);
-        }) as typeof deps.state.configs.get,
+          return configs.get(merchantId, name);
+        }) as typeof configs.get,
+        held: ((merchantId, name) => {
+          reads.push(name);
+          return configs.held?.(merchantId, name);
+        }) as NonNullable<typeof configs.held>,
       },
     };
     const bus = createMemoryEventBus({ logger: silentLogger, validate: validateEvent });
