@@ -4,6 +4,7 @@ import type { Logger } from '../../logging/logger.js';
 import type {
   ApiKeyRecord,
   ApiKeyStore,
+  ConfigName,
   ConfigStore,
   DecisionContext,
   EliminationScore,
@@ -73,6 +74,8 @@ const durableTables = [
   ...usageTables,
   ...responseStoreTables,
 ];
+/** Merchants whose config keys are remembered before the memo is dropped (it only saves rebuilding strings). */
+const maxCachedConfigKeyMerchants = 10_000;
 const sweepIntervalMs = 60_000; // 1 min: bounds memory held by expired decision contexts and dedupe marks
 
 /**
@@ -124,11 +127,28 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
 
   // A config write is announced on the invalidation channel, as the caching decorator does in front
   // of Redis: in-process caches of a document (the decision's steering plans) drop it at once.
+  // A decision reads seven config documents: each merchant's keys are built once (a fresh
+  // concatenation per read would be flattened and hashed again every time).
+  const configKeys = new Map<string, Partial<Record<ConfigName, string>>>();
+  const configKey = (merchantId: string, name: ConfigName): string => {
+    let keys = configKeys.get(merchantId);
+    if (keys === undefined) {
+      if (configKeys.size >= maxCachedConfigKeyMerchants) configKeys.clear();
+      keys = {};
+      configKeys.set(merchantId, keys);
+    }
+    let key = keys[name];
+    if (key === undefined) {
+      key = `${merchantId}\u0000${name}`;
+      keys[name] = key;
+    }
+    return key;
+  };
   const configs: ConfigStore = {
     async get(merchantId, name) {
-      return db.get('configs', `${merchantId}\u0000${name}`);
+      return db.get('configs', configKey(merchantId, name));
     },
-    held: (merchantId, name) => db.get('configs', `${merchantId}\u0000${name}`),
+    held: (merchantId, name) => db.get('configs', configKey(merchantId, name)),
     async put(merchantId, name, value, mode) {
       const key = `${merchantId}\u0000${name}`;
       const exists = db.has('configs', key);
