@@ -22,6 +22,8 @@
 // MODE=inject measures decide and decide_features without sockets instead (bench/lib/decide-inject.mjs:
 // each build's composition root in its own process, N decisions through fastify's inject): no echo,
 // no gateway row, req/s is decisions/s in process; for a machine too busy for the HTTP figures.
+// MODE=inject also knows decide_sticky (sticky routing on, seeded habits: decide-bench's row 2c) and
+// decide_volume (an active volume commitment whose plan steers: row 2d); name them in SCENARIOS.
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -42,6 +44,9 @@ const connections = Number(process.env.CONNECTIONS ?? 64);
 const scenarios = (process.env.SCENARIOS ?? 'decide,decide_features,gateway').split(',').filter(Boolean);
 const known = ['decide', 'decide_features', 'gateway'];
 const inject = process.env.MODE === 'inject';
+/** decide-inject's FEATURES per scenario (the last two only in process). */
+const injectFeatures = { decide: '0', decide_features: '1', decide_sticky: 'sticky', decide_volume: 'volume' };
+if (inject) known.push('decide_sticky', 'decide_volume');
 if (inject) scenarios.splice(0, scenarios.length, ...scenarios.filter((name) => name !== 'gateway'));
 for (const name of scenarios) if (!known.includes(name)) throw new Error(`unknown scenario ${name} (known: ${known.join(', ')})`);
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
@@ -177,7 +182,7 @@ function measureSideInject(side, round) {
   const figures = {};
   for (const scenario of scenarios) {
     const out = execFileSync(process.execPath, [join(here, 'bench/lib/decide-inject.mjs')], {
-      env: { ...process.env, ROOT: side.root, FEATURES: scenario === 'decide_features' ? '1' : '0' },
+      env: { ...process.env, ROOT: side.root, FEATURES: injectFeatures[scenario] },
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
     });

@@ -10,7 +10,7 @@ import type { ErrorCode } from '../../src/errors/codes.js';
 import type { MerchantRole } from '../../src/ports/state-store.js';
 import { SwitchyardError } from '../../src/errors/switchyard-error.js';
 import { genericError } from '../wire/generic-error-envelope.js';
-import { sessionRoleOf } from './session-role.js';
+import { registerSessionRole, sessionRoleOf } from './session-role.js';
 import { routeConfigOf } from '../route-config.js';
 import { batchLineHeader, type BatchLineAttribution, type BatchLineGrants } from '../batch-line-grants.js';
 
@@ -351,6 +351,7 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
   const table: RouteTableEntry[] = [];
   app.decorate('routeTable', table);
   app.decorateRequest('credential', null);
+  registerSessionRole(app);
 
   app.addHook('onRoute', (route: RouteOptions) => recordRoute(app, table, route));
 

@@ -1,6 +1,9 @@
 // One build's decide cost without sockets: starts ROOT's `switchyard serve` composition root in this
 // process (dist/cli/start-service.js, embedded, in-process workers), sets up a merchant with a
-// session (FEATURES=1: multi-objective, seed costs, an active sticky A/B experiment and its flag),
+// session (FEATURES=1: multi-objective, seed costs, an active sticky A/B experiment and its flag;
+// FEATURES=sticky: sticky routing on, every body naming one of CUSTOMERS (1000) customers whose habit
+// on adyen is seeded through feedback first; FEATURES=volume: the volume-contracts flag and an active
+// volume commitment whose forecast steers; the setups of decide-bench's rows 2c and 2d),
 // sends WARMUP then N `POST /decide-gateway` through fastify's inject at CONCURRENCY in flight (the
 // three-card mix, a fresh payment id each), and prints one JSON line: main-thread and whole-process
 // CPU µs per decision over the N (from /proc), and decisions/s. Used by bench-compare's MODE=inject:
@@ -18,7 +21,10 @@ if (!root) throw new Error('ROOT=<checkout with dist/> is required');
 const n = Number(process.env.N ?? 20_000);
 const warmup = Number(process.env.WARMUP ?? 4_000);
 const concurrency = Number(process.env.CONCURRENCY ?? 32);
-const features = process.env.FEATURES === '1';
+const scenario = process.env.FEATURES ?? '0';
+if (!['0', '1', 'sticky', 'volume'].includes(scenario)) throw new Error(`FEATURES takes 0, 1, sticky or volume; got "${scenario}"`);
+const features = scenario === '1';
+const customers = Number(process.env.CUSTOMERS ?? 1000);
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
 
 const { startServer } = await import(join(root, 'dist/cli/start-service.js'));
@@ -56,6 +62,50 @@ if (features) {
   await post('/routing/activate', { created_by: merchant, routing_algorithm_id: experiment.rule_id }, auth);
 }
 
+/** decide-bench's volume commitment: adyen behind pace, so a share of SR decisions is steered to it. */
+const benchContract = {
+  routing_mode: 'pace_guarded',
+  tolerance_bps: 500,
+  currency: { denomination: 'USD' },
+  expected_daily_traffic: 1_000_000_000_000,
+  volume_contracts: [
+    {
+      id: 'bench_adyen',
+      connector: 'adyen',
+      billing_cycle: { type: 'calendar_year', anchor: 1, timezone: 'UTC' },
+      archetype: 'lumpsum',
+      terms: { target: 300_000_000_000, reward: { kind: 'flat', value: { flat_amount: 10_000_000 } } },
+    },
+  ],
+};
+if (scenario === 'volume') {
+  await post(`/merchant-account/${merchant}/features/volume-contracts`, { enabled: true }, auth);
+  const created = await post(
+    '/routing/create',
+    { name: 'bench-contract', created_by: merchant, algorithm: { type: 'volume_contract', data: benchContract } },
+    auth,
+  );
+  await post('/routing/activate', { created_by: merchant, routing_algorithm_id: created.rule_id }, auth);
+  const run = await post(`/volume-commitment/run-forecast?merchant_id=${merchant}`, {}, auth);
+  if (run.merchants[0]?.pspsSteering !== 1) throw new Error(`the forecast published no steering: ${JSON.stringify(run)}`);
+}
+const sticky = scenario === 'sticky';
+const withCustomer = (body, i) => (sticky ? { ...body, paymentInfo: { ...body.paymentInfo, customerId: `cust_${i % customers}` } } : body);
+if (sticky) {
+  await post(`/merchant-account/${merchant}/features/sticky-routing`, { enabled: true }, auth);
+  for (let i = 0; i < customers; i++) {
+    await post('/decide-gateway', withCustomer(decideBody(merchant, `seed_${i}`), i), auth);
+    await post('/update-gateway-score', { merchantId: merchant, gateway: 'adyen', paymentId: `seed_${i}`, status: 'CHARGED' }, auth);
+  }
+  // The worker applies feedback in order: once the last customer pins, every habit is in.
+  for (let attempt = 0; ; attempt++) {
+    const probe = await post('/decide-gateway', withCustomer(decideBody(merchant, `seed_probe_${attempt}`), customers - 1), auth);
+    if (probe.routing_approach === 'STICKY_ROUTING') break;
+    if (attempt > 10_000) throw new Error(`the seeded habits never pinned: ${JSON.stringify(probe)}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 const cards = [
   { cardIsin: '411111', cardSwitchProvider: 'VISA', cardType: 'CREDIT' },
   { cardIsin: '510510', cardSwitchProvider: 'MASTERCARD', cardType: 'DEBIT' },
@@ -69,7 +119,7 @@ async function decide(count, prefix) {
     while (next < count) {
       const i = next++;
       const base = decideBody(merchant, `${prefix}_${i}`);
-      const payload = JSON.stringify({ ...base, paymentInfo: { ...base.paymentInfo, ...cards[i % cards.length] } });
+      const payload = JSON.stringify(withCustomer({ ...base, paymentInfo: { ...base.paymentInfo, ...cards[i % cards.length] } }, i));
       const response = await app.inject({ method: 'POST', url: '/decide-gateway', payload, headers });
       if (response.statusCode !== 200) throw new Error(`decide → ${response.statusCode} ${response.body}`);
     }

@@ -144,7 +144,7 @@ async function decideByScore(
     for (let index = 0; index < candidates.length; index += 1) {
       gatewayPriorityMap[candidates[index] as string] = scores[index] as number;
     }
-    const decision: Decision = {
+    const decision: { -readonly [K in keyof Decision]: Decision[K] } = {
       decidedGateway: candidates[order[0] as number] as string,
       fallbackGateways: order.slice(1).map((index) => candidates[index] as string),
       gatewayPriorityMap,
@@ -163,8 +163,9 @@ async function decideByScore(
       payment,
       eliminationEnabled,
       decidedAt,
-      ...(policy === undefined ? {} : { policy }),
     };
+    // Assigned, not spread in: no intermediate object and no slow-path literal per decision.
+    if (policy !== undefined) decision.policy = policy;
     return { ok: true, decision };
   };
 

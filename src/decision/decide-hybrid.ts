@@ -4,7 +4,8 @@ import type { ConnectorInfo, EvaluationAnswer } from '../routing-rules/index.js'
 import { routingRuleRejected } from '../routing-rules/routing-rule-rejected.js';
 import type { StaticEvaluation } from '../routing-rules/run-static-evaluation.js';
 import type { DecidePayment, PaymentDecision } from './decide-payment.js';
-import { isFeatureEnabled, readMerchantFeatures } from './features/merchant-features.js';
+import type { DecisionInputs } from './decide-gateway.js';
+import { isFeatureEnabled } from './features/merchant-features.js';
 import { loadDecisionInputs } from './inputs/load-decision-inputs.js';
 import { runningExperimentOf, type RunningExperiment } from '../experiments/enter-experiment.js';
 import { project, resolvedArm } from '../experiments/experiment-arms.js';
@@ -78,11 +79,17 @@ async function dynamicHalf(
   half: StaticHalf,
   evaluatedStatic: boolean,
   requestId: string,
+  loaded: DecisionInputs,
 ): Promise<PaymentDecision> {
   const startedAt = performance.now();
   // Dynamic only: exactly /decide-gateway, the merchant's active rule (or an experiment arm's) included.
   if (!evaluatedStatic)
-    return deps.decidePayment(dynamicRequest, { requestId, startedAt, experimentSite: { endpoint: 'hybrid_routing', ruleLayerApplied: false } });
+    return deps.decidePayment(dynamicRequest, {
+      requestId,
+      startedAt,
+      inputs: loaded,
+      experimentSite: { endpoint: 'hybrid_routing', ruleLayerApplied: false },
+    });
   const candidates = dynamicRequest.eligibleGatewayList;
   const narrowed: DecideGatewayRequest =
     (candidates === undefined || candidates === null || candidates.length === 0) && half.connectors !== undefined
@@ -90,7 +97,6 @@ async function dynamicHalf(
       : dynamicRequest;
   // The static half already evaluated the active rule; it is not applied a second time. When its
   // output supplied the candidates, it is the decision's priority logic.
-  const loaded = await loadDecisionInputs(deps.state, narrowed.merchantId);
   // A payment the static half routed by an experiment arm keeps the experiment, for the arm's SR layer.
   const running = half.experiment === undefined ? undefined : runningExperimentOf(loaded.activeRules);
   const activeRules = running === undefined ? [] : [running];
@@ -129,14 +135,14 @@ export async function decideHybrid(deps: DecideHybridDeps, request: HybridReques
   if (request.dynamicRequest === undefined || ruleOnlyArm(half)) return { kind: 'static_only', ...evaluation, connectors: half.connectors ?? [] };
   // decision-engine #433: the dynamic (SR) half runs only for a merchant with `sr-routing` on; off,
   // the static result is the answer, and a request with nothing else is refused.
-  // An unknown merchant is left to the decision, which refuses it as /decide-gateway does.
-  const merchantId = request.dynamicRequest.merchantId;
-  const known = (await deps.state.merchants.get(merchantId)) !== undefined;
-  if (known && !isFeatureEnabled(await readMerchantFeatures(deps.state.configs, merchantId), 'sr-routing')) {
+  // An unknown merchant is left to the decision, which refuses it as /decide-gateway does. The
+  // merchant and its flags come with the decision's inputs, read once and handed to the decision.
+  const loaded = await loadDecisionInputs(deps.state, request.dynamicRequest.merchantId);
+  if (loaded.merchant !== undefined && !isFeatureEnabled(loaded.features, 'sr-routing')) {
     if (request.staticRequest === undefined) throw routingRuleRejected(srRoutingDisabledMessage);
     return { kind: 'static_only', ...evaluation, connectors: half.connectors ?? [] };
   }
-  const decision = await dynamicHalf(deps, request.dynamicRequest, half, request.staticRequest !== undefined, requestId);
+  const decision = await dynamicHalf(deps, request.dynamicRequest, half, request.staticRequest !== undefined, requestId, loaded);
   if (decision.ok) return { kind: 'decided', ...evaluation, decision };
   if (half.connectors === undefined || half.connectors.length === 0) return { kind: 'refused', decision };
   return { kind: 'fallback', ...evaluation, decision, connectors: half.connectors };

@@ -6,6 +6,7 @@ import { activeExperimentOf, enterExperiment, experimentOutcome, type Experiment
 import { experimentFieldOf } from '../experiments/experiment-event-field.js';
 import { applyActiveRule } from '../routing-rules/apply-active-rule.js';
 import { applyVolumeCommitment } from '../volume-commitment/apply-volume-commitment.js';
+import { createSteeringPlanCache } from '../volume-commitment/steering-plan-cache.js';
 import type { Clock } from '../time/clock.js';
 import { decideGateway, type Decision, type DecisionFailure, type DecisionInputs } from './decide-gateway.js';
 import { loadDecisionInputs } from './inputs/load-decision-inputs.js';
@@ -15,9 +16,12 @@ import { policyRecordOf, type DecisionPolicyRecord } from './policy/policy-recor
 import type { RandomSource } from './random-source.js';
 import type { RoutingDefaults } from './routing-defaults.js';
 import { applyStickyRouting, stickyRoutingOn, type StickyRoutingDeps } from './sticky/apply-sticky-routing.js';
+import { LookupDeadlines } from './sticky/lookup-deadlines.js';
+import { defaultStickySettings } from './sticky/sticky-settings.js';
 
 export interface DecidePaymentDeps {
-  readonly state: Pick<StateStore, 'merchants' | 'configs' | 'routingRules' | 'scores' | 'sticky'>;
+  /** `onInvalidation` (when given) drops a held steering plan the moment the forecaster publishes another. */
+  readonly state: Pick<StateStore, 'merchants' | 'configs' | 'routingRules' | 'scores' | 'sticky'> & Partial<Pick<StateStore, 'onInvalidation'>>;
   readonly bus: Pick<EventBus, 'publish'>;
   readonly random: RandomSource;
   readonly clock: Clock;
@@ -58,11 +62,27 @@ export type DecidePayment = (input: DecideGatewayRequest, call: DecisionCall) =>
  * feedback, the sr-windows worker and analytics read). The bus buffers; a broker is never awaited.
  */
 export function createDecidePayment(deps: DecidePaymentDeps): DecidePayment {
+  // Volume-commitment plans held in memory (a decision with the feature on reads its plan without an
+  // await), dropped on the state store's invalidation when the forecaster publishes.
+  const plans = createSteeringPlanCache({
+    configs: deps.state.configs,
+    clock: deps.clock,
+    ...(deps.state.onInvalidation === undefined ? {} : { onInvalidation: deps.state.onInvalidation.bind(deps.state) }),
+  });
+  // One timer for the fail-open deadlines of every sticky lookup in flight (a remote store's).
+  const sticky: StickyRoutingDeps = {
+    store: deps.state.sticky,
+    ...deps.sticky,
+    deadlines: new LookupDeadlines(deps.sticky?.settings?.lookupTimeoutMs ?? defaultStickySettings.lookupTimeoutMs),
+  };
   return async (input, call) => {
-    const loaded = call.inputs ?? (await loadDecisionInputs(deps.state, input.merchantId));
-    // An active A/B experiment routes the payment into its arm first (src/experiments/; no await without one).
+    // Without an await when the store holds the merchant's inputs in memory (src/decision/inputs/).
+    const read = call.inputs ?? loadDecisionInputs(deps.state, input.merchantId);
+    const loaded = read instanceof Promise ? await read : read;
+    // An active A/B experiment routes the payment into its arm first (src/experiments/; an await only to read an arm's rule).
     const experiment = activeExperimentOf(loaded);
-    const entry = experiment === undefined ? undefined : await enterExperiment(input, loaded, experiment, deps, call.experimentSite);
+    const entered = experiment === undefined ? undefined : enterExperiment(input, loaded, experiment, deps, call.experimentSite);
+    const entry = entered instanceof Promise ? await entered : entered;
     const inputs = entry?.inputs ?? loaded;
     // The active rule narrows and orders the candidates (synchronous; a no-op without one).
     const applied = applyActiveRule(entry?.request ?? input, inputs.activeRules ?? [], deps.random);
@@ -82,23 +102,19 @@ export function createDecidePayment(deps: DecidePaymentDeps): DecidePayment {
     const scored = await decideGateway(request, decided, { scores: deps.state.scores, random: deps.random, clock: deps.clock, defaults: deps.defaults });
     // The cost-aware post-step (synchronous; a no-op unless switched on for an SR decision).
     const costed = applyMultiObjective(scored, request, decided);
-    // Volume-commitment steering (a no-op unless the merchant's volume-contracts feature is on).
-    const steered =
-      costed.ok && decided.features?.['volume-contracts'] === true
-        ? {
-            ok: true as const,
-            decision: await applyVolumeCommitment(costed.decision, decided, {
-              merchantId: request.merchantId,
-              configs: deps.state.configs,
-              random: deps.random,
-              nowMs: deps.clock.now(),
-            }),
-          }
-        : costed;
-    // Sticky routing runs last (src/decision/sticky/): no await and no store read unless it is on for the payment.
-    const outcome = stickyRoutingOn(request, decided)
-      ? await applyStickyRouting(steered, request, decided, entry?.tag !== undefined && entry.staticArm, { store: deps.state.sticky, ...deps.sticky })
-      : steered;
+    // Volume-commitment steering (the flag checked here, once; no await while the merchant's plan is held).
+    let steered = costed;
+    if (costed.ok && decided.features?.['volume-contracts'] === true) {
+      const volume = applyVolumeCommitment(costed.decision, decided, { merchantId: request.merchantId, plans, random: deps.random, nowMs: deps.clock.now() });
+      steered = { ok: true, decision: volume instanceof Promise ? await volume : volume };
+    }
+    // Sticky routing runs last (src/decision/sticky/): no store read unless it is on for the payment,
+    // and no await on a store in process memory.
+    let outcome = steered;
+    if (stickyRoutingOn(request, decided)) {
+      const stuck = applyStickyRouting(steered, request, decided, entry?.tag !== undefined && entry.staticArm, sticky);
+      outcome = stuck instanceof Promise ? await stuck : stuck;
+    }
     const latencyMs = Math.round(performance.now() - call.startedAt);
     if (!outcome.ok) {
       await deps.bus.publish([...ruleEvents, failedEvent(request, outcome.failure, call.requestId, deps.clock.now())]);

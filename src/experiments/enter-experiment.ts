@@ -77,13 +77,13 @@ export function activeRulesOf(active: readonly RoutingAlgorithmRecord[]): readon
  * another merchant or is itself an experiment leaves the payment out of the experiment, so a
  * broken arm never pollutes its results.
  */
-export async function enterExperiment(
+export function enterExperiment(
   request: DecideGatewayRequest,
   inputs: DecisionInputs,
   experiment: RunningExperiment,
   deps: ExperimentDeps,
   site: ExperimentCallSite = { endpoint: 'decide_gateway', ruleLayerApplied: false },
-): Promise<ExperimentEntry> {
+): ExperimentEntry | Promise<ExperimentEntry> {
   const endpoint = site.endpoint;
   const rules = activeRulesOf(inputs.activeRules ?? []);
   // The flags came with the merchant's inputs (read once per decision).
@@ -98,22 +98,21 @@ export async function enterExperiment(
     guardrailTripped: false,
     endpoint,
   };
-  let armRules = rules;
+  const sr = plan.projection.sr;
   if (site.ruleLayerApplied) {
     // The static half answered with the arm's rule; an arm without an SR layer never gets here (decide-hybrid.ts).
-    if (plan.projection.sr === undefined) return outsideOf(request, inputs, rules);
-    armRules = [];
-  } else if (ruleId !== undefined) {
-    const record = await deps.state.routingRules.get(ruleId);
+    if (sr === undefined) return outsideOf(request, inputs, rules);
+    return { ...applySrOverride(request, { ...inputs, activeRules: [] }, sr), tag, staticArm: false };
+  }
+  // An arm with an SR layer alone is entered without an await; only an arm rule is read.
+  if (ruleId === undefined)
+    return sr === undefined ? outsideOf(request, inputs, rules) : { ...applySrOverride(request, { ...inputs, activeRules: rules }, sr), tag, staticArm: false };
+  return deps.state.routingRules.get(ruleId).then((record): ExperimentEntry => {
     if (record === undefined || record.createdBy !== request.merchantId || record.algorithm.type === 'ab_test') return outsideOf(request, inputs, rules);
-    armRules = [record];
-  }
-  if (plan.projection.sr === undefined) {
-    if (ruleId === undefined) return outsideOf(request, inputs, rules);
-    return { request, inputs: { ...inputs, activeRules: armRules }, tag, staticArm: true };
-  }
-  const applied = applySrOverride(request, { ...inputs, activeRules: armRules }, plan.projection.sr);
-  return { ...applied, tag, staticArm: false };
+    const armInputs = { ...inputs, activeRules: [record] };
+    if (sr === undefined) return { request, inputs: armInputs, tag, staticArm: true };
+    return { ...applySrOverride(request, armInputs, sr), tag, staticArm: false };
+  });
 }
 
 /** A payment left out of the experiment (built only then: it copies the inputs). */

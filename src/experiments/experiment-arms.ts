@@ -67,11 +67,47 @@ export function splitsOn(data: AbTestData, endpoint: ExperimentEndpoint): boolea
   return inScope(data, endpoint) && !sameProjection(project(resolvedArm(data, 'control'), endpoint), project(resolvedArm(data, 'variant'), endpoint));
 }
 
-/** The plan of one payment on one endpoint; its arm is the payment id's hash, the same on every endpoint. */
+/** What one endpoint does with each arm of one experiment document: worked out once per document. */
+interface EndpointArms {
+  readonly splits: boolean;
+  readonly control: ArmProjection;
+  readonly variant: ArmProjection;
+}
+
+/**
+ * Per experiment document (the store serves the same record object until it changes), per endpoint.
+ * A decision in an experiment would otherwise resolve and project both arms and compare their SR
+ * layers as JSON on every payment.
+ */
+const endpointArms = new WeakMap<AbTestData, Partial<Record<ExperimentEndpoint, EndpointArms>>>();
+
+function endpointArmsOf(data: AbTestData, endpoint: ExperimentEndpoint): EndpointArms {
+  let byEndpoint = endpointArms.get(data);
+  if (byEndpoint === undefined) {
+    byEndpoint = {};
+    endpointArms.set(data, byEndpoint);
+  }
+  let arms = byEndpoint[endpoint];
+  if (arms === undefined) {
+    arms = {
+      splits: splitsOn(data, endpoint),
+      control: project(resolvedArm(data, 'control'), endpoint),
+      variant: project(resolvedArm(data, 'variant'), endpoint),
+    };
+    byEndpoint[endpoint] = arms;
+  }
+  return arms;
+}
+
+/**
+ * The plan of one payment on one endpoint; its arm is the payment id's hash, the same on every
+ * endpoint. The projection is shared by every payment of the arm (read-only).
+ */
 export function planOf(data: AbTestData, endpoint: ExperimentEndpoint, paymentId: string): EndpointPlan {
-  if (!splitsOn(data, endpoint)) return { arm: 'control', projection: {}, inExperiment: false };
+  const arms = endpointArmsOf(data, endpoint);
+  if (!arms.splits) return { arm: 'control', projection: {}, inExperiment: false };
   const arm = assignArm(paymentId, data.variant_split_pct);
-  return { arm, projection: project(resolvedArm(data, arm), endpoint), inExperiment: true };
+  return { arm, projection: arm === 'variant' ? arms.variant : arms.control, inExperiment: true };
 }
 
 /** The rule ids an experiment's arms name (checked against the store at create and update time). */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStateStore } from '../../src/adapters/memory/memory-state-store.js';
 import { silentLogger } from '../../src/logging/logger.js';
+import { configInvalidationKey } from '../../src/ports/state/config-store.js';
 import { createManualClock } from '../../src/time/clock.js';
 import { stateStoreSuite } from './state-store.suite.js';
 
@@ -64,6 +65,20 @@ describe('memory state store bounds', () => {
     for (const paymentId of ['p1', 'p2', 'p3', 'p4']) await store.scores.putDecisionContext(context(paymentId) as never, 1800);
     expect(await store.scores.getDecisionContext('m1', 'p1')).toBeUndefined();
     for (const paymentId of ['p2', 'p3', 'p4']) expect(await store.scores.getDecisionContext('m1', paymentId)).toMatchObject({ paymentId });
+    await store.close();
+  });
+});
+
+describe('memory state store config invalidations', () => {
+  it('announces a written or deleted config document on the invalidation channel, as the caching decorator does', async () => {
+    const store = createMemoryStateStore({ dataDir: undefined, logger: silentLogger });
+    const keys: string[] = [];
+    store.onInvalidation((key) => keys.push(key));
+    await store.configs.put('m1', 'successRate', { defaultBucketSize: 7 }, 'upsert');
+    expect(await store.configs.put('m1', 'successRate', { defaultBucketSize: 8 }, 'create')).toBe('exists');
+    await store.configs.delete('m1', 'successRate');
+    await store.configs.delete('m1', 'successRate');
+    expect(keys).toEqual([configInvalidationKey('m1', 'successRate'), configInvalidationKey('m1', 'successRate')]);
     await store.close();
   });
 });

@@ -55,3 +55,26 @@ describe('memory StickyStore bound', () => {
     expect(await store.adjust(success(0))).toEqual({ applied: true, count: 26 });
   });
 });
+
+describe('memory StickyStore synchronous read', () => {
+  it('answers readNow with what read answers, decoding escaped connector names, for the combination asked only', async () => {
+    const store = createMemoryStickyStore({ clock: createManualClock() });
+    const customer = { merchantId: 'm', customerKey: 'k' };
+    let mark = 0;
+    const success = (combo: string, connector: string) =>
+      store.adjust({ customer, combo, connector, delta: 1, ttlSeconds: 3600, maxEntries: 30, dedupeKey: `d-${++mark}`, dedupeTtlSeconds: 1800 });
+    await success('CREDIT:CARD', 'stripe');
+    await success('CREDIT:CARD', 'stripe');
+    await success('CREDIT:CARD', 'adyen:eu 50%');
+    await success('CREDIT:CARDS', 'checkout');
+    await success('DEBIT:CARD', 'adyen');
+    const expected = new Map([
+      ['stripe', 2],
+      ['adyen:eu 50%', 1],
+    ]);
+    expect(store.readNow?.(customer, 'CREDIT:CARD')).toEqual(expected);
+    expect(await store.read(customer, 'CREDIT:CARD')).toEqual(expected);
+    expect(store.readNow?.(customer, 'DEBIT:CARD')).toEqual(new Map([['adyen', 1]]));
+    expect(store.readNow?.({ merchantId: 'other', customerKey: 'k' }, 'CREDIT:CARD')).toEqual(new Map());
+  });
+});

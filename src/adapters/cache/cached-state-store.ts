@@ -1,6 +1,8 @@
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type { ConfigName, MerchantAccount, RoutingAlgorithmRecord, StateStore } from '../../ports/state-store.js';
+import { configInvalidationKey } from '../../ports/state/config-store.js';
+import { type NotHeld, notHeld } from '../../ports/state/held-read.js';
 import type { Clock } from '../../time/clock.js';
 
 export interface CachedStateStoreOptions {
@@ -18,7 +20,7 @@ interface Cached<T> {
 /** Invalidation keys, one format for every replica. */
 export const cacheKeys = {
   merchant: (merchantId: string) => `merchant:${merchantId}`,
-  config: (merchantId: string, name: ConfigName) => `config:${merchantId}:${name}`,
+  config: (merchantId: string, name: ConfigName) => configInvalidationKey(merchantId, name),
   apiKey: (keyHash: string) => `apikey:${keyHash}`,
   /** A merchant's active routing algorithms (what /routing/evaluate and decisions read). */
   routingActive: (createdBy: string) => `routing:${createdBy}`,
@@ -62,6 +64,12 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
       degraded = false;
       log.info({}, 'state store recovered');
     }
+  }
+
+  /** The cached value while fresh, synchronously; otherwise {@link notHeld} (the caller reads through). */
+  function held<T>(key: string): T | NotHeld {
+    const hit = cache.get(key) as Cached<T> | undefined;
+    return hit !== undefined && options.clock.now() - hit.loadedAt < ttlMs ? hit.value : notHeld;
   }
 
   async function readThrough<T>(key: string, load: () => Promise<T>): Promise<T> {
@@ -137,6 +145,7 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
   return {
     merchants: {
       get: (merchantId) => readThrough<MerchantAccount | undefined>(cacheKeys.merchant(merchantId), () => inner.merchants.get(merchantId)),
+      held: (merchantId) => held<MerchantAccount | undefined>(cacheKeys.merchant(merchantId)),
       async create(account) {
         const result = await inner.merchants.create(account);
         await invalidate(cacheKeys.merchant(account.merchantId));
@@ -150,6 +159,7 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
     },
     configs: {
       get: (merchantId, name) => readThrough(cacheKeys.config(merchantId, name), () => inner.configs.get(merchantId, name)),
+      held: (merchantId, name) => held(cacheKeys.config(merchantId, name)),
       async put(merchantId, name, value, mode) {
         const result = await inner.configs.put(merchantId, name, value, mode);
         await invalidate(cacheKeys.config(merchantId, name));
@@ -215,6 +225,7 @@ export function createCachedStateStore(inner: StateStore, options: CachedStateSt
       activeIds: (createdBy) => inner.routingRules.activeIds(createdBy),
       loadActive: (createdBy) =>
         readThrough<readonly RoutingAlgorithmRecord[]>(cacheKeys.routingActive(createdBy), () => inner.routingRules.loadActive(createdBy)),
+      heldActive: (createdBy) => held<readonly RoutingAlgorithmRecord[]>(cacheKeys.routingActive(createdBy)),
       async update(record) {
         const result = await inner.routingRules.update(record);
         await invalidate(cacheKeys.routingActive(record.createdBy));

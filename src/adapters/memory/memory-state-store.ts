@@ -4,6 +4,7 @@ import type { Logger } from '../../logging/logger.js';
 import type {
   ApiKeyRecord,
   ApiKeyStore,
+  ConfigName,
   ConfigStore,
   DecisionContext,
   EliminationScore,
@@ -32,6 +33,7 @@ import { createMemoryCacheAffinityStore } from './memory-cache-affinity-store.js
 import { createMemoryMcpSessionStore } from './memory-mcp-session-store.js';
 import { createMemoryConversationStore, defaultMaxConversationSessions } from './memory-conversation-store.js';
 import { activeIdsInOrder } from '../../routing-rules/active-order.js';
+import { configInvalidationKey } from '../../ports/state/config-store.js';
 
 export interface MemoryStateStoreOptions {
   /** Where durable tables are journaled; undefined keeps everything in memory (tests). */
@@ -73,6 +75,8 @@ const durableTables = [
   ...usageTables,
   ...responseStoreTables,
 ];
+/** Merchants whose config keys are remembered before the memo is dropped (it only saves rebuilding strings). */
+const maxCachedConfigKeyMerchants = 10_000;
 const sweepIntervalMs = 60_000; // 1 min: bounds memory held by expired decision contexts and dedupe marks
 
 /**
@@ -85,6 +89,9 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
   const maxDecisionContexts = options.maxDecisionContexts ?? defaultMaxDecisionContexts;
   const db = new JournaledTables({ dir: options.dataDir, durableTables, now: () => clock.now(), logger: options.logger });
   const listeners = new Set<(key: string) => void>();
+  const announce = (key: string): void => {
+    for (const listener of listeners) listener(key);
+  };
   const sweeper = setInterval(() => {
     db.sweepUniformTtl('decisions');
     db.sweepUniformTtl('dedupe');
@@ -103,10 +110,12 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
     return window === undefined || window.length === 0 ? undefined : readOutcomeWindow(window, bucketSize);
   }
 
+  // Everything is in process memory: the synchronous `held` reads always answer.
   const merchants: MerchantStore = {
     async get(merchantId) {
       return db.get<MerchantAccount>('merchants', merchantId);
     },
+    held: (merchantId) => db.get<MerchantAccount>('merchants', merchantId),
     async create(account) {
       if (db.has('merchants', account.merchantId)) return 'exists';
       db.set('merchants', account.merchantId, account);
@@ -117,20 +126,43 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
     },
   };
 
+  // A config write is announced on the invalidation channel, as the caching decorator does in front
+  // of Redis: in-process caches of a document (the decision's steering plans) drop it at once.
+  // A decision reads seven config documents: each merchant's keys are built once (a fresh
+  // concatenation per read would be flattened and hashed again every time).
+  const configKeys = new Map<string, Partial<Record<ConfigName, string>>>();
+  const configKey = (merchantId: string, name: ConfigName): string => {
+    let keys = configKeys.get(merchantId);
+    if (keys === undefined) {
+      if (configKeys.size >= maxCachedConfigKeyMerchants) configKeys.clear();
+      keys = {};
+      configKeys.set(merchantId, keys);
+    }
+    let key = keys[name];
+    if (key === undefined) {
+      key = `${merchantId}\u0000${name}`;
+      keys[name] = key;
+    }
+    return key;
+  };
   const configs: ConfigStore = {
     async get(merchantId, name) {
-      return db.get('configs', `${merchantId}\u0000${name}`);
+      return db.get('configs', configKey(merchantId, name));
     },
+    held: (merchantId, name) => db.get('configs', configKey(merchantId, name)),
     async put(merchantId, name, value, mode) {
       const key = `${merchantId}\u0000${name}`;
       const exists = db.has('configs', key);
       if (mode === 'create' && exists) return 'exists';
       if (mode === 'update' && !exists) return 'missing';
       db.set('configs', key, value);
+      announce(configInvalidationKey(merchantId, name));
       return 'written';
     },
     async delete(merchantId, name) {
-      return db.delete('configs', `${merchantId}\u0000${name}`);
+      const removed = db.delete('configs', `${merchantId}\u0000${name}`);
+      if (removed) announce(configInvalidationKey(merchantId, name));
+      return removed;
     },
   };
 
@@ -308,6 +340,15 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
   const activeOf = (createdBy: string): ActiveRoutingAlgorithms => db.get<ActiveRoutingAlgorithms>('routingActive', createdBy) ?? {};
   const isActive = (createdBy: string, id: string): boolean => Object.values(activeOf(createdBy)).includes(id);
 
+  const activeRecords = (createdBy: string): RoutingAlgorithmRecord[] => {
+    const out: RoutingAlgorithmRecord[] = [];
+    for (const id of activeIdsInOrder(activeOf(createdBy))) {
+      const record = db.get<RoutingAlgorithmRecord>('routingAlgorithms', id);
+      if (record !== undefined) out.push(record);
+    }
+    return out;
+  };
+
   // Every method runs without an await in between its reads and writes: atomic in one process.
   const routingRules: RoutingRuleStore = {
     async create(record) {
@@ -352,13 +393,9 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
       return activeOf(createdBy);
     },
     async loadActive(createdBy) {
-      const out: RoutingAlgorithmRecord[] = [];
-      for (const id of activeIdsInOrder(activeOf(createdBy))) {
-        const record = db.get<RoutingAlgorithmRecord>('routingAlgorithms', id);
-        if (record !== undefined) out.push(record);
-      }
-      return out;
+      return activeRecords(createdBy);
     },
+    heldActive: (createdBy) => activeRecords(createdBy),
   };
 
   return {
@@ -379,7 +416,7 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
     sticky: createMemoryStickyStore({ clock }),
     mcpSessions: createMemoryMcpSessionStore({ clock }),
     async publishInvalidation(key) {
-      for (const listener of listeners) listener(key);
+      announce(key);
     },
     onInvalidation(listener) {
       listeners.add(listener);

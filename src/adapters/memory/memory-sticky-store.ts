@@ -1,4 +1,4 @@
-import type { StickyStore } from '../../ports/state/sticky-store.js';
+import type { StickyCustomer, StickyStore } from '../../ports/state/sticky-store.js';
 import type { Clock } from '../../time/clock.js';
 
 /**
@@ -50,16 +50,23 @@ export function createMemoryStickyStore(options: { readonly clock: Clock; readon
     dedupe.set(id, now + ttlSeconds * 1000);
     return true;
   };
+  const readNow = (customer: StickyCustomer, combo: string): ReadonlyMap<string, number> => {
+    const found = live(idOf(customer.merchantId, customer.customerKey));
+    const counts = new Map<string, number>();
+    if (found === undefined) return counts;
+    const start = combo.length + 1;
+    for (const [field, count] of found.counts) {
+      if (field.length < start || field.charCodeAt(combo.length) !== 58 || !field.startsWith(combo)) continue; // 58: ':'
+      // Connector names are rarely escaped: decode only what has a `%`.
+      const connector = field.indexOf('%', start) === -1 ? field.slice(start) : decodeURIComponent(field.slice(start));
+      counts.set(connector, count);
+    }
+    return counts;
+  };
   return {
+    readNow,
     async read(customer, combo) {
-      const found = live(idOf(customer.merchantId, customer.customerKey));
-      const counts = new Map<string, number>();
-      if (found === undefined) return counts;
-      const prefix = `${combo}:`;
-      for (const [field, count] of found.counts) {
-        if (field.startsWith(prefix)) counts.set(decodeURIComponent(field.slice(prefix.length)), count);
-      }
-      return counts;
+      return readNow(customer, combo);
     },
     async adjust(adjustment) {
       const id = idOf(adjustment.customer.merchantId, adjustment.customer.customerKey);

@@ -1,12 +1,46 @@
-import type { StateStore } from '../../ports/state-store.js';
+import { notHeld } from '../../ports/state/held-read.js';
+import type { MerchantAccount, MerchantConfigs, RoutingAlgorithmRecord, StateStore } from '../../ports/state-store.js';
 import type { DecisionInputs } from '../decide-gateway.js';
+
+type InputStores = Pick<StateStore, 'merchants' | 'configs' | 'routingRules'>;
 
 /**
  * Everything a decision needs to know about the merchant, read in one concurrent round.
  * Reads go straight to the store (or its caching decorator), so a config update or a merchant
- * deletion is visible to the very next decision.
+ * deletion is visible to the very next decision. When the store holds every input in process
+ * memory (the embedded store; the caching decorator while its copies are fresh) they are read
+ * synchronously and the inputs come back without a promise: no await, no promise per read.
  */
-export async function loadDecisionInputs(state: Pick<StateStore, 'merchants' | 'configs' | 'routingRules'>, merchantId: string): Promise<DecisionInputs> {
+export function loadDecisionInputs(state: InputStores, merchantId: string): DecisionInputs | Promise<DecisionInputs> {
+  return heldDecisionInputs(state, merchantId) ?? readDecisionInputs(state, merchantId);
+}
+
+/** The inputs from the stores' synchronous reads; undefined when one is not held (or a store has none). */
+function heldDecisionInputs(state: InputStores, merchantId: string): DecisionInputs | undefined {
+  const { merchants, configs, routingRules } = state;
+  if (merchants.held === undefined || configs.held === undefined || routingRules.heldActive === undefined) return undefined;
+  const merchant = merchants.held(merchantId);
+  if (merchant === notHeld) return undefined;
+  const successRate = configs.held(merchantId, 'successRate');
+  if (successRate === notHeld) return undefined;
+  const elimination = configs.held(merchantId, 'elimination');
+  if (elimination === notHeld) return undefined;
+  const srDimension = configs.held(merchantId, 'srDimension');
+  if (srDimension === notHeld) return undefined;
+  const debitRoutingEnabled = configs.held(merchantId, 'debitRoutingEnabled');
+  if (debitRoutingEnabled === notHeld) return undefined;
+  const activeRules = routingRules.heldActive(merchantId);
+  if (activeRules === notHeld) return undefined;
+  const features = configs.held(merchantId, 'features');
+  if (features === notHeld) return undefined;
+  const seedCosts = configs.held(merchantId, 'seedCosts');
+  if (seedCosts === notHeld) return undefined;
+  const costModel = configs.held(merchantId, 'costModel');
+  if (costModel === notHeld) return undefined;
+  return inputsOf(merchant, successRate, elimination, srDimension, debitRoutingEnabled, activeRules, features, seedCosts, costModel);
+}
+
+async function readDecisionInputs(state: InputStores, merchantId: string): Promise<DecisionInputs> {
   // The active routing rules come in the same round (from the cache on Redis deployments), so a
   // merchant without rules costs no extra await.
   // The cost-aware post-step's inputs (flags, seed table, cost model) come in the same round too.
@@ -21,6 +55,22 @@ export async function loadDecisionInputs(state: Pick<StateStore, 'merchants' | '
     state.configs.get(merchantId, 'seedCosts'),
     state.configs.get(merchantId, 'costModel'),
   ]);
+  return inputsOf(merchant, successRate, elimination, srDimension, debitRoutingEnabled, activeRules, features, seedCosts, costModel);
+}
+
+type ConfigOf<K extends keyof MerchantConfigs> = MerchantConfigs[K] | undefined;
+
+function inputsOf(
+  merchant: MerchantAccount | undefined,
+  successRate: ConfigOf<'successRate'>,
+  elimination: ConfigOf<'elimination'>,
+  srDimension: ConfigOf<'srDimension'>,
+  debitRoutingEnabled: ConfigOf<'debitRoutingEnabled'>,
+  activeRules: readonly RoutingAlgorithmRecord[],
+  features: ConfigOf<'features'>,
+  seedCosts: ConfigOf<'seedCosts'>,
+  costModel: ConfigOf<'costModel'>,
+): DecisionInputs {
   // Optional parts assigned, not spread in: no intermediate objects per decision.
   const inputs: Mutable<DecisionInputs> = { merchant, successRate, elimination, srDimension, debitRoutingEnabled: debitRoutingEnabled === true, activeRules };
   if (features !== undefined) inputs.features = features;

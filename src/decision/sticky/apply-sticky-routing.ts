@@ -5,6 +5,7 @@ import { isFeatureEnabled } from '../features/merchant-features.js';
 import type { RoutingApproach } from '../routing-approach.js';
 import type { StickyRoutingCounters } from './sticky-counters.js';
 import type { StickyInfo, StickyOutcome } from './sticky-info.js';
+import { LookupDeadlines } from './lookup-deadlines.js';
 import { customerKeyOf, stickyComboOf } from './sticky-key.js';
 import { defaultStickySettings, type StickySettings } from './sticky-settings.js';
 
@@ -12,6 +13,8 @@ export interface StickyRoutingDeps {
   readonly store: StickyStore;
   readonly counters?: StickyRoutingCounters;
   readonly settings?: StickySettings;
+  /** The fail-open deadlines shared by the lookups of one decision use case (one timer for all); absent: one per lookup. */
+  readonly deadlines?: LookupDeadlines;
 }
 
 export type { StickyInfo };
@@ -69,42 +72,74 @@ export function stickyApplies(decision: Decision, inputs: DecisionInputs, static
  * pinned or not. The caller checks {@link stickyRoutingOn} first, so a payment without it never
  * reaches the store.
  */
-export async function applyStickyRouting(
+export function applyStickyRouting(
   outcome: DecisionOutcome,
   request: DecideGatewayRequest,
   inputs: DecisionInputs,
   staticArm: boolean,
   deps: StickyRoutingDeps,
-): Promise<DecisionOutcome> {
+): DecisionOutcome | Promise<DecisionOutcome> {
   if (!outcome.ok) return outcome;
   const decision = outcome.decision;
-  const customerKey = customerKeyOf(request.paymentInfo.customerId ?? '');
-  const combo = stickyComboOf(decision.payment);
-  const settings = deps.settings ?? defaultStickySettings;
-  const noted = (stickyOutcome: StickyOutcome): DecisionOutcome => {
-    deps.counters?.count(stickyOutcome);
-    return { ok: true, decision: { ...decision, sticky: { customerKey, combo, outcome: stickyOutcome, srHead: null } } };
+  const lookup: Lookup = {
+    decision,
+    customerKey: customerKeyOf(request.paymentInfo.customerId ?? ''),
+    combo: stickyComboOf(decision.payment),
+    settings: deps.settings ?? defaultStickySettings,
+    counters: deps.counters,
   };
-  if (!stickyApplies(decision, inputs, staticArm)) return noted('not_applicable');
+  if (!stickyApplies(decision, inputs, staticArm)) return noted(lookup, 'not_applicable');
+  const customer = { merchantId: request.merchantId, customerKey: lookup.customerKey };
+  // A store in process memory answers at once: no deadline, no await.
+  const readNow = deps.store.readNow;
+  if (readNow !== undefined) {
+    let counts: ReadonlyMap<string, number>;
+    try {
+      counts = readNow(customer, lookup.combo);
+    } catch {
+      return noted(lookup, 'store_error');
+    }
+    return pinned(lookup, counts);
+  }
+  const deadlines = deps.deadlines ?? new LookupDeadlines(lookup.settings.lookupTimeoutMs);
+  return deadlines
+    .race(deps.store.read(customer, lookup.combo))
+    .then((read) => (read.kind === 'read' ? pinned(lookup, read.counts) : noted(lookup, read.kind === 'timeout' ? 'store_timeout' : 'store_error')));
+}
 
-  const read = await readWithin(deps.store.read({ merchantId: request.merchantId, customerKey }, combo), settings.lookupTimeoutMs);
-  if (read.kind !== 'read') return noted(read.kind === 'timeout' ? 'store_timeout' : 'store_error');
-  const counts = read.counts;
-  if (counts.size === 0) return noted('no_state');
-  const pinned = pinOf(decision, counts, settings.minScoreRatio);
-  if (pinned === undefined) return noted('vetoed');
+/** One decision's sticky lookup: what every outcome records. */
+interface Lookup {
+  readonly decision: Decision;
+  readonly customerKey: string;
+  readonly combo: string;
+  readonly settings: StickySettings;
+  readonly counters: StickyRoutingCounters | undefined;
+}
+
+/** The decision as it was, carrying what the lookup did (every decision with sticky routing on does, so its feedback moves the counts). */
+function noted(lookup: Lookup, stickyOutcome: StickyOutcome): DecisionOutcome {
+  lookup.counters?.count(stickyOutcome);
+  return { ok: true, decision: { ...lookup.decision, sticky: { customerKey: lookup.customerKey, combo: lookup.combo, outcome: stickyOutcome, srHead: null } } };
+}
+
+/** The decision once the counts are in: pinned to the counted candidate the veto leaves, or noted. */
+function pinned(lookup: Lookup, counts: ReadonlyMap<string, number>): DecisionOutcome {
+  if (counts.size === 0) return noted(lookup, 'no_state');
+  const decision = lookup.decision;
+  const pin = pinOf(decision, counts, lookup.settings.minScoreRatio);
+  if (pin === undefined) return noted(lookup, 'vetoed');
 
   const head = decision.decidedGateway;
-  const overridden = pinned !== head;
-  deps.counters?.count('pinned', overridden);
+  const overridden = pin !== head;
+  lookup.counters?.count('pinned', overridden);
   const pinnedDecision: Decision = {
     ...decision,
-    decidedGateway: pinned,
-    fallbackGateways: overridden ? [head, ...decision.fallbackGateways.filter((gateway) => gateway !== pinned)] : decision.fallbackGateways,
+    decidedGateway: pin,
+    fallbackGateways: overridden ? [head, ...decision.fallbackGateways.filter((gateway) => gateway !== pin)] : decision.fallbackGateways,
     routingApproach: 'STICKY_ROUTING',
-    sticky: { customerKey, combo, outcome: 'pinned', srHead: head },
+    sticky: { customerKey: lookup.customerKey, combo: lookup.combo, outcome: 'pinned', srHead: head },
   };
-  if (!overridden) return { ok: true, decision: pinnedDecision };
+  if (!overridden || !('multiObjectiveInfo' in pinnedDecision)) return { ok: true, decision: pinnedDecision };
   // A pin that moved the payment away from the cost post-step's pick supersedes its claim: cost
   // analytics must not credit savings to a gateway that was not decided (the peer clears it too).
   const { multiObjectiveInfo: _superseded, ...withoutCostClaim } = pinnedDecision;
@@ -144,27 +179,4 @@ function eliminatedOf(decision: Decision): ReadonlySet<string> | undefined {
     if (candidate.eliminationScore !== null && candidate.eliminationScore < threshold) below.add(candidate.gateway);
   }
   return below;
-}
-
-type Read = { readonly kind: 'read'; readonly counts: ReadonlyMap<string, number> } | { readonly kind: 'timeout' } | { readonly kind: 'error' };
-
-/**
- * The counts, or `timeout` once `timeoutMs` passed first, or `error` when the store failed: a
- * decision never waits longer than the deadline and never fails for sticky routing. A read that
- * settles after its deadline is dropped (its rejection too, so nothing goes unhandled).
- */
-function readWithin(read: Promise<ReadonlyMap<string, number>>, timeoutMs: number): Promise<Read> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve({ kind: 'timeout' }), timeoutMs);
-    read.then(
-      (counts) => {
-        clearTimeout(timer);
-        resolve({ kind: 'read', counts });
-      },
-      () => {
-        clearTimeout(timer);
-        resolve({ kind: 'error' });
-      },
-    );
-  });
 }

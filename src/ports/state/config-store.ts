@@ -11,6 +11,7 @@ import type { ProviderCredentialsConfig } from './provider-credentials.js';
 import type { RouteGroup } from './route-group.js';
 import type { SeedCostTable } from './seed-costs.js';
 import type { SteeringPlan } from './volume-commitment.js';
+import type { NotHeld } from './held-read.js';
 
 /** Every per-merchant config document, by name. */
 export interface MerchantConfigs {
@@ -50,9 +51,20 @@ export interface MerchantConfigs {
 }
 export type ConfigName = keyof MerchantConfigs;
 
+/**
+ * The invalidation key of one config document, published on the state store's invalidation channel
+ * when it is written (by the caching decorator, or the embedded store itself): one format for every
+ * replica and every in-process cache that listens.
+ */
+export function configInvalidationKey(merchantId: string, name: ConfigName): string {
+  return `config:${merchantId}:${name}`;
+}
+
 /** Per-merchant config documents; the caching decorator serves reads from memory until an invalidation. */
 export interface ConfigStore {
   get<K extends ConfigName>(merchantId: string, name: K): Promise<MerchantConfigs[K] | undefined>;
+  /** {@link get} answered synchronously when held in process memory, else {@link notHeld} (see MerchantStore.held). */
+  readonly held?: <K extends ConfigName>(merchantId: string, name: K) => MerchantConfigs[K] | undefined | NotHeld;
   /**
    * Writes a config. `create` fails with 'exists' when present, `update` with 'missing' when absent,
    * `upsert` always writes.

@@ -1,4 +1,5 @@
 import type { RoutingAlgorithm } from './routing-algorithm.js';
+import type { NotHeld } from './held-read.js';
 
 /**
  * The slots an algorithm is active in (one active per merchant and slot). `volume_commitment` (the
@@ -70,4 +71,6 @@ export interface RoutingRuleStore {
    * memory until an invalidation). One read gives both the rule and the running experiment.
    */
   loadActive(createdBy: string): Promise<readonly RoutingAlgorithmRecord[]>;
+  /** {@link loadActive} answered synchronously when held in process memory, else {@link notHeld} (see MerchantStore.held). */
+  readonly heldActive?: (createdBy: string) => readonly RoutingAlgorithmRecord[] | NotHeld;
 }

@@ -40,6 +40,12 @@ export interface StickyStore {
   /** The customer's positive counts for `combo`, connector → count (empty when none or expired). */
   read(customer: StickyCustomer, combo: string): Promise<ReadonlyMap<string, number>>;
   /**
+   * The same read, answered synchronously: offered only by a store that answers from process memory
+   * (the embedded one), so a decision needs neither the fail-open deadline nor an await. A remote
+   * store leaves it out.
+   */
+  readonly readNow?: (customer: StickyCustomer, combo: string) => ReadonlyMap<string, number>;
+  /**
    * Applies one adjustment atomically (concurrent feedback for one customer never loses a count).
    * `applied` is false when the dedupe key was seen before or a failure found nothing to subtract;
    * `count` is the connector's count afterwards.

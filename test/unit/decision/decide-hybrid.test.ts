@@ -96,4 +96,52 @@ describe('decideHybrid', () => {
     await deps.state.configs.put('m1', 'features', { 'sr-routing': true }, 'upsert');
     expect(await decideHybrid(deps, { staticRequest: undefined, dynamicRequest: dynamic('m1') }, 'req-1')).toMatchObject({ kind: 'decided' });
   });
+
+  it('reads the merchant and its flags once for the sr-routing gate and the decision together', async () => {
+    const deps = await setup();
+    const reads: string[] = [];
+    // Both ways of reading count: the asynchronous one and the synchronous one of a store in memory.
+    const merchants = deps.state.merchants;
+    const configs = deps.state.configs;
+    const state = {
+      ...deps.state,
+      merchants: {
+        ...merchants,
+        get: (merchantId: string) => {
+          reads.push('merchant');
+          return merchants.get(merchantId);
+        },
+        held: (merchantId: string) => {
+          reads.push('merchant');
+          return merchants.held?.(merchantId);
+        },
+      },
+      configs: {
+        ...configs,
+        get: ((merchantId, name) => {
+          reads.push(name);
+          return configs.get(merchantId, name);
+        }) as typeof configs.get,
+        held: ((merchantId, name) => {
+          reads.push(name);
+          return configs.held?.(merchantId, name);
+        }) as NonNullable<typeof configs.held>,
+      },
+    };
+    const bus = createMemoryEventBus({ logger: silentLogger, validate: validateEvent });
+    onTestFinished(() => bus.close());
+    const clock = createManualClock(1_700_000_000_000);
+    const decidePayment = createDecidePayment({ state, bus, random: createSequenceRandom([0.5]), clock, defaults: defaultRoutingDefaults });
+    for (const staticRequest of [undefined, { created_by: 'm1', parameters: {} }]) {
+      reads.length = 0;
+      const outcome = await decideHybrid(
+        { state, decidePayment, evaluateStatic: deps.evaluateStatic },
+        { staticRequest, dynamicRequest: dynamic('m1') },
+        'req-1',
+      );
+      expect(outcome).toMatchObject({ kind: 'decided' });
+      expect(reads.filter((read) => read === 'merchant')).toEqual(['merchant']);
+      expect(reads.filter((read) => read === 'features')).toEqual(['features']);
+    }
+  });
 });

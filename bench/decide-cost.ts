@@ -1,0 +1,218 @@
+// The decision use case's own CPU per decision for each feature row of decide-bench, apart from HTTP
+// and the machine's load swings (issues 35 and 36): createDecidePayment on the embedded store and bus,
+// the three-card SR mix, blocks of BLOCK decisions alternating the kinds below, ROUNDS rounds; CPU µs
+// per decision from process.cpuUsage() per block, the median block of each kind reported, and each
+// kind's extra over plain SR. Interleaving makes a load swing on the shared machine hit every kind
+// alike. ROOT=<checkout> runs another tree's sources (e.g. bench-compare's scratch copy of a base
+// build), so two builds can be set side by side:
+//   npx vite-node bench/decide-cost.ts                    (BLOCK=2000 ROUNDS=11 CUSTOMERS=1000)
+//   ROOT=/tmp/switchyard-compare-<sha> npx vite-node bench/decide-cost.ts
+// Kinds: plain SR; sticky routing on (every customer's habit on adyen seeded, so nearly every
+// decision reads the counts and pins); an active volume commitment with a published plan steering
+// toward adyen; multi-objective (seed costs) with an active A/B experiment (30 % variant cost-aware).
+import { resolve } from 'node:path';
+
+const root = resolve(process.env.ROOT ?? new URL('..', import.meta.url).pathname);
+const block = Number(process.env.BLOCK ?? 2000);
+const rounds = Number(process.env.ROUNDS ?? 11);
+const customers = Number(process.env.CUSTOMERS ?? 1000);
+const from = (path: string) => import(`${root}/src/${path}`);
+
+const { createMemoryEventBus } = await from('adapters/memory/memory-event-bus.ts');
+const { createMemoryStateStore } = await from('adapters/memory/memory-state-store.ts');
+const { createDecidePayment } = await from('decision/decide-payment.ts');
+const { defaultRoutingDefaults } = await from('decision/routing-defaults.ts');
+const { customerKeyOf, stickyComboOf } = await from('decision/sticky/sticky-key.ts');
+const { StickyRoutingCounters } = await from('decision/sticky/sticky-counters.ts');
+const { validateEvent } = await from('events/validate-event.ts');
+const { silentLogger } = await from('logging/logger.ts');
+const { systemClock } = await from('time/clock.ts');
+const { activateRoutingAlgorithm, createRoutingAlgorithm } = await from('routing-rules/manage-routing-algorithms.ts');
+
+const state = createMemoryStateStore({ dataDir: undefined, logger: silentLogger, clock: systemClock });
+const bus = createMemoryEventBus({ logger: silentLogger, validate: validateEvent });
+// A consumer that commits everything, as the embedded workers would, so the bus holds nothing.
+await bus.subscribe({ group: 'drain', topics: ['routing'], handler: async () => undefined });
+const counters = new StickyRoutingCounters();
+const decide = createDecidePayment({ state, bus, random: { next: () => 0.99 }, clock: systemClock, defaults: defaultRoutingDefaults, sticky: { counters } });
+const manage = { state, clock: systemClock };
+
+const merchants = { plain: 'cost_plain', sticky: 'cost_sticky', volume: 'cost_volume', features: 'cost_features' } as const;
+for (const merchantId of Object.values(merchants)) {
+  await state.merchants.create({ merchantId, merchantName: null, deciderInput: null, createdAt: 1 });
+  await state.configs.put(merchantId, 'successRate', { defaultBucketSize: 125, defaultHedgingPercent: 0 }, 'upsert');
+}
+// Sticky: the feature on, every customer's habit on adyen.
+await state.configs.put(merchants.sticky, 'features', { 'sticky-routing': true }, 'upsert');
+const combo = stickyComboOf({ paymentMethod: 'CREDIT', paymentMethodType: 'CARD' });
+for (let i = 0; i < customers; i += 1) {
+  await state.sticky.adjust({
+    customer: { merchantId: merchants.sticky, customerKey: customerKeyOf(`cust_${i}`) },
+    combo,
+    connector: 'adyen',
+    delta: 1,
+    ttlSeconds: 86_400,
+    maxEntries: 30,
+    dedupeKey: `seed_${i}`,
+    dedupeTtlSeconds: 60,
+  });
+}
+// Volume commitment: decide-bench's contract, and a plan steering 30 % of SR decisions toward adyen.
+await state.configs.put(merchants.volume, 'features', { 'volume-contracts': true }, 'upsert');
+const contract = await createRoutingAlgorithm(manage, {
+  rule_id: 'cost_contract',
+  name: 'bench-contract',
+  created_by: merchants.volume,
+  algorithm: {
+    type: 'volume_contract',
+    data: {
+      routing_mode: 'pace_guarded',
+      tolerance_bps: 500,
+      currency: { denomination: 'USD' },
+      expected_daily_traffic: 1_000_000_000_000,
+      volume_contracts: [
+        {
+          id: 'bench_adyen',
+          connector: 'adyen',
+          billing_cycle: { type: 'calendar_year', anchor: 1, timezone: 'UTC' },
+          archetype: 'lumpsum',
+          terms: { target: 300_000_000_000, reward: { kind: 'flat', value: { flat_amount: 10_000_000 } } },
+        },
+      ],
+    },
+  },
+});
+await activateRoutingAlgorithm(manage, merchants.volume, contract.id);
+const now = Date.now();
+await state.configs.put(
+  merchants.volume,
+  'volumeCommitmentPlan',
+  {
+    merchantId: merchants.volume,
+    runId: 'vcr_0',
+    ruleId: contract.id,
+    contractAnchorMs: contract.modifiedAt,
+    computedAtMs: now,
+    staleAfterMs: now + 86_400_000,
+    tolerance: 0.05,
+    psps: [
+      {
+        connector: 'adyen',
+        reward: 10_000_000,
+        remaining: 300_000_000_000,
+        neededDaily: 1_000_000_000,
+        routingGivesDaily: 0,
+        needsSteering: true,
+        steerRate: 0.3,
+        periodStartMs: 0,
+        periodEndMs: Number.MAX_SAFE_INTEGER,
+        daySecs: 86_400,
+      },
+    ],
+    dropped: [],
+    measuredDailyTraffic: null,
+  },
+  'upsert',
+);
+// Multi-objective (the benches' seed costs) and an active A/B experiment, its variant cost-aware.
+await state.configs.put(merchants.features, 'features', { 'multi-objective-routing': true, 'ab-test-real-payments': true }, 'upsert');
+await state.configs.put(
+  merchants.features,
+  'seedCosts',
+  (
+    [
+      ['stripe', 290],
+      ['adyen', 194],
+      ['checkout', 150],
+    ] as const
+  ).map(([psp, bps]) => ({ psp, interchangeBps: bps, schemeBps: 0, markupBps: 0, fixed: 0, isDefault: true })),
+  'upsert',
+);
+const experiment = await createRoutingAlgorithm(manage, {
+  rule_id: 'cost_experiment',
+  name: 'bench-experiment',
+  created_by: merchants.features,
+  algorithm_for: 'payment',
+  algorithm: {
+    type: 'ab_test',
+    data: {
+      control_algorithm_id: 'sr_routing',
+      variant_algorithm_id: 'sr_routing',
+      variant_split_pct: 30,
+      min_sample_size: 1000,
+      guardrail_threshold_pp: 3,
+      variant_sr_config: { enable_multi_objective: true, hedging_percent: 2 },
+    },
+  },
+});
+await activateRoutingAlgorithm(manage, merchants.features, experiment.id);
+
+const cards = [
+  { cardIsin: '411111', cardSwitchProvider: 'VISA', cardType: 'CREDIT' },
+  { cardIsin: '510510', cardSwitchProvider: 'MASTERCARD', cardType: 'DEBIT' },
+  { cardIsin: '378282', cardSwitchProvider: 'AMEX', cardType: 'CREDIT' },
+] as const;
+const body = (merchantId: string, index: number, customer: boolean) => ({
+  merchantId,
+  eligibleGatewayList: ['stripe', 'adyen', 'checkout'],
+  rankingAlgorithm: 'SR_BASED_ROUTING',
+  eliminationEnabled: true,
+  paymentInfo: {
+    paymentId: `p_${index}`,
+    amount: 100,
+    currency: 'USD',
+    paymentType: 'ORDER_PAYMENT',
+    paymentMethodType: 'CARD',
+    paymentMethod: 'CREDIT',
+    authType: 'THREE_DS',
+    ...cards[index % cards.length],
+    ...(customer ? { customerId: `cust_${index % customers}` } : {}),
+  },
+});
+
+const kinds = {
+  plain: (i: number) => body(merchants.plain, i, false),
+  sticky: (i: number) => body(merchants.sticky, i, true),
+  volume: (i: number) => body(merchants.volume, i, false),
+  'multi-objective + experiment': (i: number) => body(merchants.features, i, false),
+} as const;
+type Kind = keyof typeof kinds;
+const samples = Object.fromEntries(Object.keys(kinds).map((kind) => [kind, [] as number[]])) as Record<Kind, number[]>;
+const seen = { steered: 0, pinned: 0, costAware: 0 };
+let payment = 0;
+const run = async (kind: Kind) => {
+  const started = process.cpuUsage();
+  for (let i = 0; i < block; i += 1) {
+    payment += 1;
+    const decided = await decide(kinds[kind](payment), { requestId: `r${payment}`, startedAt: performance.now() });
+    if (!decided.ok) throw new Error(`decision failed: ${JSON.stringify(decided.failure)}`);
+    if (decided.decision.volumeSteerInfo !== undefined) seen.steered += 1;
+    if (decided.decision.routingApproach === 'STICKY_ROUTING') seen.pinned += 1;
+    if (decided.decision.multiObjectiveInfo !== undefined) seen.costAware += 1;
+  }
+  const used = process.cpuUsage(started);
+  return (used.user + used.system) / block;
+};
+for (const kind of Object.keys(kinds) as Kind[]) await run(kind); // warm-up
+for (const key of Object.keys(seen) as (keyof typeof seen)[]) {
+  if (seen[key] === 0) throw new Error(`no decision of the warm-up was ${key}: the setup did not take`);
+  seen[key] = 0;
+}
+for (let round = 0; round < rounds; round += 1) {
+  for (const kind of Object.keys(kinds) as Kind[]) samples[kind].push(await run(kind));
+}
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+const plain = median(samples.plain);
+const result: Record<string, number> = {};
+console.log(`decide-cost (${root}): ${rounds} rounds × ${block} decisions per kind, load average ${(await import('node:os')).loadavg()[0]?.toFixed(1)}`);
+for (const kind of Object.keys(kinds) as Kind[]) {
+  const us = median(samples[kind]);
+  result[kind] = Math.round(us * 10) / 10;
+  console.log(
+    `${kind.padEnd(30)} ${us.toFixed(1).padStart(6)} µs CPU per decision (median block), +${(us - plain).toFixed(1)} µs over plain (${((100 * us) / plain).toFixed(1)} %)`,
+  );
+}
+console.log(`of ${rounds * block} each: volume steered ${seen.steered}, sticky pinned ${seen.pinned}, cost step ran ${seen.costAware}`);
+console.log(JSON.stringify({ benchmark: 'decide-cost', root, block, rounds, customers, us_per_decision: result, seen }));
+await bus.close();
+await state.close();
