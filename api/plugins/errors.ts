@@ -85,6 +85,8 @@ const wireOf: Readonly<Record<ErrorCode, Wire>> = {
   SY_RESPONSE_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
   SY_PREVIOUS_RESPONSE_NOT_FOUND: { kind: 'generic', status: 400, code: 'TE_03' },
   SY_KEY_LIMIT_EXCEEDED: { kind: 'generic', status: 429, code: 'TE_04' },
+  SY_GUARDRAIL_BLOCKED: { kind: 'generic', status: 400, code: 'TE_03' },
+  SY_GUARDRAIL_INVALID: { kind: 'generic', status: 400, code: 'TE_03' },
   SY_INTERNAL: { kind: 'generic', status: 500, code: 'TE_00' },
 };
 

@@ -41,6 +41,10 @@ export class GuardPolicy {
   readonly indirectInjection: CompiledInjectionGuard | undefined;
   readonly maxInputBytes: { readonly action: GuardAction; readonly maxBytes: number } | undefined;
   readonly restore: boolean;
+  /** Whether a stream must hold back trailing digit groups (a number-shaped guard is on). */
+  readonly holdsNumbers: boolean;
+  /** Whether a stream must hold back its last token (a token-shaped guard is on). */
+  readonly holdsTokens: boolean;
 
   private constructor(parts: Pick<GuardPolicy, 'detectors' | 'injection' | 'indirectInjection' | 'maxInputBytes' | 'restore'>) {
     this.detectors = parts.detectors;
@@ -48,6 +52,9 @@ export class GuardPolicy {
     this.indirectInjection = parts.indirectInjection;
     this.maxInputBytes = parts.maxInputBytes;
     this.restore = parts.restore;
+    const numberShaped = new Set(['card', 'phone', 'iban', 'national-id']);
+    this.holdsNumbers = parts.detectors.some((detector) => numberShaped.has(detector.guard));
+    this.holdsTokens = parts.detectors.some((detector) => !numberShaped.has(detector.guard));
   }
 
   /** Compiles settings; refuses a custom pattern that fails the backtracking check or an empty deny-list term. */

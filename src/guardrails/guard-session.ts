@@ -95,7 +95,11 @@ export class GuardSession {
 
   /** A masker for one streamed text (one content block): guarded and restored chunk by chunk. */
   stream(): StreamMasker {
-    return new StreamMasker((text, from) => this.#vault.restore(this.#apply(text, 'output-stream', false, from)));
+    return new StreamMasker((text, from) => this.#vault.restore(this.#apply(text, 'output-stream', false, from)), {
+      numeric: this.policy.holdsNumbers,
+      token: this.policy.holdsTokens,
+      placeholders: () => this.#vault.size > 0,
+    });
   }
 
   /** Restores placeholders only (text the output guards already saw). */

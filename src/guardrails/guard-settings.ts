@@ -1,60 +1,18 @@
-import type { DetectorKind } from './detection.js';
+import type { GuardrailSettings } from '../generated/schema-types.js';
 
 /**
- * What a merchant, an API key, a route group, a request header or a library call says about guards. Every
- * layer is optional and partial; layers combine with `combineGuardSettings`, which only ever makes the
- * result stricter, so no layer can switch off what another (or the default) turned on.
+ * What a merchant, an API key, a route group, a request header or a library call says about guards: the
+ * `GuardrailSettings` schema (schemas/http/guardrails/guardrail-settings.json). Every layer is optional and
+ * partial; layers combine with `combineGuardSettings`, which only ever makes the result stricter, so no
+ * layer can switch off what another (or the default) turned on.
  */
+export type GuardSettings = Readonly<GuardrailSettings>;
 
 /** `log` records the finding, `mask` replaces the value with a placeholder, `block` refuses the call. Ordered by strictness. */
 export const guardActions = ['log', 'mask', 'block'] as const;
 export type GuardAction = (typeof guardActions)[number];
 
-export interface DetectorGuardSetting {
-  readonly action: GuardAction;
-}
-
-export interface InjectionGuardSetting {
-  /** `mask` is not meaningful for injection; it is taken as `log`. */
-  readonly action: GuardAction;
-  /** Score at or above which the guard acts (0–1); default 0.5. */
-  readonly threshold?: number;
-}
-
-export interface MaxInputSizeSetting {
-  readonly action: GuardAction;
-  /** Largest input accepted, in UTF-8 bytes of the text the guards see. */
-  readonly maxBytes: number;
-}
-
-export interface DenyListSetting {
-  readonly action: GuardAction;
-  /** Words or phrases, matched case-insensitively on word boundaries. */
-  readonly terms: readonly string[];
-}
-
-export interface CustomPatternSetting {
-  /** Names the guard (`pattern:<name>`) and the placeholder label (upper-cased). */
-  readonly name: string;
-  readonly pattern: string;
-  /** Regex flags among `i`, `m`, `s`, `u`. */
-  readonly flags?: string;
-  readonly action: GuardAction;
-}
-
-export type GuardSettings = {
-  readonly [kind in DetectorKind]?: DetectorGuardSetting;
-} & {
-  /** Direct injection: heuristics over user input. */
-  readonly 'prompt-injection'?: InjectionGuardSetting;
-  /** Indirect injection: the same heuristics over tool results and documents coming back into the model. */
-  readonly 'indirect-injection'?: InjectionGuardSetting;
-  readonly 'max-input-size'?: MaxInputSizeSetting;
-  readonly 'deny-list'?: DenyListSetting;
-  readonly patterns?: readonly CustomPatternSetting[];
-  /** Whether masked input values come back in the caller's answer (default true); false is stricter. */
-  readonly restore?: boolean;
-};
+export type CustomPatternSetting = NonNullable<GuardrailSettings['patterns']>[number];
 
 /**
  * The defaults every merchant gets: card numbers masked (PCI DSS data never leaves for a model provider).

@@ -93,13 +93,20 @@ describe('streamed output', () => {
     expect(released.join('')).not.toContain('1111');
   });
 
-  it('releases ordinary prose with at most one chunk of delay', () => {
-    const session = sessionOf(defaultGuardSettings);
-    const masker = session.stream();
+  it('releases prose without digits at once when only number-shaped guards are on', () => {
+    const masker = sessionOf(defaultGuardSettings).stream();
+    expect(masker.push('Hello there, how are')).toBe('Hello there, how are');
+    expect(masker.push(' you? Card 4111')).toBe(' you? Card ');
+    expect(masker.push(' 1111 1111 1111 ok')).toBe('[CARD_1] ok');
+  });
+
+  it('releases ordinary prose with at most one chunk of delay when token-shaped guards are on', () => {
+    const masker = sessionOf({ email: { action: 'mask' } }).stream();
     expect(masker.push('Hello there, ')).toBe('Hello there, ');
     expect(masker.push('how are')).toBe('how ');
-    expect(masker.push(' you?')).toBe('are ');
-    expect(masker.end()).toBe('you?');
+    expect(masker.push(' you? jane@exa')).toBe('are you? ');
+    expect(masker.push('mple.com')).toBe('');
+    expect(masker.end()).toBe('[EMAIL_1]');
   });
 
   it('masks every card number in a stream of one-character chunks', () => {
