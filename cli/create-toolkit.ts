@@ -12,7 +12,8 @@ import type { ToolDefinition } from '../src/generation/tool-definition.js';
 import type { ConversationStore } from '../src/ports/state/conversation-store.js';
 import { loadDefaultModelRegistry, type DynamicModelRegistry } from '../src/generation/models/dynamic-model-registry.js';
 import { isInside } from '../src/generation/tools/sandbox-path.js';
-import type { NeuroLink } from '../src/toolkit/neurolink.js';
+import type { GuardrailResolver } from '../src/guardrails/guardrail-resolver.js';
+import type { NeuroLink, NeuroLinkOptions } from '../src/toolkit/neurolink.js';
 import { defaultBuiltInTools } from '../src/toolkit/toolkit-defaults.js';
 
 export interface ToolkitWiring {
@@ -32,6 +33,10 @@ export interface ToolkitWiring {
   readonly toolFilesRoot?: string;
   /** Conversation memory's store (the service's StateStore's); default: the library's in-memory store. */
   readonly conversationStore?: ConversationStore;
+  /** Where calls' guard settings come from (the service: each merchant's, from its StateStore); default: the defaults only. */
+  readonly guardrailResolver?: GuardrailResolver;
+  /** Where each call's guard outcomes go (the `guard.applied` publisher). */
+  readonly onGuarded?: NeuroLinkOptions['onGuarded'];
 }
 
 export interface Toolkit {
@@ -54,6 +59,8 @@ export function createToolkit(wiring: ToolkitWiring): Toolkit {
     ...(wiring.providerOverrides !== undefined ? { providerOverrides: wiring.providerOverrides } : {}),
     ...(wiring.onCall !== undefined ? { onCall: wiring.onCall } : {}),
     ...(wiring.conversationStore !== undefined ? { conversationStore: wiring.conversationStore } : {}),
+    ...(wiring.guardrailResolver !== undefined ? { guardrailResolver: wiring.guardrailResolver } : {}),
+    ...(wiring.onGuarded !== undefined ? { onGuarded: wiring.onGuarded } : {}),
     ...(wiring.toolFilesRoot !== undefined
       ? { builtInTools: defaultBuiltInTools(wiring.toolFilesRoot, nodeFileSystem), merchantBuiltInTools: merchantFileTools(wiring.toolFilesRoot) }
       : {}),

@@ -3,7 +3,7 @@ import type { GuardSession } from '../../guardrails/guard-session.js';
 import type { CachedCompletion } from '../../ports/state-store.js';
 import type { StoredResponseItem } from '../../ports/state/response-store.js';
 import type { NativeWire, NativeWireResponse } from '../native-wire.js';
-import { guardStrings, isObject, mapArray, withField, withString } from './guard-request-body.js';
+import { guardStrings, isObject, mapArray, withField, withString } from '../../guardrails/json-texts.js';
 import { guardNativeEvents } from './guard-native-stream.js';
 
 /**

@@ -3,7 +3,7 @@ import type { StoredResponse, StoredResponseItem } from '../../ports/state/respo
 import type { ChatChunk, ChatCompletionOutcome } from './complete-chat.js';
 import type { CreateResponseOutcome, ResponseChunk } from './create-response.js';
 import { guardCompletion, guardResponseItems, refuseBlocked } from './guard-answer.js';
-import { isObject, mapArray, withField } from './guard-request-body.js';
+import { isObject, mapArray, withField } from '../../guardrails/json-texts.js';
 
 /**
  * The output guards over the translated path's outcomes (chat completions and Messages share one, the
