@@ -60,6 +60,8 @@ import { gsmRoutes } from './routes/gsm.js';
 import { costIngestionRoutes } from './routes/cost-ingestion.js';
 import { costIngestionSettingsRoutes } from './routes/cost-ingestion-settings.js';
 import { merchantMemberRoutes } from './routes/merchant-members.js';
+import { guardrailRoutes } from './routes/guardrails.js';
+import { GuardrailSettingsService } from '../src/guardrails/guardrail-settings-service.js';
 import { trustProxyOption } from './trust-proxy.js';
 import { deferredChildLoggerFactory } from './request-logger.js';
 
@@ -208,6 +210,7 @@ async function registerSharedRoutes(app: FastifyInstance, config: Config, deps: 
 /** The generation surface: batches, the toolkit's routes, MCP, models, WebSocket chat and the /v1 gateway. */
 async function registerGenerationRoutes(app: FastifyInstance, config: Config, deps: AppDeps, { auth, pendingSpend, admission }: AppServices): Promise<void> {
   await app.register(async (scope) => batchRoutes(scope, { batches: deps.batches }));
+  await app.register(async (scope) => guardrailRoutes(scope, { guardrails: new GuardrailSettingsService(deps.state.configs) }));
   await app.register(async (scope) => generationRoutes(scope, { toolkit: deps.toolkit }));
   const merchantMcp = merchantMcpOf(config, deps);
   await app.register(async (scope) => mcpRoutes(scope, { toolkit: deps.toolkit, merchantMcp }));
