@@ -61,6 +61,8 @@ import { costIngestionRoutes } from './routes/cost-ingestion.js';
 import { costIngestionSettingsRoutes } from './routes/cost-ingestion-settings.js';
 import { merchantMemberRoutes } from './routes/merchant-members.js';
 import { guardrailRoutes } from './routes/guardrails.js';
+import { publishedGuardEvidence } from './wire/gateway-guards.js';
+import { guardOutcomePublisher } from '../src/guardrails/publish-guard-outcomes.js';
 import { GuardrailSettingsService } from '../src/guardrails/guardrail-settings-service.js';
 import { trustProxyOption } from './trust-proxy.js';
 import { deferredChildLoggerFactory } from './request-logger.js';
@@ -236,6 +238,7 @@ async function registerGenerationRoutes(app: FastifyInstance, config: Config, de
       random: deps.random,
       recordCall,
       allowImageUrls,
+      guardEvidence: publishedGuardEvidence(guardOutcomePublisher(deps.bus, { logger: app.log })),
       ...responsesTtlS,
     }),
   );

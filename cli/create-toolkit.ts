@@ -12,7 +12,12 @@ import type { ToolDefinition } from '../src/generation/tool-definition.js';
 import type { ConversationStore } from '../src/ports/state/conversation-store.js';
 import { loadDefaultModelRegistry, type DynamicModelRegistry } from '../src/generation/models/dynamic-model-registry.js';
 import { isInside } from '../src/generation/tools/sandbox-path.js';
-import type { GuardrailResolver } from '../src/guardrails/guardrail-resolver.js';
+import { GuardrailResolver } from '../src/guardrails/guardrail-resolver.js';
+import type { GuardSession } from '../src/guardrails/guard-session.js';
+import { guardOutcomePublisher } from '../src/guardrails/publish-guard-outcomes.js';
+import type { CallAttribution } from '../src/generation/llm-call-record.js';
+import type { EventBus } from '../src/ports/event-bus.js';
+import type { StateStore } from '../src/ports/state-store.js';
 import type { NeuroLink, NeuroLinkOptions } from '../src/toolkit/neurolink.js';
 import { defaultBuiltInTools } from '../src/toolkit/toolkit-defaults.js';
 
@@ -116,4 +121,22 @@ export function serviceToolFilesRoot(config: Pick<Config, 'dataDir' | 'toolFiles
   const real = realpathSync(root);
   for (const secret of secrets) if (existsSync(secret.path) && isInside(real, realpathSync(secret.path))) refuse(secret.path, secret.what);
   return real;
+}
+
+/**
+ * The toolkit's guardrails in a service process (issue 38): each merchant's settings read from the state
+ * store, and every call's outcomes published as `guard.applied` events.
+ */
+export function toolkitGuardrails(runtime: { readonly state: Pick<StateStore, 'configs'>; readonly bus: EventBus }, logger: PinoLogger) {
+  const publish = guardOutcomePublisher(runtime.bus, { logger: logger.child({ component: 'guardrails' }) });
+  return {
+    guardrailResolver: new GuardrailResolver({ configs: runtime.state.configs }),
+    onGuarded: (session: GuardSession, attribution: CallAttribution | undefined) =>
+      publish(session, {
+        merchantId: attribution?.merchantId ?? '',
+        surface: attribution?.surface ?? 'library',
+        requestId: attribution?.requestId,
+        apiKeyId: attribution?.apiKeyId,
+      }),
+  };
 }

@@ -4,6 +4,7 @@ import type { NativeWire } from '../../src/generation/native-wire.js';
 import { GuardrailBlocked } from '../../src/guardrails/guardrail-blocked.js';
 import { guardrailHeader, type GuardrailResolver } from '../../src/guardrails/guardrail-resolver.js';
 import type { GuardSession } from '../../src/guardrails/guard-session.js';
+import type { GuardedCall } from '../../src/guardrails/publish-guard-outcomes.js';
 import { credentialMerchantOf, credentialOf } from '../plugins/authentication.js';
 
 /** Where a call's guard outcomes go once its response has been sent (the `guard.applied` events). */
@@ -30,11 +31,29 @@ export async function guardGatewayRequest<T>(
 ): Promise<{ readonly session: GuardSession; readonly body: T }> {
   const session = await deps.guardrails.sessionFor(guardScopeOf(request, model));
   const evidence = deps.evidence;
-  if (evidence !== undefined) reply.raw.once('close', () => evidence(session, request, wire));
+  if (evidence !== undefined) {
+    // Once the response has gone (a stream's end included): 'finish' when it was sent whole, 'close' when the client left first.
+    let told = false;
+    const tell = () => {
+      if (told) return;
+      told = true;
+      evidence(session, request, wire);
+    };
+    reply.raw.once('finish', tell);
+    reply.raw.once('close', tell);
+  }
   const guarded = guardRequestBody(wire, body as Readonly<Record<string, unknown>>, session) as T;
   const blocked = session.blocked;
   if (blocked !== undefined) throw new GuardrailBlocked(blocked);
   return { session, body: guarded };
+}
+
+/** Evidence that publishes a gateway call's outcomes (`guard.applied`) with the request's merchant, key and id. */
+export function publishedGuardEvidence(publish: (session: GuardSession, call: GuardedCall) => void): GuardEvidence {
+  return (session, request, surface) => {
+    const scope = guardScopeOf(request, undefined);
+    publish(session, { merchantId: scope.merchantId, surface, requestId: request.id, apiKeyId: scope.apiKeyId });
+  };
 }
 
 /** The guard scope of a request: its credential's merchant and key, the model it names, its guardrail header. */

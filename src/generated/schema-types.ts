@@ -685,7 +685,8 @@ export interface EventEnvelope {
     | 'llm.call'
     | 'auth.attempted'
     | 'autopilot.calibrated'
-    | 'tool.executed';
+    | 'tool.executed'
+    | 'guard.applied';
   version: number;
   /**
    * epoch milliseconds
@@ -728,6 +729,38 @@ export interface FeedbackReceivedV1 {
      */
     scoringFilter: boolean;
   };
+}
+/**
+ * One guardrail's outcome in one stage of one model call (issue 38): which guard found how many values and what it did. Never the matched text, never the placeholder map. The envelope's merchant is the caller's.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "GuardAppliedV1".
+ */
+export interface GuardAppliedV1 {
+  /**
+   * card, email, phone, iban, national-id, ip, credential, prompt-injection, indirect-injection, max-input-size, deny-list or pattern:<name>
+   */
+  guard: string;
+  stage: 'input' | 'output' | 'output-stream';
+  action: 'log' | 'mask' | 'block';
+  /**
+   * how many values the guard found in this stage (1 for injection and size guards)
+   */
+  count: number;
+  /**
+   * injection guards: the highest score seen; null otherwise
+   */
+  score: number | null;
+  /**
+   * whether this outcome refused the call (the first blocking guard)
+   */
+  blocked: boolean;
+  /**
+   * where the call came in: the gateway's wire (openai-chat, anthropic-messages, openai-responses) or the toolkit's surface (http, sse, websocket, batch, library)
+   */
+  surface: string;
+  requestId: string | null;
+  apiKeyId: string | null;
 }
 /**
  * One model call made by the generation toolkit (a provider attempt of generate, a stream, an embedding call, an evaluation judge call): usage, cost, timing, outcome and attribution. Never prompt or completion text.

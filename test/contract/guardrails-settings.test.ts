@@ -58,6 +58,16 @@ describe('/guardrails', () => {
     expect((await chat(ownerKey, 'card 4111111111111111, mail ops@example.com, about Project Falcon')).statusCode).toBe(200);
     const sent = provider.requests.at(-1)!.bodyText;
     expect(sent).toContain('card [CARD_1], mail [EMAIL_1], about Project Falcon');
+    await t.eventsCaughtUp();
+    const applied = t.events.filter((event) => event.type === 'guard.applied' && event.merchantId === merchant);
+    expect(applied.map((event) => event.payload)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ guard: 'card', stage: 'input', action: 'mask', count: 1, blocked: false, surface: 'openai-chat' }),
+        expect.objectContaining({ guard: 'email', stage: 'input', action: 'mask', count: 1, blocked: false }),
+      ]),
+    );
+    expect(JSON.stringify(applied)).not.toContain('4111');
+    expect(JSON.stringify(applied)).not.toContain('ops@example.com');
 
     const refused = await chat(strictKey, 'about Project Falcon');
     expect(refused.statusCode).toBe(400);
