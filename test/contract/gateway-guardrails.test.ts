@@ -327,6 +327,12 @@ describe('Messages with the default guards', () => {
     expect(claude.requests.length).toBe(before);
   });
 
+  it('counts tokens without sending a card number to the provider’s count endpoint', async () => {
+    await anthropic.messages.countTokens({ model: 'anthropic/claude-sonnet-4-5', messages: [{ role: 'user', content: `g-count ${pan}` }] });
+    expect(claude.requests.some((request) => request.path.endsWith('/count_tokens') && request.bodyText.includes('g-count'))).toBe(true);
+    expectNoCardNumberUpstream();
+  });
+
   it('refuses with Anthropic’s error shape when a guard blocks', async () => {
     const refused = await anthropic.messages
       .create(
