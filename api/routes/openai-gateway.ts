@@ -59,7 +59,7 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
   const useCases = createGatewayUseCases(deps);
   const guards = { guardrails: deps.guardrails ?? new GuardrailResolver({ configs: deps.state.configs }), evidence: deps.guardEvidence };
   await routeGroupRoutes(app, { routeGroups: useCases.routeGroups });
-  await openAiEmbeddingRoutes(app, { embeddings: useCases.embeddings, router: useCases.router });
+  await openAiEmbeddingRoutes(app, { embeddings: useCases.embeddings, router: useCases.router, guards });
   await openAiModelRoutes(app, { models: deps.models, now });
   await openAiChatCompletionRoutes(app, { chat: useCases.chat, forward: useCases.forward, router: useCases.router, now, guards });
   const allowImageUrls = deps.allowImageUrls === true;

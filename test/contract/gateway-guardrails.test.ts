@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolkit } from '../../cli/create-toolkit.js';
 import { detectCardNumbers } from '../../src/guardrails/card-number.js';
 import { type FakeHttpServer, type FakeResponse, type RecordedRequest, sseBody, startFakeHttpServer } from '../fixtures/providers/fake-http-server.js';
+import { embeddingsResponse } from '../fixtures/providers/openai-wire.js';
 import { createMerchant, createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -42,6 +43,15 @@ function openAiUpstream(request: RecordedRequest): FakeResponse {
   const body = request.body as Json;
   const model = `${String(body['model'])}-2024-07-18`;
   if (request.path === '/v1/responses') return responsesAnswer(request, body);
+  if (request.path === '/v1/embeddings') {
+    const count = Array.isArray(body['input']) ? body['input'].length : 1;
+    return embeddingsResponse({
+      model: String(body['model']),
+      vectors: Array.from({ length: count }, () => [0.1, 0.2]),
+      promptTokens: 4,
+      encoding: body['encoding_format'] === 'base64' ? 'base64' : 'float',
+    });
+  }
   if (body['stream'] !== true)
     return {
       headers: { 'content-type': 'application/json' },
@@ -248,6 +258,15 @@ describe('chat completions with the default guards', () => {
       .create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }, { headers: { 'x-switchyard-guardrails': 'card=off' } })
       .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+  });
+});
+
+describe('embeddings with the default guards', () => {
+  it('embeds the texts with their card numbers masked', async () => {
+    const embedded = await openai.embeddings.create({ model: 'openai/text-embedding-3-small', input: [`g-embed card ${pan}`, 'plain text'] });
+    expect(embedded.data).toHaveLength(2);
+    expect(gpt.requests.at(-1)!.bodyText).toContain('g-embed card [CARD_1]');
+    expectNoCardNumberUpstream();
   });
 });
 
