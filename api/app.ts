@@ -69,6 +69,10 @@ import { gsmRoutes } from './routes/gsm.js';
 import { costIngestionRoutes } from './routes/cost-ingestion.js';
 import { costIngestionSettingsRoutes } from './routes/cost-ingestion-settings.js';
 import { merchantMemberRoutes } from './routes/merchant-members.js';
+import { guardrailRoutes } from './routes/guardrails.js';
+import { publishedGuardEvidence } from './wire/gateway-guards.js';
+import { guardOutcomePublisher } from '../src/guardrails/publish-guard-outcomes.js';
+import { GuardrailSettingsService } from '../src/guardrails/guardrail-settings-service.js';
 import { trustProxyOption } from './trust-proxy.js';
 import { deferredChildLoggerFactory } from './request-logger.js';
 
@@ -230,6 +234,7 @@ async function registerGenerationRoutes(app: FastifyInstance, config: Config, de
     await app.register(async (scope) => openAiFileRoutes(scope, { files: openAiBatches.files }));
     await app.register(async (scope) => openAiBatchRoutes(scope, { batches: openAiBatches.batches }));
   }
+  await app.register(async (scope) => guardrailRoutes(scope, { guardrails: new GuardrailSettingsService(deps.state.configs) }));
   await app.register(async (scope) => generationRoutes(scope, { toolkit: deps.toolkit }));
   const merchantMcp = merchantMcpOf(config, deps);
   const credentials = merchantProviderCredentialsOf(deps);
@@ -261,6 +266,7 @@ async function registerGenerationRoutes(app: FastifyInstance, config: Config, de
       random: deps.random,
       recordCall,
       allowImageUrls,
+      guardEvidence: publishedGuardEvidence(guardOutcomePublisher(deps.bus, { logger: app.log })),
       ...responsesTtlS,
     }),
   );

@@ -122,6 +122,9 @@ import gatewayCapability from '../schemas/http/merchant-account/gateway-capabili
 import merchantAccountCreate from '../schemas/http/merchant-account/merchant-account-create.json' with { type: 'json' };
 import merchantFeatures from '../schemas/http/merchant-features/merchant-features.json' with { type: 'json' };
 import merchantFeatureToggle from '../schemas/http/merchant-features/merchant-feature-toggle.json' with { type: 'json' };
+import guardrailSettings from '../schemas/http/guardrails/guardrail-settings.json' with { type: 'json' };
+import merchantGuardrails from '../schemas/http/guardrails/merchant-guardrails.json' with { type: 'json' };
+import merchantGuardrailsView from '../schemas/http/guardrails/merchant-guardrails-view.json' with { type: 'json' };
 import seedCostWireRow from '../schemas/http/seed-costs/seed-cost-wire-row.json' with { type: 'json' };
 import seedCostsSave from '../schemas/http/seed-costs/seed-costs-save.json' with { type: 'json' };
 import seedCostSimulateRequest from '../schemas/http/seed-costs/seed-cost-simulate-request.json' with { type: 'json' };
@@ -285,6 +288,9 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   merchantAccountCreate,
   merchantFeatures,
   merchantFeatureToggle,
+  guardrailSettings,
+  merchantGuardrails,
+  merchantGuardrailsView,
   seedCostWireRow,
   seedCostsSave,
   seedCostSimulateRequest,

@@ -18,7 +18,8 @@
 // window. On a shared machine trust CPU µs per request; req/s moves with whatever else runs.
 // Then the medians per side and the ratios (working tree / base).
 // Bounded: ROUNDS (3) × scenarios × DURATION (10) s plus a 3 s warm-up each; CONNECTIONS (64).
-// SCENARIOS=decide,gateway narrows it; SKIP_BUILD=1 uses the working tree's dist/ as it is.
+// SCENARIOS=decide,gateway narrows it; SKIP_BUILD=1 uses the working tree's dist/ as it is; GATEWAY_PROMPT_BYTES sizes
+// the gateway's prompt (default: 'Say ping').
 // MODE=inject measures decide and decide_features without sockets instead (bench/lib/decide-inject.mjs:
 // each build's composition root in its own process, N decisions through fastify's inject): no echo,
 // no gateway row, req/s is decisions/s in process; for a machine too busy for the HTTP figures.
@@ -106,7 +107,13 @@ const decideRequest = (merchant, paymentId, index) => {
   const base = decideBody(merchant, paymentId);
   return { ...base, paymentInfo: { ...base.paymentInfo, ...cards[index % cards.length] } };
 };
-const chatRequest = { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'Say ping' }] };
+// GATEWAY_PROMPT_BYTES=4096 sends a prompt of that size (prose with dates, amounts and order ids, no card
+// number): the guardrails' cost on a realistic prompt (issue 38), e.g. against BASE=<the commit before them>.
+const promptBytes = Number(process.env.GATEWAY_PROMPT_BYTES ?? 0);
+const promptSentence =
+  'The merchant asked why order 2026-11-29/48213 was declined at 14:05 for 129.90 EUR, and whether a retry on the second gateway would help. ';
+const chatPrompt = promptBytes > 0 ? promptSentence.repeat(Math.ceil(promptBytes / promptSentence.length)).slice(0, promptBytes) : 'Say ping';
+const chatRequest = { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: chatPrompt }] };
 
 /** autocannon at CONNECTIONS for `seconds`; `bodyOf(i)` gives the i-th request's body. */
 async function load(url, headers, seconds, bodyOf) {

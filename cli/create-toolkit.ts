@@ -12,7 +12,13 @@ import type { ToolDefinition } from '../src/generation/tool-definition.js';
 import type { ConversationStore } from '../src/ports/state/conversation-store.js';
 import { loadDefaultModelRegistry, type DynamicModelRegistry } from '../src/generation/models/dynamic-model-registry.js';
 import { isInside } from '../src/generation/tools/sandbox-path.js';
-import type { NeuroLink } from '../src/toolkit/neurolink.js';
+import { GuardrailResolver } from '../src/guardrails/guardrail-resolver.js';
+import type { GuardSession } from '../src/guardrails/guard-session.js';
+import { guardOutcomePublisher } from '../src/guardrails/publish-guard-outcomes.js';
+import type { CallAttribution } from '../src/generation/llm-call-record.js';
+import type { EventBus } from '../src/ports/event-bus.js';
+import type { StateStore } from '../src/ports/state-store.js';
+import type { NeuroLink, NeuroLinkOptions } from '../src/toolkit/neurolink.js';
 import { defaultBuiltInTools } from '../src/toolkit/toolkit-defaults.js';
 
 export interface ToolkitWiring {
@@ -32,6 +38,10 @@ export interface ToolkitWiring {
   readonly toolFilesRoot?: string;
   /** Conversation memory's store (the service's StateStore's); default: the library's in-memory store. */
   readonly conversationStore?: ConversationStore;
+  /** Where calls' guard settings come from (the service: each merchant's, from its StateStore); default: the defaults only. */
+  readonly guardrailResolver?: GuardrailResolver;
+  /** Where each call's guard outcomes go (the `guard.applied` publisher). */
+  readonly onGuarded?: NeuroLinkOptions['onGuarded'];
 }
 
 export interface Toolkit {
@@ -54,6 +64,8 @@ export function createToolkit(wiring: ToolkitWiring): Toolkit {
     ...(wiring.providerOverrides !== undefined ? { providerOverrides: wiring.providerOverrides } : {}),
     ...(wiring.onCall !== undefined ? { onCall: wiring.onCall } : {}),
     ...(wiring.conversationStore !== undefined ? { conversationStore: wiring.conversationStore } : {}),
+    ...(wiring.guardrailResolver !== undefined ? { guardrailResolver: wiring.guardrailResolver } : {}),
+    ...(wiring.onGuarded !== undefined ? { onGuarded: wiring.onGuarded } : {}),
     ...(wiring.toolFilesRoot !== undefined
       ? { builtInTools: defaultBuiltInTools(wiring.toolFilesRoot, nodeFileSystem), merchantBuiltInTools: merchantFileTools(wiring.toolFilesRoot) }
       : {}),
@@ -109,4 +121,22 @@ export function serviceToolFilesRoot(config: Pick<Config, 'dataDir' | 'toolFiles
   const real = realpathSync(root);
   for (const secret of secrets) if (existsSync(secret.path) && isInside(real, realpathSync(secret.path))) refuse(secret.path, secret.what);
   return real;
+}
+
+/**
+ * The toolkit's guardrails in a service process (issue 38): each merchant's settings read from the state
+ * store, and every call's outcomes published as `guard.applied` events.
+ */
+export function toolkitGuardrails(runtime: { readonly state: Pick<StateStore, 'configs'>; readonly bus: EventBus }, logger: PinoLogger) {
+  const publish = guardOutcomePublisher(runtime.bus, { logger: logger.child({ component: 'guardrails' }) });
+  return {
+    guardrailResolver: new GuardrailResolver({ configs: runtime.state.configs }),
+    onGuarded: (session: GuardSession, attribution: CallAttribution | undefined) =>
+      publish(session, {
+        merchantId: attribution?.merchantId ?? '',
+        surface: attribution?.surface ?? 'library',
+        requestId: attribution?.requestId,
+        apiKeyId: attribution?.apiKeyId,
+      }),
+  };
 }

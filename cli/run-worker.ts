@@ -4,7 +4,7 @@ import * as analyticsSink from '../workers/analytics-sink.js';
 import * as srWindows from '../workers/sr-windows.js';
 import type { WorkerHandle } from '../workers/worker-handle.js';
 import { llmCallPublisher } from '../src/generation/publish-llm-calls.js';
-import { createToolkit } from './create-toolkit.js';
+import { createToolkit, toolkitGuardrails } from './create-toolkit.js';
 import { createBatchService, startGenerationWorker } from './create-batch-service.js';
 import { createRuntime, runtimeDefaults } from './create-runtime.js';
 import { startTelemetry } from './start-telemetry.js';
@@ -59,7 +59,12 @@ export async function runWorker(name: string | undefined, config: Config, logger
     };
   } else {
     // Provider credentials come from the environment (and ./.env), as for the API.
-    const { toolkit } = createToolkit({ logger, onCall: llmCallPublisher(runtime.bus, { logger: logger.child({ component: 'llm-calls' }) }) });
+    const { toolkit } = createToolkit({
+      logger,
+      onCall: llmCallPublisher(runtime.bus, { logger: logger.child({ component: 'llm-calls' }) }),
+      // Batch items are guarded like any toolkit call: each merchant's settings, outcomes as guard.applied.
+      ...toolkitGuardrails(runtime, logger),
+    });
     const wiring = { state: runtime.state, jobs: runtime.jobs, models: toolkit, clock: runtimeDefaults.clock, logger };
     handle = await startGenerationWorker(config, wiring, createBatchService(config, wiring));
   }

@@ -15,7 +15,7 @@ import {
   type BatchWiring,
 } from './create-batch-service.js';
 import { createRuntime, runtimeDefaults, type Runtime } from './create-runtime.js';
-import { createToolkit, serviceToolFilesRoot, type ToolkitWiring } from './create-toolkit.js';
+import { createToolkit, serviceToolFilesRoot, toolkitGuardrails, type ToolkitWiring } from './create-toolkit.js';
 import { assertAdminSecretStrength } from '../src/config/admin-secret-strength.js';
 import type { Config } from '../src/config/load-config.js';
 import * as analyticsSink from '../workers/analytics-sink.js';
@@ -79,6 +79,8 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
     onCall: spendCountingRecorder(runtime.bus, runtime.state.usage, pendingSpend, logger.child({ component: 'llm-calls' }), runtimeDefaults.clock),
     // Conversation memory (issue 26) in the state store: shared by every replica, scoped per merchant.
     conversationStore: runtime.state.conversations,
+    // Guardrails (issue 38): each merchant's settings from the state store, outcomes as guard.applied events.
+    ...toolkitGuardrails(runtime, logger),
   });
   // The service's MCP servers are the operator's `.mcp-config.json` (as NeuroLink's demo server read
   // it): connected now, so /api/mcp/* and generate calls have their tools. A server that fails to

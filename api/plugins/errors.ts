@@ -96,6 +96,8 @@ const wireOf: Readonly<Record<ErrorCode, Wire>> = {
   SY_PROVIDER_CREDENTIALS_UNCONFIGURED: { kind: 'generic', status: 503, code: 'TE_01' },
   SY_PROVIDER_CREDENTIAL_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
   SY_KEY_LIMIT_EXCEEDED: { kind: 'generic', status: 429, code: 'TE_04' },
+  SY_GUARDRAIL_BLOCKED: { kind: 'generic', status: 400, code: 'TE_03' },
+  SY_GUARDRAIL_INVALID: { kind: 'generic', status: 400, code: 'TE_03' },
   SY_INTERNAL: { kind: 'generic', status: 500, code: 'TE_00' },
 };
 

@@ -13,6 +13,8 @@ import type { ChatCompletionOutcome, ChatCompletionUseCase } from '../../src/gen
 import type { MessageTokenCounter } from '../../src/generation/gateway/count-message-tokens.js';
 import type { ForwardCallUseCase } from '../../src/generation/gateway/forward-call.js';
 import type { GatewayRouter } from '../../src/generation/gateway/gateway-router.js';
+import { guardNativeResponse } from '../../src/generation/gateway/guard-answer.js';
+import { guardChatOutcome } from '../../src/generation/gateway/guard-outcome.js';
 import { ref } from '../http-schemas.js';
 import { credentialMerchantOf } from '../plugins/authentication.js';
 import { hijackedHead } from '../plugins/security-headers.js';
@@ -21,6 +23,7 @@ import { anthropicStreamError } from '../wire/anthropic-error.js';
 import { anthropicEvent, replayedChunks, writeMessagesStream } from '../wire/anthropic-sse.js';
 import { whileClientStays } from '../wire/client-gone.js';
 import { gatewayCallContext } from '../wire/gateway-caller.js';
+import { type GatewayGuardDeps, guardGatewayRequest } from '../wire/gateway-guards.js';
 import { cacheHitHeaders, decisionHeaders, streamHeaders, translatedHeaders } from '../wire/gateway-headers.js';
 import { sendNativeAnswer } from '../wire/native-answer.js';
 import { gatewayGuard } from './gateway-route-config.js';
@@ -34,6 +37,8 @@ export interface AnthropicMessagesDeps {
   readonly tokens: MessageTokenCounter;
   /** Whether image blocks may name a URL (`source.type: "url"`); else only base64 images are taken. */
   readonly allowImageUrls?: boolean;
+  /** The guards of every call (issue 38): the body's texts guarded before any provider call, the answer after. */
+  readonly guards: GatewayGuardDeps;
 }
 
 type MessagesRequest = FastifyRequest<{ Body: AnthropicMessagesRequest }>;
@@ -71,19 +76,23 @@ async function sendOutcome(request: MessagesRequest, reply: FastifyReply, outcom
   return reply; // hijacked: fastify sends nothing more
 }
 
-/** `POST /v1/messages`: the request mapped onto the gateway's generation use case, the outcome onto Anthropic's wire. */
-function messagesRoute(app: FastifyInstance, deps: AnthropicMessagesDeps): void {
-  const policy = { allowImageUrls: deps.allowImageUrls === true };
-  // Per-key limits; the reservation is the dearest place the request can go, at its max_tokens.
-  const reserveUsd = async (request: FastifyRequest) => {
+/** Per-key limits; the reservation is the dearest place the request can go, at its max_tokens. */
+function messagesReservation(router: AnthropicMessagesDeps['router']) {
+  return async (request: FastifyRequest) => {
     const body = request.body as AnthropicMessagesRequest;
-    return gatewayReservationUsd(deps.router, {
+    return gatewayReservationUsd(router, {
       merchantId: credentialMerchantOf(request),
       model: body.model,
       prompt: messagesPrompt(body),
       maxTokens: body.max_tokens,
     });
   };
+}
+
+/** `POST /v1/messages`: the request mapped onto the gateway's generation use case, the outcome onto Anthropic's wire. */
+function messagesRoute(app: FastifyInstance, deps: AnthropicMessagesDeps): void {
+  const policy = { allowImageUrls: deps.allowImageUrls === true };
+  const reserveUsd = messagesReservation(deps.router);
   app.post<{ Body: AnthropicMessagesRequest }>(
     '/v1/messages',
     {
@@ -96,7 +105,8 @@ function messagesRoute(app: FastifyInstance, deps: AnthropicMessagesDeps): void 
       config: { ...messagesGuard, keyLimits: { kind: 'llm', reserveUsd } },
     },
     async (request, reply) => {
-      const body = request.body;
+      // Guarded before anything else: a blocked request reaches no cache, router or provider.
+      const { session, body } = await guardGatewayRequest(deps.guards, request, reply, 'anthropic-messages', request.body, request.body.model);
       return whileClientStays(reply, async (signal, clientGone) => {
         const context = gatewayCallContext(request, signal, 'messages');
         const forwarded = await deps.forward.forward({
@@ -114,7 +124,10 @@ function messagesRoute(app: FastifyInstance, deps: AnthropicMessagesDeps): void 
         if (forwarded.kind === 'native' || forwarded.kind === 'native-cached') {
           const headers = forwarded.kind === 'native' ? decisionHeaders(forwarded.decision, forwarded.cache) : cacheHitHeaders(forwarded.answer);
           const streamFailure = (error: unknown) => anthropicEvent({ ...anthropicStreamError(error) });
-          return sendNativeAnswer({ request, reply, headers, clientGone, streamFailure }, forwarded.response);
+          return sendNativeAnswer(
+            { request, reply, headers, clientGone, streamFailure },
+            guardNativeResponse('anthropic-messages', forwarded.response, session),
+          );
         }
         // Translated: no candidate speaks Messages natively (or the response cache holds its translated answer).
         const outcome = await deps.chat.complete({
@@ -127,7 +140,7 @@ function messagesRoute(app: FastifyInstance, deps: AnthropicMessagesDeps): void 
           affinity: () => cacheAffinityOf('messages', body),
           routed: forwarded.routed,
         });
-        return sendOutcome(request, reply, outcome, clientGone);
+        return sendOutcome(request, reply, guardChatOutcome(outcome, session), clientGone);
       });
     },
   );
@@ -149,7 +162,9 @@ function countTokensRoute(app: FastifyInstance, deps: AnthropicMessagesDeps): vo
     },
     async (request, reply) => {
       const context = { anthropicHeaders: anthropicUpstreamHeaders(request.headers), log: request.log };
-      const counted = await deps.tokens.count(credentialMerchantOf(request), request.body, context);
+      // The count may be the provider's own (Anthropic's count_tokens): the body goes there guarded too.
+      const { body } = await guardGatewayRequest(deps.guards, request, reply, 'anthropic-messages', request.body, request.body.model);
+      const counted = await deps.tokens.count(credentialMerchantOf(request), body, context);
       void reply.header('x-switchyard-token-count-source', counted.source);
       return { input_tokens: counted.inputTokens };
     },

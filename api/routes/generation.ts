@@ -12,6 +12,7 @@ import { ProviderStatusProbe } from '../../src/toolkit/provider-status-probe.js'
 import { ref } from '../http-schemas.js';
 import { filesOf, GENERATE_BODY_LIMIT_BYTES } from '../wire/generate-files.js';
 import { abortOnDisconnect, sendStream, type Streamed } from '../wire/toolkit-stream.js';
+import { guardrailHeader, parseGuardrailHeader } from '../../src/guardrails/guardrail-resolver.js';
 
 export interface GenerationRouteDeps {
   readonly toolkit: NeuroLink;
@@ -35,12 +36,21 @@ function generationReserve(toolkit: NeuroLink) {
 }
 
 /** The toolkit's options from a request body; the text is `input.text` or the demo server's `prompt`. */
-function toGenerateOptions(body: GenerateRequest, attribution: CallAttribution, abortSignal: AbortSignal): GenerateOptions {
+function toGenerateOptions(body: GenerateRequest, attribution: CallAttribution, abortSignal: AbortSignal, guardHeader?: string | string[]): GenerateOptions {
   const { prompt, input, files, ...rest } = body;
   const text = input?.text ?? prompt;
   if (text === undefined) throw new InvalidRequestError('Prompt is required: send input.text (or prompt)', 'toolkit', 'input.text');
   const documents = filesOf(files);
-  return { ...(rest as Omit<GenerateOptions, 'input'>), ...(documents !== undefined ? { files: documents } : {}), input: { text }, attribution, abortSignal };
+  // x-switchyard-guardrails: guards this request adds (issue 38); the toolkit combines them, only ever stricter.
+  const guardrails = guardHeader === undefined ? undefined : parseGuardrailHeader(Array.isArray(guardHeader) ? guardHeader.join(',') : guardHeader);
+  return {
+    ...(rest as Omit<GenerateOptions, 'input'>),
+    ...(documents !== undefined ? { files: documents } : {}),
+    ...(guardrails !== undefined ? { guardrails } : {}),
+    input: { text },
+    attribution,
+    abortSignal,
+  };
 }
 
 /** The demo server's answer fields around a GenerateResult. */
@@ -98,7 +108,9 @@ function registerGenerate(app: FastifyInstance, deps: GenerationRouteDeps): void
     async (request, reply) => {
       const disconnect = abortOnDisconnect(request, reply);
       try {
-        const result = await deps.toolkit.generate(toGenerateOptions(request.body, callAttributionOf(request, 'http'), disconnect.signal));
+        const result = await deps.toolkit.generate(
+          toGenerateOptions(request.body, callAttributionOf(request, 'http'), disconnect.signal, request.headers[guardrailHeader]),
+        );
         return toGenerateResponse(result, now());
       } finally {
         disconnect.done();
@@ -126,7 +138,9 @@ function registerStream(app: FastifyInstance, deps: GenerationRouteDeps): void {
       const disconnect = abortOnDisconnect(request, reply);
       let streamed: Streamed;
       try {
-        streamed = await deps.toolkit.stream(toGenerateOptions(request.body, callAttributionOf(request, 'sse'), disconnect.signal));
+        streamed = await deps.toolkit.stream(
+          toGenerateOptions(request.body, callAttributionOf(request, 'sse'), disconnect.signal, request.headers[guardrailHeader]),
+        );
       } catch (error) {
         disconnect.done();
         throw error;

@@ -5,12 +5,15 @@ import { cacheAffinityOf } from '../../src/generation/gateway/cache-affinity-key
 import type { ChatCompletionOutcome, ChatCompletionUseCase } from '../../src/generation/gateway/complete-chat.js';
 import type { ForwardCallUseCase } from '../../src/generation/gateway/forward-call.js';
 import type { GatewayRouter } from '../../src/generation/gateway/gateway-router.js';
+import { guardNativeResponse } from '../../src/generation/gateway/guard-answer.js';
+import { guardChatOutcome } from '../../src/generation/gateway/guard-outcome.js';
 import { toChatCall, type OpenAiChatRequest } from '../../src/generation/gateway/openai-chat-request.js';
 import { ref } from '../http-schemas.js';
 import { credentialMerchantOf } from '../plugins/authentication.js';
 import { hijackedHead } from '../plugins/security-headers.js';
 import { whileClientStays } from '../wire/client-gone.js';
 import { gatewayCallContext } from '../wire/gateway-caller.js';
+import { type GatewayGuardDeps, guardGatewayRequest } from '../wire/gateway-guards.js';
 import { cacheHitHeaders, decisionHeaders, streamHeaders, translatedHeaders } from '../wire/gateway-headers.js';
 import { sendNativeAnswer } from '../wire/native-answer.js';
 import { chatCompletionBody } from '../wire/openai-chat-completion.js';
@@ -25,6 +28,8 @@ export interface OpenAiChatCompletionDeps {
   /** Prices the request's budget reservation. */
   readonly router: Pick<GatewayRouter, 'pricesOf'>;
   readonly now: () => Date;
+  /** The guards of every call (issue 38): the body's texts guarded before any provider call, the answer after. */
+  readonly guards: GatewayGuardDeps;
 }
 
 type ChatRequest = FastifyRequest<{ Body: OpenAiChatRequest }>;
@@ -95,8 +100,9 @@ export async function openAiChatCompletionRoutes(app: FastifyInstance, deps: Ope
       config: { ...gatewayGuard, keyLimits: { kind: 'llm', reserveUsd } },
     },
     async (request, reply) => {
-      const body = request.body;
       const at = { id: `chatcmpl-${randomUUID()}`, created: Math.floor(deps.now().getTime() / 1000) };
+      // Guarded before anything else: a blocked request reaches no cache, router or provider.
+      const { session, body } = await guardGatewayRequest(deps.guards, request, reply, 'openai-chat', request.body, request.body.model);
       return whileClientStays(reply, async (signal, clientGone) => {
         const context = gatewayCallContext(request, signal, 'chat_completions');
         const cacheKeySource = body as unknown as Readonly<Record<string, unknown>>;
@@ -113,7 +119,7 @@ export async function openAiChatCompletionRoutes(app: FastifyInstance, deps: Ope
         if (forwarded.kind === 'native' || forwarded.kind === 'native-cached') {
           const headers = forwarded.kind === 'native' ? decisionHeaders(forwarded.decision, forwarded.cache) : cacheHitHeaders(forwarded.answer);
           const streamFailure = (error: unknown) => sseData(openAiStreamError(error));
-          return sendNativeAnswer({ request, reply, headers, clientGone, streamFailure }, forwarded.response);
+          return sendNativeAnswer({ request, reply, headers, clientGone, streamFailure }, guardNativeResponse('openai-chat', forwarded.response, session));
         }
         // Translated: no candidate speaks Chat Completions natively (or the response cache holds its translated answer).
         const outcome = await deps.chat.complete({
@@ -126,7 +132,7 @@ export async function openAiChatCompletionRoutes(app: FastifyInstance, deps: Ope
           routed: forwarded.routed,
           affinity: () => cacheAffinityOf('chat', body),
         });
-        return sendOutcome(request, reply, outcome, at, clientGone);
+        return sendOutcome(request, reply, guardChatOutcome(outcome, session), at, clientGone);
       });
     },
   );

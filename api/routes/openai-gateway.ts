@@ -6,8 +6,10 @@ import { ForwardResponseUseCase } from '../../src/generation/gateway/forward-res
 import { createGatewayUseCases } from '../../src/generation/gateway/gateway-use-cases.js';
 import type { GatewayProviderCalls } from '../../src/generation/gateway/gateway-provider-calls.js';
 import type { LlmCallRecorder } from '../../src/generation/llm-call-record.js';
+import { GuardrailResolver } from '../../src/guardrails/guardrail-resolver.js';
 import type { DynamicModelRegistry } from '../../src/generation/models/dynamic-model-registry.js';
 import type { StateStore } from '../../src/ports/state-store.js';
+import type { GuardEvidence } from '../wire/gateway-guards.js';
 import { anthropicMessagesRoutes } from './anthropic-messages.js';
 import { openAiChatCompletionRoutes } from './openai-chat-completions.js';
 import { openAiEmbeddingRoutes } from './openai-embeddings.js';
@@ -24,6 +26,10 @@ export interface OpenAiGatewayDeps {
    * answers (responseCache), stored Responses API responses (responses).
    */
   readonly state: Pick<StateStore, 'configs' | 'scores' | 'responseCache' | 'responses' | 'cacheAffinity'>;
+  /** Which guards apply to a call (issue 38); default: the defaults and the merchant's settings in `state.configs`. */
+  readonly guardrails?: GuardrailResolver;
+  /** Where each call's guard outcomes go (the `guard.applied` events); unset, they are not published. */
+  readonly guardEvidence?: GuardEvidence;
   /** Exploration draws of the learning router. */
   readonly random: RandomSource;
   /**
@@ -51,15 +57,16 @@ const defaultResponsesTtlS = 30 * 86_400;
 export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGatewayDeps): Promise<void> {
   const now = deps.now ?? (() => new Date());
   const useCases = createGatewayUseCases(deps);
+  const guards = { guardrails: deps.guardrails ?? new GuardrailResolver({ configs: deps.state.configs }), evidence: deps.guardEvidence };
   await routeGroupRoutes(app, { routeGroups: useCases.routeGroups });
-  await openAiEmbeddingRoutes(app, { embeddings: useCases.embeddings, router: useCases.router });
+  await openAiEmbeddingRoutes(app, { embeddings: useCases.embeddings, router: useCases.router, guards });
   await openAiModelRoutes(app, { models: deps.models, now });
-  await openAiChatCompletionRoutes(app, { chat: useCases.chat, forward: useCases.forward, router: useCases.router, now });
+  await openAiChatCompletionRoutes(app, { chat: useCases.chat, forward: useCases.forward, router: useCases.router, now, guards });
   const allowImageUrls = deps.allowImageUrls === true;
   const ttlS = deps.responsesTtlS ?? defaultResponsesTtlS;
   const responses = new ResponsesUseCase({ chat: useCases.chat, store: deps.state.responses, ttlS, now, allowImageUrls });
   const forward = new ForwardResponseUseCase({ forward: useCases.forward, store: deps.state.responses, ttlS, now, allowImageUrls });
-  await openAiResponsesRoutes(app, { responses, forward, router: useCases.router });
+  await openAiResponsesRoutes(app, { responses, forward, router: useCases.router, guards });
   const tokens = new MessageTokenCounter(useCases.router, deps.calls);
-  await anthropicMessagesRoutes(app, { chat: useCases.chat, forward: useCases.forward, router: useCases.router, tokens, allowImageUrls });
+  await anthropicMessagesRoutes(app, { chat: useCases.chat, forward: useCases.forward, router: useCases.router, tokens, allowImageUrls, guards });
 }

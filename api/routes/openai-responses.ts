@@ -4,11 +4,14 @@ import { gatewayReservationUsd } from '../../src/generation/gateway/budget-reser
 import type { CreateResponseOutcome, ResponsesUseCase } from '../../src/generation/gateway/create-response.js';
 import type { ForwardResponseUseCase } from '../../src/generation/gateway/forward-response.js';
 import type { GatewayRouter } from '../../src/generation/gateway/gateway-router.js';
+import { guardNativeResponse } from '../../src/generation/gateway/guard-answer.js';
+import { guardResponseOutcome } from '../../src/generation/gateway/guard-outcome.js';
 import type { ResponsesRequest } from '../../src/generation/gateway/responses-request.js';
 import { credentialMerchantOf } from '../plugins/authentication.js';
 import { hijackedHead } from '../plugins/security-headers.js';
 import { whileClientStays } from '../wire/client-gone.js';
 import { gatewayCallContext } from '../wire/gateway-caller.js';
+import { type GatewayGuardDeps, guardGatewayRequest } from '../wire/gateway-guards.js';
 import { cacheHitHeaders, decisionHeaders, streamHeaders, translatedHeaders } from '../wire/gateway-headers.js';
 import { sendNativeAnswer } from '../wire/native-answer.js';
 import { openAiStreamError } from '../wire/openai-error.js';
@@ -23,6 +26,8 @@ export interface OpenAiResponsesDeps {
   readonly forward: ForwardResponseUseCase;
   /** Prices the request's budget reservation. */
   readonly router: Pick<GatewayRouter, 'pricesOf'>;
+  /** The guards of every call (issue 38): the body's texts guarded before any provider call, the answer after. */
+  readonly guards: GatewayGuardDeps;
 }
 
 type CreateRequest = FastifyRequest<{ Body: ResponsesRequest }>;
@@ -102,17 +107,21 @@ export async function openAiResponsesRoutes(app: FastifyInstance, deps: OpenAiRe
       config: { ...gatewayGuard, keyLimits: { kind: 'llm', reserveUsd } },
     },
     async (request, reply) => {
+      // Guarded before anything else: a blocked request reaches no cache, router, store or provider. A
+      // `previous_response_id` chain's items were guarded when they were stored.
+      const { session, body } = await guardGatewayRequest(deps.guards, request, reply, 'openai-responses', request.body, request.body.model);
       return whileClientStays(reply, async (signal, clientGone) => {
-        const call = { ...gatewayCallContext(request, signal, 'responses'), request: request.body };
+        const call = { ...gatewayCallContext(request, signal, 'responses'), request: body };
         const forwarded = await deps.forward.forward(call);
         if (forwarded.kind === 'native' || forwarded.kind === 'native-cached') {
           const headers = forwarded.kind === 'native' ? decisionHeaders(forwarded.decision, forwarded.cache) : cacheHitHeaders(forwarded.answer);
-          return sendNativeAnswer({ request, reply, headers, clientGone, streamFailure: responsesStreamFailure }, forwarded.response);
+          const response = guardNativeResponse('openai-responses', forwarded.response, session);
+          return sendNativeAnswer({ request, reply, headers, clientGone, streamFailure: responsesStreamFailure }, response);
         }
         // Translated: no candidate speaks the Responses API natively (or the response cache holds its translated answer).
         const outcome = await deps.responses.create({ ...call, routed: forwarded.routed });
         if (outcome.ignoredTools.length > 0) request.log.info({ ignoredTools: outcome.ignoredTools }, 'tool types no provider serves were dropped');
-        return sendOutcome(request, reply, outcome, clientGone);
+        return sendOutcome(request, reply, guardResponseOutcome(outcome, session), clientGone);
       });
     },
   );

@@ -43,6 +43,7 @@ const codedKinds: Partial<Readonly<Record<ErrorCode, string>>> = {
   SY_MODEL_NOT_FOUND: 'model_not_found',
   SY_GATEWAY_REQUEST_UNSUPPORTED: 'unsupported_parameter',
   SY_PREVIOUS_RESPONSE_NOT_FOUND: 'previous_response_not_found',
+  SY_GUARDRAIL_BLOCKED: 'guardrail_blocked',
 };
 
 /** What OpenAI says for a failure of ours: no detail of a 5xx leaves the service (the log has it). */

@@ -32,6 +32,10 @@ export const analyticsFlows = {
     // Tool executions (tool.executed): MCP tools run through /api/mcp/execute and tools models called.
     'tool_executed_success',
     'tool_executed_failure',
+    // Guardrail outcomes (guard.applied): every guard that found something, per call and stage.
+    'guard_applied_log',
+    'guard_applied_mask',
+    'guard_applied_block',
   ],
 } as const;
 

@@ -44,6 +44,8 @@ const requestHitFlows: Readonly<Record<string, { readonly flowType: string; read
  *   = the reason); the failures are in `analyticsFlows.errors`, so log-summaries and the overview's
  *   top errors show them. Details keep the subject (email or key prefix) and address, never a secret.
  *
+ * - `guard.applied` → `guard_applied_<action>` (summary `guardrails`, stage `guard_<stage>`, error code = the guard,
+ *   status `blocked` for the refusing outcome; details = guard, stage, action, count, score: never the matched text).
  * - `tool.executed` → `tool_executed_<outcome>` (summary `tools`, stage `tool_executed`, error code = the
  *   failure's code; details = the run: category, server, owner, tool, duration, argument bytes, never arguments);
  *   both outcomes are in `analyticsFlows.errors`, so log-summaries lists every tool run.
@@ -233,6 +235,19 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
         details: detailsOf(p),
       });
     }
+    case 'guard.applied': {
+      const p = event.payload;
+      return domainOnly({
+        ...base(event, null, p.requestId, guardFlow(p.action), 'guardrails'),
+        api_flow: 'guardrails',
+        status: p.blocked ? 'blocked' : p.action,
+        event_stage: `guard_${p.stage.replaceAll('-', '_')}`,
+        error_code: p.guard,
+        error_message: `Guard ${p.guard} (${p.stage}): ${p.count} found, ${p.action}${p.blocked ? ', call refused' : ''}`,
+        route: p.surface,
+        details: detailsOf(p),
+      });
+    }
     case 'rule.evaluated': {
       const p = event.payload;
       const common = {
@@ -348,6 +363,11 @@ function auditMessage(p: AuthAttemptedV1): string {
     default:
       return '';
   }
+}
+
+/** `guard_applied_log` / `guard_applied_mask` / `guard_applied_block`. */
+export function guardFlow(action: 'log' | 'mask' | 'block'): string {
+  return `guard_applied_${action}`;
 }
 
 /** `tool_executed_success` / `tool_executed_failure`. */

@@ -53,6 +53,9 @@ export const errorCodes = {
     'Merchant provider credentials are off: the service runs distributed without PROVIDER_CREDENTIAL_KEYS, so it cannot seal or open them.',
   SY_PROVIDER_CREDENTIAL_NOT_FOUND: 'The merchant has no stored credentials for the provider the request names.',
   SY_KEY_LIMIT_EXCEEDED: "The API key's own limit (rpm, tpm, max_concurrent or budget) refuses the request; Retry-After says when to come back.",
+  SY_GUARDRAIL_BLOCKED:
+    'A guardrail with action block refused the request (a card number, personal data, a credential, an injection, a deny-listed term or an oversized input) before any provider call, or stopped an answer; the message names the guard, never the matched text.',
+  SY_GUARDRAIL_INVALID: 'Guardrail settings were refused: an unknown guard or action, or a custom pattern that fails the catastrophic-backtracking check.',
   SY_INTERNAL: 'An unexpected failure; the log has the cause.',
 } as const;
 

@@ -11,6 +11,7 @@ import ruleEvaluated from '../../schemas/events/rule.evaluated.v1.json' with { t
 import authAttempted from '../../schemas/events/auth.attempted.v1.json' with { type: 'json' };
 import autopilotCalibrated from '../../schemas/events/autopilot.calibrated.v1.json' with { type: 'json' };
 import toolExecuted from '../../schemas/events/tool.executed.v1.json' with { type: 'json' };
+import guardApplied from '../../schemas/events/guard.applied.v1.json' with { type: 'json' };
 import { SwitchyardError } from '../errors/switchyard-error.js';
 import type { EventEnvelope, EventType } from './event-envelope.js';
 
@@ -30,6 +31,7 @@ const payloads: Readonly<Record<string, ValidateFunction>> = {
   'auth.attempted@1': ajv.compile(authAttempted),
   'autopilot.calibrated@1': ajv.compile(autopilotCalibrated),
   'tool.executed@1': ajv.compile(toolExecuted),
+  'guard.applied@1': ajv.compile(guardApplied),
 } satisfies Record<`${EventType}@1`, ValidateFunction>;
 
 /**

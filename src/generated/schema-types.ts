@@ -736,7 +736,8 @@ export interface EventEnvelope {
     | 'llm.call'
     | 'auth.attempted'
     | 'autopilot.calibrated'
-    | 'tool.executed';
+    | 'tool.executed'
+    | 'guard.applied';
   version: number;
   /**
    * epoch milliseconds
@@ -779,6 +780,38 @@ export interface FeedbackReceivedV1 {
      */
     scoringFilter: boolean;
   };
+}
+/**
+ * One guardrail's outcome in one stage of one model call (issue 38): which guard found how many values and what it did. Never the matched text, never the placeholder map. The envelope's merchant is the caller's.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "GuardAppliedV1".
+ */
+export interface GuardAppliedV1 {
+  /**
+   * card, email, phone, iban, national-id, ip, credential, prompt-injection, indirect-injection, max-input-size, deny-list or pattern:<name>
+   */
+  guard: string;
+  stage: 'input' | 'output' | 'output-stream';
+  action: 'log' | 'mask' | 'block';
+  /**
+   * how many values the guard found in this stage (1 for injection and size guards)
+   */
+  count: number;
+  /**
+   * injection guards: the highest score seen; null otherwise
+   */
+  score: number | null;
+  /**
+   * whether this outcome refused the call (the first blocking guard)
+   */
+  blocked: boolean;
+  /**
+   * where the call came in: the gateway's wire (openai-chat, anthropic-messages, openai-responses) or the toolkit's surface (http, sse, websocket, batch, library)
+   */
+  surface: string;
+  requestId: string | null;
+  apiKeyId: string | null;
 }
 /**
  * One model call made by the generation toolkit (a provider attempt of generate, a stream, an embedding call, an evaluation judge call): usage, cost, timing, outcome and attribution. Never prompt or completion text.
@@ -6210,6 +6243,180 @@ export interface GsmRules {
   merchant_id: string;
   rules: GsmRuleOverride[];
   excusedClasses: string[];
+}
+/**
+ * Guards of a merchant, an API key, a route group, a request header or a library call. Layers only ever combine to the stricter: an action can be raised (log < mask < block), a threshold or size limit lowered, deny-list terms and patterns added; none can switch off what another layer or the default (card numbers masked) turned on.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "GuardrailSettings".
+ */
+export interface GuardrailSettings {
+  /**
+   * Card numbers (13–19 digits, Luhn-valid, known IIN ranges); on by default with action mask.
+   */
+  card?: {
+    /**
+     * log records the finding, mask replaces the value with a typed placeholder ([CARD_1]), block refuses the call (4xx naming the guard, before any provider call).
+     */
+    action: 'log' | 'mask' | 'block';
+  };
+  /**
+   * Email addresses.
+   */
+  email?: {
+    /**
+     * log records the finding, mask replaces the value with a typed placeholder ([CARD_1]), block refuses the call (4xx naming the guard, before any provider call).
+     */
+    action: 'log' | 'mask' | 'block';
+  };
+  /**
+   * Phone numbers (E.164 with +, or North American punctuation).
+   */
+  phone?: {
+    /**
+     * log records the finding, mask replaces the value with a typed placeholder ([CARD_1]), block refuses the call (4xx naming the guard, before any provider call).
+     */
+    action: 'log' | 'mask' | 'block';
+  };
+  /**
+   * IBANs (mod-97 checksum).
+   */
+  iban?: {
+    /**
+     * log records the finding, mask replaces the value with a typed placeholder ([CARD_1]), block refuses the call (4xx naming the guard, before any provider call).
+     */
+    action: 'log' | 'mask' | 'block';
+  };
+  /**
+   * National ids: US SSN (format rules), Aadhaar (Verhoeff), Spanish DNI/NIE (mod-23), UK NINO.
+   */
+  'national-id'?: {
+    /**
+     * log records the finding, mask replaces the value with a typed placeholder ([CARD_1]), block refuses the call (4xx naming the guard, before any provider call).
+     */
+    action: 'log' | 'mask' | 'block';
+  };
+  /**
+   * IPv4 and IPv6 addresses.
+   */
+  ip?: {
+    /**
+     * log records the finding, mask replaces the value with a typed placeholder ([CARD_1]), block refuses the call (4xx naming the guard, before any provider call).
+     */
+    action: 'log' | 'mask' | 'block';
+  };
+  /**
+   * Credentials: OpenAI/Anthropic/Stripe/GitHub/Slack keys, AWS key ids and secrets, Google API keys and OAuth tokens, JWTs, bearer tokens, PEM private keys, Switchyard DE_ keys.
+   */
+  credential?: {
+    /**
+     * log records the finding, mask replaces the value with a typed placeholder ([CARD_1]), block refuses the call (4xx naming the guard, before any provider call).
+     */
+    action: 'log' | 'mask' | 'block';
+  };
+  /**
+   * Injection heuristics over user input (direct).
+   */
+  'prompt-injection'?: {
+    /**
+     * log records the finding, mask replaces the value with a typed placeholder ([CARD_1]), block refuses the call (4xx naming the guard, before any provider call).
+     */
+    action: 'log' | 'mask' | 'block';
+    /**
+     * Score (0–1) at or above which the guard acts; default 0.5. mask is taken as log.
+     */
+    threshold?: number;
+  };
+  /**
+   * Injection heuristics over tool results and documents coming back into the model (indirect).
+   */
+  'indirect-injection'?: {
+    /**
+     * log records the finding, mask replaces the value with a typed placeholder ([CARD_1]), block refuses the call (4xx naming the guard, before any provider call).
+     */
+    action: 'log' | 'mask' | 'block';
+    /**
+     * Score (0–1) at or above which the guard acts; default 0.5. mask is taken as log.
+     */
+    threshold?: number;
+  };
+  /**
+   * Largest input, in UTF-8 bytes of the texts the model reads.
+   */
+  'max-input-size'?: {
+    /**
+     * log records the finding, mask replaces the value with a typed placeholder ([CARD_1]), block refuses the call (4xx naming the guard, before any provider call).
+     */
+    action: 'log' | 'mask' | 'block';
+    maxBytes: number;
+  };
+  /**
+   * Words or phrases, matched case-insensitively on word boundaries (placeholder [DENIED_n]).
+   */
+  'deny-list'?: {
+    /**
+     * log records the finding, mask replaces the value with a typed placeholder ([CARD_1]), block refuses the call (4xx naming the guard, before any provider call).
+     */
+    action: 'log' | 'mask' | 'block';
+    /**
+     * @maxItems 500
+     */
+    terms: string[];
+  };
+  /**
+   * The merchant's own regular expressions, each admitted only when it passes the catastrophic-backtracking check (no nested quantifiers, no overlapping quantified alternatives, no backreferences, bounds up to 1000).
+   *
+   * @maxItems 50
+   */
+  patterns?: {
+    /**
+     * Names the guard (pattern:<name>) and its placeholder label (upper-cased).
+     */
+    name: string;
+    pattern: string;
+    flags?: string;
+    /**
+     * log records the finding, mask replaces the value with a typed placeholder ([CARD_1]), block refuses the call (4xx naming the guard, before any provider call).
+     */
+    action: 'log' | 'mask' | 'block';
+  }[];
+  /**
+   * Whether masked input values come back in the caller's answer (default true). false is stricter and wins.
+   */
+  restore?: boolean;
+}
+/**
+ * A merchant's guardrails as stored, with the defaults every merchant gets (which nothing can weaken) and the merchant-wide result of combining them.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "MerchantGuardrailsView".
+ */
+export interface MerchantGuardrailsView {
+  merchant_id: string;
+  defaults: GuardrailSettings;
+  effective: GuardrailSettings;
+  guardrails: MerchantGuardrails;
+}
+/**
+ * A merchant's guardrails: its own settings, and settings attached to its API keys (by key id) and route groups (by name), each combined with the defaults and the merchant's settings to the stricter.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "MerchantGuardrails".
+ */
+export interface MerchantGuardrails {
+  settings?: GuardrailSettings;
+  /**
+   * Settings attached to API keys, by key id.
+   */
+  keys?: {
+    [k: string]: GuardrailSettings;
+  };
+  /**
+   * Settings attached to route groups, by name.
+   */
+  routeGroups?: {
+    [k: string]: GuardrailSettings;
+  };
 }
 /**
  * An error of the MCP gateway (/mcp) outside a JSON-RPC answer: authentication, limits, sessions, a body that is not JSON-RPC. The shape the MCP SDK's streamable HTTP transport answers with, id null. Codes: -32700 not JSON, -32600 not a valid JSON-RPC request, -32001 session not found, -32603 internal, -32000 any other refusal (the HTTP status says which).

@@ -1,3 +1,4 @@
+import type { GuardrailSettings } from '../generated/schema-types.js';
 import type { PromptCacheMark } from './language-model-client.js';
 import type { CallControls } from './call-controls.js';
 import type { FileInput } from './documents/document-input.js';
@@ -120,6 +121,11 @@ export interface GenerateOptions extends CallControls {
   /** Domain hint handed to the judge (`evaluationDomain` in NeuroLink). */
   readonly evaluationDomain?: string;
   /** Who the call is for (merchant, user, request, batch); goes into its `llm.call` record only. */
+  /**
+   * Guards this call adds (issue 38) to the toolkit's (`new NeuroLink({ guardrails })`) and the defaults
+   * (card numbers masked); like every guardrail layer, it can only add guards or make them stricter.
+   */
+  readonly guardrails?: GuardrailSettings;
   readonly attribution?: CallAttribution;
 }
 

@@ -10,6 +10,7 @@ import type {
   DecisionCreatedV1,
   DecisionFailedV1,
   FeedbackReceivedV1,
+  GuardAppliedV1,
   LlmCallV1,
   RuleEvaluatedV1,
   ScoreUpdatedV1,
@@ -28,6 +29,7 @@ export interface EventPayloads {
   'auth.attempted': AuthAttemptedV1;
   'autopilot.calibrated': AutopilotCalibratedV1;
   'tool.executed': ToolExecutedV1;
+  'guard.applied': GuardAppliedV1;
 }
 
 export type EventType = keyof EventPayloads;
@@ -63,6 +65,8 @@ export const topicOf = {
   'autopilot.calibrated': 'api',
   // Tool executions are audit trail too (keyed by merchant; only the analytics sink reads 'api').
   'tool.executed': 'api',
+  // Guardrail outcomes (issue 38): evidence like the audit trail, keyed by merchant; only the analytics sink reads 'api'.
+  'guard.applied': 'api',
 } as const satisfies Record<EventType, string>;
 
 export type Topic = (typeof topicOf)[EventType];

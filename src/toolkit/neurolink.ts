@@ -44,6 +44,10 @@ import { providerStatuses, type ProviderStatus, type ProviderStatusOptions } fro
 import { defaultBuiltInTools, defaultModelRegistry } from './toolkit-defaults.js';
 import type { ToolkitAdapters } from './toolkit-adapters.js';
 import { readToolkitSettings, type ToolkitSettings } from './toolkit-settings.js';
+import { GuardrailResolver } from '../guardrails/guardrail-resolver.js';
+import type { GuardSession } from '../guardrails/guard-session.js';
+import type { GuardSettings } from '../guardrails/guard-settings.js';
+import { guardToolkitOptions, guardToolkitResult, guardToolkitStream } from './guard-toolkit-call.js';
 
 export interface NeuroLinkOptions {
   /** Where `.env`, `config/models.json` and `.mcp-config.json` are read, and the file tools' sandbox root. Default: the working directory. */
@@ -79,6 +83,22 @@ export interface NeuroLinkOptions {
   readonly conversationMemory?: ConversationMemoryOptions;
   /** Where conversations are kept (the service passes its StateStore's); default: the adapters' in-memory store. */
   readonly conversationStore?: ConversationStore;
+  /**
+   * Guards every call of this instance adds (issue 38) to the defaults (card numbers masked, which nothing
+   * can weaken): PII, credentials, injection heuristics, deny-lists, custom patterns. A call's own
+   * `guardrails` option adds more.
+   */
+  readonly guardrails?: GuardSettings;
+  /** Where calls' guard settings come from (the service: one that reads each merchant's settings); default: the defaults and `guardrails`. */
+  readonly guardrailResolver?: GuardrailResolver;
+  /** Receives each call's guard outcomes (the service publishes them as `guard.applied`); never the matched text. */
+  readonly onGuarded?: (session: GuardSession, attribution: CallAttribution | undefined) => void;
+}
+
+/** The options without their `guardrails` (the guards have been applied; the generation layer does not take them). */
+function withoutGuardrails<T extends GenerateOptions>(options: T): T {
+  const { guardrails: _applied, ...rest } = options;
+  return rest as T;
 }
 
 function isKnownProvider(name: string): boolean {
@@ -149,10 +169,16 @@ export class NeuroLink {
   /** The catalog of each merchant with credentials of its own, by the version of those credentials. */
   private readonly merchantCatalogs = new Map<string, { readonly version: string; readonly scoped: ScopedCatalog }>();
   private readonly catalogOptions: Omit<ProviderCatalogOptions, 'env'>;
+  private readonly guardrails: {
+    readonly resolver: GuardrailResolver;
+    readonly settings: GuardSettings | undefined;
+    readonly onGuarded: NeuroLinkOptions['onGuarded'];
+  };
 
   /** `adapters`: the infrastructure the toolkit reaches (see ToolkitAdapters); the library's `new NeuroLink()` passes the shipped ones. */
   constructor(options: NeuroLinkOptions, adapters: ToolkitAdapters) {
     this.adapters = adapters;
+    this.guardrails = { resolver: options.guardrailResolver ?? new GuardrailResolver(), settings: options.guardrails, onGuarded: options.onGuarded };
     this.cwd = options.cwd ?? processWorkingDirectory();
     this.env = options.env ?? loadToolkitEnv({ cwd: this.cwd });
     this.settings = readToolkitSettings(this.env);
@@ -206,8 +232,37 @@ export class NeuroLink {
   }
 
   /** Generates text; without `provider`, walks the configured providers in order on retryable failures. */
-  generate(options: GenerateOptions | string): Promise<GenerateResult> {
-    return this.calls.generate(options);
+  async generate(options: GenerateOptions | string): Promise<GenerateResult> {
+    const { session, guarded, attribution } = await this.guardCall(options);
+    try {
+      return guardToolkitResult(await this.calls.generate(guarded), session);
+    } finally {
+      this.guardrails.onGuarded?.(session, attribution);
+    }
+  }
+
+  /**
+   * The input stage of a call (issue 38): its guard session (defaults, the merchant's and key's settings,
+   * this instance's, the call's own) and its options with every text guarded; a blocking guard throws
+   * `GuardrailBlocked` here, before any provider call.
+   */
+  private async guardCall<T extends GenerateOptions>(
+    options: T | string,
+  ): Promise<{ session: GuardSession; guarded: T | string; attribution: CallAttribution | undefined }> {
+    const attribution = typeof options === 'string' ? undefined : options.attribution;
+    const own = typeof options === 'string' ? undefined : options.guardrails;
+    const session = await this.guardrails.resolver.sessionFor({
+      merchantId: attribution?.merchantId,
+      apiKeyId: attribution?.apiKeyId,
+      extra: [this.guardrails.settings, own],
+    });
+    const plain = typeof options === 'string' || own === undefined ? options : withoutGuardrails(options);
+    try {
+      return { session, guarded: guardToolkitOptions(plain, session), attribution };
+    } catch (error) {
+      this.guardrails.onGuarded?.(session, attribution);
+      throw error;
+    }
   }
 
   /**
@@ -220,12 +275,19 @@ export class NeuroLink {
 
   /** Alias of `generate`. */
   gen(options: GenerateOptions | string): Promise<GenerateResult> {
-    return this.calls.generate(options);
+    return this.generate(options);
   }
 
   /** Streams text; the provider may change only before the first chunk. */
-  stream(options: StreamOptions | string): Promise<StreamResult> {
-    return this.calls.stream(options);
+  async stream(options: StreamOptions | string): Promise<StreamResult> {
+    const { session, guarded, attribution } = await this.guardCall(options);
+    const result = guardToolkitStream(await this.calls.stream(guarded), session);
+    // Evidence once the stream has ended (or failed): its streamed-output outcomes are known then.
+    void result.final.then(
+      () => this.guardrails.onGuarded?.(session, attribution),
+      () => this.guardrails.onGuarded?.(session, attribution),
+    );
+    return result;
   }
 
   /** The models a call naming `provider` and `model` (either may be absent) can be answered by (see GenerationService). */
@@ -255,13 +317,13 @@ export class NeuroLink {
 
   /** @deprecated Legacy form (`prompt`); use `generate`. The result also carries `text`. */
   async generateText(options: GenerateOptions | string): Promise<GenerateResult & { readonly text: string }> {
-    const result = await this.calls.generate(options);
+    const result = await this.generate(options);
     return { ...result, text: result.content };
   }
 
   /** @deprecated Legacy form: yields plain strings; use `stream`. */
   async *streamText(prompt: string, options: Omit<StreamOptions, 'input' | 'prompt'> = {}): AsyncIterable<string> {
-    const result = await this.calls.stream({ ...options, input: { text: prompt } });
+    const result = await this.stream({ ...options, input: { text: prompt } });
     for await (const chunk of result.stream) yield chunk.content;
   }
 

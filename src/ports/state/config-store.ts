@@ -1,4 +1,11 @@
-import type { DebitRoutingConfig, EliminationConfig, GatewayCapability, SrDimensionConfig, SuccessRateConfig } from '../../generated/schema-types.js';
+import type {
+  DebitRoutingConfig,
+  EliminationConfig,
+  GatewayCapability,
+  MerchantGuardrails,
+  SrDimensionConfig,
+  SuccessRateConfig,
+} from '../../generated/schema-types.js';
 import type { AutopilotRunLog } from './autopilot-runs.js';
 import type { CostModel } from './cost-model.js';
 import type { ExperimentGuardrailTrip } from './experiment-guardrail.js';
@@ -48,6 +55,8 @@ export interface MerchantConfigs {
   volumeCommitmentPlan: SteeringPlan;
   /** The merchant's own provider credentials, sealed (src/credentials/); absent = the operator's only. */
   providerCredentials: ProviderCredentialsConfig;
+  /** The merchant's guardrails (issue 38): its own settings and those attached to keys and route groups; absent = the defaults only. */
+  guardrails: MerchantGuardrails;
 }
 export type ConfigName = keyof MerchantConfigs;
 

@@ -1,0 +1,69 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { guardRequestBody } from '../../src/generation/gateway/guard-request-body.js';
+import type { NativeWire } from '../../src/generation/native-wire.js';
+import { GuardrailBlocked } from '../../src/guardrails/guardrail-blocked.js';
+import { guardrailHeader, type GuardrailResolver } from '../../src/guardrails/guardrail-resolver.js';
+import type { GuardSession } from '../../src/guardrails/guard-session.js';
+import type { GuardedCall } from '../../src/guardrails/publish-guard-outcomes.js';
+import { credentialMerchantOf, credentialOf } from '../plugins/authentication.js';
+
+/** Where a call's guard outcomes go once its response has been sent (the `guard.applied` events). */
+export type GuardEvidence = (session: GuardSession, request: FastifyRequest, surface: string) => void;
+
+export interface GatewayGuardDeps {
+  readonly guardrails: GuardrailResolver;
+  readonly evidence?: GuardEvidence | undefined;
+}
+
+/**
+ * The input stage of a gateway request, before any provider call: the session of the caller's guards
+ * (defaults, merchant, key, route group, `x-switchyard-guardrails`), the body with its texts guarded, and a
+ * refusal (`GuardrailBlocked`, 400 in the route's own error shape, naming the guard) when a guard blocks.
+ * The session's outcomes are handed to `evidence` once the response has gone (the stream's end included).
+ */
+export async function guardGatewayRequest<T>(
+  deps: GatewayGuardDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  wire: NativeWire,
+  body: T,
+  model: string,
+): Promise<{ readonly session: GuardSession; readonly body: T }> {
+  const session = await deps.guardrails.sessionFor(guardScopeOf(request, model));
+  const evidence = deps.evidence;
+  if (evidence !== undefined) {
+    // Once the response has gone (a stream's end included): 'finish' when it was sent whole, 'close' when the client left first.
+    let told = false;
+    const tell = () => {
+      if (told) return;
+      told = true;
+      evidence(session, request, wire);
+    };
+    reply.raw.once('finish', tell);
+    reply.raw.once('close', tell);
+  }
+  const guarded = guardRequestBody(wire, body as Readonly<Record<string, unknown>>, session) as T;
+  const blocked = session.blocked;
+  if (blocked !== undefined) throw new GuardrailBlocked(blocked);
+  return { session, body: guarded };
+}
+
+/** Evidence that publishes a gateway call's outcomes (`guard.applied`) with the request's merchant, key and id. */
+export function publishedGuardEvidence(publish: (session: GuardSession, call: GuardedCall) => void): GuardEvidence {
+  return (session, request, surface) => {
+    const scope = guardScopeOf(request, undefined);
+    publish(session, { merchantId: scope.merchantId, surface, requestId: request.id, apiKeyId: scope.apiKeyId });
+  };
+}
+
+/** The guard scope of a request: its credential's merchant and key, the model it names, its guardrail header. */
+export function guardScopeOf(request: FastifyRequest, model: string | undefined) {
+  const credential = credentialOf(request);
+  const header = request.headers[guardrailHeader];
+  return {
+    merchantId: credentialMerchantOf(request),
+    apiKeyId: credential.kind === 'api_key' ? credential.keyId : undefined,
+    model,
+    header: Array.isArray(header) ? header.join(',') : header,
+  };
+}

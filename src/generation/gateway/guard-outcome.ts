@@ -1,0 +1,78 @@
+import type { GuardSession } from '../../guardrails/guard-session.js';
+import type { StoredResponse, StoredResponseItem } from '../../ports/state/response-store.js';
+import type { ChatChunk, ChatCompletionOutcome } from './complete-chat.js';
+import type { CreateResponseOutcome, ResponseChunk } from './create-response.js';
+import { guardCompletion, guardResponseItems, refuseBlocked } from './guard-answer.js';
+import { isObject, mapArray, withField } from '../../guardrails/json-texts.js';
+
+/**
+ * The output guards over the translated path's outcomes (chat completions and Messages share one, the
+ * Responses API has its own): a whole answer is guarded at once, a stream's text through one
+ * `StreamMasker` (the held text flushed as one more text chunk before the finish), and the tool calls of
+ * the finish (which arrive whole) guarded then. What the response cache and the response store keep is the
+ * model's answer as it came (placeholders, never the caller's values); only what the caller reads is restored.
+ */
+export function guardChatOutcome(outcome: ChatCompletionOutcome, session: GuardSession): ChatCompletionOutcome {
+  if (outcome.kind !== 'stream') return { ...outcome, answer: guardCompletion(outcome.answer, session) };
+  return { ...outcome, chunks: guardChatChunks(outcome.chunks, session) };
+}
+
+async function* guardChatChunks(chunks: AsyncIterable<ChatChunk>, session: GuardSession): AsyncGenerator<ChatChunk> {
+  const masker = session.stream();
+  let released = '';
+  for await (const chunk of chunks) {
+    if (chunk.type === 'text') {
+      const text = masker.push(chunk.text);
+      refuseBlocked(session);
+      released += text;
+      if (text !== '') yield { type: 'text', text };
+      continue;
+    }
+    const rest = masker.end();
+    refuseBlocked(session);
+    released += rest;
+    if (rest !== '') yield { type: 'text', text: rest };
+    const answer = guardCompletion({ ...chunk.answer, content: '' }, session);
+    yield { type: 'finish', answer: { ...answer, content: released } };
+  }
+}
+
+export function guardResponseOutcome<T extends CreateResponseOutcome>(outcome: T, session: GuardSession): T {
+  if (outcome.kind === 'response') {
+    const output = guardResponseItems(outcome.response.output, (text) => session.output(text));
+    refuseBlocked(session);
+    return output === outcome.response.output ? outcome : { ...outcome, response: { ...outcome.response, output } };
+  }
+  return { ...outcome, chunks: guardResponseChunks(outcome.chunks, session) };
+}
+
+async function* guardResponseChunks(chunks: AsyncIterable<ResponseChunk>, session: GuardSession): AsyncGenerator<ResponseChunk> {
+  const masker = session.stream();
+  let released = '';
+  for await (const chunk of chunks) {
+    if (chunk.type === 'text') {
+      const text = masker.push(chunk.text);
+      refuseBlocked(session);
+      released += text;
+      if (text !== '') yield { type: 'text', text };
+      continue;
+    }
+    const rest = masker.end();
+    released += rest;
+    if (rest !== '') yield { type: 'text', text: rest };
+    yield { type: 'done', response: releasedResponse(chunk.response, released, session) };
+    refuseBlocked(session);
+  }
+}
+
+/** The finished response with its message text as streamed (released) and its function calls' arguments guarded. */
+function releasedResponse(response: StoredResponse, released: string, session: GuardSession): StoredResponse {
+  const output = mapArray(response.output, (item) => {
+    if (!isObject(item)) return item;
+    if (item['type'] !== 'message') return guardResponseItems([item], (text) => session.output(text))[0];
+    return withField(item, 'content', (content) =>
+      mapArray(content, (part) => (isObject(part) && part['type'] === 'output_text' ? { ...part, text: released } : part)),
+    );
+  }) as readonly StoredResponseItem[];
+  return output === response.output ? response : { ...response, output };
+}
