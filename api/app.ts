@@ -20,7 +20,7 @@ import { openAiFileRoutes } from './routes/openai-files.js';
 import { parseCorsOrigins, registerCrossOrigin } from './plugins/cross-origin.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerJsonBodyParser } from './plugins/json-body.js';
-import { documentErrorResponses } from './plugins/openapi-responses.js';
+import { documentErrorResponses, markOptionalBodies } from './plugins/openapi-responses.js';
 import { pathLimitOptions } from './plugins/path-limits.js';
 import { requestValidationOptions } from './plugins/request-validation.js';
 import { defaultLeaseTtlMs, registerKeyLimits } from './plugins/key-limits.js';
@@ -194,6 +194,7 @@ async function registerOpenApi(app: FastifyInstance): Promise<void> {
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => String(json['$id'] ?? `def-${index}`) },
     transform: documentErrorResponses,
+    transformObject: markOptionalBodies,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());

@@ -74,6 +74,8 @@ interface RouteFacts {
   readonly account: boolean;
   /** A 'Members' route (api/routes/merchant-members.ts): its refusals in the TE_04 envelope. */
   readonly members: boolean;
+  /** Body schema errors come in the JSON envelope (`config.bodyErrors: 'json'`), not as plain text. */
+  readonly jsonBodyErrors: boolean;
 }
 
 function factsOf(route: RouteOptions, schema: FastifySchema): RouteFacts {
@@ -101,6 +103,7 @@ function factsOf(route: RouteOptions, schema: FastifySchema): RouteFacts {
     sessionKinds: config.sessionKinds !== undefined,
     account: tags.includes('Account'),
     members: tags.includes('Members'),
+    jsonBodyErrors: config.bodyErrors === 'json',
   };
 }
 
@@ -248,7 +251,7 @@ function genericAnswers(facts: RouteFacts, answers: Answers): void {
     answers.add(413, 'Body too large', json);
     answers.add(415, 'Body not sent as application/json', { text: true });
   }
-  if (facts.hasBodySchema) answers.add(422, 'Body does not match its schema', { text: true });
+  if (facts.hasBodySchema) answers.add(422, 'Body does not match its schema', facts.jsonBodyErrors ? json : { text: true });
   guardAnswers(facts, answers);
   if (facts.hasParams || facts.readsBody) answers.add(404, 'The resource named is not found', json);
   if (facts.keyLimited) answers.add(429, 'A key limit is reached (Retry-After)', json);
@@ -302,4 +305,26 @@ export function documentErrorResponses({ schema, route, url }: { schema: Fastify
   if (schema === undefined || (schema as { hide?: boolean }).hide === true) return { schema, url };
   const own = (schema.response ?? { 200: { description: 'Default Response', type: 'null' } }) as Record<string, unknown>;
   return { schema: { ...schema, response: { ...errorResponsesOf(route, schema), ...own } }, url };
+}
+
+/** The operation extension a route's schema sets when its body may be left out (`{}` is assumed). */
+export const optionalBodyExtension = 'x-body-optional';
+
+/**
+ * @fastify/swagger `transformObject`: @fastify/swagger marks every request body required; an
+ * operation whose route says its body may be left out (`'x-body-optional': true` in its schema)
+ * gets `requestBody.required: false`, and the marker is not published.
+ */
+export function markOptionalBodies(document: { openapiObject: object } | { swaggerObject: object }): object {
+  if (!('openapiObject' in document)) return document.swaggerObject;
+  const { openapiObject } = document;
+  const paths = ((openapiObject as { paths?: unknown }).paths ?? {}) as Record<string, Record<string, Record<string, unknown>>>;
+  for (const operations of Object.values(paths))
+    for (const operation of Object.values(operations)) {
+      if (operation[optionalBodyExtension] !== true) continue;
+      delete operation[optionalBodyExtension];
+      const body = operation['requestBody'] as { required?: boolean } | undefined;
+      if (body !== undefined) body.required = false;
+    }
+  return openapiObject;
 }

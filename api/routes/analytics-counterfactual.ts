@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifySchema, FastifyRequest } from 'fastify';
 import { counterfactualRangeOf } from '../../src/analytics/counterfactual/counterfactual-range.js';
 import type { RunCounterfactual } from '../../src/analytics/counterfactual/run-counterfactual.js';
 import type { RunPostStepPrice } from '../../src/analytics/counterfactual/run-post-step-price.js';
@@ -30,7 +30,9 @@ export async function analyticsCounterfactualRoutes(app: FastifyInstance, deps: 
         summary: 'Estimate what a candidate routing configuration would have achieved on logged decisions (IPS, SNIPS, doubly robust)',
         body: ref('CounterfactualRequest'),
         response: { 200: { anyOf: [ref('CounterfactualReport'), ref('PostStepPriceReport')] } },
-      },
+        // Every field is optional, so the body may be left out too (api/plugins/openapi-responses.ts).
+        'x-body-optional': true,
+      } as FastifySchema,
       config: { flowType: 'analytics_counterfactual', auth: 'either', merchantFrom: { body: ['merchant_id'] }, minRole: 'member', bodyErrors: 'json' },
       // Every field is optional: no body at all (a zero-length JSON body) asks what `{}` asks.
       preValidation: (request, _reply, done) => {

@@ -56,6 +56,13 @@ parameters = { "path.merchantId" = "another-merchant" }
 include-path-regex = "^/api-key/[{]key_id[}]"
 parameters = { "path.key_id" = "${spareKeyId}" }
 
+# Forbidding the operator's provider credentials would leave the run's own merchant with no OpenAI
+# key for the rest of the run (every generation call then a documented 503): the switch is covered
+# by test/contract/provider-credentials.test.ts and left out here.
+[[operations]]
+include-name = "PUT /provider-credentials"
+enabled = false
+
 # The generation routes' two documented 5xx that are not faults of the service: 503 when the
 # caller names a provider this service has no credentials for (only OpenAI, the local fake, is
 # configured here), and 504 when the caller's own \`timeout\` passes (the fuzzer likes 1e-7 ms).
