@@ -10,14 +10,24 @@ const providerParams = { type: 'object', required: ['provider'], properties: { p
 const view = {
   type: 'object',
   additionalProperties: false,
-  required: ['provider', 'variables', 'hint', 'key_id', 'updated_at_ms'],
+  required: ['provider', 'name', 'variables', 'hint', 'key_id', 'created_at_ms', 'updated_at_ms', 'rotated_at_ms'],
   properties: {
     provider: { type: 'string' },
+    name: { type: 'string', description: '"default": every call of the provider uses it; another name: only route group candidates that name it' },
     variables: { type: 'array', items: { type: 'string' }, description: 'the variable names stored; values are never returned' },
     hint: { type: 'string', description: 'the last four characters of the key, to tell keys apart ("" for short values)' },
     key_id: { type: 'string', description: 'the key encryption key that sealed it (rotation moves it to the active one)' },
-    updated_at_ms: { type: 'integer' },
+    created_at_ms: { type: 'integer', description: 'when a value was first stored under this provider and name' },
+    updated_at_ms: { type: 'integer', description: 'when the value was last replaced' },
+    rotated_at_ms: { type: ['integer', 'null'], description: 'when rotate last sealed it under a newer key encryption key (null: never)' },
   },
+} as const;
+
+const credentialName = {
+  type: 'string',
+  pattern: '^[a-z0-9][a-z0-9_-]{0,31}$',
+  description:
+    'which of the provider\'s credentials (default "default": the one every call uses; another name is used only by route group candidates naming it)',
 } as const;
 
 const listBody = {
@@ -33,10 +43,13 @@ const listBody = {
 function wireOf(credential: ProviderCredentialView) {
   return {
     provider: credential.provider,
+    name: credential.name,
     variables: credential.variables,
     hint: credential.hint,
     key_id: credential.keyId,
+    created_at_ms: credential.createdAtMs,
     updated_at_ms: credential.updatedAtMs,
+    rotated_at_ms: credential.rotatedAtMs ?? null,
   };
 }
 
@@ -103,7 +116,7 @@ function registerListAndSettings(app: FastifyInstance, service: Service): void {
 }
 
 function registerProviderCredential(app: FastifyInstance, service: Service): void {
-  app.put<{ Params: { provider: string }; Body: { variables: Record<string, unknown> } }>(
+  app.put<{ Params: { provider: string }; Body: { variables: Record<string, unknown>; name?: string } }>(
     '/provider-credentials/:provider',
     {
       schema: {
@@ -116,25 +129,37 @@ function registerProviderCredential(app: FastifyInstance, service: Service): voi
           type: 'object',
           additionalProperties: false,
           required: ['variables'],
-          properties: { variables: { type: 'object', maxProperties: 8, additionalProperties: { type: 'string', minLength: 1, maxLength: 16384 } } },
+          properties: {
+            variables: { type: 'object', maxProperties: 8, additionalProperties: { type: 'string', minLength: 1, maxLength: 16384 } },
+            name: credentialName,
+          },
         },
         response: { 200: view },
       },
       config: guard,
     },
-    async (request) => wireOf(await service().put(credentialMerchantOf(request), request.params.provider, request.body.variables)),
+    async (request) => wireOf(await service().put(credentialMerchantOf(request), request.params.provider, request.body.variables, request.body.name)),
   );
 
-  app.delete<{ Params: { provider: string } }>(
+  app.delete<{ Params: { provider: string }; Querystring: { name?: string } }>(
     '/provider-credentials/:provider',
     {
-      schema: { tags, summary: "Remove the merchant's credentials of one provider (its calls then use the operator's, if allowed)", params: providerParams },
+      schema: {
+        tags,
+        summary:
+          "Remove one of the merchant's credentials of a provider (the default one: its calls then use the operator's, if allowed; a named one: route group candidates naming it fail until it is stored again)",
+        params: providerParams,
+        querystring: { type: 'object', additionalProperties: false, properties: { name: credentialName } },
+      },
       config: guard,
     },
     async (request, reply) => {
-      const removed = await service().remove(credentialMerchantOf(request), request.params.provider);
-      if (!removed)
-        throw new SwitchyardError('SY_PROVIDER_CREDENTIAL_NOT_FOUND', { message: `no stored credentials for provider "${request.params.provider}"` });
+      const { provider } = request.params;
+      const name = request.query.name;
+      if (!(await service().remove(credentialMerchantOf(request), provider, name)))
+        throw new SwitchyardError('SY_PROVIDER_CREDENTIAL_NOT_FOUND', {
+          message: `no stored credentials for provider "${provider}"${name === undefined ? '' : ` named "${name}"`}`,
+        });
       return reply.code(204).send();
     },
   );

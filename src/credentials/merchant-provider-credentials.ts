@@ -1,6 +1,13 @@
 import { SwitchyardError } from '../errors/switchyard-error.js';
 import type { ConfigStore } from '../ports/state-store.js';
-import type { ProviderCredentialsConfig, StoredProviderCredential } from '../ports/state/provider-credentials.js';
+import {
+  credentialKey,
+  credentialNamePattern,
+  credentialOfKey,
+  defaultCredentialName,
+  type ProviderCredentialsConfig,
+  type StoredProviderCredential,
+} from '../ports/state/provider-credentials.js';
 import type { CredentialVault } from './credential-vault.js';
 import { providerCredentialVariables } from './provider-credential-variables.js';
 
@@ -10,6 +17,11 @@ export interface MerchantProviderEnv {
   readonly variables: Readonly<Record<string, string>>;
   /** The providers those variables serve. */
   readonly ownProviders: readonly string[];
+  /**
+   * The merchant's named credentials (a route group candidate's `credential`), by
+   * `credentialKey(provider, name)`: each one's variables, decrypted; never merged into `variables`.
+   */
+  readonly named: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** False: the operator's credentials are not used for this merchant's calls. */
   readonly operatorFallback: boolean;
   /** Changes whenever the stored credentials or the setting change (a catalog cache key). */
@@ -19,10 +31,28 @@ export interface MerchantProviderEnv {
 /** A stored credential as the API shows it: never a value. */
 export interface ProviderCredentialView {
   readonly provider: string;
+  /** `default` for the credential every call of the provider uses; another name only a route group candidate picks. */
+  readonly name: string;
   readonly variables: readonly string[];
   readonly hint: string;
   readonly keyId: string;
+  readonly createdAtMs: number;
   readonly updatedAtMs: number;
+  readonly rotatedAtMs: number | undefined;
+}
+
+function viewOf(key: string, stored: StoredProviderCredential): ProviderCredentialView {
+  const { provider, name } = credentialOfKey(key);
+  return {
+    provider,
+    name,
+    variables: stored.variables,
+    hint: stored.hint,
+    keyId: stored.sealed.kid,
+    createdAtMs: stored.createdAtMs ?? stored.updatedAtMs,
+    updatedAtMs: stored.updatedAtMs,
+    rotatedAtMs: stored.rotatedAtMs,
+  };
 }
 
 const maxValueLength = 16_384;
@@ -53,48 +83,44 @@ export class MerchantProviderCredentials {
   async list(merchantId: string): Promise<{ operatorFallback: boolean; credentials: ProviderCredentialView[] }> {
     const config = (await this.#configs.get(merchantId, 'providerCredentials')) ?? empty;
     const credentials = Object.entries(config.providers)
-      .map(([provider, stored]) => ({ provider, variables: stored.variables, hint: stored.hint, keyId: stored.sealed.kid, updatedAtMs: stored.updatedAtMs }))
-      .sort((a, b) => a.provider.localeCompare(b.provider));
+      .map(([key, stored]) => viewOf(key, stored))
+      .sort(
+        (a, b) =>
+          a.provider.localeCompare(b.provider) || (a.name === defaultCredentialName ? -1 : b.name === defaultCredentialName ? 1 : a.name.localeCompare(b.name)),
+      );
     return { operatorFallback: config.operatorFallback, credentials };
   }
 
   /**
-   * Stores (replaces) the merchant's credentials of `provider`.
-   * @throws SwitchyardError SY_REQUEST_INVALID naming the provider or variable that is refused.
+   * Stores (replaces) the merchant's credentials of `provider` under `name` (default: the one every
+   * call of the provider uses; another name is used only where a route group candidate names it).
+   * @throws SwitchyardError SY_REQUEST_INVALID naming the provider, name or variable that is refused.
    */
-  async put(merchantId: string, provider: string, variables: Readonly<Record<string, unknown>>): Promise<ProviderCredentialView> {
-    const accepted = providerCredentialVariables[provider];
-    if (accepted === undefined)
-      throw invalid(`provider "${provider}" takes no merchant credentials; one of: ${Object.keys(providerCredentialVariables).join(', ')}`, 'provider');
-    const values: Record<string, string> = {};
-    for (const [name, value] of Object.entries(variables)) {
-      const variable = accepted.find((candidate) => candidate.name === name);
-      if (variable === undefined) throw invalid(`${name} is not a ${provider} credential variable (expected ${accepted.map((v) => v.name).join(', ')})`, name);
-      if (typeof value !== 'string' || value.trim() === '' || value.length > maxValueLength)
-        throw invalid(`${name} must be a non-empty string of at most ${maxValueLength} characters`, name);
-      const problem = variable.check?.(value.trim());
-      if (problem !== undefined) throw invalid(`${name} ${problem}`, name);
-      values[name] = value.trim();
-    }
-    const missing = accepted.filter((variable) => variable.required && values[variable.name] === undefined).map((variable) => variable.name);
-    if (missing.length > 0) throw invalid(`${provider} credentials need ${missing.join(', ')}`, missing[0] as string);
+  async put(merchantId: string, provider: string, variables: Readonly<Record<string, unknown>>, name = defaultCredentialName): Promise<ProviderCredentialView> {
+    if (!credentialNamePattern.test(name)) throw invalid(`credential name "${name}" must be 1-32 lower-case letters, digits, "-" or "_"`, 'name');
+    const values = checkedValues(provider, variables);
+    const accepted = providerCredentialVariables[provider] ?? [];
+    const key = credentialKey(provider, name);
+    const config = (await this.#configs.get(merchantId, 'providerCredentials')) ?? empty;
     const first = values[accepted[0]?.name ?? ''] ?? '';
+    const now = this.#now();
     const stored: StoredProviderCredential = {
-      sealed: this.#vault.seal(JSON.stringify(values), sealContext(merchantId, provider)),
+      sealed: this.#vault.seal(JSON.stringify(values), sealContext(merchantId, key)),
       variables: Object.keys(values).sort(),
       hint: first.length >= 12 ? first.slice(-4) : '',
-      updatedAtMs: this.#now(),
+      createdAtMs: config.providers[key]?.createdAtMs ?? config.providers[key]?.updatedAtMs ?? now,
+      updatedAtMs: now,
     };
-    const config = (await this.#configs.get(merchantId, 'providerCredentials')) ?? empty;
-    await this.#configs.put(merchantId, 'providerCredentials', { ...config, providers: { ...config.providers, [provider]: stored } }, 'upsert');
-    return { provider, variables: stored.variables, hint: stored.hint, keyId: stored.sealed.kid, updatedAtMs: stored.updatedAtMs };
+    await this.#configs.put(merchantId, 'providerCredentials', { ...config, providers: { ...config.providers, [key]: stored } }, 'upsert');
+    return viewOf(key, stored);
   }
 
-  /** Removes the merchant's credentials of `provider`; false when it had none. */
-  async remove(merchantId: string, provider: string): Promise<boolean> {
+  /** Removes the merchant's credential `name` of `provider`; false when it had none. */
+  async remove(merchantId: string, provider: string, name = defaultCredentialName): Promise<boolean> {
+    const key = credentialKey(provider, name);
     const config = await this.#configs.get(merchantId, 'providerCredentials');
-    if (config?.providers[provider] === undefined) return false;
-    const { [provider]: _removed, ...rest } = config.providers;
+    if (config?.providers[key] === undefined) return false;
+    const { [key]: _removed, ...rest } = config.providers;
     await this.#configs.put(merchantId, 'providerCredentials', { ...config, providers: rest }, 'upsert');
     return true;
   }
@@ -110,10 +136,14 @@ export class MerchantProviderCredentials {
     if (config === undefined) return 0;
     let moved = 0;
     const providers: Record<string, StoredProviderCredential> = {};
-    for (const [provider, stored] of Object.entries(config.providers)) {
-      const sealed = this.#vault.reseal(stored.sealed, sealContext(merchantId, provider));
-      if (sealed !== stored.sealed) moved += 1;
-      providers[provider] = { ...stored, sealed };
+    const now = this.#now();
+    for (const [key, stored] of Object.entries(config.providers)) {
+      const sealed = this.#vault.reseal(stored.sealed, sealContext(merchantId, key));
+      if (sealed === stored.sealed) providers[key] = stored;
+      else {
+        moved += 1;
+        providers[key] = { ...stored, sealed, rotatedAtMs: now };
+      }
     }
     if (moved > 0) await this.#configs.put(merchantId, 'providerCredentials', { ...config, providers }, 'upsert');
     return moved;
@@ -128,9 +158,17 @@ export class MerchantProviderCredentials {
     const cached = this.#opened.get(merchantId);
     if (cached?.version === version) return cached;
     const variables: Record<string, string> = {};
-    for (const [provider, stored] of entries)
-      Object.assign(variables, JSON.parse(this.#vault.open(stored.sealed, sealContext(merchantId, provider))) as Record<string, string>);
-    const opened = { variables, ownProviders: entries.map(([provider]) => provider), operatorFallback: config.operatorFallback, version };
+    const named: Record<string, Record<string, string>> = {};
+    const ownProviders: string[] = [];
+    for (const [key, stored] of entries) {
+      const values = JSON.parse(this.#vault.open(stored.sealed, sealContext(merchantId, key))) as Record<string, string>;
+      if (credentialOfKey(key).name !== defaultCredentialName) named[key] = values;
+      else {
+        Object.assign(variables, values);
+        ownProviders.push(key);
+      }
+    }
+    const opened = { variables, named, ownProviders, operatorFallback: config.operatorFallback, version };
     // Bounded: the merchants of one process; a changed version replaces the entry.
     if (this.#opened.size >= 10_000) this.#opened.clear();
     this.#opened.set(merchantId, opened);
@@ -138,7 +176,30 @@ export class MerchantProviderCredentials {
   }
 }
 
-/** What a sealed credential is bound to: a record copied to another merchant or provider does not open. */
-function sealContext(merchantId: string, provider: string): string {
-  return `provider-credential|${merchantId}|${provider}`;
+/** What a sealed credential is bound to (its key: provider, and name when not the default): a record copied to another merchant, provider or name does not open. */
+function sealContext(merchantId: string, key: string): string {
+  return `provider-credential|${merchantId}|${key}`;
+}
+
+/**
+ * The variables of a credential of `provider`, checked and trimmed.
+ * @throws SwitchyardError SY_REQUEST_INVALID naming the provider or variable that is refused (never its value).
+ */
+function checkedValues(provider: string, variables: Readonly<Record<string, unknown>>): Record<string, string> {
+  const accepted = providerCredentialVariables[provider];
+  if (accepted === undefined)
+    throw invalid(`provider "${provider}" takes no merchant credentials; one of: ${Object.keys(providerCredentialVariables).join(', ')}`, 'provider');
+  const values: Record<string, string> = {};
+  for (const [name, value] of Object.entries(variables)) {
+    const variable = accepted.find((candidate) => candidate.name === name);
+    if (variable === undefined) throw invalid(`${name} is not a ${provider} credential variable (expected ${accepted.map((v) => v.name).join(', ')})`, name);
+    if (typeof value !== 'string' || value.trim() === '' || value.length > maxValueLength)
+      throw invalid(`${name} must be a non-empty string of at most ${maxValueLength} characters`, name);
+    const problem = variable.check?.(value.trim());
+    if (problem !== undefined) throw invalid(`${name} ${problem}`, name);
+    values[name] = value.trim();
+  }
+  const missing = accepted.filter((variable) => variable.required && values[variable.name] === undefined).map((variable) => variable.name);
+  if (missing.length > 0) throw invalid(`${provider} credentials need ${missing.join(', ')}`, missing[0] as string);
+  return values;
 }

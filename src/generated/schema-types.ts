@@ -4395,6 +4395,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         }
       ]
     | [
@@ -4405,6 +4409,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4413,6 +4421,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         }
       ]
     | [
@@ -4423,6 +4435,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4431,6 +4447,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4439,6 +4459,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         }
       ]
     | [
@@ -4449,6 +4473,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4457,6 +4485,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4465,6 +4497,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4473,6 +4509,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         }
       ]
     | [
@@ -4483,6 +4523,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4491,6 +4535,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4499,6 +4547,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4507,6 +4559,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4515,6 +4571,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         }
       ]
     | [
@@ -4525,6 +4585,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4533,6 +4597,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4541,6 +4609,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4549,6 +4621,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4557,6 +4633,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4565,6 +4645,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         }
       ]
     | [
@@ -4575,6 +4659,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4583,6 +4671,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4591,6 +4683,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4599,6 +4695,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4607,6 +4707,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4615,6 +4719,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4623,6 +4731,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         }
       ]
     | [
@@ -4633,6 +4745,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4641,6 +4757,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4649,6 +4769,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4657,6 +4781,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4665,6 +4793,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4673,6 +4805,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4681,6 +4817,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4689,6 +4829,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         }
       ]
     | [
@@ -4699,6 +4843,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4707,6 +4855,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4715,6 +4867,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4723,6 +4879,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4731,6 +4891,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4739,6 +4903,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4747,6 +4915,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4755,6 +4927,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4763,6 +4939,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         }
       ]
     | [
@@ -4773,6 +4953,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4781,6 +4965,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4789,6 +4977,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4797,6 +4989,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4805,6 +5001,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4813,6 +5013,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4821,6 +5025,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4829,6 +5037,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4837,6 +5049,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4845,6 +5061,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         }
       ]
     | [
@@ -4855,6 +5075,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4863,6 +5087,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4871,6 +5099,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4879,6 +5111,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4887,6 +5123,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4895,6 +5135,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4903,6 +5147,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4911,6 +5159,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4919,6 +5171,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4927,6 +5183,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4935,6 +5195,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         }
       ]
     | [
@@ -4945,6 +5209,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4953,6 +5221,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4961,6 +5233,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4969,6 +5245,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4977,6 +5257,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4985,6 +5269,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -4993,6 +5281,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5001,6 +5293,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5009,6 +5305,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5017,6 +5317,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5025,6 +5329,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5033,6 +5341,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         }
       ]
     | [
@@ -5043,6 +5355,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5051,6 +5367,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5059,6 +5379,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5067,6 +5391,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5075,6 +5403,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5083,6 +5415,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5091,6 +5427,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5099,6 +5439,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5107,6 +5451,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5115,6 +5463,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5123,6 +5475,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5131,6 +5487,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5139,6 +5499,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         }
       ]
     | [
@@ -5149,6 +5513,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5157,6 +5525,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5165,6 +5537,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5173,6 +5549,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5181,6 +5561,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5189,6 +5573,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5197,6 +5585,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5205,6 +5597,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5213,6 +5609,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5221,6 +5621,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5229,6 +5633,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5237,6 +5645,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5245,6 +5657,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5253,6 +5669,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         }
       ]
     | [
@@ -5263,6 +5683,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5271,6 +5695,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5279,6 +5707,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5287,6 +5719,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5295,6 +5731,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5303,6 +5743,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5311,6 +5755,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5319,6 +5767,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5327,6 +5779,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5335,6 +5791,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5343,6 +5803,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5351,6 +5815,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5359,6 +5827,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5367,6 +5839,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5375,6 +5851,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         }
       ]
     | [
@@ -5385,6 +5865,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5393,6 +5877,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5401,6 +5889,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5409,6 +5901,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5417,6 +5913,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5425,6 +5925,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5433,6 +5937,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5441,6 +5949,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5449,6 +5961,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5457,6 +5973,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5465,6 +5985,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5473,6 +5997,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5481,6 +6009,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5489,6 +6021,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5497,6 +6033,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5505,6 +6045,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         }
       ]
     | [
@@ -5515,6 +6059,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5523,6 +6071,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5531,6 +6083,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5539,6 +6095,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5547,6 +6107,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5555,6 +6119,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5563,6 +6131,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5571,6 +6143,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5579,6 +6155,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5587,6 +6167,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5595,6 +6179,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5603,6 +6191,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5611,6 +6203,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5619,6 +6215,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5627,6 +6227,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5635,6 +6239,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5643,6 +6251,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         }
       ]
     | [
@@ -5653,6 +6265,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5661,6 +6277,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5669,6 +6289,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5677,6 +6301,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5685,6 +6313,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5693,6 +6325,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5701,6 +6337,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5709,6 +6349,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5717,6 +6361,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5725,6 +6373,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5733,6 +6385,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5741,6 +6397,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5749,6 +6409,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5757,6 +6421,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5765,6 +6433,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5773,6 +6445,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5781,6 +6457,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5789,6 +6469,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         }
       ]
     | [
@@ -5799,6 +6483,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5807,6 +6495,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5815,6 +6507,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5823,6 +6519,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5831,6 +6531,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5839,6 +6543,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5847,6 +6555,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5855,6 +6567,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5863,6 +6579,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5871,6 +6591,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5879,6 +6603,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5887,6 +6615,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5895,6 +6627,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5903,6 +6639,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5911,6 +6651,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5919,6 +6663,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5927,6 +6675,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5935,6 +6687,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5943,6 +6699,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         }
       ]
     | [
@@ -5953,6 +6713,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5961,6 +6725,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5969,6 +6737,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5977,6 +6749,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5985,6 +6761,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -5993,6 +6773,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -6001,6 +6785,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -6009,6 +6797,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -6017,6 +6809,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -6025,6 +6821,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -6033,6 +6833,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -6041,6 +6845,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -6049,6 +6857,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -6057,6 +6869,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -6065,6 +6881,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -6073,6 +6893,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -6081,6 +6905,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -6089,6 +6917,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -6097,6 +6929,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         },
         {
           provider: string;
@@ -6105,6 +6941,10 @@ export interface RouteGroup {
            * Tie-break between equal success rates (higher first); default 1.
            */
           weight?: number;
+          /**
+           * Which of the merchant's stored credentials of this provider pays for this candidate's calls (its name in /provider-credentials); checked when the group is written. Absent: the merchant's default credential of the provider, else the operator's.
+           */
+          credential?: string;
         }
       ];
   /**

@@ -6,6 +6,8 @@ export interface ChainLink {
   readonly provider: ProviderName;
   /** Absent: the provider's default model. */
   readonly model?: string;
+  /** Which of the merchant's stored credentials of `provider` pays (a route group candidate's `credential`); absent: its default, else the operator's. */
+  readonly credential?: string;
 }
 
 export interface ChainOutcome<T> {

@@ -4,7 +4,7 @@ import { CallDeadline } from './call-deadline.js';
 import type { EmbeddingCallResult, EmbeddingClient } from './embeddings/embedding-client.js';
 import { errorCodeOf } from './error-code-of.js';
 import { AIProviderError } from './errors/ai-provider-error.js';
-import { InvalidRequestError } from './errors/provider-errors.js';
+import { ConfigurationError, InvalidRequestError } from './errors/provider-errors.js';
 import type { ChainLink } from './fallback-chain.js';
 import { forwardObserved } from './forward-native.js';
 import type { ProviderAttempt } from './generate-result.js';
@@ -64,6 +64,8 @@ export interface ProviderCallContext {
   readonly checkAnswer?: ((result: ModelCallResult, provider: string) => unknown) | undefined;
   /** The request's telemetry when its caller observes other calls with it too (a judge); default: one recording for `attribution`. */
   readonly telemetry?: GenerationTelemetry | undefined;
+  /** The merchant's credential scope when the caller resolved it already ({@link ProviderCalls.scopeOf}); default: resolved for `attribution.merchantId`. */
+  readonly scope?: ScopedCatalog | undefined;
 }
 
 /** A call answered: the client that answered, its result, what `checkAnswer` read, and the candidates that failed before. */
@@ -103,6 +105,8 @@ export interface ScopedCatalog {
   readonly catalog: ProviderCatalog;
   /** The providers the merchant's own credentials serve (its account pays their calls). */
   readonly ownProviders: readonly string[];
+  /** The catalog of one of the merchant's named credentials (a route group candidate's `credential`); undefined: it stored none of that name. */
+  readonly credentialCatalog?: ((provider: string, name: string) => ProviderCatalog | undefined) | undefined;
 }
 
 export interface ProviderCallsDeps {
@@ -171,19 +175,49 @@ export class ProviderCalls {
    * Refuses a provider the caller named that is not configured, with a `ConfigurationError` naming
    * the variables to set (a named provider never silently becomes another one).
    */
-  async requireConfigured(provider: ProviderName, merchantId?: string): Promise<void> {
-    requireConfigured((await this.#scopeOf(merchantId)).catalog, provider);
+  async requireConfigured(provider: ProviderName, scope?: ScopedCatalog | string): Promise<void> {
+    requireConfigured((await this.#resolved(scope)).catalog, provider);
   }
 
-  /** The catalog of the merchant's calls (its own credentials over the operator's). */
-  async #scopeOf(merchantId: string | undefined): Promise<ScopedCatalog> {
+  /**
+   * The catalog of a merchant's calls (its own credentials over the operator's; the operator's for
+   * `undefined`). Resolve it once per request and hand it to each method (`context.scope`), so a
+   * request reads the merchant's credentials once whatever it calls.
+   */
+  async scopeOf(merchantId: string | undefined): Promise<ScopedCatalog> {
     const scoped = merchantId === undefined || this.#deps.catalogFor === undefined ? undefined : await this.#deps.catalogFor(merchantId);
     return scoped ?? { catalog: this.#deps.catalog, ownProviders: [] };
   }
 
-  /** The attribution of a call made with `scope`: its records say which providers the merchant's own account paid. */
-  #scoped(attribution: CallAttribution, scope: ScopedCatalog): CallAttribution {
-    return scope.ownProviders.length === 0 ? attribution : { ...attribution, ownCredentialProviders: scope.ownProviders };
+  /** A scope handed in, or the scope of the merchant named. */
+  #resolved(scope: ScopedCatalog | string | undefined): Promise<ScopedCatalog> {
+    return typeof scope === 'object' ? Promise.resolve(scope) : this.scopeOf(scope);
+  }
+
+  /**
+   * The catalog that serves `link`: the scope's, or, for a link naming one of the merchant's
+   * credentials, that credential's.
+   * @throws ConfigurationError when the merchant has no credential of that name (deleted since the route group named it).
+   */
+  #catalogOf(scope: ScopedCatalog, link: CallCandidate): ProviderCatalog {
+    if (link.credential === undefined) return scope.catalog;
+    const catalog = scope.credentialCatalog?.(link.provider, link.credential);
+    if (catalog === undefined)
+      throw new ConfigurationError(
+        `the merchant has no stored ${link.provider} credential named "${link.credential}" (see /provider-credentials)`,
+        link.provider,
+      );
+    return catalog;
+  }
+
+  /**
+   * The attribution of a call made with `scope`: its records say which providers the merchant's
+   * own account paid (its default credentials', and those of candidates naming one of its credentials).
+   */
+  #scoped(attribution: CallAttribution, scope: ScopedCatalog, candidates: readonly CallCandidate[] = []): CallAttribution {
+    const named = candidates.filter((candidate) => candidate.credential !== undefined).map((candidate) => candidate.provider);
+    if (scope.ownProviders.length === 0 && named.length === 0) return attribution;
+    return { ...attribution, ownCredentialProviders: [...new Set([...scope.ownProviders, ...named])] };
   }
 
   /**
@@ -191,20 +225,20 @@ export class ProviderCalls {
    * on to the next, any other is the caller's answer at once.
    */
   async generate(candidates: readonly CallCandidate[], request: ProviderCallRequest, context: ProviderCallContext): Promise<ProviderCallAnswer> {
-    const scope = await this.#scopeOf(context.attribution.merchantId);
-    const telemetry = context.telemetry ?? this.telemetryFor(this.#scoped(context.attribution, scope));
+    const scope = context.scope ?? (await this.scopeOf(context.attribution.merchantId));
+    const telemetry = context.telemetry ?? this.telemetryFor(this.#scoped(context.attribution, scope, candidates));
     const outcome = await runObservedChain(refusedWhenEmpty(candidates), telemetry, 'generate', (link, observed) =>
-      this.#generateOnce(link, request, context, observed, scope.catalog),
+      this.#generateOnce(link, request, context, observed, this.#catalogOf(scope, link)),
     );
     return { ...outcome.value, attempts: outcome.attempts };
   }
 
   /** `generate` for streams: the candidate may change only before the first chunk reaches the caller. */
   async stream(candidates: readonly CallCandidate[], request: ProviderCallRequest, context: ProviderCallContext): Promise<ProviderCallStream> {
-    const scope = await this.#scopeOf(context.attribution.merchantId);
-    const telemetry = context.telemetry ?? this.telemetryFor(this.#scoped(context.attribution, scope));
+    const scope = context.scope ?? (await this.scopeOf(context.attribution.merchantId));
+    const telemetry = context.telemetry ?? this.telemetryFor(this.#scoped(context.attribution, scope, candidates));
     const outcome = await runObservedChain(refusedWhenEmpty(candidates), telemetry, 'stream', (link, observed) =>
-      this.#openOne(link, request, context, observed, scope.catalog),
+      this.#openOne(link, request, context, observed, this.#catalogOf(scope, link)),
     );
     return { ...outcome.value, attempts: outcome.attempts };
   }
@@ -215,10 +249,10 @@ export class ProviderCalls {
     request: ProviderEmbedRequest,
     context: Omit<ProviderCallContext, 'checkAnswer'>,
   ): Promise<ProviderEmbedAnswer> {
-    const scope = await this.#scopeOf(context.attribution.merchantId);
-    const telemetry = context.telemetry ?? this.telemetryFor(this.#scoped(context.attribution, scope));
+    const scope = context.scope ?? (await this.scopeOf(context.attribution.merchantId));
+    const telemetry = context.telemetry ?? this.telemetryFor(this.#scoped(context.attribution, scope, candidates));
     const outcome = await runObservedChain(refusedWhenEmpty(candidates), telemetry, 'embed', (link, observed) =>
-      this.#embedOnce(link, request, context, observed, scope.catalog),
+      this.#embedOnce(link, request, context, observed, this.#catalogOf(scope, link)),
     );
     return { ...outcome.value, attempts: outcome.attempts };
   }
@@ -229,15 +263,16 @@ export class ProviderCalls {
    * @returns undefined when that client does not speak the request's wire (translate it instead).
    */
   async forward(
-    candidate: Required<CallCandidate>,
+    candidate: CallCandidate & { readonly model: string },
     request: NativeWireRequest,
-    context: { readonly attribution: CallAttribution; readonly hop: number },
+    context: { readonly attribution: CallAttribution; readonly hop: number; readonly scope?: ScopedCatalog | undefined },
   ): Promise<NativeWireResponse | undefined> {
-    const { catalog, ownProviders } = await this.#scopeOf(context.attribution.merchantId);
+    const scope = context.scope ?? (await this.scopeOf(context.attribution.merchantId));
+    const catalog = this.#catalogOf(scope, candidate);
     const client = catalog.createClient(candidate.provider, candidate.model);
     if (!forwardsNatively(client) || !client.nativeWires.includes(request.wire)) return undefined;
     return forwardObserved(client, request, {
-      telemetry: this.telemetryFor(this.#scoped(context.attribution, { catalog, ownProviders }), context.hop),
+      telemetry: this.telemetryFor(this.#scoped(context.attribution, scope, [candidate]), context.hop),
       clock: this.#clock,
       timeoutMs: catalog.defaultTimeoutMs?.(candidate.provider),
     });
@@ -245,10 +280,19 @@ export class ProviderCalls {
 
   /**
    * The provider's own count of a request's input tokens, or `undefined` when it has no counting
-   * endpoint for that wire. Nothing is recorded: counting is free and generates nothing.
+   * endpoint for that wire. Nothing is recorded: counting is free and generates nothing. The count
+   * is made with the credentials a call of the merchant would use (`scope`, or the scope of the
+   * merchant named): its own key, never the operator's where the merchant forbade them.
    */
-  async countInputTokens(candidate: Required<CallCandidate>, request: NativeTokenCountRequest, merchantId?: string): Promise<number | undefined> {
-    const client = (await this.#scopeOf(merchantId)).catalog.createClient(candidate.provider, candidate.model);
+  async countInputTokens(
+    candidate: CallCandidate & { readonly model: string },
+    request: NativeTokenCountRequest,
+    scope?: ScopedCatalog | string,
+  ): Promise<number | undefined> {
+    const catalog = this.#catalogOf(await this.#resolved(scope), candidate);
+    // Unconfigured (the merchant forbade the operator's key and stored none): no count, never the operator's key.
+    if (!catalog.isConfigured(candidate.provider)) return undefined;
+    const client = catalog.createClient(candidate.provider, candidate.model);
     return client.countInputTokens === undefined ? undefined : client.countInputTokens(request);
   }
 

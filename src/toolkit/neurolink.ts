@@ -22,6 +22,7 @@ import type { McpServerConfig } from '../generation/mcp/mcp-server-config.js';
 import type { McpServers, McpToolResult } from '../generation/mcp/mcp-servers.js';
 import type { McpServerInfo, McpStatus } from '../generation/mcp/mcp-status.js';
 import type { ProviderCatalog } from '../generation/provider-catalog.js';
+import { MerchantCatalogs } from './merchant-catalogs.js';
 import { normalizeProviderName, type ProviderName } from '../generation/provider-name.js';
 import { selectProvider, type ProviderSelection } from '../generation/select-provider.js';
 import type { GenerationTelemetry } from '../generation/telemetry.js';
@@ -38,8 +39,6 @@ import { toToolDefinition, type SimpleTool } from './custom-tools.js';
 import type { ModelRegistryView } from './model-registry-view.js';
 import { createProviderCatalog, type ProviderCatalogOptions } from './provider-catalog.js';
 import type { MerchantProviderEnv } from '../credentials/merchant-provider-credentials.js';
-import { credentialVariableName } from '../credentials/provider-credential-variables.js';
-import type { ScopedCatalog } from '../generation/provider-calls.js';
 import { providerStatuses, type ProviderStatus, type ProviderStatusOptions } from './provider-status.js';
 import { defaultBuiltInTools, defaultModelRegistry } from './toolkit-defaults.js';
 import type { ToolkitAdapters } from './toolkit-adapters.js';
@@ -164,10 +163,8 @@ export class NeuroLink {
   /** Set by `scopeMcpToMerchants` (the service): a merchant's calls see only its MCP servers. */
   private merchantMcp: MerchantMcp | undefined;
   private readonly adapters: ToolkitAdapters;
-  /** Set by `useMerchantProviderCredentials` (the service): a merchant's own provider accounts. */
-  private merchantProviderEnv: ((merchantId: string) => Promise<MerchantProviderEnv | undefined>) | undefined;
-  /** The catalog of each merchant with credentials of its own, by the version of those credentials. */
-  private readonly merchantCatalogs = new Map<string, { readonly version: string; readonly scoped: ScopedCatalog }>();
+  /** Set by `useMerchantProviderCredentials` (the service): the catalogs of merchants' own provider accounts. */
+  private merchantCatalogs: MerchantCatalogs | undefined;
   private readonly catalogOptions: Omit<ProviderCatalogOptions, 'env'>;
   private readonly guardrails: {
     readonly resolver: GuardrailResolver;
@@ -206,7 +203,7 @@ export class NeuroLink {
     const telemetry = (): GenerationTelemetry => options.telemetry ?? adapters.processTelemetry();
     this.providerCalls = new ProviderCalls({
       catalog: this.catalog,
-      catalogFor: (merchantId) => this.merchantCatalog(merchantId),
+      catalogFor: async (merchantId) => this.merchantCatalogs?.scopeOf(merchantId),
       ...pricing,
       maxOutputTokensOf: (modelId) => registry?.getModelConfig(modelId)?.maxOutputTokens,
       telemetry,
@@ -542,20 +539,7 @@ export class NeuroLink {
    * the operator's environment without its credentials.
    */
   useMerchantProviderCredentials(envOf: (merchantId: string) => Promise<MerchantProviderEnv | undefined>): void {
-    this.merchantProviderEnv = envOf;
-    this.merchantCatalogs.clear();
-  }
-
-  private async merchantCatalog(merchantId: string): Promise<ScopedCatalog | undefined> {
-    const own = await this.merchantProviderEnv?.(merchantId);
-    if (own === undefined) return undefined;
-    const cached = this.merchantCatalogs.get(merchantId);
-    if (cached?.version === own.version) return cached.scoped;
-    const operator = own.operatorFallback ? this.env : withoutCredentials(this.env);
-    const scoped = { catalog: createProviderCatalog({ ...this.catalogOptions, env: { ...operator, ...own.variables } }), ownProviders: own.ownProviders };
-    if (this.merchantCatalogs.size >= 10_000) this.merchantCatalogs.clear();
-    this.merchantCatalogs.set(merchantId, { version: own.version, scoped });
-    return scoped;
+    this.merchantCatalogs = new MerchantCatalogs(envOf, this.env, this.catalogOptions);
   }
 
   scopeMcpToMerchants(deps: Omit<MerchantMcpDeps, 'operator' | 'executeOperatorTool' | 'createServers' | 'resolveHost'>): MerchantMcp {
@@ -614,9 +598,4 @@ export class NeuroLink {
       ...mcpTools.map(({ tool, owner }) => audit(this.toolUsage.counting(tool, mcpUsageKey(tool.source, tool.name)), 'mcp', owner)),
     ];
   }
-}
-
-/** The operator's environment without its credentials (a merchant that forbade them gets this under its own). */
-function withoutCredentials(env: ToolkitEnv): ToolkitEnv {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !credentialVariableName.test(name))) as ToolkitEnv;
 }

@@ -1,7 +1,9 @@
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../src/events/event-envelope.js';
 import { startFakeHttpServer, type FakeHttpServer, type FakeResponse, type RecordedRequest } from '../fixtures/providers/fake-http-server.js';
+import { anthropicError, anthropicTokenCount } from '../fixtures/providers/anthropic-wire.js';
 import { chatCompletion } from '../fixtures/providers/openai-wire.js';
 import { createMerchant, createTestApp, withKey, type TestApp } from '../helpers/test-app.js';
 
@@ -12,7 +14,7 @@ import { createMerchant, createTestApp, withKey, type TestApp } from '../helpers
  */
 
 /** Refuses a key it does not know, as OpenAI does (401 invalid_api_key). */
-const knownKeys = new Set(['sk-operator-0000000000', 'sk-merchant-a-1111111111']);
+const knownKeys = new Set(['sk-operator-0000000000', 'sk-merchant-a-1111111111', 'sk-team-blue-3333333333']);
 function upstream(request: RecordedRequest): FakeResponse {
   const key = String(request.headers['authorization'] ?? '').replace(/^Bearer /, '');
   if (!knownKeys.has(key))
@@ -25,7 +27,17 @@ function upstream(request: RecordedRequest): FakeResponse {
   return chatCompletion({ model: body.model, content: `answered for ${key.slice(3, 11)}`, usage: { promptTokens: 5, completionTokens: 2 } });
 }
 
+/** Anthropic's count_tokens, answering only keys it knows (401 authentication_error otherwise, as the real API does). */
+const anthropicKeys = new Set(['sk-ant-operator-0000000000', 'sk-ant-merchant-c-2222222222']);
+function claudeUpstream(request: RecordedRequest): FakeResponse {
+  const key = String(request.headers['x-api-key'] ?? '');
+  if (!anthropicKeys.has(key)) return anthropicError(401, 'authentication_error', 'invalid x-api-key');
+  if (!request.path.endsWith('/v1/messages/count_tokens')) return anthropicError(404, 'not_found_error', 'Not found');
+  return anthropicTokenCount(key.includes('merchant') ? 4242 : 1111);
+}
+
 let provider: FakeHttpServer;
+let claude: FakeHttpServer;
 let t: TestApp;
 let baseURL: string;
 let keyA: string;
@@ -33,7 +45,15 @@ let keyB: string;
 
 beforeAll(async () => {
   provider = await startFakeHttpServer(upstream);
-  t = await createTestApp({ toolkitEnv: { OPENAI_API_KEY: 'sk-operator-0000000000', OPENAI_BASE_URL: `${provider.url}/v1` } });
+  claude = await startFakeHttpServer(claudeUpstream);
+  t = await createTestApp({
+    toolkitEnv: {
+      OPENAI_API_KEY: 'sk-operator-0000000000',
+      OPENAI_BASE_URL: `${provider.url}/v1`,
+      ANTHROPIC_API_KEY: 'sk-ant-operator-0000000000',
+      ANTHROPIC_BASE_URL: `${claude.url}/v1`,
+    },
+  });
   ({ apiKey: keyA } = await createMerchant(t.app, 'creds-a'));
   ({ apiKey: keyB } = await createMerchant(t.app, 'creds-b'));
   baseURL = `${await t.app.listen({ port: 0, host: '127.0.0.1' })}/v1`;
@@ -41,6 +61,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
   await provider.close();
+  await claude.close();
 });
 
 const ask = (apiKey: string) =>
@@ -118,5 +139,95 @@ describe('merchant provider credentials', () => {
   it('removes a credential: the merchant is back on the operator’s key', async () => {
     expect((await t.app.inject({ method: 'DELETE', url: '/provider-credentials/openai', headers: withKey(keyA) })).statusCode).toBe(204);
     expect((await ask(keyA)).choices[0]?.message.content).toBe('answered for operator');
+  });
+});
+
+describe('route groups naming a credential', () => {
+  const putGroup = (apiKey: string, credential: string) =>
+    t.app.inject({
+      method: 'PUT',
+      url: '/v1/route-groups/blue-team',
+      headers: withKey(apiKey),
+      payload: { candidates: [{ provider: 'openai', model: 'gpt-4o-mini', credential }] },
+    });
+
+  it('pays a candidate with the named credential, refuses a name the merchant never stored, and records that the merchant paid', async () => {
+    const { apiKey } = await createMerchant(t.app, 'creds-d');
+    const stored = await t.app.inject({
+      method: 'PUT',
+      url: '/provider-credentials/openai',
+      headers: withKey(apiKey),
+      payload: { name: 'blue', variables: { OPENAI_API_KEY: 'sk-team-blue-3333333333' } },
+    });
+    expect(stored.json()).toMatchObject({ provider: 'openai', name: 'blue', hint: '3333' });
+
+    const unknown = await putGroup(apiKey, 'green');
+    expect(unknown.statusCode).toBe(400);
+    expect((unknown.json() as { error: { message: string } }).error.message).toContain('candidates[0].credential names no stored openai credential "green"');
+    // Another merchant cannot name this merchant's credential.
+    expect((await putGroup(keyB, 'blue')).statusCode).toBe(400);
+    expect((await putGroup(apiKey, 'blue')).statusCode).toBe(200);
+
+    const client = new OpenAI({ apiKey, baseURL, maxRetries: 0 });
+    await client.chat.completions.create({ model: 'blue-team', messages: [{ role: 'user', content: 'hi' }] });
+    expect(lastKeySent()).toBe('Bearer sk-team-blue-3333333333');
+    // A call that names the provider directly keeps the default: the operator's key (the merchant stored no default).
+    await client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    expect(lastKeySent()).toBe('Bearer sk-operator-0000000000');
+
+    await t.eventsCaughtUp();
+    const billed = t.events
+      .filter((event): event is EventEnvelope<'llm.call'> => event.type === 'llm.call' && event.merchantId === 'creds-d')
+      .map((event) => [event.payload.routeGroup, event.payload.billedTo]);
+    expect(billed).toEqual([
+      ['blue-team', 'merchant'],
+      [null, 'operator'],
+    ]);
+  });
+
+  it('fails a route group call in words once its credential is deleted, without using the operator key', async () => {
+    const { apiKey } = await createMerchant(t.app, 'creds-e');
+    await t.app.inject({
+      method: 'PUT',
+      url: '/provider-credentials/openai',
+      headers: withKey(apiKey),
+      payload: { name: 'blue', variables: { OPENAI_API_KEY: 'sk-team-blue-3333333333' } },
+    });
+    expect((await putGroup(apiKey, 'blue')).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'DELETE', url: '/provider-credentials/openai?name=blue', headers: withKey(apiKey) })).statusCode).toBe(204);
+    const before = provider.requests.length;
+    const refused = await new OpenAI({ apiKey, baseURL, maxRetries: 0 }).chat.completions
+      .create({ model: 'blue-team', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OpenAI.APIError);
+    expect((refused as Error).message).toContain('no stored openai credential named "blue"');
+    expect(provider.requests.length).toBe(before);
+  });
+});
+
+describe('count_tokens with merchant credentials', () => {
+  it("counts with the merchant's own Anthropic key, and never with the operator's once the merchant forbade them", async () => {
+    const { apiKey } = await createMerchant(t.app, 'creds-c');
+    const anthropic = new Anthropic({ apiKey, baseURL: baseURL.replace(/\/v1$/, ''), maxRetries: 0 });
+    const count = () =>
+      anthropic.messages.countTokens({ model: 'anthropic/claude-sonnet-4-5', messages: [{ role: 'user', content: 'how many tokens?' }] }).withResponse();
+    await t.app.inject({
+      method: 'PUT',
+      url: '/provider-credentials/anthropic',
+      headers: withKey(apiKey),
+      payload: { variables: { ANTHROPIC_API_KEY: 'sk-ant-merchant-c-2222222222' } },
+    });
+    const own = await count();
+    expect(own.data.input_tokens).toBe(4242);
+    expect(own.response.headers.get('x-switchyard-token-count-source')).toBe('provider');
+    expect(claude.requests.at(-1)?.headers['x-api-key']).toBe('sk-ant-merchant-c-2222222222');
+
+    await t.app.inject({ method: 'PUT', url: '/provider-credentials', headers: withKey(apiKey), payload: { operator_fallback: false } });
+    await t.app.inject({ method: 'DELETE', url: '/provider-credentials/anthropic', headers: withKey(apiKey) });
+    const before = claude.requests.length;
+    const estimated = await count();
+    expect(estimated.response.headers.get('x-switchyard-token-count-source')).toBe('estimate');
+    expect(estimated.data.input_tokens).not.toBe(1111);
+    expect(claude.requests.length).toBe(before);
   });
 });

@@ -95,13 +95,16 @@ export class ChatCompletionUseCase {
 
   /** Where one routed call may go, and what bounds and records it; a target the client named must be configured. */
   async #targetOf(call: ChatCompletionCall, route: GatewayRoute): Promise<{ candidates: readonly GatewayCandidate[]; context: ProviderCallContext }> {
-    if (route.kind === 'direct') await this.#deps.calls.requireConfigured(route.target.provider, call.caller.merchantId);
+    // The merchant's credentials are read once for the whole call (the check and every attempt).
+    const scope = await this.#deps.calls.scopeOf(call.caller.merchantId);
+    if (route.kind === 'direct') await this.#deps.calls.requireConfigured(route.target.provider, scope);
     const { schema } = call.call;
     return {
       candidates: route.kind === 'direct' ? [route.target] : route.ranking.candidates,
       context: {
         attribution: routedAttribution(call.caller.attribution, route),
         abortSignal: call.signal,
+        scope,
         ...(schema !== undefined ? { checkAnswer: (result: ModelCallResult, provider: string) => checkStructuredOutput(schema, result, provider) } : {}),
       },
     };

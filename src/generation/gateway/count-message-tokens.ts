@@ -46,20 +46,25 @@ export class MessageTokenCounter {
   ): Promise<MessageTokenCount> {
     const route = await this.#router.routeOf(merchantId, request.model, messagesPrompt(request));
     const target: GatewayCandidate | undefined = route.kind === 'direct' ? route.target : route.ranking.candidates[0];
-    const counted = target === undefined ? undefined : await this.#providerCount(target, request, context);
+    const counted = target === undefined ? undefined : await this.#providerCount(merchantId, target, request, context);
     return counted !== undefined ? { inputTokens: counted, source: 'provider' } : { inputTokens: estimateMessagesInputTokens(request), source: 'estimate' };
   }
 
-  async #providerCount(target: GatewayCandidate, request: object, context: MessageTokenCountContext): Promise<number | undefined> {
+  /** The provider's count with the credentials the merchant's call would use (its own key; never the operator's where it forbade them). */
+  async #providerCount(merchantId: string, target: GatewayCandidate, request: object, context: MessageTokenCountContext): Promise<number | undefined> {
     const countInputTokens = this.#calls?.countInputTokens.bind(this.#calls);
     if (countInputTokens === undefined) return undefined;
     try {
-      return await countInputTokens(target, {
-        wire: 'anthropic-messages',
-        body: request as Readonly<Record<string, unknown>>,
-        ...(context.anthropicHeaders !== undefined && target.provider === 'anthropic' ? { headers: context.anthropicHeaders } : {}),
-        abortSignal: AbortSignal.timeout(providerCountTimeoutMs),
-      });
+      return await countInputTokens(
+        target,
+        {
+          wire: 'anthropic-messages',
+          body: request as Readonly<Record<string, unknown>>,
+          ...(context.anthropicHeaders !== undefined && target.provider === 'anthropic' ? { headers: context.anthropicHeaders } : {}),
+          abortSignal: AbortSignal.timeout(providerCountTimeoutMs),
+        },
+        merchantId,
+      );
     } catch (error) {
       context.log?.warn({ err: error, provider: target.provider, model: target.model }, 'the provider could not count tokens; answering the estimate');
       return undefined;

@@ -42,12 +42,13 @@ export class EmbeddingUseCase {
     const { calls, router } = this.#deps;
     const route = await router.routeOf(call.caller.merchantId, call.model, call.input);
     const request = normalizeEmbedOptions({ input: call.input, ...(call.dimensions !== undefined ? { dimensions: call.dimensions } : {}) });
-    if (route.kind === 'direct') await calls.requireConfigured(route.target.provider, call.caller.merchantId);
+    const scope = await calls.scopeOf(call.caller.merchantId);
+    if (route.kind === 'direct') await calls.requireConfigured(route.target.provider, scope);
     const started = performance.now();
     const answer = await calls.embed(
       route.kind === 'direct' ? [route.target] : route.ranking.candidates,
       { values: request.values, dimensions: request.dimensions },
-      { attribution: routedAttribution(call.caller.attribution, route), abortSignal: call.signal },
+      { attribution: routedAttribution(call.caller.attribution, route), abortSignal: call.signal, scope },
     );
     const result: EmbedResult = {
       embeddings: answer.result.embeddings,

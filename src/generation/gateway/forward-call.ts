@@ -104,13 +104,15 @@ export class ForwardCallUseCase {
     const candidates: readonly GatewayCandidate[] = route.kind === 'direct' ? [route.target] : route.ranking.candidates;
     const attribution = routedAttribution(call.caller.attribution, route);
     const request = { wire: call.wire, body: call.body, headers: call.headers, stream: call.stream, abortSignal: call.signal };
+    // The merchant's credentials, read once for every candidate tried.
+    const scope = await calls.scopeOf(call.caller.merchantId);
     for (const [hop, candidate] of candidates.entries()) {
       const last = hop === candidates.length - 1;
       // `forward` answers undefined for a candidate that does not speak the wire (translated then):
       // asking first would build the provider's client twice per request.
       let response: NativeWireResponse | undefined;
       try {
-        response = await calls.forward(candidate, request, { attribution, hop });
+        response = await calls.forward(candidate, request, { attribution, hop, scope });
       } catch (error) {
         if (!last && isRetryableError(error)) continue;
         throw error;

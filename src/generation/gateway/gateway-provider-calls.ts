@@ -1,10 +1,11 @@
 import type { ProviderCalls } from '../provider-calls.js';
 import type { ProviderName } from '../provider-name.js';
 
-/** One place a gateway request may go: a provider kind and its model. */
+/** One place a gateway request may go: a provider kind and its model (and, from a route group, which of the merchant's credentials pays). */
 export interface GatewayCandidate {
   readonly provider: ProviderName;
   readonly model: string;
+  readonly credential?: string;
 }
 
 /**
@@ -19,4 +20,4 @@ export interface GatewayCandidate {
  * @remarks Narrower than `ProviderCalls` on purpose, so a test can hand in anything with these
  * methods.
  */
-export type GatewayProviderCalls = Pick<ProviderCalls, 'generate' | 'stream' | 'embed' | 'forward' | 'countInputTokens' | 'requireConfigured'>;
+export type GatewayProviderCalls = Pick<ProviderCalls, 'generate' | 'stream' | 'embed' | 'forward' | 'countInputTokens' | 'requireConfigured' | 'scopeOf'>;

@@ -3,6 +3,8 @@ import type { RouteGroup as RouteGroupBody } from '../../generated/schema-types.
 import type { ConfigStore, ScoreStore } from '../../ports/state-store.js';
 import { registryFactsOf, routeGroupsOf, type GatewayModelRegistry } from './gateway-router.js';
 import { UnsupportedChatRequest } from './openai-chat-request.js';
+import { credentialKey } from '../../ports/state/provider-credentials.js';
+import { normalizeProviderName } from '../provider-name.js';
 import { candidateWindowKey, routeGroupProblems, toRouteGroup, type RouteGroup } from './route-group.js';
 
 export interface RouteGroupServiceDeps {
@@ -69,12 +71,29 @@ export class RouteGroupService {
    * @throws SwitchyardError `SY_GATEWAY_REQUEST_UNSUPPORTED` naming every problem of the body.
    */
   async put(merchantId: string, name: string, body: RouteGroupBody): Promise<RouteGroup> {
-    const problems = routeGroupProblems(body, (provider, model) => registryFactsOf(this.#deps.models, provider, model));
+    const problems = [
+      ...routeGroupProblems(body, (provider, model) => registryFactsOf(this.#deps.models, provider, model)),
+      ...(await this.#credentialProblems(merchantId, body)),
+    ];
     if (problems.length > 0) throw new UnsupportedChatRequest(`Invalid route group: ${problems.join('; ')}`, 'candidates');
     const group = toRouteGroup(name, body);
     const others = (await this.list(merchantId)).filter((existing) => existing.name !== group.name);
     await this.#deps.configs.put(merchantId, 'llmRouteGroups', [...others, group], 'upsert');
     return group;
+  }
+
+  /** A candidate's `credential` must name one the merchant stored for that candidate's provider. */
+  async #credentialProblems(merchantId: string, body: RouteGroupBody): Promise<string[]> {
+    if (!body.candidates.some((candidate) => candidate.credential !== undefined)) return [];
+    const stored = (await this.#deps.configs.get(merchantId, 'providerCredentials'))?.providers ?? {};
+    return body.candidates.flatMap((candidate, index) => {
+      if (candidate.credential === undefined) return [];
+      const provider = normalizeProviderName(candidate.provider) ?? candidate.provider;
+      if (stored[credentialKey(provider, candidate.credential)] !== undefined) return [];
+      return [
+        `candidates[${index}].credential names no stored ${provider} credential "${candidate.credential}" (store it with PUT /provider-credentials/${provider} first)`,
+      ];
+    });
   }
 
   /** @throws SwitchyardError `SY_MODEL_NOT_FOUND` when the merchant has no group of that name. */

@@ -64,6 +64,7 @@ export function toRouteGroup(name: string, body: RouteGroupBody): RouteGroup {
       provider: normalizeProviderName(candidate.provider) as ProviderName,
       model: candidate.model,
       weight: candidate.weight ?? 1,
+      ...(candidate.credential !== undefined ? { credential: candidate.credential } : {}),
     })),
     ...(body.capability !== undefined ? { capability: body.capability } : {}),
     ...(body.maxPrice !== undefined ? { maxPrice: body.maxPrice } : {}),
@@ -93,6 +94,8 @@ export function candidateWindowKey(merchantId: string, group: string, provider: 
 export interface RankedCandidate {
   readonly provider: ProviderName;
   readonly model: string;
+  /** The merchant's credential that pays this candidate's calls, when the group names one. */
+  readonly credential?: string;
   readonly score: number;
   readonly eliminated: boolean;
 }
@@ -199,6 +202,7 @@ export function rankCandidates(group: RouteGroup, windows: readonly (WindowRead 
     candidates: order.slice(0, group.maxHops).map(({ candidate, index }) => ({
       provider: candidate.provider,
       model: candidate.model,
+      ...(candidate.credential !== undefined ? { credential: candidate.credential } : {}),
       score: rates[index] as number,
       eliminated: eliminated[index] === true,
     })),

@@ -14,10 +14,19 @@ export function candidateId(provider: string, model: string): string {
   return `${provider}/${model}`;
 }
 
+/** A candidate of a stored route group. */
+export interface RouteGroupCandidate {
+  readonly provider: ProviderName;
+  readonly model: string;
+  readonly weight: number;
+  /** The name of the merchant's stored credential of `provider` that pays its calls (absent: the default one, else the operator's). */
+  readonly credential?: string;
+}
+
 /** A stored route group: its body, with its name and every default filled in. */
 export interface RouteGroup {
   readonly name: string;
-  readonly candidates: readonly { readonly provider: ProviderName; readonly model: string; readonly weight: number }[];
+  readonly candidates: readonly RouteGroupCandidate[];
   readonly capability?: string;
   readonly maxPrice?: number;
   readonly bucketSize: number;
