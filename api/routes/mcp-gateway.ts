@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { effectivePolicy } from '../../src/governance/key-policy.js';
 import type { Logger } from '../../src/logging/logger.js';
 import type { StateStore } from '../../src/ports/state-store.js';
-import { McpGateway, mcpSessionEndedKey, merchantOfToolsChangedKey, sessionOfEndedKey } from '../../src/toolkit/mcp-gateway.js';
+import { McpGateway, mcpSessionEndedKey, merchantOfToolsChangedKey, sessionOfEndedKey, type GatewayTool } from '../../src/toolkit/mcp-gateway.js';
 import type { MerchantMcp } from '../../src/toolkit/merchant-mcp.js';
 import type { NeuroLink } from '../../src/toolkit/neurolink.js';
 import { VERSION } from '../../src/toolkit/version.js';
@@ -93,12 +93,7 @@ function drained(raw: FastifyReply['raw']): Promise<void> {
 }
 
 /** The replica's sessions over the domain's gateway, told of server changes and ended sessions on every replica; closed with the app. */
-function openSessions(app: FastifyInstance, deps: McpGatewayRouteDeps): McpGatewaySessions {
-  const gateway = new McpGateway({
-    merchantMcp: deps.merchantMcp,
-    localTools: (merchantId) => deps.toolkit.localToolsFor(merchantId),
-    ...(deps.merchantMcp.toolRunRecorder !== undefined ? { recordToolRun: deps.merchantMcp.toolRunRecorder } : {}),
-  });
+function openSessions(app: FastifyInstance, deps: McpGatewayRouteDeps, gateway: McpGateway): McpGatewaySessions {
   const sessions = new McpGatewaySessions({
     gateway,
     store: deps.state.mcpSessions,
@@ -163,7 +158,13 @@ async function serve(request: FastifyRequest, reply: FastifyReply, sessions: Mcp
  * the merchant's default) is read on every request. The rest is the MCP SDK's transport.
  */
 export async function mcpGatewayRoutes(app: FastifyInstance, deps: McpGatewayRouteDeps): Promise<void> {
-  const sessions = openSessions(app, deps);
+  const gateway = new McpGateway({
+    merchantMcp: deps.merchantMcp,
+    localTools: (merchantId) => deps.toolkit.localToolsFor(merchantId),
+    ...(deps.merchantMcp.toolRunRecorder !== undefined ? { recordToolRun: deps.merchantMcp.toolRunRecorder } : {}),
+  });
+  const sessions = openSessions(app, deps, gateway);
+  registerGatewayTools(app, deps, gateway);
   const handler = async (request: FastifyRequest, reply: FastifyReply) => serve(request, reply, sessions, await callerOf(request, deps));
   const config = { auth: 'either', merchantFrom: 'credential', envelope: 'jsonrpc' } as const;
   app.post(
@@ -190,4 +191,60 @@ export async function mcpGatewayRoutes(app: FastifyInstance, deps: McpGatewayRou
     handler,
   );
   app.delete('/mcp', { schema: { tags, summary: 'MCP gateway: end the session', description, response: deleteAnswers }, config }, handler);
+}
+
+const gatewayToolView = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'description', 'kind', 'server', 'owner', 'destructive'],
+  properties: {
+    name: { type: 'string', description: 'the name /mcp serves it under: `<server>__<tool>` (`switchyard__<tool>` for built-in and custom tools)' },
+    description: { type: 'string' },
+    kind: { enum: ['mcp', 'built-in', 'custom'] },
+    server: { type: ['string', 'null'], description: 'the MCP server it runs on (null: a built-in or custom tool)' },
+    owner: { type: ['string', 'null'], enum: ['merchant', 'operator', null], description: "whose server: the merchant's own or the operator's" },
+    destructive: { type: 'boolean', description: 'the tool asks for confirmation before it runs (the MCP client asks its user)' },
+  },
+} as const;
+
+function gatewayToolWire(tool: GatewayTool) {
+  const { target } = tool;
+  return {
+    name: tool.name,
+    description: tool.description,
+    kind: target.kind === 'mcp' ? 'mcp' : target.category,
+    server: target.kind === 'mcp' ? target.serverId : null,
+    owner: target.kind === 'mcp' ? target.owner : null,
+    destructive: tool.destructive,
+  };
+}
+
+/**
+ * `GET /api/mcp/gateway-tools`: what `/mcp` serves the caller, without an MCP session (the
+ * dashboard's MCP page): every tool under its gateway name; for an API key, its allow-list applied.
+ */
+function registerGatewayTools(app: FastifyInstance, deps: McpGatewayRouteDeps, gateway: McpGateway): void {
+  app.get(
+    '/api/mcp/gateway-tools',
+    {
+      schema: {
+        tags,
+        summary: "The tools the MCP gateway (/mcp) serves the caller, by their namespaced names (an API key's allow-list applied; a session sees every tool of its merchant)",
+        response: {
+          200: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['path', 'tools'],
+            properties: { path: { type: 'string', description: 'the MCP endpoint, relative to this service' }, tools: { type: 'array', items: gatewayToolView } },
+          },
+        },
+      },
+      config: { auth: 'either', merchantFrom: 'credential' },
+    },
+    async (request) => {
+      const caller = await callerOf(request, deps);
+      const tools = await gateway.listTools({ merchantId: caller.merchantId, ...(caller.allowedTools !== undefined ? { allowedTools: caller.allowedTools } : {}) });
+      return { path: '/mcp', tools: tools.map(gatewayToolWire) };
+    },
+  );
 }

@@ -193,6 +193,7 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
   'POST /api/mcp/execute': { body: () => ({ serverName: 'guard-server', toolName: 'echo', params: {} }) },
   'GET /api/mcp/status': {},
   'GET /api/mcp/servers': {},
+  'GET /api/mcp/gateway-tools': {},
   // A reserved (non-public) address: the right credential gets the SSRF guard's 400, nothing is connected.
   'POST /api/mcp/servers': { body: () => ({ name: 'guard-server', url: 'http://192.0.2.1/mcp' }) },
   'DELETE /api/mcp/servers/:name': { params: { name: 'guard-server' } },
