@@ -229,13 +229,17 @@ function registerGatewayTools(app: FastifyInstance, deps: McpGatewayRouteDeps, g
     {
       schema: {
         tags,
-        summary: "The tools the MCP gateway (/mcp) serves the caller, by their namespaced names (an API key's allow-list applied; a session sees every tool of its merchant)",
+        summary:
+          "The tools the MCP gateway (/mcp) serves the caller, by their namespaced names (an API key's allow-list applied; a session sees every tool of its merchant)",
         response: {
           200: {
             type: 'object',
             additionalProperties: false,
             required: ['path', 'tools'],
-            properties: { path: { type: 'string', description: 'the MCP endpoint, relative to this service' }, tools: { type: 'array', items: gatewayToolView } },
+            properties: {
+              path: { type: 'string', description: 'the MCP endpoint, relative to this service' },
+              tools: { type: 'array', items: gatewayToolView },
+            },
           },
         },
       },
@@ -243,7 +247,10 @@ function registerGatewayTools(app: FastifyInstance, deps: McpGatewayRouteDeps, g
     },
     async (request) => {
       const caller = await callerOf(request, deps);
-      const tools = await gateway.listTools({ merchantId: caller.merchantId, ...(caller.allowedTools !== undefined ? { allowedTools: caller.allowedTools } : {}) });
+      const tools = await gateway.listTools({
+        merchantId: caller.merchantId,
+        ...(caller.allowedTools !== undefined ? { allowedTools: caller.allowedTools } : {}),
+      });
       return { path: '/mcp', tools: tools.map(gatewayToolWire) };
     },
   );

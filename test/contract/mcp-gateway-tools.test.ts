@@ -27,7 +27,12 @@ beforeAll(async () => {
   t = await createTestApp({ env: { MCP_ALLOW_PRIVATE_ENDPOINTS: '127.0.0.1/32' }, toolkit });
   keyA = (await createMerchant(t.app, 'mcp-tools-a')).apiKey;
   keyB = (await createMerchant(t.app, 'mcp-tools-b')).apiKey;
-  const created = await t.app.inject({ method: 'POST', url: '/api/mcp/servers', headers: withKey(keyA), payload: { name: 'docs', url: `${fixture.baseUrl}/mcp` } });
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/api/mcp/servers',
+    headers: withKey(keyA),
+    payload: { name: 'docs', url: `${fixture.baseUrl}/mcp` },
+  });
   expect(created.statusCode, created.body).toBe(201);
 });
 afterAll(async () => {
