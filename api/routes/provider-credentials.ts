@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { MerchantProviderCredentials, ProviderCredentialView } from '../../src/credentials/merchant-provider-credentials.js';
+import { credentialVariableName, providerCredentialVariables } from '../../src/credentials/provider-credential-variables.js';
 import { SwitchyardError } from '../../src/errors/switchyard-error.js';
 import { credentialMerchantOf } from '../plugins/authentication.js';
 
@@ -33,12 +34,40 @@ const credentialName = {
 const listBody = {
   type: 'object',
   additionalProperties: false,
-  required: ['operator_fallback', 'credentials'],
+  required: ['operator_fallback', 'credentials', 'providers'],
   properties: {
     operator_fallback: { type: 'boolean', description: "false: this merchant's calls never use the operator's credentials" },
     credentials: { type: 'array', items: view },
+    providers: {
+      type: 'array',
+      description:
+        'the providers that take merchant credentials, each with the variables PUT accepts (secret: a value never shown, typed into a password field)',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['provider', 'variables'],
+        properties: {
+          provider: { type: 'string' },
+          variables: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['name', 'required', 'secret'],
+              properties: { name: { type: 'string' }, required: { type: 'boolean' }, secret: { type: 'boolean' } },
+            },
+          },
+        },
+      },
+    },
   },
 } as const;
+
+/** What each provider's credentials consist of: the same table PUT checks against. */
+const acceptedProviders = Object.entries(providerCredentialVariables).map(([provider, variables]) => ({
+  provider,
+  variables: variables.map((variable) => ({ name: variable.name, required: variable.required, secret: credentialVariableName.test(variable.name) })),
+}));
 
 function wireOf(credential: ProviderCredentialView) {
   return {
@@ -68,7 +97,7 @@ function serviceOf(credentials: MerchantProviderCredentials | undefined): Servic
 
 async function listOf(service: Service, merchantId: string) {
   const { operatorFallback, credentials } = await service().list(merchantId);
-  return { operator_fallback: operatorFallback, credentials: credentials.map(wireOf) };
+  return { operator_fallback: operatorFallback, credentials: credentials.map(wireOf), providers: acceptedProviders };
 }
 
 /**

@@ -8,6 +8,7 @@ import { volumeCommitmentApi } from './api/volume-commitment-api';
 import { costsApi } from './api/costs-api';
 import { experimentsApi } from './api/experiments-api';
 import { genaiApi } from './api/genai-api';
+import { platformApi } from './api/platform-api';
 import { createHttpClient } from './api/http-client';
 import { membersApi } from './api/members-api';
 import { routingApi } from './api/routing-api';
@@ -64,6 +65,7 @@ export function App() {
       experiments: experimentsApi(http),
       members: membersApi(http),
       account: accountApi(http),
+      platform: platformApi(http),
     };
   }, []);
 

@@ -7,6 +7,9 @@ import { CostsPage } from './pages/costs-page';
 import { ExperimentsPage } from './pages/experiments-page';
 import { BatchesPage } from './pages/batches-page';
 import { LlmUsagePage } from './pages/llm-usage-page';
+import { EndUsersPage } from './pages/end-users-page';
+import { McpPage } from './pages/mcp-page';
+import { ProviderCredentialsPage } from './pages/provider-credentials-page';
 import { MembersPage } from './pages/members-page';
 import { ModelsPage } from './pages/models-page';
 import { PlaygroundPage } from './pages/playground-page';
@@ -46,6 +49,12 @@ export function PageOutlet(props: { readonly location: Location }) {
       return <BatchesPage />;
     case 'llm-usage':
       return <LlmUsagePage />;
+    case 'end-users':
+      return <EndUsersPage />;
+    case 'mcp':
+      return <McpPage />;
+    case 'provider-credentials':
+      return <ProviderCredentialsPage />;
     case 'keys':
       return <ApiKeysPage />;
     case 'members':

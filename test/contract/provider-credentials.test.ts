@@ -90,9 +90,15 @@ describe('merchant provider credentials', () => {
     expect((await ask(keyB)).choices[0]?.message.content).toBe('answered for operator');
     expect(lastKeySent()).toBe('Bearer sk-operator-0000000000');
     // Merchant B sees nothing of A's credentials.
-    expect((await t.app.inject({ method: 'GET', url: '/provider-credentials', headers: withKey(keyB) })).json()).toEqual({
-      operator_fallback: true,
-      credentials: [],
+    const listedB = (await t.app.inject({ method: 'GET', url: '/provider-credentials', headers: withKey(keyB) })).json();
+    expect(listedB).toMatchObject({ operator_fallback: true, credentials: [] });
+    // The form's variables come with the list: Azure's endpoint is no secret, its key is.
+    expect(listedB.providers).toContainEqual({
+      provider: 'azure',
+      variables: [
+        { name: 'AZURE_OPENAI_API_KEY', required: true, secret: true },
+        { name: 'AZURE_OPENAI_ENDPOINT', required: true, secret: false },
+      ],
     });
 
     await t.eventsCaughtUp();

@@ -29,6 +29,8 @@ export type {
   ExperimentResults,
   GenerateRequest,
   InviteMemberResponse,
+  KeyLimits,
+  KeyMcpPolicy,
   LlmErrorsReport,
   LlmLatencyReport,
   LlmOverviewReport,

@@ -10,6 +10,7 @@ import type { costsApi } from '../api/costs-api';
 import type { experimentsApi } from '../api/experiments-api';
 import type { genaiApi } from '../api/genai-api';
 import type { membersApi } from '../api/members-api';
+import type { platformApi } from '../api/platform-api';
 import type { routingApi } from '../api/routing-api';
 import type { Session } from './session-store';
 
@@ -26,6 +27,7 @@ export interface DashboardApi {
   readonly experiments: ReturnType<typeof experimentsApi>;
   readonly members: ReturnType<typeof membersApi>;
   readonly account: ReturnType<typeof accountApi>;
+  readonly platform: ReturnType<typeof platformApi>;
 }
 
 export interface DashboardContextValue {
