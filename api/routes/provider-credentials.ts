@@ -178,7 +178,7 @@ function registerProviderCredential(app: FastifyInstance, service: Service): voi
         summary:
           "Remove one of the merchant's credentials of a provider (the default one: its calls then use the operator's, if allowed; a named one: route group candidates naming it fail until it is stored again)",
         params: providerParams,
-        querystring: { type: 'object', additionalProperties: false, properties: { name: credentialName } },
+        querystring: { type: 'object', properties: { name: credentialName } },
       },
       config: guard,
     },
