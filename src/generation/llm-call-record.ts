@@ -36,10 +36,27 @@ export interface CallAttribution {
    */
   readonly ownCredentialProviders?: readonly string[];
   /**
+   * The candidates (`provider/model`, the model asked for) a route group pays with one of the
+   * merchant's named credentials: their attempts are the merchant's too, whatever its default
+   * credentials (see {@link billedToMerchant}).
+   */
+  readonly ownCredentialCandidates?: readonly string[];
+  /**
    * The API the call came through (the gateway's routes say which); when absent the record takes
    * it from the surface (see {@link callApiOf}).
    */
   readonly api?: LlmCallApi;
+}
+
+/**
+ * The attribution of one attempt at `provider` with `model` (the model asked for): a candidate paid
+ * with a named credential counts among `ownCredentialProviders` for that attempt only, so its
+ * record says the merchant paid while another candidate of the same provider stays the operator's.
+ */
+export function attemptAttribution(attribution: CallAttribution, provider: string, model: string): CallAttribution {
+  if (attribution.ownCredentialCandidates?.includes(`${provider}/${model}`) !== true || attribution.ownCredentialProviders?.includes(provider) === true)
+    return attribution;
+  return { ...attribution, ownCredentialProviders: [...(attribution.ownCredentialProviders ?? []), provider] };
 }
 
 export type CallSurface = 'library' | 'http' | 'sse' | 'websocket' | 'batch' | 'cli' | 'gateway' | 'evaluation';

@@ -212,12 +212,16 @@ export class ProviderCalls {
 
   /**
    * The attribution of a call made with `scope`: its records say which providers the merchant's
-   * own account paid (its default credentials', and those of candidates naming one of its credentials).
+   * own default credentials paid, and which candidates one of its named credentials paid.
    */
   #scoped(attribution: CallAttribution, scope: ScopedCatalog, candidates: readonly CallCandidate[] = []): CallAttribution {
-    const named = candidates.filter((candidate) => candidate.credential !== undefined).map((candidate) => candidate.provider);
+    const named = candidates.filter((candidate) => candidate.credential !== undefined).map((candidate) => `${candidate.provider}/${candidate.model ?? ''}`);
     if (scope.ownProviders.length === 0 && named.length === 0) return attribution;
-    return { ...attribution, ownCredentialProviders: [...new Set([...scope.ownProviders, ...named])] };
+    return {
+      ...attribution,
+      ...(scope.ownProviders.length > 0 ? { ownCredentialProviders: scope.ownProviders } : {}),
+      ...(named.length > 0 ? { ownCredentialCandidates: named } : {}),
+    };
   }
 
   /**

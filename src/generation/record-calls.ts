@@ -1,7 +1,7 @@
 import { callCostUsd, promptCacheSavedUsd, resolvePricing, type ModelPriceLookup } from './analytics/model-pricing.js';
 import { errorCodeOf } from './error-code-of.js';
 import type { LanguageModelClient, TokenUsage } from './language-model-client.js';
-import type { CallAttribution, LlmCallRecord, LlmCallRecorder } from './llm-call-record.js';
+import { attemptAttribution, type CallAttribution, type LlmCallRecord, type LlmCallRecorder } from './llm-call-record.js';
 import type { CallObservation, CallOperation, CallOutcome, ChainObservation, ChainOperation, GenerationTelemetry } from './telemetry.js';
 
 /** The error class a toolkit error code stands for, as the `llm.call` record names it. */
@@ -103,7 +103,7 @@ export function recordingTelemetry(
             outcome: outcome.ok ? 'success' : 'error',
             ...(outcome.ok ? {} : { errorClass: errorClassByCode[outcome.errorCode ?? ''] ?? outcome.errorCode ?? 'Error' }),
             fallbackHops: hop,
-            attribution: context.attribution,
+            attribution: attemptAttribution(context.attribution, provider, model),
           };
           try {
             context.recorder(record);

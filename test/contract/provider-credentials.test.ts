@@ -17,6 +17,13 @@ import { createMerchant, createTestApp, withKey, type TestApp } from '../helpers
 const knownKeys = new Set(['sk-operator-0000000000', 'sk-merchant-a-1111111111', 'sk-team-blue-3333333333']);
 function upstream(request: RecordedRequest): FakeResponse {
   const key = String(request.headers['authorization'] ?? '').replace(/^Bearer /, '');
+  // The blue account's gpt-4o is down (a retryable 500): a route group fails over from it.
+  if (key === 'sk-team-blue-3333333333' && (request.body as { model?: string }).model === 'gpt-4o')
+    return {
+      status: 500,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ error: { message: 'The server had an error', type: 'server_error', param: null, code: null } }),
+    };
   if (!knownKeys.has(key))
     return {
       status: 401,
@@ -189,6 +196,36 @@ describe('route groups naming a credential', () => {
       ['blue-team', 'merchant'],
       [null, 'operator'],
     ]);
+  });
+
+  it("bills each attempt to the account that made it when a group fails over from a named credential to the operator's", async () => {
+    const { apiKey } = await createMerchant(t.app, 'creds-f');
+    await t.app.inject({
+      method: 'PUT',
+      url: '/provider-credentials/openai',
+      headers: withKey(apiKey),
+      payload: { name: 'blue', variables: { OPENAI_API_KEY: 'sk-team-blue-3333333333' } },
+    });
+    const group = await t.app.inject({
+      method: 'PUT',
+      url: '/v1/route-groups/mixed',
+      headers: withKey(apiKey),
+      payload: {
+        explorePercent: 0,
+        candidates: [
+          { provider: 'openai', model: 'gpt-4o', credential: 'blue', weight: 2 },
+          { provider: 'openai', model: 'gpt-4o-mini', weight: 1 },
+        ],
+      },
+    });
+    expect(group.statusCode, group.body).toBe(200);
+    await new OpenAI({ apiKey, baseURL, maxRetries: 0 }).chat.completions.create({ model: 'mixed', messages: [{ role: 'user', content: 'hi' }] });
+    expect(lastKeySent()).toBe('Bearer sk-operator-0000000000');
+    await t.eventsCaughtUp();
+    const calls = t.events.filter((event): event is EventEnvelope<'llm.call'> => event.type === 'llm.call' && event.merchantId === 'creds-f');
+    expect(new Set(calls.map((event) => `${event.payload.model}:${event.payload.outcome}:${event.payload.billedTo}`))).toEqual(
+      new Set(['gpt-4o:error:merchant', 'gpt-4o-mini:success:operator']),
+    );
   });
 
   it('fails a route group call in words once its credential is deleted, without using the operator key', async () => {
