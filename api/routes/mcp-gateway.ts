@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { effectivePolicy } from '../../src/governance/key-policy.js';
 import type { Logger } from '../../src/logging/logger.js';
 import type { StateStore } from '../../src/ports/state-store.js';
-import { McpGateway, mcpSessionEndedKey, merchantOfToolsChangedKey, sessionOfEndedKey, type GatewayTool } from '../../src/toolkit/mcp-gateway.js';
+import { McpGateway, mcpSessionEndedKey, merchantOfToolsChangedKey, sessionOfEndedKey } from '../../src/toolkit/mcp-gateway.js';
 import type { MerchantMcp } from '../../src/toolkit/merchant-mcp.js';
 import type { NeuroLink } from '../../src/toolkit/neurolink.js';
 import { VERSION } from '../../src/toolkit/version.js';
@@ -93,7 +93,12 @@ function drained(raw: FastifyReply['raw']): Promise<void> {
 }
 
 /** The replica's sessions over the domain's gateway, told of server changes and ended sessions on every replica; closed with the app. */
-function openSessions(app: FastifyInstance, deps: McpGatewayRouteDeps, gateway: McpGateway): McpGatewaySessions {
+function openSessions(app: FastifyInstance, deps: McpGatewayRouteDeps): McpGatewaySessions {
+  const gateway = new McpGateway({
+    merchantMcp: deps.merchantMcp,
+    localTools: (merchantId) => deps.toolkit.localToolsFor(merchantId),
+    ...(deps.merchantMcp.toolRunRecorder !== undefined ? { recordToolRun: deps.merchantMcp.toolRunRecorder } : {}),
+  });
   const sessions = new McpGatewaySessions({
     gateway,
     store: deps.state.mcpSessions,
@@ -158,13 +163,7 @@ async function serve(request: FastifyRequest, reply: FastifyReply, sessions: Mcp
  * the merchant's default) is read on every request. The rest is the MCP SDK's transport.
  */
 export async function mcpGatewayRoutes(app: FastifyInstance, deps: McpGatewayRouteDeps): Promise<void> {
-  const gateway = new McpGateway({
-    merchantMcp: deps.merchantMcp,
-    localTools: (merchantId) => deps.toolkit.localToolsFor(merchantId),
-    ...(deps.merchantMcp.toolRunRecorder !== undefined ? { recordToolRun: deps.merchantMcp.toolRunRecorder } : {}),
-  });
-  const sessions = openSessions(app, deps, gateway);
-  registerGatewayTools(app, deps, gateway);
+  const sessions = openSessions(app, deps);
   const handler = async (request: FastifyRequest, reply: FastifyReply) => serve(request, reply, sessions, await callerOf(request, deps));
   const config = { auth: 'either', merchantFrom: 'credential', envelope: 'jsonrpc' } as const;
   app.post(
@@ -191,6 +190,7 @@ export async function mcpGatewayRoutes(app: FastifyInstance, deps: McpGatewayRou
     handler,
   );
   app.delete('/mcp', { schema: { tags, summary: 'MCP gateway: end the session', description, response: deleteAnswers }, config }, handler);
+  registerGatewayTools(app, deps);
 }
 
 const gatewayToolView = {
@@ -207,7 +207,7 @@ const gatewayToolView = {
   },
 } as const;
 
-function gatewayToolWire(tool: GatewayTool) {
+function gatewayToolWire(tool: Awaited<ReturnType<McpGateway['listTools']>>[number]) {
   const { target } = tool;
   return {
     name: tool.name,
@@ -223,7 +223,9 @@ function gatewayToolWire(tool: GatewayTool) {
  * `GET /api/mcp/gateway-tools`: what `/mcp` serves the caller, without an MCP session (the
  * dashboard's MCP page): every tool under its gateway name; for an API key, its allow-list applied.
  */
-function registerGatewayTools(app: FastifyInstance, deps: McpGatewayRouteDeps, gateway: McpGateway): void {
+function registerGatewayTools(app: FastifyInstance, deps: McpGatewayRouteDeps): void {
+  // Listing runs no tool: a gateway of its own without the sessions' run recorder and guards lists the same tools.
+  const gateway = new McpGateway({ merchantMcp: deps.merchantMcp, localTools: (merchantId) => deps.toolkit.localToolsFor(merchantId) });
   app.get(
     '/api/mcp/gateway-tools',
     {
