@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DefaultNeuroLink } from '../../../src/adapters/toolkit/default-neurolink.js';
 import { detectCardNumbers } from '../../../src/guardrails/card-number.js';
 import type { GuardSession } from '../../../src/guardrails/guard-session.js';
+import type { GuardSettings } from '../../../src/guardrails/guard-settings.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion, chatCompletionStream } from '../../fixtures/providers/openai-wire.js';
 
@@ -54,7 +55,7 @@ beforeEach(() => {
   outcomes = [];
 });
 
-function toolkit(guardrails?: ConstructorParameters<typeof DefaultNeuroLink>[0]['guardrails']) {
+function toolkit(guardrails?: GuardSettings) {
   const neurolink = new DefaultNeuroLink({
     env: { OPENAI_API_KEY: 'sk-tool-guard-fake', OPENAI_BASE_URL: `${provider.url}/v1` },
     builtInTools: [],
