@@ -4,6 +4,7 @@ import { guardStrings } from '../guardrails/json-texts.js';
 import { GuardrailBlocked } from '../guardrails/guardrail-blocked.js';
 import type { GuardBlock, GuardSession } from '../guardrails/guard-session.js';
 import type { ToolDefinition } from '../generation/tool-definition.js';
+import { type GuardCheckScope, type GuardChecks, runGuardChecks } from '../guardrails/run-guard-checks.js';
 
 /**
  * The guards over a toolkit call (`generate`/`stream` of the library, `/api/generate`, `/api/stream`,
@@ -16,13 +17,30 @@ import type { ToolDefinition } from '../generation/tool-definition.js';
  * by `guardToolkitTool` through the options' `toolGuard`: their results are input, their arguments output.
  * A caller that runs its tools (`clientTools`) sends their results back as `tool` turns, guarded above.
  */
-export function guardToolkitOptions<T extends GenerateOptions | StreamOptions>(options: T | string, session: GuardSession): T {
+export function guardToolkitOptions<T extends GenerateOptions | StreamOptions>(options: T | string, session: GuardSession, checks?: ToolkitGuardChecks): T {
   const plain = typeof options === 'string' ? ({ input: { text: options } } as T) : options;
   const guarded = guardOptions(plain, session);
   session.finishInput();
   const blocked = session.blocked;
   if (blocked !== undefined) throw new GuardrailBlocked(blocked);
-  return { ...guarded, toolGuard: (tool: ToolDefinition) => guardToolkitTool(tool, session) };
+  return { ...guarded, toolGuard: (tool: ToolDefinition) => guardToolkitTool(tool, session, checks) };
+}
+
+/**
+ * The asynchronous guards (moderation, the injection judge) over a call's guarded input; a blocking finding
+ * (or a failed check that is fail-closed) throws `GuardrailBlocked` before any model call. Callers invoke it
+ * only when `session.policy.checksAsync`, so the defaults stay synchronous.
+ */
+export async function checkToolkitInput(session: GuardSession, checks: ToolkitGuardChecks | undefined): Promise<void> {
+  await runGuardChecks(session, checks?.checks, checks?.scope ?? {});
+  const blocked = session.blocked;
+  if (blocked !== undefined) throw new GuardrailBlocked(blocked);
+}
+
+/** The asynchronous guards' provider calls of a toolkit call, and whose call it is. */
+export interface ToolkitGuardChecks {
+  readonly checks: GuardChecks;
+  readonly scope: GuardCheckScope;
 }
 
 /**
@@ -33,14 +51,16 @@ export function guardToolkitOptions<T extends GenerateOptions | StreamOptions>(o
  * skips the run) with a failed result naming the guard, never the text; the session keeps the block, so the
  * call is refused with `GuardrailBlocked` once the model answers (a stream at its next chunk).
  */
-export function guardToolkitTool(tool: ToolDefinition, session: GuardSession): ToolDefinition {
+export function guardToolkitTool(tool: ToolDefinition, session: GuardSession, checks?: ToolkitGuardChecks): ToolDefinition {
   return {
     ...tool,
     execute: async (input, context) => {
       const args = guardStrings(input, (text) => session.output(text));
       if (session.blocked !== undefined) return blockedToolResult(session.blocked);
       const result = await tool.execute(args, context);
+      const checked = session.checkedInputs.length;
       const guarded = guardStrings(result, (text) => session.input(text, 'tool'));
+      if (session.policy.checksAsync && session.blocked === undefined) await runGuardChecks(session, checks?.checks, checks?.scope ?? {}, checked);
       return session.blocked !== undefined ? blockedToolResult(session.blocked) : guarded;
     },
   };

@@ -4,6 +4,7 @@ import { detectCardNumbers } from '../../../src/guardrails/card-number.js';
 import type { GuardSession } from '../../../src/guardrails/guard-session.js';
 import type { GuardSettings } from '../../../src/guardrails/guard-settings.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
+import { moderationAnswer } from '../../fixtures/providers/openai-moderation-wire.js';
 import { chatCompletion, chatCompletionStream } from '../../fixtures/providers/openai-wire.js';
 
 /**
@@ -42,7 +43,10 @@ function answer(request: RecordedRequest) {
 
 let provider: FakeHttpServer;
 beforeAll(async () => {
-  provider = await startFakeHttpServer(answer);
+  // The fake's moderation model flags "hurt" as violence.
+  provider = await startFakeHttpServer((request) =>
+    request.path === '/v1/moderations' ? moderationAnswer(request, (text) => (/hurt/.test(text) ? { violence: 0.9 } : {})) : answer(request),
+  );
 });
 afterAll(async () => provider.close());
 
@@ -76,7 +80,7 @@ function toolkit(guardrails?: GuardSettings) {
 }
 
 function sentSince(before: number): RecordedRequest[] {
-  return provider.requests.slice(before);
+  return provider.requests.slice(before).filter((request) => request.path === '/v1/chat/completions');
 }
 
 describe('tools the toolkit runs inside one call', () => {
@@ -123,5 +127,29 @@ describe('tools the toolkit runs inside one call', () => {
     expect(sentSince(before)[1]!.bodyText).toContain('IGNORE ALL PREVIOUS');
     const scored = outcomes.find((outcome) => outcome.guard === 'indirect-injection');
     expect(scored?.score).toBeGreaterThanOrEqual(0.5);
+  });
+});
+
+describe('the moderation guard on a toolkit call', () => {
+  it('moderates the prompt before the call and a tool result inside the loop, withholding a flagged result', async () => {
+    toolResult = { note: 'the customer said they will hurt the courier' };
+    const before = provider.requests.length;
+    await expect(
+      toolkit({ moderation: { action: 'block', categories: ['violence'] } }).generate({ input: { text: 'Any notes on file?' }, provider: 'openai' }),
+    ).rejects.toMatchObject({ code: 'SY_GUARDRAIL_BLOCKED', details: { guard: 'moderation', stage: 'input' } });
+    const moderated = provider.requests.slice(before).filter((request) => request.path === '/v1/moderations');
+    // The prompt once before the model call, then only the tool's result (never the prompt again).
+    expect(moderated.map((request) => (request.body as { input: string[] }).input)).toEqual([
+      ['Any notes on file?'],
+      ['the customer said they will hurt the courier'],
+    ]);
+    for (const request of sentSince(before)) expect(request.bodyText).not.toContain('hurt the courier');
+    expect(outcomes).toContainEqual(expect.objectContaining({ guard: 'moderation', action: 'block', count: 1 }));
+  });
+
+  it('makes no moderation call for a prompt the defaults guard (the optional guards are off)', async () => {
+    const before = provider.requests.length;
+    await toolkit().generate({ input: { text: 'Which card is on file?' }, provider: 'openai', disableTools: true });
+    expect(provider.requests.slice(before).map((request) => request.path)).toEqual(['/v1/chat/completions']);
   });
 });
