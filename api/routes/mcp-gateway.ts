@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { effectivePolicy } from '../../src/governance/key-policy.js';
+import { providerGuardChecks } from '../../src/generation/guard-checks.js';
 import { GuardrailResolver } from '../../src/guardrails/guardrail-resolver.js';
 import type { GuardSession } from '../../src/guardrails/guard-session.js';
 import type { GuardedCall } from '../../src/guardrails/publish-guard-outcomes.js';
@@ -138,6 +139,7 @@ function toolGuardsOf(deps: McpGatewayRouteDeps): GatewayToolGuards {
   const publish = deps.guardOutcomes;
   return {
     sessionFor: (caller) => resolver.sessionFor({ merchantId: caller.merchantId, apiKeyId: caller.apiKeyId }),
+    checks: providerGuardChecks(deps.toolkit.providerCalls, 'gateway'),
     ...(publish !== undefined
       ? {
           onGuarded: (session, caller) =>

@@ -1,6 +1,7 @@
 import { MCPConfigurationError, MCPError } from '../generation/errors/mcp-errors.js';
 import type { JsonSchema, ToolDefinition } from '../generation/tool-definition.js';
 import type { GuardSession } from '../guardrails/guard-session.js';
+import { type GuardChecks, runGuardChecks } from '../guardrails/run-guard-checks.js';
 import { blockedToolCallResult, guardToolArguments, guardToolResult } from './guard-gateway-tool.js';
 import { LOCAL_TOOLS_NAMESPACE, type MerchantMcp } from './merchant-mcp.js';
 import { argumentBytesOf, recordToolRun, type McpServerOwner, type ToolRunRecorder } from './tool-audit.js';
@@ -36,6 +37,8 @@ export interface GatewayToolGuards {
   readonly sessionFor: (caller: GatewayCaller) => Promise<GuardSession>;
   /** The call's guard outcomes once it is answered (the `guard.applied` events); never the matched text. */
   readonly onGuarded?: (session: GuardSession, caller: GatewayCaller) => void;
+  /** The moderation and injection-judge guards' provider calls over tool results (made only for a policy that has them). */
+  readonly checks?: GuardChecks;
 }
 
 /** A `tools/call` answer in MCP's CallToolResult shape; `isError` for a tool that failed (the model reads why). */
@@ -184,6 +187,9 @@ export class McpGateway {
     const outcome = await this.run(caller, target, guardedArgs, signal);
     if (outcome.kind !== 'result') return outcome;
     const result = guardToolResult(outcome.result, session);
+    if (session.policy.checksAsync && session.blocked === undefined) {
+      await runGuardChecks(session, this.deps.guards?.checks, { merchantId: caller.merchantId, apiKeyId: caller.apiKeyId, requestId: caller.requestId });
+    }
     return { kind: 'result', result: session.blocked !== undefined ? blockedToolCallResult(session.blocked) : result };
   }
 

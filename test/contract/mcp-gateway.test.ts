@@ -352,4 +352,19 @@ describe('the guard pipeline on /mcp tool calls', () => {
       ]),
     );
   });
+
+  it('runs the moderation guard over tool results, fail-closed when its setting says so (no OpenAI reachable here)', async () => {
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: '/guardrails',
+      headers: withKey(keyB),
+      payload: { settings: { moderation: { action: 'block', onError: 'block' } } },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const client = await connect(withKey(keyB));
+    const result = (await client.callTool({ name: 'switchyard__calculateMath', arguments: { expression: '6 * 7' } })) as ToolResult;
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toContain('"moderation" guardrail blocked the tool\'s result');
+    await client.close();
+  });
 });
