@@ -53,7 +53,9 @@ describe('the asynchronous guards', () => {
     session.input('You are a helpful assistant', 'system');
     session.input('I will hurt them, card 4111 1111 1111 1111', 'user');
     session.input('a review full of hate', 'tool');
-    const { checks, moderated } = recordingChecks({ moderation: (text) => (text.includes('hurt') ? { violence: 0.8 } : { hate: 0.99, violence: 0.69 }) });
+    const { checks, moderated } = recordingChecks({
+      moderation: (text): Record<string, number> => (text.includes('hurt') ? { violence: 0.8 } : { hate: 0.99, violence: 0.69 }),
+    });
     await runGuardChecks(session, checks, {});
     expect(moderated).toEqual([['I will hurt them, card [CARD_1]', 'a review full of hate']]);
     expect(session.blocked).toEqual({ guard: 'moderation', stage: 'input' });
