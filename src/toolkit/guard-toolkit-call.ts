@@ -23,6 +23,8 @@ export function guardToolkitOptions<T extends GenerateOptions | StreamOptions>(o
   session.finishInput();
   const blocked = session.blocked;
   if (blocked !== undefined) throw new GuardrailBlocked(blocked);
+  // A call without tools needs no wrapper (and no copy of its options for one).
+  if (guarded.disableTools === true) return guarded;
   return { ...guarded, toolGuard: (tool: ToolDefinition) => guardToolkitTool(tool, session, checks) };
 }
 
