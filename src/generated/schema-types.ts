@@ -789,7 +789,7 @@ export interface FeedbackReceivedV1 {
  */
 export interface GuardAppliedV1 {
   /**
-   * card, email, phone, iban, national-id, ip, credential, prompt-injection, indirect-injection, max-input-size, deny-list or pattern:<name>
+   * card, email, phone, iban, national-id, ip, credential, prompt-injection, indirect-injection, max-input-size, deny-list, moderation, injection-judge or pattern:<name>
    */
   guard: string;
   stage: 'input' | 'output' | 'output-stream';
@@ -807,7 +807,7 @@ export interface GuardAppliedV1 {
    */
   blocked: boolean;
   /**
-   * where the call came in: the gateway's wire (openai-chat, anthropic-messages, openai-responses) or the toolkit's surface (http, sse, websocket, batch, library)
+   * where the call came in: the gateway's wire (openai-chat, anthropic-messages, openai-responses) the toolkit's surface (http, sse, websocket, batch, library) or mcp (the MCP gateway's tool calls)
    */
   surface: string;
   requestId: string | null;
@@ -900,6 +900,10 @@ export interface LlmCallV1 {
    * what prompt caching saved on this call: its cost with every input token at the model's full input price less costUsd (cache reads and writes at the registry's cache prices); negative when the call wrote more to the cache than it read; null or absent when it used no cache, is unpriced, or in events of older publishers (read as 0)
    */
   promptCacheSavedUsd?: number | null;
+  /**
+   * why the call was made when it was not the caller's own request: guard-judge (the injection-judge guardrail scoring an input); null or absent otherwise
+   */
+  purpose?: 'guard-judge' | null;
   /**
    * the API the call came through: chat_completions, responses, messages, embeddings (the /v1 gateway's OpenAI and Anthropic routes), toolkit (the toolkit's /api/* routes and its WebSocket), batch (an item of a batch job); null for calls made outside any API (library, CLI); absent in events of older publishers
    */
@@ -6384,6 +6388,58 @@ export interface GuardrailSettings {
    * Whether masked input values come back in the caller's answer (default true). false is stricter and wins.
    */
   restore?: boolean;
+  /**
+   * A provider's moderation endpoint over user input and tool results (OpenAI POST /v1/moderations through the provider layer, the merchant's own OpenAI credentials when it stored them). Off unless set; it costs one moderation call per request.
+   */
+  moderation?: {
+    /**
+     * log records a flagged input, block refuses the call before any model provider call.
+     */
+    action: 'log' | 'block';
+    /**
+     * The moderation model (default omni-moderation-latest).
+     */
+    model?: string;
+    /**
+     * Only these categories count (e.g. violence, self-harm/intent); absent: every category.
+     *
+     * @maxItems 32
+     */
+    categories?: string[];
+    /**
+     * A category counts when its score reaches this; absent: when the provider flags it.
+     */
+    threshold?: number;
+    /**
+     * What a call gets when the check itself fails (the provider errors, times out or is not configured): allow (fail-open, the default: the call goes on and a guard.applied outcome with action log records the failure) or block (fail-closed: the call is refused as if the guard had matched).
+     */
+    onError?: 'allow' | 'block';
+  };
+  /**
+   * A judge model scoring how likely user input and tool results carry a prompt injection (0–1). Its call is recorded as an llm.call with purpose guard-judge (the key's budget counts it). Off unless set.
+   */
+  'injection-judge'?: {
+    /**
+     * log records a score at or over the threshold, block refuses the call.
+     */
+    action: 'log' | 'block';
+    /**
+     * provider/model of the judge (e.g. openai/gpt-4o-mini).
+     */
+    model: string;
+    /**
+     * Score at which the judge's verdict counts (default 0.5).
+     */
+    threshold?: number;
+    /**
+     * inconclusive (the default): only when the injection heuristics scored the text above 0 but under their threshold; always: on every guarded input.
+     */
+    when?: 'inconclusive' | 'always';
+    /**
+     * What a call gets when the check itself fails (the provider errors, times out or is not configured): allow (fail-open, the default: the call goes on and a guard.applied outcome with action log records the failure) or block (fail-closed: the call is refused as if the guard had matched).
+     */
+    onError?: 'allow' | 'block';
+  };
 }
 /**
  * A merchant's guardrails as stored, with the defaults every merchant gets (which nothing can weaken) and the merchant-wide result of combining them.
