@@ -59,16 +59,17 @@ export function ReportingCurrencyForm(props: { readonly setting: ReportingCurren
     });
   const update = (index: number, change: Partial<RateDraft>) => setRates(rates.map((row, at) => (at === index ? { ...row, ...change } : row)));
 
+  // No accessible name on the form: the panel's "Currency" picker must stay the only field so labelled.
   return (
-    <form onSubmit={submit} aria-labelledby="reporting-currency-title" data-testid="reporting-currency-form">
-      <h3 id="reporting-currency-title">Reporting currency</h3>
+    <form onSubmit={submit} data-testid="reporting-currency-form">
+      <h3>Reporting currency</h3>
       <p class="hint">
         Savings in every currency, converted at your own rates (rates are never fetched): say what one unit of each currency is worth in the reporting currency,
         and the date that rate holds at. A currency without a rate is shown apart, unconverted.
       </p>
       <div class="row">
         <div class="field">
-          <label for="reporting-currency-code">Reporting currency (ISO 4217)</label>
+          <label for="reporting-currency-code">Report in (ISO 4217 code)</label>
           <input id="reporting-currency-code" value={currency} maxLength={3} size={5} onInput={(event) => setCurrency(event.currentTarget.value)} />
         </div>
       </div>
@@ -77,9 +78,7 @@ export function ReportingCurrencyForm(props: { readonly setting: ReportingCurren
         .map(([index, row]) => (
           <div class="row" key={row.currency}>
             <div class="field">
-              <label for={`rate-${row.currency}`}>
-                1 {row.currency} in {code === '' ? 'the reporting currency' : code}
-              </label>
+              <label for={`rate-${row.currency}`}>{code === '' ? `1 ${row.currency} is worth` : `1 ${row.currency} in ${code}`}</label>
               <input id={`rate-${row.currency}`} inputMode="decimal" value={row.rate} onInput={(event) => update(index, { rate: event.currentTarget.value })} />
             </div>
             <div class="field">
@@ -90,7 +89,7 @@ export function ReportingCurrencyForm(props: { readonly setting: ReportingCurren
         ))}
       <div class="row">
         <div class="field">
-          <label for="rate-other-currency">Another currency</label>
+          <label for="rate-other-currency">Other ISO 4217 code</label>
           <input
             id="rate-other-currency"
             maxLength={3}
