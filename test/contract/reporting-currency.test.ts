@@ -54,7 +54,7 @@ describe('reporting currency', () => {
   const validReport = ajv.getSchema('CostSavingsReport')!;
   const validSetting = ajv.getSchema('ReportingCurrencySetting')!;
 
-  const setting = async (method: 'GET' | 'PUT' | 'DELETE', payload?: unknown, headers = key, id = merchant) => {
+  const setting = async (method: 'GET' | 'PUT' | 'DELETE', payload?: Record<string, unknown>, headers = key, id = merchant) => {
     const response = await t.app.inject({ method, url: `/merchant-account/${id}/reporting-currency`, headers, ...(payload !== undefined ? { payload } : {}) });
     // A guard refusal (403) answers text.
     return { status: response.statusCode, body: (response.statusCode === 403 ? { text: response.body } : response.json()) as Record<string, unknown> };
@@ -112,7 +112,7 @@ describe('reporting currency', () => {
   });
 
   it('refuses bad settings in words, saving nothing', async () => {
-    const cases: [unknown, number, string][] = [
+    const cases: [Record<string, unknown>, number, string][] = [
       [{ currency: 'DOLLARS', rates: [] }, 400, "currency: 'DOLLARS' is not an ISO 4217 currency code"],
       [{ currency: 'USD', rates: [{ currency: 'EUX', rate: 1, as_of: '2026-03-09' }] }, 400, "rates[0].currency: 'EUX' is not an ISO 4217 currency code"],
       [{ currency: 'USD', rates: [{ currency: 'EUR', as_of: '2026-03-09' }] }, 400, 'rates[0].rate: no rate for EUR: give what 1 EUR is worth in USD, above 0'],
