@@ -13,14 +13,12 @@ import { ReportingCurrencyForm } from './reporting-currency-form';
 
 const money = (value: number, currency: string | null) => `${value.toFixed(2)}${currency !== null ? ` ${currency}` : ''}`;
 
-/** An amount in its currency's own minor unit (0 decimals for JPY, 3 for KWD), as the API rounded it. */
+/**
+ * An amount in its currency's own minor unit (0 decimals for JPY, 3 for KWD), as the API rounded it.
+ * The code is the API's validated ISO 4217 code (well-formed, so Intl takes it).
+ */
 function moneyIn(value: number, currency: string): string {
-  let digits = 2;
-  try {
-    digits = new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    digits = 2; // a code the browser does not know: cents, as the per-currency figures
-  }
+  const digits = new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
   return `${value.toFixed(digits)} ${currency}`;
 }
 
