@@ -180,4 +180,20 @@ describe('reporting currency', () => {
     expect((await setting('GET')).body).toEqual({ currency: null, rates: [] });
     expect(await savings()).not.toHaveProperty('reporting_currency');
   });
+
+  it('is documented in the OpenAPI document: three operations, the body, the answers and the cost-savings block', async () => {
+    type Operation = { tags?: string[]; requestBody?: unknown; responses?: Record<string, unknown> };
+    const spec = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, Operation>>;
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+    };
+    const path = spec.paths['/merchant-account/{merchantId}/reporting-currency'];
+    expect(Object.keys(path ?? {}).sort()).toEqual(['delete', 'get', 'put']);
+    for (const method of ['get', 'put', 'delete']) {
+      expect(path?.[method]?.tags, method).toEqual(['Merchant Account']);
+      expect(Object.keys(path?.[method]?.responses ?? {}), method).toEqual(expect.arrayContaining(['200', '400', '403']));
+    }
+    expect(JSON.stringify(path?.['put']?.requestBody)).toContain('ReportingCurrencySetting');
+    expect(spec.components.schemas['CostSavingsReport']?.properties).toHaveProperty('reporting_currency');
+  });
 });
