@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AutopilotCalibratedV1 } from '../../src/generated/schema-types.js';
 import { operatorPassword, seriousViolations, startDashboardHarness, type DashboardHarness } from './dashboard-harness.js';
 
 /**
@@ -48,6 +49,25 @@ async function decide(paymentId: string, amount: number, currency: string, count
   });
   expect(response.status, await response.clone().text()).toBe(200);
   expect(((await response.json()) as { multi_objective_info: { outcome: string } }).multi_objective_info.outcome).toBe('COST_WON');
+}
+
+/** A moment as the dashboard writes it, with its zone: `2026-11-25 19:00:00 Asia/Tokyo`. */
+function dateTime(ms: number, zone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
+      .formatToParts(new Date(ms))
+      .map((part) => [part.type, part.value]),
+  );
+  return `${parts['year']}-${parts['month']}-${parts['day']} ${parts['hour']}:${parts['minute']}:${parts['second']} ${zone}`;
 }
 
 /** A bucket start as the dashboard labels a day-spanning axis, in a named zone: `11-29 19:30`. */
@@ -179,7 +199,7 @@ describe('money on the Costs page', () => {
     expect(await (await api(`/merchant-account/${merchantId}/reporting-currency`, { method: 'GET' })).json()).toEqual({ currency: null, rates: [] });
   });
 
-  it('lays the savings chart over every bucket of the window, labelled in the time zone the operator picks', async () => {
+  it('lays the savings chart over every bucket of the window, labelled in the time zone the operator picks, as the autopilot run times are', async () => {
     const answered = page.waitForResponse((response) => response.url().includes('/analytics/cost-savings'));
     await page.reload();
     const report = (await (await answered).json()) as Report;
@@ -198,6 +218,28 @@ describe('money on the Costs page', () => {
     const saved = new Map(report.trend.map((point) => [point.bucket_ms, point.saved_value]));
     expect(saved.size).toBeGreaterThan(0);
     expect(await table.locator('tbody tr td:nth-child(3)').allTextContents()).toEqual(buckets.map((ms) => tableValue(saved.get(ms) ?? 0)));
+
+    // The other times that were UTC whatever the choice follow it too (the autopilot's runs here).
+    const ranAt = Date.UTC(2026, 10, 25, 10, 0, 0);
+    const run: AutopilotCalibratedV1 = {
+      runId: String(ranAt),
+      merchantId,
+      ranAt,
+      lookbackSeconds: 3600,
+      outcome: 'applied',
+      reason: null,
+      segments: [],
+      candidates: [{ name: 'current', estimatedSuccessRate: 0.874, interval: [0.85, 0.898] }],
+      chosen: 'current',
+      chosenBy: 'formula',
+    };
+    await harness.server.runtime.state.configs.put(merchantId, 'autopilotRuns', { runs: [run] }, 'upsert');
+    await page.goto('/dashboard/#/autopilot');
+    const last = page.getByTestId('autopilot-last-run');
+    await last.getByText('Ran at (Asia/Tokyo)', { exact: true }).waitFor();
+    await last.getByText(dateTime(ranAt, 'Asia/Tokyo'), { exact: true }).waitFor();
+
+    await page.goto('/dashboard/#/costs');
     await page.getByLabel('Time zone').selectOption('UTC');
     await chart.getByText('Times in UTC', { exact: true }).waitFor();
     expect(problems).toEqual([]);
