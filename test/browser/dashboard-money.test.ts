@@ -207,6 +207,8 @@ describe('money on the Costs page', () => {
     await chart.getByText('Times in UTC', { exact: true }).waitFor();
     await page.getByLabel('Time zone').selectOption('Asia/Tokyo');
     await chart.getByText('Times in Asia/Tokyo', { exact: true }).waitFor();
+    // The page's other table of times follows too.
+    await page.getByRole('columnheader', { name: 'Created (Asia/Tokyo)', exact: true }).waitFor();
     await chart.getByRole('button', { name: 'Table' }).click();
     const table = chart.locator('table');
     await table.waitFor();
