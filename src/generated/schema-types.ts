@@ -1132,6 +1132,18 @@ export interface CostSavingsReport {
    */
   range: string;
   /**
+   * window start, epoch milliseconds
+   */
+  start_ms: number;
+  /**
+   * window end, epoch milliseconds
+   */
+  end_ms: number;
+  /**
+   * width of a trend bucket in milliseconds (buckets start at multiples of it, as the other analytics reads bucket)
+   */
+  bucket_ms: number;
+  /**
    * the currency of saved_value
    */
   currency: string | null;
@@ -1184,6 +1196,79 @@ export interface CostSavingsReport {
      * decisions the cost-aware post-step ran on (COST_WON or AUTH_WON)
      */
     total_decisions: number;
+  };
+  /**
+   * Present when the merchant has set a reporting currency (PUT /merchant-account/{id}/reporting-currency): every currency's savings passing the filters other than `currency`, converted at the merchant's own rates. Each converted amount is rounded to the reporting currency's minor unit once, and the totals are the exact sum of those amounts. A currency without a rate is listed in `unconverted` in its own money, never summed unconverted and never dropped.
+   */
+  reporting_currency?: {
+    /**
+     * the reporting currency (ISO 4217)
+     */
+    currency: string;
+    /**
+     * the oldest as_of among the rates used (YYYY-MM-DD); null when no rate was needed
+     */
+    rates_as_of: string | null;
+    /**
+     * over the converted currencies only
+     */
+    totals: {
+      /**
+       * fees saved, in the reporting currency
+       */
+      saved_value: number;
+      /**
+       * the saving net of the approvals expected to be lost, in the reporting currency
+       */
+      net_value: number;
+      /**
+       * expected approvals lost (a count, not converted)
+       */
+      approvals_lost: number;
+      cost_won_count: number;
+      total_decisions: number;
+    };
+    /**
+     * one line per converted currency (the reporting currency itself at rate 1, as_of null), most fees saved first; the lines add up to `totals` exactly
+     */
+    converted: {
+      currency: string;
+      /**
+       * units of the reporting currency per unit of `currency`
+       */
+      rate: number;
+      /**
+       * the rate's date; null for the reporting currency itself
+       */
+      as_of: string | null;
+      /**
+       * in `currency`
+       */
+      saved_value: number;
+      /**
+       * in `currency`
+       */
+      net_value: number;
+      /**
+       * in the reporting currency
+       */
+      saved_value_converted: number;
+      /**
+       * in the reporting currency
+       */
+      net_value_converted: number;
+      cost_won_count: number;
+    }[];
+    /**
+     * currencies with cost-aware decisions in the window but no rate to the reporting currency, in their own money
+     */
+    unconverted: {
+      currency: string;
+      saved_value: number;
+      net_value: number;
+      approvals_lost: number;
+      cost_won_count: number;
+    }[];
   };
 }
 /**
@@ -6756,6 +6841,35 @@ export interface MerchantFeatures {
       | 'sr-routing'
       | 'sticky-routing';
     enabled: boolean;
+  }[];
+}
+/**
+ * A merchant's reporting currency (PUT body and every answer of /merchant-account/{id}/reporting-currency): the ISO 4217 code money reports are converted to, and the exchange rates to it that the operator or merchant supplies (configuration, never fetched). `rate` is what one unit of `currency` is worth in the reporting currency, above 0, as of `as_of` (a calendar date). `currency` null (and no rates) when none is set. Shapes are checked here; meaning (a known code, a rate for each listed currency, above 0, no duplicates) is checked by the service, which answers 400 in words.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportingCurrencySetting".
+ */
+export interface ReportingCurrencySetting {
+  /**
+   * ISO 4217 code of the reporting currency, e.g. USD; null: none set
+   */
+  currency: string | null;
+  /**
+   * @maxItems 200
+   */
+  rates: {
+    /**
+     * ISO 4217 code of the currency converted from
+     */
+    currency: string;
+    /**
+     * units of the reporting currency one unit of `currency` is worth; above 0
+     */
+    rate?: number;
+    /**
+     * the date the rate holds at, YYYY-MM-DD
+     */
+    as_of: string;
   }[];
 }
 /**
