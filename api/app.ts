@@ -243,7 +243,14 @@ async function registerGenerationRoutes(app: FastifyInstance, config: Config, de
   await app.register(async (scope) => mcpRoutes(scope, { toolkit: deps.toolkit, merchantMcp }));
   const gatewayLogger = deps.logger.child({ component: 'mcp-gateway' });
   await app.register(async (scope) =>
-    mcpGatewayRoutes(scope, { toolkit: deps.toolkit, merchantMcp, state: deps.state, logger: gatewayLogger, now: () => deps.clock.now() }),
+    mcpGatewayRoutes(scope, {
+      toolkit: deps.toolkit,
+      merchantMcp,
+      state: deps.state,
+      logger: gatewayLogger,
+      now: () => deps.clock.now(),
+      guardOutcomes: guardOutcomePublisher(deps.bus, { logger: gatewayLogger }),
+    }),
   );
   await app.register(async (scope) => modelRoutes(scope, { models: deps.models, auth: 'either' }));
   // Chat turns go through the same key limits and budget reservation as /api/generate.

@@ -125,6 +125,7 @@ import merchantFeatureToggle from '../schemas/http/merchant-features/merchant-fe
 import guardrailSettings from '../schemas/http/guardrails/guardrail-settings.json' with { type: 'json' };
 import merchantGuardrails from '../schemas/http/guardrails/merchant-guardrails.json' with { type: 'json' };
 import merchantGuardrailsView from '../schemas/http/guardrails/merchant-guardrails-view.json' with { type: 'json' };
+import reportingCurrencySetting from '../schemas/http/reporting-currency/reporting-currency-setting.json' with { type: 'json' };
 import seedCostWireRow from '../schemas/http/seed-costs/seed-cost-wire-row.json' with { type: 'json' };
 import seedCostsSave from '../schemas/http/seed-costs/seed-costs-save.json' with { type: 'json' };
 import seedCostSimulateRequest from '../schemas/http/seed-costs/seed-cost-simulate-request.json' with { type: 'json' };
@@ -291,6 +292,7 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   guardrailSettings,
   merchantGuardrails,
   merchantGuardrailsView,
+  reportingCurrencySetting,
   seedCostWireRow,
   seedCostsSave,
   seedCostSimulateRequest,

@@ -67,6 +67,7 @@ function authInfoOf(caller: GatewayRequestCaller): AuthInfo {
     merchantId: caller.merchantId,
     requestId: caller.requestId,
     ...(caller.allowedTools !== undefined ? { allowedTools: caller.allowedTools } : {}),
+    ...(caller.apiKeyId !== undefined ? { apiKeyId: caller.apiKeyId } : {}),
   };
   // The token itself never goes into the MCP layer: it was checked by the guard.
   return { token: '', clientId: caller.principal, scopes: [], extra: { caller: gatewayCaller } };

@@ -11,6 +11,7 @@
 // decision reads the counts and pins); an active volume commitment with a published plan steering
 // toward adyen; multi-objective (seed costs) with an active A/B experiment (30 % variant cost-aware).
 import { resolve } from 'node:path';
+import { interleavedCpuBlocks, seedStickyHabits, srDecideBody } from './lib/decide-cost-runner.js';
 
 const root = resolve(process.env.ROOT ?? new URL('..', import.meta.url).pathname);
 const block = Number(process.env.BLOCK ?? 2000);
@@ -22,7 +23,7 @@ const { createMemoryEventBus } = await from('adapters/memory/memory-event-bus.ts
 const { createMemoryStateStore } = await from('adapters/memory/memory-state-store.ts');
 const { createDecidePayment } = await from('decision/decide-payment.ts');
 const { defaultRoutingDefaults } = await from('decision/routing-defaults.ts');
-const { customerKeyOf, stickyComboOf } = await from('decision/sticky/sticky-key.ts');
+const stickyKeys = await from('decision/sticky/sticky-key.ts');
 const { StickyRoutingCounters } = await from('decision/sticky/sticky-counters.ts');
 const { validateEvent } = await from('events/validate-event.ts');
 const { silentLogger } = await from('logging/logger.ts');
@@ -44,19 +45,7 @@ for (const merchantId of Object.values(merchants)) {
 }
 // Sticky: the feature on, every customer's habit on adyen.
 await state.configs.put(merchants.sticky, 'features', { 'sticky-routing': true }, 'upsert');
-const combo = stickyComboOf({ paymentMethod: 'CREDIT', paymentMethodType: 'CARD' });
-for (let i = 0; i < customers; i += 1) {
-  await state.sticky.adjust({
-    customer: { merchantId: merchants.sticky, customerKey: customerKeyOf(`cust_${i}`) },
-    combo,
-    connector: 'adyen',
-    delta: 1,
-    ttlSeconds: 86_400,
-    maxEntries: 30,
-    dedupeKey: `seed_${i}`,
-    dedupeTtlSeconds: 60,
-  });
-}
+await seedStickyHabits(state, stickyKeys, merchants.sticky, customers);
 // Volume commitment: decide-bench's contract, and a plan steering 30 % of SR decisions toward adyen.
 await state.configs.put(merchants.volume, 'features', { 'volume-contracts': true }, 'upsert');
 const contract = await createRoutingAlgorithm(manage, {
@@ -147,28 +136,7 @@ const experiment = await createRoutingAlgorithm(manage, {
 });
 await activateRoutingAlgorithm(manage, merchants.features, experiment.id);
 
-const cards = [
-  { cardIsin: '411111', cardSwitchProvider: 'VISA', cardType: 'CREDIT' },
-  { cardIsin: '510510', cardSwitchProvider: 'MASTERCARD', cardType: 'DEBIT' },
-  { cardIsin: '378282', cardSwitchProvider: 'AMEX', cardType: 'CREDIT' },
-] as const;
-const body = (merchantId: string, index: number, customer: boolean) => ({
-  merchantId,
-  eligibleGatewayList: ['stripe', 'adyen', 'checkout'],
-  rankingAlgorithm: 'SR_BASED_ROUTING',
-  eliminationEnabled: true,
-  paymentInfo: {
-    paymentId: `p_${index}`,
-    amount: 100,
-    currency: 'USD',
-    paymentType: 'ORDER_PAYMENT',
-    paymentMethodType: 'CARD',
-    paymentMethod: 'CREDIT',
-    authType: 'THREE_DS',
-    ...cards[index % cards.length],
-    ...(customer ? { customerId: `cust_${index % customers}` } : {}),
-  },
-});
+const body = (merchantId: string, index: number, customer: boolean) => srDecideBody(merchantId, index, customer ? customers : undefined);
 
 const kinds = {
   plain: (i: number) => body(merchants.plain, i, false),
@@ -177,36 +145,32 @@ const kinds = {
   'multi-objective + experiment': (i: number) => body(merchants.features, i, false),
 } as const;
 type Kind = keyof typeof kinds;
-const samples = Object.fromEntries(Object.keys(kinds).map((kind) => [kind, [] as number[]])) as Record<Kind, number[]>;
 const seen = { steered: 0, pinned: 0, costAware: 0 };
-let payment = 0;
-const run = async (kind: Kind) => {
-  const started = process.cpuUsage();
-  for (let i = 0; i < block; i += 1) {
-    payment += 1;
+const medians = await interleavedCpuBlocks(
+  Object.keys(kinds) as Kind[],
+  async (kind, payment) => {
     const decided = await decide(kinds[kind](payment), { requestId: `r${payment}`, startedAt: performance.now() });
     if (!decided.ok) throw new Error(`decision failed: ${JSON.stringify(decided.failure)}`);
     if (decided.decision.volumeSteerInfo !== undefined) seen.steered += 1;
     if (decided.decision.routingApproach === 'STICKY_ROUTING') seen.pinned += 1;
     if (decided.decision.multiObjectiveInfo !== undefined) seen.costAware += 1;
-  }
-  const used = process.cpuUsage(started);
-  return (used.user + used.system) / block;
-};
-for (const kind of Object.keys(kinds) as Kind[]) await run(kind); // warm-up
-for (const key of Object.keys(seen) as (keyof typeof seen)[]) {
-  if (seen[key] === 0) throw new Error(`no decision of the warm-up was ${key}: the setup did not take`);
-  seen[key] = 0;
-}
-for (let round = 0; round < rounds; round += 1) {
-  for (const kind of Object.keys(kinds) as Kind[]) samples[kind].push(await run(kind));
-}
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
-const plain = median(samples.plain);
+  },
+  {
+    block,
+    rounds,
+    afterWarmUp: () => {
+      for (const key of Object.keys(seen) as (keyof typeof seen)[]) {
+        if (seen[key] === 0) throw new Error(`no decision of the warm-up was ${key}: the setup did not take`);
+        seen[key] = 0;
+      }
+    },
+  },
+);
+const plain = medians.plain;
 const result: Record<string, number> = {};
 console.log(`decide-cost (${root}): ${rounds} rounds × ${block} decisions per kind, load average ${(await import('node:os')).loadavg()[0]?.toFixed(1)}`);
 for (const kind of Object.keys(kinds) as Kind[]) {
-  const us = median(samples[kind]);
+  const us = medians[kind];
   result[kind] = Math.round(us * 10) / 10;
   console.log(
     `${kind.padEnd(30)} ${us.toFixed(1).padStart(6)} µs CPU per decision (median block), +${(us - plain).toFixed(1)} µs over plain (${((100 * us) / plain).toFixed(1)} %)`,

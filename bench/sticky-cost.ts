@@ -9,12 +9,13 @@ import { createMemoryEventBus } from '../src/adapters/memory/memory-event-bus.js
 import { createMemoryStateStore } from '../src/adapters/memory/memory-state-store.js';
 import { createDecidePayment } from '../src/decision/decide-payment.js';
 import { defaultRoutingDefaults } from '../src/decision/routing-defaults.js';
-import { customerKeyOf, stickyComboOf } from '../src/decision/sticky/sticky-key.js';
+import * as stickyKeys from '../src/decision/sticky/sticky-key.js';
 import { StickyRoutingCounters } from '../src/decision/sticky/sticky-counters.js';
 import { validateEvent } from '../src/events/validate-event.js';
 import type { DecideGatewayRequest } from '../src/generated/schema-types.js';
 import { silentLogger } from '../src/logging/logger.js';
 import { systemClock } from '../src/time/clock.js';
+import { interleavedCpuBlocks, seedStickyHabits, srDecideBody } from './lib/decide-cost-runner.js';
 
 const block = Number(process.env.BLOCK ?? 2000);
 const rounds = Number(process.env.ROUNDS ?? 15);
@@ -33,41 +34,9 @@ for (const merchantId of Object.values(merchants)) {
   await state.configs.put(merchantId, 'successRate', { defaultBucketSize: 125, defaultHedgingPercent: 0 } as never, 'upsert');
 }
 await state.configs.put(merchants.sticky, 'features', { 'sticky-routing': true }, 'upsert');
-const cards = [
-  { cardIsin: '411111', cardSwitchProvider: 'VISA', cardType: 'CREDIT' },
-  { cardIsin: '510510', cardSwitchProvider: 'MASTERCARD', cardType: 'DEBIT' },
-  { cardIsin: '378282', cardSwitchProvider: 'AMEX', cardType: 'CREDIT' },
-] as const;
-const body = (merchantId: string, index: number, customer: boolean): DecideGatewayRequest => ({
-  merchantId,
-  eligibleGatewayList: ['stripe', 'adyen', 'checkout'],
-  rankingAlgorithm: 'SR_BASED_ROUTING',
-  eliminationEnabled: true,
-  paymentInfo: {
-    paymentId: `p_${index}`,
-    amount: 100,
-    currency: 'USD',
-    paymentType: 'ORDER_PAYMENT',
-    paymentMethodType: 'CARD',
-    paymentMethod: 'CREDIT',
-    authType: 'THREE_DS',
-    ...cards[index % cards.length],
-    ...(customer ? { customerId: `cust_${index % customers}` } : {}),
-  },
-});
-const combo = stickyComboOf({ paymentMethod: 'CREDIT', paymentMethodType: 'CARD' });
-for (let i = 0; i < customers; i += 1) {
-  await state.sticky.adjust({
-    customer: { merchantId: merchants.sticky, customerKey: customerKeyOf(`cust_${i}`) },
-    combo,
-    connector: 'adyen',
-    delta: 1,
-    ttlSeconds: 86_400,
-    maxEntries: 30,
-    dedupeKey: `seed_${i}`,
-    dedupeTtlSeconds: 60,
-  });
-}
+const body = (merchantId: string, index: number, customer: boolean): DecideGatewayRequest =>
+  srDecideBody(merchantId, index, customer ? customers : undefined) as DecideGatewayRequest;
+await seedStickyHabits(state as never, stickyKeys, merchants.sticky, customers);
 
 const kinds = {
   plain: (i: number) => body(merchants.plain, i, false),
@@ -75,28 +44,25 @@ const kinds = {
   sticky: (i: number) => body(merchants.sticky, i, true),
 } as const;
 type Kind = keyof typeof kinds;
-const samples: Record<Kind, number[]> = { plain: [], 'plain, customer named, sticky off': [], sticky: [] };
-let payment = 0;
-const run = async (kind: Kind) => {
-  const started = process.cpuUsage();
-  for (let i = 0; i < block; i += 1) {
-    payment += 1;
+let pinnedBefore = 0;
+const medians = await interleavedCpuBlocks(
+  Object.keys(kinds) as Kind[],
+  async (kind, payment) => {
     const decided = await decide(kinds[kind](payment), { requestId: `r${payment}`, startedAt: performance.now() });
     if (!decided.ok) throw new Error(`decision failed: ${JSON.stringify(decided.failure)}`);
-  }
-  const used = process.cpuUsage(started);
-  return (used.user + used.system) / block;
-};
-for (const kind of Object.keys(kinds) as Kind[]) await run(kind); // warm-up
-const pinnedBefore = counters.decisions().get('pinned') ?? 0;
-for (let round = 0; round < rounds; round += 1) {
-  for (const kind of Object.keys(kinds) as Kind[]) samples[kind].push(await run(kind));
-}
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
-const plain = median(samples.plain);
+  },
+  {
+    block,
+    rounds,
+    afterWarmUp: () => {
+      pinnedBefore = counters.decisions().get('pinned') ?? 0;
+    },
+  },
+);
+const plain = medians.plain;
 const result: Record<string, number> = {};
 for (const kind of Object.keys(kinds) as Kind[]) {
-  const us = median(samples[kind]);
+  const us = medians[kind];
   result[kind] = Math.round(us * 10) / 10;
   console.log(`${kind}: ${us.toFixed(1)} µs CPU per decision (median of ${rounds} blocks of ${block}), ${((100 * us) / plain).toFixed(1)} % of plain`);
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AnalyticsEndpoint } from '../../src/ports/analytics/analytics-query.js';
 import { analyticsQueryError, parseAnalyticsQuery } from '../../src/analytics/parse-analytics-query.js';
+import { readCostSavings } from '../../src/analytics/read-cost-savings.js';
 import { SwitchyardError } from '../../src/errors/switchyard-error.js';
 import type { AnalyticsStore } from '../../src/ports/analytics-store.js';
 import type { AppDeps } from '../app-deps.js';
@@ -69,7 +70,8 @@ const endpoints: readonly { readonly endpoint: AnalyticsEndpoint; readonly read:
   {
     endpoint: 'cost-savings',
     read: 'costSavings',
-    summary: 'Money cost-aware (multi-objective) routing saved against the SR head, per currency, with its trend',
+    summary:
+      "Money cost-aware (multi-objective) routing saved against the SR head, per currency, with its trend; converted to the merchant's reporting currency when one is set",
     response: 'CostSavingsReport',
   },
 ];
@@ -90,6 +92,8 @@ export async function analyticsRoutes(app: FastifyInstance, deps: AppDeps & { me
       const parsed = parseAnalyticsQuery(request.query as Record<string, unknown>, { merchantId: deps.merchantOf(request), nowMs: deps.clock.now(), endpoint });
       if (!parsed.ok) throw analyticsQueryError(parsed.issues);
       if (deps.analytics === undefined) throw new SwitchyardError('SY_ANALYTICS_UNAVAILABLE', { message: 'Failed while connecting to database' });
+      // Cost savings also convert to the merchant's reporting currency when one is set.
+      if (read === 'costSavings') return readCostSavings({ analytics: deps.analytics, configs: deps.state.configs }, parsed.query);
       return deps.analytics[read](parsed.query);
     };
     const urls = endpoint === 'overview' ? ['/analytics/overview', '/analytics'] : [`/analytics/${endpoint}`];

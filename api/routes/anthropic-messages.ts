@@ -163,7 +163,8 @@ function countTokensRoute(app: FastifyInstance, deps: AnthropicMessagesDeps): vo
     async (request, reply) => {
       const context = { anthropicHeaders: anthropicUpstreamHeaders(request.headers), log: request.log };
       // The count may be the provider's own (Anthropic's count_tokens): the body goes there guarded too.
-      const { body } = await guardGatewayRequest(deps.guards, request, reply, 'anthropic-messages', request.body, request.body.model);
+      // Counting sends nothing to a model: no moderation or judge call for it.
+      const { body } = await guardGatewayRequest(deps.guards, request, reply, 'anthropic-messages', request.body, request.body.model, { checks: false });
       const counted = await deps.tokens.count(credentialMerchantOf(request), body, context);
       void reply.header('x-switchyard-token-count-source', counted.source);
       return { input_tokens: counted.inputTokens };

@@ -1,8 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { effectivePolicy } from '../../src/governance/key-policy.js';
+import { providerGuardChecks } from '../../src/generation/guard-checks.js';
+import { GuardrailResolver } from '../../src/guardrails/guardrail-resolver.js';
+import type { GuardSession } from '../../src/guardrails/guard-session.js';
+import type { GuardedCall } from '../../src/guardrails/publish-guard-outcomes.js';
 import type { Logger } from '../../src/logging/logger.js';
 import type { StateStore } from '../../src/ports/state-store.js';
-import { McpGateway, mcpSessionEndedKey, merchantOfToolsChangedKey, sessionOfEndedKey } from '../../src/toolkit/mcp-gateway.js';
+import { type GatewayToolGuards, McpGateway, mcpSessionEndedKey, merchantOfToolsChangedKey, sessionOfEndedKey } from '../../src/toolkit/mcp-gateway.js';
 import type { MerchantMcp } from '../../src/toolkit/merchant-mcp.js';
 import type { NeuroLink } from '../../src/toolkit/neurolink.js';
 import { VERSION } from '../../src/toolkit/version.js';
@@ -16,6 +20,10 @@ export interface McpGatewayRouteDeps {
   readonly state: Pick<StateStore, 'configs' | 'mcpSessions' | 'onInvalidation' | 'publishInvalidation'>;
   readonly logger: Logger;
   readonly now: () => number;
+  /** Whose guards apply to a tool call (default: the merchant's and key's settings in `state.configs`). */
+  readonly guardrails?: GuardrailResolver;
+  /** Where each tool call's guard outcomes go (the `guard.applied` events). */
+  readonly guardOutcomes?: (session: GuardSession, call: GuardedCall) => void;
 }
 
 const tags = ['MCP'];
@@ -98,6 +106,7 @@ function openSessions(app: FastifyInstance, deps: McpGatewayRouteDeps): McpGatew
     merchantMcp: deps.merchantMcp,
     localTools: (merchantId) => deps.toolkit.localToolsFor(merchantId),
     ...(deps.merchantMcp.toolRunRecorder !== undefined ? { recordToolRun: deps.merchantMcp.toolRunRecorder } : {}),
+    guards: toolGuardsOf(deps),
   });
   const sessions = new McpGatewaySessions({
     gateway,
@@ -124,6 +133,22 @@ function openSessions(app: FastifyInstance, deps: McpGatewayRouteDeps): McpGatew
   return sessions;
 }
 
+/** The guard pipeline over the gateway's tool calls: the caller's merchant's and key's guardrails, outcomes published with surface `mcp`. */
+function toolGuardsOf(deps: McpGatewayRouteDeps): GatewayToolGuards {
+  const resolver = deps.guardrails ?? new GuardrailResolver({ configs: deps.state.configs });
+  const publish = deps.guardOutcomes;
+  return {
+    sessionFor: (caller) => resolver.sessionFor({ merchantId: caller.merchantId, apiKeyId: caller.apiKeyId }),
+    checks: providerGuardChecks(deps.toolkit.providerCalls, 'gateway'),
+    ...(publish !== undefined
+      ? {
+          onGuarded: (session, caller) =>
+            publish(session, { merchantId: caller.merchantId, surface: 'mcp', requestId: caller.requestId, apiKeyId: caller.apiKeyId }),
+        }
+      : {}),
+  };
+}
+
 /** Who asks, read on every request: the key's allow-list is its policy's `mcp` over the merchant's default. */
 async function callerOf(request: FastifyRequest, deps: McpGatewayRouteDeps): Promise<GatewayRequestCaller> {
   const credential = credentialOf(request);
@@ -136,6 +161,7 @@ async function callerOf(request: FastifyRequest, deps: McpGatewayRouteDeps): Pro
     merchantId: credential.merchantId,
     principal: `key:${credential.keyId}`,
     requestId,
+    apiKeyId: credential.keyId,
     ...(policy.mcp !== undefined ? { allowedTools: policy.mcp.allowedTools } : {}),
   };
 }

@@ -10,6 +10,7 @@ import { attemptOriginOf, sendAdminSecretThrottled } from '../plugins/authentica
 import { merchantAccountGatewayRoutes } from './merchant-account-gateways.js';
 import { merchantFeatureRoutes } from './merchant-features.js';
 import { seedCostRoutes } from './seed-costs.js';
+import { reportingCurrencyRoutes } from './reporting-currency.js';
 
 type MerchantAccountRouteDeps = AppDeps & { adminSecret: AdminSecretGuard; adminSecretHeader: string };
 type MerchantParams = { Params: { merchantId: string } };
@@ -109,7 +110,7 @@ function registerDebitRouting(app: FastifyInstance, deps: MerchantAccountRouteDe
   );
 }
 
-/** Merchant Account: create (admin secret), read, delete, the debit-routing switch, the gateway capabilities, the feature flags and the seed cost table. */
+/** Merchant Account: create (admin secret), read, delete, the debit-routing switch, the gateway capabilities, the feature flags, the seed cost table and the reporting currency. */
 export async function merchantAccountRoutes(app: FastifyInstance, deps: MerchantAccountRouteDeps): Promise<void> {
   registerCreateMerchantAccount(app, deps);
   registerReadMerchantAccount(app, deps);
@@ -118,4 +119,5 @@ export async function merchantAccountRoutes(app: FastifyInstance, deps: Merchant
   await merchantAccountGatewayRoutes(app, deps);
   await merchantFeatureRoutes(app, deps);
   await seedCostRoutes(app, deps);
+  await reportingCurrencyRoutes(app, deps);
 }

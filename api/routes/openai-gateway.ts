@@ -6,6 +6,7 @@ import { ForwardResponseUseCase } from '../../src/generation/gateway/forward-res
 import { createGatewayUseCases } from '../../src/generation/gateway/gateway-use-cases.js';
 import type { GatewayProviderCalls } from '../../src/generation/gateway/gateway-provider-calls.js';
 import type { LlmCallRecorder } from '../../src/generation/llm-call-record.js';
+import { providerGuardChecks } from '../../src/generation/guard-checks.js';
 import { GuardrailResolver } from '../../src/guardrails/guardrail-resolver.js';
 import type { DynamicModelRegistry } from '../../src/generation/models/dynamic-model-registry.js';
 import type { StateStore } from '../../src/ports/state-store.js';
@@ -57,7 +58,11 @@ const defaultResponsesTtlS = 30 * 86_400;
 export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGatewayDeps): Promise<void> {
   const now = deps.now ?? (() => new Date());
   const useCases = createGatewayUseCases(deps);
-  const guards = { guardrails: deps.guardrails ?? new GuardrailResolver({ configs: deps.state.configs }), evidence: deps.guardEvidence };
+  const guards = {
+    guardrails: deps.guardrails ?? new GuardrailResolver({ configs: deps.state.configs }),
+    evidence: deps.guardEvidence,
+    checks: providerGuardChecks(deps.calls, 'gateway'),
+  };
   await routeGroupRoutes(app, { routeGroups: useCases.routeGroups });
   await openAiEmbeddingRoutes(app, { embeddings: useCases.embeddings, router: useCases.router, guards });
   await openAiModelRoutes(app, { models: deps.models, now });

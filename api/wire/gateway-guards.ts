@@ -5,6 +5,7 @@ import { GuardrailBlocked } from '../../src/guardrails/guardrail-blocked.js';
 import { guardrailHeader, type GuardrailResolver } from '../../src/guardrails/guardrail-resolver.js';
 import type { GuardSession } from '../../src/guardrails/guard-session.js';
 import type { GuardedCall } from '../../src/guardrails/publish-guard-outcomes.js';
+import { type GuardChecks, runGuardChecks } from '../../src/guardrails/run-guard-checks.js';
 import { credentialMerchantOf, credentialOf } from '../plugins/authentication.js';
 
 /** Where a call's guard outcomes go once its response has been sent (the `guard.applied` events). */
@@ -13,6 +14,8 @@ export type GuardEvidence = (session: GuardSession, request: FastifyRequest, sur
 export interface GatewayGuardDeps {
   readonly guardrails: GuardrailResolver;
   readonly evidence?: GuardEvidence | undefined;
+  /** The provider calls of the optional moderation and injection-judge guards (only awaited when a policy has them). */
+  readonly checks?: GuardChecks | undefined;
 }
 
 /**
@@ -28,6 +31,7 @@ export async function guardGatewayRequest<T>(
   wire: NativeWire,
   body: T,
   model: string,
+  options: { readonly checks?: boolean } = {},
 ): Promise<{ readonly session: GuardSession; readonly body: T }> {
   const session = await deps.guardrails.sessionFor(guardScopeOf(request, model));
   const evidence = deps.evidence;
@@ -43,6 +47,11 @@ export async function guardGatewayRequest<T>(
     reply.raw.once('close', tell);
   }
   const guarded = guardRequestBody(wire, body as Readonly<Record<string, unknown>>, session) as T;
+  // Moderation and the judge are provider calls: awaited only when the caller's policy has them.
+  if (session.policy.checksAsync && options.checks !== false && session.blocked === undefined) {
+    const scope = guardScopeOf(request, undefined);
+    await runGuardChecks(session, deps.checks, { merchantId: scope.merchantId, apiKeyId: scope.apiKeyId, requestId: String(request.id) });
+  }
   const blocked = session.blocked;
   if (blocked !== undefined) throw new GuardrailBlocked(blocked);
   return { session, body: guarded };

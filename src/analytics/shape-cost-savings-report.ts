@@ -1,6 +1,8 @@
 import type { CostSavingsReport } from '../generated/schema-types.js';
 import type { ParsedAnalyticsQuery } from '../ports/analytics/analytics-query.js';
 import type { CostSavingsFact } from '../ports/analytics/cost-savings.js';
+import type { ReportingCurrencySetting } from '../ports/state/reporting-currency.js';
+import { convertToReportingCurrency, type CurrencySavings, type ReportingCurrencyTotals } from '../costs/convert-to-reporting-currency.js';
 
 /** decision-engine lists at most this many currencies. */
 export const costSavingsCurrencyLimit = 20;
@@ -21,8 +23,15 @@ export const costSavingsCurrencyLimit = 20;
  * - `net_value` and `approvals_lost` (ours, not the peer's): the same savings net of the approvals
  *   the cheaper gateways were expected to lose, and those approvals, from the scores and margin each
  *   decision was made with; `net_known_count` says how many cost-won decisions carried them.
+ * - `reporting_currency` (ours), only when the merchant set one: every currency's rows passing the
+ *   other filters, converted at the merchant's rates (src/costs/convert-to-reporting-currency.ts).
+ * - `start_ms`, `end_ms`, `bucket_ms`: the window, so a chart can show its empty buckets too.
  */
-export function shapeCostSavingsReport(query: ParsedAnalyticsQuery, facts: readonly CostSavingsFact[]): CostSavingsReport {
+export function shapeCostSavingsReport(
+  query: ParsedAnalyticsQuery,
+  facts: readonly CostSavingsFact[],
+  reporting?: ReportingCurrencySetting,
+): CostSavingsReport {
   const counts = new Map<string, number>();
   for (const fact of facts) {
     if (fact.currency === '' || fact.savedDecisions === 0) continue;
@@ -54,9 +63,60 @@ export function shapeCostSavingsReport(query: ParsedAnalyticsQuery, facts: reado
   return {
     merchant_id: query.merchantId,
     range: query.range,
+    start_ms: query.startMs,
+    end_ms: query.endMs,
+    bucket_ms: query.bucketMs,
     currency,
     available_currencies: available,
     trend: [...trend].sort(([a], [b]) => a - b).map(([bucket_ms, point]) => ({ bucket_ms, ...point })),
     totals,
+    ...(reporting !== undefined ? { reporting_currency: wireOf(convertToReportingCurrency(perCurrency(facts), reporting)) } : {}),
+  };
+}
+
+/** Each currency's totals over the rows passing the filters (currency excepted), for conversion. */
+function perCurrency(facts: readonly CostSavingsFact[]): CurrencySavings[] {
+  const sums = new Map<string, { savedValue: number; netValue: number; approvalsLost: number; costWon: number; decisions: number }>();
+  for (const fact of facts) {
+    if (!fact.inFilters || fact.decisions === 0) continue;
+    const sum = sums.get(fact.currency) ?? { savedValue: 0, netValue: 0, approvalsLost: 0, costWon: 0, decisions: 0 };
+    sum.savedValue += fact.savedValue;
+    sum.netValue += fact.netValue;
+    sum.approvalsLost += fact.approvalsLost;
+    sum.costWon += fact.costWon;
+    sum.decisions += fact.decisions;
+    sums.set(fact.currency, sum);
+  }
+  return [...sums].map(([currency, sum]) => ({ currency, ...sum }));
+}
+
+function wireOf(conversion: ReportingCurrencyTotals): NonNullable<CostSavingsReport['reporting_currency']> {
+  return {
+    currency: conversion.currency,
+    rates_as_of: conversion.ratesAsOf,
+    totals: {
+      saved_value: conversion.totals.savedValue,
+      net_value: conversion.totals.netValue,
+      approvals_lost: conversion.totals.approvalsLost,
+      cost_won_count: conversion.totals.costWon,
+      total_decisions: conversion.totals.decisions,
+    },
+    converted: conversion.converted.map((line) => ({
+      currency: line.currency,
+      rate: line.rate,
+      as_of: line.asOf,
+      saved_value: line.savedValue,
+      net_value: line.netValue,
+      saved_value_converted: line.savedValueConverted,
+      net_value_converted: line.netValueConverted,
+      cost_won_count: line.costWon,
+    })),
+    unconverted: conversion.unconverted.map((line) => ({
+      currency: line.currency,
+      saved_value: line.savedValue,
+      net_value: line.netValue,
+      approvals_lost: line.approvalsLost,
+      cost_won_count: line.costWon,
+    })),
   };
 }

@@ -789,7 +789,7 @@ export interface FeedbackReceivedV1 {
  */
 export interface GuardAppliedV1 {
   /**
-   * card, email, phone, iban, national-id, ip, credential, prompt-injection, indirect-injection, max-input-size, deny-list or pattern:<name>
+   * card, email, phone, iban, national-id, ip, credential, prompt-injection, indirect-injection, max-input-size, deny-list, moderation, injection-judge or pattern:<name>
    */
   guard: string;
   stage: 'input' | 'output' | 'output-stream';
@@ -807,7 +807,7 @@ export interface GuardAppliedV1 {
    */
   blocked: boolean;
   /**
-   * where the call came in: the gateway's wire (openai-chat, anthropic-messages, openai-responses) or the toolkit's surface (http, sse, websocket, batch, library)
+   * where the call came in: the gateway's wire (openai-chat, anthropic-messages, openai-responses) the toolkit's surface (http, sse, websocket, batch, library) or mcp (the MCP gateway's tool calls)
    */
   surface: string;
   requestId: string | null;
@@ -900,6 +900,10 @@ export interface LlmCallV1 {
    * what prompt caching saved on this call: its cost with every input token at the model's full input price less costUsd (cache reads and writes at the registry's cache prices); negative when the call wrote more to the cache than it read; null or absent when it used no cache, is unpriced, or in events of older publishers (read as 0)
    */
   promptCacheSavedUsd?: number | null;
+  /**
+   * why the call was made when it was not the caller's own request: guard-judge (the injection-judge guardrail scoring an input); null or absent otherwise
+   */
+  purpose?: 'guard-judge' | null;
   /**
    * the API the call came through: chat_completions, responses, messages, embeddings (the /v1 gateway's OpenAI and Anthropic routes), toolkit (the toolkit's /api/* routes and its WebSocket), batch (an item of a batch job); null for calls made outside any API (library, CLI); absent in events of older publishers
    */
@@ -1128,6 +1132,18 @@ export interface CostSavingsReport {
    */
   range: string;
   /**
+   * window start, epoch milliseconds
+   */
+  start_ms: number;
+  /**
+   * window end, epoch milliseconds
+   */
+  end_ms: number;
+  /**
+   * width of a trend bucket in milliseconds (buckets start at multiples of it, as the other analytics reads bucket)
+   */
+  bucket_ms: number;
+  /**
    * the currency of saved_value
    */
   currency: string | null;
@@ -1180,6 +1196,79 @@ export interface CostSavingsReport {
      * decisions the cost-aware post-step ran on (COST_WON or AUTH_WON)
      */
     total_decisions: number;
+  };
+  /**
+   * Present when the merchant has set a reporting currency (PUT /merchant-account/{id}/reporting-currency): every currency's savings passing the filters other than `currency`, converted at the merchant's own rates. Each converted amount is rounded to the reporting currency's minor unit once, and the totals are the exact sum of those amounts. A currency without a rate is listed in `unconverted` in its own money, never summed unconverted and never dropped.
+   */
+  reporting_currency?: {
+    /**
+     * the reporting currency (ISO 4217)
+     */
+    currency: string;
+    /**
+     * the oldest as_of among the rates used (YYYY-MM-DD); null when no rate was needed
+     */
+    rates_as_of: string | null;
+    /**
+     * over the converted currencies only
+     */
+    totals: {
+      /**
+       * fees saved, in the reporting currency
+       */
+      saved_value: number;
+      /**
+       * the saving net of the approvals expected to be lost, in the reporting currency
+       */
+      net_value: number;
+      /**
+       * expected approvals lost (a count, not converted)
+       */
+      approvals_lost: number;
+      cost_won_count: number;
+      total_decisions: number;
+    };
+    /**
+     * one line per converted currency (the reporting currency itself at rate 1, as_of null), most fees saved first; the lines add up to `totals` exactly
+     */
+    converted: {
+      currency: string;
+      /**
+       * units of the reporting currency per unit of `currency`
+       */
+      rate: number;
+      /**
+       * the rate's date; null for the reporting currency itself
+       */
+      as_of: string | null;
+      /**
+       * in `currency`
+       */
+      saved_value: number;
+      /**
+       * in `currency`
+       */
+      net_value: number;
+      /**
+       * in the reporting currency
+       */
+      saved_value_converted: number;
+      /**
+       * in the reporting currency
+       */
+      net_value_converted: number;
+      cost_won_count: number;
+    }[];
+    /**
+     * currencies with cost-aware decisions in the window but no rate to the reporting currency, in their own money
+     */
+    unconverted: {
+      currency: string;
+      saved_value: number;
+      net_value: number;
+      approvals_lost: number;
+      cost_won_count: number;
+    }[];
   };
 }
 /**
@@ -7224,6 +7313,58 @@ export interface GuardrailSettings {
    * Whether masked input values come back in the caller's answer (default true). false is stricter and wins.
    */
   restore?: boolean;
+  /**
+   * A provider's moderation endpoint over user input and tool results (OpenAI POST /v1/moderations through the provider layer, the merchant's own OpenAI credentials when it stored them). Off unless set; it costs one moderation call per request.
+   */
+  moderation?: {
+    /**
+     * log records a flagged input, block refuses the call before any model provider call.
+     */
+    action: 'log' | 'block';
+    /**
+     * The moderation model (default omni-moderation-latest).
+     */
+    model?: string;
+    /**
+     * Only these categories count (e.g. violence, self-harm/intent); absent: every category.
+     *
+     * @maxItems 32
+     */
+    categories?: string[];
+    /**
+     * A category counts when its score reaches this; absent: when the provider flags it.
+     */
+    threshold?: number;
+    /**
+     * What a call gets when the check itself fails (the provider errors, times out or is not configured): allow (fail-open, the default: the call goes on and a guard.applied outcome with action log records the failure) or block (fail-closed: the call is refused as if the guard had matched).
+     */
+    onError?: 'allow' | 'block';
+  };
+  /**
+   * A judge model scoring how likely user input and tool results carry a prompt injection (0–1). Its call is recorded as an llm.call with purpose guard-judge (the key's budget counts it). Off unless set.
+   */
+  'injection-judge'?: {
+    /**
+     * log records a score at or over the threshold, block refuses the call.
+     */
+    action: 'log' | 'block';
+    /**
+     * provider/model of the judge (e.g. openai/gpt-4o-mini).
+     */
+    model: string;
+    /**
+     * Score at which the judge's verdict counts (default 0.5).
+     */
+    threshold?: number;
+    /**
+     * inconclusive (the default): only when the injection heuristics scored the text above 0 but under their threshold; always: on every guarded input.
+     */
+    when?: 'inconclusive' | 'always';
+    /**
+     * What a call gets when the check itself fails (the provider errors, times out or is not configured): allow (fail-open, the default: the call goes on and a guard.applied outcome with action log records the failure) or block (fail-closed: the call is refused as if the guard had matched).
+     */
+    onError?: 'allow' | 'block';
+  };
 }
 /**
  * A merchant's guardrails as stored, with the defaults every merchant gets (which nothing can weaken) and the merchant-wide result of combining them.
@@ -7540,6 +7681,35 @@ export interface MerchantFeatures {
       | 'sr-routing'
       | 'sticky-routing';
     enabled: boolean;
+  }[];
+}
+/**
+ * A merchant's reporting currency (PUT body and every answer of /merchant-account/{id}/reporting-currency): the ISO 4217 code money reports are converted to, and the exchange rates to it that the operator or merchant supplies (configuration, never fetched). `rate` is what one unit of `currency` is worth in the reporting currency, above 0, as of `as_of` (a calendar date). `currency` null (and no rates) when none is set. Shapes are checked here; meaning (a known code, a rate for each listed currency, above 0, no duplicates) is checked by the service, which answers 400 in words.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportingCurrencySetting".
+ */
+export interface ReportingCurrencySetting {
+  /**
+   * ISO 4217 code of the reporting currency, e.g. USD; null: none set
+   */
+  currency: string | null;
+  /**
+   * @maxItems 200
+   */
+  rates: {
+    /**
+     * ISO 4217 code of the currency converted from
+     */
+    currency: string;
+    /**
+     * units of the reporting currency one unit of `currency` is worth; above 0
+     */
+    rate?: number;
+    /**
+     * the date the rate holds at, YYYY-MM-DD
+     */
+    as_of: string;
   }[];
 }
 /**

@@ -127,6 +127,12 @@ export interface GenerateOptions extends CallControls {
    */
   readonly guardrails?: GuardrailSettings;
   readonly attribution?: CallAttribution;
+  /**
+   * Wraps each tool the toolkit runs itself inside this call (built-in, custom, MCP, the call's own
+   * `tools`): `NeuroLink` sets it to put the call's guard session around their arguments and results
+   * (issue 38), so what a tool hands back goes through the input guards before the model reads it.
+   */
+  readonly toolGuard?: (tool: ToolDefinition) => ToolDefinition;
 }
 
 /** Options of `stream`: the generate options plus streaming hints. */

@@ -194,7 +194,10 @@ export class GenerationService {
       maxTokens: request.maxTokens,
       ...(request.disableTools
         ? {}
-        : { tools: async () => offeredTools(request.extraTools, await this.deps.tools(request.attribution), request.toolPermissions) }),
+        : {
+            tools: async () =>
+              guardedTools(offeredTools(request.extraTools, await this.deps.tools(request.attribution), request.toolPermissions), request.toolGuard),
+          }),
       ...(request.clientTools.length > 0 ? { clientTools: request.clientTools } : {}),
       maxSteps: request.maxSteps,
       ...(request.schema !== undefined ? { schema: request.schema.json } : {}),
@@ -299,4 +302,9 @@ function structuredAnswer(request: NormalizedRequest, result: ModelCallResult, p
 
 function isLinkList(bound: ChainLink | readonly ChainLink[] | undefined): bound is readonly ChainLink[] {
   return Array.isArray(bound);
+}
+
+/** The offered tools, each wrapped by the call's `toolGuard` when it has one (the same list otherwise). */
+function guardedTools(tools: ToolDefinition[], toolGuard: ((tool: ToolDefinition) => ToolDefinition) | undefined): readonly ToolDefinition[] {
+  return toolGuard === undefined ? tools : tools.map(toolGuard);
 }

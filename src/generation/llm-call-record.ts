@@ -46,6 +46,8 @@ export interface CallAttribution {
    * it from the surface (see {@link callApiOf}).
    */
   readonly api?: LlmCallApi;
+  /** Why the call was made when it is not the caller's own request: `guard-judge` (the injection-judge guardrail). */
+  readonly purpose?: 'guard-judge';
 }
 
 /**

@@ -68,6 +68,8 @@ export interface NormalizedRequest {
    * `executeTool`'s ExecutionContext, see tool-permissions.ts); absent, every tool of the call.
    */
   readonly toolPermissions: readonly string[] | undefined;
+  /** `toolGuard`: wraps each tool the call runs (the guard pipeline over its arguments and results). */
+  readonly toolGuard: ((tool: ToolDefinition) => ToolDefinition) | undefined;
   readonly abortSignal: AbortSignal | undefined;
   readonly evaluation: { readonly provider?: ProviderName; readonly model?: string; readonly timeoutMs?: number; readonly threshold?: number };
   readonly evaluationDomain: string | undefined;
@@ -356,6 +358,7 @@ export function normalizeOptions(optionsOrText: GenerateOptions | StreamOptions 
     clientTools: readClientTools(options.clientTools),
     confirmedTools: new Set(confirmed ?? []),
     toolPermissions: toolPermissions as readonly string[] | undefined,
+    toolGuard: options.toolGuard,
     abortSignal,
     evaluation: {
       ...(judgeProvider !== undefined && judgeProvider !== 'auto' ? { provider: judgeProvider } : {}),

@@ -20,6 +20,7 @@ import { requireConfigured } from './select-provider.js';
 import { withinObservation, type CallObservation, type GenerationTelemetry } from './telemetry.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { deferred } from './deferred.js';
+import type { ModerationVerdict } from '../guardrails/run-guard-checks.js';
 
 /** 5 model↔tool round trips: NeuroLink's documented `maxSteps` default, for a call that names none. */
 const DEFAULT_CALL_STEPS = 5;
@@ -280,6 +281,17 @@ export class ProviderCalls {
       clock: this.#clock,
       timeoutMs: catalog.defaultTimeoutMs?.(candidate.provider),
     });
+  }
+
+  /**
+   * Texts through a provider's moderation endpoint with the merchant's credentials (its own over the
+   * operator's), one verdict per text. Not recorded as an `llm.call`: moderation is free and generates nothing.
+   * @throws ConfigurationError when the provider is not configured; AIProviderError when it has no moderation endpoint or fails.
+   */
+  async moderate(provider: ProviderName, model: string, texts: readonly string[], merchantId?: string): Promise<readonly ModerationVerdict[]> {
+    const client = (await this.#scopeOf(merchantId)).catalog.createModerationClient?.(provider, model);
+    if (client === undefined) throw new AIProviderError(`${provider} has no moderation endpoint`, provider, { code: 'INVALID_REQUEST' });
+    return client.moderate(texts);
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { EmbeddingClient } from './embeddings/embedding-client.js';
 import type { LanguageModelClient } from './language-model-client.js';
+import type { ModerationClient } from './moderation/moderation-client.js';
 import type { ProviderName } from './provider-name.js';
 
 /**
@@ -27,4 +28,6 @@ export interface ProviderCatalog {
    * `undefined` when the provider has no embeddings. Same configuration errors as `createClient`.
    */
   createEmbeddingClient?(name: ProviderName, modelId?: string): EmbeddingClient | undefined;
+  /** A moderation client, or `undefined` when the provider has no moderation endpoint. Same configuration errors as `createClient`. */
+  createModerationClient?(name: ProviderName, modelId?: string): ModerationClient | undefined;
 }

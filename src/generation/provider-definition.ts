@@ -1,5 +1,6 @@
 import type { EmbeddingClient } from './embeddings/embedding-client.js';
 import type { LanguageModelClient } from './language-model-client.js';
+import type { ModerationClient } from './moderation/moderation-client.js';
 import type { ProviderName } from './provider-name.js';
 
 /** Environment variables as read by src/config (process env merged with the working directory's `.env`). */
@@ -39,6 +40,8 @@ export interface ProviderDefinition {
   create(env: ProviderEnv, modelId: string, overrides?: ProviderOverrides): LanguageModelClient;
   /** Absent: the provider has no embedding models (`/v1/embeddings` answers 400 for it). */
   readonly embeddings?: EmbeddingDefinition;
+  /** Absent: the provider has no moderation endpoint (the moderation guard names OpenAI's). */
+  readonly moderation?: ModerationDefinition;
 }
 
 /** How a provider makes embedding clients. */
@@ -47,4 +50,11 @@ export interface EmbeddingDefinition {
   readonly defaultModel: string;
   /** Same configuration rules as `create`: throws `ConfigurationError`, never makes a network call. */
   create(env: ProviderEnv, modelId: string, overrides?: ProviderOverrides): EmbeddingClient;
+}
+
+/** How a provider makes moderation clients (absent on a provider without a moderation endpoint). */
+export interface ModerationDefinition {
+  readonly defaultModel: string;
+  /** Same configuration rules as `create`: throws `ConfigurationError`, never makes a network call. */
+  create(env: ProviderEnv, modelId: string, overrides?: ProviderOverrides): ModerationClient;
 }

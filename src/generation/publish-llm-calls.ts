@@ -44,6 +44,7 @@ export function llmCallPayload(record: LlmCallRecord): EventPayloads['llm.call']
     cacheHit: record.cacheHit === true ? true : null,
     savedCostUsd: record.cacheHit === true ? (record.savedCostUsd ?? null) : null,
     api: callApiOf(attribution) ?? null,
+    ...(attribution.purpose !== undefined ? { purpose: attribution.purpose } : {}),
   };
 }
 

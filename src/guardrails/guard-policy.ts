@@ -28,6 +28,27 @@ const builtInDetectors: Readonly<Record<DetectorKind, (text: string) => Detectio
   credential: detectCredentials,
 };
 
+/** The moderation guard, compiled: which provider model, which categories count and from what score, what a failed check does. */
+export interface CompiledModeration {
+  readonly action: 'log' | 'block';
+  readonly model: string;
+  readonly categories: readonly string[] | undefined;
+  readonly threshold: number | undefined;
+  readonly failClosed: boolean;
+}
+
+/** The judge-model injection guard, compiled. */
+export interface CompiledJudge {
+  readonly action: 'log' | 'block';
+  /** `provider/model`. */
+  readonly model: string;
+  readonly threshold: number;
+  readonly always: boolean;
+  readonly failClosed: boolean;
+}
+
+export const defaultModerationModel = 'omni-moderation-latest';
+
 export type CompiledPolicy = { readonly ok: true; readonly policy: GuardPolicy } | { readonly ok: false; readonly reason: string };
 
 /**
@@ -41,17 +62,27 @@ export class GuardPolicy {
   readonly indirectInjection: CompiledInjectionGuard | undefined;
   readonly maxInputBytes: { readonly action: GuardAction; readonly maxBytes: number } | undefined;
   readonly restore: boolean;
+  readonly moderation: CompiledModeration | undefined;
+  readonly judge: CompiledJudge | undefined;
+  /**
+   * Whether a call needs the asynchronous checks (moderation, judge) after its input walk. False for every
+   * policy without them (the defaults), so those calls keep the synchronous path: no texts collected, no await.
+   */
+  readonly checksAsync: boolean;
   /** Whether a stream must hold back trailing digit groups (a number-shaped guard is on). */
   readonly holdsNumbers: boolean;
   /** Whether a stream must hold back its last token (a token-shaped guard is on). */
   readonly holdsTokens: boolean;
 
-  private constructor(parts: Pick<GuardPolicy, 'detectors' | 'injection' | 'indirectInjection' | 'maxInputBytes' | 'restore'>) {
+  private constructor(parts: Pick<GuardPolicy, 'detectors' | 'injection' | 'indirectInjection' | 'maxInputBytes' | 'restore' | 'moderation' | 'judge'>) {
     this.detectors = parts.detectors;
     this.injection = parts.injection;
     this.indirectInjection = parts.indirectInjection;
     this.maxInputBytes = parts.maxInputBytes;
     this.restore = parts.restore;
+    this.moderation = parts.moderation;
+    this.judge = parts.judge;
+    this.checksAsync = parts.moderation !== undefined || parts.judge !== undefined;
     const numberShaped = new Set(['card', 'phone', 'iban', 'national-id']);
     this.holdsNumbers = parts.detectors.some((detector) => numberShaped.has(detector.guard));
     this.holdsTokens = parts.detectors.some((detector) => !numberShaped.has(detector.guard));
@@ -94,9 +125,33 @@ export class GuardPolicy {
         indirectInjection: indirect === undefined ? undefined : { action: indirect.action, threshold: indirect.threshold ?? defaultInjectionThreshold },
         maxInputBytes: maxInput === undefined ? undefined : { action: maxInput.action, maxBytes: maxInput.maxBytes },
         restore: settings.restore ?? true,
+        moderation: compileModeration(settings.moderation),
+        judge: compileJudge(settings['injection-judge']),
       }),
     };
   }
+}
+
+function compileModeration(setting: GuardSettings['moderation']): CompiledModeration | undefined {
+  if (setting === undefined) return undefined;
+  return {
+    action: setting.action,
+    model: setting.model ?? defaultModerationModel,
+    categories: setting.categories,
+    threshold: setting.threshold,
+    failClosed: setting.onError === 'block',
+  };
+}
+
+function compileJudge(setting: GuardSettings['injection-judge']): CompiledJudge | undefined {
+  if (setting === undefined) return undefined;
+  return {
+    action: setting.action,
+    model: setting.model,
+    threshold: setting.threshold ?? defaultInjectionThreshold,
+    always: setting.when === 'always',
+    failClosed: setting.onError === 'block',
+  };
 }
 
 /** A custom guard's placeholder label: its name upper-cased, anything but letters and digits as `_`. */

@@ -1,6 +1,6 @@
 import { type Detection, withoutOverlaps } from './detection.js';
 import type { GuardPolicy } from './guard-policy.js';
-import type { GuardAction } from './guard-settings.js';
+import { defaultInjectionThreshold, type GuardAction } from './guard-settings.js';
 import { injectionScore } from './injection-score.js';
 import { MaskVault } from './mask-vault.js';
 import { StreamMasker } from './stream-masker.js';
@@ -20,6 +20,16 @@ export interface GuardOutcome {
   /** Injection guards: the highest score seen. */
   readonly score?: number;
 }
+
+/** A user or tool text kept for the asynchronous checks: as guarded, with the injection heuristics' score and threshold. */
+export interface CheckedInput {
+  readonly text: string;
+  readonly source: 'user' | 'tool';
+  readonly heuristicScore: number;
+  readonly heuristicThreshold: number;
+}
+
+const noCheckedInputs: readonly CheckedInput[] = Object.freeze([]);
 
 /** The guard that refused a call, and in which stage. */
 export interface GuardBlock {
@@ -42,6 +52,8 @@ export class GuardSession {
   readonly #tally = new Map<string, { guard: string; stage: GuardStage; action: GuardAction; count: number; score?: number }>();
   #blocked: GuardBlock | undefined;
   #inputBytes = 0;
+  /** Made on the first text an asynchronous check reads: a session without such checks allocates nothing for them. */
+  #checked: CheckedInput[] | undefined;
 
   constructor(policy: GuardPolicy) {
     this.policy = policy;
@@ -64,8 +76,9 @@ export class GuardSession {
   input(text: string, source: InputSource): string {
     this.#inputBytes += byteLength(text);
     const injection = source === 'user' ? this.policy.injection : source === 'tool' ? this.policy.indirectInjection : undefined;
+    let score: number | undefined;
     if (injection !== undefined && text.length > 0) {
-      const score = injectionScore(text, source === 'tool');
+      score = injectionScore(text, source === 'tool');
       if (score >= injection.threshold) {
         const guard = source === 'user' ? 'prompt-injection' : 'indirect-injection';
         const action = injection.action === 'mask' ? 'log' : injection.action;
@@ -73,7 +86,34 @@ export class GuardSession {
         if (action === 'block') this.#block(guard, 'input');
       }
     }
-    return this.#apply(text, 'input', this.policy.restore);
+    const guarded = this.#apply(text, 'input', this.policy.restore);
+    if (this.policy.checksAsync && (source === 'user' || source === 'tool') && text.trim() !== '') this.#collect(guarded, source, text, score);
+    return guarded;
+  }
+
+  /**
+   * The user and tool texts the asynchronous checks (moderation, judge) read, as the model will see them
+   * (masked: a card number never goes to a moderation or judge provider either). Empty unless the policy has them.
+   */
+  get checkedInputs(): readonly CheckedInput[] {
+    return this.#checked ?? noCheckedInputs;
+  }
+
+  /**
+   * An asynchronous check's finding in the input stage (moderation, the injection judge, or their failure
+   * under a fail-open or fail-closed setting): counted as evidence, and a `block` refuses the call.
+   */
+  recordCheck(guard: string, action: 'log' | 'block', count: number, score?: number): void {
+    this.#count(guard, 'input', action, count, score);
+    if (action === 'block') this.#block(guard, 'input');
+  }
+
+  #collect(guarded: string, source: 'user' | 'tool', text: string, score: number | undefined): void {
+    // The judge's "inconclusive" test needs the heuristics' score even where no injection guard is on.
+    const heuristic = this.policy.judge === undefined ? 0 : (score ?? injectionScore(text, source === 'tool'));
+    const threshold = (source === 'user' ? this.policy.injection : this.policy.indirectInjection)?.threshold ?? defaultInjectionThreshold;
+    this.#checked ??= [];
+    this.#checked.push({ text: guarded, source, heuristicScore: heuristic, heuristicThreshold: threshold });
   }
 
   /**

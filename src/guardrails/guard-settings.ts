@@ -54,6 +54,27 @@ function combineEntry(key: string, current: unknown, value: unknown): unknown {
   const maxBytes = minDefined(left.maxBytes, right.maxBytes);
   if (maxBytes !== undefined) merged['maxBytes'] = maxBytes;
   if (left.terms !== undefined || right.terms !== undefined) merged['terms'] = [...new Set([...(left.terms ?? []), ...(right.terms ?? [])])];
+  return key === 'moderation' || key === 'injection-judge' ? combineCheck(current as CheckSetting, value as CheckSetting, merged) : merged;
+}
+
+interface CheckSetting {
+  readonly model?: string;
+  readonly categories?: readonly string[];
+  readonly when?: 'inconclusive' | 'always';
+  readonly onError?: 'allow' | 'block';
+}
+
+/**
+ * The moderation and judge guards' own fields, stricter wins: the first layer's model (the merchant's choice
+ * stands), categories united (a layer naming none counts every category, which is stricter), a judge run
+ * `always` over `inconclusive`, fail-closed (`onError: block`) over fail-open.
+ */
+function combineCheck(left: CheckSetting, right: CheckSetting, merged: Record<string, unknown>): Record<string, unknown> {
+  const model = left.model ?? right.model;
+  if (model !== undefined) merged['model'] = model;
+  if (left.categories !== undefined && right.categories !== undefined) merged['categories'] = [...new Set([...left.categories, ...right.categories])];
+  if (left.when !== undefined || right.when !== undefined) merged['when'] = left.when === 'always' || right.when === 'always' ? 'always' : 'inconclusive';
+  if (left.onError !== undefined || right.onError !== undefined) merged['onError'] = left.onError === 'block' || right.onError === 'block' ? 'block' : 'allow';
   return merged;
 }
 

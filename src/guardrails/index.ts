@@ -7,8 +7,9 @@ export { detectCardNumbers, isCardNumber, inKnownIinRange, mayHoldCardNumber } f
 export { ibanValid, luhnValid, spanishIdValid, verhoeffValid } from './checksums.js';
 export { detectCredentials } from './credential-detector.js';
 export { type Detection, type DetectorKind, detectorKinds, placeholderLabels, withoutOverlaps } from './detection.js';
-export { type CompiledPolicy, GuardPolicy } from './guard-policy.js';
-export { type GuardBlock, type GuardOutcome, GuardSession, type GuardStage, type InputSource } from './guard-session.js';
+export { type CompiledJudge, type CompiledModeration, type CompiledPolicy, defaultModerationModel, GuardPolicy } from './guard-policy.js';
+export { type CheckedInput, type GuardBlock, type GuardOutcome, GuardSession, type GuardStage, type InputSource } from './guard-session.js';
+export { type GuardCheckScope, type GuardChecks, type ModerationVerdict, runGuardChecks } from './run-guard-checks.js';
 export {
   combineGuardSettings,
   defaultGuardSettings,

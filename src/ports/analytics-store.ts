@@ -1,5 +1,6 @@
 import type { CommitmentDayVolume, CommitmentVolumeQuery } from './analytics/commitment-volume.js';
 import type { EventEnvelope } from './event-envelope.js';
+import type { ReportingCurrencySetting } from './state/reporting-currency.js';
 import type { ParsedAnalyticsQuery } from './analytics/analytics-query.js';
 import type {
   DecisionsReport,
@@ -89,9 +90,10 @@ export interface AnalyticsStore extends ExperimentAnalytics {
 
   /**
    * GET /analytics/cost-savings: what the cost-aware (multi-objective) post-step saved against the
-   * SR head's cost (decision.created `multiObjective` marks), in one currency, with its trend.
+   * SR head's cost (decision.created `multiObjective` marks), in one currency, with its trend; with
+   * `reporting`, also every currency converted to the merchant's reporting currency at its rates.
    */
-  costSavings(query: ParsedAnalyticsQuery): Promise<CostSavingsReport>;
+  costSavings(query: ParsedAnalyticsQuery, reporting?: ReportingCurrencySetting): Promise<CostSavingsReport>;
 
   /**
    * GET /analytics/routing-events: success-rate leader changes per (payment method type, payment

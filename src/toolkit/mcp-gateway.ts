@@ -1,5 +1,8 @@
 import { MCPConfigurationError, MCPError } from '../generation/errors/mcp-errors.js';
 import type { JsonSchema, ToolDefinition } from '../generation/tool-definition.js';
+import type { GuardSession } from '../guardrails/guard-session.js';
+import { type GuardChecks, runGuardChecks } from '../guardrails/run-guard-checks.js';
+import { blockedToolCallResult, guardToolArguments, guardToolResult } from './guard-gateway-tool.js';
 import { LOCAL_TOOLS_NAMESPACE, type MerchantMcp } from './merchant-mcp.js';
 import { argumentBytesOf, recordToolRun, type McpServerOwner, type ToolRunRecorder } from './tool-audit.js';
 
@@ -24,6 +27,18 @@ export interface GatewayCaller {
   readonly merchantId: string;
   readonly requestId?: string;
   readonly allowedTools?: readonly string[];
+  /** The API key that called (its guardrails apply, and its `guard.applied` events name it); absent for a dashboard session. */
+  readonly apiKeyId?: string;
+}
+
+/** The guard pipeline over the gateway's tool calls (issue 39 point 1): a session per call, its outcomes as evidence. */
+export interface GatewayToolGuards {
+  /** A fresh guard session for one tool call: the defaults, the merchant's settings and the caller's key's. */
+  readonly sessionFor: (caller: GatewayCaller) => Promise<GuardSession>;
+  /** The call's guard outcomes once it is answered (the `guard.applied` events); never the matched text. */
+  readonly onGuarded?: (session: GuardSession, caller: GatewayCaller) => void;
+  /** The moderation and injection-judge guards' provider calls over tool results (made only for a policy that has them). */
+  readonly checks?: GuardChecks;
 }
 
 /** A `tools/call` answer in MCP's CallToolResult shape; `isError` for a tool that failed (the model reads why). */
@@ -41,6 +56,8 @@ export interface McpGatewayDeps {
   readonly localTools: (merchantId: string) => readonly { readonly tool: ToolDefinition; readonly category: 'built-in' | 'custom' }[];
   /** Every run of a local tool (`tool.executed`); MCP tools are recorded by MerchantMcp.execute. */
   readonly recordToolRun?: ToolRunRecorder;
+  /** The guard pipeline over tool arguments (output stage) and results (input stage, a `tool` source); absent: unguarded. */
+  readonly guards?: GatewayToolGuards;
 }
 
 /** MCP's tool-name alphabet (SEP-986: letters, digits, `_`, `-`, `.`; at most 128 characters). */
@@ -98,7 +115,7 @@ function failedAnswer(output: unknown): string | undefined {
  * The MCP gateway (issue 39): every tool a merchant may use as ONE MCP server's tool list, its
  * own servers', the operator's it is allowed and the toolkit's built-in and custom tools, each
  * named `<server>__<tool>` so that two servers' `search` never collide. A key's allow-list hides
- * and refuses the rest; every call is a `tool.executed` run.
+ * and refuses the rest; every call is a `tool.executed` run, under the caller's guardrails when `guards` is set.
  *
  * @remarks Names are made unique by order (built-in first, then the merchant's servers, then the
  * operator's): a later tool whose cleaned name collides with an earlier one is not served.
@@ -143,7 +160,45 @@ export class McpGateway {
     if (!isToolAllowed(caller.allowedTools, name)) return { kind: 'unknown-tool' };
     const tool = (await this.listTools(caller)).find((candidate) => candidate.name === name);
     if (tool === undefined) return { kind: 'unknown-tool' };
-    const target = tool.target;
+    const guards = this.deps.guards;
+    if (guards === undefined) return this.run(caller, tool.target, args, signal);
+    const session = await guards.sessionFor(caller);
+    try {
+      return await this.guardedRun(session, caller, tool.target, args, signal);
+    } finally {
+      guards.onGuarded?.(session, caller);
+    }
+  }
+
+  /**
+   * A call under the caller's guards: arguments a guard blocks give an `isError` result naming the guard
+   * (the tool does not run), masked ones reach the tool masked; the result is masked (or withheld, when a
+   * guard blocks it) before it goes back to the client's model.
+   */
+  private async guardedRun(
+    session: GuardSession,
+    caller: GatewayCaller,
+    target: GatewayToolTarget,
+    args: Readonly<Record<string, unknown>>,
+    signal: AbortSignal | undefined,
+  ): Promise<GatewayCallOutcome> {
+    const guardedArgs = guardToolArguments(args, session);
+    if (session.blocked !== undefined) return { kind: 'result', result: blockedToolCallResult(session.blocked) };
+    const outcome = await this.run(caller, target, guardedArgs, signal);
+    if (outcome.kind !== 'result') return outcome;
+    const result = guardToolResult(outcome.result, session);
+    if (session.policy.checksAsync && session.blocked === undefined) {
+      await runGuardChecks(session, this.deps.guards?.checks, { merchantId: caller.merchantId, apiKeyId: caller.apiKeyId, requestId: caller.requestId });
+    }
+    return { kind: 'result', result: session.blocked !== undefined ? blockedToolCallResult(session.blocked) : result };
+  }
+
+  private async run(
+    caller: GatewayCaller,
+    target: GatewayToolTarget,
+    args: Readonly<Record<string, unknown>>,
+    signal: AbortSignal | undefined,
+  ): Promise<GatewayCallOutcome> {
     if (target.kind === 'mcp') return this.callMcpTool(caller, target, args, signal);
     return { kind: 'result', result: await this.callLocalTool(caller, target, args, signal) };
   }

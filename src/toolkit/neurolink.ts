@@ -46,7 +46,9 @@ import { readToolkitSettings, type ToolkitSettings } from './toolkit-settings.js
 import { GuardrailResolver } from '../guardrails/guardrail-resolver.js';
 import type { GuardSession } from '../guardrails/guard-session.js';
 import type { GuardSettings } from '../guardrails/guard-settings.js';
-import { guardToolkitOptions, guardToolkitResult, guardToolkitStream } from './guard-toolkit-call.js';
+import { checkToolkitInput, guardToolkitOptions, guardToolkitResult, guardToolkitStream } from './guard-toolkit-call.js';
+import { providerGuardChecks } from '../generation/guard-checks.js';
+import type { GuardCheckScope, GuardChecks } from '../guardrails/run-guard-checks.js';
 
 export interface NeuroLinkOptions {
   /** Where `.env`, `config/models.json` and `.mcp-config.json` are read, and the file tools' sandbox root. Default: the working directory. */
@@ -98,6 +100,16 @@ export interface NeuroLinkOptions {
 function withoutGuardrails<T extends GenerateOptions>(options: T): T {
   const { guardrails: _applied, ...rest } = options;
   return rest as T;
+}
+
+/** Whose call the asynchronous guards' provider calls are made for (merchant credentials, key budget, request, surface). */
+function checkScopeOf(attribution: CallAttribution | undefined): GuardCheckScope {
+  return {
+    merchantId: attribution?.merchantId,
+    apiKeyId: attribution?.apiKeyId,
+    requestId: attribution?.requestId,
+    surface: attribution?.surface,
+  };
 }
 
 function isKnownProvider(name: string): boolean {
@@ -170,12 +182,14 @@ export class NeuroLink {
     readonly resolver: GuardrailResolver;
     readonly settings: GuardSettings | undefined;
     readonly onGuarded: NeuroLinkOptions['onGuarded'];
+    /** The moderation and judge guards' provider calls (made only for a policy that has them). */
+    readonly checks: GuardChecks;
   };
 
   /** `adapters`: the infrastructure the toolkit reaches (see ToolkitAdapters); the library's `new NeuroLink()` passes the shipped ones. */
   constructor(options: NeuroLinkOptions, adapters: ToolkitAdapters) {
     this.adapters = adapters;
-    this.guardrails = { resolver: options.guardrailResolver ?? new GuardrailResolver(), settings: options.guardrails, onGuarded: options.onGuarded };
+
     this.cwd = options.cwd ?? processWorkingDirectory();
     this.env = options.env ?? loadToolkitEnv({ cwd: this.cwd });
     this.settings = readToolkitSettings(this.env);
@@ -209,6 +223,12 @@ export class NeuroLink {
       telemetry,
       ...recording,
     });
+    this.guardrails = {
+      resolver: options.guardrailResolver ?? new GuardrailResolver(),
+      settings: options.guardrails,
+      onGuarded: options.onGuarded,
+      checks: providerGuardChecks(this.providerCalls, 'library'),
+    };
     this.service = new GenerationService({
       catalog: this.catalog,
       providerCalls: this.providerCalls,
@@ -254,8 +274,12 @@ export class NeuroLink {
       extra: [this.guardrails.settings, own],
     });
     const plain = typeof options === 'string' || own === undefined ? options : withoutGuardrails(options);
+    const checks = { checks: this.guardrails.checks, scope: checkScopeOf(attribution) };
     try {
-      return { session, guarded: guardToolkitOptions(plain, session), attribution };
+      const guarded = guardToolkitOptions(plain, session, checks);
+      // Moderation and the judge are provider calls: awaited only when the call's policy has them.
+      if (session.policy.checksAsync) await checkToolkitInput(session, checks);
+      return { session, guarded, attribution };
     } catch (error) {
       this.guardrails.onGuarded?.(session, attribution);
       throw error;

@@ -1,10 +1,11 @@
 import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from '../generation/provider-definition.js';
 import { missingProviderEnv } from '../generation/provider-env.js';
 import type { EmbeddingClient } from '../generation/embeddings/embedding-client.js';
+import type { ModerationClient } from '../generation/moderation/moderation-client.js';
 import type { LanguageModelClient } from '../generation/language-model-client.js';
 import type { ProviderCatalog } from '../generation/provider-catalog.js';
 import { providerNames, type ProviderName } from '../generation/provider-name.js';
-import { providerSecretsOf, withScrubbedEmbeddingErrors, withScrubbedErrors } from './scrub-provider-secrets.js';
+import { providerSecretsOf, withScrubbedEmbeddingErrors, withScrubbedErrors, withScrubbedModerationErrors } from './scrub-provider-secrets.js';
 
 /** The part of the model registry the catalog uses: a provider's default model. */
 export interface DefaultModelSource {
@@ -50,6 +51,11 @@ export function createProviderCatalog(options: ProviderCatalogOptions): Provider
       const embeddings = definitions[name].embeddings;
       const client = embeddings?.create(env, modelId ?? embeddings.defaultModel, options.overrides);
       return client === undefined ? undefined : withScrubbedEmbeddingErrors(client, secrets);
+    },
+    createModerationClient(name, modelId): ModerationClient | undefined {
+      const moderation = definitions[name].moderation;
+      const client = moderation?.create(env, modelId ?? moderation.defaultModel, options.overrides);
+      return client === undefined ? undefined : withScrubbedModerationErrors(client, secrets);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { EmbeddingClient } from '../generation/embeddings/embedding-client.js';
 import type { LanguageModelClient, ModelCallResult } from '../generation/language-model-client.js';
+import type { ModerationClient } from '../generation/moderation/moderation-client.js';
 import { forwardsNatively, type NativeWireEvent, type NativeWireRequest, type NativeWireResponse } from '../generation/native-wire.js';
 import type { ProviderEnv } from '../generation/provider-definition.js';
 
@@ -98,6 +99,19 @@ export function withScrubbedEmbeddingErrors(client: EmbeddingClient, secrets: re
     modelId: client.modelId,
     embed: (request) =>
       client.embed(request).catch((error: unknown) => {
+        throw scrubSecrets(error, secrets);
+      }),
+  };
+}
+
+/** A moderation client whose errors never quote the provider keys of `secrets`. */
+export function withScrubbedModerationErrors(client: ModerationClient, secrets: readonly string[]): ModerationClient {
+  if (secrets.length === 0) return client;
+  return {
+    provider: client.provider,
+    modelId: client.modelId,
+    moderate: (texts, options) =>
+      client.moderate(texts, options).catch((error: unknown) => {
         throw scrubSecrets(error, secrets);
       }),
   };

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operatorPassword, screenshot, seriousViolations, startDashboardHarness, type DashboardHarness } from './dashboard-harness.js';
+import { screenshot, seriousViolations, signUpWithMerchant, startDashboardHarness, type DashboardHarness } from './dashboard-harness.js';
 
 /**
  * The autopilot page's counterfactual panel (issue 37 point 5): on real logged traffic it shows one
@@ -72,18 +72,7 @@ afterAll(async () => {
 
 describe('the counterfactual panel', () => {
   it('shows the recommended estimate, its interval and the sentence, as the API answers them', async () => {
-    await page.goto('/dashboard/');
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await page.getByRole('button', { name: 'Create one' }).click();
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(operatorPassword);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { name: 'Create your merchant' }).waitFor();
-    await page.getByLabel('Merchant name').fill('Counterfactual Shop');
-    await page.getByRole('button', { name: 'Create merchant' }).click();
-    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
-    const session = JSON.parse((await page.evaluate(() => sessionStorage.getItem('switchyard.session'))) ?? '{}') as { token: string; merchantId: string };
-    const { token, merchantId } = session;
+    const { token, merchantId } = await signUpWithMerchant(page, { email, merchantName: 'Counterfactual Shop' });
 
     // Small windows and 20 % hedging, so the logs explore; then real traffic with feedback.
     await harness.server.runtime.state.configs.put(merchantId, 'successRate', { defaultBucketSize: 20, defaultHedgingPercent: 20 }, 'upsert');

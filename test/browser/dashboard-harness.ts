@@ -106,3 +106,35 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
 }
+
+/** What the dashboard keeps of a signed-in operator (sessionStorage `switchyard.session`). */
+export interface DashboardSession {
+  readonly token: string;
+  readonly merchantId: string;
+}
+
+/** The session the dashboard in `page` holds now. */
+export async function dashboardSession(page: Page): Promise<DashboardSession> {
+  const stored = await page.evaluate(() => sessionStorage.getItem('switchyard.session'));
+  return JSON.parse(stored ?? '{}') as DashboardSession;
+}
+
+/**
+ * Signs a new operator up through the dashboard's own forms and onboards their first merchant, so
+ * `page` ends signed in on the Overview; answers the session the dashboard then holds.
+ */
+export async function signUpWithMerchant(
+  page: Page,
+  account: { readonly email: string; readonly merchantName: string; readonly password?: string },
+): Promise<DashboardSession> {
+  await page.goto('/dashboard/');
+  await page.getByRole('button', { name: 'Create one' }).click();
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password ?? operatorPassword);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('heading', { name: 'Create your merchant' }).waitFor();
+  await page.getByLabel('Merchant name').fill(account.merchantName);
+  await page.getByRole('button', { name: 'Create merchant' }).click();
+  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+  return dashboardSession(page);
+}

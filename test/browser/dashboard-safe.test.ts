@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assignArm } from '../../src/experiments/assign-arm.js';
 import { expectedValue } from '../../src/decision/multi-objective/rank-by-expected-value.js';
-import { operatorPassword, screenshot, seriousViolations, startDashboardHarness, type DashboardHarness } from './dashboard-harness.js';
+import { screenshot, seriousViolations, signUpWithMerchant, startDashboardHarness, type DashboardHarness } from './dashboard-harness.js';
 
 /**
  * Safe changes and honest money on the dashboard (issue 37): every activation asks first and says
@@ -112,16 +112,7 @@ async function go(path: string): Promise<void> {
 beforeAll(async () => {
   harness = await startDashboardHarness();
   ({ context, page, problems } = await harness.newPage(1280, 900));
-  await page.goto('/dashboard/');
-  await page.getByRole('button', { name: 'Create one' }).click();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(operatorPassword);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByLabel('Merchant name').fill('Safe Shop');
-  await page.getByRole('button', { name: 'Create merchant' }).click();
-  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
-  const session = JSON.parse((await page.evaluate(() => sessionStorage.getItem('switchyard.session'))) ?? '{}') as { token: string; merchantId: string };
-  ({ token, merchantId } = session);
+  ({ token, merchantId } = await signUpWithMerchant(page, { email, merchantName: 'Safe Shop' }));
 }, 120_000);
 
 afterAll(async () => {

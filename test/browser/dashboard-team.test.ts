@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MailMessage } from '../../src/ports/mail.js';
-import { operatorPassword, screenshot, seriousViolations, startDashboardHarness, type DashboardHarness } from './dashboard-harness.js';
+import { operatorPassword, screenshot, seriousViolations, signUpWithMerchant, startDashboardHarness, type DashboardHarness } from './dashboard-harness.js';
 
 /**
  * The team and account pages end to end (issue 25): Members (invite with the generated password
@@ -103,14 +103,7 @@ afterAll(async () => {
 
 describe('dashboard team and account pages', () => {
   it('signs up an admin, whose verification mail links to a dashboard page that verifies the email once', async () => {
-    await page.goto('/dashboard/');
-    await page.getByRole('button', { name: 'Create one' }).click();
-    await page.getByLabel('Email').fill(adminEmail);
-    await page.getByLabel('Password').fill(adminPassword);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByLabel('Merchant name').fill('Team Shop');
-    await page.getByRole('button', { name: 'Create merchant' }).click();
-    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    await signUpWithMerchant(page, { email: adminEmail, password: adminPassword, merchantName: 'Team Shop' });
 
     const link = await mailedLink(adminEmail, 'email_verification', 'verify-email');
     await page.goto(link);

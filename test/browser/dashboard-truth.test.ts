@@ -1,6 +1,6 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operatorPassword, screenshot, seriousViolations, startDashboardHarness, type DashboardHarness } from './dashboard-harness.js';
+import { screenshot, seriousViolations, signUpWithMerchant, startDashboardHarness, type DashboardHarness } from './dashboard-harness.js';
 
 /**
  * Issue 37: the dashboard tells a payments operator the truth. Payments over stripe, adyen and
@@ -183,17 +183,7 @@ afterAll(async () => {
 
 describe('the dashboard tells the truth (issue 37)', () => {
   it('signs up, onboards a merchant and seeds payments with known outcomes', async () => {
-    await page.goto('/dashboard/');
-    await page.getByRole('button', { name: 'Create one' }).click();
-    await page.getByLabel('Email').fill(`truth-${Date.now()}@example.com`);
-    await page.getByLabel('Password').fill(operatorPassword);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { name: 'Create your merchant' }).waitFor();
-    await page.getByLabel('Merchant name').fill('Truth Shop');
-    await page.getByRole('button', { name: 'Create merchant' }).click();
-    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
-    const session = JSON.parse((await page.evaluate(() => sessionStorage.getItem('switchyard.session'))) ?? '{}') as { token: string; merchantId: string };
-    ({ token, merchantId } = session);
+    ({ token, merchantId } = await signUpWithMerchant(page, { email: `truth-${Date.now()}@example.com`, merchantName: 'Truth Shop' }));
 
     // Windows of 10 outcomes and no exploration, so the live scores move with the outcomes and differ.
     const sr = await api('/rule/create', {

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operatorPassword, screenshot, seriousViolations, startDashboardHarness, type DashboardHarness } from './dashboard-harness.js';
+import { screenshot, seriousViolations, signUpWithMerchant, startDashboardHarness, type DashboardHarness } from './dashboard-harness.js';
 
 /**
  * The volume-commitment page's price of the commitments (issue 36): beside the rebate earned, the
@@ -59,17 +59,7 @@ afterAll(async () => {
 
 describe('the volume-commitment page', () => {
   it('shows the approval rate steering gave up, with its interval, beside the rebate earned', async () => {
-    await page.goto('/dashboard/');
-    await page.getByRole('button', { name: 'Create one' }).click();
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(operatorPassword);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { name: 'Create your merchant' }).waitFor();
-    await page.getByLabel('Merchant name').fill('Commitment Shop');
-    await page.getByRole('button', { name: 'Create merchant' }).click();
-    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
-    const stored = await page.evaluate(() => sessionStorage.getItem('switchyard.session'));
-    const { token, merchantId } = JSON.parse(stored ?? '{}') as { token: string; merchantId: string };
+    const { token, merchantId } = await signUpWithMerchant(page, { email, merchantName: 'Commitment Shop' });
 
     // adyen is owed 90 % of the traffic expected for the rest of the cycle: the plan steers nearly every SR payment to it.
     const expected = 1_000_000;

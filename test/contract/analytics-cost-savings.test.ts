@@ -30,6 +30,9 @@ const seedTable = {
 interface Report {
   merchant_id: string;
   range: string;
+  start_ms: number;
+  end_ms: number;
+  bucket_ms: number;
   currency: string | null;
   available_currencies: { currency: string; decision_count: number }[];
   trend: { bucket_ms: number; saved_value: number; net_value: number }[];
@@ -183,9 +186,16 @@ describe('GET /analytics/cost-savings', () => {
   });
 
   it('answers null currency and zeros for a merchant without cost-aware decisions', async () => {
-    expect(await report('?range=1w', keyIdle)).toEqual({
+    const idle = await report('?range=1w', keyIdle);
+    // The window a chart lays its buckets over: a week of daily buckets, ending now.
+    expect(idle.end_ms - idle.start_ms).toBe(7 * 24 * hourMs);
+    expect(idle.bucket_ms).toBe(24 * hourMs);
+    expect(idle).toEqual({
       merchant_id: merchantIdle,
       range: '1w',
+      start_ms: idle.start_ms,
+      end_ms: secondHour + 30 * 60_000,
+      bucket_ms: 24 * hourMs,
       currency: null,
       available_currencies: [],
       trend: [],

@@ -1,13 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAnalyticsStore } from '../helpers/analytics-engines.js';
 import { httpSchemas } from '../../api/http-schemas.js';
-import { createChdbAnalyticsStore } from '../../src/adapters/chdb/chdb-analytics-store.js';
-import { createClickHouseAnalyticsStore } from '../../src/adapters/clickhouse/clickhouse-analytics-store.js';
-import { createClickHouseServerExecutor } from '../../src/adapters/clickhouse/clickhouse-server-executor.js';
 import type { EventEnvelope } from '../../src/events/event-envelope.js';
 import { silentLogger } from '../../src/logging/logger.js';
 import type { AnalyticsStore } from '../../src/ports/analytics-store.js';
@@ -25,7 +19,6 @@ import { createMerchant, createTestApp, decideBody, withKey, type TestApp } from
  * the score trend plots each bucket's last score (the live one), not an average.
  */
 
-const url = process.env['CLICKHOUSE_URL'] ?? 'http://127.0.0.1:8123';
 const minuteMs = 60_000;
 const start = Date.UTC(2026, 4, 4, 9, 0, 0);
 const merchantId = 'm-approval';
@@ -65,23 +58,7 @@ for (const engine of ['chDB', 'ClickHouse server'] as const) {
     };
 
     beforeAll(async () => {
-      const database = `switchyard_approval_${randomBytes(6).toString('hex')}`;
-      if (engine === 'chDB') {
-        const dir = mkdtempSync(join(tmpdir(), 'sytest-approval-'));
-        store = createChdbAnalyticsStore({ path: dir, database });
-        teardown = async () => {
-          await store.close();
-          rmSync(dir, { recursive: true, force: true });
-        };
-      } else {
-        const executor = createClickHouseServerExecutor({ url });
-        store = createClickHouseAnalyticsStore(executor, { database });
-        teardown = async () => {
-          await executor.command(`DROP DATABASE IF EXISTS ${database}`);
-          await store.close();
-        };
-      }
-      await store.migrate();
+      ({ store, teardown } = await openAnalyticsStore(engine, 'approval'));
       t = await createTestApp({ clock: createManualClock(start), analytics: store });
       sink = await analyticsSink.start({ bus: t.bus, analytics: store, logger: silentLogger, retentionDays: 30, clock: t.clock, lingerMs: 0 });
       key = withKey((await createMerchant(t.app, merchantId)).apiKey);

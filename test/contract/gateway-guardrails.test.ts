@@ -399,4 +399,25 @@ describe('Responses with the default guards', () => {
     expect(sequence).toEqual(sequence.map((_, index) => index));
     expectNoCardNumberUpstream();
   });
+
+  it('masks a card number split across two chunks of a stream translated to a Messages upstream', async () => {
+    const stream = await openai.responses.create({
+      model: 'anthropic/claude-sonnet-4-5',
+      input: [{ role: 'user', content: [{ type: 'input_text', text: `g-resp-2 refund ${pan}` }] }],
+      store: false,
+      stream: true,
+    });
+    let text = '';
+    let done = '';
+    for await (const event of stream) {
+      if (event.type === 'response.output_text.delta') text += event.delta;
+      if (event.type === 'response.completed') {
+        const message = event.response.output.find((item) => item.type === 'message');
+        done = message?.content[0]?.type === 'output_text' ? message.content[0].text : '[no message]';
+      }
+    }
+    expect(text).toBe(`Charged ${pan}; your new card is [CARD_2].`);
+    expect(done).toBe(text);
+    expectNoCardNumberUpstream();
+  });
 });

@@ -17,6 +17,8 @@ import { startHttpFixture, type RunningHttpFixture } from '../integration/mcp/mc
  * two servers offer `echo`) and the toolkit's built-in tools as one MCP server.
  */
 
+const pan = '4111 1111 1111 1111';
+
 let fixture: RunningHttpFixture;
 let t: TestApp;
 let gatewayUrl: URL;
@@ -65,6 +67,8 @@ beforeAll(async () => {
     cwd: mkdtempSync(join(tmpdir(), 'sytest-mcp-gateway-')),
     warn: () => undefined,
   });
+  // A tool whose result carries a card number the client never sent (the guard pipeline's tool results).
+  toolkit.registerTool('cardOnFile', { description: 'The card on file of a customer', execute: async () => ({ customer: 'c-1', card: pan }) });
   t = await createTestApp({ env: { MCP_ALLOW_PRIVATE_ENDPOINTS: '127.0.0.1/32' }, toolkit });
   keyA = (await createMerchant(t.app, 'mcp-gw-a')).apiKey;
   keyB = (await createMerchant(t.app, 'mcp-gw-b')).apiKey;
@@ -290,5 +294,77 @@ describe('the MCP gateway at /mcp', () => {
     });
     expect(response.status).toBe(404);
     await owner.close();
+  });
+});
+
+describe('the guard pipeline on /mcp tool calls', () => {
+  const guardEvents = (merchantId: string) =>
+    t.events
+      .filter((event) => event.type === 'guard.applied' && event.merchantId === merchantId)
+      .map((event) => event.payload as unknown as Record<string, unknown>);
+
+  it('masks a card number in tool arguments and in tool results with the defaults', async () => {
+    const client = await connect(withKey(keyA));
+    // The echo server answers what it received: the card number reached it masked.
+    const echoed = (await client.callTool({ name: 'docs__echo', arguments: { text: `charge ${pan}` } })) as ToolResult;
+    expect(echoed.isError).toBeUndefined();
+    expect(echoed.content).toEqual([{ type: 'text', text: 'charge [CARD_1]' }]);
+    const onFile = (await client.callTool({ name: 'switchyard__cardOnFile', arguments: {} })) as ToolResult;
+    expect(onFile.isError).toBeUndefined();
+    expect(JSON.parse(onFile.content[0]?.text ?? '{}')).toEqual({ customer: 'c-1', card: '[CARD_1]' });
+    await client.close();
+
+    await t.eventsCaughtUp();
+    const events = guardEvents('mcp-gw-a');
+    expect(events).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ guard: 'card', stage: 'output', action: 'mask', count: 1, surface: 'mcp', blocked: false }),
+        expect.objectContaining({ guard: 'card', stage: 'input', action: 'mask', count: 1, surface: 'mcp', blocked: false }),
+      ]),
+    );
+    expect(JSON.stringify(events)).not.toContain('4111');
+  });
+
+  it("refuses arguments and withholds results the merchant's blocking guards match, as MCP tool errors naming the guard", async () => {
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: '/guardrails',
+      headers: withKey(keyB),
+      payload: { settings: { card: { action: 'block' }, email: { action: 'block' } } },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const client = await connect(withKey(keyB));
+    const refused = (await client.callTool({ name: 'switchyard__calculateMath', arguments: { expression: 'ops@example.com' } })) as ToolResult;
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]?.text).toContain('"email" guardrail blocked the tool call\'s arguments');
+    expect(JSON.stringify(refused)).not.toContain('ops@example.com');
+    const withheld = (await client.callTool({ name: 'switchyard__cardOnFile', arguments: {} })) as ToolResult;
+    expect(withheld.isError).toBe(true);
+    expect(withheld.content[0]?.text).toContain('"card" guardrail blocked the tool\'s result');
+    expect(JSON.stringify(withheld)).not.toMatch(/4111/);
+    await client.close();
+
+    await t.eventsCaughtUp();
+    expect(guardEvents('mcp-gw-b')).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ guard: 'email', stage: 'output', action: 'block', blocked: true, surface: 'mcp' }),
+        expect.objectContaining({ guard: 'card', stage: 'input', action: 'block', blocked: true, surface: 'mcp' }),
+      ]),
+    );
+  });
+
+  it('runs the moderation guard over tool results, fail-closed when its setting says so (no OpenAI reachable here)', async () => {
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: '/guardrails',
+      headers: withKey(keyB),
+      payload: { settings: { moderation: { action: 'block', onError: 'block' } } },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const client = await connect(withKey(keyB));
+    const result = (await client.callTool({ name: 'switchyard__calculateMath', arguments: { expression: '6 * 7' } })) as ToolResult;
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toContain('"moderation" guardrail blocked the tool\'s result');
+    await client.close();
   });
 });

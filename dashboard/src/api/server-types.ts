@@ -19,6 +19,7 @@ export type {
   CostCoverage,
   CostIngestion,
   CostSavingsReport,
+  ReportingCurrencySetting,
   CounterfactualReport,
   CounterfactualRequest,
   DecideGatewayRequest,

@@ -4,12 +4,11 @@ import { DataTable } from '../components/data-table';
 import { percent } from '../components/kpi-tiles';
 import { useResource } from '../components/use-resource';
 import { useDashboard } from '../session/dashboard-context';
+import { formatDateTime, useTimeZone } from '../time/time-zone';
 
 type Run = AutopilotCalibratedV1;
 type Candidate = Run['candidates'][number];
 type SegmentChange = Run['segments'][number];
-
-const when = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 
 /** An estimate with its interval, or why there is none. */
 export function estimateText(candidate: Candidate | undefined): string {
@@ -28,13 +27,14 @@ function segmentText(change: SegmentChange): string {
 /** The newest run in full: what it chose and by what, the candidates it weighed, what it changed per segment. */
 function LastRun(props: { readonly run: Run }) {
   const { run } = props;
+  const zone = useTimeZone();
   const chosen = run.candidates.find((candidate) => candidate.name === run.chosen);
   return (
     <div data-testid="autopilot-last-run">
       <h3>Last run</h3>
       <dl class="meta-list">
-        <dt>Ran at (UTC)</dt>
-        <dd>{when(run.ranAt)}</dd>
+        <dt>Ran at ({zone})</dt>
+        <dd>{formatDateTime(run.ranAt)}</dd>
         <dt>Outcome</dt>
         <dd>
           <span class={run.outcome === 'applied' ? 'badge ok' : 'badge muted'}>{run.outcome}</span>
@@ -90,6 +90,7 @@ function LastRun(props: { readonly run: Run }) {
 /** The autopilot's last runs (GET …/autopilot/runs), newest first; unavailable on a service without the route. */
 export function AutopilotRuns() {
   const { api, session } = useDashboard();
+  const zone = useTimeZone();
   const { resource, reload } = useResource(() => api.autopilot.runs(20), [session.merchantId]);
   return (
     <section class="panel" aria-labelledby="runs-title">
@@ -113,7 +114,7 @@ export function AutopilotRuns() {
                 rows={runs}
                 rowKey={(run) => run.runId}
                 columns={[
-                  { header: 'Ran at (UTC)', cell: (run) => when(run.ranAt) },
+                  { header: `Ran at (${zone})`, cell: (run) => formatDateTime(run.ranAt) },
                   { header: 'Outcome', cell: (run) => run.outcome },
                   { header: 'Segments', numeric: true, cell: (run) => run.segments.length },
                   { header: 'Chosen', cell: (run) => <code>{run.chosen}</code> },

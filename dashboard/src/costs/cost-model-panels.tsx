@@ -1,6 +1,7 @@
 import type { ConnectorFee, CostCoverage, CostIngestion } from '../api/server-types';
 import { DataTable } from '../components/data-table';
 import { KpiTiles } from '../components/kpi-tiles';
+import { formatDateTime, useTimeZone } from '../time/time-zone';
 
 const pct = (value: number) => `${value.toFixed(2)}%`;
 const count = (value: number) => value.toLocaleString('en-US');
@@ -33,6 +34,7 @@ const statusBadge = (status: CostIngestion['status']) => (
 
 /** Settlement-report ingestions, newest first (GET …/cost-ingestions), with why a failed one failed. */
 export function IngestionHistory(props: { readonly ingestions: readonly CostIngestion[] }) {
+  const zone = useTimeZone();
   return (
     <DataTable
       caption="Settlement-report ingestions, newest first"
@@ -40,7 +42,7 @@ export function IngestionHistory(props: { readonly ingestions: readonly CostInge
       rowKey={(ingestion) => ingestion.id}
       empty="No settlement reports ingested yet: upload one with POST /merchant-account/{id}/connectors/{connector}/report (docs/costs.md)."
       columns={[
-        { header: 'Created (UTC)', cell: (ingestion) => ingestion.created_at.slice(0, 19).replace('T', ' ') },
+        { header: `Created (${zone})`, cell: (ingestion) => formatDateTime(Date.parse(ingestion.created_at)) },
         { header: 'Connector', cell: (ingestion) => ingestion.connector },
         { header: 'Account', cell: (ingestion) => ingestion.account },
         { header: 'Status', cell: (ingestion) => statusBadge(ingestion.status) },

@@ -4,6 +4,7 @@ import { DataTable } from '../components/data-table';
 import { percent } from '../components/kpi-tiles';
 import { useResource } from '../components/use-resource';
 import { useDashboard } from '../session/dashboard-context';
+import { formatDateTime, useTimeZone } from '../time/time-zone';
 
 const verdicts: Record<ExperimentResults['verdict'], { readonly text: string; readonly badge: string }> = {
   collecting_data: { text: 'Collecting data', badge: 'badge muted' },
@@ -15,16 +16,15 @@ const verdicts: Record<ExperimentResults['verdict'], { readonly text: string; re
 
 const triggers: Record<string, string> = { schedule: 'the periodic check', results_read: 'a results read' };
 
-/** When, why and on what evidence the guardrail stopped the experiment, in words (times in UTC). */
+/** When, why and on what evidence the guardrail stopped the experiment, in words (the time in the operator's zone, named). */
 function stopText(stop: NonNullable<ExperimentResults['guardrail_stop']>, running: boolean): string {
-  const when = new Date(stop.stopped_at_ms).toISOString().slice(0, 19).replace('T', ' ');
   const by = stop.trigger === null ? '' : ` by ${triggers[stop.trigger] ?? stop.trigger}`;
   const sample = (count: number | null) => (count === null ? '' : ` on ${count} resolved payments`);
   const evidence =
     `the variant's auth rate (${percent(stop.variant_auth_rate)}${sample(stop.variant_transactions)}) fell more than the ${stop.threshold_pp} pp guardrail` +
     ` below control's (${percent(stop.control_auth_rate)}${sample(stop.control_transactions)})`;
   const after = running ? ' It was started again since; only payments after the stop count now.' : ' Payments go by the active rule.';
-  return `Stopped${by} at ${when} UTC: ${evidence}.${after}`;
+  return `Stopped${by} at ${formatDateTime(stop.stopped_at_ms)}: ${evidence}.${after}`;
 }
 
 const orDash = (value: number | null, format: (value: number) => string) => (value === null ? '—' : format(value));
@@ -36,6 +36,8 @@ const activePollMs = 15_000;
 /** Per-arm metrics, the tested delta and the verdict of one experiment (GET /analytics/experiment/{id}/results), re-read while it runs. */
 export function ExperimentResultsView(props: { readonly experimentId: string; readonly name: string; readonly active: boolean }) {
   const { api, session } = useDashboard();
+  // Re-renders on the operator's zone choice: the stop time is written in it.
+  useTimeZone();
   const { resource, reload } = useResource(
     (signal) => api.experiments.results(props.experimentId, signal),
     [props.experimentId, session.merchantId],

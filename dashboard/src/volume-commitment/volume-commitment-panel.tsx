@@ -5,6 +5,7 @@ import { FormError } from '../components/form-error';
 import { useAction } from '../components/use-action';
 import { useResource } from '../components/use-resource';
 import { useDashboard } from '../session/dashboard-context';
+import { formatDateTime, useTimeZone } from '../time/time-zone';
 import { CommitmentPrice } from './commitment-price';
 
 type Pacing = VolumeCommitmentDashboard['pacing'];
@@ -20,6 +21,7 @@ const rate = (value: number) => `${(value * 100).toFixed(1)} %`;
 /** Where the merchant's commitments stand, what steering does now, and a forecast on demand. */
 export function VolumeCommitmentPanel() {
   const { api, session } = useDashboard();
+  const zone = useTimeZone();
   const { resource, reload } = useResource(() => api.volumeCommitment.dashboard(), [session.merchantId]);
   const action = useAction();
   const runForecast = () =>
@@ -56,10 +58,8 @@ export function VolumeCommitmentPanel() {
                 <dd>{pacing.tolerance === null ? '—' : rate(pacing.tolerance)} of approval rate</dd>
                 <dt>Reward at stake</dt>
                 <dd data-testid="vc-reward">{amountText(pacing.rewardAtStake, pacing)}</dd>
-                <dt>Last forecast (UTC)</dt>
-                <dd data-testid="vc-forecast">
-                  {pacing.computedAtEpochSecs === null ? 'not yet' : new Date(pacing.computedAtEpochSecs * 1000).toISOString().slice(0, 19).replace('T', ' ')}
-                </dd>
+                <dt>Last forecast ({zone})</dt>
+                <dd data-testid="vc-forecast">{pacing.computedAtEpochSecs === null ? 'not yet' : formatDateTime(pacing.computedAtEpochSecs * 1000)}</dd>
               </dl>
               {!pacing.measurementAvailable && <p class="state state-error">Delivered volume cannot be read right now; the figures below are not readings.</p>}
               <CommitmentPrice pacing={pacing} amountText={(value) => amountText(value, pacing)} />

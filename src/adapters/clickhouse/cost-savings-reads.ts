@@ -19,14 +19,14 @@ const markKey = '"multiObjective":{';
  */
 export function costSavingsReads(read: Read, filters: (query: ParsedAnalyticsQuery) => Record<string, SqlValue>): Pick<AnalyticsStore, 'costSavings'> {
   return {
-    async costSavings(query) {
+    async costSavings(query, reporting) {
       const rows = await read<Row>(costSavingsSql, {
         ...filters(query),
         f_currency: '',
         decision_flow: analyticsFlows.decision,
         mark_key: markKey,
       });
-      return shapeCostSavingsReport(query, rows.map(factOf));
+      return shapeCostSavingsReport(query, rows.map(factOf), reporting);
     },
   };
 }

@@ -37,6 +37,14 @@ export interface KafkaEventBusOptions {
   readonly maxBatchEvents?: number;
   /** How long close() lets live subscriptions catch up before stopping them, in ms. Default 10 s. */
   readonly closeDrainTimeoutMs?: number;
+  /**
+   * How long close() gives a bus that is spooling (a send failed) to reconnect and replay its spool
+   * before draining, in ms. Default 5 s; past it the bus closes with the spool on disk, replayed at
+   * the next start.
+   */
+  readonly closeReconnectWaitMs?: number;
+  /** The spool's reconnect backoff: first delay, doubling up to max, in ms. Default 250 ms → 5 s. */
+  readonly reconnectDelayMs?: { readonly first: number; readonly max: number };
 }
 
 export interface KafkaBusHealth extends BusHealth {
@@ -162,6 +170,8 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
     maxBatchEvents: options.maxBatchEvents ?? defaultMaxBatchEvents,
     brokers: options.brokers,
     logger: log,
+    closeReconnectWaitMs: options.closeReconnectWaitMs,
+    reconnectDelayMs: options.reconnectDelayMs,
   });
   await publisher.start();
 
@@ -230,7 +240,9 @@ export async function createKafkaEventBus(options: KafkaEventBusOptions): Promis
 
     close() {
       closing ??= (async () => {
-        await publisher.flush();
+        // A send that failed under load spooled its events: give the publisher a bounded chance to
+        // replay them, so the drain below covers them (a broker that is really down keeps them on disk).
+        await publisher.settle();
         await drainSubscriptions();
         const members = [...subscriptions];
         subscriptions.clear();

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { compatibilityPartitioner, ProduceAcks, Producer, stringSerializers, type MessageToProduce } from '@platformatic/kafka';
 import { partitionKeyOf, topicOf, topics, type EventEnvelope, type Topic } from '../../events/event-envelope.js';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
@@ -18,6 +17,13 @@ export interface KafkaPublisherOptions {
   readonly logger: Logger;
   /** Longest accept() waits for its events to be acknowledged or spooled (default 1000 ms). */
   readonly durableWaitMs?: number;
+  /**
+   * Longest settle() (the first step of close()) gives a spooling publisher to reconnect and replay
+   * its spool (default 5000 ms); past it the spool stays on disk for the next start.
+   */
+  readonly closeReconnectWaitMs?: number;
+  /** The reconnect loop's backoff while spooling: first delay, doubling up to max (default 250 ms → 5 s). */
+  readonly reconnectDelayMs?: { readonly first: number; readonly max: number };
 }
 
 export interface PublisherHealth {
@@ -45,16 +51,25 @@ export interface KafkaPublisher {
   /** Resolves once every event accepted before the call has been acknowledged by the broker. */
   delivered(): Promise<void>;
   health(): PublisherHealth;
-  /** Flushes to the broker or the spool, stops the replay loop and disconnects the producer. */
+  /**
+   * The first step of closing: flushes, and when the publisher is spooling, retries the broker at
+   * once (its backoff cut short) and waits up to `closeReconnectWaitMs` for the spool to be replayed,
+   * so the events a closing process spooled during a blip reach the broker (and its subscribers can
+   * drain them) instead of waiting for the next start. Resolves either way; later calls share it.
+   */
+  settle(): Promise<void>;
+  /** Settles, then flushes to the broker or the spool, stops the replay loop and disconnects the producer. */
   close(): Promise<void>;
 }
 
 /** 250 ms first retry after an outage, doubling to 5 s: quick recovery, no hammering of a dead broker. */
-const firstReconnectDelayMs = 250;
-const maxReconnectDelayMs = 5000;
+const defaultReconnectDelayMs = { first: 250, max: 5000 } as const;
+/** The retry delay while close() waits for a reconnect (bounded by `closeReconnectWaitMs`). */
+const closingReconnectDelayMs = 250;
 /** 1 s between attempts to rewrite events the spool could not store (a full or failing disk). */
 const spoolRetryDelayMs = 1000;
 const defaultDurableWaitMs = 1000;
+const defaultCloseReconnectWaitMs = 5000;
 
 type StringMessage = MessageToProduce<string, string, string, string>;
 type StringProducer = Producer<string, string, string, string>;
@@ -110,6 +125,10 @@ export function createKafkaPublisher(options: KafkaPublisherOptions): KafkaPubli
   let spoolFull = false;
   let closed = false;
   let reconnecting: Promise<void> | undefined;
+  let settling: Promise<void> | undefined;
+  /** Cuts the reconnect loop's current backoff short (set while it waits). */
+  let cutBackoff: (() => void) | undefined;
+  const recoveryWaiters: (() => void)[] = [];
   const stop = new AbortController();
   const waiters: { target: number; resolve: () => void; reject: (error: Error) => void }[] = [];
   const replayProgress = new Map<string, number>();
@@ -269,7 +288,23 @@ export function createKafkaPublisher(options: KafkaPublisherOptions): KafkaPubli
     }
   }
 
+  /** Waits `ms`, or less when stopped or cut short by settle(). */
+  function backoff(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        stop.signal.removeEventListener('abort', done);
+        cutBackoff = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      stop.signal.addEventListener('abort', done, { once: true });
+      cutBackoff = done;
+    });
+  }
+
   async function reconnectLoop(): Promise<void> {
+    const { first: firstReconnectDelayMs, max: maxReconnectDelayMs } = options.reconnectDelayMs ?? defaultReconnectDelayMs;
     let delayMs = firstReconnectDelayMs;
     await discardProducer();
     while (!stop.signal.aborted) {
@@ -286,6 +321,7 @@ export function createKafkaPublisher(options: KafkaPublisherOptions): KafkaPubli
         if (recovered) {
           spoolFull = false;
           log.info({ brokers: options.brokers }, 'event bus recovered; spool replayed');
+          for (const resolve of recoveryWaiters.splice(0)) resolve();
           return;
         }
         delayMs = firstReconnectDelayMs;
@@ -293,12 +329,9 @@ export function createKafkaPublisher(options: KafkaPublisherOptions): KafkaPubli
         if (stop.signal.aborted) return;
         log.warn({ err: error, retryInMs: delayMs, spooled: spool.count }, 'event bus still unavailable');
         await discardProducer();
-        try {
-          await sleep(delayMs, undefined, { signal: stop.signal });
-        } catch (abort) {
-          if (!stop.signal.aborted) throw abort;
-          return;
-        }
+        // While closing, retry at the first delay: close() waits on this loop for a bounded time.
+        await backoff(settling !== undefined ? Math.min(delayMs, closingReconnectDelayMs) : delayMs);
+        if (stop.signal.aborted) return;
         delayMs = Math.min(delayMs * 2, maxReconnectDelayMs);
       }
     }
@@ -311,6 +344,37 @@ export function createKafkaPublisher(options: KafkaPublisherOptions): KafkaPubli
       .finally(() => {
         reconnecting = undefined;
       });
+  }
+
+  /** Resolves once the reconnect loop has replayed the spool and gone direct, or after `ms`. */
+  function recoveredWithin(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        const index = recoveryWaiters.indexOf(done);
+        if (index >= 0) recoveryWaiters.splice(index, 1);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      recoveryWaiters.push(done);
+    });
+  }
+
+  function settleOnce(): Promise<void> {
+    settling ??= settleBeforeClose();
+    return settling;
+  }
+
+  async function settleBeforeClose(): Promise<void> {
+    await flush();
+    await queue;
+    if (mode === 'direct' || stop.signal.aborted) return;
+    const waitMs = options.closeReconnectWaitMs ?? defaultCloseReconnectWaitMs;
+    const recovered = recoveredWithin(waitMs);
+    cutBackoff?.();
+    startReconnecting(); // a loop that died on an unexpected error is started again
+    await recovered;
+    if (mode === 'spooling') log.warn({ spooled: spool.count, waitMs }, 'event bus did not reconnect before close; the spool stays on disk');
   }
 
   return {
@@ -365,7 +429,11 @@ export function createKafkaPublisher(options: KafkaPublisherOptions): KafkaPubli
 
     health: () => ({ connected: mode === 'direct' && !closed, spooled: spool.count, spoolFull, published, refused }),
 
+    settle: settleOnce,
+
     async close() {
+      if (closed) return;
+      await settleOnce();
       if (closed) return;
       closed = true;
       await flush();

@@ -2,6 +2,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createAiSdkEmbeddingClient } from './ai-sdk-embedding-client.js';
 import { createAiSdkLanguageModelClient } from './ai-sdk-language-model-client.js';
 import { openAiWireOrSdk } from './openai-chat-wire-client.js';
+import { createOpenAiModerationClient } from './openai-moderation-client.js';
 import type { ProviderDefinition, ProviderEnv, ProviderOverrides } from '../../generation/provider-definition.js';
 import { assertProviderConfigured, parseBaseUrl, readEnv } from '../../generation/provider-env.js';
 
@@ -58,6 +59,18 @@ export const openaiProvider: ProviderDefinition = {
     defaultModel: 'text-embedding-3-small',
     create(env, modelId, overrides = {}) {
       return createAiSdkEmbeddingClient({ provider: 'openai', modelId, model: openaiSdk(openaiProvider, env, overrides).embeddingModel(modelId) });
+    },
+  },
+  moderation: {
+    defaultModel: 'omni-moderation-latest',
+    create(env, modelId, overrides = {}) {
+      assertProviderConfigured(openaiProvider, env);
+      return createOpenAiModerationClient({
+        modelId,
+        baseUrl: openaiBaseUrl(env) ?? 'https://api.openai.com/v1',
+        apiKey: readEnv(env, 'OPENAI_API_KEY') ?? '',
+        fetch: overrides.fetch,
+      });
     },
   },
 };

@@ -48,6 +48,8 @@ export interface ScriptCommands {
   admitUsageForEndUser(...keysThenArgs: string[]): Promise<[string, string?, string?]>;
   /** record-spend.lua → 1 counted, 0 counted before */
   recordSpend(markerKey: string, tokensKey: string, dayKey: string, monthKey: string, ...args: string[]): Promise<number>;
+  /** record-spend.lua over the event's marker, the key's three counters, then its end user's three → 1 counted, 0 counted before */
+  recordSpendForEndUser(...keysThenArgs: string[]): Promise<number>;
   /** adjust-sticky-count.lua → [applied, count afterwards] */
   adjustStickyCount(
     countsKey: string,
@@ -76,6 +78,7 @@ export const scripts: readonly { name: keyof ScriptCommands; file: string; keys:
   { name: 'admitUsage', file: 'admit-usage.lua', keys: 5 },
   { name: 'admitUsageForEndUser', file: 'admit-usage.lua', keys: 10 },
   { name: 'recordSpend', file: 'record-spend.lua', keys: 4 },
+  { name: 'recordSpendForEndUser', file: 'record-spend.lua', keys: 7 },
   { name: 'adjustStickyCount', file: 'adjust-sticky-count.lua', keys: 2 },
 ];
 

@@ -3,7 +3,6 @@ import type { BudgetPeriod, LimitName, RateLimits } from '../../governance/key-p
 import { minuteId, periodId, secondsLeftInMinute, secondsLeftInPeriod } from '../../governance/usage-windows.js';
 import type { SpendRecord, UsageStore } from '../../ports/state-store.js';
 import type { RedisContext } from './redis-context.js';
-import type { ScriptedRedis } from './redis-scripts.js';
 
 const dayTtlS = 2 * 86_400;
 const monthTtlS = 32 * 86_400;
@@ -12,7 +11,8 @@ const markerTtlS = 40 * 86_400;
 
 /**
  * Per-key limits on Redis: `admit` is one script (admit-usage.lua) that reads every counter and
- * takes the slot atomically; `recordSpend` one script (record-spend.lua) that counts an event once.
+ * takes the slot atomically; `recordSpend` one script (record-spend.lua) that counts an event once,
+ * for the key and its end user together (one marker, as the memory store keeps it).
  * All of a key's counters share its `{usage:<keyId>}` hash tag, its end users' too (`u:<tag>:…`),
  * so the one admission script covers the key and an end user on a Redis Cluster as well.
  */
@@ -40,18 +40,13 @@ export function createRedisUsageStore(context: RedisContext): UsageStore {
     String(limits.budget?.amountUsd ?? -1),
     String(secondsLeftInPeriod(limits.budget?.period ?? 'day', nowMs)),
   ];
-  const recordFor = (redis: ScriptedRedis, keyId: string, spend: SpendRecord, endUser?: string) =>
-    redis.recordSpend(
-      key(keyId, `event:${spend.eventId}`, endUser),
+  /** The three counters record-spend.lua adds an event to, of one holder. */
+  const spendKeys = (keyId: string, spend: SpendRecord, endUser?: string) =>
+    [
       key(keyId, `tokens:${minuteId(spend.atMs)}`, endUser),
       key(keyId, `spend:${periodId('day', spend.atMs)}`, endUser),
       key(keyId, `spend:${periodId('month', spend.atMs)}`, endUser),
-      String(spend.tokens),
-      String(spend.costUsd),
-      String(markerTtlS),
-      String(dayTtlS),
-      String(monthTtlS),
-    );
+    ] as const;
 
   return {
     admit: (keyId, limits, request, endUser) =>
@@ -87,10 +82,14 @@ export function createRedisUsageStore(context: RedisContext): UsageStore {
       }),
     recordSpend: (keyId, spend, endUser) =>
       context.call('usage.recordSpend', async (redis) => {
-        const counted = await recordFor(redis, keyId, spend);
-        // The end user's count has its own marker: counted once per event too, whichever path came first.
-        if (endUser !== undefined) await recordFor(redis, keyId, spend, endUser);
-        await context.replicated(redis, key(keyId, `event:${spend.eventId}`));
+        const marker = key(keyId, `event:${spend.eventId}`);
+        const args = [String(spend.tokens), String(spend.costUsd), String(markerTtlS), String(dayTtlS), String(monthTtlS)];
+        // One script, one marker: the key and its end user are counted together, once per event.
+        const counted =
+          endUser === undefined
+            ? await redis.recordSpend(marker, ...spendKeys(keyId, spend), ...args)
+            : await redis.recordSpendForEndUser(marker, ...spendKeys(keyId, spend), ...spendKeys(keyId, spend, endUser), ...args);
+        await context.replicated(redis, marker);
         return counted === 1;
       }),
     usage: (keyId, period: BudgetPeriod, nowMs, endUser) =>

@@ -17,11 +17,24 @@ export function guardChatOutcome(outcome: ChatCompletionOutcome, session: GuardS
   return { ...outcome, chunks: guardChatChunks(outcome.chunks, session) };
 }
 
-async function* guardChatChunks(chunks: AsyncIterable<ChatChunk>, session: GuardSession): AsyncGenerator<ChatChunk> {
+type TextChunk = { readonly type: 'text'; readonly text: string };
+
+/**
+ * A stream's text chunks through one `StreamMasker`: each yields what the masker releases (a block
+ * refused at once); the first other chunk flushes the held text as one more text chunk and is replaced
+ * by what `finish` makes of it with all the text released. `flushed` runs between the masker's end and
+ * that last text chunk (chat refuses a block there, before the rest goes out; Responses after its done).
+ */
+async function* maskedTextStream<End extends { readonly type: string }>(
+  chunks: AsyncIterable<TextChunk | End>,
+  session: GuardSession,
+  finish: (chunk: End, released: string) => Iterable<End>,
+  flushed: () => void = () => undefined,
+): AsyncGenerator<TextChunk | End> {
   const masker = session.stream();
   let released = '';
   for await (const chunk of chunks) {
-    if (chunk.type === 'text') {
+    if (isText(chunk)) {
       const text = masker.push(chunk.text);
       refuseBlocked(session);
       released += text;
@@ -29,12 +42,27 @@ async function* guardChatChunks(chunks: AsyncIterable<ChatChunk>, session: Guard
       continue;
     }
     const rest = masker.end();
-    refuseBlocked(session);
+    flushed();
     released += rest;
     if (rest !== '') yield { type: 'text', text: rest };
-    const answer = guardCompletion({ ...chunk.answer, content: '' }, session);
-    yield { type: 'finish', answer: { ...answer, content: released } };
+    yield* finish(chunk, released);
   }
+}
+
+function isText(chunk: { readonly type: string }): chunk is TextChunk {
+  return chunk.type === 'text';
+}
+
+function guardChatChunks(chunks: AsyncIterable<ChatChunk>, session: GuardSession): AsyncGenerator<ChatChunk> {
+  return maskedTextStream(
+    chunks,
+    session,
+    function* (chunk: Extract<ChatChunk, { type: 'finish' }>, released) {
+      const answer = guardCompletion({ ...chunk.answer, content: '' }, session);
+      yield { type: 'finish', answer: { ...answer, content: released } };
+    },
+    () => refuseBlocked(session),
+  );
 }
 
 export function guardResponseOutcome<T extends CreateResponseOutcome>(outcome: T, session: GuardSession): T {
@@ -46,23 +74,11 @@ export function guardResponseOutcome<T extends CreateResponseOutcome>(outcome: T
   return { ...outcome, chunks: guardResponseChunks(outcome.chunks, session) };
 }
 
-async function* guardResponseChunks(chunks: AsyncIterable<ResponseChunk>, session: GuardSession): AsyncGenerator<ResponseChunk> {
-  const masker = session.stream();
-  let released = '';
-  for await (const chunk of chunks) {
-    if (chunk.type === 'text') {
-      const text = masker.push(chunk.text);
-      refuseBlocked(session);
-      released += text;
-      if (text !== '') yield { type: 'text', text };
-      continue;
-    }
-    const rest = masker.end();
-    released += rest;
-    if (rest !== '') yield { type: 'text', text: rest };
+function guardResponseChunks(chunks: AsyncIterable<ResponseChunk>, session: GuardSession): AsyncGenerator<ResponseChunk> {
+  return maskedTextStream(chunks, session, function* (chunk: Extract<ResponseChunk, { type: 'done' }>, released) {
     yield { type: 'done', response: releasedResponse(chunk.response, released, session) };
     refuseBlocked(session);
-  }
+  });
 }
 
 /** The finished response with its message text as streamed (released) and its function calls' arguments guarded. */

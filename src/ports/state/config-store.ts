@@ -16,6 +16,7 @@ import type { MerchantFeatureFlags } from './merchant-features.js';
 import type { MerchantMcpServers } from './merchant-mcp-servers.js';
 import type { ProviderCredentialsConfig } from './provider-credentials.js';
 import type { RouteGroup } from './route-group.js';
+import type { ReportingCurrencySetting } from './reporting-currency.js';
 import type { SeedCostTable } from './seed-costs.js';
 import type { SteeringPlan } from './volume-commitment.js';
 import type { NotHeld } from './held-read.js';
@@ -57,6 +58,8 @@ export interface MerchantConfigs {
   providerCredentials: ProviderCredentialsConfig;
   /** The merchant's guardrails (issue 38): its own settings and those attached to keys and route groups; absent = the defaults only. */
   guardrails: MerchantGuardrails;
+  /** The currency money reports are converted to, with the merchant's rates (src/costs/reporting-currency-settings.ts); absent = none. */
+  reportingCurrency: ReportingCurrencySetting;
 }
 export type ConfigName = keyof MerchantConfigs;
 

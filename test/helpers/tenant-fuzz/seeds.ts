@@ -87,6 +87,11 @@ export function seedsFor(a: string): Seed[] {
       body: { rows: [{ psp: 'stripe', interchange_bps: 290, scheme_bps: 0, markup_bps: 0, fixed: 0.3, is_default: true }] },
     },
     { op: 'PUT /merchant-account/{merchantId}/gsm-rules', params: { merchantId: a }, body: { rules: [] } },
+    {
+      op: 'PUT /merchant-account/{merchantId}/reporting-currency',
+      params: { merchantId: a },
+      body: { currency: 'USD', rates: [{ currency: 'EUR', rate: 1.08, as_of: '2026-11-27' }] },
+    },
     { op: 'POST /rule/create', body: { merchant_id: a, config: { type: 'successRate', data: { defaultBucketSize: 10 } } } },
     { op: 'POST /config-sr-dimension', body: { merchant_id: a, paymentInfo: { udfs: [], fields: ['currency'] } } },
     {

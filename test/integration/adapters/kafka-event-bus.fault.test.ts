@@ -104,10 +104,49 @@ describe('KafkaEventBus across a broker outage', () => {
     expect(await readdir(spoolDir)).toEqual([]);
   });
 
+  it('replays what it spooled before close resolves once the broker is back, so subscribers drain it', async () => {
+    const { topicPrefix, spoolDir } = await namespace();
+    const sink = createLogSink();
+    // The reconnect loop tries once when the send fails, then backs off for longer than the test: only
+    // close() can bring it back. The close bounds are generous, never reached when things work.
+    const bus = await createKafkaEventBus(
+      busOptions(topicPrefix, spoolDir, {
+        logger: sink.logger,
+        reconnectDelayMs: { first: 600_000, max: 600_000 },
+        closeReconnectWaitMs: 120_000,
+        closeDrainTimeoutMs: 120_000,
+      }),
+    );
+    const received = new Set<string>();
+    await bus.subscribe({
+      group: 'close-drain',
+      topics: ['api'],
+      handler: async (batch) => {
+        for (const event of batch) received.add(event.id);
+      },
+    });
+
+    await localService('kafka', 'stop');
+    const published = apiEvents(25);
+    await bus.publish(published);
+    await sink.once('event bus still unavailable');
+    await localService('kafka', 'start');
+    expect(bus.health()).toMatchObject({ connected: false, spooled: 25 });
+    // close() cuts the backoff short, replays the spool and only then drains the subscription
+    // (before, a bus not connected skipped the drain and left the events for the next start).
+    await bus.close();
+
+    expect(received).toEqual(new Set(published.map((event) => event.id)));
+    expect(sink.count('event bus recovered; spool replayed')).toBe(1);
+    expect(bus.health()).toMatchObject({ spooled: 0, refused: 0 });
+    expect(await readdir(spoolDir)).toEqual([]);
+  });
+
   it('refuses events once the spool is full and replays the accepted ones on the next start', async () => {
     const { topicPrefix, spoolDir } = await namespace();
     const sink = createLogSink();
-    const first = await createKafkaEventBus(busOptions(topicPrefix, spoolDir, { spoolMaxEvents: 50, logger: sink.logger }));
+    // A short reconnect wait on close: the broker stays down, so close() must give up on it in bounded time.
+    const first = await createKafkaEventBus(busOptions(topicPrefix, spoolDir, { spoolMaxEvents: 50, closeReconnectWaitMs: 500, logger: sink.logger }));
 
     await localService('kafka', 'stop');
     const accepted = apiEvents(1);
@@ -130,6 +169,7 @@ describe('KafkaEventBus across a broker outage', () => {
     // The process goes away with the broker still down: accepted events stay on disk.
     await first.close();
     expect(first.health().spooled).toBe(50);
+    expect(sink.count('event bus did not reconnect before close; the spool stays on disk')).toBe(1);
 
     await localService('kafka', 'start');
     const second = await createKafkaEventBus(busOptions(topicPrefix, spoolDir));

@@ -1,11 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChdbAnalyticsStore } from '../../../src/adapters/chdb/chdb-analytics-store.js';
-import { createClickHouseAnalyticsStore } from '../../../src/adapters/clickhouse/clickhouse-analytics-store.js';
-import { createClickHouseServerExecutor } from '../../../src/adapters/clickhouse/clickhouse-server-executor.js';
+import { analyticsEngines, openAnalyticsStore } from '../../helpers/analytics-engines.js';
 import { mapEventsToAnalyticsRows } from '../../../src/analytics/map-event-to-rows.js';
 import { parseRoutingEventsQuery } from '../../../src/analytics/routing-events/parse-routing-events-query.js';
 import { createEvent, type EventEnvelope } from '../../../src/events/event-envelope.js';
@@ -19,7 +13,6 @@ import type { AnalyticsStore } from '../../../src/ports/analytics-store.js';
  * read as the baseline, a batch inserted twice counts once, other merchants and dimensions apart.
  */
 
-const url = process.env['CLICKHOUSE_URL'] ?? 'http://127.0.0.1:8123';
 const minuteMs = 60_000;
 const start = Date.UTC(2026, 2, 10, 10, 0, 0);
 const now = start + 60 * minuteMs;
@@ -73,29 +66,13 @@ const parse = (raw: Record<string, string>) => {
   return parsed.query;
 };
 
-for (const engine of ['ClickHouse server', 'chDB'] as const) {
+for (const engine of analyticsEngines) {
   describe(`routing-events read on ${engine}`, () => {
     let store: AnalyticsStore;
     let teardown: () => Promise<void>;
 
     beforeAll(async () => {
-      const database = `switchyard_routing_events_${randomBytes(6).toString('hex')}`;
-      if (engine === 'chDB') {
-        const dir = mkdtempSync(join(tmpdir(), 'sytest-routing-events-reads-'));
-        store = createChdbAnalyticsStore({ path: dir, database });
-        teardown = async () => {
-          await store.close();
-          rmSync(dir, { recursive: true, force: true });
-        };
-      } else {
-        const executor = createClickHouseServerExecutor({ url });
-        store = createClickHouseAnalyticsStore(executor, { database });
-        teardown = async () => {
-          await executor.command(`DROP DATABASE IF EXISTS ${database}`);
-          await store.close();
-        };
-      }
-      await store.migrate();
+      ({ store, teardown } = await openAnalyticsStore(engine, 'routing_events'));
       const rows = mapEventsToAnalyticsRows(events);
       // Twice: a retried batch must count once.
       await store.insert(rows);

@@ -1,11 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChdbAnalyticsStore } from '../../../src/adapters/chdb/chdb-analytics-store.js';
-import { createClickHouseAnalyticsStore } from '../../../src/adapters/clickhouse/clickhouse-analytics-store.js';
-import { createClickHouseServerExecutor } from '../../../src/adapters/clickhouse/clickhouse-server-executor.js';
+import { analyticsEngines, openAnalyticsStore } from '../../helpers/analytics-engines.js';
 import { mapEventsToAnalyticsRows } from '../../../src/analytics/map-event-to-rows.js';
 import { createEvent, type EventEnvelope } from '../../../src/events/event-envelope.js';
 import type { AnalyticsStore } from '../../../src/ports/analytics-store.js';
@@ -17,7 +11,6 @@ import type { AnalyticsStore } from '../../../src/ports/analytics-store.js';
  * `experiment` object, other experiments and merchants left out.
  */
 
-const url = process.env['CLICKHOUSE_URL'] ?? 'http://127.0.0.1:8123';
 const at = Date.UTC(2026, 2, 10, 12, 0, 0);
 const merchant = 'm-exp-reads';
 const payment = {
@@ -97,29 +90,13 @@ const events: EventEnvelope[] = [
 
 const query = { merchantId: merchant, experimentId: 'exp-1', startMs: at - 1000, endMs: at + 1000 };
 
-for (const engine of ['ClickHouse server', 'chDB'] as const) {
+for (const engine of analyticsEngines) {
   describe(`experiment reads on ${engine}`, () => {
     let store: AnalyticsStore;
     let teardown: () => Promise<void>;
 
     beforeAll(async () => {
-      const database = `switchyard_exp_${randomBytes(6).toString('hex')}`;
-      if (engine === 'chDB') {
-        const dir = mkdtempSync(join(tmpdir(), 'sytest-exp-reads-'));
-        store = createChdbAnalyticsStore({ path: dir, database });
-        teardown = async () => {
-          await store.close();
-          rmSync(dir, { recursive: true, force: true });
-        };
-      } else {
-        const executor = createClickHouseServerExecutor({ url });
-        store = createClickHouseAnalyticsStore(executor, { database });
-        teardown = async () => {
-          await executor.command(`DROP DATABASE IF EXISTS ${database}`);
-          await store.close();
-        };
-      }
-      await store.migrate();
+      ({ store, teardown } = await openAnalyticsStore(engine, 'exp'));
       await store.insert(mapEventsToAnalyticsRows(events));
     }, 60_000);
 

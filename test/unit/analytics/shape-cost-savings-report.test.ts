@@ -73,10 +73,48 @@ describe('shapeCostSavingsReport', () => {
     expect(shapeCostSavingsReport(query(), [fact('USD', 0, { costWon: 0, savedDecisions: 0, savedValue: 0 })])).toEqual({
       merchant_id: 'm1',
       range: '1d',
+      start_ms: 1_800_000_000_000 - 86_400_000,
+      end_ms: 1_800_000_000_000,
+      bucket_ms: 3_600_000,
       currency: null,
       available_currencies: [],
       trend: [],
       totals: { saved_value: 0, net_value: 0, approvals_lost: 0, net_known_count: 0, cost_won_count: 0, total_decisions: 0 },
+    });
+  });
+
+  it('adds every currency passing the filters, converted, only when a reporting currency is set', () => {
+    const facts = [
+      fact('USD', 0, { savedValue: 2, netValue: 1, costWon: 2, decisions: 3 }),
+      fact('EUR', 0, { savedValue: 1, netValue: 0.5 }),
+      fact('EUR', 3_600_000, { savedValue: 1, netValue: 0.5 }),
+      fact('EUR', 0, { savedValue: 100, inFilters: false }),
+      fact('GBP', 0, { savedValue: 3, netValue: 2 }),
+    ];
+    expect(shapeCostSavingsReport(query(), facts)).not.toHaveProperty('reporting_currency');
+    const report = shapeCostSavingsReport(query({ currency: 'USD' }), facts, {
+      currency: 'USD',
+      rates: [{ currency: 'EUR', rate: 1.1, asOf: '2026-11-27' }],
+    });
+    expect(report.totals.saved_value).toBe(2);
+    expect(report.reporting_currency).toEqual({
+      currency: 'USD',
+      rates_as_of: '2026-11-27',
+      totals: { saved_value: 4.2, net_value: 2.1, approvals_lost: 0.03, cost_won_count: 4, total_decisions: 5 },
+      converted: [
+        {
+          currency: 'EUR',
+          rate: 1.1,
+          as_of: '2026-11-27',
+          saved_value: 2,
+          net_value: 1,
+          saved_value_converted: 2.2,
+          net_value_converted: 1.1,
+          cost_won_count: 2,
+        },
+        { currency: 'USD', rate: 1, as_of: null, saved_value: 2, net_value: 1, saved_value_converted: 2, net_value_converted: 1, cost_won_count: 2 },
+      ],
+      unconverted: [{ currency: 'GBP', saved_value: 3, net_value: 2, approvals_lost: 0.01, cost_won_count: 1 }],
     });
   });
 });

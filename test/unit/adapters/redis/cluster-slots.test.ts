@@ -173,6 +173,8 @@ async function drive(stores: ReturnType<typeof createStores>): Promise<void> {
           { leaseId: sample(16), reserveUsd: 1, nowMs: 1, leaseTtlMs: 1 },
           { endUser: sample(22), limits: { rpm: 1, budget: { amountUsd: 1, period: 'month' } } },
         ],
+        // Spend of a key alone, then with its end user (record-spend.lua over four keys, then seven).
+        [sample(10), { eventId: sample(15), tokens: 1, costUsd: 1, atMs: 1 }],
         [sample(10), { eventId: sample(15), tokens: 1, costUsd: 1, atMs: 1 }, sample(22)],
         [sample(10), sample(16), sample(22)],
         [sample(10), 'day', 1, sample(22)],
