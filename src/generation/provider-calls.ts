@@ -288,8 +288,8 @@ export class ProviderCalls {
    * operator's), one verdict per text. Not recorded as an `llm.call`: moderation is free and generates nothing.
    * @throws ConfigurationError when the provider is not configured; AIProviderError when it has no moderation endpoint or fails.
    */
-  async moderate(provider: ProviderName, model: string, texts: readonly string[], merchantId?: string): Promise<readonly ModerationVerdict[]> {
-    const client = (await this.#scopeOf(merchantId)).catalog.createModerationClient?.(provider, model);
+  async moderate(provider: ProviderName, model: string, texts: readonly string[], scope?: ScopedCatalog | string): Promise<readonly ModerationVerdict[]> {
+    const client = (await this.#resolved(scope)).catalog.createModerationClient?.(provider, model);
     if (client === undefined) throw new AIProviderError(`${provider} has no moderation endpoint`, provider, { code: 'INVALID_REQUEST' });
     return client.moderate(texts);
   }
