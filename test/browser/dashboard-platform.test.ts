@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operatorPassword, screenshot, seriousViolations, startDashboardHarness, type DashboardHarness } from './dashboard-harness.js';
+import { screenshot, seriousViolations, signUpWithMerchant, startDashboardHarness, type DashboardHarness } from './dashboard-harness.js';
 
 /**
  * The gateway-as-a-platform pages (issue 39): provider credentials (stored values never shown,
@@ -29,20 +29,7 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
 beforeAll(async () => {
   harness = await startDashboardHarness();
   ({ context, page, problems } = await harness.newPage(1280, 900));
-  await page.goto('/dashboard/');
-  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-  await page.getByRole('button', { name: 'Create one' }).click();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(operatorPassword);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('heading', { name: 'Create your merchant' }).waitFor();
-  await page.getByLabel('Merchant name').fill('Platform Shop');
-  await page.getByRole('button', { name: 'Create merchant' }).click();
-  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
-  ({ token, merchantId } = JSON.parse((await page.evaluate(() => sessionStorage.getItem('switchyard.session'))) ?? '{}') as {
-    token: string;
-    merchantId: string;
-  });
+  ({ token, merchantId } = await signUpWithMerchant(page, { email, merchantName: 'Platform Shop' }));
 });
 
 afterAll(async () => {
