@@ -57,7 +57,11 @@ const defaultResponsesTtlS = 30 * 86_400;
 export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGatewayDeps): Promise<void> {
   const now = deps.now ?? (() => new Date());
   const useCases = createGatewayUseCases(deps);
-  const guards = { guardrails: deps.guardrails ?? new GuardrailResolver({ configs: deps.state.configs }), evidence: deps.guardEvidence, configs: deps.state.configs };
+  const guards = {
+    guardrails: deps.guardrails ?? new GuardrailResolver({ configs: deps.state.configs }),
+    evidence: deps.guardEvidence,
+    configs: deps.state.configs,
+  };
   await routeGroupRoutes(app, { routeGroups: useCases.routeGroups });
   await openAiEmbeddingRoutes(app, { embeddings: useCases.embeddings, router: useCases.router, guards });
   await openAiModelRoutes(app, { models: deps.models, now });

@@ -54,12 +54,20 @@ describe('GET /analytics/llm/guards', () => {
       method: 'PUT',
       url: '/guardrails',
       headers: withKey(ownerA),
-      payload: { keys: { [strict.keyId]: { 'deny-list': { action: 'block', terms: ['project falcon'] } } }, routeGroups: { 'guarded-group': { phone: { action: 'block' } } } },
+      payload: {
+        keys: { [strict.keyId]: { 'deny-list': { action: 'block', terms: ['project falcon'] } } },
+        routeGroups: { 'guarded-group': { phone: { action: 'block' } } },
+      },
     });
     expect(settings.statusCode, settings.body).toBe(200);
 
     const chat = async (key: string, content: string, status: number, model = 'openai/gpt-4o-mini') => {
-      const response = await t.app.inject({ method: 'POST', url: '/v1/chat/completions', headers: withKey(key), payload: { model, messages: [{ role: 'user', content }] } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/v1/chat/completions',
+        headers: withKey(key),
+        payload: { model, messages: [{ role: 'user', content }] },
+      });
       expect(response.statusCode, response.body).toBe(status);
     };
     // Minute -20: two card numbers masked by default on A's owner key.

@@ -34,6 +34,7 @@ export type {
   LlmOverviewReport,
   LlmPromptCacheReport,
   LlmEndUsersReport,
+  LlmGuardsReport,
   LlmRouteGroupReport,
   LlmRouteGroupsReport,
   LlmUsageReport,
