@@ -55,6 +55,8 @@ function tileValue(label: string): Locator {
 
 async function openLlmUsage(): Promise<Locator> {
   await page.goto('/dashboard/#/llm-usage');
+  // A fresh load, so the page reads the analytics now (going to the hash it is on would keep its last answer).
+  await page.reload();
   await page.getByRole('heading', { level: 1 }).waitFor();
   const panel = page.getByTestId('llm-guards');
   await panel.waitFor({ timeout: 60_000 });

@@ -13,6 +13,7 @@ export function GuardsPanel({ report, bucket }: { readonly report: LlmGuardsRepo
   const { totals } = report;
   const none = totals.outcomes === 0;
   const count = (value: number) => (none ? '—' : value.toLocaleString());
+  const calls = (value: number) => `${value.toLocaleString()} call${value === 1 ? '' : 's'}`;
   // Every bucket of the window on the axis (a bucket without outcomes had none: 0), but no series at all
   // when the range has none, so the chart shows its empty state rather than a flat line of zeros.
   const overTime: ChartSpec = {
@@ -38,8 +39,8 @@ export function GuardsPanel({ report, bucket }: { readonly report: LlmGuardsRepo
       <KpiTiles
         label="Guard outcome totals"
         tiles={[
-          { label: 'Guard outcomes', value: count(totals.outcomes), detail: none ? 'none in this range' : `on ${totals.calls.toLocaleString()} calls` },
-          { label: 'Blocked', value: count(totals.blocked), detail: none ? 'none in this range' : `${totals.refused_calls.toLocaleString()} calls refused` },
+          { label: 'Guard outcomes', value: count(totals.outcomes), detail: none ? 'none in this range' : `on ${calls(totals.calls)}` },
+          { label: 'Blocked', value: count(totals.blocked), detail: none ? 'none in this range' : `${calls(totals.refused_calls)} refused` },
           { label: 'Masked', value: count(totals.masked) },
           { label: 'Logged', value: count(totals.logged) },
         ]}
