@@ -7,6 +7,7 @@ import { guardrailHeader, type GuardrailResolver } from '../../src/guardrails/gu
 import type { GuardSession } from '../../src/guardrails/guard-session.js';
 import type { GuardedCall } from '../../src/guardrails/publish-guard-outcomes.js';
 import type { ConfigStore } from '../../src/ports/state-store.js';
+import { routeGroupNamePattern } from '../../src/ports/state/route-group.js';
 import { credentialMerchantOf, credentialOf } from '../plugins/authentication.js';
 
 /**
@@ -70,6 +71,8 @@ export function publishedGuardEvidence(publish: (session: GuardSession, call: Gu
 
 /** `model` when it names one of the merchant's route groups; a failed look-up leaves the evidence without one rather than failing the call. */
 async function routeGroupNamed(configs: Pick<ConfigStore, 'get'>, merchantId: string, model: string): Promise<string | undefined> {
+  // `provider/model` and other names no group can have need no look-up.
+  if (!routeGroupNamePattern.test(model)) return undefined;
   try {
     return (await routeGroupsOf(configs, merchantId)).some((group) => group.name === model) ? model : undefined;
   } catch {
