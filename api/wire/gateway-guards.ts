@@ -61,7 +61,7 @@ export async function guardGatewayRequest<T>(
   return { session, body: guarded };
 }
 
-/** Evidence that publishes a gateway call's outcomes (`guard.applied`) with the request's merchant, key and id. */
+/** Evidence that publishes a gateway call's outcomes (`guard.applied`) with the request's merchant, key and id, and the route group its model named. */
 export function publishedGuardEvidence(publish: (session: GuardSession, call: GuardedCall) => void): GuardEvidence {
   return (session, request, surface, routeGroup) => {
     const scope = guardScopeOf(request, undefined);
