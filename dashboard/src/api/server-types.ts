@@ -35,6 +35,7 @@ export type {
   LlmOverviewReport,
   LlmPromptCacheReport,
   LlmEndUsersReport,
+  LlmGuardsReport,
   LlmRouteGroupReport,
   LlmRouteGroupsReport,
   LlmUsageReport,
