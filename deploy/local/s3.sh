@@ -74,8 +74,18 @@ find_go() {
   return 1
 }
 
+# Keeps a copy of the installed binary for the next checkout on this machine; a cache that cannot be
+# written only costs that checkout a build.
+keep_in_cache() {
+  [ -x "$CACHED" ] && return 0
+  if mkdir -p "$(dirname "$CACHED")" 2>/dev/null && cp -f "$BIN" "$CACHED.tmp.$$" 2>/dev/null; then
+    mv -f "$CACHED.tmp.$$" "$CACHED"
+  fi
+}
+
 do_install() {
   if [ -x "$BIN" ] && [ "$(cat "$STAMP" 2>/dev/null)" = "$VERSITYGW_VERSION" ]; then
+    keep_in_cache
     return 0
   fi
   mkdir -p "$DIR" "$TOOLS/bin"
@@ -101,10 +111,7 @@ do_install() {
   # The binary is all we keep: the module cache (read-only files) and the build cache are ~0.8 GB.
   env GOPATH="$TOOLS/go" GOMODCACHE="$TOOLS/go/mod" GOCACHE="$TOOLS/go/cache" GOFLAGS= GOTOOLCHAIN=local "$go" clean -cache -modcache >/dev/null 2>&1 || true
   rm -rf "$TOOLS/go"
-  # For the next checkout on this machine; a cache that cannot be written only costs that one a build.
-  if mkdir -p "$(dirname "$CACHED")" 2>/dev/null && cp -f "$BIN" "$CACHED.tmp.$$" 2>/dev/null; then
-    mv -f "$CACHED.tmp.$$" "$CACHED"
-  fi
+  keep_in_cache
   log "built versitygw $VERSITYGW_VERSION in $(( $(now_s) - t0 ))s"
 }
 
