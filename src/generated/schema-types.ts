@@ -255,6 +255,38 @@ export interface SwitchyardConfig {
    */
   filesDir?: string;
   /**
+   * where /v1/files keeps uploads and batch outputs: disk (FILES_DIR, one machine or a shared volume) or s3 (an S3-compatible bucket shared by every replica: S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY)
+   */
+  fileStore: 'disk' | 's3';
+  /**
+   * base URL of the S3-compatible server of FILE_STORE=s3 (https://s3.eu-west-1.amazonaws.com, http://127.0.0.1:7070); objects are addressed path-style, <endpoint>/<bucket>/<key>; no credentials in the URL
+   */
+  s3Endpoint?: string;
+  /**
+   * bucket of FILE_STORE=s3; it must exist (the service checks it with HeadBucket at start)
+   */
+  s3Bucket?: string;
+  /**
+   * region the S3 requests of FILE_STORE=s3 are signed for (SigV4)
+   */
+  s3Region: string;
+  /**
+   * access key id of FILE_STORE=s3
+   */
+  s3AccessKeyId?: string;
+  /**
+   * secret access key of FILE_STORE=s3 (never logged)
+   */
+  s3SecretAccessKey?: string;
+  /**
+   * session token of temporary credentials for FILE_STORE=s3 (never logged)
+   */
+  s3SessionToken?: string;
+  /**
+   * key prefix of every object FILE_STORE=s3 writes ('' or ending in /), so one bucket can hold other things or several deployments; under it, one folder per merchant
+   */
+  s3Prefix: string;
+  /**
    * most request lines one OpenAI batch input file (purpose batch, POST /v1/files) may carry; OpenAI's own cap is 50,000
    */
   batchMaxLines: number;
