@@ -274,7 +274,7 @@ async function registerGenerationRoutes(app: FastifyInstance, config: Config, de
       random: deps.random,
       recordCall,
       allowImageUrls,
-      guardEvidence: publishedGuardEvidence(guardOutcomePublisher(deps.bus, { logger: app.log })),
+      guardEvidence: publishedGuardEvidence(guardOutcomePublisher(deps.bus, { logger: app.log, now: () => deps.clock.now() })),
       ...responsesTtlS,
     }),
   );

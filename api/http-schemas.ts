@@ -39,6 +39,10 @@ import llmPromptCacheUsage from '../schemas/http/analytics/llm-prompt-cache-usag
 import llmPromptCacheReport from '../schemas/http/analytics/llm-prompt-cache-report.json' with { type: 'json' };
 import llmEndUserUsage from '../schemas/http/analytics/llm-end-user-usage.json' with { type: 'json' };
 import llmEndUsersReport from '../schemas/http/analytics/llm-end-users-report.json' with { type: 'json' };
+import llmGuardsReport from '../schemas/http/analytics/llm-guards-report.json' with { type: 'json' };
+import llmGuardOutcomeCount from '../schemas/http/analytics/llm-guard-outcome-count.json' with { type: 'json' };
+import llmGuardKeyCount from '../schemas/http/analytics/llm-guard-key-count.json' with { type: 'json' };
+import llmGuardPoint from '../schemas/http/analytics/llm-guard-point.json' with { type: 'json' };
 import experimentArmMetrics from '../schemas/http/experiments/experiment-arm-metrics.json' with { type: 'json' };
 import experimentParams from '../schemas/http/experiments/experiment-params.json' with { type: 'json' };
 import experimentResults from '../schemas/http/experiments/experiment-results.json' with { type: 'json' };
@@ -196,6 +200,10 @@ export const httpSchemas: readonly { readonly $id: string }[] = [
   llmPromptCacheReport,
   llmEndUserUsage,
   llmEndUsersReport,
+  llmGuardOutcomeCount,
+  llmGuardKeyCount,
+  llmGuardPoint,
+  llmGuardsReport,
   costSavingsReport,
   postStepRateInterval,
   postStepPriceReport,

@@ -18,6 +18,8 @@
 //   2d. the same load for a merchant with an active volume commitment (the `volume-contracts` flag, a
 //      `volume_contract` document owing adyen volume, and a forecast run so a plan steers a share of its
 //      payments): req/s, latency and CPU per decision beside plain SR (VOLUME_COMMITMENT=0 skips it);
+//   2e. unless PLAIN_AGAIN=0, plain SR once more after every other row, and each row's share of it: the
+//      rows run in one process after the first plain SR row, so that row alone has the freshest heap;
 //   3. every answered decision must reach the analytics (/analytics/decisions counts them);
 //   4. the feedback-to-effect delay (feedback accepted → the next decision reflects it), p50/p99;
 //   5. the API process's CPU per answered decision (all its threads, and its main thread alone), from
@@ -293,12 +295,20 @@ try {
     const run = await json(service.url, `/volume-commitment/run-forecast?merchant_id=${vcMerchant}`, {}, vcAuth);
     if (run.merchants[0]?.pspsSteering !== 1) throw new Error(`the forecast published no steering: ${JSON.stringify(run)}`);
     // As above: a hedged probe is never steered.
-    for (let probes = 0, probe; probe?.volume_steer_info === undefined; probes++) {
+    let probes = 0;
+    for (let probe; probe?.volume_steer_info === undefined; probes++) {
       if (probes === 10) throw new Error(`volume-commitment steering did not run: ${JSON.stringify(probe)}`);
       probe = await json(service.url, '/decide-gateway', body(vcMerchant, `vc_probe_${probes}`, 0), vcAuth);
     }
     steered = await measure(vcMerchant, vcAuth, 'volume-commitment decide');
+    // Drained like the other rows before the next measurement.
+    steered.counted = await analyticsCount(vcAuth, probes + steered.warmOk + steered.ok);
   }
+
+  // 2e. Plain SR again, last (unless PLAIN_AGAIN=0): the rows above run in this process after plain SR,
+  // on a heap that holds every earlier row's decision contexts and on a grown chDB; measured first
+  // only, plain SR has the freshest process of the run. The same row measured last brackets the others.
+  const decideLast = process.env.PLAIN_AGAIN === '0' ? undefined : await measure(merchant, auth, 'decide (plain SR again, last)');
 
   const delays = [];
   for (let i = 0; i < samples; i++) {
@@ -351,6 +361,17 @@ try {
         : `, API CPU ${steered.cpu.all} µs per decision, ${steered.cpu.main} µs main thread (plain ${cpu.all} µs, ${cpu.main} µs)`;
     console.log(
       `volume commitment decide: ${steered.rps.toFixed(0)} req/s = ${((100 * steered.rps) / decide.rps).toFixed(1)} % of plain SR decide, p50 ${steered.p50} ms, p99 ${steered.p99} ms${cpuNote}`,
+    );
+  }
+  if (decideLast !== undefined) {
+    const share = (row) => `${((100 * row.rps) / decideLast.rps).toFixed(1)} %`;
+    const rows = [
+      ...(costAware === undefined ? [] : [[`multi-objective${experiment ? ' + experiment' : ''}`, costAware]]),
+      ...stickyRows.map((row) => [row.label.replace(/ decide$/, ''), row]),
+      ...(steered === undefined ? [] : [['volume commitment', steered]]),
+    ];
+    console.log(
+      `plain SR decide again, last: ${decideLast.rps.toFixed(0)} req/s (${((100 * decideLast.rps) / decide.rps).toFixed(1)} % of the first), p50 ${decideLast.p50} ms, p99 ${decideLast.p99} ms${decideLast.cpu.main === undefined ? '' : `, ${decideLast.cpu.main} µs main thread (first ${cpu.main} µs)`}; the rows as a share of it: ${rows.map(([label, row]) => `${label} ${share(row)}`).join(', ')}`,
     );
   }
   // At least: autocannon stops counting at the end of its duration, and the service still answers what was in flight.
@@ -412,6 +433,15 @@ try {
             volume_commitment_errors: steered.errors,
             volume_commitment_cpu_us_per_decision: steered.cpu.all,
             volume_commitment_main_thread_cpu_us_per_decision: steered.cpu.main,
+          }),
+      ...(decideLast === undefined
+        ? {}
+        : {
+            decide_last_rps: Math.round(decideLast.rps),
+            decide_last_share_of_decide: Math.round((1000 * decideLast.rps) / decide.rps) / 1000,
+            decide_last_p99_ms: decideLast.p99,
+            decide_last_cpu_us_per_decision: decideLast.cpu.all,
+            decide_last_main_thread_cpu_us_per_decision: decideLast.cpu.main,
           }),
     }),
   );

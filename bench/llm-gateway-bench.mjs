@@ -34,6 +34,16 @@
 // Every path at concurrency 1 and 16, plain and streaming. Prints one JSON line per (path, mode, concurrency)
 // with p50/p99 latency, and the added p50/p99 of each gateway over direct; the responses and messages
 // rows also print their added p50/p99 as a ratio to the chat-completions (`switchyard`) row's.
+// Guardrails' added latency (issue 38), same run: a prompt of GUARD_PROMPT_BYTES (4096; prose with dates, amounts
+// and order ids, no card number) to chat completions (pass-through) on two services of the one build, one with
+// the default guards (card numbers masked) and one with every guard off (bench/lib/guards-off.mjs):
+//   direct_4kb                 client → mock, the same prompt (the baseline of the two rows below)
+//   switchyard_4kb             client → switchyard, default guards → mock
+//   switchyard_4kb_guards_off  client → a second switchyard, no guard → mock
+// and a closing `summary: 'guards on vs off'` line per mode and concurrency: both added p50/p99, the guards'
+// share of the gateway's added p50 ((on − off) / off; the aim is under 0.10) and both CPU µs per request. The two
+// are measured alternately, GUARD_ROUNDS (3) rounds of REQUESTS each with the order swapped every round, and the
+// rows carry the medians of the rounds.
 // Bounded: REQUESTS (default 400) per measurement after WARMUP (default 100). Needs `npm run build`.
 // PATHS=a,b limits the run to those paths (and the direct ones), MODES=plain|stream and CONCURRENCY=1|16 to those
 // cases; SERVICE_NODE_FLAGS=--cpu-prof profiles the service; SERVICE_ROOT=<dir> runs another build's dist/ (a
@@ -119,11 +129,14 @@ const responsesStream = (model) =>
     responsesEvent('response.completed', 3, { response: responseObject(model) }),
   ].join('');
 
+/** The last request body the mock received (the guards on/off check reads it). */
+let mockLastBody = '';
 const mock = createServer((req, res) => {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
-    const body = JSON.parse(Buffer.concat(chunks).toString() || '{}');
+    mockLastBody = Buffer.concat(chunks).toString();
+    const body = JSON.parse(mockLastBody || '{}');
     const model = body.model ?? 'gpt-4o-mini';
     const streamed = body.stream === true;
     if (req.url === '/v1/messages' || req.url === '/v1/responses') {
@@ -165,6 +178,25 @@ const switchyard = await spawnService(
   },
   process.env.SERVICE_ROOT === undefined ? {} : { root: process.env.SERVICE_ROOT },
 );
+/** PATHS=switchyard,portkey measures only those (the direct ones always: they are the baselines), e.g. to profile one. */
+const only = process.env.PATHS?.split(',').map((name) => name.trim());
+const guardsOffWanted = only === undefined || only.includes('switchyard_4kb_guards_off');
+// The same build with every guard off (bench/lib/guards-off.mjs, a preload), for the guards on/off rows.
+const guardsOffService = guardsOffWanted
+  ? await (async () => {
+      const flags = process.env.SERVICE_NODE_FLAGS;
+      process.env.SERVICE_NODE_FLAGS = `${flags ?? ''} --import ${join(root, 'bench/lib/guards-off.mjs')}`;
+      try {
+        return await spawnService(
+          { OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: `${mockUrl}/v1` },
+          process.env.SERVICE_ROOT === undefined ? {} : { root: process.env.SERVICE_ROOT },
+        );
+      } finally {
+        if (flags === undefined) delete process.env.SERVICE_NODE_FLAGS;
+        else process.env.SERVICE_NODE_FLAGS = flags;
+      }
+    })()
+  : undefined;
 const merchantId = `llm_bench_${Date.now()}`;
 const merchant = await json(
   switchyard.url,
@@ -172,6 +204,28 @@ const merchant = await json(
   { merchant_id: merchantId },
   { 'x-admin-secret': 'bench-admin-secret-0123456789abcdef' },
 );
+
+const guardsOffMerchant =
+  guardsOffService === undefined
+    ? undefined
+    : await json(guardsOffService.url, '/merchant-account/create', { merchant_id: merchantId }, { 'x-admin-secret': 'bench-admin-secret-0123456789abcdef' });
+
+// The guards are what the two services differ in: a card number reaches the mock masked from one, as sent from the other.
+if (guardsOffService !== undefined) {
+  const card = '4111 1111 1111 1111';
+  for (const [service, key, masked] of [
+    [switchyard, merchant.api_key, true],
+    [guardsOffService, guardsOffMerchant.api_key, false],
+  ]) {
+    await json(
+      service.url,
+      '/v1/chat/completions',
+      { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: `card ${card}` }] },
+      { authorization: `Bearer ${key}` },
+    );
+    if (mockLastBody.includes(card) === masked) throw new Error(`guards ${masked ? 'on' : 'off'}: the mock received ${mockLastBody.slice(0, 200)}`);
+  }
+}
 
 const portkeyPort = await freePort();
 const portkey = spawn(process.execPath, [join(root, 'node_modules/@portkey-ai/gateway/build/start-server.js'), `--port=${portkeyPort}`, '--headless'], {
@@ -218,6 +272,11 @@ const openaiChat = 'openai-chat';
 const anthropicMessages = 'anthropic-messages';
 const openaiResponses = 'openai-responses';
 const sy = { pid: switchyard.pid };
+/** GUARD_PROMPT_BYTES of prose with dates, amounts and order ids and no card number (bench-compare's GATEWAY_PROMPT_BYTES text). */
+const guardPromptBytes = Number(process.env.GUARD_PROMPT_BYTES ?? 4096);
+const guardSentence =
+  'The merchant asked why order 2026-11-29/48213 was declined at 14:05 for 129.90 EUR, and whether a retry on the second gateway would help. ';
+const guardPrompt = guardSentence.repeat(Math.ceil(guardPromptBytes / guardSentence.length)).slice(0, guardPromptBytes);
 const allPaths = {
   direct: { url: `${mockUrl}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench' }, model: 'gpt-4o-mini', upstream: openaiChat, kind: 'direct' },
   direct_messages: {
@@ -316,6 +375,37 @@ const allPaths = {
     kind: 'cache-hit',
     ...sy,
   },
+  // Guards on beside off, one prompt size (issue 38); the 4 KB direct call is their baseline.
+  direct_4kb: {
+    url: `${mockUrl}/v1/chat/completions`,
+    headers: { authorization: 'Bearer sk-bench' },
+    model: 'gpt-4o-mini',
+    upstream: 'openai-chat-4kb',
+    prompt: guardPrompt,
+    kind: 'direct',
+  },
+  switchyard_4kb: {
+    url: `${switchyard.url}/v1/chat/completions`,
+    headers: { authorization: `Bearer ${merchant.api_key}` },
+    model: 'openai/gpt-4o-mini',
+    upstream: 'openai-chat-4kb',
+    prompt: guardPrompt,
+    kind: 'pass-through',
+    ...sy,
+  },
+  ...(guardsOffService === undefined
+    ? {}
+    : {
+        switchyard_4kb_guards_off: {
+          url: `${guardsOffService.url}/v1/chat/completions`,
+          headers: { authorization: `Bearer ${guardsOffMerchant.api_key}` },
+          model: 'openai/gpt-4o-mini',
+          upstream: 'openai-chat-4kb',
+          prompt: guardPrompt,
+          kind: 'pass-through',
+          pid: guardsOffService.pid,
+        },
+      }),
   portkey: {
     url: `${portkeyUrl}/v1/chat/completions`,
     headers: { authorization: 'Bearer sk-bench', 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${mockUrl}/v1` },
@@ -333,8 +423,6 @@ const pairs = [
   { wire: 'responses', passThrough: 'switchyard_responses', translated: 'switchyard_responses_translated' },
 ];
 
-/** PATHS=switchyard,portkey measures only those (the direct ones always: they are the baselines), e.g. to profile one. */
-const only = process.env.PATHS?.split(',').map((name) => name.trim());
 const paths = Object.fromEntries(Object.entries(allPaths).filter(([name, path]) => path.kind === 'direct' || only === undefined || only.includes(name)));
 /** The direct path of each upstream wire. */
 const directOf = Object.fromEntries(Object.entries(paths).flatMap(([name, path]) => (path.kind === 'direct' ? [[path.upstream, name]] : [])));
@@ -372,7 +460,7 @@ const wires = {
 /** One request; resolves with its latency in ms once the whole answer (or stream) has arrived. */
 function once(path, stream) {
   const wire = wires[path.wire ?? 'chat'];
-  const body = JSON.stringify(wire.body(path.model, path.vary === true ? `ping ${++varied}` : 'ping', stream));
+  const body = JSON.stringify(wire.body(path.model, path.vary === true ? `ping ${++varied}` : (path.prompt ?? 'ping'), stream));
   const url = new URL(path.url);
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -437,7 +525,10 @@ try {
   for (const stream of modes.map((mode) => mode === 'stream')) {
     for (const concurrency of concurrencies) {
       const figures = {};
+      const guardPair = ['switchyard_4kb', 'switchyard_4kb_guards_off'].filter((name) => paths[name] !== undefined);
+      const paired = guardPair.length === 2 ? guardPair : [];
       for (const [name, path] of Object.entries(paths)) {
+        if (paired.includes(name)) continue;
         try {
           measuringWarmup = true;
           await measure(path, stream, concurrency, warmup);
@@ -446,6 +537,30 @@ try {
         } catch (error) {
           // A gateway that cannot serve a mode is reported, not allowed to end the run.
           figures[name] = { error: error.message.slice(0, 160) };
+        }
+      }
+      // Guards on and off alternately, GUARD_ROUNDS rounds with the order swapped each round, medians of the
+      // rounds: a shared machine's load drifts, and one back-to-back pair would hand it to whichever ran second.
+      const guardRounds = [];
+      if (paired.length === 2) {
+        try {
+          for (const name of paired) {
+            measuringWarmup = true;
+            await measure(paths[name], stream, concurrency, warmup);
+            measuringWarmup = false;
+          }
+          for (let index = 0; index < Number(process.env.GUARD_ROUNDS ?? 3); index++) {
+            const round = {};
+            for (const name of index % 2 === 0 ? paired : [...paired].reverse()) round[name] = await measure(paths[name], stream, concurrency, requests);
+            guardRounds.push(round);
+          }
+          const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+          for (const name of paired) {
+            const rounds = guardRounds.map((round) => round[name]);
+            figures[name] = Object.fromEntries(['p50', 'p99', 'cpuUs', 'mainCpuUs'].map((key) => [key, median(rounds.map((one) => one[key]))]));
+          }
+        } catch (error) {
+          for (const name of paired) figures[name] = { error: error.message.slice(0, 160) };
         }
       }
       const mode = stream ? 'stream' : 'plain';
@@ -500,6 +615,35 @@ try {
           }),
         );
       }
+      // The default guards beside none, same build, same prompt: what the guards add to the gateway's added latency.
+      const on = figures.switchyard_4kb;
+      const off = figures.switchyard_4kb_guards_off;
+      if (on?.p50 !== undefined && off?.p50 !== undefined) {
+        const onP50 = addedOf('switchyard_4kb', 'p50');
+        const offP50 = addedOf('switchyard_4kb_guards_off', 'p50');
+        console.log(
+          JSON.stringify({
+            benchmark: 'llm-gateway',
+            summary: 'guards on vs off',
+            prompt_bytes: guardPromptBytes,
+            mode,
+            concurrency,
+            guards_on_added_p50_ms: round(onP50),
+            guards_off_added_p50_ms: round(offP50),
+            guards_on_added_p99_ms: round(addedOf('switchyard_4kb', 'p99')),
+            guards_off_added_p99_ms: round(addedOf('switchyard_4kb_guards_off', 'p99')),
+            guards_share_of_added_p50: offP50 > 0 ? round((onP50 - offP50) / offP50) : null,
+            rounds: guardRounds.length,
+            // Each round's guards-on minus guards-off p50 (ms): their spread is the run's noise.
+            round_p50_differences_ms: guardRounds.map((one) => round(one.switchyard_4kb.p50 - one.switchyard_4kb_guards_off.p50)),
+            guards_on_cpu_us: on.cpuUs,
+            guards_off_cpu_us: off.cpuUs,
+            guards_on_main_cpu_us: on.mainCpuUs,
+            guards_off_main_cpu_us: off.mainCpuUs,
+            within_aim: offP50 > 0 ? (onP50 - offP50) / offP50 < 0.1 : null,
+          }),
+        );
+      }
     }
   }
   console.log(
@@ -516,5 +660,6 @@ try {
   portkey.kill('SIGTERM');
   bareProxy.kill('SIGTERM');
   await switchyard.stop();
+  await guardsOffService?.stop();
   mock.close();
 }

@@ -14,6 +14,9 @@ import type { FastifyInstance } from 'fastify';
 import { join } from 'node:path';
 import { createGatewayLineRunner } from '../api/gateway-line-runner.js';
 import { DiskFileStorage } from '../src/adapters/fs/disk-file-storage.js';
+import { S3FileStorage } from '../src/adapters/s3/s3-file-storage.js';
+import { S3ObjectClient } from '../src/adapters/s3/s3-object-client.js';
+import { SwitchyardError } from '../src/errors/switchyard-error.js';
 import { OpenAiBatchService } from '../src/generation/batch/openai-batch-service.js';
 import { FileService } from '../src/generation/files/file-service.js';
 import type { FileStorage } from '../src/ports/file-storage.js';
@@ -76,9 +79,39 @@ export function createOpenAiBatches(config: Config, wiring: BatchWiring, batches
   return { files, batches: new OpenAiBatchService({ store: wiring.state.batches, batches, files, storage, clock: wiring.clock, logger }) };
 }
 
-/** The embedded file store: FILES_DIR, or `files/` under DATA_DIR. */
-export function createFileStorage(config: Config, clock: BatchWiring['clock']): FileStorage {
-  return new DiskFileStorage({ directory: config.filesDir ?? join(config.dataDir, 'files'), now: () => clock.now() });
+/**
+ * The file store of /v1/files, by FILE_STORE: `disk` (embedded; FILES_DIR, or `files/` under
+ * DATA_DIR) or `s3` (an S3-compatible bucket every replica shares). An S3 store is checked with
+ * HeadBucket before it is returned, so a wrong endpoint, bucket or credential stops the start
+ * (SY_FILE_STORE_UNAVAILABLE naming the bucket) instead of the first upload; FILE_STORE=s3 without
+ * its settings is SY_CONFIG_INVALID naming them.
+ */
+export async function createFileStorage(config: Config, clock: BatchWiring['clock']): Promise<FileStorage> {
+  if (config.fileStore !== 's3') return new DiskFileStorage({ directory: config.filesDir ?? join(config.dataDir, 'files'), now: () => clock.now() });
+  const required = {
+    S3_ENDPOINT: config.s3Endpoint,
+    S3_BUCKET: config.s3Bucket,
+    S3_ACCESS_KEY_ID: config.s3AccessKeyId,
+    S3_SECRET_ACCESS_KEY: config.s3SecretAccessKey,
+  };
+  const missing = Object.entries(required)
+    .filter(([, value]) => value === undefined)
+    .map(([name]) => name);
+  const { s3Endpoint: endpoint, s3Bucket: bucket, s3AccessKeyId: accessKeyId, s3SecretAccessKey: secretAccessKey } = config;
+  if (endpoint === undefined || bucket === undefined || accessKeyId === undefined || secretAccessKey === undefined) {
+    throw new SwitchyardError('SY_CONFIG_INVALID', {
+      message: `invalid configuration: FILE_STORE=s3 needs ${missing.join(', ')}`,
+      details: { problems: missing.map((name) => `${name} is required when FILE_STORE is s3`) },
+    });
+  }
+  const client = new S3ObjectClient({
+    endpoint,
+    bucket,
+    region: config.s3Region,
+    credentials: { accessKeyId, secretAccessKey, sessionToken: config.s3SessionToken },
+  });
+  await client.checkBucket();
+  return new S3FileStorage({ client, prefix: config.s3Prefix, now: () => clock.now() });
 }
 
 /**

@@ -63,6 +63,9 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
   // Before any adapter opens: a guessable ADMIN_SECRET in production or distributed mode fails fast, naming it
   // (buildApp checks again, for every other way of building the app).
   assertAdminSecretStrength(config);
+  // Before any adapter opens: FILE_STORE=s3 without its settings, or with a bucket that cannot be
+  // reached, fails fast (the store itself holds no connection).
+  const fileStorage = await createFileStorage(config, runtimeDefaults.clock);
   // Before any adapter opens: a distributed start without a shared JWT secret fails fast, naming JWT_SECRET.
   const tokens = await resolveTokenConfig(config, logger);
   // Merchants' provider credentials: the operator's keys, or one generated in DATA_DIR when embedded.
@@ -95,7 +98,7 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
   if (mcp.failed.length > 0) logger.warn({ failed: mcp.failed }, 'MCP servers from .mcp-config.json failed to connect');
   const batchWiring: BatchWiring = { state: runtime.state, jobs: runtime.jobs, models: toolkit, clock: runtimeDefaults.clock, logger };
   const batches = createBatchService(config, batchWiring);
-  const openAiBatches = createOpenAiBatches(config, batchWiring, batches, createFileStorage(config, runtimeDefaults.clock));
+  const openAiBatches = createOpenAiBatches(config, batchWiring, batches, fileStorage);
   const stickyCounters = new StickyRoutingCounters();
   const decidePayment = createDecidePayment({
     state: runtime.state,

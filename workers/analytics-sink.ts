@@ -106,6 +106,7 @@ function subscribeInserting(deps: AnalyticsSinkDeps, log: Logger): Promise<Subsc
         api: slices.flatMap((slice) => slice.api),
         llm: slices.flatMap((slice) => slice.llm),
         policies: slices.flatMap((slice) => slice.policies ?? []),
+        guards: slices.flatMap((slice) => slice.guards ?? []),
       });
       log.debug({ events: batch.length, ms: Math.round(performance.now() - started) }, 'analytics batch written');
     },

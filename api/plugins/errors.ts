@@ -86,6 +86,7 @@ const wireOf: Readonly<Record<ErrorCode, Wire>> = {
   SY_FILE_INVALID: { kind: 'generic', status: 400, code: 'TE_03' },
   SY_FILE_TOO_LARGE: { kind: 'generic', status: 413, code: 'TE_03' },
   SY_FILE_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
+  SY_FILE_STORE_UNAVAILABLE: { kind: 'generic', status: 503, code: 'TE_01' },
   SY_EXPERIMENT_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
   SY_VOLUME_CONTRACT_NOT_FOUND: { kind: 'generic', status: 404, code: 'TE_04' },
   SY_VOLUME_FORECAST_UNAVAILABLE: { kind: 'generic', status: 503, code: 'TE_01' },

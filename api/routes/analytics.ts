@@ -23,6 +23,7 @@ type Read = keyof Pick<
   | 'llmRouteGroups'
   | 'llmPromptCache'
   | 'llmEndUsers'
+  | 'llmGuards'
   | 'costSavings'
 >;
 
@@ -66,6 +67,13 @@ const endpoints: readonly { readonly endpoint: AnalyticsEndpoint; readonly read:
     read: 'llmEndUsers',
     summary: "Spend per end user of the merchant's keys: calls, errors, cache hits, tokens and cost (USD) per end user and API key, the dearest first",
     response: 'LlmEndUsersReport',
+  },
+  {
+    endpoint: 'llm/guards',
+    read: 'llmGuards',
+    summary:
+      'Guardrail outcomes (blocked, masked, logged) per guard, stage and action, per API key and over time; `api_key_id`, `route_group` and `api` narrow it. Counts only, never the matched text',
+    response: 'LlmGuardsReport',
   },
   {
     endpoint: 'cost-savings',

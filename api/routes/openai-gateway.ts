@@ -62,6 +62,7 @@ export async function openAiGatewayRoutes(app: FastifyInstance, deps: OpenAiGate
     guardrails: deps.guardrails ?? new GuardrailResolver({ configs: deps.state.configs }),
     evidence: deps.guardEvidence,
     checks: providerGuardChecks(deps.calls, 'gateway'),
+    configs: deps.state.configs,
   };
   await routeGroupRoutes(app, { routeGroups: useCases.routeGroups });
   await openAiEmbeddingRoutes(app, { embeddings: useCases.embeddings, router: useCases.router, guards });

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { routeGroupsOf } from '../../src/generation/gateway/gateway-router.js';
 import { guardRequestBody } from '../../src/generation/gateway/guard-request-body.js';
 import type { NativeWire } from '../../src/generation/native-wire.js';
 import { GuardrailBlocked } from '../../src/guardrails/guardrail-blocked.js';
@@ -6,16 +7,23 @@ import { guardrailHeader, type GuardrailResolver } from '../../src/guardrails/gu
 import type { GuardSession } from '../../src/guardrails/guard-session.js';
 import type { GuardedCall } from '../../src/guardrails/publish-guard-outcomes.js';
 import { type GuardChecks, runGuardChecks } from '../../src/guardrails/run-guard-checks.js';
+import type { ConfigStore } from '../../src/ports/state-store.js';
+import { routeGroupNamePattern } from '../../src/ports/state/route-group.js';
 import { credentialMerchantOf, credentialOf } from '../plugins/authentication.js';
 
-/** Where a call's guard outcomes go once its response has been sent (the `guard.applied` events). */
-export type GuardEvidence = (session: GuardSession, request: FastifyRequest, surface: string) => void;
+/**
+ * Where a call's guard outcomes go once its response has been sent (the `guard.applied` events), with
+ * the route group the request's model named, when it named one of the merchant's.
+ */
+export type GuardEvidence = (session: GuardSession, request: FastifyRequest, surface: string, routeGroup?: string) => void;
 
 export interface GatewayGuardDeps {
   readonly guardrails: GuardrailResolver;
   readonly evidence?: GuardEvidence | undefined;
   /** The provider calls of the optional moderation and injection-judge guards (only awaited when a policy has them). */
   readonly checks?: GuardChecks | undefined;
+  /** The merchant's route groups (`llmRouteGroups`), so the evidence names the group a call was made in (a refused call included). */
+  readonly configs?: Pick<ConfigStore, 'get'> | undefined;
 }
 
 /**
@@ -33,15 +41,20 @@ export async function guardGatewayRequest<T>(
   model: string,
   options: { readonly checks?: boolean } = {},
 ): Promise<{ readonly session: GuardSession; readonly body: T }> {
-  const session = await deps.guardrails.sessionFor(guardScopeOf(request, model));
+  const scope = guardScopeOf(request, model);
   const evidence = deps.evidence;
+  // Looked up beside the session (not after the answer), so the evidence is published as soon as the response has gone.
+  const [session, routeGroup] = await Promise.all([
+    deps.guardrails.sessionFor(scope),
+    evidence !== undefined && deps.configs !== undefined && scope.merchantId !== '' ? routeGroupNamed(deps.configs, scope.merchantId, model) : undefined,
+  ]);
   if (evidence !== undefined) {
     // Once the response has gone (a stream's end included): 'finish' when it was sent whole, 'close' when the client left first.
     let told = false;
     const tell = () => {
       if (told) return;
       told = true;
-      evidence(session, request, wire);
+      evidence(session, request, wire, routeGroup);
     };
     reply.raw.once('finish', tell);
     reply.raw.once('close', tell);
@@ -49,7 +62,6 @@ export async function guardGatewayRequest<T>(
   const guarded = guardRequestBody(wire, body as Readonly<Record<string, unknown>>, session) as T;
   // Moderation and the judge are provider calls: awaited only when the caller's policy has them.
   if (session.policy.checksAsync && options.checks !== false && session.blocked === undefined) {
-    const scope = guardScopeOf(request, undefined);
     await runGuardChecks(session, deps.checks, { merchantId: scope.merchantId, apiKeyId: scope.apiKeyId, requestId: String(request.id) });
   }
   const blocked = session.blocked;
@@ -57,12 +69,23 @@ export async function guardGatewayRequest<T>(
   return { session, body: guarded };
 }
 
-/** Evidence that publishes a gateway call's outcomes (`guard.applied`) with the request's merchant, key and id. */
+/** Evidence that publishes a gateway call's outcomes (`guard.applied`) with the request's merchant, key and id, and the route group its model named. */
 export function publishedGuardEvidence(publish: (session: GuardSession, call: GuardedCall) => void): GuardEvidence {
-  return (session, request, surface) => {
+  return (session, request, surface, routeGroup) => {
     const scope = guardScopeOf(request, undefined);
-    publish(session, { merchantId: scope.merchantId, surface, requestId: request.id, apiKeyId: scope.apiKeyId });
+    publish(session, { merchantId: scope.merchantId, surface, requestId: request.id, apiKeyId: scope.apiKeyId, routeGroup });
   };
+}
+
+/** `model` when it names one of the merchant's route groups; a failed look-up leaves the evidence without one rather than failing the call. */
+async function routeGroupNamed(configs: Pick<ConfigStore, 'get'>, merchantId: string, model: string): Promise<string | undefined> {
+  // `provider/model` and other names no group can have need no look-up.
+  if (!routeGroupNamePattern.test(model)) return undefined;
+  try {
+    return (await routeGroupsOf(configs, merchantId)).some((group) => group.name === model) ? model : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The guard scope of a request: its credential's merchant and key, the model it names, its guardrail header. */

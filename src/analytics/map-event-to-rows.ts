@@ -7,6 +7,7 @@ import {
   type ApiEventRow,
   type DecisionPolicyRow,
   type DomainEventRow,
+  type GuardOutcomeRow,
   type LlmCallRow,
 } from '../ports/analytics/analytics-rows.js';
 import { analyticsFlows } from './analytics-flows.js';
@@ -45,7 +46,8 @@ const requestHitFlows: Readonly<Record<string, { readonly flowType: string; read
  *   top errors show them. Details keep the subject (email or key prefix) and address, never a secret.
  *
  * - `guard.applied` → `guard_applied_<action>` (summary `guardrails`, stage `guard_<stage>`, error code = the guard,
- *   status `blocked` for the refusing outcome; details = guard, stage, action, count, score: never the matched text).
+ *   status `blocked` for the refusing outcome; details = guard, stage, action, count, score: never the matched text),
+ *   plus its `analytics_llm_guard_outcomes` row (0011: what /analytics/llm/guards counts).
  * - `tool.executed` → `tool_executed_<outcome>` (summary `tools`, stage `tool_executed`, error code = the
  *   failure's code; details = the run: category, server, owner, tool, duration, argument bytes, never arguments);
  *   both outcomes are in `analyticsFlows.errors`, so log-summaries lists every tool run.
@@ -57,14 +59,16 @@ export function mapEventsToAnalyticsRows(events: readonly EventEnvelope[]): Anal
   const api: ApiEventRow[] = [];
   const llm: LlmCallRow[] = [];
   const policies: DecisionPolicyRow[] = [];
+  const guards: GuardOutcomeRow[] = [];
   for (const event of events) {
     const rows = mapEventToRows(event);
     domain.push(...rows.domain);
     api.push(...rows.api);
     llm.push(...rows.llm);
     if (rows.policies !== undefined) policies.push(...rows.policies);
+    if (rows.guards !== undefined) guards.push(...rows.guards);
   }
-  return policies.length === 0 ? { domain, api, llm } : { domain, api, llm, policies };
+  return { domain, api, llm, ...(policies.length > 0 ? { policies } : {}), ...(guards.length > 0 ? { guards } : {}) };
 }
 
 export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
@@ -237,7 +241,7 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
     }
     case 'guard.applied': {
       const p = event.payload;
-      return domainOnly({
+      const rows = domainOnly({
         ...base(event, null, p.requestId, guardFlow(p.action), 'guardrails'),
         api_flow: 'guardrails',
         status: p.blocked ? 'blocked' : p.action,
@@ -247,6 +251,7 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
         route: p.surface,
         details: detailsOf(p),
       });
+      return { ...rows, guards: [guardOutcomeRowOf(event as EventEnvelope<'guard.applied'>)] };
     }
     case 'rule.evaluated': {
       const p = event.payload;
@@ -363,6 +368,26 @@ function auditMessage(p: AuthAttemptedV1): string {
     default:
       return '';
   }
+}
+
+/** The `analytics_llm_guard_outcomes` row of a guard outcome (0011): counts, never the text. */
+function guardOutcomeRowOf(event: EventEnvelope<'guard.applied'>): GuardOutcomeRow {
+  const p = event.payload;
+  return {
+    event_id: event.id,
+    merchant_id: event.merchantId,
+    created_at_ms: event.occurredAt,
+    guard: p.guard,
+    stage: p.stage,
+    action: p.action,
+    found: p.count,
+    score: p.score,
+    refused: p.blocked ? 1 : 0,
+    surface: p.surface,
+    request_id: p.requestId ?? '',
+    api_key_id: p.apiKeyId ?? '',
+    route_group: p.routeGroup ?? '',
+  };
 }
 
 /** `guard_applied_log` / `guard_applied_mask` / `guard_applied_block`. */

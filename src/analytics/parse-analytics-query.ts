@@ -34,6 +34,8 @@ export interface AnalyticsQueryContext {
 
 const auditEndpoints: ReadonlySet<AnalyticsEndpoint> = new Set(['payment-audit', 'preview-trace']);
 const rangeList = Object.keys(analyticsRanges).join(', ');
+/** An API key id as guard.applied carries it (schemas/events/guard.applied.v1.json: at most 128). */
+const maxApiKeyIdLength = 128;
 
 /**
  * Turns a raw query string (as fastify hands it over: strings, arrays for repeated keys, or numbers
@@ -42,7 +44,7 @@ const rangeList = Object.keys(analyticsRanges).join(', ');
  * Malformed values are rejected, each issue naming its parameter: a non-integer `page`/`page_size`,
  * a negative or non-integer `start_ms`/`end_ms`, a `range` outside the presets (stricter than the
  * reference, which silently falls back to 1h), a `route_group` that cannot name a route group, an
- * `api` outside src/ports/llm-call-api.ts's list, or a
+ * `api` outside src/ports/llm-call-api.ts's list, an `api_key_id` longer than a key id, or a
  * repeated single-valued parameter. Well-typed
  * values out of bounds are clamped as the reference does (`page` ≥ 1, `page_size` 1..50), and a
  * start/end pair with end ≤ start is ignored in favour of the range. Empty values count as absent.
@@ -89,6 +91,11 @@ export function parseAnalyticsQuery(raw: Readonly<Record<string, unknown>>, cont
     else issues.push({ parameter: 'api', message: `api must be one of ${llmCallApis.join(', ')}` });
   }
 
+  const apiKeyId = reader.text('api_key_id') ?? null;
+  if (apiKeyId !== null && apiKeyId.length > maxApiKeyIdLength) {
+    issues.push({ parameter: 'api_key_id', message: `api_key_id must be at most ${maxApiKeyIdLength} characters` });
+  }
+
   const route = reader.text('route') ?? null;
   const status = reader.text('status') ?? null;
   const audit = {
@@ -121,6 +128,7 @@ export function parseAnalyticsQuery(raw: Readonly<Record<string, unknown>>, cont
       audit,
       routeGroup,
       api,
+      apiKeyId,
     },
   };
 }

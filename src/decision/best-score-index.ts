@@ -22,7 +22,17 @@ export function bestScoreIndex(scores: readonly number[]): number {
  * The first entry equals {@link bestScoreIndex}.
  */
 export function rankByScore(scores: readonly number[]): number[] {
-  const order = Array.from({ length: scores.length }, (_, index) => index);
-  order.sort((a, b) => (scores[b] as number) - (scores[a] as number));
+  // An insertion sort on a plain array (a decision has a handful of candidates): stable like
+  // Array.prototype.sort, without Array.from's iteration protocol or a comparator closure per call.
+  const order: number[] = [];
+  for (let index = 0; index < scores.length; index += 1) {
+    const score = scores[index] as number;
+    let at = index;
+    while (at > 0 && (scores[order[at - 1] as number] as number) < score) {
+      order[at] = order[at - 1] as number;
+      at -= 1;
+    }
+    order[at] = index;
+  }
   return order;
 }

@@ -8,6 +8,7 @@ import { applyActiveRule } from '../routing-rules/apply-active-rule.js';
 import { applyVolumeCommitment } from '../volume-commitment/apply-volume-commitment.js';
 import { createSteeringPlanCache } from '../volume-commitment/steering-plan-cache.js';
 import type { Clock } from '../time/clock.js';
+import { copyPriorityMap } from './copy-priority-map.js';
 import { decideGateway, type Decision, type DecisionFailure, type DecisionInputs } from './decide-gateway.js';
 import { loadDecisionInputs } from './inputs/load-decision-inputs.js';
 import { applyMultiObjective } from './multi-objective/apply-multi-objective.js';
@@ -146,7 +147,7 @@ function createdEvent(request: DecideGatewayRequest, decision: Decision, request
   payload.requestId = requestId;
   payload.gateway = decision.decidedGateway;
   payload.routingApproach = decision.routingApproach;
-  payload.gatewayPriorityMap = decision.gatewayPriorityMap === null ? null : { ...decision.gatewayPriorityMap };
+  payload.gatewayPriorityMap = decision.gatewayPriorityMap === null ? null : copyPriorityMap(decision.gatewayPriorityMap);
   payload.rankingAlgorithm = request.rankingAlgorithm ?? null;
   payload.eliminationEnabled = decision.eliminationEnabled;
   payload.latencyMs = latencyMs;

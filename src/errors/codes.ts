@@ -41,6 +41,8 @@ export const errorCodes = {
   SY_FILE_INVALID: 'A file upload (POST /v1/files) was refused: no file part, an unknown purpose, or a batch input file whose line is not a valid request.',
   SY_FILE_TOO_LARGE: 'The uploaded file is larger than FILES_MAX_BYTES allows.',
   SY_FILE_NOT_FOUND: 'No file of this merchant has this id (never uploaded, deleted or expired).',
+  SY_FILE_STORE_UNAVAILABLE:
+    'The file store of /v1/files (an S3-compatible bucket) cannot be reached or refused the request: wrong credentials, a missing bucket, a timeout or a server error.',
   SY_EXPERIMENT_NOT_FOUND: 'No routing experiment (ab_test algorithm) of this merchant has this id.',
   SY_VOLUME_CONTRACT_NOT_FOUND: 'The merchant has no active volume_contract document (or its volume-contracts feature is off).',
   SY_VOLUME_FORECAST_UNAVAILABLE: 'Volume commitments cannot be forecast in this process: analytics is off, or delivered volume cannot be measured right now.',

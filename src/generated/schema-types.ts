@@ -255,6 +255,38 @@ export interface SwitchyardConfig {
    */
   filesDir?: string;
   /**
+   * where /v1/files keeps uploads and batch outputs: disk (FILES_DIR, one machine or a shared volume) or s3 (an S3-compatible bucket shared by every replica: S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY)
+   */
+  fileStore: 'disk' | 's3';
+  /**
+   * base URL of the S3-compatible server of FILE_STORE=s3 (https://s3.eu-west-1.amazonaws.com, http://127.0.0.1:7070); objects are addressed path-style, <endpoint>/<bucket>/<key>; no credentials in the URL
+   */
+  s3Endpoint?: string;
+  /**
+   * bucket of FILE_STORE=s3; it must exist (the service checks it with HeadBucket at start)
+   */
+  s3Bucket?: string;
+  /**
+   * region the S3 requests of FILE_STORE=s3 are signed for (SigV4)
+   */
+  s3Region: string;
+  /**
+   * access key id of FILE_STORE=s3
+   */
+  s3AccessKeyId?: string;
+  /**
+   * secret access key of FILE_STORE=s3 (never logged)
+   */
+  s3SecretAccessKey?: string;
+  /**
+   * session token of temporary credentials for FILE_STORE=s3 (never logged)
+   */
+  s3SessionToken?: string;
+  /**
+   * key prefix of every object FILE_STORE=s3 writes ('' or ending in /), so one bucket can hold other things or several deployments; under it, one folder per merchant
+   */
+  s3Prefix: string;
+  /**
    * most request lines one OpenAI batch input file (purpose batch, POST /v1/files) may carry; OpenAI's own cap is 50,000
    */
   batchMaxLines: number;
@@ -812,6 +844,10 @@ export interface GuardAppliedV1 {
   surface: string;
   requestId: string | null;
   apiKeyId: string | null;
+  /**
+   * the gateway route group the call was routed in; null or absent when it was not (a call refused before routing, a toolkit call, an older publisher)
+   */
+  routeGroup?: string | null;
 }
 /**
  * One model call made by the generation toolkit (a provider attempt of generate, a stream, an embedding call, an evaluation judge call): usage, cost, timing, outcome and attribution. Never prompt or completion text.
@@ -1110,9 +1146,13 @@ export interface AnalyticsQuery {
   exclude_routing_approach?: string;
   error_code?: string;
   /**
-   * GET /analytics/llm/route-groups: report this route group only (default: every group of the merchant).
+   * GET /analytics/llm/route-groups: report this route group only (default: every group of the merchant); GET /analytics/llm/guards: count only the outcomes of calls routed in it.
    */
   route_group?: string;
+  /**
+   * GET /analytics/llm/guards: count only the outcomes of calls made with this API key (default: every key).
+   */
+  api_key_id?: string;
   /**
    * GET /analytics/llm/*: count only the model calls that came through this API, one of chat_completions, responses, messages, embeddings (the /v1 routes), toolkit (/api/* and the WebSocket), batch (batch jobs); another value is a 400 naming the parameter. Default: every call.
    */
@@ -1522,6 +1562,116 @@ export interface LlmErrorsReport {
   total_errors: number;
   error_rate: number;
   errors: LlmErrorGroup[];
+}
+/**
+ * One guard's outcomes on the calls of one API key in the window (an item of LlmGuardsReport.keys), by action.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LlmGuardKeyCount".
+ */
+export interface LlmGuardKeyCount {
+  /**
+   * the API key the calls were made with; null for calls made without one (sessions, the library)
+   */
+  api_key_id: string | null;
+  guard: string;
+  outcomes: number;
+  found: number;
+  blocked: number;
+  masked: number;
+  logged: number;
+  refused_calls: number;
+}
+/**
+ * One guard's outcomes in one stage with one action in the window (an item of LlmGuardsReport.guards).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LlmGuardOutcomeCount".
+ */
+export interface LlmGuardOutcomeCount {
+  /**
+   * card, email, phone, iban, national-id, ip, credential, prompt-injection, indirect-injection, max-input-size, deny-list or pattern:<name>
+   */
+  guard: string;
+  /**
+   * input, output or output-stream
+   */
+  stage: string;
+  /**
+   * block, mask or log
+   */
+  action: string;
+  outcomes: number;
+  found: number;
+  refused_calls: number;
+  /**
+   * injection guards: the highest score seen; null for guards without a score
+   */
+  max_score: number | null;
+}
+/**
+ * Guard outcomes in one time bucket (an item of LlmGuardsReport.series), by action.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LlmGuardPoint".
+ */
+export interface LlmGuardPoint {
+  /**
+   * bucket start, epoch milliseconds
+   */
+  bucket_ms: number;
+  outcomes: number;
+  blocked: number;
+  masked: number;
+  logged: number;
+}
+/**
+ * Answer of GET /analytics/llm/guards: the credential merchant's guardrail outcomes in the window (one outcome = one guard in one stage of one model call that found something: the guard.applied events), in total, per guard, stage and action (`guards`, most outcomes first, at most 200), per API key and guard (`keys`, at most 500) and per time bucket (`series`; buckets without outcomes are absent). Counts only: never the matched text. `api_key_id`, `route_group` and `api` narrow it to one key, one route group (calls refused before routing have none) or one API's surfaces. Outcomes recorded before migration 0011 are not counted. Times are epoch milliseconds.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LlmGuardsReport".
+ */
+export interface LlmGuardsReport {
+  merchant_id: string;
+  start_ms: number;
+  end_ms: number;
+  /**
+   * width of one series bucket in milliseconds (as /analytics/llm/usage)
+   */
+  bucket_ms: number;
+  totals: {
+    /**
+     * guard outcomes in the window
+     */
+    outcomes: number;
+    /**
+     * model calls with at least one outcome (by request id)
+     */
+    calls: number;
+    /**
+     * values the guards found (1 per injection or size outcome)
+     */
+    found: number;
+    /**
+     * outcomes of guards whose action is block
+     */
+    blocked: number;
+    /**
+     * outcomes of guards whose action is mask
+     */
+    masked: number;
+    /**
+     * outcomes of guards whose action is log
+     */
+    logged: number;
+    /**
+     * calls a guard refused (4xx before any provider call, or a refused answer)
+     */
+    refused_calls: number;
+  };
+  guards: LlmGuardOutcomeCount[];
+  keys: LlmGuardKeyCount[];
+  series: LlmGuardPoint[];
 }
 /**
  * Answer of GET /analytics/llm/latency: exact p50/p95/p99 latency and time to first token per provider and model (most calls first).

@@ -10,6 +10,8 @@ export interface GuardedCall {
   readonly surface: string;
   readonly requestId?: string | undefined;
   readonly apiKeyId?: string | undefined;
+  /** The gateway route group the call was routed in, when it was. */
+  readonly routeGroup?: string | undefined;
 }
 
 /** Events of calls made outside any merchant (a library call in a process that publishes): kept, not dropped. */
@@ -42,6 +44,7 @@ export function guardOutcomePublisher(bus: EventBus, options: { readonly now?: (
           surface: call.surface,
           requestId: call.requestId ?? null,
           apiKeyId: call.apiKeyId ?? null,
+          ...(call.routeGroup !== undefined ? { routeGroup: call.routeGroup } : {}),
         },
         at,
       ),

@@ -18,6 +18,7 @@ import type { LoggedDecisionFact, LoggedDecisionQuery } from './analytics/decisi
 import type {
   CostSavingsReport,
   LlmEndUsersReport,
+  LlmGuardsReport,
   LlmErrorsReport,
   LlmLatencyReport,
   LlmOverviewReport,
@@ -82,6 +83,11 @@ export interface AnalyticsStore extends ExperimentAnalytics {
    * errors, cache hits, tokens, spend), the dearest first.
    */
   llmEndUsers(query: ParsedAnalyticsQuery): Promise<LlmEndUsersReport>;
+  /**
+   * GET /analytics/llm/guards: guardrail outcomes (guard.applied) in total, per guard, stage and action,
+   * per API key and guard, and per time bucket; counts only, never the matched text.
+   */
+  llmGuards(query: ParsedAnalyticsQuery): Promise<LlmGuardsReport>;
   /**
    * GET /analytics/llm/route-groups: per route group (or only `query.routeGroup`) and candidate,
    * calls, share, success rate and eliminations over time, from the decision each call recorded.

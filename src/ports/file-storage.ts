@@ -1,7 +1,8 @@
 /**
  * What the OpenAI Files API stores (`/v1/files`): a merchant's uploaded files and the output and
  * error files of its batches, each its bytes plus a small description. Embedded on local disk
- * (src/adapters/fs/disk-file-storage.ts); an S3-compatible store is the distributed adapter's job.
+ * (src/adapters/fs/disk-file-storage.ts); distributed on an S3-compatible bucket
+ * (src/adapters/s3/s3-file-storage.ts), chosen by FILE_STORE.
  *
  * Every operation is scoped by merchant: a file of another merchant is not there, whatever its id.
  * Ids are ours (`file-…`, made by the caller in src/generation/files/), never a path from input; an

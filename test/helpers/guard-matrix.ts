@@ -246,6 +246,7 @@ const fixtures: Readonly<Record<string, GuardFixture>> = {
   'GET /analytics/llm/route-groups': {},
   'GET /analytics/llm/prompt-cache': {},
   'GET /analytics/llm/end-users': {},
+  'GET /analytics/llm/guards': {},
   'GET /analytics/cost-savings': {},
   'GET /analytics/routing-events': {},
   'POST /analytics/counterfactual': { body: (m) => ({ merchant_id: m }) },

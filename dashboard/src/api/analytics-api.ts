@@ -4,6 +4,7 @@ import type {
   GatewayScoresReport,
   LlmEndUsersReport,
   LlmErrorsReport,
+  LlmGuardsReport,
   LlmLatencyReport,
   LlmOverviewReport,
   LlmPromptCacheReport,
@@ -40,5 +41,6 @@ export function analyticsApi(http: HttpClient) {
     llmRouteGroups: read<LlmRouteGroupsReport>('llm/route-groups'),
     llmPromptCache: read<LlmPromptCacheReport>('llm/prompt-cache'),
     llmEndUsers: read<LlmEndUsersReport>('llm/end-users'),
+    llmGuards: read<LlmGuardsReport>('llm/guards'),
   };
 }

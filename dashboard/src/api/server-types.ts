@@ -37,6 +37,7 @@ export type {
   LlmOverviewReport,
   LlmPromptCacheReport,
   LlmEndUsersReport,
+  LlmGuardsReport,
   LlmRouteGroupReport,
   LlmRouteGroupsReport,
   LlmUsageReport,

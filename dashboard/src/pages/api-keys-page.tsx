@@ -8,10 +8,12 @@ import { FormError } from '../components/form-error';
 import { useAction } from '../components/use-action';
 import { useResource } from '../components/use-resource';
 import { useDashboard } from '../session/dashboard-context';
+import { formatDateTime, serverTimeMs, useTimeZone } from '../time/time-zone';
 
 /** API keys of the merchant: create (the raw key shown once), list with prefix and status, revoke. */
 export function ApiKeysPage() {
   const { api, session } = useDashboard();
+  const zone = useTimeZone();
   const { resource, reload } = useResource((_signal) => api.keys.list(), [session.merchantId]);
   const [description, setDescription] = useState('');
   const [created, setCreated] = useState<ApiKeyCreated | undefined>(undefined);
@@ -86,7 +88,7 @@ export function ApiKeysPage() {
                 { header: 'Prefix', cell: (key) => <code>{key.key_prefix}…</code> },
                 { header: 'Description', cell: (key) => key.description ?? '—' },
                 { header: 'Status', cell: (key) => <span class={key.is_active ? 'badge ok' : 'badge muted'}>{key.is_active ? 'Active' : 'Revoked'}</span> },
-                { header: 'Created (UTC)', cell: (key) => key.created_at.slice(0, 19) },
+                { header: `Created (${zone})`, cell: (key) => formatDateTime(serverTimeMs(key.created_at)) },
                 {
                   header: 'Actions',
                   cell: (key) =>

@@ -10,6 +10,7 @@ import { ExperimentForm } from '../experiments/experiment-form';
 import { ExperimentResultsView } from '../experiments/experiment-results';
 import { hrefOf } from '../routes';
 import { useDashboard } from '../session/dashboard-context';
+import { formatDateTime, serverTimeMs, useTimeZone } from '../time/time-zone';
 
 type Experiment = RoutingAlgorithmListItem & { readonly algorithm_data: { readonly type: 'ab_test'; readonly data: AbTestData } };
 
@@ -73,6 +74,7 @@ function ExperimentCard(props: {
   onChanged(): void;
 }) {
   const { api } = useDashboard();
+  useTimeZone(); // re-render when the operator picks another zone
   const action = useAction();
   const [confirming, setConfirming] = useState<'start' | 'stop' | undefined>(undefined);
   const { experiment, active } = props;
@@ -101,8 +103,8 @@ function ExperimentCard(props: {
         </dd>
         <dt>Endpoints</dt>
         <dd>{(data.endpoints ?? ['hybrid_routing', 'decide_gateway', 'evaluate']).map((endpoint) => endpointNames[endpoint] ?? endpoint).join(', ')}</dd>
-        <dt>Created (UTC)</dt>
-        <dd>{experiment.created_at.slice(0, 19).replace('T', ' ')}</dd>
+        <dt>Created</dt>
+        <dd>{formatDateTime(serverTimeMs(experiment.created_at))}</dd>
       </dl>
       <div class="actions">
         {active ? (

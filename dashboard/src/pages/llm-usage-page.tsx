@@ -8,12 +8,13 @@ import { KpiTiles, percent } from '../components/kpi-tiles';
 import { livePollMs, RangePicker, spansDays } from '../components/range-picker';
 import { useResource } from '../components/use-resource';
 import { EndUsersPanel } from '../llm/end-users-panel';
+import { GuardsPanel } from '../llm/guards-panel';
 import { useDashboard } from '../session/dashboard-context';
 import { useTimeZone } from '../time/time-zone';
 
 /**
- * Model calls of the merchant: volume, tokens, cost, latency, errors, prompt caching and spend per
- * end user (the /analytics/llm/* reads).
+ * Model calls of the merchant: volume, tokens, cost, latency, errors, prompt caching, spend per
+ * end user and guardrail outcomes per key (the /analytics/llm/* reads).
  */
 export function LlmUsagePage() {
   const { api, session } = useDashboard();
@@ -23,15 +24,16 @@ export function LlmUsagePage() {
   const { resource, reload } = useResource(
     async (signal) => {
       const query = { range };
-      const [overview, usage, latency, errors, promptCache, endUsers] = await Promise.all([
+      const [overview, usage, latency, errors, promptCache, endUsers, guards] = await Promise.all([
         api.analytics.llmOverview(query, signal),
         api.analytics.llmUsage(query, signal),
         api.analytics.llmLatency(query, signal),
         api.analytics.llmErrors(query, signal),
         api.analytics.llmPromptCache(query, signal),
         api.analytics.llmEndUsers(query, signal),
+        api.analytics.llmGuards(query, signal),
       ]);
-      return { overview, usage, latency, errors, promptCache, endUsers };
+      return { overview, usage, latency, errors, promptCache, endUsers, guards };
     },
     [range, session.merchantId],
     live ? livePollMs : undefined,
@@ -42,7 +44,7 @@ export function LlmUsagePage() {
     <>
       <RangePicker range={range} onRange={setRange} live={live} onLive={setLive} />
       <AsyncView resource={resource} label="LLM usage" onRetry={reload}>
-        {({ overview, usage, latency, errors, promptCache, endUsers }) => {
+        {({ overview, usage, latency, errors, promptCache, endUsers, guards }) => {
           const modelOf = (point: { provider: string; model: string }) => `${point.provider}/${point.model}`;
           // Every bucket of the window is on the axis; a bucket without calls counts 0 calls and 0 USD.
           const counts = { labels: timeBuckets(usage), missing: 0 } as const;
@@ -159,6 +161,7 @@ export function LlmUsagePage() {
                 />
               </section>
               <EndUsersPanel report={endUsers} />
+              <GuardsPanel report={guards} bucket={bucket} />
               <section class="panel" aria-labelledby="llm-errors-title">
                 <h2 id="llm-errors-title">Errors ({errors.total_errors})</h2>
                 <DataTable

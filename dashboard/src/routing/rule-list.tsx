@@ -5,6 +5,7 @@ import { DataTable } from '../components/data-table';
 import { FormError } from '../components/form-error';
 import { useAction } from '../components/use-action';
 import { useDashboard } from '../session/dashboard-context';
+import { formatDateTime, serverTimeMs, useTimeZone } from '../time/time-zone';
 import { activationChange, deactivationChange, type LiveChange } from './live-change';
 
 export interface RuleListProps {
@@ -20,6 +21,7 @@ export interface RuleListProps {
  */
 export function RuleList(props: RuleListProps) {
   const { api } = useDashboard();
+  const zone = useTimeZone();
   const action = useAction();
   const [deleting, setDeleting] = useState<RoutingAlgorithmListItem | undefined>(undefined);
   const [changing, setChanging] = useState<{ readonly change: LiveChange; work(): Promise<unknown> } | undefined>(undefined);
@@ -51,7 +53,7 @@ export function RuleList(props: RuleListProps) {
             header: 'Status',
             cell: (rule) => (props.activeIds.has(rule.id) ? <span class="badge ok">Active</span> : <span class="badge muted">Inactive</span>),
           },
-          { header: 'Modified (UTC)', cell: (rule) => rule.modified_at.slice(0, 19) },
+          { header: `Modified (${zone})`, cell: (rule) => formatDateTime(serverTimeMs(rule.modified_at)) },
           {
             header: 'Actions',
             cell: (rule) => (

@@ -93,6 +93,16 @@ function partsOf(ms: number, zone: string): Record<string, string> {
   return Object.fromEntries(format.formatToParts(new Date(ms)).map((part) => [part.type, part.value]));
 }
 
+/**
+ * A server timestamp in ms. Keys and rules carry decision-engine's database format, UTC without a zone
+ * (`2026-04-26 10:00:00.123000`); other reads are ISO with `Z`. A zoneless text is read as UTC, never as
+ * the browser's local time.
+ */
+export function serverTimeMs(text: string): number {
+  const iso = text.includes('T') ? text : text.replace(' ', 'T');
+  return Date.parse(/(Z|[+-]\d{2}:?\d{2})$/.test(iso) ? iso : `${iso}Z`);
+}
+
 /** A moment with its zone: `2026-11-29 10:43:12 UTC`. */
 export function formatDateTime(ms: number, zone = current): string {
   const p = partsOf(ms, zone);

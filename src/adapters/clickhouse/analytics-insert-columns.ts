@@ -1,4 +1,4 @@
-import type { ApiEventRow, DecisionPolicyRow, DomainEventRow, LlmCallRow } from '../../ports/analytics/analytics-rows.js';
+import type { ApiEventRow, DecisionPolicyRow, DomainEventRow, GuardOutcomeRow, LlmCallRow } from '../../ports/analytics/analytics-rows.js';
 import type { InsertColumn } from './encode-tab-separated.js';
 
 /**
@@ -224,6 +224,23 @@ export const llmCallEndUserColumns = withCreatedAt<
   input_tokens: 'number',
   output_tokens: 'number',
   cost_usd: 'number',
+});
+
+/** 0011 analytics_llm_guard_outcomes: one guardrail outcome (guard, stage, action, counts; never the text). */
+export const guardOutcomeColumns = withCreatedAt<GuardOutcomeRow>({
+  event_id: 'string',
+  merchant_id: 'string',
+  created_at_ms: 'number',
+  guard: 'string',
+  stage: 'string',
+  action: 'string',
+  found: 'number',
+  score: 'nullableNumber',
+  refused: 'number',
+  surface: 'string',
+  request_id: 'string',
+  api_key_id: 'string',
+  route_group: 'string',
 });
 
 /** 0007 analytics_decision_policies: the policy a decision logged (propensity, candidates, parameters). */

@@ -3,6 +3,7 @@ import {
   apiEventColumns,
   decisionPolicyColumns,
   domainEventColumns,
+  guardOutcomeColumns,
   llmCacheHitColumns,
   llmCallApiColumns,
   llmCallEndUserColumns,
@@ -21,6 +22,7 @@ const llmCallApiTable = 'analytics_llm_call_apis';
 const decisionPolicyTable = 'analytics_decision_policies';
 const llmCallUsageTable = 'analytics_llm_call_usage';
 const llmCallEndUserTable = 'analytics_llm_call_end_users';
+const guardOutcomeTable = 'analytics_llm_guard_outcomes';
 
 export const analyticsTables = [
   domainTable,
@@ -32,6 +34,7 @@ export const analyticsTables = [
   decisionPolicyTable,
   llmCallUsageTable,
   llmCallEndUserTable,
+  guardOutcomeTable,
 ] as const;
 
 /** One table's share of a batch: what one insert writes. */
@@ -57,6 +60,7 @@ export function rowsByTable(database: string, batch: AnalyticsRows): TableRows[]
     [decisionPolicyTable, decisionPolicyColumns, batch.policies ?? []],
     [llmCallUsageTable, llmCallUsageColumns, batch.llm.filter((row) => row.cache_hit === 0)],
     [llmCallEndUserTable, llmCallEndUserColumns, batch.llm.filter((row) => row.end_user !== '')],
+    [guardOutcomeTable, guardOutcomeColumns, batch.guards ?? []],
   ];
   return tables.filter(([, , rows]) => rows.length > 0).map(([table, columns, rows]) => ({ table: `${database}.${table}`, columns, rows }));
 }

@@ -36,6 +36,7 @@ import { bindSql, type SqlValue } from './bind-sql.js';
 import type { ClickHouseExecutor } from './clickhouse-executor.js';
 import { clickHouseExperimentReads } from './clickhouse-experiment-reads.js';
 import { costSavingsReads } from './cost-savings-reads.js';
+import { llmGuardReads } from './llm-guard-reads.js';
 import { applyClickHouseMigrations, defaultMigrationsDir, loadClickHouseMigrations } from './clickhouse-migrator.js';
 import { domainFilterParams } from './domain-filter-params.js';
 import { segmentTrafficReads } from './segment-traffic-reads.js';
@@ -329,6 +330,7 @@ export function createClickHouseAnalyticsStore(executor: ClickHouseExecutor, opt
     ...commitmentVolumeReads(read, database),
 
     ...costSavingsReads(read, filters),
+    ...llmGuardReads(read, filters),
     ...routingEventsReads(read, database),
 
     loggedDecisions: (query) =>

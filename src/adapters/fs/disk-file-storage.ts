@@ -29,7 +29,7 @@ function parseDescription(text: string): StoredFile | undefined {
  * old file or the new one. A file past its `expiresAt` is answered as missing and removed.
  *
  * @remarks One disk: replicas on different machines each see their own files. That is what the
- * S3-compatible adapter is for (not built yet; see docs/gateway.md).
+ * S3-compatible adapter is for (src/adapters/s3/s3-file-storage.ts, FILE_STORE=s3).
  */
 export class DiskFileStorage implements FileStorage {
   constructor(private readonly options: DiskFileStorageOptions) {}

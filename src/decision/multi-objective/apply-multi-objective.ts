@@ -1,5 +1,5 @@
-import { costScenarioOf, effectiveCostBps } from '../../costs/cost-scenario.js';
-import { lookupFeeEstimate } from '../../costs/lookup-fee-estimate.js';
+import { type CostScenario, costScenarioOf, effectiveCostBps } from '../../costs/cost-scenario.js';
+import { type FeeSources, lookupFeeEstimate } from '../../costs/lookup-fee-estimate.js';
 import { effectiveSeedTable } from '../../costs/seed-cost-table.js';
 import type { DecideGatewayRequest } from '../../generated/schema-types.js';
 import { isFeatureEnabled } from '../features/merchant-features.js';
@@ -52,20 +52,25 @@ export function applyMultiObjective(outcome: DecisionOutcome, request: DecideGat
     issuerCountry: info.cardIssuerCountry,
   });
   const sources = { costModel: inputs.costModel, seedTable: effectiveSeedTable(inputs.seedCosts) };
-  const candidates: EvCandidate[] = [decision.decidedGateway, ...decision.fallbackGateways].map((psp) => {
-    const priced = lookupFeeEstimate(psp, scenario, sources);
-    return { psp, authRate: scores[psp] ?? 0, costBps: priced === undefined ? undefined : effectiveCostBps(priced.fee.pctBps, priced.fee.fixed, amount) };
-  });
+  // The decided gateway, then the fallbacks: the SR order, priced (a loop, no spread and map per decision).
+  const candidates: EvCandidate[] = [priced(decision.decidedGateway, scores, scenario, sources, amount)];
+  for (const psp of decision.fallbackGateways) candidates.push(priced(psp, scores, scenario, sources, amount));
   const ranking = rankByExpectedValue(candidates, merchantMargin(inputs.successRate));
-  const [decidedGateway, ...fallbackGateways] = ranking.order;
+  const order = ranking.order;
   return {
     ok: true,
     decision: {
       ...decision,
-      decidedGateway: decidedGateway ?? decision.decidedGateway,
-      fallbackGateways,
+      decidedGateway: order[0] ?? decision.decidedGateway,
+      fallbackGateways: order.slice(1),
       routingApproach: ranking.info.outcome === 'COST_WON' ? 'SR_SELECTION_MULTI_OBJECTIVE' : decision.routingApproach,
       multiObjectiveInfo: ranking.info,
     },
   };
+}
+
+/** One candidate with its auth rate (SR score) and its cost in bps for this payment (undefined: no fee data). */
+function priced(psp: string, scores: Readonly<Record<string, number>>, scenario: CostScenario, sources: FeeSources, amount: number): EvCandidate {
+  const fee = lookupFeeEstimate(psp, scenario, sources);
+  return { psp, authRate: scores[psp] ?? 0, costBps: fee === undefined ? undefined : effectiveCostBps(fee.fee.pctBps, fee.fee.fixed, amount) };
 }

@@ -41,12 +41,11 @@ const summary = (candidate: EvCandidate): PspSummary => ({
  *   descending auth rate (each stable in SR order).
  */
 export function rankByExpectedValue(candidates: readonly EvCandidate[], margin: number): EvRanking {
-  const srOrder = candidates.map((candidate) => candidate.psp);
   const head = candidates[0];
   const keep = (reason: string): EvRanking => {
     const headSummary = head === undefined ? null : summary(head);
     return {
-      order: srOrder,
+      order: candidates.map((candidate) => candidate.psp),
       info: { outcome: 'AUTH_WON', reason, srHead: headSummary, chosen: headSummary, costSavedBps: null, qualifiedCount: 0, margin, evGapTop2: null },
     };
   };
@@ -54,22 +53,37 @@ export function rankByExpectedValue(candidates: readonly EvCandidate[], margin: 
   if (!Number.isFinite(head.authRate)) return keep('SR head has no finite score; cannot evaluate cost.');
   if (!hasCost(head)) return keep('No cost data for the SR head; cannot rank it on expected value.');
 
-  const ranked = candidates.filter(hasCost).map((candidate) => ({ candidate, ev: expectedValue(candidate.authRate, candidate.costBps, margin) }));
+  // Plain loops over the handful of candidates (this runs on every cost-aware decision): the same
+  // ranking as filter/map/spread chains, without their intermediate arrays.
+  const ranked: { readonly candidate: EvCandidate & { costBps: number }; readonly ev: number }[] = [];
+  let withoutCost: EvCandidate[] | undefined;
+  for (const candidate of candidates) {
+    if (hasCost(candidate)) ranked.push({ candidate, ev: expectedValue(candidate.authRate, candidate.costBps, margin) });
+    else if (withoutCost === undefined) withoutCost = [candidate];
+    else withoutCost.push(candidate);
+  }
   let chosen = ranked[0] as (typeof ranked)[number];
   for (const entry of ranked) if (entry.ev > chosen.ev + Number.EPSILON) chosen = entry;
 
-  const byEv = [...ranked].sort((a, b) => b.ev - a.ev);
+  // `ranked` is not read in SR order after this: sorted in place (stable), by descending EV.
+  const byEv = ranked.sort((a, b) => b.ev - a.ev);
   const evGapTop2 = byEv.length < 2 ? null : (byEv[0] as (typeof byEv)[number]).ev - (byEv[1] as (typeof byEv)[number]).ev;
-  const withoutCost = candidates.filter((candidate) => !hasCost(candidate)).sort((a, b) => b.authRate - a.authRate);
-  const order = [chosen.candidate.psp, ...byEv.filter((entry) => entry !== chosen).map((entry) => entry.candidate.psp), ...withoutCost.map((c) => c.psp)];
+  const order = [chosen.candidate.psp];
+  for (const entry of byEv) if (entry !== chosen) order.push(entry.candidate.psp);
+  if (withoutCost !== undefined) for (const candidate of withoutCost.sort((a, b) => b.authRate - a.authRate)) order.push(candidate.psp);
   const srHead = summary(head);
-  const base = { srHead, chosen: summary(chosen.candidate), qualifiedCount: ranked.length, margin, evGapTop2 };
+  const chosenSummary = summary(chosen.candidate);
 
+  // The info's keys in the order they always had (the shared part first, then the verdict).
   if (chosen.candidate === head) {
     return {
       order,
       info: {
-        ...base,
+        srHead,
+        chosen: chosenSummary,
+        qualifiedCount: ranked.length,
+        margin,
+        evGapTop2,
         outcome: 'AUTH_WON',
         reason: `SR head retained — it is the highest expected-value PSP (${ranked.length} ranked on EV).`,
         costSavedBps: null,
@@ -81,7 +95,11 @@ export function rankByExpectedValue(candidates: readonly EvCandidate[], margin: 
   return {
     order,
     info: {
-      ...base,
+      srHead,
+      chosen: chosenSummary,
+      qualifiedCount: ranked.length,
+      margin,
+      evGapTop2,
       outcome: 'COST_WON',
       reason: `Promoted '${chosen.candidate.psp}' over '${head.psp}' on expected value — saves ${costSavedBps.toFixed(2)} bps for ${authGivenPp.toFixed(2)}pp auth.`,
       costSavedBps,

@@ -20,6 +20,7 @@ export type AnalyticsEndpoint =
   | 'llm/route-groups'
   | 'llm/prompt-cache'
   | 'llm/end-users'
+  | 'llm/guards'
   | 'cost-savings';
 
 /** Payment dimensions that can filter score snapshots, error summaries, log samples and gateway share. */
@@ -81,4 +82,6 @@ export interface ParsedAnalyticsQuery {
   readonly routeGroup: string | null;
   /** The `api` parameter: the /analytics/llm/* reads count only the calls that came through this API; null = every call. */
   readonly api: LlmCallApi | null;
+  /** The `api_key_id` parameter: /analytics/llm/guards counts only this key's calls; null = every key. */
+  readonly apiKeyId: string | null;
 }

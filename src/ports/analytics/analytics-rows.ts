@@ -145,6 +145,27 @@ export interface DecisionPolicyRow {
   readonly candidates: string;
 }
 
+/**
+ * One guardrail outcome (`guard.applied`): a row of `analytics_llm_guard_outcomes`
+ * (schemas/clickhouse/0011_llm_guard_outcomes.sql). Counts only, never the matched text. '' for an absent
+ * key, request or route group; `score` null for guards without one; `refused` 1 for the outcome that refused the call.
+ */
+export interface GuardOutcomeRow {
+  readonly event_id: string;
+  readonly merchant_id: string;
+  readonly created_at_ms: number;
+  readonly guard: string;
+  readonly stage: string;
+  readonly action: string;
+  readonly found: number;
+  readonly score: number | null;
+  readonly refused: number;
+  readonly surface: string;
+  readonly request_id: string;
+  readonly api_key_id: string;
+  readonly route_group: string;
+}
+
 /** A batch for {@link AnalyticsStore.insert}: rows of every table, written together, safe to resend. */
 export interface AnalyticsRows {
   readonly domain: readonly DomainEventRow[];
@@ -152,6 +173,8 @@ export interface AnalyticsRows {
   readonly llm: readonly LlmCallRow[];
   /** Decision policies (0007); absent = none. */
   readonly policies?: readonly DecisionPolicyRow[];
+  /** Guardrail outcomes (0011); absent = none. */
+  readonly guards?: readonly GuardOutcomeRow[];
 }
 
 /** `details` is cut to 64 KiB, the reference's bound on a domain row's details. */

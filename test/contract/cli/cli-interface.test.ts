@@ -198,10 +198,14 @@ describe('switchyard: the documented interface (issue 26)', () => {
         REDIS_URL: 'redis://user:redis-pass-321@127.0.0.1:6379',
         OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
         PORT: '9191',
+        FILE_STORE: 's3',
+        S3_ACCESS_KEY_ID: 'AKIDSHOWN',
+        S3_SECRET_ACCESS_KEY: 's3-secret-654',
+        S3_SESSION_TOKEN: 's3-session-987',
       };
       const shown = await runSwitchyard(['config', 'show', '--format', 'json'], { cwd, env });
       expect(shown.code, shown.stderr).toBe(0);
-      for (const secret of ['sk-ant-from-dotenv-123', 'sk-openai-secret-456', 'admin-secret-value-789', 'redis-pass-321'])
+      for (const secret of ['sk-ant-from-dotenv-123', 'sk-openai-secret-456', 'admin-secret-value-789', 'redis-pass-321', 's3-secret-654', 's3-session-987'])
         expect(shown.stdout).not.toContain(secret);
       const config = JSON.parse(shown.stdout) as {
         service: Record<string, unknown>;
@@ -214,6 +218,10 @@ describe('switchyard: the documented interface (issue 26)', () => {
         ADMIN_SECRET: '[redacted]',
         ADMIN_SECRET_HEADER: 'x-admin-secret',
         REDIS_URL: 'redis://user:redacted@127.0.0.1:6379',
+        FILE_STORE: 's3',
+        S3_ACCESS_KEY_ID: 'AKIDSHOWN',
+        S3_SECRET_ACCESS_KEY: '[redacted]',
+        S3_SESSION_TOKEN: '[redacted]',
       });
       expect(config.toolkit).toMatchObject({ OPENAI_API_KEY: '[redacted]', ANTHROPIC_API_KEY: '[redacted]', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' });
       expect(config.providers).toMatchObject({ openai: 'configured', anthropic: 'configured' });

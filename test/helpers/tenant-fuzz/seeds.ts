@@ -146,7 +146,8 @@ export function seedsFor(a: string): Seed[] {
     { op: 'POST /update-gateway-score', body: { merchantId: a, gateway: 'stripe', paymentId: canary('payment'), status: 'CHARGED' } },
     {
       op: 'POST /v1/chat/completions',
-      body: { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: canary('chat') }] },
+      // The card number gives A a guard outcome (masked by default): /analytics/llm/guards has A's data to keep.
+      body: { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: `${canary('chat')} card 4111 1111 1111 1111` }] },
     },
     // Merchant-registered MCP servers (issue 28's MCP part): seeded once the route exists.
     {

@@ -112,3 +112,29 @@ export function redisAdminForFile(): () => Redis {
     return admin;
   };
 }
+
+/**
+ * The S3-compatible server of deploy/local/s3.sh (versitygw) for FILE_STORE=s3: S3_* from the
+ * environment (.run/services.env), else the script's defaults. An unreachable server fails the tests
+ * that use it, never skips them.
+ */
+export const s3Settings = {
+  endpoint: process.env['S3_ENDPOINT'] ?? 'http://127.0.0.1:7070',
+  bucket: process.env['S3_BUCKET'] ?? 'switchyard-files',
+  region: process.env['S3_REGION'] ?? 'us-east-1',
+  accessKeyId: process.env['S3_ACCESS_KEY_ID'] ?? 'switchyard-local',
+  secretAccessKey: process.env['S3_SECRET_ACCESS_KEY'] ?? 'switchyard-local-secret',
+} as const;
+
+/** The same settings as the service's environment (FILE_STORE=s3 and S3_*), under a key prefix of the caller's. */
+export function s3Env(prefix: string): Record<string, string> {
+  return {
+    FILE_STORE: 's3',
+    S3_ENDPOINT: s3Settings.endpoint,
+    S3_BUCKET: s3Settings.bucket,
+    S3_REGION: s3Settings.region,
+    S3_ACCESS_KEY_ID: s3Settings.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3Settings.secretAccessKey,
+    S3_PREFIX: prefix,
+  };
+}

@@ -6,7 +6,7 @@ import type { ClickHouseExecutor } from '../../../src/adapters/clickhouse/clickh
 import { SwitchyardError } from '../../../src/errors/switchyard-error.js';
 import type { AnalyticsStore } from '../../../src/ports/analytics-store.js';
 import type { EventEnvelope } from '../../../src/events/event-envelope.js';
-import type { LlmCallV1 } from '../../../src/generated/schema-types.js';
+import type { GuardAppliedV1, LlmCallV1 } from '../../../src/generated/schema-types.js';
 import { eventId, fixtureEvents, hostileGateway, hostilePaymentId, merchantId, now, oldEvent, otherMerchantId, t0 } from './analytics-fixture.js';
 
 export interface AnalyticsStoreHarness {
@@ -151,6 +151,7 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
         { version: '0008', copies: 1 },
         { version: '0009', copies: 1 },
         { version: '0010', copies: 1 },
+        { version: '0011', copies: 1 },
       ]);
     });
 
@@ -482,6 +483,71 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
       });
       expect((await store.llmEndUsers(query('llm/end-users', { range: '1h', api: 'messages' }, endUserMerchant))).end_users).toEqual([]);
       expect((await store.llmEndUsers(query('llm/end-users', { range: '1h' }, otherMerchantId))).end_users).toEqual([]);
+    });
+
+    it('counts guardrail outcomes per guard, stage and action, per key and bucket, once per event id, with the key, route group and API filters', async () => {
+      const guardMerchant = 'm_llm_guards';
+      const outcome = (n: number, at: number, payload: Partial<GuardAppliedV1>, merchant = guardMerchant): EventEnvelope<'guard.applied'> => ({
+        id: eventId(1500 + n),
+        type: 'guard.applied',
+        version: 1,
+        occurredAt: at,
+        merchantId: merchant,
+        payload: {
+          guard: 'card',
+          stage: 'input',
+          action: 'mask',
+          count: 1,
+          score: null,
+          blocked: false,
+          surface: 'openai-chat',
+          requestId: `g${n}`,
+          apiKeyId: 'key_a',
+          ...payload,
+        },
+      });
+      const rows = mapEventsToAnalyticsRows([
+        outcome(1, t0 + 60_000, { count: 2, requestId: 'r1' }),
+        outcome(2, t0 + 60_000, { guard: 'email', requestId: 'r1' }),
+        outcome(3, t0 + 61_000, { guard: 'prompt-injection', action: 'block', score: 0.91, blocked: true, apiKeyId: 'key_b', routeGroup: 'support' }),
+        outcome(4, t0 + 6 * 60_000, { stage: 'output', action: 'log', surface: 'http' }),
+        outcome(5, t0 + 7 * 60_000, { apiKeyId: null, requestId: null, surface: 'library' }),
+        outcome(6, t0 + 7 * 60_000, {}, 'm_llm_guards_other'),
+      ]);
+      expect(rows.guards).toHaveLength(6);
+      await store.insert(rows);
+      await store.insert(rows); // a retried batch counts once
+      const read = (raw: Record<string, unknown> = {}, merchant = guardMerchant) => store.llmGuards(query('llm/guards', { range: '1h', ...raw }, merchant));
+      const none = { blocked: 0, masked: 0, logged: 0 };
+      expect(await read()).toEqual({
+        merchant_id: guardMerchant,
+        start_ms: now - 3_600_000,
+        end_ms: now,
+        bucket_ms: 300_000,
+        totals: { outcomes: 5, calls: 4, found: 6, blocked: 1, masked: 3, logged: 1, refused_calls: 1 },
+        guards: [
+          { guard: 'card', stage: 'input', action: 'mask', outcomes: 2, found: 3, refused_calls: 0, max_score: null },
+          { guard: 'card', stage: 'output', action: 'log', outcomes: 1, found: 1, refused_calls: 0, max_score: null },
+          { guard: 'email', stage: 'input', action: 'mask', outcomes: 1, found: 1, refused_calls: 0, max_score: null },
+          { guard: 'prompt-injection', stage: 'input', action: 'block', outcomes: 1, found: 1, refused_calls: 1, max_score: 0.91 },
+        ],
+        keys: [
+          { api_key_id: 'key_a', guard: 'card', outcomes: 2, found: 3, ...none, masked: 1, logged: 1, refused_calls: 0 },
+          { api_key_id: 'key_a', guard: 'email', outcomes: 1, found: 1, ...none, masked: 1, refused_calls: 0 },
+          { api_key_id: 'key_b', guard: 'prompt-injection', outcomes: 1, found: 1, ...none, blocked: 1, refused_calls: 1 },
+          { api_key_id: null, guard: 'card', outcomes: 1, found: 1, ...none, masked: 1, refused_calls: 0 },
+        ],
+        series: [
+          { bucket_ms: t0, outcomes: 3, blocked: 1, masked: 2, logged: 0 },
+          { bucket_ms: t0 + 300_000, outcomes: 2, blocked: 0, masked: 1, logged: 1 },
+        ],
+      });
+      expect((await read({ api_key_id: 'key_a' })).totals).toEqual({ outcomes: 3, calls: 2, found: 4, blocked: 0, masked: 2, logged: 1, refused_calls: 0 });
+      expect((await read({ route_group: 'support' })).guards.map((row) => row.guard)).toEqual(['prompt-injection']);
+      expect((await read({ api: 'toolkit' })).guards.map((row) => [row.guard, row.stage])).toEqual([['card', 'output']]);
+      const empty = await read({ api: 'messages' });
+      expect([empty.totals.outcomes, empty.guards, empty.keys, empty.series]).toEqual([0, [], [], []]);
+      expect((await read({}, 'm_llm_guards_other')).totals.outcomes).toBe(1);
     });
 
     it('reads response-cache hits in the overview: count, share of calls, tokens served and cost saved, once per event id', async () => {

@@ -4,17 +4,21 @@ import { join } from 'node:path';
 import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../cli/start-service.js';
+import { S3ObjectClient } from '../../../src/adapters/s3/s3-object-client.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion } from '../../fixtures/providers/openai-wire.js';
+import { s3Env, s3Settings, uniqueNamespace } from '../adapters/local-services.js';
 import { createMerchant, createPipelineNamespace, deletePipelineNamespace, pipelineEnv, type PipelineNamespace } from '../pipeline/pipeline-harness.js';
 import { createPinoSink } from '../pipeline/pino-sink.js';
 
 /**
  * OpenAI batches in distributed mode: two API replicas on one namespace of the real Redis, Kafka
- * and ClickHouse, their lines on the shared BullMQ queue, their files in one shared FILES_DIR (the
- * volume the embedded file store needs when replicas are many). A batch created on one replica is
- * run by the replicas' line workers and read, finished, on the other.
+ * and ClickHouse, their lines on the shared BullMQ queue, their files in the distributed file store
+ * (FILE_STORE=s3 on the S3-compatible server of deploy/local/s3.sh, under a key prefix of this
+ * file's; each replica has a data directory of its own, so no disk is shared). A batch created on
+ * one replica is run by the replicas' line workers and read, finished, on the other, all through
+ * the official `openai` client; another merchant sees none of it.
  */
 
 function echo(request: RecordedRequest) {
@@ -26,16 +30,16 @@ describe('OpenAI batches across two API replicas', () => {
   let provider: FakeHttpServer;
   let namespace: PipelineNamespace;
   const servers: RunningServer[] = [];
+  const s3Prefix = `${uniqueNamespace('batch-files')}/`;
 
   beforeAll(async () => {
     provider = await startFakeHttpServer(echo);
     namespace = await createPipelineNamespace();
-    const filesDir = join(namespace.dataDir, 'shared-files');
     for (const replica of ['a', 'b']) {
       const env = pipelineEnv(namespace, {
         distributed: true,
         embeddedWorkers: false,
-        extra: { DATA_DIR: join(namespace.dataDir, replica), FILES_DIR: filesDir, LOG_LEVEL: 'silent', BATCH_BACKOFF_MS: '10' },
+        extra: { DATA_DIR: join(namespace.dataDir, replica), ...s3Env(s3Prefix), LOG_LEVEL: 'silent', BATCH_BACKOFF_MS: '10' },
       });
       servers.push(
         await startServer(loadConfig(env), createPinoSink('silent').logger, {
@@ -52,6 +56,13 @@ describe('OpenAI batches across two API replicas', () => {
     for (const server of servers) await server.stop();
     await provider.close();
     await deletePipelineNamespace(namespace, { distributed: true });
+    const s3 = new S3ObjectClient({
+      endpoint: s3Settings.endpoint,
+      bucket: s3Settings.bucket,
+      region: s3Settings.region,
+      credentials: { accessKeyId: s3Settings.accessKeyId, secretAccessKey: s3Settings.secretAccessKey },
+    });
+    for (const key of await s3.list(s3Prefix)) await s3.delete(key);
   });
 
   it('runs a batch created on one replica and reads it, completed with its output file, on the other', async () => {
@@ -82,5 +93,19 @@ describe('OpenAI batches across two API replicas', () => {
     // Each line called the provider once.
     expect(provider.requests.filter((request) => request.path.endsWith('/chat/completions'))).toHaveLength(8);
     expect((await onA.batches.list()).data.map((entry) => entry.id)).toEqual([batch.id]);
+
+    // Another merchant, on either replica, sees none of the first one's files or batches.
+    const otherKey = (await createMerchant(b.url, 'shop-replicas-other'))['x-api-key']!;
+    const other = new OpenAI({ apiKey: otherKey, baseURL: `${b.url}/v1`, maxRetries: 0 });
+    for (const fileId of [input.id, done.output_file_id!]) {
+      await expect(other.files.retrieve(fileId)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+      await expect(other.files.content(fileId)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+      await expect(other.files.delete(fileId)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    }
+    await expect(other.batches.retrieve(batch.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    expect((await other.files.list()).data).toEqual([]);
+    // The owner still has both: the refused deletes removed nothing.
+    expect((await onA.files.list()).data.map((entry) => entry.id).sort()).toEqual([input.id, done.output_file_id!].sort());
+    expect((await onB.files.retrieve(input.id)).bytes).toBe(input.bytes);
   });
 });

@@ -16,6 +16,7 @@ describe('ClickHouse migrations', () => {
       '0008_cost_settlement_rows',
       '0009_llm_call_usage',
       '0010_llm_call_end_users',
+      '0011_llm_guard_outcomes',
     ]);
   });
 

@@ -243,3 +243,48 @@ describe('detailsOf', () => {
     expect(details.endsWith('\uFFFD')).toBe(false);
   });
 });
+
+describe('guard.applied', () => {
+  const payload = {
+    guard: 'prompt-injection',
+    stage: 'input',
+    action: 'block',
+    count: 1,
+    score: 0.82,
+    blocked: true,
+    surface: 'openai-chat',
+    requestId: 'req-9',
+    apiKeyId: 'key_1',
+    routeGroup: 'support',
+  };
+
+  it('keeps its domain row and adds one analytics_llm_guard_outcomes row of counts (0011)', () => {
+    const rows = mapEventsToAnalyticsRows([envelope('guard.applied', payload)]);
+    expect(rows.domain.map((row) => [row.flow_type, row.status, row.error_code])).toEqual([['guard_applied_block', 'blocked', 'prompt-injection']]);
+    expect(rows.guards).toEqual([
+      {
+        event_id: '01930000-0000-7000-8000-000000000001',
+        merchant_id: 'm1',
+        created_at_ms: at,
+        guard: 'prompt-injection',
+        stage: 'input',
+        action: 'block',
+        found: 1,
+        score: 0.82,
+        refused: 1,
+        surface: 'openai-chat',
+        request_id: 'req-9',
+        api_key_id: 'key_1',
+        route_group: 'support',
+      },
+    ]);
+  });
+
+  it("writes '' for a missing key, request and route group (an older publisher's event), and no guard rows for other events", () => {
+    const { routeGroup: _omitted, ...older } = payload;
+    const [row] =
+      mapEventsToAnalyticsRows([envelope('guard.applied', { ...older, requestId: null, apiKeyId: null, score: null, blocked: false })]).guards ?? [];
+    expect([row?.request_id, row?.api_key_id, row?.route_group, row?.score, row?.refused]).toEqual(['', '', '', null, 0]);
+    expect(mapEventsToAnalyticsRows([]).guards).toBeUndefined();
+  });
+});

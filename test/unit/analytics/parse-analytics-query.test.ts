@@ -51,6 +51,7 @@ describe('parseAnalyticsQuery', () => {
       },
       routeGroup: null,
       api: null,
+      apiKeyId: null,
     });
   });
 
@@ -126,6 +127,12 @@ describe('parseAnalyticsQuery', () => {
 
   it('treats empty values as absent', () => {
     expect(parsed({ range: '', page: '', currency: '', gateway: '' })).toMatchObject({ range: '1h', page: 1, dimensions: {}, gateways: [] });
+  });
+
+  it('takes api_key_id as given and refuses one longer than a key id can be', () => {
+    expect(parsed({ api_key_id: 'key_0a1b' }, 'llm/guards').apiKeyId).toBe('key_0a1b');
+    expect(parsed({ api_key_id: '' }, 'llm/guards').apiKeyId).toBeNull();
+    expect(issuesOf({ api_key_id: 'k'.repeat(129) }).map((issue) => issue.parameter)).toEqual(['api_key_id']);
   });
 
   it('splits a comma-separated gateway list and merges repeated gateway parameters', () => {
