@@ -13,6 +13,7 @@ import { VERSION } from '../../src/toolkit/version.js';
 import { McpGatewaySessions, type GatewayRequestCaller } from '../mcp-gateway-sessions.js';
 import { credentialOf } from '../plugins/authentication.js';
 import { hijackedHead } from '../plugins/security-headers.js';
+import { sendWebResponse, webRequestOf } from '../wire/web-fetch-bridge.js';
 
 export interface McpGatewayRouteDeps {
   readonly toolkit: NeuroLink;
@@ -42,63 +43,6 @@ const postAnswers = {
 };
 const getAnswers = { 200: { description: "The session's SSE stream (server notifications such as tools/list_changed)", content: sseStream } };
 const deleteAnswers = { 200: { description: 'The session is ended on every replica', type: 'null' } };
-
-/** Request headers the Fetch API's Request computes itself (or refuses). */
-const hopHeaders = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade']);
-
-/** The request as the SDK's web-standard transport reads it; the body goes separately (already parsed by fastify). */
-function webRequestOf(request: FastifyRequest): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined || hopHeaders.has(name)) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  }
-  return new Request(`http://${request.host}${request.url}`, { method: request.method, headers });
-}
-
-/** Writes the transport's answer on the hijacked socket: head, then the body (an SSE stream stays open) until it ends or the client leaves. */
-async function sendWebResponse(reply: FastifyReply, response: Response): Promise<void> {
-  const raw = reply.raw;
-  const own: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    own[name] = value;
-  });
-  raw.writeHead(response.status, hijackedHead(reply, own));
-  const body = response.body;
-  if (body === null) {
-    raw.end();
-    return;
-  }
-  // An SSE stream's first event may be minutes away (a standalone stream carries only notifications):
-  // the client must have the head now, or it cannot tell the stream is open.
-  raw.flushHeaders();
-  const reader = body.getReader();
-  // The client left: cancelling the stream lets the transport forget it (a standalone stream can be reopened).
-  const cancel = () => void reader.cancel().catch(() => undefined);
-  raw.once('close', cancel);
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done || raw.destroyed) break;
-      if (!raw.write(value)) await drained(raw);
-    }
-  } finally {
-    raw.off('close', cancel);
-    raw.end();
-  }
-}
-
-function drained(raw: FastifyReply['raw']): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      raw.off('drain', done);
-      raw.off('close', done);
-      resolve();
-    };
-    raw.once('drain', done);
-    raw.once('close', done);
-  });
-}
 
 /** The replica's sessions over the domain's gateway, told of server changes and ended sessions on every replica; closed with the app. */
 function openSessions(app: FastifyInstance, deps: McpGatewayRouteDeps): McpGatewaySessions {

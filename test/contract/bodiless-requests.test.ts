@@ -233,7 +233,9 @@ describe('bodiless requests with a JSON content type', () => {
         });
       } else {
         expect(answer.status, answer.body).toBe(422);
-        expect(answer.body).toMatch(/^Failed to deserialize the JSON body into the target type: /);
+        // The peer's routes answer its plain text; routes of our own (`bodyErrors: 'json'`) the same words in the JSON envelope.
+        const message = answer.body.startsWith('{') ? (JSON.parse(answer.body) as { message?: unknown }).message : answer.body;
+        expect(message).toMatch(/^Failed to deserialize the JSON body into the target type: /);
       }
     });
   }
