@@ -127,6 +127,9 @@ describe('money on the Costs page', () => {
       { psp: 'adyen', interchange_bps: 200, scheme_bps: 0, markup_bps: 0, fixed: 0, is_default: true },
     ];
     expect((await api(`/merchant-account/${merchantId}/seed-costs`, { method: 'PUT', body: { rows } })).status).toBe(200);
+    // No exploration: a hedged decision skips the EV step (multi_objective_info null), so each of the five is an SR pick.
+    const noHedging = { merchant_id: merchantId, config: { type: 'successRate', data: { defaultBucketSize: 10, defaultHedgingPercent: 0 } } };
+    expect((await api('/rule/create', { body: noHedging })).status).toBe(200);
     // 1 % of each amount saved: USD 1.00 + 2.50, EUR 0.80 + 0.80, GBP 0.50.
     await decide('usd-1', 100, 'USD', 'US');
     await decide('usd-2', 250, 'USD', 'US');
