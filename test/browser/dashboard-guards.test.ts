@@ -1,6 +1,6 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operatorPassword, screenshot, seriousViolations, startDashboardHarness, type DashboardHarness } from './dashboard-harness.js';
+import { operatorPage, screenshot, seriousViolations, signUpWithMerchant, startDashboardHarness, type DashboardHarness } from './dashboard-harness.js';
 
 /**
  * Issue 38's evidence on the dashboard: LLM usage shows the guardrail outcomes of the merchant's model
@@ -78,12 +78,7 @@ async function tableRows(table: Locator): Promise<Record<string, string>[]> {
 beforeAll(async () => {
   harness = await startDashboardHarness();
   // The operator's browser is in New York: the chart must follow the page's picker, not the browser.
-  context = await harness.browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: harness.url, timezoneId: 'America/New_York' });
-  page = await context.newPage();
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console error: ${message.text()}`);
-  });
+  ({ context, page } = await operatorPage(harness, problems));
 }, 120_000);
 
 afterAll(async () => {
@@ -93,17 +88,7 @@ afterAll(async () => {
 
 describe('guardrail outcomes per key on LLM usage (issue 38)', () => {
   it('signs up and shows "—" and no data before any guard found anything', async () => {
-    await page.goto('/dashboard/');
-    await page.getByRole('button', { name: 'Create one' }).click();
-    await page.getByLabel('Email').fill(`guards-${Date.now()}@example.com`);
-    await page.getByLabel('Password').fill(operatorPassword);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { name: 'Create your merchant' }).waitFor();
-    await page.getByLabel('Merchant name').fill('Guarded Shop');
-    await page.getByRole('button', { name: 'Create merchant' }).click();
-    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
-    const session = JSON.parse((await page.evaluate(() => sessionStorage.getItem('switchyard.session'))) ?? '{}') as { token: string; merchantId: string };
-    ({ token, merchantId } = session);
+    ({ token, merchantId } = await signUpWithMerchant(page, { email: `guards-${Date.now()}@example.com`, merchantName: 'Guarded Shop' }));
 
     const panel = await openLlmUsage();
     for (const label of ['Guard outcomes', 'Blocked', 'Masked', 'Logged']) expect(await tileValue(label).textContent(), label).toBe('—');

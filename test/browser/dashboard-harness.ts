@@ -138,3 +138,34 @@ export async function signUpWithMerchant(
   await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
   return dashboardSession(page);
 }
+
+/**
+ * A page for an operator whose browser is in New York (a time shown in the browser's zone without
+ * saying so is caught), 1,280 px wide; page errors and console errors are collected into `problems`.
+ */
+export async function operatorPage(harness: DashboardHarness, problems: string[]): Promise<{ readonly context: BrowserContext; readonly page: Page }> {
+  const context = await harness.browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: harness.url, timezoneId: 'America/New_York' });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console error: ${message.text()}`);
+  });
+  return { context, page };
+}
+
+function zonedParts(ms: number, zone: string, options: Intl.DateTimeFormatOptions): Record<string, string> {
+  const format = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', ...options });
+  return Object.fromEntries(format.formatToParts(new Date(ms)).map((part) => [part.type, part.value]));
+}
+
+/** A moment as the dashboard writes it, with its zone: `2026-11-25 19:00:00 Asia/Tokyo`. */
+export function zonedTime(ms: number, zone: string): string {
+  const p = zonedParts(ms, zone, { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return `${p['year']}-${p['month']}-${p['day']} ${p['hour']}:${p['minute']}:${p['second']} ${zone}`;
+}
+
+/** A bucket start as the dashboard labels a day-spanning axis, in a named zone: `11-29 19:30`. */
+export function zonedAxisLabel(ms: number, zone: string): string {
+  const p = zonedParts(ms, zone, { month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+  return `${p['month']}-${p['day']} ${p['hour']}:${p['minute']}`;
+}

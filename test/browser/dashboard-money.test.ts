@@ -1,7 +1,15 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AutopilotCalibratedV1 } from '../../src/generated/schema-types.js';
-import { operatorPassword, seriousViolations, startDashboardHarness, type DashboardHarness } from './dashboard-harness.js';
+import {
+  operatorPage,
+  seriousViolations,
+  signUpWithMerchant,
+  startDashboardHarness,
+  zonedAxisLabel,
+  zonedTime,
+  type DashboardHarness,
+} from './dashboard-harness.js';
 
 /**
  * Honest money on the Costs page (issue 37): savings in the merchant's reporting currency first when
@@ -51,35 +59,6 @@ async function decide(paymentId: string, amount: number, currency: string, count
   expect(((await response.json()) as { multi_objective_info: { outcome: string } }).multi_objective_info.outcome).toBe('COST_WON');
 }
 
-/** A moment as the dashboard writes it, with its zone: `2026-11-25 19:00:00 Asia/Tokyo`. */
-function dateTime(ms: number, zone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    })
-      .formatToParts(new Date(ms))
-      .map((part) => [part.type, part.value]),
-  );
-  return `${parts['year']}-${parts['month']}-${parts['day']} ${parts['hour']}:${parts['minute']}:${parts['second']} ${zone}`;
-}
-
-/** A bucket start as the dashboard labels a day-spanning axis, in a named zone: `11-29 19:30`. */
-function axisLabel(ms: number, zone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
-      .formatToParts(new Date(ms))
-      .map((part) => [part.type, part.value]),
-  );
-  return `${parts['month']}-${parts['day']} ${parts['hour']}:${parts['minute']}`;
-}
-
 /** A number as the chart's table writes it (up to 4 decimals, trailing zeros dropped). */
 const tableValue = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(4).replace(/0+$/, '').replace(/\.$/, ''));
 
@@ -94,24 +73,8 @@ interface Report {
 
 beforeAll(async () => {
   harness = await startDashboardHarness();
-  context = await harness.browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: harness.url, timezoneId: 'America/New_York' });
-  page = await context.newPage();
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console error: ${message.text()}`);
-  });
-  await page.goto('/dashboard/');
-  await page.getByRole('button', { name: 'Create one' }).click();
-  await page.getByLabel('Email').fill(`money-${Date.now()}@example.com`);
-  await page.getByLabel('Password').fill(operatorPassword);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByLabel('Merchant name').fill('Money Shop');
-  await page.getByRole('button', { name: 'Create merchant' }).click();
-  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
-  ({ token, merchantId } = JSON.parse((await page.evaluate(() => sessionStorage.getItem('switchyard.session'))) ?? '{}') as {
-    token: string;
-    merchantId: string;
-  });
+  ({ context, page } = await operatorPage(harness, problems));
+  ({ token, merchantId } = await signUpWithMerchant(page, { email: `money-${Date.now()}@example.com`, merchantName: 'Money Shop' }));
 }, 180_000);
 
 afterAll(async () => {
@@ -218,7 +181,7 @@ describe('money on the Costs page', () => {
     expect(await table.locator('thead th').allTextContents()).toEqual(['Time (Asia/Tokyo)', 'net of lost approvals', 'fees saved']);
     const buckets: number[] = [];
     for (let at = Math.floor(report.start_ms / report.bucket_ms) * report.bucket_ms; at <= report.end_ms; at += report.bucket_ms) buckets.push(at);
-    expect(await table.locator('tbody tr td:first-child').allTextContents()).toEqual(buckets.map((ms) => axisLabel(ms, 'Asia/Tokyo')));
+    expect(await table.locator('tbody tr td:first-child').allTextContents()).toEqual(buckets.map((ms) => zonedAxisLabel(ms, 'Asia/Tokyo')));
     // The hours of the payments carry their savings; the empty hours stay on the axis at 0.
     const saved = new Map(report.trend.map((point) => [point.bucket_ms, point.saved_value]));
     expect(saved.size).toBeGreaterThan(0);
@@ -242,7 +205,7 @@ describe('money on the Costs page', () => {
     await page.goto('/dashboard/#/autopilot');
     const last = page.getByTestId('autopilot-last-run');
     await last.getByText('Ran at (Asia/Tokyo)', { exact: true }).waitFor();
-    await last.getByText(dateTime(ranAt, 'Asia/Tokyo'), { exact: true }).waitFor();
+    await last.getByText(zonedTime(ranAt, 'Asia/Tokyo'), { exact: true }).waitFor();
 
     await page.goto('/dashboard/#/costs');
     await page.getByLabel('Time zone').selectOption('UTC');

@@ -1,6 +1,14 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenshot, seriousViolations, signUpWithMerchant, startDashboardHarness, type DashboardHarness } from './dashboard-harness.js';
+import {
+  operatorPage,
+  screenshot,
+  seriousViolations,
+  signUpWithMerchant,
+  startDashboardHarness,
+  zonedTime,
+  type DashboardHarness,
+} from './dashboard-harness.js';
 
 /**
  * Issue 37: the dashboard tells a payments operator the truth. Payments over stripe, adyen and
@@ -119,25 +127,6 @@ async function go(path: string): Promise<void> {
   await page.getByRole('heading', { level: 1 }).waitFor();
 }
 
-/** The time as the dashboard writes it, in a named zone. */
-function expectedTime(ms: number, zone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    })
-      .formatToParts(new Date(ms))
-      .map((part) => [part.type, part.value]),
-  );
-  return `${parts['year']}-${parts['month']}-${parts['day']} ${parts['hour']}:${parts['minute']}:${parts['second']} ${zone}`;
-}
-
 function tileValue(label: string): Locator {
   return page
     .locator('.kpi')
@@ -168,12 +157,7 @@ async function chartTable(panelId: string): Promise<{ headers: string[]; rows: R
 beforeAll(async () => {
   harness = await startDashboardHarness();
   // The operator's browser is in New York: a time shown in the browser's zone without saying so is caught.
-  context = await harness.browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: harness.url, timezoneId: 'America/New_York' });
-  page = await context.newPage();
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console error: ${message.text()}`);
-  });
+  ({ context, page } = await operatorPage(harness, problems));
 }, 120_000);
 
 afterAll(async () => {
@@ -321,7 +305,7 @@ describe('the dashboard tells the truth (issue 37)', () => {
     expect(await rowOf('20005')).toMatchObject({ Gateway: 'checkout', 'GSM class': 'UE_2000 · Issue with Configurations', Count: '3' });
     const overview = await json<{ decline_reasons: { error_code: string | null; last_seen_ms: number }[] }>('/analytics/overview?range=1h');
     const refused = overview.decline_reasons.find((reason) => reason.error_code === '2')!;
-    expect((await rowOf('Refused'))['Last seen (UTC)']).toBe(expectedTime(refused.last_seen_ms, 'UTC'));
+    expect((await rowOf('Refused'))['Last seen (UTC)']).toBe(zonedTime(refused.last_seen_ms, 'UTC'));
     expect(await page.getByText('No errors in this range').count()).toBe(0);
   });
 
@@ -373,10 +357,10 @@ describe('the dashboard tells the truth (issue 37)', () => {
     const shown = await page.evaluate(() =>
       Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('.timeline .when')).map((element) => element.textContent ?? ''),
     );
-    expect(shown).toEqual(audit.timeline.map((entry) => expectedTime(entry.created_at_ms, 'UTC')));
+    expect(shown).toEqual(audit.timeline.map((entry) => zonedTime(entry.created_at_ms, 'UTC')));
     const results = page.getByRole('table', { name: 'Payments and requests, most recent first' });
     expect(await results.locator('thead th').allTextContents()).toContain('Last seen (UTC)');
-    expect(await results.getByRole('row').filter({ hasText: 'truth-s8' }).textContent()).toContain(expectedTime(audit.results[0]!.last_seen_ms, 'UTC'));
+    expect(await results.getByRole('row').filter({ hasText: 'truth-s8' }).textContent()).toContain(zonedTime(audit.results[0]!.last_seen_ms, 'UTC'));
     await screenshot(page, 'truth-audit-1280');
     expect(await seriousViolations(page)).toEqual([]);
   });
