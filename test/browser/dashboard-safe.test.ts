@@ -201,8 +201,8 @@ describe('safe changes to live routing', () => {
     const stored = await api('/rule/get', { body: { merchant_id: merchantId, algorithm: 'successRate' } });
     expect(((await stored.json()) as { config: { data: { margin: number } } }).config.data.margin).toBe(0.25);
     await page.reload();
-    await page.getByLabel('Margin (fraction of ticket)').waitFor();
-    expect(await page.getByLabel('Margin (fraction of ticket)').inputValue()).toBe('0.25');
+    // The form can be on screen before the stored configuration has filled it: wait for the value.
+    await expect.poll(() => page.getByLabel('Margin (fraction of ticket)').inputValue(), { timeout: 30_000 }).toBe('0.25');
     expect(await page.locator('#sr-margin-hint').textContent()).toContain('(in effect: 0.25)');
   });
 });
