@@ -46,3 +46,19 @@ const storedFileIdPattern = /^file-[A-Za-z0-9_-]{1,64}$/;
 export function isStoredFileId(fileId: string): boolean {
   return storedFileIdPattern.test(fileId);
 }
+
+/**
+ * A stored description read back (`<fileId>.json`, as every adapter writes it): undefined when it
+ * is not a description of ours.
+ */
+export function parseStoredFileDescription(text: string): StoredFile | undefined {
+  const parsed = JSON.parse(text) as unknown;
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const file = parsed as Partial<StoredFile>;
+  return typeof file.id === 'string' && typeof file.merchantId === 'string' ? (parsed as StoredFile) : undefined;
+}
+
+/** Past its `expiresAt` (epoch seconds) at `nowMs`: answered as missing. */
+export function isStoredFileExpired(file: StoredFile, nowMs: number): boolean {
+  return file.expiresAt !== undefined && file.expiresAt * 1000 <= nowMs;
+}

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isStoredFileId, type FileStorage, type StoredFile } from '../../ports/file-storage.js';
+import { isStoredFileExpired, isStoredFileId, parseStoredFileDescription, type FileStorage, type StoredFile } from '../../ports/file-storage.js';
 
 export interface DiskFileStorageOptions {
   /** The one folder every file lives under (FILES_DIR, default `<DATA_DIR>/files`). */
@@ -12,13 +12,6 @@ export interface DiskFileStorageOptions {
 
 function isMissing(error: unknown): boolean {
   return (error as { code?: unknown }).code === 'ENOENT';
-}
-
-function parseDescription(text: string): StoredFile | undefined {
-  const parsed = JSON.parse(text) as unknown;
-  if (typeof parsed !== 'object' || parsed === null) return undefined;
-  const file = parsed as Partial<StoredFile>;
-  return typeof file.id === 'string' && typeof file.merchantId === 'string' ? (parsed as StoredFile) : undefined;
 }
 
 /**
@@ -98,12 +91,12 @@ export class DiskFileStorage implements FileStorage {
   }
 
   private isExpired(file: StoredFile): boolean {
-    return file.expiresAt !== undefined && file.expiresAt * 1000 <= this.options.now();
+    return isStoredFileExpired(file, this.options.now());
   }
 
   private async readDescription(path: string): Promise<StoredFile | undefined> {
     try {
-      return parseDescription(await readFile(path, 'utf8'));
+      return parseStoredFileDescription(await readFile(path, 'utf8'));
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw error;

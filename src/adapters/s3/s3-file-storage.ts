@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isStoredFileId, type FileStorage, type StoredFile } from '../../ports/file-storage.js';
+import { isStoredFileExpired, isStoredFileId, parseStoredFileDescription, type FileStorage, type StoredFile } from '../../ports/file-storage.js';
 import type { S3ObjectClient } from './s3-object-client.js';
 
 export interface S3FileStorageOptions {
@@ -14,10 +14,7 @@ export interface S3FileStorageOptions {
 const listConcurrency = 16;
 
 function parseDescription(bytes: Uint8Array): StoredFile | undefined {
-  const parsed = JSON.parse(new TextDecoder().decode(bytes)) as unknown;
-  if (typeof parsed !== 'object' || parsed === null) return undefined;
-  const file = parsed as Partial<StoredFile>;
-  return typeof file.id === 'string' && typeof file.merchantId === 'string' ? (parsed as StoredFile) : undefined;
+  return parseStoredFileDescription(new TextDecoder().decode(bytes));
 }
 
 /**
@@ -91,6 +88,6 @@ export class S3FileStorage implements FileStorage {
   }
 
   private isExpired(file: StoredFile): boolean {
-    return file.expiresAt !== undefined && file.expiresAt * 1000 <= this.options.now();
+    return isStoredFileExpired(file, this.options.now());
   }
 }
