@@ -1,6 +1,7 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../../logging/logger.js';
+import { OldestFirst } from './oldest-first.js';
 
 interface Entry {
   value: unknown;
@@ -23,6 +24,7 @@ type JournalRecord =
  */
 export class JournaledTables {
   private readonly tables = new Map<string, Map<string, Entry>>();
+  private readonly evictions = new Map<string, OldestFirst<string, Entry>>();
   private readonly durable: ReadonlySet<string>;
   private readonly path: string | undefined;
   private fd: number | undefined;
@@ -112,10 +114,12 @@ export class JournaledTables {
   trimOldest(name: string, max: number): void {
     const table = this.table(name);
     if (table.size <= max) return;
-    for (const key of table.keys()) {
-      if (table.size <= max) break;
-      table.delete(key);
+    let eviction = this.evictions.get(name);
+    if (eviction === undefined) {
+      eviction = new OldestFirst(table);
+      this.evictions.set(name, eviction);
     }
+    eviction.trimTo(max);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { OldestFirst } from './oldest-first.js';
 import type { AffinityHolder, CacheAffinityStore } from '../../ports/state-store.js';
 import type { Clock } from '../../time/clock.js';
 
@@ -21,6 +22,7 @@ export function createMemoryCacheAffinityStore(options: { readonly clock: Clock;
   const maxEntries = options.maxEntries ?? defaultMaxAffinityEntries;
   /** Map order is recency order: a read or write moves its entry to the end, eviction takes from the front. */
   const entries = new Map<string, Entry>();
+  const eviction = new OldestFirst(entries);
   const idOf = (merchantId: string, routeGroup: string, key: string) => `${merchantId}\u0000${routeGroup}\u0000${key}`;
   return {
     async get(key) {
@@ -37,10 +39,7 @@ export function createMemoryCacheAffinityStore(options: { readonly clock: Clock;
       entries.delete(id);
       if (maxEntries < 1) return;
       entries.set(id, { holder: { candidate: holder.candidate, cachedTokens: holder.cachedTokens }, expiresAtMs: options.clock.now() + ttlS * 1000 });
-      for (const oldest of entries.keys()) {
-        if (entries.size <= maxEntries) break;
-        entries.delete(oldest);
-      }
+      eviction.trimTo(maxEntries);
     },
   };
 }

@@ -1,3 +1,4 @@
+import { OldestFirst } from './oldest-first.js';
 import type { ConversationKey, ConversationStore, StoredConversationMessage } from '../../ports/state/conversation-store.js';
 import type { Clock } from '../../time/clock.js';
 
@@ -27,6 +28,7 @@ interface Session {
 export function createMemoryConversationStore(options: MemoryConversationStoreOptions): ConversationStore {
   /** Map order is recency order: a touch moves its session to the end, eviction takes from the front. */
   const sessions = new Map<string, Session>();
+  const eviction = new OldestFirst(sessions);
   const idOf = (key: ConversationKey) => `${key.merchantId}\u0000${key.sessionId}`;
 
   function live(id: string): Session | undefined {
@@ -63,10 +65,7 @@ export function createMemoryConversationStore(options: MemoryConversationStoreOp
       }
       session.expiresAtMs = now + bounds.ttlS * 1000;
       sessions.set(id, session);
-      for (const oldest of sessions.keys()) {
-        if (sessions.size <= options.maxSessions) break;
-        sessions.delete(oldest);
-      }
+      eviction.trimTo(options.maxSessions);
     },
     async compact(key, summary, throughSeq, ttlS) {
       const session = live(idOf(key));

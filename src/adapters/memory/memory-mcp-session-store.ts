@@ -1,3 +1,4 @@
+import { OldestFirst } from './oldest-first.js';
 import type { McpSessionRecord, McpSessionStore } from '../../ports/state-store.js';
 import type { Clock } from '../../time/clock.js';
 
@@ -13,6 +14,7 @@ interface Entry {
 export function createMemoryMcpSessionStore(options: { readonly clock: Clock; readonly maxEntries?: number }): McpSessionStore {
   const maxEntries = options.maxEntries ?? defaultMaxMcpSessions;
   const entries = new Map<string, Entry>();
+  const eviction = new OldestFirst(entries);
   return {
     async get(sessionId) {
       const entry = entries.get(sessionId);
@@ -26,10 +28,7 @@ export function createMemoryMcpSessionStore(options: { readonly clock: Clock; re
     async set(sessionId, record, ttlS) {
       entries.delete(sessionId);
       entries.set(sessionId, { record: structuredClone(record), expiresAtMs: options.clock.now() + ttlS * 1000 });
-      for (const oldest of entries.keys()) {
-        if (entries.size <= maxEntries) break;
-        entries.delete(oldest);
-      }
+      eviction.trimTo(maxEntries);
     },
     async delete(sessionId) {
       return entries.delete(sessionId);

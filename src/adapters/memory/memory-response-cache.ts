@@ -1,3 +1,4 @@
+import { OldestFirst } from './oldest-first.js';
 import type { CachedCompletion } from '../../ports/state/response-cache.js';
 import type { ResponseCache } from '../../ports/state-store.js';
 import type { Clock } from '../../time/clock.js';
@@ -28,6 +29,7 @@ interface Entry {
 export function createMemoryResponseCache(options: MemoryResponseCacheOptions): ResponseCache {
   /** Map order is recency order: a read moves its entry to the end, eviction takes from the front. */
   const entries = new Map<string, Entry>();
+  const eviction = new OldestFirst(entries);
   let bytes = 0;
   const idOf = (merchantId: string, requestHash: string) => `${merchantId}\u0000${requestHash}`;
 
@@ -59,9 +61,10 @@ export function createMemoryResponseCache(options: MemoryResponseCacheOptions): 
       if (size > options.maxBytes || options.maxEntries < 1) return;
       entries.set(id, { json, bytes: size, expiresAtMs: options.clock.now() + ttlS * 1000 });
       bytes += size;
-      for (const oldest of entries.keys()) {
-        if (entries.size <= options.maxEntries && bytes <= options.maxBytes) break;
-        remove(oldest);
+      while (entries.size > options.maxEntries || bytes > options.maxBytes) {
+        const evicted = eviction.evict();
+        if (evicted === undefined) break;
+        bytes -= evicted[1].bytes;
       }
     },
   };

@@ -1,3 +1,4 @@
+import { OldestFirst } from './oldest-first.js';
 import type { StickyCustomer, StickyStore } from '../../ports/state/sticky-store.js';
 import type { Clock } from '../../time/clock.js';
 
@@ -23,6 +24,7 @@ export function createMemoryStickyStore(options: { readonly clock: Clock; readon
   const maxCustomers = options.maxCustomers ?? defaultMaxStickyCustomers;
   /** Map order is recency order: a read or write moves its customer to the end, eviction takes from the front. */
   const customers = new Map<string, Customer>();
+  const eviction = new OldestFirst(customers);
   const dedupe = new Map<string, number>();
   const idOf = (merchantId: string, customerKey: string) => `${merchantId}\u0000${customerKey}`;
   const live = (id: string): Customer | undefined => {
@@ -93,10 +95,7 @@ export function createMemoryStickyStore(options: { readonly clock: Clock; readon
         const others = [...customer.counts].filter(([key]) => key !== field).sort((a, b) => a[1] - b[1]);
         for (const [key] of others.slice(0, customer.counts.size - Math.max(1, adjustment.maxEntries))) customer.counts.delete(key);
       }
-      for (const oldest of customers.keys()) {
-        if (customers.size <= maxCustomers) break;
-        customers.delete(oldest);
-      }
+      eviction.trimTo(maxCustomers);
       return { applied: true, count };
     },
   };
