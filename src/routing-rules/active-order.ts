@@ -1,5 +1,8 @@
 import { algorithmForValues, experimentSlotOf, type ActiveRoutingAlgorithms } from '../ports/state-store.js';
 
+/** Built once: a decision reads its merchant's active rules through this on every call. */
+const slotsInOrder = [...algorithmForValues, ...algorithmForValues.map(experimentSlotOf)];
+
 /**
  * The ids of a merchant's active mapping in the order evaluation tries them: the rule slots first,
  * `payment` first (what /routing/evaluate and decisions route), then payout and 3DS; then the
@@ -8,7 +11,7 @@ import { algorithmForValues, experimentSlotOf, type ActiveRoutingAlgorithms } fr
  */
 export function activeIdsInOrder(active: ActiveRoutingAlgorithms): string[] {
   const ids: string[] = [];
-  for (const slot of [...algorithmForValues, ...algorithmForValues.map(experimentSlotOf)]) {
+  for (const slot of slotsInOrder) {
     const id = active[slot];
     if (id !== undefined && !ids.includes(id)) ids.push(id);
   }
