@@ -2,20 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { routeGroupNamed } from '../../../api/wire/gateway-guards.js';
 import { createCachedStateStore } from '../../../src/adapters/cache/cached-state-store.js';
 import { createMemoryStateStore } from '../../../src/adapters/memory/memory-state-store.js';
+import { toRouteGroup } from '../../../src/generation/gateway/route-group.js';
 import { GuardrailResolver } from '../../../src/guardrails/guardrail-resolver.js';
 import { silentLogger } from '../../../src/logging/logger.js';
 import type { ConfigName, StateStore } from '../../../src/ports/state-store.js';
-import type { RouteGroup } from '../../../src/ports/state/route-group.js';
 import { createManualClock } from '../../../src/time/clock.js';
 
-const group = (name: string): RouteGroup => ({
-  name,
-  candidates: [{ provider: 'openai', model: 'gpt-4o-mini', weight: 1 }],
-  bucketSize: 20,
-  eliminationThreshold: 0.3,
-  explorePercent: 5,
-  maxHops: 2,
-});
+const group = (name: string) => toRouteGroup(name, { candidates: [{ provider: 'openai', model: 'gpt-4o-mini' }] });
 
 /*
  * The gateway guards read a merchant's guard settings and route groups on every call: from the
