@@ -9,6 +9,7 @@
 // per minute), and the heap floor (lowest sample) of each minute.
 // Bounded in time: PEAK_SECONDS + WARMUP_SECONDS + SOAK_SECONDS of load; loopback only.
 import autocannon from 'autocannon';
+import { decideMixBody } from './lib/decide-body.mjs';
 import { json, spawnService } from './lib/spawn-service.mjs';
 
 const soakSeconds = Number(process.env.SOAK_SECONDS ?? 300);
@@ -17,12 +18,6 @@ const sampleSeconds = Number(process.env.SAMPLE_SECONDS ?? 10);
 const peakSeconds = Number(process.env.PEAK_SECONDS ?? 10);
 const connections = Number(process.env.CONNECTIONS ?? 64);
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
-
-const cards = [
-  { cardIsin: '411111', cardSwitchProvider: 'VISA', cardType: 'CREDIT' },
-  { cardIsin: '510510', cardSwitchProvider: 'MASTERCARD', cardType: 'DEBIT' },
-  { cardIsin: '378282', cardSwitchProvider: 'AMEX', cardType: 'CREDIT' },
-];
 
 const service = await spawnService({ ADMIN_SECRET: adminSecret });
 try {
@@ -48,23 +43,7 @@ try {
         {
           setupRequest: (request) => {
             const index = counter++;
-            const body = {
-              merchantId: merchant,
-              eligibleGatewayList: ['stripe', 'adyen', 'checkout'],
-              rankingAlgorithm: 'SR_BASED_ROUTING',
-              eliminationEnabled: true,
-              paymentInfo: {
-                paymentId: `soak_${index}`,
-                amount: 100,
-                currency: 'USD',
-                paymentType: 'ORDER_PAYMENT',
-                paymentMethodType: 'CARD',
-                paymentMethod: 'CREDIT',
-                authType: 'THREE_DS',
-                ...cards[index % 3],
-              },
-            };
-            return { ...request, body: JSON.stringify(body) };
+            return { ...request, body: JSON.stringify(decideMixBody(merchant, `soak_${index}`, index)) };
           },
         },
       ],

@@ -31,6 +31,7 @@ import { partitionKeyOf } from '../src/events/event-envelope.js';
 import { type EventEnvelope, type EventType, topicOf } from '../src/ports/event-envelope.js';
 import * as analyticsSink from '../workers/analytics-sink.js';
 import * as srWindows from '../workers/sr-windows.js';
+import { decideMixBody } from './lib/decide-body.mjs';
 
 const decisions = Number(process.env.DECISIONS ?? 5000);
 const llmCalls = Number(process.env.LLM_CALLS ?? 2000);
@@ -218,33 +219,13 @@ await injectJson(
   bearer,
 );
 
-const cards = [
-  { cardIsin: '411111', cardSwitchProvider: 'VISA', cardType: 'CREDIT' },
-  { cardIsin: '510510', cardSwitchProvider: 'MASTERCARD', cardType: 'DEBIT' },
-  { cardIsin: '378282', cardSwitchProvider: 'AMEX', cardType: 'CREDIT' },
-];
 const decide = async (prefix: string, index: number) =>
   (
     await app.inject({
       method: 'POST',
       url: '/decide-gateway',
       headers: bearer,
-      payload: {
-        merchantId,
-        eligibleGatewayList: ['stripe', 'adyen', 'checkout'],
-        rankingAlgorithm: 'SR_BASED_ROUTING',
-        eliminationEnabled: true,
-        paymentInfo: {
-          paymentId: `${prefix}_${index}`,
-          amount: 100,
-          currency: 'USD',
-          paymentType: 'ORDER_PAYMENT',
-          paymentMethodType: 'CARD',
-          paymentMethod: 'CREDIT',
-          authType: 'THREE_DS',
-          ...cards[index % cards.length],
-        },
-      },
+      payload: decideMixBody(merchantId, `${prefix}_${index}`, index),
     })
   ).statusCode;
 const chat = async (index: number) =>

@@ -8,7 +8,7 @@ import type { GuardSession } from '../../src/guardrails/guard-session.js';
 import type { GuardedCall } from '../../src/guardrails/publish-guard-outcomes.js';
 import { type GuardChecks, runGuardChecks } from '../../src/guardrails/run-guard-checks.js';
 import type { ConfigStore } from '../../src/ports/state-store.js';
-import { routeGroupNamePattern } from '../../src/ports/state/route-group.js';
+import { type RouteGroup, routeGroupNamePattern } from '../../src/ports/state/route-group.js';
 import { credentialMerchantOf, credentialOf } from '../plugins/authentication.js';
 
 /**
@@ -22,8 +22,11 @@ export interface GatewayGuardDeps {
   readonly evidence?: GuardEvidence | undefined;
   /** The provider calls of the optional moderation and injection-judge guards (only awaited when a policy has them). */
   readonly checks?: GuardChecks | undefined;
-  /** The merchant's route groups (`llmRouteGroups`), so the evidence names the group a call was made in (a refused call included). */
-  readonly configs?: Pick<ConfigStore, 'get'> | undefined;
+  /**
+   * The merchant's route groups (`llmRouteGroups`), so the evidence names the group a call was made in (a refused call included);
+   * read from the store's held copy when it has one (the caching decorator's), as the router reads them.
+   */
+  readonly configs?: Pick<ConfigStore, 'get' | 'held'> | undefined;
 }
 
 /**
@@ -77,12 +80,21 @@ export function publishedGuardEvidence(publish: (session: GuardSession, call: Gu
   };
 }
 
-/** `model` when it names one of the merchant's route groups; a failed look-up leaves the evidence without one rather than failing the call. */
-async function routeGroupNamed(configs: Pick<ConfigStore, 'get'>, merchantId: string, model: string): Promise<string | undefined> {
+/**
+ * `model` when it names one of the merchant's route groups, without a promise while the store holds them;
+ * a failed look-up leaves the evidence without one rather than failing the call.
+ */
+export function routeGroupNamed(
+  configs: Pick<ConfigStore, 'get' | 'held'>,
+  merchantId: string,
+  model: string,
+): string | undefined | Promise<string | undefined> {
   // `provider/model` and other names no group can have need no look-up.
   if (!routeGroupNamePattern.test(model)) return undefined;
+  const named = (groups: readonly RouteGroup[]) => (groups.some((group) => group.name === model) ? model : undefined);
   try {
-    return (await routeGroupsOf(configs, merchantId)).some((group) => group.name === model) ? model : undefined;
+    const groups = routeGroupsOf(configs, merchantId);
+    return groups instanceof Promise ? groups.then(named, () => undefined) : named(groups);
   } catch {
     return undefined;
   }

@@ -24,8 +24,6 @@ export interface MerchantProviderEnv {
   readonly named: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** False: the operator's credentials are not used for this merchant's calls. */
   readonly operatorFallback: boolean;
-  /** Changes whenever the stored credentials or the setting change (a catalog cache key). */
-  readonly version: string;
 }
 
 /** A stored credential as the API shows it: never a value. */
@@ -71,8 +69,12 @@ export class MerchantProviderCredentials {
   readonly #configs: Pick<ConfigStore, 'get' | 'put'>;
   readonly #vault: CredentialVault;
   readonly #now: () => number;
-  /** Decrypted variables by merchant, kept while the stored version is unchanged (a call never decrypts twice). */
-  readonly #opened = new Map<string, MerchantProviderEnv>();
+  /**
+   * Decrypted variables by merchant, kept while the stored version is unchanged (a call never
+   * decrypts twice). The one cache of a merchant's credentials: `envOf` hands out the same object
+   * until they change, so what is built from them (the merchant's provider catalogs) keys on it.
+   */
+  readonly #opened = new Map<string, { readonly version: string; readonly env: MerchantProviderEnv }>();
 
   constructor(deps: { configs: Pick<ConfigStore, 'get' | 'put'>; vault: CredentialVault; now: () => number }) {
     this.#configs = deps.configs;
@@ -149,14 +151,17 @@ export class MerchantProviderCredentials {
     return moved;
   }
 
-  /** The merchant's variables for its calls, or undefined when it stored none and allows the operator's. */
+  /**
+   * The merchant's variables for its calls, or undefined when it stored none and allows the operator's.
+   * The same object while the stored credentials and the setting are unchanged; a new one after any change.
+   */
   async envOf(merchantId: string): Promise<MerchantProviderEnv | undefined> {
     const config = await this.#configs.get(merchantId, 'providerCredentials');
     if (config === undefined || (config.operatorFallback && Object.keys(config.providers).length === 0)) return undefined;
     const entries = Object.entries(config.providers);
     const version = [String(config.operatorFallback), ...entries.map(([provider, stored]) => `${provider}:${stored.sealed.iv}`)].join('|');
     const cached = this.#opened.get(merchantId);
-    if (cached?.version === version) return cached;
+    if (cached?.version === version) return cached.env;
     const variables: Record<string, string> = {};
     const named: Record<string, Record<string, string>> = {};
     const ownProviders: string[] = [];
@@ -168,11 +173,11 @@ export class MerchantProviderCredentials {
         ownProviders.push(key);
       }
     }
-    const opened = { variables, named, ownProviders, operatorFallback: config.operatorFallback, version };
+    const env = { variables, named, ownProviders, operatorFallback: config.operatorFallback };
     // Bounded: the merchants of one process; a changed version replaces the entry.
     if (this.#opened.size >= 10_000) this.#opened.clear();
-    this.#opened.set(merchantId, opened);
-    return opened;
+    this.#opened.set(merchantId, { version, env });
+    return env;
   }
 }
 

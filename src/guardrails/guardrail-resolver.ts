@@ -1,5 +1,5 @@
 import { SwitchyardError } from '../errors/switchyard-error.js';
-import type { ConfigStore } from '../ports/state/config-store.js';
+import { type ConfigStore, readConfig } from '../ports/state/config-store.js';
 import { detectorKinds } from './detection.js';
 import { GuardPolicy } from './guard-policy.js';
 import { GuardSession } from './guard-session.js';
@@ -30,10 +30,10 @@ const maxCachedPolicies = 512;
  * compiled once and cached by their content.
  */
 export class GuardrailResolver {
-  readonly #configs: Pick<ConfigStore, 'get'> | undefined;
+  readonly #configs: Pick<ConfigStore, 'get' | 'held'> | undefined;
   readonly #policies = new Map<string, GuardPolicy>();
 
-  constructor(deps: { readonly configs?: Pick<ConfigStore, 'get'> | undefined } = {}) {
+  constructor(deps: { readonly configs?: Pick<ConfigStore, 'get' | 'held'> | undefined } = {}) {
     this.#configs = deps.configs;
   }
 
@@ -41,7 +41,8 @@ export class GuardrailResolver {
   async settingsFor(scope: GuardrailScope): Promise<GuardSettings> {
     let settings = defaultGuardSettings;
     if (this.#configs !== undefined && scope.merchantId !== undefined) {
-      const stored = await this.#configs.get(scope.merchantId, 'guardrails');
+      // The store's held copy when it has one (no store read per call); a write drops it, so a change applies to the next call.
+      const stored = await readConfig(this.#configs, scope.merchantId, 'guardrails');
       if (stored !== undefined) {
         settings = combineGuardSettings(settings, stored.settings);
         if (scope.apiKeyId !== undefined) settings = combineGuardSettings(settings, stored.keys?.[scope.apiKeyId]);

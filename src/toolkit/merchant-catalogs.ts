@@ -7,20 +7,19 @@ import { createProviderCatalog, type ProviderCatalogOptions } from './provider-c
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** Bounded: the merchants of one process; a changed version replaces the entry. */
-const maxMerchants = 10_000;
-
 /**
  * The provider catalogs of merchants with credentials of their own (issue 39): each merchant's
  * stored variables over the operator's environment (without the operator's credentials when the
  * merchant forbade them), and a catalog per named credential (a route group candidate's
- * `credential`) built on first use. Kept while the stored credentials' version is unchanged.
+ * `credential`) built on first use. Derived from the credentials' own cache: `envOf` returns the
+ * same object while a merchant's credentials are unchanged, so a catalog is kept per that object
+ * (a weak map: no version or bound of its own; a credentials change drops it with the old object).
  */
 export class MerchantCatalogs {
   readonly #envOf: (merchantId: string) => Promise<MerchantProviderEnv | undefined>;
   readonly #operatorEnv: Env;
   readonly #options: Omit<ProviderCatalogOptions, 'env'>;
-  readonly #cached = new Map<string, { readonly version: string; readonly scoped: ScopedCatalog }>();
+  readonly #built = new WeakMap<MerchantProviderEnv, ScopedCatalog>();
 
   constructor(envOf: (merchantId: string) => Promise<MerchantProviderEnv | undefined>, operatorEnv: Env, options: Omit<ProviderCatalogOptions, 'env'>) {
     this.#envOf = envOf;
@@ -32,11 +31,10 @@ export class MerchantCatalogs {
   async scopeOf(merchantId: string): Promise<ScopedCatalog | undefined> {
     const own = await this.#envOf(merchantId);
     if (own === undefined) return undefined;
-    const cached = this.#cached.get(merchantId);
-    if (cached?.version === own.version) return cached.scoped;
+    const cached = this.#built.get(own);
+    if (cached !== undefined) return cached;
     const scoped = this.#build(own);
-    if (this.#cached.size >= maxMerchants) this.#cached.clear();
-    this.#cached.set(merchantId, { version: own.version, scoped });
+    this.#built.set(own, scoped);
     return scoped;
   }
 

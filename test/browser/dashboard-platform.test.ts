@@ -92,6 +92,30 @@ describe('the provider credentials page', () => {
   });
 });
 
+describe('the confirmations of deletes', () => {
+  it('deletes the named credential and then the route group that named it, each only once its dialog is confirmed', async () => {
+    await page.goto('/dashboard/#/provider-credentials');
+    const table = page.getByRole('table', { name: 'Provider credentials of this merchant' });
+    await table.getByRole('cell', { name: '…8888' }).waitFor();
+    await page.getByRole('button', { name: 'Delete openai credential blue' }).click();
+    await page.getByRole('dialog', { name: 'Delete the openai credential “blue”?' }).getByRole('button', { name: 'Delete credential' }).click();
+    await table.getByRole('cell', { name: '…8888' }).waitFor({ state: 'detached' });
+    await table.getByRole('cell', { name: '…7777' }).waitFor();
+
+    await page.goto('/dashboard/#/route-groups');
+    await page.getByRole('button', { name: 'Delete route group blue-team' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete this route group?' });
+    expect(await dialog.textContent()).toContain('Requests naming “blue-team” as their model will fail once it is gone.');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(((await (await call('GET', '/v1/route-groups')).json()) as { data: { name: string }[] }).data.map((group) => group.name)).toEqual(['blue-team']);
+    await page.getByRole('button', { name: 'Delete route group blue-team' }).click();
+    await dialog.getByRole('button', { name: 'Delete group' }).click();
+    await page.getByText('No route groups yet').waitFor();
+    expect(((await (await call('GET', '/v1/route-groups')).json()) as { data: unknown[] }).data).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
+
 describe('the end users page', () => {
   it("shows each end user's spend beside the per-end-user limits of its key", async () => {
     const created = await call('POST', '/api-key/create', {

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { ProviderCredential, ProviderCredentialList } from '../api/platform-api';
 import { AsyncView } from '../components/async-view';
-import { ConfirmDialog } from '../components/confirm-dialog';
+import { ConfirmAction } from '../components/confirm-dialog';
 import { DataTable } from '../components/data-table';
 import { FormError } from '../components/form-error';
 import { useAction } from '../components/use-action';
@@ -196,37 +196,25 @@ export function ProviderCredentialsPage() {
               <FormError error={remove.error} />
             </section>
             <CredentialForm providers={list.providers} onSaved={reload} />
-            <ConfirmDialog
-              open={deleting !== undefined}
+            <ConfirmAction
+              pending={deleting}
               title={`Delete the ${deleting?.provider ?? ''} credential “${deleting?.name ?? ''}”?`}
               confirmLabel="Delete credential"
-              onCancel={() => setDeleting(undefined)}
-              onConfirm={() => {
-                const target = deleting;
-                setDeleting(undefined);
-                if (target !== undefined)
-                  void remove.run(async () => {
-                    await api.platform.deleteCredential(target.provider, target.name);
-                    reload();
-                  });
-              }}
+              action={remove}
+              onClose={() => setDeleting(undefined)}
+              perform={(target) => api.platform.deleteCredential(target.provider, target.name)}
+              onDone={reload}
             >
               {deleting !== undefined && <p>{deletionEffect(deleting, list.operator_fallback, groupsNaming(groups, deleting))}</p>}
-            </ConfirmDialog>
-            <ConfirmDialog
-              open={fallbackChange !== undefined}
+            </ConfirmAction>
+            <ConfirmAction
+              pending={fallbackChange}
               title={fallbackChange === false ? "Forbid the operator's credentials?" : "Allow the operator's credentials again?"}
               confirmLabel={fallbackChange === false ? 'Forbid' : 'Allow'}
-              onCancel={() => setFallbackChange(undefined)}
-              onConfirm={() => {
-                const allowed = fallbackChange;
-                setFallbackChange(undefined);
-                if (allowed !== undefined)
-                  void toggle.run(async () => {
-                    await api.platform.setOperatorFallback(allowed);
-                    reload();
-                  });
-              }}
+              action={toggle}
+              onClose={() => setFallbackChange(undefined)}
+              perform={(allowed) => api.platform.setOperatorFallback(allowed)}
+              onDone={reload}
             >
               <p>
                 {fallbackChange === false
@@ -235,7 +223,7 @@ export function ProviderCredentialsPage() {
                     : `Live calls to ${uncovered.join(', ')} are refused from the next request on: you stored no credential for them.`
                   : `Calls to ${uncovered.length === 0 ? 'providers you stored no credential for' : uncovered.join(', ')} use the operator's credentials again, and the operator's account pays for them.`}
               </p>
-            </ConfirmDialog>
+            </ConfirmAction>
           </>
         );
       }}

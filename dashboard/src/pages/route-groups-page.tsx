@@ -5,7 +5,7 @@ import type { LlmRouteGroupReport, RouteGroup } from '../api/server-types';
 import { ChartPanel } from '../charts/chart-panel';
 import { formatBucket, pivot, type ChartSpec } from '../charts/chart-spec';
 import { AsyncView } from '../components/async-view';
-import { ConfirmDialog } from '../components/confirm-dialog';
+import { ConfirmAction } from '../components/confirm-dialog';
 import { DataTable } from '../components/data-table';
 import { FormError } from '../components/form-error';
 import { percent } from '../components/kpi-tiles';
@@ -171,23 +171,17 @@ export function RouteGroupsPage() {
           Save route group
         </button>
       </form>
-      <ConfirmDialog
-        open={deleting !== undefined}
+      <ConfirmAction
+        pending={deleting}
         title="Delete this route group?"
         confirmLabel="Delete group"
-        onCancel={() => setDeleting(undefined)}
-        onConfirm={() => {
-          const target = deleting;
-          setDeleting(undefined);
-          if (target !== undefined)
-            void remove.run(async () => {
-              await api.genai.deleteRouteGroup(target);
-              reload();
-            });
-        }}
+        action={remove}
+        onClose={() => setDeleting(undefined)}
+        perform={(target) => api.genai.deleteRouteGroup(target)}
+        onDone={reload}
       >
         <p>Requests naming “{deleting}” as their model will fail once it is gone.</p>
-      </ConfirmDialog>
+      </ConfirmAction>
     </>
   );
 }

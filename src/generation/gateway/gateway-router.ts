@@ -9,6 +9,7 @@ import { recentOutcomesRead, servedCandidate, warmAveragePrice, warmShare, type 
 import { cacheAffinityOfKey, type CacheAffinity } from './cache-affinity-key.js';
 import { UnsupportedChatRequest } from './openai-chat-request.js';
 import { resolveGatewayModel, type GatewayTarget } from './resolve-gateway-model.js';
+import { readConfig } from '../../ports/state/config-store.js';
 import { candidateId } from '../../ports/state/route-group.js';
 import {
   candidateLatencyWindowKey,
@@ -89,14 +90,18 @@ export function registryFactsOf(models: GatewayModelRegistry, provider: string, 
   return found === undefined ? undefined : { capabilities: found.capabilities, averagePrice: averagePrice(found) };
 }
 
-/** A merchant's stored route groups ([] when it has none). */
-export async function routeGroupsOf(configs: Pick<ConfigStore, 'get'>, merchantId: string): Promise<readonly RouteGroup[]> {
-  return (await configs.get(merchantId, 'llmRouteGroups')) ?? [];
+/**
+ * A merchant's stored route groups ([] when it has none): without a promise while the store holds
+ * them in memory (the caching decorator's copy, dropped when the groups are written), else read.
+ */
+export function routeGroupsOf(configs: Pick<ConfigStore, 'get' | 'held'>, merchantId: string): readonly RouteGroup[] | Promise<readonly RouteGroup[]> {
+  const groups = readConfig(configs, merchantId, 'llmRouteGroups');
+  return groups instanceof Promise ? groups.then((read) => read ?? []) : (groups ?? []);
 }
 
 export interface GatewayRouterDeps {
   /** The merchant's route groups (`llmRouteGroups`). */
-  readonly configs: Pick<ConfigStore, 'get'>;
+  readonly configs: Pick<ConfigStore, 'get' | 'held'>;
   /** Each candidate's success-rate (and speed) window. */
   readonly scores: Pick<ScoreStore, 'readWindows'>;
   readonly models: GatewayModelRegistry;

@@ -45,7 +45,7 @@ export class RouteGroupService {
     this.#deps = deps;
   }
 
-  list(merchantId: string): Promise<readonly RouteGroup[]> {
+  async list(merchantId: string): Promise<readonly RouteGroup[]> {
     return routeGroupsOf(this.#deps.configs, merchantId);
   }
 

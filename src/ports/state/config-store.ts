@@ -19,7 +19,7 @@ import type { RouteGroup } from './route-group.js';
 import type { ReportingCurrencySetting } from './reporting-currency.js';
 import type { SeedCostTable } from './seed-costs.js';
 import type { SteeringPlan } from './volume-commitment.js';
-import type { NotHeld } from './held-read.js';
+import { type NotHeld, notHeld } from './held-read.js';
 
 /** Every per-merchant config document, by name. */
 export interface MerchantConfigs {
@@ -88,4 +88,18 @@ export interface ConfigStore {
     mode: 'create' | 'update' | 'upsert',
   ): Promise<'written' | 'exists' | 'missing'>;
   delete(merchantId: string, name: ConfigName): Promise<boolean>;
+}
+
+/**
+ * A config document for a hot path: the store's held copy when it has one in process memory (the
+ * embedded store; the caching decorator while its copy is fresh), answered without a promise or a
+ * store read, else read through `get`. A write invalidates the held copy, so the next call sees it.
+ */
+export function readConfig<K extends ConfigName>(
+  configs: Pick<ConfigStore, 'get' | 'held'>,
+  merchantId: string,
+  name: K,
+): MerchantConfigs[K] | undefined | Promise<MerchantConfigs[K] | undefined> {
+  const held = configs.held === undefined ? notHeld : configs.held(merchantId, name);
+  return held === notHeld ? configs.get(merchantId, name) : held;
 }
