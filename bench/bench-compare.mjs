@@ -30,7 +30,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decideBody } from './lib/decide-body.mjs';
+import { decideMixBody as decideRequest } from './lib/decide-body.mjs';
 import { startFakeOpenAI } from './lib/fake-openai.mjs';
 import { cpuSeconds } from './lib/proc-cpu.mjs';
 import { json, spawnService } from './lib/spawn-service.mjs';
@@ -98,15 +98,6 @@ if (process.env.SKIP_BUILD !== '1') {
 
 // ------------------------------------------------------------------ load
 
-const cards = [
-  { cardIsin: '411111', cardSwitchProvider: 'VISA', cardType: 'CREDIT' },
-  { cardIsin: '510510', cardSwitchProvider: 'MASTERCARD', cardType: 'DEBIT' },
-  { cardIsin: '378282', cardSwitchProvider: 'AMEX', cardType: 'CREDIT' },
-];
-const decideRequest = (merchant, paymentId, index) => {
-  const base = decideBody(merchant, paymentId);
-  return { ...base, paymentInfo: { ...base.paymentInfo, ...cards[index % cards.length] } };
-};
 // GATEWAY_PROMPT_BYTES=4096 sends a prompt of that size (prose with dates, amounts and order ids, no card
 // number): the guardrails' cost on a realistic prompt (issue 38), e.g. against BASE=<the commit before them>.
 const promptBytes = Number(process.env.GATEWAY_PROMPT_BYTES ?? 0);

@@ -30,7 +30,7 @@
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { decideBody } from './lib/decide-body.mjs';
+import { decideMixBody as body } from './lib/decide-body.mjs';
 import { cpuSeconds } from './lib/proc-cpu.mjs';
 import { json, spawnService, spawnWorker } from './lib/spawn-service.mjs';
 import { abTestRule } from './lib/ab-test-rule.mjs';
@@ -70,17 +70,6 @@ const benchContract = {
       terms: { target: 300_000_000_000, reward: { kind: 'flat', value: { flat_amount: 10_000_000 } } },
     },
   ],
-};
-
-/** Three cards (Visa, Mastercard, Amex), so the success-rate windows are three dimensions. */
-const cards = [
-  { cardIsin: '411111', cardSwitchProvider: 'VISA', cardType: 'CREDIT' },
-  { cardIsin: '510510', cardSwitchProvider: 'MASTERCARD', cardType: 'DEBIT' },
-  { cardIsin: '378282', cardSwitchProvider: 'AMEX', cardType: 'CREDIT' },
-];
-const body = (merchant, paymentId, index, gateways) => {
-  const base = decideBody(merchant, paymentId, gateways);
-  return { ...base, paymentInfo: { ...base.paymentInfo, ...cards[index % cards.length] } };
 };
 
 /** The same body naming one of the bench's customers (sticky routing reads its counts). */

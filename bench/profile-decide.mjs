@@ -9,7 +9,7 @@ import autocannon from 'autocannon';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { decideBody } from './lib/decide-body.mjs';
+import { decideMixBody } from './lib/decide-body.mjs';
 import { json, spawnService } from './lib/spawn-service.mjs';
 import { abTestRule } from './lib/ab-test-rule.mjs';
 
@@ -24,11 +24,6 @@ const window = { from: 0, to: 0 };
 process.env.SERVICE_NODE_FLAGS = `--cpu-prof --cpu-prof-dir=${dir} ${process.env.SERVICE_NODE_FLAGS ?? ''}`;
 // ROOT: another build's checkout (e.g. bench-compare's /tmp/switchyard-compare-<sha>) instead of this one.
 const service = await spawnService({ ADMIN_SECRET: adminSecret }, process.env.ROOT ? { root: process.env.ROOT } : {});
-const cards = [
-  { cardIsin: '411111', cardSwitchProvider: 'VISA', cardType: 'CREDIT' },
-  { cardIsin: '510510', cardSwitchProvider: 'MASTERCARD', cardType: 'DEBIT' },
-  { cardIsin: '378282', cardSwitchProvider: 'AMEX', cardType: 'CREDIT' },
-];
 try {
   const name = `prof_${Date.now()}`;
   await json(service.url, '/merchant-account/create', { merchant_id: name }, { 'x-admin-secret': adminSecret });
@@ -69,8 +64,7 @@ try {
       requests: [
         {
           setupRequest: (request) => {
-            const base = decideBody(name, `${prefix}_${i}`);
-            const body = { ...base, paymentInfo: { ...base.paymentInfo, ...cards[i++ % cards.length] } };
+            const body = decideMixBody(name, `${prefix}_${i}`, i++);
             return { ...request, body: JSON.stringify(body) };
           },
         },

@@ -35,7 +35,7 @@ for (const merchantId of Object.values(merchants)) {
 }
 await state.configs.put(merchants.sticky, 'features', { 'sticky-routing': true }, 'upsert');
 const body = (merchantId: string, index: number, customer: boolean): DecideGatewayRequest =>
-  srDecideBody(merchantId, index, customer ? customers : undefined) as DecideGatewayRequest;
+  srDecideBody(merchantId, index, customer ? customers : undefined) as unknown as DecideGatewayRequest;
 await seedStickyHabits(state as never, stickyKeys, merchants.sticky, customers);
 
 const kinds = {

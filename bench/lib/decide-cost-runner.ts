@@ -1,32 +1,12 @@
 // What bench/decide-cost.ts and bench/sticky-cost.ts share: the three-card SR body, the seeded sticky
 // habits and the interleaved CPU blocks. No import from src/: decide-cost.ts loads the use case from
 // another tree (ROOT=), so the store and the sticky key functions are handed in.
-
-const cards = [
-  { cardIsin: '411111', cardSwitchProvider: 'VISA', cardType: 'CREDIT' },
-  { cardIsin: '510510', cardSwitchProvider: 'MASTERCARD', cardType: 'DEBIT' },
-  { cardIsin: '378282', cardSwitchProvider: 'AMEX', cardType: 'CREDIT' },
-] as const;
+import { decideMixBody } from './decide-body.mjs';
 
 /** An SR decide body of the three-card mix, paying `p_<index>`; with `customers`, naming one of that many customers. */
 export function srDecideBody(merchantId: string, index: number, customers?: number) {
-  return {
-    merchantId,
-    eligibleGatewayList: ['stripe', 'adyen', 'checkout'],
-    rankingAlgorithm: 'SR_BASED_ROUTING',
-    eliminationEnabled: true,
-    paymentInfo: {
-      paymentId: `p_${index}`,
-      amount: 100,
-      currency: 'USD',
-      paymentType: 'ORDER_PAYMENT',
-      paymentMethodType: 'CARD',
-      paymentMethod: 'CREDIT',
-      authType: 'THREE_DS',
-      ...cards[index % cards.length],
-      ...(customers !== undefined ? { customerId: `cust_${index % customers}` } : {}),
-    },
-  };
+  const body = decideMixBody(merchantId, `p_${index}`, index);
+  return customers === undefined ? body : { ...body, paymentInfo: { ...body.paymentInfo, customerId: `cust_${index % customers}` } };
 }
 
 interface StickyStore {
