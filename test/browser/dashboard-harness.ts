@@ -42,9 +42,10 @@ function chromiumPath(): string {
 /**
  * The service as `switchyard serve` runs it in embedded mode (in-process workers, chDB analytics,
  * journaled state in a temp DATA_DIR) on a free port, its toolkit's OpenAI provider pointed at a
- * local fake speaking OpenAI's wire format, and a headless chromium.
+ * local fake speaking OpenAI's wire format, and a headless chromium. `options.env` adds settings
+ * (docs/configuration.md) to the service's environment.
  */
-export async function startDashboardHarness(): Promise<DashboardHarness> {
+export async function startDashboardHarness(options: { readonly env?: Readonly<Record<string, string>> } = {}): Promise<DashboardHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sy-dashboard-'));
   const provider = await startFakeHttpServer((request) => {
     const body = request.body as { model: string; stream?: boolean };
@@ -62,6 +63,7 @@ export async function startDashboardHarness(): Promise<DashboardHarness> {
     ADMIN_SECRET: adminSecret,
     LOG_LEVEL: 'silent',
     JWT_SECRET: 'browser-jwt-secret-0123456789abcdef-0123456789',
+    ...options.env,
   });
   const server = await startServer(config, pino({ level: 'silent' }), {
     toolkit: { cwd: dataDir, env: { OPENAI_API_KEY: 'sk-browser-fake', OPENAI_BASE_URL: `${provider.url}/v1` } },
