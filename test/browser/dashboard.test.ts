@@ -367,6 +367,9 @@ describe('the dashboard', () => {
     const { token } = await sessionToken();
     const completion = await api('/v1/chat/completions', { token, body: { model: 'smart', messages: [{ role: 'user', content: 'hello' }] } });
     expect(completion.status).toBe(200);
+    await untilAnalyticsMention('/analytics/llm/route-groups?range=1h', '"smart"');
+    // The page was open since before the call: read it afresh.
+    await page.reload();
     await group.getByRole('cell', { name: '100.00%' }).first().waitFor({ timeout: 30_000 });
     // The share over time comes from the analytics store once the sink has written the call.
     const share = page.getByTestId('group-share-smart');
