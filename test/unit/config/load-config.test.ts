@@ -21,7 +21,9 @@ describe('loadConfig', () => {
   it('checks experiment guardrails every 60 s unless EXPERIMENT_GUARDRAIL_INTERVAL_SECONDS says otherwise (at least 1)', () => {
     expect(loadConfig({}).experimentGuardrailIntervalSeconds).toBe(60);
     expect(loadConfig({ EXPERIMENT_GUARDRAIL_INTERVAL_SECONDS: '5' }).experimentGuardrailIntervalSeconds).toBe(5);
-    expect(() => loadConfig({ EXPERIMENT_GUARDRAIL_INTERVAL_SECONDS: '0' })).toThrow(/EXPERIMENT_GUARDRAIL_INTERVAL_SECONDS \(experimentGuardrailIntervalSeconds\)/);
+    expect(() => loadConfig({ EXPERIMENT_GUARDRAIL_INTERVAL_SECONDS: '0' })).toThrow(
+      /EXPERIMENT_GUARDRAIL_INTERVAL_SECONDS \(experimentGuardrailIntervalSeconds\)/,
+    );
   });
 
   it('maps camelCase properties to UPPER_SNAKE variables', () => {
