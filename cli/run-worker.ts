@@ -47,7 +47,7 @@ export async function runWorker(name: string | undefined, config: Config, logger
     const { state, bus, jobs } = runtime;
     const autopilot = await startAutopilotWorker(config, { state, bus, jobs, analytics: runtime.analytics!, clock: runtimeDefaults.clock, logger });
     // The periodic experiment guardrail check rides in the same process: both are scheduled analytics readers.
-    const guardrail = await startExperimentGuardrailWorker({ state, jobs, analytics: runtime.analytics!, clock: runtimeDefaults.clock, logger });
+    const guardrail = await startExperimentGuardrailWorker(config, { state, jobs, analytics: runtime.analytics!, clock: runtimeDefaults.clock, logger });
     handle = {
       name: autopilot.name,
       caughtUp: async () => {

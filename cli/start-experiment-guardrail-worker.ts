@@ -1,3 +1,4 @@
+import type { Config } from '../src/config/load-config.js';
 import type { Logger } from '../src/logging/logger.js';
 import type { AnalyticsStore } from '../src/ports/analytics-store.js';
 import type { JobQueue } from '../src/ports/job-queue.js';
@@ -6,8 +7,6 @@ import type { Clock } from '../src/time/clock.js';
 import * as experimentGuardrailWorker from '../workers/experiment-guardrail.js';
 import type { WorkerHandle } from '../workers/worker-handle.js';
 
-/** 60 s: a breach stops the experiment within a minute of its feedback reaching analytics. */
-export const experimentGuardrailIntervalMs = 60_000;
 /** 24 h: a payment's feedback can come hours after its decision; merchants quiet for a day have nothing new to judge. */
 const experimentGuardrailLookbackMs = 24 * 60 * 60 * 1000;
 
@@ -19,11 +18,15 @@ export interface ExperimentGuardrailWiring {
   readonly logger: Logger;
 }
 
-/** Starts the periodic experiment guardrail check (docs/experiments.md) on the JobQueue scheduler. */
-export function startExperimentGuardrailWorker(wiring: ExperimentGuardrailWiring): Promise<WorkerHandle> {
+/**
+ * Starts the periodic experiment guardrail check (docs/experiments.md) on the JobQueue scheduler,
+ * every `experimentGuardrailIntervalSeconds` (default 60): a breach stops the experiment within one
+ * interval of its feedback reaching analytics.
+ */
+export function startExperimentGuardrailWorker(config: Config, wiring: ExperimentGuardrailWiring): Promise<WorkerHandle> {
   return experimentGuardrailWorker.start({
     jobs: wiring.jobs,
-    intervalMs: experimentGuardrailIntervalMs,
+    intervalMs: config.experimentGuardrailIntervalSeconds * 1000,
     checks: { state: wiring.state, analytics: wiring.analytics, clock: wiring.clock, logger: wiring.logger, lookbackMs: experimentGuardrailLookbackMs },
   });
 }

@@ -159,7 +159,7 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
     if (runtime.analytics !== undefined) {
       const { state, bus, jobs, analytics } = runtime;
       workers.push(await startAutopilotWorker(config, { state, bus, jobs, analytics, clock: runtimeDefaults.clock, logger }));
-      workers.push(await startExperimentGuardrailWorker({ state, jobs, analytics, clock: runtimeDefaults.clock, logger }));
+      workers.push(await startExperimentGuardrailWorker(config, { state, jobs, analytics, clock: runtimeDefaults.clock, logger }));
       workers.push(await startVolumeCommitmentWorker(config, { state, jobs, analytics, clock: runtimeDefaults.clock, logger }));
     }
     if (runtime.analytics !== undefined)

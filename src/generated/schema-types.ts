@@ -355,6 +355,10 @@ export interface SwitchyardConfig {
    */
   volumeCommitmentIntervalSeconds: number;
   /**
+   * how often the experiment guardrail check runs over every running A/B experiment; a breach stops the variant at most this long after its feedback reaches analytics (docs/experiments.md)
+   */
+  experimentGuardrailIntervalSeconds: number;
+  /**
    * embedded mode: decision contexts kept in memory for score feedback at most (oldest dropped first, besides their 30-minute TTL); unset: 500000, about 0.5 GB of heap (src/adapters/memory/memory-state-store.ts). Distributed mode keeps them in Redis with the TTL
    */
   maxDecisionContexts?: number;

@@ -223,10 +223,17 @@ describe('the dashboard tells the truth (issue 37)', () => {
   }, 120_000);
 
   it('puts payment approval first: overall and per gateway equal the seeded outcomes, the API success rate named as what it is', async () => {
+    // The two payments never fed back and the live probe have no outcome yet: they are not approvals.
+    // Once analytics has the probe too, the page (open since the sign-up, showing an answer from
+    // before the seeding until its next 5 s poll) is loaded afresh.
+    await until(
+      () => json<{ approval: { pending: number; no_outcome: number } }>('/analytics/overview?range=1h'),
+      (overview) => overview.approval.pending + overview.approval.no_outcome === 3,
+      'the live probe in analytics',
+    );
     await go('overview');
+    await page.reload();
     await page.getByRole('heading', { name: 'Payment approval rate over time' }).waitFor({ timeout: 60_000 });
-    // The page may show an answer from before the seeding until its next poll (every 5 s). The two
-    // payments never fed back and the live probe have no outcome yet: they are not approvals.
     await expect.poll(() => tileValue('Payment approval rate').textContent(), { timeout: 60_000 }).toBe('64.71%');
     await expect.poll(() => tileValue('No outcome yet').textContent(), { timeout: 60_000 }).toBe('3');
     expect(await tileValue('Approval · stripe').textContent()).toBe('87.50%');

@@ -74,6 +74,16 @@ function decideBody(merchantId: string, paymentId: string, gateways: readonly st
   };
 }
 
+/**
+ * Reads `path` (an /analytics/* read, as the signed-in operator) until its answer mentions `text`:
+ * the analytics sink has written what the page is opened on next, so the page shows it on its
+ * first load instead of at its next 5 s live poll (the overview test covers the live poll).
+ */
+async function untilAnalyticsMention(path: string, text: string): Promise<void> {
+  const { token } = await sessionToken();
+  await expect.poll(async () => (await (await api(path, { method: 'GET', token })).text()).includes(text), { timeout: 60_000 }).toBe(true);
+}
+
 async function go(path: string): Promise<void> {
   await page.goto(`/dashboard/#/${path}`);
   await page.getByRole('heading', { level: 1 }).waitFor();
@@ -310,6 +320,7 @@ describe('the dashboard', () => {
     expect(upstream.stream).toBe(true);
     expect(JSON.stringify(upstream.messages)).toContain('What does Switchyard do?');
 
+    await untilAnalyticsMention('/analytics/llm/usage?range=1h', 'gpt-4o-mini');
     await go('llm-usage');
     const calls = page
       .locator('.kpi')
@@ -333,9 +344,11 @@ describe('the dashboard', () => {
       body: { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }], user: 'shopper-7' },
     });
     expect(completion.status).toBe(200);
+    await untilAnalyticsMention('/analytics/llm/end-users?range=1h', 'shopper-7');
+    // LLM usage is still open from the test before: load it afresh.
     await go('llm-usage');
+    await page.reload();
     const table = page.getByRole('table', { name: 'Spend per end user and API key' });
-    // The row appears once the analytics sink has written the call (the page polls while live).
     const row = table.getByRole('row').filter({ hasText: 'shopper-7' });
     await row.waitFor({ timeout: 60_000 });
     const cells = await row.getByRole('cell').allTextContents();
@@ -354,6 +367,9 @@ describe('the dashboard', () => {
     const { token } = await sessionToken();
     const completion = await api('/v1/chat/completions', { token, body: { model: 'smart', messages: [{ role: 'user', content: 'hello' }] } });
     expect(completion.status).toBe(200);
+    await untilAnalyticsMention('/analytics/llm/route-groups?range=1h', '"smart"');
+    // The page was open since before the call: read it afresh.
+    await page.reload();
     await group.getByRole('cell', { name: '100.00%' }).first().waitFor({ timeout: 30_000 });
     // The share over time comes from the analytics store once the sink has written the call.
     const share = page.getByTestId('group-share-smart');

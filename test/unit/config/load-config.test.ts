@@ -18,6 +18,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ JWT_SECRET: 'short' })).toThrow(/JWT_SECRET/);
   });
 
+  it('checks experiment guardrails every 60 s unless EXPERIMENT_GUARDRAIL_INTERVAL_SECONDS says otherwise (at least 1)', () => {
+    expect(loadConfig({}).experimentGuardrailIntervalSeconds).toBe(60);
+    expect(loadConfig({ EXPERIMENT_GUARDRAIL_INTERVAL_SECONDS: '5' }).experimentGuardrailIntervalSeconds).toBe(5);
+    expect(() => loadConfig({ EXPERIMENT_GUARDRAIL_INTERVAL_SECONDS: '0' })).toThrow(
+      /EXPERIMENT_GUARDRAIL_INTERVAL_SECONDS \(experimentGuardrailIntervalSeconds\)/,
+    );
+  });
+
   it('maps camelCase properties to UPPER_SNAKE variables', () => {
     expect(envNameOf('clickhouseUrl')).toBe('CLICKHOUSE_URL');
     expect(envNameOf('jwtTtlSeconds')).toBe('JWT_TTL_SECONDS');
