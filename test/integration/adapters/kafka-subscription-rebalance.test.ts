@@ -99,7 +99,7 @@ describe('Kafka subscription across a rebalance with a slice in the handler', ()
         group: 'sink',
         topics: ['api'],
         maxBatchSize: 40,
-        lingerMs: 2_000,
+        lingerMs: 500,
         handler: async (batch) => {
           if (firstSlice !== undefined) return;
           firstSlice = batch;
