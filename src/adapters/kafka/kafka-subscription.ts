@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Consumer, MessagesStreamFallbackModes, MessagesStreamModes, stringDeserializer, type Message, type MessagesStream } from '@platformatic/kafka';
 import { topicOf, type EventEnvelope } from '../../events/event-envelope.js';
@@ -28,6 +29,13 @@ export interface KafkaSubscription extends Subscription {
 type EventMessage = Message<Buffer, string, Buffer, Buffer>;
 type EventConsumer = Consumer<Buffer, string, Buffer, Buffer>;
 type EventStream = MessagesStream<Buffer, string, Buffer, Buffer>;
+/** One partition's commit: the offset after the last message of a handed-over slice. */
+interface CommitTarget {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: bigint;
+  readonly leaderEpoch: number;
+}
 
 /** 500 events: the default batch handed to a handler, as in the embedded bus. */
 const defaultMaxBatchSize = 500;
@@ -48,6 +56,8 @@ const maxRedeliveryDelayMs = 5000;
 /** 250 ms first attempt to consume again after the stream failed (broker gone), doubling to 5 s. */
 const firstRestartDelayMs = 250;
 const maxRestartDelayMs = 5000;
+/** 10 s (the session timeout) at most waiting for a rejoin in progress to end before committing. */
+const rejoinWaitMs = 10_000;
 
 function isEvent(value: unknown): value is EventEnvelope {
   if (typeof value !== 'object' || value === null) return false;
@@ -81,6 +91,16 @@ function forgetReadPosition(stream: EventStream, message: EventMessage): void {
  * moves past again (the chaos bench lost messages so, after a broker SIGSTOP/SIGCONT). Duplicates
  * remain possible (a slice handled while its partition moved, a commit lost with the broker):
  * handlers are idempotent by event id.
+ *
+ * A slice commits only the partitions this member held without a break from the hand-over to the
+ * commit. The client retries a commit refused for a rebalance (REBALANCE_IN_PROGRESS,
+ * ILLEGAL_GENERATION) after rejoining, with the new generation, and a classic group accepts any
+ * member's commit for any partition: a slice handled before its partition moved would otherwise
+ * commit its older offset over the new owner's, and the new owner, already past it, never reads
+ * there again (the chaos bench's sink lag stuck at 42 after a broker restart, issue 35). So each
+ * rejoin removes the moved partitions from the commits still pending (the client reads that same
+ * array on its retry), and a commit waits for a rejoin in progress to end: one sent meanwhile fails
+ * and makes the client rejoin once more, and a leader's rejoin is a new rebalance of the group.
  *
  * @remarks A new group starts at the earliest retained offset, like the embedded bus: a worker
  * deployed after events were published still sees them.
@@ -117,6 +137,11 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
   let queue: EventMessage[] = [];
   /** Per partition slot, the offset after the last message taken into the queue (held or handed over). */
   const nextOffsets = new Map<string, bigint>();
+  /** The commit targets of slices handed over and not committed yet; a rejoin prunes them in place. */
+  const pendingCommits = new Set<CommitTarget[]>();
+  /** The generation and member id of the last join: a later join continues it or starts afresh. */
+  let joinedGeneration: number | undefined;
+  let joinedMember: string | null = null;
   let stream: EventStream | undefined;
   let closing = false;
   let closed: Promise<void> | undefined;
@@ -221,18 +246,46 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
   // fetch answered after the join can move the read position past it again, so it might never come
   // back); what belongs to partitions that moved is dropped, their positions forgotten (where the
   // group has no commit yet the stream would keep its read position, past the dropped messages).
+  // The commits still pending lose the partitions that moved, and all of them on a join that does
+  // not follow the last one (this member dropped out in between: a generation skipped, a new member
+  // id), since another member may have held every partition meanwhile and committed past them.
   // Runs before the stream's own listener (registered later), which does the re-read.
   consumer.on('consumer:group:join', () => {
+    const generation = consumer.generationId;
+    const continuous =
+      joinedGeneration !== undefined && consumer.memberId === joinedMember && (generation === joinedGeneration || generation === joinedGeneration + 1);
+    joinedGeneration = generation;
+    joinedMember = consumer.memberId;
     const kept: EventMessage[] = [];
     for (const message of queue) {
       if (isAssigned(message)) kept.push(message);
       else if (stream !== undefined) forgetReadPosition(stream, message);
     }
+    const dropped = queue.length - kept.length;
     queue = kept;
     for (const slot of [...nextOffsets.keys()]) {
       const at = slot.lastIndexOf('#');
       if (!isAssignedPartition(slot.slice(0, at), Number(slot.slice(at + 1)))) nextOffsets.delete(slot);
     }
+    let withdrawn = 0;
+    for (const targets of pendingCommits) {
+      for (let index = targets.length - 1; index >= 0; index--) {
+        const target = targets[index]!;
+        if (continuous && isAssignedPartition(target.topic, target.partition)) continue;
+        targets.splice(index, 1);
+        withdrawn += 1;
+      }
+    }
+    log.debug(
+      {
+        generation,
+        continuous,
+        assigned: consumer.assignments?.map((assignment) => `${assignment.topic}#${assignment.partitions.join(',')}`),
+        dropped,
+        withdrawnCommits: withdrawn,
+      },
+      'event consumer joined its group',
+    );
   });
   // A failed rejoin (broker gone) is reported here; the stream's fetches fail too and the member
   // consumes again, joining anew, once the broker answers.
@@ -300,24 +353,46 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
     }
   }
 
-  /** Commits the offset after each partition's last message of the slice. */
-  async function commit(slice: readonly EventMessage[]): Promise<void> {
+  /** The offset after each partition's last message of the slice, pending until committed. */
+  function commitTargets(slice: readonly EventMessage[]): CommitTarget[] {
     const last = new Map<string, EventMessage>();
     for (const message of slice) last.set(partitionSlot(message.topic, message.partition), message);
-    const offsets = [...last.values()].map((message) => ({
+    const targets = [...last.values()].map((message) => ({
       topic: message.topic,
       partition: message.partition,
       offset: message.offset + 1n,
       leaderEpoch: message.leaderEpoch,
     }));
+    pendingCommits.add(targets);
+    return targets;
+  }
+
+  /** Resolves once no rejoin is in progress (or after the session timeout, or on close). */
+  async function rejoined(): Promise<void> {
+    if (consumer.isActive()) return;
     try {
-      await consumer.commit({ offsets });
+      await once(consumer, 'consumer:group:join', { signal: AbortSignal.any([stop.signal, AbortSignal.timeout(rejoinWaitMs)]) });
+    } catch (error) {
+      // Still not a member (the broker is away) or closing: the commit below reports what it can.
+      log.debug({ err: error }, 'no rejoin ended before the commit');
+    }
+  }
+
+  /** Commits the targets left after the rejoins since the hand-over (those of partitions still held). */
+  async function commit(targets: CommitTarget[]): Promise<void> {
+    try {
+      await rejoined();
+      if (targets.length === 0) return; // every partition of the slice moved: its new owner reads them
+      // The same array: a rejoin inside the client's retry prunes it before the retried commit.
+      await consumer.commit({ offsets: targets });
     } catch (error) {
       // The partition moved on or the broker went away: whoever reads it next gets the slice again.
       log.warn(
-        { err: error, offsets: offsets.map((entry) => `${entry.topic}#${entry.partition}@${entry.offset}`) },
+        { err: error, offsets: targets.map((entry) => `${entry.topic}#${entry.partition}@${entry.offset}`) },
         'could not commit a handled slice; it may be delivered again',
       );
+    } finally {
+      pendingCommits.delete(targets);
     }
   }
 
@@ -336,11 +411,15 @@ export async function startKafkaSubscription(options: KafkaSubscriptionOptions):
       if (slice === undefined) break;
       const events = slice.map(decode).filter((event): event is EventEnvelope => event !== undefined);
       const handled = events.length > 0 ? handleWithRedelivery(events, slice[0]!) : Promise.resolve(true);
+      const targets = commitTargets(slice);
       const earlier = previous;
       const settled = (async () => {
         const [earlierCommitted, done] = await Promise.all([earlier, handled]);
-        if (!earlierCommitted || !done) return false;
-        await commit(slice);
+        if (!earlierCommitted || !done) {
+          pendingCommits.delete(targets);
+          return false;
+        }
+        await commit(targets);
         return true;
       })();
       previous = settled;
