@@ -20,6 +20,11 @@
 //      payments): req/s, latency and CPU per decision beside plain SR (VOLUME_COMMITMENT=0 skips it);
 //   2e. unless PLAIN_AGAIN=0, plain SR once more after every other row, and each row's share of it: the
 //      rows run in one process after the first plain SR row, so that row alone has the freshest heap;
+//   2f. unless ROUNDS=0, ROUNDS (default 3) interleaved rounds of every row above, ROUND_SECONDS (default
+//      4) each after a 1 s warm-up, plain SR first in each round: each row's req/s as a share of the same
+//      round's plain SR and its main-thread CPU per decision, the median round per row. The sequential
+//      rows above each meet the machine's load and the server's state at a different time; here a load
+//      swing or a grown heap hits every row alike, as bench-compare alternates builds;
 //   3. every answered decision must reach the analytics (/analytics/decisions counts them);
 //   4. the feedback-to-effect delay (feedback accepted → the next decision reflects it), p50/p99;
 //   5. the API process's CPU per answered decision (all its threads, and its main thread alone), from
@@ -34,9 +39,13 @@ import { decideMixBody as body } from './lib/decide-body.mjs';
 import { cpuSeconds } from './lib/proc-cpu.mjs';
 import { json, spawnService, spawnWorker } from './lib/spawn-service.mjs';
 import { abTestRule } from './lib/ab-test-rule.mjs';
+import { benchContract } from './lib/bench-contract.mjs';
 
 const duration = Number(process.env.DURATION ?? 15);
 const connections = Number(process.env.CONNECTIONS ?? 64);
+const rounds = Number(process.env.ROUNDS ?? 3);
+const roundSeconds = Number(process.env.ROUND_SECONDS ?? 4);
+if (!Number.isInteger(rounds) || rounds < 0) throw new Error(`ROUNDS takes a whole number ≥ 0; got "${process.env.ROUNDS}"`);
 const samples = Number(process.env.FEEDBACK_SAMPLES ?? 200);
 const calibrations = (process.env.CALIBRATE ?? '').split(',').filter(Boolean).map(Number);
 if (calibrations.some((workUs) => !Number.isFinite(workUs) || workUs <= 0 || workUs > 100_000)) {
@@ -50,27 +59,6 @@ if (!Number.isInteger(customers) || customers < 1) throw new Error(`CUSTOMERS ta
 const volumeCommitment = process.env.VOLUME_COMMITMENT !== '0';
 const mode = process.env.REDIS_URL || process.env.KAFKA_BROKERS ? 'distributed' : 'embedded';
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
-
-/**
- * The volume commitment of row 2c: adyen owed USD 3B this calendar year against USD 10B a day expected
- * (behind on a fresh merchant, winnable until the year's last hours), 5 pp of approval rate allowed:
- * every SR decision that does not pick adyen rolls against adyen's published rate.
- */
-const benchContract = {
-  routing_mode: 'pace_guarded',
-  tolerance_bps: 500,
-  currency: { denomination: 'USD' },
-  expected_daily_traffic: 1_000_000_000_000,
-  volume_contracts: [
-    {
-      id: 'bench_adyen',
-      connector: 'adyen',
-      billing_cycle: { type: 'calendar_year', anchor: 1, timezone: 'UTC' },
-      archetype: 'lumpsum',
-      terms: { target: 300_000_000_000, reward: { kind: 'flat', value: { flat_amount: 10_000_000 } } },
-    },
-  ],
-};
 
 /** The same body naming one of the bench's customers (sticky routing reads its counts). */
 const withCustomer = (decideRequest, index) => ({ ...decideRequest, paymentInfo: { ...decideRequest.paymentInfo, customerId: `cust_${index % customers}` } });
@@ -196,7 +184,10 @@ try {
 
   const merchant = `bench_${Date.now()}`;
   const auth = await newMerchant(merchant);
+  /** Every row's merchant, for the interleaved rounds (2f). */
+  const targets = [];
   const decide = await measure(merchant, auth, 'decide');
+  targets.push({ label: 'plain SR', name: merchant, headers: auth, customer: false });
   const cpu = decide.cpu;
   const expected = decide.warmOk + decide.ok;
   const counted = await analyticsCount(auth, expected);
@@ -224,6 +215,7 @@ try {
       probe = await json(service.url, '/decide-gateway', body(moMerchant, `mo_probe_${probes}`, 0), moAuth);
     }
     const result = await measure(moMerchant, moAuth, experiment ? 'multi-objective + experiment decide' : 'multi-objective decide');
+    targets.push({ label: experiment ? 'multi-objective + experiment' : 'multi-objective', name: moMerchant, headers: moAuth, customer: false });
     const moExpected = probes + result.warmOk + result.ok;
     const moCounted = await analyticsCount(moAuth, moExpected);
     const savings = await json(service.url, '/analytics/cost-savings?range=1h', undefined, moAuth);
@@ -255,6 +247,7 @@ try {
     }
     const pinnedBefore = await pinnedSoFar();
     const result = await measure(name, stickyAuth, label, true);
+    targets.push({ label: label.replace(/ decide$/, ''), name, headers: stickyAuth, customer: true });
     const pinned = (await pinnedSoFar()) - pinnedBefore;
     const stickyExpected = seeded + result.warmOk + result.ok;
     return { ...result, pinned, expected: stickyExpected, counted: await analyticsCount(stickyAuth, stickyExpected) };
@@ -290,6 +283,7 @@ try {
       probe = await json(service.url, '/decide-gateway', body(vcMerchant, `vc_probe_${probes}`, 0), vcAuth);
     }
     steered = await measure(vcMerchant, vcAuth, 'volume-commitment decide');
+    targets.push({ label: 'volume commitment', name: vcMerchant, headers: vcAuth, customer: false });
     // Drained like the other rows before the next measurement.
     steered.counted = await analyticsCount(vcAuth, probes + steered.warmOk + steered.ok);
   }
@@ -298,6 +292,34 @@ try {
   // on a heap that holds every earlier row's decision contexts and on a grown chDB; measured first
   // only, plain SR has the freshest process of the run. The same row measured last brackets the others.
   const decideLast = process.env.PLAIN_AGAIN === '0' ? undefined : await measure(merchant, auth, 'decide (plain SR again, last)');
+
+  // 2f. The rows interleaved: ROUNDS rounds, every row ROUND_SECONDS in each, plain SR first.
+  const interleaved = targets.length < 2 || rounds === 0 ? undefined : await interleave();
+  async function interleave() {
+    const byRow = targets.map(() => ({ shares: [], mains: [], rps: [] }));
+    for (let round = 0; round < rounds; round++) {
+      let plainRps;
+      for (const [index, target] of targets.entries()) {
+        process.stderr.write(`round ${round + 1} of ${rounds}: ${target.label} ${roundSeconds}s…\n`);
+        await load(`${service.url}/decide-gateway`, target.headers, target.name, `r${round}w`, 1, target.customer);
+        const before = serviceCpu(service.pid);
+        const result = await load(`${service.url}/decide-gateway`, target.headers, target.name, `r${round}`, roundSeconds, target.customer);
+        const after = serviceCpu(service.pid);
+        plainRps ??= result.rps;
+        byRow[index].rps.push(result.rps);
+        byRow[index].shares.push(result.rps / plainRps);
+        if (before !== undefined && after !== undefined) byRow[index].mains.push((1e6 * (after.main - before.main)) / result.total);
+      }
+    }
+    const median = (values) => (values.length === 0 ? undefined : [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]);
+    return targets.map((target, index) => ({
+      label: target.label,
+      rps: median(byRow[index].rps),
+      share: median(byRow[index].shares),
+      shares: byRow[index].shares,
+      main: median(byRow[index].mains),
+    }));
+  }
 
   const delays = [];
   for (let i = 0; i < samples; i++) {
@@ -363,6 +385,18 @@ try {
       `plain SR decide again, last: ${decideLast.rps.toFixed(0)} req/s (${((100 * decideLast.rps) / decide.rps).toFixed(1)} % of the first), p50 ${decideLast.p50} ms, p99 ${decideLast.p99} ms${decideLast.cpu.main === undefined ? '' : `, ${decideLast.cpu.main} µs main thread (first ${cpu.main} µs)`}; the rows as a share of it: ${rows.map(([label, row]) => `${label} ${share(row)}`).join(', ')}`,
     );
   }
+  if (interleaved !== undefined) {
+    const [plain, ...rows] = interleaved;
+    const mainNote = (row) => (row.main === undefined ? '' : `, ${Math.round(row.main)} µs main thread`);
+    console.log(
+      `interleaved, ${rounds} rounds of ${roundSeconds}s per row (median round): plain SR ${plain.rps.toFixed(0)} req/s${mainNote(plain)}; ${rows
+        .map(
+          (row) =>
+            `${row.label} ${(100 * row.share).toFixed(1)} % of plain SR (rounds ${row.shares.map((share) => (100 * share).toFixed(0)).join('/')} %)${mainNote(row)}`,
+        )
+        .join('; ')}`,
+    );
+  }
   // At least: autocannon stops counting at the end of its duration, and the service still answers what was in flight.
   console.log(
     `analytics: ${counted} decisions counted for ${expected} answered${counted >= expected ? ' (none missing)' : ` (${expected - counted} MISSING)`}`,
@@ -422,6 +456,21 @@ try {
             volume_commitment_errors: steered.errors,
             volume_commitment_cpu_us_per_decision: steered.cpu.all,
             volume_commitment_main_thread_cpu_us_per_decision: steered.cpu.main,
+          }),
+      ...(interleaved === undefined
+        ? {}
+        : {
+            interleaved_rounds: rounds,
+            interleaved: Object.fromEntries(
+              interleaved.map((row) => [
+                row.label,
+                {
+                  rps: Math.round(row.rps),
+                  share_of_plain: Math.round(1000 * row.share) / 1000,
+                  main_thread_cpu_us_per_decision: row.main === undefined ? undefined : Math.round(row.main),
+                },
+              ]),
+            ),
           }),
       ...(decideLast === undefined
         ? {}

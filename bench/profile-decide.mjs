@@ -2,7 +2,8 @@
 // Profiles the embedded service under the decide load: `switchyard serve` from dist/ with
 // `--cpu-prof` (main thread), a merchant with a session, a 3 s warm-up, then DURATION (10) s of
 // POST /decide-gateway (the three-card mix, CONNECTIONS 64; FEATURES=1: multi-objective and an
-// active A/B experiment on, as bench-compare's decide_features), then stops the service so V8
+// active A/B experiment on, as bench-compare's decide_features; VOLUME=1: decide-bench's volume
+// commitment active with a published plan), then stops the service so V8
 // writes the profile into PROFILE_DIR (/tmp/switchyard-profiles) and prints its summary
 // (bench/profile-summary.mjs). ROOT=<checkout> profiles another build's dist/. 127.0.0.1 only.
 import autocannon from 'autocannon';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { decideMixBody } from './lib/decide-body.mjs';
 import { json, spawnService } from './lib/spawn-service.mjs';
 import { abTestRule } from './lib/ab-test-rule.mjs';
+import { benchContract } from './lib/bench-contract.mjs';
 
 const dir = process.env.PROFILE_DIR ?? '/tmp/switchyard-profiles';
 const duration = Number(process.env.DURATION ?? 10);
@@ -52,6 +54,18 @@ try {
     await json(service.url, `/merchant-account/${name}/seed-costs`, { rows }, headers, 'PUT');
     const experiment = await json(service.url, '/routing/create', abTestRule('profile-experiment', name, { hedging_percent: 2 }), headers);
     await json(service.url, '/routing/activate', { created_by: name, routing_algorithm_id: experiment.rule_id }, headers);
+  }
+  if (process.env.VOLUME === '1') {
+    await json(service.url, `/merchant-account/${name}/features/volume-contracts`, { enabled: true }, headers);
+    const contract = await json(
+      service.url,
+      '/routing/create',
+      { name: 'bench-contract', created_by: name, algorithm: { type: 'volume_contract', data: benchContract } },
+      headers,
+    );
+    await json(service.url, '/routing/activate', { created_by: name, routing_algorithm_id: contract.rule_id }, headers);
+    const forecast = await json(service.url, `/volume-commitment/run-forecast?merchant_id=${name}`, {}, headers);
+    if (forecast.merchants[0]?.pspsSteering !== 1) throw new Error(`the forecast published no steering: ${JSON.stringify(forecast)}`);
   }
   const run = (seconds, prefix) => {
     let i = 0;
