@@ -10,19 +10,28 @@ import type { Clock } from '../../time/clock.js';
 export const defaultMaxStickyCustomers = 200_000;
 
 interface Customer {
-  /** `<combo>:<connector>` → positive count. */
-  readonly counts: Map<string, number>;
+  /** combination → connector → positive count (nested, so a read hands over one combination's map as it is). */
+  readonly byCombo: Map<string, Map<string, number>>;
+  /** Counts over every combination: the per-customer bound (`maxEntries`) is on this. */
+  entries: number;
   expiresAtMs: number;
+  /** Seen since the eviction cursor last passed it: spared once, and moved to the back (second chance). */
+  seen: boolean;
 }
 
+const noCounts: ReadonlyMap<string, number> = new Map();
+
 /**
- * The embedded `StickyStore`: a bounded LRU of customers in process memory, never journaled (a
- * restart forgets the habits, as if every customer were new). Dedupe marks expire by the store's
- * clock and are dropped oldest first once they reach the customers' bound.
+ * The embedded `StickyStore`: a bounded set of customers in process memory, never journaled (a
+ * restart forgets the habits, as if every customer were new). The bound forgets a customer not seen
+ * since the eviction cursor last passed it (second chance, close to least recently seen): a read only
+ * marks its customer, where moving it to the back of the map would cost a delete and an insert on
+ * every sticky decision. Dedupe marks expire by the store's clock and are dropped oldest first once
+ * they reach the customers' bound.
  */
 export function createMemoryStickyStore(options: { readonly clock: Clock; readonly maxCustomers?: number }): StickyStore {
   const maxCustomers = options.maxCustomers ?? defaultMaxStickyCustomers;
-  /** Map order is recency order: a read or write moves its customer to the end, eviction takes from the front. */
+  /** Map order is insertion order; eviction takes from the front, moving a seen customer to the back once. */
   const customers = new Map<string, Customer>();
   const eviction = new OldestFirst(customers);
   const dedupe = new Map<string, number>();
@@ -30,10 +39,23 @@ export function createMemoryStickyStore(options: { readonly clock: Clock; readon
   const live = (id: string): Customer | undefined => {
     const customer = customers.get(id);
     if (customer === undefined) return undefined;
-    customers.delete(id);
-    if (customer.expiresAtMs <= options.clock.now()) return undefined;
-    customers.set(id, customer);
+    if (customer.expiresAtMs <= options.clock.now()) {
+      customers.delete(id);
+      return undefined;
+    }
+    customer.seen = true;
     return customer;
+  };
+  const trimCustomers = (): void => {
+    while (customers.size > maxCustomers) {
+      const oldest = eviction.evict();
+      if (oldest === undefined) return;
+      const [id, customer] = oldest;
+      if (customer.seen) {
+        customer.seen = false;
+        customers.set(id, customer);
+      }
+    }
   };
   const markOnce = (id: string, ttlSeconds: number): boolean => {
     const now = options.clock.now();
@@ -52,51 +74,66 @@ export function createMemoryStickyStore(options: { readonly clock: Clock; readon
     dedupe.set(id, now + ttlSeconds * 1000);
     return true;
   };
-  const readNow = (customer: StickyCustomer, combo: string): ReadonlyMap<string, number> => {
-    const found = live(idOf(customer.merchantId, customer.customerKey));
-    const counts = new Map<string, number>();
-    if (found === undefined) return counts;
-    const start = combo.length + 1;
-    for (const [field, count] of found.counts) {
-      if (field.length < start || field.charCodeAt(combo.length) !== 58 || !field.startsWith(combo)) continue; // 58: ':'
-      // Connector names are rarely escaped: decode only what has a `%`.
-      const connector = field.indexOf('%', start) === -1 ? field.slice(start) : decodeURIComponent(field.slice(start));
-      counts.set(connector, count);
-    }
-    return counts;
-  };
+  // The combination's own map, not a copy: a synchronous caller reads it before any write (read() copies it).
+  const readNow = (customer: StickyCustomer, combo: string): ReadonlyMap<string, number> =>
+    live(idOf(customer.merchantId, customer.customerKey))?.byCombo.get(combo) ?? noCounts;
   return {
     readNow,
     async read(customer, combo) {
-      return readNow(customer, combo);
+      return new Map(readNow(customer, combo));
     },
     async adjust(adjustment) {
       const id = idOf(adjustment.customer.merchantId, adjustment.customer.customerKey);
-      const field = `${adjustment.combo}:${encodeURIComponent(adjustment.connector)}`;
+      const { combo, connector } = adjustment;
       let customer = live(id);
       if (!markOnce(`${id}\u0000${adjustment.dedupeKey}`, adjustment.dedupeTtlSeconds)) {
-        return { applied: false, count: customer?.counts.get(field) ?? 0 };
+        return { applied: false, count: customer?.byCombo.get(combo)?.get(connector) ?? 0 };
       }
       if (adjustment.delta < 0) {
-        const current = customer?.counts.get(field) ?? 0;
-        if (customer === undefined || current <= 0) return { applied: false, count: 0 };
-        if (current <= 1) customer.counts.delete(field);
-        else customer.counts.set(field, current - 1);
+        const counts = customer?.byCombo.get(combo);
+        const current = counts?.get(connector) ?? 0;
+        if (customer === undefined || counts === undefined || current <= 0) return { applied: false, count: 0 };
+        if (current > 1) counts.set(connector, current - 1);
+        else {
+          counts.delete(connector);
+          customer.entries -= 1;
+          if (counts.size === 0) customer.byCombo.delete(combo);
+        }
         return { applied: true, count: current - 1 };
       }
       if (customer === undefined) {
-        customer = { counts: new Map(), expiresAtMs: 0 };
+        customer = { byCombo: new Map(), entries: 0, expiresAtMs: 0, seen: false };
         customers.set(id, customer);
       }
-      const count = (customer.counts.get(field) ?? 0) + 1;
-      customer.counts.set(field, count);
-      customer.expiresAtMs = options.clock.now() + adjustment.ttlSeconds * 1000;
-      if (count === 1 && customer.counts.size > adjustment.maxEntries) {
-        const others = [...customer.counts].filter(([key]) => key !== field).sort((a, b) => a[1] - b[1]);
-        for (const [key] of others.slice(0, customer.counts.size - Math.max(1, adjustment.maxEntries))) customer.counts.delete(key);
+      let counts = customer.byCombo.get(combo);
+      if (counts === undefined) {
+        counts = new Map();
+        customer.byCombo.set(combo, counts);
       }
-      eviction.trimTo(maxCustomers);
+      const count = (counts.get(connector) ?? 0) + 1;
+      counts.set(connector, count);
+      customer.expiresAtMs = options.clock.now() + adjustment.ttlSeconds * 1000;
+      if (count === 1) {
+        customer.entries += 1;
+        if (customer.entries > adjustment.maxEntries) dropLowest(customer, combo, connector, Math.max(1, adjustment.maxEntries));
+      }
+      trimCustomers();
       return { applied: true, count };
     },
   };
+}
+
+/** Drops a customer's lowest counts until `keep` are left, never the one just counted (`combo`, `connector`). */
+function dropLowest(customer: Customer, combo: string, connector: string, keep: number): void {
+  const others: [string, string, number][] = [];
+  for (const [otherCombo, counts] of customer.byCombo) {
+    for (const [otherConnector, count] of counts) if (otherCombo !== combo || otherConnector !== connector) others.push([otherCombo, otherConnector, count]);
+  }
+  others.sort((a, b) => a[2] - b[2]);
+  for (const [dropCombo, dropConnector] of others.slice(0, customer.entries - keep)) {
+    const counts = customer.byCombo.get(dropCombo)!;
+    counts.delete(dropConnector);
+    customer.entries -= 1;
+    if (counts.size === 0) customer.byCombo.delete(dropCombo);
+  }
 }
