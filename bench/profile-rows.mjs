@@ -3,11 +3,12 @@
 // the process's): `switchyard serve` with `--cpu-prof`, a plain SR merchant and a second merchant
 // with ROW's setting (volume: decide-bench's volume commitment with a published plan; sticky: the
 // feature on and CUSTOMERS (200) customers' habits seeded; features: multi-objective and an A/B
-// experiment), then plain, row, plain, row … (ROUNDS 2, SECONDS 5 each, CONNECTIONS 64) and prints
-// each row's load windows (FROM_MS/TO_MS for bench/profile-summary.mjs) and requests, so a diff of
-// the windows names what the row costs per request. 127.0.0.1 only.
+// experiment), then plain, row, plain, row … (ROUNDS 2, SECONDS 5 each, CONNECTIONS 64). Prints, per
+// request, the busy main-thread µs of each row and the TOP (30) functions whose self time differs
+// most between the two rows' load windows (BY=file sums per file instead), then a JSON line with the
+// profile and the windows (FROM_MS/TO_MS for bench/profile-summary.mjs). 127.0.0.1 only.
 import autocannon from 'autocannon';
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { abTestRule } from './lib/ab-test-rule.mjs';
 import { benchContract } from './lib/bench-contract.mjs';
@@ -117,8 +118,46 @@ try {
 } finally {
   await service.stop();
 }
+// V8 writes the profile when the service exits (service.stop() above).
 const written = readdirSync(dir)
   .filter((f) => f.endsWith('.cpuprofile') && f.includes(`.${service.pid}.0.`))
   .map((f) => join(dir, f))
   .filter((f) => statSync(f).mtimeMs >= started);
+if (written.length === 0) throw new Error(`no main-thread profile of ${service.pid} in ${dir}`);
+const perRequest = selfMicrosPerRequest(JSON.parse(readFileSync(written[0], 'utf8')));
+const busy = (key) => [...perRequest[key].entries()].reduce((sum, [name, us]) => (name.startsWith('(idle)') ? sum : sum + us), 0);
+console.log(`busy main-thread µs per request: plain SR ${busy('plain').toFixed(1)}, ${row} ${busy(row).toFixed(1)}`);
+console.log(`self µs per request, ${row} minus plain SR (${row} | plain):`);
+const names = new Set([...perRequest.plain.keys(), ...perRequest[row].keys()]);
+const diffs = [...names].map((name) => [name, perRequest[row].get(name) ?? 0, perRequest.plain.get(name) ?? 0]);
+diffs.sort((a, b) => Math.abs(b[1] - b[2]) - Math.abs(a[1] - a[2]));
+for (const [name, mine, plainUs] of diffs.slice(0, Number(process.env.TOP ?? 30))) {
+  console.log(`${(mine - plainUs).toFixed(2).padStart(7)}  ${mine.toFixed(2).padStart(6)} | ${plainUs.toFixed(2).padStart(6)}  ${name}`);
+}
 console.log(JSON.stringify({ profile: written[0], windows }));
+
+/** Self time per function (or per file with BY=file) in each row's windows, µs per request of that row. */
+function selfMicrosPerRequest(profile) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const nameOf = (node) => {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const where = url.replace(/^file:\/\/.*?\/(dist|node_modules)\//, '$1/');
+    if (process.env.BY === 'file') return where === '' ? functionName || '(anonymous)' : where.replace(/^(node_modules\/(@[^/]+\/)?[^/]+).*/, '$1');
+    return `${functionName || '(anonymous)'}${where === '' ? '' : ` ${where}:${lineNumber + 1}`}`;
+  };
+  const result = {};
+  for (const [key, spans] of Object.entries(windows)) {
+    const sums = new Map();
+    const requests = spans.reduce((sum, span) => sum + span.requests, 0);
+    let at = profile.startTime;
+    for (let i = 0; i < profile.samples.length; i++) {
+      at += profile.timeDeltas[i];
+      const ms = (at - profile.startTime) / 1000;
+      if (!spans.some((span) => ms >= span.from && ms <= span.to)) continue;
+      const name = nameOf(byId.get(profile.samples[i]));
+      sums.set(name, (sums.get(name) ?? 0) + profile.timeDeltas[i]);
+    }
+    result[key] = new Map([...sums].map(([name, us]) => [name, us / requests]));
+  }
+  return result;
+}
