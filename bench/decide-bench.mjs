@@ -37,9 +37,9 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { decideMixBody as body } from './lib/decide-body.mjs';
 import { cpuSeconds } from './lib/proc-cpu.mjs';
-import { json, spawnService, spawnWorker } from './lib/spawn-service.mjs';
+import { benchMerchant, json, spawnService, spawnWorker } from './lib/spawn-service.mjs';
 import { abTestRule } from './lib/ab-test-rule.mjs';
-import { benchContract } from './lib/bench-contract.mjs';
+import { activateBenchContract } from './lib/bench-contract.mjs';
 
 const duration = Number(process.env.DURATION ?? 15);
 const connections = Number(process.env.CONNECTIONS ?? 64);
@@ -139,20 +139,8 @@ const distributedEnv = { EMBEDDED_WORKERS: 'false', JWT_SECRET: 'bench-jwt-secre
 const service = await spawnService({ ADMIN_SECRET: adminSecret, ...(mode === 'distributed' ? distributedEnv : {}) });
 const workers = mode === 'distributed' ? ['sr-windows', 'analytics-sink'].map((name) => spawnWorker(name, distributedEnv)) : [];
 try {
-  const srConfig = { type: 'successRate', data: { defaultBucketSize: 125, defaultHedgingPercent: 5 } };
   /** A merchant with a session (bearer token) and the bench's success-rate config. */
-  const newMerchant = async (name) => {
-    await json(service.url, '/merchant-account/create', { merchant_id: name }, { 'x-admin-secret': adminSecret });
-    const session = await json(
-      service.url,
-      '/auth/signup',
-      { email: `${name}@bench.example`, password: 'violet-harbour-lantern-42', merchant_id: name },
-      { 'x-admin-secret': adminSecret },
-    );
-    const headers = { authorization: `Bearer ${session.token}` };
-    await json(service.url, '/rule/create', { merchant_id: name, config: srConfig }, headers);
-    return headers;
-  };
+  const newMerchant = (name) => benchMerchant(service.url, adminSecret, name);
   /** Warm-up, then DURATION s of load with the API's CPU read around it. */
   const measure = async (name, headers, label, customer = false) => {
     process.stderr.write(`warming up ${service.url} (${mode}, ${label})…\n`);
@@ -266,16 +254,7 @@ try {
   if (volumeCommitment) {
     const vcMerchant = `${merchant}_vc`;
     const vcAuth = await newMerchant(vcMerchant);
-    await json(service.url, `/merchant-account/${vcMerchant}/features/volume-contracts`, { enabled: true }, vcAuth);
-    const created = await json(
-      service.url,
-      '/routing/create',
-      { name: 'bench-contract', created_by: vcMerchant, algorithm: { type: 'volume_contract', data: benchContract } },
-      vcAuth,
-    );
-    await json(service.url, '/routing/activate', { created_by: vcMerchant, routing_algorithm_id: created.rule_id }, vcAuth);
-    const run = await json(service.url, `/volume-commitment/run-forecast?merchant_id=${vcMerchant}`, {}, vcAuth);
-    if (run.merchants[0]?.pspsSteering !== 1) throw new Error(`the forecast published no steering: ${JSON.stringify(run)}`);
+    await activateBenchContract(vcMerchant, (path, payload) => json(service.url, path, payload, vcAuth));
     // As above: a hedged probe is never steered.
     let probes = 0;
     for (let probe; probe?.volume_steer_info === undefined; probes++) {

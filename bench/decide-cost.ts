@@ -11,6 +11,7 @@
 // decision reads the counts and pins); an active volume commitment with a published plan steering
 // toward adyen; multi-objective (seed costs) with an active A/B experiment (30 % variant cost-aware).
 import { resolve } from 'node:path';
+import { benchContract } from './lib/bench-contract.mjs';
 import { interleavedCpuBlocks, seedStickyHabits, srDecideBody } from './lib/decide-cost-runner.js';
 
 const root = resolve(process.env.ROOT ?? new URL('..', import.meta.url).pathname);
@@ -54,21 +55,7 @@ const contract = await createRoutingAlgorithm(manage, {
   created_by: merchants.volume,
   algorithm: {
     type: 'volume_contract',
-    data: {
-      routing_mode: 'pace_guarded',
-      tolerance_bps: 500,
-      currency: { denomination: 'USD' },
-      expected_daily_traffic: 1_000_000_000_000,
-      volume_contracts: [
-        {
-          id: 'bench_adyen',
-          connector: 'adyen',
-          billing_cycle: { type: 'calendar_year', anchor: 1, timezone: 'UTC' },
-          archetype: 'lumpsum',
-          terms: { target: 300_000_000_000, reward: { kind: 'flat', value: { flat_amount: 10_000_000 } } },
-        },
-      ],
-    },
+    data: benchContract,
   },
 });
 await activateRoutingAlgorithm(manage, merchants.volume, contract.id);

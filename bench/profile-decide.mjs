@@ -11,9 +11,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { decideMixBody } from './lib/decide-body.mjs';
-import { json, spawnService } from './lib/spawn-service.mjs';
+import { benchMerchant, json, spawnService } from './lib/spawn-service.mjs';
 import { abTestRule } from './lib/ab-test-rule.mjs';
-import { benchContract } from './lib/bench-contract.mjs';
+import { activateBenchContract } from './lib/bench-contract.mjs';
 
 const dir = process.env.PROFILE_DIR ?? '/tmp/switchyard-profiles';
 const duration = Number(process.env.DURATION ?? 10);
@@ -28,20 +28,7 @@ process.env.SERVICE_NODE_FLAGS = `--cpu-prof --cpu-prof-dir=${dir} ${process.env
 const service = await spawnService({ ADMIN_SECRET: adminSecret }, process.env.ROOT ? { root: process.env.ROOT } : {});
 try {
   const name = `prof_${Date.now()}`;
-  await json(service.url, '/merchant-account/create', { merchant_id: name }, { 'x-admin-secret': adminSecret });
-  const session = await json(
-    service.url,
-    '/auth/signup',
-    { email: `${name}@bench.example`, password: 'violet-harbour-lantern-42', merchant_id: name },
-    { 'x-admin-secret': adminSecret },
-  );
-  const headers = { authorization: `Bearer ${session.token}` };
-  await json(
-    service.url,
-    '/rule/create',
-    { merchant_id: name, config: { type: 'successRate', data: { defaultBucketSize: 125, defaultHedgingPercent: 5 } } },
-    headers,
-  );
+  const headers = await benchMerchant(service.url, adminSecret, name);
   if (process.env.FEATURES === '1') {
     for (const feature of ['multi-objective-routing', 'ab-test-real-payments']) {
       await json(service.url, `/merchant-account/${name}/features/${feature}`, { enabled: true }, headers);
@@ -55,18 +42,7 @@ try {
     const experiment = await json(service.url, '/routing/create', abTestRule('profile-experiment', name, { hedging_percent: 2 }), headers);
     await json(service.url, '/routing/activate', { created_by: name, routing_algorithm_id: experiment.rule_id }, headers);
   }
-  if (process.env.VOLUME === '1') {
-    await json(service.url, `/merchant-account/${name}/features/volume-contracts`, { enabled: true }, headers);
-    const contract = await json(
-      service.url,
-      '/routing/create',
-      { name: 'bench-contract', created_by: name, algorithm: { type: 'volume_contract', data: benchContract } },
-      headers,
-    );
-    await json(service.url, '/routing/activate', { created_by: name, routing_algorithm_id: contract.rule_id }, headers);
-    const forecast = await json(service.url, `/volume-commitment/run-forecast?merchant_id=${name}`, {}, headers);
-    if (forecast.merchants[0]?.pspsSteering !== 1) throw new Error(`the forecast published no steering: ${JSON.stringify(forecast)}`);
-  }
+  if (process.env.VOLUME === '1') await activateBenchContract(name, (path, payload) => json(service.url, path, payload, headers));
   const run = (seconds, prefix) => {
     let i = 0;
     return autocannon({

@@ -11,9 +11,9 @@ import autocannon from 'autocannon';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { abTestRule } from './lib/ab-test-rule.mjs';
-import { benchContract } from './lib/bench-contract.mjs';
+import { activateBenchContract } from './lib/bench-contract.mjs';
 import { decideMixBody } from './lib/decide-body.mjs';
-import { json, spawnService } from './lib/spawn-service.mjs';
+import { benchMerchant, json, spawnService } from './lib/spawn-service.mjs';
 
 const dir = process.env.PROFILE_DIR ?? '/tmp/switchyard-profiles';
 const row = process.env.ROW ?? 'volume';
@@ -29,23 +29,7 @@ process.env.SERVICE_NODE_FLAGS = `--cpu-prof --cpu-prof-dir=${dir} ${process.env
 const service = await spawnService({ ADMIN_SECRET: adminSecret });
 const withCustomer = (body, index) => ({ ...body, paymentInfo: { ...body.paymentInfo, customerId: `cust_${index % customers}` } });
 
-async function merchant(name) {
-  await json(service.url, '/merchant-account/create', { merchant_id: name }, { 'x-admin-secret': adminSecret });
-  const session = await json(
-    service.url,
-    '/auth/signup',
-    { email: `${name}@bench.example`, password: 'violet-harbour-lantern-42', merchant_id: name },
-    { 'x-admin-secret': adminSecret },
-  );
-  const headers = { authorization: `Bearer ${session.token}` };
-  await json(
-    service.url,
-    '/rule/create',
-    { merchant_id: name, config: { type: 'successRate', data: { defaultBucketSize: 125, defaultHedgingPercent: 5 } } },
-    headers,
-  );
-  return headers;
-}
+const merchant = (name) => benchMerchant(service.url, adminSecret, name);
 
 function run(name, headers, prefix, duration, customer) {
   let i = 0;
@@ -76,16 +60,7 @@ try {
   other.headers = await merchant(other.name);
   const h = other.headers;
   if (row === 'volume') {
-    await json(service.url, `/merchant-account/${other.name}/features/volume-contracts`, { enabled: true }, h);
-    const contract = await json(
-      service.url,
-      '/routing/create',
-      { name: 'bench-contract', created_by: other.name, algorithm: { type: 'volume_contract', data: benchContract } },
-      h,
-    );
-    await json(service.url, '/routing/activate', { created_by: other.name, routing_algorithm_id: contract.rule_id }, h);
-    const forecast = await json(service.url, `/volume-commitment/run-forecast?merchant_id=${other.name}`, {}, h);
-    if (forecast.merchants[0]?.pspsSteering !== 1) throw new Error(`the forecast published no steering: ${JSON.stringify(forecast)}`);
+    await activateBenchContract(other.name, (path, payload) => json(service.url, path, payload, h));
   } else if (row === 'sticky') {
     await json(service.url, `/merchant-account/${other.name}/features/sticky-routing`, { enabled: true }, h);
     for (let index = 0; index < customers; index++) {

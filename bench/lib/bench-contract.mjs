@@ -20,3 +20,16 @@ export const benchContract = {
     },
   ],
 };
+
+/**
+ * Turns on `volume-contracts` for `merchant`, creates and activates {@link benchContract}, and runs a
+ * forecast, which must publish a plan steering toward adyen. `post(path, body)` sends one request as
+ * the merchant and answers its JSON.
+ */
+export async function activateBenchContract(merchant, post) {
+  await post(`/merchant-account/${merchant}/features/volume-contracts`, { enabled: true });
+  const created = await post('/routing/create', { name: 'bench-contract', created_by: merchant, algorithm: { type: 'volume_contract', data: benchContract } });
+  await post('/routing/activate', { created_by: merchant, routing_algorithm_id: created.rule_id });
+  const run = await post(`/volume-commitment/run-forecast?merchant_id=${merchant}`, {});
+  if (run.merchants[0]?.pspsSteering !== 1) throw new Error(`the forecast published no steering: ${JSON.stringify(run)}`);
+}

@@ -9,6 +9,7 @@
 // CPU µs per decision over the N (from /proc), and decisions/s. Used by bench-compare's MODE=inject:
 // no load generator and no loopback writes share the cores, so on a busy machine its CPU figure
 // moves far less than the HTTP one. Builds from before cli/start-service.ts existed cannot run it.
+import { activateBenchContract } from './bench-contract.mjs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,33 +63,7 @@ if (features) {
   await post('/routing/activate', { created_by: merchant, routing_algorithm_id: experiment.rule_id }, auth);
 }
 
-/** decide-bench's volume commitment: adyen behind pace, so a share of SR decisions is steered to it. */
-const benchContract = {
-  routing_mode: 'pace_guarded',
-  tolerance_bps: 500,
-  currency: { denomination: 'USD' },
-  expected_daily_traffic: 1_000_000_000_000,
-  volume_contracts: [
-    {
-      id: 'bench_adyen',
-      connector: 'adyen',
-      billing_cycle: { type: 'calendar_year', anchor: 1, timezone: 'UTC' },
-      archetype: 'lumpsum',
-      terms: { target: 300_000_000_000, reward: { kind: 'flat', value: { flat_amount: 10_000_000 } } },
-    },
-  ],
-};
-if (scenario === 'volume') {
-  await post(`/merchant-account/${merchant}/features/volume-contracts`, { enabled: true }, auth);
-  const created = await post(
-    '/routing/create',
-    { name: 'bench-contract', created_by: merchant, algorithm: { type: 'volume_contract', data: benchContract } },
-    auth,
-  );
-  await post('/routing/activate', { created_by: merchant, routing_algorithm_id: created.rule_id }, auth);
-  const run = await post(`/volume-commitment/run-forecast?merchant_id=${merchant}`, {}, auth);
-  if (run.merchants[0]?.pspsSteering !== 1) throw new Error(`the forecast published no steering: ${JSON.stringify(run)}`);
-}
+if (scenario === 'volume') await activateBenchContract(merchant, (path, payload) => post(path, payload, auth));
 const sticky = scenario === 'sticky';
 const withCustomer = (body, i) => (sticky ? { ...body, paymentInfo: { ...body.paymentInfo, customerId: `cust_${i % customers}` } } : body);
 if (sticky) {

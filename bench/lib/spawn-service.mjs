@@ -76,3 +76,20 @@ export async function json(url, path, body, headers = {}, method = body === unde
   if (!response.ok) throw new Error(`${path} → ${response.status} ${text}`);
   return text.startsWith('{') ? JSON.parse(text) : text;
 }
+
+/**
+ * A merchant for the decide benches: created with the admin secret, an operator signed up for it,
+ * and the benches' success-rate config (bucket 125, 5 % hedging). Answers the session's headers.
+ */
+export async function benchMerchant(url, adminSecret, name) {
+  await json(url, '/merchant-account/create', { merchant_id: name }, { 'x-admin-secret': adminSecret });
+  const session = await json(
+    url,
+    '/auth/signup',
+    { email: `${name}@bench.example`, password: 'violet-harbour-lantern-42', merchant_id: name },
+    { 'x-admin-secret': adminSecret },
+  );
+  const headers = { authorization: `Bearer ${session.token}` };
+  await json(url, '/rule/create', { merchant_id: name, config: { type: 'successRate', data: { defaultBucketSize: 125, defaultHedgingPercent: 5 } } }, headers);
+  return headers;
+}
