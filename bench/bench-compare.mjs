@@ -33,7 +33,7 @@ import { join } from 'node:path';
 import { decideMixBody as decideRequest } from './lib/decide-body.mjs';
 import { startFakeOpenAI } from './lib/fake-openai.mjs';
 import { cpuSeconds } from './lib/proc-cpu.mjs';
-import { json, spawnService } from './lib/spawn-service.mjs';
+import { benchMerchant, json, spawnService } from './lib/spawn-service.mjs';
 import { abTestRule } from './lib/ab-test-rule.mjs';
 
 const here = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
@@ -150,18 +150,7 @@ const seedCosts = {
 };
 
 /** A merchant with a session (bearer token) and the bench's SR config; returns the headers and its API key. */
-async function newMerchant(url, name) {
-  const created = await json(url, '/merchant-account/create', { merchant_id: name }, { 'x-admin-secret': adminSecret });
-  const session = await json(
-    url,
-    '/auth/signup',
-    { email: `${name}@bench.example`, password: 'violet-harbour-lantern-42', merchant_id: name },
-    { 'x-admin-secret': adminSecret },
-  );
-  const headers = { authorization: `Bearer ${session.token}` };
-  await json(url, '/rule/create', { merchant_id: name, config: { type: 'successRate', data: { defaultBucketSize: 125, defaultHedgingPercent: 5 } } }, headers);
-  return { headers, apiKey: created.api_key };
-}
+const newMerchant = (url, name) => benchMerchant(url, adminSecret, name);
 
 /** Multi-objective (seed costs), an active sticky A/B experiment and its feature flag. */
 async function withFeatures(url, name, headers) {

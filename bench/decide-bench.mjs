@@ -140,7 +140,7 @@ const service = await spawnService({ ADMIN_SECRET: adminSecret, ...(mode === 'di
 const workers = mode === 'distributed' ? ['sr-windows', 'analytics-sink'].map((name) => spawnWorker(name, distributedEnv)) : [];
 try {
   /** A merchant with a session (bearer token) and the bench's success-rate config. */
-  const newMerchant = (name) => benchMerchant(service.url, adminSecret, name);
+  const newMerchant = async (name) => (await benchMerchant(service.url, adminSecret, name)).headers;
   /** Warm-up, then DURATION s of load with the API's CPU read around it. */
   const measure = async (name, headers, label, customer = false) => {
     process.stderr.write(`warming up ${service.url} (${mode}, ${label})…\n`);

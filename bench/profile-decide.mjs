@@ -28,7 +28,7 @@ process.env.SERVICE_NODE_FLAGS = `--cpu-prof --cpu-prof-dir=${dir} ${process.env
 const service = await spawnService({ ADMIN_SECRET: adminSecret }, process.env.ROOT ? { root: process.env.ROOT } : {});
 try {
   const name = `prof_${Date.now()}`;
-  const headers = await benchMerchant(service.url, adminSecret, name);
+  const { headers } = await benchMerchant(service.url, adminSecret, name);
   if (process.env.FEATURES === '1') {
     for (const feature of ['multi-objective-routing', 'ab-test-real-payments']) {
       await json(service.url, `/merchant-account/${name}/features/${feature}`, { enabled: true }, headers);

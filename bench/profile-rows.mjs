@@ -29,7 +29,7 @@ process.env.SERVICE_NODE_FLAGS = `--cpu-prof --cpu-prof-dir=${dir} ${process.env
 const service = await spawnService({ ADMIN_SECRET: adminSecret });
 const withCustomer = (body, index) => ({ ...body, paymentInfo: { ...body.paymentInfo, customerId: `cust_${index % customers}` } });
 
-const merchant = (name) => benchMerchant(service.url, adminSecret, name);
+const merchant = async (name) => (await benchMerchant(service.url, adminSecret, name)).headers;
 
 function run(name, headers, prefix, duration, customer) {
   let i = 0;

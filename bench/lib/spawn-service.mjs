@@ -79,10 +79,11 @@ export async function json(url, path, body, headers = {}, method = body === unde
 
 /**
  * A merchant for the decide benches: created with the admin secret, an operator signed up for it,
- * and the benches' success-rate config (bucket 125, 5 % hedging). Answers the session's headers.
+ * and the benches' success-rate config (bucket 125, 5 % hedging). Answers the session's headers and
+ * the merchant's API key.
  */
 export async function benchMerchant(url, adminSecret, name) {
-  await json(url, '/merchant-account/create', { merchant_id: name }, { 'x-admin-secret': adminSecret });
+  const created = await json(url, '/merchant-account/create', { merchant_id: name }, { 'x-admin-secret': adminSecret });
   const session = await json(
     url,
     '/auth/signup',
@@ -91,5 +92,5 @@ export async function benchMerchant(url, adminSecret, name) {
   );
   const headers = { authorization: `Bearer ${session.token}` };
   await json(url, '/rule/create', { merchant_id: name, config: { type: 'successRate', data: { defaultBucketSize: 125, defaultHedgingPercent: 5 } } }, headers);
-  return headers;
+  return { headers, apiKey: created.api_key };
 }
