@@ -143,7 +143,9 @@ describe('guardrail outcomes per key on LLM usage (issue 38)', () => {
     );
     // Never the matched text.
     const text = (await panel.textContent()) ?? '';
-    for (const secret of ['4111', 'buyer@example.com', '415 555']) expect(text).not.toContain(secret);
+    for (const secret of ['buyer@example.com', '415 555']) expect(text).not.toContain(secret);
+    // A group of the card's digits as a whole number (a key id's hex may hold '4111' inside it).
+    expect(text).not.toMatch(/\b4111\b/);
     await screenshot(page, 'guards-llm-usage-1280');
     expect(await seriousViolations(page)).toEqual([]);
   });
