@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { abTestRule } from './lib/ab-test-rule.mjs';
 import { activateBenchContract } from './lib/bench-contract.mjs';
 import { decideMixBody } from './lib/decide-body.mjs';
+import { frameFile, frameName } from './lib/profile-frame.mjs';
 import { benchMerchant, json, spawnService } from './lib/spawn-service.mjs';
 
 const dir = process.env.PROFILE_DIR ?? '/tmp/switchyard-profiles';
@@ -115,10 +116,9 @@ console.log(JSON.stringify({ profile: written[0], windows }));
 function selfMicrosPerRequest(profile) {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const nameOf = (node) => {
-    const { functionName, url, lineNumber } = node.callFrame;
-    const where = url.replace(/^file:\/\/.*?\/(dist|node_modules)\//, '$1/');
-    if (process.env.BY === 'file') return where === '' ? functionName || '(anonymous)' : where.replace(/^(node_modules\/(@[^/]+\/)?[^/]+).*/, '$1');
-    return `${functionName || '(anonymous)'}${where === '' ? '' : ` ${where}:${lineNumber + 1}`}`;
+    if (process.env.BY !== 'file') return frameName(node.callFrame);
+    const where = frameFile(node.callFrame);
+    return where === '' ? node.callFrame.functionName || '(anonymous)' : where.replace(/^(node_modules\/(@[^/]+\/)?[^/]+).*/, '$1');
   };
   const result = {};
   for (const [key, spans] of Object.entries(windows)) {

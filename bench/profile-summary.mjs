@@ -6,6 +6,7 @@
 // FROM_MS / TO_MS keep only the samples that many ms after the profile's start (e.g. the load window,
 // leaving out start-up and shutdown).
 import { readFileSync } from 'node:fs';
+import { frameName } from './lib/profile-frame.mjs';
 
 const [file, filter] = process.argv.slice(2);
 if (!file) throw new Error('usage: node bench/profile-summary.mjs <file.cpuprofile> [filter]');
@@ -15,11 +16,7 @@ const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const parent = new Map();
 for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
 
-const keyOf = (node) => {
-  const { functionName, url, lineNumber } = node.callFrame;
-  const where = url ? `${url.replace(/^file:\/\/.*?\/(dist|node_modules)\//, '$1/')}:${lineNumber + 1}` : '';
-  return `${functionName || '(anonymous)'} ${where}`.trim();
-};
+const keyOf = (node) => frameName(node.callFrame);
 
 // Time per sample: the delta before it (V8's timeDeltas), in µs.
 const selfUs = new Map();
