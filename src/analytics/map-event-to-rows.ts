@@ -462,6 +462,9 @@ const decoder = new TextDecoder();
 /** The payload as JSON, cut to {@link maxDetailsBytes} on a character boundary when larger. */
 export function detailsOf(value: unknown): string {
   const json = JSON.stringify(value);
+  // A UTF-16 code unit is at most 3 bytes of UTF-8 (a surrogate pair, 2 units, is 4): most payloads
+  // are far below the cap and need no encoding to know it.
+  if (json.length * 3 <= maxDetailsBytes) return json;
   const bytes = encoder.encode(json);
   if (bytes.length <= maxDetailsBytes) return json;
   // Decoding a cut buffer may end in a replacement char for a split code point; drop it.

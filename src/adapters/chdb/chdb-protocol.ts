@@ -19,10 +19,10 @@ export type ChdbRequest =
   /** `sql` is the statement head (`INSERT INTO … FORMAT TabSeparated`); `data` the rows in that format. */
   | { readonly id: number; readonly kind: 'insert'; readonly sql: string; readonly data: string }
   /**
-   * A handoff of events for the thread to map, batch and insert (`data`: the events as
-   * `v8.serialize` writes them). Not answered by id: the thread sends `inserted` once they are in.
+   * A handoff of events for the thread to map, batch and insert (`data`: the events as a JSON
+   * array). Not answered by id: the thread sends `inserted` once they are in.
    */
-  | { readonly id: number; readonly kind: 'events'; readonly seq: number; readonly database: string; readonly data: Uint8Array }
+  | { readonly id: number; readonly kind: 'events'; readonly seq: number; readonly database: string; readonly data: string }
   /** Insert every held event now; answered by id once they are in (or with the insert's error). */
   | { readonly id: number; readonly kind: 'flush' }
   | { readonly id: number; readonly kind: 'close' };

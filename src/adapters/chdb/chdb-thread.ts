@@ -5,7 +5,6 @@
  * {@link HeldAnalytics}); a failed insert is retried with a growing pause until it succeeds.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { deserialize } from 'node:v8';
 import { Session } from 'chdb';
 import type { EventEnvelope } from '../../events/event-envelope.js';
 import type { ChdbRequest, ChdbWorkerData, ChdbWorkerError, ChdbWorkerMessage } from './chdb-protocol.js';
@@ -106,7 +105,7 @@ function parseJsonEachRow(text: string): unknown[] {
 port.on('message', (request: ChdbRequest) => {
   if (request.kind === 'events') {
     try {
-      held.add(request.seq, request.database, deserialize(request.data) as EventEnvelope[]);
+      held.add(request.seq, request.database, JSON.parse(request.data) as EventEnvelope[]);
     } catch (error) {
       send({ kind: 'unmappable', error: errorOf(error), seq: request.seq });
     }

@@ -242,6 +242,16 @@ describe('detailsOf', () => {
     expect(bytes).toBeGreaterThan(maxDetailsBytes - 4);
     expect(details.endsWith('\uFFFD')).toBe(false);
   });
+
+  it('measures the cap in UTF-8 bytes, not characters, on both sides of the short cut', () => {
+    // '€' is one UTF-16 unit and 3 UTF-8 bytes: the JSON's length ×3 just fits, or just does not.
+    const fits = '€'.repeat(Math.floor(maxDetailsBytes / 3) - 4);
+    expect(detailsOf({ t: fits })).toBe(JSON.stringify({ t: fits }));
+    const over = '€'.repeat(Math.floor(maxDetailsBytes / 3));
+    const cut = detailsOf({ t: over });
+    expect(new TextEncoder().encode(cut).length).toBeLessThanOrEqual(maxDetailsBytes);
+    expect(cut.length).toBeLessThan(JSON.stringify({ t: over }).length);
+  });
 });
 
 describe('guard.applied', () => {

@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// Where a decision's CPU goes, by thread: `switchyard serve` (embedded, 127.0.0.1), a plain SR merchant
+// (session bearer), a WARMUP (3) s warm-up, then SECONDS (10) s of decide-bench's three-card mix at
+// CONNECTIONS (64). Prints req/s, then the CPU µs per request of each group of the service's threads
+// (from /proc/<pid>/task/*/stat, grouped by thread name with trailing digits dropped): the main thread,
+// chDB's worker thread (`WorkerThread`: mapping, encoding and the native inserts), V8's helpers
+// (`V8Worker`: parallel and concurrent GC), ClickHouse's pools (`ThreadPool`, `QueryPipelineEx`,
+// `MergeMutate`: insert pipelines and merges), and their sum. On two cores every thread competes with
+// the main one, so the sum is what throughput pays. SERVICE_NODE_FLAGS passes flags to the service
+// (e.g. --cpu-prof --cpu-prof-dir=DIR: one profile per thread). Linux only.
+import autocannon from 'autocannon';
+import { readdirSync, readFileSync } from 'node:fs';
+import { decideMixBody } from './lib/decide-body.mjs';
+import { benchMerchant, spawnService } from './lib/spawn-service.mjs';
+
+const warmup = Number(process.env.WARMUP ?? 3);
+const seconds = Number(process.env.SECONDS ?? 10);
+const connections = Number(process.env.CONNECTIONS ?? 64);
+const adminSecret = 'bench-admin-secret-0123456789abcdef';
+
+/** CPU seconds per thread group of process `pid`: user + system ticks (USER_HZ 100) summed by name. */
+function threadCpu(pid) {
+  const groups = new Map();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // the thread ended between the listing and the read
+    }
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[\d.]+$/, '');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    groups.set(name, (groups.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
+  }
+  return groups;
+}
+
+const service = await spawnService({ ADMIN_SECRET: adminSecret });
+try {
+  const { headers } = await benchMerchant(service.url, adminSecret, 'threads');
+  let counter = 0;
+  const load = (duration) =>
+    autocannon({
+      url: `${service.url}/decide-gateway`,
+      method: 'POST',
+      connections,
+      duration,
+      headers: { 'content-type': 'application/json', ...headers },
+      requests: [
+        {
+          setupRequest: (request) => {
+            const index = counter++;
+            return { ...request, body: JSON.stringify(decideMixBody('threads', `pay_${index}`, index)) };
+          },
+        },
+      ],
+    });
+  await load(warmup);
+  const before = threadCpu(service.pid);
+  const result = await load(seconds);
+  const after = threadCpu(service.pid);
+  const requests = result.requests.total;
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  console.log(`decide: ${result.requests.average.toFixed(0)} req/s over ${seconds} s at ${connections} connections (${requests} requests)`);
+  const perRequest = [...after].map(([name, cpu]) => [name, ((cpu - (before.get(name) ?? 0)) * 1e6) / requests]).filter(([, us]) => us >= 0.05);
+  perRequest.sort((a, b) => b[1] - a[1]);
+  for (const [name, us] of perRequest) console.log(`  ${name.padEnd(18)} ${us.toFixed(1).padStart(6)} µs/request`);
+  console.log(
+    `  ${'all threads'.padEnd(18)} ${perRequest
+      .reduce((sum, [, us]) => sum + us, 0)
+      .toFixed(1)
+      .padStart(6)} µs/request`,
+  );
+} finally {
+  await service.stop();
+}
