@@ -7,7 +7,8 @@
 // (`V8Worker`: parallel and concurrent GC), ClickHouse's pools (`ThreadPool`, `QueryPipelineEx`,
 // `MergeMutate`: insert pipelines and merges), and their sum. On two cores every thread competes with
 // the main one, so the sum is what throughput pays. SERVICE_NODE_FLAGS passes flags to the service
-// (e.g. --cpu-prof --cpu-prof-dir=DIR: one profile per thread). Linux only.
+// (e.g. --cpu-prof --cpu-prof-dir=DIR: one profile per thread); ROOT=<dir> runs that checkout's dist/ instead of
+// this one's (e.g. the scratch build `make bench-compare` leaves in /tmp/switchyard-compare-<sha>). Linux only.
 import autocannon from 'autocannon';
 import { readdirSync, readFileSync } from 'node:fs';
 import { decideMixBody } from './lib/decide-body.mjs';
@@ -35,7 +36,7 @@ function threadCpu(pid) {
   return groups;
 }
 
-const service = await spawnService({ ADMIN_SECRET: adminSecret });
+const service = await spawnService({ ADMIN_SECRET: adminSecret }, process.env.ROOT ? { root: process.env.ROOT } : {});
 try {
   const { headers } = await benchMerchant(service.url, adminSecret, 'threads');
   let counter = 0;
