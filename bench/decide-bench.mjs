@@ -21,10 +21,14 @@
 //   2e. unless PLAIN_AGAIN=0, plain SR once more after every other row, and each row's share of it: the
 //      rows run in one process after the first plain SR row, so that row alone has the freshest heap;
 //   2f. unless ROUNDS=0, ROUNDS (default 3) interleaved rounds of every row above, ROUND_SECONDS (default
-//      4) each after a 1 s warm-up, plain SR first in each round: each row's req/s as a share of the same
-//      round's plain SR and its main-thread CPU per decision, the median round per row. The sequential
-//      rows above each meet the machine's load and the server's state at a different time; here a load
-//      swing or a grown heap hits every row alike, as bench-compare alternates builds;
+//      4) each after a 1 s warm-up: each row's req/s as a share of the same round's plain SR and its
+//      main-thread CPU per decision, the median round per row. The sequential rows above each meet the
+//      machine's load and the server's state at a different time; here a load swing or a grown heap hits
+//      every row alike, as bench-compare alternates builds. The order rotates by one row each round
+//      (round 1 starts with plain SR, round 2 with the next row, …): a row later in a round runs on a heap
+//      the rows before it have grown, so with ROUNDS a multiple of the row count (5) every row, plain SR
+//      too, runs equally often in every position. Each row also reports its CPU per decision (main thread,
+//      all threads; median round) and plain SR's all-thread CPU over its own: the share its work allows;
 //   3. every answered decision must reach the analytics (/analytics/decisions counts them);
 //   4. the feedback-to-effect delay (feedback accepted → the next decision reflects it), p50/p99;
 //   5. the API process's CPU per answered decision (all its threads, and its main thread alone), from
@@ -272,23 +276,29 @@ try {
   // only, plain SR has the freshest process of the run. The same row measured last brackets the others.
   const decideLast = process.env.PLAIN_AGAIN === '0' ? undefined : await measure(merchant, auth, 'decide (plain SR again, last)');
 
-  // 2f. The rows interleaved: ROUNDS rounds, every row ROUND_SECONDS in each, plain SR first.
+  // 2f. The rows interleaved: ROUNDS rounds, every row ROUND_SECONDS in each, the order rotating.
   const interleaved = targets.length < 2 || rounds === 0 ? undefined : await interleave();
   async function interleave() {
-    const byRow = targets.map(() => ({ shares: [], mains: [], rps: [] }));
+    const byRow = targets.map(() => ({ shares: [], mains: [], alls: [], rps: [] }));
     for (let round = 0; round < rounds; round++) {
-      let plainRps;
-      for (const [index, target] of targets.entries()) {
+      const roundRps = [];
+      for (let position = 0; position < targets.length; position++) {
+        const index = (position + round) % targets.length;
+        const target = targets[index];
         process.stderr.write(`round ${round + 1} of ${rounds}: ${target.label} ${roundSeconds}s…\n`);
         await load(`${service.url}/decide-gateway`, target.headers, target.name, `r${round}w`, 1, target.customer);
         const before = serviceCpu(service.pid);
         const result = await load(`${service.url}/decide-gateway`, target.headers, target.name, `r${round}`, roundSeconds, target.customer);
         const after = serviceCpu(service.pid);
-        plainRps ??= result.rps;
+        roundRps[index] = result.rps;
         byRow[index].rps.push(result.rps);
-        byRow[index].shares.push(result.rps / plainRps);
-        if (before !== undefined && after !== undefined) byRow[index].mains.push((1e6 * (after.main - before.main)) / result.total);
+        if (before !== undefined && after !== undefined) {
+          byRow[index].mains.push((1e6 * (after.main - before.main)) / result.total);
+          byRow[index].alls.push((1e6 * (after.all - before.all)) / result.total);
+        }
       }
+      // targets[0] is plain SR: each row against the plain SR of its own round, wherever it ran in it.
+      for (const [index, rps] of roundRps.entries()) byRow[index].shares.push(rps / roundRps[0]);
     }
     const median = (values) => (values.length === 0 ? undefined : [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]);
     return targets.map((target, index) => ({
@@ -297,6 +307,7 @@ try {
       share: median(byRow[index].shares),
       shares: byRow[index].shares,
       main: median(byRow[index].mains),
+      all: median(byRow[index].alls),
     }));
   }
 
@@ -366,9 +377,14 @@ try {
   }
   if (interleaved !== undefined) {
     const [plain, ...rows] = interleaved;
-    const mainNote = (row) => (row.main === undefined ? '' : `, ${Math.round(row.main)} µs main thread`);
+    // CPU per decision moves far less than req/s from round to round; on a CPU-bound service plain SR's
+    // CPU over the row's is the throughput share the row's own work allows.
+    const mainNote = (row) =>
+      row.main === undefined || row.all === undefined
+        ? ''
+        : `, ${Math.round(row.main)} µs main thread, ${Math.round(row.all)} µs all threads${row === plain ? '' : ` (CPU share ${((100 * plain.all) / row.all).toFixed(1)} %)`}`;
     console.log(
-      `interleaved, ${rounds} rounds of ${roundSeconds}s per row (median round): plain SR ${plain.rps.toFixed(0)} req/s${mainNote(plain)}; ${rows
+      `interleaved, ${rounds} rounds of ${roundSeconds}s per row, the order rotating (median round): plain SR ${plain.rps.toFixed(0)} req/s${mainNote(plain)}; ${rows
         .map(
           (row) =>
             `${row.label} ${(100 * row.share).toFixed(1)} % of plain SR (rounds ${row.shares.map((share) => (100 * share).toFixed(0)).join('/')} %)${mainNote(row)}`,
@@ -447,6 +463,7 @@ try {
                   rps: Math.round(row.rps),
                   share_of_plain: Math.round(1000 * row.share) / 1000,
                   main_thread_cpu_us_per_decision: row.main === undefined ? undefined : Math.round(row.main),
+                  cpu_us_per_decision: row.all === undefined ? undefined : Math.round(row.all),
                 },
               ]),
             ),

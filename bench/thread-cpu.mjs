@@ -8,11 +8,13 @@
 // `MergeMutate`: insert pipelines and merges), and their sum. On two cores every thread competes with
 // the main one, so the sum is what throughput pays. SERVICE_NODE_FLAGS passes flags to the service
 // (e.g. --cpu-prof --cpu-prof-dir=DIR: one profile per thread); ROOT=<dir> runs that checkout's dist/ instead of
-// this one's (e.g. the scratch build `make bench-compare` leaves in /tmp/switchyard-compare-<sha>). Linux only.
+// this one's (e.g. the scratch build `make bench-compare` leaves in /tmp/switchyard-compare-<sha>); VOLUME=1 gives the
+// merchant decide-bench's volume commitment (row 2d). Linux only.
 import autocannon from 'autocannon';
 import { readdirSync, readFileSync } from 'node:fs';
+import { activateBenchContract } from './lib/bench-contract.mjs';
 import { decideMixBody } from './lib/decide-body.mjs';
-import { benchMerchant, spawnService } from './lib/spawn-service.mjs';
+import { benchMerchant, json, spawnService } from './lib/spawn-service.mjs';
 
 const warmup = Number(process.env.WARMUP ?? 3);
 const seconds = Number(process.env.SECONDS ?? 10);
@@ -39,6 +41,7 @@ function threadCpu(pid) {
 const service = await spawnService({ ADMIN_SECRET: adminSecret }, process.env.ROOT ? { root: process.env.ROOT } : {});
 try {
   const { headers } = await benchMerchant(service.url, adminSecret, 'threads');
+  if (process.env.VOLUME === '1') await activateBenchContract('threads', (path, payload) => json(service.url, path, payload, headers));
   let counter = 0;
   const load = (duration) =>
     autocannon({
