@@ -7,12 +7,12 @@
 // request, the busy main-thread µs of each row and the TOP (30) functions whose self time differs
 // most between the two rows' load windows (BY=file sums per file instead), then a JSON line with the
 // profile and the windows (FROM_MS/TO_MS for bench/profile-summary.mjs). 127.0.0.1 only.
-import autocannon from 'autocannon';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { abTestRule } from './lib/ab-test-rule.mjs';
 import { activateBenchContract } from './lib/bench-contract.mjs';
 import { decideMixBody } from './lib/decide-body.mjs';
+import { decideMixLoad } from './lib/decide-load.mjs';
 import { frameFile, frameName } from './lib/profile-frame.mjs';
 import { benchMerchant, json, spawnService } from './lib/spawn-service.mjs';
 
@@ -33,23 +33,7 @@ const withCustomer = (body, index) => ({ ...body, paymentInfo: { ...body.payment
 const merchant = async (name) => (await benchMerchant(service.url, adminSecret, name)).headers;
 
 function run(name, headers, prefix, duration, customer) {
-  let i = 0;
-  return autocannon({
-    url: `${service.url}/decide-gateway`,
-    method: 'POST',
-    connections,
-    duration,
-    headers: { 'content-type': 'application/json', ...headers },
-    requests: [
-      {
-        setupRequest: (request) => {
-          const index = i++;
-          const body = decideMixBody(name, `${prefix}_${index}`, index);
-          return { ...request, body: JSON.stringify(customer ? withCustomer(body, index) : body) };
-        },
-      },
-    ],
-  });
+  return decideMixLoad(service.url, headers, name, { connections, duration, prefix, shape: customer ? withCustomer : undefined });
 }
 
 const windows = { plain: [], [row]: [] };

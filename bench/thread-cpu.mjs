@@ -10,10 +10,9 @@
 // (e.g. --cpu-prof --cpu-prof-dir=DIR: one profile per thread); ROOT=<dir> runs that checkout's dist/ instead of
 // this one's (e.g. the scratch build `make bench-compare` leaves in /tmp/switchyard-compare-<sha>); VOLUME=1 gives the
 // merchant decide-bench's volume commitment (row 2d). Linux only.
-import autocannon from 'autocannon';
 import { readdirSync, readFileSync } from 'node:fs';
 import { activateBenchContract } from './lib/bench-contract.mjs';
-import { decideMixBody } from './lib/decide-body.mjs';
+import { decideMixLoad } from './lib/decide-load.mjs';
 import { benchMerchant, json, spawnService } from './lib/spawn-service.mjs';
 
 const warmup = Number(process.env.WARMUP ?? 3);
@@ -42,26 +41,10 @@ const service = await spawnService({ ADMIN_SECRET: adminSecret }, process.env.RO
 try {
   const { headers } = await benchMerchant(service.url, adminSecret, 'threads');
   if (process.env.VOLUME === '1') await activateBenchContract('threads', (path, payload) => json(service.url, path, payload, headers));
-  let counter = 0;
-  const load = (duration) =>
-    autocannon({
-      url: `${service.url}/decide-gateway`,
-      method: 'POST',
-      connections,
-      duration,
-      headers: { 'content-type': 'application/json', ...headers },
-      requests: [
-        {
-          setupRequest: (request) => {
-            const index = counter++;
-            return { ...request, body: JSON.stringify(decideMixBody('threads', `pay_${index}`, index)) };
-          },
-        },
-      ],
-    });
-  await load(warmup);
+  const load = (duration, prefix) => decideMixLoad(service.url, headers, 'threads', { connections, duration, prefix });
+  await load(warmup, 'warm');
   const before = threadCpu(service.pid);
-  const result = await load(seconds);
+  const result = await load(seconds, 'pay');
   const after = threadCpu(service.pid);
   const requests = result.requests.total;
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx answers, ${result.errors} errors`);

@@ -2,7 +2,7 @@
 // request body, warm-up, connection count and probe loop), shared so that the pipeline benchmark's
 // distributed and embedded figures are taken the same way.
 import autocannon from 'autocannon';
-import { decideBody } from './decide-body.mjs';
+import { decideBody, decideMixBody } from './decide-body.mjs';
 import { json } from './spawn-service.mjs';
 
 /** Creates the merchant and its success-rate config; returns the API-key headers. */
@@ -11,6 +11,30 @@ export async function setUpMerchant(url, merchant, adminSecret = 'bench-admin-se
   const auth = { 'x-api-key': created.api_key };
   await json(url, '/rule/create', { merchant_id: merchant, config: { type: 'successRate', data: { defaultBucketSize: 125, defaultHedgingPercent: 5 } } }, auth);
   return auth;
+}
+
+/**
+ * autocannon on `<url>/decide-gateway` with the three-card mix (decideMixBody), payment ids
+ * `<prefix>_<n>`; `shape(body, n)`, when given, rewrites each body (e.g. to name a customer).
+ */
+export function decideMixLoad(url, headers, merchant, { connections, duration, prefix = 'pay', shape }) {
+  let counter = 0;
+  return autocannon({
+    url: `${url}/decide-gateway`,
+    method: 'POST',
+    connections,
+    duration,
+    headers: { 'content-type': 'application/json', ...headers },
+    requests: [
+      {
+        setupRequest: (request) => {
+          const index = counter++;
+          const body = decideMixBody(merchant, `${prefix}_${index}`, index);
+          return { ...request, body: JSON.stringify(shape === undefined ? body : shape(body, index)) };
+        },
+      },
+    ],
+  });
 }
 
 /** autocannon on POST /decide-gateway with a fresh payment id per request; `onResponse(status)` sees every answer. */
