@@ -36,10 +36,10 @@
 //   6. with CALIBRATE=20,40,… the echo again with that many µs of synchronous work per request: what
 //      share of the echo and what p99 a given per-request cost allows on this machine.
 // Bounded: DURATION seconds (default 15) of load per target, FEEDBACK_SAMPLES (default 200) samples.
-import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { decideMixBody as body } from './lib/decide-body.mjs';
+import { decideMixLoad } from './lib/decide-load.mjs';
 import { cpuSeconds } from './lib/proc-cpu.mjs';
 import { benchMerchant, json, spawnService, spawnWorker } from './lib/spawn-service.mjs';
 import { abTestRule } from './lib/ab-test-rule.mjs';
@@ -69,24 +69,7 @@ const withCustomer = (decideRequest, index) => ({ ...decideRequest, paymentInfo:
 
 /** autocannon with the decide mix against `url`; counts 2xx answers. `customer`: every body names a customer. */
 async function load(url, headers, merchant, prefix, seconds, customer = false) {
-  let counter = 0;
-  const instance = autocannon({
-    url,
-    method: 'POST',
-    connections,
-    duration: seconds,
-    headers: { 'content-type': 'application/json', ...headers },
-    requests: [
-      {
-        setupRequest: (request) => {
-          const index = counter++;
-          const decideRequest = body(merchant, `${prefix}_${index}`, index);
-          return { ...request, body: JSON.stringify(customer ? withCustomer(decideRequest, index) : decideRequest) };
-        },
-      },
-    ],
-  });
-  const result = await instance;
+  const result = await decideMixLoad(url, headers, merchant, { connections, duration: seconds, prefix, shape: customer ? withCustomer : undefined });
   return {
     rps: result.requests.average,
     total: result.requests.total,

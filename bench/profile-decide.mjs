@@ -6,11 +6,10 @@
 // commitment active with a published plan), then stops the service so V8
 // writes the profile into PROFILE_DIR (/tmp/switchyard-profiles) and prints its summary
 // (bench/profile-summary.mjs). ROOT=<checkout> profiles another build's dist/. 127.0.0.1 only.
-import autocannon from 'autocannon';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { decideMixBody } from './lib/decide-body.mjs';
+import { decideMixLoad } from './lib/decide-load.mjs';
 import { benchMerchant, json, spawnService } from './lib/spawn-service.mjs';
 import { abTestRule } from './lib/ab-test-rule.mjs';
 import { activateBenchContract } from './lib/bench-contract.mjs';
@@ -43,24 +42,7 @@ try {
     await json(service.url, '/routing/activate', { created_by: name, routing_algorithm_id: experiment.rule_id }, headers);
   }
   if (process.env.VOLUME === '1') await activateBenchContract(name, (path, payload) => json(service.url, path, payload, headers));
-  const run = (seconds, prefix) => {
-    let i = 0;
-    return autocannon({
-      url: `${service.url}/decide-gateway`,
-      method: 'POST',
-      connections,
-      duration: seconds,
-      headers: { 'content-type': 'application/json', ...headers },
-      requests: [
-        {
-          setupRequest: (request) => {
-            const body = decideMixBody(name, `${prefix}_${i}`, i++);
-            return { ...request, body: JSON.stringify(body) };
-          },
-        },
-      ],
-    });
-  };
+  const run = (seconds, prefix) => decideMixLoad(`${service.url}/decide-gateway`, headers, name, { connections, duration: seconds, prefix });
   await run(3, 'warm');
   window.from = Date.now() - started + 300;
   const result = await run(duration, 'pay');

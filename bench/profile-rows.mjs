@@ -33,7 +33,7 @@ const withCustomer = (body, index) => ({ ...body, paymentInfo: { ...body.payment
 const merchant = async (name) => (await benchMerchant(service.url, adminSecret, name)).headers;
 
 function run(name, headers, prefix, duration, customer) {
-  return decideMixLoad(service.url, headers, name, { connections, duration, prefix, shape: customer ? withCustomer : undefined });
+  return decideMixLoad(`${service.url}/decide-gateway`, headers, name, { connections, duration, prefix, shape: customer ? withCustomer : undefined });
 }
 
 const windows = { plain: [], [row]: [] };

@@ -10,9 +10,9 @@
 // (e.g. --cpu-prof --cpu-prof-dir=DIR: one profile per thread); ROOT=<dir> runs that checkout's dist/ instead of
 // this one's (e.g. the scratch build `make bench-compare` leaves in /tmp/switchyard-compare-<sha>); VOLUME=1 gives the
 // merchant decide-bench's volume commitment (row 2d). Linux only.
-import { readdirSync, readFileSync } from 'node:fs';
 import { activateBenchContract } from './lib/bench-contract.mjs';
 import { decideMixLoad } from './lib/decide-load.mjs';
+import { threadGroupCpuSeconds } from './lib/proc-cpu.mjs';
 import { benchMerchant, json, spawnService } from './lib/spawn-service.mjs';
 
 const warmup = Number(process.env.WARMUP ?? 3);
@@ -20,32 +20,15 @@ const seconds = Number(process.env.SECONDS ?? 10);
 const connections = Number(process.env.CONNECTIONS ?? 64);
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
 
-/** CPU seconds per thread group of process `pid`: user + system ticks (USER_HZ 100) summed by name. */
-function threadCpu(pid) {
-  const groups = new Map();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    let stat;
-    try {
-      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    } catch {
-      continue; // the thread ended between the listing and the read
-    }
-    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[\d.]+$/, '');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    groups.set(name, (groups.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
-  }
-  return groups;
-}
-
 const service = await spawnService({ ADMIN_SECRET: adminSecret }, process.env.ROOT ? { root: process.env.ROOT } : {});
 try {
   const { headers } = await benchMerchant(service.url, adminSecret, 'threads');
   if (process.env.VOLUME === '1') await activateBenchContract('threads', (path, payload) => json(service.url, path, payload, headers));
-  const load = (duration, prefix) => decideMixLoad(service.url, headers, 'threads', { connections, duration, prefix });
+  const load = (duration, prefix) => decideMixLoad(`${service.url}/decide-gateway`, headers, 'threads', { connections, duration, prefix });
   await load(warmup, 'warm');
-  const before = threadCpu(service.pid);
+  const before = threadGroupCpuSeconds(service.pid);
   const result = await load(seconds, 'pay');
-  const after = threadCpu(service.pid);
+  const after = threadGroupCpuSeconds(service.pid);
   const requests = result.requests.total;
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx answers, ${result.errors} errors`);
   console.log(`decide: ${result.requests.average.toFixed(0)} req/s over ${seconds} s at ${connections} connections (${requests} requests)`);

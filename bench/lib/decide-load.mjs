@@ -14,13 +14,14 @@ export async function setUpMerchant(url, merchant, adminSecret = 'bench-admin-se
 }
 
 /**
- * autocannon on `<url>/decide-gateway` with the three-card mix (decideMixBody), payment ids
- * `<prefix>_<n>`; `shape(body, n)`, when given, rewrites each body (e.g. to name a customer).
+ * autocannon POSTing the three-card mix (decideMixBody) to `url` (a service's `/decide-gateway`, or
+ * the echo), payment ids `<prefix>_<n>`; `shape(body, n)`, when given, rewrites each body (e.g. to
+ * name a customer).
  */
 export function decideMixLoad(url, headers, merchant, { connections, duration, prefix = 'pay', shape }) {
   let counter = 0;
   return autocannon({
-    url: `${url}/decide-gateway`,
+    url,
     method: 'POST',
     connections,
     duration,

@@ -244,8 +244,9 @@ describe('detailsOf', () => {
   });
 
   it('measures the cap in UTF-8 bytes, not characters, on both sides of the short cut', () => {
-    // '€' is one UTF-16 unit and 3 UTF-8 bytes: the JSON's length ×3 just fits, or just does not.
-    const fits = '€'.repeat(Math.floor(maxDetailsBytes / 3) - 4);
+    // '€' is one UTF-16 unit and 3 UTF-8 bytes. `fits` makes JSON of 21,845 units (×3 = 65,535 bytes at
+    // most: the short cut answers it); `over` makes JSON 8 units longer than a third of the cap.
+    const fits = '€'.repeat(Math.floor(maxDetailsBytes / 3) - 8);
     expect(detailsOf({ t: fits })).toBe(JSON.stringify({ t: fits }));
     const over = '€'.repeat(Math.floor(maxDetailsBytes / 3));
     const cut = detailsOf({ t: over });
