@@ -1,14 +1,20 @@
 /**
  * The chDB worker thread: owns the chDB session. chDB queries are synchronous native calls, so they
  * run here, off the API's event loop; requests are handled one at a time, in arrival order. Events
- * handed off for analytics are mapped and encoded on arrival and inserted in batches (see
+ * handed off for analytics are mapped and encoded (as RowBinary) on arrival and inserted in batches (see
  * {@link HeldAnalytics}); a failed insert is retried with a growing pause until it succeeds.
  */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Session } from 'chdb';
 import type { EventEnvelope } from '../../events/event-envelope.js';
+import { quoteString } from '../clickhouse/bind-sql.js';
+import { columnNames } from '../clickhouse/analytics-insert-columns.js';
+import { assertInsertTarget } from '../clickhouse/clickhouse-executor.js';
 import type { ChdbRequest, ChdbWorkerData, ChdbWorkerError, ChdbWorkerMessage } from './chdb-protocol.js';
-import { HeldAnalytics } from './held-analytics.js';
+import { HeldAnalytics, type RowBinaryTarget } from './held-analytics.js';
+import { rowBinaryStructure } from './row-binary.js';
 
 const port = parentPort;
 if (port === null) throw new Error('chdb-thread must run in a worker thread');
@@ -26,7 +32,36 @@ try {
   openError = error;
 }
 
-const held = new HeldAnalytics();
+/**
+ * Held rows reach chDB as RowBinary through a file: chDB takes data inline only as query text, which
+ * binary bytes cannot be, and its `file()` reads any absolute path. The file is ours (one per table, in
+ * a folder of the session's own) and is removed once inserted.
+ */
+const stagingDir = join(resolve(path), 'insert-staging');
+
+const rowBinaryTarget: RowBinaryTarget = {
+  columnTypes(table) {
+    assertInsertTarget(table);
+    const rows = parseJsonEachRow(openSession().query(`DESCRIBE TABLE ${table}`, 'JSONEachRow')) as { name: string; type: string }[];
+    return new Map(rows.map(({ name, type }) => [name, type]));
+  },
+  insertRowBinary(table, columns, types, bytes) {
+    const names = columnNames(columns);
+    assertInsertTarget(table, names);
+    mkdirSync(stagingDir, { recursive: true });
+    const file = join(stagingDir, `${table}.rowbinary`);
+    writeFileSync(file, bytes);
+    try {
+      openSession().query(
+        `INSERT INTO ${table} (${names.join(', ')}) SELECT * FROM file(${quoteString(file)}, 'RowBinary', ${quoteString(rowBinaryStructure(columns, types))})`,
+      );
+    } finally {
+      rmSync(file, { force: true });
+    }
+  },
+};
+
+const held = new HeldAnalytics(rowBinaryTarget);
 let insertTimer: NodeJS.Timeout | undefined;
 let failedInserts = 0;
 
@@ -51,7 +86,7 @@ function insertHeld(): void {
   clearTimeout(insertTimer);
   insertTimer = undefined;
   try {
-    const through = held.insert((statement) => openSession().query(statement));
+    const through = held.insert();
     failedInserts = 0;
     if (through !== undefined) send({ kind: 'inserted', through });
   } catch (error) {

@@ -62,12 +62,18 @@ const tablePattern = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
 const columnPattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
- * Insert targets and columns are our own names; anything else is a bug, never SQL text. Returns the
- * statement head both engines take: `INSERT INTO db.table (a, b) FORMAT TabSeparated`.
+ * Insert targets and columns are our own names; anything else is a bug, never SQL text. Without
+ * `columns`, checks the table name alone.
  */
-export function tabSeparatedInsertSql(table: string, columns: readonly string[]): string {
-  if (!tablePattern.test(table) || columns.length === 0 || !columns.every((column) => columnPattern.test(column))) {
+export function assertInsertTarget(table: string, columns?: readonly string[]): void {
+  const columnsValid = columns === undefined || (columns.length > 0 && columns.every((column) => columnPattern.test(column)));
+  if (!tablePattern.test(table) || !columnsValid) {
     throw new SwitchyardError('SY_INTERNAL', { message: 'Invalid analytics table or column name', details: { table, columns } });
   }
+}
+
+/** The statement head both engines take: `INSERT INTO db.table (a, b) FORMAT TabSeparated`. */
+export function tabSeparatedInsertSql(table: string, columns: readonly string[]): string {
+  assertInsertTarget(table, columns);
   return `INSERT INTO ${table} (${columns.join(', ')}) FORMAT TabSeparated`;
 }

@@ -47,8 +47,9 @@ function field(row: Readonly<Record<string, unknown>>, column: InsertColumn): st
 /**
  * Rows as `TabSeparated` text (one line per row, columns in `columns` order, each line ending in a
  * line feed), the insert format both engines parse fastest among the text formats they share:
- * ClickHouse 18.16 has no `JSONCompactEachRow`, and chDB's Node binding takes only text, which
- * rules out `RowBinary` (see clickhouse-compat.md).
+ * ClickHouse 18.16 has no `JSONCompactEachRow`, and chDB's Node binding takes inline data only as
+ * text (see clickhouse-compat.md). The chDB thread's own batches of handed-off events go as
+ * `RowBinary` through a file instead (src/adapters/chdb/row-binary.ts), at a third of the parse cost.
  *
  * @remarks Values are not checked against the column types: rows come from our own mappers, and a
  * value the engine cannot parse fails the whole insert (which the sink retries), as JSON did.
