@@ -13,8 +13,7 @@ import { quoteString } from '../clickhouse/bind-sql.js';
 import { columnNames } from '../clickhouse/analytics-insert-columns.js';
 import { assertInsertTarget } from '../clickhouse/clickhouse-executor.js';
 import type { ChdbRequest, ChdbWorkerData, ChdbWorkerError, ChdbWorkerMessage } from './chdb-protocol.js';
-import { HeldAnalytics, type RowBinaryTarget } from './held-analytics.js';
-import { rowBinaryStructure } from './row-binary.js';
+import { HeldAnalytics, type RowBinaryInsert } from './held-analytics.js';
 
 const port = parentPort;
 if (port === null) throw new Error('chdb-thread must run in a worker thread');
@@ -39,29 +38,20 @@ try {
  */
 const stagingDir = join(resolve(path), 'insert-staging');
 
-const rowBinaryTarget: RowBinaryTarget = {
-  columnTypes(table) {
-    assertInsertTarget(table);
-    const rows = parseJsonEachRow(openSession().query(`DESCRIBE TABLE ${table}`, 'JSONEachRow')) as { name: string; type: string }[];
-    return new Map(rows.map(({ name, type }) => [name, type]));
-  },
-  insertRowBinary(table, columns, types, bytes) {
-    const names = columnNames(columns);
-    assertInsertTarget(table, names);
-    mkdirSync(stagingDir, { recursive: true });
-    const file = join(stagingDir, `${table}.rowbinary`);
-    writeFileSync(file, bytes);
-    try {
-      openSession().query(
-        `INSERT INTO ${table} (${names.join(', ')}) SELECT * FROM file(${quoteString(file)}, 'RowBinary', ${quoteString(rowBinaryStructure(columns, types))})`,
-      );
-    } finally {
-      rmSync(file, { force: true });
-    }
-  },
+const insertRowBinary: RowBinaryInsert = (table, columns, structure, bytes) => {
+  const names = columnNames(columns);
+  assertInsertTarget(table, names);
+  mkdirSync(stagingDir, { recursive: true });
+  const file = join(stagingDir, `${table}.rowbinary`);
+  writeFileSync(file, bytes);
+  try {
+    openSession().query(`INSERT INTO ${table} (${names.join(', ')}) SELECT * FROM file(${quoteString(file)}, 'RowBinary', ${quoteString(structure)})`);
+  } finally {
+    rmSync(file, { force: true });
+  }
 };
 
-const held = new HeldAnalytics(rowBinaryTarget);
+const held = new HeldAnalytics();
 let insertTimer: NodeJS.Timeout | undefined;
 let failedInserts = 0;
 
@@ -86,7 +76,7 @@ function insertHeld(): void {
   clearTimeout(insertTimer);
   insertTimer = undefined;
   try {
-    const through = held.insert();
+    const through = held.insert(insertRowBinary);
     failedInserts = 0;
     if (through !== undefined) send({ kind: 'inserted', through });
   } catch (error) {

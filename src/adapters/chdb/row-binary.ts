@@ -156,14 +156,14 @@ function writerOf(column: string, type: string): WriteValue {
 
 /**
  * The encoder of `columns` into a table whose column types are `types` (name → type, as `DESCRIBE
- * TABLE` answers). Values are checked against their types as they are written: a value that does
+ * TABLE` answers them). Values are checked against their types as they are written: a value that does
  * not fit throws, where TabSeparated text would have failed the whole insert.
  *
  * @throws TypeError when a column is not in `types`, or has a type this encoder does not write.
  */
-export function rowBinaryEncoder(columns: readonly InsertColumn[], types: ReadonlyMap<string, string>): RowBinaryEncoder {
+export function rowBinaryEncoder(columns: readonly InsertColumn[], types: Readonly<Record<string, string>>): RowBinaryEncoder {
   const writers = columns.map((column) => {
-    const type = types.get(column.name);
+    const type = Object.hasOwn(types, column.name) ? types[column.name] : undefined;
     if (type === undefined) throw new TypeError(`the table has no column ${column.name}`);
     const write = writerOf(column.name, type);
     if (column.kind === 'secondsOfMs') {
@@ -179,6 +179,6 @@ export function rowBinaryEncoder(columns: readonly InsertColumn[], types: Readon
 }
 
 /** The `file()` structure argument naming `columns` with their types (inside a quoted literal). */
-export function rowBinaryStructure(columns: readonly InsertColumn[], types: ReadonlyMap<string, string>): string {
-  return columns.map((column) => `${column.name} ${types.get(column.name)}`).join(', ');
+export function rowBinaryStructure(columns: readonly InsertColumn[], types: Readonly<Record<string, string>>): string {
+  return columns.map((column) => `${column.name} ${types[column.name]}`).join(', ');
 }

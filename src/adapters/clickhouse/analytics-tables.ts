@@ -37,8 +37,27 @@ export const analyticsTables = [
   guardOutcomeTable,
 ] as const;
 
+/** An analytics table's bare name (without its database). */
+export type AnalyticsTable = (typeof analyticsTables)[number];
+
+/** The columns each analytics table's inserts write, in order. */
+export const analyticsInsertColumns: { readonly [T in AnalyticsTable]: readonly InsertColumn[] } = {
+  [domainTable]: domainEventColumns,
+  [apiTable]: apiEventColumns,
+  [llmTable]: llmCallColumns,
+  [llmRouteTable]: llmRouteCallColumns,
+  [llmCacheHitTable]: llmCacheHitColumns,
+  [llmCallApiTable]: llmCallApiColumns,
+  [decisionPolicyTable]: decisionPolicyColumns,
+  [llmCallUsageTable]: llmCallUsageColumns,
+  [llmCallEndUserTable]: llmCallEndUserColumns,
+  [guardOutcomeTable]: guardOutcomeColumns,
+};
+
 /** One table's share of a batch: what one insert writes. */
 export interface TableRows {
+  /** The table's bare name. */
+  readonly name: AnalyticsTable;
   /** `<database>.<table>` */
   readonly table: string;
   readonly columns: readonly InsertColumn[];
@@ -50,7 +69,7 @@ export interface TableRows {
  * or API-attributed model call also lands in (and the key-and-cache-usage row of every call that reached a provider). Tables without rows are left out (no empty inserts).
  */
 export function rowsByTable(database: string, batch: AnalyticsRows): TableRows[] {
-  const tables: [string, readonly InsertColumn[], readonly object[]][] = [
+  const tables: [AnalyticsTable, readonly InsertColumn[], readonly object[]][] = [
     [domainTable, domainEventColumns, batch.domain],
     [apiTable, apiEventColumns, batch.api],
     [llmTable, llmCallColumns, batch.llm],
@@ -62,5 +81,5 @@ export function rowsByTable(database: string, batch: AnalyticsRows): TableRows[]
     [llmCallEndUserTable, llmCallEndUserColumns, batch.llm.filter((row) => row.end_user !== '')],
     [guardOutcomeTable, guardOutcomeColumns, batch.guards ?? []],
   ];
-  return tables.filter(([, , rows]) => rows.length > 0).map(([table, columns, rows]) => ({ table: `${database}.${table}`, columns, rows }));
+  return tables.filter(([, , rows]) => rows.length > 0).map(([name, columns, rows]) => ({ name, table: `${database}.${name}`, columns, rows }));
 }

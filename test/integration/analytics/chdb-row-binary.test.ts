@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChdbExecutor } from '../../../src/adapters/chdb/chdb-executor.js';
+import { analyticsColumnTypes } from '../../../src/adapters/clickhouse/analytics-column-types.js';
 import { analyticsTables } from '../../../src/adapters/clickhouse/analytics-tables.js';
 import { createClickHouseAnalyticsStore } from '../../../src/adapters/clickhouse/clickhouse-analytics-store.js';
 import { mapEventsToAnalyticsRows } from '../../../src/analytics/map-event-to-rows.js';
@@ -177,6 +178,11 @@ describe('analytics rows handed to the chDB thread (RowBinary) and inserted as T
     const text = await rowsOf(textDatabase, table);
     expect(text.length).toBeGreaterThan(0);
     expect(await rowsOf(binaryDatabase, table)).toEqual(text);
+  });
+
+  it.each(analyticsTables)('%s has the column types the binary encoder writes', async (table) => {
+    const described = await executor.query<{ name: string; type: string }>(`DESCRIBE TABLE ${binaryDatabase}.${table}`);
+    expect(analyticsColumnTypes[table]).toEqual(Object.fromEntries(described.map(({ name, type }) => [name, type])));
   });
 
   it('leaves no staged file behind once the rows are in', async () => {

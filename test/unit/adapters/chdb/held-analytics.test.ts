@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { HeldAnalytics, type RowBinaryTarget } from '../../../../src/adapters/chdb/held-analytics.js';
-import { rowsByTable } from '../../../../src/adapters/clickhouse/analytics-tables.js';
+import { HeldAnalytics } from '../../../../src/adapters/chdb/held-analytics.js';
 import { createEvent, type EventEnvelope } from '../../../../src/events/event-envelope.js';
-import type { AnalyticsRows } from '../../../../src/ports/analytics/analytics-rows.js';
 
 /** A request's api.requested event: an api row and its route-hit domain row. */
-function request(index: number, statusCode: number): EventEnvelope {
+function request(index: number, statusCode = 200): EventEnvelope {
   return createEvent(
     'api.requested',
     'm_held',
@@ -16,7 +14,7 @@ function request(index: number, statusCode: number): EventEnvelope {
       route: '/decide-gateway',
       method: 'POST',
       statusCode,
-      latencyMs: 2,
+      latencyMs: 2.5,
       paymentId: `pay_${index}`,
       errorCode: null,
       errorMessage: null,
@@ -26,51 +24,67 @@ function request(index: number, statusCode: number): EventEnvelope {
   );
 }
 
-const kindTypes = { string: 'String', number: 'UInt64', nullableNumber: 'Nullable(Float64)', stringArray: 'Array(String)', secondsOfMs: 'DateTime' } as const;
-
-/** Each table's types as its insert columns' kinds suggest, except that status codes are UInt8 (404 cannot be written); keeps what it is given. */
-function recordingTarget() {
-  const inserted = new Map<string, Buffer>();
-  const missing = new Set<string>();
-  const columnsOf = new Map(rowsByTable('db', { domain: [{}], api: [{}], llm: [] } as unknown as AnalyticsRows).map(({ table, columns }) => [table, columns]));
-  const target: RowBinaryTarget = {
-    columnTypes(table) {
-      if (missing.has(table)) throw new Error(`no table ${table}`);
-      return new Map((columnsOf.get(table) ?? []).map((column) => [column.name, column.name === 'status_code' ? 'UInt8' : kindTypes[column.kind]]));
-    },
-    insertRowBinary(table, _columns, _types, bytes) {
-      inserted.set(table, Buffer.from(bytes));
+/** Records each insert's table and bytes (copied: the view is reused). */
+function recorder(failOn?: string) {
+  const inserts: { table: string; bytes: string }[] = [];
+  return {
+    inserts,
+    insert(table: string, _columns: unknown, structure: string, bytes: Uint8Array) {
+      if (table === failOn) throw new Error(`insert into ${table} failed`);
+      expect(structure).toMatch(/^event_id String, merchant_id String, created_at_ms UInt64, /);
+      inserts.push({ table, bytes: Buffer.from(bytes).toString('latin1') });
     },
   };
-  return { target, inserted, missing };
+}
+
+/** What `events` alone leave held, per table, once inserted. */
+function insertedAlone(events: readonly EventEnvelope[]) {
+  const held = new HeldAnalytics();
+  held.add(1, 'db', events);
+  const { inserts, insert } = recorder();
+  held.insert(insert);
+  return inserts;
 }
 
 describe('HeldAnalytics', () => {
-  it('takes back all of a handoff that fails half way: the tables encoded before the failure keep only earlier handoffs', () => {
-    const { target, inserted } = recordingTarget();
-    const first = [request(1, 200)];
-    const held = new HeldAnalytics(target);
-    held.add(1, 'db', first);
-    expect(() => held.add(2, 'db', [request(2, 200), request(3, 404)])).toThrow('status_code (UInt8)');
-    expect(held.events).toBe(1);
-    expect(held.insert()).toBe(1);
-    const expected = recordingTarget();
-    const reference = new HeldAnalytics(expected.target);
-    reference.add(1, 'db', first);
-    reference.insert();
-    expect([...inserted.keys()].sort()).toEqual(['db.analytics_api_events', 'db.analytics_domain_events']);
-    for (const [table, bytes] of inserted) expect(bytes.equals(expected.inserted.get(table)!)).toBe(true);
+  it('holds handed-off events as rows until one insert per table writes them all, in order', () => {
+    const [first, second] = [[request(1)], [request(2), request(3)]];
+    const held = new HeldAnalytics();
+    held.add(1, 'db', first!);
+    held.add(2, 'db', second!);
+    expect(held.events).toBe(3);
+    const { inserts, insert } = recorder();
+    expect(held.insert(insert)).toBe(2);
+    const [alone1, alone2] = [insertedAlone(first!), insertedAlone(second!)];
+    expect(inserts).toEqual([
+      { table: 'db.analytics_domain_events', bytes: alone1[0]!.bytes + alone2[0]!.bytes },
+      { table: 'db.analytics_api_events', bytes: alone1[1]!.bytes + alone2[1]!.bytes },
+    ]);
+    expect(held.events).toBe(0);
+    expect(held.insert(insert)).toBeUndefined(); // nothing new: no insert, no handoff number
+    expect(inserts).toHaveLength(2);
   });
 
-  it('holds the rows of a table that does not exist yet unencoded, and encodes them at the insert once it does', () => {
-    const { target, inserted, missing } = recordingTarget();
-    missing.add('db.analytics_domain_events');
-    const held = new HeldAnalytics(target);
-    held.add(1, 'db', [request(1, 200)]);
-    expect(() => held.insert()).toThrow('no table db.analytics_domain_events');
-    missing.clear();
-    expect(held.insert()).toBe(1);
-    expect(inserted.get('db.analytics_domain_events')?.length).toBeGreaterThan(0);
-    expect(held.insert()).toBeUndefined(); // nothing new: no insert, no handoff number
+  it('takes back all of a handoff that fails half way: a value its column cannot hold leaves only the earlier handoffs', () => {
+    const first = [request(1)];
+    const held = new HeldAnalytics();
+    held.add(1, 'db', first);
+    // The domain row is encoded before the api row's status code (UInt16) fails.
+    expect(() => held.add(2, 'db', [request(2), request(3, 70_000)])).toThrow('status_code (UInt16)');
+    expect(held.events).toBe(1);
+    const { inserts, insert } = recorder();
+    expect(held.insert(insert)).toBe(1);
+    expect(inserts).toEqual(insertedAlone(first));
+  });
+
+  it('keeps rows held while their insert fails; a retry writes only the tables still held', () => {
+    const held = new HeldAnalytics();
+    held.add(1, 'db', [request(1)]);
+    const failing = recorder('db.analytics_api_events');
+    expect(() => held.insert(failing.insert)).toThrow('insert into db.analytics_api_events failed');
+    expect(failing.inserts.map((i) => i.table)).toEqual(['db.analytics_domain_events']);
+    const retry = recorder();
+    expect(held.insert(retry.insert)).toBe(1);
+    expect(retry.inserts.map((i) => i.table)).toEqual(['db.analytics_api_events']);
   });
 });
