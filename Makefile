@@ -34,7 +34,7 @@ test:
 	bash scripts/run-tests.sh --with-services --build
 
 test-unit: setup
-	npx vitest run --project unit
+	npx vitest run --project unit --project unit-isolated
 
 generate: setup
 	node scripts/generate-types.mjs

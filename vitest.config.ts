@@ -1,3 +1,4 @@
+import { globSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import DurationSequencer from './test/duration-sequencer.js';
@@ -23,21 +24,49 @@ import DurationSequencer from './test/duration-sequencer.js';
  * run (vitest does not take it per project); SWITCHYARD_TEST_WORKERS overrides it (1 runs every file
  * alone, as before). Files start longest first (test/duration-sequencer.ts), so the run does not end
  * on one long file that started last.
+ *
+ * Unit and contract files share their processes (`isolate: false`): a worker process runs one file
+ * after another on the modules it has loaded, where a process per file loaded the whole app again
+ * for every file (75 contract files: 141 s and 235 s of CPU each in a process of its own, 34 s and
+ * 53 s sharing four). A file that cannot share runs in the `-isolated` project beside it:
+ * {@link needsOwnProcess}. `minWorkers` equals `maxWorkers` because vitest 3.2 with shared processes
+ * failed the run with "Terminating worker thread" when it let an idle one go.
  */
 const workers = Number(process.env['SWITCHYARD_TEST_WORKERS'] ?? Math.max(4, availableParallelism() * 2));
 if (!Number.isInteger(workers) || workers < 1) throw new Error(`SWITCHYARD_TEST_WORKERS must be a whole number ≥ 1, got ${process.env['SWITCHYARD_TEST_WORKERS']}`);
 const serial = { poolOptions: { forks: { singleFork: true } } };
 
+/**
+ * Whether a test file must run in a process of its own: chDB binds one data folder per process (a
+ * second file's folder is refused), opened directly or through the helpers that open it, and
+ * `vi.mock` replaces a module for every file that shares the process.
+ */
+const needsOwnProcess = /\bvi\.(?:mock|doMock)\(|chdb|tenant-fuzz\/world|analytics-engines/i;
+
+/** A folder's test files, split into those that share processes and those that need their own. */
+function byIsolation(folder: string): { readonly shared: string[]; readonly isolated: string[] } {
+  const files = globSync(`${folder}/**/*.test.ts`).sort();
+  const isolated = files.filter((file) => needsOwnProcess.test(readFileSync(file, 'utf8')));
+  return { shared: files.filter((file) => !isolated.includes(file)), isolated };
+}
+
+const unit = byIsolation('test/unit');
+const contract = byIsolation('test/contract');
+// A contract file builds the whole app (every route and schema) in its hooks: on two shared
+// cores that can take longer than vitest's 5 s/10 s defaults without anything being wrong.
+const contractTimeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
+
 export default defineConfig({
   test: {
     pool: 'forks',
     maxWorkers: workers,
+    minWorkers: workers,
     sequence: { sequencer: DurationSequencer },
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      // A contract file builds the whole app (every route and schema) in its hooks: on two shared
-      // cores that can take longer than vitest's 5 s/10 s defaults without anything being wrong.
-      { test: { name: 'contract', include: ['test/contract/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 } },
+      { test: { name: 'unit', include: unit.shared, isolate: false } },
+      { test: { name: 'unit-isolated', include: unit.isolated } },
+      { test: { name: 'contract', include: contract.shared, isolate: false, ...contractTimeouts } },
+      { test: { name: 'contract-isolated', include: contract.isolated, ...contractTimeouts } },
       { test: { name: 'ports', include: ['test/ports/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
       {
         test: {

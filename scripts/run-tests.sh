@@ -100,6 +100,6 @@ if [ -n "$services_pid" ]; then
   set +a
 fi
 
-vitest_run .run/vitest-main.json --project unit --project contract --project ports --project integration --project browser
+vitest_run .run/vitest-main.json --project unit --project unit-isolated --project contract --project contract-isolated --project ports --project integration --project browser
 vitest_run .run/vitest-fault.json --project fault --passWithNoTests --no-file-parallelism
 summarize
