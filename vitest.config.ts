@@ -38,10 +38,12 @@ const serial = { poolOptions: { forks: { singleFork: true } } };
 
 /**
  * Whether a test file must run in a process of its own: chDB binds one data folder per process (a
- * second file's folder is refused), opened directly or through the helpers that open it, and
- * `vi.mock` replaces a module for every file that shares the process.
+ * second file's folder is refused), opened directly or through the helpers that open it; `vi.mock`
+ * replaces a module, and a stubbed or assigned environment variable or global stays so, for every
+ * file that shares the process.
  */
-const needsOwnProcess = /\bvi\.(?:mock|doMock)\(|chdb|tenant-fuzz\/world|analytics-engines/i;
+const needsOwnProcess =
+  /chdb|tenant-fuzz\/world|analytics-engines|\bvi\.(?:mock|doMock|stubEnv|stubGlobal)\(|process\.env(?:\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env/i;
 
 /** A folder's test files, split into those that share processes and those that need their own. */
 function byIsolation(folder: string): { readonly shared: string[]; readonly isolated: string[] } {
