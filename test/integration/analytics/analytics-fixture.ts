@@ -1,5 +1,5 @@
 import type { EventEnvelope, EventPayloads, EventType } from '../../../src/events/event-envelope.js';
-import type { PaymentDimensions } from '../../../src/generated/schema-types.js';
+import type { LlmCallV1, PaymentDimensions } from '../../../src/generated/schema-types.js';
 
 /** The clock of every query in the suite: 2026-11-20 12:00:00 UTC. */
 export const now = Date.UTC(2026, 10, 20, 12, 0, 0);
@@ -14,6 +14,36 @@ export const hostileGateway = "razor'pay";
 
 export function eventId(n: number): string {
   return `01930000-0000-7000-8000-${String(n).padStart(12, '0')}`;
+}
+
+/** Event `n` (see {@link eventId}): an `llm.call` at `occurredAt`, a successful gateway call to gpt-4o-mini (100 tokens in, 10 out, 100 ms) unless `payload` says otherwise. */
+export function llmCallEvent(n: number, occurredAt: number, merchant: string, payload: Partial<LlmCallV1>): EventEnvelope<'llm.call'> {
+  return {
+    id: eventId(n),
+    type: 'llm.call',
+    version: 1,
+    occurredAt,
+    merchantId: merchant,
+    payload: {
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      operation: 'generate',
+      surface: 'gateway',
+      inputTokens: 100,
+      outputTokens: 10,
+      costUsd: 0.000021,
+      latencyMs: 100,
+      timeToFirstTokenMs: null,
+      outcome: 'success',
+      errorClass: null,
+      fallbackHops: 0,
+      userId: null,
+      requestId: null,
+      batchId: null,
+      jobId: null,
+      ...payload,
+    },
+  };
 }
 
 function event<K extends EventType>(n: number, type: K, occurredAt: number, payload: EventPayloads[K], merchant = merchantId): EventEnvelope {

@@ -7,7 +7,7 @@ import { SwitchyardError } from '../../../src/errors/switchyard-error.js';
 import type { AnalyticsStore } from '../../../src/ports/analytics-store.js';
 import type { EventEnvelope } from '../../../src/events/event-envelope.js';
 import type { GuardAppliedV1, LlmCallV1 } from '../../../src/generated/schema-types.js';
-import { eventId, fixtureEvents, hostileGateway, hostilePaymentId, merchantId, now, oldEvent, otherMerchantId, t0 } from './analytics-fixture.js';
+import { eventId, fixtureEvents, llmCallEvent, hostileGateway, hostilePaymentId, merchantId, now, oldEvent, otherMerchantId, t0 } from './analytics-fixture.js';
 
 export interface AnalyticsStoreHarness {
   readonly store: AnalyticsStore;
@@ -157,32 +157,8 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
 
     it('reads model calls once each, per provider, bucket and error class, with quantiles and time to first token', async () => {
       const llmMerchant = 'm_llm_calls';
-      const call = (n: number, at: number, payload: Partial<LlmCallV1>): EventEnvelope<'llm.call'> => ({
-        id: eventId(900 + n),
-        type: 'llm.call',
-        version: 1,
-        occurredAt: at,
-        merchantId: llmMerchant,
-        payload: {
-          provider: 'openai',
-          model: 'gpt-4o-mini',
-          operation: 'generate',
-          surface: 'http',
-          inputTokens: 100,
-          outputTokens: 10,
-          costUsd: 0.000021,
-          latencyMs: 100,
-          timeToFirstTokenMs: null,
-          outcome: 'success',
-          errorClass: null,
-          fallbackHops: 0,
-          userId: null,
-          requestId: `r${n}`,
-          batchId: null,
-          jobId: null,
-          ...payload,
-        },
-      });
+      const call = (n: number, at: number, payload: Partial<LlmCallV1>): EventEnvelope<'llm.call'> =>
+        llmCallEvent(900 + n, at, llmMerchant, { surface: 'http', requestId: `r${n}`, ...payload });
       const calls = [
         call(1, t0 + 60_000, { latencyMs: 100 }),
         call(2, t0 + 61_000, { latencyMs: 200, operation: 'stream', timeToFirstTokenMs: 40 }),
@@ -260,34 +236,19 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
 
     it('reads prompt caching per API key and model: cache-read and cache-write tokens, hit rate, cost and savings, once per event id', async () => {
       const promptMerchant = 'm_llm_prompt_cache';
-      const call = (n: number, at: number, payload: Partial<LlmCallV1>): EventEnvelope<'llm.call'> => ({
-        id: eventId(1300 + n),
-        type: 'llm.call',
-        version: 1,
-        occurredAt: at,
-        merchantId: promptMerchant,
-        payload: {
+      const call = (n: number, at: number, payload: Partial<LlmCallV1>): EventEnvelope<'llm.call'> =>
+        llmCallEvent(1300 + n, at, promptMerchant, {
           provider: 'anthropic',
           model: 'claude-sonnet-4',
-          operation: 'generate',
-          surface: 'gateway',
           inputTokens: 10_000,
           outputTokens: 100,
           costUsd: 0.0315,
           latencyMs: 300,
-          timeToFirstTokenMs: null,
-          outcome: 'success',
-          errorClass: null,
-          fallbackHops: 0,
-          userId: null,
           requestId: `p${n}`,
-          batchId: null,
-          jobId: null,
           apiKeyId: 'key_a',
           api: 'messages',
           ...payload,
-        },
-      });
+        });
       const calls = [
         // Turn 1 writes the prefix (9,000 tokens at 1.25×: caching cost 0.00675 more), turn 2 reads it (saved 0.0243).
         call(1, t0 + 60_000, { cacheWriteTokens: 9_000, costUsd: 0.03825, promptCacheSavedUsd: -0.00675 }),
@@ -398,35 +359,16 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
 
     it('reads spend per end user and API key, the dearest first, once per event id, only for calls that named one', async () => {
       const endUserMerchant = 'm_llm_end_users';
-      const call = (n: number, at: number, payload: Partial<LlmCallV1>): EventEnvelope<'llm.call'> => ({
-        id: eventId(1400 + n),
-        type: 'llm.call',
-        version: 1,
-        occurredAt: at,
-        merchantId: endUserMerchant,
-        payload: {
-          provider: 'openai',
-          model: 'gpt-4o-mini',
-          operation: 'generate',
-          surface: 'gateway',
-          inputTokens: 100,
-          outputTokens: 10,
+      const call = (n: number, at: number, payload: Partial<LlmCallV1>): EventEnvelope<'llm.call'> =>
+        llmCallEvent(1400 + n, at, endUserMerchant, {
           costUsd: 0.001,
           latencyMs: 200,
-          timeToFirstTokenMs: null,
-          outcome: 'success',
-          errorClass: null,
-          fallbackHops: 0,
-          userId: null,
           requestId: `e${n}`,
-          batchId: null,
-          jobId: null,
           apiKeyId: 'key_shared',
           api: 'chat_completions',
           endUser: 'alice',
           ...payload,
-        },
-      });
+        });
       const rows = mapEventsToAnalyticsRows([
         call(1, t0 + 60_000, {}),
         call(2, t0 + 61_000, { costUsd: 0.002, outputTokens: 20 }),
@@ -552,32 +494,8 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
 
     it('reads response-cache hits in the overview: count, share of calls, tokens served and cost saved, once per event id', async () => {
       const cacheMerchant = 'm_llm_cache';
-      const call = (n: number, at: number, payload: Partial<LlmCallV1>): EventEnvelope<'llm.call'> => ({
-        id: eventId(940 + n),
-        type: 'llm.call',
-        version: 1,
-        occurredAt: at,
-        merchantId: cacheMerchant,
-        payload: {
-          provider: 'openai',
-          model: 'gpt-4o-mini',
-          operation: 'generate',
-          surface: 'gateway',
-          inputTokens: 100,
-          outputTokens: 10,
-          costUsd: 0.000021,
-          latencyMs: 300,
-          timeToFirstTokenMs: null,
-          outcome: 'success',
-          errorClass: null,
-          fallbackHops: 0,
-          userId: null,
-          requestId: `c${n}`,
-          batchId: null,
-          jobId: null,
-          ...payload,
-        },
-      });
+      const call = (n: number, at: number, payload: Partial<LlmCallV1>): EventEnvelope<'llm.call'> =>
+        llmCallEvent(940 + n, at, cacheMerchant, { latencyMs: 300, requestId: `c${n}`, ...payload });
       const hit = { costUsd: 0, latencyMs: 2, cacheHit: true, savedCostUsd: 0.000021 } as const;
       const calls = [
         call(1, t0 + 60_000, {}),
@@ -602,32 +520,8 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
 
     it('splits model calls by the API they came through and filters every llm read by api, each call counted once', async () => {
       const apiMerchant = 'm_llm_apis';
-      const call = (n: number, at: number, payload: Partial<LlmCallV1>): EventEnvelope<'llm.call'> => ({
-        id: eventId(960 + n),
-        type: 'llm.call',
-        version: 1,
-        occurredAt: at,
-        merchantId: apiMerchant,
-        payload: {
-          provider: 'openai',
-          model: 'gpt-4o-mini',
-          operation: 'generate',
-          surface: 'gateway',
-          inputTokens: 100,
-          outputTokens: 10,
-          costUsd: 0.000021,
-          latencyMs: 100,
-          timeToFirstTokenMs: null,
-          outcome: 'success',
-          errorClass: null,
-          fallbackHops: 0,
-          userId: null,
-          requestId: `a${n}`,
-          batchId: null,
-          jobId: null,
-          ...payload,
-        },
-      });
+      const call = (n: number, at: number, payload: Partial<LlmCallV1>): EventEnvelope<'llm.call'> =>
+        llmCallEvent(960 + n, at, apiMerchant, { requestId: `a${n}`, ...payload });
       const calls = [
         call(1, t0 + 60_000, { api: 'chat_completions' }),
         call(2, t0 + 61_000, { api: 'chat_completions', outcome: 'error', errorClass: 'RateLimitError', inputTokens: 0, outputTokens: 0, costUsd: 0 }),
@@ -685,35 +579,19 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
 
     it('reads route groups per candidate and bucket: calls, share, success rate and eliminations from the recorded decisions', async () => {
       const routeMerchant = 'm_llm_routes';
-      const routed = (n: number, at: number, payload: Partial<LlmCallV1>, merchant = routeMerchant): EventEnvelope<'llm.call'> => ({
-        id: eventId(970 + n),
-        type: 'llm.call',
-        version: 1,
-        occurredAt: at,
-        merchantId: merchant,
-        payload: {
-          provider: 'openai',
+      const routed = (n: number, at: number, payload: Partial<LlmCallV1>, merchant = routeMerchant): EventEnvelope<'llm.call'> =>
+        llmCallEvent(970 + n, at, merchant, {
           model: 'flaky',
-          operation: 'generate',
-          surface: 'gateway',
           inputTokens: 1,
           outputTokens: 1,
           costUsd: 0,
           latencyMs: 10,
-          timeToFirstTokenMs: null,
-          outcome: 'success',
-          errorClass: null,
-          fallbackHops: 0,
-          userId: null,
           requestId: `rq${n}`,
-          batchId: null,
-          jobId: null,
           routeGroup: 'chat',
           routeApproach: 'sr',
           eliminatedCandidates: [],
           ...payload,
-        },
-      });
+        });
       const down = { routeApproach: 'sr_downtime' as const, eliminatedCandidates: ['openai/flaky', 'anthropic/out-of-reach'] };
       const calls = [
         // Bucket t0: the flaky model is ranked first and answers.

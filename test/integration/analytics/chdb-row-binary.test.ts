@@ -10,7 +10,7 @@ import { mapEventsToAnalyticsRows } from '../../../src/analytics/map-event-to-ro
 import type { EventEnvelope } from '../../../src/events/event-envelope.js';
 import type { GuardAppliedV1, LlmCallV1 } from '../../../src/generated/schema-types.js';
 import type { AnalyticsStore } from '../../../src/ports/analytics-store.js';
-import { cardCredit, eventId, fixtureEvents, hostilePaymentId, oldEvent, t0 } from './analytics-fixture.js';
+import { cardCredit, eventId, fixtureEvents, hostilePaymentId, llmCallEvent, oldEvent, t0 } from './analytics-fixture.js';
 
 // The chDB thread writes handed-off events as RowBinary; the store's own insert (and the ClickHouse
 // server's) writes TabSeparated. Both must leave the same rows, value for value, in every table.
@@ -22,34 +22,7 @@ const longUnicode = 'é'.repeat(150);
 /** 42 and 43 UTF-16 units: either side of the encoder's one-length-byte shortcut (in three-byte €, 126 and 129 bytes). */
 const shortcutEdge = ['x'.repeat(42), 'x'.repeat(43), '€'.repeat(42), '€'.repeat(43)];
 
-function call(n: number, payload: Partial<LlmCallV1>): EventEnvelope<'llm.call'> {
-  return {
-    id: eventId(3000 + n),
-    type: 'llm.call',
-    version: 1,
-    occurredAt: t0 + n * 1000,
-    merchantId: 'm_rows',
-    payload: {
-      provider: 'openai',
-      model: 'gpt-4o-mini',
-      operation: 'generate',
-      surface: 'gateway',
-      inputTokens: 100,
-      outputTokens: 10,
-      costUsd: 0.000021,
-      latencyMs: 100,
-      timeToFirstTokenMs: null,
-      outcome: 'success',
-      errorClass: null,
-      fallbackHops: 0,
-      userId: null,
-      requestId: `r${n}`,
-      batchId: null,
-      jobId: null,
-      ...payload,
-    },
-  };
-}
+const call = (n: number, payload: Partial<LlmCallV1>) => llmCallEvent(3000 + n, t0 + n * 1000, 'm_rows', { requestId: `r${n}`, ...payload });
 
 function guard(n: number, payload: Partial<GuardAppliedV1>): EventEnvelope<'guard.applied'> {
   return {
