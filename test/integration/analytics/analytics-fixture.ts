@@ -1,5 +1,5 @@
 import type { EventEnvelope, EventPayloads, EventType } from '../../../src/events/event-envelope.js';
-import type { LlmCallV1, PaymentDimensions } from '../../../src/generated/schema-types.js';
+import type { GuardAppliedV1, LlmCallV1, PaymentDimensions } from '../../../src/generated/schema-types.js';
 
 /** The clock of every query in the suite: 2026-11-20 12:00:00 UTC. */
 export const now = Date.UTC(2026, 10, 20, 12, 0, 0);
@@ -41,6 +41,29 @@ export function llmCallEvent(n: number, occurredAt: number, merchant: string, pa
       requestId: null,
       batchId: null,
       jobId: null,
+      ...payload,
+    },
+  };
+}
+
+/** Event `n`: a `guard.applied` at `occurredAt`, the card guard masking one match in an OpenAI chat request, unless `payload` says otherwise. */
+export function guardAppliedEvent(n: number, occurredAt: number, merchant: string, payload: Partial<GuardAppliedV1>): EventEnvelope<'guard.applied'> {
+  return {
+    id: eventId(n),
+    type: 'guard.applied',
+    version: 1,
+    occurredAt,
+    merchantId: merchant,
+    payload: {
+      guard: 'card',
+      stage: 'input',
+      action: 'mask',
+      count: 1,
+      score: null,
+      blocked: false,
+      surface: 'openai-chat',
+      requestId: null,
+      apiKeyId: null,
       ...payload,
     },
   };

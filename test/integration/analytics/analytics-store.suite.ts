@@ -7,7 +7,19 @@ import { SwitchyardError } from '../../../src/errors/switchyard-error.js';
 import type { AnalyticsStore } from '../../../src/ports/analytics-store.js';
 import type { EventEnvelope } from '../../../src/events/event-envelope.js';
 import type { GuardAppliedV1, LlmCallV1 } from '../../../src/generated/schema-types.js';
-import { eventId, fixtureEvents, llmCallEvent, hostileGateway, hostilePaymentId, merchantId, now, oldEvent, otherMerchantId, t0 } from './analytics-fixture.js';
+import {
+  eventId,
+  fixtureEvents,
+  guardAppliedEvent,
+  llmCallEvent,
+  hostileGateway,
+  hostilePaymentId,
+  merchantId,
+  now,
+  oldEvent,
+  otherMerchantId,
+  t0,
+} from './analytics-fixture.js';
 
 export interface AnalyticsStoreHarness {
   readonly store: AnalyticsStore;
@@ -429,25 +441,8 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
 
     it('counts guardrail outcomes per guard, stage and action, per key and bucket, once per event id, with the key, route group and API filters', async () => {
       const guardMerchant = 'm_llm_guards';
-      const outcome = (n: number, at: number, payload: Partial<GuardAppliedV1>, merchant = guardMerchant): EventEnvelope<'guard.applied'> => ({
-        id: eventId(1500 + n),
-        type: 'guard.applied',
-        version: 1,
-        occurredAt: at,
-        merchantId: merchant,
-        payload: {
-          guard: 'card',
-          stage: 'input',
-          action: 'mask',
-          count: 1,
-          score: null,
-          blocked: false,
-          surface: 'openai-chat',
-          requestId: `g${n}`,
-          apiKeyId: 'key_a',
-          ...payload,
-        },
-      });
+      const outcome = (n: number, at: number, payload: Partial<GuardAppliedV1>, merchant = guardMerchant): EventEnvelope<'guard.applied'> =>
+        guardAppliedEvent(1500 + n, at, merchant, { requestId: `g${n}`, apiKeyId: 'key_a', ...payload });
       const rows = mapEventsToAnalyticsRows([
         outcome(1, t0 + 60_000, { count: 2, requestId: 'r1' }),
         outcome(2, t0 + 60_000, { guard: 'email', requestId: 'r1' }),

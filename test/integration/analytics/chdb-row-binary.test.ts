@@ -10,7 +10,7 @@ import { mapEventsToAnalyticsRows } from '../../../src/analytics/map-event-to-ro
 import type { EventEnvelope } from '../../../src/events/event-envelope.js';
 import type { GuardAppliedV1, LlmCallV1 } from '../../../src/generated/schema-types.js';
 import type { AnalyticsStore } from '../../../src/ports/analytics-store.js';
-import { cardCredit, eventId, fixtureEvents, hostilePaymentId, llmCallEvent, oldEvent, t0 } from './analytics-fixture.js';
+import { cardCredit, eventId, fixtureEvents, guardAppliedEvent, hostilePaymentId, llmCallEvent, oldEvent, t0 } from './analytics-fixture.js';
 
 // The chDB thread writes handed-off events as RowBinary; the store's own insert (and the ClickHouse
 // server's) writes TabSeparated. Both must leave the same rows, value for value, in every table.
@@ -24,27 +24,7 @@ const shortcutEdge = ['x'.repeat(42), 'x'.repeat(43), '€'.repeat(42), '€'.re
 
 const call = (n: number, payload: Partial<LlmCallV1>) => llmCallEvent(3000 + n, t0 + n * 1000, 'm_rows', { requestId: `r${n}`, ...payload });
 
-function guard(n: number, payload: Partial<GuardAppliedV1>): EventEnvelope<'guard.applied'> {
-  return {
-    id: eventId(3100 + n),
-    type: 'guard.applied',
-    version: 1,
-    occurredAt: t0 + n * 1000,
-    merchantId: 'm_rows',
-    payload: {
-      guard: 'card',
-      stage: 'input',
-      action: 'mask',
-      count: 1,
-      score: null,
-      blocked: false,
-      surface: 'openai-chat',
-      requestId: `g${n}`,
-      apiKeyId: null,
-      ...payload,
-    },
-  };
-}
+const guard = (n: number, payload: Partial<GuardAppliedV1>) => guardAppliedEvent(3100 + n, t0 + n * 1000, 'm_rows', { requestId: `g${n}`, ...payload });
 
 const decisionWithPolicy = (n: number, eliminationThreshold: number | null): EventEnvelope<'decision.created'> => ({
   id: eventId(3200 + n),
