@@ -9,6 +9,7 @@ import { RowBinaryBuffer, rowBinaryEncoder, rowBinaryStructure, type RowBinaryEn
 export type RowBinaryInsert = (table: string, columns: readonly InsertColumn[], structure: string, bytes: Uint8Array) => void;
 
 interface HeldTable {
+  /** The bare name (the map's key is `<database>.<table>`). */
   readonly table: AnalyticsTable;
   readonly bytes: RowBinaryBuffer;
 }
@@ -82,12 +83,12 @@ export class HeldAnalytics {
    * @throws whatever `insert` throws; the rows not yet written stay held.
    */
   insert(insert: RowBinaryInsert): number | undefined {
-    for (const [name, { table, bytes }] of this.#tables) {
+    for (const [qualified, { table, bytes }] of this.#tables) {
       if (bytes.length === 0) continue;
       const columns = analyticsInsertColumns[table];
-      insert(name, columns, rowBinaryStructure(columns, analyticsColumnTypes[table]), bytes.view());
+      insert(qualified, columns, rowBinaryStructure(columns, analyticsColumnTypes[table]), bytes.view());
       // The next rows start on the same buffer, unless a large batch grew it.
-      if (bytes.capacity > keptBufferBytes) this.#tables.delete(name);
+      if (bytes.capacity > keptBufferBytes) this.#tables.delete(qualified);
       else bytes.truncate(0);
     }
     this.#events = 0;
