@@ -21,27 +21,27 @@ const { path, insertAfterEvents, lingerMs } = workerData as ChdbWorkerData;
 const firstRetryMs = 500;
 const maxRetryMs = 30_000;
 
+/**
+ * Held rows reach chDB as RowBinary through a file: chDB takes data inline only as query text, which
+ * binary bytes cannot be, and its `file()` reads any absolute path. The file is ours (one per table, in
+ * a folder of the session's own, made with the session) and is removed once inserted.
+ */
+const stagingDir = join(resolve(path), 'insert-staging');
+
 let session: Session | undefined;
 let openError: unknown;
 try {
   session = new Session(path);
   // chDB already answers 64-bit integers as JSON numbers; set it anyway so both engines run alike.
   session.query('SET output_format_json_quote_64bit_integers = 0');
+  mkdirSync(stagingDir, { recursive: true });
 } catch (error) {
   openError = error;
 }
 
-/**
- * Held rows reach chDB as RowBinary through a file: chDB takes data inline only as query text, which
- * binary bytes cannot be, and its `file()` reads any absolute path. The file is ours (one per table, in
- * a folder of the session's own) and is removed once inserted.
- */
-const stagingDir = join(resolve(path), 'insert-staging');
-
 const insertRowBinary: RowBinaryInsert = (table, columns, structure, bytes) => {
   const names = columnNames(columns);
   assertInsertTarget(table, names);
-  mkdirSync(stagingDir, { recursive: true });
   const file = join(stagingDir, `${table}.rowbinary`);
   writeFileSync(file, bytes);
   try {

@@ -14,6 +14,27 @@ interface HeldTable {
   readonly bytes: RowBinaryBuffer;
 }
 
+/** How a table's rows are written: its insert columns, their encoder, and the `file()` structure naming their types. */
+interface TableCodec {
+  readonly columns: readonly InsertColumn[];
+  readonly encode: RowBinaryEncoder;
+  readonly structure: string;
+}
+
+const codecs = new Map<AnalyticsTable, TableCodec>();
+
+/** The table's codec, built once (the columns and types are constants). */
+function codecOf(table: AnalyticsTable): TableCodec {
+  let codec = codecs.get(table);
+  if (codec === undefined) {
+    const columns = analyticsInsertColumns[table];
+    const types = analyticsColumnTypes[table];
+    codec = { columns, encode: rowBinaryEncoder(columns, types), structure: rowBinaryStructure(columns, types) };
+    codecs.set(table, codec);
+  }
+  return codec;
+}
+
 /**
  * A buffer grown past this by a large batch is let go after its insert rather than kept for the next.
  * A second of decisions at 15,000 a second is ~21 MB of domain rows: kept, the buffer is not grown
@@ -34,7 +55,6 @@ const keptBufferBytes = 64 * 1024 * 1024;
 export class HeldAnalytics {
   /** By `<database>.<table>`. */
   readonly #tables = new Map<string, HeldTable>();
-  readonly #encoders = new Map<AnalyticsTable, RowBinaryEncoder>();
   #events = 0;
   #lastSeq = 0;
   #insertedThrough = 0;
@@ -61,9 +81,9 @@ export class HeldAnalytics {
       return { held, length: held.bytes.length };
     });
     try {
-      tables.forEach(({ name, columns, rows }, index) => {
+      tables.forEach(({ name, rows }, index) => {
         const { bytes } = before[index]!.held;
-        const encode = this.#encoder(name, columns);
+        const { encode } = codecOf(name);
         for (const row of rows) encode(bytes, row as Readonly<Record<string, unknown>>);
       });
     } catch (error) {
@@ -85,8 +105,8 @@ export class HeldAnalytics {
   insert(insert: RowBinaryInsert): number | undefined {
     for (const [qualified, { table, bytes }] of this.#tables) {
       if (bytes.length === 0) continue;
-      const columns = analyticsInsertColumns[table];
-      insert(qualified, columns, rowBinaryStructure(columns, analyticsColumnTypes[table]), bytes.view());
+      const { columns, structure } = codecOf(table);
+      insert(qualified, columns, structure, bytes.view());
       // The next rows start on the same buffer, unless a large batch grew it.
       if (bytes.capacity > keptBufferBytes) this.#tables.delete(qualified);
       else bytes.truncate(0);
@@ -95,14 +115,5 @@ export class HeldAnalytics {
     if (this.#lastSeq === this.#insertedThrough) return undefined;
     this.#insertedThrough = this.#lastSeq;
     return this.#lastSeq;
-  }
-
-  #encoder(table: AnalyticsTable, columns: readonly InsertColumn[]): RowBinaryEncoder {
-    let encode = this.#encoders.get(table);
-    if (encode === undefined) {
-      encode = rowBinaryEncoder(columns, analyticsColumnTypes[table]);
-      this.#encoders.set(table, encode);
-    }
-    return encode;
   }
 }

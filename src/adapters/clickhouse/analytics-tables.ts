@@ -69,17 +69,19 @@ export interface TableRows {
  * or API-attributed model call also lands in (and the key-and-cache-usage row of every call that reached a provider). Tables without rows are left out (no empty inserts).
  */
 export function rowsByTable(database: string, batch: AnalyticsRows): TableRows[] {
-  const tables: [AnalyticsTable, readonly InsertColumn[], readonly object[]][] = [
-    [domainTable, domainEventColumns, batch.domain],
-    [apiTable, apiEventColumns, batch.api],
-    [llmTable, llmCallColumns, batch.llm],
-    [llmRouteTable, llmRouteCallColumns, batch.llm.filter((row) => row.route_group !== '')],
-    [llmCacheHitTable, llmCacheHitColumns, batch.llm.filter((row) => row.cache_hit === 1)],
-    [llmCallApiTable, llmCallApiColumns, batch.llm.filter((row) => row.api !== '')],
-    [decisionPolicyTable, decisionPolicyColumns, batch.policies ?? []],
-    [llmCallUsageTable, llmCallUsageColumns, batch.llm.filter((row) => row.cache_hit === 0)],
-    [llmCallEndUserTable, llmCallEndUserColumns, batch.llm.filter((row) => row.end_user !== '')],
-    [guardOutcomeTable, guardOutcomeColumns, batch.guards ?? []],
+  const tables: [AnalyticsTable, readonly object[]][] = [
+    [domainTable, batch.domain],
+    [apiTable, batch.api],
+    [llmTable, batch.llm],
+    [llmRouteTable, batch.llm.filter((row) => row.route_group !== '')],
+    [llmCacheHitTable, batch.llm.filter((row) => row.cache_hit === 1)],
+    [llmCallApiTable, batch.llm.filter((row) => row.api !== '')],
+    [decisionPolicyTable, batch.policies ?? []],
+    [llmCallUsageTable, batch.llm.filter((row) => row.cache_hit === 0)],
+    [llmCallEndUserTable, batch.llm.filter((row) => row.end_user !== '')],
+    [guardOutcomeTable, batch.guards ?? []],
   ];
-  return tables.filter(([, , rows]) => rows.length > 0).map(([name, columns, rows]) => ({ name, table: `${database}.${name}`, columns, rows }));
+  return tables
+    .filter(([, rows]) => rows.length > 0)
+    .map(([name, rows]) => ({ name, table: `${database}.${name}`, columns: analyticsInsertColumns[name], rows }));
 }

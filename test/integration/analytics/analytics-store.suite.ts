@@ -717,29 +717,11 @@ export function describeAnalyticsStore(engine: string, setup: () => Promise<Anal
     it("counts a batch job's record once when the job ran again later, across a day boundary, at its first time", async () => {
       const rerunMerchant = 'm_llm_rerun';
       const midnight = Date.UTC(2026, 10, 20);
-      const base = { id: eventId(950), type: 'llm.call', version: 1, merchantId: rerunMerchant } as const;
-      const payload: LlmCallV1 = {
-        provider: 'openai',
-        model: 'gpt-4o-mini',
-        operation: 'generate',
-        surface: 'batch',
-        inputTokens: 10,
-        outputTokens: 2,
-        costUsd: 0.000003,
-        latencyMs: 80,
-        timeToFirstTokenMs: null,
-        outcome: 'success',
-        errorClass: null,
-        fallbackHops: 0,
-        userId: null,
-        requestId: null,
-        batchId: 'b1',
-        jobId: 'b1:0',
-      };
+      const record = { surface: 'batch', inputTokens: 10, outputTokens: 2, costUsd: 0.000003, latencyMs: 80, batchId: 'b1', jobId: 'b1:0' } as const;
       // The worker died after the provider answered: the job ran again a minute later, past midnight,
       // and republished its record under the same (derived) id; each copy in its own daily partition.
-      await store.insert(mapEventsToAnalyticsRows([{ ...base, occurredAt: midnight - 30_000, payload }]));
-      await store.insert(mapEventsToAnalyticsRows([{ ...base, occurredAt: midnight + 30_000, payload: { ...payload, latencyMs: 90 } }]));
+      await store.insert(mapEventsToAnalyticsRows([llmCallEvent(950, midnight - 30_000, rerunMerchant, record)]));
+      await store.insert(mapEventsToAnalyticsRows([llmCallEvent(950, midnight + 30_000, rerunMerchant, { ...record, latencyMs: 90 })]));
       const q = (endpoint: AnalyticsEndpoint) => query(endpoint, { range: '1d' }, rerunMerchant);
       expect(await store.llmOverview(q('llm/overview'))).toMatchObject({
         calls: 1,
