@@ -49,5 +49,5 @@ eventBusSuite(
       },
     };
   },
-  { batchesInFlight: true },
+  { batchesInFlight: true, mayDuplicate: true },
 );
