@@ -219,7 +219,9 @@ export function eventBusSuite(adapterName: string, open: () => Promise<EventBusF
       await bus.publish([event!]);
       await subscription.caughtUp();
       expect(failedOnce).toBe(true);
-      expect(attempts.get(event!.id)).toBe(2);
+      // Once failed, once handled; an adapter that may duplicate can hand it over once more besides.
+      if (options.mayDuplicate === true) expect(attempts.get(event!.id)).toBeGreaterThanOrEqual(2);
+      else expect(attempts.get(event!.id)).toBe(2);
       expect([...handled]).toEqual([event!.id]);
     });
 
