@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { decideMixLoad } from './lib/decide-load.mjs';
 import { benchMerchant, json, spawnService } from './lib/spawn-service.mjs';
-import { abTestRule } from './lib/ab-test-rule.mjs';
+import { enableCostStepAndExperiment } from './lib/cost-step-experiment.mjs';
 import { activateBenchContract } from './lib/bench-contract.mjs';
 
 const dir = process.env.PROFILE_DIR ?? '/tmp/switchyard-profiles';
@@ -28,19 +28,7 @@ const service = await spawnService({ ADMIN_SECRET: adminSecret }, process.env.RO
 try {
   const name = `prof_${Date.now()}`;
   const { headers } = await benchMerchant(service.url, adminSecret, name);
-  if (process.env.FEATURES === '1') {
-    for (const feature of ['multi-objective-routing', 'ab-test-real-payments']) {
-      await json(service.url, `/merchant-account/${name}/features/${feature}`, { enabled: true }, headers);
-    }
-    const rows = [
-      ['stripe', 290],
-      ['adyen', 194],
-      ['checkout', 150],
-    ].map(([psp, bps]) => ({ psp, interchange_bps: bps, scheme_bps: 0, markup_bps: 0, fixed: 0, is_default: true }));
-    await json(service.url, `/merchant-account/${name}/seed-costs`, { rows }, headers, 'PUT');
-    const experiment = await json(service.url, '/routing/create', abTestRule('profile-experiment', name, { hedging_percent: 2 }), headers);
-    await json(service.url, '/routing/activate', { created_by: name, routing_algorithm_id: experiment.rule_id }, headers);
-  }
+  if (process.env.FEATURES === '1') await enableCostStepAndExperiment(service.url, name, headers, 'profile-experiment');
   if (process.env.VOLUME === '1') await activateBenchContract(name, (path, payload) => json(service.url, path, payload, headers));
   const run = (seconds, prefix) => decideMixLoad(`${service.url}/decide-gateway`, headers, name, { connections, duration: seconds, prefix });
   await run(3, 'warm');

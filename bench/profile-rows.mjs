@@ -9,7 +9,7 @@
 // profile and the windows (FROM_MS/TO_MS for bench/profile-summary.mjs). 127.0.0.1 only.
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { abTestRule } from './lib/ab-test-rule.mjs';
+import { enableCostStepAndExperiment } from './lib/cost-step-experiment.mjs';
 import { activateBenchContract } from './lib/bench-contract.mjs';
 import { decideMixBody } from './lib/decide-body.mjs';
 import { decideMixLoad } from './lib/decide-load.mjs';
@@ -53,16 +53,7 @@ try {
       await json(service.url, '/update-gateway-score', { merchantId: other.name, gateway: 'adyen', paymentId: `seed_${index}`, status: 'CHARGED' }, h);
     }
   } else {
-    for (const feature of ['multi-objective-routing', 'ab-test-real-payments'])
-      await json(service.url, `/merchant-account/${other.name}/features/${feature}`, { enabled: true }, h);
-    const rows = [
-      ['stripe', 290],
-      ['adyen', 194],
-      ['checkout', 150],
-    ].map(([psp, bps]) => ({ psp, interchange_bps: bps, scheme_bps: 0, markup_bps: 0, fixed: 0, is_default: true }));
-    await json(service.url, `/merchant-account/${other.name}/seed-costs`, { rows }, h, 'PUT');
-    const experiment = await json(service.url, '/routing/create', abTestRule('profile-experiment', other.name, { hedging_percent: 2 }), h);
-    await json(service.url, '/routing/activate', { created_by: other.name, routing_algorithm_id: experiment.rule_id }, h);
+    await enableCostStepAndExperiment(service.url, other.name, h, 'profile-experiment');
   }
   for (const target of [plain, other]) await run(target.name, target.headers, 'warm', 2, target.customer);
   for (let round = 0; round < rounds; round++) {

@@ -11,8 +11,8 @@
 // this one's (e.g. the scratch build `make bench-compare` leaves in /tmp/switchyard-compare-<sha>); VOLUME=1 gives the
 // merchant decide-bench's volume commitment (row 2d); FEATURES=1 gives it multi-objective routing (seed costs),
 // an active A/B experiment and its flag (decide-bench's row 2b). Linux only.
-import { abTestRule } from './lib/ab-test-rule.mjs';
 import { activateBenchContract } from './lib/bench-contract.mjs';
+import { enableCostStepAndExperiment } from './lib/cost-step-experiment.mjs';
 import { decideMixLoad } from './lib/decide-load.mjs';
 import { threadGroupCpuSeconds } from './lib/proc-cpu.mjs';
 import { benchMerchant, json, spawnService } from './lib/spawn-service.mjs';
@@ -26,7 +26,7 @@ const service = await spawnService({ ADMIN_SECRET: adminSecret }, process.env.RO
 try {
   const { headers } = await benchMerchant(service.url, adminSecret, 'threads');
   if (process.env.VOLUME === '1') await activateBenchContract('threads', (path, payload) => json(service.url, path, payload, headers));
-  if (process.env.FEATURES === '1') await withCostStepAndExperiment('threads', headers);
+  if (process.env.FEATURES === '1') await enableCostStepAndExperiment(service.url, 'threads', headers, 'thread-cpu-experiment');
   const load = (duration, prefix) => decideMixLoad(`${service.url}/decide-gateway`, headers, 'threads', { connections, duration, prefix });
   await load(warmup, 'warm');
   const before = threadGroupCpuSeconds(service.pid);
@@ -46,18 +46,4 @@ try {
   );
 } finally {
   await service.stop();
-}
-
-/** Multi-objective routing with seed costs that make it move payments, and a running A/B experiment. */
-async function withCostStepAndExperiment(merchant, headers) {
-  for (const feature of ['multi-objective-routing', 'ab-test-real-payments'])
-    await json(service.url, `/merchant-account/${merchant}/features/${feature}`, { enabled: true }, headers);
-  const rows = [
-    ['stripe', 290],
-    ['adyen', 194],
-    ['checkout', 150],
-  ].map(([psp, bps]) => ({ psp, interchange_bps: bps, scheme_bps: 0, markup_bps: 0, fixed: 0, is_default: true }));
-  await json(service.url, `/merchant-account/${merchant}/seed-costs`, { rows }, headers, 'PUT');
-  const experiment = await json(service.url, '/routing/create', abTestRule('thread-cpu-experiment', merchant, { hedging_percent: 2 }), headers);
-  await json(service.url, '/routing/activate', { created_by: merchant, routing_algorithm_id: experiment.rule_id }, headers);
 }
