@@ -18,13 +18,11 @@ export function eventId(n: number): string {
 
 /** Event `n` (see {@link eventId}): an `llm.call` at `occurredAt`, a successful gateway call to gpt-4o-mini (100 tokens in, 10 out, 100 ms) unless `payload` says otherwise. */
 export function llmCallEvent(n: number, occurredAt: number, merchant: string, payload: Partial<LlmCallV1>): EventEnvelope<'llm.call'> {
-  return {
-    id: eventId(n),
-    type: 'llm.call',
-    version: 1,
+  return event(
+    n,
+    'llm.call',
     occurredAt,
-    merchantId: merchant,
-    payload: {
+    {
       provider: 'openai',
       model: 'gpt-4o-mini',
       operation: 'generate',
@@ -43,18 +41,17 @@ export function llmCallEvent(n: number, occurredAt: number, merchant: string, pa
       jobId: null,
       ...payload,
     },
-  };
+    merchant,
+  );
 }
 
 /** Event `n`: a `guard.applied` at `occurredAt`, the card guard masking one match in an OpenAI chat request, unless `payload` says otherwise. */
 export function guardAppliedEvent(n: number, occurredAt: number, merchant: string, payload: Partial<GuardAppliedV1>): EventEnvelope<'guard.applied'> {
-  return {
-    id: eventId(n),
-    type: 'guard.applied',
-    version: 1,
+  return event(
+    n,
+    'guard.applied',
     occurredAt,
-    merchantId: merchant,
-    payload: {
+    {
       guard: 'card',
       stage: 'input',
       action: 'mask',
@@ -66,11 +63,12 @@ export function guardAppliedEvent(n: number, occurredAt: number, merchant: strin
       apiKeyId: null,
       ...payload,
     },
-  };
+    merchant,
+  );
 }
 
-function event<K extends EventType>(n: number, type: K, occurredAt: number, payload: EventPayloads[K], merchant = merchantId): EventEnvelope {
-  return { id: eventId(n), type, version: 1, occurredAt, merchantId: merchant, payload } as EventEnvelope;
+function event<K extends EventType>(n: number, type: K, occurredAt: number, payload: EventPayloads[K], merchant = merchantId): EventEnvelope<K> {
+  return { id: eventId(n), type, version: 1, occurredAt, merchantId: merchant, payload } as EventEnvelope<K>;
 }
 
 export const cardCredit: PaymentDimensions = {
