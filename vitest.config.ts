@@ -17,10 +17,10 @@ import DurationSequencer from './test/duration-sequencer.js';
  * ClickHouse database, chDB and data directories under mkdtemp, ports from the OS (`listen(0)`) and
  * environment changes only in its own process. A file that needs a fixed port or a shared server to
  * itself does not belong here. fault and browser files run one at a time in a single process
- * (`singleFork`), after the parallel ones (scripts/run-tests.sh runs fault in a second vitest run of
- * its own, after everything else). browser files are isolated (their own service on a free port,
- * data directory and chromium), but their 30 s Playwright waits timed out beside three other files on
- * a loaded machine, so they keep the cores to themselves. `maxWorkers` is one setting for the whole
+ * (`singleFork`), after the parallel ones: scripts/run-tests.sh gives each a vitest run of its own and
+ * runs the two side by side. browser files are isolated (their own service on a free port, data
+ * directory and chromium) and use no shared server, but their 30 s Playwright waits timed out beside
+ * three busy files of the parallel run; the fault files beside them mostly wait. `maxWorkers` is one setting for the whole
  * run (vitest does not take it per project); SWITCHYARD_TEST_WORKERS overrides it (1 runs every file
  * alone, as before). Files start longest first (test/duration-sequencer.ts), so the run does not end
  * on one long file that started last.

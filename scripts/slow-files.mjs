@@ -2,7 +2,7 @@
 // Where a test run's time went, from the `fileTimings` that scripts/vitest-json-reporter.mjs adds to
 // vitest's JSON report: the slowest files and each project's totals. scripts/test-summary.mjs prints
 // it at the end of every run (above the failures and the count line); by hand:
-//   node scripts/slow-files.mjs [--top N] .run/vitest-main.json [.run/vitest-fault.json]
+//   node scripts/slow-files.mjs [--top N] .run/vitest-main.json [.run/vitest-fault.json .run/vitest-browser.json]
 // Per file, seconds = setup (setup files) + import (the file and its dependencies: collect) + run
 // (its hooks and tests). Per project: files, the sum of its files' seconds (worker time: files run
 // side by side, so this exceeds the wall time) and its span, from its first file's start to its last
