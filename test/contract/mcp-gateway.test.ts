@@ -9,6 +9,7 @@ import { DefaultNeuroLink } from '../../src/adapters/toolkit/default-neurolink.j
 import type { ToolExecutedV1 } from '../../src/generated/schema-types.js';
 import { createMerchant, createTestApp, withKey, type TestApp } from '../helpers/test-app.js';
 import { startHttpFixture, type RunningHttpFixture } from '../integration/mcp/mcp-test-helpers.js';
+import { jsonWithoutIds } from '../helpers/redact-ids.js';
 
 /**
  * The MCP gateway (issue 39, point 1) driven by the official MCP SDK client over real HTTP, the
@@ -322,7 +323,7 @@ describe('the guard pipeline on /mcp tool calls', () => {
         expect.objectContaining({ guard: 'card', stage: 'input', action: 'mask', count: 1, surface: 'mcp', blocked: false }),
       ]),
     );
-    expect(JSON.stringify(events)).not.toContain('4111');
+    expect(jsonWithoutIds(events)).not.toContain('4111');
   });
 
   it("refuses arguments and withholds results the merchant's blocking guards match, as MCP tool errors naming the guard", async () => {
