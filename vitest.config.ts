@@ -25,16 +25,25 @@ import DurationSequencer from './test/duration-sequencer.js';
  * alone, as before). Files start longest first (test/duration-sequencer.ts), so the run does not end
  * on one long file that started last.
  *
- * Unit and contract files share their processes (`isolate: false`): a worker process runs one file
- * after another on the modules it has loaded, where a process per file loaded the whole app again
- * for every file (75 contract files: 141 s and 235 s of CPU each in a process of its own, 34 s and
- * 53 s sharing four). A file that cannot share runs in the `-isolated` project beside it:
- * {@link needsOwnProcess}. `minWorkers` equals `maxWorkers` because vitest 3.2 with shared processes
- * failed the run with "Terminating worker thread" when it let an idle one go.
+ * Unit and contract files share their workers: a worker runs one file after another on the modules
+ * it has loaded, where a fresh worker per file loads the whole app again (about 1.1 s per contract
+ * file on an idle machine, 3.3 s in a full run). They run in vitest's `threads` pool, every other
+ * project in `forks`: vitest 3.2 decides whether a pool reuses its workers from the root's
+ * `poolOptions.<pool>.isolate`, never a project's, so a project's `isolate: false` alone changed
+ * nothing (every file still got a process of its own; checked by process id), and the root's
+ * `forks.isolate: false` would also put the integration files, which need a process each, into
+ * shared ones. A file that cannot share runs in the `-isolated` project beside it:
+ * {@link needsOwnProcess}. `minWorkers` equals `maxWorkers` because vitest 3.2 with shared workers
+ * failed the run with "Terminating worker thread" when it let an idle one go. The shared pool has
+ * `sharedWorkers` threads beside the forks pool's `workers` processes; the two pools run at once.
  */
 const workers = Number(process.env['SWITCHYARD_TEST_WORKERS'] ?? Math.max(4, availableParallelism() * 2));
 if (!Number.isInteger(workers) || workers < 1) throw new Error(`SWITCHYARD_TEST_WORKERS must be a whole number ≥ 1, got ${process.env['SWITCHYARD_TEST_WORKERS']}`);
 const serial = { poolOptions: { forks: { singleFork: true } } };
+/** Threads for the unit and contract files (see above): half the workers, rounded up. */
+const sharedWorkers = Math.ceil(workers / 2);
+/** The unit and contract projects: one pool of reused worker threads (`isolate` is read from the root's poolOptions). */
+const shared = { pool: 'threads', isolate: false } as const;
 
 /**
  * Whether a test file must run in a process of its own: chDB binds one data folder per process (a
@@ -63,11 +72,12 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: workers,
     minWorkers: workers,
+    poolOptions: { threads: { isolate: false, maxThreads: sharedWorkers, minThreads: sharedWorkers } },
     sequence: { sequencer: DurationSequencer },
     projects: [
-      { test: { name: 'unit', include: unit.shared, isolate: false } },
+      { test: { name: 'unit', include: unit.shared, ...shared } },
       { test: { name: 'unit-isolated', include: unit.isolated } },
-      { test: { name: 'contract', include: contract.shared, isolate: false, ...contractTimeouts } },
+      { test: { name: 'contract', include: contract.shared, ...shared, ...contractTimeouts } },
       { test: { name: 'contract-isolated', include: contract.isolated, ...contractTimeouts } },
       { test: { name: 'ports', include: ['test/ports/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
       {
