@@ -20,10 +20,11 @@ import DurationSequencer from './test/duration-sequencer.js';
  * (`singleFork`), after the parallel ones: scripts/run-tests.sh gives each a vitest run of its own and
  * runs the two side by side. browser files are isolated (their own service on a free port, data
  * directory and chromium) and use no shared server, but their 30 s Playwright waits timed out beside
- * three busy files of the parallel run; the fault files beside them mostly wait. `maxWorkers` is one setting for the whole
- * run (vitest does not take it per project); SWITCHYARD_TEST_WORKERS overrides it (1 runs every file
- * alone, as before). Files start longest first (test/duration-sequencer.ts), so the run does not end
- * on one long file that started last.
+ * three busy files of the parallel run; the fault files beside them mostly wait. `maxWorkers` sizes
+ * the forks pool for the whole run (vitest does not take it per project), and the threads pool below
+ * is half of it; SWITCHYARD_TEST_WORKERS overrides it (1: one process and one thread, so at most two
+ * files at once). Files start longest first (test/duration-sequencer.ts), so the run does not end on
+ * one long file that started last.
  *
  * Unit and contract files share their workers: a worker runs one file after another on the modules
  * it has loaded, where a fresh worker per file loads the whole app again (about 1.1 s per contract
