@@ -34,7 +34,7 @@ import { decideMixBody as decideRequest } from './lib/decide-body.mjs';
 import { startFakeOpenAI } from './lib/fake-openai.mjs';
 import { cpuSeconds } from './lib/proc-cpu.mjs';
 import { benchMerchant, json, spawnService } from './lib/spawn-service.mjs';
-import { abTestRule } from './lib/ab-test-rule.mjs';
+import { enableCostStepAndExperiment } from './lib/cost-step-experiment.mjs';
 
 const here = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 const baseRef = process.env.BASE;
@@ -141,25 +141,12 @@ async function settle(pid) {
   }
 }
 
-const seedCosts = {
-  rows: [
-    { psp: 'stripe', interchange_bps: 290, scheme_bps: 0, markup_bps: 0, fixed: 0, is_default: true },
-    { psp: 'adyen', interchange_bps: 194, scheme_bps: 0, markup_bps: 0, fixed: 0, is_default: true },
-    { psp: 'checkout', interchange_bps: 150, scheme_bps: 0, markup_bps: 0, fixed: 0, is_default: true },
-  ],
-};
-
 /** A merchant with a session (bearer token) and the bench's SR config; returns the headers and its API key. */
 const newMerchant = (url, name) => benchMerchant(url, adminSecret, name);
 
-/** Multi-objective (seed costs), an active sticky A/B experiment and its feature flag. */
+/** Multi-objective (seed costs), an active sticky A/B experiment and its feature flag; checks the cost step runs. */
 async function withFeatures(url, name, headers) {
-  for (const feature of ['multi-objective-routing', 'ab-test-real-payments']) {
-    await json(url, `/merchant-account/${name}/features/${feature}`, { enabled: true }, headers);
-  }
-  await json(url, `/merchant-account/${name}/seed-costs`, seedCosts, headers, 'PUT');
-  const experiment = await json(url, '/routing/create', abTestRule('bench-experiment', name, { hedging_percent: 2 }), headers);
-  await json(url, '/routing/activate', { created_by: name, routing_algorithm_id: experiment.rule_id }, headers);
+  await enableCostStepAndExperiment(url, name, headers, 'bench-experiment');
   const probe = await json(url, '/decide-gateway', decideRequest(name, 'probe_0', 0), headers);
   if (probe.multi_objective_info === undefined) throw new Error(`the cost-aware step did not run: ${JSON.stringify(probe)}`);
 }

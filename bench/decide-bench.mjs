@@ -43,6 +43,7 @@ import { decideMixLoad } from './lib/decide-load.mjs';
 import { cpuSeconds } from './lib/proc-cpu.mjs';
 import { benchMerchant, json, spawnService, spawnWorker } from './lib/spawn-service.mjs';
 import { abTestRule } from './lib/ab-test-rule.mjs';
+import { benchSeedCosts } from './lib/cost-step-experiment.mjs';
 import { activateBenchContract } from './lib/bench-contract.mjs';
 
 const duration = Number(process.env.DURATION ?? 15);
@@ -89,18 +90,6 @@ async function spawnEcho(workUs = 0) {
   const [chunk] = await once(child.stdout, 'data');
   return { url: `http://127.0.0.1:${String(chunk).trim()}/`, stop: () => child.kill('SIGTERM') };
 }
-
-/**
- * Contract rates for the three PSPs (bps of the amount, no fixed fee): with equal success rates the
- * SR head is the first eligible gateway (stripe), and checkout, cheapest, wins on expected value.
- */
-const seedCosts = {
-  rows: [
-    { psp: 'stripe', interchange_bps: 290, scheme_bps: 0, markup_bps: 0, fixed: 0, is_default: true },
-    { psp: 'adyen', interchange_bps: 194, scheme_bps: 0, markup_bps: 0, fixed: 0, is_default: true },
-    { psp: 'checkout', interchange_bps: 150, scheme_bps: 0, markup_bps: 0, fixed: 0, is_default: true },
-  ],
-};
 
 /** CPU seconds the API process (all threads) and its main thread have used; undefined off Linux. */
 function serviceCpu(pid) {
@@ -172,7 +161,7 @@ try {
   /** 2b's settings on a merchant: cost-aware routing with a seed table and, unless EXPERIMENT=0, the A/B experiment. */
   const costAwareSetup = async (moMerchant, moAuth) => {
     await json(service.url, `/merchant-account/${moMerchant}/features/multi-objective-routing`, { enabled: true }, moAuth);
-    await json(service.url, `/merchant-account/${moMerchant}/seed-costs`, seedCosts, moAuth, 'PUT');
+    await json(service.url, `/merchant-account/${moMerchant}/seed-costs`, benchSeedCosts, moAuth, 'PUT');
     if (experiment) {
       await json(service.url, `/merchant-account/${moMerchant}/features/ab-test-real-payments`, { enabled: true }, moAuth);
       const created = await json(service.url, '/routing/create', abTestRule('bench-experiment', moMerchant, { margin: 0.5 }), moAuth);

@@ -30,11 +30,16 @@ step() {
   return "$status"
 }
 
-# vitest_run REPORT ARGS...: one vitest run, its JSON report (with unhandled errors) and exit status to the summary.
-vitest_run() {
+# vitest_report REPORT ARGS...: one vitest run writing its JSON report (with unhandled errors) to REPORT.
+vitest_report() {
   local report="$1"; shift
   npx vitest run "$@" --reporter=default --reporter=./scripts/vitest-json-reporter.mjs --outputFile.json="$report"
-  summary_args+=(--vitest "$report" "$?")
+}
+
+# vitest_run REPORT ARGS...: vitest_report, its report and exit status to the summary.
+vitest_run() {
+  vitest_report "$@"
+  summary_args+=(--vitest "$1" "$?")
 }
 
 summarize() {
@@ -110,8 +115,7 @@ vitest_run .run/vitest-main.json --project unit --project unit-isolated --projec
 # busy files of the parallel run its 30 s waits timed out). Run after the parallel run, the browser
 # files took ~100 s of a fresh clone's 14–15 minutes. The browser run's output is printed once both
 # have ended, so the two logs do not interleave.
-npx vitest run --project browser --reporter=default --reporter=./scripts/vitest-json-reporter.mjs \
-  --outputFile.json=.run/vitest-browser.json > .run/vitest-browser.log 2>&1 &
+vitest_report .run/vitest-browser.json --project browser > .run/vitest-browser.log 2>&1 &
 browser_pid=$!
 vitest_run .run/vitest-fault.json --project fault --passWithNoTests --no-file-parallelism
 wait "$browser_pid"

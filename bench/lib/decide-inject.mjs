@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { decideBody } from './decide-body.mjs';
 import { cpuSeconds } from './proc-cpu.mjs';
 import { abTestRule } from './ab-test-rule.mjs';
+import { benchSeedCosts } from './cost-step-experiment.mjs';
 
 const root = process.env.ROOT;
 if (!root) throw new Error('ROOT=<checkout with dist/> is required');
@@ -53,12 +54,7 @@ await post('/rule/create', { merchant_id: merchant, config: { type: 'successRate
 if (features) {
   for (const feature of ['multi-objective-routing', 'ab-test-real-payments'])
     await post(`/merchant-account/${merchant}/features/${feature}`, { enabled: true }, auth);
-  const rows = [
-    ['stripe', 290],
-    ['adyen', 194],
-    ['checkout', 150],
-  ].map(([psp, bps]) => ({ psp, interchange_bps: bps, scheme_bps: 0, markup_bps: 0, fixed: 0, is_default: true }));
-  await post(`/merchant-account/${merchant}/seed-costs`, { rows }, auth, 'PUT');
+  await post(`/merchant-account/${merchant}/seed-costs`, benchSeedCosts, auth, 'PUT');
   const experiment = await post('/routing/create', abTestRule('inject-experiment', merchant, { margin: 0.5 }), auth);
   await post('/routing/activate', { created_by: merchant, routing_algorithm_id: experiment.rule_id }, auth);
 }
