@@ -20,7 +20,7 @@ import type {
   SignupResult,
   SwitchMerchantResult,
 } from './auth-outcomes.js';
-import { safeEqual } from './constant-time.js';
+import { digestsEqual } from './constant-time.js';
 import { LoginThrottle, type LoginThrottlePolicy } from './login-throttle.js';
 import { defaultScryptParams, hashPassword, verifyPassword, type ScryptParams } from './password-hash.js';
 import { checkPassword } from './password-policy.js';
@@ -242,7 +242,7 @@ export class AuthService {
     const hash = hashApiKey(raw);
     const record = await this.#deps.apiKeys.findByHash(hash);
     const prefix = raw.slice(0, keyDisplayPrefixLength);
-    if (!record || !safeEqual(record.keyHash, hash)) return this.#refuseKey('invalid_api_key', prefix, null, origin);
+    if (!record || !digestsEqual(record.keyHash, hash)) return this.#refuseKey('invalid_api_key', prefix, null, origin);
     if (!record.isActive) return this.#refuseKey('revoked_api_key', prefix, record, origin);
     return { kind: 'ok', merchantId: record.merchantId, keyId: record.keyId, ...(record.policy !== undefined ? { policy: record.policy } : {}) };
   }

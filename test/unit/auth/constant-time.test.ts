@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { matchesAdminSecret } from '../../../src/auth/admin-secret.js';
-import { safeEqual } from '../../../src/auth/constant-time.js';
+import { digestsEqual, safeEqual } from '../../../src/auth/constant-time.js';
 
 describe('safeEqual', () => {
   it('returns true when the strings are equal', () => {
@@ -19,6 +19,23 @@ describe('safeEqual', () => {
   it('compares multi-byte characters by their UTF-8 bytes', () => {
     expect(safeEqual('pässwörd', 'pässwörd')).toBe(true);
     expect(safeEqual('pässwörd', 'passwORD')).toBe(false);
+  });
+});
+
+describe('digestsEqual', () => {
+  const digest = 'a'.repeat(63) + 'b';
+
+  it('returns true for equal digests and false when any one character differs, first, middle or last', () => {
+    expect(digestsEqual(digest, `${digest}`)).toBe(true);
+    for (const at of [0, 31, 63]) {
+      const other = `${digest.slice(0, at)}${digest[at] === 'c' ? 'd' : 'c'}${digest.slice(at + 1)}`;
+      expect(digestsEqual(digest, other), `differs at ${at}`).toBe(false);
+    }
+  });
+
+  it('returns false when the lengths differ, a prefix included', () => {
+    expect(digestsEqual(digest, digest.slice(0, 63))).toBe(false);
+    expect(digestsEqual('', digest)).toBe(false);
   });
 });
 
