@@ -10,6 +10,10 @@
 //   decide_features  the same for a merchant with multi-objective routing (seed costs), an active
 //                    A/B experiment (sticky per-payment arms, sr_routing both sides, the variant
 //                    cost-aware) and `ab-test-real-payments` on; skipped on a build without them;
+//   decide_api_key   decide with the merchant's API key (`x-api-key`) instead of a session, as the
+//                    peer's clients call it: key lookup and comparison on every request;
+//   decide_sticky    decide with sticky routing on, every body naming one of CUSTOMERS (1000)
+//                    customers whose habit on adyen is seeded first (decide-bench's row 2c);
 //   gateway          POST /v1/chat/completions (API key, plain) to a local fake OpenAI answering at
 //                    once: the plugins the LLM gateway shares with decide.
 // A bare node:http echo is measured once per round (the ceiling: decide's share of it).
@@ -23,8 +27,8 @@
 // MODE=inject measures decide and decide_features without sockets instead (bench/lib/decide-inject.mjs:
 // each build's composition root in its own process, N decisions through fastify's inject): no echo,
 // no gateway row, req/s is decisions/s in process; for a machine too busy for the HTTP figures.
-// MODE=inject also knows decide_sticky (sticky routing on, seeded habits: decide-bench's row 2c) and
-// decide_volume (an active volume commitment whose plan steers: row 2d); name them in SCENARIOS.
+// MODE=inject also knows decide_volume (an active volume commitment whose plan steers: row 2d); name
+// it in SCENARIOS. decide_sticky and decide_volume are not in the default SCENARIOS.
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -35,6 +39,7 @@ import { startFakeOpenAI } from './lib/fake-openai.mjs';
 import { cpuSeconds } from './lib/proc-cpu.mjs';
 import { benchMerchant, json, spawnService } from './lib/spawn-service.mjs';
 import { enableCostStepAndExperiment } from './lib/cost-step-experiment.mjs';
+import { namingCustomer, seedStickyHabits } from './lib/sticky-habits.mjs';
 
 const here = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 const baseRef = process.env.BASE;
@@ -43,14 +48,15 @@ const rounds = Number(process.env.ROUNDS ?? 3);
 const duration = Number(process.env.DURATION ?? 10);
 const connections = Number(process.env.CONNECTIONS ?? 64);
 const scenarios = (process.env.SCENARIOS ?? 'decide,decide_features,gateway').split(',').filter(Boolean);
-const known = ['decide', 'decide_features', 'gateway'];
+const known = ['decide', 'decide_features', 'decide_api_key', 'decide_sticky', 'gateway'];
 const inject = process.env.MODE === 'inject';
 /** decide-inject's FEATURES per scenario (the last two only in process). */
 const injectFeatures = { decide: '0', decide_features: '1', decide_sticky: 'sticky', decide_volume: 'volume' };
-if (inject) known.push('decide_sticky', 'decide_volume');
-if (inject) scenarios.splice(0, scenarios.length, ...scenarios.filter((name) => name !== 'gateway'));
+if (inject) known.push('decide_volume');
+if (inject) scenarios.splice(0, scenarios.length, ...scenarios.filter((name) => name !== 'gateway' && name !== 'decide_api_key'));
 for (const name of scenarios) if (!known.includes(name)) throw new Error(`unknown scenario ${name} (known: ${known.join(', ')})`);
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
+const customers = Number(process.env.CUSTOMERS ?? 1000);
 const log = (line) => process.stderr.write(`${line}\n`);
 
 const git = (...args) => execFileSync('git', args, { cwd: here, encoding: 'utf8' }).trim();
@@ -197,6 +203,13 @@ async function measureSide(side, round, fakeUrl) {
           figures[scenario] = undefined;
           continue;
         }
+      } else if (scenario === 'decide_api_key') {
+        headers = { 'x-api-key': merchant.apiKey };
+      } else if (scenario === 'decide_sticky') {
+        const session = headers;
+        await seedStickyHabits((path, payload) => json(service.url, path, payload, session), name, customers, decideRequest);
+        const withCustomer = namingCustomer(customers);
+        bodyOf = (prefix) => (i) => JSON.stringify(withCustomer(decideRequest(name, `${prefix}_${i}`, i), i));
       } else if (scenario === 'gateway') {
         url = `${service.url}/v1/chat/completions`;
         headers = { authorization: `Bearer ${merchant.apiKey}` };

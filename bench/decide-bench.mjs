@@ -45,6 +45,7 @@ import { benchMerchant, json, spawnService, spawnWorker } from './lib/spawn-serv
 import { abTestRule } from './lib/ab-test-rule.mjs';
 import { benchSeedCosts } from './lib/cost-step-experiment.mjs';
 import { activateBenchContract } from './lib/bench-contract.mjs';
+import { namingCustomer, seedStickyHabits } from './lib/sticky-habits.mjs';
 
 const duration = Number(process.env.DURATION ?? 15);
 const connections = Number(process.env.CONNECTIONS ?? 64);
@@ -66,7 +67,7 @@ const mode = process.env.REDIS_URL || process.env.KAFKA_BROKERS ? 'distributed' 
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
 
 /** The same body naming one of the bench's customers (sticky routing reads its counts). */
-const withCustomer = (decideRequest, index) => ({ ...decideRequest, paymentInfo: { ...decideRequest.paymentInfo, customerId: `cust_${index % customers}` } });
+const withCustomer = namingCustomer(customers);
 
 /** autocannon with the decide mix against `url`; counts 2xx answers. `customer`: every body names a customer. */
 async function load(url, headers, merchant, prefix, seconds, customer = false) {
@@ -193,22 +194,8 @@ try {
   const stickyRow = async (name, label, setup) => {
     const stickyAuth = await newMerchant(name);
     await setup?.(name, stickyAuth);
-    await json(service.url, `/merchant-account/${name}/features/sticky-routing`, { enabled: true }, stickyAuth);
     process.stderr.write(`seeding ${customers} customers' habits for ${label}…\n`);
-    let seeded = 0;
-    for (let i = 0; i < customers; i++) {
-      const paymentId = `seed_${i}`;
-      await json(service.url, '/decide-gateway', withCustomer(body(name, paymentId, i), i), stickyAuth);
-      await json(service.url, '/update-gateway-score', { merchantId: name, gateway: 'adyen', paymentId, status: 'CHARGED' }, stickyAuth);
-      seeded += 1;
-    }
-    // The worker applies feedback in order: once the last customer pins, every habit is in.
-    for (let attempt = 0; ; attempt++) {
-      seeded += 1;
-      const probe = await json(service.url, '/decide-gateway', withCustomer(body(name, `seed_probe_${attempt}`, customers - 1), customers - 1), stickyAuth);
-      if (probe.routing_approach === 'STICKY_ROUTING') break;
-      if (attempt > 10_000) throw new Error(`the seeded habits never pinned: ${JSON.stringify(probe)}`);
-    }
+    const seeded = await seedStickyHabits((path, payload) => json(service.url, path, payload, stickyAuth), name, customers, body);
     const pinnedBefore = await pinnedSoFar();
     const result = await measure(name, stickyAuth, label, true);
     targets.push({ label: label.replace(/ decide$/, ''), name, headers: stickyAuth, customer: true });

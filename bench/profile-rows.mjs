@@ -15,6 +15,7 @@ import { decideMixBody } from './lib/decide-body.mjs';
 import { decideMixLoad } from './lib/decide-load.mjs';
 import { frameFile, frameName } from './lib/profile-frame.mjs';
 import { benchMerchant, json, spawnService } from './lib/spawn-service.mjs';
+import { namingCustomer, seedStickyHabits } from './lib/sticky-habits.mjs';
 
 const dir = process.env.PROFILE_DIR ?? '/tmp/switchyard-profiles';
 const row = process.env.ROW ?? 'volume';
@@ -28,7 +29,7 @@ mkdirSync(dir, { recursive: true });
 const started = Date.now();
 process.env.SERVICE_NODE_FLAGS = `--cpu-prof --cpu-prof-dir=${dir} ${process.env.SERVICE_NODE_FLAGS ?? ''}`;
 const service = await spawnService({ ADMIN_SECRET: adminSecret });
-const withCustomer = (body, index) => ({ ...body, paymentInfo: { ...body.paymentInfo, customerId: `cust_${index % customers}` } });
+const withCustomer = namingCustomer(customers);
 
 const merchant = async (name) => (await benchMerchant(service.url, adminSecret, name)).headers;
 
@@ -47,11 +48,7 @@ try {
   if (row === 'volume') {
     await activateBenchContract(other.name, (path, payload) => json(service.url, path, payload, h));
   } else if (row === 'sticky') {
-    await json(service.url, `/merchant-account/${other.name}/features/sticky-routing`, { enabled: true }, h);
-    for (let index = 0; index < customers; index++) {
-      await json(service.url, '/decide-gateway', withCustomer(decideMixBody(other.name, `seed_${index}`, index), index), h);
-      await json(service.url, '/update-gateway-score', { merchantId: other.name, gateway: 'adyen', paymentId: `seed_${index}`, status: 'CHARGED' }, h);
-    }
+    await seedStickyHabits((path, payload) => json(service.url, path, payload, h), other.name, customers, decideMixBody);
   } else {
     await enableCostStepAndExperiment(service.url, other.name, h, 'profile-experiment');
   }

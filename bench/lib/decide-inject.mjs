@@ -17,6 +17,7 @@ import { decideBody } from './decide-body.mjs';
 import { cpuSeconds } from './proc-cpu.mjs';
 import { abTestRule } from './ab-test-rule.mjs';
 import { benchSeedCosts } from './cost-step-experiment.mjs';
+import { namingCustomer, seedStickyHabits } from './sticky-habits.mjs';
 
 const root = process.env.ROOT;
 if (!root) throw new Error('ROOT=<checkout with dist/> is required');
@@ -61,21 +62,14 @@ if (features) {
 
 if (scenario === 'volume') await activateBenchContract(merchant, (path, payload) => post(path, payload, auth));
 const sticky = scenario === 'sticky';
-const withCustomer = (body, i) => (sticky ? { ...body, paymentInfo: { ...body.paymentInfo, customerId: `cust_${i % customers}` } } : body);
-if (sticky) {
-  await post(`/merchant-account/${merchant}/features/sticky-routing`, { enabled: true }, auth);
-  for (let i = 0; i < customers; i++) {
-    await post('/decide-gateway', withCustomer(decideBody(merchant, `seed_${i}`), i), auth);
-    await post('/update-gateway-score', { merchantId: merchant, gateway: 'adyen', paymentId: `seed_${i}`, status: 'CHARGED' }, auth);
-  }
-  // The worker applies feedback in order: once the last customer pins, every habit is in.
-  for (let attempt = 0; ; attempt++) {
-    const probe = await post('/decide-gateway', withCustomer(decideBody(merchant, `seed_probe_${attempt}`), customers - 1), auth);
-    if (probe.routing_approach === 'STICKY_ROUTING') break;
-    if (attempt > 10_000) throw new Error(`the seeded habits never pinned: ${JSON.stringify(probe)}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
+const withCustomer = sticky ? namingCustomer(customers) : (body) => body;
+if (sticky)
+  await seedStickyHabits(
+    (path, payload) => post(path, payload, auth),
+    merchant,
+    customers,
+    (name, paymentId) => decideBody(name, paymentId),
+  );
 
 const cards = [
   { cardIsin: '411111', cardSwitchProvider: 'VISA', cardType: 'CREDIT' },
