@@ -21,8 +21,9 @@ function digest(value: string): Buffer {
  * stopping at the first differing character: every character pair is folded into one difference.
  * Unequal lengths answer false at once, since a digest's length tells nothing secret.
  *
- * Why not {@link safeEqual} here: it digests both sides again with OpenSSL, which cost about 5 µs of
- * main-thread CPU per API-key request under load (bench/README.md, "API-key requests").
+ * Why not {@link safeEqual} here: it digests both sides again with OpenSSL, which cost about 8 µs of
+ * main-thread CPU per API-key request under load (bench/README.md, "Sticky routing without OpenSSL,
+ * and API-key requests").
  */
 export function digestsEqual(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
