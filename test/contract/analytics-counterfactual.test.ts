@@ -10,7 +10,8 @@ import { silentLogger } from '../../src/logging/logger.js';
 import { createManualClock } from '../../src/time/clock.js';
 import { openChdbAnalytics, type ChdbAnalyticsUnderTest } from '../helpers/chdb-analytics.js';
 import { createMerchant, createTestApp, decideBody, withKey, type TestApp } from '../helpers/test-app.js';
-import { runLoggedTraffic, seededRandomSource, trafficGateways } from '../helpers/counterfactual-traffic.js';
+import { runLoggedTraffic, trafficGateways } from '../helpers/counterfactual-traffic.js';
+import { seededRandomSource } from '../helpers/seeded-random.js';
 
 /**
  * POST /analytics/counterfactual on the embedded spine: real decisions (hedging draws from a seeded

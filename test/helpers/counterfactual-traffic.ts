@@ -1,27 +1,14 @@
-import type { RandomSource } from '../../src/decision/random-source.js';
 import type { CostModel } from '../../src/ports/state/cost-model.js';
 import type { createManualClock } from '../../src/time/clock.js';
 import { decideBody, type TestApp } from './test-app.js';
+
+import { seededRandomSource } from './seeded-random.js';
 
 /** The gateways of the logged traffic, in eligible-list order. */
 export const trafficGateways = ['stripe', 'adyen', 'checkout'] as const;
 
 /** Their true success probabilities. */
 const successProbability: Readonly<Record<string, number>> = { stripe: 0.85, adyen: 0.6, checkout: 0.7 };
-
-/** mulberry32 as a RandomSource: the hedging draws of a test run, reproducible. */
-export function seededRandomSource(seed: number): RandomSource {
-  let state = seed >>> 0;
-  return {
-    next: () => {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let value = state;
-      value = Math.imul(value ^ (value >>> 15), value | 1);
-      value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-      return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-    },
-  };
-}
 
 /**
  * Real traffic through the app: `decisions` decide-gateway calls over the three gateways, each

@@ -9,7 +9,8 @@ import type { AnalyticsStore } from '../../../src/ports/analytics-store.js';
 import { createManualClock } from '../../../src/time/clock.js';
 import * as analyticsSink from '../../../workers/analytics-sink.js';
 import type { WorkerHandle } from '../../../workers/worker-handle.js';
-import { runLoggedTraffic, seededRandomSource } from '../../helpers/counterfactual-traffic.js';
+import { runLoggedTraffic } from '../../helpers/counterfactual-traffic.js';
+import { seededRandomSource } from '../../helpers/seeded-random.js';
 import { createMerchant, createTestApp, withKey, type TestApp } from '../../helpers/test-app.js';
 
 // The server from deploy/local (or CI). No skip when it is down: the suite must fail then.

@@ -1,18 +1,7 @@
 import { hash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../../src/decision/sticky/sha256-hex.js';
-
-/** A small seeded generator (mulberry32), so a failing random case can be replayed. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandomSource } from '../../../helpers/seeded-random.js';
 
 describe('sha256Hex', () => {
   it('gives the FIPS 180-4 example digests', () => {
@@ -35,7 +24,8 @@ describe('sha256Hex', () => {
   });
 
   it('agrees with node:crypto on random strings, and after a text longer than its kept buffer', () => {
-    const random = seeded(36);
+    const source = seededRandomSource(36);
+    const random = () => source.next();
     for (let i = 0; i < 2000; i++) {
       let text = '';
       const length = Math.floor(random() * 300);
