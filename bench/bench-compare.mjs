@@ -24,11 +24,11 @@
 // Bounded: ROUNDS (3) × scenarios × DURATION (10) s plus a 3 s warm-up each; CONNECTIONS (64).
 // SCENARIOS=decide,gateway narrows it; SKIP_BUILD=1 uses the working tree's dist/ as it is; GATEWAY_PROMPT_BYTES sizes
 // the gateway's prompt (default: 'Say ping').
-// MODE=inject measures decide and decide_features without sockets instead (bench/lib/decide-inject.mjs:
+// MODE=inject measures decide, decide_features and decide_sticky without sockets instead (bench/lib/decide-inject.mjs:
 // each build's composition root in its own process, N decisions through fastify's inject): no echo,
-// no gateway row, req/s is decisions/s in process; for a machine too busy for the HTTP figures.
+// no gateway or decide_api_key row, req/s is decisions/s in process; for a machine too busy for the HTTP figures.
 // MODE=inject also knows decide_volume (an active volume commitment whose plan steers: row 2d); name
-// it in SCENARIOS. decide_sticky and decide_volume are not in the default SCENARIOS.
+// it in SCENARIOS. decide_api_key, decide_sticky and decide_volume are not in the default SCENARIOS.
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
