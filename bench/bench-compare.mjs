@@ -50,7 +50,7 @@ const connections = Number(process.env.CONNECTIONS ?? 64);
 const scenarios = (process.env.SCENARIOS ?? 'decide,decide_features,gateway').split(',').filter(Boolean);
 const known = ['decide', 'decide_features', 'decide_api_key', 'decide_sticky', 'gateway'];
 const inject = process.env.MODE === 'inject';
-/** decide-inject's FEATURES per scenario (the last two only in process). */
+/** decide-inject's FEATURES per scenario (decide_volume only in process). */
 const injectFeatures = { decide: '0', decide_features: '1', decide_sticky: 'sticky', decide_volume: 'volume' };
 if (inject) known.push('decide_volume');
 if (inject) scenarios.splice(0, scenarios.length, ...scenarios.filter((name) => name !== 'gateway' && name !== 'decide_api_key'));
@@ -206,8 +206,7 @@ async function measureSide(side, round, fakeUrl) {
       } else if (scenario === 'decide_api_key') {
         headers = { 'x-api-key': merchant.apiKey };
       } else if (scenario === 'decide_sticky') {
-        const session = headers;
-        await seedStickyHabits((path, payload) => json(service.url, path, payload, session), name, customers, decideRequest);
+        await seedStickyHabits((path, payload) => json(service.url, path, payload, merchant.headers), name, customers, decideRequest);
         const withCustomer = namingCustomer(customers);
         bodyOf = (prefix) => (i) => JSON.stringify(withCustomer(decideRequest(name, `${prefix}_${i}`, i), i));
       } else if (scenario === 'gateway') {

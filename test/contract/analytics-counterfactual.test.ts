@@ -11,7 +11,7 @@ import { createManualClock } from '../../src/time/clock.js';
 import { openChdbAnalytics, type ChdbAnalyticsUnderTest } from '../helpers/chdb-analytics.js';
 import { createMerchant, createTestApp, decideBody, withKey, type TestApp } from '../helpers/test-app.js';
 import { runLoggedTraffic, trafficGateways } from '../helpers/counterfactual-traffic.js';
-import { seededRandomSource } from '../helpers/seeded-random.js';
+import { createSeededRandom } from '../helpers/seeded-random.js';
 
 /**
  * POST /analytics/counterfactual on the embedded spine: real decisions (hedging draws from a seeded
@@ -35,7 +35,7 @@ describe('POST /analytics/counterfactual', () => {
 
   beforeAll(async () => {
     analytics = await openChdbAnalytics('counterfactual');
-    t = await createTestApp({ clock, analytics: analytics.store, random: seededRandomSource(7) });
+    t = await createTestApp({ clock, analytics: analytics.store, random: createSeededRandom(7) });
     await analytics.startSink(t.bus, clock);
     keyA = withKey((await createMerchant(t.app, merchantA)).apiKey);
     keyB = withKey((await createMerchant(t.app, merchantB)).apiKey);

@@ -2,7 +2,7 @@ import type { CostModel } from '../../src/ports/state/cost-model.js';
 import type { createManualClock } from '../../src/time/clock.js';
 import { decideBody, type TestApp } from './test-app.js';
 
-import { seededRandomSource } from './seeded-random.js';
+import { createSeededRandom } from './seeded-random.js';
 
 /** The gateways of the logged traffic, in eligible-list order. */
 export const trafficGateways = ['stripe', 'adyen', 'checkout'] as const;
@@ -24,7 +24,7 @@ export async function runLoggedTraffic(input: {
   seed: number;
 }): Promise<{ successes: number; hedged: number; outcomes: Map<string, boolean>; costModel: CostModel }> {
   const { t, headers, merchantId, clock } = input;
-  const random = seededRandomSource(input.seed);
+  const random = createSeededRandom(input.seed);
   const outcomes = new Map<string, boolean>();
   let successes = 0;
   let hedged = 0;

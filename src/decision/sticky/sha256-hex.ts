@@ -12,7 +12,6 @@ export function sha256Hex(text: string): string {
   const length = encodeUtf8(text);
   // Padding: 0x80, zeros, then the bit length in the last 8 bytes of a 64-byte block.
   const padded = Math.ceil((length + 9) / 64) * 64;
-  ensureCapacity(padded);
   bytes[length] = 0x80;
   // A loop, not bytes.fill(): for the few bytes of a short id the builtin's call costs more.
   for (let i = length + 1; i < padded - 8; i++) bytes[i] = 0;
@@ -61,9 +60,12 @@ function ensureCapacity(size: number): void {
   if (bytes.length < size) resize(2 ** Math.ceil(Math.log2(size)));
 }
 
-/** Writes `text` as UTF-8 into `bytes` (lone surrogates as U+FFFD, as Node encodes them); returns the byte count. */
+/**
+ * Writes `text` as UTF-8 into `bytes` (lone surrogates as U+FFFD, as Node encodes them); returns the
+ * byte count. Makes room for the padding too: at most 3 bytes per UTF-16 unit, then at most 72.
+ */
 function encodeUtf8(text: string): number {
-  ensureCapacity(text.length * 3 + 64);
+  ensureCapacity(text.length * 3 + 72);
   let at = 0;
   for (let i = 0; i < text.length; i++) {
     let code = text.charCodeAt(i);

@@ -10,7 +10,7 @@ import { createManualClock } from '../../../src/time/clock.js';
 import * as analyticsSink from '../../../workers/analytics-sink.js';
 import type { WorkerHandle } from '../../../workers/worker-handle.js';
 import { runLoggedTraffic } from '../../helpers/counterfactual-traffic.js';
-import { seededRandomSource } from '../../helpers/seeded-random.js';
+import { createSeededRandom } from '../../helpers/seeded-random.js';
 import { createMerchant, createTestApp, withKey, type TestApp } from '../../helpers/test-app.js';
 
 // The server from deploy/local (or CI). No skip when it is down: the suite must fail then.
@@ -37,7 +37,7 @@ describe(`POST /analytics/counterfactual on ClickHouse at ${url}`, () => {
   beforeAll(async () => {
     store = createClickHouseAnalyticsStore(executor, { database });
     await store.migrate();
-    t = await createTestApp({ clock, analytics: store, random: seededRandomSource(3) });
+    t = await createTestApp({ clock, analytics: store, random: createSeededRandom(3) });
     sink = await analyticsSink.start({ bus: t.bus, analytics: store, logger: silentLogger, retentionDays: 30, clock, lingerMs: 0 });
     key = withKey((await createMerchant(t.app, merchant)).apiKey);
     await t.state.configs.put(merchant, 'successRate', { defaultBucketSize: 20, defaultHedgingPercent: 20 }, 'upsert');

@@ -7,7 +7,7 @@ import type { RuleEvaluationResult } from '../../../src/routing-rules/rule-evalu
 import { validateEvaluationParameters } from '../../../src/routing-rules/validate-evaluation-parameters.js';
 import { interpret, type OracleResult } from './reference-interpreter.js';
 import { evaluationParametersArbitrary, routingAlgorithmArbitrary } from './rule-arbitraries.js';
-import { createSeededRandom } from './seeded-random.js';
+import { createSeededRandom } from '../../helpers/seeded-random.js';
 
 function summary(result: RuleEvaluationResult): OracleResult {
   if (!result.ok) return 'InvalidComparison';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createSequenceRandom } from '../../../src/decision/random-source.js';
 import { compileRoutingAlgorithm } from '../../../src/routing-rules/compile-routing-algorithm.js';
 import { flattenDistinct, pickWeightedIndex, winnerFirst } from '../../../src/routing-rules/volume-split.js';
-import { createSeededRandom } from './seeded-random.js';
+import { createSeededRandom } from '../../helpers/seeded-random.js';
 
 const a = { gateway_name: 'a', gateway_id: null };
 const b = { gateway_name: 'b', gateway_id: null };

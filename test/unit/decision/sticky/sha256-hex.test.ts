@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../../src/decision/sticky/sha256-hex.js';
-import { seededRandomSource } from '../../../helpers/seeded-random.js';
+import { createSeededRandom } from '../../../helpers/seeded-random.js';
 
 describe('sha256Hex', () => {
   it('gives the FIPS 180-4 example digests', () => {
@@ -24,7 +24,7 @@ describe('sha256Hex', () => {
   });
 
   it('agrees with node:crypto on random strings, and after a text longer than its kept buffer', () => {
-    const source = seededRandomSource(36);
+    const source = createSeededRandom(36);
     const random = () => source.next();
     for (let i = 0; i < 2000; i++) {
       let text = '';
