@@ -20,15 +20,17 @@
 //      payments): req/s, latency and CPU per decision beside plain SR (VOLUME_COMMITMENT=0 skips it);
 //   2e. unless PLAIN_AGAIN=0, plain SR once more after every other row, and each row's share of it: the
 //      rows run in one process after the first plain SR row, so that row alone has the freshest heap;
-//   2f. unless ROUNDS=0, ROUNDS (default 3) interleaved rounds of every row above, ROUND_SECONDS (default
+//   2f. unless ROUNDS=0, ROUNDS (default: one balanced cycle) interleaved rounds of every row above, ROUND_SECONDS (default
 //      4) each after a 1 s warm-up: each row's req/s as a share of the same round's plain SR and its
 //      main-thread CPU per decision, the median round per row. The sequential rows above each meet the
 //      machine's load and the server's state at a different time; here a load swing or a grown heap hits
-//      every row alike, as bench-compare alternates builds. The order rotates by one row each round
-//      (round 1 starts with plain SR, round 2 with the next row, …): a row later in a round runs on a heap
-//      the rows before it have grown, so with ROUNDS a multiple of the row count (5) every row, plain SR
-//      too, runs equally often in every position. Each row also reports its CPU per decision (main thread,
-//      all threads; median round) and plain SR's all-thread CPU over its own: the share its work allows;
+//      every row alike, as bench-compare alternates builds. A row later in a round runs on a heap the rows
+//      before it have grown, and right after a row whose analytics are still being inserted and merged,
+//      so the order is balanced (bench/lib/balanced-order.mjs, a Williams design): over a full cycle of
+//      rounds (10 for the five rows, 2 for two) every row, plain SR too, runs equally often in every
+//      position and right after every other row; with rotation each row always followed the same one.
+//      Each row also reports its CPU per decision (main thread, all threads; median round) and plain SR's
+//      all-thread CPU over its own: the share its work allows;
 //   3. every answered decision must reach the analytics (/analytics/decisions counts them);
 //   4. the feedback-to-effect delay (feedback accepted → the next decision reflects it), p50/p99;
 //   5. the API process's CPU per answered decision (all its threads, and its main thread alone), from
@@ -45,13 +47,16 @@ import { benchMerchant, json, spawnService, spawnWorker } from './lib/spawn-serv
 import { abTestRule } from './lib/ab-test-rule.mjs';
 import { benchSeedCosts } from './lib/cost-step-experiment.mjs';
 import { activateBenchContract } from './lib/bench-contract.mjs';
+import { balancedCycle, balancedOrder } from './lib/balanced-order.mjs';
 import { namingCustomer, seedStickyHabits } from './lib/sticky-habits.mjs';
 
 const duration = Number(process.env.DURATION ?? 15);
 const connections = Number(process.env.CONNECTIONS ?? 64);
-const rounds = Number(process.env.ROUNDS ?? 3);
+/** Undefined: one balanced cycle of the rows measured (2f). */
+const roundsAsked = process.env.ROUNDS === undefined ? undefined : Number(process.env.ROUNDS);
 const roundSeconds = Number(process.env.ROUND_SECONDS ?? 4);
-if (!Number.isInteger(rounds) || rounds < 0) throw new Error(`ROUNDS takes a whole number ≥ 0; got "${process.env.ROUNDS}"`);
+if (roundsAsked !== undefined && (!Number.isInteger(roundsAsked) || roundsAsked < 0))
+  throw new Error(`ROUNDS takes a whole number ≥ 0; got "${process.env.ROUNDS}"`);
 const samples = Number(process.env.FEEDBACK_SAMPLES ?? 200);
 const calibrations = (process.env.CALIBRATE ?? '').split(',').filter(Boolean).map(Number);
 if (calibrations.some((workUs) => !Number.isFinite(workUs) || workUs <= 0 || workUs > 100_000)) {
@@ -235,14 +240,14 @@ try {
   // only, plain SR has the freshest process of the run. The same row measured last brackets the others.
   const decideLast = process.env.PLAIN_AGAIN === '0' ? undefined : await measure(merchant, auth, 'decide (plain SR again, last)');
 
-  // 2f. The rows interleaved: ROUNDS rounds, every row ROUND_SECONDS in each, the order rotating.
+  // 2f. The rows interleaved: ROUNDS rounds, every row ROUND_SECONDS in each, in a balanced order.
+  const rounds = roundsAsked ?? balancedCycle(targets.length);
   const interleaved = targets.length < 2 || rounds === 0 ? undefined : await interleave();
   async function interleave() {
     const byRow = targets.map(() => ({ shares: [], mains: [], alls: [], rps: [] }));
     for (let round = 0; round < rounds; round++) {
       const roundRps = [];
-      for (let position = 0; position < targets.length; position++) {
-        const index = (position + round) % targets.length;
+      for (const index of balancedOrder(targets.length, round)) {
         const target = targets[index];
         process.stderr.write(`round ${round + 1} of ${rounds}: ${target.label} ${roundSeconds}s…\n`);
         await load(`${service.url}/decide-gateway`, target.headers, target.name, `r${round}w`, 1, target.customer);
@@ -343,7 +348,7 @@ try {
         ? ''
         : `, ${Math.round(row.main)} µs main thread, ${Math.round(row.all)} µs all threads${row === plain ? '' : ` (CPU share ${((100 * plain.all) / row.all).toFixed(1)} %)`}`;
     console.log(
-      `interleaved, ${rounds} rounds of ${roundSeconds}s per row, the order rotating (median round): plain SR ${plain.rps.toFixed(0)} req/s${mainNote(plain)}; ${rows
+      `interleaved, ${rounds} rounds of ${roundSeconds}s per row, in a balanced order${rounds % balancedCycle(interleaved.length) === 0 ? '' : ` (not a whole cycle of ${balancedCycle(interleaved.length)} rounds)`} (median round): plain SR ${plain.rps.toFixed(0)} req/s${mainNote(plain)}; ${rows
         .map(
           (row) =>
             `${row.label} ${(100 * row.share).toFixed(1)} % of plain SR (rounds ${row.shares.map((share) => (100 * share).toFixed(0)).join('/')} %)${mainNote(row)}`,
