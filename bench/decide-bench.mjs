@@ -20,9 +20,9 @@
 //      payments): req/s, latency and CPU per decision beside plain SR (VOLUME_COMMITMENT=0 skips it);
 //   2e. unless PLAIN_AGAIN=0, plain SR once more after every other row, and each row's share of it: the
 //      rows run in one process after the first plain SR row, so that row alone has the freshest heap;
-//   2f. unless ROUNDS=0, ROUNDS (default: one balanced cycle) interleaved rounds of every row above, ROUND_SECONDS (default
-//      4) each after a 1 s warm-up: each row's req/s as a share of the same round's plain SR and its
-//      main-thread CPU per decision, the median round per row. The sequential rows above each meet the
+//   2f. unless ROUNDS=0, ROUNDS (default: one balanced cycle, below) interleaved rounds of every row above,
+//      ROUND_SECONDS (default 4) each after a 1 s warm-up: each row's req/s as a share of the same round's
+//      plain SR and its main-thread CPU per decision, the median round per row. The sequential rows above each meet the
 //      machine's load and the server's state at a different time; here a load swing or a grown heap hits
 //      every row alike, as bench-compare alternates builds. A row later in a round runs on a heap the rows
 //      before it have grown, and right after a row whose analytics are still being inserted and merged,
