@@ -22,9 +22,9 @@
 //      rows run in one process after the first plain SR row, so that row alone has the freshest heap;
 //   2f. unless ROUNDS=0, ROUNDS (default: one balanced cycle, below) interleaved rounds of every row above,
 //      ROUND_SECONDS (default 4) each after a 1 s warm-up: each row's req/s as a share of the same round's
-//      plain SR and its main-thread CPU per decision, the median round per row. The sequential rows above each meet the
-//      machine's load and the server's state at a different time; here a load swing or a grown heap hits
-//      every row alike, as bench-compare alternates builds. A row later in a round runs on a heap the rows
+//      plain SR and its main-thread CPU per decision, the median round per row. The sequential rows above
+//      each meet the machine's load and the server's state at a different time; here a load swing or a
+//      grown heap hits every row alike, as bench-compare alternates builds. A row later in a round runs on a heap the rows
 //      before it have grown, and right after a row whose analytics are still being inserted and merged,
 //      so the order is balanced (bench/lib/balanced-order.mjs, a Williams design): over a full cycle of
 //      rounds (10 for the five rows, 2 for two) every row, plain SR too, runs equally often in every

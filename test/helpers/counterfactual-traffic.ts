@@ -1,8 +1,7 @@
 import type { CostModel } from '../../src/ports/state/cost-model.js';
 import type { createManualClock } from '../../src/time/clock.js';
-import { decideBody, type TestApp } from './test-app.js';
-
 import { createSeededRandom } from './seeded-random.js';
+import { decideBody, type TestApp } from './test-app.js';
 
 /** The gateways of the logged traffic, in eligible-list order. */
 export const trafficGateways = ['stripe', 'adyen', 'checkout'] as const;
