@@ -29,6 +29,7 @@ import type { StreamOptions } from '../src/generation/generate-options.js';
 import { toolkitReservationUsd } from '../src/toolkit/call-reservation.js';
 import { PendingSpend } from '../src/governance/pending-spend.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
+import { registerTurnEndWrites } from './plugins/turn-end-writes.js';
 import { registerRouteConfig } from './route-config.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { analyticsCounterfactualRoutes } from './routes/analytics-counterfactual.js';
@@ -166,6 +167,8 @@ async function registerPlugins(app: FastifyInstance, config: Config, deps: AppDe
   app.removeContentTypeParser('text/plain');
   // An empty JSON body is no body (clients send the header on bodiless calls); see the plugin.
   registerJsonBodyParser(app);
+  // Every answer is written at the end of the event loop's turn, with the others of that turn (see the plugin).
+  registerTurnEndWrites(app);
   for (const schema of httpSchemas) app.addSchema(schema);
   return { auth, adminSecret, pendingSpend, admission, tokens, audit };
 }
