@@ -1,6 +1,6 @@
 import { SwitchyardError } from '../errors/switchyard-error.js';
 import type { EventEnvelope } from '../events/event-envelope.js';
-import type { AuthAttemptedV1, PaymentDimensions } from '../generated/schema-types.js';
+import type { AuthAttemptedV1, DecisionCreatedV1, PaymentDimensions } from '../generated/schema-types.js';
 import {
   maxDetailsBytes,
   type AnalyticsRows,
@@ -89,7 +89,7 @@ export function mapEventToRows(event: EventEnvelope): AnalyticsRows {
         status: 'success',
         event_stage: 'gateway_decided',
         route: 'decide_gateway',
-        details: detailsOf(p),
+        details: detailsOf(p.sticky === undefined ? p : { ...p, sticky: analyticsStickyOf(p.sticky) }),
       });
       return p.policy === undefined ? rows : { ...rows, policies: [decisionPolicyRowOf(event as EventEnvelope<'decision.created'>)] };
     }
@@ -458,6 +458,16 @@ function dimensionsOf(payment: PaymentDimensions) {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+
+/**
+ * A decision's sticky-routing record as analytics keeps it: without the customer key. No analytics
+ * read uses it (feedback reads it from the decision context), a customer's hash is still a
+ * customer's identifier, and 64 random hex characters per decision are the least compressible part
+ * of the table, inserted and merged again and again by ClickHouse.
+ */
+function analyticsStickyOf(sticky: NonNullable<DecisionCreatedV1['sticky']>): Omit<NonNullable<DecisionCreatedV1['sticky']>, 'customerKey'> {
+  return { combo: sticky.combo, outcome: sticky.outcome, srHead: sticky.srHead };
+}
 
 /** The payload as JSON, cut to {@link maxDetailsBytes} on a character boundary when larger. */
 export function detailsOf(value: unknown): string {

@@ -95,6 +95,29 @@ describe('mapEventToRows', () => {
     });
   });
 
+  it("keeps a sticky decision's record in details without the customer key, in the event's key order", () => {
+    const customerKey = 'a'.repeat(64);
+    const payload = {
+      paymentId: 'pay_2',
+      requestId: 'req_2',
+      gateway: 'adyen',
+      routingApproach: 'STICKY_ROUTING',
+      gatewayPriorityMap: { stripe: 1, adyen: 0.9 },
+      rankingAlgorithm: 'SR_BASED_ROUTING',
+      eliminationEnabled: false,
+      latencyMs: 3,
+      payment,
+      windowDimension: 'CARD:CREDIT',
+      eliminationDimension: 'CARD',
+      sticky: { customerKey, combo: 'CREDIT:CARD', outcome: 'pinned', srHead: 'stripe' },
+      experiment: { experimentId: 'x1' },
+    };
+    const details = mapEventToRows(envelope('decision.created', payload)).domain[0]?.details ?? '';
+    expect(details).not.toContain(customerKey);
+    expect(JSON.parse(details)).toEqual({ ...payload, sticky: { combo: 'CREDIT:CARD', outcome: 'pinned', srHead: 'stripe' } });
+    expect(Object.keys(JSON.parse(details))).toEqual(Object.keys(payload));
+  });
+
   it('maps decision.failed to decide_gateway_error keyed by request id when there is no payment id', () => {
     const [row] = mapEventToRows(
       envelope('decision.failed', { paymentId: null, requestId: 'req_9', errorCode: 'E1', errorMessage: 'bad', stage: 'request_parse_failed' }),
