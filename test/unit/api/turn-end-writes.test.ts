@@ -40,24 +40,65 @@ describe('createTurnEndQueue', () => {
 });
 
 describe('registerTurnEndWrites', () => {
-  it('holds an answer sent in a handler until the check phase, then writes it whole', async () => {
+  /** An app with the plugin, a route that answers at once and records what it saw, and one that answers when released. */
+  async function appWithRoutes() {
     const app = Fastify();
     registerTurnEndWrites(app);
-    const seen: { heldAfterSend?: boolean; endedAtCheckPhase?: boolean } = {};
+    const seen: { endedAfterSend?: boolean; endedAtCheckPhase?: boolean }[] = [];
     app.get('/answer', (_request, reply) => {
       reply.send({ ok: true });
-      seen.heldAfterSend = !reply.raw.writableEnded;
-      // Queued after the plugin's flush (which reply.send scheduled): runs once it has written.
+      const saw: (typeof seen)[number] = { endedAfterSend: reply.raw.writableEnded };
+      seen.push(saw);
+      // Queued after the plugin's flush (which reply.send scheduled when it held the answer).
       setImmediate(() => {
-        seen.endedAtCheckPhase = reply.raw.writableEnded;
+        saw.endedAtCheckPhase = reply.raw.writableEnded;
       });
       return reply;
     });
+    let release = (): void => undefined;
+    const waiting = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let arrived = (): void => undefined;
+    const slowArrived = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    app.get('/slow', async () => {
+      arrived();
+      await waiting;
+      return { slow: true };
+    });
     const url = await app.listen({ host: '127.0.0.1', port: 0 });
+    return { app, url, seen, release, slowArrived };
+  }
+
+  it('writes an answer at once when no other request is in flight', async () => {
+    const { app, url, seen } = await appWithRoutes();
     try {
-      const [first, second] = await Promise.all([fetch(`${url}/answer`), fetch(`${url}/answer`)]);
-      expect([first.status, await first.json(), second.status, await second.json()]).toEqual([200, { ok: true }, 200, { ok: true }]);
-      expect(seen).toEqual({ heldAfterSend: true, endedAtCheckPhase: true });
+      for (let i = 0; i < 2; i++) {
+        const response = await fetch(`${url}/answer`);
+        expect([response.status, await response.json()]).toEqual([200, { ok: true }]);
+      }
+      expect(seen).toEqual([
+        { endedAfterSend: true, endedAtCheckPhase: true },
+        { endedAfterSend: true, endedAtCheckPhase: true },
+      ]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('holds an answer until the check phase while another request is in flight, then writes it whole', async () => {
+    const { app, url, seen, release, slowArrived } = await appWithRoutes();
+    try {
+      const slow = fetch(`${url}/slow`);
+      await slowArrived;
+      const response = await fetch(`${url}/answer`);
+      expect([response.status, await response.json()]).toEqual([200, { ok: true }]);
+      expect(seen).toEqual([{ endedAfterSend: false, endedAtCheckPhase: true }]);
+      release();
+      const slowResponse = await slow;
+      expect([slowResponse.status, await slowResponse.json()]).toEqual([200, { slow: true }]);
     } finally {
       await app.close();
     }
