@@ -1,23 +1,39 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-/** Writes one held answer to its socket. */
+/** Writes one answer to its socket. */
 type Write = () => void;
 
-/** Answers held until the end of the event loop's turn, then written in the order they finished. */
+/** Answers of busy turns of the event loop, written together at the end of their turn. */
 export interface TurnEndQueue {
-  hold(write: Write): void;
-  /** Nothing held: an answer written now would not overtake one finished before it. */
-  empty(): boolean;
+  /** Writes the answer now under light load; under load, holds it to the end of this turn. */
+  answer(write: Write): void;
 }
 
 /**
- * A queue that asks `schedule` for one flush per turn (Node's `setImmediate`: the check phase,
- * after the poll phase has handed out every request the turn read). A write that throws is reported
- * to `onError` and the rest of the turn's answers are still written.
+ * Answers per answering turn, averaged over about the last eight such turns, from which answers are
+ * held: one connection at a time gives exactly 1, a loaded service many. The average, not the last
+ * turn alone: under load a turn of one answer now and then (a timer's, a late socket's) would
+ * otherwise flip the next turn to writing at once, which spreads the client's next requests out and
+ * costs the batching it feeds on.
  */
-export function createTurnEndQueue(schedule: (flush: () => void) => void, onError: (error: unknown) => void): TurnEndQueue {
+const busyAnswersPerTurn = 1.5;
+
+/**
+ * A queue that asks `schedule` for one end-of-turn call per turn that answers anything (Node's
+ * `setImmediate`: the check phase, after the poll phase has handed out every request the turn read).
+ * Under light load (see {@link busyAnswersPerTurn}) answers are written at once; under load they are
+ * held and written in the order they finished. A held write that throws is reported to `onError`
+ * and the rest of the turn's answers are still written.
+ */
+export function createTurnEndQueue(schedule: (endTurn: () => void) => void, onError: (error: unknown) => void): TurnEndQueue {
   let held: Write[] = [];
-  const flush = (): void => {
+  let answered = 0;
+  let answersPerTurn = 0;
+  let scheduled = false;
+  const endTurn = (): void => {
+    scheduled = false;
+    answersPerTurn += (answered - answersPerTurn) / 8;
+    answered = 0;
     const writes = held;
     held = [];
     for (const write of writes) {
@@ -29,17 +45,22 @@ export function createTurnEndQueue(schedule: (flush: () => void) => void, onErro
     }
   };
   return {
-    hold(write) {
-      if (held.length === 0) schedule(flush);
-      held.push(write);
+    answer(write) {
+      answered += 1;
+      if (!scheduled) {
+        scheduled = true;
+        schedule(endTurn);
+      }
+      // Nothing held yet either: written now, it overtakes no answer finished before it.
+      if (answersPerTurn < busyAnswersPerTurn && held.length === 0) write();
+      else held.push(write);
     },
-    empty: () => held.length === 0,
   };
 }
 
 /**
- * Holds every answer finished in a turn of the event loop while other requests are in flight, and
- * writes them together at the turn's end.
+ * Under load, holds every answer finished in a turn of the event loop and writes them together at
+ * the turn's end.
  *
  * Why: a write to a client asleep in `epoll_wait` wakes it, and on a virtual machine that wake is an
  * interrupt to another vCPU, paid inside the writer's `write` (on loopback the client's whole
@@ -47,29 +68,19 @@ export function createTurnEndQueue(schedule: (flush: () => void) => void, onErro
  * it; written back to back, the first wakes the client and the rest find it awake, and the client's
  * next requests arrive together too. On the decide load this took the main thread from 115 to 68 µs
  * per decision (bench/README.md). An answer waits at most for the rest of its turn, which under load
- * is less than the queueing it saves (p99 went down). An answer with no other request in flight has
- * nothing to wait for and is written at once: held, it paid the hop to the check phase alone
- * (decide at one connection: −4 % req/s).
+ * is less than the queueing it saves (p99 went down). Under light load (about one answer per turn)
+ * answers are written at once: held, each paid the hop to the check phase alone (decide at one
+ * connection: −4 % req/s). The signal is answers per turn, not requests in flight: a turn's sockets
+ * are read one after another, so when its first answer is ready the requests behind it have not
+ * been parsed yet (counting those in flight kept the load's answers unbatched: decide ×0.98).
  */
 export function registerTurnEndWrites(app: FastifyInstance): void {
   const queue = createTurnEndQueue(
-    (flush) => setImmediate(flush),
+    (endTurn) => setImmediate(endTurn),
     (error) => app.log.error({ err: error }, 'writing a held answer failed'),
   );
-  // Requests from their first hook until their response closes ('close' comes once, also when the
-  // client went away first), so an abandoned request cannot leave the count too high for good.
-  let inFlight = 0;
-  const closed = (): void => {
-    inFlight -= 1;
-  };
-  // Synchronous (done-style) hooks: an async hook would cost a promise per request.
-  app.addHook('onRequest', (_request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    inFlight += 1;
-    reply.raw.on('close', closed);
-    done();
-  });
+  // Synchronous (done-style): an async hook would cost a promise per request.
   app.addHook('onSend', (_request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
-    if (inFlight <= 1 && queue.empty()) done(null, payload);
-    else queue.hold(() => done(null, payload));
+    queue.answer(() => done(null, payload));
   });
 }
