@@ -6,15 +6,17 @@ import { createTurnEndQueue, registerTurnEndWrites } from '../../../api/plugins/
 function manualQueue() {
   const turnEnds: (() => void)[] = [];
   const errors: unknown[] = [];
-  const queue = createTurnEndQueue(
-    (endTurn) => turnEnds.push(endTurn),
-    (error) => errors.push(error),
-  );
+  const clock = { ms: 0 };
+  const queue = createTurnEndQueue({
+    schedule: (endTurn) => turnEnds.push(endTurn),
+    now: () => clock.ms,
+    onError: (error) => errors.push(error),
+  });
   const endTurn = (): void => {
     const pending = turnEnds.splice(0);
     for (const end of pending) end();
   };
-  return { queue, endTurn, turnEnds, errors };
+  return { queue, endTurn, turnEnds, errors, clock };
 }
 
 describe('createTurnEndQueue', () => {
@@ -47,6 +49,25 @@ describe('createTurnEndQueue', () => {
     endTurn();
     queue.answer(() => written.push(15));
     expect(written.at(-1)).toBe(15);
+  });
+
+  it('writes a held group at once when a later answer comes a millisecond after the group’s first', () => {
+    const { queue, endTurn, clock } = manualQueue();
+    const written: number[] = [];
+    for (let i = 0; i < 12; i++) queue.answer(() => written.push(i));
+    endTurn();
+    queue.answer(() => written.push(12));
+    clock.ms += 0.6;
+    queue.answer(() => written.push(13));
+    expect(written).toHaveLength(12);
+    clock.ms += 0.4;
+    queue.answer(() => written.push(14));
+    expect(written.slice(12)).toEqual([12, 13, 14]);
+    // A new group starts with the next answer, and the turn's end writes it.
+    queue.answer(() => written.push(15));
+    expect(written).toHaveLength(15);
+    endTurn();
+    expect(written.slice(12)).toEqual([12, 13, 14, 15]);
   });
 
   it('reports a held write that throws and still writes the rest of its turn', () => {
