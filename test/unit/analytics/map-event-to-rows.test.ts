@@ -48,21 +48,24 @@ const emptyRow = {
   route: '',
 };
 
+/** A plain SR decision.created payload. */
+const decided = {
+  paymentId: 'pay_1',
+  requestId: 'req_1',
+  gateway: 'stripe',
+  routingApproach: 'SR_SELECTION_V3_ROUTING',
+  gatewayPriorityMap: { stripe: 1, adyen: 0.9 },
+  rankingAlgorithm: 'SR_BASED_ROUTING',
+  eliminationEnabled: false,
+  latencyMs: 3,
+  payment,
+  windowDimension: 'CARD:CREDIT',
+  eliminationDimension: 'CARD',
+};
+
 describe('mapEventToRows', () => {
   it('maps decision.created to a decide_gateway_decision row with the payment dimensions', () => {
-    const payload = {
-      paymentId: 'pay_1',
-      requestId: 'req_1',
-      gateway: 'stripe',
-      routingApproach: 'SR_SELECTION_V3_ROUTING',
-      gatewayPriorityMap: { stripe: 1, adyen: 0.9 },
-      rankingAlgorithm: 'SR_BASED_ROUTING',
-      eliminationEnabled: false,
-      latencyMs: 3,
-      payment,
-      windowDimension: 'CARD:CREDIT',
-      eliminationDimension: 'CARD',
-    };
+    const payload = decided;
     expect(mapEventToRows(envelope('decision.created', payload))).toEqual({
       domain: [
         {
@@ -98,17 +101,9 @@ describe('mapEventToRows', () => {
   it("keeps a sticky decision's record in details without the customer key, in the event's key order", () => {
     const customerKey = 'a'.repeat(64);
     const payload = {
-      paymentId: 'pay_2',
-      requestId: 'req_2',
+      ...decided,
       gateway: 'adyen',
       routingApproach: 'STICKY_ROUTING',
-      gatewayPriorityMap: { stripe: 1, adyen: 0.9 },
-      rankingAlgorithm: 'SR_BASED_ROUTING',
-      eliminationEnabled: false,
-      latencyMs: 3,
-      payment,
-      windowDimension: 'CARD:CREDIT',
-      eliminationDimension: 'CARD',
       sticky: { customerKey, combo: 'CREDIT:CARD', outcome: 'pinned', srHead: 'stripe' },
       experiment: { experimentId: 'x1' },
     };
