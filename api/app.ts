@@ -167,7 +167,7 @@ async function registerPlugins(app: FastifyInstance, config: Config, deps: AppDe
   app.removeContentTypeParser('text/plain');
   // An empty JSON body is no body (clients send the header on bodiless calls); see the plugin.
   registerJsonBodyParser(app);
-  // Every answer is written at the end of the event loop's turn, with the others of that turn (see the plugin).
+  // Under load, answers are written together at the end of the event loop's turn (see the plugin).
   registerTurnEndWrites(app);
   for (const schema of httpSchemas) app.addSchema(schema);
   return { auth, adminSecret, pendingSpend, admission, tokens, audit };

@@ -95,13 +95,14 @@ export function createTurnEndQueue(deps: TurnEndQueueDeps): TurnEndQueue {
  * interrupt to another vCPU, paid inside the writer's `write` (on loopback the client's whole
  * receive path runs there too). Written one at a time, ~100 µs of handler apart, every answer paid
  * it; written back to back, the first wakes the client and the rest find it awake, and the client's
- * next requests arrive together too. On the decide load this took the main thread from 115 to 68 µs
- * per decision (bench/README.md). An answer waits at most for the rest of its turn and never much
- * past a millisecond (see {@link maxHoldMs}), less under load than the queueing it saves. Under light load (about one answer per turn)
- * answers are written at once: held, each paid the hop to the check phase alone (decide at one
- * connection: −4 % req/s). The signal is answers per turn, not requests in flight: a turn's sockets
- * are read one after another, so when its first answer is ready the requests behind it have not
- * been parsed yet (counting those in flight kept the load's answers unbatched: decide ×0.98).
+ * next requests arrive together too. On the decide load this took the main thread from ~120 to
+ * ~75 µs per decision (bench/README.md). An answer waits at most for the rest of its turn and never
+ * much past a millisecond (see {@link maxHoldMs}), less under load than the queueing it saves. Under
+ * light load (about one answer per turn) answers are written at once: held, each paid the hop to the
+ * check phase alone (decide at one connection: −4 % req/s). The signal is answers per turn, not
+ * requests in flight: a turn's sockets are read one after another, so when its first answer is
+ * ready the requests behind it have not been parsed yet (counting those in flight kept the load's
+ * answers unbatched: decide ×0.98).
  */
 export function registerTurnEndWrites(app: FastifyInstance): void {
   const queue = createTurnEndQueue({
