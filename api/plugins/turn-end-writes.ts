@@ -11,10 +11,11 @@ export interface TurnEndQueue {
 
 /**
  * Answers per answering turn, averaged over about the last eight such turns, from which answers are
- * held: one connection at a time gives exactly 1, a loaded service many. The average, not the last
- * turn alone: under load a turn of one answer now and then (a timer's, a late socket's) would
- * otherwise flip the next turn to writing at once, which spreads the client's next requests out and
- * costs the batching it feeds on.
+ * held: one connection at a time gives exactly 1, a loaded service many. Below it answers are
+ * written at once: held, a lone answer paid the hop to the check phase alone (decide at one
+ * connection: −4 % req/s). The average, not the last turn alone: under load a turn of one answer
+ * now and then (a timer's, a late socket's) would otherwise flip the next turn to writing at once,
+ * which spreads the client's next requests out and costs the batching it feeds on.
  */
 const busyAnswersPerTurn = 1.5;
 
@@ -96,13 +97,11 @@ export function createTurnEndQueue(deps: TurnEndQueueDeps): TurnEndQueue {
  * receive path runs there too). Written one at a time, ~100 µs of handler apart, every answer paid
  * it; written back to back, the first wakes the client and the rest find it awake, and the client's
  * next requests arrive together too. On the decide load this took the main thread from ~120 to
- * ~75 µs per decision (bench/README.md). An answer waits at most for the rest of its turn and never
- * much past a millisecond (see {@link maxHoldMs}), less under load than the queueing it saves. Under
- * light load (about one answer per turn) answers are written at once: held, each paid the hop to the
- * check phase alone (decide at one connection: −4 % req/s). The signal is answers per turn, not
- * requests in flight: a turn's sockets are read one after another, so when its first answer is
- * ready the requests behind it have not been parsed yet (counting those in flight kept the load's
- * answers unbatched: decide ×0.98).
+ * ~75 µs per decision (bench/README.md). When answers are held, and for how long, is the queue's
+ * ({@link busyAnswersPerTurn}, {@link maxHoldMs}): under light load they are written at once. The
+ * signal is answers per turn, not requests in flight: a turn's sockets are read one after another,
+ * so when its first answer is ready the requests behind it have not been parsed yet (counting those
+ * in flight kept the load's answers unbatched: decide ×0.98).
  */
 export function registerTurnEndWrites(app: FastifyInstance): void {
   const queue = createTurnEndQueue({

@@ -459,13 +459,15 @@ function dimensionsOf(payment: PaymentDimensions) {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+type StickyRecord = NonNullable<DecisionCreatedV1['sticky']>;
+
 /**
  * A decision's sticky-routing record as analytics keeps it: without the customer key. No analytics
  * read uses it (feedback reads it from the decision context), a customer's hash is still a
  * customer's identifier, and 64 random hex characters per decision are the least compressible part
  * of the table, inserted and merged again and again by ClickHouse.
  */
-function analyticsStickyOf(sticky: NonNullable<DecisionCreatedV1['sticky']>): Omit<NonNullable<DecisionCreatedV1['sticky']>, 'customerKey'> {
+function analyticsStickyOf(sticky: StickyRecord): Omit<StickyRecord, 'customerKey'> {
   return { combo: sticky.combo, outcome: sticky.outcome, srHead: sticky.srHead };
 }
 

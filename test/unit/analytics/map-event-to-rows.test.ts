@@ -65,8 +65,7 @@ const decided = {
 
 describe('mapEventToRows', () => {
   it('maps decision.created to a decide_gateway_decision row with the payment dimensions', () => {
-    const payload = decided;
-    expect(mapEventToRows(envelope('decision.created', payload))).toEqual({
+    expect(mapEventToRows(envelope('decision.created', decided))).toEqual({
       domain: [
         {
           ...emptyRow,
@@ -90,7 +89,7 @@ describe('mapEventToRows', () => {
           status: 'success',
           event_stage: 'gateway_decided',
           route: 'decide_gateway',
-          details: JSON.stringify(payload),
+          details: JSON.stringify(decided),
         },
       ],
       api: [],
