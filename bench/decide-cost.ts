@@ -9,7 +9,8 @@
 //   ROOT=/tmp/switchyard-compare-<sha> npx vite-node bench/decide-cost.ts
 // Kinds: plain SR; sticky routing on (every customer's habit on adyen seeded, so nearly every
 // decision reads the counts and pins); an active volume commitment with a published plan steering
-// toward adyen; multi-objective (seed costs) with an active A/B experiment (30 % variant cost-aware).
+// toward adyen; multi-objective (seed costs) with an active A/B experiment (30 % variant cost-aware);
+// the same with sticky routing on (decide-bench's row 2c).
 import { resolve } from 'node:path';
 import { benchContract } from './lib/bench-contract.mjs';
 import { interleavedCpuBlocks, seedStickyHabits, srDecideBody } from './lib/decide-cost-runner.js';
@@ -34,12 +35,12 @@ const { activateRoutingAlgorithm, createRoutingAlgorithm } = await from('routing
 const state = createMemoryStateStore({ dataDir: undefined, logger: silentLogger, clock: systemClock });
 const bus = createMemoryEventBus({ logger: silentLogger, validate: validateEvent });
 // A consumer that commits everything, as the embedded workers would, so the bus holds nothing.
-await bus.subscribe({ group: 'drain', topics: ['routing'], handler: async () => undefined });
+const drain = await bus.subscribe({ group: 'drain', topics: ['routing'], handler: async () => undefined });
 const counters = new StickyRoutingCounters();
 const decide = createDecidePayment({ state, bus, random: { next: () => 0.99 }, clock: systemClock, defaults: defaultRoutingDefaults, sticky: { counters } });
 const manage = { state, clock: systemClock };
 
-const merchants = { plain: 'cost_plain', sticky: 'cost_sticky', volume: 'cost_volume', features: 'cost_features' } as const;
+const merchants = { plain: 'cost_plain', sticky: 'cost_sticky', volume: 'cost_volume', features: 'cost_features', all: 'cost_features_sticky' } as const;
 for (const merchantId of Object.values(merchants)) {
   await state.merchants.create({ merchantId, merchantName: null, deciderInput: null, createdAt: 1 });
   await state.configs.put(merchantId, 'successRate', { defaultBucketSize: 125, defaultHedgingPercent: 0 }, 'upsert');
@@ -90,38 +91,44 @@ await state.configs.put(
   },
   'upsert',
 );
-// Multi-objective (the benches' seed costs) and an active A/B experiment, its variant cost-aware.
-await state.configs.put(merchants.features, 'features', { 'multi-objective-routing': true, 'ab-test-real-payments': true }, 'upsert');
-await state.configs.put(
-  merchants.features,
-  'seedCosts',
-  (
-    [
-      ['stripe', 290],
-      ['adyen', 194],
-      ['checkout', 150],
-    ] as const
-  ).map(([psp, bps]) => ({ psp, interchangeBps: bps, schemeBps: 0, markupBps: 0, fixed: 0, isDefault: true })),
-  'upsert',
-);
-const experiment = await createRoutingAlgorithm(manage, {
-  rule_id: 'cost_experiment',
-  name: 'bench-experiment',
-  created_by: merchants.features,
-  algorithm_for: 'payment',
-  algorithm: {
-    type: 'ab_test',
-    data: {
-      control_algorithm_id: 'sr_routing',
-      variant_algorithm_id: 'sr_routing',
-      variant_split_pct: 30,
-      min_sample_size: 1000,
-      guardrail_threshold_pp: 3,
-      variant_sr_config: { enable_multi_objective: true, hedging_percent: 2 },
+// Multi-objective (the benches' seed costs) and an active A/B experiment, its variant cost-aware;
+// decide-bench's row 2c has sticky routing on as well (every customer's habit on adyen).
+async function enableCostStepAndExperiment(merchantId: string, ruleId: string, features: Record<string, boolean>): Promise<void> {
+  await state.configs.put(merchantId, 'features', { 'multi-objective-routing': true, 'ab-test-real-payments': true, ...features }, 'upsert');
+  await state.configs.put(
+    merchantId,
+    'seedCosts',
+    (
+      [
+        ['stripe', 290],
+        ['adyen', 194],
+        ['checkout', 150],
+      ] as const
+    ).map(([psp, bps]) => ({ psp, interchangeBps: bps, schemeBps: 0, markupBps: 0, fixed: 0, isDefault: true })),
+    'upsert',
+  );
+  const experiment = await createRoutingAlgorithm(manage, {
+    rule_id: ruleId,
+    name: 'bench-experiment',
+    created_by: merchantId,
+    algorithm_for: 'payment',
+    algorithm: {
+      type: 'ab_test',
+      data: {
+        control_algorithm_id: 'sr_routing',
+        variant_algorithm_id: 'sr_routing',
+        variant_split_pct: 30,
+        min_sample_size: 1000,
+        guardrail_threshold_pp: 3,
+        variant_sr_config: { enable_multi_objective: true, hedging_percent: 2 },
+      },
     },
-  },
-});
-await activateRoutingAlgorithm(manage, merchants.features, experiment.id);
+  });
+  await activateRoutingAlgorithm(manage, merchantId, experiment.id);
+}
+await enableCostStepAndExperiment(merchants.features, 'cost_experiment', {});
+await enableCostStepAndExperiment(merchants.all, 'cost_experiment_sticky', { 'sticky-routing': true });
+await seedStickyHabits(state, stickyKeys, merchants.all, customers);
 
 const body = (merchantId: string, index: number, customer: boolean) => srDecideBody(merchantId, index, customer ? customers : undefined);
 
@@ -130,11 +137,22 @@ const kinds = {
   sticky: (i: number) => body(merchants.sticky, i, true),
   volume: (i: number) => body(merchants.volume, i, false),
   'multi-objective + experiment': (i: number) => body(merchants.features, i, false),
+  'multi-objective + experiment + sticky': (i: number) => body(merchants.all, i, true),
 } as const;
 type Kind = keyof typeof kinds;
+// KINDS=<name>,<name> keeps those kinds only (e.g. to profile one with --cpu-prof); plain always runs.
+const chosen = (Object.keys(kinds) as Kind[]).filter(
+  (kind) => kind === 'plain' || process.env.KINDS === undefined || process.env.KINDS.split(',').includes(kind),
+);
 const seen = { steered: 0, pinned: 0, costAware: 0 };
+/** Which of `seen` the chosen kinds must show in the warm-up (else the setup did not take). */
+const expected = {
+  steered: chosen.includes('volume'),
+  pinned: chosen.some((kind) => kind.includes('sticky')),
+  costAware: chosen.includes('multi-objective + experiment'),
+};
 const medians = await interleavedCpuBlocks(
-  Object.keys(kinds) as Kind[],
+  chosen,
   async (kind, payment) => {
     const decided = await decide(kinds[kind](payment), { requestId: `r${payment}`, startedAt: performance.now() });
     if (!decided.ok) throw new Error(`decision failed: ${JSON.stringify(decided.failure)}`);
@@ -145,9 +163,10 @@ const medians = await interleavedCpuBlocks(
   {
     block,
     rounds,
+    settle: () => drain.caughtUp(),
     afterWarmUp: () => {
       for (const key of Object.keys(seen) as (keyof typeof seen)[]) {
-        if (seen[key] === 0) throw new Error(`no decision of the warm-up was ${key}: the setup did not take`);
+        if (expected[key] && seen[key] === 0) throw new Error(`no decision of the warm-up was ${key}: the setup did not take`);
         seen[key] = 0;
       }
     },
@@ -156,11 +175,11 @@ const medians = await interleavedCpuBlocks(
 const plain = medians.plain;
 const result: Record<string, number> = {};
 console.log(`decide-cost (${root}): ${rounds} rounds × ${block} decisions per kind, load average ${(await import('node:os')).loadavg()[0]?.toFixed(1)}`);
-for (const kind of Object.keys(kinds) as Kind[]) {
+for (const kind of chosen) {
   const us = medians[kind];
   result[kind] = Math.round(us * 10) / 10;
   console.log(
-    `${kind.padEnd(30)} ${us.toFixed(1).padStart(6)} µs CPU per decision (median block), +${(us - plain).toFixed(1)} µs over plain (${((100 * us) / plain).toFixed(1)} %)`,
+    `${kind.padEnd(38)} ${us.toFixed(1).padStart(6)} µs CPU per decision (median block), +${(us - plain).toFixed(1)} µs over plain (${((100 * us) / plain).toFixed(1)} %)`,
   );
 }
 console.log(`of ${rounds * block} each: volume steered ${seen.steered}, sticky pinned ${seen.pinned}, cost step ran ${seen.costAware}`);

@@ -3,7 +3,7 @@
 // the process's): `switchyard serve` with `--cpu-prof`, a plain SR merchant and a second merchant
 // with ROW's setting (volume: decide-bench's volume commitment with a published plan; sticky: the
 // feature on and CUSTOMERS (200) customers' habits seeded; features: multi-objective and an A/B
-// experiment), then plain, row, plain, row … (ROUNDS 2, SECONDS 5 each, CONNECTIONS 64). Prints, per
+// experiment; all: features and sticky, decide-bench's row 2c), then plain, row, plain, row … (ROUNDS 2, SECONDS 5 each, CONNECTIONS 64). Prints, per
 // request, the busy main-thread µs of each row and the TOP (30) functions whose self time differs
 // most between the two rows' load windows (BY=file sums per file instead), then a JSON line with the
 // profile and the windows (FROM_MS/TO_MS for bench/profile-summary.mjs). 127.0.0.1 only.
@@ -24,7 +24,7 @@ const rounds = Number(process.env.ROUNDS ?? 2);
 const connections = Number(process.env.CONNECTIONS ?? 64);
 const customers = Number(process.env.CUSTOMERS ?? 200);
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
-if (!['volume', 'sticky', 'features'].includes(row)) throw new Error(`ROW takes volume, sticky or features; got "${row}"`);
+if (!['volume', 'sticky', 'features', 'all'].includes(row)) throw new Error(`ROW takes volume, sticky, features or all; got "${row}"`);
 mkdirSync(dir, { recursive: true });
 const started = Date.now();
 process.env.SERVICE_NODE_FLAGS = `--cpu-prof --cpu-prof-dir=${dir} ${process.env.SERVICE_NODE_FLAGS ?? ''}`;
@@ -42,15 +42,14 @@ try {
   const stamp = Date.now();
   const plain = { name: `plain_${stamp}`, customer: false };
   plain.headers = await merchant(plain.name);
-  const other = { name: `${row}_${stamp}`, customer: row === 'sticky' };
+  const other = { name: `${row}_${stamp}`, customer: row === 'sticky' || row === 'all' };
   other.headers = await merchant(other.name);
   const h = other.headers;
   if (row === 'volume') {
     await activateBenchContract(other.name, (path, payload) => json(service.url, path, payload, h));
-  } else if (row === 'sticky') {
-    await seedStickyHabits((path, payload) => json(service.url, path, payload, h), other.name, customers, decideMixBody);
   } else {
-    await enableCostStepAndExperiment(service.url, other.name, h, 'profile-experiment');
+    if (row !== 'sticky') await enableCostStepAndExperiment(service.url, other.name, h, 'profile-experiment');
+    if (row !== 'features') await seedStickyHabits((path, payload) => json(service.url, path, payload, h), other.name, customers, decideMixBody);
   }
   for (const target of [plain, other]) await run(target.name, target.headers, 'warm', 2, target.customer);
   for (let round = 0; round < rounds; round++) {

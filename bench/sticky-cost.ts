@@ -24,7 +24,7 @@ const customers = Number(process.env.CUSTOMERS ?? 1000);
 const state = createMemoryStateStore({ dataDir: undefined, logger: silentLogger, clock: systemClock });
 const bus = createMemoryEventBus({ logger: silentLogger, validate: validateEvent });
 // A consumer that commits everything, as the embedded workers would, so the bus holds nothing.
-await bus.subscribe({ group: 'drain', topics: ['routing'], handler: async () => undefined });
+const drain = await bus.subscribe({ group: 'drain', topics: ['routing'], handler: async () => undefined });
 const counters = new StickyRoutingCounters();
 const decide = createDecidePayment({ state, bus, random: { next: () => 0.99 }, clock: systemClock, defaults: defaultRoutingDefaults, sticky: { counters } });
 
@@ -54,6 +54,7 @@ const medians = await interleavedCpuBlocks(
   {
     block,
     rounds,
+    settle: () => drain.caughtUp(),
     afterWarmUp: () => {
       pinnedBefore = counters.decisions().get('pinned') ?? 0;
     },

@@ -36,16 +36,25 @@ export async function seedStickyHabits(state: StickyStore, keys: StickyKeys, mer
 
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
+/** Calls between two yields to the event loop's check phase: about what one turn of a loaded service answers. */
+const callsPerTurn = 32;
+
 /**
  * CPU µs per call of each kind: a warm-up block of every kind (then `afterWarmUp`), then `rounds`
  * rounds of one `block` of every kind in turn, timed by process.cpuUsage(); the median block of each
  * kind. Interleaving makes a load swing on the shared machine hit every kind alike. `step` makes one
  * call; `payment` counts up across all blocks, so no two calls share a payment id.
+ *
+ * The calls yield to the check phase every {@link callsPerTurn}, as a service's turns do, so work a
+ * call schedules there (the embedded bus delivers its events at setImmediate) runs in small batches
+ * as in the service; and the block ends with `settle` (e.g. the bus's consumers caught up) inside
+ * its timing. Without both, a block's 2,000 events were delivered in one batch during the next
+ * block, and were counted for whichever kind came next.
  */
 export async function interleavedCpuBlocks<Kind extends string>(
   kinds: readonly Kind[],
   step: (kind: Kind, payment: number) => Promise<void>,
-  options: { readonly block: number; readonly rounds: number; readonly afterWarmUp?: () => void },
+  options: { readonly block: number; readonly rounds: number; readonly afterWarmUp?: () => void; readonly settle?: () => Promise<void> },
 ): Promise<Record<Kind, number>> {
   let payment = 0;
   const run = async (kind: Kind): Promise<number> => {
@@ -53,7 +62,9 @@ export async function interleavedCpuBlocks<Kind extends string>(
     for (let i = 0; i < options.block; i += 1) {
       payment += 1;
       await step(kind, payment);
+      if (i % callsPerTurn === callsPerTurn - 1) await new Promise((resolve) => setImmediate(resolve));
     }
+    await options.settle?.();
     const used = process.cpuUsage(started);
     return (used.user + used.system) / options.block;
   };
