@@ -12,6 +12,7 @@
 // toward adyen; multi-objective (seed costs) with an active A/B experiment (30 % variant cost-aware);
 // the same with sticky routing on (decide-bench's row 2c).
 import { resolve } from 'node:path';
+import { abTestRule } from './lib/ab-test-rule.mjs';
 import { benchContract } from './lib/bench-contract.mjs';
 import { interleavedCpuBlocks, seedStickyHabits, srDecideBody } from './lib/decide-cost-runner.js';
 
@@ -107,23 +108,7 @@ async function enableCostStepAndExperiment(merchantId: string, ruleId: string, f
     ).map(([psp, bps]) => ({ psp, interchangeBps: bps, schemeBps: 0, markupBps: 0, fixed: 0, isDefault: true })),
     'upsert',
   );
-  const experiment = await createRoutingAlgorithm(manage, {
-    rule_id: ruleId,
-    name: 'bench-experiment',
-    created_by: merchantId,
-    algorithm_for: 'payment',
-    algorithm: {
-      type: 'ab_test',
-      data: {
-        control_algorithm_id: 'sr_routing',
-        variant_algorithm_id: 'sr_routing',
-        variant_split_pct: 30,
-        min_sample_size: 1000,
-        guardrail_threshold_pp: 3,
-        variant_sr_config: { enable_multi_objective: true, hedging_percent: 2 },
-      },
-    },
-  });
+  const experiment = await createRoutingAlgorithm(manage, { rule_id: ruleId, ...abTestRule('bench-experiment', merchantId, { hedging_percent: 2 }) });
   await activateRoutingAlgorithm(manage, merchantId, experiment.id);
 }
 await enableCostStepAndExperiment(merchants.features, 'cost_experiment', {});
