@@ -18,4 +18,8 @@ if (fromSource) {
     },
   });
 }
+// Before chDB loads: the threads it starts from this one (inserts, merges) inherit the priority.
+// Imported here, not above, so that from source the hook resolves it.
+const { analyticsThreadNice, lowerThreadPriority } = await import('./thread-priority.js');
+lowerThreadPriority(analyticsThreadNice);
 await import(new URL(fromSource ? './chdb-thread.ts' : './chdb-thread.js', import.meta.url).href);

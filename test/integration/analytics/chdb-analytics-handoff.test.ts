@@ -1,10 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createChdbAnalytics } from '../../../src/adapters/chdb/chdb-analytics-store.js';
 import { ChdbExecutor, type ChdbExecutorOptions } from '../../../src/adapters/chdb/chdb-executor.js';
+import { analyticsThreadNice } from '../../../src/adapters/chdb/thread-priority.js';
 import { createClickHouseAnalyticsStore } from '../../../src/adapters/clickhouse/clickhouse-analytics-store.js';
 import { mapEventsToAnalyticsRows } from '../../../src/analytics/map-event-to-rows.js';
 import { parseAnalyticsQuery } from '../../../src/analytics/parse-analytics-query.js';
@@ -134,6 +136,18 @@ describe('handing events to the chDB thread', () => {
     expect(await counts(executor)).toEqual(rowsOf(500));
     const report = await store.decisions(decisionsQuery());
     expect(report.approaches).toEqual([{ rule_name: 'SR_SELECTION_V3_ROUTING', count: 500 }]);
+  });
+
+  it("runs the thread and the threads chDB starts from it below the caller's priority, and leaves the caller's alone", async () => {
+    const { executor } = await open({ lingerMs: 60_000 });
+    await executor.handOff(database, requests(0, 100));
+    await executor.flushHandoffs();
+    const niceOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    const threads = (await readdir('/proc/self/task')).map((tid) => readFileSync(`/proc/self/task/${tid}/stat`, 'utf8'));
+    const lowered = threads.filter((stat) => niceOf(stat) === analyticsThreadNice);
+    // The chDB thread itself and the insert's and merges' pools it started.
+    expect(lowered.length).toBeGreaterThanOrEqual(3);
+    expect(niceOf(readFileSync('/proc/thread-self/stat', 'utf8'))).toBe(0);
   });
 
   it('inserts at once when the held events reach insertAfterEvents', async () => {
