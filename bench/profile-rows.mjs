@@ -3,10 +3,11 @@
 // the process's): `switchyard serve` with `--cpu-prof`, a plain SR merchant and a second merchant
 // with ROW's setting (volume: decide-bench's volume commitment with a published plan; sticky: the
 // feature on and CUSTOMERS (200) customers' habits seeded; features: multi-objective and an A/B
-// experiment; all: features and sticky, decide-bench's row 2c), then plain, row, plain, row … (ROUNDS 2, SECONDS 5 each, CONNECTIONS 64). Prints, per
-// request, the busy main-thread µs of each row and the TOP (30) functions whose self time differs
-// most between the two rows' load windows (BY=file sums per file instead), then a JSON line with the
-// profile and the windows (FROM_MS/TO_MS for bench/profile-summary.mjs). 127.0.0.1 only.
+// experiment; all: features and sticky, decide-bench's row 2c), then plain, row, plain, row …
+// (ROUNDS 2, SECONDS 5 each, CONNECTIONS 64). Prints, per request, the busy main-thread µs of each
+// row and the TOP (30) functions whose self time differs most between the two rows' load windows
+// (BY=file sums per file instead), then a JSON line with the profile and the windows
+// (FROM_MS/TO_MS for bench/profile-summary.mjs). 127.0.0.1 only.
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { enableCostStepAndExperiment } from './lib/cost-step-experiment.mjs';
