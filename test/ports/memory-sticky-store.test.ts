@@ -35,6 +35,31 @@ describe('memory StickyStore bound', () => {
     expect(await store.read(customer('c'), 'VISA:CARD')).toEqual(new Map([['stripe', 1]]));
   });
 
+  it('keeps customers of two merchants apart under one key, and evicts across merchants', async () => {
+    const store = createMemoryStickyStore({ clock: createManualClock(), maxCustomers: 2 });
+    let mark = 0;
+    const success = (merchantId: string, connector: string) =>
+      store.adjust({
+        customer: { merchantId, customerKey: 'same' },
+        combo: 'VISA:CARD',
+        connector,
+        delta: 1,
+        ttlSeconds: 3600,
+        maxEntries: 30,
+        dedupeKey: `d-${++mark}`,
+        dedupeTtlSeconds: 1800,
+      });
+    await success('m1', 'stripe');
+    await success('m2', 'adyen');
+    // The same key under m2 has m2's count only; reading it marks m2 seen.
+    expect(store.readNow?.({ merchantId: 'm2', customerKey: 'same' }, 'VISA:CARD')).toEqual(new Map([['adyen', 1]]));
+    // A third customer pushes out the oldest unseen one, m1's (m2's is spared once).
+    await success('m3', 'checkout');
+    expect(await store.read({ merchantId: 'm1', customerKey: 'same' }, 'VISA:CARD')).toEqual(new Map());
+    expect(await store.read({ merchantId: 'm2', customerKey: 'same' }, 'VISA:CARD')).toEqual(new Map([['adyen', 1]]));
+    expect(await store.read({ merchantId: 'm3', customerKey: 'same' }, 'VISA:CARD')).toEqual(new Map([['checkout', 1]]));
+  });
+
   it('keeps its dedupe marks bounded, dropping the oldest first, and still dedupes the recent ones', async () => {
     const clock = createManualClock();
     const store = createMemoryStickyStore({ clock, maxCustomers: 10 });

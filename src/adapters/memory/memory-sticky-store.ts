@@ -10,6 +10,9 @@ import type { Clock } from '../../time/clock.js';
 export const defaultMaxStickyCustomers = 200_000;
 
 interface Customer {
+  /** Where the record is filed, so the eviction cursor can take it out of its merchant's map. */
+  readonly merchantId: string;
+  readonly customerKey: string;
   /** combination → connector → positive count (nested, so a read hands over one combination's map as it is). */
   readonly byCombo: Map<string, Map<string, number>>;
   /** Counts over every combination: the per-customer bound (`maxEntries`) is on this. */
@@ -28,33 +31,57 @@ const noCounts: ReadonlyMap<string, number> = new Map();
  * marks its customer, where moving it to the back of the map would cost a delete and an insert on
  * every sticky decision. Dedupe marks expire by the store's clock and are dropped oldest first once
  * they reach the customers' bound.
+ *
+ * Customers are found merchant first, then by key, not by one joined `merchant\0key` string: the
+ * joined string was new on every decision, so each read copied and hashed ~90 characters, where the
+ * key itself comes from customerKeyOf's cache already hashed (bench/README.md, "Sticky reads
+ * without a joined key").
  */
 export function createMemoryStickyStore(options: { readonly clock: Clock; readonly maxCustomers?: number }): StickyStore {
   const maxCustomers = options.maxCustomers ?? defaultMaxStickyCustomers;
-  /** Map order is insertion order; eviction takes from the front, moving a seen customer to the back once. */
-  const customers = new Map<string, Customer>();
+  /** merchant → customer key → customer. */
+  const byMerchant = new Map<string, Map<string, Customer>>();
+  /** Every customer once, keyed by its record (map order is insertion order: eviction takes from the front, moving a seen customer to the back once). */
+  const customers = new Map<Customer, true>();
   const eviction = new OldestFirst(customers);
   const dedupe = new Map<string, number>();
-  const idOf = (merchantId: string, customerKey: string) => `${merchantId}\u0000${customerKey}`;
-  const live = (id: string): Customer | undefined => {
-    const customer = customers.get(id);
+  const forget = (customer: Customer): void => {
+    customers.delete(customer);
+    const ofMerchant = byMerchant.get(customer.merchantId);
+    if (ofMerchant === undefined) return;
+    ofMerchant.delete(customer.customerKey);
+    if (ofMerchant.size === 0) byMerchant.delete(customer.merchantId);
+  };
+  const live = (merchantId: string, customerKey: string): Customer | undefined => {
+    const customer = byMerchant.get(merchantId)?.get(customerKey);
     if (customer === undefined) return undefined;
     if (customer.expiresAtMs <= options.clock.now()) {
-      customers.delete(id);
+      forget(customer);
       return undefined;
     }
     customer.seen = true;
+    return customer;
+  };
+  const added = (merchantId: string, customerKey: string): Customer => {
+    const customer: Customer = { merchantId, customerKey, byCombo: new Map(), entries: 0, expiresAtMs: 0, seen: false };
+    let ofMerchant = byMerchant.get(merchantId);
+    if (ofMerchant === undefined) {
+      ofMerchant = new Map();
+      byMerchant.set(merchantId, ofMerchant);
+    }
+    ofMerchant.set(customerKey, customer);
+    customers.set(customer, true);
     return customer;
   };
   const trimCustomers = (): void => {
     while (customers.size > maxCustomers) {
       const oldest = eviction.evict();
       if (oldest === undefined) return;
-      const [id, customer] = oldest;
+      const customer = oldest[0];
       if (customer.seen) {
         customer.seen = false;
-        customers.set(id, customer);
-      }
+        customers.set(customer, true);
+      } else forget(customer);
     }
   };
   const markOnce = (id: string, ttlSeconds: number): boolean => {
@@ -76,17 +103,17 @@ export function createMemoryStickyStore(options: { readonly clock: Clock; readon
   };
   // The combination's own map, not a copy: a synchronous caller reads it before any write (read() copies it).
   const readNow = (customer: StickyCustomer, combo: string): ReadonlyMap<string, number> =>
-    live(idOf(customer.merchantId, customer.customerKey))?.byCombo.get(combo) ?? noCounts;
+    live(customer.merchantId, customer.customerKey)?.byCombo.get(combo) ?? noCounts;
   return {
     readNow,
     async read(customer, combo) {
       return new Map(readNow(customer, combo));
     },
     async adjust(adjustment) {
-      const id = idOf(adjustment.customer.merchantId, adjustment.customer.customerKey);
+      const { merchantId, customerKey } = adjustment.customer;
       const { combo, connector } = adjustment;
-      let customer = live(id);
-      if (!markOnce(`${id}\u0000${adjustment.dedupeKey}`, adjustment.dedupeTtlSeconds)) {
+      let customer = live(merchantId, customerKey);
+      if (!markOnce(`${merchantId}\u0000${customerKey}\u0000${adjustment.dedupeKey}`, adjustment.dedupeTtlSeconds)) {
         return { applied: false, count: customer?.byCombo.get(combo)?.get(connector) ?? 0 };
       }
       if (adjustment.delta < 0) {
@@ -101,10 +128,7 @@ export function createMemoryStickyStore(options: { readonly clock: Clock; readon
         }
         return { applied: true, count: current - 1 };
       }
-      if (customer === undefined) {
-        customer = { byCombo: new Map(), entries: 0, expiresAtMs: 0, seen: false };
-        customers.set(id, customer);
-      }
+      customer ??= added(merchantId, customerKey);
       let counts = customer.byCombo.get(combo);
       if (counts === undefined) {
         counts = new Map();

@@ -137,7 +137,7 @@ function pinned(lookup: Lookup, counts: ReadonlyMap<string, number>): DecisionOu
     decision: {
       ...decision,
       decidedGateway: pin,
-      fallbackGateways: overridden ? [head, ...decision.fallbackGateways.filter((gateway) => gateway !== pin)] : decision.fallbackGateways,
+      fallbackGateways: overridden ? demotedHead(head, decision.fallbackGateways, pin) : decision.fallbackGateways,
       routingApproach: 'STICKY_ROUTING',
       sticky: { customerKey: lookup.customerKey, combo: lookup.combo, outcome: 'pinned', srHead: head },
       // A pin that moved the payment away from the cost post-step's pick supersedes its claim: cost
@@ -147,6 +147,13 @@ function pinned(lookup: Lookup, counts: ReadonlyMap<string, number>): DecisionOu
       multiObjectiveInfo: overridden ? undefined : decision.multiObjectiveInfo,
     },
   };
+}
+
+/** The fallbacks once `pin` was taken out of them and the head it replaced leads them (a loop: no spread and filter per pin). */
+function demotedHead(head: string, fallbacks: readonly string[], pin: string): string[] {
+  const order = [head];
+  for (const gateway of fallbacks) if (gateway !== pin) order.push(gateway);
+  return order;
 }
 
 /**

@@ -1,14 +1,32 @@
 import type { PaymentDimensions } from '../../generated/schema-types.js';
 import { sha256Hex } from './sha256-hex.js';
 
+/** Customer ids whose key is remembered before the cache starts over. */
+const maxCachedKeys = 16_384;
+/** The schemas' bound on a customer id: a longer one (from a caller that did not validate) is hashed every time, so the cache stays under ~10 MiB. */
+const maxCachedIdLength = 255;
+/** Raw customer id → key: in process memory only, where the request that carried the id already was. */
+const keys = new Map<string, string>();
+
 /**
  * The stored form of a customer id: SHA-256 (hex) of the id without surrounding blanks. Counts are
  * keyed and events carry only this, so no merchant's customer ids land in Redis keys, the event
  * spine or analytics (the peer keys its hash by the raw id).
+ *
+ * A returning customer's key comes from a bounded cache: no hash, and the same flat string every
+ * time, whose own hash V8 keeps, so the sticky store's lookup by it costs no copy (bench/README.md,
+ * "Sticky reads without a joined key"). A full cache starts over: a miss only costs the hash.
  */
 export function customerKeyOf(customerId: string): string {
-  // Not node:crypto's hash: cheaper on a busy decision path (see sha256Hex).
-  return sha256Hex(customerId.trim());
+  if (customerId.length > maxCachedIdLength) return sha256Hex(customerId.trim());
+  let key = keys.get(customerId);
+  if (key === undefined) {
+    if (keys.size >= maxCachedKeys) keys.clear();
+    // Not node:crypto's hash: cheaper on a busy decision path (see sha256Hex).
+    key = sha256Hex(customerId.trim());
+    keys.set(customerId, key);
+  }
+  return key;
 }
 
 /** Combinations remembered per level (method, then type) before that level is dropped: callers' spellings are bounded so. */
