@@ -156,7 +156,7 @@ function createdEvent(request: DecideGatewayRequest, decision: Decision, request
   payload.eliminationDimension = decision.eliminationDimension;
   const multiObjective = multiObjectiveFieldOf(decision).multiObjective;
   if (multiObjective !== undefined) payload.multiObjective = multiObjective;
-  if (decision.sticky !== undefined) payload.sticky = { ...decision.sticky };
+  if (decision.sticky !== undefined) payload.sticky = decision.sticky;
   // The additive `policy` field (propensity, candidates, parameters); absent when the decision logged none.
   const policy: DecisionPolicyRecord | undefined = policyRecordOf(decision);
   if (policy !== undefined) payload.policy = policy;

@@ -4,7 +4,8 @@ import type { DecisionInputs } from '../decision/decision.js';
 
 /**
  * An `sr_routing` arm's override applied to one decision's inputs: each field set replaces the
- * merchant's live value for this payment only; nothing is written.
+ * merchant's live value for this payment only; nothing is written. `activeRules` (when given) are
+ * the rules the arm decides with, set in the same copy.
  * - `hedging_percent` becomes the SR config's default and wins over sub-level entries (they lose
  *   their hedging value, keeping their bucket size and latency threshold);
  * - `elimination_threshold` replaces the elimination config's threshold (when elimination runs);
@@ -19,8 +20,9 @@ export function applySrOverride(
   request: DecideGatewayRequest,
   inputs: DecisionInputs,
   override: SrConfigOverride | undefined,
+  activeRules: DecisionInputs['activeRules'] = inputs.activeRules,
 ): { readonly request: DecideGatewayRequest; readonly inputs: DecisionInputs } {
-  if (override === undefined) return { request, inputs };
+  if (override === undefined) return { request, inputs: activeRules === inputs.activeRules ? inputs : { ...inputs, activeRules } };
   let successRate = inputs.successRate;
   if (override.hedging_percent !== undefined) {
     const base = successRate ?? {};
@@ -33,7 +35,8 @@ export function applySrOverride(
   if (override.margin !== undefined) successRate = { ...(successRate ?? {}), margin: override.margin };
   const elimination =
     override.elimination_threshold === undefined ? inputs.elimination : { ...(inputs.elimination ?? {}), threshold: override.elimination_threshold };
-  const decided: DecisionInputs = { ...inputs, successRate, elimination };
+  // One copy of the inputs per payment in an arm: the arm's rules, SR and elimination settings together.
+  const decided: DecisionInputs = { ...inputs, activeRules, successRate, elimination };
   const multiObjective = override.enable_multi_objective;
   return { request: multiObjective === undefined ? request : { ...request, enableMultiObjective: multiObjective }, inputs: decided };
 }

@@ -102,17 +102,20 @@ export function enterExperiment(
   if (site.ruleLayerApplied) {
     // The static half answered with the arm's rule; an arm without an SR layer never gets here (decide-hybrid.ts).
     if (sr === undefined) return outsideOf(request, inputs, rules);
-    return { ...applySrOverride(request, { ...inputs, activeRules: [] }, sr), tag, staticArm: false };
+    return inArm(applySrOverride(request, inputs, sr, []), tag);
   }
   // An arm with an SR layer alone is entered without an await; only an arm rule is read.
-  if (ruleId === undefined)
-    return sr === undefined ? outsideOf(request, inputs, rules) : { ...applySrOverride(request, { ...inputs, activeRules: rules }, sr), tag, staticArm: false };
+  if (ruleId === undefined) return sr === undefined ? outsideOf(request, inputs, rules) : inArm(applySrOverride(request, inputs, sr, rules), tag);
   return deps.state.routingRules.get(ruleId).then((record): ExperimentEntry => {
     if (record === undefined || record.createdBy !== request.merchantId || record.algorithm.type === 'ab_test') return outsideOf(request, inputs, rules);
-    const armInputs = { ...inputs, activeRules: [record] };
-    if (sr === undefined) return { request, inputs: armInputs, tag, staticArm: true };
-    return { ...applySrOverride(request, armInputs, sr), tag, staticArm: false };
+    if (sr === undefined) return { request, inputs: { ...inputs, activeRules: [record] }, tag, staticArm: true };
+    return inArm(applySrOverride(request, inputs, sr, [record]), tag);
   });
+}
+
+/** A payment in an arm with an SR layer, as the override left it. */
+function inArm(arm: { readonly request: DecideGatewayRequest; readonly inputs: DecisionInputs }, tag: ExperimentTag): ExperimentEntry {
+  return { request: arm.request, inputs: arm.inputs, tag, staticArm: false };
 }
 
 /** A payment left out of the experiment (built only then: it copies the inputs). */
