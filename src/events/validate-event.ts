@@ -19,20 +19,29 @@ const ajv = new Ajv({ allErrors: false });
 ajv.addSchema(paymentDimensions);
 const envelope = ajv.compile(envelopeSchema);
 
-/** Payload validators by `type@version`; a version we do not know is rejected, not guessed at. */
-const payloads: Readonly<Record<string, ValidateFunction>> = {
-  'decision.created@1': ajv.compile(decisionCreated),
-  'decision.failed@1': ajv.compile(decisionFailed),
-  'feedback.received@1': ajv.compile(feedbackReceived),
-  'score.updated@1': ajv.compile(scoreUpdated),
-  'api.requested@1': ajv.compile(apiRequested),
-  'rule.evaluated@1': ajv.compile(ruleEvaluated),
-  'llm.call@1': ajv.compile(llmCall),
-  'auth.attempted@1': ajv.compile(authAttempted),
-  'autopilot.calibrated@1': ajv.compile(autopilotCalibrated),
-  'tool.executed@1': ajv.compile(toolExecuted),
-  'guard.applied@1': ajv.compile(guardApplied),
-} satisfies Record<`${EventType}@1`, ValidateFunction>;
+/** Payload validators of version 1, one per event type. */
+const version1 = {
+  'decision.created': ajv.compile(decisionCreated),
+  'decision.failed': ajv.compile(decisionFailed),
+  'feedback.received': ajv.compile(feedbackReceived),
+  'score.updated': ajv.compile(scoreUpdated),
+  'api.requested': ajv.compile(apiRequested),
+  'rule.evaluated': ajv.compile(ruleEvaluated),
+  'llm.call': ajv.compile(llmCall),
+  'auth.attempted': ajv.compile(authAttempted),
+  'autopilot.calibrated': ajv.compile(autopilotCalibrated),
+  'tool.executed': ajv.compile(toolExecuted),
+  'guard.applied': ajv.compile(guardApplied),
+} satisfies Record<EventType, ValidateFunction>;
+
+/**
+ * Payload validators by type, then version; a version we do not know is rejected, not guessed at.
+ * A map looked up by the event's own `type` string, not an object keyed by a `type@version` made
+ * per event: that key was new on every publish, copied and hashed each time.
+ */
+const payloads: ReadonlyMap<string, ReadonlyMap<number, ValidateFunction>> = new Map(
+  Object.entries(version1).map(([type, check]) => [type, new Map([[1, check]])]),
+);
 
 /**
  * Checks an envelope and its payload against schemas/events. Called on publish (our own bug
@@ -43,7 +52,7 @@ export function validateEvent(value: unknown): asserts value is EventEnvelope {
     throw new SwitchyardError('SY_EVENT_INVALID', { details: { errors: ajv.errorsText(envelope.errors) } });
   }
   const event = value as unknown as EventEnvelope;
-  const check = payloads[`${event.type}@${event.version}`];
+  const check = payloads.get(event.type)?.get(event.version);
   if (check === undefined) {
     throw new SwitchyardError('SY_EVENT_INVALID', { details: { type: event.type, version: event.version, errors: 'unknown version' } });
   }
