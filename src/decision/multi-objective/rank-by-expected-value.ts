@@ -42,16 +42,9 @@ const summary = (candidate: EvCandidate): PspSummary => ({
  */
 export function rankByExpectedValue(candidates: readonly EvCandidate[], margin: number): EvRanking {
   const head = candidates[0];
-  const keep = (reason: string): EvRanking => {
-    const headSummary = head === undefined ? null : summary(head);
-    return {
-      order: candidates.map((candidate) => candidate.psp),
-      info: { outcome: 'AUTH_WON', reason, srHead: headSummary, chosen: headSummary, costSavedBps: null, qualifiedCount: 0, margin, evGapTop2: null },
-    };
-  };
-  if (head === undefined || candidates.length < 2) return keep('Only one PSP available; nothing to reorder.');
-  if (!Number.isFinite(head.authRate)) return keep('SR head has no finite score; cannot evaluate cost.');
-  if (!hasCost(head)) return keep('No cost data for the SR head; cannot rank it on expected value.');
+  if (head === undefined || candidates.length < 2) return srOrderKept(candidates, margin, 'Only one PSP available; nothing to reorder.');
+  if (!Number.isFinite(head.authRate)) return srOrderKept(candidates, margin, 'SR head has no finite score; cannot evaluate cost.');
+  if (!hasCost(head)) return srOrderKept(candidates, margin, 'No cost data for the SR head; cannot rank it on expected value.');
 
   // Plain loops over the handful of candidates (this runs on every cost-aware decision): the same
   // ranking as filter/map/spread chains, without their intermediate arrays.
@@ -65,8 +58,9 @@ export function rankByExpectedValue(candidates: readonly EvCandidate[], margin: 
   let chosen = ranked[0] as (typeof ranked)[number];
   for (const entry of ranked) if (entry.ev > chosen.ev + Number.EPSILON) chosen = entry;
 
-  // `ranked` is not read in SR order after this: sorted in place (stable), by descending EV.
-  const byEv = ranked.sort((a, b) => b.ev - a.ev);
+  // `ranked` is not read in SR order after this: sorted in place by descending EV, equals kept in SR
+  // order (an insertion sort: for the handful of candidates, far cheaper than Array.prototype.sort's call).
+  const byEv = sortedByEv(ranked);
   const evGapTop2 = byEv.length < 2 ? null : (byEv[0] as (typeof byEv)[number]).ev - (byEv[1] as (typeof byEv)[number]).ev;
   const order = [chosen.candidate.psp];
   for (const entry of byEv) if (entry !== chosen) order.push(entry.candidate.psp);
@@ -105,4 +99,25 @@ export function rankByExpectedValue(candidates: readonly EvCandidate[], margin: 
       costSavedBps,
     },
   };
+}
+
+/** The SR order as it was (`AUTH_WON` without a ranking), and why. */
+function srOrderKept(candidates: readonly EvCandidate[], margin: number, reason: string): EvRanking {
+  const head = candidates[0];
+  const headSummary = head === undefined ? null : summary(head);
+  return {
+    order: candidates.map((candidate) => candidate.psp),
+    info: { outcome: 'AUTH_WON', reason, srHead: headSummary, chosen: headSummary, costSavedBps: null, qualifiedCount: 0, margin, evGapTop2: null },
+  };
+}
+
+/** Sorts `entries` in place by descending EV, stable (equal EVs keep their order), and returns it. */
+function sortedByEv<T extends { readonly ev: number }>(entries: T[]): T[] {
+  for (let i = 1; i < entries.length; i++) {
+    const entry = entries[i] as T;
+    let j = i - 1;
+    for (; j >= 0 && (entries[j] as T).ev < entry.ev; j--) entries[j + 1] = entries[j] as T;
+    entries[j + 1] = entry;
+  }
+  return entries;
 }

@@ -79,6 +79,17 @@ describe('the expected-value post-step', () => {
     );
   });
 
+  it('keeps gateways of equal expected value in SR order behind the pick', () => {
+    const candidates: EvCandidate[] = [
+      { psp: 'a', authRate: 0.9, costBps: 100 },
+      { psp: 'b', authRate: 0.9, costBps: 300 },
+      { psp: 'c', authRate: 0.9, costBps: 100 },
+      { psp: 'd', authRate: 0.9, costBps: 50 },
+      { psp: 'e', authRate: 0.9, costBps: 100 },
+    ];
+    expect(rankByExpectedValue(candidates, 1).order).toEqual(['d', 'a', 'c', 'e', 'b']);
+  });
+
   it('counts the PSPs ranked on EV and reports the gap between the top two', () => {
     fc.assert(
       fc.property(srOrdered, margins, (candidates, margin) => {
