@@ -13,7 +13,7 @@ const keys = new Map<string, string>();
  * keyed and events carry only this, so no merchant's customer ids land in Redis keys, the event
  * spine or analytics (the peer keys its hash by the raw id).
  *
- * A returning customer's key comes from a bounded cache: no hash, and the same flat string every
+ * A returning customer's key comes from a bounded cache: no hash, and the same string every
  * time, whose own hash V8 keeps, so the sticky store's lookup by it costs no copy (bench/README.md,
  * "Sticky reads without a joined key"). A full cache starts over: a miss only costs the hash.
  */
