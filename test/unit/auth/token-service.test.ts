@@ -272,5 +272,11 @@ describe('verified-token memory', () => {
     const [header, , signature] = issued.token.split('.');
     const forged = `${header}.${Buffer.from(JSON.stringify({ ...decodePart(issued.token, 1), merchant_id: 'other' })).toString('base64url')}.${signature}`;
     expect(await tokens.verify(forged)).toEqual({ ok: false, reason: 'bad_signature' });
+    // The forgery reused the remembered signature: the original is still served, and still checked.
+    expect(await tokens.verify(issued.token)).toMatchObject({ ok: true, claims: { merchantId: subject.merchantId } });
+    expect(await tokens.verify(` ${issued.token}`)).toMatchObject({ ok: false });
+    expect(await tokens.verify(`${header}.${Buffer.from(JSON.stringify(decodePart(issued.token, 1))).toString('base64url')}x.${signature}`)).toMatchObject({
+      ok: false,
+    });
   });
 });
