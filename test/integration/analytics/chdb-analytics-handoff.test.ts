@@ -12,6 +12,7 @@ import { mapEventsToAnalyticsRows } from '../../../src/analytics/map-event-to-ro
 import { parseAnalyticsQuery } from '../../../src/analytics/parse-analytics-query.js';
 import { SwitchyardError } from '../../../src/errors/switchyard-error.js';
 import { createEvent, type EventEnvelope } from '../../../src/events/event-envelope.js';
+import { niceOf, ownThreadNice } from '../../helpers/thread-nice.js';
 import type { Logger } from '../../../src/logging/logger.js';
 
 // chDB binds one data folder per process: each test opens its own and closes it before the next.
@@ -142,12 +143,11 @@ describe('handing events to the chDB thread', () => {
     const { executor } = await open({ lingerMs: 60_000 });
     await executor.handOff(database, requests(0, 100));
     await executor.flushHandoffs();
-    const niceOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
     const threads = (await readdir('/proc/self/task')).map((tid) => readFileSync(`/proc/self/task/${tid}/stat`, 'utf8'));
     const lowered = threads.filter((stat) => niceOf(stat) === analyticsThreadNice);
     // The chDB thread itself and the insert's and merges' pools it started.
     expect(lowered.length).toBeGreaterThanOrEqual(3);
-    expect(niceOf(readFileSync('/proc/thread-self/stat', 'utf8'))).toBe(0);
+    expect(ownThreadNice()).toBe(0);
   });
 
   it('inserts at once when the held events reach insertAfterEvents', async () => {

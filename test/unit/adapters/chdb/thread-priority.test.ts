@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
+import { niceOf, ownThreadNice } from '../../../helpers/thread-nice.js';
 
-const niceOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
 const moduleUrl = new URL('../../../../src/adapters/chdb/thread-priority.ts', import.meta.url).href;
 
 /** Runs lowerThreadPriority(nice) in a thread of its own (never in the test's): its answer and that thread's niceness after. */
@@ -26,14 +25,14 @@ function inThread(nice: number): Promise<{ lowered: boolean; nice: number }> {
 
 describe('lowerThreadPriority', () => {
   it('lowers the calling thread only', async () => {
-    const before = niceOf(readFileSync('/proc/thread-self/stat', 'utf8'));
+    const before = ownThreadNice();
     expect(await inThread(before + 7)).toEqual({ lowered: true, nice: before + 7 });
-    expect(niceOf(readFileSync('/proc/thread-self/stat', 'utf8'))).toBe(before);
+    expect(ownThreadNice()).toBe(before);
   });
 
   it('answers false, and leaves the thread as it was, for a niceness the kernel refuses', async () => {
     // Past the range (−20…19) setPriority throws; the thread keeps the process's priority.
-    const before = niceOf(readFileSync('/proc/thread-self/stat', 'utf8'));
+    const before = ownThreadNice();
     expect(await inThread(99)).toEqual({ lowered: false, nice: before });
   });
 });
