@@ -10,7 +10,7 @@ import { createSteeringPlanCache } from '../volume-commitment/steering-plan-cach
 import type { Clock } from '../time/clock.js';
 import { copyPriorityMap } from './copy-priority-map.js';
 import { decideGateway, type Decision, type DecisionFailure, type DecisionInputs } from './decide-gateway.js';
-import { loadDecisionInputs } from './inputs/load-decision-inputs.js';
+import { createDecisionInputsLoader } from './inputs/load-decision-inputs.js';
 import { applyMultiObjective } from './multi-objective/apply-multi-objective.js';
 import { multiObjectiveFieldOf } from './multi-objective/multi-objective-event-field.js';
 import { policyRecordOf, type DecisionPolicyRecord } from './policy/policy-record.js';
@@ -76,9 +76,11 @@ export function createDecidePayment(deps: DecidePaymentDeps): DecidePayment {
     ...deps.sticky,
     deadlines: new LookupDeadlines(deps.sticky?.settings?.lookupTimeoutMs ?? defaultStickySettings.lookupTimeoutMs),
   };
+  // Without an await when the store holds the merchant's inputs in memory, and built once per change
+  // of them when it versions what it holds (src/decision/inputs/).
+  const loadInputs = createDecisionInputsLoader(deps.state);
   return async (input, call) => {
-    // Without an await when the store holds the merchant's inputs in memory (src/decision/inputs/).
-    const read = call.inputs ?? loadDecisionInputs(deps.state, input.merchantId);
+    const read = call.inputs ?? loadInputs(input.merchantId);
     const loaded = read instanceof Promise ? await read : read;
     // An active A/B experiment routes the payment into its arm first (src/experiments/; an await only to read an arm's rule).
     const experiment = activeExperimentOf(loaded);

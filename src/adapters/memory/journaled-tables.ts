@@ -9,6 +9,12 @@ interface Entry {
   expiresAt: number | undefined;
 }
 
+/** A table's rows, and a count of its changes (see {@link JournaledTables.version}). */
+interface Table {
+  readonly rows: Map<string, Entry>;
+  version: number;
+}
+
 type JournalRecord =
   | { readonly t: string; readonly k: string; readonly v: unknown; readonly x?: number }
   | { readonly t: string; readonly k: string; readonly d: 1 };
@@ -23,7 +29,7 @@ type JournalRecord =
  * are never written: losing them on restart only makes late feedback count as unknown.
  */
 export class JournaledTables {
-  private readonly tables = new Map<string, Map<string, Entry>>();
+  private readonly tables = new Map<string, Table>();
   private readonly evictions = new Map<string, OldestFirst<string, Entry>>();
   private readonly durable: ReadonlySet<string>;
   private readonly path: string | undefined;
@@ -50,21 +56,31 @@ export class JournaledTables {
   private readonly now: () => number;
   private readonly logger: Logger;
 
-  table(name: string): Map<string, Entry> {
+  private table(name: string): Table {
     let table = this.tables.get(name);
     if (table === undefined) {
-      table = new Map();
+      table = { rows: new Map(), version: 0 };
       this.tables.set(name, table);
     }
     return table;
   }
 
+  /**
+   * A number that changes with every change to the table (a write, a delete, an entry expired, swept
+   * or trimmed), and only then: a reader that built something from the table's rows may keep it for
+   * as long as the version it read is current.
+   */
+  version(name: string): number {
+    return this.table(name).version;
+  }
+
   get<T>(name: string, key: string): T | undefined {
     const table = this.table(name);
-    const entry = table.get(key);
+    const entry = table.rows.get(key);
     if (entry === undefined) return undefined;
     if (entry.expiresAt !== undefined && entry.expiresAt <= this.now()) {
-      table.delete(key);
+      table.rows.delete(key);
+      table.version++;
       return undefined;
     }
     return entry.value as T;
@@ -78,21 +94,23 @@ export class JournaledTables {
     const table = this.table(name);
     const expiresAt = ttlMs === undefined ? undefined : this.now() + ttlMs;
     // delete + set moves the key to the end, so insertion order stays expiry order for sweep().
-    table.delete(key);
-    table.set(key, { value, expiresAt });
+    table.rows.delete(key);
+    table.rows.set(key, { value, expiresAt });
+    table.version++;
     if (this.durable.has(name)) this.append(expiresAt === undefined ? { t: name, k: key, v: value } : { t: name, k: key, v: value, x: expiresAt });
   }
 
   delete(name: string, key: string): boolean {
     const existed = this.get(name, key) !== undefined;
-    this.table(name).delete(key);
+    const table = this.table(name);
+    if (table.rows.delete(key)) table.version++;
     if (existed && this.durable.has(name)) this.append({ t: name, k: key, d: 1 });
     return existed;
   }
 
   *entries<T>(name: string): Iterable<[string, T]> {
     const now = this.now();
-    for (const [key, entry] of this.table(name)) {
+    for (const [key, entry] of this.table(name).rows) {
       if (entry.expiresAt === undefined || entry.expiresAt > now) yield [key, entry.value as T];
     }
   }
@@ -104,22 +122,24 @@ export class JournaledTables {
   sweepUniformTtl(name: string): void {
     const table = this.table(name);
     const now = this.now();
-    for (const [key, entry] of table) {
+    for (const [key, entry] of table.rows) {
       if (entry.expiresAt === undefined || entry.expiresAt > now) break;
-      table.delete(key);
+      table.rows.delete(key);
+      table.version++;
     }
   }
 
   /** Drops the oldest entries (insertion order) of a table beyond `max`; not journaled, like sweeps. */
   trimOldest(name: string, max: number): void {
     const table = this.table(name);
-    if (table.size <= max) return;
+    if (table.rows.size <= max) return;
     let eviction = this.evictions.get(name);
     if (eviction === undefined) {
-      eviction = new OldestFirst(table);
+      eviction = new OldestFirst(table.rows);
       this.evictions.set(name, eviction);
     }
     eviction.trimTo(max);
+    table.version++;
   }
 
   /**
@@ -129,7 +149,12 @@ export class JournaledTables {
   sweepExpired(name: string): void {
     const table = this.table(name);
     const now = this.now();
-    for (const [key, entry] of table) if (entry.expiresAt !== undefined && entry.expiresAt <= now) table.delete(key);
+    for (const [key, entry] of table.rows) {
+      if (entry.expiresAt !== undefined && entry.expiresAt <= now) {
+        table.rows.delete(key);
+        table.version++;
+      }
+    }
   }
 
   close(): void {
@@ -150,7 +175,7 @@ export class JournaledTables {
 
   private liveDurableEntries(): number {
     let count = 0;
-    for (const name of this.durable) count += this.table(name).size;
+    for (const name of this.durable) count += this.table(name).rows.size;
     return count;
   }
 
@@ -168,10 +193,10 @@ export class JournaledTables {
         this.logger.warn({ err: error, path: this.path }, 'state journal ends in a torn line; ignoring it');
         break;
       }
-      const table = this.table(record.t);
-      if ('d' in record) table.delete(record.k);
-      else if (record.x === undefined || record.x > now) table.set(record.k, { value: record.v, expiresAt: record.x });
-      else table.delete(record.k);
+      const rows = this.table(record.t).rows;
+      if ('d' in record) rows.delete(record.k);
+      else if (record.x === undefined || record.x > now) rows.set(record.k, { value: record.v, expiresAt: record.x });
+      else rows.delete(record.k);
     }
   }
 
@@ -183,7 +208,7 @@ export class JournaledTables {
     const fd = openSync(temp, 'w');
     let lines = 0;
     for (const name of this.durable) {
-      for (const [key, entry] of this.table(name)) {
+      for (const [key, entry] of this.table(name).rows) {
         const record: JournalRecord =
           entry.expiresAt === undefined ? { t: name, k: key, v: entry.value } : { t: name, k: key, v: entry.value, x: entry.expiresAt };
         writeSync(fd, `${JSON.stringify(record)}\n`);

@@ -116,6 +116,7 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
       return db.get<MerchantAccount>('merchants', merchantId);
     },
     held: (merchantId) => db.get<MerchantAccount>('merchants', merchantId),
+    heldVersion: () => db.version('merchants'),
     async create(account) {
       if (db.has('merchants', account.merchantId)) return 'exists';
       db.set('merchants', account.merchantId, account);
@@ -150,6 +151,7 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
       return db.get('configs', configKey(merchantId, name));
     },
     held: (merchantId, name) => db.get('configs', configKey(merchantId, name)),
+    heldVersion: () => db.version('configs'),
     async put(merchantId, name, value, mode) {
       const key = `${merchantId}\u0000${name}`;
       const exists = db.has('configs', key);
@@ -396,6 +398,8 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
       return activeRecords(createdBy);
     },
     heldActive: (createdBy) => activeRecords(createdBy),
+    // Both tables only grow their versions, so the sum changes whenever either does.
+    heldVersion: () => db.version('routingAlgorithms') + db.version('routingActive'),
   };
 
   return {

@@ -77,6 +77,8 @@ export interface ConfigStore {
   get<K extends ConfigName>(merchantId: string, name: K): Promise<MerchantConfigs[K] | undefined>;
   /** {@link get} answered synchronously when held in process memory, else {@link notHeld} (see MerchantStore.held). */
   readonly held?: <K extends ConfigName>(merchantId: string, name: K) => MerchantConfigs[K] | undefined | NotHeld;
+  /** Changes whenever any answer of {@link held} may have changed (see MerchantStore.heldVersion). */
+  readonly heldVersion?: () => number;
   /**
    * Writes a config. `create` fails with 'exists' when present, `update` with 'missing' when absent,
    * `upsert` always writes.

@@ -18,6 +18,13 @@ export interface MerchantStore {
    * path then loads its inputs without an await.
    */
   readonly held?: (merchantId: string) => MerchantAccount | undefined | NotHeld;
+  /**
+   * A number that changes whenever any answer of {@link held} may have changed, for a store whose
+   * held answers change only by its own writes (the embedded store): a caller may keep what it built
+   * from held answers while the version is the one it read. Absent (the caching decorator, whose
+   * copies go stale on a timer): nothing built from held answers may be kept.
+   */
+  readonly heldVersion?: () => number;
   /** Creates the account unless the id is taken. */
   create(account: MerchantAccount): Promise<'created' | 'exists'>;
   /** Removes the account; false when there was none. Configs stay (decision-engine compatibility). */

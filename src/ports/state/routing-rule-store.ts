@@ -73,4 +73,6 @@ export interface RoutingRuleStore {
   loadActive(createdBy: string): Promise<readonly RoutingAlgorithmRecord[]>;
   /** {@link loadActive} answered synchronously when held in process memory, else {@link notHeld} (see MerchantStore.held). */
   readonly heldActive?: (createdBy: string) => readonly RoutingAlgorithmRecord[] | NotHeld;
+  /** Changes whenever any answer of {@link heldActive} may have changed (see MerchantStore.heldVersion). */
+  readonly heldVersion?: () => number;
 }
