@@ -4,7 +4,7 @@ import type { Clock } from '../time/clock.js';
 import { bestScoreIndex, rankByScore } from './best-score-index.js';
 import type { Decision, DecisionFailure, DecisionInputs, DecisionOutcome } from './decision.js';
 import { applyEliminationScores, eliminationThresholdOf } from './elimination.js';
-import { eliminationDimensionOf, eliminationKeyOf } from './elimination-key.js';
+import { eliminationDimensionOf } from './elimination-key.js';
 import { applyVolumeHedging } from './hedging.js';
 import { debitRoutingOutputOf } from './network/debit-routing-output.js';
 import { paymentDimensionsOf } from './payment-dimensions-of.js';
@@ -15,8 +15,9 @@ import { resolveSrParameters } from './resolve-sr-parameters.js';
 import type { RoutingApproach } from './routing-approach.js';
 import type { RoutingDefaults } from './routing-defaults.js';
 import { routingDimensionOf } from './routing-dimension.js';
+import { eliminationKeysOf, windowKeysOf } from './score-keys.js';
 import { scoreFromWindow } from './score-from-window.js';
-import { windowDimensionOf, windowKeyFor } from './window-key.js';
+import { windowDimensionOf } from './window-key.js';
 
 // The decision's types live in decision.ts; callers of decideGateway get them from here too.
 export type { Decision, DecisionFailure, DecisionInputs, DecisionOutcome } from './decision.js';
@@ -177,17 +178,11 @@ async function decideByScore(
   }
 
   // Both reads go out together: on Redis that is one round trip of wall time instead of two.
-  const keyInput = { merchantId, ...payment };
   const scoreWindows = candidates.length > 1 && useSuccessRate;
   const parameters = scoreWindows ? resolveSrParameters(inputs.successRate, payment, deps.defaults) : undefined;
   const [windows, stored] = await Promise.all([
-    parameters === undefined
-      ? undefined
-      : deps.scores.readWindows(
-          candidates.map((gateway) => windowKeyFor(windowDimension, gateway)),
-          parameters.bucketSize,
-        ),
-    eliminationEnabled ? deps.scores.readEliminations(candidates.map((gateway) => eliminationKeyOf(keyInput, gateway))) : undefined,
+    parameters === undefined ? undefined : deps.scores.readWindows(windowKeysOf(windowDimension, candidates), parameters.bucketSize),
+    eliminationEnabled ? deps.scores.readEliminations(eliminationKeysOf(merchantId, payment, context.eliminationDimension, candidates)) : undefined,
   ]);
 
   const scores: number[] = new Array<number>(candidates.length).fill(1);

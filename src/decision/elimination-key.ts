@@ -45,6 +45,11 @@ export function merchantEliminationKeyPrefix(merchantId: string): string {
   return `${eliminationKeyPrefix}_${keyComponent(merchantId)}_`;
 }
 
+/** The length of a payment's elimination key prefix, `gw_score_<mid>_<orderType>`: where its gateway part goes. */
+export function eliminationPrefixLength(merchantId: string, orderType: string): number {
+  return eliminationKeyPrefix.length + keyComponent(merchantId).length + keyComponent(orderType).length + 2;
+}
+
 function prefixOf(merchantId: string, orderType: string): string {
   return `${eliminationKeyPrefix}_${keyComponent(merchantId)}_${keyComponent(orderType)}`;
 }
