@@ -32,7 +32,7 @@ import { NeuroLink } from '../../src/toolkit/neurolink.js';
 import { spendCountingRecorder } from '../../src/governance/spend-counting-recorder.js';
 import { PendingSpend } from '../../src/governance/pending-spend.js';
 import { createToolkit } from '../../cli/create-toolkit.js';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BatchService } from '../../src/generation/batch/batch-service.js';
@@ -85,6 +85,7 @@ export interface TestApp {
   eventsCaughtUp(): Promise<void>;
   /** Resolves once every keyed call's spend count tracked so far has landed (or failed). */
   spendCounted(): Promise<void>;
+  /** Closes the app and everything it started, then removes the directories it wrote to. */
   close(): Promise<void>;
 }
 
@@ -127,6 +128,13 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ ADMIN_SECRET: adminSecret, LOG_LEVEL: 'silent', JWT_SECRET: testJwtSecret, ...options.env });
+  // Directories this app writes to (files, spooled uploads, mail, the toolkit's cwd): removed by close().
+  const scratch: string[] = [];
+  const scratchDir = (prefix: string): string => {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    scratch.push(dir);
+    return dir;
+  };
   const clock = options.clock ?? createManualClock(Date.now());
   const state = options.state ?? createMemoryStateStore({ dataDir: undefined, logger: silentLogger, clock });
   const bus = createMemoryEventBus({ logger: silentLogger, validate: validateEvent });
@@ -139,7 +147,7 @@ export async function createTestApp(
     (options.toolkitEnv !== undefined
       ? createToolkit({
           logger: pino({ level: 'silent' }),
-          cwd: mkdtempSync(join(tmpdir(), 'sytest-toolkit-')),
+          cwd: scratchDir('sytest-toolkit-'),
           env: options.toolkitEnv,
           onCall: spendCountingRecorder(bus, state.usage, pendingSpend, undefined, clock),
           conversationStore: state.conversations,
@@ -154,7 +162,7 @@ export async function createTestApp(
   const batchModels = options.batchModels ?? toolkit;
   const batchWiring: BatchWiring = { state, jobs, models: batchModels, clock, logger: silentLogger };
   const batches = createBatchService(config, batchWiring);
-  const fileStorage = new DiskFileStorage({ directory: mkdtempSync(join(tmpdir(), 'sytest-files-')), now: () => clock.now() });
+  const fileStorage = new DiskFileStorage({ directory: scratchDir('sytest-files-'), now: () => clock.now() });
   const openAiBatches = createOpenAiBatches(config, batchWiring, batches, fileStorage);
   const random = options.random ?? neverHedge;
   const stickyCounters = new StickyRoutingCounters();
@@ -162,7 +170,7 @@ export async function createTestApp(
   const cost = createCostIngestion({
     configs: state.configs,
     rows: costRows,
-    spoolDirectory: mkdtempSync(join(tmpdir(), 'sytest-cost-uploads-')),
+    spoolDirectory: scratchDir('sytest-cost-uploads-'),
     clock,
     logger: silentLogger,
     ...(options.maxReportBytes !== undefined ? { maxReportBytes: options.maxReportBytes } : {}),
@@ -202,7 +210,7 @@ export async function createTestApp(
     tokens,
     passwordHashing: testPasswordHashing,
     pendingSpend,
-    mailer: options.mailer ?? createOutboxMailer({ dir: mkdtempSync(join(tmpdir(), 'sytest-outbox-')), logger: silentLogger }),
+    mailer: options.mailer ?? createOutboxMailer({ dir: scratchDir('sytest-outbox-'), logger: silentLogger }),
     ...(options.keyLeaseTtlMs !== undefined ? { keyLeaseTtlMs: options.keyLeaseTtlMs } : {}),
   });
   const worker = await srWindows.start({ bus, state, clock, logger: silentLogger, defaults: routingDefaults });
@@ -237,6 +245,7 @@ export async function createTestApp(
       await bus.close();
       await worker.close();
       if (options.state === undefined) await state.close();
+      for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
