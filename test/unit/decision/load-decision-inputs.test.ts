@@ -13,6 +13,14 @@ async function seed(store: ReturnType<typeof createMemoryStateStore>) {
   await store.configs.put('m1', 'features', { 'sticky-routing': true }, 'upsert');
 }
 
+/** The replica cache (60 s copies, a manual clock at 0) in front of an embedded store holding m1. */
+async function seededReplicaCache() {
+  const clock = createManualClock(0);
+  const inner = createMemoryStateStore({ dataDir: undefined, logger: silentLogger, clock });
+  await seed(inner);
+  return { clock, store: createCachedStateStore(inner, { logger: silentLogger, clock, ttlMs: 60_000 }) };
+}
+
 describe('loadDecisionInputs', () => {
   it('answers without a promise from the embedded store, the same inputs the stores read, and sees the next write', async () => {
     const store = createMemoryStateStore({ dataDir: undefined, logger: silentLogger });
@@ -36,10 +44,7 @@ describe('loadDecisionInputs', () => {
   });
 
   it('answers from the replica cache synchronously only while every input is cached and fresh', async () => {
-    const clock = createManualClock(0);
-    const inner = createMemoryStateStore({ dataDir: undefined, logger: silentLogger, clock });
-    await seed(inner);
-    const store = createCachedStateStore(inner, { logger: silentLogger, clock, ttlMs: 60_000 });
+    const { clock, store } = await seededReplicaCache();
     const first = loadDecisionInputs(store, 'm1');
     expect(first).toBeInstanceOf(Promise);
     const read = await first;
@@ -96,10 +101,7 @@ describe('loadDecisionInputs', () => {
     });
 
     it('keeps nothing from a store that does not version what it holds (the replica cache)', async () => {
-      const clock = createManualClock(0);
-      const inner = createMemoryStateStore({ dataDir: undefined, logger: silentLogger, clock });
-      await seed(inner);
-      const store = createCachedStateStore(inner, { logger: silentLogger, clock, ttlMs: 60_000 });
+      const { clock, store } = await seededReplicaCache();
       const load = createDecisionInputsLoader(store);
       const read = await load('m1');
       const cached = load('m1');
