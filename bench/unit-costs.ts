@@ -19,7 +19,7 @@
 // Run: set -a; . /tmp/services.env; set +a; npx vite-node bench/unit-costs.ts
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -177,10 +177,13 @@ const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
 
 // ---------------------------------------------------------------- the API
 const run = `unitcosts_${Date.now()}`;
+const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-unit-costs-'));
+// The process ends with process.exit (below); its data directory goes with it.
+process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 const env = {
   PORT: '0',
   HOST: '127.0.0.1',
-  DATA_DIR: mkdtempSync(join(tmpdir(), 'switchyard-unit-costs-')),
+  DATA_DIR: dataDir,
   LOG_LEVEL: 'warn',
   ADMIN_SECRET: 'bench-admin-secret-0123456789abcdef',
   JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123456789',

@@ -10,7 +10,7 @@
 // no load generator and no loopback writes share the cores, so on a busy machine its CPU figure
 // moves far less than the HTTP one. Builds from before cli/start-service.ts existed cannot run it.
 import { activateBenchContract } from './bench-contract.mjs';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decideBody } from './decide-body.mjs';
@@ -34,6 +34,8 @@ const { startServer } = await import(join(root, 'dist/cli/start-service.js'));
 const { loadConfig } = await import(join(root, 'dist/src/config/load-config.js'));
 const { createLogger } = await import(join(root, 'dist/cli/create-logger.js'));
 const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-inject-'));
+// The process ends without a graceful stop (below); its data directory goes with it.
+process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_SECRET: adminSecret });
 const server = await startServer(config, createLogger(config), { toolkit: { env: {}, cwd: dataDir } });
 const { app } = server; // not stopped: the process exits once it has printed

@@ -1,8 +1,9 @@
 // Starts `switchyard serve` from dist/ as a child process on a free loopback port and waits until
-// /health/ready answers; returns its base URL, pid and a stop() that sends SIGTERM and awaits exit.
+// /health/ready answers; returns its base URL, pid and a stop() that sends SIGTERM, awaits exit and
+// removes the service's data directory (a decide bench leaves 2–3 GB of chDB parts and journal there).
 // `root` runs another build's dist/ (bench-compare runs a base build from a scratch directory).
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.mjs';
@@ -44,6 +45,7 @@ export async function spawnService(env = {}, { root: serviceRoot = root } = {}) 
     async stop() {
       child.kill('SIGTERM');
       await exited;
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
