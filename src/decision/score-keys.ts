@@ -6,9 +6,9 @@ const maxDimensions = 8_192;
 /** Gateways remembered per dimension: callers name a handful; past this a key is built every time. */
 const maxGatewaysPerDimension = 16;
 
-/** One dimension's keys by gateway, and where its gateway part goes (elimination keys only). */
+/** One dimension's keys by gateway, and where in the dimension the gateway part goes. */
 interface DimensionKeys {
-  readonly prefixLength: number;
+  readonly place: number;
   readonly byGateway: Map<string, string>;
 }
 
@@ -26,17 +26,7 @@ const eliminationKeys = new Map<string, DimensionKeys>();
  * over; a miss only costs building the key.
  */
 export function windowKeysOf(windowDimension: string, gateways: readonly string[]): string[] {
-  const keys = dimensionKeys(windowKeys, windowDimension, 0);
-  const out: string[] = [];
-  for (const gateway of gateways) {
-    let key = keys.byGateway.get(gateway);
-    if (key === undefined) {
-      key = windowKeyFor(windowDimension, gateway);
-      remember(keys, gateway, key);
-    }
-    out.push(key);
-  }
-  return out;
+  return keysOf(windowKeys, windowDimension, windowDimension.length, gateways, (gateway) => windowKeyFor(windowDimension, gateway));
 }
 
 /**
@@ -51,30 +41,34 @@ export function eliminationKeysOf(
   eliminationDimension: string,
   gateways: readonly string[],
 ): string[] {
-  const prefixLength = eliminationPrefixLength(merchantId, payment.orderType);
-  const keys = dimensionKeys(eliminationKeys, eliminationDimension, prefixLength);
+  const place = eliminationPrefixLength(merchantId, payment.orderType);
+  return keysOf(eliminationKeys, eliminationDimension, place, gateways, (gateway) => eliminationKeyOf({ merchantId, ...payment }, gateway));
+}
+
+/** Each gateway's key from `cache`, built by `build` (and remembered) when missing there. */
+function keysOf(
+  cache: Map<string, DimensionKeys>,
+  dimension: string,
+  place: number,
+  gateways: readonly string[],
+  build: (gateway: string) => string,
+): string[] {
+  let keys = cache.get(dimension);
+  if (keys === undefined) {
+    if (cache.size >= maxDimensions) cache.clear();
+    keys = { place, byGateway: new Map() };
+    cache.set(dimension, keys);
+  }
+  // A remembered dimension whose gateway part goes elsewhere is another payment's: built, not served.
+  const served = keys.place === place;
   const out: string[] = [];
   for (const gateway of gateways) {
-    let key = keys.prefixLength === prefixLength ? keys.byGateway.get(gateway) : undefined;
+    let key = served ? keys.byGateway.get(gateway) : undefined;
     if (key === undefined) {
-      key = eliminationKeyOf({ merchantId, ...payment }, gateway);
-      if (keys.prefixLength === prefixLength) remember(keys, gateway, key);
+      key = build(gateway);
+      if (served && keys.byGateway.size < maxGatewaysPerDimension) keys.byGateway.set(gateway, key);
     }
     out.push(key);
   }
   return out;
-}
-
-function dimensionKeys(cache: Map<string, DimensionKeys>, dimension: string, prefixLength: number): DimensionKeys {
-  let keys = cache.get(dimension);
-  if (keys === undefined) {
-    if (cache.size >= maxDimensions) cache.clear();
-    keys = { prefixLength, byGateway: new Map() };
-    cache.set(dimension, keys);
-  }
-  return keys;
-}
-
-function remember(keys: DimensionKeys, gateway: string, key: string): void {
-  if (keys.byGateway.size < maxGatewaysPerDimension) keys.byGateway.set(gateway, key);
 }
