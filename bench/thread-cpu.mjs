@@ -10,16 +10,21 @@
 // (e.g. --cpu-prof --cpu-prof-dir=DIR: one profile per thread); ROOT=<dir> runs that checkout's dist/ instead of
 // this one's (e.g. the scratch build `make bench-compare` leaves in /tmp/switchyard-compare-<sha>); VOLUME=1 gives the
 // merchant decide-bench's volume commitment (row 2d); FEATURES=1 gives it multi-objective routing (seed costs),
-// an active A/B experiment and its flag (decide-bench's row 2b). Linux only.
+// an active A/B experiment and its flag (decide-bench's row 2b); STICKY=1 turns sticky routing on and seeds
+// CUSTOMERS (1000) customers' habits, every request naming one (row 2c with FEATURES=1). Linux only.
 import { activateBenchContract } from './lib/bench-contract.mjs';
 import { enableCostStepAndExperiment } from './lib/cost-step-experiment.mjs';
+import { decideBody } from './lib/decide-body.mjs';
 import { decideMixLoad } from './lib/decide-load.mjs';
 import { threadGroupCpuSeconds } from './lib/proc-cpu.mjs';
+import { namingCustomer, seedStickyHabits } from './lib/sticky-habits.mjs';
 import { benchMerchant, json, spawnService } from './lib/spawn-service.mjs';
 
 const warmup = Number(process.env.WARMUP ?? 3);
 const seconds = Number(process.env.SECONDS ?? 10);
 const connections = Number(process.env.CONNECTIONS ?? 64);
+const customers = Number(process.env.CUSTOMERS ?? 1000);
+const sticky = process.env.STICKY === '1';
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
 
 const service = await spawnService({ ADMIN_SECRET: adminSecret }, process.env.ROOT ? { root: process.env.ROOT } : {});
@@ -27,7 +32,10 @@ try {
   const { headers } = await benchMerchant(service.url, adminSecret, 'threads');
   if (process.env.VOLUME === '1') await activateBenchContract('threads', (path, payload) => json(service.url, path, payload, headers));
   if (process.env.FEATURES === '1') await enableCostStepAndExperiment(service.url, 'threads', headers, 'thread-cpu-experiment');
-  const load = (duration, prefix) => decideMixLoad(`${service.url}/decide-gateway`, headers, 'threads', { connections, duration, prefix });
+  const post = (path, payload) => json(service.url, path, payload, headers);
+  if (sticky) await seedStickyHabits(post, 'threads', customers, (merchant, paymentId) => decideBody(merchant, paymentId));
+  const shape = sticky ? namingCustomer(customers) : undefined;
+  const load = (duration, prefix) => decideMixLoad(`${service.url}/decide-gateway`, headers, 'threads', { connections, duration, prefix, shape });
   await load(warmup, 'warm');
   const before = threadGroupCpuSeconds(service.pid);
   const result = await load(seconds, 'pay');
