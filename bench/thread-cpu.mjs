@@ -30,9 +30,9 @@ const adminSecret = 'bench-admin-secret-0123456789abcdef';
 const service = await spawnService({ ADMIN_SECRET: adminSecret }, process.env.ROOT ? { root: process.env.ROOT } : {});
 try {
   const { headers } = await benchMerchant(service.url, adminSecret, 'threads');
-  if (process.env.VOLUME === '1') await activateBenchContract('threads', (path, payload) => json(service.url, path, payload, headers));
-  if (process.env.FEATURES === '1') await enableCostStepAndExperiment(service.url, 'threads', headers, 'thread-cpu-experiment');
   const post = (path, payload) => json(service.url, path, payload, headers);
+  if (process.env.VOLUME === '1') await activateBenchContract('threads', post);
+  if (process.env.FEATURES === '1') await enableCostStepAndExperiment(service.url, 'threads', headers, 'thread-cpu-experiment');
   if (sticky) await seedStickyHabits(post, 'threads', customers, (merchant, paymentId) => decideBody(merchant, paymentId));
   const shape = sticky ? namingCustomer(customers) : undefined;
   const load = (duration, prefix) => decideMixLoad(`${service.url}/decide-gateway`, headers, 'threads', { connections, duration, prefix, shape });
