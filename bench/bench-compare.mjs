@@ -13,7 +13,9 @@
 //   decide_api_key   decide with the merchant's API key (`x-api-key`) instead of a session, as the
 //                    peer's clients call it: key lookup and comparison on every request;
 //   decide_sticky    decide with sticky routing on, every body naming one of CUSTOMERS (1000)
-//                    customers whose habit on adyen is seeded first (decide-bench's row 2c);
+//                    customers whose habit on adyen is seeded first (decide-bench's "sticky routing");
+//   decide_features_sticky  decide_features and decide_sticky together (decide-bench's
+//                    "multi-objective + experiment + sticky", the row issue 35 holds to 10 % of plain SR);
 //   gateway          POST /v1/chat/completions (API key, plain) to a local fake OpenAI answering at
 //                    once: the plugins the LLM gateway shares with decide.
 // A bare node:http echo is measured once per round (the ceiling: decide's share of it).
@@ -28,7 +30,8 @@
 // each build's composition root in its own process, N decisions through fastify's inject): no echo,
 // no gateway or decide_api_key row, req/s is decisions/s in process; for a machine too busy for the HTTP figures.
 // MODE=inject also knows decide_volume (an active volume commitment whose plan steers: row 2d); name
-// it in SCENARIOS. decide_api_key, decide_sticky and decide_volume are not in the default SCENARIOS.
+// it in SCENARIOS. decide_api_key, decide_sticky, decide_features_sticky and decide_volume are not in the
+// default SCENARIOS.
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -48,10 +51,10 @@ const rounds = Number(process.env.ROUNDS ?? 3);
 const duration = Number(process.env.DURATION ?? 10);
 const connections = Number(process.env.CONNECTIONS ?? 64);
 const scenarios = (process.env.SCENARIOS ?? 'decide,decide_features,gateway').split(',').filter(Boolean);
-const known = ['decide', 'decide_features', 'decide_api_key', 'decide_sticky', 'gateway'];
+const known = ['decide', 'decide_features', 'decide_api_key', 'decide_sticky', 'decide_features_sticky', 'gateway'];
 const inject = process.env.MODE === 'inject';
 /** decide-inject's FEATURES per scenario (decide_volume only in process). */
-const injectFeatures = { decide: '0', decide_features: '1', decide_sticky: 'sticky', decide_volume: 'volume' };
+const injectFeatures = { decide: '0', decide_features: '1', decide_sticky: 'sticky', decide_features_sticky: 'all', decide_volume: 'volume' };
 if (inject) known.push('decide_volume');
 if (inject) scenarios.splice(0, scenarios.length, ...scenarios.filter((name) => name !== 'gateway' && name !== 'decide_api_key'));
 for (const name of scenarios) if (!known.includes(name)) throw new Error(`unknown scenario ${name} (known: ${known.join(', ')})`);
@@ -195,17 +198,18 @@ async function measureSide(side, round, fakeUrl) {
       let url = `${service.url}/decide-gateway`;
       let headers = merchant.headers;
       let bodyOf = (prefix) => (i) => JSON.stringify(decideRequest(name, `${prefix}_${i}`, i));
-      if (scenario === 'decide_features') {
+      if (scenario === 'decide_features' || scenario === 'decide_features_sticky') {
         try {
           await withFeatures(service.url, name, headers);
         } catch (error) {
-          log(`  ${side.label}: decide_features not available (${String(error.message).slice(0, 160)})`);
+          log(`  ${side.label}: ${scenario} not available (${String(error.message).slice(0, 160)})`);
           figures[scenario] = undefined;
           continue;
         }
       } else if (scenario === 'decide_api_key') {
         headers = { 'x-api-key': merchant.apiKey };
-      } else if (scenario === 'decide_sticky') {
+      }
+      if (scenario === 'decide_sticky' || scenario === 'decide_features_sticky') {
         await seedStickyHabits((path, payload) => json(service.url, path, payload, merchant.headers), name, customers, decideRequest);
         const withCustomer = namingCustomer(customers);
         bodyOf = (prefix) => (i) => JSON.stringify(withCustomer(decideRequest(name, `${prefix}_${i}`, i), i));

@@ -2,8 +2,9 @@
 // process (dist/cli/start-service.js, embedded, in-process workers), sets up a merchant with a
 // session (FEATURES=1: multi-objective, seed costs, an active sticky A/B experiment and its flag;
 // FEATURES=sticky: sticky routing on, every body naming one of CUSTOMERS (1000) customers whose habit
-// on adyen is seeded through feedback first; FEATURES=volume: the volume-contracts flag and an active
-// volume commitment whose forecast steers; the setups of decide-bench's rows 2c and 2d),
+// on adyen is seeded through feedback first; FEATURES=all: both of these; FEATURES=volume: the
+// volume-contracts flag and an active volume commitment whose forecast steers; the setups of
+// decide-bench's rows 2b, 2c and 2d),
 // sends WARMUP then N `POST /decide-gateway` through fastify's inject at CONCURRENCY in flight (the
 // three-card mix, a fresh payment id each), and prints one JSON line: main-thread and whole-process
 // CPU µs per decision over the N (from /proc), and decisions/s. Used by bench-compare's MODE=inject:
@@ -25,8 +26,8 @@ const n = Number(process.env.N ?? 20_000);
 const warmup = Number(process.env.WARMUP ?? 4_000);
 const concurrency = Number(process.env.CONCURRENCY ?? 32);
 const scenario = process.env.FEATURES ?? '0';
-if (!['0', '1', 'sticky', 'volume'].includes(scenario)) throw new Error(`FEATURES takes 0, 1, sticky or volume; got "${scenario}"`);
-const features = scenario === '1';
+if (!['0', '1', 'sticky', 'all', 'volume'].includes(scenario)) throw new Error(`FEATURES takes 0, 1, sticky, all or volume; got "${scenario}"`);
+const features = scenario === '1' || scenario === 'all';
 const customers = Number(process.env.CUSTOMERS ?? 1000);
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
 
@@ -63,7 +64,7 @@ if (features) {
 }
 
 if (scenario === 'volume') await activateBenchContract(merchant, (path, payload) => post(path, payload, auth));
-const sticky = scenario === 'sticky';
+const sticky = scenario === 'sticky' || scenario === 'all';
 const withCustomer = sticky ? namingCustomer(customers) : (body) => body;
 if (sticky)
   await seedStickyHabits(

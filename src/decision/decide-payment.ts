@@ -9,9 +9,10 @@ import { applyVolumeCommitment } from '../volume-commitment/apply-volume-commitm
 import { createSteeringPlanCache } from '../volume-commitment/steering-plan-cache.js';
 import type { Clock } from '../time/clock.js';
 import { copyPriorityMap } from './copy-priority-map.js';
-import { decideGateway, type Decision, type DecisionFailure, type DecisionInputs } from './decide-gateway.js';
+import { decideGateway, type Decision, type DecisionFailure, type DecisionInputs, type DecisionOutcome } from './decide-gateway.js';
 import { createDecisionInputsLoader } from './inputs/load-decision-inputs.js';
-import { applyMultiObjective } from './multi-objective/apply-multi-objective.js';
+import { applyMultiObjective, applyMultiObjectiveDeferred } from './multi-objective/apply-multi-objective.js';
+import type { MultiObjectiveInfo } from './multi-objective/multi-objective-info.js';
 import { multiObjectiveFieldOf } from './multi-objective/multi-objective-event-field.js';
 import { policyRecordOf, type DecisionPolicyRecord } from './policy/policy-record.js';
 import type { RandomSource } from './random-source.js';
@@ -103,19 +104,28 @@ export function createDecidePayment(deps: DecidePaymentDeps): DecidePayment {
           ];
     const decided = applied.rule === undefined ? inputs : { ...inputs, rule: applied.rule };
     const scored = await decideGateway(request, decided, { scores: deps.state.scores, random: deps.random, clock: deps.clock, defaults: deps.defaults });
-    // The cost-aware post-step (synchronous; a no-op unless switched on for an SR decision).
-    const costed = applyMultiObjective(scored, request, decided);
+    // Sticky routing runs last (src/decision/sticky/): no store read unless it is on for the payment.
+    const sticking = stickyRoutingOn(request, decided);
+    // The cost-aware post-step (synchronous; a no-op unless switched on for an SR decision). With
+    // sticky routing on, a pin may supersede its pick and drop its info block, so the block is
+    // built by the sticky step, and only for a decision that keeps it.
+    let costed: DecisionOutcome;
+    let costInfo: (() => MultiObjectiveInfo) | undefined;
+    if (sticking) {
+      const deferred = applyMultiObjectiveDeferred(scored, request, decided);
+      costed = deferred.outcome;
+      costInfo = deferred.info;
+    } else costed = applyMultiObjective(scored, request, decided);
     // Volume-commitment steering (the flag checked here, once; no await while the merchant's plan is held).
     let steered = costed;
     if (costed.ok && decided.features?.['volume-contracts'] === true) {
       const volume = applyVolumeCommitment(costed.decision, decided, { merchantId: request.merchantId, plans, random: deps.random, nowMs: deps.clock.now() });
       steered = { ok: true, decision: volume instanceof Promise ? await volume : volume };
     }
-    // Sticky routing runs last (src/decision/sticky/): no store read unless it is on for the payment,
-    // and no await on a store in process memory.
+    // Sticky routing (no await on a store in process memory).
     let outcome = steered;
-    if (stickyRoutingOn(request, decided)) {
-      const stuck = applyStickyRouting(steered, request, decided, entry?.tag !== undefined && entry.staticArm, sticky);
+    if (sticking) {
+      const stuck = applyStickyRouting(steered, request, decided, entry?.tag !== undefined && entry.staticArm, sticky, costInfo);
       outcome = stuck instanceof Promise ? await stuck : stuck;
     }
     const latencyMs = Math.round(performance.now() - call.startedAt);
@@ -143,7 +153,7 @@ function createdEvent(request: DecideGatewayRequest, decision: Decision, request
   // decision, in the key order the event has always had. `experiment` first: analytics finds its
   // keys in `details` by first occurrence (src/adapters/clickhouse/sql/experiment-sql.ts).
   const payload: Mutable<DecisionCreatedV1> = {} as Mutable<DecisionCreatedV1>;
-  const inExperiment = experimentFieldOf(experiment, decision).experiment;
+  const inExperiment = experimentFieldOf(experiment, decision);
   if (inExperiment !== undefined) payload.experiment = inExperiment;
   payload.paymentId = request.paymentInfo.paymentId;
   payload.requestId = requestId;
@@ -156,7 +166,7 @@ function createdEvent(request: DecideGatewayRequest, decision: Decision, request
   payload.payment = decision.payment;
   payload.windowDimension = decision.windowDimension;
   payload.eliminationDimension = decision.eliminationDimension;
-  const multiObjective = multiObjectiveFieldOf(decision).multiObjective;
+  const multiObjective = multiObjectiveFieldOf(decision);
   if (multiObjective !== undefined) payload.multiObjective = multiObjective;
   if (decision.sticky !== undefined) payload.sticky = decision.sticky;
   // The additive `policy` field (propensity, candidates, parameters); absent when the decision logged none.

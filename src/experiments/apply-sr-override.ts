@@ -22,7 +22,21 @@ export function applySrOverride(
   override: SrConfigOverride | undefined,
   activeRules: DecisionInputs['activeRules'] = inputs.activeRules,
 ): { readonly request: DecideGatewayRequest; readonly inputs: DecisionInputs } {
-  if (override === undefined) return { request, inputs: activeRules === inputs.activeRules ? inputs : { ...inputs, activeRules } };
+  return { request: srOverrideRequest(request, override), inputs: srOverrideInputs(inputs, override, activeRules) };
+}
+
+/** The request as an arm's override leaves it: `enable_multi_objective` sets `enableMultiObjective` (the same request without it). */
+export function srOverrideRequest(request: DecideGatewayRequest, override: SrConfigOverride | undefined): DecideGatewayRequest {
+  const multiObjective = override?.enable_multi_objective;
+  return multiObjective === undefined ? request : { ...request, enableMultiObjective: multiObjective };
+}
+
+/**
+ * The inputs as an arm's override and rules leave them (the same inputs when neither changes
+ * anything). Depends on its arguments alone, so a caller may keep the result per inputs and override.
+ */
+export function srOverrideInputs(inputs: DecisionInputs, override: SrConfigOverride | undefined, activeRules: DecisionInputs['activeRules']): DecisionInputs {
+  if (override === undefined) return activeRules === inputs.activeRules ? inputs : { ...inputs, activeRules };
   let successRate = inputs.successRate;
   if (override.hedging_percent !== undefined) {
     const base = successRate ?? {};
@@ -35,8 +49,6 @@ export function applySrOverride(
   if (override.margin !== undefined) successRate = { ...(successRate ?? {}), margin: override.margin };
   const elimination =
     override.elimination_threshold === undefined ? inputs.elimination : { ...(inputs.elimination ?? {}), threshold: override.elimination_threshold };
-  // One copy of the inputs per payment in an arm: the arm's rules, SR and elimination settings together.
-  const decided: DecisionInputs = { ...inputs, activeRules, successRate, elimination };
-  const multiObjective = override.enable_multi_objective;
-  return { request: multiObjective === undefined ? request : { ...request, enableMultiObjective: multiObjective }, inputs: decided };
+  // One copy of the inputs per arm: the arm's rules, SR and elimination settings together.
+  return { ...inputs, activeRules, successRate, elimination };
 }

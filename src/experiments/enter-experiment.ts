@@ -1,12 +1,12 @@
 import type { DecideGatewayRequest } from '../generated/schema-types.js';
 import type { StateStore } from '../ports/state-store.js';
-import type { AbTestData, ExperimentEndpoint } from '../ports/state/routing-algorithm.js';
+import type { AbTestData, ExperimentEndpoint, SrConfigOverride } from '../ports/state/routing-algorithm.js';
 import type { RoutingAlgorithmRecord } from '../ports/state/routing-rule-store.js';
 import type { Decision, DecisionInputs, DecisionRule } from '../decision/decision.js';
 import { isFeatureEnabled } from '../decision/features/merchant-features.js';
-import { applySrOverride } from './apply-sr-override.js';
+import { applySrOverride, srOverrideInputs, srOverrideRequest } from './apply-sr-override.js';
 import type { ExperimentArm } from './assign-arm.js';
-import { planOf } from './experiment-arms.js';
+import { type ArmProjection, planOf } from './experiment-arms.js';
 
 /** What a decision in an experiment records (decision.created `experiment`). */
 export interface ExperimentTag {
@@ -62,9 +62,54 @@ export function activeExperimentOf(inputs: DecisionInputs): RunningExperiment | 
   return runningExperimentOf(inputs.activeRules);
 }
 
+/**
+ * Per list of active algorithms (the store serves the same list until the merchant changes it): the
+ * list without its experiment. Every decision of a merchant with a running experiment asks.
+ */
+const rulesWithoutExperiment = new WeakMap<readonly RoutingAlgorithmRecord[], readonly RoutingAlgorithmRecord[]>();
+
 /** The active rules without the experiment (the same array when there is none). */
 export function activeRulesOf(active: readonly RoutingAlgorithmRecord[]): readonly RoutingAlgorithmRecord[] {
-  return runningExperimentOf(active) === undefined ? active : active.filter((record) => record.algorithm.type !== 'ab_test');
+  if (runningExperimentOf(active) === undefined) return active;
+  let rules = rulesWithoutExperiment.get(active);
+  if (rules === undefined) {
+    rules = active.filter((record) => record.algorithm.type !== 'ab_test');
+    rulesWithoutExperiment.set(active, rules);
+  }
+  return rules;
+}
+
+/**
+ * Per merchant's inputs (the same object until they change, src/decision/inputs/), per SR layer of
+ * an arm (shared by its payments, experiment-arms.ts): the inputs that arm decides with on
+ * /decide-gateway. Without it, every payment in the experiment copied the merchant's inputs.
+ */
+const srArmInputs = new WeakMap<DecisionInputs, WeakMap<SrConfigOverride, DecisionInputs>>();
+
+function srArmInputsOf(inputs: DecisionInputs, sr: SrConfigOverride, rules: readonly RoutingAlgorithmRecord[]): DecisionInputs {
+  let bySr = srArmInputs.get(inputs);
+  if (bySr === undefined) {
+    bySr = new WeakMap();
+    srArmInputs.set(inputs, bySr);
+  }
+  let armInputs = bySr.get(sr);
+  if (armInputs === undefined) {
+    armInputs = srOverrideInputs(inputs, sr, rules);
+    bySr.set(sr, armInputs);
+  }
+  return armInputs;
+}
+
+/** Per arm's projection on one endpoint of one experiment (experiment-arms.ts keeps them per document): the tag its payments carry. */
+const tags = new WeakMap<ArmProjection, ExperimentTag>();
+
+function tagOf(experiment: RunningExperiment, arm: ExperimentArm, projection: ArmProjection, endpoint: ExperimentEndpoint): ExperimentTag {
+  let tag = tags.get(projection);
+  if (tag === undefined || tag.experimentId !== experiment.id) {
+    tag = { experimentId: experiment.id, experimentArm: arm, armAlgorithmId: projection.rule ?? 'sr_routing', guardrailTripped: false, endpoint };
+    tags.set(projection, tag);
+  }
+  return tag;
 }
 
 /**
@@ -91,13 +136,7 @@ export function enterExperiment(
   const plan = planOf(experiment.algorithm.data, endpoint, request.paymentInfo.paymentId);
   if (!plan.inExperiment) return outsideOf(request, inputs, rules);
   const ruleId = plan.projection.rule;
-  const tag: ExperimentTag = {
-    experimentId: experiment.id,
-    experimentArm: plan.arm,
-    armAlgorithmId: ruleId ?? 'sr_routing',
-    guardrailTripped: false,
-    endpoint,
-  };
+  const tag = tagOf(experiment, plan.arm, plan.projection, endpoint);
   const sr = plan.projection.sr;
   if (site.ruleLayerApplied) {
     // The static half answered with the arm's rule; an arm without an SR layer never gets here (decide-hybrid.ts).
@@ -105,7 +144,10 @@ export function enterExperiment(
     return inArm(applySrOverride(request, inputs, sr, []), tag);
   }
   // An arm with an SR layer alone is entered without an await; only an arm rule is read.
-  if (ruleId === undefined) return sr === undefined ? outsideOf(request, inputs, rules) : inArm(applySrOverride(request, inputs, sr, rules), tag);
+  if (ruleId === undefined) {
+    if (sr === undefined) return outsideOf(request, inputs, rules);
+    return inArm({ request: srOverrideRequest(request, sr), inputs: srArmInputsOf(inputs, sr, rules) }, tag);
+  }
   return deps.state.routingRules.get(ruleId).then((record): ExperimentEntry => {
     if (record === undefined || record.createdBy !== request.merchantId || record.algorithm.type === 'ab_test') return outsideOf(request, inputs, rules);
     if (sr === undefined) return { request, inputs: { ...inputs, activeRules: [record] }, tag, staticArm: true };

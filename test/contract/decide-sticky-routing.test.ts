@@ -77,6 +77,39 @@ describe('POST /decide-gateway with sticky routing', () => {
     expect(decisionCounts()).toEqual(before);
   });
 
+  it("carries the cost step's info when the pin agrees with its pick, and drops it when the pin moves the payment", async () => {
+    await setFeature(true);
+    // adyen is cheaper: with equal scores the cost step promotes it over the SR head (stripe).
+    const rows = [
+      { psp: 'stripe', interchange_bps: 290, scheme_bps: 0, markup_bps: 0, fixed: 0, is_default: true },
+      { psp: 'adyen', interchange_bps: 150, scheme_bps: 0, markup_bps: 0, fixed: 0, is_default: true },
+    ];
+    const seeded = await t.app.inject({ method: 'PUT', url: `/merchant-account/${merchantId}/seed-costs`, headers, payload: { rows } });
+    expect(seeded.statusCode).toBe(200);
+    const costAware = { enableMultiObjective: true };
+    await paid('cust-agrees', 'adyen', 'CHARGED', {}, costAware);
+    await paid('cust-moves', 'stripe', 'CHARGED', {}, costAware);
+
+    const agrees = await decide('cust-agrees', {}, costAware);
+    expect(agrees.body).toMatchObject({
+      decided_gateway: 'adyen',
+      routing_approach: 'STICKY_ROUTING',
+      multi_objective_info: { outcome: 'COST_WON', reason: "Promoted 'adyen' over 'stripe' on expected value — saves 140.00 bps for 0.00pp auth." },
+    });
+    expect(await createdPayload(agrees.paymentId)).toMatchObject({ multiObjective: { outcome: 'COST_WON', chosen: 'adyen' }, sticky: { outcome: 'pinned' } });
+
+    const moves = await decide('cust-moves', {}, costAware);
+    expect(moves.body).toMatchObject({
+      decided_gateway: 'stripe',
+      fallback_gateways: ['adyen'],
+      routing_approach: 'STICKY_ROUTING',
+      multi_objective_info: null,
+    });
+    const moved = await createdPayload(moves.paymentId);
+    expect(moved).toMatchObject({ sticky: { outcome: 'pinned', srHead: 'adyen' } });
+    expect(moved).not.toHaveProperty('multiObjective');
+  });
+
   it('pins a customer to the connector it paid with, for that payment method and type only (STICKY_ROUTING)', async () => {
     const toggled = await setFeature(true);
     expect(toggled.features).toContainEqual({ feature: 'sticky-routing', enabled: true });

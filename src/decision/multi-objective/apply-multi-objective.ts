@@ -4,7 +4,8 @@ import { effectiveSeedTable } from '../../costs/seed-cost-table.js';
 import type { DecideGatewayRequest } from '../../generated/schema-types.js';
 import { isFeatureEnabled } from '../features/merchant-features.js';
 import type { Decision, DecisionInputs, DecisionOutcome } from '../decision.js';
-import { type EvCandidate, rankByExpectedValue } from './rank-by-expected-value.js';
+import type { MultiObjectiveInfo } from './multi-objective-info.js';
+import { type EvCandidate, type EvRanking, rankByExpectedValue } from './rank-by-expected-value.js';
 
 /** The merchant margin (fraction of ticket) when its success-rate config sets none. */
 export const defaultMargin = 1;
@@ -39,7 +40,30 @@ export function multiObjectiveApplies(decision: Decision, request: DecideGateway
  */
 export function applyMultiObjective(outcome: DecisionOutcome, request: DecideGatewayRequest, inputs: DecisionInputs): DecisionOutcome {
   if (!outcome.ok || !multiObjectiveApplies(outcome.decision, request, inputs)) return outcome;
-  const decision = outcome.decision;
+  const ranking = rankDecision(outcome.decision, request, inputs);
+  return { ok: true, decision: reordered(outcome.decision, ranking, ranking.info()) };
+}
+
+/** The post-step with its info block left for later: the decision without it, and the block on demand (undefined when the step did not run). */
+export interface DeferredCostStep {
+  readonly outcome: DecisionOutcome;
+  readonly info: (() => MultiObjectiveInfo) | undefined;
+}
+
+/**
+ * {@link applyMultiObjective} for a decision a later step may take away from the post-step's pick
+ * (a sticky pin, which then drops the claim): the same order and routing approach, and the info
+ * block built only by whoever keeps it (apply-sticky-routing.ts), since its reason text is most of
+ * what the block costs.
+ */
+export function applyMultiObjectiveDeferred(outcome: DecisionOutcome, request: DecideGatewayRequest, inputs: DecisionInputs): DeferredCostStep {
+  if (!outcome.ok || !multiObjectiveApplies(outcome.decision, request, inputs)) return { outcome, info: undefined };
+  const ranking = rankDecision(outcome.decision, request, inputs);
+  return { outcome: { ok: true, decision: reordered(outcome.decision, ranking, undefined) }, info: ranking.info };
+}
+
+/** The decision's candidates, priced and ranked on expected value. */
+function rankDecision(decision: Decision, request: DecideGatewayRequest, inputs: DecisionInputs): EvRanking {
   const scores = decision.gatewayPriorityMap ?? {};
   const info = request.paymentInfo;
   const amount = info.amount;
@@ -55,17 +79,18 @@ export function applyMultiObjective(outcome: DecisionOutcome, request: DecideGat
   // The decided gateway, then the fallbacks: the SR order, priced (a loop, no spread and map per decision).
   const candidates: EvCandidate[] = [priced(decision.decidedGateway, scores, scenario, sources, amount)];
   for (const psp of decision.fallbackGateways) candidates.push(priced(psp, scores, scenario, sources, amount));
-  const ranking = rankByExpectedValue(candidates, merchantMargin(inputs.successRate));
+  return rankByExpectedValue(candidates, merchantMargin(inputs.successRate));
+}
+
+/** The decision in the ranking's order, carrying `info` (one copy). */
+function reordered(decision: Decision, ranking: EvRanking, info: MultiObjectiveInfo | undefined): Decision {
   const order = ranking.order;
   return {
-    ok: true,
-    decision: {
-      ...decision,
-      decidedGateway: order[0] ?? decision.decidedGateway,
-      fallbackGateways: order.slice(1),
-      routingApproach: ranking.info.outcome === 'COST_WON' ? 'SR_SELECTION_MULTI_OBJECTIVE' : decision.routingApproach,
-      multiObjectiveInfo: ranking.info,
-    },
+    ...decision,
+    decidedGateway: order[0] ?? decision.decidedGateway,
+    fallbackGateways: order.slice(1),
+    routingApproach: ranking.outcome === 'COST_WON' ? 'SR_SELECTION_MULTI_OBJECTIVE' : decision.routingApproach,
+    multiObjectiveInfo: info,
   };
 }
 

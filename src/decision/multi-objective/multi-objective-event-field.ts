@@ -23,34 +23,30 @@ export interface MultiObjectiveEventField {
   readonly approvalsLost: number;
 }
 
-/** EV gain and auth given up of a COST_WON pick, or zeros (AUTH_WON, or a side without a cost). */
-function netOf(decision: Decision): { netValue: number; approvalsLost: number } {
-  const info = decision.multiObjectiveInfo;
-  const head = info?.srHead;
-  const chosen = info?.chosen;
-  if (info?.outcome !== 'COST_WON' || head == null || chosen == null || head.costBps === null || chosen.costBps === null)
-    return { netValue: 0, approvalsLost: 0 };
-  const gain = expectedValue(chosen.authRate, chosen.costBps, info.margin) - expectedValue(head.authRate, head.costBps, info.margin);
-  return { netValue: decision.payment.amount * gain, approvalsLost: head.authRate - chosen.authRate };
-}
-
 /**
  * The additive `multiObjective` field: present when the cost-aware post-step ran, so the sr-windows
- * and analytics consumers can tell cost-routed picks (COST_WON) from SR picks.
+ * and analytics consumers can tell cost-routed picks (COST_WON) from SR picks. One object, built
+ * field by field in the event's key order (a spread into the literal would take V8's generic copy).
  */
-export function multiObjectiveFieldOf(decision: Decision): { multiObjective?: MultiObjectiveEventField } {
+export function multiObjectiveFieldOf(decision: Decision): MultiObjectiveEventField | undefined {
   const info = decision.multiObjectiveInfo;
-  if (info === undefined) return {};
+  if (info === undefined) return undefined;
   const saved = info.costSavedBps;
+  const head = info.srHead;
+  const chosen = info.chosen;
+  // The EV gain and the auth given up of a COST_WON pick; zeros for AUTH_WON or a side without a cost.
+  const priced = info.outcome === 'COST_WON' && head != null && chosen != null && head.costBps !== null && chosen.costBps !== null;
   return {
-    multiObjective: {
-      outcome: info.outcome,
-      srHead: info.srHead?.psp ?? null,
-      chosen: info.chosen?.psp ?? null,
-      chosenCostBps: info.chosen?.costBps ?? null,
-      costSavedBps: saved,
-      savedValue: saved === null ? 0 : (decision.payment.amount * saved) / 10_000,
-      ...netOf(decision),
-    },
+    outcome: info.outcome,
+    srHead: head?.psp ?? null,
+    chosen: chosen?.psp ?? null,
+    chosenCostBps: chosen?.costBps ?? null,
+    costSavedBps: saved,
+    savedValue: saved === null ? 0 : (decision.payment.amount * saved) / 10_000,
+    netValue: priced
+      ? decision.payment.amount *
+        (expectedValue(chosen.authRate, chosen.costBps as number, info.margin) - expectedValue(head.authRate, head.costBps as number, info.margin))
+      : 0,
+    approvalsLost: priced ? head.authRate - chosen.authRate : 0,
   };
 }

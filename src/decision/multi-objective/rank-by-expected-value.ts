@@ -7,10 +7,15 @@ export interface EvCandidate {
   readonly costBps: number | undefined;
 }
 
-/** The post-step's verdict: the gateways in their new order (chosen first) and the info block. */
+/**
+ * The post-step's verdict: the gateways in their new order (chosen first), who won, and the info
+ * block on demand. A decision whose pick a later step supersedes (a sticky pin) drops the block,
+ * so it is built only when asked for: its reason text is most of what it costs.
+ */
 export interface EvRanking {
   readonly order: readonly string[];
-  readonly info: MultiObjectiveInfo;
+  readonly outcome: MultiObjectiveInfo['outcome'];
+  readonly info: () => MultiObjectiveInfo;
 }
 
 /**
@@ -65,38 +70,42 @@ export function rankByExpectedValue(candidates: readonly EvCandidate[], margin: 
   const order = [chosen.candidate.psp];
   for (const entry of byEv) if (entry !== chosen) order.push(entry.candidate.psp);
   if (withoutCost !== undefined) for (const candidate of withoutCost.sort((a, b) => b.authRate - a.authRate)) order.push(candidate.psp);
-  const srHead = summary(head);
-  const chosenSummary = summary(chosen.candidate);
 
   // The info's keys in the order they always had (the shared part first, then the verdict).
-  if (chosen.candidate === head) {
+  const qualifiedCount = ranked.length;
+  const winner = chosen.candidate;
+  if (winner === head) {
     return {
       order,
-      info: {
-        srHead,
-        chosen: chosenSummary,
-        qualifiedCount: ranked.length,
+      outcome: 'AUTH_WON',
+      info: () => ({
+        srHead: summary(head),
+        chosen: summary(winner),
+        qualifiedCount,
         margin,
         evGapTop2,
         outcome: 'AUTH_WON',
-        reason: `SR head retained — it is the highest expected-value PSP (${ranked.length} ranked on EV).`,
+        reason: `SR head retained — it is the highest expected-value PSP (${qualifiedCount} ranked on EV).`,
         costSavedBps: null,
-      },
+      }),
     };
   }
-  const costSavedBps = head.costBps - chosen.candidate.costBps;
-  const authGivenPp = (head.authRate - chosen.candidate.authRate) * 100;
   return {
     order,
-    info: {
-      srHead,
-      chosen: chosenSummary,
-      qualifiedCount: ranked.length,
-      margin,
-      evGapTop2,
-      outcome: 'COST_WON',
-      reason: `Promoted '${chosen.candidate.psp}' over '${head.psp}' on expected value — saves ${costSavedBps.toFixed(2)} bps for ${authGivenPp.toFixed(2)}pp auth.`,
-      costSavedBps,
+    outcome: 'COST_WON',
+    info: () => {
+      const costSavedBps = head.costBps - winner.costBps;
+      const authGivenPp = (head.authRate - winner.authRate) * 100;
+      return {
+        srHead: summary(head),
+        chosen: summary(winner),
+        qualifiedCount,
+        margin,
+        evGapTop2,
+        outcome: 'COST_WON',
+        reason: `Promoted '${winner.psp}' over '${head.psp}' on expected value — saves ${costSavedBps.toFixed(2)} bps for ${authGivenPp.toFixed(2)}pp auth.`,
+        costSavedBps,
+      };
     },
   };
 }
@@ -104,10 +113,13 @@ export function rankByExpectedValue(candidates: readonly EvCandidate[], margin: 
 /** The SR order as it was (`AUTH_WON` without a ranking), and why. */
 function srOrderKept(candidates: readonly EvCandidate[], margin: number, reason: string): EvRanking {
   const head = candidates[0];
-  const headSummary = head === undefined ? null : summary(head);
   return {
     order: candidates.map((candidate) => candidate.psp),
-    info: { outcome: 'AUTH_WON', reason, srHead: headSummary, chosen: headSummary, costSavedBps: null, qualifiedCount: 0, margin, evGapTop2: null },
+    outcome: 'AUTH_WON',
+    info: () => {
+      const headSummary = head === undefined ? null : summary(head);
+      return { outcome: 'AUTH_WON', reason, srHead: headSummary, chosen: headSummary, costSavedBps: null, qualifiedCount: 0, margin, evGapTop2: null };
+    },
   };
 }
 

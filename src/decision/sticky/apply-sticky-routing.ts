@@ -1,6 +1,8 @@
 import type { DecideGatewayRequest } from '../../generated/schema-types.js';
 import type { StickyStore } from '../../ports/state/sticky-store.js';
 import type { Decision, DecisionInputs, DecisionOutcome } from '../decision.js';
+import type { MultiObjectiveInfo } from '../multi-objective/multi-objective-info.js';
+import type { PolicyCandidate } from '../policy/decision-policy.js';
 import { isFeatureEnabled } from '../features/merchant-features.js';
 import type { RoutingApproach } from '../routing-approach.js';
 import type { StickyRoutingCounters } from './sticky-counters.js';
@@ -70,7 +72,8 @@ export function stickyApplies(decision: Decision, inputs: DecisionInputs, static
  * as it was (outcome `store_timeout` / `store_error`, counted for /metrics). Every decision with
  * sticky routing on carries `sticky` (customer key and combination) so its feedback moves the counts,
  * pinned or not. The caller checks {@link stickyRoutingOn} first, so a payment without it never
- * reaches the store.
+ * reaches the store. `costInfo` is the cost post-step's info block when the caller left it to this
+ * step (applyMultiObjectiveDeferred): built into the decision unless the pin moved the payment.
  */
 export function applyStickyRouting(
   outcome: DecisionOutcome,
@@ -78,6 +81,7 @@ export function applyStickyRouting(
   inputs: DecisionInputs,
   staticArm: boolean,
   deps: StickyRoutingDeps,
+  costInfo?: () => MultiObjectiveInfo,
 ): DecisionOutcome | Promise<DecisionOutcome> {
   if (!outcome.ok) return outcome;
   const decision = outcome.decision;
@@ -87,6 +91,7 @@ export function applyStickyRouting(
     combo: stickyComboOf(decision.payment),
     settings: deps.settings ?? defaultStickySettings,
     counters: deps.counters,
+    costInfo,
   };
   if (!stickyApplies(decision, inputs, staticArm)) return noted(lookup, 'not_applicable');
   const customer = { merchantId: request.merchantId, customerKey: lookup.customerKey };
@@ -114,12 +119,26 @@ interface Lookup {
   readonly combo: string;
   readonly settings: StickySettings;
   readonly counters: StickyRoutingCounters | undefined;
+  /** The cost post-step's info block when it was left to this step (applyMultiObjectiveDeferred): built only if the decision keeps it. */
+  readonly costInfo: (() => MultiObjectiveInfo) | undefined;
+}
+
+/** The cost post-step's claim the decision carries on: its own, or the deferred block built now. */
+function costClaimOf(lookup: Lookup): MultiObjectiveInfo | undefined {
+  return lookup.costInfo === undefined ? lookup.decision.multiObjectiveInfo : lookup.costInfo();
 }
 
 /** The decision as it was, carrying what the lookup did (every decision with sticky routing on does, so its feedback moves the counts). */
 function noted(lookup: Lookup, stickyOutcome: StickyOutcome): DecisionOutcome {
   lookup.counters?.count(stickyOutcome);
-  return { ok: true, decision: { ...lookup.decision, sticky: { customerKey: lookup.customerKey, combo: lookup.combo, outcome: stickyOutcome, srHead: null } } };
+  return {
+    ok: true,
+    decision: {
+      ...lookup.decision,
+      sticky: { customerKey: lookup.customerKey, combo: lookup.combo, outcome: stickyOutcome, srHead: null },
+      multiObjectiveInfo: costClaimOf(lookup),
+    },
+  };
 }
 
 /** The decision once the counts are in: pinned to the counted candidate the veto leaves, or noted. */
@@ -144,7 +163,7 @@ function pinned(lookup: Lookup, counts: ReadonlyMap<string, number>): DecisionOu
       // analytics must not credit savings to a gateway that was not decided (the peer clears it too).
       // Set to undefined in the one copy, not removed by a rest pattern: V8 copies an object minus a
       // key by a slow generic path, and every reader of the claim checks it against undefined.
-      multiObjectiveInfo: overridden ? undefined : decision.multiObjectiveInfo,
+      multiObjectiveInfo: overridden ? undefined : costClaimOf(lookup),
     },
   };
 }
@@ -158,20 +177,31 @@ function demotedHead(head: string, fallbacks: readonly string[], pin: string): s
 
 /**
  * The counted candidate to pin, or undefined when the veto leaves none (see applyStickyRouting).
- * Loops over the handful of candidates, with no Set or array made per decision.
+ * Loops over the handful of candidates in their list order (the first of equals wins a full tie),
+ * with no Set or array made per decision: from the policy log when the decision has one, which
+ * lists the candidates and their elimination scores, else from the score map's keys.
  */
 function pinOf(decision: Decision, counts: ReadonlyMap<string, number>, minScoreRatio: number): string | undefined {
   const scores = decision.gatewayPriorityMap ?? {};
+  const policy = decision.policy;
+  if (policy === undefined) return pinOfMap(scores, counts, minScoreRatio);
+  // The score map is on a null prototype, which V8 keeps in dictionary mode: a for-in over it
+  // collects and sorts its keys every time (about 0.24 µs for three gateways, against 0.04 µs
+  // for these reads by name).
+  const candidates = policy.candidates;
   let top = 0;
-  for (const gateway in scores) top = Math.max(top, scores[gateway] as number);
+  for (let index = 0; index < candidates.length; index += 1) top = Math.max(top, scores[(candidates[index] as PolicyCandidate).gateway] ?? 0);
+  const threshold = policy.eliminationThreshold;
   let best: string | undefined;
   let bestCount = 0;
   let bestScore = 0;
-  // The map's key order is the candidates' list order, so the first of equals wins a full tie.
-  for (const gateway in scores) {
+  for (let index = 0; index < candidates.length; index += 1) {
+    const candidate = candidates[index] as PolicyCandidate;
+    const gateway = candidate.gateway;
     const count = counts.get(gateway) ?? 0;
-    const score = scores[gateway] as number;
-    if (count <= 0 || score < minScoreRatio * top || eliminated(decision, gateway)) continue;
+    const score = scores[gateway] ?? 0;
+    if (count <= 0 || score < minScoreRatio * top) continue;
+    if (threshold != null && candidate.eliminationScore !== null && candidate.eliminationScore < threshold) continue;
     if (best === undefined || count > bestCount || (count === bestCount && score > bestScore)) {
       best = gateway;
       bestCount = count;
@@ -181,13 +211,22 @@ function pinOf(decision: Decision, counts: ReadonlyMap<string, number>, minScore
   return best;
 }
 
-/** Whether elimination found `gateway` below its threshold (from the decision's policy log); false when it did not look. */
-function eliminated(decision: Decision, gateway: string): boolean {
-  const policy = decision.policy;
-  const threshold = policy?.eliminationThreshold;
-  if (policy === undefined || threshold == null) return false;
-  for (const candidate of policy.candidates) {
-    if (candidate.gateway === gateway) return candidate.eliminationScore !== null && candidate.eliminationScore < threshold;
+/** {@link pinOf} for a decision without a policy log: the score map's keys are the candidates, in list order; none is known eliminated. */
+function pinOfMap(scores: Readonly<Record<string, number>>, counts: ReadonlyMap<string, number>, minScoreRatio: number): string | undefined {
+  let top = 0;
+  for (const gateway in scores) top = Math.max(top, scores[gateway] as number);
+  let best: string | undefined;
+  let bestCount = 0;
+  let bestScore = 0;
+  for (const gateway in scores) {
+    const count = counts.get(gateway) ?? 0;
+    const score = scores[gateway] as number;
+    if (count <= 0 || score < minScoreRatio * top) continue;
+    if (best === undefined || count > bestCount || (count === bestCount && score > bestScore)) {
+      best = gateway;
+      bestCount = count;
+      bestScore = score;
+    }
   }
-  return false;
+  return best;
 }

@@ -19,7 +19,7 @@ const costWon: MultiObjectiveInfo = {
 
 describe('multiObjectiveFieldOf', () => {
   it('nets the saving of a cost-won pick against the approvals its cheaper gateway is expected to lose', () => {
-    const mark = multiObjectiveFieldOf(decisionWith(costWon)).multiObjective;
+    const mark = multiObjectiveFieldOf(decisionWith(costWon));
     // Gross: 200 × 220 bps = 4.40. EV per ticket: 0.88 × (0.2 − 0.01) = 0.1672 against 0.9 × (0.2 − 0.032) = 0.1512.
     expect(mark?.savedValue).toBeCloseTo(4.4, 9);
     expect(mark?.netValue).toBeCloseTo(200 * (0.1672 - 0.1512), 9);
@@ -27,14 +27,14 @@ describe('multiObjectiveFieldOf', () => {
   });
 
   it('reads a net loss when the approvals lost are worth more than the fee saved at the margin', () => {
-    const mark = multiObjectiveFieldOf(decisionWith({ ...costWon, chosen: { psp: 'adyen', authRate: 0.6, costBps: 100 } })).multiObjective;
+    const mark = multiObjectiveFieldOf(decisionWith({ ...costWon, chosen: { psp: 'adyen', authRate: 0.6, costBps: 100 } }));
     expect(mark?.netValue).toBeLessThan(0);
     expect(mark?.approvalsLost).toBeCloseTo(0.3, 12);
   });
 
   it('has zero net and no approvals lost when the SR head was kept', () => {
     const head = costWon.srHead;
-    const mark = multiObjectiveFieldOf(decisionWith({ ...costWon, outcome: 'AUTH_WON', chosen: head, costSavedBps: null })).multiObjective;
+    const mark = multiObjectiveFieldOf(decisionWith({ ...costWon, outcome: 'AUTH_WON', chosen: head, costSavedBps: null }));
     expect(mark).toMatchObject({ savedValue: 0, netValue: 0, approvalsLost: 0 });
   });
 });

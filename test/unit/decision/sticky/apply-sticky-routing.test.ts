@@ -47,9 +47,19 @@ const inputs: DecisionInputs = {
 };
 
 /** An SR decision over stripe, adyen, checkout with these final scores (the first highest decided). */
+/** An SR decision over `scores` (in list order), with the policy log decideGateway writes (no elimination) unless `overrides` sets one. */
 function srDecision(scores: Record<string, number>, overrides: Partial<Decision> = {}): Decision {
   const order = Object.keys(scores).sort((a, b) => (scores[b] as number) - (scores[a] as number));
+  const policy: Decision['policy'] = {
+    candidates: Object.entries(scores).map(([gateway, score]) => ({ gateway, score, eliminationScore: null })),
+    bucketSize: 125,
+    hedged: false,
+    hedgingPercent: 0,
+    eliminationThreshold: null,
+    eliminationDivisor: 5,
+  };
   return {
+    policy,
     decidedGateway: order[0] as string,
     fallbackGateways: order.slice(1),
     gatewayPriorityMap: scores,
@@ -141,6 +151,13 @@ describe('applyStickyRouting', () => {
     );
   });
 
+  it('without a policy log (a decision another path made), pins from the score map in its list order', async () => {
+    const { policy: _logged, ...unlogged } = srDecision({ stripe: 1, adyen: 0.9, checkout: 0.9 });
+    expect((await apply(unlogged, await storeWith({ checkout: 2, adyen: 2 }))).decision.decidedGateway).toBe('adyen');
+    const { policy: _also, ...weak } = srDecision({ stripe: 1, adyen: 0.4, checkout: 0.9 });
+    expect((await apply(weak, await storeWith({ adyen: 5, checkout: 1 }))).decision.decidedGateway).toBe('checkout');
+  });
+
   it('vetoes an eliminated connector even when its score ratio would pass, and falls to the next counted one', async () => {
     const policy = {
       candidates: [
@@ -167,6 +184,28 @@ describe('applyStickyRouting', () => {
     const costed = srDecision({ stripe: 1, adyen: 1 }, { routingApproach: 'SR_SELECTION_MULTI_OBJECTIVE', multiObjectiveInfo });
     expect((await apply(costed, await storeWith({ adyen: 1 }))).decision.multiObjectiveInfo).toBeUndefined();
     expect((await apply(costed, await storeWith({ stripe: 1 }))).decision.multiObjectiveInfo).toBe(multiObjectiveInfo);
+  });
+
+  it('builds a deferred cost claim only for a decision that keeps it', async () => {
+    const multiObjectiveInfo = { outcome: 'COST_WON' } as unknown as NonNullable<Decision['multiObjectiveInfo']>;
+    const costed = srDecision({ stripe: 1, adyen: 1 }, { routingApproach: 'SR_SELECTION_MULTI_OBJECTIVE' });
+    let built = 0;
+    const costInfo = () => {
+      built += 1;
+      return multiObjectiveInfo;
+    };
+    const applyDeferred = async (store: StickyStore) => {
+      const outcome = await applyStickyRouting(ok(costed), request, inputs, false, { store, settings: defaultStickySettings }, costInfo);
+      if (!outcome.ok) throw new Error('sticky routing turned a decision into a failure');
+      return outcome.decision;
+    };
+    // The pin moves the payment: the claim is dropped, and never built.
+    expect((await applyDeferred(await storeWith({ adyen: 1 }))).multiObjectiveInfo).toBeUndefined();
+    expect(built).toBe(0);
+    // The pin agrees with the post-step's pick, or nothing is counted: the decision carries the claim.
+    expect((await applyDeferred(await storeWith({ stripe: 1 }))).multiObjectiveInfo).toBe(multiObjectiveInfo);
+    expect((await applyDeferred(await storeWith({}))).multiObjectiveInfo).toBe(multiObjectiveInfo);
+    expect(built).toBe(2);
   });
 
   it('leaves hedging, rule-ordered priority logic, a single candidate and a static arm alone, without reading the store', async () => {
