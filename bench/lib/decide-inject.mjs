@@ -35,11 +35,11 @@ const { startServer } = await import(join(root, 'dist/cli/start-service.js'));
 const { loadConfig } = await import(join(root, 'dist/src/config/load-config.js'));
 const { createLogger } = await import(join(root, 'dist/cli/create-logger.js'));
 const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-inject-'));
-// The process ends without a graceful stop (below); its data directory goes with it.
+// Its data directory goes with the process.
 process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_SECRET: adminSecret });
 const server = await startServer(config, createLogger(config), { toolkit: { env: {}, cwd: dataDir } });
-const { app } = server; // not stopped: the process exits once it has printed
+const { app } = server; // stopped once the figures are printed
 
 const post = async (url, payload, headers, method = 'POST') => {
   const response = await app.inject({ method, url, payload, headers });
@@ -117,5 +117,13 @@ if (profiler) {
   (await import('node:fs')).writeFileSync(process.env.PROFILE, JSON.stringify(profile));
 }
 console.log(JSON.stringify({ decisions: n, rps: n / seconds, mainUs: (1e6 * main) / n, allUs: (1e6 * all) / n }));
-// The figures are out; the process (and its in-memory state) ends here, without a graceful stop.
+// The figures are out (a pipe is written synchronously). A graceful stop: exiting at once can catch
+// chDB's thread in an insert, which aborts or wedges the process. Should the stop itself hang, the
+// process removes its data directory and kills itself after 10 s.
+const hardStop = setTimeout(() => {
+  rmSync(dataDir, { recursive: true, force: true });
+  process.kill(process.pid, 'SIGKILL');
+}, 10_000);
+await server.stop();
+clearTimeout(hardStop);
 process.exit(0);
