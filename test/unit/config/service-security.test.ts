@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../../cli/config-report.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { resolveServiceSecurity } from '../../../src/config/service-security.js';
@@ -9,6 +9,8 @@ import { explainStartFailure, securityFailureOf } from '../../../src/config/serv
 import { SwitchyardError } from '../../../src/errors/switchyard-error.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sytest-service-security-'));
+// Removed here too: a run outside `make test` (no per-run TMPDIR) would leave it behind.
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const certPem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
 const keyPem = '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n';
 const file = (name: string, content: string): string => {
