@@ -17,7 +17,10 @@ export interface ExperimentEventField extends ExperimentTag {
  */
 export function experimentFieldOf(tag: ExperimentTag | undefined, decision: Decision): ExperimentEventField | undefined {
   if (tag === undefined) return undefined;
-  const chosenCostBps = chosenCostOf(decision);
+  // The cost post-step's `multiObjectiveInfo` when the decision carries one, with the peer's field
+  // names; without it (or its cost data) the payment is cost-less and judged on auth rate.
+  const info = decision.multiObjectiveInfo;
+  const chosenCostBps = finiteOrNull(info?.chosen?.costBps);
   return {
     experimentId: tag.experimentId,
     experimentArm: tag.experimentArm,
@@ -25,24 +28,9 @@ export function experimentFieldOf(tag: ExperimentTag | undefined, decision: Deci
     guardrailTripped: tag.guardrailTripped,
     endpoint: tag.endpoint,
     chosenCostBps,
-    costSavedBps: costSavedOf(decision, chosenCostBps),
+    // 0 when the head was kept at a known cost.
+    costSavedBps: finiteOrNull(info?.costSavedBps) ?? (chosenCostBps === null ? null : 0),
   };
 }
 
-/** The cost post-step's `multiObjectiveInfo` when the decision carries one (the peer's field names: `chosen.costBps`, `costSavedBps`). */
-function costInfoOf(decision: Decision): { readonly chosen?: { readonly costBps?: unknown } | null; readonly costSavedBps?: unknown } | undefined {
-  const info = (decision as { readonly multiObjectiveInfo?: unknown }).multiObjectiveInfo;
-  return typeof info === 'object' && info !== null ? info : undefined;
-}
-
-/** The chosen gateway's cost in bps; null without the post-step or its cost data (experiments are then judged on auth rate). */
-function chosenCostOf(decision: Decision): number | null {
-  const costBps = costInfoOf(decision)?.chosen?.costBps;
-  return typeof costBps === 'number' && Number.isFinite(costBps) ? costBps : null;
-}
-
-/** The fee saved against the SR head; 0 when the head was kept at a known cost, null without one. */
-function costSavedOf(decision: Decision, chosenCostBps: number | null): number | null {
-  const saved = costInfoOf(decision)?.costSavedBps;
-  return typeof saved === 'number' && Number.isFinite(saved) ? saved : chosenCostBps === null ? null : 0;
-}
+const finiteOrNull = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
