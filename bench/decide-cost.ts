@@ -14,11 +14,13 @@
 import { resolve } from 'node:path';
 import { abTestRule } from './lib/ab-test-rule.mjs';
 import { benchContract } from './lib/bench-contract.mjs';
-import { interleavedCpuBlocks, seedStickyHabits, srDecideBody } from './lib/decide-cost-runner.js';
+import { allocatedBytesPerCall, interleavedCpuBlocks, seedStickyHabits, srDecideBody } from './lib/decide-cost-runner.js';
 
 const root = resolve(process.env.ROOT ?? new URL('..', import.meta.url).pathname);
 const block = Number(process.env.BLOCK ?? 2000);
 const rounds = Number(process.env.ROUNDS ?? 11);
+/** Blocks of 32 decisions per kind for the heap figure (a block a garbage collection ran in is left out). */
+const allocationBlocks = Number(process.env.ALLOCATION_BLOCKS ?? 200);
 const customers = Number(process.env.CUSTOMERS ?? 1000);
 const from = (path: string) => import(`${root}/src/${path}`);
 
@@ -136,38 +138,44 @@ const expected = {
   pinned: chosen.some((kind) => kind.includes('sticky')),
   costAware: chosen.includes('multi-objective + experiment'),
 };
-const medians = await interleavedCpuBlocks(
-  chosen,
-  async (kind, payment) => {
-    const decided = await decide(kinds[kind](payment), { requestId: `r${payment}`, startedAt: performance.now() });
-    if (!decided.ok) throw new Error(`decision failed: ${JSON.stringify(decided.failure)}`);
-    if (decided.decision.volumeSteerInfo !== undefined) seen.steered += 1;
-    if (decided.decision.routingApproach === 'STICKY_ROUTING') seen.pinned += 1;
-    if (decided.decision.multiObjectiveInfo !== undefined) seen.costAware += 1;
+const step = async (kind: Kind, payment: number): Promise<void> => {
+  const decided = await decide(kinds[kind](payment), { requestId: `r${payment}`, startedAt: performance.now() });
+  if (!decided.ok) throw new Error(`decision failed: ${JSON.stringify(decided.failure)}`);
+  if (decided.decision.volumeSteerInfo !== undefined) seen.steered += 1;
+  if (decided.decision.routingApproach === 'STICKY_ROUTING') seen.pinned += 1;
+  if (decided.decision.multiObjectiveInfo !== undefined) seen.costAware += 1;
+};
+const medians = await interleavedCpuBlocks(chosen, step, {
+  block,
+  rounds,
+  settle: () => drain.caughtUp(),
+  afterWarmUp: () => {
+    for (const key of Object.keys(seen) as (keyof typeof seen)[]) {
+      if (expected[key] && seen[key] === 0) throw new Error(`no decision of the warm-up was ${key}: the setup did not take`);
+      seen[key] = 0;
+    }
   },
-  {
-    block,
-    rounds,
-    settle: () => drain.caughtUp(),
-    afterWarmUp: () => {
-      for (const key of Object.keys(seen) as (keyof typeof seen)[]) {
-        if (expected[key] && seen[key] === 0) throw new Error(`no decision of the warm-up was ${key}: the setup did not take`);
-        seen[key] = 0;
-      }
-    },
-  },
-);
+});
+const seenInRounds = { ...seen };
+// Then the heap each kind allocates per decision (payment ids past the rounds' own).
+const allocated = await allocatedBytesPerCall(chosen, step, { blocks: allocationBlocks, firstPayment: 1_000_000_000, settle: () => drain.caughtUp() });
 const plain = medians.plain;
 const result: Record<string, number> = {};
+const bytes: Record<string, number | null> = {};
 console.log(`decide-cost (${root}): ${rounds} rounds × ${block} decisions per kind, load average ${(await import('node:os')).loadavg()[0]?.toFixed(1)}`);
 for (const kind of chosen) {
   const us = medians[kind];
+  const heap = allocated[kind];
   result[kind] = Math.round(us * 10) / 10;
+  bytes[kind] = heap === undefined ? null : Math.round(heap);
+  const heapNote = heap === undefined ? 'heap not measured' : `${Math.round(heap)} heap bytes per decision (+${Math.round(heap - (allocated.plain ?? 0))})`;
   console.log(
-    `${kind.padEnd(38)} ${us.toFixed(1).padStart(6)} µs CPU per decision (median block), +${(us - plain).toFixed(1)} µs over plain (${((100 * us) / plain).toFixed(1)} %)`,
+    `${kind.padEnd(38)} ${us.toFixed(1).padStart(6)} µs CPU per decision (median block), +${(us - plain).toFixed(1)} µs over plain (${((100 * us) / plain).toFixed(1)} %); ${heapNote}`,
   );
 }
-console.log(`of ${rounds * block} each: volume steered ${seen.steered}, sticky pinned ${seen.pinned}, cost step ran ${seen.costAware}`);
-console.log(JSON.stringify({ benchmark: 'decide-cost', root, block, rounds, customers, us_per_decision: result, seen }));
+console.log(`of ${rounds * block} each: volume steered ${seenInRounds.steered}, sticky pinned ${seenInRounds.pinned}, cost step ran ${seenInRounds.costAware}`);
+console.log(
+  JSON.stringify({ benchmark: 'decide-cost', root, block, rounds, customers, us_per_decision: result, heap_bytes_per_decision: bytes, seen: seenInRounds }),
+);
 await bus.close();
 await state.close();

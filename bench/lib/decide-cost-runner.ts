@@ -76,3 +76,45 @@ export async function interleavedCpuBlocks<Kind extends string>(
   }
   return Object.fromEntries(kinds.map((kind) => [kind, median(samples.get(kind) ?? [])])) as Record<Kind, number>;
 }
+
+/**
+ * Heap bytes allocated per call of each kind: `blocks` blocks of {@link callsPerTurn} calls per kind
+ * (interleaved, after one warm-up block each), each ending with a yield to the check phase and
+ * `settle`, as in {@link interleavedCpuBlocks}; the growth of V8's used heap over a block, the median
+ * block of each kind. A block during which a garbage collection ran (the used heap shrank) is left
+ * out. Unlike CPU time this does not move with the machine's load: a change that allocates less
+ * shows here however noisy the sitting. In the service an allocation costs more than in this loop
+ * (each scavenge copies what the requests in flight hold), so the figure explains part of how a
+ * feature's CPU here grows under HTTP load. Includes the step's own allocations (the request body).
+ */
+export async function allocatedBytesPerCall<Kind extends string>(
+  kinds: readonly Kind[],
+  step: (kind: Kind, payment: number) => Promise<void>,
+  options: { readonly blocks: number; readonly firstPayment: number; readonly settle?: () => Promise<void> },
+): Promise<Record<Kind, number | undefined>> {
+  const { getHeapStatistics } = await import('node:v8');
+  let payment = options.firstPayment;
+  const run = async (kind: Kind): Promise<number | undefined> => {
+    const before = getHeapStatistics().used_heap_size;
+    for (let i = 0; i < callsPerTurn; i += 1) {
+      payment += 1;
+      await step(kind, payment);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    await options.settle?.();
+    const grown = getHeapStatistics().used_heap_size - before;
+    return grown > 0 ? grown / callsPerTurn : undefined;
+  };
+  for (const kind of kinds) await run(kind);
+  const samples = new Map<Kind, number[]>(kinds.map((kind) => [kind, []]));
+  for (let block = 0; block < options.blocks; block += 1) {
+    for (const kind of kinds) {
+      const bytes = await run(kind);
+      if (bytes !== undefined) samples.get(kind)?.push(bytes);
+    }
+  }
+  return Object.fromEntries(kinds.map((kind) => [kind, samples.get(kind)?.length ? median(samples.get(kind) ?? []) : undefined])) as Record<
+    Kind,
+    number | undefined
+  >;
+}

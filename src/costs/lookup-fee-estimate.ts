@@ -1,7 +1,7 @@
 import type { CostCluster, CostModel, FeeEstimate } from '../ports/state/cost-model.js';
 import type { SeedCostTable } from '../ports/state/seed-costs.js';
 import { type CostScenario, dimensionValue } from './cost-scenario.js';
-import { resolveSeedFee, seedPctBps } from './resolve-seed-fee.js';
+import { resolveSeedFee, type SeedFee, seedPctBps } from './resolve-seed-fee.js';
 
 /** Where a fee estimate came from, in the order they are tried. */
 export type FeeSource = 'cluster_override' | 'connector_override' | 'model' | 'seed';
@@ -64,12 +64,13 @@ const fee = (estimate: FeeEstimate): FeeEstimate => ({ pctBps: estimate.pctBps, 
  * 3. the learned model: the most specific matching GOOD cluster's fit, else the connector's blended fee;
  * 4. the seed table in effect (the merchant's, else the default one).
  *
- * Undefined when none prices the PSP: such a gateway has no fee data and never wins on cost.
+ * Undefined when none prices the PSP: such a gateway has no fee data and never wins on cost. A seed
+ * fee's estimate is shared by every caller: read it, never change it.
  */
 export function lookupFeeEstimate(psp: string, scenario: CostScenario, sources: FeeSources): PricedFee | undefined {
-  const name = psp.toLowerCase();
   const model = sources.costModel;
   if (model !== undefined) {
+    const name = psp.toLowerCase();
     const overridden = bestCluster(model, name, scenario, (cluster) => cluster.override !== undefined);
     if (overridden?.override !== undefined) return { fee: fee(overridden.override), source: 'cluster_override' };
     const connector = model.connectors.find((entry) => entry.connector.toLowerCase() === name);
@@ -79,5 +80,17 @@ export function lookupFeeEstimate(psp: string, scenario: CostScenario, sources: 
     if (connector?.model !== undefined) return { fee: fee(connector.model), source: 'model' };
   }
   const seed = resolveSeedFee(sources.seedTable, psp, scenario);
-  return seed === undefined ? undefined : { fee: { pctBps: seedPctBps(seed), fixed: seed.fixed }, source: 'seed' };
+  return seed === undefined ? undefined : pricedSeedFee(seed);
+}
+
+/** Per seed fee (resolveSeedFee shares one per table row): its priced form, built once. */
+const pricedSeedFees = new WeakMap<SeedFee, PricedFee>();
+
+function pricedSeedFee(seed: SeedFee): PricedFee {
+  let priced = pricedSeedFees.get(seed);
+  if (priced === undefined) {
+    priced = { fee: { pctBps: seedPctBps(seed), fixed: seed.fixed }, source: 'seed' };
+    pricedSeedFees.set(seed, priced);
+  }
+  return priced;
 }

@@ -16,11 +16,14 @@ export function seedPctBps(fee: SeedFee): number {
 
 const zeroFee: SeedFee = { interchangeBps: 0, schemeBps: 0, markupBps: 0, fixed: 0 };
 
-/** One dimension of a tier: unset is a wildcard; set, it must equal one of the scenario's values. */
-function matches(tierValue: string | undefined, ...scenarioValues: (string | undefined)[]): boolean | undefined {
+/**
+ * One dimension of a tier: 0 when unset (a wildcard), 1 when set and equal to the scenario's value
+ * (or its second value, e.g. the issuer's region), -1 when set and different.
+ */
+function matches(tierValue: string | undefined, scenarioValue: string | undefined, orValue?: string): -1 | 0 | 1 {
   const wanted = dimensionValue(tierValue);
-  if (wanted === undefined) return undefined;
-  return scenarioValues.some((value) => value === wanted);
+  if (wanted === undefined) return 0;
+  return scenarioValue === wanted || (orValue !== undefined && orValue === wanted) ? 1 : -1;
 }
 
 /**
@@ -30,23 +33,15 @@ function matches(tierValue: string | undefined, ...scenarioValues: (string | und
  * the more discriminating dimension: issuer country 16 > currency 8 > network 4 > funding 2 > program 1.
  */
 export function tierScore(tier: SeedCostRow, scenario: CostScenario): number | undefined {
-  const checks: readonly [boolean | undefined, number][] = [
-    [matches(tier.cardIssuingCountry, scenario.issuerCountry, scenario.issuerRegion), 16],
-    [matches(tier.transactionCurrency, scenario.currency), 8],
-    [matches(tier.cardNetwork, scenario.cardNetwork), 4],
-    [matches(tier.paymentMethodType, scenario.funding), 2],
-    [matches(tier.cardType, scenario.program), 1],
-  ];
-  let count = 0;
-  let tieBreak = 0;
-  for (const [matched, weight] of checks) {
-    if (matched === false) return undefined;
-    if (matched === true) {
-      count += 1;
-      tieBreak += weight;
-    }
-  }
-  return count * 32 + tieBreak;
+  // Field by field, with no array of checks per tier: the decision's cost step scores tiers per candidate.
+  const country = matches(tier.cardIssuingCountry, scenario.issuerCountry, scenario.issuerRegion);
+  const currency = matches(tier.transactionCurrency, scenario.currency);
+  const network = matches(tier.cardNetwork, scenario.cardNetwork);
+  const funding = matches(tier.paymentMethodType, scenario.funding);
+  const program = matches(tier.cardType, scenario.program);
+  if (country < 0 || currency < 0 || network < 0 || funding < 0 || program < 0) return undefined;
+  const count = country + currency + network + funding + program;
+  return count * 32 + country * 16 + currency * 8 + network * 4 + funding * 2 + program;
 }
 
 const feeOf = (row: SeedCostRow): SeedFee => ({
@@ -56,33 +51,67 @@ const feeOf = (row: SeedCostRow): SeedFee => ({
   fixed: row.fixed,
 });
 
+/** One PSP's rows of a table: its tiers in table order and its default row's fee (the last one, as the peer's resolver). */
+interface PspRows {
+  readonly tiers: { readonly row: SeedCostRow; readonly fee: SeedFee }[];
+  defaultFee: SeedFee | undefined;
+}
+
+/**
+ * Per table (stored and replaced as one document, never edited in place): its rows by lower-cased
+ * PSP, with each row's fee built once. The cost step prices every candidate of every cost-aware
+ * decision; scanning the table and building a fee object each time was most of what it allocated.
+ */
+const rowsByTable = new WeakMap<SeedCostTable, ReadonlyMap<string, PspRows>>();
+
+function rowsOf(table: SeedCostTable): ReadonlyMap<string, PspRows> {
+  let byPsp = rowsByTable.get(table);
+  if (byPsp === undefined) {
+    const rows = new Map<string, PspRows>();
+    for (const row of table) {
+      const name = row.psp.toLowerCase();
+      let psp = rows.get(name);
+      if (psp === undefined) {
+        psp = { tiers: [], defaultFee: undefined };
+        rows.set(name, psp);
+      }
+      if (row.isDefault) psp.defaultFee = feeOf(row);
+      else psp.tiers.push({ row, fee: feeOf(row) });
+    }
+    rowsByTable.set(table, rows);
+    byPsp = rows;
+  }
+  return byPsp;
+}
+
 /** Whether the table has rows for this PSP (names compared case-insensitively). */
 export function seedTableHasPsp(table: SeedCostTable, psp: string): boolean {
-  const name = psp.toLowerCase();
-  return table.some((row) => row.psp.toLowerCase() === name);
+  return rowsOfPsp(table, psp) !== undefined;
+}
+
+/** A PSP's rows: by its name as given first, since a gateway is usually named in lower case already (toLowerCase always makes a new string). */
+function rowsOfPsp(table: SeedCostTable, psp: string): PspRows | undefined {
+  const byPsp = rowsOf(table);
+  return byPsp.get(psp) ?? byPsp.get(psp.toLowerCase());
 }
 
 /**
  * A PSP's seed fee for a scenario: its most specific matching tier (equal scores: the later row, as
  * the peer's resolver), else its default row, else zero (a PSP listed only by tiers prices other
  * scenarios at zero, as the peer's table does). Undefined when the table does not list the PSP.
+ * The fee returned is shared by every caller: read it, never change it.
  */
 export function resolveSeedFee(table: SeedCostTable, psp: string, scenario: CostScenario): SeedFee | undefined {
-  const name = psp.toLowerCase();
-  let listed = false;
-  let fallback: SeedCostRow | undefined;
-  let best: { score: number; row: SeedCostRow } | undefined;
-  for (const row of table) {
-    if (row.psp.toLowerCase() !== name) continue;
-    listed = true;
-    if (row.isDefault) {
-      fallback = row;
-      continue;
+  const rows = rowsOfPsp(table, psp);
+  if (rows === undefined) return undefined;
+  let best: SeedFee | undefined;
+  let bestScore = -1;
+  for (const tier of rows.tiers) {
+    const score = tierScore(tier.row, scenario);
+    if (score !== undefined && score >= bestScore) {
+      best = tier.fee;
+      bestScore = score;
     }
-    const score = tierScore(row, scenario);
-    if (score !== undefined && (best === undefined || score >= best.score)) best = { score, row };
   }
-  if (!listed) return undefined;
-  if (best !== undefined) return feeOf(best.row);
-  return fallback === undefined ? zeroFee : feeOf(fallback);
+  return best ?? rows.defaultFee ?? zeroFee;
 }

@@ -146,7 +146,7 @@ export function enterExperiment(
   // An arm with an SR layer alone is entered without an await; only an arm rule is read.
   if (ruleId === undefined) {
     if (sr === undefined) return outsideOf(request, inputs, rules);
-    return inArm({ request: srOverrideRequest(request, sr), inputs: srArmInputsOf(inputs, sr, rules) }, tag);
+    return { request: srOverrideRequest(request, sr), inputs: srArmInputsOf(inputs, sr, rules), tag, staticArm: false };
   }
   return deps.state.routingRules.get(ruleId).then((record): ExperimentEntry => {
     if (record === undefined || record.createdBy !== request.merchantId || record.algorithm.type === 'ab_test') return outsideOf(request, inputs, rules);

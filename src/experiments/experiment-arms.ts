@@ -67,11 +67,17 @@ export function splitsOn(data: AbTestData, endpoint: ExperimentEndpoint): boolea
   return inScope(data, endpoint) && !sameProjection(project(resolvedArm(data, 'control'), endpoint), project(resolvedArm(data, 'variant'), endpoint));
 }
 
+/** A payment on an endpoint the experiment does not split: routed as if there were none. */
+const outsidePlan: EndpointPlan = { arm: 'control', projection: {}, inExperiment: false };
+
 /** What one endpoint does with each arm of one experiment document: worked out once per document. */
 interface EndpointArms {
   readonly splits: boolean;
   readonly control: ArmProjection;
   readonly variant: ArmProjection;
+  /** The plans a payment gets, one per arm (and the one when the endpoint does not split): shared, read-only. */
+  readonly controlPlan: EndpointPlan;
+  readonly variantPlan: EndpointPlan;
 }
 
 /**
@@ -89,10 +95,15 @@ function endpointArmsOf(data: AbTestData, endpoint: ExperimentEndpoint): Endpoin
   }
   let arms = byEndpoint[endpoint];
   if (arms === undefined) {
+    const splits = splitsOn(data, endpoint);
+    const control = project(resolvedArm(data, 'control'), endpoint);
+    const variant = project(resolvedArm(data, 'variant'), endpoint);
     arms = {
-      splits: splitsOn(data, endpoint),
-      control: project(resolvedArm(data, 'control'), endpoint),
-      variant: project(resolvedArm(data, 'variant'), endpoint),
+      splits,
+      control,
+      variant,
+      controlPlan: splits ? { arm: 'control', projection: control, inExperiment: true } : outsidePlan,
+      variantPlan: { arm: 'variant', projection: variant, inExperiment: true },
     };
     byEndpoint[endpoint] = arms;
   }
@@ -105,9 +116,8 @@ function endpointArmsOf(data: AbTestData, endpoint: ExperimentEndpoint): Endpoin
  */
 export function planOf(data: AbTestData, endpoint: ExperimentEndpoint, paymentId: string): EndpointPlan {
   const arms = endpointArmsOf(data, endpoint);
-  if (!arms.splits) return { arm: 'control', projection: {}, inExperiment: false };
-  const arm = assignArm(paymentId, data.variant_split_pct);
-  return { arm, projection: arm === 'variant' ? arms.variant : arms.control, inExperiment: true };
+  if (!arms.splits) return outsidePlan;
+  return assignArm(paymentId, data.variant_split_pct) === 'variant' ? arms.variantPlan : arms.controlPlan;
 }
 
 /** The rule ids an experiment's arms name (checked against the store at create and update time). */

@@ -76,9 +76,12 @@ function rankDecision(decision: Decision, request: DecideGatewayRequest, inputs:
     issuerCountry: info.cardIssuerCountry,
   });
   const sources = { costModel: inputs.costModel, seedTable: effectiveSeedTable(inputs.seedCosts) };
-  // The decided gateway, then the fallbacks: the SR order, priced (a loop, no spread and map per decision).
-  const candidates: EvCandidate[] = [priced(decision.decidedGateway, scores, scenario, sources, amount)];
-  for (const psp of decision.fallbackGateways) candidates.push(priced(psp, scores, scenario, sources, amount));
+  // The decided gateway, then the fallbacks: the SR order, priced (a loop, no spread and map per
+  // decision, into an array made at its length: one grown by push gets room for 17 at its first push).
+  const fallbacks = decision.fallbackGateways;
+  const candidates: EvCandidate[] = new Array(1 + fallbacks.length);
+  candidates[0] = priced(decision.decidedGateway, scores, scenario, sources, amount);
+  for (let index = 0; index < fallbacks.length; index += 1) candidates[index + 1] = priced(fallbacks[index] as string, scores, scenario, sources, amount);
   return rankByExpectedValue(candidates, merchantMargin(inputs.successRate));
 }
 

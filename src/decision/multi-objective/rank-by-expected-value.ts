@@ -27,8 +27,12 @@ export function expectedValue(authRate: number, costBps: number, margin: number)
   return authRate * (margin - costBps / 10_000);
 }
 
-const hasCost = (candidate: EvCandidate): candidate is EvCandidate & { costBps: number } =>
-  candidate.costBps !== undefined && Number.isFinite(candidate.costBps);
+/** A candidate with fee data. */
+type Costed = EvCandidate & { readonly costBps: number };
+
+const hasCost = (candidate: EvCandidate): candidate is Costed => candidate.costBps !== undefined && Number.isFinite(candidate.costBps);
+
+const evOf = (candidate: Costed, margin: number): number => expectedValue(candidate.authRate, candidate.costBps, margin);
 
 const summary = (candidate: EvCandidate): PspSummary => ({
   psp: candidate.psp,
@@ -52,28 +56,45 @@ export function rankByExpectedValue(candidates: readonly EvCandidate[], margin: 
   if (!hasCost(head)) return srOrderKept(candidates, margin, 'No cost data for the SR head; cannot rank it on expected value.');
 
   // Plain loops over the handful of candidates (this runs on every cost-aware decision): the same
-  // ranking as filter/map/spread chains, without their intermediate arrays.
-  const ranked: { readonly candidate: EvCandidate & { costBps: number }; readonly ev: number }[] = [];
-  let withoutCost: EvCandidate[] | undefined;
+  // ranking as filter/map/spread chains, without their intermediate arrays and with no record per
+  // candidate (its EV is recomputed where needed: a multiply and a divide). Arrays are made at their
+  // final length: an array grown by push gets room for 17 elements at its first push.
+  let costed = 0;
+  for (const candidate of candidates) if (hasCost(candidate)) costed += 1;
+  const byEv: Costed[] = new Array(costed);
+  const withoutCost: EvCandidate[] = new Array(candidates.length - costed);
+  // In SR order (the head first): a later PSP is chosen only on a strictly higher EV.
+  let chosen: Costed = head;
+  let chosenEv = evOf(head, margin);
+  let ranked = 0;
+  let unranked = 0;
   for (const candidate of candidates) {
-    if (hasCost(candidate)) ranked.push({ candidate, ev: expectedValue(candidate.authRate, candidate.costBps, margin) });
-    else if (withoutCost === undefined) withoutCost = [candidate];
-    else withoutCost.push(candidate);
+    if (!hasCost(candidate)) {
+      withoutCost[unranked++] = candidate;
+      continue;
+    }
+    byEv[ranked++] = candidate;
+    const ev = evOf(candidate, margin);
+    if (ev > chosenEv + Number.EPSILON) {
+      chosen = candidate;
+      chosenEv = ev;
+    }
   }
-  let chosen = ranked[0] as (typeof ranked)[number];
-  for (const entry of ranked) if (entry.ev > chosen.ev + Number.EPSILON) chosen = entry;
 
-  // `ranked` is not read in SR order after this: sorted in place by descending EV, equals kept in SR
+  // `byEv` is not read in SR order after this: sorted in place by descending EV, equals kept in SR
   // order (an insertion sort: for the handful of candidates, far cheaper than Array.prototype.sort's call).
-  const byEv = sortedByEv(ranked);
-  const evGapTop2 = byEv.length < 2 ? null : (byEv[0] as (typeof byEv)[number]).ev - (byEv[1] as (typeof byEv)[number]).ev;
-  const order = [chosen.candidate.psp];
-  for (const entry of byEv) if (entry !== chosen) order.push(entry.candidate.psp);
-  if (withoutCost !== undefined) for (const candidate of withoutCost.sort((a, b) => b.authRate - a.authRate)) order.push(candidate.psp);
+  sortByEv(byEv, margin);
+  const evGapTop2 = costed < 2 ? null : evOf(byEv[0] as Costed, margin) - evOf(byEv[1] as Costed, margin);
+  const order: string[] = new Array(candidates.length);
+  order[0] = chosen.psp;
+  let at = 1;
+  for (const candidate of byEv) if (candidate !== chosen) order[at++] = candidate.psp;
+  if (unranked > 1) withoutCost.sort((a, b) => b.authRate - a.authRate);
+  for (const candidate of withoutCost) order[at++] = candidate.psp;
 
   // The info's keys in the order they always had (the shared part first, then the verdict).
-  const qualifiedCount = ranked.length;
-  const winner = chosen.candidate;
+  const qualifiedCount = costed;
+  const winner = chosen;
   if (winner === head) {
     return {
       order,
@@ -123,13 +144,13 @@ function srOrderKept(candidates: readonly EvCandidate[], margin: number, reason:
   };
 }
 
-/** Sorts `entries` in place by descending EV, stable (equal EVs keep their order), and returns it. */
-function sortedByEv<T extends { readonly ev: number }>(entries: T[]): T[] {
-  for (let i = 1; i < entries.length; i++) {
-    const entry = entries[i] as T;
+/** Sorts `costed` in place by descending EV, stable (equal EVs keep their order). */
+function sortByEv(costed: Costed[], margin: number): void {
+  for (let i = 1; i < costed.length; i++) {
+    const candidate = costed[i] as Costed;
+    const ev = evOf(candidate, margin);
     let j = i - 1;
-    for (; j >= 0 && (entries[j] as T).ev < entry.ev; j--) entries[j + 1] = entries[j] as T;
-    entries[j + 1] = entry;
+    for (; j >= 0 && evOf(costed[j] as Costed, margin) < ev; j--) costed[j + 1] = costed[j] as Costed;
+    costed[j + 1] = candidate;
   }
-  return entries;
 }

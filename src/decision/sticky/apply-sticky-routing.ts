@@ -168,10 +168,17 @@ function pinned(lookup: Lookup, counts: ReadonlyMap<string, number>): DecisionOu
   };
 }
 
-/** The fallbacks once `pin` was taken out of them and the head it replaced leads them (a loop: no spread and filter per pin). */
+/**
+ * The fallbacks once `pin` was taken out of them and the head it replaced leads them:
+ * a loop into an array made at its length (no spread and filter per pin, and no array grown by push,
+ * which gets room for 17 at its first push).
+ */
 function demotedHead(head: string, fallbacks: readonly string[], pin: string): string[] {
-  const order = [head];
-  for (const gateway of fallbacks) if (gateway !== pin) order.push(gateway);
+  const order: string[] = new Array(fallbacks.length);
+  order[0] = head;
+  let at = 1;
+  for (const gateway of fallbacks) if (gateway !== pin) order[at++] = gateway;
+  order.length = at;
   return order;
 }
 

@@ -48,6 +48,19 @@ describe('seed fee resolution', () => {
     expect(resolveSeedFee(regional, 'adyen', costScenarioOf({ amount: 1 }))?.interchangeBps).toBe(0);
   });
 
+  it('names PSPs in any case on either side, and between equal tiers and between default rows takes the later row', () => {
+    const rows: SeedCostRow[] = [
+      { ...tier(100, {}), psp: 'Stripe', isDefault: true },
+      { ...tier(110, {}), psp: 'STRIPE', isDefault: true },
+      { ...tier(120, { cardNetwork: 'visa' }), psp: 'stripe' },
+      { ...tier(130, { cardNetwork: 'VISA' }), psp: 'Stripe' },
+    ];
+    for (const name of ['stripe', 'Stripe', 'STRIPE']) {
+      expect(resolveSeedFee(rows, name, costScenarioOf({ amount: 1, cardNetwork: 'Visa' }))?.interchangeBps).toBe(130);
+      expect(resolveSeedFee(rows, name, costScenarioOf({ amount: 1, cardNetwork: 'amex' }))?.interchangeBps).toBe(110);
+    }
+  });
+
   it('has no fee for a PSP the table does not list', () => {
     expect(resolveSeedFee(table, 'worldpay', costScenarioOf({ amount: 100 }))).toBeUndefined();
   });
