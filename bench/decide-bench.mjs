@@ -20,7 +20,8 @@
 //      payments): req/s, latency and CPU per decision beside plain SR (VOLUME_COMMITMENT=0 skips it);
 //   2e. unless PLAIN_AGAIN=0, plain SR once more after every other row, and each row's share of it: the
 //      rows run in one process after the first plain SR row, so that row alone has the freshest heap;
-//   2f. unless ROUNDS=0, ROUNDS (default: one balanced cycle, below) interleaved rounds of every row above,
+//   2f. unless ROUNDS=0, ROUNDS (default: one balanced cycle, below) interleaved rounds of every row above
+//      (INTERLEAVE=<label>,… keeps those rows and plain SR, e.g. one row and plain SR in many short rounds),
 //      ROUND_SECONDS (default 4) each after a 1 s warm-up: each row's req/s as a share of the same round's
 //      plain SR and its main-thread CPU per decision, the median round per row. The sequential rows above
 //      each meet the machine's load and the server's state at a different time; here a load swing or a
@@ -241,9 +242,16 @@ try {
   const decideLast = process.env.PLAIN_AGAIN === '0' ? undefined : await measure(merchant, auth, 'decide (plain SR again, last)');
 
   // 2f. The rows interleaved: ROUNDS rounds, every row ROUND_SECONDS in each, in a balanced order.
-  const rounds = roundsAsked ?? balancedCycle(targets.length);
-  const interleaved = targets.length < 2 || rounds === 0 ? undefined : await interleave();
-  async function interleave() {
+  // INTERLEAVE=<label>,<label> keeps those rows (plain SR always) in 2f, e.g. to set one row beside
+  // plain SR in many short rounds, each pair a few seconds apart.
+  const interleaveRows = process.env.INTERLEAVE?.split(',').map((label) => label.trim());
+  const unknownRows = interleaveRows?.filter((label) => !targets.some((target) => target.label === label)) ?? [];
+  if (unknownRows.length > 0)
+    throw new Error(`INTERLEAVE names rows this run does not have: ${unknownRows.join(', ')} (rows: ${targets.map((target) => target.label).join(', ')})`);
+  const rowsInterleaved = interleaveRows === undefined ? targets : targets.filter((target, index) => index === 0 || interleaveRows.includes(target.label));
+  const rounds = roundsAsked ?? balancedCycle(rowsInterleaved.length);
+  const interleaved = rowsInterleaved.length < 2 || rounds === 0 ? undefined : await interleave(rowsInterleaved);
+  async function interleave(targets) {
     const byRow = targets.map(() => ({ shares: [], mains: [], alls: [], rps: [] }));
     for (let round = 0; round < rounds; round++) {
       const roundRps = [];

@@ -24,7 +24,8 @@ export function bestScoreIndex(scores: readonly number[]): number {
 export function rankByScore(scores: readonly number[]): number[] {
   // An insertion sort on a plain array (a decision has a handful of candidates): stable like
   // Array.prototype.sort, without Array.from's iteration protocol or a comparator closure per call.
-  const order: number[] = [];
+  // Made at its length: an array filled from empty gets room for 17 at its first element.
+  const order: number[] = new Array(scores.length);
   for (let index = 0; index < scores.length; index += 1) {
     const score = scores[index] as number;
     let at = index;

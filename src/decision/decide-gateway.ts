@@ -1,5 +1,5 @@
 import type { DecideGatewayRequest, PaymentDimensions } from '../generated/schema-types.js';
-import type { ScoreStore } from '../ports/state-store.js';
+import type { EliminationScore, ScoreStore, WindowRead } from '../ports/state-store.js';
 import type { Clock } from '../time/clock.js';
 import { bestScoreIndex, rankByScore } from './best-score-index.js';
 import type { Decision, DecisionFailure, DecisionInputs, DecisionOutcome } from './decision.js';
@@ -23,7 +23,7 @@ import { windowDimensionOf } from './window-key.js';
 export type { Decision, DecisionFailure, DecisionInputs, DecisionOutcome } from './decision.js';
 
 export interface DecideGatewayDeps {
-  readonly scores: Pick<ScoreStore, 'readWindows' | 'readEliminations'>;
+  readonly scores: Pick<ScoreStore, 'readWindows' | 'readEliminations' | 'readWindowsNow' | 'readEliminationsNow'>;
   readonly random: RandomSource;
   readonly clock: Clock;
   readonly defaults: RoutingDefaults;
@@ -50,7 +50,7 @@ const failureMessages = {
  * (off unless seeded upstream), multi-objective routing, A/B arms, and priority-logic scripts (no
  * script runner: priority logic scores every candidate 1.0).
  */
-export async function decideGateway(request: DecideGatewayRequest, inputs: DecisionInputs, deps: DecideGatewayDeps): Promise<DecisionOutcome> {
+export function decideGateway(request: DecideGatewayRequest, inputs: DecisionInputs, deps: DecideGatewayDeps): DecisionOutcome | Promise<DecisionOutcome> {
   const invalid = invalidInputOf(request);
   if (invalid !== undefined) return failed({ kind: 'invalid_input', message: invalid });
   if (inputs.merchant === undefined) return failed({ kind: 'merchant_not_found', message: failureMessages.merchantNotFound });
@@ -103,11 +103,15 @@ export async function decideGateway(request: DecideGatewayRequest, inputs: Decis
     };
   }
 
-  const scored = await decideByScore(request, inputs, deps, { payment, eliminationDimension, decidedAt });
-  if (!scored.ok || algorithm !== 'NTW_SR_HYBRID_ROUTING') return scored;
+  const scored = decideByScore(request, inputs, deps, { payment, eliminationDimension, decidedAt });
+  if (algorithm !== 'NTW_SR_HYBRID_ROUTING') return scored;
   // Hybrid: a debit-routing failure is part of the answer (output null), not an error (§3.1 step 4).
-  const debit = debitRoutingOutputOf(request.paymentInfo.metadata, payment.amount, fees);
-  return { ok: true, decision: { ...scored.decision, debitRoutingOutput: debit.ok ? debit.output : null } };
+  const withDebit = (outcome: DecisionOutcome): DecisionOutcome => {
+    if (!outcome.ok) return outcome;
+    const debit = debitRoutingOutputOf(request.paymentInfo.metadata, payment.amount, fees);
+    return { ok: true, decision: { ...outcome.decision, debitRoutingOutput: debit.ok ? debit.output : null } };
+  };
+  return scored instanceof Promise ? scored.then(withDebit) : withDebit(scored);
 }
 
 interface ScoringContext {
@@ -116,22 +120,22 @@ interface ScoringContext {
   readonly decidedAt: number;
 }
 
-/** SR / priority-logic decision (§3.1 steps 5–10, §3.2–§3.5). */
-async function decideByScore(
+/** SR / priority-logic decision (§3.1 steps 5–10, §3.2–§3.5): synchronous when the score store answers from process memory. */
+function decideByScore(
   request: DecideGatewayRequest,
   inputs: DecisionInputs,
   deps: DecideGatewayDeps,
   context: ScoringContext,
-): Promise<DecisionOutcome> {
+): DecisionOutcome | Promise<DecisionOutcome> {
   const { payment, decidedAt } = context;
   const merchantId = request.merchantId;
   const eligible = request.eligibleGatewayList ?? [];
-  const candidates = [...new Set(eligible)];
+  const candidates = distinctGateways(eligible);
   const useSuccessRate = request.rankingAlgorithm === 'SR_BASED_ROUTING' || request.rankingAlgorithm === 'NTW_SR_HYBRID_ROUTING';
   // An active routing rule (already applied to the candidates) is the priority logic: its order
   // scores priority-logic decisions, and its name is the priority-logic tag either way.
   const rule = inputs.rule;
-  const priorityLogicOutput = priorityLogicOutputOf(useSuccessRate ? [...eligible] : rule === undefined ? [] : rule.gateways, rule?.name ?? null);
+  const priorityLogicOutput = priorityLogicOutputOf(useSuccessRate ? eligible : rule === undefined ? [] : rule.gateways, rule?.name ?? null);
   if (candidates.length === 0) {
     return failed({ kind: 'gateway_not_found', message: failureMessages.gatewayNotFound, priorityLogicOutput });
   }
@@ -147,7 +151,7 @@ async function decideByScore(
     }
     const decision: { -readonly [K in keyof Decision]: Decision[K] } = {
       decidedGateway: candidates[order[0] as number] as string,
-      fallbackGateways: order.slice(1).map((index) => candidates[index] as string),
+      fallbackGateways: fallbacksOf(candidates, order),
       gatewayPriorityMap,
       routingApproach: approach,
       gatewayBeforeEvaluation: before,
@@ -177,63 +181,98 @@ async function decideByScore(
     return decide([1], 'MERCHANT_PREFERENCE', preferred, singleCandidatePolicy(preferred, deps.defaults));
   }
 
-  // Both reads go out together: on Redis that is one round trip of wall time instead of two.
   const scoreWindows = candidates.length > 1 && useSuccessRate;
   const parameters = scoreWindows ? resolveSrParameters(inputs.successRate, payment, deps.defaults) : undefined;
-  const [windows, stored] = await Promise.all([
-    parameters === undefined ? undefined : deps.scores.readWindows(windowKeysOf(windowDimension, candidates), parameters.bucketSize),
-    eliminationEnabled ? deps.scores.readEliminations(eliminationKeysOf(merchantId, payment, context.eliminationDimension, candidates)) : undefined,
-  ]);
+  const windowKeys = parameters === undefined ? undefined : windowKeysOf(windowDimension, candidates);
+  const eliminationKeys = eliminationEnabled ? eliminationKeysOf(merchantId, payment, context.eliminationDimension, candidates) : undefined;
+  const store = deps.scores;
+  // A store in process memory answers both reads at once: no promise and no await per decision.
+  if (store.readWindowsNow !== undefined && store.readEliminationsNow !== undefined) {
+    return scoredWith(
+      windowKeys === undefined || parameters === undefined ? undefined : store.readWindowsNow(windowKeys, parameters.bucketSize),
+      eliminationKeys === undefined ? undefined : store.readEliminationsNow(eliminationKeys),
+    );
+  }
+  // Both reads go out together: on Redis that is one round trip of wall time instead of two.
+  return Promise.all([
+    windowKeys === undefined || parameters === undefined ? undefined : store.readWindows(windowKeys, parameters.bucketSize),
+    eliminationKeys === undefined ? undefined : store.readEliminations(eliminationKeys),
+  ]).then(([windows, stored]) => scoredWith(windows, stored));
 
-  const scores: number[] = new Array<number>(candidates.length).fill(1);
-  let approach: RoutingApproach;
-  let unhedgedScores: readonly number[] | undefined;
-  if (candidates.length === 1) {
-    approach = 'DEFAULT';
-  } else if (parameters !== undefined && windows !== undefined) {
-    for (let index = 0; index < candidates.length; index += 1) scores[index] = scoreFromWindow(windows[index]);
-    approach = 'SR_SELECTION_V3_ROUTING';
-    unhedgedScores = [...scores];
-    if (deps.defaults.volumeHedgingEnabled && applyVolumeHedging(scores, parameters.hedgingPercent, deps.random)) {
-      approach = 'SR_V3_HEDGING';
-    }
-  } else {
-    // Priority logic without a script: every candidate 1.0 (§3.2, §12.10); list order breaks the tie.
-    // With a routing rule its list is the priority list: 1.0, 0.9, 0.8 … (get_score_with_priority).
-    if (rule !== undefined) {
-      for (let index = 0; index < candidates.length; index += 1) {
-        const rank = rule.gateways.indexOf(candidates[index] as string);
-        scores[index] = 1 - 0.1 * (rank === -1 ? rule.gateways.length : rank);
+  /** The decision once the scores are read. */
+  function scoredWith(
+    windows: readonly (WindowRead | undefined)[] | undefined,
+    stored: readonly (EliminationScore | undefined)[] | undefined,
+  ): DecisionOutcome {
+    const scores: number[] = new Array<number>(candidates.length).fill(1);
+    let approach: RoutingApproach;
+    let unhedgedScores: readonly number[] | undefined;
+    if (candidates.length === 1) {
+      approach = 'DEFAULT';
+    } else if (parameters !== undefined && windows !== undefined) {
+      for (let index = 0; index < candidates.length; index += 1) scores[index] = scoreFromWindow(windows[index]);
+      approach = 'SR_SELECTION_V3_ROUTING';
+      unhedgedScores = [...scores];
+      if (deps.defaults.volumeHedgingEnabled && applyVolumeHedging(scores, parameters.hedgingPercent, deps.random)) {
+        approach = 'SR_V3_HEDGING';
       }
+    } else {
+      // Priority logic without a script: every candidate 1.0 (§3.2, §12.10); list order breaks the tie.
+      // With a routing rule its list is the priority list: 1.0, 0.9, 0.8 … (get_score_with_priority).
+      if (rule !== undefined) {
+        for (let index = 0; index < candidates.length; index += 1) {
+          const rank = rule.gateways.indexOf(candidates[index] as string);
+          scores[index] = 1 - 0.1 * (rank === -1 ? rule.gateways.length : rank);
+        }
+      }
+      approach = 'PRIORITY_LOGIC';
     }
-    approach = 'PRIORITY_LOGIC';
-  }
-  // Scheduled outages would divide scores by defaults.outageDivisor here; see the remarks above.
-  const before = candidates[bestScoreIndex(scores)] as string;
-  const policy = policyLogOf({
-    candidates,
-    scores: unhedgedScores ?? [...scores],
-    hedgingPercent: unhedgedScores !== undefined && deps.defaults.volumeHedgingEnabled ? (parameters?.hedgingPercent ?? 0) : 0,
-    hedged: approach === 'SR_V3_HEDGING',
-    bucketSize: unhedgedScores === undefined ? null : (parameters?.bucketSize ?? null),
-    eliminations: stored,
-    eliminationThreshold: stored === undefined ? null : eliminationThresholdOf(inputs.elimination, deps.defaults),
-    defaults: deps.defaults,
-    nowMs: decidedAt,
-  });
-
-  if (stored !== undefined) {
-    approach = applyEliminationScores({
-      scores,
-      eliminationScores: stored,
-      threshold: eliminationThresholdOf(inputs.elimination, deps.defaults),
-      approach,
-      nowMs: decidedAt,
+    // Scheduled outages would divide scores by defaults.outageDivisor here; see the remarks above.
+    const before = candidates[bestScoreIndex(scores)] as string;
+    const policy = policyLogOf({
+      candidates,
+      scores: unhedgedScores ?? [...scores],
+      hedgingPercent: unhedgedScores !== undefined && deps.defaults.volumeHedgingEnabled ? (parameters?.hedgingPercent ?? 0) : 0,
+      hedged: approach === 'SR_V3_HEDGING',
+      bucketSize: unhedgedScores === undefined ? null : (parameters?.bucketSize ?? null),
+      eliminations: stored,
+      eliminationThreshold: stored === undefined ? null : eliminationThresholdOf(inputs.elimination, deps.defaults),
       defaults: deps.defaults,
+      nowMs: decidedAt,
     });
+
+    if (stored !== undefined) {
+      approach = applyEliminationScores({
+        scores,
+        eliminationScores: stored,
+        threshold: eliminationThresholdOf(inputs.elimination, deps.defaults),
+        approach,
+        nowMs: decidedAt,
+        defaults: deps.defaults,
+      });
+    }
+    // One candidate is always DEFAULT, even when elimination demoted it (§3.5).
+    return decide(scores, candidates.length === 1 ? 'DEFAULT' : approach, before, policy);
   }
-  // One candidate is always DEFAULT, even when elimination demoted it (§3.5).
-  return decide(scores, candidates.length === 1 ? 'DEFAULT' : approach, before, policy);
+}
+
+/** Past this many gateways a repeat is found with a Set; below it, by comparing pairs (no Set per decision). */
+const pairwiseDistinctUpTo = 16;
+
+/** The eligible gateways without repeats, first occurrence kept: the list itself when it has none (the usual case). */
+function distinctGateways(eligible: readonly string[]): readonly string[] {
+  if (eligible.length > pairwiseDistinctUpTo) return [...new Set(eligible)];
+  for (let index = 1; index < eligible.length; index += 1) {
+    for (let earlier = 0; earlier < index; earlier += 1) if (eligible[index] === eligible[earlier]) return [...new Set(eligible)];
+  }
+  return eligible;
+}
+
+/** The candidates after the first in `order` (indices into `candidates`), in an array made at its length. */
+function fallbacksOf(candidates: readonly string[], order: readonly number[]): string[] {
+  const fallbacks: string[] = new Array(Math.max(0, order.length - 1));
+  for (let index = 1; index < order.length; index += 1) fallbacks[index - 1] = candidates[order[index] as number] as string;
+  return fallbacks;
 }
 
 /** Checks the schema cannot express; the API has already validated the body's shape. */

@@ -80,6 +80,7 @@ export function createDecidePayment(deps: DecidePaymentDeps): DecidePayment {
   // Without an await when the store holds the merchant's inputs in memory, and built once per change
   // of them when it versions what it holds (src/decision/inputs/).
   const loadInputs = createDecisionInputsLoader(deps.state);
+  const scoringDeps = { scores: deps.state.scores, random: deps.random, clock: deps.clock, defaults: deps.defaults };
   return async (input, call) => {
     const read = call.inputs ?? loadInputs(input.merchantId);
     const loaded = read instanceof Promise ? await read : read;
@@ -103,7 +104,9 @@ export function createDecidePayment(deps: DecidePaymentDeps): DecidePayment {
             ),
           ];
     const decided = applied.rule === undefined ? inputs : { ...inputs, rule: applied.rule };
-    const scored = await decideGateway(request, decided, { scores: deps.state.scores, random: deps.random, clock: deps.clock, defaults: deps.defaults });
+    // Synchronous when the score store answers from process memory (the embedded one).
+    const scoring = decideGateway(request, decided, scoringDeps);
+    const scored = scoring instanceof Promise ? await scoring : scoring;
     // Sticky routing runs last (src/decision/sticky/): no store read unless it is on for the payment.
     const sticking = stickyRoutingOn(request, decided);
     // The cost-aware post-step (synchronous; a no-op unless switched on for an SR decision). With

@@ -61,14 +61,16 @@ function keysOf(
   }
   // A remembered dimension whose gateway part goes elsewhere is another payment's: built, not served.
   const served = keys.place === place;
-  const out: string[] = [];
-  for (const gateway of gateways) {
+  // Made at its length: an array grown by push gets room for 17 at its first push.
+  const out: string[] = new Array(gateways.length);
+  for (let index = 0; index < gateways.length; index += 1) {
+    const gateway = gateways[index] as string;
     let key = served ? keys.byGateway.get(gateway) : undefined;
     if (key === undefined) {
       key = build(gateway);
       if (served && keys.byGateway.size < maxGatewaysPerDimension) keys.byGateway.set(gateway, key);
     }
-    out.push(key);
+    out[index] = key;
   }
   return out;
 }

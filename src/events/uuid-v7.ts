@@ -13,13 +13,25 @@ const poolSize = 4096;
 let pool = randomBytes(poolSize);
 let poolOffset = 0;
 
-/** Two lowercase hex digits per byte value. */
-const hexOf = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
-const hex = (byte: number): string => hexOf[byte & 0xff] as string;
+/** The char codes of the 16 hex digits, lower case. */
+const hexDigits = Array.from('0123456789abcdef', (digit) => digit.charCodeAt(0));
+/**
+ * One id's 36 char codes, written in place (the dashes stay where they are). Reused by every call:
+ * the function is synchronous, so no two calls share it at once.
+ */
+const codes: number[] = Array.from('00000000-0000-0000-0000-000000000000', (char) => char.charCodeAt(0));
+
+/** Writes `byte` as two hex digits at `at` of {@link codes}. */
+function putHex(at: number, byte: number): void {
+  codes[at] = hexDigits[(byte >>> 4) & 0x0f] as number;
+  codes[at + 1] = hexDigits[byte & 0x0f] as number;
+}
 
 /**
  * Formatted straight from the random pool and the timestamp (no Buffer copied, written and
- * hex-encoded per id: two ids per decision).
+ * hex-encoded per id: two ids per decision), as one flat string made from its char codes: joined
+ * from two-digit pieces by `+`, an id cost about 650 bytes of intermediate strings (each join past
+ * 13 characters is a new rope node) and twice the time.
  */
 export function uuidV7(nowMs: number = Date.now()): string {
   if (poolOffset + 16 > poolSize) {
@@ -39,28 +51,18 @@ export function uuidV7(nowMs: number = Date.now()): string {
   // 48-bit milliseconds: the high 32 bits and the low 16 (beyond 32-bit integer arithmetic).
   const high = Math.floor(nowMs / 0x10000);
   const low = nowMs - high * 0x10000;
-  return (
-    hex(high >>> 24) +
-    hex(high >>> 16) +
-    hex(high >>> 8) +
-    hex(high) +
-    '-' +
-    hex(low >>> 8) +
-    hex(low) +
-    '-' +
-    hex(0x70 | ((sequence >> 8) & 0x0f)) +
-    hex(sequence) +
-    '-' +
-    hex(0x80 | ((pool[at + 8] as number) & 0x3f)) +
-    hex(pool[at + 9] as number) +
-    '-' +
-    hex(pool[at + 10] as number) +
-    hex(pool[at + 11] as number) +
-    hex(pool[at + 12] as number) +
-    hex(pool[at + 13] as number) +
-    hex(pool[at + 14] as number) +
-    hex(pool[at + 15] as number)
-  );
+  putHex(0, high >>> 24);
+  putHex(2, high >>> 16);
+  putHex(4, high >>> 8);
+  putHex(6, high);
+  putHex(9, low >>> 8);
+  putHex(11, low);
+  putHex(14, 0x70 | ((sequence >> 8) & 0x0f));
+  putHex(16, sequence);
+  putHex(19, 0x80 | ((pool[at + 8] as number) & 0x3f));
+  putHex(21, pool[at + 9] as number);
+  for (let byte = 0; byte < 6; byte++) putHex(24 + 2 * byte, pool[at + 10 + byte] as number);
+  return String.fromCharCode.apply(null, codes);
 }
 
 /**

@@ -168,10 +168,22 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
     },
   };
 
+  // Reads in process memory, offered synchronously too (ScoreStore.readWindowsNow): a decision needs no promise.
+  const readWindowsNow = (keys: readonly string[], bucketSize: number): (WindowRead | undefined)[] => {
+    const reads: (WindowRead | undefined)[] = new Array(keys.length);
+    for (let index = 0; index < keys.length; index += 1) reads[index] = windowRead(db.get<Window>('windows', keys[index] as string), bucketSize);
+    return reads;
+  };
+  const readEliminationsNow = (keys: readonly string[]): (EliminationScore | undefined)[] => {
+    const reads: (EliminationScore | undefined)[] = new Array(keys.length);
+    for (let index = 0; index < keys.length; index += 1) reads[index] = db.get<EliminationScore>('eliminations', keys[index] as string);
+    return reads;
+  };
   const scores: ScoreStore = {
     async readWindows(keys, bucketSize) {
-      return keys.map((key) => windowRead(db.get<Window>('windows', key), bucketSize));
+      return readWindowsNow(keys, bucketSize);
     },
+    readWindowsNow,
     async recordOutcome(input) {
       const current = db.get<Window>('windows', input.windowKey);
       if (!firstTime(input.dedupeKey, input.dedupeTtlSeconds)) {
@@ -182,8 +194,9 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
       return { applied: true, window: windowRead(next, input.bucketSize)! };
     },
     async readEliminations(keys) {
-      return keys.map((key) => db.get<EliminationScore>('eliminations', key));
+      return readEliminationsNow(keys);
     },
+    readEliminationsNow,
     async applyElimination(input) {
       const current = db.get<EliminationScore>('eliminations', input.key);
       if (!firstTime(input.dedupeKey, input.dedupeTtlSeconds)) {

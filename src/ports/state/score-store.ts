@@ -53,6 +53,13 @@ export interface ScoreStore {
   readWindows(keys: readonly string[], bucketSize: number): Promise<readonly (WindowRead | undefined)[]>;
 
   /**
+   * The same read, answered synchronously: offered only by a store that answers from process memory
+   * (the embedded one), so a decision makes no promise and waits for no turn of the event loop. A
+   * remote store leaves it out. Offered together with {@link readEliminationsNow}.
+   */
+  readonly readWindowsNow?: (keys: readonly string[], bucketSize: number) => readonly (WindowRead | undefined)[];
+
+  /**
    * Pushes one outcome (1 success, 0 failure) onto a window, keeping the newest `bucketSize`.
    * A window that does not exist yet is first seeded with `bucketSize` successes (optimistic start).
    * Idempotent: when `dedupeKey` was already applied (within `dedupeTtlSeconds`), nothing changes.
@@ -67,6 +74,9 @@ export interface ScoreStore {
   }): Promise<{ readonly applied: boolean; readonly window: WindowRead }>;
 
   readEliminations(keys: readonly string[]): Promise<readonly (EliminationScore | undefined)[]>;
+
+  /** {@link readEliminations} answered synchronously, by the store that offers {@link readWindowsNow}. */
+  readonly readEliminationsNow?: (keys: readonly string[]) => readonly (EliminationScore | undefined)[];
 
   /**
    * Multiplies an elimination score by `factor` (clamped to [0, 1]); an absent or expired key starts

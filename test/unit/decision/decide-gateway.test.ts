@@ -52,14 +52,17 @@ async function seededScores(windows: Record<string, WindowRead> = {}, eliminatio
       });
     }
   }
+  // The embedded store answers synchronously too (readWindowsNow): a read by either way counts.
   const readWindows = vi.spyOn(scores, 'readWindows');
   const readEliminations = vi.spyOn(scores, 'readEliminations');
+  const readWindowsNow = vi.spyOn(scores as Required<typeof scores>, 'readWindowsNow');
+  const readEliminationsNow = vi.spyOn(scores as Required<typeof scores>, 'readEliminationsNow');
   const calls = {
     get readWindows() {
-      return readWindows.mock.calls.map(([keys, bucketSize]) => ({ keys: [...keys], bucketSize }));
+      return [...readWindows.mock.calls, ...readWindowsNow.mock.calls].map(([keys, bucketSize]) => ({ keys: [...keys], bucketSize }));
     },
     get readEliminations() {
-      return readEliminations.mock.calls.map(([keys]) => [...keys]);
+      return [...readEliminations.mock.calls, ...readEliminationsNow.mock.calls].map(([keys]) => [...keys]);
     },
   };
   return { scores, calls };
@@ -360,6 +363,45 @@ describe('decideGateway elimination', () => {
     const on = await run(request({ eliminationEnabled: true }));
     expect(on.calls.readEliminations).toEqual([[key('stripe'), key('adyen'), key('checkout')]]);
     expect(decisionOf(on.outcome).eliminationEnabled).toBe(true);
+  });
+
+  it('decides alike from a store that only reads asynchronously (as Redis does): one read of each kind, together', async () => {
+    const store = await seededScores(
+      { [`${upiDimension}_stripe`]: window(125, 125), [`${upiDimension}_adyen`]: window(120, 125), [`${upiDimension}_checkout`]: window(100, 125) },
+      { [key('stripe')]: elimination(0.04) },
+    );
+    const inMemory = await run(request({ eliminationEnabled: true }), inputs(), { store });
+    // The same store without its synchronous reads: what decideGateway sees of a remote one.
+    const { readWindowsNow: _windowsNow, readEliminationsNow: _eliminationsNow, ...remote } = store.scores;
+    const readsStarted: string[] = [];
+    let readsOutWhenWindowsAnswered = 0;
+    const slow = {
+      ...remote,
+      readWindows: (keys: readonly string[], bucketSize: number) => {
+        readsStarted.push('windows');
+        return new Promise<Awaited<ReturnType<typeof remote.readWindows>>>((resolve) =>
+          setImmediate(() => {
+            readsOutWhenWindowsAnswered = readsStarted.length;
+            resolve(remote.readWindows(keys, bucketSize));
+          }),
+        );
+      },
+      readEliminations: (keys: readonly string[]) => {
+        readsStarted.push('eliminations');
+        return remote.readEliminations(keys);
+      },
+    };
+    const outcome = await decideGateway(request({ eliminationEnabled: true }), inputs(), {
+      scores: slow,
+      random: createSequenceRandom([0.99]),
+      clock: createManualClock(now),
+      defaults: defaultRoutingDefaults,
+    });
+    // Both reads were out before either answered.
+    expect(readsStarted).toEqual(['windows', 'eliminations']);
+    expect(readsOutWhenWindowsAnswered).toBe(2);
+    expect(decisionOf(outcome)).toEqual(decisionOf(inMemory.outcome));
+    expect(decisionOf(outcome)).toMatchObject({ decidedGateway: 'adyen', routingApproach: 'SR_V3_DOWNTIME_ROUTING' });
   });
 
   it('demotes a gateway below the 0.05 default threshold and relabels the approach', async () => {
