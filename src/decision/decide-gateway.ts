@@ -43,7 +43,9 @@ const failureMessages = {
  *
  * Expected failures come back as `{ ok: false }`; only a broken store throws. This is the hot
  * path: score reads are batched (at most one `readWindows` and one `readEliminations` call, never
- * one await per gateway), and scores live in one array indexed like the candidates.
+ * one await per gateway), and scores live in one array indexed like the candidates. With a store
+ * that answers from process memory (`readWindowsNow`), the outcome comes back as is, not in a
+ * promise: the embedded service's decisions wait for no turn of the event loop.
  *
  * @remarks Left out on purpose: scheduled outages (the 1.4.0 API has no outage source, so
  * `isScheduledOutage` is always false), SR reset / extra-score / sampling flags and explore-exploit
