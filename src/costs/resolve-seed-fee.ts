@@ -84,11 +84,6 @@ function rowsOf(table: SeedCostTable): ReadonlyMap<string, PspRows> {
   return byPsp;
 }
 
-/** Whether the table has rows for this PSP (names compared case-insensitively). */
-export function seedTableHasPsp(table: SeedCostTable, psp: string): boolean {
-  return rowsOfPsp(table, psp) !== undefined;
-}
-
 /** A PSP's rows: by its name as given first, since a gateway is usually named in lower case already (toLowerCase always makes a new string). */
 function rowsOfPsp(table: SeedCostTable, psp: string): PspRows | undefined {
   const byPsp = rowsOf(table);

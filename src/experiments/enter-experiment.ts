@@ -141,23 +141,25 @@ export function enterExperiment(
   if (site.ruleLayerApplied) {
     // The static half answered with the arm's rule; an arm without an SR layer never gets here (decide-hybrid.ts).
     if (sr === undefined) return outsideOf(request, inputs, rules);
-    return inArm(applySrOverride(request, inputs, sr, []), tag);
+    const arm = applySrOverride(request, inputs, sr, []);
+    return inArm(arm.request, arm.inputs, tag);
   }
   // An arm with an SR layer alone is entered without an await; only an arm rule is read.
   if (ruleId === undefined) {
     if (sr === undefined) return outsideOf(request, inputs, rules);
-    return { request: srOverrideRequest(request, sr), inputs: srArmInputsOf(inputs, sr, rules), tag, staticArm: false };
+    return inArm(srOverrideRequest(request, sr), srArmInputsOf(inputs, sr, rules), tag);
   }
   return deps.state.routingRules.get(ruleId).then((record): ExperimentEntry => {
     if (record === undefined || record.createdBy !== request.merchantId || record.algorithm.type === 'ab_test') return outsideOf(request, inputs, rules);
     if (sr === undefined) return { request, inputs: { ...inputs, activeRules: [record] }, tag, staticArm: true };
-    return inArm(applySrOverride(request, inputs, sr, [record]), tag);
+    const arm = applySrOverride(request, inputs, sr, [record]);
+    return inArm(arm.request, arm.inputs, tag);
   });
 }
 
 /** A payment in an arm with an SR layer, as the override left it. */
-function inArm(arm: { readonly request: DecideGatewayRequest; readonly inputs: DecisionInputs }, tag: ExperimentTag): ExperimentEntry {
-  return { request: arm.request, inputs: arm.inputs, tag, staticArm: false };
+function inArm(request: DecideGatewayRequest, inputs: DecisionInputs, tag: ExperimentTag): ExperimentEntry {
+  return { request, inputs, tag, staticArm: false };
 }
 
 /** A payment left out of the experiment (built only then: it copies the inputs). */

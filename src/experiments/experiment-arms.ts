@@ -73,9 +73,7 @@ const outsidePlan: EndpointPlan = { arm: 'control', projection: {}, inExperiment
 /** What one endpoint does with each arm of one experiment document: worked out once per document. */
 interface EndpointArms {
   readonly splits: boolean;
-  readonly control: ArmProjection;
-  readonly variant: ArmProjection;
-  /** The plans a payment gets, one per arm (and the one when the endpoint does not split): shared, read-only. */
+  /** The plan a payment of each arm gets when the endpoint splits: shared, read-only. */
   readonly controlPlan: EndpointPlan;
   readonly variantPlan: EndpointPlan;
 }
@@ -95,15 +93,10 @@ function endpointArmsOf(data: AbTestData, endpoint: ExperimentEndpoint): Endpoin
   }
   let arms = byEndpoint[endpoint];
   if (arms === undefined) {
-    const splits = splitsOn(data, endpoint);
-    const control = project(resolvedArm(data, 'control'), endpoint);
-    const variant = project(resolvedArm(data, 'variant'), endpoint);
     arms = {
-      splits,
-      control,
-      variant,
-      controlPlan: splits ? { arm: 'control', projection: control, inExperiment: true } : outsidePlan,
-      variantPlan: { arm: 'variant', projection: variant, inExperiment: true },
+      splits: splitsOn(data, endpoint),
+      controlPlan: { arm: 'control', projection: project(resolvedArm(data, 'control'), endpoint), inExperiment: true },
+      variantPlan: { arm: 'variant', projection: project(resolvedArm(data, 'variant'), endpoint), inExperiment: true },
     };
     byEndpoint[endpoint] = arms;
   }
