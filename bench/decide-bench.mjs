@@ -31,7 +31,10 @@
 //      rounds (10 for the five rows, 2 for two) every row, plain SR too, runs equally often in every
 //      position and right after every other row; with rotation each row always followed the same one.
 //      Each row also reports its CPU per decision (main thread, all threads; median round) and plain SR's
-//      all-thread CPU over its own: the share its work allows;
+//      all-thread CPU over its own: the share its work allows. Every row's bodies here name one of the
+//      CUSTOMERS customers, plain SR's too, so the rows differ only in the merchant's settings (a payment
+//      that names its customer is the same payment with sticky routing on or off); SAME_TRAFFIC=0 sends
+//      each row its own bodies as in the sequential rows (a customer only where sticky routing is on);
 //   3. every answered decision must reach the analytics (/analytics/decisions counts them);
 //   4. the feedback-to-effect delay (feedback accepted → the next decision reflects it), p50/p99;
 //   5. the API process's CPU per answered decision (all its threads, and its main thread alone), from
@@ -69,6 +72,8 @@ const sticky = process.env.STICKY !== '0';
 const customers = Number(process.env.CUSTOMERS ?? 1000);
 if (!Number.isInteger(customers) || customers < 1) throw new Error(`CUSTOMERS takes a whole number ≥ 1; got "${process.env.CUSTOMERS}"`);
 const volumeCommitment = process.env.VOLUME_COMMITMENT !== '0';
+/** 2f: every row's bodies name a customer, so the rows differ only in their merchant's settings. */
+const sameTraffic = process.env.SAME_TRAFFIC !== '0';
 const mode = process.env.REDIS_URL || process.env.KAFKA_BROKERS ? 'distributed' : 'embedded';
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
 
@@ -258,9 +263,10 @@ try {
       for (const index of balancedOrder(targets.length, round)) {
         const target = targets[index];
         process.stderr.write(`round ${round + 1} of ${rounds}: ${target.label} ${roundSeconds}s…\n`);
-        await load(`${service.url}/decide-gateway`, target.headers, target.name, `r${round}w`, 1, target.customer);
+        const customer = sameTraffic || target.customer;
+        await load(`${service.url}/decide-gateway`, target.headers, target.name, `r${round}w`, 1, customer);
         const before = serviceCpu(service.pid);
-        const result = await load(`${service.url}/decide-gateway`, target.headers, target.name, `r${round}`, roundSeconds, target.customer);
+        const result = await load(`${service.url}/decide-gateway`, target.headers, target.name, `r${round}`, roundSeconds, customer);
         const after = serviceCpu(service.pid);
         roundRps[index] = result.rps;
         byRow[index].rps.push(result.rps);
@@ -356,7 +362,7 @@ try {
         ? ''
         : `, ${Math.round(row.main)} µs main thread, ${Math.round(row.all)} µs all threads${row === plain ? '' : ` (CPU share ${((100 * plain.all) / row.all).toFixed(1)} %)`}`;
     console.log(
-      `interleaved, ${rounds} rounds of ${roundSeconds}s per row, in a balanced order${rounds % balancedCycle(interleaved.length) === 0 ? '' : ` (not a whole cycle of ${balancedCycle(interleaved.length)} rounds)`} (median round): plain SR ${plain.rps.toFixed(0)} req/s${mainNote(plain)}; ${rows
+      `interleaved, ${rounds} rounds of ${roundSeconds}s per row, in a balanced order${rounds % balancedCycle(interleaved.length) === 0 ? '' : ` (not a whole cycle of ${balancedCycle(interleaved.length)} rounds)`}, ${sameTraffic ? `every row's bodies naming one of ${customers} customers` : "each row's own bodies"} (median round): plain SR ${plain.rps.toFixed(0)} req/s${mainNote(plain)}; ${rows
         .map(
           (row) =>
             `${row.label} ${(100 * row.share).toFixed(1)} % of plain SR (rounds ${row.shares.map((share) => (100 * share).toFixed(0)).join('/')} %)${mainNote(row)}`,
@@ -428,6 +434,7 @@ try {
         ? {}
         : {
             interleaved_rounds: rounds,
+            interleaved_same_traffic: sameTraffic,
             interleaved: Object.fromEntries(
               interleaved.map((row) => [
                 row.label,

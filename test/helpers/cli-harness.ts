@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,9 +21,26 @@ export interface CliOptions {
   readonly onStderr?: (written: string) => void;
 }
 
+/** The working directories made since the last {@link removeCliWorkDirs}. */
+const workDirs = new Set<string>();
+
 /** A working directory of its own (its .env, .mcp-config.json and config/ are the test's). */
 export function cliWorkDir(): string {
-  return mkdtempSync(join(tmpdir(), 'sytest-cli-'));
+  const dir = mkdtempSync(join(tmpdir(), 'sytest-cli-'));
+  workDirs.add(dir);
+  return dir;
+}
+
+/**
+ * Removes every working directory made so far: a file that makes them calls
+ * `afterAll(removeCliWorkDirs)` before its other hooks (after-hooks run last-registered first, so it
+ * runs once the file's servers are closed). `make test` gives each run a TMPDIR of its own and
+ * removes it; run alone, a file would otherwise leave a folder in /tmp per command it ran. The
+ * contract files share worker threads one file at a time, so these are the ending file's only.
+ */
+export function removeCliWorkDirs(): void {
+  for (const dir of workDirs) rmSync(dir, { recursive: true, force: true });
+  workDirs.clear();
 }
 
 /**
@@ -46,6 +63,7 @@ export function mcpWorkDir(): string {
 export async function runSwitchyard(argv: readonly string[], options: CliOptions = {}): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
+  const cwd = options.cwd ?? cliWorkDir();
   const io: CliIo = {
     stdout: {
       write: (text) => {
@@ -61,8 +79,8 @@ export async function runSwitchyard(argv: readonly string[], options: CliOptions
     readStdin: async () => options.stdin ?? '',
     stdinIsTty: options.stdin === undefined,
     stderrIsTty: options.tty === true,
-    env: { LOG_LEVEL: 'silent', DATA_DIR: join(options.cwd ?? cliWorkDir(), 'data'), ...options.env },
-    cwd: options.cwd ?? cliWorkDir(),
+    env: { LOG_LEVEL: 'silent', DATA_DIR: join(cwd, 'data'), ...options.env },
+    cwd,
   };
   const { outcome } = await runCli(argv, io);
   return { code: outcome, stdout, stderr };

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tinyPdf } from '../../fixtures/documents/tiny-pdf.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion, chatCompletionStream } from '../../fixtures/providers/openai-wire.js';
-import { cliWorkDir, runSwitchyard } from '../../helpers/cli-harness.js';
+import { cliWorkDir, runSwitchyard, removeCliWorkDirs } from '../../helpers/cli-harness.js';
 
 /** Issue 26: `generate`/`stream --file <path>` (repeatable) sends PDF and CSV documents as `files`. */
 
@@ -16,6 +16,9 @@ function userText(request: RecordedRequest): string {
 
 let provider: FakeHttpServer;
 let env: Record<string, string>;
+// Registered first, so it runs after the file's other after-hooks (servers closed by then).
+afterAll(removeCliWorkDirs);
+
 beforeAll(async () => {
   provider = await startFakeHttpServer((request) => {
     const body = request.body as { model: string; stream?: boolean };

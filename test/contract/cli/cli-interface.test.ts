@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion, chatCompletionStream } from '../../fixtures/providers/openai-wire.js';
 import { echoServerPath } from '../../integration/mcp/mcp-test-helpers.js';
-import { cliWorkDir, expectGolden, runSwitchyard, mcpWorkDir } from '../../helpers/cli-harness.js';
+import { cliWorkDir, expectGolden, runSwitchyard, mcpWorkDir, removeCliWorkDirs } from '../../helpers/cli-harness.js';
 
 // Issue 26, CLI points: the documented flags in both spellings, .mcp-config.json's tools for
 // generate, the config / provider / models compare|stats commands, batch cancel on a finished
@@ -43,6 +43,9 @@ let provider: FakeHttpServer;
 let hanging: FakeHttpServer;
 let release: () => void = () => undefined;
 let providerEnv: Record<string, string>;
+
+// Registered first, so it runs after the file's other after-hooks (servers closed by then).
+afterAll(removeCliWorkDirs);
 
 beforeAll(async () => {
   provider = await startFakeHttpServer(answer);

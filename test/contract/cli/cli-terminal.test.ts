@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeHttpServer, type FakeHttpServer, type FakeResponse, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion, chatCompletionStream } from '../../fixtures/providers/openai-wire.js';
 import { echoServerPath } from '../../integration/mcp/mcp-test-helpers.js';
-import { cliWorkDir, expectGolden, runSwitchyard, mcpWorkDir } from '../../helpers/cli-harness.js';
+import { cliWorkDir, expectGolden, runSwitchyard, mcpWorkDir, removeCliWorkDirs } from '../../helpers/cli-harness.js';
 
 /**
  * What a terminal sees (spinners only there, never on standard output), the timeout exit code,
@@ -34,6 +34,9 @@ async function answer(request: RecordedRequest): Promise<FakeResponse> {
 
 let provider: FakeHttpServer;
 let providerEnv: Record<string, string>;
+
+// Registered first, so it runs after the file's other after-hooks (servers closed by then).
+afterAll(removeCliWorkDirs);
 
 beforeAll(async () => {
   provider = await startFakeHttpServer(answer);

@@ -5,7 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion, chatCompletionStream, chatError } from '../../fixtures/providers/openai-wire.js';
 import { echoServerPath } from '../../integration/mcp/mcp-test-helpers.js';
-import { cliWorkDir, expectGolden, runSwitchyard, mcpWorkDir } from '../../helpers/cli-harness.js';
+import { cliWorkDir, expectGolden, runSwitchyard, mcpWorkDir, removeCliWorkDirs } from '../../helpers/cli-harness.js';
 
 function answer(request: RecordedRequest) {
   const body = request.body as { model: string; stream?: boolean; messages: { role: string; content: unknown }[]; response_format?: unknown };
@@ -19,6 +19,9 @@ function answer(request: RecordedRequest) {
 
 let provider: FakeHttpServer;
 let providerEnv: Record<string, string>;
+
+// Registered first, so it runs after the file's other after-hooks (servers closed by then).
+afterAll(removeCliWorkDirs);
 
 beforeAll(async () => {
   provider = await startFakeHttpServer(answer);

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion } from '../../fixtures/providers/openai-wire.js';
-import { cliWorkDir, runSwitchyard } from '../../helpers/cli-harness.js';
+import { cliWorkDir, runSwitchyard, removeCliWorkDirs } from '../../helpers/cli-harness.js';
 import { deleteRedisNamespace, redisUrl, uniqueNamespace } from '../adapters/local-services.js';
 
 /**
@@ -27,6 +27,9 @@ interface View {
   readonly succeeded: number;
   readonly cancelled: number;
 }
+
+// Registered first, so it runs after the file's other after-hooks (servers closed by then).
+afterAll(removeCliWorkDirs);
 
 describe('switchyard batch on BullMQ and Redis', () => {
   let provider: FakeHttpServer;

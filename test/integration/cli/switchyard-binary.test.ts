@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeHttpServer, type FakeHttpServer } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion, chatCompletionStream } from '../../fixtures/providers/openai-wire.js';
-import { cliWorkDir } from '../../helpers/cli-harness.js';
+import { cliWorkDir, removeCliWorkDirs } from '../../helpers/cli-harness.js';
 import { ensureDistBuilt } from '../pipeline/switchyard-process.js';
 
 const cliEntry = join(fileURLToPath(new URL('../../../', import.meta.url)), 'dist/cli/main.js');
@@ -86,6 +86,9 @@ async function serving(args: readonly string[], port: number, path: string, env:
 }
 
 let provider: FakeHttpServer;
+
+// Registered first, so it runs after the file's other after-hooks (servers closed by then).
+afterAll(removeCliWorkDirs);
 
 beforeAll(async () => {
   await ensureDistBuilt();

@@ -9,7 +9,7 @@ import { getTelemetryStatus } from '../../../src/adapters/telemetry/telemetry-ap
 import { loadConfig } from '../../../src/config/load-config.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion, chatCompletionStream } from '../../fixtures/providers/openai-wire.js';
-import { runSwitchyard } from '../../helpers/cli-harness.js';
+import { runSwitchyard, removeCliWorkDirs } from '../../helpers/cli-harness.js';
 import { decideBody } from '../../helpers/test-app.js';
 import {
   adminSecret,
@@ -220,6 +220,9 @@ for (const distributed of [false, true]) {
     });
   });
 }
+
+// Registered first, so it runs after the file's other after-hooks (servers closed by then).
+afterAll(removeCliWorkDirs);
 
 describe('OpenTelemetry when no OTEL_* variable asks for it', () => {
   it('starts nothing and sends nothing, not even to the SDK default localhost:4318', async () => {
