@@ -16,7 +16,6 @@ function userText(request: RecordedRequest): string {
 
 let provider: FakeHttpServer;
 let env: Record<string, string>;
-// Registered first, so it runs after the file's other after-hooks (servers closed by then).
 afterAll(removeCliWorkDirs);
 
 beforeAll(async () => {

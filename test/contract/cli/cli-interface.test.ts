@@ -44,7 +44,6 @@ let hanging: FakeHttpServer;
 let release: () => void = () => undefined;
 let providerEnv: Record<string, string>;
 
-// Registered first, so it runs after the file's other after-hooks (servers closed by then).
 afterAll(removeCliWorkDirs);
 
 beforeAll(async () => {

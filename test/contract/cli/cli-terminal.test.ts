@@ -35,7 +35,6 @@ async function answer(request: RecordedRequest): Promise<FakeResponse> {
 let provider: FakeHttpServer;
 let providerEnv: Record<string, string>;
 
-// Registered first, so it runs after the file's other after-hooks (servers closed by then).
 afterAll(removeCliWorkDirs);
 
 beforeAll(async () => {

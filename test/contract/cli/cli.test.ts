@@ -20,7 +20,6 @@ function answer(request: RecordedRequest) {
 let provider: FakeHttpServer;
 let providerEnv: Record<string, string>;
 
-// Registered first, so it runs after the file's other after-hooks (servers closed by then).
 afterAll(removeCliWorkDirs);
 
 beforeAll(async () => {

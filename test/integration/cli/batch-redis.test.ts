@@ -28,7 +28,6 @@ interface View {
   readonly cancelled: number;
 }
 
-// Registered first, so it runs after the file's other after-hooks (servers closed by then).
 afterAll(removeCliWorkDirs);
 
 describe('switchyard batch on BullMQ and Redis', () => {

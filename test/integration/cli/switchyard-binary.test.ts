@@ -87,7 +87,6 @@ async function serving(args: readonly string[], port: number, path: string, env:
 
 let provider: FakeHttpServer;
 
-// Registered first, so it runs after the file's other after-hooks (servers closed by then).
 afterAll(removeCliWorkDirs);
 
 beforeAll(async () => {

@@ -221,7 +221,6 @@ for (const distributed of [false, true]) {
   });
 }
 
-// Registered first, so it runs after the file's other after-hooks (servers closed by then).
 afterAll(removeCliWorkDirs);
 
 describe('OpenTelemetry when no OTEL_* variable asks for it', () => {
