@@ -126,7 +126,7 @@ async function openRuntime(config: Config, logger: PinoLogger, needs: RuntimeNee
 
   const bus: EventBus =
     config.kafkaBrokers === undefined
-      ? createMemoryEventBus({ logger: logger.child({ component: 'bus' }), validate: validateEvent })
+      ? createMemoryEventBus({ logger: logger.child({ component: 'bus' }), validate: validateEvent, maxRetainedEvents: config.embeddedBusMaxEvents })
       : await explained({ service: 'kafka', security: security.kafka, where: kafkaBrokers.join(',') }, () =>
           createKafkaEventBus({
             brokers: kafkaBrokers,

@@ -36,8 +36,13 @@ export async function metricsRoutes(app: FastifyInstance, deps: { bus: EventBus;
       }),
       ...metric('switchyard_events_published_total', 'counter', 'Events the bus has accepted (Kafka: acknowledged by the broker).', bus.published),
       ...metric('switchyard_event_spool_depth', 'gauge', 'Events waiting in the disk spool while the broker is unreachable.', bus.spooled),
-      ...metric('switchyard_event_spool_full', 'gauge', '1 while the spool is at its bound and new events are refused.', bus.spoolFull ? 1 : 0),
-      ...metric('switchyard_events_refused_total', 'counter', 'Events refused because the spool was full.', bus.refused),
+      ...metric(
+        'switchyard_event_spool_full',
+        'gauge',
+        '1 while the bus is at its bound: the spool (Kafka) refuses new events; the embedded bus makes publishers wait, then refuses.',
+        bus.spoolFull ? 1 : 0,
+      ),
+      ...metric('switchyard_events_refused_total', 'counter', 'Events refused because the spool (Kafka) or the embedded bus was full.', bus.refused),
       ...metric(
         'switchyard_event_bus_retained_events',
         'gauge',

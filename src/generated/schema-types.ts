@@ -156,6 +156,10 @@ export interface SwitchyardConfig {
    */
   kafkaTlsKeyFile?: string;
   spoolMaxEvents: number;
+  /**
+   * events the in-process bus (no KAFKA_BROKERS) holds for consumers that have not caught up; past it a publish waits up to 5 s for room, then is refused (503 SY_BUS_UNAVAILABLE)
+   */
+  embeddedBusMaxEvents: number;
   clickhouseUrl?: string;
   clickhouseDatabase: string;
   clickhouseUser: string;

@@ -6,14 +6,17 @@ import type { EventEnvelope, Topic } from './event-envelope.js';
  *
  * @remarks No ordering across topics and no exactly-once delivery: consumers de-duplicate.
  * Publishing never waits on a broker round trip; adapters buffer (and spool to disk when the
- * broker is down) and only reject when they cannot keep the event at all.
+ * broker is down) and only reject when they cannot keep the event at all. The embedded bus, whose
+ * buffer is the process's memory, makes a publisher wait past its bound for the slowest consumer to
+ * make room.
  */
 export interface EventBus {
   /**
    * Accepts events for delivery. Resolves once the events are durably accepted by the adapter
    * (buffered, spooled or sent), never after a consumer handled them. Each event goes to
    * `topicOf[event.type]`, keyed by `partitionKeyOf(event)`.
-   * @throws SwitchyardError `SY_BUS_UNAVAILABLE` when the event cannot be kept (spool full).
+   * @throws SwitchyardError `SY_BUS_UNAVAILABLE` when the event cannot be kept (spool full; the
+   *   embedded bus full for longer than its publishers wait).
    * @throws SwitchyardError `SY_EVENT_INVALID` when an event fails its schema.
    */
   publish(events: readonly EventEnvelope[]): Promise<void>;
@@ -67,9 +70,12 @@ export interface BusHealth {
   readonly connected: boolean;
   /** Events waiting in the local spool because the broker was unreachable. */
   readonly spooled: number;
-  /** True when the spool reached its bound: new events are being refused (never silently dropped). */
+  /**
+   * True when the bus reached its bound: the spool (Kafka) refuses new events; the embedded bus makes
+   * publishers wait for room, then refuses (never a silent drop).
+   */
   readonly spoolFull: boolean;
-  /** Events refused because the spool was full (each one also failed its publish call). */
+  /** Events refused because the spool or the embedded bus was full (each one also failed its publish call). */
   readonly refused: number;
   readonly published: number;
   /**

@@ -14,7 +14,7 @@ import { createReadiness, type Readiness } from '../../api/readiness.js';
 import { resolveTokenConfig } from '../../cli/resolve-token-config.js';
 import { createAccessServices, createCounterfactual } from '../../cli/create-access-services.js';
 import { generateApiKey } from '../../src/auth/api-key.js';
-import { createMemoryEventBus } from '../../src/adapters/memory/memory-event-bus.js';
+import { createMemoryEventBus, type MemoryEventBusOptions } from '../../src/adapters/memory/memory-event-bus.js';
 import { createMemoryJobQueue } from '../../src/adapters/memory/memory-job-queue.js';
 import { createMemoryStateStore } from '../../src/adapters/memory/memory-state-store.js';
 import { loadConfig, type Config } from '../../src/config/load-config.js';
@@ -125,6 +125,8 @@ export async function createTestApp(
     maxReportBytes?: number;
     /** Operator mail (password reset, email verification); default an outbox in a fresh temporary directory. */
     mailer?: Mailer;
+    /** The in-process bus's bound and how long a publisher waits for room (default the service's). */
+    busBound?: Pick<MemoryEventBusOptions, 'maxRetainedEvents' | 'publishWaitMs'>;
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ ADMIN_SECRET: adminSecret, LOG_LEVEL: 'silent', JWT_SECRET: testJwtSecret, ...options.env });
@@ -137,7 +139,7 @@ export async function createTestApp(
   };
   const clock = options.clock ?? createManualClock(Date.now());
   const state = options.state ?? createMemoryStateStore({ dataDir: undefined, logger: silentLogger, clock });
-  const bus = createMemoryEventBus({ logger: silentLogger, validate: validateEvent });
+  const bus = createMemoryEventBus({ logger: silentLogger, validate: validateEvent, ...options.busBound });
   const readiness = createReadiness();
   const routingDefaults = { ...defaultRoutingDefaults, ...options.routingDefaults };
   const jobs = createMemoryJobQueue({ logger: silentLogger });

@@ -26,6 +26,12 @@ describe('loadConfig', () => {
     );
   });
 
+  it('bounds the embedded bus at 200,000 events unless EMBEDDED_BUS_MAX_EVENTS says otherwise (at least 1)', () => {
+    expect(loadConfig({}).embeddedBusMaxEvents).toBe(200_000);
+    expect(loadConfig({ EMBEDDED_BUS_MAX_EVENTS: '5000' }).embeddedBusMaxEvents).toBe(5000);
+    expect(() => loadConfig({ EMBEDDED_BUS_MAX_EVENTS: '0' })).toThrow(/EMBEDDED_BUS_MAX_EVENTS \(embeddedBusMaxEvents\)/);
+  });
+
   it('maps camelCase properties to UPPER_SNAKE variables', () => {
     expect(envNameOf('clickhouseUrl')).toBe('CLICKHOUSE_URL');
     expect(envNameOf('jwtTtlSeconds')).toBe('JWT_TTL_SECONDS');
