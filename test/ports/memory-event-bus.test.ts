@@ -94,6 +94,28 @@ describe('memory event bus bound', () => {
     await bus.close();
   });
 
+  it('lets a waiting publish that fits in once the larger one ahead of it is refused', async () => {
+    const bus = createMemoryEventBus({ logger: silentLogger, validate: validateEvent, maxRetainedEvents: 4, publishWaitMs: 30 });
+    const stuck = await gatedGroup(bus, 'stuck');
+    await bus.publish([apiRequested('m-order', 'a'), apiRequested('m-order', 'b')]);
+    // Three more would not fit beside the two held; one would, but waits behind them in arrival order.
+    const large = bus.publish(['c', 'd', 'e'].map((id) => apiRequested('m-order', id))).then(
+      () => 'taken',
+      (error: unknown) => (error as SwitchyardError).code,
+    );
+    const small = bus.publish([apiRequested('m-order', 'f')]).then(
+      () => 'taken',
+      (error: unknown) => (error as SwitchyardError).code,
+    );
+    expect(await large).toBe('SY_BUS_UNAVAILABLE');
+    expect(await small).toBe('taken');
+    expect(bus.health()).toMatchObject({ retained: 3, refused: 3, spoolFull: false });
+    stuck.release();
+    await stuck.subscription.caughtUp();
+    expect(stuck.seen).toEqual(['a', 'b', 'f']);
+    await bus.close();
+  });
+
   it("never makes a handler's own follow-up publishes wait, though the room is its own group's to make", async () => {
     // A wait here could only end at the deadline (the group commits after its handler returns), and
     // would then refuse the follow-ups: the handler would throw and its batch be redelivered.

@@ -234,7 +234,8 @@ export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
         deadline: setTimeout(() => {
           roomWaiters.splice(roomWaiters.indexOf(waiter), 1);
           refuse(waiter);
-          endEpisodeIfClear();
+          // The waiters behind it may fit where it did not.
+          grantRoom();
         }, publishWaitMs),
       };
       roomWaiters.push(waiter);
