@@ -116,6 +116,19 @@ describe('memory event bus bound', () => {
     await bus.close();
   });
 
+  it('delivers the publishes still waiting for room when it is closed (a graceful stop drains them too)', async () => {
+    const bus = createMemoryEventBus({ logger: silentLogger, validate: validateEvent, maxRetainedEvents: 2, publishWaitMs: 60_000 });
+    const slow = await gatedGroup(bus, 'slow');
+    await bus.publish([apiRequested('m-close', 'a'), apiRequested('m-close', 'b')]);
+    const waiting = bus.publish([apiRequested('m-close', 'c')]);
+    expect(bus.health().spoolFull).toBe(true);
+    const closed = bus.close();
+    slow.release();
+    await Promise.all([waiting, closed]);
+    expect(slow.seen).toEqual(['a', 'b', 'c']);
+    expect(bus.health()).toMatchObject({ retained: 0, refused: 0, published: 3, connected: false });
+  });
+
   it("never makes a handler's own follow-up publishes wait, though the room is its own group's to make", async () => {
     // A wait here could only end at the deadline (the group commits after its handler returns), and
     // would then refuse the follow-ups: the handler would throw and its batch be redelivered.
