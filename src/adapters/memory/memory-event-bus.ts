@@ -106,10 +106,8 @@ export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
   let retained = 0;
   let refused = 0;
   let closing = false;
-  /** Publishes waiting for room, in arrival order. */
+  /** Publishes waiting for room, in arrival order. An episode of a full bus lasts while there are any. */
   const roomWaiters: RoomWaiter[] = [];
-  /** Set from the first wait for room until the waiters are gone (an episode). */
-  let full = false;
   // The log is told at most every `noticeEveryMs`: under a sustained overload episodes come and go
   // many times a second (each commit of the slowest group lets the waiters in, and the next publish
   // waits again), and a line per episode or per refused publish would flood it.
@@ -204,16 +202,14 @@ export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
   }
 
   function endEpisodeIfClear(): void {
-    if (!full || roomWaiters.length > 0) return;
-    full = false;
+    if (roomWaiters.length > 0) return;
     if (warnedThisEpisode) log.info({ retained, maxRetainedEvents: maxRetained, refused }, 'event bus has room again; publishers no longer wait');
     warnedThisEpisode = false;
   }
 
   /** Waits until the events fit (then takes them in), or refuses them after `publishWaitMs`. */
   function waitForRoom(events: readonly EventEnvelope[]): Promise<void> {
-    if (!full) {
-      full = true;
+    if (roomWaiters.length === 0) {
       episodes += 1;
       const now = Date.now();
       if (now - warnedAt >= noticeEveryMs) {
