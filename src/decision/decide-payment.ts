@@ -11,8 +11,8 @@ import type { Clock } from '../time/clock.js';
 import { copyPriorityMap } from './copy-priority-map.js';
 import { decideGateway, type Decision, type DecisionFailure, type DecisionInputs, type DecisionOutcome } from './decide-gateway.js';
 import { createDecisionInputsLoader } from './inputs/load-decision-inputs.js';
-import { applyMultiObjective, applyMultiObjectiveDeferred } from './multi-objective/apply-multi-objective.js';
-import type { MultiObjectiveInfo } from './multi-objective/multi-objective-info.js';
+import { applyMultiObjective, costStepRankingOf } from './multi-objective/apply-multi-objective.js';
+import type { EvRanking } from './multi-objective/rank-by-expected-value.js';
 import { multiObjectiveFieldOf } from './multi-objective/multi-objective-event-field.js';
 import { policyRecordOf, type DecisionPolicyRecord } from './policy/policy-record.js';
 import type { RandomSource } from './random-source.js';
@@ -109,26 +109,25 @@ export function createDecidePayment(deps: DecidePaymentDeps): DecidePayment {
     const scored = scoring instanceof Promise ? await scoring : scoring;
     // Sticky routing runs last (src/decision/sticky/): no store read unless it is on for the payment.
     const sticking = stickyRoutingOn(request, decided);
+    const volumeOn = decided.features?.['volume-contracts'] === true;
     // The cost-aware post-step (synchronous; a no-op unless switched on for an SR decision). With
-    // sticky routing on, a pin may supersede its pick and drop its info block, so the block is
-    // built by the sticky step, and only for a decision that keeps it.
-    let costed: DecisionOutcome;
-    let costInfo: (() => MultiObjectiveInfo) | undefined;
-    if (sticking) {
-      const deferred = applyMultiObjectiveDeferred(scored, request, decided);
-      costed = deferred.outcome;
-      costInfo = deferred.info;
-    } else costed = applyMultiObjective(scored, request, decided);
+    // sticky routing on, a pin may supersede its pick and drop its info block, so the sticky step
+    // applies its ranking in the one copy of the decision it makes, and builds the block only for a
+    // decision that keeps it. Volume steering in between needs the post-step's decision itself.
+    let costed = scored;
+    let ranking: EvRanking | undefined;
+    if (sticking && !volumeOn) ranking = costStepRankingOf(scored, request, decided);
+    else costed = applyMultiObjective(scored, request, decided);
     // Volume-commitment steering (the flag checked here, once; no await while the merchant's plan is held).
     let steered = costed;
-    if (costed.ok && decided.features?.['volume-contracts'] === true) {
+    if (costed.ok && volumeOn) {
       const volume = applyVolumeCommitment(costed.decision, decided, { merchantId: request.merchantId, plans, random: deps.random, nowMs: deps.clock.now() });
       steered = { ok: true, decision: volume instanceof Promise ? await volume : volume };
     }
     // Sticky routing (no await on a store in process memory).
     let outcome = steered;
     if (sticking) {
-      const stuck = applyStickyRouting(steered, request, decided, entry?.tag !== undefined && entry.staticArm, sticky, costInfo);
+      const stuck = applyStickyRouting(steered, request, decided, entry?.tag !== undefined && entry.staticArm, sticky, ranking);
       outcome = stuck instanceof Promise ? await stuck : stuck;
     }
     const latencyMs = Math.round(performance.now() - call.startedAt);

@@ -4,6 +4,7 @@ import { effectiveSeedTable } from '../../costs/seed-cost-table.js';
 import type { DecideGatewayRequest } from '../../generated/schema-types.js';
 import { isFeatureEnabled } from '../features/merchant-features.js';
 import type { Decision, DecisionInputs, DecisionOutcome } from '../decision.js';
+import type { RoutingApproach } from '../routing-approach.js';
 import type { MultiObjectiveInfo } from './multi-objective-info.js';
 import { type EvCandidate, type EvRanking, rankByExpectedValue } from './rank-by-expected-value.js';
 
@@ -44,22 +45,20 @@ export function applyMultiObjective(outcome: DecisionOutcome, request: DecideGat
   return { ok: true, decision: reordered(outcome.decision, ranking, ranking.info()) };
 }
 
-/** The post-step with its info block left for later: the decision without it, and the block on demand (undefined when the step did not run). */
-export interface DeferredCostStep {
-  readonly outcome: DecisionOutcome;
-  readonly info: (() => MultiObjectiveInfo) | undefined;
+/**
+ * The post-step's ranking of a decision, not yet built into it (undefined when the step does not
+ * apply), for a later step that builds the decision once: a sticky pin may take the payment away
+ * from the post-step's pick and then drop its claim (apply-sticky-routing.ts), so the order, the
+ * routing approach ({@link rankedApproachOf}) and the info block are applied there, in one copy.
+ */
+export function costStepRankingOf(outcome: DecisionOutcome, request: DecideGatewayRequest, inputs: DecisionInputs): EvRanking | undefined {
+  if (!outcome.ok || !multiObjectiveApplies(outcome.decision, request, inputs)) return undefined;
+  return rankDecision(outcome.decision, request, inputs);
 }
 
-/**
- * {@link applyMultiObjective} for a decision a later step may take away from the post-step's pick
- * (a sticky pin, which then drops the claim): the same order and routing approach, and the info
- * block built only by whoever keeps it (apply-sticky-routing.ts), since its reason text is most of
- * what the block costs.
- */
-export function applyMultiObjectiveDeferred(outcome: DecisionOutcome, request: DecideGatewayRequest, inputs: DecisionInputs): DeferredCostStep {
-  if (!outcome.ok || !multiObjectiveApplies(outcome.decision, request, inputs)) return { outcome, info: undefined };
-  const ranking = rankDecision(outcome.decision, request, inputs);
-  return { outcome: { ok: true, decision: reordered(outcome.decision, ranking, undefined) }, info: ranking.info };
+/** The routing approach of a decision the ranking was applied to: SR_SELECTION_MULTI_OBJECTIVE when cost won, else the decision's own. */
+export function rankedApproachOf(decision: Decision, ranking: EvRanking): RoutingApproach {
+  return ranking.outcome === 'COST_WON' ? 'SR_SELECTION_MULTI_OBJECTIVE' : decision.routingApproach;
 }
 
 /** The decision's candidates, priced and ranked on expected value. */
@@ -86,13 +85,13 @@ function rankDecision(decision: Decision, request: DecideGatewayRequest, inputs:
 }
 
 /** The decision in the ranking's order, carrying `info` (one copy). */
-function reordered(decision: Decision, ranking: EvRanking, info: MultiObjectiveInfo | undefined): Decision {
+function reordered(decision: Decision, ranking: EvRanking, info: MultiObjectiveInfo): Decision {
   const order = ranking.order;
   return {
     ...decision,
     decidedGateway: order[0] ?? decision.decidedGateway,
     fallbackGateways: order.slice(1),
-    routingApproach: ranking.outcome === 'COST_WON' ? 'SR_SELECTION_MULTI_OBJECTIVE' : decision.routingApproach,
+    routingApproach: rankedApproachOf(decision, ranking),
     multiObjectiveInfo: info,
   };
 }

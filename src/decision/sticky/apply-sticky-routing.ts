@@ -2,6 +2,8 @@ import type { DecideGatewayRequest } from '../../generated/schema-types.js';
 import type { StickyStore } from '../../ports/state/sticky-store.js';
 import type { Decision, DecisionInputs, DecisionOutcome } from '../decision.js';
 import type { MultiObjectiveInfo } from '../multi-objective/multi-objective-info.js';
+import { rankedApproachOf } from '../multi-objective/apply-multi-objective.js';
+import type { EvRanking } from '../multi-objective/rank-by-expected-value.js';
 import type { PolicyCandidate } from '../policy/decision-policy.js';
 import { isFeatureEnabled } from '../features/merchant-features.js';
 import type { RoutingApproach } from '../routing-approach.js';
@@ -72,8 +74,12 @@ export function stickyApplies(decision: Decision, inputs: DecisionInputs, static
  * as it was (outcome `store_timeout` / `store_error`, counted for /metrics). Every decision with
  * sticky routing on carries `sticky` (customer key and combination) so its feedback moves the counts,
  * pinned or not. The caller checks {@link stickyRoutingOn} first, so a payment without it never
- * reaches the store. `costInfo` is the cost post-step's info block when the caller left it to this
- * step (applyMultiObjectiveDeferred): built into the decision unless the pin moved the payment.
+ * reaches the store.
+ *
+ * `ranking` is the cost post-step's ranking when the caller left it to this step (costStepRankingOf):
+ * `outcome` is then the decision before the post-step, and the one copy this step makes applies
+ * both, where applying the ranking first copied the decision twice. Its info block is built only
+ * for a decision that keeps the post-step's pick.
  */
 export function applyStickyRouting(
   outcome: DecisionOutcome,
@@ -81,7 +87,7 @@ export function applyStickyRouting(
   inputs: DecisionInputs,
   staticArm: boolean,
   deps: StickyRoutingDeps,
-  costInfo?: () => MultiObjectiveInfo,
+  ranking?: EvRanking,
 ): DecisionOutcome | Promise<DecisionOutcome> {
   if (!outcome.ok) return outcome;
   const decision = outcome.decision;
@@ -91,7 +97,7 @@ export function applyStickyRouting(
     combo: stickyComboOf(decision.payment),
     settings: deps.settings ?? defaultStickySettings,
     counters: deps.counters,
-    costInfo,
+    ranking,
   };
   if (!stickyApplies(decision, inputs, staticArm)) return noted(lookup, 'not_applicable');
   const customer = { merchantId: request.merchantId, customerKey: lookup.customerKey };
@@ -119,22 +125,36 @@ interface Lookup {
   readonly combo: string;
   readonly settings: StickySettings;
   readonly counters: StickyRoutingCounters | undefined;
-  /** The cost post-step's info block when it was left to this step (applyMultiObjectiveDeferred): built only if the decision keeps it. */
-  readonly costInfo: (() => MultiObjectiveInfo) | undefined;
+  /** The cost post-step's ranking when it was left to this step (costStepRankingOf): `decision` is the one before it. */
+  readonly ranking: EvRanking | undefined;
 }
 
-/** The cost post-step's claim the decision carries on: its own, or the deferred block built now. */
+/** The gateway the decision leads with once the cost post-step's ranking (when left to this step) is applied. */
+function headOf(lookup: Lookup): string {
+  return lookup.ranking?.order[0] ?? lookup.decision.decidedGateway;
+}
+
+/** The fallbacks in the order the cost post-step left them (a copy of the ranking's tail when it was left to this step). */
+function fallbacksOf(lookup: Lookup): readonly string[] {
+  return lookup.ranking === undefined ? lookup.decision.fallbackGateways : lookup.ranking.order.slice(1);
+}
+
+/** The cost post-step's claim the decision carries on: its own, or the ranking's block built now. */
 function costClaimOf(lookup: Lookup): MultiObjectiveInfo | undefined {
-  return lookup.costInfo === undefined ? lookup.decision.multiObjectiveInfo : lookup.costInfo();
+  return lookup.ranking === undefined ? lookup.decision.multiObjectiveInfo : lookup.ranking.info();
 }
 
 /** The decision as it was, carrying what the lookup did (every decision with sticky routing on does, so its feedback moves the counts). */
 function noted(lookup: Lookup, stickyOutcome: StickyOutcome): DecisionOutcome {
   lookup.counters?.count(stickyOutcome);
+  const { decision, ranking } = lookup;
   return {
     ok: true,
     decision: {
-      ...lookup.decision,
+      ...decision,
+      decidedGateway: headOf(lookup),
+      fallbackGateways: fallbacksOf(lookup),
+      routingApproach: ranking === undefined ? decision.routingApproach : rankedApproachOf(decision, ranking),
       sticky: { customerKey: lookup.customerKey, combo: lookup.combo, outcome: stickyOutcome, srHead: null },
       multiObjectiveInfo: costClaimOf(lookup),
     },
@@ -145,10 +165,11 @@ function noted(lookup: Lookup, stickyOutcome: StickyOutcome): DecisionOutcome {
 function pinned(lookup: Lookup, counts: ReadonlyMap<string, number>): DecisionOutcome {
   if (counts.size === 0) return noted(lookup, 'no_state');
   const decision = lookup.decision;
+  // The ranking reorders the candidates but changes no score, so it moves no pin.
   const pin = pinOf(decision, counts, lookup.settings.minScoreRatio);
   if (pin === undefined) return noted(lookup, 'vetoed');
 
-  const head = decision.decidedGateway;
+  const head = headOf(lookup);
   const overridden = pin !== head;
   lookup.counters?.count('pinned', overridden);
   return {
@@ -156,7 +177,7 @@ function pinned(lookup: Lookup, counts: ReadonlyMap<string, number>): DecisionOu
     decision: {
       ...decision,
       decidedGateway: pin,
-      fallbackGateways: overridden ? demotedHead(head, decision.fallbackGateways, pin) : decision.fallbackGateways,
+      fallbackGateways: overridden ? demotedHead(head, lookup, pin) : fallbacksOf(lookup),
       routingApproach: 'STICKY_ROUTING',
       sticky: { customerKey: lookup.customerKey, combo: lookup.combo, outcome: 'pinned', srHead: head },
       // A pin that moved the payment away from the cost post-step's pick supersedes its claim: cost
@@ -169,15 +190,22 @@ function pinned(lookup: Lookup, counts: ReadonlyMap<string, number>): DecisionOu
 }
 
 /**
- * The fallbacks once `pin` was taken out of them and the head it replaced leads them:
- * a loop into an array made at its length (no spread and filter per pin, and no array grown by push,
- * which gets room for 17 at its first push).
+ * The fallbacks once `pin` was taken out of them and the head it replaced leads them: a loop into
+ * an array made at its length over the decision's fallbacks, or over the ranking's order after its
+ * head (no slice, spread or filter per pin, and no array grown by push, which gets room for 17 at
+ * its first push).
  */
-function demotedHead(head: string, fallbacks: readonly string[], pin: string): string[] {
-  const order: string[] = new Array(fallbacks.length);
+function demotedHead(head: string, lookup: Lookup, pin: string): string[] {
+  const ranked = lookup.ranking?.order;
+  const from = ranked === undefined ? lookup.decision.fallbackGateways : ranked;
+  const first = ranked === undefined ? 0 : 1;
+  const order: string[] = new Array(from.length - first);
   order[0] = head;
   let at = 1;
-  for (const gateway of fallbacks) if (gateway !== pin) order[at++] = gateway;
+  for (let index = first; index < from.length; index += 1) {
+    const gateway = from[index] as string;
+    if (gateway !== pin) order[at++] = gateway;
+  }
   order.length = at;
   return order;
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryStickyStore } from '../../../../src/adapters/memory/memory-sticky-store.js';
 import type { Decision, DecisionInputs } from '../../../../src/decision/decision.js';
+import { rankByExpectedValue } from '../../../../src/decision/multi-objective/rank-by-expected-value.js';
 import { applyStickyRouting, stickyRoutingOn } from '../../../../src/decision/sticky/apply-sticky-routing.js';
 import { StickyRoutingCounters } from '../../../../src/decision/sticky/sticky-counters.js';
 import { customerKeyOf, stickyComboOf } from '../../../../src/decision/sticky/sticky-key.js';
@@ -186,25 +187,57 @@ describe('applyStickyRouting', () => {
     expect((await apply(costed, await storeWith({ stripe: 1 }))).decision.multiObjectiveInfo).toBe(multiObjectiveInfo);
   });
 
-  it('builds a deferred cost claim only for a decision that keeps it', async () => {
-    const multiObjectiveInfo = { outcome: 'COST_WON' } as unknown as NonNullable<Decision['multiObjectiveInfo']>;
-    const costed = srDecision({ stripe: 1, adyen: 1 }, { routingApproach: 'SR_SELECTION_MULTI_OBJECTIVE' });
+  it("applies a cost ranking left to it in its one copy, and builds the ranking's claim only for a decision that keeps it", async () => {
+    // The decision before the cost post-step: SR order stripe, adyen, checkout (equal scores). The
+    // ranking promotes checkout (cheapest) on expected value, then adyen, then stripe.
+    const uncosted = srDecision({ stripe: 1, adyen: 1, checkout: 1 });
+    const priced = rankByExpectedValue(
+      [
+        { psp: 'stripe', authRate: 1, costBps: 290 },
+        { psp: 'adyen', authRate: 1, costBps: 194 },
+        { psp: 'checkout', authRate: 1, costBps: 150 },
+      ],
+      1,
+    );
+    expect(priced).toMatchObject({ outcome: 'COST_WON', order: ['checkout', 'adyen', 'stripe'] });
     let built = 0;
-    const costInfo = () => {
-      built += 1;
-      return multiObjectiveInfo;
+    const ranking = {
+      ...priced,
+      info: () => {
+        built += 1;
+        return priced.info();
+      },
     };
-    const applyDeferred = async (store: StickyStore) => {
-      const outcome = await applyStickyRouting(ok(costed), request, inputs, false, { store, settings: defaultStickySettings }, costInfo);
+    const applyRanked = async (store: StickyStore) => {
+      const outcome = await applyStickyRouting(ok(uncosted), request, inputs, false, { store, settings: defaultStickySettings }, ranking);
       if (!outcome.ok) throw new Error('sticky routing turned a decision into a failure');
       return outcome.decision;
     };
-    // The pin moves the payment: the claim is dropped, and never built.
-    expect((await applyDeferred(await storeWith({ adyen: 1 }))).multiObjectiveInfo).toBeUndefined();
+    // The pin moves the payment off the ranking's pick: the ranked head leads the fallbacks, the claim is dropped and never built.
+    expect(await applyRanked(await storeWith({ stripe: 1 }))).toMatchObject({
+      decidedGateway: 'stripe',
+      fallbackGateways: ['checkout', 'adyen'],
+      routingApproach: 'STICKY_ROUTING',
+      sticky: { outcome: 'pinned', srHead: 'checkout' },
+      multiObjectiveInfo: undefined,
+    });
     expect(built).toBe(0);
-    // The pin agrees with the post-step's pick, or nothing is counted: the decision carries the claim.
-    expect((await applyDeferred(await storeWith({ stripe: 1 }))).multiObjectiveInfo).toBe(multiObjectiveInfo);
-    expect((await applyDeferred(await storeWith({}))).multiObjectiveInfo).toBe(multiObjectiveInfo);
+    // The pin agrees with the ranking's pick: the ranked order and the claim.
+    expect(await applyRanked(await storeWith({ checkout: 1 }))).toMatchObject({
+      decidedGateway: 'checkout',
+      fallbackGateways: ['adyen', 'stripe'],
+      routingApproach: 'STICKY_ROUTING',
+      sticky: { outcome: 'pinned', srHead: 'checkout' },
+      multiObjectiveInfo: { outcome: 'COST_WON', chosen: { psp: 'checkout' } },
+    });
+    // Nothing counted: the decision as the cost post-step alone would have left it.
+    expect(await applyRanked(await storeWith({}))).toMatchObject({
+      decidedGateway: 'checkout',
+      fallbackGateways: ['adyen', 'stripe'],
+      routingApproach: 'SR_SELECTION_MULTI_OBJECTIVE',
+      sticky: { outcome: 'no_state', srHead: null },
+      multiObjectiveInfo: { outcome: 'COST_WON', srHead: { psp: 'stripe' } },
+    });
     expect(built).toBe(2);
   });
 
