@@ -4,7 +4,9 @@
 // with ROW's setting (volume: decide-bench's volume commitment with a published plan; sticky: the
 // feature on and CUSTOMERS (200) customers' habits seeded; features: multi-objective and an A/B
 // experiment; all: features and sticky, decide-bench's row 2c), then plain, row, plain, row …
-// (ROUNDS 2, SECONDS 5 each, CONNECTIONS 64). Prints, per request, the busy main-thread µs of each
+// (ROUNDS 2, SECONDS 5 each, CONNECTIONS 64). As in decide-bench's interleaved rows, every body names one
+// of the customers, plain SR's too, so the rows differ only in the merchant's settings (SAME_TRAFFIC=0:
+// a customer only where sticky routing is on). Prints, per request, the busy main-thread µs of each
 // row and the TOP (30) functions whose self time differs most between the two rows' load windows
 // (BY=file sums per file instead), then a JSON line with the profile and the windows
 // (FROM_MS/TO_MS for bench/profile-summary.mjs). 127.0.0.1 only.
@@ -24,6 +26,7 @@ const seconds = Number(process.env.SECONDS ?? 5);
 const rounds = Number(process.env.ROUNDS ?? 2);
 const connections = Number(process.env.CONNECTIONS ?? 64);
 const customers = Number(process.env.CUSTOMERS ?? 200);
+const sameTraffic = process.env.SAME_TRAFFIC !== '0';
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
 if (!['volume', 'sticky', 'features', 'all'].includes(row)) throw new Error(`ROW takes volume, sticky, features or all; got "${row}"`);
 mkdirSync(dir, { recursive: true });
@@ -41,9 +44,9 @@ function run(name, headers, prefix, duration, customer) {
 const windows = { plain: [], [row]: [] };
 try {
   const stamp = Date.now();
-  const plain = { name: `plain_${stamp}`, customer: false };
+  const plain = { name: `plain_${stamp}`, customer: sameTraffic };
   plain.headers = await merchant(plain.name);
-  const other = { name: `${row}_${stamp}`, customer: row === 'sticky' || row === 'all' };
+  const other = { name: `${row}_${stamp}`, customer: sameTraffic || row === 'sticky' || row === 'all' };
   other.headers = await merchant(other.name);
   const h = other.headers;
   if (row === 'volume') {

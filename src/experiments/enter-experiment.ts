@@ -112,6 +112,9 @@ function tagOf(experiment: RunningExperiment, arm: ExperimentArm, projection: Ar
   return tag;
 }
 
+/** /decide-gateway's call site: one shared object, not a default parameter's literal made per payment. */
+const decideGatewaySite: ExperimentCallSite = { endpoint: 'decide_gateway', ruleLayerApplied: false };
+
 /**
  * Routes one payment into the merchant's running experiment (peer: the A/B interceptor). Only when
  * the merchant feature `ab-test-real-payments` is on and the experiment splits on this endpoint;
@@ -127,7 +130,7 @@ export function enterExperiment(
   inputs: DecisionInputs,
   experiment: RunningExperiment,
   deps: ExperimentDeps,
-  site: ExperimentCallSite = { endpoint: 'decide_gateway', ruleLayerApplied: false },
+  site: ExperimentCallSite = decideGatewaySite,
 ): ExperimentEntry | Promise<ExperimentEntry> {
   const endpoint = site.endpoint;
   const rules = activeRulesOf(inputs.activeRules ?? []);

@@ -16,7 +16,7 @@ export interface RecordDecisionDeps {
  */
 export async function recordDecision(event: EventEnvelope<'decision.created'>, deps: RecordDecisionDeps): Promise<DecisionContext> {
   const decision = event.payload;
-  const context: DecisionContext = {
+  const context: { -readonly [K in keyof DecisionContext]: DecisionContext[K] } = {
     merchantId: event.merchantId,
     paymentId: decision.paymentId,
     decidedAt: event.occurredAt,
@@ -27,8 +27,10 @@ export async function recordDecision(event: EventEnvelope<'decision.created'>, d
     routingApproach: decision.routingApproach,
     orderType: decision.payment.orderType,
     payment: decision.payment,
-    ...(decision.sticky === undefined ? {} : { sticky: { customerKey: decision.sticky.customerKey, combo: decision.sticky.combo } }),
   };
+  // Assigned, not spread in from a conditional literal: no empty object per decision without it,
+  // and no generic copy for those with it (this runs for every decision, on the main thread when embedded).
+  if (decision.sticky !== undefined) context.sticky = { customerKey: decision.sticky.customerKey, combo: decision.sticky.combo };
   await deps.scores.putDecisionContext(context, deps.defaults.decisionContextTtlSeconds);
   return context;
 }

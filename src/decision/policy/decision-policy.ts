@@ -85,16 +85,15 @@ export function actionProbabilities(candidates: readonly PolicyCandidate[], para
  */
 export function propensityOf(log: DecisionPolicyLog, decidedGateway: string): number {
   const hedge = log.candidates.length >= 2 ? hedgeProbability(log.hedgingPercent) : 0;
-  const branches: readonly [boolean, number][] = [
-    [false, 1 - hedge],
-    [true, hedge],
-  ];
-  let propensity = 0;
-  for (const [hedged, probability] of branches) {
-    if (probability <= 0) continue;
-    const gateway = hedged === log.hedged ? decidedGateway : log.candidates[pickIndex(log.candidates, log, hedged)]?.gateway;
-    if (gateway === decidedGateway) propensity += probability;
-  }
+  // The two branches of the draw, unhedged then hedged, without an array of them per decision.
+  const propensity = branchPropensity(log, decidedGateway, false, 1 - hedge) + branchPropensity(log, decidedGateway, true, hedge);
   // The taken branch always counts, so this is > 0 whenever the branch itself was possible.
   return propensity > 0 ? propensity : 1;
+}
+
+/** `probability` when the branch (`hedged` or not) ends on the decided gateway (the taken one always does), else 0. */
+function branchPropensity(log: DecisionPolicyLog, decidedGateway: string, hedged: boolean, probability: number): number {
+  if (probability <= 0) return 0;
+  const gateway = hedged === log.hedged ? decidedGateway : log.candidates[pickIndex(log.candidates, log, hedged)]?.gateway;
+  return gateway === decidedGateway ? probability : 0;
 }

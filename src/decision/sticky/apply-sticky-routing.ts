@@ -1,5 +1,5 @@
 import type { DecideGatewayRequest } from '../../generated/schema-types.js';
-import type { StickyStore } from '../../ports/state/sticky-store.js';
+import type { StickyCustomer, StickyStore } from '../../ports/state/sticky-store.js';
 import type { Decision, DecisionInputs, DecisionOutcome } from '../decision.js';
 import type { MultiObjectiveInfo } from '../multi-objective/multi-objective-info.js';
 import { rankedApproachOf } from '../multi-objective/apply-multi-objective.js';
@@ -92,21 +92,21 @@ export function applyStickyRouting(
   if (!outcome.ok) return outcome;
   const decision = outcome.decision;
   const lookup: Lookup = {
-    decision,
+    merchantId: request.merchantId,
     customerKey: customerKeyOf(request.paymentInfo.customerId ?? ''),
+    decision,
     combo: stickyComboOf(decision.payment),
     settings: deps.settings ?? defaultStickySettings,
     counters: deps.counters,
     ranking,
   };
   if (!stickyApplies(decision, inputs, staticArm)) return noted(lookup, 'not_applicable');
-  const customer = { merchantId: request.merchantId, customerKey: lookup.customerKey };
   // A store in process memory answers at once: no deadline, no await.
   const readNow = deps.store.readNow;
   if (readNow !== undefined) {
     let counts: ReadonlyMap<string, number>;
     try {
-      counts = readNow(customer, lookup.combo);
+      counts = readNow(lookup, lookup.combo);
     } catch {
       return noted(lookup, 'store_error');
     }
@@ -114,14 +114,13 @@ export function applyStickyRouting(
   }
   const deadlines = deps.deadlines ?? new LookupDeadlines(lookup.settings.lookupTimeoutMs);
   return deadlines
-    .race(deps.store.read(customer, lookup.combo))
+    .race(deps.store.read(lookup, lookup.combo))
     .then((read) => (read.kind === 'read' ? pinned(lookup, read.counts) : noted(lookup, read.kind === 'timeout' ? 'store_timeout' : 'store_error')));
 }
 
-/** One decision's sticky lookup: what every outcome records. */
-interface Lookup {
+/** One decision's sticky lookup: what every outcome records. The customer it reads, itself (no second object per lookup). */
+interface Lookup extends StickyCustomer {
   readonly decision: Decision;
-  readonly customerKey: string;
   readonly combo: string;
   readonly settings: StickySettings;
   readonly counters: StickyRoutingCounters | undefined;
