@@ -9,7 +9,7 @@ import { applyVolumeCommitment } from '../volume-commitment/apply-volume-commitm
 import { createSteeringPlanCache } from '../volume-commitment/steering-plan-cache.js';
 import type { Clock } from '../time/clock.js';
 import { copyPriorityMap } from './copy-priority-map.js';
-import { decideGateway, type Decision, type DecisionFailure, type DecisionInputs, type DecisionOutcome } from './decide-gateway.js';
+import { decideGateway, type Decision, type DecisionFailure, type DecisionInputs } from './decide-gateway.js';
 import { createDecisionInputsLoader } from './inputs/load-decision-inputs.js';
 import { applyMultiObjective, costStepRankingOf } from './multi-objective/apply-multi-objective.js';
 import type { EvRanking } from './multi-objective/rank-by-expected-value.js';
