@@ -39,7 +39,8 @@ const workerUrl = new URL(import.meta.url.endsWith('.ts') ? './chdb-worker.ts' :
 
 /**
  * Executes analytics SQL on embedded chDB, in a worker thread so that its synchronous native
- * queries never block the event loop. Requests carry ids and are answered in order by the worker.
+ * queries never block the event loop. Requests carry ids; writes and commands are answered in order,
+ * queries by the worker's reader thread as they finish (chdb-reader.ts), so a long one never holds up the inserts.
  *
  * A worker that dies fails its in-flight requests with a retryable `SY_ANALYTICS_UNAVAILABLE`; the
  * next request starts a new one on the same folder.

@@ -1,12 +1,16 @@
 /**
  * Messages between {@link ChdbExecutor} (main thread) and chdb-thread.ts (the thread that owns the
- * chDB session). Every request but an `events` handoff is answered with its id, in order; held
- * events are reported by notices.
+ * chDB session that writes), and between that thread and its reader (chdb-reader.ts, a second
+ * session on the same folder that answers queries). Every request but an `events` handoff is
+ * answered with its id: writes and commands in order, queries when the reader has them; held events
+ * are reported by notices.
  */
 
 export interface ChdbWorkerData {
   /** Folder the chDB session persists to. */
   readonly path: string;
+  /** Absent: the thread that writes (chdb-thread.ts); `reader`: its reader (chdb-reader.ts). */
+  readonly role?: 'reader';
   /** Held events that trigger an insert without waiting out the linger. */
   readonly insertAfterEvents: number;
   /** How long the first held event waits for company before an insert, in ms. */
@@ -27,10 +31,18 @@ export type ChdbRequest =
   | { readonly id: number; readonly kind: 'flush' }
   | { readonly id: number; readonly kind: 'close' };
 
+/** What the writing thread asks its reader: a query to answer (with a ChdbResponse), or to close its session and end. */
+export type ChdbReaderRequest = { readonly id: number; readonly kind: 'query'; readonly sql: string } | { readonly kind: 'close' };
+
 /** A serialisable engine error: Error objects lose their class crossing threads. */
 export interface ChdbWorkerError {
   readonly name: string;
   readonly message: string;
+}
+
+/** An error in the form that crosses threads. */
+export function workerErrorOf(error: unknown): ChdbWorkerError {
+  return { name: error instanceof Error ? error.name : 'Error', message: error instanceof Error ? error.message : String(error) };
 }
 
 export type ChdbResponse =

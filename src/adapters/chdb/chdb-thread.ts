@@ -1,18 +1,30 @@
 /**
- * The chDB worker thread: owns the chDB session. chDB queries are synchronous native calls, so they
- * run here, off the API's event loop; requests are handled one at a time, in arrival order. Events
- * handed off for analytics are mapped and encoded (as RowBinary) on arrival and inserted in batches (see
- * {@link HeldAnalytics}); a failed insert is retried with a growing pause until it succeeds.
+ * The chDB worker thread: owns the chDB session that writes. chDB calls are synchronous native calls,
+ * so they run here, off the API's event loop; writes and commands are handled one at a time, in
+ * arrival order. Events handed off for analytics are mapped and encoded (as RowBinary) on arrival and
+ * inserted in batches (see {@link HeldAnalytics}); a failed insert is retried with a growing pause
+ * until it succeeds. Queries go to a reader thread with a session of its own (chdb-reader.ts), so a
+ * long one never holds up the inserts; a query sent after a write or flush still sees it, since the
+ * write is done before the query is passed on.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parentPort, workerData } from 'node:worker_threads';
+import { once } from 'node:events';
+import { parentPort, Worker, workerData } from 'node:worker_threads';
 import { Session } from 'chdb';
 import type { EventEnvelope } from '../../events/event-envelope.js';
 import { quoteString } from '../clickhouse/bind-sql.js';
 import { columnNames } from '../clickhouse/analytics-insert-columns.js';
 import { assertInsertTarget } from '../clickhouse/clickhouse-executor.js';
-import type { ChdbRequest, ChdbWorkerData, ChdbWorkerError, ChdbWorkerMessage } from './chdb-protocol.js';
+import {
+  type ChdbReaderRequest,
+  type ChdbRequest,
+  type ChdbResponse,
+  type ChdbWorkerData,
+  type ChdbWorkerError,
+  type ChdbWorkerMessage,
+  workerErrorOf,
+} from './chdb-protocol.js';
 import { HeldAnalytics, type RowBinaryInsert } from './held-analytics.js';
 
 const port = parentPort;
@@ -62,8 +74,43 @@ function openSession(): Session {
   return session;
 }
 
-function errorOf(error: unknown): ChdbWorkerError {
-  return { name: error instanceof Error ? error.name : 'Error', message: error instanceof Error ? error.message : String(error) };
+/** The reader thread (started with the first query) and the ids of the queries it has not answered. */
+let reader: Worker | undefined;
+const reading = new Set<number>();
+
+function ensureReader(): Worker {
+  if (reader !== undefined) return reader;
+  const started = new Worker(new URL(import.meta.url.endsWith('.ts') ? './chdb-worker.ts' : './chdb-worker.js', import.meta.url), {
+    workerData: { ...(workerData as ChdbWorkerData), role: 'reader' } satisfies ChdbWorkerData,
+  });
+  started.on('message', (response: ChdbResponse) => {
+    reading.delete(response.id);
+    send(response);
+  });
+  // A reader that dies fails the queries it held; the next query starts another.
+  const failReads = (error: ChdbWorkerError): void => {
+    if (reader === started) reader = undefined;
+    for (const id of reading) send({ id, ok: false, error });
+    reading.clear();
+  };
+  started.on('error', (error) => failReads(workerErrorOf(error)));
+  started.on('exit', (code) => failReads({ name: 'Error', message: `chDB reader thread exited with code ${code}` }));
+  reader = started;
+  return started;
+}
+
+function read(id: number, sql: string): void {
+  reading.add(id);
+  ensureReader().postMessage({ id, kind: 'query', sql } satisfies ChdbReaderRequest);
+}
+
+/** Ends the reader once it has answered what it holds (its session must close before the writing one). */
+async function closeReader(): Promise<void> {
+  const closing = reader;
+  if (closing === undefined) return;
+  const exited = once(closing, 'exit');
+  closing.postMessage({ kind: 'close' } satisfies ChdbReaderRequest);
+  await exited;
 }
 
 function scheduleInsert(delayMs: number): void {
@@ -82,7 +129,7 @@ function insertHeld(): void {
   } catch (error) {
     failedInserts++;
     const retryMs = Math.min(maxRetryMs, firstRetryMs * 2 ** (failedInserts - 1));
-    send({ kind: 'insert-failed', error: errorOf(error), heldEvents: held.events, retryMs });
+    send({ kind: 'insert-failed', error: workerErrorOf(error), heldEvents: held.events, retryMs });
     scheduleInsert(retryMs);
     throw error;
   }
@@ -98,19 +145,25 @@ function tryInsertHeld(): boolean {
   }
 }
 
-function handle(request: Exclude<ChdbRequest, { kind: 'events' }>): readonly unknown[] {
+/**
+ * Inserts what is held, closes the reader, then this session, answers, and ends the thread. In that
+ * order: once the reader's session is closed, an insert on this one never returns (chdb 3.4.0).
+ */
+async function close(id: number): Promise<void> {
+  tryInsertHeld();
+  await closeReader();
+  session?.close();
+  session = undefined;
+  clearTimeout(insertTimer);
+  send({ id, ok: true, rows: [] });
+  port?.close();
+}
+
+function handle(request: Exclude<ChdbRequest, { kind: 'events' | 'query' | 'close' }>): readonly unknown[] {
   switch (request.kind) {
-    case 'close':
-      tryInsertHeld();
-      session?.close();
-      session = undefined;
-      clearTimeout(insertTimer);
-      return [];
     case 'command':
       openSession().query(request.sql);
       return [];
-    case 'query':
-      return parseJsonEachRow(openSession().query(request.sql, 'JSONEachRow'));
     case 'insert':
       // The text after FORMAT is parsed as TabSeparated data, never as SQL (escaped by encodeTabSeparated).
       openSession().query(`${request.sql}\n${request.data}`);
@@ -121,28 +174,23 @@ function handle(request: Exclude<ChdbRequest, { kind: 'events' }>): readonly unk
   }
 }
 
-function parseJsonEachRow(text: string): unknown[] {
-  const rows: unknown[] = [];
-  for (const line of text.split('\n')) if (line !== '') rows.push(JSON.parse(line));
-  return rows;
-}
-
 port.on('message', (request: ChdbRequest) => {
   if (request.kind === 'events') {
     try {
       held.add(request.seq, request.database, JSON.parse(request.data) as EventEnvelope[]);
     } catch (error) {
-      send({ kind: 'unmappable', error: errorOf(error), seq: request.seq });
+      send({ kind: 'unmappable', error: workerErrorOf(error), seq: request.seq });
     }
     // While inserts fail, only the retry timer tries again (not every handoff).
     if (held.events >= insertAfterEvents && failedInserts === 0) tryInsertHeld();
     else scheduleInsert(lingerMs);
     return;
   }
+  if (request.kind === 'query') return read(request.id, request.sql);
+  if (request.kind === 'close') return void close(request.id);
   try {
     send({ id: request.id, ok: true, rows: handle(request) });
   } catch (error) {
-    send({ id: request.id, ok: false, error: errorOf(error) });
+    send({ id: request.id, ok: false, error: workerErrorOf(error) });
   }
-  if (request.kind === 'close') port.close();
 });

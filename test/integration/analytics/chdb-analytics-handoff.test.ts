@@ -150,6 +150,20 @@ describe('handing events to the chDB thread', () => {
     expect(ownThreadNice()).toBe(0);
   });
 
+  it('inserts while a long query runs: a flush sent after the query is answered before it', async () => {
+    const { executor } = await open({ lingerMs: 60_000 });
+    const answered: string[] = [];
+    // sleep(3) holds the query for three seconds (chDB's cap per call). On one session the handoff
+    // and the flush behind it waited for it; the reader's session leaves the inserts free.
+    const slow = executor.query('SELECT sleep(3) AS slept').then(() => answered.push('query'));
+    await executor.handOff(database, requests(0, 50));
+    await executor.flushHandoffs();
+    answered.push('flush');
+    await slow;
+    expect(answered).toEqual(['flush', 'query']);
+    expect(await counts(executor)).toEqual(rowsOf(50));
+  });
+
   it('inserts at once when the held events reach insertAfterEvents', async () => {
     const { executor } = await open({ lingerMs: 60_000, insertAfterEvents: 100 });
     await executor.handOff(database, requests(0, 60)); // 120 events ≥ 100: inserted without a flush
