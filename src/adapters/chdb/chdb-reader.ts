@@ -8,7 +8,8 @@
  * from a thread already below the API's priority, it runs there too (and lowers its own in the entry).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { Session } from 'chdb';
+import type { Session } from 'chdb';
+import { openAnalyticsSession } from './chdb-session.js';
 import { type ChdbReaderRequest, type ChdbResponse, type ChdbWorkerData, workerErrorOf } from './chdb-protocol.js';
 
 const port = parentPort;
@@ -18,15 +19,13 @@ const { path } = workerData as ChdbWorkerData;
 let session: Session | undefined;
 let openError: unknown;
 try {
-  session = new Session(path);
-  // The same output settings as the writing session: both engines answer alike.
-  session.query('SET output_format_json_quote_64bit_integers = 0');
+  session = openAnalyticsSession(path);
 } catch (error) {
   openError = error;
 }
 
 /** The rows of a JSONEachRow answer. */
-export function parseJsonEachRow(text: string): unknown[] {
+function parseJsonEachRow(text: string): unknown[] {
   const rows: unknown[] = [];
   for (const line of text.split('\n')) if (line !== '') rows.push(JSON.parse(line));
   return rows;

@@ -11,7 +11,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { once } from 'node:events';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
-import { Session } from 'chdb';
+import type { Session } from 'chdb';
 import type { EventEnvelope } from '../../events/event-envelope.js';
 import { quoteString } from '../clickhouse/bind-sql.js';
 import { columnNames } from '../clickhouse/analytics-insert-columns.js';
@@ -25,6 +25,7 @@ import {
   type ChdbWorkerMessage,
   workerErrorOf,
 } from './chdb-protocol.js';
+import { openAnalyticsSession } from './chdb-session.js';
 import { HeldAnalytics, type RowBinaryInsert } from './held-analytics.js';
 
 const port = parentPort;
@@ -43,9 +44,7 @@ const stagingDir = join(resolve(path), 'insert-staging');
 let session: Session | undefined;
 let openError: unknown;
 try {
-  session = new Session(path);
-  // chDB already answers 64-bit integers as JSON numbers; set it anyway so both engines run alike.
-  session.query('SET output_format_json_quote_64bit_integers = 0');
+  session = openAnalyticsSession(path);
   mkdirSync(stagingDir, { recursive: true });
 } catch (error) {
   openError = error;

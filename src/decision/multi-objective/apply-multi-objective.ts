@@ -56,6 +56,16 @@ export function costStepRankingOf(outcome: DecisionOutcome, request: DecideGatew
   return rankDecision(outcome.decision, request, inputs);
 }
 
+/** The gateway a decision leads with once the ranking is applied. */
+export function rankedHeadOf(decision: Decision, ranking: EvRanking): string {
+  return ranking.order[0] ?? decision.decidedGateway;
+}
+
+/** The fallbacks of a decision the ranking was applied to: the ranking's order after its head (a copy). */
+export function rankedFallbacksOf(ranking: EvRanking): string[] {
+  return ranking.order.slice(1);
+}
+
 /** The routing approach of a decision the ranking was applied to: SR_SELECTION_MULTI_OBJECTIVE when cost won, else the decision's own. */
 export function rankedApproachOf(decision: Decision, ranking: EvRanking): RoutingApproach {
   return ranking.outcome === 'COST_WON' ? 'SR_SELECTION_MULTI_OBJECTIVE' : decision.routingApproach;
@@ -86,11 +96,10 @@ function rankDecision(decision: Decision, request: DecideGatewayRequest, inputs:
 
 /** The decision in the ranking's order, carrying `info` (one copy). */
 function reordered(decision: Decision, ranking: EvRanking, info: MultiObjectiveInfo): Decision {
-  const order = ranking.order;
   return {
     ...decision,
-    decidedGateway: order[0] ?? decision.decidedGateway,
-    fallbackGateways: order.slice(1),
+    decidedGateway: rankedHeadOf(decision, ranking),
+    fallbackGateways: rankedFallbacksOf(ranking),
     routingApproach: rankedApproachOf(decision, ranking),
     multiObjectiveInfo: info,
   };

@@ -2,7 +2,7 @@ import type { DecideGatewayRequest } from '../../generated/schema-types.js';
 import type { StickyCustomer, StickyStore } from '../../ports/state/sticky-store.js';
 import type { Decision, DecisionInputs, DecisionOutcome } from '../decision.js';
 import type { MultiObjectiveInfo } from '../multi-objective/multi-objective-info.js';
-import { rankedApproachOf } from '../multi-objective/apply-multi-objective.js';
+import { rankedApproachOf, rankedFallbacksOf, rankedHeadOf } from '../multi-objective/apply-multi-objective.js';
 import type { EvRanking } from '../multi-objective/rank-by-expected-value.js';
 import type { PolicyCandidate } from '../policy/decision-policy.js';
 import { isFeatureEnabled } from '../features/merchant-features.js';
@@ -130,12 +130,12 @@ interface Lookup extends StickyCustomer {
 
 /** The gateway the decision leads with once the cost post-step's ranking (when left to this step) is applied. */
 function headOf(lookup: Lookup): string {
-  return lookup.ranking?.order[0] ?? lookup.decision.decidedGateway;
+  return lookup.ranking === undefined ? lookup.decision.decidedGateway : rankedHeadOf(lookup.decision, lookup.ranking);
 }
 
 /** The fallbacks in the order the cost post-step left them (a copy of the ranking's tail when it was left to this step). */
 function fallbacksOf(lookup: Lookup): readonly string[] {
-  return lookup.ranking === undefined ? lookup.decision.fallbackGateways : lookup.ranking.order.slice(1);
+  return lookup.ranking === undefined ? lookup.decision.fallbackGateways : rankedFallbacksOf(lookup.ranking);
 }
 
 /** The cost post-step's claim the decision carries on: its own, or the ranking's block built now. */
