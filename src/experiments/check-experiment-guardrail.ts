@@ -1,19 +1,16 @@
-import type { ExperimentAnalytics } from '../ports/analytics/experiment-reports.js';
+import type { ExperimentAnalytics, ExperimentArmOutcomes } from '../ports/analytics/experiment-reports.js';
 import type { StateStore } from '../ports/state-store.js';
 import type { ExperimentGuardrailTrip, GuardrailTrigger } from '../ports/state/experiment-guardrail.js';
 import type { Clock } from '../time/clock.js';
 import { experimentSlotOf } from '../ports/state/routing-rule-store.js';
 import type { RunningExperiment } from './enter-experiment.js';
-import { experimentStatistics } from './experiment-verdict.js';
+import { guardrailTestAtLook } from './experiment-verdict.js';
 
 export interface GuardrailCheckDeps {
   readonly state: Pick<StateStore, 'routingRules' | 'configs'>;
-  readonly analytics: ExperimentAnalytics;
+  readonly analytics: Pick<ExperimentAnalytics, 'experimentArmOutcomes'>;
   readonly clock: Clock;
 }
-
-/** The business margin valuing a success when the merchant's SR config sets none (the peer's default). */
-const defaultEvaluationMargin = 1;
 
 /**
  * The start of a running experiment's observation window: its creation, or, when its guardrail
@@ -39,35 +36,26 @@ export async function checkExperimentGuardrail(
   trigger: GuardrailTrigger,
 ): Promise<ExperimentGuardrailTrip | undefined> {
   const merchantId = experiment.createdBy;
-  const [previous, successRate] = await Promise.all([
-    deps.state.configs.get(merchantId, 'experimentGuardrail'),
-    deps.state.configs.get(merchantId, 'successRate'),
-  ]);
+  const previous = await deps.state.configs.get(merchantId, 'experimentGuardrail');
   const windowStartMs = observationStartOf(experiment, previous);
   const now = deps.clock.now();
-  const arms = await deps.analytics.experimentArms({ merchantId, experimentId: experiment.id, startMs: windowStartMs, endMs: now });
+  // The arms' counts only: this runs every minute over the whole experiment (experimentArmOutcomes).
+  const arms = await deps.analytics.experimentArmOutcomes({ merchantId, experimentId: experiment.id, startMs: windowStartMs, endMs: now });
   const data = experiment.algorithm.data;
-  const statistics = experimentStatistics(
-    arms.find((arm) => arm.arm === 'control'),
-    arms.find((arm) => arm.arm === 'variant'),
-    {
-      minSampleSize: data.min_sample_size,
-      guardrailThresholdPp: data.guardrail_threshold_pp,
-      evaluationMargin: successRate?.margin ?? defaultEvaluationMargin,
-    },
-  );
-  const test = statistics.guardrail_test;
-  if (statistics.verdict !== 'guardrail_breached' || test === null) return undefined;
+  const control = arms.find((arm) => arm.arm === 'control');
+  const variant = arms.find((arm) => arm.arm === 'variant');
+  const test = guardrailTestAtLook(control, variant, { minSampleSize: data.min_sample_size, guardrailThresholdPp: data.guardrail_threshold_pp });
+  if (test === null || !test.breached) return undefined;
   const trip: ExperimentGuardrailTrip = {
     experimentId: experiment.id,
     experimentModifiedAt: experiment.modifiedAt,
     trippedAt: now,
-    controlAuthRate: statistics.control.auth_rate,
-    variantAuthRate: statistics.variant.auth_rate,
+    controlAuthRate: authRateOf(control),
+    variantAuthRate: authRateOf(variant),
     thresholdPp: data.guardrail_threshold_pp,
     trigger,
-    controlTransactions: statistics.control.transaction_count,
-    variantTransactions: statistics.variant.transaction_count,
+    controlTransactions: control?.resolved ?? 0,
+    variantTransactions: variant?.resolved ?? 0,
     windowStartMs,
     test: test.method,
     deltaPp: test.delta_pp,
@@ -83,6 +71,11 @@ export async function checkExperimentGuardrail(
   if (!stopped) return undefined;
   await deps.state.configs.put(merchantId, 'experimentGuardrail', trip, 'upsert');
   return trip;
+}
+
+/** Successes over resolved payments (0 without any): the auth rate the results report. */
+function authRateOf(arm: ExperimentArmOutcomes | undefined): number {
+  return arm === undefined || arm.resolved === 0 ? 0 : arm.successes / arm.resolved;
 }
 
 /** The recorded guardrail stop of `experimentId`, if the merchant's record names it. */

@@ -1,4 +1,4 @@
-import type { ExperimentArmFacts } from '../ports/analytics/experiment-reports.js';
+import type { ExperimentArmFacts, ExperimentArmOutcomes } from '../ports/analytics/experiment-reports.js';
 import { defaultSequentialTestOptions, mixtureSequentialTest, proportionMoments } from './sequential-test.js';
 import { momentsOf } from './two-sample-z-test.js';
 
@@ -102,9 +102,7 @@ export function experimentStatistics(
     net_delta_bps,
     guardrail_test,
   });
-  if (control.resolved < thresholds.minSampleSize || variant.resolved < thresholds.minSampleSize || control.resolved === 0 || variant.resolved === 0) {
-    return answer('collecting_data');
-  }
+  if (collectingData(control, variant, thresholds.minSampleSize)) return answer('collecting_data');
   const guardrail = guardrailTestOf(control, variant, thresholds.guardrailThresholdPp);
   const moments = (arm: ExperimentArmFacts) =>
     costExperiment
@@ -122,8 +120,32 @@ export function experimentStatistics(
   return answer(verdict, test.pValue, interval, guardrail);
 }
 
+/**
+ * The guardrail's test at this look, as {@link experimentStatistics} runs it: null while the
+ * experiment is collecting data (either arm under `minSampleSize` resolved payments) or when neither
+ * arm's auth rate can vary. Reads the arms' counts only, so the scheduled check can read just those
+ * (ExperimentAnalytics.experimentArmOutcomes).
+ */
+export function guardrailTestAtLook(
+  controlOutcomes: ExperimentArmOutcomes | undefined,
+  variantOutcomes: ExperimentArmOutcomes | undefined,
+  thresholds: Pick<ExperimentThresholds, 'minSampleSize' | 'guardrailThresholdPp'>,
+): GuardrailTest | null {
+  const control = controlOutcomes ?? noOutcomes;
+  const variant = variantOutcomes ?? noOutcomes;
+  return collectingData(control, variant, thresholds.minSampleSize) ? null : guardrailTestOf(control, variant, thresholds.guardrailThresholdPp);
+}
+
+type ArmCounts = Pick<ExperimentArmOutcomes, 'resolved' | 'successes'>;
+const noOutcomes: ArmCounts = { resolved: 0, successes: 0 };
+
+/** Either arm under `minSampleSize` resolved payments, or without any: no test runs yet. */
+function collectingData(control: ArmCounts, variant: ArmCounts, minSampleSize: number): boolean {
+  return control.resolved < minSampleSize || variant.resolved < minSampleSize || control.resolved === 0 || variant.resolved === 0;
+}
+
 /** The guardrail's test on auth rate (null when neither arm's rate can vary: fewer than two payments). */
-function guardrailTestOf(control: ExperimentArmFacts, variant: ExperimentArmFacts, thresholdPp: number): GuardrailTest | null {
+function guardrailTestOf(control: ArmCounts, variant: ArmCounts, thresholdPp: number): GuardrailTest | null {
   const controlMoments = proportionMoments(control.resolved, control.successes);
   const variantMoments = proportionMoments(variant.resolved, variant.successes);
   const test = controlMoments && variantMoments ? mixtureSequentialTest(controlMoments, variantMoments) : undefined;

@@ -1,7 +1,13 @@
 import { failureMarkers, successStatuses } from '../../analytics/status-families.js';
-import type { ExperimentAnalytics, ExperimentArmFacts, ExperimentQuery, ExperimentTransactionFact } from '../../ports/analytics/experiment-reports.js';
+import type {
+  ExperimentAnalytics,
+  ExperimentArmFacts,
+  ExperimentArmOutcomes,
+  ExperimentQuery,
+  ExperimentTransactionFact,
+} from '../../ports/analytics/experiment-reports.js';
 import type { SqlValue } from './bind-sql.js';
-import { experimentArmsSql, experimentTotalSql, experimentTransactionsSql } from './sql/experiment-sql.js';
+import { experimentArmOutcomesSql, experimentArmsSql, experimentTotalSql, experimentTransactionsSql } from './sql/experiment-sql.js';
 
 type Read = <T>(sql: string, params: Readonly<Record<string, SqlValue>>) => Promise<T[]>;
 
@@ -32,6 +38,10 @@ export function clickHouseExperimentReads(database: string, read: Read): Experim
       const rows = await read<ArmRow>(experimentArmsSql, params(query));
       return rows.map(armFactsOf);
     },
+    async experimentArmOutcomes(query) {
+      const rows = await read<ArmRow>(experimentArmOutcomesSql, params(query));
+      return rows.map(armOutcomesOf);
+    },
     async experimentTransactions(query) {
       const bound = params(query);
       const [total, transactions] = await Promise.all([
@@ -46,18 +56,27 @@ export function clickHouseExperimentReads(database: string, read: Read): Experim
   };
 }
 
-/** Numbers as numbers (an empty avg is nan on both engines: null here). */
-function armFactsOf(row: ArmRow): ExperimentArmFacts {
-  const n = (key: string) => {
-    const value = Number(row[key] ?? 0);
-    return Number.isFinite(value) ? value : 0;
-  };
-  const latency = Number(row['avg_latency_ms']);
+/** A count or sum of the row as a number (0 when absent or not finite). */
+function numberOf(row: ArmRow, key: string): number {
+  const value = Number(row[key] ?? 0);
+  return Number.isFinite(value) ? value : 0;
+}
+
+function armOutcomesOf(row: ArmRow): ExperimentArmOutcomes {
   return {
     arm: row['arm'] === 'variant' ? 'variant' : 'control',
-    assigned: n('assigned'),
-    resolved: n('resolved'),
-    successes: n('successes'),
+    assigned: numberOf(row, 'assigned'),
+    resolved: numberOf(row, 'resolved'),
+    successes: numberOf(row, 'successes'),
+  };
+}
+
+/** Numbers as numbers (an empty avg is nan on both engines: null here). */
+function armFactsOf(row: ArmRow): ExperimentArmFacts {
+  const n = (key: string) => numberOf(row, key);
+  const latency = Number(row['avg_latency_ms']);
+  return {
+    ...armOutcomesOf(row),
     firstAttemptSuccesses: n('first_attempt_successes'),
     avgLatencyMs: Number.isFinite(latency) && latency > 0 ? latency : null,
     costPayments: n('cost_payments'),

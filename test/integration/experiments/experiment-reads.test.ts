@@ -86,7 +86,12 @@ const events: EventEnvelope[] = [
   // Noise: another experiment, another merchant.
   decision('p6', 'variant', 'exp-2', 110, { chosen: null, saved: null }),
   decision('p7', 'control', 'exp-1', 120, { chosen: null, saved: null }, 'm-other'),
+  // Feedback for a payment that never entered the experiment.
+  feedback('p8', 'CHARGED', 130),
 ];
+
+/** The first events sent again, as an at-least-once bus re-delivers a batch: each still counts once. */
+const redelivered = events.slice(0, 4);
 
 const query = { merchantId: merchant, experimentId: 'exp-1', startMs: at - 1000, endMs: at + 1000 };
 
@@ -98,6 +103,7 @@ for (const engine of analyticsEngines) {
     beforeAll(async () => {
       ({ store, teardown } = await openAnalyticsStore(engine, 'exp'));
       await store.insert(mapEventsToAnalyticsRows(events));
+      await store.insert(mapEventsToAnalyticsRows(redelivered));
     }, 60_000);
 
     afterAll(async () => teardown?.());
@@ -134,6 +140,20 @@ for (const engine of analyticsEngines) {
           totalCostSaved: 1.6,
         },
       ]);
+    });
+
+    it('counts for the guardrail what the full read counts (experimentArmOutcomes)', async () => {
+      const full = await store.experimentArms(query);
+      const outcomes = await store.experimentArmOutcomes(query);
+      expect(outcomes).toEqual([
+        { arm: 'control', assigned: 3, resolved: 2, successes: 1 },
+        { arm: 'variant', assigned: 2, resolved: 2, successes: 1 },
+      ]);
+      expect(outcomes).toEqual(full.map(({ arm, assigned, resolved, successes }) => ({ arm, assigned, resolved, successes })));
+      // The same window and endpoint rules: a window before the experiment, and an endpoint it never ran on, count nothing.
+      expect(await store.experimentArmOutcomes({ ...query, startMs: at - 2000, endMs: at - 1 })).toEqual([]);
+      expect(await store.experimentArmOutcomes({ ...query, endpoint: 'hybrid_routing' })).toEqual([]);
+      expect(await store.experimentArmOutcomes({ ...query, endpoint: 'decide_gateway' })).toEqual(outcomes);
     });
 
     it('pages payments newest first with their latest status', async () => {
