@@ -41,8 +41,13 @@
 //      /proc, which moves far less from run to run than req/s on a shared machine;
 //   6. with CALIBRATE=20,40,… the echo again with that many µs of synchronous work per request: what
 //      share of the echo and what p99 a given per-request cost allows on this machine.
+// With PROFILE_DIR=<dir> the service runs with --cpu-prof into <dir> (every thread), and the interleaved
+// rounds' windows are written beside the profiles as rounds-<pid>.json: bench/profile-rounds.mjs reads
+// them (each round's busy µs per request by thread, and where two rows or two sets of rounds differ).
 // Bounded: DURATION seconds (default 15) of load per target, FEEDBACK_SAMPLES (default 200) samples.
 import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { once } from 'node:events';
 import { decideMixBody as body } from './lib/decide-body.mjs';
 import { decideMixLoad } from './lib/decide-load.mjs';
@@ -76,6 +81,13 @@ const volumeCommitment = process.env.VOLUME_COMMITMENT !== '0';
 const sameTraffic = process.env.SAME_TRAFFIC !== '0';
 const mode = process.env.REDIS_URL || process.env.KAFKA_BROKERS ? 'distributed' : 'embedded';
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
+const profileDir = process.env.PROFILE_DIR;
+if (profileDir !== undefined) {
+  mkdirSync(profileDir, { recursive: true });
+  process.env.SERVICE_NODE_FLAGS = `--cpu-prof --cpu-prof-dir=${profileDir} ${process.env.SERVICE_NODE_FLAGS ?? ''}`;
+}
+/** PROFILE_DIR: each interleaved round's window, ms since the service was spawned (its profiles start then). */
+const roundWindows = [];
 
 /** The same body naming one of the bench's customers (sticky routing reads its counts). */
 const withCustomer = namingCustomer(customers);
@@ -124,6 +136,7 @@ try {
 // 2–4. The service. Distributed: the API without in-process workers, and both workers as their
 // own processes on the same cores (as docs/operations.md's distributed set-up runs them).
 const distributedEnv = { EMBEDDED_WORKERS: 'false', JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123456789' };
+const serviceSpawnedAt = Date.now();
 const service = await spawnService({ ADMIN_SECRET: adminSecret, ...(mode === 'distributed' ? distributedEnv : {}) });
 const workers = mode === 'distributed' ? ['sr-windows', 'analytics-sink'].map((name) => spawnWorker(name, distributedEnv)) : [];
 try {
@@ -266,8 +279,10 @@ try {
         const customer = sameTraffic || target.customer;
         await load(`${service.url}/decide-gateway`, target.headers, target.name, `r${round}w`, 1, customer);
         const before = serviceCpu(service.pid);
+        const fromMs = Date.now() - serviceSpawnedAt;
         const result = await load(`${service.url}/decide-gateway`, target.headers, target.name, `r${round}`, roundSeconds, customer);
         const after = serviceCpu(service.pid);
+        roundWindows.push({ label: target.label, round, fromMs, toMs: Date.now() - serviceSpawnedAt, requests: result.total });
         roundRps[index] = result.rps;
         byRow[index].rps.push(result.rps);
         if (before !== undefined && after !== undefined) {
@@ -463,6 +478,12 @@ try {
   }
 } finally {
   await service.stop();
+  if (profileDir !== undefined) {
+    // V8 wrote the profiles as the service exited; the windows say which samples are which round.
+    const file = join(profileDir, `rounds-${service.pid}.json`);
+    writeFileSync(file, JSON.stringify({ pid: service.pid, windows: roundWindows }));
+    process.stderr.write(`profiles in ${profileDir}; rounds in ${file} (node bench/profile-rounds.mjs ${file})\n`);
+  }
   await Promise.all(workers.map((worker) => worker.stop()));
 }
 
