@@ -18,7 +18,7 @@ export interface RoutingAlgorithmDeps {
   readonly state: Pick<StateStore, 'routingRules'>;
   readonly clock: Clock;
   /** Where an experiment's recorded payments are counted (the settings lock); undefined without analytics. */
-  readonly analytics?: Pick<ExperimentAnalytics, 'experimentArmOutcomes'> | undefined;
+  readonly analytics?: Pick<ExperimentAnalytics, 'experimentArms'> | undefined;
 }
 
 /** What a create body holds, before any check (the body schema is loose, as 1.4.x's serde is). */
@@ -176,12 +176,7 @@ async function ensureNoRecordedPayments(deps: RoutingAlgorithmDeps, experiment: 
   let recorded: boolean;
   try {
     if (deps.analytics === undefined) throw new Error('no analytics store');
-    const arms = await deps.analytics.experimentArmOutcomes({
-      merchantId: experiment.createdBy,
-      experimentId: experiment.id,
-      startMs: 0,
-      endMs: deps.clock.now(),
-    });
+    const arms = await deps.analytics.experimentArms({ merchantId: experiment.createdBy, experimentId: experiment.id, startMs: 0, endMs: deps.clock.now() });
     recorded = arms.some((arm) => arm.assigned > 0);
   } catch {
     throw routingRuleRejected(
