@@ -97,6 +97,8 @@ for (let pair = 0; pair < sets.length; pair += 2) {
       }
     }
   });
+  const busyOf = (k) => [...sums[k].self].reduce((sum, [name, us]) => (name.startsWith('(idle)') ? sum : sum + us), 0) / Math.max(1, sums[k].requests);
+  console.log(`\nbusy µs per request on thread ${process.env.THREAD ?? 0}: [${first.name}] ${busyOf(0).toFixed(1)}, [${second.name}] ${busyOf(1).toFixed(1)}`);
   for (const kind of ['self', 'total']) {
     console.log(
       `\n${kind === 'self' ? 'self' : 'with callees'} µs per request on thread ${process.env.THREAD ?? 0}: [${first.name}] minus [${second.name}] (then each):`,
