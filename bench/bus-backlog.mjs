@@ -9,6 +9,7 @@
 // `ROOT=<checkout>` runs another build. 127.0.0.1 only.
 import { enableCostStepAndExperiment } from './lib/cost-step-experiment.mjs';
 import { decideMixLoad } from './lib/decide-load.mjs';
+import { metricValue } from './lib/metric-value.mjs';
 import { benchMerchant, spawnService } from './lib/spawn-service.mjs';
 
 const duration = Number(process.env.DURATION ?? 150);
@@ -28,7 +29,7 @@ try {
   const sampler = (async () => {
     while (!stopped) {
       const metrics = await (await fetch(`${service.url}/metrics`)).text();
-      const retained = Number(/^switchyard_event_bus_retained_events (\S+)$/m.exec(metrics)?.[1]);
+      const retained = metricValue(metrics, 'switchyard_event_bus_retained_events');
       samples.push({ second: Math.round((Date.now() - started) / 1000), retained });
       // A sample a second, the metric read as a client would; not a synchronisation.
       await new Promise((resolve) => setTimeout(resolve, 1000));

@@ -1,19 +1,20 @@
 #!/usr/bin/env node
 // Times the experiment reads on embedded chDB (the built dist/): the full per-arm read behind
-// GET /analytics/experiment/{id}/results (experimentArmsSql) against the guardrail's read
-// (experimentArmOutcomesSql), which the scheduled check runs every minute over the whole experiment.
+// GET /analytics/experiment/{id}/results (experimentArms) against the guardrail's read
+// (experimentArmOutcomes), which the scheduled check runs every minute over the whole experiment,
+// both through the adapter's own reads (clickHouseExperimentReads) on a session opened as the
+// service opens its own.
 // A fresh database in a temporary folder gets PAYMENTS (1,000,000) synthetic payments of one
 // merchant, each a decision row with a row-2c-sized `details` and a feedback row (one in seven a
 // failure), in batches of 100,000 as the sink inserts them; SHARE (1) of them carry the experiment
 // (the rest another one). Then ROUNDS (3) rounds of both reads, alternating, each checked to count
 // the same payments. Prints ms per read and the median ratio of the full read's time to the guardrail's.
-import { Session } from 'chdb';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bindSql } from '../dist/src/adapters/clickhouse/bind-sql.js';
-import { experimentArmOutcomesSql, experimentArmsSql } from '../dist/src/adapters/clickhouse/sql/experiment-sql.js';
-import { failureMarkers, successStatuses } from '../dist/src/analytics/status-families.js';
+import { openAnalyticsSession } from '../dist/src/adapters/chdb/chdb-session.js';
+import { clickHouseExperimentReads } from '../dist/src/adapters/clickhouse/clickhouse-experiment-reads.js';
 
 const payments = Number(process.env.PAYMENTS ?? 1_000_000);
 const share = Number(process.env.SHARE ?? 1);
@@ -23,7 +24,7 @@ if (!(share > 0 && share <= 1)) throw new Error(`SHARE takes a fraction in (0, 1
 const batch = 100_000;
 const t0 = Date.UTC(2026, 11, 1);
 const folder = mkdtempSync(join(tmpdir(), 'experiment-reads-'));
-const session = new Session(folder);
+const session = openAnalyticsSession(folder);
 try {
   session.query('CREATE DATABASE bench');
   const ddl = readFileSync(new URL('../schemas/clickhouse/0001_domain_events.sql', import.meta.url), 'utf8')
@@ -49,29 +50,23 @@ try {
   }
   process.stderr.write(`inserted in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   const endMs = t0 + payments + 10_000;
-  const params = {
-    database: 'bench',
-    merchant_id: 'm1',
-    experiment_id: 'exp-1',
-    start_ms: t0,
-    end_ms: endMs,
-    start_s: Math.floor(t0 / 1000),
-    end_s: Math.floor(endMs / 1000),
-    decision_flow: 'decide_gateway_decision',
-    feedback_flow: 'update_gateway_score_update',
-    endpoint: '',
-    success_statuses: successStatuses,
-    failure_markers: failureMarkers,
-  };
-  const timed = (sql) => {
+  const reads = clickHouseExperimentReads('bench', async (sql, params) =>
+    session
+      .query(bindSql(sql, params), 'JSONEachRow')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line)),
+  );
+  const query = { merchantId: 'm1', experimentId: 'exp-1', startMs: t0, endMs };
+  const timed = async (read) => {
     const at = performance.now();
-    const rows = JSON.parse(session.query(bindSql(sql, params), 'JSONCompact')).data;
-    return { ms: performance.now() - at, counts: JSON.stringify(rows.map(([arm, ...counts]) => [arm, ...counts.slice(0, 3).map(Number)])) };
+    const arms = await read(query);
+    return { ms: performance.now() - at, counts: JSON.stringify(arms.map(({ arm, assigned, resolved, successes }) => [arm, assigned, resolved, successes])) };
   };
   const ratios = [];
   for (let round = 0; round < rounds; round++) {
-    const full = timed(experimentArmsSql);
-    const guardrail = timed(experimentArmOutcomesSql);
+    const full = await timed(reads.experimentArms);
+    const guardrail = await timed(reads.experimentArmOutcomes);
     if (full.counts !== guardrail.counts) throw new Error(`the reads disagree: full ${full.counts}, guardrail ${guardrail.counts}`);
     ratios.push(full.ms / guardrail.ms);
     console.log(

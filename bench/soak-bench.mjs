@@ -11,6 +11,7 @@
 import autocannon from 'autocannon';
 import { decideMixBody } from './lib/decide-body.mjs';
 import { json, spawnService } from './lib/spawn-service.mjs';
+import { metricValue } from './lib/metric-value.mjs';
 
 const soakSeconds = Number(process.env.SOAK_SECONDS ?? 300);
 const warmupSeconds = Number(process.env.WARMUP_SECONDS ?? 0);
@@ -50,8 +51,8 @@ try {
     });
   const memory = async () => {
     const text = await (await fetch(`${service.url}/metrics`)).text();
-    const read = (name) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? NaN) / 1024 / 1024;
-    const retained = Number(/^switchyard_event_bus_retained_events (\d+)$/m.exec(text)?.[1] ?? NaN);
+    const read = (name) => metricValue(text, name) / 1024 / 1024;
+    const retained = metricValue(text, 'switchyard_event_bus_retained_events');
     return { rssMb: read('process_resident_memory_bytes'), heapMb: read('nodejs_heap_size_used_bytes'), liveMb: read('switchyard_heap_live_bytes'), retained };
   };
 

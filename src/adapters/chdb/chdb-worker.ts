@@ -1,7 +1,8 @@
 /**
  * Entry of the chDB worker threads (the one that writes, and its reader). Built, it runs from
- * dist/*.js. Under vitest it runs from its .ts source by Node's type stripping, which takes `./x.js` specifiers literally: there a resolve hook
- * maps them to the `.ts` file beside, before the thread's modules load.
+ * dist/*.js. Under vitest it runs from its .ts source by Node's type stripping, which takes
+ * `./x.js` specifiers literally: there a resolve hook maps them to the `.ts` file beside, before
+ * the thread's modules load.
  */
 import { existsSync } from 'node:fs';
 import { registerHooks } from 'node:module';

@@ -39,29 +39,37 @@ const inDecision = `flow_type = {decision_flow:String} AND ${ofExperiment}`;
 const inExperiment = `(flow_type = {decision_flow:String} OR startsWith(flow_type, 'routing_evaluate_')) AND ${ofExperiment}`;
 const isFeedback = 'flow_type = {feedback_flow:String}';
 
+/** A payment's facts every read takes: its arm (first experiment row), and whether a success or any resolving feedback arrived. */
+const paymentOutcome = `argMinIf(visitParamExtractString(details, 'experimentArm'), ${latestKey}, ${inExperiment}) AS p_arm,
+    countIf(${isFeedback} AND ${isSuccessStatus('status')}) > 0 AS p_success,
+    countIf(${isFeedback} AND (${isSuccessStatus('status')} OR ${isFailureStatus('status')})) > 0 AS p_resolved`;
+/** The rows those facts come from: decisions, static evaluations and feedback in the merchant's window. */
+const paymentRows = `${window}
+    AND (flow_type = {decision_flow:String} OR startsWith(flow_type, 'routing_evaluate_') OR ${isFeedback})`;
+/** Per arm: payments assigned, resolved, and successful (what the guardrail's test reads). */
+const armCounts = 'p_arm AS arm, count() AS assigned, countIf(p_resolved) AS resolved, countIf(p_success) AS successes';
+/** The two arms' rows of a per-payment read, one per arm, control first. */
+const perArm = `WHERE p_arm IN ('control', 'variant')
+GROUP BY p_arm
+ORDER BY p_arm`;
+
 /** One row per payment of the experiment: its arm (first decision), outcome and cost facts. */
 const perPayment = `SELECT payment_id,
-    argMinIf(visitParamExtractString(details, 'experimentArm'), ${latestKey}, ${inExperiment}) AS p_arm,
+    ${paymentOutcome},
     argMaxIf(gateway, ${latestKey}, ${inExperiment}) AS p_gateway,
     minIf(created_at_ms, ${inExperiment}) AS p_created_ms,
     avgIf(visitParamExtractFloat(details, 'latencyMs'), ${inDecision}) AS p_latency_ms,
     argMinIf(visitParamExtractFloat(details, 'chosenCostBps'), ${latestKey}, ${inDecision}) AS p_chosen_cost,
     argMinIf(visitParamExtractFloat(details, 'costSavedBps'), ${latestKey}, ${inDecision}) AS p_saved,
     argMinIf(visitParamExtractFloat(details, 'amount'), ${latestKey}, ${inDecision}) AS p_amount,
-    countIf(${isFeedback} AND ${isSuccessStatus('status')}) > 0 AS p_success,
-    countIf(${isFeedback} AND (${isSuccessStatus('status')} OR ${isFailureStatus('status')})) > 0 AS p_resolved,
     argMinIf(status, ${latestKey}, ${isFeedback}) AS p_first_status,
     argMaxIf(status, ${latestKey}, ${isFeedback}) AS p_latest_status
   FROM ${domainEvents} FINAL
-  WHERE ${window}
-    AND (flow_type = {decision_flow:String} OR startsWith(flow_type, 'routing_evaluate_') OR ${isFeedback})
+  WHERE ${paymentRows}
     AND payment_id IN (SELECT payment_id FROM ${domainEvents} FINAL WHERE ${window} AND ${inExperiment})
   GROUP BY payment_id`;
 
-export const experimentArmsSql = `SELECT p_arm AS arm,
-  count() AS assigned,
-  countIf(p_resolved) AS resolved,
-  countIf(p_success) AS successes,
+export const experimentArmsSql = `SELECT ${armCounts},
   countIf(p_resolved AND ${isSuccessStatus('p_first_status')}) AS first_attempt_successes,
   avgIf(p_latency_ms, p_latency_ms > 0) AS avg_latency_ms,
   countIf(p_resolved AND p_chosen_cost > 0) AS cost_payments,
@@ -71,9 +79,7 @@ export const experimentArmsSql = `SELECT p_arm AS arm,
   sumIf(p_saved * p_saved, p_success) AS saved_success_sq_sum,
   sumIf(p_saved / 10000 * p_amount, p_success) AS total_cost_saved
 FROM (${perPayment})
-WHERE p_arm IN ('control', 'variant')
-GROUP BY p_arm
-ORDER BY p_arm`;
+${perArm}`;
 
 /**
  * The guardrail's facts per payment, and only those: its arm, and whether a success or any resolving
@@ -88,20 +94,14 @@ ORDER BY p_arm`;
  * experiment takes every payment of its slot, so most of a merchant's. It keeps FINAL and the same
  * arm rule, so its counts are the full read's (test/integration/experiments/experiment-reads.test.ts).
  */
-const perPaymentOutcome = `SELECT payment_id,
-    argMinIf(visitParamExtractString(details, 'experimentArm'), ${latestKey}, ${inExperiment}) AS p_arm,
-    countIf(${isFeedback} AND ${isSuccessStatus('status')}) > 0 AS p_success,
-    countIf(${isFeedback} AND (${isSuccessStatus('status')} OR ${isFailureStatus('status')})) > 0 AS p_resolved
+const perPaymentOutcome = `SELECT payment_id, ${paymentOutcome}
   FROM ${domainEvents} FINAL
-  WHERE ${window}
-    AND (flow_type = {decision_flow:String} OR startsWith(flow_type, 'routing_evaluate_') OR ${isFeedback})
+  WHERE ${paymentRows}
   GROUP BY payment_id`;
 
-export const experimentArmOutcomesSql = `SELECT p_arm AS arm, count() AS assigned, countIf(p_resolved) AS resolved, countIf(p_success) AS successes
+export const experimentArmOutcomesSql = `SELECT ${armCounts}
 FROM (${perPaymentOutcome})
-WHERE p_arm IN ('control', 'variant')
-GROUP BY p_arm
-ORDER BY p_arm`;
+${perArm}`;
 
 export const experimentTotalSql = `SELECT count() AS total FROM (${perPayment}) WHERE p_arm IN ('control', 'variant')`;
 
