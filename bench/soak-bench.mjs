@@ -55,6 +55,8 @@ try {
     const retained = metricValue(text, 'switchyard_event_bus_retained_events');
     return { rssMb: read('process_resident_memory_bytes'), heapMb: read('nodejs_heap_size_used_bytes'), liveMb: read('switchyard_heap_live_bytes'), retained };
   };
+  /** The live heap as printed: /metrics has none until the service's first full collection. */
+  const liveText = (liveMb) => (Number.isNaN(liveMb) ? 'none yet (no full collection)' : `${liveMb.toFixed(1)} MB`);
 
   const peak = Number(process.env.PEAK_RPS ?? 0) || (await load(peakSeconds)).requests.average;
   const rate = Math.max(1, Math.round(peak / 2));
@@ -63,7 +65,7 @@ try {
     const warm = await load(warmupSeconds, rate);
     const m = await memory();
     process.stderr.write(
-      `  warm-up: ${warm.requests.total} requests, ${warm.errors + warm.non2xx} errors; heap ${m.heapMb.toFixed(1)} MB, live ${m.liveMb.toFixed(1)} MB, rss ${m.rssMb.toFixed(1)} MB\n`,
+      `  warm-up: ${warm.requests.total} requests, ${warm.errors + warm.non2xx} errors; heap ${m.heapMb.toFixed(1)} MB, live ${liveText(m.liveMb)}, rss ${m.rssMb.toFixed(1)} MB\n`,
     );
   }
   process.stderr.write(`peak ${peak.toFixed(0)} req/s; soaking at ${rate} req/s for ${soakSeconds}s…\n`);
@@ -75,7 +77,7 @@ try {
       (m) => {
         samples.push({ t: (Date.now() - started) / 1000, ...m });
         process.stderr.write(
-          `  t=${Math.round((Date.now() - started) / 1000)}s rss ${m.rssMb.toFixed(1)} MB heap ${m.heapMb.toFixed(1)} MB live ${m.liveMb.toFixed(1)} MB, events awaiting a consumer ${m.retained}\n`,
+          `  t=${Math.round((Date.now() - started) / 1000)}s rss ${m.rssMb.toFixed(1)} MB heap ${m.heapMb.toFixed(1)} MB live ${liveText(m.liveMb)}, events awaiting a consumer ${m.retained}\n`,
         );
       },
       () => undefined,
@@ -88,7 +90,8 @@ try {
 
   /** Least-squares slope of `key` over the samples after the first minute, in MB per minute. */
   const slope = (key) => {
-    const points = samples.filter((s) => s.t >= Math.min(60, soakSeconds / 3));
+    // A sample taken before the first full collection has no live heap: it is left out, not read as 0.
+    const points = samples.filter((s) => s.t >= Math.min(60, soakSeconds / 3) && !Number.isNaN(s[key]));
     if (points.length < 2) return NaN;
     const n = points.length;
     const mt = points.reduce((a, p) => a + p.t, 0) / n;
@@ -114,7 +117,7 @@ try {
     `heap used: ${first?.heapMb.toFixed(1)} MB at start, ${end.heapMb.toFixed(1)} MB at end; trend ${slope('heapMb').toFixed(2)} MB/min after the first minute`,
   );
   console.log(
-    `live heap (after the latest full collection): ${first?.liveMb.toFixed(1)} MB at start, ${end.liveMb.toFixed(1)} MB at end; trend ${slope('liveMb').toFixed(2)} MB/min after the first minute`,
+    `live heap (after the latest full collection): ${liveText(first?.liveMb ?? Number.NaN)} at start, ${liveText(end.liveMb)} at end; trend ${slope('liveMb').toFixed(2)} MB/min after the first minute`,
   );
   console.log(`heap floor (lowest sample per minute): ${floorText}`);
   console.log(
