@@ -23,7 +23,8 @@
 //   2f. unless ROUNDS=0, ROUNDS (default: one balanced cycle, below) interleaved rounds of every row above
 //      (INTERLEAVE=<label>,… keeps those rows and plain SR, e.g. one row and plain SR in many short rounds),
 //      ROUND_SECONDS (default 4) each after a 1 s warm-up: each row's req/s as a share of the same round's
-//      plain SR and its main-thread CPU per decision, the median round per row. The sequential rows above
+//      plain SR and its main-thread CPU per decision, the median round per row, with a bootstrap 95 %
+//      interval of that median over the run's rounds (bench/lib/median-interval.mjs). The sequential rows above
 //      each meet the machine's load and the server's state at a different time; here a load swing or a
 //      grown heap hits every row alike, as bench-compare alternates builds. A row later in a round runs on a heap the rows
 //      before it have grown, and right after a row whose analytics are still being inserted and merged,
@@ -57,6 +58,7 @@ import { abTestRule } from './lib/ab-test-rule.mjs';
 import { benchSeedCosts } from './lib/cost-step-experiment.mjs';
 import { activateBenchContract } from './lib/bench-contract.mjs';
 import { balancedCycle, balancedOrder } from './lib/balanced-order.mjs';
+import { medianInterval } from './lib/median-interval.mjs';
 import { namingCustomer, seedStickyHabits } from './lib/sticky-habits.mjs';
 
 const duration = Number(process.env.DURATION ?? 15);
@@ -298,6 +300,8 @@ try {
       label: target.label,
       rps: median(byRow[index].rps),
       share: median(byRow[index].shares),
+      // How far the median round could move with other rounds of this run (bench/lib/median-interval.mjs).
+      shareInterval: index === 0 ? undefined : medianInterval(byRow[index].shares),
       shares: byRow[index].shares,
       main: median(byRow[index].mains),
       all: median(byRow[index].alls),
@@ -380,7 +384,7 @@ try {
       `interleaved, ${rounds} rounds of ${roundSeconds}s per row, in a balanced order${rounds % balancedCycle(interleaved.length) === 0 ? '' : ` (not a whole cycle of ${balancedCycle(interleaved.length)} rounds)`}, ${sameTraffic ? `every row's bodies naming one of ${customers} customers` : "each row's own bodies"} (median round): plain SR ${plain.rps.toFixed(0)} req/s${mainNote(plain)}; ${rows
         .map(
           (row) =>
-            `${row.label} ${(100 * row.share).toFixed(1)} % of plain SR (rounds ${row.shares.map((share) => (100 * share).toFixed(0)).join('/')} %)${mainNote(row)}`,
+            `${row.label} ${(100 * row.share).toFixed(1)} % of plain SR (95 % interval of the median ${(100 * row.shareInterval.low).toFixed(1)}–${(100 * row.shareInterval.high).toFixed(1)} %; rounds ${row.shares.map((share) => (100 * share).toFixed(0)).join('/')} %)${mainNote(row)}`,
         )
         .join('; ')}`,
     );
@@ -456,6 +460,9 @@ try {
                 {
                   rps: Math.round(row.rps),
                   share_of_plain: Math.round(1000 * row.share) / 1000,
+                  ...(row.shareInterval === undefined
+                    ? {}
+                    : { share_of_plain_interval: [row.shareInterval.low, row.shareInterval.high].map((share) => Math.round(1000 * share) / 1000) }),
                   main_thread_cpu_us_per_decision: row.main === undefined ? undefined : Math.round(row.main),
                   cpu_us_per_decision: row.all === undefined ? undefined : Math.round(row.all),
                 },
