@@ -27,6 +27,7 @@ import { parseArgs } from 'node:util';
 import Anthropic from '@anthropic-ai/sdk';
 import { startFakeHttpServer, type RecordedRequest } from '../test/fixtures/providers/fake-http-server.js';
 import { createMerchant, createTestApp, withKey } from '../test/helpers/test-app.js';
+import { seededRandom } from './lib/seeded-random.mjs';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '20' }, turns: { type: 'string', default: '20' }, explore: { type: 'string', default: '5,50' } },
@@ -172,19 +173,8 @@ function upstream(request: RecordedRequest) {
 
 // ---- the session ---------------------------------------------------------------------------
 
-/** mulberry32: a small seeded generator, so on and off see the same exploration draws. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-let draw: () => number = seeded(1);
+// Seeded, so on and off see the same exploration draws.
+let draw: () => number = seededRandom(1);
 const random = { next: () => draw() };
 
 const fake = await startFakeHttpServer(upstream);
@@ -245,7 +235,7 @@ for (const explorePercent of explorePercents) {
     let cost = 0;
     let uncachedCost = 0;
     for (let run = 1; run <= runs; run++) {
-      draw = seeded(1000 * explorePercent + run);
+      draw = seededRandom(1000 * explorePercent + run);
       deployments.clear();
       const group = `agents-${explorePercent}-${affinity ? 'on' : 'off'}-${run}`;
       const put = await t.app.inject({

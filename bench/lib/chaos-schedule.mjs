@@ -3,17 +3,7 @@
 // faults follow one another with seeded gaps, and some start while the previous one still holds
 // (overlapping), never two on the same target at once.
 
-/** mulberry32: a small seeded PRNG (32-bit state), uniform in [0, 1). */
-export function seededRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from './seeded-random.mjs';
 
 /** What can be faulted: one API replica, one process of each worker kind, the three servers. */
 export const targetKinds = ['api', 'sr-windows', 'analytics-sink', 'generation', 'kafka', 'redis', 'clickhouse'];

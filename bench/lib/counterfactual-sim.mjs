@@ -6,17 +6,10 @@
 // candidateProbabilities, rescoreForBucket } from src/analytics/counterfactual/ (the TypeScript sources under vitest, dist/
 // under node), so the study exercises exactly the code that serves POST /analytics/counterfactual.
 
-/** mulberry32: a small seeded PRNG, so every run of the study is reproducible. */
-export function seededRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from './seeded-random.mjs';
+
+// Re-exported for the study's tests, which seed their own draws.
+export { seededRandom };
 
 /** Three gateways: success rates that drift (sine waves crossing each other) and fees (bps + fixed). */
 export function syntheticGateways(random) {

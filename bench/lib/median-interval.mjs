@@ -1,3 +1,5 @@
+import { seededRandom } from './seeded-random.mjs';
+
 /**
  * The median of `values` and a bootstrap interval for it: `resamples` draws of as many values with
  * replacement, each draw's median, and the `level` central share of those medians. The median is the
@@ -12,7 +14,7 @@ export function medianInterval(values, { level = 0.95, resamples = 2000, seed = 
   if (values.length === 0) throw new Error('medianInterval needs at least one value');
   if (!(level > 0 && level < 1)) throw new Error(`level takes a fraction in (0, 1); got ${level}`);
   if (!Number.isInteger(resamples) || resamples < 1) throw new Error(`resamples takes a whole number ≥ 1; got ${resamples}`);
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const draw = new Array(values.length);
   const medians = new Array(resamples);
   for (let resample = 0; resample < resamples; resample++) {
@@ -32,16 +34,4 @@ export function medianInterval(values, { level = 0.95, resamples = 2000, seed = 
 function lowerMedian(values) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor((sorted.length - 1) / 2)];
-}
-
-/** A small seeded generator of uniform numbers in [0, 1) (mulberry32). */
-function mulberry32(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, seriousViolations, signUpWithMerchant, startDashboardHarness, type DashboardHarness } from './dashboard-harness.js';
+import { seededRandom } from '../../bench/lib/seeded-random.mjs';
 
 /**
  * The autopilot page's counterfactual panel (issue 37 point 5): on real logged traffic it shows one
@@ -17,18 +18,6 @@ const email = `counterfactual-${Date.now()}@example.com`;
 const decisions = 160;
 const gateways = ['stripe', 'adyen', 'checkout'];
 const trueRates: Record<string, number> = { stripe: 0.9, adyen: 0.6, checkout: 0.75 };
-
-/** mulberry32: the outcomes of the traffic, reproducible. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function api(path: string, token: string, body: unknown): Promise<Response> {
   return fetch(`${harness.url}${path}`, {

@@ -3,18 +3,7 @@ import { experimentStatistics } from '../../../src/experiments/experiment-verdic
 import { mixtureSequentialTest, proportionMoments } from '../../../src/experiments/sequential-test.js';
 import { momentsOf, twoSampleZTest } from '../../../src/experiments/two-sample-z-test.js';
 import type { ExperimentArmFacts } from '../../../src/ports/analytics/experiment-reports.js';
-
-/** mulberry32: seeded, so every run draws the same experiments. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../../bench/lib/seeded-random.mjs';
 
 function arm(name: 'control' | 'variant', resolved: number, successes: number): ExperimentArmFacts {
   return {

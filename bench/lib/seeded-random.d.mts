@@ -1,0 +1,3 @@
+// Types of seeded-random.mjs for its TypeScript importers.
+
+export function seededRandom(seed: number): () => number;
