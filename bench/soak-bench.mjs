@@ -90,7 +90,7 @@ try {
 
   /** Least-squares slope of `key` over the samples after the first minute, in MB per minute. */
   const slope = (key) => {
-    // A sample taken before the first full collection has no live heap: it is left out, not read as 0.
+    // A sample taken before the first full collection has no live heap (NaN): left out, it would make the trend NaN.
     const points = samples.filter((s) => s.t >= Math.min(60, soakSeconds / 3) && !Number.isNaN(s[key]));
     if (points.length < 2) return NaN;
     const n = points.length;
