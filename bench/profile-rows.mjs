@@ -6,7 +6,8 @@
 // experiment; all: features and sticky, decide-bench's row 2c), then plain, row, plain, row …
 // (ROUNDS 2, SECONDS 5 each, CONNECTIONS 64). As in decide-bench's interleaved rows, every body names one
 // of the customers, plain SR's too, so the rows differ only in the merchant's settings (SAME_TRAFFIC=0:
-// a customer only where sticky routing is on). Prints, per request, the busy main-thread µs of each
+// a customer only where sticky routing is on). Before the rounds, FILL_SECONDS (40) of both rows' load
+// bring the decision contexts to their bound, so every round pays for evictions alike. Prints, per request, the busy main-thread µs of each
 // row and the TOP (30) functions whose self time differs most between the two rows' load windows
 // (BY=file sums per file instead), then a JSON line with the profile and the windows
 // (FROM_MS/TO_MS for bench/profile-summary.mjs). 127.0.0.1 only.
@@ -27,6 +28,10 @@ const rounds = Number(process.env.ROUNDS ?? 2);
 const connections = Number(process.env.CONNECTIONS ?? 64);
 const customers = Number(process.env.CUSTOMERS ?? 200);
 const sameTraffic = process.env.SAME_TRAFFIC !== '0';
+/** Seconds of both rows' load before the measured rounds, to bring the decision contexts to their bound (FILL_SECONDS=0: none). */
+const fillSeconds = Number(process.env.FILL_SECONDS ?? 40);
+const fillStep = 5;
+if (!Number.isInteger(fillSeconds) || fillSeconds < 0) throw new Error(`FILL_SECONDS takes a whole number ≥ 0; got "${process.env.FILL_SECONDS}"`);
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
 if (!['volume', 'sticky', 'features', 'all'].includes(row)) throw new Error(`ROW takes volume, sticky, features or all; got "${row}"`);
 mkdirSync(dir, { recursive: true });
@@ -56,6 +61,13 @@ try {
     if (row !== 'features') await seedStickyHabits((path, payload) => json(service.url, path, payload, h), other.name, customers, decideMixBody);
   }
   for (const target of [plain, other]) await run(target.name, target.headers, 'warm', 2, target.customer);
+  // Fill the decision contexts to their bound (500,000, evicted oldest first) before measuring: until
+  // then no decision pays for an eviction, and the rounds that run before the bound is reached would
+  // be cheaper than the ones after it, whichever row they belong to.
+  for (let filled = 0; filled < fillSeconds; filled += 2 * fillStep) {
+    process.stderr.write(`filling the decision contexts: ${filled} of ${fillSeconds}s…\n`);
+    for (const target of [plain, other]) await run(target.name, target.headers, `fill${filled}`, fillStep, target.customer);
+  }
   for (let round = 0; round < rounds; round++) {
     for (const [key, target] of [
       ['plain', plain],
