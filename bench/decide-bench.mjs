@@ -58,7 +58,7 @@ import { abTestRule } from './lib/ab-test-rule.mjs';
 import { benchSeedCosts } from './lib/cost-step-experiment.mjs';
 import { activateBenchContract } from './lib/bench-contract.mjs';
 import { balancedCycle, balancedOrder } from './lib/balanced-order.mjs';
-import { medianInterval } from './lib/median-interval.mjs';
+import { lowerMedian, medianInterval } from './lib/median-interval.mjs';
 import { namingCustomer, seedStickyHabits } from './lib/sticky-habits.mjs';
 
 const duration = Number(process.env.DURATION ?? 15);
@@ -295,7 +295,7 @@ try {
       // targets[0] is plain SR: each row against the plain SR of its own round, wherever it ran in it.
       for (const [index, rps] of roundRps.entries()) byRow[index].shares.push(rps / roundRps[0]);
     }
-    const median = (values) => (values.length === 0 ? undefined : [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]);
+    const median = (values) => (values.length === 0 ? undefined : lowerMedian(values));
     return targets.map((target, index) => ({
       label: target.label,
       rps: median(byRow[index].rps),

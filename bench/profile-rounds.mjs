@@ -9,7 +9,7 @@
 // Profiles' sample times are matched to the windows with a 200 ms margin at each end.
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { frameName } from './lib/profile-frame.mjs';
+import { eachSample, frameName } from './lib/profile-frame.mjs';
 
 const roundsFile = process.argv[2];
 if (roundsFile === undefined) throw new Error('usage: node bench/profile-rounds.mjs <PROFILE_DIR>/rounds-<pid>.json');
@@ -32,13 +32,11 @@ const origin = profiles[0].startTime;
 
 /** Calls `visit(windowIndex, sampleNodeId, µs)` for every sample of `profile` inside a window. */
 function eachSampleInWindows(profile, visit) {
-  let at = profile.startTime;
-  for (let i = 0; i < profile.samples.length; i++) {
-    at += profile.timeDeltas[i];
+  eachSample(profile, (at, id, us) => {
     const ms = (at - origin) / 1000;
     const index = windows.findIndex((w) => ms >= w.fromMs + margin && ms <= w.toMs - margin);
-    if (index >= 0) visit(index, profile.samples[i], profile.timeDeltas[i]);
-  }
+    if (index >= 0) visit(index, id, us);
+  });
 }
 
 // 1. Every round, every thread: busy µs per request.

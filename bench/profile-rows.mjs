@@ -17,7 +17,7 @@ import { enableCostStepAndExperiment } from './lib/cost-step-experiment.mjs';
 import { activateBenchContract } from './lib/bench-contract.mjs';
 import { decideMixBody } from './lib/decide-body.mjs';
 import { decideMixLoad } from './lib/decide-load.mjs';
-import { frameFile, frameName } from './lib/profile-frame.mjs';
+import { eachSample, frameFile, frameName } from './lib/profile-frame.mjs';
 import { benchMerchant, json, spawnService } from './lib/spawn-service.mjs';
 import { namingCustomer, seedStickyHabits } from './lib/sticky-habits.mjs';
 
@@ -111,14 +111,12 @@ function selfMicrosPerRequest(profile) {
   for (const [key, spans] of Object.entries(windows)) {
     const sums = new Map();
     const requests = spans.reduce((sum, span) => sum + span.requests, 0);
-    let at = profile.startTime;
-    for (let i = 0; i < profile.samples.length; i++) {
-      at += profile.timeDeltas[i];
+    eachSample(profile, (at, id, us) => {
       const ms = (at - profile.startTime) / 1000;
-      if (!spans.some((span) => ms >= span.from && ms <= span.to)) continue;
-      const name = nameOf(byId.get(profile.samples[i]));
-      sums.set(name, (sums.get(name) ?? 0) + profile.timeDeltas[i]);
-    }
+      if (!spans.some((span) => ms >= span.from && ms <= span.to)) return;
+      const name = nameOf(byId.get(id));
+      sums.set(name, (sums.get(name) ?? 0) + us);
+    });
     result[key] = new Map([...sums].map(([name, us]) => [name, us / requests]));
   }
   return result;

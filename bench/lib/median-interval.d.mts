@@ -4,3 +4,5 @@ export function medianInterval(
   values: readonly number[],
   options?: { readonly level?: number; readonly resamples?: number; readonly seed?: number },
 ): { readonly median: number; readonly low: number; readonly high: number };
+
+export function lowerMedian(values: readonly number[]): number;

@@ -30,8 +30,8 @@ export function medianInterval(values, { level = 0.95, resamples = 2000, seed = 
   };
 }
 
-/** The middle value, the lower of the two middle ones for an even count. */
-function lowerMedian(values) {
+/** The middle value, the lower of the two middle ones for an even count (decide-bench's median round). */
+export function lowerMedian(values) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor((sorted.length - 1) / 2)];
 }

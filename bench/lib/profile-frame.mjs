@@ -1,5 +1,6 @@
-// How the profile benches name a V8 .cpuprofile frame: `function path:line`, the path from dist/ or
-// node_modules/ on (profile-summary.mjs, profile-rows.mjs).
+// How the profile benches read a V8 .cpuprofile: a frame named `function path:line`, the path from
+// dist/ or node_modules/ on (profile-summary.mjs, profile-rows.mjs, profile-rounds.mjs), and its
+// samples walked in time order (profile-rows.mjs, profile-rounds.mjs).
 
 /** The frame's file from dist/ or node_modules/ on; '' for a builtin. */
 export function frameFile(callFrame) {
@@ -10,4 +11,16 @@ export function frameFile(callFrame) {
 export function frameName(callFrame) {
   const where = frameFile(callFrame);
   return `${callFrame.functionName || '(anonymous)'}${where === '' ? '' : ` ${where}:${callFrame.lineNumber + 1}`}`;
+}
+
+/**
+ * Calls `visit(atUs, nodeId, us)` for every sample of `profile`, in order: its time on the profile's
+ * clock (µs) and the µs it stands for (V8's delta before it).
+ */
+export function eachSample(profile, visit) {
+  let at = profile.startTime;
+  for (let i = 0; i < profile.samples.length; i++) {
+    at += profile.timeDeltas[i];
+    visit(at, profile.samples[i], profile.timeDeltas[i]);
+  }
 }
