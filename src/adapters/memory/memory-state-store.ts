@@ -6,7 +6,6 @@ import type {
   ApiKeyStore,
   ConfigName,
   ConfigStore,
-  DecisionContext,
   EliminationScore,
   MerchantAccount,
   MerchantStore,
@@ -22,6 +21,7 @@ import type {
   WindowRead,
 } from '../../ports/state-store.js';
 import { pushOutcome, readOutcomeWindow, type Outcome } from '../../feedback/outcome-window.js';
+import { DecisionContextRing } from './decision-context-ring.js';
 import { JournaledTables } from './journaled-tables.js';
 import { batchTables, createMemoryBatchStore } from './memory-batch-store.js';
 import { createMemoryCredentialStore, credentialTables } from './memory-credential-store.js';
@@ -86,14 +86,14 @@ const sweepIntervalMs = 60_000; // 1 min: bounds memory held by expired decision
  */
 export function createMemoryStateStore(options: MemoryStateStoreOptions): StateStore {
   const clock = options.clock ?? systemClock;
-  const maxDecisionContexts = options.maxDecisionContexts ?? defaultMaxDecisionContexts;
   const db = new JournaledTables({ dir: options.dataDir, durableTables, now: () => clock.now(), logger: options.logger });
+  const decisionContexts = new DecisionContextRing(options.maxDecisionContexts ?? defaultMaxDecisionContexts);
   const listeners = new Set<(key: string) => void>();
   const announce = (key: string): void => {
     for (const listener of listeners) listener(key);
   };
   const sweeper = setInterval(() => {
-    db.sweepUniformTtl('decisions');
+    decisionContexts.sweep(clock.now());
     db.sweepUniformTtl('dedupe');
     for (const table of [...batchTables, ...usageTables, ...responseStoreTables]) db.sweepExpired(table);
   }, sweepIntervalMs);
@@ -224,18 +224,12 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
       return deleted;
     },
     async putDecisionContext(context, ttlSeconds) {
-      // Held as its JSON text: one flat string where the object form is two objects and a dozen
-      // strings. Contexts outlive the young generation (hundreds of thousands are held under load),
-      // so each object in them is copied by scavenges and traced by every major collection; read
-      // back only when feedback arrives.
-      db.set('decisions', `${context.merchantId}\u0000${context.paymentId}`, JSON.stringify(context), ttlSeconds * 1000);
-      // Bounded memory under sustained load: past the bound the oldest context goes first (its
-      // feedback would then find no decision, as after the TTL).
-      db.trimOldest('decisions', maxDecisionContexts);
+      // A slot of a bounded ring, not a row of a table: past the bound the oldest context is
+      // overwritten (its feedback then finds no decision, as after the TTL). See DecisionContextRing.
+      decisionContexts.put(context, clock.now() + ttlSeconds * 1000);
     },
     async getDecisionContext(merchantId, paymentId) {
-      const stored = db.get<string>('decisions', `${merchantId}\u0000${paymentId}`);
-      return stored === undefined ? undefined : (JSON.parse(stored) as DecisionContext);
+      return decisionContexts.get(merchantId, paymentId, clock.now());
     },
   };
 
