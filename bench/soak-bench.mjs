@@ -7,6 +7,8 @@
 // the soak measures the steady state, not the fill. Prints heap, live heap and RSS at start and end
 // of the soak and their trend (least-squares slope over the soak's samples after its first minute, MB
 // per minute), and the heap floor (lowest sample) of each minute.
+// ROOT=<dir> runs that checkout's dist/ instead of this one's (e.g. the scratch build `make bench-compare`
+// leaves in /tmp/switchyard-compare-<sha>), so two builds' footprints can be read in one sitting.
 // Bounded in time: PEAK_SECONDS + WARMUP_SECONDS + SOAK_SECONDS of load; loopback only.
 import autocannon from 'autocannon';
 import { decideMixBody } from './lib/decide-body.mjs';
@@ -20,7 +22,7 @@ const peakSeconds = Number(process.env.PEAK_SECONDS ?? 10);
 const connections = Number(process.env.CONNECTIONS ?? 64);
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
 
-const service = await spawnService({ ADMIN_SECRET: adminSecret });
+const service = await spawnService({ ADMIN_SECRET: adminSecret }, process.env.ROOT ? { root: process.env.ROOT } : {});
 try {
   const merchant = `soak_${Date.now()}`;
   const created = await json(service.url, '/merchant-account/create', { merchant_id: merchant }, { 'x-admin-secret': adminSecret });

@@ -363,7 +363,7 @@ export interface SwitchyardConfig {
    */
   experimentGuardrailIntervalSeconds: number;
   /**
-   * embedded mode: decision contexts kept in memory for score feedback at most (oldest dropped first, besides their 30-minute TTL); unset: 500000, about 0.5 GB of heap (src/adapters/memory/memory-state-store.ts). Distributed mode keeps them in Redis with the TTL
+   * embedded mode: decision contexts kept in memory for score feedback at most (oldest dropped first, besides their 30-minute TTL); unset: 500000, under 0.1 GB of heap (src/adapters/memory/decision-context-ring.ts). Distributed mode keeps them in Redis with the TTL
    */
   maxDecisionContexts?: number;
   /**

@@ -19,6 +19,8 @@ interface ContextShape {
 
 /** Distinct shapes remembered before the memo starts over (slots keep theirs: a miss only builds one more). */
 const maxRememberedShapes = 4096;
+/** Shapes a merchant keeps at hand (compared field by field before the text index is consulted). */
+const recentShapesPerMerchant = 8;
 /** Slots allocated at first; the arrays double up to the ring's capacity. */
 const initialSlots = 1024;
 
@@ -70,14 +72,14 @@ export class DecisionContextRing {
     if (slot === this.#decidedAt.length) this.#grow();
     let merchant = this.#merchants.get(context.merchantId);
     if (merchant === undefined) {
-      merchant = { merchantId: context.merchantId, slots: new Map() };
+      merchant = { merchantId: context.merchantId, slots: new Map(), recentShapes: [], nextRecent: 0 };
       this.#merchants.set(context.merchantId, merchant);
     }
     merchant.slots.set(context.paymentId, slot);
     this.#merchantOf[slot] = merchant;
     this.#paymentIds[slot] = context.paymentId;
     this.#eventIds[slot] = context.decisionEventId;
-    this.#shapeOf[slot] = this.#sharedShape(context);
+    this.#shapeOf[slot] = this.#sharedShape(context, merchant);
     this.#customerKeys[slot] = context.sticky?.customerKey;
     this.#combos[slot] = context.sticky?.combo;
     this.#decidedAt[slot] = context.decidedAt;
@@ -144,10 +146,18 @@ export class DecisionContextRing {
   }
 
   /**
-   * The context's shared shape: found by a text of its fields, each led by its length (so no value
-   * can pass for two), or built and remembered.
+   * The context's shared shape: one of the merchant's recent shapes whose every field is the
+   * context's, else the one found by a text of its fields, each led by its length (so no value can
+   * pass for two), else built and remembered. A merchant's payments come in a few combinations (the
+   * bench's mix: three cards), and comparing a few fields, most of them the same short strings V8's
+   * JSON parser interned, costs far less than building and hashing the ~250-character text.
    */
-  #sharedShape(context: DecisionContext): ContextShape {
+  #sharedShape(context: DecisionContext, merchant: MerchantContexts): ContextShape {
+    const recent = merchant.recentShapes;
+    for (let index = 0; index < recent.length; index += 1) {
+      const shape = recent[index] as ContextShape;
+      if (sameShape(shape, context)) return shape;
+    }
     const payment = context.payment;
     const text =
       `${part(context.windowDimension)}${part(context.eliminationDimension)}${context.eliminationEnabled ? 't' : 'f'}${part(context.routingApproach)}` +
@@ -167,14 +177,43 @@ export class DecisionContextRing {
       };
       this.#shapes.set(text, shape);
     }
+    // The merchant's recent list takes it in turn, replacing its oldest once full.
+    recent[merchant.nextRecent] = shape;
+    merchant.nextRecent = (merchant.nextRecent + 1) % recentShapesPerMerchant;
     return shape;
   }
+}
+
+/** Whether `context` has every field of `shape` (the payment's most varied dimensions first, the long dimension texts last). */
+function sameShape(shape: ContextShape, context: DecisionContext): boolean {
+  const held = shape.payment;
+  const payment = context.payment;
+  return (
+    held.cardNetwork === payment.cardNetwork &&
+    held.cardIsIn === payment.cardIsIn &&
+    held.currency === payment.currency &&
+    held.country === payment.country &&
+    held.authType === payment.authType &&
+    held.cardType === payment.cardType &&
+    held.paymentMethod === payment.paymentMethod &&
+    held.paymentMethodType === payment.paymentMethodType &&
+    held.orderType === payment.orderType &&
+    shape.routingApproach === context.routingApproach &&
+    shape.eliminationEnabled === context.eliminationEnabled &&
+    shape.orderType === context.orderType &&
+    shape.eliminationDimension === context.eliminationDimension &&
+    shape.windowDimension === context.windowDimension
+  );
 }
 
 /** One merchant's payments, by id, and the slot of each one's latest context. */
 interface MerchantContexts {
   readonly merchantId: string;
   readonly slots: Map<string, number>;
+  /** Shapes this merchant's contexts had lately, at most {@link recentShapesPerMerchant}; tried before the shared text index. */
+  readonly recentShapes: ContextShape[];
+  /** Where the next shape not among them goes (round the list). */
+  nextRecent: number;
 }
 
 function grown(array: Float64Array<ArrayBuffer>, length: number): Float64Array<ArrayBuffer> {

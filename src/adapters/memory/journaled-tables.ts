@@ -1,7 +1,6 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../../logging/logger.js';
-import { OldestFirst } from './oldest-first.js';
 
 interface Entry {
   value: unknown;
@@ -30,7 +29,6 @@ type JournalRecord =
  */
 export class JournaledTables {
   private readonly tables = new Map<string, Table>();
-  private readonly evictions = new Map<string, OldestFirst<string, Entry>>();
   private readonly durable: ReadonlySet<string>;
   private readonly path: string | undefined;
   private fd: number | undefined;
@@ -127,19 +125,6 @@ export class JournaledTables {
       table.rows.delete(key);
       table.version++;
     }
-  }
-
-  /** Drops the oldest entries (insertion order) of a table beyond `max`; not journaled, like sweeps. */
-  trimOldest(name: string, max: number): void {
-    const table = this.table(name);
-    if (table.rows.size <= max) return;
-    let eviction = this.evictions.get(name);
-    if (eviction === undefined) {
-      eviction = new OldestFirst(table.rows);
-      this.evictions.set(name, eviction);
-    }
-    eviction.trimTo(max);
-    table.version++;
   }
 
   /**

@@ -45,7 +45,7 @@ export interface MemoryStateStoreOptions {
   /** Conversation sessions kept at most (least recently used go first); default {@link defaultMaxConversationSessions}. */
   readonly maxConversationSessions?: number;
   /**
-   * Decision contexts kept for feedback at most (default 500,000, about 0.5 GB of heap): the TTL alone
+   * Decision contexts kept for feedback at most (default 500,000, under 0.1 GB of heap): the TTL alone
    * would let 30 minutes of decisions pile up in process memory at any rate.
    */
   readonly maxDecisionContexts?: number;

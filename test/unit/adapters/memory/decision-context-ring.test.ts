@@ -63,6 +63,28 @@ describe('DecisionContextRing', () => {
     expect(ring.get('m2', 'p2', 0)).toBeUndefined();
   });
 
+  it('tells apart contexts of one merchant that differ in any one field of their shape, past the shapes a merchant keeps at hand', () => {
+    const ring = new DecisionContextRing(100);
+    const base = context('base');
+    const payment = base.payment;
+    const variants: DecisionContext[] = [
+      base,
+      context('window', { windowDimension: `${base.windowDimension}_VISA` }),
+      context('elimination', { eliminationDimension: `${base.eliminationDimension}_X` }),
+      context('enabled', { eliminationEnabled: false }),
+      context('approach', { routingApproach: 'SR_V3_DOWNTIME_ROUTING' }),
+      context('order', { orderType: 'MANDATE_REGISTER' }),
+      ...(['orderType', 'paymentMethodType', 'paymentMethod', 'cardType', 'cardNetwork', 'cardIsIn', 'currency', 'country', 'authType'] as const).map((field) =>
+        context(field, { payment: { ...payment, [field]: `${payment[field] ?? ''}2` } }),
+      ),
+    ];
+    // Twice round: the second pass finds each shape again after more than a merchant's recent few were seen.
+    for (const round of [1, 2]) {
+      for (const each of variants) ring.put({ ...each, paymentId: `${each.paymentId}-${round}` }, ttlMs);
+      for (const each of variants) expect(ring.get('m1', `${each.paymentId}-${round}`, 0)).toStrictEqual({ ...each, paymentId: `${each.paymentId}-${round}` });
+    }
+  });
+
   it('overwrites the oldest context past its capacity, and a payment decided again keeps its latest context when its first slot goes', () => {
     const ring = new DecisionContextRing(3);
     ring.put(context('p1', { routingApproach: 'FIRST' }), ttlMs);
