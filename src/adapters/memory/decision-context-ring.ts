@@ -26,8 +26,8 @@ const initialSlots = 1024;
 
 /**
  * The embedded store's decision contexts (what feedback needs to find a decision's windows): at most
- * `capacity` of them, in a ring whose oldest slot the next one overwrites, each expiring `ttlMs`
- * after it was written.
+ * `capacity` of them, in a ring whose oldest slot the next one overwrites, each kept until the expiry
+ * it was written with.
  *
  * Why not one JSON text per context in a Map, as before: at the default 500,000 contexts that held
  * 325 MB of text (~650 bytes each, field names, the merchant and both dimensions repeated in every

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DecisionContextRing } from '../../../../src/adapters/memory/decision-context-ring.js';
 import type { DecisionContext } from '../../../../src/ports/state-store.js';
+import { cardPayment, upiPayment } from '../../../fixtures/payment-dimensions.js';
 
 const ttlMs = 1_800_000;
 
@@ -15,18 +16,7 @@ function context(paymentId: string, overrides: Partial<DecisionContext> = {}): D
     eliminationEnabled: true,
     routingApproach: 'SR_SELECTION_V3_ROUTING',
     orderType: 'ORDER_PAYMENT',
-    payment: {
-      orderType: 'ORDER_PAYMENT',
-      paymentMethodType: 'CARD',
-      paymentMethod: 'CREDIT',
-      cardType: 'CREDIT',
-      cardNetwork: 'VISA',
-      cardIsIn: '411111',
-      currency: 'USD',
-      country: null,
-      authType: 'THREE_DS',
-      amount: 100.25,
-    },
+    payment: { ...cardPayment, amount: 100.25 },
     ...overrides,
   };
 }
@@ -52,8 +42,10 @@ describe('DecisionContextRing', () => {
     const variants: DecisionContext[] = [
       base,
       context('p2', { payment: { ...base.payment, country: 'null' } }),
+      context('p8', { payment: { ...base.payment, country: null } }),
       context('p3', { payment: { ...base.payment, cardType: 'CRED', cardNetwork: 'ITVISA' } }),
       context('p6', { payment: { ...base.payment, cardType: null } }),
+      context('p7', { payment: upiPayment }),
       context('p4', { windowDimension: null }),
       context('p5', { eliminationEnabled: false, routingApproach: 'PRIORITY_LOGIC' }),
       context('p1', { merchantId: 'm2', eliminationDimension: 'gw_score_m2_ORDER_PAYMENT_CARD_CREDIT_CREDIT' }),
