@@ -5,18 +5,25 @@ import { readdirSync, readFileSync } from 'node:fs';
 /** /proc reports times in USER_HZ ticks, which Linux fixes at 100 for userspace on every architecture. */
 const userHz = 100;
 
-/** A `stat` file's command name and its CPU seconds (utime + stime); undefined when it cannot be read. */
-function readStat(path) {
-  let stat;
+/** A /proc file's text, or undefined when it cannot be read (no /proc, or the process or thread has ended). */
+function readProcFile(path) {
   try {
-    stat = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch {
-    return undefined; // no /proc, or the process or thread has ended
+    return undefined;
   }
+}
+
+/** A `stat` file's command name and its CPU seconds (user, system, and their sum); undefined when it cannot be read. */
+function readStat(path) {
+  const stat = readProcFile(path);
+  if (stat === undefined) return undefined;
   // The name sits in parentheses and may itself hold ') ': the fields start after the last one.
   const close = stat.lastIndexOf(')');
   const fields = stat.slice(close + 2).split(' ');
-  return { name: stat.slice(stat.indexOf('(') + 1, close), seconds: (Number(fields[11]) + Number(fields[12])) / userHz };
+  const user = Number(fields[11]) / userHz;
+  const system = Number(fields[12]) / userHz;
+  return { name: stat.slice(stat.indexOf('(') + 1, close), user, system, seconds: user + system };
 }
 
 /**
@@ -40,4 +47,18 @@ export function threadGroupCpuSeconds(pid) {
     groups.set(name, (groups.get(name) ?? 0) + stat.seconds);
   }
   return groups;
+}
+
+/** User and system CPU seconds of thread `tid` of process `pid` (`tid === pid`: the main thread); undefined where /proc is not there. */
+export function threadUserSystemSeconds(pid, tid) {
+  const stat = readStat(`/proc/${pid}/task/${tid}/stat`);
+  return stat === undefined ? undefined : { user: stat.user, system: stat.system };
+}
+
+/** Thread `tid`'s context switches so far: voluntary (it waited) and involuntary (it was preempted); undefined where /proc is not there. */
+export function contextSwitches(pid, tid) {
+  const status = readProcFile(`/proc/${pid}/task/${tid}/status`);
+  if (status === undefined) return undefined;
+  const count = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN);
+  return { voluntary: count('voluntary_ctxt_switches'), involuntary: count('nonvoluntary_ctxt_switches') };
 }

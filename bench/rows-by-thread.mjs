@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+// Row 2c beside plain SR in ONE service, by thread: `switchyard serve` (embedded, 127.0.0.1), a plain SR
+// merchant and a row-2c merchant (multi-objective with seed costs, an active A/B experiment, sticky
+// routing with CUSTOMERS (1000) customers' habits seeded), a 3 s warm-up of each, then ROUNDS (16)
+// pairs of ROUND_SECONDS (3) rounds of decide-bench's three-card mix at CONNECTIONS (64), the pair's
+// order alternating. Every body names one of the customers, plain SR's too, so the rows differ only in
+// their merchant's settings. Per round it reads /proc around the load: the CPU of every thread group
+// (thread-cpu.mjs's grouping), the main thread's user and system time apart, and the main thread's
+// context switches. Prints, per figure, each row's median round and the median of the pairs'
+// differences (row 2c minus plain SR, the same pair's rounds), so a machine that slows for a while
+// moves both sides of a difference. CUSTOMERS=10 keeps sticky routing's records few enough to stay in
+// the caches between decisions: its difference from the default is what the records' cache misses cost.
+// Linux only.
+import { enableCostStepAndExperiment } from './lib/cost-step-experiment.mjs';
+import { decideMixBody } from './lib/decide-body.mjs';
+import { decideMixLoad } from './lib/decide-load.mjs';
+import { contextSwitches, cpuSeconds, threadGroupCpuSeconds, threadUserSystemSeconds } from './lib/proc-cpu.mjs';
+import { namingCustomer, seedStickyHabits } from './lib/sticky-habits.mjs';
+import { benchMerchant, json, spawnService } from './lib/spawn-service.mjs';
+
+const rounds = Number(process.env.ROUNDS ?? 16);
+const roundSeconds = Number(process.env.ROUND_SECONDS ?? 3);
+const connections = Number(process.env.CONNECTIONS ?? 64);
+const customers = Number(process.env.CUSTOMERS ?? 1000);
+if (![rounds, roundSeconds, connections, customers].every((value) => Number.isInteger(value) && value >= 1)) {
+  throw new Error('ROUNDS, ROUND_SECONDS, CONNECTIONS and CUSTOMERS take a whole number ≥ 1');
+}
+const adminSecret = 'bench-admin-secret-0123456789abcdef';
+const stamp = Date.now();
+
+/** What one round cost per answered decision: µs of CPU by figure, and its req/s. */
+function roundFigures(before, after, requests) {
+  const perDecision = (seconds) => (seconds * 1e6) / requests;
+  const figures = new Map([
+    ['all threads', perDecision(after.all - before.all)],
+    ['main: user', perDecision(after.main.user - before.main.user)],
+    ['main: system', perDecision(after.main.system - before.main.system)],
+    ['main: preempted per 1,000', ((after.switches.involuntary - before.switches.involuntary) * 1000) / requests],
+  ]);
+  for (const [group, seconds] of after.groups) {
+    if (group !== 'MainThread') figures.set(group, perDecision(seconds - (before.groups.get(group) ?? 0)));
+  }
+  return figures;
+}
+
+function snapshot(pid) {
+  const all = cpuSeconds(pid);
+  const main = threadUserSystemSeconds(pid, pid);
+  const switches = contextSwitches(pid, pid);
+  if (all === undefined || main === undefined || switches === undefined) throw new Error('rows-by-thread reads /proc: Linux only');
+  return { all, main, switches, groups: threadGroupCpuSeconds(pid) };
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+};
+
+const service = await spawnService({ ADMIN_SECRET: adminSecret });
+try {
+  const plain = { name: `plain_${stamp}`, label: 'plain SR' };
+  const row = { name: `row2c_${stamp}`, label: 'row 2c' };
+  for (const target of [plain, row]) target.headers = (await benchMerchant(service.url, adminSecret, target.name)).headers;
+  await enableCostStepAndExperiment(service.url, row.name, row.headers, 'rows-by-thread-experiment');
+  await seedStickyHabits((path, payload) => json(service.url, path, payload, row.headers), row.name, customers, decideMixBody);
+  const shape = namingCustomer(customers);
+  const run = (target, prefix, duration) =>
+    decideMixLoad(`${service.url}/decide-gateway`, target.headers, target.name, { connections, duration, prefix, shape });
+  for (const target of [plain, row]) await run(target, 'warm', 3);
+
+  /** Per round, per row: figure → µs per decision. */
+  const measured = { [plain.label]: [], [row.label]: [] };
+  const rates = { [plain.label]: [], [row.label]: [] };
+  for (let round = 0; round < rounds; round += 1) {
+    process.stderr.write(`round ${round + 1} of ${rounds}…\n`);
+    for (const target of round % 2 === 0 ? [plain, row] : [row, plain]) {
+      const before = snapshot(service.pid);
+      const result = await run(target, `r${round}`, roundSeconds);
+      const after = snapshot(service.pid);
+      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.label}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+      measured[target.label].push(roundFigures(before, after, result.requests.total));
+      rates[target.label].push(result.requests.average);
+    }
+  }
+
+  const figures = new Set([...measured[plain.label], ...measured[row.label]].flatMap((round) => [...round.keys()]));
+  const summary = {};
+  console.log(`${customers} customers, ${rounds} pairs of ${roundSeconds} s rounds (median round; median of the pairs' differences)`);
+  const rateShare = median(rates[row.label].map((rps, index) => rps / rates[plain.label][index]));
+  console.log(
+    `${'req/s'.padEnd(26)} ${median(rates[plain.label]).toFixed(0).padStart(8)} ${median(rates[row.label]).toFixed(0).padStart(8)}   row 2c ${(rateShare * 100).toFixed(1)} % of plain SR`,
+  );
+  console.log(`${'µs per decision'.padEnd(26)} ${'plain SR'.padStart(8)} ${'row 2c'.padStart(8)} ${'row 2c − plain SR'.padStart(18)}`);
+  for (const figure of figures) {
+    const of = (label) => measured[label].map((round) => round.get(figure) ?? 0);
+    const plainMedian = median(of(plain.label));
+    const rowMedian = median(of(row.label));
+    const difference = median(of(row.label).map((value, index) => value - (of(plain.label)[index] ?? 0)));
+    if (Math.abs(plainMedian) + Math.abs(rowMedian) < 0.2) continue;
+    summary[figure] = { plain: Math.round(plainMedian * 10) / 10, row2c: Math.round(rowMedian * 10) / 10, difference: Math.round(difference * 10) / 10 };
+    console.log(
+      `${figure.padEnd(26)} ${plainMedian.toFixed(1).padStart(8)} ${rowMedian.toFixed(1).padStart(8)} ${`${difference >= 0 ? '+' : ''}${difference.toFixed(1)}`.padStart(18)}`,
+    );
+  }
+  console.log(
+    JSON.stringify({
+      benchmark: 'rows-by-thread',
+      customers,
+      rounds,
+      round_seconds: roundSeconds,
+      row2c_share_of_plain: Math.round(rateShare * 1000) / 1000,
+      figures: summary,
+    }),
+  );
+} finally {
+  await service.stop();
+}
