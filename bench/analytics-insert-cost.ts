@@ -66,7 +66,7 @@ function plainPayload(index: number): DecisionCreatedV1 {
       eliminationDivisor: 5,
       multiObjective: false,
     },
-  } as DecisionCreatedV1;
+  };
 }
 
 /** Row 2c's pinned decision: the same, pinned to adyen, with its experiment and sticky records. */
@@ -85,7 +85,7 @@ function row2cPayload(index: number): DecisionCreatedV1 {
     gateway: 'adyen',
     routingApproach: 'STICKY_ROUTING',
     sticky: { customerKey: 'a'.repeat(56) + String(index % 1000).padStart(8, '0'), combo: 'CREDIT:CARD', outcome: 'pinned', srHead: 'checkout' },
-  } as DecisionCreatedV1;
+  };
 }
 
 const kinds = { 'plain SR': plainPayload, 'row 2c': row2cPayload } as const;
@@ -127,9 +127,9 @@ const dir = mkdtempSync(join(tmpdir(), 'switchyard-insert-cost-'));
 const executor = new ChdbExecutor({ path: dir, lingerMs: 3_600_000, insertAfterEvents: Number.MAX_SAFE_INTEGER, maxHeldEvents: Number.MAX_SAFE_INTEGER });
 try {
   await applyClickHouseMigrations(executor, database, await loadClickHouseMigrations(), Date.now());
-  await executor.command(`SYSTEM STOP MERGES ${database}.analytics_domain_events`);
-  await executor.command(`SYSTEM STOP MERGES ${database}.analytics_api_events`);
-  await executor.command(`SYSTEM STOP MERGES ${database}.analytics_decision_policies`);
+  for (const table of ['analytics_domain_events', 'analytics_api_events', 'analytics_decision_policies']) {
+    await executor.command(`SYSTEM STOP MERGES ${database}.${table}`);
+  }
   // A warm-up batch of each kind: the thread's first mapping and insert compile and allocate.
   let next = 0;
   for (const kind of Object.keys(kinds) as Kind[]) {

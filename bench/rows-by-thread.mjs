@@ -10,10 +10,12 @@
 // differences (row 2c minus plain SR, the same pair's rounds), so a machine that slows for a while
 // moves both sides of a difference. CUSTOMERS=10 keeps sticky routing's records few enough to stay in
 // the caches between decisions: its difference from the default is what the records' cache misses cost.
-// Linux only.
+// A thread that ends during a round (ClickHouse's pools start and stop theirs) takes its CPU out of its
+// group, so the groups need not add up to all threads. Linux only.
 import { enableCostStepAndExperiment } from './lib/cost-step-experiment.mjs';
 import { decideMixBody } from './lib/decide-body.mjs';
 import { decideMixLoad } from './lib/decide-load.mjs';
+import { lowerMedian } from './lib/median-interval.mjs';
 import { contextSwitches, cpuSeconds, threadGroupCpuSeconds, threadUserSystemSeconds } from './lib/proc-cpu.mjs';
 import { namingCustomer, seedStickyHabits } from './lib/sticky-habits.mjs';
 import { benchMerchant, json, spawnService } from './lib/spawn-service.mjs';
@@ -28,7 +30,7 @@ if (![rounds, roundSeconds, connections, customers].every((value) => Number.isIn
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
 const stamp = Date.now();
 
-/** What one round cost per answered decision: µs of CPU by figure, and its req/s. */
+/** What one round cost per answered decision: µs of CPU by figure (preemptions per 1,000 decisions). */
 function roundFigures(before, after, requests) {
   const perDecision = (seconds) => (seconds * 1e6) / requests;
   const figures = new Map([
@@ -50,11 +52,6 @@ function snapshot(pid) {
   if (all === undefined || main === undefined || switches === undefined) throw new Error('rows-by-thread reads /proc: Linux only');
   return { all, main, switches, groups: threadGroupCpuSeconds(pid) };
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)];
-};
 
 const service = await spawnService({ ADMIN_SECRET: adminSecret });
 try {
@@ -86,16 +83,16 @@ try {
   const figures = new Set([...measured[plain.label], ...measured[row.label]].flatMap((round) => [...round.keys()]));
   const summary = {};
   console.log(`${customers} customers, ${rounds} pairs of ${roundSeconds} s rounds (median round; median of the pairs' differences)`);
-  const rateShare = median(rates[row.label].map((rps, index) => rps / rates[plain.label][index]));
+  const rateShare = lowerMedian(rates[row.label].map((rps, index) => rps / rates[plain.label][index]));
   console.log(
-    `${'req/s'.padEnd(26)} ${median(rates[plain.label]).toFixed(0).padStart(8)} ${median(rates[row.label]).toFixed(0).padStart(8)}   row 2c ${(rateShare * 100).toFixed(1)} % of plain SR`,
+    `${'req/s'.padEnd(26)} ${lowerMedian(rates[plain.label]).toFixed(0).padStart(8)} ${lowerMedian(rates[row.label]).toFixed(0).padStart(8)}   row 2c ${(rateShare * 100).toFixed(1)} % of plain SR`,
   );
   console.log(`${'µs per decision'.padEnd(26)} ${'plain SR'.padStart(8)} ${'row 2c'.padStart(8)} ${'row 2c − plain SR'.padStart(18)}`);
   for (const figure of figures) {
     const of = (label) => measured[label].map((round) => round.get(figure) ?? 0);
-    const plainMedian = median(of(plain.label));
-    const rowMedian = median(of(row.label));
-    const difference = median(of(row.label).map((value, index) => value - (of(plain.label)[index] ?? 0)));
+    const plainMedian = lowerMedian(of(plain.label));
+    const rowMedian = lowerMedian(of(row.label));
+    const difference = lowerMedian(of(row.label).map((value, index) => value - (of(plain.label)[index] ?? 0)));
     if (Math.abs(plainMedian) + Math.abs(rowMedian) < 0.2) continue;
     summary[figure] = { plain: Math.round(plainMedian * 10) / 10, row2c: Math.round(rowMedian * 10) / 10, difference: Math.round(difference * 10) / 10 };
     console.log(
