@@ -63,6 +63,25 @@ export function issuerRegionOf(country: string): string {
 /** Trimmed and lower-cased; blank or absent is unknown. */
 export function dimensionValue(value: string | null | undefined): string | undefined {
   if (value === null || value === undefined) return undefined;
+  if (value.length > maxRememberedLength) return normalise(value);
+  // Payments repeat a handful of currencies, networks and card types, and the cost step reads four
+  // of them per cost-aware decision: each is lower-cased once, not into a new string every time.
+  let normalised = normalisedValues.get(value);
+  if (normalised === undefined) {
+    if (normalisedValues.size >= maxRememberedValues) normalisedValues.clear();
+    normalised = value.trim().toLowerCase();
+    normalisedValues.set(value, normalised);
+  }
+  return normalised === '' ? undefined : normalised;
+}
+
+/** Values as sent → trimmed and lower-cased ('' when blank); starts over when full. */
+const normalisedValues = new Map<string, string>();
+const maxRememberedValues = 1024;
+/** Longer values (no currency, network or card type is) are normalised every time, so the map stays small. */
+const maxRememberedLength = 64;
+
+function normalise(value: string): string | undefined {
   const trimmed = value.trim().toLowerCase();
   return trimmed === '' ? undefined : trimmed;
 }
@@ -79,20 +98,18 @@ export interface ScenarioFields {
 
 export function costScenarioOf(fields: ScenarioFields): CostScenario {
   const issuerCountry = dimensionValue(fields.issuerCountry);
-  const scenario: { -readonly [K in keyof CostScenario]: CostScenario[K] } = { amount: fields.amount };
-  const currency = dimensionValue(fields.currency);
-  const cardNetwork = dimensionValue(fields.cardNetwork);
-  const funding = dimensionValue(fields.funding);
-  const program = dimensionValue(fields.program);
-  if (currency !== undefined) scenario.currency = currency;
-  if (cardNetwork !== undefined) scenario.cardNetwork = cardNetwork;
-  if (funding !== undefined) scenario.funding = funding;
-  if (program !== undefined) scenario.program = program;
-  if (issuerCountry !== undefined) {
-    scenario.issuerCountry = issuerCountry;
-    scenario.issuerRegion = issuerRegionOf(issuerCountry);
-  }
-  return scenario;
+  // One literal with every key (undefined when unknown), in the order they always had: grown key by
+  // key from `{ amount }`, the scenario of every cost-aware decision took a new shape and property
+  // store on the way.
+  return {
+    amount: fields.amount,
+    currency: dimensionValue(fields.currency),
+    cardNetwork: dimensionValue(fields.cardNetwork),
+    funding: dimensionValue(fields.funding),
+    program: dimensionValue(fields.program),
+    issuerCountry,
+    issuerRegion: issuerCountry === undefined ? undefined : issuerRegionOf(issuerCountry),
+  };
 }
 
 /** Cost of a fee at an amount in bps of the amount: pct + fixed / amount · 10 000 (pct alone at amount 0). */

@@ -170,9 +170,14 @@ function decideByScore(
       payment,
       eliminationEnabled,
       decidedAt,
+      // Every optional key present from the start, undefined until a step sets it: one shape for
+      // every scored decision, held in the object itself. Added later, a key needed a separate
+      // property store, allocated with the decision and again with each post-step's copy of it.
+      multiObjectiveInfo: undefined,
+      volumeSteerInfo: undefined,
+      policy,
+      sticky: undefined,
     };
-    // Assigned, not spread in: no intermediate object and no slow-path literal per decision.
-    if (policy !== undefined) decision.policy = policy;
     return { ok: true, decision };
   };
 

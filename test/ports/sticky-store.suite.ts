@@ -93,6 +93,30 @@ export function stickyStoreSuite(name: string, open: () => Promise<StickyStoreFi
       );
     });
 
+    it('keeps combinations apart when the first one empties, and bounds the counts across them', async () => {
+      const [a, b] = fixture.replicas;
+      const other = 'VISA:CARD';
+      const third = 'MASTERCARD:CARD';
+      await a.adjust(adjust('loonio', 1));
+      await a.adjust(adjust('gigadat', 1, { combo: other }));
+      await a.adjust(adjust('gigadat', 1, { combo: other }));
+      await b.adjust(adjust('loonio', -1));
+      await b.adjust(adjust('x', 1, { combo: third }));
+      expect(await a.read(customer, combo)).toEqual(new Map());
+      expect(await a.read(customer, other)).toEqual(new Map([['gigadat', 2]]));
+      expect(await a.read(customer, third)).toEqual(new Map([['x', 1]]));
+      // Three counts over two combinations against a bound of two: the lowest other count goes.
+      await b.adjust(adjust('y', 1, { combo: other, maxEntries: 2 }));
+      expect(await a.read(customer, other)).toEqual(
+        new Map([
+          ['gigadat', 2],
+          ['y', 1],
+        ]),
+      );
+      expect(await a.read(customer, third)).toEqual(new Map());
+      expect(await a.adjust(adjust('x', -1, { combo: third }))).toEqual({ applied: false, count: 0 });
+    });
+
     it('forgets a customer idle for longer than the TTL, which every success re-arms', async () => {
       const [a, b] = fixture.replicas;
       await a.adjust(adjust('loonio', 1, { ttlSeconds: 100 }));

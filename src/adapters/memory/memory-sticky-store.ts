@@ -13,8 +13,15 @@ interface Customer {
   /** Where the record is filed, so the eviction cursor can take it out of its merchant's map. */
   readonly merchantId: string;
   readonly customerKey: string;
-  /** combination → connector → positive count (nested, so a read hands over one combination's map as it is). */
-  readonly byCombo: Map<string, Map<string, number>>;
+  /**
+   * The first combination counted and its connector → positive count (a read hands over the map as
+   * it is). Most customers pay one way: kept on the record, their counts are one reference away
+   * where a map of combinations cost one more cold lookup on every sticky decision.
+   */
+  combo: string | undefined;
+  counts: Map<string, number> | undefined;
+  /** Every further combination → its counts (created with the second combination). */
+  more: Map<string, Map<string, number>> | undefined;
   /** Counts over every combination: the per-customer bound (`maxEntries`) is on this. */
   entries: number;
   expiresAtMs: number;
@@ -23,6 +30,34 @@ interface Customer {
 }
 
 const noCounts: ReadonlyMap<string, number> = new Map();
+
+/** The customer's counts for `combo`, if any. */
+function countsOf(customer: Customer, combo: string): Map<string, number> | undefined {
+  return customer.combo === combo ? customer.counts : customer.more?.get(combo);
+}
+
+/** The customer's counts for `combo`, created empty when it has none: on the record when its slot is free. */
+function countsFor(customer: Customer, combo: string): Map<string, number> {
+  const counts = countsOf(customer, combo);
+  if (counts !== undefined) return counts;
+  const created = new Map<string, number>();
+  if (customer.combo === undefined) {
+    customer.combo = combo;
+    customer.counts = created;
+  } else {
+    customer.more ??= new Map();
+    customer.more.set(combo, created);
+  }
+  return created;
+}
+
+/** Forgets a combination whose last count went. */
+function dropCombo(customer: Customer, combo: string): void {
+  if (customer.combo === combo) {
+    customer.combo = undefined;
+    customer.counts = undefined;
+  } else customer.more?.delete(combo);
+}
 
 /**
  * The embedded `StickyStore`: a bounded set of customers in process memory, never journaled (a
@@ -63,7 +98,7 @@ export function createMemoryStickyStore(options: { readonly clock: Clock; readon
     return customer;
   };
   const added = (merchantId: string, customerKey: string): Customer => {
-    const customer: Customer = { merchantId, customerKey, byCombo: new Map(), entries: 0, expiresAtMs: 0, seen: false };
+    const customer: Customer = { merchantId, customerKey, combo: undefined, counts: undefined, more: undefined, entries: 0, expiresAtMs: 0, seen: false };
     let ofMerchant = byMerchant.get(merchantId);
     if (ofMerchant === undefined) {
       ofMerchant = new Map();
@@ -102,8 +137,10 @@ export function createMemoryStickyStore(options: { readonly clock: Clock; readon
     return true;
   };
   // The combination's own map, not a copy: a synchronous caller reads it before any write (read() copies it).
-  const readNow = (customer: StickyCustomer, combo: string): ReadonlyMap<string, number> =>
-    live(customer.merchantId, customer.customerKey)?.byCombo.get(combo) ?? noCounts;
+  const readNow = (customer: StickyCustomer, combo: string): ReadonlyMap<string, number> => {
+    const found = live(customer.merchantId, customer.customerKey);
+    return (found === undefined ? undefined : countsOf(found, combo)) ?? noCounts;
+  };
   return {
     readNow,
     async read(customer, combo) {
@@ -114,26 +151,22 @@ export function createMemoryStickyStore(options: { readonly clock: Clock; readon
       const { combo, connector } = adjustment;
       let customer = live(merchantId, customerKey);
       if (!markOnce(`${merchantId}\u0000${customerKey}\u0000${adjustment.dedupeKey}`, adjustment.dedupeTtlSeconds)) {
-        return { applied: false, count: customer?.byCombo.get(combo)?.get(connector) ?? 0 };
+        return { applied: false, count: (customer === undefined ? undefined : countsOf(customer, combo))?.get(connector) ?? 0 };
       }
       if (adjustment.delta < 0) {
-        const counts = customer?.byCombo.get(combo);
+        const counts = customer === undefined ? undefined : countsOf(customer, combo);
         const current = counts?.get(connector) ?? 0;
         if (customer === undefined || counts === undefined || current <= 0) return { applied: false, count: 0 };
         if (current > 1) counts.set(connector, current - 1);
         else {
           counts.delete(connector);
           customer.entries -= 1;
-          if (counts.size === 0) customer.byCombo.delete(combo);
+          if (counts.size === 0) dropCombo(customer, combo);
         }
         return { applied: true, count: current - 1 };
       }
       customer ??= added(merchantId, customerKey);
-      let counts = customer.byCombo.get(combo);
-      if (counts === undefined) {
-        counts = new Map();
-        customer.byCombo.set(combo, counts);
-      }
+      const counts = countsFor(customer, combo);
       const count = (counts.get(connector) ?? 0) + 1;
       counts.set(connector, count);
       customer.expiresAtMs = options.clock.now() + adjustment.ttlSeconds * 1000;
@@ -150,14 +183,16 @@ export function createMemoryStickyStore(options: { readonly clock: Clock; readon
 /** Drops a customer's lowest counts until `keep` are left, never the one just counted (`combo`, `connector`). */
 function dropLowest(customer: Customer, combo: string, connector: string, keep: number): void {
   const others: [string, string, number][] = [];
-  for (const [otherCombo, counts] of customer.byCombo) {
+  const collect = (otherCombo: string, counts: Map<string, number>): void => {
     for (const [otherConnector, count] of counts) if (otherCombo !== combo || otherConnector !== connector) others.push([otherCombo, otherConnector, count]);
-  }
+  };
+  if (customer.combo !== undefined && customer.counts !== undefined) collect(customer.combo, customer.counts);
+  if (customer.more !== undefined) for (const [otherCombo, counts] of customer.more) collect(otherCombo, counts);
   others.sort((a, b) => a[2] - b[2]);
-  for (const [dropCombo, dropConnector] of others.slice(0, customer.entries - keep)) {
-    const counts = customer.byCombo.get(dropCombo)!;
-    counts.delete(dropConnector);
+  for (const [lowCombo, lowConnector] of others.slice(0, customer.entries - keep)) {
+    const counts = countsOf(customer, lowCombo)!;
+    counts.delete(lowConnector);
     customer.entries -= 1;
-    if (counts.size === 0) customer.byCombo.delete(dropCombo);
+    if (counts.size === 0) dropCombo(customer, lowCombo);
   }
 }

@@ -15,7 +15,7 @@ export interface EvCandidate {
 export interface EvRanking {
   readonly order: readonly string[];
   readonly outcome: MultiObjectiveInfo['outcome'];
-  readonly info: () => MultiObjectiveInfo;
+  info(): MultiObjectiveInfo;
 }
 
 /**
@@ -62,7 +62,8 @@ export function rankByExpectedValue(candidates: readonly EvCandidate[], margin: 
   let costed = 0;
   for (const candidate of candidates) if (hasCost(candidate)) costed += 1;
   const byEv: Costed[] = new Array(costed);
-  const withoutCost: EvCandidate[] = new Array(candidates.length - costed);
+  // Usually every candidate is priced: then no array for the unpriced ones.
+  const withoutCost: EvCandidate[] | undefined = costed === candidates.length ? undefined : new Array(candidates.length - costed);
   // In SR order (the head first): a later PSP is chosen only on a strictly higher EV.
   let chosen: Costed = head;
   let chosenEv = evOf(head, margin);
@@ -70,7 +71,7 @@ export function rankByExpectedValue(candidates: readonly EvCandidate[], margin: 
   let unranked = 0;
   for (const candidate of candidates) {
     if (!hasCost(candidate)) {
-      withoutCost[unranked++] = candidate;
+      (withoutCost as EvCandidate[])[unranked++] = candidate;
       continue;
     }
     byEv[ranked++] = candidate;
@@ -89,59 +90,90 @@ export function rankByExpectedValue(candidates: readonly EvCandidate[], margin: 
   order[0] = chosen.psp;
   let at = 1;
   for (const candidate of byEv) if (candidate !== chosen) order[at++] = candidate.psp;
-  if (unranked > 1) withoutCost.sort((a, b) => b.authRate - a.authRate);
-  for (const candidate of withoutCost) order[at++] = candidate.psp;
+  if (withoutCost !== undefined) {
+    if (unranked > 1) withoutCost.sort((a, b) => b.authRate - a.authRate);
+    for (const candidate of withoutCost) order[at++] = candidate.psp;
+  }
 
-  // The info's keys in the order they always had (the shared part first, then the verdict).
-  const qualifiedCount = costed;
-  const winner = chosen;
-  if (winner === head) {
-    return {
-      order,
-      outcome: 'AUTH_WON',
-      info: () => ({
+  return new Ranking(order, chosen === head ? 'AUTH_WON' : 'COST_WON', head, chosen, costed, margin, evGapTop2, undefined);
+}
+
+/** The SR order as it was (`AUTH_WON` without a ranking), and why. */
+function srOrderKept(candidates: readonly EvCandidate[], margin: number, reason: string): EvRanking {
+  const head = candidates[0];
+  return new Ranking(
+    candidates.map((candidate) => candidate.psp),
+    'AUTH_WON',
+    head,
+    head,
+    0,
+    margin,
+    null,
+    reason,
+  );
+}
+
+/**
+ * A ranking and what its info block is built from. A class, not a literal with an `info` closure:
+ * the closure and its context were two more objects on every cost-aware decision, and most of them
+ * (every pinned one) never ask for the block.
+ */
+class Ranking implements EvRanking {
+  constructor(
+    readonly order: readonly string[],
+    readonly outcome: MultiObjectiveInfo['outcome'],
+    private readonly head: EvCandidate | undefined,
+    private readonly chosen: EvCandidate | undefined,
+    private readonly qualifiedCount: number,
+    private readonly margin: number,
+    private readonly evGapTop2: number | null,
+    /** Why the SR order was kept without a ranking; undefined when the candidates were ranked on EV. */
+    private readonly keptBecause: string | undefined,
+  ) {}
+
+  info(): MultiObjectiveInfo {
+    const { head, chosen, qualifiedCount, margin, evGapTop2, keptBecause } = this;
+    if (keptBecause !== undefined || head === undefined || chosen === undefined) {
+      const headSummary = head === undefined ? null : summary(head);
+      // Its keys in the order this block always had.
+      return {
+        outcome: 'AUTH_WON',
+        reason: keptBecause ?? '',
+        srHead: headSummary,
+        chosen: headSummary,
+        costSavedBps: null,
+        qualifiedCount: 0,
+        margin,
+        evGapTop2: null,
+      };
+    }
+    // Ranked: the shared part first, then the verdict, in the order the keys always had.
+    if (chosen === head) {
+      return {
         srHead: summary(head),
-        chosen: summary(winner),
+        chosen: summary(chosen),
         qualifiedCount,
         margin,
         evGapTop2,
         outcome: 'AUTH_WON',
         reason: `SR head retained — it is the highest expected-value PSP (${qualifiedCount} ranked on EV).`,
         costSavedBps: null,
-      }),
+      };
+    }
+    // Both are priced: a later PSP is chosen only on a strictly higher EV, which needs a cost.
+    const costSavedBps = (head.costBps as number) - (chosen.costBps as number);
+    const authGivenPp = (head.authRate - chosen.authRate) * 100;
+    return {
+      srHead: summary(head),
+      chosen: summary(chosen),
+      qualifiedCount,
+      margin,
+      evGapTop2,
+      outcome: 'COST_WON',
+      reason: `Promoted '${chosen.psp}' over '${head.psp}' on expected value — saves ${costSavedBps.toFixed(2)} bps for ${authGivenPp.toFixed(2)}pp auth.`,
+      costSavedBps,
     };
   }
-  return {
-    order,
-    outcome: 'COST_WON',
-    info: () => {
-      const costSavedBps = head.costBps - winner.costBps;
-      const authGivenPp = (head.authRate - winner.authRate) * 100;
-      return {
-        srHead: summary(head),
-        chosen: summary(winner),
-        qualifiedCount,
-        margin,
-        evGapTop2,
-        outcome: 'COST_WON',
-        reason: `Promoted '${winner.psp}' over '${head.psp}' on expected value — saves ${costSavedBps.toFixed(2)} bps for ${authGivenPp.toFixed(2)}pp auth.`,
-        costSavedBps,
-      };
-    },
-  };
-}
-
-/** The SR order as it was (`AUTH_WON` without a ranking), and why. */
-function srOrderKept(candidates: readonly EvCandidate[], margin: number, reason: string): EvRanking {
-  const head = candidates[0];
-  return {
-    order: candidates.map((candidate) => candidate.psp),
-    outcome: 'AUTH_WON',
-    info: () => {
-      const headSummary = head === undefined ? null : summary(head);
-      return { outcome: 'AUTH_WON', reason, srHead: headSummary, chosen: headSummary, costSavedBps: null, qualifiedCount: 0, margin, evGapTop2: null };
-    },
-  };
 }
 
 /** Sorts `costed` in place by descending EV, stable (equal EVs keep their order). */

@@ -22,8 +22,9 @@ describe('the expected-value post-step', () => {
   it('never promotes a gateway without fee data', () => {
     fc.assert(
       fc.property(srOrdered, margins, (candidates, margin) => {
-        const { order, outcome, info: infoOf } = rankByExpectedValue(candidates, margin);
-        const info = infoOf();
+        const ranking = rankByExpectedValue(candidates, margin);
+        const info = ranking.info();
+        const { order, outcome } = ranking;
         // The verdict's outcome is the block's, without building the block.
         expect(outcome).toBe(info.outcome);
         const chosen = candidates.find((candidate) => candidate.psp === order[0]);
@@ -36,8 +37,9 @@ describe('the expected-value post-step', () => {
   it('never lowers the expected value of the pick below the SR head, and promotes only on a strictly higher one', () => {
     fc.assert(
       fc.property(srOrdered, margins, (candidates, margin) => {
-        const { order, info: infoOf } = rankByExpectedValue(candidates, margin);
-        const info = infoOf();
+        const ranking = rankByExpectedValue(candidates, margin);
+        const info = ranking.info();
+        const { order } = ranking;
         const head = candidates[0] as EvCandidate;
         const chosen = candidates.find((candidate) => candidate.psp === order[0]) as EvCandidate;
         if (head.costBps !== undefined) expect(evOf(chosen, margin)).toBeGreaterThanOrEqual(evOf(head, margin));
@@ -52,8 +54,9 @@ describe('the expected-value post-step', () => {
   it('keeps the SR head at the head on AUTH_WON, and the whole SR order when the head has no fee data', () => {
     fc.assert(
       fc.property(srOrdered, margins, (candidates, margin) => {
-        const { order, info: infoOf } = rankByExpectedValue(candidates, margin);
-        const info = infoOf();
+        const ranking = rankByExpectedValue(candidates, margin);
+        const info = ranking.info();
+        const { order } = ranking;
         if (info.outcome === 'AUTH_WON') {
           expect(order[0]).toBe(candidates[0]?.psp);
           expect(info.chosen).toEqual(info.srHead);
@@ -98,8 +101,8 @@ describe('the expected-value post-step', () => {
   it('counts the PSPs ranked on EV and reports the gap between the top two', () => {
     fc.assert(
       fc.property(srOrdered, margins, (candidates, margin) => {
-        const { info: infoOf } = rankByExpectedValue(candidates, margin);
-        const info = infoOf();
+        const ranking = rankByExpectedValue(candidates, margin);
+        const info = ranking.info();
         expect(info.margin).toBe(margin);
         if (candidates.length < 2 || candidates[0]?.costBps === undefined) {
           expect(info.qualifiedCount).toBe(0);
@@ -116,7 +119,7 @@ describe('the expected-value post-step', () => {
   });
 
   it("reproduces the peer's worked example: B promoted over head A at margin 0.20", () => {
-    const { order, info: infoOf } = rankByExpectedValue(
+    const ranking = rankByExpectedValue(
       [
         { psp: 'A', authRate: 0.91, costBps: 200 },
         { psp: 'B', authRate: 0.902, costBps: 150 },
@@ -126,7 +129,8 @@ describe('the expected-value post-step', () => {
       ],
       0.2,
     );
-    const info = infoOf();
+    const info = ranking.info();
+    const { order } = ranking;
     expect(order).toEqual(['B', 'C', 'A', 'D', 'E']);
     expect(info).toMatchObject({ outcome: 'COST_WON', qualifiedCount: 4, costSavedBps: 50, margin: 0.2 });
     expect(info.evGapTop2).toBeCloseTo(0.00049, 9);
@@ -134,14 +138,15 @@ describe('the expected-value post-step', () => {
   });
 
   it('keeps the head when it is already the highest expected value', () => {
-    const { order, info: infoOf } = rankByExpectedValue(
+    const ranking = rankByExpectedValue(
       [
         { psp: 'A', authRate: 0.91, costBps: 100 },
         { psp: 'B', authRate: 0.905, costBps: 130 },
       ],
       0.2,
     );
-    const info = infoOf();
+    const info = ranking.info();
+    const { order } = ranking;
     expect(order).toEqual(['A', 'B']);
     expect(info).toMatchObject({ outcome: 'AUTH_WON', reason: 'SR head retained — it is the highest expected-value PSP (2 ranked on EV).' });
     expect(info.evGapTop2).toBeCloseTo(0.003665, 9);
