@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Instructions and simulated cache misses per decision, for each feature row of decide-bench, counted
-// by valgrind's cachegrind instead of timed: the count of a build is the same from run to run (about
-// ±300 instructions per decision), where a timed bench on this shared machine wanders by ±20 % between
-// runs, so a change of a few hundred instructions or a handful of misses shows. What it cannot show is
-// time: a miss costs what the machine makes it cost, and the service's HTTP, hand-off and analytics are
-// not in it (bench/rows-by-thread.mjs and decide-bench measure those).
+// by valgrind's cachegrind instead of timed. With V8's hash and random seeds fixed (SEED, 1), a run's
+// count repeats to a few instructions per decision, where a timed bench on this shared machine wanders
+// by ±20 % between runs. Another seed lays V8's hash tables out differently and moves the instructions
+// by up to ~1,000 per decision, the last-level misses by ~2: a difference between builds smaller than
+// that needs runs under several seeds. What it cannot show is time: a miss costs what the machine
+// makes it cost, and the service's HTTP, hand-off and analytics are not in it (bench/rows-by-thread.mjs
+// and decide-bench measure those).
 //
 // The decision use case from a build's dist/ (createDecidePayment on the embedded store and bus, as
 // decide-cost.ts runs it), with a deterministic clock and random source, the three-card mix naming one
@@ -21,7 +23,7 @@
 //
 // BASE=<checkout with dist/> counts another build too (e.g. bench-compare's scratch copy), kind by
 // kind beside this one. Needs valgrind (Debian's package). Prints a table and a JSON line.
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { abTestRule } from './lib/ab-test-rule.mjs';
@@ -57,6 +59,7 @@ async function countKinds() {
   const n1 = positive('N1', 4000);
   const n2 = positive('N2', 16000);
   if (n2 <= n1) throw new Error('N2 must be larger than N1');
+  if (spawnSync('valgrind', ['--version']).status !== 0) throw new Error('valgrind is not installed: apt-get install valgrind (Debian)');
   const here = new URL('..', import.meta.url).pathname;
   const builds = [...(process.env.BASE === undefined ? [] : [['base', resolve(process.env.BASE)]]), ['this', resolve(here)]];
   const parallel = Math.max(1, Math.min(2, availableParallelism()));
@@ -119,6 +122,7 @@ async function countKinds() {
 
 /** One child run under cachegrind: its totals of instructions, D1 misses and last-level misses (data). */
 function cachegrind({ kind, root, decisions }) {
+  const seed = positive('SEED', 1);
   const args = [
     '--tool=cachegrind',
     '--cache-sim=yes',
@@ -126,6 +130,9 @@ function cachegrind({ kind, root, decisions }) {
     '--cachegrind-out-file=/dev/null',
     process.execPath,
     '--single-threaded',
+    // Fixed seeds: V8's hash tables lay out alike from run to run, so a count repeats.
+    `--hash-seed=${seed}`,
+    `--random-seed=${seed}`,
     new URL(import.meta.url).pathname,
   ];
   const env = { ...process.env, DECIDE_INSTRUCTIONS_CHILD: '1', ROOT: root, KIND: kind, DECISIONS: String(decisions) };
