@@ -71,7 +71,7 @@ export function rankByExpectedValue(candidates: readonly EvCandidate[], margin: 
   let unranked = 0;
   for (const candidate of candidates) {
     if (!hasCost(candidate)) {
-      (withoutCost as EvCandidate[])[unranked++] = candidate;
+      if (withoutCost !== undefined) withoutCost[unranked++] = candidate;
       continue;
     }
     byEv[ranked++] = candidate;
@@ -95,83 +95,81 @@ export function rankByExpectedValue(candidates: readonly EvCandidate[], margin: 
     for (const candidate of withoutCost) order[at++] = candidate.psp;
   }
 
-  return new Ranking(order, chosen === head ? 'AUTH_WON' : 'COST_WON', head, chosen, costed, margin, evGapTop2, undefined);
+  return new RankedOnEv(order, head, chosen, costed, margin, evGapTop2);
 }
 
 /** The SR order as it was (`AUTH_WON` without a ranking), and why. */
 function srOrderKept(candidates: readonly EvCandidate[], margin: number, reason: string): EvRanking {
-  const head = candidates[0];
-  return new Ranking(
+  return new SrOrderKept(
     candidates.map((candidate) => candidate.psp),
-    'AUTH_WON',
-    head,
-    head,
-    0,
+    candidates[0],
     margin,
-    null,
     reason,
   );
 }
 
-/**
- * A ranking and what its info block is built from. A class, not a literal with an `info` closure:
- * the closure and its context were two more objects on every cost-aware decision, and most of them
- * (every pinned one) never ask for the block.
- */
-class Ranking implements EvRanking {
+// The rankings are classes, not literals with an `info` closure: the closure and its context were
+// two more objects on every cost-aware decision, and most of those (every pinned one) never ask for
+// the block. Each keeps what its block is built from.
+
+/** Candidates ranked on expected value: the SR head and the chosen PSP both priced. */
+class RankedOnEv implements EvRanking {
+  readonly outcome: MultiObjectiveInfo['outcome'];
+
   constructor(
     readonly order: readonly string[],
-    readonly outcome: MultiObjectiveInfo['outcome'],
-    private readonly head: EvCandidate | undefined,
-    private readonly chosen: EvCandidate | undefined,
+    private readonly head: Costed,
+    private readonly chosen: Costed,
     private readonly qualifiedCount: number,
     private readonly margin: number,
     private readonly evGapTop2: number | null,
-    /** Why the SR order was kept without a ranking; undefined when the candidates were ranked on EV. */
-    private readonly keptBecause: string | undefined,
-  ) {}
+  ) {
+    this.outcome = chosen === head ? 'AUTH_WON' : 'COST_WON';
+  }
 
   info(): MultiObjectiveInfo {
-    const { head, chosen, qualifiedCount, margin, evGapTop2, keptBecause } = this;
-    if (keptBecause !== undefined || head === undefined || chosen === undefined) {
-      const headSummary = head === undefined ? null : summary(head);
-      // Its keys in the order this block always had.
-      return {
-        outcome: 'AUTH_WON',
-        reason: keptBecause ?? '',
-        srHead: headSummary,
-        chosen: headSummary,
-        costSavedBps: null,
-        qualifiedCount: 0,
-        margin,
-        evGapTop2: null,
-      };
-    }
-    // Ranked: the shared part first, then the verdict, in the order the keys always had.
-    if (chosen === head) {
-      return {
-        srHead: summary(head),
-        chosen: summary(chosen),
-        qualifiedCount,
-        margin,
-        evGapTop2,
-        outcome: 'AUTH_WON',
-        reason: `SR head retained — it is the highest expected-value PSP (${qualifiedCount} ranked on EV).`,
-        costSavedBps: null,
-      };
-    }
-    // Both are priced: a later PSP is chosen only on a strictly higher EV, which needs a cost.
-    const costSavedBps = (head.costBps as number) - (chosen.costBps as number);
-    const authGivenPp = (head.authRate - chosen.authRate) * 100;
+    const { head, chosen, qualifiedCount } = this;
+    const costSavedBps = chosen === head ? null : head.costBps - chosen.costBps;
+    // The shared part first, then the verdict: the keys in the order they always had.
     return {
       srHead: summary(head),
       chosen: summary(chosen),
       qualifiedCount,
-      margin,
-      evGapTop2,
-      outcome: 'COST_WON',
-      reason: `Promoted '${chosen.psp}' over '${head.psp}' on expected value — saves ${costSavedBps.toFixed(2)} bps for ${authGivenPp.toFixed(2)}pp auth.`,
+      margin: this.margin,
+      evGapTop2: this.evGapTop2,
+      outcome: this.outcome,
+      reason:
+        costSavedBps === null
+          ? `SR head retained — it is the highest expected-value PSP (${qualifiedCount} ranked on EV).`
+          : `Promoted '${chosen.psp}' over '${head.psp}' on expected value — saves ${costSavedBps.toFixed(2)} bps for ${((head.authRate - chosen.authRate) * 100).toFixed(2)}pp auth.`,
       costSavedBps,
+    };
+  }
+}
+
+/** The SR order kept without a ranking (one PSP, or an SR head without a finite score or a price). */
+class SrOrderKept implements EvRanking {
+  readonly outcome = 'AUTH_WON';
+
+  constructor(
+    readonly order: readonly string[],
+    private readonly head: EvCandidate | undefined,
+    private readonly margin: number,
+    private readonly reason: string,
+  ) {}
+
+  info(): MultiObjectiveInfo {
+    const headSummary = this.head === undefined ? null : summary(this.head);
+    // The keys in the order this block always had.
+    return {
+      outcome: 'AUTH_WON',
+      reason: this.reason,
+      srHead: headSummary,
+      chosen: headSummary,
+      costSavedBps: null,
+      qualifiedCount: 0,
+      margin: this.margin,
+      evGapTop2: null,
     };
   }
 }
