@@ -14,7 +14,7 @@ import { createDecisionInputsLoader } from './inputs/load-decision-inputs.js';
 import { applyMultiObjective, costStepRankingOf } from './multi-objective/apply-multi-objective.js';
 import type { EvRanking } from './multi-objective/rank-by-expected-value.js';
 import { multiObjectiveFieldOf } from './multi-objective/multi-objective-event-field.js';
-import { policyRecordOf } from './policy/policy-record.js';
+import { policyRecordOf, type DecisionPolicyRecord } from './policy/policy-record.js';
 import type { RandomSource } from './random-source.js';
 import type { RoutingDefaults } from './routing-defaults.js';
 import { applyStickyRouting, stickyRoutingOn, type StickyRoutingDeps } from './sticky/apply-sticky-routing.js';
@@ -151,28 +151,30 @@ function failedEvent(request: DecideGatewayRequest, failure: DecisionFailure, re
 }
 
 function createdEvent(request: DecideGatewayRequest, decision: Decision, requestId: string, latencyMs: number, experiment?: ExperimentTag): EventEnvelope {
-  // One literal with every key, in the order the event has always had; an optional part the
-  // decision lacks is undefined, which JSON leaves out and the schema reads as absent. Built from an
-  // empty object, the payload grew its property store three or four times per decision.
-  // `experiment` first: analytics finds its keys in `details` by first occurrence
-  // (src/adapters/clickhouse/sql/experiment-sql.ts).
-  const payload: DecisionCreatedV1 = {
-    experiment: experimentFieldOf(experiment, decision),
-    paymentId: request.paymentInfo.paymentId,
-    requestId,
-    gateway: decision.decidedGateway,
-    routingApproach: decision.routingApproach,
-    gatewayPriorityMap: decision.gatewayPriorityMap === null ? null : copyPriorityMap(decision.gatewayPriorityMap),
-    rankingAlgorithm: request.rankingAlgorithm ?? null,
-    eliminationEnabled: decision.eliminationEnabled,
-    latencyMs,
-    payment: decision.payment,
-    windowDimension: decision.windowDimension,
-    eliminationDimension: decision.eliminationDimension,
-    multiObjective: multiObjectiveFieldOf(decision),
-    sticky: decision.sticky,
-    // The additive `policy` field (propensity, candidates, parameters); absent when the decision logged none.
-    policy: policyRecordOf(decision),
-  };
+  // Built field by field, not from spreads of the optional parts: one object in one shape per
+  // decision, in the key order the event has always had. `experiment` first: analytics finds its
+  // keys in `details` by first occurrence (src/adapters/clickhouse/sql/experiment-sql.ts).
+  const payload: Mutable<DecisionCreatedV1> = {} as Mutable<DecisionCreatedV1>;
+  const inExperiment = experimentFieldOf(experiment, decision);
+  if (inExperiment !== undefined) payload.experiment = inExperiment;
+  payload.paymentId = request.paymentInfo.paymentId;
+  payload.requestId = requestId;
+  payload.gateway = decision.decidedGateway;
+  payload.routingApproach = decision.routingApproach;
+  payload.gatewayPriorityMap = decision.gatewayPriorityMap === null ? null : copyPriorityMap(decision.gatewayPriorityMap);
+  payload.rankingAlgorithm = request.rankingAlgorithm ?? null;
+  payload.eliminationEnabled = decision.eliminationEnabled;
+  payload.latencyMs = latencyMs;
+  payload.payment = decision.payment;
+  payload.windowDimension = decision.windowDimension;
+  payload.eliminationDimension = decision.eliminationDimension;
+  const multiObjective = multiObjectiveFieldOf(decision);
+  if (multiObjective !== undefined) payload.multiObjective = multiObjective;
+  if (decision.sticky !== undefined) payload.sticky = decision.sticky;
+  // The additive `policy` field (propensity, candidates, parameters); absent when the decision logged none.
+  const policy: DecisionPolicyRecord | undefined = policyRecordOf(decision);
+  if (policy !== undefined) payload.policy = policy;
   return createEvent('decision.created', request.merchantId, payload, decision.decidedAt);
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
