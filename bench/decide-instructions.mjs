@@ -27,7 +27,10 @@ import { execFile, spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { abTestRule } from './lib/ab-test-rule.mjs';
+import { benchSeedCosts } from './lib/cost-step-experiment.mjs';
 import { decideMixBody } from './lib/decide-body.mjs';
+import { seededRandom } from './lib/seeded-random.mjs';
+import { namingCustomer } from './lib/sticky-habits.mjs';
 
 /** The merchant's features per kind: decide-bench's rows (row2c is its row 2c). */
 const kindFeatures = {
@@ -176,13 +179,7 @@ async function runDecisions() {
   // A clock and random source the same on every run: nothing a decision does may depend on the time.
   let tick = 1_780_000_000_000;
   const clock = { now: () => tick };
-  let seed = 1;
-  const random = {
-    next: () => {
-      seed = (seed * 48271) % 2147483647;
-      return seed / 2147483647;
-    },
-  };
+  const random = { next: seededRandom(1) };
   const state = createMemoryStateStore({ dataDir: undefined, logger: silentLogger, clock });
   const bus = createMemoryEventBus({ logger: silentLogger, validate: validateEvent });
   // A consumer that commits everything, as the embedded workers would, so the bus holds nothing.
@@ -193,12 +190,15 @@ async function runDecisions() {
   await state.merchants.create({ merchantId, merchantName: null, deciderInput: null, createdAt: 1 });
   await state.configs.put(merchantId, 'successRate', { defaultBucketSize: 125, defaultHedgingPercent: 0 }, 'upsert');
   await state.configs.put(merchantId, 'features', features, 'upsert');
-  // The benches' seed costs, for every kind (only a cost-aware one reads them).
-  const seedCosts = [
-    ['stripe', 290],
-    ['adyen', 194],
-    ['checkout', 150],
-  ].map(([psp, bps]) => ({ psp, interchangeBps: bps, schemeBps: 0, markupBps: 0, fixed: 0, isDefault: true }));
+  // The benches' seed costs (the wire's rows in the store's form), for every kind: only a cost-aware one reads them.
+  const seedCosts = benchSeedCosts.rows.map((row) => ({
+    psp: row.psp,
+    interchangeBps: row.interchange_bps,
+    schemeBps: row.scheme_bps,
+    markupBps: row.markup_bps,
+    fixed: row.fixed,
+    isDefault: row.is_default,
+  }));
   await state.configs.put(merchantId, 'seedCosts', seedCosts, 'upsert');
   if (features['ab-test-real-payments'] === true) {
     const manage = { state, clock };
@@ -227,17 +227,14 @@ async function runDecisions() {
 
   const thrash = new Uint8Array(thrashBytes === 0 ? 0 : 64 * 1024 * 1024);
   let thrashAt = 0;
+  const withCustomer = namingCustomer(customers);
   let payment = 0;
   const run = async (count) => {
     for (let call = 0; call < count; call += 1) {
       for (const end = thrashAt + thrashBytes; thrashAt < end; thrashAt += 64) thrash[thrashAt % thrash.length] = call;
       const index = payment++;
       tick += 1;
-      const body = decideMixBody(merchantId, `p_${index}`, index);
-      const decided = await decide(
-        { ...body, paymentInfo: { ...body.paymentInfo, customerId: `cust_${index % customers}` } },
-        { requestId: `r${index}`, startedAt: 0 },
-      );
+      const decided = await decide(withCustomer(decideMixBody(merchantId, `p_${index}`, index), index), { requestId: `r${index}`, startedAt: 0 });
       if (!decided.ok) throw new Error(`decision failed: ${JSON.stringify(decided.failure)}`);
       // A turn of the event loop every 32 decisions, as a loaded service's (the bus delivers at setImmediate).
       if ((call & 31) === 31) await new Promise((done) => setImmediate(done));
