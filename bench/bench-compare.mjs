@@ -31,7 +31,9 @@
 // no gateway or decide_api_key row, req/s is decisions/s in process; for a machine too busy for the HTTP figures.
 // MODE=inject also knows decide_volume (an active volume commitment whose plan steers: row 2d); name
 // it in SCENARIOS. decide_api_key, decide_sticky, decide_features_sticky and decide_volume are not in the
-// default SCENARIOS.
+// default SCENARIOS. SR_WINDOWS=filled (HTTP mode) fills every decide merchant's success-rate windows
+// with a bucket of outcomes first (bench/lib/score-windows.mjs), so scores are fractions as a live
+// merchant's are; without it every window is empty and every gateway scores 1.
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -42,6 +44,7 @@ import { startFakeOpenAI } from './lib/fake-openai.mjs';
 import { cpuSeconds } from './lib/proc-cpu.mjs';
 import { benchMerchant, json, spawnService } from './lib/spawn-service.mjs';
 import { enableCostStepAndExperiment } from './lib/cost-step-experiment.mjs';
+import { fillScoreWindows } from './lib/score-windows.mjs';
 import { namingCustomer, seedStickyHabits } from './lib/sticky-habits.mjs';
 
 const here = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
@@ -51,6 +54,8 @@ const rounds = Number(process.env.ROUNDS ?? 3);
 const duration = Number(process.env.DURATION ?? 10);
 const connections = Number(process.env.CONNECTIONS ?? 64);
 const scenarios = (process.env.SCENARIOS ?? 'decide,decide_features,gateway').split(',').filter(Boolean);
+/** SR_WINDOWS=filled (HTTP mode): every decide merchant's windows full of outcomes first (bench/lib/score-windows.mjs). */
+const filledWindows = process.env.SR_WINDOWS === 'filled';
 const known = ['decide', 'decide_features', 'decide_api_key', 'decide_sticky', 'decide_features_sticky', 'gateway'];
 const inject = process.env.MODE === 'inject';
 /** decide-inject's FEATURES per scenario (decide_volume only in process). */
@@ -227,6 +232,9 @@ async function measureSide(side, round, fakeUrl) {
         headers = { authorization: `Bearer ${merchant.apiKey}` };
         const chat = JSON.stringify(chatRequest);
         bodyOf = () => () => chat;
+      }
+      if (filledWindows && scenario.startsWith('decide')) {
+        await fillScoreWindows((path, payload) => json(service.url, path, payload, merchant.headers), name, decideRequest);
       }
       await load(url, headers, 3, bodyOf('warm'));
       await settle(service.pid);

@@ -45,6 +45,9 @@
 // With PROFILE_DIR=<dir> the service runs with --cpu-prof into <dir> (every thread), and the interleaved
 // rounds' windows are written beside the profiles as rounds-<pid>.json: bench/profile-rounds.mjs reads
 // them (each round's busy µs per request by thread, and where two rows or two sets of rounds differ).
+// SR_WINDOWS=filled fills every row's success-rate windows with a bucket of outcomes before it is
+// measured (bench/lib/score-windows.mjs: 92.0, 90.4 and 91.2 % for stripe, adyen and checkout), so scores
+// are fractions as a live merchant's are; by default every window is empty and every gateway scores 1.
 // Bounded: DURATION seconds (default 15) of load per target, FEEDBACK_SAMPLES (default 200) samples.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -58,6 +61,7 @@ import { abTestRule } from './lib/ab-test-rule.mjs';
 import { benchSeedCosts } from './lib/cost-step-experiment.mjs';
 import { activateBenchContract } from './lib/bench-contract.mjs';
 import { balancedCycle, balancedOrder } from './lib/balanced-order.mjs';
+import { fillScoreWindows } from './lib/score-windows.mjs';
 import { lowerMedian, medianInterval } from './lib/median-interval.mjs';
 import { namingCustomer, seedStickyHabits } from './lib/sticky-habits.mjs';
 
@@ -77,6 +81,8 @@ const multiObjective = process.env.MULTI_OBJECTIVE !== '0';
 const experiment = process.env.EXPERIMENT !== '0';
 const sticky = process.env.STICKY !== '0';
 const customers = Number(process.env.CUSTOMERS ?? 1000);
+/** SR_WINDOWS=filled: every merchant's windows full of outcomes before it is measured (bench/lib/score-windows.mjs), so scores are fractions. */
+const filledWindows = process.env.SR_WINDOWS === 'filled';
 if (!Number.isInteger(customers) || customers < 1) throw new Error(`CUSTOMERS takes a whole number ≥ 1; got "${process.env.CUSTOMERS}"`);
 const volumeCommitment = process.env.VOLUME_COMMITMENT !== '0';
 /** 2f: every row's bodies name a customer, so the rows differ only in their merchant's settings. */
@@ -144,6 +150,9 @@ const workers = mode === 'distributed' ? ['sr-windows', 'analytics-sink'].map((n
 try {
   /** A merchant with a session (bearer token) and the bench's success-rate config. */
   const newMerchant = async (name) => (await benchMerchant(service.url, adminSecret, name)).headers;
+  /** With SR_WINDOWS=filled, fills the merchant's windows (its decisions' count, which analytics counts too); else 0. */
+  const fillWindows = async (name, headers) =>
+    filledWindows ? await fillScoreWindows((path, payload) => json(service.url, path, payload, headers), name, body) : 0;
   /** Warm-up, then DURATION s of load with the API's CPU read around it. */
   const measure = async (name, headers, label, customer = false) => {
     process.stderr.write(`warming up ${service.url} (${mode}, ${label})…\n`);
@@ -175,12 +184,13 @@ try {
 
   const merchant = `bench_${Date.now()}`;
   const auth = await newMerchant(merchant);
+  const plainFilled = await fillWindows(merchant, auth);
   /** Every row's merchant, for the interleaved rounds (2f). */
   const targets = [];
   const decide = await measure(merchant, auth, 'decide');
   targets.push({ label: 'plain SR', name: merchant, headers: auth, customer: false });
   const cpu = decide.cpu;
-  const expected = decide.warmOk + decide.ok;
+  const expected = plainFilled + decide.warmOk + decide.ok;
   const counted = await analyticsCount(auth, expected);
 
   // 2b. Cost-aware routing: same load, its own merchant with the flag on and a seed table.
@@ -199,6 +209,7 @@ try {
     const moMerchant = `${merchant}_mo`;
     const moAuth = await newMerchant(moMerchant);
     await costAwareSetup(moMerchant, moAuth);
+    const moFilled = await fillWindows(moMerchant, moAuth);
     // A probe can draw SR hedging (the bench's 5 %), where the EV step never runs: a few tries.
     let probes = 0;
     for (let probe; probe?.multi_objective_info?.outcome !== 'COST_WON'; probes++) {
@@ -207,7 +218,7 @@ try {
     }
     const result = await measure(moMerchant, moAuth, experiment ? 'multi-objective + experiment decide' : 'multi-objective decide');
     targets.push({ label: experiment ? 'multi-objective + experiment' : 'multi-objective', name: moMerchant, headers: moAuth, customer: false });
-    const moExpected = probes + result.warmOk + result.ok;
+    const moExpected = moFilled + probes + result.warmOk + result.ok;
     const moCounted = await analyticsCount(moAuth, moExpected);
     const savings = await json(service.url, '/analytics/cost-savings?range=1h', undefined, moAuth);
     costAware = { ...result, expected: moExpected, counted: moCounted, costWon: savings.totals.cost_won_count, stepRan: savings.totals.total_decisions };
@@ -221,7 +232,8 @@ try {
     const stickyAuth = await newMerchant(name);
     await setup?.(name, stickyAuth);
     process.stderr.write(`seeding ${customers} customers' habits for ${label}…\n`);
-    const seeded = await seedStickyHabits((path, payload) => json(service.url, path, payload, stickyAuth), name, customers, body);
+    const seeded =
+      (await seedStickyHabits((path, payload) => json(service.url, path, payload, stickyAuth), name, customers, body)) + (await fillWindows(name, stickyAuth));
     const pinnedBefore = await pinnedSoFar();
     const result = await measure(name, stickyAuth, label, true);
     targets.push({ label: label.replace(/ decide$/, ''), name, headers: stickyAuth, customer: true });
@@ -244,6 +256,7 @@ try {
     const vcMerchant = `${merchant}_vc`;
     const vcAuth = await newMerchant(vcMerchant);
     await activateBenchContract(vcMerchant, (path, payload) => json(service.url, path, payload, vcAuth));
+    const vcFilled = await fillWindows(vcMerchant, vcAuth);
     // As above: a hedged probe is never steered.
     let probes = 0;
     for (let probe; probe?.volume_steer_info === undefined; probes++) {
@@ -253,7 +266,7 @@ try {
     steered = await measure(vcMerchant, vcAuth, 'volume-commitment decide');
     targets.push({ label: 'volume commitment', name: vcMerchant, headers: vcAuth, customer: false });
     // Drained like the other rows before the next measurement.
-    steered.counted = await analyticsCount(vcAuth, probes + steered.warmOk + steered.ok);
+    steered.counted = await analyticsCount(vcAuth, vcFilled + probes + steered.warmOk + steered.ok);
   }
 
   // 2e. Plain SR again, last (unless PLAIN_AGAIN=0): the rows above run in this process after plain SR,
@@ -326,7 +339,7 @@ try {
   delays.sort((a, b) => a - b);
   const pct = (p) => (delays.length === 0 ? 'n/a' : delays[Math.min(delays.length - 1, Math.floor((p / 100) * delays.length))].toFixed(2));
 
-  console.log(`mode: ${mode}, ${connections} connections, ${duration}s, bearer auth, three-card mix`);
+  console.log(`mode: ${mode}, ${connections} connections, ${duration}s, bearer auth, three-card mix, ${filledWindows ? 'filled' : 'empty'} SR windows`);
   console.log(`node:http echo: ${ceiling.rps.toFixed(0)} req/s, p50 ${ceiling.p50} ms, p99 ${ceiling.p99} ms`);
   console.log(
     `decide: ${decide.rps.toFixed(0)} req/s = ${((100 * decide.rps) / ceiling.rps).toFixed(1)} % of the echo (${decide.total} requests, ${decide.errors} errors/non-2xx)`,
@@ -401,6 +414,7 @@ try {
     JSON.stringify({
       benchmark: 'decide',
       mode,
+      sr_windows: filledWindows ? 'filled' : 'empty',
       connections,
       duration_s: duration,
       echo_rps: Math.round(ceiling.rps),

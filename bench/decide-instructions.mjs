@@ -21,6 +21,9 @@
 //   node bench/decide-instructions.mjs                         (every kind; ~10 min on 2 cores)
 //   KINDS=plain,row2c BASE=/tmp/switchyard-compare-<sha> node bench/decide-instructions.mjs
 //
+// SR_WINDOWS=filled fills the three cards' windows of every gateway with the benches' bucket of outcomes
+// first (bench/lib/score-windows.mjs), so scores are fractions as a live merchant's are.
+//
 // BASE=<checkout with dist/> counts another build too (e.g. bench-compare's scratch copy), kind by
 // kind beside this one. Needs valgrind (Debian's package). Prints a table and a JSON line.
 import { execFile, spawnSync } from 'node:child_process';
@@ -30,6 +33,7 @@ import { abTestRule } from './lib/ab-test-rule.mjs';
 import { benchSeedCosts } from './lib/cost-step-experiment.mjs';
 import { decideMixBody } from './lib/decide-body.mjs';
 import { seededRandom } from './lib/seeded-random.mjs';
+import { benchBucketSize, benchWindowBucket } from './lib/score-windows.mjs';
 import { namingCustomer } from './lib/sticky-habits.mjs';
 
 /** The merchant's features per kind: decide-bench's rows (row2c is its row 2c). */
@@ -225,6 +229,8 @@ async function runDecisions() {
     }
   }
 
+  if (process.env.SR_WINDOWS === 'filled') await fillScoreWindows(state, decide, merchantId, from);
+
   const thrash = new Uint8Array(thrashBytes === 0 ? 0 : 64 * 1024 * 1024);
   let thrashAt = 0;
   const withCustomer = namingCustomer(customers);
@@ -244,4 +250,30 @@ async function runDecisions() {
   await run(warmUp);
   await run(decisions);
   process.exit(0);
+}
+
+/**
+ * SR_WINDOWS=filled: every card's window of every gateway holds the benches' bucket of outcomes
+ * (bench/lib/score-windows.mjs), as a merchant's windows do once its traffic has run for a while, so
+ * scores are fractions (a decision on empty windows scores every gateway 1).
+ */
+async function fillScoreWindows(state, decide, merchantId, from) {
+  const { windowKeyFor } = await from('decision/window-key.js');
+  const bucket = benchWindowBucket();
+  for (let card = 0; card < 3; card += 1) {
+    const decided = await decide(decideMixBody(merchantId, `seed_${card}`, card), { requestId: `seed_${card}`, startedAt: 0 });
+    if (!decided.ok || decided.decision.windowDimension === null) throw new Error('the seed decision has no window dimension');
+    for (let slot = 0; slot < benchBucketSize; slot += 1) {
+      for (const [gateway, success] of Object.entries(bucket[slot])) {
+        await state.scores.recordOutcome({
+          windowKey: windowKeyFor(decided.decision.windowDimension, gateway),
+          outcome: success ? 1 : 0,
+          bucketSize: benchBucketSize,
+          dedupeKey: `seed_${card}_${gateway}_${slot}`,
+          dedupeTtlSeconds: 60,
+          windowTtlSeconds: 86_400,
+        });
+      }
+    }
+  }
 }

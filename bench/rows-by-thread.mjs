@@ -10,6 +10,8 @@
 // differences (row 2c minus plain SR, the same pair's rounds), so a machine that slows for a while
 // moves both sides of a difference. CUSTOMERS=10 keeps sticky routing's records few enough to stay in
 // the caches between decisions: its difference from the default is what the records' cache misses cost.
+// SR_WINDOWS=filled fills both merchants' success-rate windows with a bucket of outcomes first
+// (bench/lib/score-windows.mjs), so scores are fractions as a live merchant's are.
 // A thread that ends during a round (ClickHouse's pools start and stop theirs) takes its CPU out of its
 // group, so the groups need not add up to all threads. Linux only.
 import { enableCostStepAndExperiment } from './lib/cost-step-experiment.mjs';
@@ -17,6 +19,7 @@ import { decideMixBody } from './lib/decide-body.mjs';
 import { decideMixLoad } from './lib/decide-load.mjs';
 import { lowerMedian } from './lib/median-interval.mjs';
 import { contextSwitches, cpuSeconds, threadGroupCpuSeconds, threadUserSystemSeconds } from './lib/proc-cpu.mjs';
+import { fillScoreWindows } from './lib/score-windows.mjs';
 import { namingCustomer, seedStickyHabits } from './lib/sticky-habits.mjs';
 import { benchMerchant, json, spawnService } from './lib/spawn-service.mjs';
 
@@ -24,6 +27,8 @@ const rounds = Number(process.env.ROUNDS ?? 16);
 const roundSeconds = Number(process.env.ROUND_SECONDS ?? 3);
 const connections = Number(process.env.CONNECTIONS ?? 64);
 const customers = Number(process.env.CUSTOMERS ?? 1000);
+/** SR_WINDOWS=filled: both merchants' windows full of outcomes first (bench/lib/score-windows.mjs), so scores are fractions. */
+const filledWindows = process.env.SR_WINDOWS === 'filled';
 if (![rounds, roundSeconds, connections, customers].every((value) => Number.isInteger(value) && value >= 1)) {
   throw new Error('ROUNDS, ROUND_SECONDS, CONNECTIONS and CUSTOMERS take a whole number ≥ 1');
 }
@@ -60,6 +65,8 @@ try {
   for (const target of [plain, row]) target.headers = (await benchMerchant(service.url, adminSecret, target.name)).headers;
   await enableCostStepAndExperiment(service.url, row.name, row.headers, 'rows-by-thread-experiment');
   await seedStickyHabits((path, payload) => json(service.url, path, payload, row.headers), row.name, customers, decideMixBody);
+  if (filledWindows)
+    for (const target of [plain, row]) await fillScoreWindows((path, payload) => json(service.url, path, payload, target.headers), target.name, decideMixBody);
   const shape = namingCustomer(customers);
   const run = (target, prefix, duration) =>
     decideMixLoad(`${service.url}/decide-gateway`, target.headers, target.name, { connections, duration, prefix, shape });
@@ -82,7 +89,9 @@ try {
 
   const figures = new Set([...measured[plain.label], ...measured[row.label]].flatMap((round) => [...round.keys()]));
   const summary = {};
-  console.log(`${customers} customers, ${rounds} pairs of ${roundSeconds} s rounds (median round; median of the pairs' differences)`);
+  console.log(
+    `${customers} customers, ${filledWindows ? 'filled' : 'empty'} SR windows, ${rounds} pairs of ${roundSeconds} s rounds (median round; median of the pairs' differences)`,
+  );
   const rateShare = lowerMedian(rates[row.label].map((rps, index) => rps / rates[plain.label][index]));
   console.log(
     `${'req/s'.padEnd(26)} ${lowerMedian(rates[plain.label]).toFixed(0).padStart(8)} ${lowerMedian(rates[row.label]).toFixed(0).padStart(8)}   row 2c ${(rateShare * 100).toFixed(1)} % of plain SR`,
@@ -103,6 +112,7 @@ try {
     JSON.stringify({
       benchmark: 'rows-by-thread',
       customers,
+      sr_windows: filledWindows ? 'filled' : 'empty',
       rounds,
       round_seconds: roundSeconds,
       row2c_share_of_plain: Math.round(rateShare * 1000) / 1000,

@@ -1,5 +1,3 @@
-import { bestScoreIndex } from '../best-score-index.js';
-
 /** One candidate of a decision as the policy saw it, before hedging and elimination touched its score. */
 export interface PolicyCandidate {
   readonly gateway: string;
@@ -45,19 +43,42 @@ export function hedgeProbability(hedgingPercent: number): number {
  * decideGateway (hedging.ts, elimination.ts). -1 for no candidates.
  */
 export function pickIndex(candidates: readonly PolicyCandidate[], parameters: PolicyParameters, hedged: boolean): number {
-  const scores = candidates.map((candidate) => candidate.score);
-  if (hedged && scores.length >= 2) {
-    const top = bestScoreIndex(scores);
-    for (let index = 0; index < scores.length; index += 1) scores[index] = index === top ? 0.5 : 1;
-  }
+  // One pass over the candidates, the hedged and divided scores computed in place of an array of
+  // them: this runs for every decision logged with hedging on (the branch not taken, propensityOf)
+  // and for every logged decision a counterfactual evaluation replays.
+  const hedging = hedged && candidates.length >= 2;
+  const top = hedging ? bestCandidateIndex(candidates) : -1;
   const threshold = parameters.eliminationThreshold;
-  if (threshold !== null) {
-    for (let index = 0; index < scores.length; index += 1) {
-      const elimination = candidates[index]?.eliminationScore;
-      if (elimination != null && elimination < threshold) scores[index] = (scores[index] as number) / parameters.eliminationDivisor;
+  let best = -1;
+  let bestScore = -Infinity;
+  for (let index = 0; index < candidates.length; index += 1) {
+    const candidate = candidates[index] as PolicyCandidate;
+    let score = hedging ? (index === top ? 0.5 : 1) : candidate.score;
+    if (threshold !== null) {
+      const elimination = candidate.eliminationScore;
+      if (elimination != null && elimination < threshold) score /= parameters.eliminationDivisor;
+    }
+    // Ties go to the lowest index, as bestScoreIndex's.
+    if (score > bestScore) {
+      best = index;
+      bestScore = score;
     }
   }
-  return bestScoreIndex(scores);
+  return best;
+}
+
+/** The index of the highest score among the candidates (ties: the lowest, as bestScoreIndex): the top the hedging draw demotes. */
+function bestCandidateIndex(candidates: readonly PolicyCandidate[]): number {
+  let best = -1;
+  let bestScore = -Infinity;
+  for (let index = 0; index < candidates.length; index += 1) {
+    const score = (candidates[index] as PolicyCandidate).score;
+    if (score > bestScore) {
+      best = index;
+      bestScore = score;
+    }
+  }
+  return best;
 }
 
 /**
