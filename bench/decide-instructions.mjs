@@ -229,7 +229,7 @@ async function runDecisions() {
     }
   }
 
-  if (process.env.SR_WINDOWS === 'filled') await fillScoreWindows(state, decide, merchantId, from);
+  if (process.env.SR_WINDOWS === 'filled') await fillWindowsInProcess(state, decide, merchantId, from);
 
   const thrash = new Uint8Array(thrashBytes === 0 ? 0 : 64 * 1024 * 1024);
   let thrashAt = 0;
@@ -257,7 +257,7 @@ async function runDecisions() {
  * (bench/lib/score-windows.mjs), as a merchant's windows do once its traffic has run for a while, so
  * scores are fractions (a decision on empty windows scores every gateway 1).
  */
-async function fillScoreWindows(state, decide, merchantId, from) {
+async function fillWindowsInProcess(state, decide, merchantId, from) {
   const { windowKeyFor } = await from('decision/window-key.js');
   const bucket = benchWindowBucket();
   for (let card = 0; card < 3; card += 1) {
