@@ -36,6 +36,9 @@ export function hedgeProbability(hedgingPercent: number): number {
   return Math.min(hedgingPercent, 100) / 100;
 }
 
+/** Parameters that leave every score as it is: no hedging, no elimination. */
+const rawScores: PolicyParameters = { hedgingPercent: 0, eliminationThreshold: null, eliminationDivisor: 1 };
+
 /**
  * The deterministic pick of one branch of the hedging draw: the top score (ties → listed first);
  * when hedged the top gateway scores 0.5 and every other 1.0; then elimination divides every
@@ -47,7 +50,8 @@ export function pickIndex(candidates: readonly PolicyCandidate[], parameters: Po
   // them: this runs for every decision logged with hedging on (the branch not taken, propensityOf)
   // and for every logged decision a counterfactual evaluation replays.
   const hedging = hedged && candidates.length >= 2;
-  const top = hedging ? bestCandidateIndex(candidates) : -1;
+  // The top the hedging draw demotes: the best raw score (ties: the lowest index), this pick unhedged and undivided.
+  const top = hedging ? pickIndex(candidates, rawScores, false) : -1;
   const threshold = parameters.eliminationThreshold;
   let best = -1;
   let bestScore = -Infinity;
@@ -59,20 +63,6 @@ export function pickIndex(candidates: readonly PolicyCandidate[], parameters: Po
       if (elimination != null && elimination < threshold) score /= parameters.eliminationDivisor;
     }
     // Ties go to the lowest index, as bestScoreIndex's.
-    if (score > bestScore) {
-      best = index;
-      bestScore = score;
-    }
-  }
-  return best;
-}
-
-/** The index of the highest score among the candidates (ties: the lowest, as bestScoreIndex): the top the hedging draw demotes. */
-function bestCandidateIndex(candidates: readonly PolicyCandidate[]): number {
-  let best = -1;
-  let bestScore = -Infinity;
-  for (let index = 0; index < candidates.length; index += 1) {
-    const score = (candidates[index] as PolicyCandidate).score;
     if (score > bestScore) {
       best = index;
       bestScore = score;
