@@ -26,7 +26,14 @@
 //
 // BASE=<checkout with dist/> counts another build too (e.g. bench-compare's scratch copy), kind by
 // kind beside this one. Needs valgrind (Debian's package). Prints a table and a JSON line.
+//
+// MEASURE=allocations counts bytes instead, without valgrind (~15 s for every kind): per kind, one run
+// of DECISIONS (50,000) decisions after the warm-up under V8's sampling heap profiler, which keeps the
+// samples of objects already collected, so it gives what a decision allocates (its garbage included)
+// and which functions allocate it, over plain SR's. What a row allocates is what it costs the
+// scavenger and, written to lines no cache holds, what cachegrind counts as last-level write misses.
 import { execFile, spawnSync } from 'node:child_process';
+import { Session } from 'node:inspector';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { abTestRule } from './lib/ab-test-rule.mjs';
@@ -34,6 +41,7 @@ import { benchSeedCosts } from './lib/cost-step-experiment.mjs';
 import { decideMixBody } from './lib/decide-body.mjs';
 import { seededRandom } from './lib/seeded-random.mjs';
 import { benchBucketSize, benchWindowBucket } from './lib/score-windows.mjs';
+import { frameName } from './lib/profile-frame.mjs';
 import { namingCustomer } from './lib/sticky-habits.mjs';
 
 /** The merchant's features per kind: decide-bench's rows (row2c is its row 2c). */
@@ -57,18 +65,30 @@ function signed(value, digits) {
 }
 
 if (process.env.DECIDE_INSTRUCTIONS_CHILD === '1') await runDecisions();
+else if (process.env.MEASURE === 'allocations') await countAllocations();
 else await countKinds();
+
+/** The kinds KINDS names (every kind by default), checked. */
+function kindsAsked() {
+  const kinds = (process.env.KINDS ?? Object.keys(kindFeatures).join(',')).split(',').map((kind) => kind.trim());
+  for (const kind of kinds) if (!(kind in kindFeatures)) throw new Error(`unknown kind "${kind}"; kinds: ${Object.keys(kindFeatures).join(', ')}`);
+  return kinds;
+}
+
+/** This build, and BASE's when given: [label, checkout]. */
+function buildsAsked() {
+  const here = new URL('..', import.meta.url).pathname;
+  return [...(process.env.BASE === undefined ? [] : [['base', resolve(process.env.BASE)]]), ['this', resolve(here)]];
+}
 
 /** The parent: every kind under cachegrind, two runs at a time, and the table. */
 async function countKinds() {
-  const kinds = (process.env.KINDS ?? Object.keys(kindFeatures).join(',')).split(',').map((kind) => kind.trim());
-  for (const kind of kinds) if (!(kind in kindFeatures)) throw new Error(`unknown kind "${kind}"; kinds: ${Object.keys(kindFeatures).join(', ')}`);
+  const kinds = kindsAsked();
   const n1 = positive('N1', 4000);
   const n2 = positive('N2', 16000);
   if (n2 <= n1) throw new Error('N2 must be larger than N1');
   if (spawnSync('valgrind', ['--version']).status !== 0) throw new Error('valgrind is not installed: apt-get install valgrind (Debian)');
-  const here = new URL('..', import.meta.url).pathname;
-  const builds = [...(process.env.BASE === undefined ? [] : [['base', resolve(process.env.BASE)]]), ['this', resolve(here)]];
+  const builds = buildsAsked();
   const parallel = Math.max(1, Math.min(2, availableParallelism()));
   const jobs = [];
   for (const kind of kinds) for (const [build, root] of builds) for (const decisions of [n1, n2]) jobs.push({ kind, build, root, decisions });
@@ -125,6 +145,74 @@ async function countKinds() {
       per_decision: result,
     }),
   );
+}
+
+/**
+ * MEASURE=allocations: per kind (and build), one child of DECISIONS (50,000) decisions after the
+ * warm-up, not under valgrind, sampling what each allocates; prints bytes per decision and, for each
+ * kind but plain, the TOP (12) functions whose allocations differ most from plain's.
+ */
+async function countAllocations() {
+  const kinds = kindsAsked();
+  const builds = buildsAsked();
+  const decisions = Math.max(1, positive('DECISIONS', 50000));
+  const seed = positive('SEED', 1);
+  const top = positive('TOP', 12);
+  const sampled = new Map();
+  for (const [build, root] of builds) {
+    for (const kind of kinds) {
+      process.stderr.write(`  sampling ${build} ${kind} (${decisions} decisions)…\n`);
+      const env = {
+        ...process.env,
+        DECIDE_INSTRUCTIONS_CHILD: '1',
+        DECIDE_ALLOCATIONS: '1',
+        ROOT: root,
+        KIND: kind,
+        DECISIONS: String(decisions),
+        THRASH_KB: '0',
+      };
+      const child = spawnSync(process.execPath, ['--single-threaded', `--hash-seed=${seed}`, `--random-seed=${seed}`, new URL(import.meta.url).pathname], {
+        env,
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      if (child.status !== 0) throw new Error(`allocation run of ${kind} (${root}) failed:\n${child.stderr.slice(-2000)}`);
+      const { bytes, byFunction } = JSON.parse(child.stdout.trim().split('\n').at(-1));
+      sampled.set(`${build}|${kind}`, {
+        bytes: bytes / decisions,
+        byFunction: new Map(Object.entries(byFunction).map(([key, value]) => [key, value / decisions])),
+      });
+    }
+  }
+  console.log(`decide-instructions (allocations): bytes allocated per decision, sampled over ${decisions} decisions after the warm-up`);
+  const result = {};
+  for (const [build] of builds) {
+    result[build] = {};
+    const plain = sampled.get(`${build}|plain`);
+    for (const kind of kinds) {
+      const figures = sampled.get(`${build}|${kind}`);
+      result[build][kind] = Math.round(figures.bytes);
+      const base = build === 'this' && builds.length > 1 ? sampled.get(`base|${kind}`) : undefined;
+      const extra = plain === undefined || kind === 'plain' ? '' : ` (${signed(figures.bytes - plain.bytes, 0)} over plain)`;
+      const versus = base === undefined ? '' : `  vs base: ${signed(figures.bytes - base.bytes, 0)} B`;
+      console.log(`${`${build === 'this' ? '' : `${build}: `}${kind}`.padEnd(36)} ${figures.bytes.toFixed(0).padStart(6)} B${extra}${versus}`);
+    }
+    if (plain === undefined) continue;
+    for (const kind of kinds) {
+      if (kind === 'plain') continue;
+      const figures = sampled.get(`${build}|${kind}`);
+      const names = new Set([...plain.byFunction.keys(), ...figures.byFunction.keys()]);
+      const differences = [...names]
+        .map((name) => [name, (figures.byFunction.get(name) ?? 0) - (plain.byFunction.get(name) ?? 0)])
+        .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))
+        .slice(0, top);
+      console.log(
+        `  ${build === 'this' ? '' : `${build}: `}${kind} over plain, by allocating function (bytes per decision; inlining moves bytes between callers):`,
+      );
+      for (const [name, bytes] of differences) console.log(`    ${signed(bytes, 0).padStart(6)}  ${name}`);
+    }
+  }
+  console.log(JSON.stringify({ benchmark: 'decide-allocations', decisions, bytes_per_decision: result }));
 }
 
 /** One child run under cachegrind: its totals of instructions, D1 misses and last-level misses (data). */
@@ -248,8 +336,53 @@ async function runDecisions() {
     await drain.caughtUp();
   };
   await run(warmUp);
+  const sampling = process.env.DECIDE_ALLOCATIONS === '1' ? startAllocationSampling() : undefined;
   await run(decisions);
+  if (sampling !== undefined) process.stdout.write(`${JSON.stringify(sampling.stop())}\n`);
   process.exit(0);
+}
+
+/**
+ * MEASURE=allocations' child: V8's sampling heap profiler from here on, keeping the samples of
+ * objects already collected (so it counts what was allocated, not what is still alive). stop()
+ * gives the sampled bytes in all and by allocating function.
+ */
+function startAllocationSampling() {
+  const session = new Session();
+  session.connect();
+  // A session in this thread answers its posts before post() returns.
+  const post = (method, params) => {
+    let answer;
+    session.post(method, params, (error, result) => {
+      if (error !== null) throw error;
+      answer = result;
+    });
+    if (answer === undefined) throw new Error(`${method}: no synchronous answer from the inspector`);
+    return answer;
+  };
+  post('HeapProfiler.enable');
+  post('HeapProfiler.startSampling', {
+    samplingInterval: positive('SAMPLING_BYTES', 256),
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  return {
+    stop() {
+      const { profile } = post('HeapProfiler.stopSampling');
+      const byFunction = {};
+      let bytes = 0;
+      const visit = (node) => {
+        if (node.selfSize > 0) {
+          const key = frameName(node.callFrame);
+          byFunction[key] = (byFunction[key] ?? 0) + node.selfSize;
+          bytes += node.selfSize;
+        }
+        for (const child of node.children) visit(child);
+      };
+      visit(profile.head);
+      return { bytes, byFunction };
+    },
+  };
 }
 
 /**
