@@ -44,7 +44,7 @@ import { startFakeOpenAI } from './lib/fake-openai.mjs';
 import { cpuSeconds } from './lib/proc-cpu.mjs';
 import { benchMerchant, json, spawnService } from './lib/spawn-service.mjs';
 import { enableCostStepAndExperiment } from './lib/cost-step-experiment.mjs';
-import { fillScoreWindows } from './lib/score-windows.mjs';
+import { fillScoreWindows, filledWindowsAsked } from './lib/score-windows.mjs';
 import { namingCustomer, seedStickyHabits } from './lib/sticky-habits.mjs';
 
 const here = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
@@ -55,7 +55,7 @@ const duration = Number(process.env.DURATION ?? 10);
 const connections = Number(process.env.CONNECTIONS ?? 64);
 const scenarios = (process.env.SCENARIOS ?? 'decide,decide_features,gateway').split(',').filter(Boolean);
 /** SR_WINDOWS=filled (HTTP mode): every decide merchant's windows full of outcomes first (bench/lib/score-windows.mjs). */
-const filledWindows = process.env.SR_WINDOWS === 'filled';
+const filledWindows = filledWindowsAsked();
 const known = ['decide', 'decide_features', 'decide_api_key', 'decide_sticky', 'decide_features_sticky', 'gateway'];
 const inject = process.env.MODE === 'inject';
 /** decide-inject's FEATURES per scenario (decide_volume only in process). */

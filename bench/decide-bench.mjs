@@ -61,7 +61,7 @@ import { abTestRule } from './lib/ab-test-rule.mjs';
 import { benchSeedCosts } from './lib/cost-step-experiment.mjs';
 import { activateBenchContract } from './lib/bench-contract.mjs';
 import { balancedCycle, balancedOrder } from './lib/balanced-order.mjs';
-import { fillScoreWindows } from './lib/score-windows.mjs';
+import { fillScoreWindows, filledWindowsAsked } from './lib/score-windows.mjs';
 import { lowerMedian, medianInterval } from './lib/median-interval.mjs';
 import { namingCustomer, seedStickyHabits } from './lib/sticky-habits.mjs';
 
@@ -82,7 +82,7 @@ const experiment = process.env.EXPERIMENT !== '0';
 const sticky = process.env.STICKY !== '0';
 const customers = Number(process.env.CUSTOMERS ?? 1000);
 /** SR_WINDOWS=filled: every merchant's windows full of outcomes before it is measured (bench/lib/score-windows.mjs), so scores are fractions. */
-const filledWindows = process.env.SR_WINDOWS === 'filled';
+const filledWindows = filledWindowsAsked();
 if (!Number.isInteger(customers) || customers < 1) throw new Error(`CUSTOMERS takes a whole number ≥ 1; got "${process.env.CUSTOMERS}"`);
 const volumeCommitment = process.env.VOLUME_COMMITMENT !== '0';
 /** 2f: every row's bodies name a customer, so the rows differ only in their merchant's settings. */

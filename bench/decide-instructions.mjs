@@ -40,7 +40,7 @@ import { abTestRule } from './lib/ab-test-rule.mjs';
 import { benchSeedCosts } from './lib/cost-step-experiment.mjs';
 import { decideMixBody } from './lib/decide-body.mjs';
 import { seededRandom } from './lib/seeded-random.mjs';
-import { benchBucketSize, benchWindowBucket } from './lib/score-windows.mjs';
+import { benchBucketSize, benchWindowBucket, filledWindowsAsked } from './lib/score-windows.mjs';
 import { frameName } from './lib/profile-frame.mjs';
 import { namingCustomer } from './lib/sticky-habits.mjs';
 
@@ -72,6 +72,8 @@ else await countKinds();
 function kindsAsked() {
   const kinds = (process.env.KINDS ?? Object.keys(kindFeatures).join(',')).split(',').map((kind) => kind.trim());
   for (const kind of kinds) if (!(kind in kindFeatures)) throw new Error(`unknown kind "${kind}"; kinds: ${Object.keys(kindFeatures).join(', ')}`);
+  // Refused here, before a child runs, rather than in every child.
+  filledWindowsAsked();
   return kinds;
 }
 
@@ -317,7 +319,7 @@ async function runDecisions() {
     }
   }
 
-  if (process.env.SR_WINDOWS === 'filled') await fillWindowsInProcess(state, decide, merchantId, from);
+  if (filledWindowsAsked()) await fillWindowsInProcess(state, decide, merchantId, from);
 
   const thrash = new Uint8Array(thrashBytes === 0 ? 0 : 64 * 1024 * 1024);
   let thrashAt = 0;

@@ -19,7 +19,7 @@ import { decideMixBody } from './lib/decide-body.mjs';
 import { decideMixLoad } from './lib/decide-load.mjs';
 import { lowerMedian } from './lib/median-interval.mjs';
 import { contextSwitches, cpuSeconds, threadGroupCpuSeconds, threadUserSystemSeconds } from './lib/proc-cpu.mjs';
-import { fillScoreWindows } from './lib/score-windows.mjs';
+import { fillScoreWindows, filledWindowsAsked } from './lib/score-windows.mjs';
 import { namingCustomer, seedStickyHabits } from './lib/sticky-habits.mjs';
 import { benchMerchant, json, spawnService } from './lib/spawn-service.mjs';
 
@@ -28,7 +28,7 @@ const roundSeconds = Number(process.env.ROUND_SECONDS ?? 3);
 const connections = Number(process.env.CONNECTIONS ?? 64);
 const customers = Number(process.env.CUSTOMERS ?? 1000);
 /** SR_WINDOWS=filled: both merchants' windows full of outcomes first (bench/lib/score-windows.mjs), so scores are fractions. */
-const filledWindows = process.env.SR_WINDOWS === 'filled';
+const filledWindows = filledWindowsAsked();
 if (![rounds, roundSeconds, connections, customers].every((value) => Number.isInteger(value) && value >= 1)) {
   throw new Error('ROUNDS, ROUND_SECONDS, CONNECTIONS and CUSTOMERS take a whole number ≥ 1');
 }

@@ -1,3 +1,4 @@
+export declare function filledWindowsAsked(env?: Readonly<Record<string, string | undefined>>): boolean;
 export declare const benchBucketSize: number;
 export declare const benchWindowSuccesses: Readonly<Record<'stripe' | 'adyen' | 'checkout', number>>;
 export declare function benchWindowBucket(): Record<'stripe' | 'adyen' | 'checkout', boolean>[];

@@ -3,6 +3,17 @@
 // empty windows scores every gateway 1 and measures a decision no such merchant makes (the scores'
 // arrays and fields stay small integers, and no fraction is ever written as JSON).
 
+/**
+ * Whether SR_WINDOWS asks for filled windows: `filled`, or `empty` (the default, also when unset).
+ * Every bench that takes it reads it here, so a misspelt value is refused instead of measuring
+ * empty windows unasked.
+ */
+export function filledWindowsAsked(env = process.env) {
+  const value = env.SR_WINDOWS ?? 'empty';
+  if (value !== 'filled' && value !== 'empty') throw new Error(`SR_WINDOWS takes filled or empty; got "${value}"`);
+  return value === 'filled';
+}
+
 /** The windows' bucket: the benches' merchants are configured with defaultBucketSize 125. */
 export const benchBucketSize = 125;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { benchBucketSize, benchWindowBucket, benchWindowSuccesses } from '../../../bench/lib/score-windows.mjs';
+import { benchBucketSize, benchWindowBucket, benchWindowSuccesses, filledWindowsAsked } from '../../../bench/lib/score-windows.mjs';
 import { benchSeedCosts } from '../../../bench/lib/cost-step-experiment.mjs';
 import { defaultStickySettings } from '../../../src/decision/sticky/sticky-settings.js';
 
@@ -37,5 +37,12 @@ describe('the benches’ filled success-rate windows', () => {
     }
     // A pin on a gateway scoring under minScoreRatio of the top is vetoed (apply-sticky-routing.ts).
     expect(score('adyen') / score('stripe')).toBeGreaterThanOrEqual(defaultStickySettings.minScoreRatio);
+  });
+
+  it('are asked for by SR_WINDOWS=filled only; empty is the default, and another value is refused', () => {
+    expect(filledWindowsAsked({ SR_WINDOWS: 'filled' })).toBe(true);
+    expect(filledWindowsAsked({ SR_WINDOWS: 'empty' })).toBe(false);
+    expect(filledWindowsAsked({})).toBe(false);
+    expect(() => filledWindowsAsked({ SR_WINDOWS: 'full' })).toThrow('SR_WINDOWS takes filled or empty; got "full"');
   });
 });
