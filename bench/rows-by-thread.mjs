@@ -14,11 +14,17 @@
 // (bench/lib/score-windows.mjs), so scores are fractions as a live merchant's are.
 // A thread that ends during a round (ClickHouse's pools start and stop theirs) takes its CPU out of its
 // group, so the groups need not add up to all threads. Linux only.
+// PERF=1 also samples the main thread with Linux perf in every round (bench/lib/perf-symbols.mjs; the
+// service runs with --perf-basic-prof so its JavaScript is named) and prints the PERF_TOP (30) symbols
+// whose µs per decision differ most between the rows: V8's builtins, the runtime and the kernel
+// apart from the JavaScript that called them.
+import { rmSync } from 'node:fs';
 import { enableCostStepAndExperiment } from './lib/cost-step-experiment.mjs';
 import { decideMixBody } from './lib/decide-body.mjs';
 import { decideMixLoad } from './lib/decide-load.mjs';
 import { lowerMedian } from './lib/median-interval.mjs';
 import { contextSwitches, cpuSeconds, threadGroupCpuSeconds, threadUserSystemSeconds } from './lib/proc-cpu.mjs';
+import { addSamples, assertPerfAvailable, perfSampleMicros, recordThread, symbolSamples } from './lib/perf-symbols.mjs';
 import { fillScoreWindows, filledWindowsAsked } from './lib/score-windows.mjs';
 import { namingCustomer, seedStickyHabits } from './lib/sticky-habits.mjs';
 import { benchMerchant, json, spawnService } from './lib/spawn-service.mjs';
@@ -31,6 +37,14 @@ const customers = Number(process.env.CUSTOMERS ?? 1000);
 const filledWindows = filledWindowsAsked();
 if (![rounds, roundSeconds, connections, customers].every((value) => Number.isInteger(value) && value >= 1)) {
   throw new Error('ROUNDS, ROUND_SECONDS, CONNECTIONS and CUSTOMERS take a whole number ≥ 1');
+}
+const perfTop = Number(process.env.PERF_TOP ?? 30);
+if (!['0', '1', undefined].includes(process.env.PERF)) throw new Error(`PERF takes 1 (sample the main thread with Linux perf) or 0; got "${process.env.PERF}"`);
+const perfOn = process.env.PERF === '1';
+if (perfOn) {
+  if (!Number.isInteger(perfTop) || perfTop < 1) throw new Error('PERF_TOP takes a whole number ≥ 1');
+  assertPerfAvailable();
+  process.env.SERVICE_NODE_FLAGS = `--perf-basic-prof ${process.env.SERVICE_NODE_FLAGS ?? ''}`;
 }
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
 const stamp = Date.now();
@@ -75,12 +89,21 @@ try {
   /** Per round, per row: figure → µs per decision. */
   const measured = { [plain.label]: [], [row.label]: [] };
   const rates = { [plain.label]: [], [row.label]: [] };
+  /** PERF=1: per row, the main thread's samples by symbol over every round, and the decisions they answered. */
+  const sampled = { [plain.label]: { samples: new Map(), requests: 0 }, [row.label]: { samples: new Map(), requests: 0 } };
   for (let round = 0; round < rounds; round += 1) {
     process.stderr.write(`round ${round + 1} of ${rounds}…\n`);
     for (const target of round % 2 === 0 ? [plain, row] : [row, plain]) {
+      const recordingFile = `/tmp/rows-by-thread-${process.pid}.perf.data`;
+      const recording = perfOn ? recordThread(service.pid, recordingFile) : undefined;
       const before = snapshot(service.pid);
       const result = await run(target, `r${round}`, roundSeconds);
       const after = snapshot(service.pid);
+      if (recording !== undefined) {
+        await recording.stop();
+        addSamples(sampled[target.label].samples, symbolSamples(recordingFile));
+        sampled[target.label].requests += result.requests.total;
+      }
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.label}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
       measured[target.label].push(roundFigures(before, after, result.requests.total));
       rates[target.label].push(result.requests.average);
@@ -108,6 +131,7 @@ try {
       `${figure.padEnd(26)} ${plainMedian.toFixed(1).padStart(8)} ${rowMedian.toFixed(1).padStart(8)} ${`${difference >= 0 ? '+' : ''}${difference.toFixed(1)}`.padStart(18)}`,
     );
   }
+  const bySymbol = perfOn ? printSymbols(sampled[plain.label], sampled[row.label]) : undefined;
   console.log(
     JSON.stringify({
       benchmark: 'rows-by-thread',
@@ -117,8 +141,32 @@ try {
       round_seconds: roundSeconds,
       row2c_share_of_plain: Math.round(rateShare * 1000) / 1000,
       figures: summary,
+      ...(bySymbol === undefined ? {} : { main_thread_by_symbol: bySymbol }),
     }),
   );
 } finally {
   await service.stop();
+  if (perfOn) rmSync(`/tmp/perf-${service.pid}.map`, { force: true });
+}
+
+/** PERF=1's table: the main thread's µs per decision by symbol, the PERF_TOP that differ most (row 2c − plain SR); returns them for the JSON line. */
+function printSymbols(plainSampled, rowSampled) {
+  const micros = ({ samples, requests }, symbol) => ((samples.get(symbol) ?? 0) * perfSampleMicros) / requests;
+  const total = ({ samples, requests }) => ([...samples.values()].reduce((sum, count) => sum + count, 0) * perfSampleMicros) / requests;
+  const symbols = [...new Set([...plainSampled.samples.keys(), ...rowSampled.samples.keys()])];
+  const differences = symbols.map((symbol) => ({ symbol, plain: micros(plainSampled, symbol), row2c: micros(rowSampled, symbol) }));
+  differences.sort((a, b) => Math.abs(b.row2c - b.plain) - Math.abs(a.row2c - a.plain));
+  const top = differences.slice(0, perfTop);
+  console.log(`main thread by symbol (perf, every round's samples): µs per decision, the ${top.length} that differ most`);
+  console.log(`${'row 2c − plain SR'.padStart(7)}   plain SR  row 2c  symbol`);
+  console.log(
+    `${signed(total(rowSampled) - total(plainSampled)).padStart(7)} ${total(plainSampled).toFixed(2).padStart(7)} ${total(rowSampled).toFixed(2).padStart(7)}  (all symbols)`,
+  );
+  for (const { symbol, plain, row2c } of top)
+    console.log(`${signed(row2c - plain).padStart(7)} ${plain.toFixed(2).padStart(7)} ${row2c.toFixed(2).padStart(7)}  ${symbol}`);
+  return top.map(({ symbol, plain, row2c }) => ({ symbol, plain: Math.round(plain * 100) / 100, row2c: Math.round(row2c * 100) / 100 }));
+}
+
+function signed(value) {
+  return `${value >= 0 ? '+' : ''}${value.toFixed(2)}`;
 }

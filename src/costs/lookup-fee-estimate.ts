@@ -1,7 +1,7 @@
 import type { CostCluster, CostModel, FeeEstimate } from '../ports/state/cost-model.js';
 import type { SeedCostTable } from '../ports/state/seed-costs.js';
 import { type CostScenario, dimensionValue } from './cost-scenario.js';
-import { resolveSeedFee, type SeedFee, seedPctBps } from './resolve-seed-fee.js';
+import { resolveSeedEstimate } from './resolve-seed-fee.js';
 
 /** Where a fee estimate came from, in the order they are tried. */
 export type FeeSource = 'cluster_override' | 'connector_override' | 'model' | 'seed';
@@ -79,18 +79,6 @@ export function lookupFeeEstimate(psp: string, scenario: CostScenario, sources: 
     if (fitted !== undefined) return { fee: fee(fitted.model), source: 'model' };
     if (connector?.model !== undefined) return { fee: fee(connector.model), source: 'model' };
   }
-  const seed = resolveSeedFee(sources.seedTable, psp, scenario);
-  return seed === undefined ? undefined : pricedSeedFee(seed);
-}
-
-/** Per seed fee (resolveSeedFee shares one per table row): its priced form, built once. */
-const pricedSeedFees = new WeakMap<SeedFee, PricedFee>();
-
-function pricedSeedFee(seed: SeedFee): PricedFee {
-  let priced = pricedSeedFees.get(seed);
-  if (priced === undefined) {
-    priced = { fee: { pctBps: seedPctBps(seed), fixed: seed.fixed }, source: 'seed' };
-    pricedSeedFees.set(seed, priced);
-  }
-  return priced;
+  // Built with the table's rows, once per row: no object and no lookup of its own per candidate.
+  return resolveSeedEstimate(sources.seedTable, psp, scenario);
 }

@@ -1,3 +1,4 @@
+import type { FeeEstimate } from '../ports/state/cost-model.js';
 import type { SeedCostRow, SeedCostTable } from '../ports/state/seed-costs.js';
 import { type CostScenario, dimensionValue } from './cost-scenario.js';
 
@@ -9,12 +10,28 @@ export interface SeedFee {
   readonly fixed: number;
 }
 
+/** A seed fee as the cost step prices it (lookupFeeEstimate's answer from the seed table): its components summed. */
+export interface SeedEstimate {
+  readonly fee: FeeEstimate;
+  readonly source: 'seed';
+}
+
+/** A table row's fee in both forms, built once per row: the components, and the estimate the cost step reads. */
+interface PricedRow {
+  readonly fee: SeedFee;
+  readonly estimate: SeedEstimate;
+}
+
 /** The effective percentage of a seed fee: interchange + scheme + markup, in bps. */
 export function seedPctBps(fee: SeedFee): number {
   return fee.interchangeBps + fee.schemeBps + fee.markupBps;
 }
 
-const zeroFee: SeedFee = { interchangeBps: 0, schemeBps: 0, markupBps: 0, fixed: 0 };
+function pricedRow(fee: SeedFee): PricedRow {
+  return { fee, estimate: { fee: { pctBps: seedPctBps(fee), fixed: fee.fixed }, source: 'seed' } };
+}
+
+const zeroFee: PricedRow = pricedRow({ interchangeBps: 0, schemeBps: 0, markupBps: 0, fixed: 0 });
 
 /**
  * One dimension of a tier: 0 when unset (a wildcard), 1 when set and equal to the scenario's value
@@ -44,27 +61,31 @@ export function tierScore(tier: SeedCostRow, scenario: CostScenario): number | u
   return count * 32 + country * 16 + currency * 8 + network * 4 + funding * 2 + program;
 }
 
-const feeOf = (row: SeedCostRow): SeedFee => ({
-  interchangeBps: row.interchangeBps,
-  schemeBps: row.schemeBps,
-  markupBps: row.markupBps,
-  fixed: row.fixed,
-});
+const pricedRowOf = (row: SeedCostRow): PricedRow =>
+  pricedRow({ interchangeBps: row.interchangeBps, schemeBps: row.schemeBps, markupBps: row.markupBps, fixed: row.fixed });
 
-/** One PSP's rows of a table: its tiers in table order and its default row's fee (the last one, as the peer's resolver). */
+/** One PSP's rows of a table: its tiers in table order and its default row (the last one, as the peer's resolver). */
 interface PspRows {
-  readonly tiers: { readonly row: SeedCostRow; readonly fee: SeedFee }[];
-  defaultFee: SeedFee | undefined;
+  readonly tiers: { readonly row: SeedCostRow; readonly priced: PricedRow }[];
+  defaultRow: PricedRow | undefined;
 }
 
 /**
  * Per table (stored and replaced as one document, never edited in place): its rows by lower-cased
- * PSP, with each row's fee built once. The cost step prices every candidate of every cost-aware
- * decision; scanning the table and building a fee object each time was most of what it allocated.
+ * PSP, with each row's fee and estimate built once. The cost step prices every candidate of every
+ * cost-aware decision; scanning the table and building a fee object each time was most of what it
+ * allocated.
  */
 const rowsByTable = new WeakMap<SeedCostTable, ReadonlyMap<string, PspRows>>();
+/**
+ * The table asked for last and its rows: a decision prices each of its candidates from one table in
+ * a row (and most merchants share the default table), so most asks skip the WeakMap's hash lookup.
+ */
+let lastTable: SeedCostTable | undefined;
+let lastRows: ReadonlyMap<string, PspRows> | undefined;
 
 function rowsOf(table: SeedCostTable): ReadonlyMap<string, PspRows> {
+  if (table === lastTable && lastRows !== undefined) return lastRows;
   let byPsp = rowsByTable.get(table);
   if (byPsp === undefined) {
     const rows = new Map<string, PspRows>();
@@ -72,15 +93,17 @@ function rowsOf(table: SeedCostTable): ReadonlyMap<string, PspRows> {
       const name = row.psp.toLowerCase();
       let psp = rows.get(name);
       if (psp === undefined) {
-        psp = { tiers: [], defaultFee: undefined };
+        psp = { tiers: [], defaultRow: undefined };
         rows.set(name, psp);
       }
-      if (row.isDefault) psp.defaultFee = feeOf(row);
-      else psp.tiers.push({ row, fee: feeOf(row) });
+      if (row.isDefault) psp.defaultRow = pricedRowOf(row);
+      else psp.tiers.push({ row, priced: pricedRowOf(row) });
     }
     rowsByTable.set(table, rows);
     byPsp = rows;
   }
+  lastTable = table;
+  lastRows = byPsp;
   return byPsp;
 }
 
@@ -97,16 +120,25 @@ function rowsOfPsp(table: SeedCostTable, psp: string): PspRows | undefined {
  * The fee returned is shared by every caller: read it, never change it.
  */
 export function resolveSeedFee(table: SeedCostTable, psp: string, scenario: CostScenario): SeedFee | undefined {
+  return resolveSeedRow(table, psp, scenario)?.fee;
+}
+
+/** The same fee as the cost step prices it (built with the table's rows, shared: read it, never change it). */
+export function resolveSeedEstimate(table: SeedCostTable, psp: string, scenario: CostScenario): SeedEstimate | undefined {
+  return resolveSeedRow(table, psp, scenario)?.estimate;
+}
+
+function resolveSeedRow(table: SeedCostTable, psp: string, scenario: CostScenario): PricedRow | undefined {
   const rows = rowsOfPsp(table, psp);
   if (rows === undefined) return undefined;
-  let best: SeedFee | undefined;
+  let best: PricedRow | undefined;
   let bestScore = -1;
   for (const tier of rows.tiers) {
     const score = tierScore(tier.row, scenario);
     if (score !== undefined && score >= bestScore) {
-      best = tier.fee;
+      best = tier.priced;
       bestScore = score;
     }
   }
-  return best ?? rows.defaultFee ?? zeroFee;
+  return best ?? rows.defaultRow ?? zeroFee;
 }

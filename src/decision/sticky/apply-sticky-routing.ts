@@ -25,17 +25,26 @@ export type { StickyInfo };
 
 /**
  * The approaches a pin may replace: SR decisions (downtime-relabelled ones too: the veto keeps an
- * eliminated connector out) and the cost post-step's. Hedging is exploration whose propensity the
- * policy log records, so a pin never replaces it; priority logic only counts when no rule ordered
- * the candidates (see {@link stickyApplies}).
+ * eliminated connector out) and the cost post-step's (`sr`); and priority logic's default order
+ * (`default order`), which only counts when no rule ordered the candidates (see
+ * {@link stickyApplies}). Hedging is exploration whose propensity the policy log records, so a pin
+ * never replaces it. A switch over the literals: no Set lookup on every sticky decision.
  */
-const srApproaches: ReadonlySet<RoutingApproach> = new Set([
-  'SR_SELECTION_V3_ROUTING',
-  'SR_V3_DOWNTIME_ROUTING',
-  'SR_V3_ALL_DOWNTIME_ROUTING',
-  'SR_SELECTION_MULTI_OBJECTIVE',
-]);
-const defaultOrderApproaches: ReadonlySet<RoutingApproach> = new Set(['PRIORITY_LOGIC', 'PL_DOWNTIME_ROUTING', 'PL_ALL_DOWNTIME_ROUTING']);
+function pinnableAs(approach: RoutingApproach): 'sr' | 'default order' | undefined {
+  switch (approach) {
+    case 'SR_SELECTION_V3_ROUTING':
+    case 'SR_V3_DOWNTIME_ROUTING':
+    case 'SR_V3_ALL_DOWNTIME_ROUTING':
+    case 'SR_SELECTION_MULTI_OBJECTIVE':
+      return 'sr';
+    case 'PRIORITY_LOGIC':
+    case 'PL_DOWNTIME_ROUTING':
+    case 'PL_ALL_DOWNTIME_ROUTING':
+      return 'default order';
+    default:
+      return undefined;
+  }
+}
 
 /**
  * Whether sticky routing is on for this payment: the request's `stickyRouting` when given, else the
@@ -57,7 +66,8 @@ export function stickyRoutingOn(request: DecideGatewayRequest, inputs: DecisionI
  */
 export function stickyApplies(decision: Decision, inputs: DecisionInputs, staticArm: boolean): boolean {
   if (staticArm || decision.gatewayPriorityMap === null || decision.fallbackGateways.length === 0) return false;
-  return srApproaches.has(decision.routingApproach) || (inputs.rule === undefined && defaultOrderApproaches.has(decision.routingApproach));
+  const pinnable = pinnableAs(decision.routingApproach);
+  return pinnable === 'sr' || (pinnable === 'default order' && inputs.rule === undefined);
 }
 
 /**
@@ -210,11 +220,13 @@ function demotedHead(head: string, lookup: Lookup, pin: string): string[] {
 }
 
 /**
- * The counted candidate to pin, or undefined when the veto leaves none (see applyStickyRouting).
- * Loops over the handful of candidates in their list order (the first of equals wins a full tie),
- * with no Set or array made per decision: from the policy log, which lists the candidates with
- * their elimination scores. A decision without one (made by another path) lists them by its score
- * map's keys, none known eliminated (every score is read from the map).
+ * The counted candidate to pin, or undefined when the veto leaves none (see applyStickyRouting):
+ * the highest count, then the higher score, then the earlier candidate in list order. Walks the
+ * customer's counts (usually one or two connectors) and finds each among the handful of candidates,
+ * where asking the counts for every candidate cost a hash lookup per candidate in a map the customer
+ * last touched long ago; no Set or array is made per decision. The candidates come from the policy
+ * log, which lists them with their elimination scores; a decision without one (made by another path)
+ * lists them by its score map's keys, none known eliminated (every score is read from the map).
  */
 function pinOf(decision: Decision, counts: ReadonlyMap<string, number>, minScoreRatio: number): string | undefined {
   const scores = decision.gatewayPriorityMap ?? {};
@@ -226,21 +238,28 @@ function pinOf(decision: Decision, counts: ReadonlyMap<string, number>, minScore
   const threshold = policy?.eliminationThreshold ?? null;
   let top = 0;
   for (let index = 0; index < candidates.length; index += 1) top = Math.max(top, scores[(candidates[index] as PolicyCandidate).gateway] ?? 0);
-  let best: string | undefined;
+  let best = -1;
   let bestCount = 0;
   let bestScore = 0;
-  for (let index = 0; index < candidates.length; index += 1) {
+  for (const [connector, count] of counts) {
+    if (count <= 0) continue;
+    const index = indexOfCandidate(candidates, connector);
+    if (index < 0) continue;
     const candidate = candidates[index] as PolicyCandidate;
-    const gateway = candidate.gateway;
-    const count = counts.get(gateway) ?? 0;
-    const score = scores[gateway] ?? 0;
-    if (count <= 0 || score < minScoreRatio * top) continue;
+    const score = scores[connector] ?? 0;
+    if (score < minScoreRatio * top) continue;
     if (threshold !== null && candidate.eliminationScore !== null && candidate.eliminationScore < threshold) continue;
-    if (best === undefined || count > bestCount || (count === bestCount && score > bestScore)) {
-      best = gateway;
+    if (best < 0 || count > bestCount || (count === bestCount && (score > bestScore || (score === bestScore && index < best)))) {
+      best = index;
       bestCount = count;
       bestScore = score;
     }
   }
-  return best;
+  return best < 0 ? undefined : (candidates[best] as PolicyCandidate).gateway;
+}
+
+/** Where `gateway` is among the candidates, or -1. */
+function indexOfCandidate(candidates: readonly PolicyCandidate[], gateway: string): number {
+  for (let index = 0; index < candidates.length; index += 1) if ((candidates[index] as PolicyCandidate).gateway === gateway) return index;
+  return -1;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { costScenarioOf, effectiveCostBps } from '../../../src/costs/cost-scenario.js';
 import { defaultSeedCosts } from '../../../src/costs/default-seed-costs.js';
-import { resolveSeedFee, seedPctBps } from '../../../src/costs/resolve-seed-fee.js';
+import { resolveSeedEstimate, resolveSeedFee, seedPctBps } from '../../../src/costs/resolve-seed-fee.js';
 import { normaliseSeedTable } from '../../../src/costs/seed-cost-table.js';
 import type { SeedCostRow } from '../../../src/ports/state/seed-costs.js';
 
@@ -59,6 +59,18 @@ describe('seed fee resolution', () => {
       expect(resolveSeedFee(rows, name, costScenarioOf({ amount: 1, cardNetwork: 'Visa' }))?.interchangeBps).toBe(130);
       expect(resolveSeedFee(rows, name, costScenarioOf({ amount: 1, cardNetwork: 'amex' }))?.interchangeBps).toBe(110);
     }
+  });
+
+  it('gives the same row as the estimate the cost step prices with, shared, and each table its own rows when tables alternate', () => {
+    const visaUsd = costScenarioOf({ amount: 100, currency: 'USD', cardNetwork: 'visa', program: 'premium' });
+    const other: SeedCostRow[] = [{ psp: 'adyen', interchangeBps: 300, schemeBps: 10, markupBps: 5, fixed: 0.1, isDefault: true }];
+    for (let round = 0; round < 3; round += 1) {
+      expect(resolveSeedEstimate(table, 'adyen', visaUsd)).toEqual({ fee: { pctBps: 254, fixed: 0.24 }, source: 'seed' });
+      expect(resolveSeedEstimate(other, 'adyen', visaUsd)).toEqual({ fee: { pctBps: 315, fixed: 0.1 }, source: 'seed' });
+      expect(resolveSeedFee(other, 'adyen', visaUsd)?.interchangeBps).toBe(300);
+    }
+    expect(resolveSeedEstimate(table, 'adyen', visaUsd)).toBe(resolveSeedEstimate(table, 'ADYEN', visaUsd));
+    expect(resolveSeedEstimate(table, 'worldpay', visaUsd)).toBeUndefined();
   });
 
   it('has no fee for a PSP the table does not list', () => {
