@@ -91,16 +91,20 @@ try {
   const rates = { [plain.label]: [], [row.label]: [] };
   /** PERF=1: per row, the main thread's samples by symbol over every round, and the decisions they answered. */
   const sampled = { [plain.label]: { samples: new Map(), requests: 0 }, [row.label]: { samples: new Map(), requests: 0 } };
+  const recordingFile = `/tmp/rows-by-thread-${process.pid}.perf.data`;
   for (let round = 0; round < rounds; round += 1) {
     process.stderr.write(`round ${round + 1} of ${rounds}…\n`);
     for (const target of round % 2 === 0 ? [plain, row] : [row, plain]) {
-      const recordingFile = `/tmp/rows-by-thread-${process.pid}.perf.data`;
       const recording = perfOn ? recordThread(service.pid, recordingFile) : undefined;
       const before = snapshot(service.pid);
-      const result = await run(target, `r${round}`, roundSeconds);
+      let result;
+      try {
+        result = await run(target, `r${round}`, roundSeconds);
+      } finally {
+        await recording?.stop();
+      }
       const after = snapshot(service.pid);
       if (recording !== undefined) {
-        await recording.stop();
         addSamples(sampled[target.label].samples, symbolSamples(recordingFile));
         sampled[target.label].requests += result.requests.total;
       }
@@ -127,9 +131,7 @@ try {
     const difference = lowerMedian(of(row.label).map((value, index) => value - (of(plain.label)[index] ?? 0)));
     if (Math.abs(plainMedian) + Math.abs(rowMedian) < 0.2) continue;
     summary[figure] = { plain: Math.round(plainMedian * 10) / 10, row2c: Math.round(rowMedian * 10) / 10, difference: Math.round(difference * 10) / 10 };
-    console.log(
-      `${figure.padEnd(26)} ${plainMedian.toFixed(1).padStart(8)} ${rowMedian.toFixed(1).padStart(8)} ${`${difference >= 0 ? '+' : ''}${difference.toFixed(1)}`.padStart(18)}`,
-    );
+    console.log(`${figure.padEnd(26)} ${plainMedian.toFixed(1).padStart(8)} ${rowMedian.toFixed(1).padStart(8)} ${signed(difference, 1).padStart(18)}`);
   }
   const bySymbol = perfOn ? printSymbols(sampled[plain.label], sampled[row.label]) : undefined;
   console.log(
@@ -158,15 +160,13 @@ function printSymbols(plainSampled, rowSampled) {
   differences.sort((a, b) => Math.abs(b.row2c - b.plain) - Math.abs(a.row2c - a.plain));
   const top = differences.slice(0, perfTop);
   console.log(`main thread by symbol (perf, every round's samples): µs per decision, the ${top.length} that differ most`);
-  console.log(`${'row 2c − plain SR'.padStart(7)}   plain SR  row 2c  symbol`);
-  console.log(
-    `${signed(total(rowSampled) - total(plainSampled)).padStart(7)} ${total(plainSampled).toFixed(2).padStart(7)} ${total(rowSampled).toFixed(2).padStart(7)}  (all symbols)`,
-  );
-  for (const { symbol, plain, row2c } of top)
-    console.log(`${signed(row2c - plain).padStart(7)} ${plain.toFixed(2).padStart(7)} ${row2c.toFixed(2).padStart(7)}  ${symbol}`);
+  const line = (plain, row2c, symbol) => `${signed(row2c - plain, 2).padStart(7)} ${plain.toFixed(2).padStart(8)} ${row2c.toFixed(2).padStart(7)}  ${symbol}`;
+  console.log(`${'extra'.padStart(7)} ${'plain SR'.padStart(8)} ${'row 2c'.padStart(7)}  symbol`);
+  console.log(line(total(plainSampled), total(rowSampled), '(all symbols)'));
+  for (const { symbol, plain, row2c } of top) console.log(line(plain, row2c, symbol));
   return top.map(({ symbol, plain, row2c }) => ({ symbol, plain: Math.round(plain * 100) / 100, row2c: Math.round(row2c * 100) / 100 }));
 }
 
-function signed(value) {
-  return `${value >= 0 ? '+' : ''}${value.toFixed(2)}`;
+function signed(value, digits) {
+  return `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`;
 }

@@ -5,6 +5,7 @@
 // --perf-basic-prof writes (/tmp/perf-<pid>.map).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { frameFile } from './profile-frame.mjs';
 
 /** CPU time between two samples, in µs: perf's cpu-clock event counts nanoseconds, so a period is exact (no frequency to infer). */
 export const perfSampleMicros = 100;
@@ -63,14 +64,12 @@ export function parsePerfReport(text) {
   return samples;
 }
 
+/** A perf map's JavaScript frame named as the profile benches name a frame (profile-frame.mjs); any other symbol as it is. */
 function symbolName(raw) {
   const js = /^JS:[*~+^]?'?(.*)$/.exec(raw);
   if (js === null) return raw;
   const [name, ...rest] = js[1].split(' ');
-  const where = rest.join(' ').replace(/^file:\/\//, '');
-  const from = where.search(/(?:^|\/)(?:dist|node_modules)\//);
-  const path = from === -1 ? where : where.slice(from).replace(/^\//, '');
-  return `${name === '' ? '(anonymous)' : name} ${path}`.trim();
+  return `${name === '' ? '(anonymous)' : name} ${frameFile({ url: rest.join(' ') })}`.trim();
 }
 
 /** Adds `from`'s samples into `into`. */

@@ -2,9 +2,9 @@
 // dist/ or node_modules/ on (profile-summary.mjs, profile-rows.mjs, profile-rounds.mjs), and its
 // samples walked in time order (profile-rows.mjs, profile-rounds.mjs).
 
-/** The frame's file from dist/ or node_modules/ on; '' for a builtin. */
+/** The frame's file from dist/ or node_modules/ on (its URL's `file://` optional, as a perf map writes some); '' for a builtin. */
 export function frameFile(callFrame) {
-  return callFrame.url.replace(/^file:\/\/.*?\/(dist|node_modules)\//, '$1/');
+  return callFrame.url.replace(/^(?:file:\/\/)?.*?\/(dist|node_modules)\//, '$1/');
 }
 
 /** `function path:line` (just the function for a builtin). */
