@@ -45,6 +45,8 @@ const serial = { poolOptions: { forks: { singleFork: true } } };
 const sharedWorkers = Math.ceil(workers / 2);
 /** The unit and contract projects: one pool of reused worker threads (`isolate` is read from the root's poolOptions). */
 const shared = { pool: 'threads', isolate: false } as const;
+/** Every project's setup file: each file's CPU time for the end-of-run report (test/setup/file-cpu.ts). */
+const setupFiles = ['test/setup/file-cpu.ts'];
 
 /**
  * Whether a test file must run in a process of its own: chDB binds one data folder per process (a
@@ -76,14 +78,15 @@ export default defineConfig({
     poolOptions: { threads: { isolate: false, maxThreads: sharedWorkers, minThreads: sharedWorkers } },
     sequence: { sequencer: DurationSequencer },
     projects: [
-      { test: { name: 'unit', include: unit.shared, ...shared } },
-      { test: { name: 'unit-isolated', include: unit.isolated } },
-      { test: { name: 'contract', include: contract.shared, ...shared, ...contractTimeouts } },
-      { test: { name: 'contract-isolated', include: contract.isolated, ...contractTimeouts } },
-      { test: { name: 'ports', include: ['test/ports/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
+      { test: { name: 'unit', setupFiles, include: unit.shared, ...shared } },
+      { test: { name: 'unit-isolated', setupFiles, include: unit.isolated } },
+      { test: { name: 'contract', setupFiles, include: contract.shared, ...shared, ...contractTimeouts } },
+      { test: { name: 'contract-isolated', setupFiles, include: contract.isolated, ...contractTimeouts } },
+      { test: { name: 'ports', setupFiles, include: ['test/ports/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
       {
         test: {
           name: 'integration',
+          setupFiles,
           include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/live/**/*.test.ts'],
           exclude: ['test/integration/**/*.fault.test.ts'],
           testTimeout: 120_000,
@@ -93,6 +96,7 @@ export default defineConfig({
       {
         test: {
           name: 'fault',
+          setupFiles,
           include: ['test/integration/**/*.fault.test.ts'],
           ...serial,
           testTimeout: 300_000,
@@ -102,6 +106,7 @@ export default defineConfig({
       {
         test: {
           name: 'browser',
+          setupFiles,
           include: ['test/browser/**/*.test.ts'],
           globalSetup: ['test/browser/build-dashboard.ts'],
           ...serial,

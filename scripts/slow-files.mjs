@@ -6,12 +6,26 @@
 // Per file, seconds = setup (setup files) + import (the file and its dependencies: collect) + run
 // (its hooks and tests). Per project: files, the sum of its files' seconds (worker time: files run
 // side by side, so this exceeds the wall time) and its span, from its first file's start to its last
-// file's end (wall time while any of its files ran). Reports without timings print nothing.
+// file's end (wall time while any of its files ran). Where the report has CPU times (the files' own
+// and their waited-for child processes', test/setup/file-cpu.ts), each slowest file and project shows
+// them too, and the files that used most CPU are listed: on two cores a full run is CPU-bound, so a
+// file's wall time says as much about its neighbours as about itself. Reports without timings print nothing.
 // `--write-durations FILE` also writes each file's seconds (`project:path`), the order
 // test/duration-sequencer.ts starts files in: `--write-durations test/file-durations.json`.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const seconds = (ms) => (ms / 1000).toFixed(1);
+
+/** A file's CPU in ms (its own and its waited-for children's), or undefined when the report has none. */
+function cpuOf(file) {
+  return typeof file.cpu === 'number' ? file.cpu + (file.childCpu ?? 0) : undefined;
+}
+
+/** ", cpu 5.1" (", cpu 5.1 + 3.0 in children") for a file with CPU times, else nothing. */
+function cpuNote(file) {
+  if (typeof file.cpu !== 'number') return '';
+  return file.childCpu > 0 ? `, cpu ${seconds(file.cpu)} + ${seconds(file.childCpu)} in children` : `, cpu ${seconds(file.cpu)}`;
+}
 
 /** The report lines for these parsed vitest JSON reports ({ label, report }), `top` slowest files. */
 export function slowFileLines(runs, top = 20) {
@@ -26,15 +40,26 @@ export function slowFileLines(runs, top = 20) {
   lines.push(`Slowest ${slowest.length} of ${files.length} test files (seconds: total = import + run; import includes setup):`);
   for (const file of slowest) {
     lines.push(
-      `  ${seconds(file.total).padStart(7)}  ${file.project.padEnd(projectWidth)}  ${file.file}  (import ${seconds(file.setup + file.collect)}, run ${seconds(file.run)})`,
+      `  ${seconds(file.total).padStart(7)}  ${file.project.padEnd(projectWidth)}  ${file.file}  (import ${seconds(file.setup + file.collect)}, run ${seconds(file.run)}${cpuNote(file)})`,
     );
+  }
+  const costly = files.filter((file) => cpuOf(file) !== undefined).sort((a, b) => cpuOf(b) - cpuOf(a));
+  if (costly.length > 0) {
+    const most = costly.slice(0, Math.min(top, 10));
+    lines.push(`Most CPU: ${most.length} of ${costly.length} test files (seconds of CPU: the file's own + the child processes it waited for):`);
+    for (const file of most) {
+      lines.push(
+        `  ${seconds(cpuOf(file)).padStart(7)}  ${file.project.padEnd(projectWidth)}  ${file.file}  (own ${seconds(file.cpu)}, children ${seconds(file.childCpu ?? 0)})`,
+      );
+    }
   }
   lines.push('Per project (file-seconds: the sum over its files, run side by side; span: first start to last end):');
   const projects = new Map();
   for (const file of files) {
-    const project = projects.get(file.project) ?? { files: 0, total: 0, first: Number.POSITIVE_INFINITY, last: 0 };
+    const project = projects.get(file.project) ?? { files: 0, total: 0, cpu: undefined, first: Number.POSITIVE_INFINITY, last: 0 };
     project.files++;
     project.total += file.total;
+    if (cpuOf(file) !== undefined) project.cpu = (project.cpu ?? 0) + cpuOf(file);
     if (file.start !== undefined && file.start !== null) {
       project.first = Math.min(project.first, file.start);
       project.last = Math.max(project.last, file.start + file.total);
@@ -43,7 +68,8 @@ export function slowFileLines(runs, top = 20) {
   }
   for (const [name, project] of [...projects].sort((a, b) => b[1].total - a[1].total)) {
     const span = Number.isFinite(project.first) ? `span ${seconds(project.last - project.first).padStart(7)} s` : 'span ?';
-    lines.push(`  ${name.padEnd(projectWidth)}  ${String(project.files).padStart(4)} files  ${seconds(project.total).padStart(8)} file-s  ${span}`);
+    const cpu = project.cpu === undefined ? '' : `  cpu ${seconds(project.cpu).padStart(7)} s`;
+    lines.push(`  ${name.padEnd(projectWidth)}  ${String(project.files).padStart(4)} files  ${seconds(project.total).padStart(8)} file-s  ${span}${cpu}`);
   }
   const walls = timed
     .filter(({ report }) => typeof report.startTime === 'number' && typeof report.finishedAt === 'number')

@@ -3,8 +3,9 @@
 //   run while every test passed, and scripts/test-summary.mjs must count it;
 // - `fileTimings`: per test file its project and where its time went (milliseconds: `setup` imports
 //   the setup files, `collect` imports the file and its dependencies, `run` is its hooks and tests;
-//   `start` is when it began, epoch ms), and `finishedAt`, so scripts/slow-files.mjs can print the
-//   slowest files and each project's totals at the end of the run.
+//   `start` is when it began, epoch ms; `cpu` and `childCpu` its CPU time and that of the child
+//   processes it waited for, from test/setup/file-cpu.ts), and `finishedAt`, so
+//   scripts/slow-files.mjs can print the slowest files and each project's totals at the end of the run.
 // Used as `--reporter=./scripts/vitest-json-reporter.mjs` with `--outputFile.json=FILE`.
 import { relative } from 'node:path';
 import { JsonReporter } from 'vitest/reporters';
@@ -31,6 +32,7 @@ function fileTiming(file, root) {
   const collect = Math.round(file.collectDuration ?? 0);
   const run = Math.round(file.result?.duration ?? 0);
   const startedRun = file.result?.startTime;
+  const cpu = file.meta?.fileCpu;
   return {
     file: relative(root, file.filepath),
     project: file.projectName ?? '',
@@ -38,5 +40,7 @@ function fileTiming(file, root) {
     collect,
     run,
     start: startedRun === undefined ? undefined : Math.round(startedRun - collect - setup),
+    cpu: cpu?.ownMs,
+    childCpu: cpu?.childrenMs,
   };
 }

@@ -156,6 +156,38 @@ describe('scripts/test-summary.mjs', () => {
     ]);
   });
 
+  it("adds each file's CPU time where the report has it, and lists the files that used most", () => {
+    const timing = (file: string, project: string, cpu: number, childCpu?: number) => ({
+      file,
+      project,
+      setup: 0,
+      collect: 1_000,
+      run: 9_000,
+      start: 1_000,
+      cpu,
+      childCpu,
+    });
+    const file = report('cpu.json', [{ fullName: 'a', status: 'passed' }], {
+      startTime: 1_000,
+      finishedAt: 11_000,
+      fileTimings: [timing('test/integration/cli.test.ts', 'integration', 2_000, 6_500), timing('test/unit/pure.test.ts', 'unit', 3_000)],
+    });
+    const { lines } = summarize('--vitest', file, '0');
+    expect(lines).toEqual([
+      'Slowest 2 of 2 test files (seconds: total = import + run; import includes setup):',
+      '     10.0  integration  test/integration/cli.test.ts  (import 1.0, run 9.0, cpu 2.0 + 6.5 in children)',
+      '     10.0  unit         test/unit/pure.test.ts  (import 1.0, run 9.0, cpu 3.0)',
+      "Most CPU: 2 of 2 test files (seconds of CPU: the file's own + the child processes it waited for):",
+      '      8.5  integration  test/integration/cli.test.ts  (own 2.0, children 6.5)',
+      '      3.0  unit         test/unit/pure.test.ts  (own 3.0, children 0.0)',
+      'Per project (file-seconds: the sum over its files, run side by side; span: first start to last end):',
+      '  integration     1 files      10.0 file-s  span    10.0 s  cpu     8.5 s',
+      '  unit            1 files      10.0 file-s  span    10.0 s  cpu     3.0 s',
+      'vitest wall time: cpu 10.0 s',
+      '1 passed, 0 failed',
+    ]);
+  });
+
   it('writes the count line to the --out file as well', () => {
     const out = join(dir, 'summary.txt');
     const { lines } = summarize('--step', 'services', '1', '--out', out);
