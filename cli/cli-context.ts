@@ -4,18 +4,17 @@ import { loadConfig, type Config } from '../src/config/load-config.js';
 import type { DynamicModelRegistry } from '../src/generation/models/dynamic-model-registry.js';
 import type { NeuroLink } from '../src/toolkit/neurolink.js';
 import { createLogger } from './create-logger.js';
-import { createToolkit } from './create-toolkit.js';
 import type { ProcessTelemetry } from '../src/adapters/telemetry/process-telemetry.js';
-import { startTelemetry } from './start-telemetry.js';
 import type { CliIo } from './io.js';
 
 /**
  * What commands share: the io, and the config, logger and toolkit made on first use (a `--help`
- * or a usage error builds none of them). Command-line tools log only warnings, to standard error.
+ * or a usage error builds none of them, nor loads their code: see program.ts). Command-line tools
+ * log only warnings, to standard error.
  */
 export class CliContext {
   private cachedConfig: Config | undefined;
-  private cachedToolkit: { toolkit: NeuroLink; models: DynamicModelRegistry } | undefined;
+  private cachedToolkit: Promise<{ toolkit: NeuroLink; models: DynamicModelRegistry }> | undefined;
   /** `null`: looked at, and the environment did not ask for OpenTelemetry. */
   private telemetry: ProcessTelemetry | null | undefined;
 
@@ -41,12 +40,16 @@ export class CliContext {
     return pino({ level: this.io.env['LOG_LEVEL'] === 'debug' ? 'debug' : 'warn' }, pino.destination(2));
   }
 
-  toolkit(): { toolkit: NeuroLink; models: DynamicModelRegistry } {
-    // One-shot commands (generate, stream, batch, …) export their model calls when OTEL_* ask for it.
-    if (this.cachedToolkit === undefined && this.telemetry === undefined)
-      this.telemetry = startTelemetry(this.config, 'switchyard-cli', this.quietLogger()) ?? null;
-    this.cachedToolkit ??= createToolkit({ logger: this.quietLogger(), cwd: this.io.cwd, env: loadToolkitEnv({ cwd: this.io.cwd, processEnv: this.io.env }) });
+  toolkit(): Promise<{ toolkit: NeuroLink; models: DynamicModelRegistry }> {
+    this.cachedToolkit ??= this.createToolkit();
     return this.cachedToolkit;
+  }
+
+  private async createToolkit(): Promise<{ toolkit: NeuroLink; models: DynamicModelRegistry }> {
+    const [{ startTelemetry }, { createToolkit }] = await Promise.all([import('./start-telemetry.js'), import('./create-toolkit.js')]);
+    // One-shot commands (generate, stream, batch, …) export their model calls when OTEL_* ask for it.
+    this.telemetry ??= startTelemetry(this.config, 'switchyard-cli', this.quietLogger()) ?? null;
+    return createToolkit({ logger: this.quietLogger(), cwd: this.io.cwd, env: loadToolkitEnv({ cwd: this.io.cwd, processEnv: this.io.env }) });
   }
 
   /**
@@ -55,12 +58,14 @@ export class CliContext {
    * file throws MCPConfigurationError (exit 3).
    */
   loadMcpServers(): ReturnType<NeuroLink['loadMCPConfig']> {
-    this.mcpLoad ??= this.toolkit().toolkit.loadMCPConfig();
+    this.mcpLoad ??= this.toolkit().then(({ toolkit }) => toolkit.loadMCPConfig());
     return this.mcpLoad;
   }
 
   async close(): Promise<void> {
-    await this.cachedToolkit?.toolkit.close();
+    // A toolkit that failed to build has been reported by the command already; nothing to close.
+    const built = await this.cachedToolkit?.catch(() => undefined);
+    await built?.toolkit.close();
     await this.telemetry?.shutdown();
   }
 }

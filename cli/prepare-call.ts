@@ -13,7 +13,7 @@ function debug(context: CliContext, line: string): void {
  * are off; with `--debug`, say on standard error which provider, servers and tools the call gets.
  */
 export async function prepareCall(context: CliContext, options: GenerateOptions, debugging: boolean): Promise<void> {
-  const { toolkit } = context.toolkit();
+  const { toolkit } = await context.toolkit();
   if (debugging) {
     try {
       const selection = toolkit.getProviderSelection(options.provider);

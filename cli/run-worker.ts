@@ -11,9 +11,7 @@ import { startTelemetry } from './start-telemetry.js';
 import { startAutopilotWorker } from './start-autopilot-worker.js';
 import { startExperimentGuardrailWorker } from './start-experiment-guardrail-worker.js';
 import { startVolumeCommitmentWorker } from './start-volume-commitment-worker.js';
-
-export const workerNames = ['sr-windows', 'analytics-sink', 'generation', 'autopilot', 'volume-commitment'] as const;
-type WorkerName = (typeof workerNames)[number];
+import { type WorkerName, workerNames } from './worker-names.js';
 
 /**
  * `switchyard worker <name>`: one worker as its own process, scaled by running more of them (they

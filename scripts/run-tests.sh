@@ -95,7 +95,13 @@ fi
 
 # ---- checks outside vitest: each is one step, a failure counts as one failed ----
 # Type-checks test/ along with the sources (tsconfig.json includes test/), so expectTypeOf can fail.
-step typecheck npm run --silent typecheck
+# After --build only the app's half: the build's `build:dashboard` has just type-checked the
+# dashboard (tsc -p dashboard/tsconfig.json), and a second pass cost 9 s of CPU for nothing.
+if [ "$with_build" = true ]; then
+  step typecheck npm run --silent typecheck:app
+else
+  step typecheck npm run --silent typecheck
+fi
 # Lint, format check (Biome) and the import rules (dependency-cruiser): `make lint`.
 step lint npm run --silent lint
 step chromium-install bash deploy/local/chromium.sh install >/dev/null ||

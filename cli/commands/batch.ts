@@ -1,11 +1,8 @@
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { llmCallPublisher } from '../../src/generation/publish-llm-calls.js';
-import { runtimeDefaults, createRuntime, type Runtime } from '../create-runtime.js';
-import { createBatchService, startGenerationWorker, type BatchWiring } from '../create-batch-service.js';
-import { createToolkit } from '../create-toolkit.js';
-import { loadToolkitEnv } from '../../src/config/load-toolkit-env.js';
+import type { Runtime } from '../create-runtime.js';
+import type { BatchWiring } from '../create-batch-service.js';
 import type { BatchService } from '../../src/generation/batch/batch-service.js';
 import type { CliContext } from '../cli-context.js';
 import { UsageError } from '../exit-codes.js';
@@ -28,6 +25,14 @@ export function registerBatchCommands(program: Command, context: CliContext): vo
   const batch = program.command('batch').description('Batch generation jobs: submit prompts from a file, follow progress, read results, cancel');
 
   async function open(): Promise<Opened> {
+    // The runtime and the toolkit load only when a batch command runs: see program.ts.
+    const [{ llmCallPublisher }, { runtimeDefaults, createRuntime }, { createBatchService }, { createToolkit }, { loadToolkitEnv }] = await Promise.all([
+      import('../../src/generation/publish-llm-calls.js'),
+      import('../create-runtime.js'),
+      import('../create-batch-service.js'),
+      import('../create-toolkit.js'),
+      import('../../src/config/load-toolkit-env.js'),
+    ]);
     const logger = context.quietLogger();
     const runtime = await createRuntime(context.config, logger, { analytics: false });
     const { toolkit } = createToolkit({
@@ -119,6 +124,7 @@ export function registerBatchCommands(program: Command, context: CliContext): vo
             show(format, view as unknown as Record<string, unknown>);
             return;
           }
+          const { startGenerationWorker } = await import('../create-batch-service.js');
           const worker = await startGenerationWorker(context.config, wiring, batches);
           const progress =
             context.io.stderrIsTty && flags.quiet !== true

@@ -3,9 +3,11 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CliContext } from '../cli-context.js';
-import { effectiveConfig, starterEnvFile, validateConfig } from '../config-report.js';
 import { ExitWith, exitCodes, UsageError } from '../exit-codes.js';
 import { parseListFormat, renderRecord } from '../output.js';
+
+/** The report's code reads every provider's definition (their SDKs): loaded only when a config command runs (see program.ts). */
+const configReport = () => import('../config-report.js');
 
 /** `config show|validate|init`: the settings this process runs with (secrets redacted), their check, a starter `.env`. */
 export function registerConfigCommands(program: Command, context: CliContext): void {
@@ -17,6 +19,7 @@ export function registerConfigCommands(program: Command, context: CliContext): v
     .option('-f, --format <format>', 'table, json or yaml (table: yaml)', 'table')
     .action(async (flags: { format?: string }) => {
       const format = parseListFormat(flags.format);
+      const { effectiveConfig } = await configReport();
       context.io.stdout.write(renderRecord(format === 'table' ? 'yaml' : format, await effectiveConfig(context.io)));
     });
 
@@ -26,6 +29,7 @@ export function registerConfigCommands(program: Command, context: CliContext): v
     .option('-f, --format <format>', 'table, json or yaml', 'table')
     .action(async (flags: { format?: string }) => {
       const format = parseListFormat(flags.format);
+      const { validateConfig } = await configReport();
       const report = await validateConfig(context.io);
       if (format !== 'table') context.io.stdout.write(renderRecord(format, { ...report }));
       else {
@@ -47,6 +51,7 @@ export function registerConfigCommands(program: Command, context: CliContext): v
     .action(async (flags: { force?: boolean }) => {
       const path = join(context.io.cwd, '.env');
       if (existsSync(path) && flags.force !== true) throw new UsageError(`${path} exists; not overwritten (add --force to replace it)`);
+      const { starterEnvFile } = await configReport();
       await writeFile(path, starterEnvFile(), { mode: 0o600 });
       context.io.stdout.write(`wrote ${path}: set a provider key in it, then check with: switchyard config validate\n`);
     });

@@ -5,7 +5,7 @@ import type { RouteGroup as RouteGroupBody } from '../../src/generated/schema-ty
 import { routeGroupNamePattern, routeGroupProblems, toRouteGroup } from '../../src/generation/gateway/route-group.js';
 import { averagePrice } from '../../src/generation/models/model-config.js';
 import type { CliContext } from '../cli-context.js';
-import { createRuntime } from '../create-runtime.js';
+import type { createRuntime } from '../create-runtime.js';
 import { UsageError } from '../exit-codes.js';
 import { parseListFormat, renderList, renderRecord } from '../output.js';
 
@@ -21,6 +21,8 @@ export function registerGatewayCommands(program: Command, context: CliContext): 
     .command('groups')
     .description("A merchant's route groups (the learning router's candidate sets)");
   const withStore = async <T>(work: (configs: Awaited<ReturnType<typeof createRuntime>>['state']['configs']) => Promise<T>): Promise<T> => {
+    // The runtime loads only when a gateway command runs: see program.ts.
+    const { createRuntime } = await import('../create-runtime.js');
     const runtime = await createRuntime(context.config, context.quietLogger(), { analytics: false });
     try {
       return await work(runtime.state.configs);
@@ -74,7 +76,7 @@ export function registerGatewayCommands(program: Command, context: CliContext): 
     }
     if (typeof body !== 'object' || body === null || !Array.isArray(body.candidates) || (body.candidates as readonly unknown[]).length === 0)
       throw new UsageError(`${file}: needs "candidates": [{ "provider", "model" }, …]`);
-    const { models } = context.toolkit();
+    const { models } = await context.toolkit();
     const problems = routeGroupProblems(body, (provider, model) => {
       const found = models.getModelConfig(model, provider);
       return found === undefined ? undefined : { capabilities: found.capabilities, averagePrice: averagePrice(found) };

@@ -72,7 +72,7 @@ export async function optionsOf(text: string, flags: GenerateFlags, context: Cli
   // Said, not silently dropped: the model named wins over a registry pick.
   if (picking.length > 0 && model !== undefined) context.io.stderr.write(`note: ${picking.join(' and ')} not used: --model ${model} names the model\n`);
   if (picking.length > 0 && model === undefined) {
-    const best = context.toolkit().models.findBestModel({
+    const best = (await context.toolkit()).models.findBestModel({
       ...(flags.capability !== undefined ? { capability: flags.capability } : {}),
       ...(flags.optimizeCost === true ? { optimizeFor: 'cost' as const } : {}),
       ...(provider !== undefined && provider !== 'auto' ? { provider } : {}),
@@ -164,7 +164,7 @@ export function registerGenerateCommand(program: Command, context: CliContext): 
   ).action(async (words: string[], flags: GenerateFlags) => {
     if (flags.format !== 'text' && flags.format !== 'json') throw new UsageError(`--format must be text or json (got "${flags.format}")`);
     const options = await optionsOf(await promptOf(words, context, flags), flags, context);
-    const { toolkit } = context.toolkit();
+    const { toolkit } = await context.toolkit();
     const { io } = context;
     const quiet = flags.quiet === true;
     await prepareCall(context, options, flags.debug === true);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { readMcpConfigFile, updateMcpConfigServer } from '../../src/adapters/mcp/mcp-config-file.js';
-import { McpManager } from '../../src/adapters/mcp/mcp-manager.js';
+import type { McpManager } from '../../src/adapters/mcp/mcp-manager.js';
 import { MCPConnectionError } from '../../src/generation/errors/mcp-errors.js';
 import { validateMcpServerConfig, type McpServerConfig, type McpTransportKind } from '../../src/generation/mcp/mcp-server-config.js';
 import type { CliContext } from '../cli-context.js';
@@ -44,20 +44,23 @@ const serverColumns = ['id', 'status', 'source', 'transport', 'toolCount', 'erro
 /** `mcp discover|list|install|add|remove|test|tools|execute|config`, on `<cwd>/.mcp-config.json`. */
 export function registerMcpCommands(program: Command, context: CliContext): void {
   const mcp = program.command('mcp').description('MCP servers: discover, list, install, add, remove, test, list tools, execute a tool, show the config');
-  const manager = () =>
-    new McpManager({
+  // The MCP client (its SDK and transports) loads only when an mcp command runs: see program.ts.
+  const manager = async () => {
+    const { McpManager } = await import('../../src/adapters/mcp/mcp-manager.js');
+    return new McpManager({
       cwd: context.io.cwd,
       logger: { info: () => undefined, warn: (fields, message) => context.io.stderr.write(`warning: ${message} ${JSON.stringify(fields)}\n`) },
     });
+  };
   const formatted = (command: Command) => command.option('-f, --format <format>', 'table, json or yaml', 'table');
   const persist = async (id: string, config: McpServerConfig, verb: string) => {
     const validated = validateMcpServerConfig(id, config);
-    const path = manager().configPath;
+    const path = (await manager()).configPath;
     await updateMcpConfigServer(path, id, validated);
     context.io.stdout.write(`${verb} MCP server "${id}" in ${path}; check it with: switchyard mcp test ${id}\n`);
   };
   const withManager = async <T>(work: (m: McpManager) => Promise<T>): Promise<T> => {
-    const m = manager();
+    const m = await manager();
     try {
       return await work(m);
     } finally {
@@ -160,7 +163,7 @@ export function registerMcpCommands(program: Command, context: CliContext): void
     .argument('<name>', 'server id')
     .description('Delete a server from .mcp-config.json')
     .action(async (name: string) => {
-      const path = manager().configPath;
+      const path = (await manager()).configPath;
       const file = await readMcpConfigFile(path);
       if (file.servers[name] === undefined) throw new UsageError(`no MCP server "${name}" in ${path}`);
       await updateMcpConfigServer(path, name, undefined);
@@ -226,7 +229,7 @@ export function registerMcpCommands(program: Command, context: CliContext): void
   formatted(mcp.command('config').description('Show .mcp-config.json (--reset empties it)').option('--reset', 'remove every server')).action(
     async (flags: { format?: string; reset?: boolean }) => {
       const format = parseListFormat(flags.format === 'table' ? 'json' : flags.format);
-      const path = manager().configPath;
+      const path = (await manager()).configPath;
       if (flags.reset === true) {
         const file = await readMcpConfigFile(path);
         for (const id of Object.keys(file.servers)) await updateMcpConfigServer(path, id, undefined);

@@ -12,10 +12,10 @@ function byPrice(a: ModelConfig, b: ModelConfig): number {
 }
 
 /** `models compare <a> <b> …`: the named models side by side, with the cheapest and the largest context named. */
-function compare(context: CliContext, names: readonly string[], format: string | undefined): void {
+async function compare(context: CliContext, names: readonly string[], format: string | undefined): Promise<void> {
   const output = parseListFormat(format);
   if (names.length < 2) throw new UsageError('models compare needs at least two models (ids, keys or aliases)');
-  const registry = context.toolkit().models;
+  const registry = (await context.toolkit()).models;
   const models = names.map((name) => {
     const model = registry.getModelConfig(name);
     if (model === undefined) throw new UsageError(`no model is named or aliased "${name}"`);
@@ -53,9 +53,9 @@ function compare(context: CliContext, names: readonly string[], format: string |
 }
 
 /** `models stats`: what the registry holds, per provider and per capability. */
-function stats(context: CliContext, format: string | undefined): void {
+async function stats(context: CliContext, format: string | undefined): Promise<void> {
   const output = parseListFormat(format);
-  const all = context.toolkit().models.getAllModels();
+  const all = (await context.toolkit()).models.getAllModels();
   const providers = [...new Set(all.map((model) => model.provider))].sort();
   const perProvider = providers.map((provider) => {
     const models = all.filter((model) => model.provider === provider).sort(byPrice);

@@ -41,9 +41,9 @@ export function registerModelCommands(program: Command, context: CliContext, ser
   const models = program.command('models').description('The model registry: list, search, pick the best, resolve aliases, compare, stats, serve it over HTTP');
   const format = (command: Command) => command.option('-f, --format <format>', 'table, json or yaml', 'table');
 
-  const list = (flags: ListFlags) => {
+  const list = async (flags: ListFlags) => {
     const output = parseListFormat(flags.format);
-    const found = context.toolkit().models.searchModels({
+    const found = (await context.toolkit()).models.searchModels({
       ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
       ...(flags.capability !== undefined ? { capability: flags.capability } : {}),
       ...(flags.maxPrice !== undefined ? { maxPrice: price('--max-price', flags.maxPrice) as number } : {}),
@@ -77,11 +77,11 @@ export function registerModelCommands(program: Command, context: CliContext, ser
       .option('--max-price <usd>', 'highest average price, USD per 1K tokens')
       .option('--optimize-for <goal>', 'cost, speed or quality', 'quality')
       .option('--provider <provider>', 'only this provider'),
-  ).action((flags: ListFlags & { optimizeFor: string }) => {
+  ).action(async (flags: ListFlags & { optimizeFor: string }) => {
     const output = parseListFormat(flags.format);
     if (!['cost', 'speed', 'quality'].includes(flags.optimizeFor))
       throw new UsageError(`--optimize-for must be cost, speed or quality (got "${flags.optimizeFor}")`);
-    const best = context.toolkit().models.findBestModel({
+    const best = (await context.toolkit()).models.findBestModel({
       optimizeFor: flags.optimizeFor as 'cost' | 'speed' | 'quality',
       ...(flags.capability !== undefined ? { capability: flags.capability } : {}),
       ...(flags.maxPrice !== undefined ? { maxPrice: price('--max-price', flags.maxPrice) as number } : {}),
@@ -92,9 +92,9 @@ export function registerModelCommands(program: Command, context: CliContext, ser
   });
 
   format(models.command('resolve').argument('<alias>', 'alias or model name').description('The model an alias or name designates')).action(
-    (alias: string, flags: ListFlags) => {
+    async (alias: string, flags: ListFlags) => {
       const output = parseListFormat(flags.format);
-      const model = context.toolkit().models.getModelConfig(alias);
+      const model = (await context.toolkit()).models.getModelConfig(alias);
       if (model === undefined) throw new UsageError(`no model is named or aliased "${alias}"`);
       context.io.stdout.write(
         renderRecord(output, {

@@ -25,7 +25,7 @@ export function registerProviderCommands(program: Command, context: CliContext):
       const timeoutMs = Number(flags.timeout);
       if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > maxProbeMs)
         throw new UsageError(`--timeout must be whole milliseconds from 1 to ${maxProbeMs} (got "${flags.timeout}")`);
-      const { toolkit } = context.toolkit();
+      const { toolkit } = await context.toolkit();
       const statuses = await withSpinner(context.io, flags.quiet === true, 'Probing providers…', () =>
         toolkit.getProviderStatus({ probe: flags.probe, timeoutMs }),
       );

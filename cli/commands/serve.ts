@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { buildModelServer } from '../../api/model-server.js';
-import { startServer } from '../start-service.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import type { CliContext } from '../cli-context.js';
 import { UsageError } from '../exit-codes.js';
@@ -46,6 +44,8 @@ export function registerServeCommand(program: Command, context: CliContext): voi
       const port = portOf(flags.port) ?? (flags.only === 'generation' && context.io.env['PORT'] === undefined ? generationOnlyPort : undefined);
       const config = port === undefined ? context.config : loadConfig({ ...context.io.env, PORT: String(port) });
       const logger = context.serviceLogger();
+      // The whole service loads only for this command: see program.ts.
+      const { startServer } = await import('../start-service.js');
       const server = await startServer(config, logger, { surfaces: flags.only === 'generation' ? 'generation' : 'all' });
       context.keepRunning = true;
       onSignals(context, () => server.stop());
@@ -53,7 +53,8 @@ export function registerServeCommand(program: Command, context: CliContext): voi
 }
 
 export async function serveModels(context: CliContext, port: number): Promise<void> {
-  const app = await buildModelServer(context.toolkit().models);
+  const { buildModelServer } = await import('../../api/model-server.js');
+  const app = await buildModelServer((await context.toolkit()).models);
   const url = await app.listen({ port, host: context.io.env['HOST'] ?? '127.0.0.1' });
   context.io.stderr.write(
     `model registry served on ${url} (GET /models, /models/search, /models/provider/:provider, /models/resolve/:alias, /api/v1/models, /health)\n`,

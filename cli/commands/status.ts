@@ -12,7 +12,7 @@ export function registerStatusCommand(program: Command, context: CliContext): vo
     .option('-q, --quiet', 'no progress output')
     .action(async (flags: { probe?: boolean; format?: string; quiet?: boolean }) => {
       const format = parseListFormat(flags.format);
-      const { toolkit } = context.toolkit();
+      const { toolkit } = await context.toolkit();
       const statuses = await withSpinner(context.io, flags.quiet === true, 'Checking providers…', () =>
         toolkit.getProviderStatus({ probe: flags.probe === true }),
       );

@@ -25,7 +25,7 @@ export function registerStreamCommand(program: Command, context: CliContext): vo
   ).action(async (words: string[], flags: GenerateFlags) => {
     if (flags.format !== 'text' && flags.format !== 'json') throw new UsageError(`--format must be text or json (got "${flags.format}")`);
     const options = await optionsOf(await promptOf(words, context, flags), flags, context);
-    const { toolkit } = context.toolkit();
+    const { toolkit } = await context.toolkit();
     const quiet = flags.quiet === true;
     await prepareCall(context, options, flags.debug === true);
     // The toolkit resolves `stream` once the first chunk is in: the spinner covers the wait for it.
