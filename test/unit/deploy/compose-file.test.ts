@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { composeValidator, readYaml, repoRoot } from './deploy-schemas.js';
+// The names alone (cli/worker-names.ts), not the workers' code.
+import { workerNames } from '../../../cli/worker-names.js';
 
 interface ComposeService {
   image?: string;
@@ -20,9 +22,6 @@ interface ComposeFile {
 const path = join(repoRoot, 'deploy/docker-compose.yml');
 const compose = readYaml(path) as ComposeFile;
 const validate = composeValidator();
-const workerNames = JSON.parse(
-  /export const workerNames = (\[[^\]]*\]) as const/.exec(readFileSync(join(repoRoot, 'cli/run-worker.ts'), 'utf8'))![1]!.replaceAll("'", '"'),
-) as string[];
 const brokers = ['kafka-1', 'kafka-2', 'kafka-3'];
 
 describe('deploy/docker-compose.yml', () => {

@@ -3,12 +3,10 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { type K8sObject, kubernetesValidator, manifestFiles, readDocuments, repoRoot } from './deploy-schemas.js';
+// The names alone (cli/worker-names.ts), not the workers' code.
+import { workerNames } from '../../../cli/worker-names.js';
 
 const validate = kubernetesValidator();
-/** `switchyard worker <name>` names, read from cli/run-worker.ts (importing it would load every adapter). */
-const workerNames = JSON.parse(
-  /export const workerNames = (\[[^\]]*\]) as const/.exec(readFileSync(join(repoRoot, 'cli/run-worker.ts'), 'utf8'))![1]!.replaceAll("'", '"'),
-) as string[];
 const files = manifestFiles();
 const objects = files.flatMap((file) => readDocuments(file).map((object) => ({ file: relative(repoRoot, file), object })));
 const base = objects.filter(({ file }) => !file.startsWith('deploy/k8s/managed/')).map(({ object }) => object);
