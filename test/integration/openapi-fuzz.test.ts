@@ -19,9 +19,10 @@ import { chatCompletion, chatCompletionStream, embeddingsResponse } from '../fix
  *
  * Bounded: a few examples per operation and a fixed seed (a failure reproduces with the same
  * run); three minutes alone on two cores. The test's time limit is only a guard against a hang:
- * the run is CPU-bound (the fuzzer and the service in this process), so beside the full suite's
- * other files it takes several times as long (598 s of the earlier 600 s limit in a clean clone's
- * run on a slow two-core host, 2026-12-02).
+ * the run is CPU-bound (the fuzzer and the service in this process), so beside other busy files it
+ * takes several times as long (598 s of the earlier 600 s limit in a clean clone's run on a slow
+ * two-core host, 2026-12-02). It is project `fuzz`, run niced after the parallel files
+ * (scripts/run-tests.sh).
  */
 const root = join(import.meta.dirname, '../..');
 const adminSecret = 'fuzz-admin-secret-0123456789abcdef0123';
