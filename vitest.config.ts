@@ -10,40 +10,43 @@ import DurationSequencer from './test/duration-sequencer.js';
  * run one at a time after the rest) and browser (the dashboard in Debian's chromium against the
  * embedded service; builds the dashboard first).
  *
- * Parallelism (issue 35): files of unit, contract, ports and integration run side by side in
- * `maxWorkers` processes and as many threads: more than the cores, because most of a file's time is
- * waiting on a server (Kafka rebalances, ClickHouse inserts, child processes starting), not CPU.
- * That is safe because every file keeps to its own namespace: a unique Redis key prefix, Kafka topic
- * prefix and consumer groups, a ClickHouse database, chDB and data directories under mkdtemp, ports
- * from the OS (`listen(0)`) and environment changes only in its own process. A file that needs a
- * fixed port or a shared server to itself does not belong here. fuzz, fault and browser run after
- * the parallel ones, side by side, each a vitest run of its own (scripts/run-tests.sh): fault and
- * browser files one at a time in a single process (`singleFork`). browser files are isolated (their
- * own service on a free port, data directory and chromium) and use no shared server, but their 30 s
- * Playwright waits timed out beside three busy files of the parallel run; the fault files beside
- * them mostly wait, and the fuzz run beside them is niced. `maxWorkers` sizes the forks pool for the
- * whole run (vitest does not take it per project), and the threads pool below is as large;
- * SWITCHYARD_TEST_WORKERS overrides both (1: one process and one thread, so at most two files at
- * once). Files start longest first (test/duration-sequencer.ts), so the run does not end on one long
- * file that started last.
+ * Parallelism (issue 35): every file runs in a child process of its own (vitest's `forks` pool,
+ * isolated), and files of unit, contract, ports and integration run side by side in `maxWorkers`
+ * processes: more than the cores, because most of a file's time is waiting on a server (Kafka
+ * rebalances, ClickHouse inserts, child processes starting), not CPU. That is safe because every file
+ * keeps to its own namespace: a unique Redis key prefix, Kafka topic prefix and consumer groups, a
+ * ClickHouse database, chDB and data directories under mkdtemp, ports from the OS (`listen(0)`) and
+ * environment changes only in its own process. A file that needs a fixed port or a shared server to
+ * itself does not belong here. fault and browser files run one at a time in a single process
+ * (`singleFork`), after the parallel ones: scripts/run-tests.sh gives each a vitest run of its own and
+ * runs them side by side, with the fuzz run (niced). browser files are isolated (their own service on
+ * a free port, data directory and chromium) and use no shared server, but their 30 s Playwright waits
+ * timed out beside three busy files of the parallel run; the fault files beside them mostly wait. `maxWorkers` sizes
+ * the forks pool for the whole run (vitest does not take it per project), and the threads pool below
+ * is half of it; SWITCHYARD_TEST_WORKERS overrides it (1: one process and one thread, so at most two
+ * files at once). Files start longest first (test/duration-sequencer.ts), so the run does not end on
+ * one long file that started last.
  *
- * Unit, contract and most integration files share their workers: a worker runs one file after
- * another on the modules it has loaded, where a fresh worker per file loads them all again (about
- * 1.1 s of CPU per contract file on an idle machine, 3.3 s in a full run; 2.9 s per integration
- * file, most of it Kafka's client, the OpenTelemetry exporters and the AI SDK providers). They run
- * in vitest's `threads` pool, every other project in `forks`: vitest 3.2 decides whether a pool
- * reuses its workers from the root's `poolOptions.<pool>.isolate`, never a project's, so a project's
- * `isolate: false` alone changed nothing (every file still got a process of its own; checked by
- * process id), and the root's `forks.isolate: false` would also put the files that need a process
- * each into shared ones. A file that cannot share runs in the `-isolated` project beside it:
- * {@link needsOwnProcess}, and for integration also {@link runsService}. `minWorkers` equals
- * `maxWorkers` because vitest 3.2 with shared workers failed the run with "Terminating worker
- * thread" when it let an idle one go. The two pools run at once.
+ * Unit and contract files share their workers: a worker runs one file after another on the modules
+ * it has loaded, where a fresh worker per file loads the whole app again (about 1.1 s per contract
+ * file on an idle machine, 3.3 s in a full run). They run in vitest's `threads` pool, every other
+ * project in `forks`: vitest 3.2 decides whether a pool reuses its workers from the root's
+ * `poolOptions.<pool>.isolate`, never a project's, so a project's `isolate: false` alone changed
+ * nothing (every file still got a process of its own; checked by process id), and the root's
+ * `forks.isolate: false` would also put the integration files, which need a process each, into
+ * shared ones. (In the threads pool the 46 integration files that start no service of their own
+ * took 113 CPU-s instead of 245, but a full run there failed three of them on time limits: MCP
+ * stdio handshakes past 5 s and 502s under 200 parallel calls; 2026-12-02.) A file that cannot share runs in the `-isolated` project beside it:
+ * {@link needsOwnProcess}. `minWorkers` equals `maxWorkers` because vitest 3.2 with shared workers
+ * failed the run with "Terminating worker thread" when it let an idle one go. The shared pool has
+ * `sharedWorkers` threads beside the forks pool's `workers` processes; the two pools run at once.
  */
 const workers = Number(process.env['SWITCHYARD_TEST_WORKERS'] ?? Math.max(4, availableParallelism() * 2));
 if (!Number.isInteger(workers) || workers < 1) throw new Error(`SWITCHYARD_TEST_WORKERS must be a whole number ≥ 1, got ${process.env['SWITCHYARD_TEST_WORKERS']}`);
 const serial = { poolOptions: { forks: { singleFork: true } } };
-/** The projects that share workers: one pool of reused worker threads (`isolate` is read from the root's poolOptions). */
+/** Threads for the unit and contract files (see above): half the workers, rounded up. */
+const sharedWorkers = Math.ceil(workers / 2);
+/** The unit and contract projects: one pool of reused worker threads (`isolate` is read from the root's poolOptions). */
 const shared = { pool: 'threads', isolate: false } as const;
 /** Every project's setup file: each file's CPU time for the end-of-run report (test/setup/file-cpu.ts). */
 const setupFiles = ['test/setup/file-cpu.ts'];
@@ -57,37 +60,27 @@ const setupFiles = ['test/setup/file-cpu.ts'];
 const needsOwnProcess =
   /chdb|tenant-fuzz\/world|analytics-engines|\bvi\.(?:mock|doMock|stubEnv|stubGlobal)\(|process\.env(?:\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env/i;
 
-/** The test files the patterns match (fault files aside), split into those that share processes and those that need their own. */
-function byIsolation(...patterns: string[]): { readonly shared: string[]; readonly isolated: string[] } {
-  const files = patterns.flatMap((pattern) => globSync(pattern, { exclude: (name) => name.endsWith('.fault.test.ts') })).sort();
+/** A folder's test files, split into those that share processes and those that need their own. */
+function byIsolation(folder: string): { readonly shared: string[]; readonly isolated: string[] } {
+  const files = globSync(`${folder}/**/*.test.ts`).sort();
   const isolated = files.filter((file) => needsOwnProcess.test(readFileSync(file, 'utf8')));
   return { shared: files.filter((file) => !isolated.includes(file)), isolated };
 }
 
-const unit = byIsolation('test/unit/**/*.test.ts');
-const contract = byIsolation('test/contract/**/*.test.ts');
+const unit = byIsolation('test/unit');
+const contract = byIsolation('test/contract');
 /** The OpenAPI fuzz test: a run of its own after the parallel files (scripts/run-tests.sh). */
 const fuzz = 'test/integration/openapi-fuzz.test.ts';
-/**
- * Integration files that run the service or its runtime in the test's process need one of their
- * own: without a ClickHouse URL the runtime opens chDB, and two chDB sessions on different folders
- * in one process crashed it (a segmentation fault of the whole vitest run, 2026-12-02).
- */
-const runsService = /\b(?:startServer|createRuntime|buildApp)\(|EMBEDDED_WORKERS/;
-const integration = byIsolation('test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/live/**/*.test.ts');
-const integrationShared = integration.shared.filter((file) => file !== fuzz && !runsService.test(readFileSync(file, 'utf8')));
-const integrationIsolated = [...integration.isolated, ...integration.shared].filter((file) => file !== fuzz && !integrationShared.includes(file)).sort();
 // A contract file builds the whole app (every route and schema) in its hooks: on two shared
 // cores that can take longer than vitest's 5 s/10 s defaults without anything being wrong.
 const contractTimeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
-const integrationTimeouts = { testTimeout: 120_000, hookTimeout: 120_000 };
 
 export default defineConfig({
   test: {
     pool: 'forks',
     maxWorkers: workers,
     minWorkers: workers,
-    poolOptions: { threads: { isolate: false, maxThreads: workers, minThreads: workers } },
+    poolOptions: { threads: { isolate: false, maxThreads: sharedWorkers, minThreads: sharedWorkers } },
     sequence: { sequencer: DurationSequencer },
     projects: [
       { test: { name: 'unit', setupFiles, include: unit.shared, ...shared } },
@@ -95,9 +88,17 @@ export default defineConfig({
       { test: { name: 'contract', setupFiles, include: contract.shared, ...shared, ...contractTimeouts } },
       { test: { name: 'contract-isolated', setupFiles, include: contract.isolated, ...contractTimeouts } },
       { test: { name: 'ports', setupFiles, include: ['test/ports/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
-      { test: { name: 'integration', setupFiles, include: integrationShared, ...shared, ...integrationTimeouts } },
-      { test: { name: 'integration-isolated', setupFiles, include: integrationIsolated, ...integrationTimeouts } },
-      { test: { name: 'fuzz', setupFiles, include: [fuzz], ...integrationTimeouts } },
+      {
+        test: {
+          name: 'integration',
+          setupFiles,
+          include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/live/**/*.test.ts'],
+          exclude: ['test/integration/**/*.fault.test.ts', fuzz],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      { test: { name: 'fuzz', setupFiles, include: [fuzz], testTimeout: 120_000, hookTimeout: 120_000 } },
       {
         test: {
           name: 'fault',

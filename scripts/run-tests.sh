@@ -119,7 +119,7 @@ if [ -n "$services_pid" ]; then
   set +a
 fi
 
-vitest_run .run/vitest-main.json --project unit --project unit-isolated --project contract --project contract-isolated --project ports --project integration --project integration-isolated
+vitest_run .run/vitest-main.json --project unit --project unit-isolated --project contract --project contract-isolated --project ports --project integration
 
 # Then three runs side by side: the browser files and the fault files, each project one file at a
 # time, and the OpenAPI fuzz test. None of the browser and fuzz files uses a shared server (each

@@ -11,19 +11,17 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  *
  * Durations come from test/file-durations.json (seconds per `project:path`, written from a run's
  * JSON reports by `node scripts/slow-files.mjs --write-durations test/file-durations.json
- * .run/vitest-main.json .run/vitest-fault.json`). A file listed under another project (one that moved,
- * as files did into the `-isolated` projects) keeps its duration; a file not listed at all counts as
- * short (half a second: new files are usually short) and goes among the short ones by size. Files of a project that
+ * .run/vitest-main.json .run/vitest-fault.json`). A file not listed there counts as short (half a
+ * second: new files are usually short) and goes among the short ones by size. Files of a project that
  * runs in a single process (fault, browser) keep vitest's own order.
  */
 const durationsFile = new URL('./file-durations.json', import.meta.url);
 const unlistedSeconds = 0.5;
 
-/** Seconds per test file's path (the file's project dropped from the key: a path is in one project). */
-function loadDurations(): Map<string, number> {
-  if (!existsSync(durationsFile)) return new Map();
+function loadDurations(): Record<string, number> {
+  if (!existsSync(durationsFile)) return {};
   const parsed = JSON.parse(readFileSync(durationsFile, 'utf8')) as { seconds?: Record<string, number> };
-  return new Map(Object.entries(parsed.seconds ?? {}).map(([key, seconds]) => [key.slice(key.indexOf(':') + 1), seconds]));
+  return parsed.seconds ?? {};
 }
 
 export default class DurationSequencer extends BaseSequencer {
@@ -34,7 +32,7 @@ export default class DurationSequencer extends BaseSequencer {
     const root = this.ctx.config.root;
     const keyed = parallel.map((spec) => {
       const path = relative(root, spec.moduleId).split('\\').join('/');
-      return { spec, seconds: durations.get(path) ?? unlistedSeconds, size: statSync(spec.moduleId).size };
+      return { spec, seconds: durations[`${spec.project.name}:${path}`] ?? unlistedSeconds, size: statSync(spec.moduleId).size };
     });
     keyed.sort((a, b) => b.seconds - a.seconds || b.size - a.size);
     return [...keyed.map(({ spec }) => spec), ...(await super.sort(serial))];
