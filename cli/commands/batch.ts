@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { loadToolkitEnv } from '../../src/config/load-toolkit-env.js';
 import type { Runtime } from '../create-runtime.js';
-import type { BatchWiring } from '../create-batch-service.js';
+import type { BatchWiring, startGenerationWorker } from '../create-batch-service.js';
 import type { BatchService } from '../../src/generation/batch/batch-service.js';
 import type { CliContext } from '../cli-context.js';
 import { UsageError } from '../exit-codes.js';
@@ -12,6 +13,8 @@ interface Opened {
   readonly runtime: Runtime;
   readonly wiring: BatchWiring;
   readonly batches: BatchService;
+  /** Runs the queue's jobs in this process (an embedded submit, or `--wait`). */
+  readonly startWorker: typeof startGenerationWorker;
 }
 
 const batchColumns = ['batchId', 'status', 'total', 'pending', 'succeeded', 'failed', 'cancelled'];
@@ -26,12 +29,11 @@ export function registerBatchCommands(program: Command, context: CliContext): vo
 
   async function open(): Promise<Opened> {
     // The runtime and the toolkit load only when a batch command runs: see program.ts.
-    const [{ llmCallPublisher }, { runtimeDefaults, createRuntime }, { createBatchService }, { createToolkit }, { loadToolkitEnv }] = await Promise.all([
+    const [{ llmCallPublisher }, { runtimeDefaults, createRuntime }, { createBatchService, startGenerationWorker }, { createToolkit }] = await Promise.all([
       import('../../src/generation/publish-llm-calls.js'),
       import('../create-runtime.js'),
       import('../create-batch-service.js'),
       import('../create-toolkit.js'),
-      import('../../src/config/load-toolkit-env.js'),
     ]);
     const logger = context.quietLogger();
     const runtime = await createRuntime(context.config, logger, { analytics: false });
@@ -42,7 +44,7 @@ export function registerBatchCommands(program: Command, context: CliContext): vo
       onCall: llmCallPublisher(runtime.bus, { logger }),
     });
     const wiring: BatchWiring = { state: runtime.state, jobs: runtime.jobs, models: toolkit, clock: runtimeDefaults.clock, logger };
-    return { runtime, wiring, batches: createBatchService(context.config, wiring) };
+    return { runtime, wiring, batches: createBatchService(context.config, wiring), startWorker: startGenerationWorker };
   }
   async function withBatches<T>(work: (opened: Opened) => Promise<T>): Promise<T> {
     const opened = await open();
@@ -106,7 +108,7 @@ export function registerBatchCommands(program: Command, context: CliContext): vo
         };
         const temperature = numberOf('--temperature', flags.temperature);
         const maxTokens = numberOf('--max-tokens', flags.maxTokens);
-        await withBatches(async ({ runtime, wiring, batches }) => {
+        await withBatches(async ({ runtime, wiring, batches, startWorker }) => {
           const view = await batches.submit({
             merchantId: merchantOf(flags),
             prompts,
@@ -124,8 +126,7 @@ export function registerBatchCommands(program: Command, context: CliContext): vo
             show(format, view as unknown as Record<string, unknown>);
             return;
           }
-          const { startGenerationWorker } = await import('../create-batch-service.js');
-          const worker = await startGenerationWorker(context.config, wiring, batches);
+          const worker = await startWorker(context.config, wiring, batches);
           const progress =
             context.io.stderrIsTty && flags.quiet !== true
               ? setInterval(() => {
