@@ -18,7 +18,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .run
-rm -f .run/summary.txt .run/vitest-{main,fault,browser,fuzz}.json .run/vitest-{browser,fuzz}.log
+rm -f .run/summary.txt .run/typecheck.log .run/typecheck.status .run/vitest-{main,fault,browser,fuzz}.json .run/vitest-{browser,fuzz}.log
 summary_args=()
 
 # step NAME CMD...: runs CMD; its exit status goes to the summary (non-zero is one failure).
@@ -84,30 +84,54 @@ await_services() {
   fi
 }
 
+# The type-check (tsc, one core) runs in the background beside the build and the other checks: run
+# one after another they were the last 75 s before the first test, with a core a quarter idle,
+# once the services no longer took longer (2026-12-02). Its output is printed when it has ended.
+# It type-checks test/ along with the sources (tsconfig.json includes test/), so expectTypeOf can
+# fail. After --build only the app's half: the build's `build:dashboard` type-checks the dashboard
+# (tsc -p dashboard/tsconfig.json), and a second pass cost 9 s of CPU for nothing.
+typecheck_pid=""
+start_typecheck() {
+  local script=typecheck
+  [ "$with_build" = false ] || script=typecheck:app
+  (
+    npm run --silent "$script" > .run/typecheck.log 2>&1
+    echo $? > .run/typecheck.status
+  ) &
+  typecheck_pid=$!
+}
+# Waits for the type-check, prints its output and counts it as a step.
+await_typecheck() {
+  wait "$typecheck_pid"
+  cat .run/typecheck.log
+  summary_args+=(--step typecheck "$(cat .run/typecheck.status 2>/dev/null || echo 1)")
+}
+
 if [ "$with_build" = true ]; then
-  # Nothing can be tested without a build: count one failure and stop (after the services, so
-  # none is left starting).
-  if ! step build make --no-print-directory build; then
+  # Nothing can be tested without a build: count one failure and stop (after the services and the
+  # type-check, so none is left running). The type-check needs the dependencies, not the build.
+  if ! step install make --no-print-directory setup; then
     [ -z "$services_pid" ] || await_services
     summarize
   fi
+  start_typecheck
+  if ! step build make --no-print-directory build; then
+    await_typecheck
+    [ -z "$services_pid" ] || await_services
+    summarize
+  fi
+else
+  start_typecheck
 fi
 
 # ---- checks outside vitest: each is one step, a failure counts as one failed ----
-# Type-checks test/ along with the sources (tsconfig.json includes test/), so expectTypeOf can fail.
-# After --build only the app's half: the build's `build:dashboard` has just type-checked the
-# dashboard (tsc -p dashboard/tsconfig.json), and a second pass cost 9 s of CPU for nothing.
-if [ "$with_build" = true ]; then
-  step typecheck npm run --silent typecheck:app
-else
-  step typecheck npm run --silent typecheck
-fi
 # Lint, format check (Biome) and the import rules (dependency-cruiser): `make lint`.
 step lint npm run --silent lint
 step chromium-install bash deploy/local/chromium.sh install >/dev/null ||
   echo "chromium could not be installed for the browser tests: see the messages above" >&2
 step schemathesis-install bash deploy/local/schemathesis.sh install ||
   echo "schemathesis could not be installed for the OpenAPI fuzz test: see the messages above" >&2
+await_typecheck
 # ---- end of checks ----
 
 if [ -n "$services_pid" ]; then
