@@ -49,19 +49,21 @@ pip_venv_install() {
   local t0 uv installer; t0=$(now_s)
   if uv="$(ensure_uv "$python" "$pip_log")"; then installer="uv $UV_VERSION"; else uv=""; installer="pip"; fi
   log "installing $spec==$version into $venv with $installer (log: $pip_log) ..."
-  local status
+  # `|| status=$?`: the scripts run under `set -e`, which would end them on a failed install
+  # before the log's last lines are shown.
+  local status=0
   if [ -n "$uv" ]; then
     # No pip in it: uv installs into it from outside (ensurepip cost 9 s of CPU per venv).
     [ -x "$venv/bin/python" ] || "$python" -m venv --without-pip "$venv" || die "could not create the venv $venv"
     # The machine's certificate store (as pip's PIP_CERT), and pip's time-out when one is set.
     UV_NATIVE_TLS=1 UV_HTTP_TIMEOUT="${UV_HTTP_TIMEOUT:-${PIP_DEFAULT_TIMEOUT:-60}}" \
-      "$uv" pip install --python "$venv/bin/python" -q "$spec==$version" >>"$pip_log" 2>&1
-    status=$?
+      "$uv" pip install --python "$venv/bin/python" -q "$spec==$version" >>"$pip_log" 2>&1 || status=$?
   else
     [ -x "$venv/bin/python" ] || "$python" -m venv "$venv" || die "could not create the venv $venv"
-    [ -x "$venv/bin/pip" ] || "$venv/bin/python" -m ensurepip -q >>"$pip_log" 2>&1 || die "could not put pip into the venv $venv"
-    "$venv/bin/pip" install --disable-pip-version-check --no-compile -q "$spec==$version" >>"$pip_log" 2>&1
-    status=$?
+    # A venv that uv filled has no pip yet.
+    "$venv/bin/python" -m pip --version >/dev/null 2>&1 || "$venv/bin/python" -m ensurepip >>"$pip_log" 2>&1 ||
+      die "could not put pip into the venv $venv"
+    "$venv/bin/python" -m pip install --disable-pip-version-check --no-compile -q "$spec==$version" >>"$pip_log" 2>&1 || status=$?
   fi
   if [ "$status" -ne 0 ]; then
     tail -n 30 "$pip_log" >&2
