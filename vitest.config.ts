@@ -53,12 +53,13 @@ const setupFiles = ['test/setup/file-cpu.ts'];
 
 /**
  * Whether a test file must run in a process of its own: chDB binds one data folder per process (a
- * second file's folder is refused), opened directly or through the helpers that open it; `vi.mock`
- * replaces a module, and a stubbed or assigned environment variable or global stays so, for every
- * file that shares the process.
+ * second file's folder is refused), so a file that opens chDB itself or through a helper with a
+ * folder of its own does; `vi.mock` replaces a module, and a stubbed or assigned environment
+ * variable or global stays so, for every file that shares the process. The files whose chDB is
+ * test/helpers/chdb-analytics.ts's are {@link chdbContract}.
  */
 const needsOwnProcess =
-  /chdb|tenant-fuzz\/world|analytics-engines|\bvi\.(?:mock|doMock|stubEnv|stubGlobal)\(|process\.env(?:\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env/i;
+  /createChdb|ChdbExecutor|from 'chdb'|tenant-fuzz\/world|analytics-engines|\bvi\.(?:mock|doMock|stubEnv|stubGlobal)\(|process\.env(?:\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env/;
 
 /** A folder's test files, split into those that share processes and those that need their own. */
 function byIsolation(folder: string): { readonly shared: string[]; readonly isolated: string[] } {
@@ -69,6 +70,15 @@ function byIsolation(folder: string): { readonly shared: string[]; readonly isol
 
 const unit = byIsolation('test/unit');
 const contract = byIsolation('test/contract');
+/**
+ * Contract files whose chDB store is test/helpers/chdb-analytics.ts's (a database each in one folder
+ * per process): project `contract-chdb`, run by scripts/run-tests.sh beside the main run in one
+ * reused thread, one file after another, so the app and chDB load once for all 18 instead of once
+ * per file in a process of its own (191 CPU-s for the 21 files of contract-isolated, 2026-12-02).
+ * One after another because chDB sessions of two threads on one folder are not safe: when one
+ * closed, the other's inserts hung (chdb 3.4.0).
+ */
+const chdbContract = contract.shared.filter((file) => readFileSync(file, 'utf8').includes('openChdbAnalytics'));
 /** The OpenAPI fuzz test: a run of its own after the parallel files (scripts/run-tests.sh). */
 const fuzz = 'test/integration/openapi-fuzz.test.ts';
 // A contract file builds the whole app (every route and schema) in its hooks: on two shared
@@ -85,7 +95,10 @@ export default defineConfig({
     projects: [
       { test: { name: 'unit', setupFiles, include: unit.shared, ...shared } },
       { test: { name: 'unit-isolated', setupFiles, include: unit.isolated } },
-      { test: { name: 'contract', setupFiles, include: contract.shared, ...shared, ...contractTimeouts } },
+      {
+        test: { name: 'contract', setupFiles, include: contract.shared.filter((file) => !chdbContract.includes(file)), ...shared, ...contractTimeouts },
+      },
+      { test: { name: 'contract-chdb', setupFiles, include: chdbContract, ...contractTimeouts } },
       { test: { name: 'contract-isolated', setupFiles, include: contract.isolated, ...contractTimeouts } },
       { test: { name: 'ports', setupFiles, include: ['test/ports/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
       {

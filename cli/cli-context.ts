@@ -48,7 +48,7 @@ export class CliContext {
   private async createToolkit(): Promise<{ toolkit: NeuroLink; models: DynamicModelRegistry }> {
     const [{ startTelemetry }, { createToolkit }] = await Promise.all([import('./start-telemetry.js'), import('./create-toolkit.js')]);
     // One-shot commands (generate, stream, batch, …) export their model calls when OTEL_* ask for it.
-    this.telemetry ??= startTelemetry(this.config, 'switchyard-cli', this.quietLogger()) ?? null;
+    this.telemetry ??= (await startTelemetry(this.config, 'switchyard-cli', this.quietLogger())) ?? null;
     return createToolkit({ logger: this.quietLogger(), cwd: this.io.cwd, env: loadToolkitEnv({ cwd: this.io.cwd, processEnv: this.io.env }) });
   }
 

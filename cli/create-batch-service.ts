@@ -14,8 +14,6 @@ import type { FastifyInstance } from 'fastify';
 import { join } from 'node:path';
 import { createGatewayLineRunner } from '../api/gateway-line-runner.js';
 import { DiskFileStorage } from '../src/adapters/fs/disk-file-storage.js';
-import { S3FileStorage } from '../src/adapters/s3/s3-file-storage.js';
-import { S3ObjectClient } from '../src/adapters/s3/s3-object-client.js';
 import { SwitchyardError } from '../src/errors/switchyard-error.js';
 import { OpenAiBatchService } from '../src/generation/batch/openai-batch-service.js';
 import { FileService } from '../src/generation/files/file-service.js';
@@ -104,6 +102,11 @@ export async function createFileStorage(config: Config, clock: BatchWiring['cloc
       details: { problems: missing.map((name) => `${name} is required when FILE_STORE is s3`) },
     });
   }
+  // The S3 client (and its request signer) is imported only for FILE_STORE=s3.
+  const [{ S3ObjectClient }, { S3FileStorage }] = await Promise.all([
+    import('../src/adapters/s3/s3-object-client.js'),
+    import('../src/adapters/s3/s3-file-storage.js'),
+  ]);
   const client = new S3ObjectClient({
     endpoint,
     bucket,

@@ -1,16 +1,12 @@
 import { join } from 'node:path';
 import type { Logger as PinoLogger } from 'pino';
-import { createBullMqJobQueue } from '../src/adapters/bullmq/bullmq-job-queue.js';
 import { createCachedStateStore } from '../src/adapters/cache/cached-state-store.js';
 import { createChdbAnalytics } from '../src/adapters/chdb/chdb-analytics-store.js';
-import { createClickHouseServerAnalyticsStore, createClickHouseServerCostRowStore } from '../src/adapters/clickhouse/clickhouse-server-analytics-store.js';
 import type { CostRowStore } from '../src/ports/analytics/cost-rows.js';
-import { createKafkaEventBus } from '../src/adapters/kafka/kafka-event-bus.js';
 import { createMemoryEventBus } from '../src/adapters/memory/memory-event-bus.js';
 import { createMemoryJobQueue } from '../src/adapters/memory/memory-job-queue.js';
 import { createMemoryStateStore } from '../src/adapters/memory/memory-state-store.js';
-import { createRedisStateStore } from '../src/adapters/redis/redis-state-store.js';
-import { describeTarget, parseClusterNodes } from '../src/adapters/redis/redis-connection.js';
+import { describeTarget, parseClusterNodes } from '../src/adapters/redis/redis-target.js';
 import type { Config } from '../src/config/load-config.js';
 import { type ClickHouseSecurity, resolveServiceSecurity } from '../src/config/service-security.js';
 import { explainStartFailure } from '../src/config/service-start-failure.js';
@@ -59,7 +55,9 @@ export interface RuntimeNeeds {
  * The composition root's adapter choice, the one place (with buildApp's callers) that picks
  * infrastructure: REDIS_URL (or REDIS_CLUSTER_NODES: a Redis Cluster) → Redis (behind an invalidating cache), KAFKA_BROKERS → Kafka,
  * CLICKHOUSE_URL → ClickHouse server; each unset one stays embedded (in-process, chDB). The job
- * queue follows the state store: BullMQ on the same Redis, or in-process.
+ * queue follows the state store: BullMQ on the same Redis, or in-process. A distributed adapter's
+ * module is imported only when its URL is set: Kafka's client alone costs about 0.6 s of CPU to load
+ * (it compiles its schemas at import), which an embedded start or a CLI command never needs.
  */
 export async function createRuntime(config: Config, logger: PinoLogger, needs: RuntimeNeeds = { analytics: true }): Promise<Runtime> {
   // What the start opened so far is closed (last first) when a later part fails: a failed start leaves
@@ -108,8 +106,8 @@ async function openRuntime(config: Config, logger: PinoLogger, needs: RuntimeNee
           },
         })
       : createCachedStateStore(
-          await explained({ service: 'redis', security: security.redis, where: describeTarget(redisTarget) }, () =>
-            createRedisStateStore({
+          await explained({ service: 'redis', security: security.redis, where: describeTarget(redisTarget) }, async () =>
+            (await import('../src/adapters/redis/redis-state-store.js')).createRedisStateStore({
               ...redisTarget,
               keyPrefix: config.redisKeyPrefix,
               logger: logger.child({ component: 'state' }),
@@ -127,8 +125,8 @@ async function openRuntime(config: Config, logger: PinoLogger, needs: RuntimeNee
   const bus: EventBus =
     config.kafkaBrokers === undefined
       ? createMemoryEventBus({ logger: logger.child({ component: 'bus' }), validate: validateEvent, maxRetainedEvents: config.embeddedBusMaxEvents })
-      : await explained({ service: 'kafka', security: security.kafka, where: kafkaBrokers.join(',') }, () =>
-          createKafkaEventBus({
+      : await explained({ service: 'kafka', security: security.kafka, where: kafkaBrokers.join(',') }, async () =>
+          (await import('../src/adapters/kafka/kafka-event-bus.js')).createKafkaEventBus({
             brokers: kafkaBrokers,
             security: security.kafka,
             clientId: config.kafkaClientId,
@@ -152,8 +150,8 @@ async function openRuntime(config: Config, logger: PinoLogger, needs: RuntimeNee
   const jobs: JobQueue =
     config.redisUrl === undefined
       ? createMemoryJobQueue({ logger: logger.child({ component: 'jobs' }) })
-      : await explained({ service: 'redis', security: security.redis, where: describeTarget(redisTarget) }, () =>
-          createBullMqJobQueue({
+      : await explained({ service: 'redis', security: security.redis, where: describeTarget(redisTarget) }, async () =>
+          (await import('../src/adapters/bullmq/bullmq-job-queue.js')).createBullMqJobQueue({
             ...redisTarget,
             keyPrefix: config.redisKeyPrefix,
             logger: logger.child({ component: 'jobs' }),
@@ -180,6 +178,9 @@ async function openRuntime(config: Config, logger: PinoLogger, needs: RuntimeNee
       if (config.kafkaBrokers === undefined) analyticsHandoff = chdb.handoff;
     } else {
       const server = clickhouseServerOptions(security.clickhouse, config.clickhouseUrl);
+      const { createClickHouseServerAnalyticsStore, createClickHouseServerCostRowStore } = await import(
+        '../src/adapters/clickhouse/clickhouse-server-analytics-store.js'
+      );
       analytics = createClickHouseServerAnalyticsStore({
         ...server,
         database: config.clickhouseDatabase,

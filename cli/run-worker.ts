@@ -24,7 +24,7 @@ export async function runWorker(name: string | undefined, config: Config, logger
     return 2;
   }
   const worker = name as WorkerName;
-  const telemetry = startTelemetry(config, `switchyard-worker-${worker}`, logger);
+  const telemetry = await startTelemetry(config, `switchyard-worker-${worker}`, logger);
   const runtime = await createRuntime(config, logger, { analytics: worker === 'analytics-sink' || worker === 'autopilot' || worker === 'volume-commitment' });
   let handle: WorkerHandle;
   if (worker === 'sr-windows') {

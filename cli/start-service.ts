@@ -71,7 +71,7 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
   // Merchants' provider credentials: the operator's keys, or one generated in DATA_DIR when embedded.
   const providerCredentialKeys = await resolveCredentialKeys(config, logger);
   // First of all adapters, so every span and metric of the process goes through it; only when OTEL_* ask for it.
-  const telemetry = startTelemetry(config, 'switchyard', logger);
+  const telemetry = await startTelemetry(config, 'switchyard', logger);
   const runtime = await createRuntime(config, logger);
   const pendingSpend = new PendingSpend();
   const readiness = createReadiness();
@@ -142,7 +142,7 @@ export async function startServer(config: Config, logger: PinoLogger, options: S
     logger,
     tokens,
     pendingSpend,
-    mailer: createMailer(config, logger, config.redisUrl !== undefined),
+    mailer: await createMailer(config, logger, config.redisUrl !== undefined),
     ...(providerCredentialKeys !== undefined ? { providerCredentialKeys } : {}),
   });
   registerHttpServerSpans(app, telemetry?.tracer);

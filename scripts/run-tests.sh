@@ -143,7 +143,16 @@ if [ -n "$services_pid" ]; then
   set +a
 fi
 
+# The contract files on test/helpers/chdb-analytics.ts's chDB run beside the main run in one process,
+# one file after another (vitest.config.ts, `chdbContract`): the app and chDB load once for all.
+vitest_report .run/vitest-chdb.json --project contract-chdb --pool forks --poolOptions.forks.singleFork --poolOptions.forks.isolate=false \
+  > .run/vitest-chdb.log 2>&1 &
+chdb_pid=$!
 vitest_run .run/vitest-main.json --project unit --project unit-isolated --project contract --project contract-isolated --project ports --project integration
+wait "$chdb_pid"
+chdb_status=$?
+cat .run/vitest-chdb.log
+summary_args+=(--vitest .run/vitest-chdb.json "$chdb_status")
 
 # Then three runs side by side: the browser files and the fault files, each project one file at a
 # time, and the OpenAPI fuzz test. None of the browser and fuzz files uses a shared server (each

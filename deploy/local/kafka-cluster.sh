@@ -46,7 +46,7 @@ cluster_uuid() {
   local file="$CLUSTER_DIR/cluster.id"
   if [ ! -s "$file" ]; then
     mkdir -p "$CLUSTER_DIR"
-    java -cp "$LIBS/*" -Dlog4j2.level=OFF kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n1 >"$file"
+    kafka_uuid >"$file"
     [ -s "$file" ] || die "could not generate a cluster id"
   fi
   cat "$file"
@@ -98,7 +98,7 @@ start_node() {
   port_open "$(client_port "$i")" && die "127.0.0.1:$(client_port "$i") is taken by something this script did not start; set KAFKA_CLUSTER_BASE_PORT"
   write_node_config "$i"
   if [ ! -f "$dir/data/meta.properties" ]; then
-    java -cp "$LIBS/*" -Dlog4j2.level=OFF -Dlog4j2.statusLoggerLevel=OFF \
+    tool_java "$DIR/tools.jsa" -cp "$LIBS/*" -Dlog4j2.level=OFF -Dlog4j2.statusLoggerLevel=OFF \
       kafka.tools.StorageTool format --ignore-formatted --cluster-id "$(cluster_uuid)" --config "$dir/server.properties" >&2 \
       || die "kafka-storage format failed for node $i"
   fi

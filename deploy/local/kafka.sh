@@ -22,6 +22,7 @@ BOOTSTRAP="127.0.0.1:$KAFKA_PORT"
 DIR="$RUN_DIR/kafka"
 LIBS="$DIR/libs"
 PROBE_DIR="$DIR/probe"
+PROBE_JAR="$PROBE_DIR/kafka-ready.jar"
 DATA="$DIR/data"
 LOGDIR="$DIR/logs"
 CONF="$DIR/server.properties"
@@ -70,19 +71,22 @@ ensure_libs() {
   log "fetched $(find "$LIBS" -name '*.jar' | wc -l) jars in $(( $(now_s) - t0 ))s"
 }
 
+# The probe is a jar, not a folder of classes: a class-data archive (tool_java) takes only jars.
 ensure_probe() {
-  if [ -f "$PROBE_DIR/KafkaReady.class" ] && [ "$PROBE_DIR/KafkaReady.class" -nt "$SRC/KafkaReady.java" ]; then
+  if [ -f "$PROBE_JAR" ] && [ "$PROBE_JAR" -nt "$SRC/KafkaReady.java" ]; then
     return 0
   fi
-  mkdir -p "$PROBE_DIR"
-  javac -nowarn --release 17 -cp "$LIBS/*" -d "$PROBE_DIR" "$SRC/KafkaReady.java" >&2 || die "could not compile the readiness probe"
+  rm -rf "$PROBE_DIR"
+  mkdir -p "$PROBE_DIR/classes"
+  javac -nowarn --release 17 -cp "$LIBS/*" -d "$PROBE_DIR/classes" "$SRC/KafkaReady.java" >&2 || die "could not compile the readiness probe"
+  jar --create --file "$PROBE_JAR" -C "$PROBE_DIR/classes" . >&2 || die "could not package the readiness probe"
 }
 
 # probe TIMEOUT_S [PID]: prints "ready cluster=… nodes=… topics=…" on success.
 probe() {
-  java -Xmx64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
+  tool_java "$PROBE_DIR/probe.jsa" -Xmx64m \
     -Dlog4j2.level=OFF -Dorg.apache.logging.log4j.level=OFF -Dlog4j2.statusLoggerLevel=OFF \
-    -cp "$LIBS/*:$PROBE_DIR" KafkaReady "$BOOTSTRAP" "$(( $1 * 1000 ))" ${2:+"$2"}
+    -cp "$LIBS/*:$PROBE_JAR" KafkaReady "$BOOTSTRAP" "$(( $1 * 1000 ))" ${2:+"$2"}
 }
 
 cluster_id() {
@@ -95,8 +99,7 @@ cluster_id() {
     id="$(cat "$CLUSTER_ID_FILE")"
   fi
   if [ -z "$id" ]; then
-    id="$(java -cp "$LIBS/*" -Dlog4j2.level=OFF kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n1)"
-    [ -n "$id" ] || die "could not generate a cluster id"
+    id="$(kafka_uuid)"
   fi
   echo "$id" >"$CLUSTER_ID_FILE"
   printf '%s' "$id"
@@ -144,7 +147,7 @@ format_storage() {
   local id="$1"
   [ -f "$DATA/meta.properties" ] && return 0
   log "formatting KRaft storage in $DATA (cluster id $id) ..."
-  java -cp "$LIBS/*" -Dlog4j2.level=OFF -Dlog4j2.statusLoggerLevel=OFF \
+  tool_java "$DIR/tools.jsa" -cp "$LIBS/*" -Dlog4j2.level=OFF -Dlog4j2.statusLoggerLevel=OFF \
     kafka.tools.StorageTool format --ignore-formatted --cluster-id "$id" --config "$CONF" >&2 \
     || die "kafka-storage format failed"
 }
@@ -176,10 +179,11 @@ start() {
   mark_start "$DIR"
   rotate_log "$STDOUT_LOG"
   log "starting Kafka $(basename "$(compgen -G "$LIBS/kafka_2.13-*.jar" | head -n1)" .jar) on $BOOTSTRAP (heap: $heap) ..."
+  # C1 only and the serial collector, as the secure and cluster brokers: a test broker's load is
+  # light, and its C2 compiler alone took about 8 CPU-s of its first ten minutes (2026-12-02).
   # shellcheck disable=SC2086
   pid="$(spawn_detached "$STDOUT_LOG" java $heap \
-    -server -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 \
-    -XX:+ExplicitGCInvokesConcurrent -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true \
+    -server -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true \
     -Dkafka.logs.dir="$LOGDIR" -Dlog4j2.configurationFile="$SRC/log4j2.properties" \
     ${KAFKA_JVM_OPTS:-} \
     -cp "$LIBS/*" kafka.Kafka "$CONF")"

@@ -174,10 +174,9 @@ EOF
 format_kafka() {
   [ -f "$KDIR/data/meta.properties" ] && return 0
   local id
-  id="$(java -cp "$LIBS/*" -Dlog4j2.level=OFF kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n1)"
-  [ -n "$id" ] || die "could not generate a Kafka cluster id"
+  id="$(kafka_uuid)"
   log "formatting KRaft storage in $KDIR/data with the SCRAM users ..."
-  java -cp "$LIBS/*" -Dlog4j2.level=OFF -Dlog4j2.statusLoggerLevel=OFF kafka.tools.StorageTool format --ignore-formatted \
+  tool_java "$DIR/tools.jsa" -cp "$LIBS/*" -Dlog4j2.level=OFF -Dlog4j2.statusLoggerLevel=OFF kafka.tools.StorageTool format --ignore-formatted \
     --cluster-id "$id" --config "$KDIR/server.properties" \
     --add-scram "SCRAM-SHA-256=[name=$USER_NAME,password=$KAFKA_SECRET]" \
     --add-scram "SCRAM-SHA-512=[name=$USER_NAME,password=$KAFKA_SECRET]" >/dev/null \

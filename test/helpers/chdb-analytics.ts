@@ -1,7 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createChdbAnalyticsStore } from '../../src/adapters/chdb/chdb-analytics-store.js';
+import { ChdbExecutor } from '../../src/adapters/chdb/chdb-executor.js';
+import { createClickHouseAnalyticsStore } from '../../src/adapters/clickhouse/clickhouse-analytics-store.js';
 import { silentLogger } from '../../src/logging/logger.js';
 import type { AnalyticsStore } from '../../src/ports/analytics-store.js';
 import type { EventBus } from '../../src/ports/event-bus.js';
@@ -10,9 +12,9 @@ import * as analyticsSink from '../../workers/analytics-sink.js';
 import type { WorkerHandle } from '../../workers/worker-handle.js';
 
 /**
- * The embedded analytics store (chDB, migrated, in a fresh temporary directory) and the analytics
- * sink that fills it from a test app's bus: what every contract test of an /analytics/* read needs,
- * set up in one place so the close order (sink, app, store) is written once.
+ * The embedded analytics store (chDB, migrated, in a database of its own) and the analytics sink
+ * that fills it from a test app's bus: what every contract test of an /analytics/* read needs, set
+ * up in one place so the close order (sink, app, store) is written once.
  */
 export interface ChdbAnalyticsUnderTest {
   /** Hand it to `createTestApp({ analytics })`; tests may also read it directly. */
@@ -25,21 +27,74 @@ export interface ChdbAnalyticsUnderTest {
   /** Resolves once the sink has written every event published before the call. */
   caughtUp(): Promise<void>;
   /**
-   * Closes the sink, then `app` (the sink reads its bus, so it must leave first), then the store,
-   * and deletes the directory. Safe after a set-up that failed half way.
+   * Closes the sink, then `app` (the sink reads its bus, so it must leave first), then drops the
+   * store's database. Safe after a set-up that failed half way.
    */
   close(app?: { close(): Promise<void> }): Promise<void>;
 }
 
-/** A migrated chDB store in a new directory named `sytest-<name>-…`; the sink is started separately, once the app's bus exists. */
+/** Where this process's chDB folder goes: `sytest-chdb-<pid>` under the system's temporary folder. */
+const folderPrefix = 'sytest-chdb-';
+
+/**
+ * This process's chDB folder, made by the first store. chDB binds one data folder per process, so
+ * the files that share a process (the contract project's threads) share the folder, each with an
+ * executor and a database of its own; a file no longer needs a process to itself for chDB
+ * (vitest.config.ts). The folder outlives the process (a store open at exit would crash chDB's
+ * engine) and is removed by a later run once the process has ended.
+ */
+function processFolder(): string {
+  const path = join(tmpdir(), `${folderPrefix}${process.pid}`);
+  if (!existsSync(path)) {
+    removeFoldersOfEndedProcesses();
+    mkdirSync(path, { recursive: true });
+  }
+  return path;
+}
+
+function removeFoldersOfEndedProcesses(): void {
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith(folderPrefix)) continue;
+    const pid = Number(name.slice(folderPrefix.length));
+    if (Number.isInteger(pid) && pid !== process.pid && !isRunning(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A migrated chDB store in a new database named `sytest_<name>_…`; the sink is started separately, once the app's bus exists. */
 export async function openChdbAnalytics(name: string): Promise<ChdbAnalyticsUnderTest> {
-  const dataDir = mkdtempSync(join(tmpdir(), `sytest-${name}-`));
-  const store = createChdbAnalyticsStore({ path: dataDir, database: 'switchyard_analytics' });
+  const database = `sytest_${name.replace(/\W/g, '_')}_${randomBytes(4).toString('hex')}`;
+  const executor = new ChdbExecutor({ path: processFolder(), logger: silentLogger });
+  const engine = createClickHouseAnalyticsStore(executor, { database });
+  // Closing (once: the app may close it too) drops the file's database, then closes its executor;
+  // the folder stays (see above).
+  let closed: Promise<void> | undefined;
+  const dropAndClose = async () => {
+    try {
+      await executor.command(`DROP DATABASE IF EXISTS ${database}`);
+    } finally {
+      await engine.close();
+    }
+  };
+  const store: AnalyticsStore = {
+    ...engine,
+    close() {
+      closed ??= dropAndClose();
+      return closed;
+    },
+  };
   try {
     await store.migrate();
   } catch (error) {
     await store.close();
-    rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
   let sink: WorkerHandle | undefined;
@@ -65,7 +120,6 @@ export async function openChdbAnalytics(name: string): Promise<ChdbAnalyticsUnde
       await sink?.close();
       await app?.close();
       await store.close();
-      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

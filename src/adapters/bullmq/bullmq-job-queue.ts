@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { RedisOptions } from 'ioredis';
-import { createRedisClient, describeTarget, type RedisConnectionSecurity } from '../redis/redis-connection.js';
+import { createRedisClient } from '../redis/redis-connection.js';
+import { describeTarget, type RedisConnectionSecurity } from '../redis/redis-target.js';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type {

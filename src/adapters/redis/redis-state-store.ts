@@ -26,15 +26,8 @@ import { createRedisCredentialStore } from './redis-credential-store.js';
 import { createRedisSessionStore } from './redis-session-store.js';
 import { createRedisUserStore } from './redis-user-store.js';
 import { createTickPipeline } from './tick-pipeline.js';
-import {
-  createRedisClient,
-  describeTarget,
-  isCluster,
-  type RedisClient,
-  type RedisConnectionSecurity,
-  type RedisTarget,
-  seedNodeFailure,
-} from './redis-connection.js';
+import { createRedisClient, isCluster, type RedisClient, seedNodeFailure } from './redis-connection.js';
+import { describeTarget, type RedisConnectionSecurity, type RedisTarget } from './redis-target.js';
 
 export interface RedisStateStoreOptions {
   /** `redis://[user:password@]host:port[/db]` */

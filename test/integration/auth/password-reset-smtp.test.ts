@@ -99,7 +99,7 @@ describe('password reset and email verification through a real SMTP server', () 
     const env = { SMTP_URL: smtpUrl, MAIL_FROM: 'Switchyard <no-reply@switchyard.smtp.test>', PUBLIC_BASE_URL: publicBaseUrl };
     // The composition root's mailer for this configuration (SMTP, nodemailer); captureMail only
     // lets the test await each send, which resolves once the server has answered 250.
-    mail = captureMail(createMailer(loadConfig(env), silentLogger, true));
+    mail = captureMail(await createMailer(loadConfig(env), silentLogger, true));
     t = await createTestApp({ env, mailer: mail.mailer });
     await createMerchant(t.app, 'smtp-shop');
     await signUp(t.app, email, 'smtp-shop');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseClusterNodes } from '../../../src/adapters/redis/redis-connection.js';
+import { parseClusterNodes } from '../../../src/adapters/redis/redis-target.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 
 describe('REDIS_CLUSTER_NODES', () => {
