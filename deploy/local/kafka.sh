@@ -211,7 +211,7 @@ stop() {
 status() {
   local pid out
   pid="$(pid_alive "$PIDFILE" "$PATTERN" || true)"
-  if port_open "$KAFKA_PORT" && [ -f "$PROBE_DIR/KafkaReady.class" ] && out="$(probe 5 "$pid" 2>/dev/null)"; then
+  if port_open "$KAFKA_PORT" && [ -f "$PROBE_JAR" ] && out="$(probe 5 "$pid" 2>/dev/null)"; then
     echo "kafka: running $BOOTSTRAP${pid:+ pid=$pid} ($out)"
     return 0
   fi
