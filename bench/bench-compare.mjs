@@ -70,9 +70,13 @@ const log = (line) => process.stderr.write(`${line}\n`);
 const git = (...args) => execFileSync('git', args, { cwd: here, encoding: 'utf8' }).trim();
 const run = (command, args, cwd) => execFileSync(command, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'] });
 
-/** tsc and the runtime assets: what `switchyard serve` runs (the dashboard build is not needed). */
+/**
+ * The compiled code and the runtime assets, each tree as its own build makes them: what `switchyard
+ * serve` runs (the dashboard build is not needed). Builds before scripts/compile.mjs used tsc's emit.
+ */
 function build(root, modules) {
-  run(process.execPath, [join(modules, 'typescript/bin/tsc'), '-p', 'tsconfig.build.json'], root);
+  if (existsSync(join(root, 'scripts/compile.mjs'))) run(process.execPath, ['scripts/compile.mjs'], root);
+  else run(process.execPath, [join(modules, 'typescript/bin/tsc'), '-p', 'tsconfig.build.json'], root);
   run(process.execPath, ['scripts/copy-assets.mjs'], root);
 }
 

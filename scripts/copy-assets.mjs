@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// tsc emits .js and the JSON it imports; this copies the other runtime files (Lua scripts, SQL
-// migrations, data lists) next to the compiled code so dist/ runs on its own.
+// scripts/compile.mjs emits the .js; this copies the other runtime files (the JSON the code imports,
+// Lua scripts, SQL migrations, data lists) next to the compiled code so dist/ runs on its own.
 import { cpSync, readdirSync, statSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const assetExtensions = ['.lua', '.sql', '.txt'];
+const assetExtensions = ['.json', '.lua', '.sql', '.txt'];
 const roots = ['src', 'schemas'];
 
 function walk(dir) {
