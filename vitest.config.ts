@@ -21,9 +21,9 @@ import DurationSequencer from './test/duration-sequencer.js';
  * (`singleFork`), after the parallel ones: scripts/run-tests.sh gives each a vitest run of its own and
  * runs them side by side, with the fuzz run (niced). browser files are isolated (their own service on
  * a free port, data directory and chromium) and use no shared server, but their 30 s Playwright waits
- * timed out beside three busy files of the parallel run; the fault files beside them mostly wait. `maxWorkers` sizes
- * the forks pool for the whole run (vitest does not take it per project), and the threads pool below
- * is half of it; SWITCHYARD_TEST_WORKERS overrides it (1: one process and one thread, so at most two
+ * timed out beside three busy files of the parallel run; the fault files beside them mostly wait.
+ * `maxWorkers` sizes the forks pool for the whole run (vitest does not take it per project), and the
+ * threads pool below is half of it; SWITCHYARD_TEST_WORKERS overrides it (1: one process and one thread, so at most two
  * files at once). Files start longest first (test/duration-sequencer.ts), so the run does not end on
  * one long file that started last.
  *
@@ -36,8 +36,8 @@ import DurationSequencer from './test/duration-sequencer.js';
  * `forks.isolate: false` would also put the integration files, which need a process each, into
  * shared ones. (In the threads pool the 46 integration files that start no service of their own
  * took 113 CPU-s instead of 245, but a full run there failed three of them on time limits: MCP
- * stdio handshakes past 5 s and 502s under 200 parallel calls; 2026-12-02.) A file that cannot share runs in the `-isolated` project beside it:
- * {@link needsOwnProcess}. `minWorkers` equals `maxWorkers` because vitest 3.2 with shared workers
+ * stdio handshakes past 5 s and 502s under 200 parallel calls; 2026-12-02.) A file that cannot
+ * share runs in the `-isolated` project beside it: {@link needsOwnProcess}. `minWorkers` equals `maxWorkers` because vitest 3.2 with shared workers
  * failed the run with "Terminating worker thread" when it let an idle one go. The shared pool has
  * `sharedWorkers` threads beside the forks pool's `workers` processes; the two pools run at once.
  */
@@ -73,7 +73,7 @@ const contract = byIsolation('test/contract');
 /**
  * Contract files whose chDB store is test/helpers/chdb-analytics.ts's (a database each in one folder
  * per process): project `contract-chdb`, run by scripts/run-tests.sh beside the main run in one
- * reused thread, one file after another, so the app and chDB load once for all 18 instead of once
+ * reused process, one file after another, so the app and chDB load once for all 18 instead of once
  * per file in a process of its own (191 CPU-s for the 21 files of contract-isolated, 2026-12-02).
  * One after another because chDB sessions of two threads on one folder are not safe: when one
  * closed, the other's inserts hung (chdb 3.4.0).
@@ -84,6 +84,8 @@ const fuzz = 'test/integration/openapi-fuzz.test.ts';
 // A contract file builds the whole app (every route and schema) in its hooks: on two shared
 // cores that can take longer than vitest's 5 s/10 s defaults without anything being wrong.
 const contractTimeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
+/** Integration and fuzz files wait on real servers and child processes: Kafka rebalances, ClickHouse inserts. */
+const integrationTimeouts = { testTimeout: 120_000, hookTimeout: 120_000 };
 
 export default defineConfig({
   test: {
@@ -107,11 +109,10 @@ export default defineConfig({
           setupFiles,
           include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/live/**/*.test.ts'],
           exclude: ['test/integration/**/*.fault.test.ts', fuzz],
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
+          ...integrationTimeouts,
         },
       },
-      { test: { name: 'fuzz', setupFiles, include: [fuzz], testTimeout: 120_000, hookTimeout: 120_000 } },
+      { test: { name: 'fuzz', setupFiles, include: [fuzz], ...integrationTimeouts } },
       {
         test: {
           name: 'fault',

@@ -18,7 +18,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .run
-rm -f .run/summary.txt .run/typecheck.log .run/typecheck.status .run/vitest-{main,fault,browser,fuzz}.json .run/vitest-{browser,fuzz}.log
+rm -f .run/summary.txt .run/typecheck.log .run/typecheck.status .run/vitest-{main,chdb,fault,browser,fuzz}.json .run/vitest-{chdb,browser,fuzz}.log
 summary_args=()
 
 # step NAME CMD...: runs CMD; its exit status goes to the summary (non-zero is one failure).
@@ -47,6 +47,15 @@ vitest_report() {
 vitest_run() {
   vitest_report "$@"
   summary_args+=(--vitest "$1" "$?")
+}
+
+# await_run PID REPORT LOG: waits for a vitest run started in the background (its output going to
+# LOG), prints LOG and counts REPORT with the run's exit status.
+await_run() {
+  wait "$1"
+  local status=$?
+  cat "$3"
+  summary_args+=(--vitest "$2" "$status")
 }
 
 summarize() {
@@ -149,10 +158,7 @@ vitest_report .run/vitest-chdb.json --project contract-chdb --pool forks --poolO
   > .run/vitest-chdb.log 2>&1 &
 chdb_pid=$!
 vitest_run .run/vitest-main.json --project unit --project unit-isolated --project contract --project contract-isolated --project ports --project integration
-wait "$chdb_pid"
-chdb_status=$?
-cat .run/vitest-chdb.log
-summary_args+=(--vitest .run/vitest-chdb.json "$chdb_status")
+await_run "$chdb_pid" .run/vitest-chdb.json .run/vitest-chdb.log
 
 # Then three runs side by side: the browser files and the fault files, each project one file at a
 # time, and the OpenAPI fuzz test. None of the browser and fuzz files uses a shared server (each
@@ -172,12 +178,6 @@ browser_pid=$!
 ) > .run/vitest-fuzz.log 2>&1 &
 fuzz_pid=$!
 vitest_run .run/vitest-fault.json --project fault --passWithNoTests --no-file-parallelism
-wait "$browser_pid"
-browser_status=$?
-cat .run/vitest-browser.log
-summary_args+=(--vitest .run/vitest-browser.json "$browser_status")
-wait "$fuzz_pid"
-fuzz_status=$?
-cat .run/vitest-fuzz.log
-summary_args+=(--vitest .run/vitest-fuzz.json "$fuzz_status")
+await_run "$browser_pid" .run/vitest-browser.json .run/vitest-browser.log
+await_run "$fuzz_pid" .run/vitest-fuzz.json .run/vitest-fuzz.log
 summarize
