@@ -23,9 +23,9 @@ import DurationSequencer from './test/duration-sequencer.js';
  * a free port, data directory and chromium) and use no shared server, but their 30 s Playwright waits
  * timed out beside three busy files of the parallel run; the fault files beside them mostly wait.
  * `maxWorkers` sizes the forks pool for the whole run (vitest does not take it per project), and the
- * threads pool below is half of it; SWITCHYARD_TEST_WORKERS overrides it (1: one process and one thread, so at most two
- * files at once). Files start longest first (test/duration-sequencer.ts), so the run does not end on
- * one long file that started last.
+ * threads pool below is half of it; SWITCHYARD_TEST_WORKERS overrides it (1: one process and one
+ * thread, so at most two files at once). Files start longest first (test/duration-sequencer.ts),
+ * so the run does not end on one long file that started last.
  *
  * Unit and contract files share their workers: a worker runs one file after another on the modules
  * it has loaded, where a fresh worker per file loads the whole app again (about 1.1 s per contract
@@ -37,8 +37,9 @@ import DurationSequencer from './test/duration-sequencer.js';
  * shared ones. (In the threads pool the 46 integration files that start no service of their own
  * took 113 CPU-s instead of 245, but a full run there failed three of them on time limits: MCP
  * stdio handshakes past 5 s and 502s under 200 parallel calls; 2026-12-02.) A file that cannot
- * share runs in the `-isolated` project beside it: {@link needsOwnProcess}. `minWorkers` equals `maxWorkers` because vitest 3.2 with shared workers
- * failed the run with "Terminating worker thread" when it let an idle one go. The shared pool has
+ * share runs in the `-isolated` project beside it: {@link needsOwnProcess}. `minWorkers` equals
+ * `maxWorkers` because vitest 3.2 with shared workers failed the run with "Terminating worker
+ * thread" when it let an idle one go. The shared pool has
  * `sharedWorkers` threads beside the forks pool's `workers` processes; the two pools run at once.
  */
 const workers = Number(process.env['SWITCHYARD_TEST_WORKERS'] ?? Math.max(4, availableParallelism() * 2));
