@@ -309,15 +309,26 @@ describe('honest money', () => {
     // Approvals are expected to be lost, so the net is below the fee saved.
     expect(usd.lost).toBeGreaterThan(0);
     expect(usd.net).toBeLessThan(usd.saved);
+    // Every decision the page will show is in the analytics, both currencies' (the totals are USD's alone:
+    // waiting on them let the page read before the EUR rows had landed, run 160 of 2026-12-03).
     await expect
       .poll(
-        async () =>
-          ((await (await api('/analytics/cost-savings?range=1d', { method: 'GET' })).json()) as { totals: { cost_won_count: number } }).totals.cost_won_count,
-        {
-          timeout: 60_000,
+        async () => {
+          const report = (await (await api('/analytics/cost-savings?range=1d', { method: 'GET' })).json()) as {
+            totals: { cost_won_count: number };
+            available_currencies: { currency: string; decision_count: number }[];
+          };
+          return { costWon: report.totals.cost_won_count, currencies: report.available_currencies };
         },
+        { timeout: 60_000 },
       )
-      .toBe(3);
+      .toEqual({
+        costWon: 3,
+        currencies: [
+          { currency: 'USD', decision_count: 3 },
+          { currency: 'EUR', decision_count: 2 },
+        ],
+      });
 
     await go('costs');
     // The page was open since before these decisions: read it afresh.
