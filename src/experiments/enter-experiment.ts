@@ -5,8 +5,8 @@ import type { RoutingAlgorithmRecord } from '../ports/state/routing-rule-store.j
 import type { Decision, DecisionInputs, DecisionRule } from '../decision/decision.js';
 import { isFeatureEnabled } from '../decision/features/merchant-features.js';
 import { applySrOverride, srOverrideInputs, srOverrideRequest } from './apply-sr-override.js';
-import type { ExperimentArm } from './assign-arm.js';
-import { type ArmProjection, planOf } from './experiment-arms.js';
+import { assignArm, type ExperimentArm } from './assign-arm.js';
+import { type ArmProjection, type EndpointPlan, endpointArmsOf } from './experiment-arms.js';
 
 /** What a decision in an experiment records (decision.created `experiment`). */
 export interface ExperimentTag {
@@ -79,27 +79,6 @@ export function activeRulesOf(active: readonly RoutingAlgorithmRecord[]): readon
   return rules;
 }
 
-/**
- * Per merchant's inputs (the same object until they change, src/decision/inputs/), per SR layer of
- * an arm (shared by its payments, experiment-arms.ts): the inputs that arm decides with on
- * /decide-gateway. Without it, every payment in the experiment copied the merchant's inputs.
- */
-const srArmInputs = new WeakMap<DecisionInputs, WeakMap<SrConfigOverride, DecisionInputs>>();
-
-function srArmInputsOf(inputs: DecisionInputs, sr: SrConfigOverride, rules: readonly RoutingAlgorithmRecord[]): DecisionInputs {
-  let bySr = srArmInputs.get(inputs);
-  if (bySr === undefined) {
-    bySr = new WeakMap();
-    srArmInputs.set(inputs, bySr);
-  }
-  let armInputs = bySr.get(sr);
-  if (armInputs === undefined) {
-    armInputs = srOverrideInputs(inputs, sr, rules);
-    bySr.set(sr, armInputs);
-  }
-  return armInputs;
-}
-
 /** Per arm's projection on one endpoint of one experiment (experiment-arms.ts keeps them per document): the tag its payments carry. */
 const tags = new WeakMap<ArmProjection, ExperimentTag>();
 
@@ -110,6 +89,74 @@ function tagOf(experiment: RunningExperiment, arm: ExperimentArm, projection: Ar
     tags.set(projection, tag);
   }
   return tag;
+}
+
+/** One arm of the running experiment as one endpoint routes it, for one merchant's inputs. */
+class ArmRoute {
+  #srInputs: DecisionInputs | undefined;
+
+  constructor(
+    readonly projection: ArmProjection,
+    readonly tag: ExperimentTag,
+    private readonly routes: ExperimentRoutes,
+  ) {}
+
+  /** The inputs an arm with an SR layer alone decides with on /decide-gateway: made on its first payment, then shared. */
+  srInputs(sr: SrConfigOverride): DecisionInputs {
+    this.#srInputs ??= srOverrideInputs(this.routes.inputs, sr, this.routes.rules);
+    return this.#srInputs;
+  }
+}
+
+/**
+ * What one endpoint does with the payments of a merchant's running experiment, worked out once per
+ * merchant's inputs (the same object until they change, src/decision/inputs/): the active rules
+ * without the experiment, whether the endpoint splits, and each arm's projection, tag and inputs.
+ * One lookup per payment in an experiment, where finding each of these in a cache of its own took
+ * four more (~80 instructions each, bench/README.md).
+ */
+class ExperimentRoutes {
+  readonly rules: readonly RoutingAlgorithmRecord[];
+  readonly splits: boolean;
+  readonly control: ArmRoute;
+  readonly variant: ArmRoute;
+  #outsideInputs: DecisionInputs | undefined;
+
+  constructor(
+    readonly inputs: DecisionInputs,
+    readonly experiment: RunningExperiment,
+    endpoint: ExperimentEndpoint,
+  ) {
+    this.rules = activeRulesOf(inputs.activeRules ?? []);
+    const arms = endpointArmsOf(experiment.algorithm.data, endpoint);
+    this.splits = arms.splits;
+    const route = (plan: EndpointPlan): ArmRoute => new ArmRoute(plan.projection, tagOf(experiment, plan.arm, plan.projection, endpoint), this);
+    this.control = route(arms.controlPlan);
+    this.variant = route(arms.variantPlan);
+  }
+
+  /** The inputs of a payment left out of the experiment (the active rules without it): made once, then shared. */
+  get outsideInputs(): DecisionInputs {
+    this.#outsideInputs ??= { ...this.inputs, activeRules: this.rules };
+    return this.#outsideInputs;
+  }
+}
+
+const routesByInputs = new WeakMap<DecisionInputs, Partial<Record<ExperimentEndpoint, ExperimentRoutes>>>();
+
+function experimentRoutesOf(inputs: DecisionInputs, experiment: RunningExperiment, endpoint: ExperimentEndpoint): ExperimentRoutes {
+  let byEndpoint = routesByInputs.get(inputs);
+  if (byEndpoint === undefined) {
+    byEndpoint = {};
+    routesByInputs.set(inputs, byEndpoint);
+  }
+  let routes = byEndpoint[endpoint];
+  // The running experiment is the inputs' own (activeExperimentOf); another one is routed afresh.
+  if (routes === undefined || routes.experiment !== experiment) {
+    routes = new ExperimentRoutes(inputs, experiment, endpoint);
+    byEndpoint[endpoint] = routes;
+  }
+  return routes;
 }
 
 /** /decide-gateway's call site: one shared object, not a default parameter's literal made per payment. */
@@ -132,31 +179,29 @@ export function enterExperiment(
   deps: ExperimentDeps,
   site: ExperimentCallSite = decideGatewaySite,
 ): ExperimentEntry | Promise<ExperimentEntry> {
-  const endpoint = site.endpoint;
-  const rules = activeRulesOf(inputs.activeRules ?? []);
+  const routes = experimentRoutesOf(inputs, experiment, site.endpoint);
   // The flags came with the merchant's inputs (read once per decision).
-  if (!isFeatureEnabled(inputs.features, 'ab-test-real-payments')) return outsideOf(request, inputs, rules);
-  const plan = planOf(experiment.algorithm.data, endpoint, request.paymentInfo.paymentId);
-  if (!plan.inExperiment) return outsideOf(request, inputs, rules);
-  const ruleId = plan.projection.rule;
-  const tag = tagOf(experiment, plan.arm, plan.projection, endpoint);
-  const sr = plan.projection.sr;
+  if (!isFeatureEnabled(inputs.features, 'ab-test-real-payments') || !routes.splits) return outsideOf(request, routes);
+  const arm = assignArm(request.paymentInfo.paymentId, experiment.algorithm.data.variant_split_pct) === 'variant' ? routes.variant : routes.control;
+  const { projection, tag } = arm;
+  const ruleId = projection.rule;
+  const sr = projection.sr;
   if (site.ruleLayerApplied) {
     // The static half answered with the arm's rule; an arm without an SR layer never gets here (decide-hybrid.ts).
-    if (sr === undefined) return outsideOf(request, inputs, rules);
-    const arm = applySrOverride(request, inputs, sr, []);
-    return inArm(arm.request, arm.inputs, tag);
+    if (sr === undefined) return outsideOf(request, routes);
+    const applied = applySrOverride(request, inputs, sr, []);
+    return inArm(applied.request, applied.inputs, tag);
   }
   // An arm with an SR layer alone is entered without an await; only an arm rule is read.
   if (ruleId === undefined) {
-    if (sr === undefined) return outsideOf(request, inputs, rules);
-    return inArm(srOverrideRequest(request, sr), srArmInputsOf(inputs, sr, rules), tag);
+    if (sr === undefined) return outsideOf(request, routes);
+    return inArm(srOverrideRequest(request, sr), arm.srInputs(sr), tag);
   }
   return deps.state.routingRules.get(ruleId).then((record): ExperimentEntry => {
-    if (record === undefined || record.createdBy !== request.merchantId || record.algorithm.type === 'ab_test') return outsideOf(request, inputs, rules);
+    if (record === undefined || record.createdBy !== request.merchantId || record.algorithm.type === 'ab_test') return outsideOf(request, routes);
     if (sr === undefined) return { request, inputs: { ...inputs, activeRules: [record] }, tag, staticArm: true };
-    const arm = applySrOverride(request, inputs, sr, [record]);
-    return inArm(arm.request, arm.inputs, tag);
+    const applied = applySrOverride(request, inputs, sr, [record]);
+    return inArm(applied.request, applied.inputs, tag);
   });
 }
 
@@ -165,9 +210,9 @@ function inArm(request: DecideGatewayRequest, inputs: DecisionInputs, tag: Exper
   return { request, inputs, tag, staticArm: false };
 }
 
-/** A payment left out of the experiment (built only then: it copies the inputs). */
-function outsideOf(request: DecideGatewayRequest, inputs: DecisionInputs, rules: readonly RoutingAlgorithmRecord[]): ExperimentEntry {
-  return { request, inputs: { ...inputs, activeRules: rules }, tag: undefined, staticArm: false };
+/** A payment left out of the experiment: decided with the active rules without it. */
+function outsideOf(request: DecideGatewayRequest, routes: ExperimentRoutes): ExperimentEntry {
+  return { request, inputs: routes.outsideInputs, tag: undefined, staticArm: false };
 }
 
 /**

@@ -71,7 +71,7 @@ export function splitsOn(data: AbTestData, endpoint: ExperimentEndpoint): boolea
 const outsidePlan: EndpointPlan = { arm: 'control', projection: {}, inExperiment: false };
 
 /** What one endpoint does with each arm of one experiment document: worked out once per document. */
-interface EndpointArms {
+export interface EndpointArms {
   readonly splits: boolean;
   /** The plan a payment of each arm gets when the endpoint splits: shared, read-only. */
   readonly controlPlan: EndpointPlan;
@@ -85,7 +85,7 @@ interface EndpointArms {
  */
 const endpointArms = new WeakMap<AbTestData, Partial<Record<ExperimentEndpoint, EndpointArms>>>();
 
-function endpointArmsOf(data: AbTestData, endpoint: ExperimentEndpoint): EndpointArms {
+export function endpointArmsOf(data: AbTestData, endpoint: ExperimentEndpoint): EndpointArms {
   let byEndpoint = endpointArms.get(data);
   if (byEndpoint === undefined) {
     byEndpoint = {};
