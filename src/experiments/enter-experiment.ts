@@ -1,6 +1,6 @@
 import type { DecideGatewayRequest } from '../generated/schema-types.js';
 import type { StateStore } from '../ports/state-store.js';
-import type { AbTestData, ExperimentEndpoint, SrConfigOverride } from '../ports/state/routing-algorithm.js';
+import type { AbTestData, ExperimentEndpoint } from '../ports/state/routing-algorithm.js';
 import type { RoutingAlgorithmRecord } from '../ports/state/routing-rule-store.js';
 import type { Decision, DecisionInputs, DecisionRule } from '../decision/decision.js';
 import { isFeatureEnabled } from '../decision/features/merchant-features.js';
@@ -102,8 +102,8 @@ class ArmRoute {
   ) {}
 
   /** The inputs an arm with an SR layer alone decides with on /decide-gateway: made on its first payment, then shared. */
-  srInputs(sr: SrConfigOverride): DecisionInputs {
-    this.#srInputs ??= srOverrideInputs(this.routes.inputs, sr, this.routes.rules);
+  get srInputs(): DecisionInputs {
+    this.#srInputs ??= srOverrideInputs(this.routes.inputs, this.projection.sr, this.routes.rules);
     return this.#srInputs;
   }
 }
@@ -195,7 +195,7 @@ export function enterExperiment(
   // An arm with an SR layer alone is entered without an await; only an arm rule is read.
   if (ruleId === undefined) {
     if (sr === undefined) return outsideOf(request, routes);
-    return inArm(srOverrideRequest(request, sr), arm.srInputs(sr), tag);
+    return inArm(srOverrideRequest(request, sr), arm.srInputs, tag);
   }
   return deps.state.routingRules.get(ruleId).then((record): ExperimentEntry => {
     if (record === undefined || record.createdBy !== request.merchantId || record.algorithm.type === 'ab_test') return outsideOf(request, routes);
