@@ -5,8 +5,8 @@ import type { RoutingAlgorithmRecord } from '../ports/state/routing-rule-store.j
 import type { Decision, DecisionInputs, DecisionRule } from '../decision/decision.js';
 import { isFeatureEnabled } from '../decision/features/merchant-features.js';
 import { applySrOverride, srOverrideInputs, srOverrideRequest } from './apply-sr-override.js';
-import { assignArm, type ExperimentArm } from './assign-arm.js';
-import { type ArmProjection, type EndpointPlan, endpointArmsOf } from './experiment-arms.js';
+import type { ExperimentArm } from './assign-arm.js';
+import { type ArmProjection, type EndpointPlan, endpointArmsOf, pickArm } from './experiment-arms.js';
 
 /** What a decision in an experiment records (decision.created `experiment`). */
 export interface ExperimentTag {
@@ -182,7 +182,7 @@ export function enterExperiment(
   const routes = experimentRoutesOf(inputs, experiment, site.endpoint);
   // The flags came with the merchant's inputs (read once per decision).
   if (!isFeatureEnabled(inputs.features, 'ab-test-real-payments') || !routes.splits) return outsideOf(request, routes);
-  const arm = assignArm(request.paymentInfo.paymentId, experiment.algorithm.data.variant_split_pct) === 'variant' ? routes.variant : routes.control;
+  const arm = pickArm(experiment.algorithm.data, request.paymentInfo.paymentId, routes.control, routes.variant);
   const { projection, tag } = arm;
   const ruleId = projection.rule;
   const sr = projection.sr;

@@ -110,7 +110,12 @@ export function endpointArmsOf(data: AbTestData, endpoint: ExperimentEndpoint): 
 export function planOf(data: AbTestData, endpoint: ExperimentEndpoint, paymentId: string): EndpointPlan {
   const arms = endpointArmsOf(data, endpoint);
   if (!arms.splits) return outsidePlan;
-  return assignArm(paymentId, data.variant_split_pct) === 'variant' ? arms.variantPlan : arms.controlPlan;
+  return pickArm(data, paymentId, arms.controlPlan, arms.variantPlan);
+}
+
+/** Of one payment's two choices, its arm's: the payment id's hash against the variant's split. */
+export function pickArm<T>(data: AbTestData, paymentId: string, control: T, variant: T): T {
+  return assignArm(paymentId, data.variant_split_pct) === 'variant' ? variant : control;
 }
 
 /** The rule ids an experiment's arms name (checked against the store at create and update time). */
