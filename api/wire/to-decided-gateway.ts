@@ -1,5 +1,4 @@
 import type { DecidedGateway } from '../../src/generated/schema-types.js';
-import { copyPriorityMap } from '../../src/decision/copy-priority-map.js';
 import type { Decision } from '../../src/decision/decide-gateway.js';
 
 /** The domain decision in decision-engine 1.4.x wire form (snake_case, every key present). */
@@ -7,7 +6,7 @@ export function toDecidedGateway(decision: Decision, latencyMs: number | null): 
   return {
     decided_gateway: decision.decidedGateway,
     fallback_gateways: [...decision.fallbackGateways],
-    gateway_priority_map: decision.gatewayPriorityMap === null ? null : copyPriorityMap(decision.gatewayPriorityMap),
+    gateway_priority_map: decision.gatewayPriorityMap as DecidedGateway['gateway_priority_map'],
     filter_wise_gateways: null,
     priority_logic_tag: decision.priorityLogicOutput?.priorityLogicTag ?? null,
     routing_approach: decision.routingApproach,

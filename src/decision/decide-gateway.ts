@@ -16,6 +16,7 @@ import type { RoutingApproach } from './routing-approach.js';
 import type { RoutingDefaults } from './routing-defaults.js';
 import { routingDimensionOf } from './routing-dimension.js';
 import { eliminationKeysOf, windowKeysOf } from './score-keys.js';
+import { scoreMapOf } from './score-map.js';
 import { scoreFromWindow } from './score-from-window.js';
 import { windowDimensionOf } from './window-key.js';
 
@@ -147,10 +148,7 @@ function decideByScore(
   const windowDimension = windowDimensionOf(merchantId, payment, request.paymentInfo.udfs, inputs.srDimension);
   const decide = (scores: readonly number[], approach: RoutingApproach, before: string, policy?: Decision['policy']): DecisionOutcome => {
     const order = rankByScore(scores);
-    const gatewayPriorityMap = Object.create(null) as Record<string, number>;
-    for (let index = 0; index < candidates.length; index += 1) {
-      gatewayPriorityMap[candidates[index] as string] = scores[index] as number;
-    }
+    const gatewayPriorityMap = scoreMapOf(candidates, scores);
     const decision: { -readonly [K in keyof Decision]: Decision[K] } = {
       decidedGateway: candidates[order[0] as number] as string,
       fallbackGateways: fallbacksOf(candidates, order),

@@ -8,7 +8,6 @@ import { applyActiveRule } from '../routing-rules/apply-active-rule.js';
 import { applyVolumeCommitment } from '../volume-commitment/apply-volume-commitment.js';
 import { createSteeringPlanCache } from '../volume-commitment/steering-plan-cache.js';
 import type { Clock } from '../time/clock.js';
-import { copyPriorityMap } from './copy-priority-map.js';
 import { decideGateway, type Decision, type DecisionFailure, type DecisionInputs } from './decide-gateway.js';
 import { createDecisionInputsLoader } from './inputs/load-decision-inputs.js';
 import { applyMultiObjective, costStepRankingOf } from './multi-objective/apply-multi-objective.js';
@@ -161,7 +160,8 @@ function createdEvent(request: DecideGatewayRequest, decision: Decision, request
   payload.requestId = requestId;
   payload.gateway = decision.decidedGateway;
   payload.routingApproach = decision.routingApproach;
-  payload.gatewayPriorityMap = decision.gatewayPriorityMap === null ? null : copyPriorityMap(decision.gatewayPriorityMap);
+  // The decision's own map, not a copy: nothing writes to it once scored (src/decision/score-map.ts).
+  payload.gatewayPriorityMap = decision.gatewayPriorityMap as DecisionCreatedV1['gatewayPriorityMap'];
   payload.rankingAlgorithm = request.rankingAlgorithm ?? null;
   payload.eliminationEnabled = decision.eliminationEnabled;
   payload.latencyMs = latencyMs;
