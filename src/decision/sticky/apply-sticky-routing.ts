@@ -234,9 +234,8 @@ function demotedHead(head: string, lookup: Lookup, pin: string): string[] {
 function pinOf(decision: Decision, counts: ReadonlyMap<string, number>, minScoreRatio: number): string | undefined {
   const scores = decision.gatewayPriorityMap ?? {};
   const policy = decision.policy;
-  // Not a for-in over the score map: it is on a null prototype, which V8 keeps in dictionary mode,
-  // and a for-in over it collects and sorts its keys every time (about 0.24 µs for three gateways,
-  // against 0.04 µs for these reads by name).
+  // The policy log's candidates, not the score map's keys: they carry the elimination scores the
+  // veto reads, and walking them allocates nothing.
   const candidates: readonly PolicyCandidate[] = policy?.candidates ?? Object.keys(scores).map((gateway) => ({ gateway, score: 0, eliminationScore: null }));
   const threshold = policy?.eliminationThreshold ?? null;
   let top = 0;
