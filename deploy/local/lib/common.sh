@@ -147,13 +147,15 @@ wait_until() {
 }
 
 LOCK_FD=""
-# with_lock NAME CMD...: serialises start/stop of one service across concurrent callers.
+# with_lock NAME CMD...: serialises start/stop of one service across concurrent callers. The lock file
+# is in $LOCK_DIR (default: the run directory); a service shared by every checkout sets it to its own.
 with_lock() {
   local name="$1"; shift
-  mkdir -p "$RUN_DIR"
+  local dir="${LOCK_DIR:-$RUN_DIR}"
+  mkdir -p "$dir"
   if command -v flock >/dev/null 2>&1; then
-    exec {LOCK_FD}>"$RUN_DIR/.$name.lock"
-    flock -w 900 "$LOCK_FD" || die "timed out waiting for the $name lock ($RUN_DIR/.$name.lock)"
+    exec {LOCK_FD}>"$dir/.$name.lock"
+    flock -w 900 "$LOCK_FD" || die "timed out waiting for the $name lock ($dir/.$name.lock)"
   fi
   "$@"
 }
