@@ -15,7 +15,7 @@
 # Installing twice at once is serialised by a lock; an installed binary of the pinned version is reused.
 #
 # start runs it on 127.0.0.1:$S3_PORT (default 7070) with root credentials $S3_ACCESS_KEY_ID /
-# $S3_SECRET_ACCESS_KEY (local defaults below), data under .run/s3/data, creates the bucket
+# $S3_SECRET_ACCESS_KEY (local defaults below), data under <run dir>/s3/data, creates the bucket
 # $S3_BUCKET through the S3 API (CreateBucket), and is ready when a signed HeadBucket answers 200.
 # A server that already answers that way on the port is reused. status exits 0 when running, 3 when
 # stopped; env prints the S3_* lines the tests and FILE_STORE=s3 read.

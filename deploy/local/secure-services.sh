@@ -10,13 +10,9 @@
 #               client certificates required, broker-internal PLAINTEXT B+2, controller B+3
 #   ClickHouse  HTTPS B+4, HTTP B+5 (ping only), native B+6; user `switchyard` with a password
 # A throwaway CA, the server certificate (127.0.0.1 / localhost), a client certificate and a second,
-# unrelated CA (for "wrong CA" tests) are made with openssl under $SECURE_DIR/tls; the passwords are
-# random, kept in $SECURE_DIR/secrets.env. Everything persists across stop/start; delete the directory
-# to start over.
-# SECURE_DIR is one per machine and port base, not one per checkout:
-# ${XDG_STATE_HOME:-~/.local/state}/switchyard/secure-<base>. Like the plain services on their fixed
-# ports, an instance another checkout started is reused; with the state in the checkout, its
-# passwords were unknown to the next checkout, which then refused the port as taken.
+# unrelated CA (for "wrong CA" tests) are made with openssl under $SWITCHYARD_RUN_DIR/secure/tls; the
+# passwords are random, kept in $SWITCHYARD_RUN_DIR/secure/secrets.env. Everything persists across
+# stop/start; delete the directory to start over.
 # `env` prints the KEY=VALUE lines a Switchyard process needs to use them (SECURE_* for the tests).
 # `tls` only makes the certificates and prints their directory (for redis-cluster.sh's REDIS_CLUSTER_TLS_DIR).
 # status exits 0 when all three answer, 3 otherwise.
@@ -36,9 +32,7 @@ KAFKA_SSL_PORT=$((BASE + 7))
 CH_HTTPS_PORT=$((BASE + 4))
 CH_HTTP_PORT=$((BASE + 5))
 CH_TCP_PORT=$((BASE + 6))
-SDIR="${SECURE_DIR:-${XDG_STATE_HOME:-${HOME:?HOME or SECURE_DIR must be set}/.local/state}/switchyard/secure-$BASE}"
-# shellcheck disable=SC2034 # read by with_lock (lib/common.sh)
-LOCK_DIR="$SDIR"
+SDIR="$RUN_DIR/secure"
 TLS="$SDIR/tls"
 SECRETS="$SDIR/secrets.env"
 USER_NAME=switchyard

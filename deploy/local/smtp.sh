@@ -5,7 +5,7 @@
 # Installs aiosmtpd from PyPI into its own venv ($SMTP_VENV, default .tools/aiosmtpd-venv) and runs
 # it on 127.0.0.1:$SMTP_PORT (default 2525) with its Mailbox handler: every message it accepts is
 # written, before the server answers 250, into the maildir $SMTP_MAILDIR (default
-# .run/smtp/maildir; one file a message under new/, with X-MailFrom and X-RcptTo headers naming the
+# <run dir>/smtp/maildir; one file a message under new/, with X-MailFrom and X-RcptTo headers naming the
 # envelope). No authentication, no TLS, loopback only. A server already answering on the port is
 # reused. status exits 0 when running, 3 when stopped; maildir prints the maildir's path.
 set -euo pipefail

@@ -9,7 +9,12 @@
 SWITCHYARD_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 # shellcheck disable=SC2034 # used by the scripts that source this file
 DEPLOY_LOCAL_DIR="$SWITCHYARD_ROOT/deploy/local"
-RUN_DIR="${SWITCHYARD_RUN_DIR:-$SWITCHYARD_ROOT/.run}"
+# The services' configs, data, logs and pid files: one set per machine, as their ports are. A second
+# checkout finds the servers the first one started and reuses them, and its fault tests can stop and
+# start them again; with the state in each checkout, the pid files were the other checkout's, so
+# those tests failed, and the TLS services' passwords were unknown, so they refused the port.
+# SWITCHYARD_RUN_DIR gives a run a set of its own (with ports of its own: docs/testing.md).
+RUN_DIR="${SWITCHYARD_RUN_DIR:-${XDG_STATE_HOME:-${HOME:?set HOME or SWITCHYARD_RUN_DIR}/.local/state}/switchyard/run}"
 
 export DEBIAN_FRONTEND=noninteractive
 
@@ -147,15 +152,13 @@ wait_until() {
 }
 
 LOCK_FD=""
-# with_lock NAME CMD...: serialises start/stop of one service across concurrent callers. The lock file
-# is in $LOCK_DIR (default: the run directory); a service shared by every checkout sets it to its own.
+# with_lock NAME CMD...: serialises start/stop of one service across concurrent callers.
 with_lock() {
   local name="$1"; shift
-  local dir="${LOCK_DIR:-$RUN_DIR}"
-  mkdir -p "$dir"
+  mkdir -p "$RUN_DIR"
   if command -v flock >/dev/null 2>&1; then
-    exec {LOCK_FD}>"$dir/.$name.lock"
-    flock -w 900 "$LOCK_FD" || die "timed out waiting for the $name lock ($dir/.$name.lock)"
+    exec {LOCK_FD}>"$RUN_DIR/.$name.lock"
+    flock -w 900 "$LOCK_FD" || die "timed out waiting for the $name lock ($RUN_DIR/.$name.lock)"
   fi
   "$@"
 }
