@@ -4,7 +4,6 @@
 // waits until it answers) or SIGSTOPped/SIGCONTed by the pid its script recorded.
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './free-port.mjs';
@@ -42,9 +41,9 @@ export async function startPrivateServices(runDir) {
   };
   // The broker's jars and readiness probe from the shared run dir when they are there: a private run
   // dir would otherwise fetch the same 45 MB from Maven again.
-  // (deploy/local/lib/common.sh's RUN_DIR: one per machine unless SWITCHYARD_RUN_DIR names another).
-  const sharedRunDir = process.env.SWITCHYARD_RUN_DIR ?? join(process.env.XDG_STATE_HOME ?? join(homedir(), '.local/state'), 'switchyard/run');
-  const sharedKafka = join(sharedRunDir, 'kafka');
+  // The shared run dir is deploy/local/lib/common.sh's RUN_DIR, asked of it rather than derived again here.
+  const { stdout } = await run('bash', ['-c', '. "$1" && printf %s "$RUN_DIR"', 'run-dir', join(root, 'deploy/local/lib/common.sh')]);
+  const sharedKafka = join(stdout, 'kafka');
   for (const part of ['libs', 'probe']) {
     if (existsSync(join(sharedKafka, part)) && !existsSync(join(runDir, 'kafka', part)))
       cpSync(join(sharedKafka, part), join(runDir, 'kafka', part), { recursive: true });
