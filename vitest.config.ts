@@ -82,6 +82,27 @@ const contract = byIsolation('test/contract');
 const chdbContract = contract.shared.filter((file) => readFileSync(file, 'utf8').includes('openChdbAnalytics'));
 /** The OpenAPI fuzz test: a run of its own after the parallel files (scripts/run-tests.sh). */
 const fuzz = 'test/integration/openapi-fuzz.test.ts';
+/**
+ * Integration files that must not share a process even with the others' modules loaded: besides
+ * {@link needsOwnProcess}, a file that starts child processes or stdio MCP servers (their start-up
+ * waits are timed, and were missed in a shared worker) or makes 200 parallel gateway calls (502s
+ * there; both 2026-12-02, in the threads pool), and the OpenTelemetry files (a tracer provider is
+ * registered process-wide).
+ */
+const integrationAlone = /node:child_process|switchyard-process|StdioClientTransport|mcp-test-helpers|stdio|@opentelemetry|length: 200\b/;
+const integrationFiles = ['test/integration', 'test/e2e', 'test/live']
+  .flatMap((folder) => globSync(`${folder}/**/*.test.ts`))
+  .filter((file) => !file.endsWith('.fault.test.ts') && file !== fuzz)
+  .sort();
+/**
+ * The rest share: scripts/run-tests.sh runs project `integration-shared` beside the main run in two
+ * reused processes (`forks.isolate=false`), each file after another on the modules its process has
+ * loaded, where a process per file loaded the app again for every one of them.
+ */
+const integrationShared = integrationFiles.filter((file) => {
+  const text = readFileSync(file, 'utf8');
+  return !needsOwnProcess.test(text) && !integrationAlone.test(text) && !/\/(otel|live)\//.test(file) && !file.includes('telemetry');
+});
 // A contract file builds the whole app (every route and schema) in its hooks: on two shared
 // cores that can take longer than vitest's 5 s/10 s defaults without anything being wrong.
 const contractTimeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
@@ -108,11 +129,11 @@ export default defineConfig({
         test: {
           name: 'integration',
           setupFiles,
-          include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/live/**/*.test.ts'],
-          exclude: ['test/integration/**/*.fault.test.ts', fuzz],
+          include: integrationFiles.filter((file) => !integrationShared.includes(file)),
           ...integrationTimeouts,
         },
       },
+      { test: { name: 'integration-shared', setupFiles, include: integrationShared, ...integrationTimeouts } },
       { test: { name: 'fuzz', setupFiles, include: [fuzz], ...integrationTimeouts } },
       {
         test: {

@@ -18,7 +18,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .run
-rm -f .run/summary.txt .run/typecheck.log .run/typecheck.status .run/vitest-{main,chdb,fault,browser,fuzz}.json .run/vitest-{chdb,browser,fuzz}.log
+rm -f .run/summary.txt .run/typecheck.log .run/typecheck.status .run/vitest-{main,chdb,integration-shared,fault,browser,fuzz}.json .run/vitest-{chdb,integration-shared,browser,fuzz}.log
 summary_args=()
 
 # step NAME CMD...: runs CMD; its exit status goes to the summary (non-zero is one failure).
@@ -157,8 +157,14 @@ fi
 vitest_report .run/vitest-chdb.json --project contract-chdb --pool forks --poolOptions.forks.singleFork --poolOptions.forks.isolate=false \
   > .run/vitest-chdb.log 2>&1 &
 chdb_pid=$!
+# The integration files that can share a process run beside it too, in two reused processes
+# (vitest.config.ts, `integrationShared`): each loads the app once for its share of the files.
+vitest_report .run/vitest-integration-shared.json --project integration-shared --pool forks --poolOptions.forks.isolate=false \
+  --maxWorkers=2 --minWorkers=2 > .run/vitest-integration-shared.log 2>&1 &
+shared_pid=$!
 vitest_run .run/vitest-main.json --project unit --project unit-isolated --project contract --project contract-isolated --project ports --project integration
 await_run "$chdb_pid" .run/vitest-chdb.json .run/vitest-chdb.log
+await_run "$shared_pid" .run/vitest-integration-shared.json .run/vitest-integration-shared.log
 
 # Then three runs side by side: the browser files and the fault files, each project one file at a
 # time, and the OpenAPI fuzz test. None of the browser and fuzz files uses a shared server (each
