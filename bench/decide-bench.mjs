@@ -35,7 +35,9 @@
 //      all-thread CPU over its own: the share its work allows. Every row's bodies here name one of the
 //      CUSTOMERS customers, plain SR's too, so the rows differ only in the merchant's settings (a payment
 //      that names its customer is the same payment with sticky routing on or off); SAME_TRAFFIC=0 sends
-//      each row its own bodies as in the sequential rows (a customer only where sticky routing is on);
+//      each row its own bodies as in the sequential rows (a customer only where sticky routing is on).
+//      PLAIN_TWICE=1 adds a second plain SR merchant to these rounds only ("plain SR, second merchant"):
+//      an A/A row, whose share of plain SR is what the method reads when there is no difference;
 //   3. every answered decision must reach the analytics (/analytics/decisions counts them);
 //   4. the feedback-to-effect delay (feedback accepted → the next decision reflects it), p50/p99;
 //   5. the API process's CPU per answered decision (all its threads, and its main thread alone), from
@@ -87,6 +89,8 @@ if (!Number.isInteger(customers) || customers < 1) throw new Error(`CUSTOMERS ta
 const volumeCommitment = process.env.VOLUME_COMMITMENT !== '0';
 /** 2f: every row's bodies name a customer, so the rows differ only in their merchant's settings. */
 const sameTraffic = process.env.SAME_TRAFFIC !== '0';
+/** PLAIN_TWICE=1: a second plain SR merchant in the interleaved rounds only, an A/A row: what the method reads for no difference. */
+const plainTwice = process.env.PLAIN_TWICE === '1';
 const mode = process.env.REDIS_URL || process.env.KAFKA_BROKERS ? 'distributed' : 'embedded';
 const adminSecret = 'bench-admin-secret-0123456789abcdef';
 const profileDir = process.env.PROFILE_DIR;
@@ -267,6 +271,14 @@ try {
     targets.push({ label: 'volume commitment', name: vcMerchant, headers: vcAuth, customer: false });
     // Drained like the other rows before the next measurement.
     steered.counted = await analyticsCount(vcAuth, vcFilled + probes + steered.warmOk + steered.ok);
+  }
+
+  // A/A: a second merchant with plain SR's settings, measured only in the interleaved rounds.
+  if (plainTwice) {
+    const twin = `${merchant}_twin`;
+    const twinAuth = await newMerchant(twin);
+    await fillWindows(twin, twinAuth);
+    targets.push({ label: 'plain SR, second merchant', name: twin, headers: twinAuth, customer: false });
   }
 
   // 2e. Plain SR again, last (unless PLAIN_AGAIN=0): the rows above run in this process after plain SR,
