@@ -36,7 +36,7 @@
 //      CUSTOMERS customers, plain SR's too, so the rows differ only in the merchant's settings (a payment
 //      that names its customer is the same payment with sticky routing on or off); SAME_TRAFFIC=0 sends
 //      each row its own bodies as in the sequential rows (a customer only where sticky routing is on).
-//      PLAIN_TWICE=1 adds a second plain SR merchant to these rounds only ("plain SR, second merchant"):
+//      PLAIN_TWICE=1 adds a second plain SR merchant to these rounds only ("plain SR twin"):
 //      an A/A row, whose share of plain SR is what the method reads when there is no difference;
 //   3. every answered decision must reach the analytics (/analytics/decisions counts them);
 //   4. the feedback-to-effect delay (feedback accepted → the next decision reflects it), p50/p99;
@@ -278,7 +278,7 @@ try {
     const twin = `${merchant}_twin`;
     const twinAuth = await newMerchant(twin);
     await fillWindows(twin, twinAuth);
-    targets.push({ label: 'plain SR, second merchant', name: twin, headers: twinAuth, customer: false });
+    targets.push({ label: 'plain SR twin', name: twin, headers: twinAuth, customer: false });
   }
 
   // 2e. Plain SR again, last (unless PLAIN_AGAIN=0): the rows above run in this process after plain SR,
