@@ -86,8 +86,9 @@ const fuzz = 'test/integration/openapi-fuzz.test.ts';
  * Integration files that must not share a process even with the others' modules loaded: besides
  * {@link needsOwnProcess}, a file that starts child processes or stdio MCP servers (their start-up
  * waits are timed, and were missed in a shared worker) or makes 200 parallel gateway calls (502s
- * there; both 2026-12-02, in the threads pool), and the OpenTelemetry files (a tracer provider is
- * registered process-wide).
+ * there; both 2026-12-02, in the threads pool), the OpenTelemetry files (a tracer provider is
+ * registered process-wide) and the live provider calls (test/live: skipped without their API keys,
+ * and with them, waiting on the providers, they would hold up the files behind them).
  */
 const integrationAlone = /node:child_process|switchyard-process|StdioClientTransport|mcp-test-helpers|stdio|@opentelemetry|length: 200\b/;
 const integrationFiles = ['test/integration', 'test/e2e', 'test/live']

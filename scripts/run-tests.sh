@@ -157,10 +157,13 @@ fi
 vitest_report .run/vitest-chdb.json --project contract-chdb --pool forks --poolOptions.forks.singleFork --poolOptions.forks.isolate=false \
   > .run/vitest-chdb.log 2>&1 &
 chdb_pid=$!
-# The integration files that can share a process run beside it too, in two reused processes
-# (vitest.config.ts, `integrationShared`): each loads the app once for its share of the files.
+# The integration files that can share a process run beside it too, in two reused processes (one
+# when SWITCHYARD_TEST_WORKERS=1; vitest.config.ts, `integrationShared`): each loads the app once
+# for its share of the files.
+shared_workers=2
+[ "${SWITCHYARD_TEST_WORKERS:-2}" != 1 ] || shared_workers=1
 vitest_report .run/vitest-integration-shared.json --project integration-shared --pool forks --poolOptions.forks.isolate=false \
-  --maxWorkers=2 --minWorkers=2 > .run/vitest-integration-shared.log 2>&1 &
+  --maxWorkers="$shared_workers" --minWorkers="$shared_workers" > .run/vitest-integration-shared.log 2>&1 &
 shared_pid=$!
 vitest_run .run/vitest-main.json --project unit --project unit-isolated --project contract --project contract-isolated --project ports --project integration
 await_run "$chdb_pid" .run/vitest-chdb.json .run/vitest-chdb.log
