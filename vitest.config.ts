@@ -62,15 +62,27 @@ const setupFiles = ['test/setup/file-cpu.ts'];
 const needsOwnProcess =
   /createChdb|ChdbExecutor|from 'chdb'|tenant-fuzz\/world|analytics-engines|\bvi\.(?:mock|doMock|stubEnv|stubGlobal)\(|process\.env(?:\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env/;
 
-/** A folder's test files, split into those that share processes and those that need their own. */
-function byIsolation(folder: string): { readonly shared: string[]; readonly isolated: string[] } {
-  const files = globSync(`${folder}/**/*.test.ts`).sort();
-  const isolated = files.filter((file) => needsOwnProcess.test(readFileSync(file, 'utf8')));
-  return { shared: files.filter((file) => !isolated.includes(file)), isolated };
+/** The test files under these folders, sorted. */
+function testFiles(...folders: string[]): string[] {
+  return folders.flatMap((folder) => globSync(`${folder}/**/*.test.ts`)).sort();
 }
 
-const unit = byIsolation('test/unit');
-const contract = byIsolation('test/contract');
+/**
+ * Test files split into those that share processes and those that need their own: by
+ * {@link needsOwnProcess}, and by `alsoAlone` (a file's path and text) where a project asks more.
+ */
+function byIsolation(files: readonly string[], alsoAlone: (file: string, text: string) => boolean = () => false) {
+  const shared: string[] = [];
+  const isolated: string[] = [];
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    (needsOwnProcess.test(text) || alsoAlone(file, text) ? isolated : shared).push(file);
+  }
+  return { shared, isolated } as const;
+}
+
+const unit = byIsolation(testFiles('test/unit'));
+const contract = byIsolation(testFiles('test/contract'));
 /**
  * Contract files whose chDB store is test/helpers/chdb-analytics.ts's (a database each in one folder
  * per process): project `contract-chdb`, run by scripts/run-tests.sh beside the main run in one
@@ -91,19 +103,15 @@ const fuzz = 'test/integration/openapi-fuzz.test.ts';
  * and with them, waiting on the providers, they would hold up the files behind them).
  */
 const integrationAlone = /node:child_process|switchyard-process|StdioClientTransport|mcp-test-helpers|stdio|@opentelemetry|length: 200\b/;
-const integrationFiles = ['test/integration', 'test/e2e', 'test/live']
-  .flatMap((folder) => globSync(`${folder}/**/*.test.ts`))
-  .filter((file) => !file.endsWith('.fault.test.ts') && file !== fuzz)
-  .sort();
 /**
  * The rest share: scripts/run-tests.sh runs project `integration-shared` beside the main run in two
  * reused processes (`forks.isolate=false`), each file after another on the modules its process has
  * loaded, where a process per file loaded the app again for every one of them.
  */
-const integrationShared = integrationFiles.filter((file) => {
-  const text = readFileSync(file, 'utf8');
-  return !needsOwnProcess.test(text) && !integrationAlone.test(text) && !/\/(otel|live)\//.test(file) && !file.includes('telemetry');
-});
+const integration = byIsolation(
+  testFiles('test/integration', 'test/e2e', 'test/live').filter((file) => !file.endsWith('.fault.test.ts') && file !== fuzz),
+  (file, text) => integrationAlone.test(text) || /\/(otel|live)\/|telemetry/.test(file),
+);
 // A contract file builds the whole app (every route and schema) in its hooks: on two shared
 // cores that can take longer than vitest's 5 s/10 s defaults without anything being wrong.
 const contractTimeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
@@ -130,11 +138,11 @@ export default defineConfig({
         test: {
           name: 'integration',
           setupFiles,
-          include: integrationFiles.filter((file) => !integrationShared.includes(file)),
+          include: integration.isolated,
           ...integrationTimeouts,
         },
       },
-      { test: { name: 'integration-shared', setupFiles, include: integrationShared, ...integrationTimeouts } },
+      { test: { name: 'integration-shared', setupFiles, include: integration.shared, ...integrationTimeouts } },
       { test: { name: 'fuzz', setupFiles, include: [fuzz], ...integrationTimeouts } },
       {
         test: {

@@ -158,7 +158,7 @@ vitest_report .run/vitest-chdb.json --project contract-chdb --pool forks --poolO
   > .run/vitest-chdb.log 2>&1 &
 chdb_pid=$!
 # The integration files that can share a process run beside it too, in two reused processes (one
-# when SWITCHYARD_TEST_WORKERS=1; vitest.config.ts, `integrationShared`): each loads the app once
+# when SWITCHYARD_TEST_WORKERS=1; vitest.config.ts, `integration.shared`): each loads the app once
 # for its share of the files.
 shared_workers=2
 [ "${SWITCHYARD_TEST_WORKERS:-2}" != 1 ] || shared_workers=1
