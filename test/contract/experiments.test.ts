@@ -6,6 +6,7 @@ import { assignArm } from '../../src/experiments/assign-arm.js';
 import { runGuardrailChecks } from '../../src/experiments/run-guardrail-checks.js';
 import { silentLogger } from '../../src/logging/logger.js';
 import { createManualClock } from '../../src/time/clock.js';
+import { abTestRule } from '../helpers/ab-test-rule.js';
 import { openChdbAnalytics, type ChdbAnalyticsUnderTest } from '../helpers/chdb-analytics.js';
 import { createMerchant, createTestApp, decideBody, withKey, type TestApp } from '../helpers/test-app.js';
 
@@ -20,25 +21,7 @@ const now = Date.UTC(2026, 2, 10, 12, 0, 0);
 const merchantA = 'm-exp-a';
 const merchantB = 'm-exp-b';
 
-const abTest = (data: Record<string, unknown>) => ({
-  name: 'cost-vs-auth-test',
-  description: 'A/B test',
-  created_by: merchantA,
-  algorithm_for: 'payment',
-  algorithm: {
-    type: 'ab_test',
-    data: {
-      control_algorithm_id: 'sr_routing',
-      variant_algorithm_id: 'sr_routing',
-      variant_split_pct: 20,
-      min_sample_size: 10,
-      guardrail_threshold_pp: 3,
-      control_sr_config: { enable_multi_objective: false, use_autopilot: false },
-      variant_sr_config: { enable_multi_objective: true, hedging_percent: 0, elimination_threshold: 0.35, margin: 0.2 },
-      ...data,
-    },
-  },
-});
+const abTest = (data: Record<string, unknown>) => abTestRule(merchantA, { name: 'cost-vs-auth-test', description: 'A/B test' }, data);
 
 describe('A/B experiments', () => {
   let t: TestApp;

@@ -279,28 +279,7 @@ export async function createKeyWith(
   return { keyId: body.key_id, apiKey: body.api_key };
 }
 
-export function decideBody(merchantId: string, paymentId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    merchantId,
-    eligibleGatewayList: ['stripe', 'adyen'],
-    rankingAlgorithm: 'SR_BASED_ROUTING',
-    eliminationEnabled: false,
-    paymentInfo: {
-      paymentId,
-      amount: 100,
-      currency: 'USD',
-      country: 'US',
-      paymentType: 'ORDER_PAYMENT',
-      paymentMethodType: 'CARD',
-      paymentMethod: 'CREDIT',
-      authType: 'THREE_DS',
-      cardIsin: '411111',
-      cardType: 'CREDIT',
-      cardSwitchProvider: 'VISA',
-    },
-    ...overrides,
-  };
-}
+export { decideBody } from './decide-body.js';
 
 /** Headers carrying a merchant's API key. */
 export function withKey(apiKey: string): Record<string, string> {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { abTestRule } from '../ab-test-rule.js';
 import { decideBody } from '../test-app.js';
 
 /**
@@ -30,24 +31,7 @@ export const canary = (what: string) => `canary-a-${what}`;
 
 const report = readFileSync(new URL('../../fixtures/cost-ingestion/adyen-settlement-report.csv', import.meta.url));
 
-const abTest = (a: string) => ({
-  name: canary('experiment'),
-  description: canary('experiment-description'),
-  created_by: a,
-  algorithm_for: 'payment',
-  algorithm: {
-    type: 'ab_test',
-    data: {
-      control_algorithm_id: 'sr_routing',
-      variant_algorithm_id: 'sr_routing',
-      variant_split_pct: 20,
-      min_sample_size: 10,
-      guardrail_threshold_pp: 3,
-      control_sr_config: { enable_multi_objective: false, use_autopilot: false },
-      variant_sr_config: { enable_multi_objective: true, hedging_percent: 0, elimination_threshold: 0.35, margin: 0.2 },
-    },
-  },
-});
+const abTest = (a: string) => abTestRule(a, { name: canary('experiment'), description: canary('experiment-description') });
 
 const idOf = (field: string) => (answer: Record<string, unknown>) => (typeof answer[field] === 'string' ? (answer[field] as string) : undefined);
 

@@ -10,6 +10,8 @@ import type { DecideGatewayRequest } from '../../../src/generated/schema-types.j
 import { silentLogger } from '../../../src/logging/logger.js';
 import { activateRoutingAlgorithm, createRoutingAlgorithm } from '../../../src/routing-rules/manage-routing-algorithms.js';
 import { createManualClock } from '../../../src/time/clock.js';
+import { abTestRule } from '../../helpers/ab-test-rule.js';
+import { decideBody } from '../../helpers/decide-body.js';
 import { memoryStateStore } from '../../helpers/memory-state-store.js';
 
 /** The keys every decision.created payload has, in the order the event has always had them. */
@@ -39,23 +41,7 @@ async function setup() {
   await state.configs.put('m-all', 'features', { 'multi-objective-routing': true, 'ab-test-real-payments': true, 'sticky-routing': true }, 'upsert');
   const rule = await createRoutingAlgorithm(
     { state, clock },
-    {
-      rule_id: 'ab',
-      name: 'sr against cost-aware sr',
-      created_by: 'm-all',
-      algorithm_for: 'payment',
-      algorithm: {
-        type: 'ab_test',
-        data: {
-          control_algorithm_id: 'sr_routing',
-          variant_algorithm_id: 'sr_routing',
-          variant_split_pct: 30,
-          min_sample_size: 1000,
-          guardrail_threshold_pp: 3,
-          variant_sr_config: { enable_multi_objective: true },
-        },
-      },
-    },
+    { rule_id: 'ab', ...abTestRule('m-all', { name: 'sr against cost-aware sr', description: 'key order' }) },
   );
   await activateRoutingAlgorithm({ state, clock }, 'm-all', rule.id);
   await state.sticky.adjust({
@@ -80,22 +66,11 @@ async function setup() {
   return { created };
 }
 
-const request = (merchantId: string, paymentId: string): DecideGatewayRequest => ({
-  merchantId,
-  eligibleGatewayList: ['stripe', 'adyen', 'checkout'],
-  rankingAlgorithm: 'SR_BASED_ROUTING',
-  eliminationEnabled: true,
-  paymentInfo: {
-    paymentId,
-    customerId: 'cust_1',
-    amount: 100,
-    currency: 'USD',
-    paymentType: 'ORDER_PAYMENT',
-    paymentMethodType: 'CARD',
-    paymentMethod: 'CREDIT',
-    cardType: 'CREDIT',
-  },
-});
+/** The helpers' decide body, naming the customer whose habit m-all has. */
+function request(merchantId: string, paymentId: string): DecideGatewayRequest {
+  const body = decideBody(merchantId, paymentId) as unknown as DecideGatewayRequest;
+  return { ...body, paymentInfo: { ...body.paymentInfo, customerId: 'cust_1' } };
+}
 
 describe("decision.created's payload", () => {
   it('has the core keys in their order, then the policy, and no key for a part that is off', async () => {
