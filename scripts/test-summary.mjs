@@ -8,7 +8,8 @@
 //   --out FILE             also writes the count line to FILE (so .ci/run can print it after make's own lines)
 // Errors outside tests count as failures: a file that failed to load or whose beforeAll/afterAll threw,
 // each unhandled error, and a runner that exited non-zero without any of these (at least one).
-// Each failure is named just above the count, so a log cut to its last lines still says what failed.
+// Each failure is named just above the count, so a log cut to its last lines still says what failed,
+// with the rest of its message below it (at most 13 lines, no stack frames).
 // Above the failures: the 20 slowest test files and each project's totals (scripts/slow-files.mjs),
 // from the timings scripts/vitest-json-reporter.mjs adds to the reports.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -22,11 +23,28 @@ function errorsOutsideTests(report) {
     const failedTests = (suite.assertionResults ?? []).filter((test) => test.status === 'failed').length;
     // A failed file with no failed test: it did not load, or a hook outside the tests threw.
     if (suite.status === 'failed' && failedTests === 0) {
-      found.push(`suite failed outside its tests: ${relative(process.cwd(), suite.name)}: ${firstLine(suite.message)}`);
+      found.push({
+        line: `suite failed outside its tests: ${relative(process.cwd(), suite.name)}: ${firstLine(suite.message)}`,
+        detail: detailLines(suite.message),
+      });
     }
   }
-  for (const error of report.unhandledErrors ?? []) found.push(`unhandled error: ${firstLine(error)}`);
+  for (const error of report.unhandledErrors ?? []) found.push({ line: `unhandled error: ${firstLine(error)}`, detail: detailLines(error) });
   return found;
+}
+
+/**
+ * The lines after a failure's first, indented, without stack frames: a child's stderr carried in
+ * the message (a deploy/local script's "ERROR:" line, the server log's tail) is the reason, and
+ * CI keeps only the log's last lines. Long ones keep their first 2 and last 10 lines.
+ */
+function detailLines(text) {
+  const rest = String(text ?? '')
+    .split('\n')
+    .slice(1)
+    .filter((line) => line.trim() !== '' && !/^\s+at /.test(line))
+    .map((line) => `  | ${line.slice(0, 300)}`);
+  return rest.length <= 12 ? rest : [...rest.slice(0, 2), `  | ... ${rest.length - 12} lines left out ...`, ...rest.slice(-10)];
 }
 
 function firstLine(text) {
@@ -46,10 +64,11 @@ function countVitest(file, status) {
     for (const test of suite.assertionResults ?? []) {
       if (test.status !== 'failed') continue;
       lines.push(`FAILED ${relative(process.cwd(), suite.name)} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+      lines.push(...detailLines(test.failureMessages?.[0]));
     }
   }
   const outside = errorsOutsideTests(report);
-  lines.push(...outside.map((line) => `FAILED ${line}`));
+  lines.push(...outside.flatMap(({ line, detail }) => [`FAILED ${line}`, ...detail]));
   let failed = (report.numFailedTests ?? 0) + outside.length;
   if (status !== 0 && failed === 0) {
     lines.push(`FAILED vitest exited ${status} for ${file} without a failed test: see its output above`);

@@ -175,7 +175,7 @@ without_lock_fd() {
 
 # spawn_detached LOGFILE CMD...: starts CMD in its own session, stdin from /dev/null, output appended
 # to LOGFILE, lock descriptor closed, so that neither our caller's pipes nor the lock stay attached to
-# it. Prints the pid.
+# it. Prints the pid once that pid runs CMD (or has already exited).
 spawn_detached() {
   local logfile="$1"; shift
   if [ -n "$LOCK_FD" ]; then
@@ -183,7 +183,25 @@ spawn_detached() {
   else
     setsid "$@" </dev/null >>"$logfile" 2>&1 &
   fi
-  printf '%s' "$!"
+  local pid="$!"
+  await_exec "$pid"
+  printf '%s' "$pid"
+}
+
+# await_exec PID: returns once the child PID forked from this shell is no longer a copy of it: it has
+# exec'd its command, exited or gone. Until then /proc/PID/cmdline is this shell's, so pid_alive with
+# the command's pattern reads "not running": on a loaded host the start scripts' first liveness check
+# came before the exec and a broker that was starting was reported dead (CI, 2026-12-04: 1 in 300
+# spawns beside 6 busy loops). Bounded at 10 s, after which the caller's own checks take over.
+await_exec() {
+  local pid="$1" self child i
+  mapfile -d '' -t self </proc/"$BASHPID"/cmdline
+  for ((i = 0; i < 1000; i++)); do
+    child=()
+    mapfile -d '' -t child 2>/dev/null </proc/"$pid"/cmdline || return 0
+    [ "${child[*]}" = "${self[*]}" ] || return 0
+    sleep 0.01
+  done
 }
 
 # node_arg NODE: the cluster scripts' 1-based node number, checked against their SIZE; prints it.

@@ -64,6 +64,33 @@ describe('scripts/test-summary.mjs', () => {
     expect(status).toBe(1);
   });
 
+  it("prints the rest of a failure's message under its name, without stack frames, long ones cut to their ends", () => {
+    const stderr = Array.from({ length: 30 }, (_, index) => `[kafka] line ${index + 1}`);
+    const file = report('detail.json', [
+      {
+        fullName: 'restarts the broker',
+        status: 'failed',
+        failureMessages: [`Error: deploy/local/kafka.sh start failed:\n${stderr.join('\n')}\n[kafka] ERROR: not ready\n    at localService (x.ts:1:1)`],
+      },
+      { fullName: 'short', status: 'failed', failureMessages: ['Error: cleanup failed:\n[redis] ERROR: port taken\n\n    at y'] },
+    ]);
+    const { lines } = summarize('--vitest', file, '1');
+    const named = lines.indexOf('FAILED test/unit/example.test.ts > restarts the broker: Error: deploy/local/kafka.sh start failed:');
+    expect(named).toBeGreaterThanOrEqual(0);
+    expect(lines.slice(named + 1, named + 14)).toEqual([
+      '  | [kafka] line 1',
+      '  | [kafka] line 2',
+      '  | ... 19 lines left out ...',
+      ...Array.from({ length: 9 }, (_, index) => `  | [kafka] line ${index + 22}`),
+      '  | [kafka] ERROR: not ready',
+    ]);
+    expect(lines.slice(-3)).toEqual([
+      'FAILED test/unit/example.test.ts > short: Error: cleanup failed:',
+      '  | [redis] ERROR: port taken',
+      '0 passed, 2 failed',
+    ]);
+  });
+
   it('appends the skipped count only when tests were skipped', () => {
     const clean = report('clean.json', [{ fullName: 'a', status: 'passed' }]);
     expect(summarize('--vitest', clean, '0')).toEqual({ lines: ['1 passed, 0 failed'], status: 0 });
