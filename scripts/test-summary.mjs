@@ -16,41 +16,31 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, relative } from 'node:path';
 import { slowFileLines } from './slow-files.mjs';
 
-/** Failures outside any test, found in one vitest JSON report. */
+/** Failures outside any test, found in one vitest JSON report: the lines of each (failureLines). */
 function errorsOutsideTests(report) {
   const found = [];
   for (const suite of report.testResults ?? []) {
     const failedTests = (suite.assertionResults ?? []).filter((test) => test.status === 'failed').length;
     // A failed file with no failed test: it did not load, or a hook outside the tests threw.
     if (suite.status === 'failed' && failedTests === 0) {
-      found.push({
-        line: `suite failed outside its tests: ${relative(process.cwd(), suite.name)}: ${firstLine(suite.message)}`,
-        detail: detailLines(suite.message),
-      });
+      found.push(failureLines(`suite failed outside its tests: ${relative(process.cwd(), suite.name)}`, suite.message));
     }
   }
-  for (const error of report.unhandledErrors ?? []) found.push({ line: `unhandled error: ${firstLine(error)}`, detail: detailLines(error) });
+  for (const error of report.unhandledErrors ?? []) found.push(failureLines('unhandled error', error));
   return found;
 }
 
 /**
- * The lines after a failure's first, indented, without stack frames: a child's stderr carried in
- * the message (a deploy/local script's "ERROR:" line, the server log's tail) is the reason, and
- * CI keeps only the log's last lines. Long ones keep their first 2 and last 10 lines.
+ * One failure: "FAILED what: " and its message's first line, then the rest of the message indented,
+ * without stack frames. A child's stderr carried in the message (a deploy/local script's "ERROR:"
+ * line, the server log's tail) is the reason, and CI keeps only the log's last lines; a long rest
+ * keeps its first 2 and last 10 lines.
  */
-function detailLines(text) {
-  const rest = String(text ?? '')
-    .split('\n')
-    .slice(1)
-    .filter((line) => line.trim() !== '' && !/^\s+at /.test(line))
-    .map((line) => `  | ${line.slice(0, 300)}`);
-  return rest.length <= 12 ? rest : [...rest.slice(0, 2), `  | ... ${rest.length - 12} lines left out ...`, ...rest.slice(-10)];
-}
-
-function firstLine(text) {
-  return String(text ?? '')
-    .split('\n')[0]
-    .slice(0, 300);
+function failureLines(what, message) {
+  const [first, ...more] = String(message ?? '').split('\n');
+  const rest = more.filter((line) => line.trim() !== '' && !/^\s+at /.test(line)).map((line) => `  | ${line.slice(0, 300)}`);
+  const detail = rest.length <= 12 ? rest : [...rest.slice(0, 2), `  | ... ${rest.length - 12} lines left out ...`, ...rest.slice(-10)];
+  return [`FAILED ${what}: ${first.slice(0, 300)}`, ...detail];
 }
 
 /** Counts of one vitest run, with the lines naming what failed. */
@@ -63,12 +53,11 @@ function countVitest(file, status) {
   for (const suite of report.testResults ?? []) {
     for (const test of suite.assertionResults ?? []) {
       if (test.status !== 'failed') continue;
-      lines.push(`FAILED ${relative(process.cwd(), suite.name)} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
-      lines.push(...detailLines(test.failureMessages?.[0]));
+      lines.push(...failureLines(`${relative(process.cwd(), suite.name)} > ${test.fullName}`, test.failureMessages?.[0]));
     }
   }
   const outside = errorsOutsideTests(report);
-  lines.push(...outside.flatMap(({ line, detail }) => [`FAILED ${line}`, ...detail]));
+  lines.push(...outside.flat());
   let failed = (report.numFailedTests ?? 0) + outside.length;
   if (status !== 0 && failed === 0) {
     lines.push(`FAILED vitest exited ${status} for ${file} without a failed test: see its output above`);

@@ -191,13 +191,12 @@ spawn_detached() {
 # await_exec PID: returns once the child PID forked from this shell is no longer a copy of it: it has
 # exec'd its command, exited or gone. Until then /proc/PID/cmdline is this shell's, so pid_alive with
 # the command's pattern reads "not running": on a loaded host the start scripts' first liveness check
-# came before the exec and a broker that was starting was reported dead (CI, 2026-12-04: 1 in 300
-# spawns beside 6 busy loops). Bounded at 10 s, after which the caller's own checks take over.
+# came before the exec and a broker that was starting was reported dead (CI, 2026-12-04; once in
+# 3,900 spawns beside busy loops). Bounded at 10 s, after which the caller's own checks take over.
 await_exec() {
   local pid="$1" self child i
   mapfile -d '' -t self </proc/"$BASHPID"/cmdline
   for ((i = 0; i < 1000; i++)); do
-    child=()
     mapfile -d '' -t child 2>/dev/null </proc/"$pid"/cmdline || return 0
     [ "${child[*]}" = "${self[*]}" ] || return 0
     sleep 0.01
