@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as pause } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
@@ -80,14 +81,49 @@ export async function deleteRedisNamespace(admin: Redis, prefix: string): Promis
 
 /**
  * Removes a test's consumer groups and topics: every name under its prefix (a namespace no other
- * run shares, so the prefix alone is safe). A group that still has members is refused: callers retry.
+ * run shares, so the prefix alone is safe). The broker refuses to delete a group that still has a
+ * member (NON_EMPTY_GROUP, which the client does not retry): a consumer closed while it was rejoining
+ * after a broker restart does not leave, so the member stays until its session times out (10 s).
+ * The whole deletion is therefore tried again until `timeoutMs`; past it the error names every
+ * cause the client aggregated, so a failure says which group and why.
  */
-export async function deleteKafkaNamespace(admin: Admin, prefix: string): Promise<void> {
+export async function deleteKafkaNamespace(admin: Admin, prefix: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await deleteKafkaNamespaceOnce(admin, prefix);
+      return;
+    } catch (error) {
+      if (Date.now() >= deadline) {
+        throw new Error(`Kafka namespace ${prefix} not deleted within ${timeoutMs} ms:\n${errorTree(error).join('\n')}`, { cause: error });
+      }
+      await pause(kafkaCleanupRetryMs);
+    }
+  }
+}
+
+/** Between deletion attempts: the condition is a member's session running out on the broker. */
+const kafkaCleanupRetryMs = 250;
+
+async function deleteKafkaNamespaceOnce(admin: Admin, prefix: string): Promise<void> {
   const groups = [...(await admin.listGroups()).keys()].filter((groupId) => groupId.startsWith(prefix));
   if (groups.length > 0) await admin.deleteGroups({ groups });
   // Only the topics that exist: a test that failed while creating them must still clean up.
   const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(prefix));
   if (topics.length > 0) await admin.deleteTopics({ topics });
+}
+
+/**
+ * An error's message and those of every error it aggregates (AggregateError.errors, which the Kafka
+ * client nests per broker and per retry) or wraps (cause), one per line, indented by depth.
+ */
+export function errorTree(error: unknown, depth = 0): string[] {
+  const indent = '  '.repeat(depth);
+  if (!(error instanceof Error)) return [`${indent}${String(error)}`];
+  const lines = [`${indent}${error.name}: ${error.message}`];
+  const nested = [...(error instanceof AggregateError ? error.errors : []), ...(error.cause === undefined ? [] : [error.cause])];
+  for (const inner of nested) lines.push(...errorTree(inner, depth + 1));
+  return lines;
 }
 
 /**

@@ -89,13 +89,8 @@ export async function deletePipelineNamespace(
       async () => {
         const admin = createKafkaAdmin(namespace, options.kafkaBrokers);
         try {
-          // A group keeps a killed member until its session expires (10 s): deletion is retried until then.
-          await pollUntil(
-            'kafka namespace deleted',
-            () => deleteKafkaNamespace(admin, namespace.kafkaTopicPrefix),
-            () => true,
-            30_000,
-          );
+          // A killed worker's member stays until its session expires: the deletion retries until then.
+          await deleteKafkaNamespace(admin, namespace.kafkaTopicPrefix);
         } finally {
           await admin.close();
         }
