@@ -115,9 +115,9 @@ async function deleteKafkaNamespaceOnce(admin: Admin, prefix: string): Promise<v
 
 /**
  * An error's message and those of every error it aggregates (AggregateError.errors, which the Kafka
- * client nests per broker and per retry) or wraps (cause), one per line, indented by depth.
+ * client nests per coordinator and per retry) or wraps (cause), one per line, indented by depth.
  */
-export function errorTree(error: unknown, depth = 0): string[] {
+function errorTree(error: unknown, depth = 0): string[] {
   const indent = '  '.repeat(depth);
   if (!(error instanceof Error)) return [`${indent}${String(error)}`];
   const lines = [`${indent}${error.name}: ${error.message}`];
