@@ -82,8 +82,9 @@ export async function deleteRedisNamespace(admin: Redis, prefix: string): Promis
 /**
  * Removes a test's consumer groups and topics: every name under its prefix (a namespace no other
  * run shares, so the prefix alone is safe). The broker refuses to delete a group that still has a
- * member (NON_EMPTY_GROUP, which the client does not retry): a consumer closed while it was rejoining
- * after a broker restart does not leave, so the member stays until its session times out (10 s).
+ * member (NON_EMPTY_GROUP, which the client does not retry): a member no client speaks for any more
+ * (a killed worker's, one left behind when a consumer rejoined under a new id after a broker restart,
+ * or one whose LeaveGroup failed) stays until its session times out (10 s).
  * The whole deletion is therefore tried again until `timeoutMs`; past it the error names every
  * cause the client aggregated, so a failure says which group and why.
  */
