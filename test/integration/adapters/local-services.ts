@@ -2,11 +2,11 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { setTimeout as pause } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
 import type { Admin } from '@platformatic/kafka';
+import { pollUntil } from '../../fixtures/poll-until.js';
 
 /**
  * Where the integration and port tests find the local servers (deploy/local/), and how fault tests
@@ -86,25 +86,16 @@ export async function deleteRedisNamespace(admin: Redis, prefix: string): Promis
  * (a killed worker's, one left behind when a consumer rejoined under a new id after a broker restart,
  * or one whose LeaveGroup failed) stays until its session times out (10 s).
  * The whole deletion is therefore tried again until `timeoutMs`; past it the error names every
- * cause the client aggregated, so a failure says which group and why.
+ * cause the client aggregated (pollUntil), so a failure says which group and why.
  */
 export async function deleteKafkaNamespace(admin: Admin, prefix: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await deleteKafkaNamespaceOnce(admin, prefix);
-      return;
-    } catch (error) {
-      if (Date.now() >= deadline) {
-        throw new Error(`Kafka namespace ${prefix} not deleted within ${timeoutMs} ms:\n${errorTree(error).join('\n')}`, { cause: error });
-      }
-      await pause(kafkaCleanupRetryMs);
-    }
-  }
+  await pollUntil(
+    `Kafka namespace ${prefix} deleted`,
+    () => deleteKafkaNamespaceOnce(admin, prefix),
+    () => true,
+    timeoutMs,
+  );
 }
-
-/** Between deletion attempts: the condition is a member's session running out on the broker. */
-const kafkaCleanupRetryMs = 250;
 
 async function deleteKafkaNamespaceOnce(admin: Admin, prefix: string): Promise<void> {
   const groups = [...(await admin.listGroups()).keys()].filter((groupId) => groupId.startsWith(prefix));
@@ -112,19 +103,6 @@ async function deleteKafkaNamespaceOnce(admin: Admin, prefix: string): Promise<v
   // Only the topics that exist: a test that failed while creating them must still clean up.
   const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(prefix));
   if (topics.length > 0) await admin.deleteTopics({ topics });
-}
-
-/**
- * An error's message and those of every error it aggregates (AggregateError.errors, which the Kafka
- * client nests per coordinator and per retry) or wraps (cause), one per line, indented by depth.
- */
-function errorTree(error: unknown, depth = 0): string[] {
-  const indent = '  '.repeat(depth);
-  if (!(error instanceof Error)) return [`${indent}${String(error)}`];
-  const lines = [`${indent}${error.name}: ${error.message}`];
-  const nested = [...(error instanceof AggregateError ? error.errors : []), ...(error.cause === undefined ? [] : [error.cause])];
-  for (const inner of nested) lines.push(...errorTree(inner, depth + 1));
-  return lines;
 }
 
 /**

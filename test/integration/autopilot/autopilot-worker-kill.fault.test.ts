@@ -11,14 +11,8 @@ import type { AnalyticsStore } from '../../../src/ports/analytics-store.js';
 import type { StateStore } from '../../../src/ports/state-store.js';
 import { decisionTraffic } from '../../helpers/autopilot-traffic.js';
 import { redisUrl } from '../adapters/local-services.js';
-import {
-  clickhouseUrl,
-  createPipelineNamespace,
-  deletePipelineNamespace,
-  pipelineEnv,
-  pollUntil,
-  type PipelineNamespace,
-} from '../pipeline/pipeline-harness.js';
+import { clickhouseUrl, createPipelineNamespace, deletePipelineNamespace, pipelineEnv, type PipelineNamespace } from '../pipeline/pipeline-harness.js';
+import { pollUntil } from '../../fixtures/poll-until.js';
 import { ensureDistBuilt, spawnSwitchyard, type SwitchyardProcess } from '../pipeline/switchyard-process.js';
 
 /**

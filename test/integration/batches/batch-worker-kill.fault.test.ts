@@ -4,14 +4,8 @@ import { topics } from '../../../src/events/event-envelope.js';
 import { startFakeHttpServer, type FakeHttpServer, type FakeResponse, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion } from '../../fixtures/providers/openai-wire.js';
 import { kafkaBrokers, redisUrl } from '../adapters/local-services.js';
-import {
-  consumerGroupLag,
-  createKafkaAdmin,
-  createPipelineNamespace,
-  deletePipelineNamespace,
-  pollUntil,
-  type PipelineNamespace,
-} from '../pipeline/pipeline-harness.js';
+import { consumerGroupLag, createKafkaAdmin, createPipelineNamespace, deletePipelineNamespace, type PipelineNamespace } from '../pipeline/pipeline-harness.js';
+import { pollUntil } from '../../fixtures/poll-until.js';
 import { ensureDistBuilt, spawnSwitchyard, type SwitchyardProcess } from '../pipeline/switchyard-process.js';
 import { readTopics, type TopicReader } from '../../fixtures/kafka-client.js';
 

@@ -10,9 +10,9 @@ import {
   decisionRowCounts,
   deletePipelineNamespace,
   pipelineEnv,
-  pollUntil,
   type PipelineNamespace,
 } from '../pipeline/pipeline-harness.js';
+import { pollUntil } from '../../fixtures/poll-until.js';
 import { ensureDistBuilt, spawnSwitchyard, type LogLine, type SwitchyardProcess } from '../pipeline/switchyard-process.js';
 import { attributesOf, spanKind, spansByService, startOtlpReceiver, type OtlpReceiver, type OtlpSpan } from './otlp-receiver.js';
 

@@ -14,10 +14,10 @@ import {
   decisionRowCounts,
   deletePipelineNamespace,
   pipelineEnv,
-  pollUntil,
   withDeadline,
   type PipelineNamespace,
 } from './pipeline-harness.js';
+import { pollUntil } from '../../fixtures/poll-until.js';
 import { createDecisionLoad } from './decision-load.js';
 import { createPinoSink } from './pino-sink.js';
 import { ensureDistBuilt, spawnSwitchyard, type SwitchyardProcess } from './switchyard-process.js';

@@ -12,10 +12,10 @@ import {
   decisionsTile,
   deletePipelineNamespace,
   pipelineEnv,
-  pollUntil,
   scanKeys,
   type PipelineNamespace,
 } from './pipeline-harness.js';
+import { pollUntil } from '../../fixtures/poll-until.js';
 import { createPinoSink } from './pino-sink.js';
 import { readTopics, type TopicReader } from '../../fixtures/kafka-client.js';
 

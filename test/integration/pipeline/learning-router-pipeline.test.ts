@@ -6,7 +6,8 @@ import { startServer, type RunningServer } from '../../../cli/start-service.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from '../../fixtures/providers/fake-http-server.js';
 import { chatCompletion, chatError } from '../../fixtures/providers/openai-wire.js';
-import { call, createMerchant, createPipelineNamespace, deletePipelineNamespace, pipelineEnv, pollUntil, type PipelineNamespace } from './pipeline-harness.js';
+import { call, createMerchant, createPipelineNamespace, deletePipelineNamespace, pipelineEnv, type PipelineNamespace } from './pipeline-harness.js';
+import { pollUntil } from '../../fixtures/poll-until.js';
 import { createPinoSink } from './pino-sink.js';
 
 /**

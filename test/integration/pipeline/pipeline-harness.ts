@@ -3,12 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as pause } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { Admin } from '@platformatic/kafka';
 import { topics } from '../../../src/events/event-envelope.js';
 import { deleteKafkaNamespace, deleteRedisNamespace, kafkaBrokers, redisUrl } from '../adapters/local-services.js';
 import { groupLag, testKafkaAdmin } from '../../fixtures/kafka-client.js';
+import { pollUntil } from '../../fixtures/poll-until.js';
 
 /** The ClickHouse server from deploy/local (or CI). A server that is down fails the test, never skips it. */
 export const clickhouseUrl: string = process.env['CLICKHOUSE_URL'] ?? 'http://127.0.0.1:8123';
@@ -171,31 +171,6 @@ export async function createMerchant(baseUrl: string, merchantId: string): Promi
   );
   if (rule.status !== 200) throw new Error(`rule create failed: ${rule.status} ${JSON.stringify(rule.body)}`);
   return auth;
-}
-
-/** 50 ms between reads of a condition that only the system under test can make true. */
-const pollIntervalMs = 50;
-
-/**
- * Reads `read()` until `accept` holds, failing after `timeoutMs` with the last value seen. This
- * polls the real condition (an analytics count, a key); it never waits a fixed time instead.
- */
-export async function pollUntil<T>(what: string, read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      last = await read();
-      if (accept(last)) return last;
-    } catch (error) {
-      lastError = error;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`${what}: condition not met within ${timeoutMs} ms; last value ${JSON.stringify(last)}`, { cause: lastError });
-    }
-    await pause(pollIntervalMs);
-  }
 }
 
 /** Decision count shown by GET /analytics/decisions (the "Decisions" tile), over the last day. */

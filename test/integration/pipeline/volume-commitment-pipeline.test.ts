@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../cli/start-service.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { decideBody } from '../../helpers/test-app.js';
-import { call, createMerchant, createPipelineNamespace, deletePipelineNamespace, pipelineEnv, pollUntil, type PipelineNamespace } from './pipeline-harness.js';
+import { call, createMerchant, createPipelineNamespace, deletePipelineNamespace, pipelineEnv, type PipelineNamespace } from './pipeline-harness.js';
+import { pollUntil } from '../../fixtures/poll-until.js';
 import { createPinoSink } from './pino-sink.js';
 
 const day = 86_400_000;
